@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The whole suite: type check, build the web bundles, then every test (browser tests included).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/ensure-chromium.sh
+echo "› type check"
+npx tsc --noEmit -p .
+echo "› build"
+npm run --silent build
+echo "› tests"
+npx mocha "$@"
