@@ -1,0 +1,65 @@
+/** Business constants shared by the server and the console (spec section 9). */
+
+/** The terms version a user must have accepted (User.ActiveTOSPP); any other value sends the user to /legal. */
+export const TERMS_VERSION = '11AUG2020';
+
+/** The documents a user can accept through POST /v1/users/legal_confirmation/{document}/{version}. */
+export const LEGAL_DOCUMENTS = ['terms', 'privacy-policy'] as const;
+export type LegalDocument = (typeof LEGAL_DOCUMENTS)[number];
+
+/** Name of the cookie the console keeps the session token in. */
+export const AUTH_COOKIE = 'auth_token';
+/** How long the auth cookie (and the token inside it) lives. */
+export const AUTH_COOKIE_DAYS = 30;
+
+/** Passwords must be longer than this many characters. */
+export const PASSWORD_MIN_EXCLUSIVE = 6;
+/** Upper bound so hashing cost stays bounded; far beyond any real password. */
+export const PASSWORD_MAX_LENGTH = 256;
+export const EMAIL_MAX_LENGTH = 254;
+
+export const RESET_TOKEN_LENGTH = 64;
+/** A password reset link works for this long. */
+export const RESET_TOKEN_TTL_MINUTES = 60;
+
+export const TRIAL_DAYS = 30;
+
+/** Satisfaction rating: 0 to 10, or -1 to dismiss the prompt. */
+export const RATING_MIN = 0;
+export const RATING_MAX = 10;
+export const RATING_DISMISS = -1;
+
+/** lastSignedInAt of a user who was invited and never signed in (the spec's "starts with '0000'"). */
+export const NEVER_SIGNED_IN = '0000-01-01T00:00:00Z';
+
+/** Statistics window of the dashboard cards, in days. */
+export const STATS_WINDOW_DAYS = 30;
+
+export const PLAN_DURATIONS = ['monthly', 'yearly'] as const;
+export type PlanDuration = (typeof PLAN_DURATIONS)[number];
+
+export const PLAN_FEATURES = [
+  'reports',
+  'triggers',
+  'savedReplies',
+  'bots',
+  'whiteLabel',
+  'phoneSupport',
+  'questionGroups',
+] as const;
+export type PlanFeature = (typeof PLAN_FEATURES)[number];
+
+/** Values of the Error field in `{ Message, Error }` bodies. */
+export const ERROR_CODES = {
+  badRequest: 'bad_request',
+  userExists: 'user_exists',
+  invalidCredentials: 'invalid_credentials',
+  invalidToken: 'invalid_token',
+  unauthenticated: 'unauthenticated',
+  paymentRequired: 'payment_required',
+  sessionInvalid: 'session_invalid',
+  notFound: 'not_found',
+  rateLimited: 'rate_limited',
+  internal: 'internal_error',
+} as const;
+export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

@@ -1,0 +1,3 @@
+export * from './constants';
+export * from './auth';
+export type * from './types';

@@ -1,0 +1,223 @@
+/**
+ * Shapes of what the API answers, as the console receives them. Field names follow the specification
+ * as-is (Id, Uuid, RoomName, ActiveTOSPP ...). Ids are 24-character hexadecimal strings whose
+ * string order is their creation order, so "the lowest Id" is the first created.
+ */
+import type { PlanDuration, PlanFeature } from './constants';
+
+export type PlanView = {
+  label: string;
+  /** Cents; null for a custom plan ("Contact us!"). */
+  price: number | null;
+  duration: PlanDuration;
+  stripeId: string;
+  /** 0 means unlimited. */
+  maxOperators: number;
+  maxChannels: number;
+  convosPerMonth: number;
+} & Record<PlanFeature, boolean>;
+
+export type AccountView = {
+  Id: string;
+  plan: PlanView;
+  availablePlans: PlanView[];
+  /** 'none' means no payment method. */
+  paymentType: string;
+  trialEndAt: string | null;
+  cancelAt: string | null;
+  canceledAt: string | null;
+  created_at: string;
+  nextInvoiceAt: string | null;
+  delinquent: boolean;
+  quota: { isOverquota: boolean; reason: string };
+  orgName: string;
+  /** Invoice e-mail. */
+  email: string;
+  billingAddressLine1: string;
+  billingCity: string;
+  billingState: string;
+  billingPostalCode: string;
+  billingCountry: string;
+  taxID: string;
+  last4: string;
+  brand: string;
+  expMonth: number | null;
+  expYear: number | null;
+  GDPRExportSignedURL: string;
+  /** Empty for non-admin users. */
+  apiKey: string;
+  /** Empty for non-admin users. */
+  zapierApiKey: string;
+};
+
+export type OperatingHour = {
+  /** 0 = Sunday .. 6 */
+  weekday: number;
+  ceId: string;
+  /** HHMM, e.g. 930 */
+  start: number;
+  end: number;
+};
+
+export type SlackRoom = { Id: string; Name: string; Topic: string };
+
+export type ChatStats = {
+  last24h: number;
+  total: number;
+  avg30d: number;
+  /** Oldest first, one entry per day of the 30-day window. */
+  dailyCounts30d: { date: string; chats: number }[];
+};
+
+export type CollapsedMode = 'chip' | 'button' | 'tab' | 'hidden' | 'default';
+export type MetaInfoMode = 'compact' | 'full' | 'none';
+export type WidgetAlignment = 'bottomRight' | 'bottomLeft';
+
+/** The per-channel settings a user edits (second specification document). */
+export type ChatEndpointSettings = {
+  tz: string;
+  // Behavior
+  manualMode: boolean;
+  hideWhenOffline: boolean;
+  sendOfflineMessagesToEmail: boolean;
+  includeVisitorInfoInEmails: boolean;
+  sendOfflineMessagesToSlack: boolean;
+  offlineMessageWebhookURL: string;
+  requireInfo: boolean;
+  sendOpJoinAutoResponse: boolean;
+  opJoinAutoResponseMessage: string;
+  responseReminders: boolean;
+  /** Seconds: 30, 60, 90 or 120. */
+  responseRemindersFreq: number;
+  noAnswerMessageOn: boolean;
+  /** Seconds: 30, 60, 90, 120, 180, 240 or 300. */
+  noAnswerMessageAfterSecs: number;
+  /** Minutes: 0, 1, 2, 3, 4, 5, 10 or 15. */
+  maxVisitorInactiveMins: number;
+  newMsgNotifications: boolean;
+  playSound: boolean;
+  /** Regular expressions separated by whitespace or commas. */
+  blacklistedUrls: string;
+  /** ISO 2-letter codes separated by commas; blank means everywhere. */
+  countryAllowList: string;
+  countryDenyList: string;
+  /** 0 means unlimited. */
+  maxConcurrentConvos: number;
+  notifyChannelOnMsg: boolean;
+  metaInfoInMainChannel: MetaInfoMode;
+  enableFileUploads: boolean;
+  agentLabel: string;
+  // Transcripts and webhooks
+  webhookUrl: string;
+  webhookOnArchive: boolean;
+  transcriptRecipient: string;
+  emailOnArchive: boolean;
+  newConversationWebhookURL: string;
+  noAnswerWebhookUrl: string;
+  feedbackWebhookUrl: string;
+  segmentWriteKey: string;
+  // Avatar
+  forwardSlackUserName: boolean;
+  showAvatarPreChat: boolean;
+  showTeamAvatarPreChat: boolean;
+  teamAvatarOn: boolean;
+  teamAvatarUrl: string;
+  // Appearance
+  titleColor: string;
+  titleFontColor: string;
+  onlineTitle: string;
+  collapsedMode: CollapsedMode;
+  browserSideAuthorLabel: string;
+  autoResponseMessage: string;
+  onlineMessagePlaceholder: string;
+  noAnswerWithoutEmail: string;
+  noAnswerWithEmail: string;
+  offlineTitle: string;
+  offlineGreeting: string;
+  offlineEmailPlaceholder: string;
+  offlineMessagePlaceholder: string;
+  offlineNamePlaceholder: string;
+  offlineSendButton: string;
+  offlineThankYouMessage: string;
+  offlineEmailSubject: string;
+  // Chat end
+  showConversationEnd: boolean;
+  conversationEndMenuLinkLabel: string;
+  conversationEndConfirmationQuestion: string;
+  conversationEndLabel: string;
+  showConversationRating: boolean;
+  conversationRatingLabel: string;
+  conversationRatingThankYou: string;
+  conversationRatingPlaceholder: string;
+  clearMessagesOnEnd: boolean;
+  showTranscriptSendOpt: boolean;
+  conversationEndTranscriptPlaceholder: string;
+  conversationTranscriptSentThankYou: string;
+  // Other texts
+  requestScreenshotText: string;
+  requestScreenshotAllowLabel: string;
+  requestScreenshotDeclineLabel: string;
+  requireInfoGreeting: string;
+  requireInfoSubmitBtn: string;
+  defaultCancelBtnLabel: string;
+  defaultSendBtnLabel: string;
+  showSendBtnOnDesktop: boolean;
+  defaultYesBtnLabel: string;
+  defaultNoBtnLabel: string;
+  // Privacy and alignment
+  collectVisitorMetaData: boolean;
+  displayPrivacyPolicy: boolean;
+  privacyPolicyLinkText: string;
+  privacyPolicyLinkURL: string;
+  requireAcceptance: boolean;
+  defaultAcceptBtnLabel: string;
+  acceptanceText: string;
+  widgetAlignment: WidgetAlignment;
+  // Schedule and triggers
+  operatingHours: OperatingHour[];
+  onOffSchedule: boolean;
+  sendOpHourChangeMessages: boolean;
+  /** JSON text of { minDelay, matchType, triggers }. */
+  triggerJson: string;
+};
+
+/** A chat endpoint (widget) as the API presents it. */
+export type ChatEndpointView = ChatEndpointSettings & {
+  Id: string;
+  /** Widget id used in embed snippets. */
+  Uuid: string;
+  RoomId: string;
+  RoomName: string;
+  /** 1 not authorised with Slack, 2 channel not chosen, 3 connected. */
+  Step: number;
+  slackBaseUrl: string;
+  slackTeamId: string;
+  slackMainUser: string;
+  OauthV1: boolean;
+  /** Comma-separated scope lists. */
+  BotScope: string;
+  Scope: string;
+  requestChatWriteUserScope: boolean;
+  topic: string;
+  off: boolean;
+  status: 'online' | 'offline';
+  AvailableRooms: SlackRoom[];
+};
+
+/** An item of GET /v1/users/current/chat_endpoints. */
+export type ChatEndpointWithStats = ChatEndpointView & { chatStats: ChatStats };
+
+/** GET /v1/users/current */
+export type CurrentUser = {
+  Id: string;
+  email: string;
+  admin: boolean;
+  accountId: string;
+  /** Accepted terms version; '' when never accepted. */
+  ActiveTOSPP: string;
+  showNPSRating: boolean;
+  /** ISO date; NEVER_SIGNED_IN for invited users who never signed in. */
+  lastSignedInAt: string;
+  account: AccountView;
+  ces: ChatEndpointView[];
+};
