@@ -1,0 +1,14 @@
+import express, { Router } from 'express';
+import { notFound } from '../http/errorHandler';
+import { usersRouter, type ApiDeps } from './users/routes';
+
+export type { ApiDeps } from './users/routes';
+
+/** Everything under /v1. JSON bodies are parsed here only, so webhooks elsewhere keep their raw bodies. */
+export function apiRouter(deps: ApiDeps): Router {
+  const router = Router();
+  router.use(express.json({ limit: '100kb', strict: false }));
+  router.use(usersRouter(deps));
+  router.use(notFound);
+  return router;
+}

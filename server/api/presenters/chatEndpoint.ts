@@ -1,0 +1,36 @@
+import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
+import { CHAT_ENDPOINT_DEFAULTS } from '../../models/ChatEndpoint';
+import type { ChatEndpointSettings, ChatEndpointView, ChatStats, ChatEndpointWithStats } from '../../shared/types';
+
+const SETTINGS_KEYS = Object.keys(CHAT_ENDPOINT_DEFAULTS) as (keyof typeof CHAT_ENDPOINT_DEFAULTS)[];
+
+export function presentChatEndpoint(ce: ChatEndpointDocument): ChatEndpointView {
+  const Id = ce._id.toHexString();
+  const settings = {} as Record<string, unknown>;
+  for (const key of SETTINGS_KEYS) settings[key] = ce.get(key) ?? CHAT_ENDPOINT_DEFAULTS[key];
+  return {
+    ...(settings as Omit<ChatEndpointSettings, 'operatingHours'>),
+    operatingHours: ce.operatingHours.map((h) => ({ weekday: h.weekday, ceId: Id, start: h.start, end: h.end })),
+    Id,
+    Uuid: ce.Uuid,
+    RoomId: ce.RoomId,
+    RoomName: ce.RoomName,
+    Step: ce.Step,
+    slackBaseUrl: ce.slackBaseUrl,
+    slackTeamId: ce.slackTeamId,
+    slackMainUser: ce.slackMainUser,
+    OauthV1: ce.OauthV1,
+    BotScope: ce.BotScope,
+    Scope: ce.Scope,
+    requestChatWriteUserScope: ce.requestChatWriteUserScope,
+    topic: ce.topic,
+    off: ce.off,
+    // Unconfigured widgets are offline whatever presence says.
+    status: ce.Step < 3 ? 'offline' : ce.status,
+    AvailableRooms: ce.AvailableRooms.map((r) => ({ Id: r.Id, Name: r.Name, Topic: r.Topic })),
+  };
+}
+
+export function presentChatEndpointWithStats(ce: ChatEndpointDocument, chatStats: ChatStats): ChatEndpointWithStats {
+  return { ...presentChatEndpoint(ce), chatStats };
+}

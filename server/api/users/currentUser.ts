@@ -1,0 +1,26 @@
+import type { Models } from '../../models';
+import type { Plan } from '../../models/Plan';
+import type { UserDocument } from '../../models/User';
+import { presentAccount } from '../presenters/account';
+import { presentChatEndpoint } from '../presenters/chatEndpoint';
+import { presentCurrentUser } from '../presenters/user';
+import type { CurrentUser } from '../../shared/types';
+import { AuthorizationError } from '../../errors';
+
+/** The catalog in display order: monthly tiles then yearly ones, cheapest first. */
+export async function availablePlans(models: Models): Promise<Plan[]> {
+  const plans = await models.Plan.find().lean<Plan[]>();
+  return plans.sort((a, b) => a.duration.localeCompare(b.duration) || a.rank - b.rank);
+}
+
+/** Everything GET /users/current answers: the user, their account with its plan, and the account's widgets. */
+export async function loadCurrentUser(models: Models, user: UserDocument): Promise<CurrentUser> {
+  const account = await models.Account.findById(user.accountId);
+  // A user without an account cannot use anything; treat it like a dead session.
+  if (!account) throw new AuthorizationError();
+  const plans = await availablePlans(models);
+  const plan = plans.find((p) => p.stripeId === account.planStripeId);
+  if (!plan) throw new Error(`Account ${account.id} is on plan ${account.planStripeId}, which is not in the catalog`);
+  const ces = await models.ChatEndpoint.find({ accountId: account._id }).sort({ _id: 1 });
+  return presentCurrentUser(user, presentAccount(account, plan, plans, user.admin), ces.map(presentChatEndpoint));
+}

@@ -1,0 +1,129 @@
+/**
+ * Accounts and sign-in: sign-up, login, password reset (public, under /p/), and the signed-in
+ * user's own calls under /users/.
+ */
+import { Router, type Request, type Response } from 'express';
+import type { Config } from '../../config';
+import type { Models } from '../../models';
+import type { Mailer } from '../../mail';
+import { signUp } from '../../commands/signUp';
+import { createSession, revokeSession } from '../../commands/sessions';
+import { verifyPassword } from '../../commands/passwords';
+import { requestPasswordReset, resetPassword } from '../../commands/passwordReset';
+import { chatStatsFor, computeChatStats } from '../../commands/chatStats';
+import { requireAuth, authOf } from '../../http/auth';
+import { parse, validate } from '../../http/validate';
+import { perIpAndEmail } from '../../http/rateLimits';
+import { ValidationError } from '../../errors';
+import { ERROR_CODES, TERMS_VERSION } from '../../shared/constants';
+import { MESSAGES, type TokenResponse } from '../../shared/auth';
+import type { ChatEndpointWithStats } from '../../shared/types';
+import { presentChatEndpointWithStats } from '../presenters/chatEndpoint';
+import { loadCurrentUser } from './currentUser';
+import {
+  LegalConfirmationParamsSchema,
+  LoginSchema,
+  PasswordResetEmailSchema,
+  PasswordResetSchema,
+  RateParamsSchema,
+  SignUpSchema,
+} from './schema';
+import type { z } from 'zod';
+
+export type ApiDeps = { config: Config; models: Models; mailer: Mailer };
+
+type Body<S extends z.ZodType> = Request<Record<string, string>, unknown, z.output<S>>;
+
+export function usersRouter({ config, models, mailer }: ApiDeps): Router {
+  const router = Router();
+  const limits = config.rateLimits;
+  const auth = requireAuth(models, config.jwtSecret);
+
+  router.post(
+    '/p/users',
+    ...perIpAndEmail('signup', limits.windowMs, limits.signUpPerIp, limits.signUpPerEmail),
+    validate(SignUpSchema),
+    async (req: Body<typeof SignUpSchema>, res: Response<TokenResponse>) => {
+      const user = await signUp(models, req.body);
+      res.json({ token: await createSession(models, config.jwtSecret, user._id) });
+    },
+  );
+
+  router.post(
+    '/p/sessions',
+    ...perIpAndEmail('login', limits.windowMs, limits.loginPerIp, limits.loginPerEmail, true),
+    validate(LoginSchema),
+    async (req: Body<typeof LoginSchema>, res: Response<TokenResponse>) => {
+      const user = await models.User.findOne({ email: req.body.email });
+      // Same answer, and about the same time, for an unknown e-mail and a wrong password.
+      const ok = await verifyPassword(user?.passwordHash ?? null, req.body.password);
+      if (!user || !ok) throw new ValidationError(MESSAGES.wrongCredentials, ERROR_CODES.invalidCredentials);
+      user.lastSignedInAt = new Date();
+      await user.save();
+      res.json({ token: await createSession(models, config.jwtSecret, user._id) });
+    },
+  );
+
+  router.post(
+    '/p/users/password_reset_email',
+    ...perIpAndEmail('reset-email', limits.windowMs, limits.resetEmailPerIp, limits.resetEmailPerEmail),
+    validate(PasswordResetEmailSchema),
+    async (req: Body<typeof PasswordResetEmailSchema>, res: Response) => {
+      await requestPasswordReset(models, mailer, config.publicUrl, req.body.email);
+      res.json({});
+    },
+  );
+
+  router.post(
+    '/p/users/password_reset',
+    validate(PasswordResetSchema),
+    async (req: Body<typeof PasswordResetSchema>, res: Response<TokenResponse>) => {
+      const user = await resetPassword(models, req.body.token, req.body.password);
+      // Every earlier session ended with the reset; this one lets the console sign straight in.
+      res.json({ token: await createSession(models, config.jwtSecret, user._id) });
+    },
+  );
+
+  router.head('/users/logout', auth, async (_req, res) => {
+    await revokeSession(models, authOf(res).session.jti);
+    res.status(200).end();
+  });
+
+  router.get('/users/current', auth, async (_req, res) => {
+    res.json(await loadCurrentUser(models, authOf(res).user));
+  });
+
+  router.get('/users/current/chat_endpoints', auth, async (_req, res: Response<ChatEndpointWithStats[]>) => {
+    const ces = await models.ChatEndpoint.find({ accountId: authOf(res).user.accountId }).sort({ _id: 1 });
+    const stats = await chatStatsFor(models, ces.map((ce) => ce._id));
+    res.json(ces.map((ce) => presentChatEndpointWithStats(ce, stats.get(ce._id.toHexString()) ?? computeChatStats([], 0, new Date()))));
+  });
+
+  router.post('/users/legal_confirmation/:document/:version', auth, async (req, res) => {
+    const { document, version } = parse(LegalConfirmationParamsSchema, req.params);
+    // Both documents are published together under the terms version.
+    if (version !== TERMS_VERSION) throw new ValidationError(`Unknown ${document} version: ${version}`);
+    const { user } = authOf(res);
+    const now = new Date();
+    if (document === 'terms') {
+      user.ActiveTOSPP = version;
+      user.termsAcceptedAt = now;
+    } else {
+      user.privacyPolicyVersion = version;
+      user.privacyPolicyAcceptedAt = now;
+    }
+    await user.save();
+    res.json(await loadCurrentUser(models, user));
+  });
+
+  router.get('/users/rate/:value', auth, async (req, res) => {
+    const { value } = parse(RateParamsSchema, req.params);
+    const { user } = authOf(res);
+    user.npsRating = value;
+    user.npsRatedAt = new Date();
+    await user.save();
+    res.json(await loadCurrentUser(models, user));
+  });
+
+  return router;
+}

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { LEGAL_DOCUMENTS } from '../../shared/constants';
+import { MESSAGES, RatingSchema } from '../../shared/auth';
+
+export {
+  SignUpSchema,
+  LoginSchema,
+  PasswordResetEmailSchema,
+  PasswordResetSchema,
+} from '../../shared/auth';
+export type { SignUpPayload, LoginPayload, PasswordResetEmailPayload, PasswordResetPayload } from '../../shared/auth';
+
+/** POST /users/legal_confirmation/{document}/{version} */
+export const LegalConfirmationParamsSchema = z.object({
+  document: z.enum(LEGAL_DOCUMENTS, `Unknown document, expected one of: ${LEGAL_DOCUMENTS.join(', ')}`),
+  version: z.string().max(64),
+});
+
+/** GET /users/rate/{value}: the path segment must be exactly an integer, no "5.0" or " 5". */
+export const RateParamsSchema = z.object({
+  value: z
+    .string()
+    .regex(/^-?\d{1,2}$/, MESSAGES.invalidRating)
+    .transform(Number)
+    .pipe(RatingSchema),
+});

@@ -1,0 +1,49 @@
+/**
+ * Conversation statistics of widgets for the dashboard cards. Conversations are read from the
+ * `conversations` collection (fields chatEndpointId and startedAt) that the relay writes; until it
+ * has any, every count is zero.
+ */
+import type { Types } from 'mongoose';
+import type { Models } from '../models';
+import type { ChatStats } from '../shared/types';
+import { STATS_WINDOW_DAYS } from '../shared/constants';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+export const CONVERSATIONS_COLLECTION = 'conversations';
+
+const utcDay = (date: Date) => date.toISOString().slice(0, 10);
+
+/** Pure: the stats of one widget from the start times of its conversations in the window and its all-time total. */
+export function computeChatStats(startedAts: Date[], total: number, now: Date): ChatStats {
+  const byDay = new Map<string, number>();
+  for (const at of startedAts) byDay.set(utcDay(at), (byDay.get(utcDay(at)) ?? 0) + 1);
+  const dailyCounts30d: ChatStats['dailyCounts30d'] = [];
+  for (let i = STATS_WINDOW_DAYS - 1; i >= 0; i--) {
+    const date = utcDay(new Date(now.getTime() - i * DAY_MS));
+    dailyCounts30d.push({ date, chats: byDay.get(date) ?? 0 });
+  }
+  const inWindow = dailyCounts30d.reduce((sum, day) => sum + day.chats, 0);
+  return {
+    last24h: startedAts.filter((at) => at.getTime() > now.getTime() - DAY_MS).length,
+    total,
+    avg30d: Math.round((inWindow / STATS_WINDOW_DAYS) * 10) / 10,
+    dailyCounts30d,
+  };
+}
+
+export async function chatStatsFor(models: Models, chatEndpointIds: Types.ObjectId[], now = new Date()): Promise<Map<string, ChatStats>> {
+  const conversations = models.ChatEndpoint.db.collection(CONVERSATIONS_COLLECTION);
+  const windowStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - (STATS_WINDOW_DAYS - 1) * DAY_MS);
+  const stats = new Map<string, ChatStats>();
+  for (const id of chatEndpointIds) {
+    const [recent, total] = await Promise.all([
+      conversations
+        .find({ chatEndpointId: id, startedAt: { $gte: windowStart } }, { projection: { startedAt: 1 } })
+        .toArray(),
+      conversations.countDocuments({ chatEndpointId: id }),
+    ]);
+    const startedAts = recent.map((c) => c.startedAt).filter((at): at is Date => at instanceof Date);
+    stats.set(id.toHexString(), computeChatStats(startedAts, total, now));
+  }
+  return stats;
+}

@@ -1,0 +1,220 @@
+/**
+ * The one place that reads the environment. Every setting is validated with zod; problems are
+ * collected and reported together. In development, missing secrets are generated once and kept in
+ * DATA_DIR/secrets.json so sessions and signatures survive restarts; in production every required
+ * setting must be given.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+export type NodeEnv = 'development' | 'production' | 'test';
+
+export type Config = {
+  env: NodeEnv;
+  port: number;
+  /** Base URL users reach Parley at, without a trailing slash. */
+  publicUrl: string;
+  /** Unset: run the embedded MongoDB-compatible server in dataDir/db. */
+  mongodbUri?: string;
+  /** Absolute path. */
+  dataDir: string;
+  jwtSecret: string;
+  slack: {
+    clientId: string;
+    clientSecret: string;
+    signingSecret: string;
+    /** Web API base, ending with a slash. */
+    apiUrl: string;
+    /** OAuth v2 authorisation page. */
+    oauthUrl: string;
+  };
+  stripe: {
+    secretKey: string;
+    webhookSecret: string;
+    /** Unset: Stripe itself. */
+    apiUrl?: string;
+  };
+  mail: {
+    /** Unset: mails are written to outboxDir. */
+    smtpUrl?: string;
+    from: string;
+    outboxDir: string;
+  };
+  /** Unset: socket fan-out stays in-process. */
+  redisUrl?: string;
+  /** Attempts allowed per window on the public sign-in calls; fixed, not read from the environment. */
+  rateLimits: RateLimits;
+};
+
+export type RateLimits = {
+  windowMs: number;
+  /** Failed logins per IP and per e-mail (successful ones do not count). */
+  loginPerIp: number;
+  loginPerEmail: number;
+  signUpPerIp: number;
+  signUpPerEmail: number;
+  /** Password reset e-mails, so nobody can flood an inbox. */
+  resetEmailPerIp: number;
+  resetEmailPerEmail: number;
+};
+
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  windowMs: 15 * 60 * 1000,
+  loginPerIp: 50,
+  loginPerEmail: 10,
+  signUpPerIp: 20,
+  signUpPerEmail: 5,
+  resetEmailPerIp: 20,
+  resetEmailPerEmail: 5,
+};
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Parley cannot start, the configuration has problems:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Secrets generated in development when the environment does not give them. */
+const GENERATED_SECRETS = {
+  JWT_SECRET: () => randomBytes(48).toString('base64url'),
+  SLACK_CLIENT_ID: () => `${randomBytes(5).readUIntBE(0, 5)}.${randomBytes(5).readUIntBE(0, 5)}`,
+  SLACK_CLIENT_SECRET: () => randomBytes(16).toString('hex'),
+  SLACK_SIGNING_SECRET: () => randomBytes(16).toString('hex'),
+  STRIPE_SECRET_KEY: () => `sk_test_${randomBytes(24).toString('base64url')}`,
+  STRIPE_WEBHOOK_SECRET: () => `whsec_${randomBytes(24).toString('base64url')}`,
+} as const;
+type SecretName = keyof typeof GENERATED_SECRETS;
+
+/** Settings production refuses to start without. */
+const REQUIRED_IN_PRODUCTION = [
+  'PUBLIC_URL',
+  'MONGODB_URI',
+  'SMTP_URL',
+  'MAIL_FROM',
+  ...(Object.keys(GENERATED_SECRETS) as SecretName[]),
+] as const;
+
+const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
+const urlWithScheme = (schemes: string[]) =>
+  z.url().refine((value) => schemes.some((s) => value.startsWith(`${s}://`)), {
+    message: `must start with ${schemes.map((s) => `${s}://`).join(' or ')}`,
+  });
+
+const EnvSchema = z.object({
+  NODE_ENV: optional(z.enum(['development', 'production', 'test'])),
+  PORT: optional(z.coerce.number().int().min(0).max(65535)),
+  PUBLIC_URL: optional(urlWithScheme(['http', 'https'])),
+  MONGODB_URI: optional(z.string().regex(/^mongodb(\+srv)?:\/\/\S+$/, 'must be a mongodb:// or mongodb+srv:// URI')),
+  DATA_DIR: optional(z.string()),
+  JWT_SECRET: optional(z.string().min(32, 'must be at least 32 characters')),
+  SLACK_CLIENT_ID: optional(z.string()),
+  SLACK_CLIENT_SECRET: optional(z.string()),
+  SLACK_SIGNING_SECRET: optional(z.string()),
+  SLACK_API_URL: optional(urlWithScheme(['http', 'https'])),
+  SLACK_OAUTH_URL: optional(urlWithScheme(['http', 'https'])),
+  STRIPE_SECRET_KEY: optional(z.string()),
+  STRIPE_WEBHOOK_SECRET: optional(z.string()),
+  STRIPE_API_URL: optional(urlWithScheme(['http', 'https'])),
+  SMTP_URL: optional(urlWithScheme(['smtp', 'smtps'])),
+  MAIL_FROM: optional(z.string().min(3)),
+  REDIS_URL: optional(urlWithScheme(['redis', 'rediss'])),
+});
+type Env = z.infer<typeof EnvSchema>;
+
+/** Reads the kept development secrets, generating and saving the ones not yet there. */
+function developmentSecrets(dataDir: string, missing: SecretName[]): Partial<Record<SecretName, string>> {
+  if (missing.length === 0) return {};
+  const file = path.join(dataDir, 'secrets.json');
+  let kept: Partial<Record<SecretName, string>> = {};
+  if (existsSync(file)) {
+    const parsed = z.record(z.string(), z.string()).safeParse(JSON.parse(readFileSync(file, 'utf8')));
+    if (!parsed.success) throw new ConfigError([`${file} is not a JSON object of strings; delete it to regenerate`]);
+    kept = parsed.data;
+  }
+  let changed = false;
+  for (const name of missing) {
+    if (!kept[name]) {
+      kept[name] = GENERATED_SECRETS[name]();
+      changed = true;
+    }
+  }
+  if (changed) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, `${JSON.stringify(kept, null, 2)}\n`, { mode: 0o600 });
+  }
+  return kept;
+}
+
+/**
+ * Builds the configuration from an environment (process.env by default). Throws ConfigError
+ * listing every problem at once.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  const e: Env = parsed.data;
+  const nodeEnv: NodeEnv = e.NODE_ENV ?? 'development';
+  const port = e.PORT ?? 3000;
+  const dataDir = path.resolve(e.DATA_DIR ?? './data');
+
+  if (nodeEnv === 'production') {
+    const missing = REQUIRED_IN_PRODUCTION.filter((name) => e[name] === undefined);
+    if (missing.length > 0) throw new ConfigError(missing.map((name) => `${name} is required in production`));
+  }
+  const missingSecrets = (Object.keys(GENERATED_SECRETS) as SecretName[]).filter((name) => e[name] === undefined);
+  const secrets = { ...developmentSecrets(dataDir, missingSecrets), ...pickDefined(e, Object.keys(GENERATED_SECRETS) as SecretName[]) };
+  const secret = (name: SecretName): string => {
+    const value = secrets[name];
+    // Unreachable: production demanded it above, otherwise it was generated.
+    if (value === undefined) throw new ConfigError([`${name} is missing`]);
+    return value;
+  };
+
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  return {
+    env: nodeEnv,
+    port,
+    publicUrl,
+    mongodbUri: e.MONGODB_URI,
+    dataDir,
+    jwtSecret: secret('JWT_SECRET'),
+    slack: {
+      clientId: secret('SLACK_CLIENT_ID'),
+      clientSecret: secret('SLACK_CLIENT_SECRET'),
+      signingSecret: secret('SLACK_SIGNING_SECRET'),
+      apiUrl: withTrailingSlash(e.SLACK_API_URL ?? 'https://slack.com/api/'),
+      oauthUrl: e.SLACK_OAUTH_URL ?? 'https://slack.com/oauth/v2/authorize',
+    },
+    stripe: {
+      secretKey: secret('STRIPE_SECRET_KEY'),
+      webhookSecret: secret('STRIPE_WEBHOOK_SECRET'),
+      apiUrl: e.STRIPE_API_URL,
+    },
+    mail: {
+      smtpUrl: e.SMTP_URL,
+      from: e.MAIL_FROM ?? `Parley <no-reply@${new URL(publicUrl).hostname}>`,
+      outboxDir: path.join(dataDir, 'outbox'),
+    },
+    redisUrl: e.REDIS_URL,
+    rateLimits: DEFAULT_RATE_LIMITS,
+  };
+}
+
+function pickDefined(e: Env, names: SecretName[]): Partial<Record<SecretName, string>> {
+  const out: Partial<Record<SecretName, string>> = {};
+  for (const name of names) {
+    const value = e[name];
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
+
+function withTrailingSlash(url: string): string {
+  return url.endsWith('/') ? url : `${url}/`;
+}

@@ -1,0 +1,47 @@
+import path from 'node:path';
+import express from 'express';
+import helmet from 'helmet';
+import type { Config } from '../config';
+import type { Models } from '../models';
+import type { Mailer } from '../mail';
+import { apiRouter } from '../api';
+import { devOutboxRouter } from './devOutbox';
+import { errorHandler, type Logger } from './errorHandler';
+import { staticConsole } from './staticConsole';
+
+export type AppDeps = {
+  config: Config;
+  models: Models;
+  mailer: Mailer;
+  logger?: Logger;
+  /** Folder of the built console; dist/web/console by default. */
+  consoleDir?: string;
+};
+
+export const DEFAULT_CONSOLE_DIR = path.resolve(__dirname, '..', '..', 'dist', 'web', 'console');
+
+export function createApp(deps: AppDeps): express.Express {
+  const logger = deps.logger ?? console;
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(
+    helmet({
+      // Plain http in development must not be upgraded to https the browser cannot reach.
+      contentSecurityPolicy: {
+        directives: { upgradeInsecureRequests: deps.config.publicUrl.startsWith('https:') ? [] : null },
+      },
+      strictTransportSecurity: deps.config.publicUrl.startsWith('https:'),
+    }),
+  );
+
+  app.use('/v1', apiRouter({ config: deps.config, models: deps.models, mailer: deps.mailer }));
+  if (deps.mailer.outbox) app.use(devOutboxRouter(deps.mailer.outbox));
+  app.use('/app', staticConsole(deps.consoleDir ?? DEFAULT_CONSOLE_DIR));
+  app.get('/', (_req, res) => res.redirect(302, '/app/'));
+  app.use((_req, res) => {
+    res.status(404).type('text/plain').send('Not found');
+  });
+
+  app.use(errorHandler(logger));
+  return app;
+}

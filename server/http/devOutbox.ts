@@ -1,0 +1,42 @@
+/** Developer pages listing the mails of the local outbox (only mounted when there is no SMTP server). */
+import { Router } from 'express';
+import type { Outbox, SentMail } from '../mail';
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+/** Plain text with its links made clickable. */
+function linkify(text: string): string {
+  return text
+    .split(/(https?:\/\/[^\s<>"')]+)/g)
+    .map((part, i) => (i % 2 === 1 ? `<a href="${escapeHtml(part)}">${escapeHtml(part)}</a>` : escapeHtml(part)))
+    .join('');
+}
+
+function renderMail(mail: SentMail): string {
+  return `<article class="mail">
+  <h2>${escapeHtml(mail.subject)}</h2>
+  <p class="meta">To <b>${escapeHtml(mail.to)}</b> · from ${escapeHtml(mail.from)} · <time datetime="${escapeHtml(mail.date)}">${escapeHtml(mail.date)}</time></p>
+  <pre>${linkify(mail.text)}</pre>
+</article>`;
+}
+
+export function devOutboxRouter(outbox: Outbox): Router {
+  const router = Router();
+  router.get('/dev/outbox.json', async (_req, res) => {
+    res.set('Cache-Control', 'no-store').json(await outbox.list());
+  });
+  router.get('/dev/outbox', async (_req, res) => {
+    const mails = await outbox.list();
+    res.set('Cache-Control', 'no-store').type('html').send(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Parley outbox</title>
+<style>body{font:15px/1.5 system-ui,sans-serif;max-width:50rem;margin:2rem auto;padding:0 1rem;color:#222}
+.mail{border:1px solid #ddd;border-radius:6px;padding:0 1rem;margin:1rem 0}.meta{color:#666}pre{white-space:pre-wrap;font:inherit}</style>
+</head><body>
+<h1>Outbox</h1>
+<p>Mails Parley sent while no SMTP server is configured (SMTP_URL), newest first. Files: <code>${escapeHtml(outbox.dir)}</code></p>
+${mails.length === 0 ? '<p>No mail yet.</p>' : mails.map(renderMail).join('\n')}
+</body></html>`);
+  });
+  return router;
+}

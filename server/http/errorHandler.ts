@@ -1,0 +1,56 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { AppError, NotFoundError } from '../errors';
+import { ERROR_CODES } from '../shared/constants';
+import type { ApiErrorBody } from '../shared/auth';
+
+export type Logger = Pick<Console, 'info' | 'warn' | 'error'>;
+
+/** Errors thrown by the body parser carry a `type` and a 4xx status: they are the client's fault. */
+function bodyParserMessage(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { type, status } = error as { type?: unknown; status?: unknown };
+  if (typeof type !== 'string' || typeof status !== 'number' || status < 400 || status >= 500) return undefined;
+  switch (type) {
+    case 'entity.parse.failed':
+      return 'The request body is not valid JSON';
+    case 'entity.too.large':
+      return 'The request body is too large';
+    case 'charset.unsupported':
+    case 'encoding.unsupported':
+      return 'The request body encoding is not supported';
+    default:
+      return 'The request body could not be read';
+  }
+}
+
+/** The one place errors become responses: `{ Message, Error }`, and never a leak of internals. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, next) => {
+    if (res.headersSent) {
+      next(error);
+      return;
+    }
+    let status: number;
+    let body: ApiErrorBody;
+    const parserMessage = bodyParserMessage(error);
+    if (error instanceof AppError) {
+      status = error.status;
+      body = { Message: error.message, Error: error.code };
+      if (error.isReportable) logger.error(error);
+    } else if (parserMessage !== undefined) {
+      // Every unreadable body is bad input: 400, whatever the parser's own status.
+      status = 400;
+      body = { Message: parserMessage, Error: ERROR_CODES.badRequest };
+    } else {
+      status = 500;
+      body = { Message: 'An unexpected error occurred, please contact support', Error: ERROR_CODES.internal };
+      logger.error(`${req.method} ${req.originalUrl} failed:`, error instanceof Error ? error.stack : error);
+    }
+    res.status(status).json(body);
+  };
+}
+
+/** 404 for any path no route answered. */
+export const notFound: RequestHandler = (req, _res, next) => {
+  next(new NotFoundError(`No such endpoint: ${req.method} ${req.baseUrl}${req.path}`));
+};

@@ -1,0 +1,33 @@
+import type { Request, RequestHandler } from 'express';
+import { rateLimit, ipKeyGenerator } from 'express-rate-limit';
+import { RateLimitError } from '../errors';
+
+type Limit = { windowMs: number; limit: number; onlyFailures?: boolean };
+
+const emailOf = (req: Request): string | undefined => {
+  const email: unknown = (req.body as { email?: unknown } | undefined)?.email;
+  return typeof email === 'string' ? email.trim().toLowerCase() : undefined;
+};
+
+function limiter(name: string, options: Limit, key: (req: Request) => string | undefined): RequestHandler {
+  return rateLimit({
+    windowMs: options.windowMs,
+    limit: options.limit,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    skipFailedRequests: false,
+    skipSuccessfulRequests: options.onlyFailures ?? false,
+    // A request without the key (no e-mail given) is left to validation, which answers 400.
+    skip: (req) => key(req) === undefined,
+    keyGenerator: (req) => `${name}:${key(req) ?? ''}`,
+    handler: (_req, _res, next) => next(new RateLimitError()),
+  });
+}
+
+/** Two limits on one public call: per client address and per e-mail address in the body. */
+export function perIpAndEmail(name: string, windowMs: number, perIp: number, perEmail: number, onlyFailures = false): RequestHandler[] {
+  return [
+    limiter(`${name}-ip`, { windowMs, limit: perIp, onlyFailures }, (req) => ipKeyGenerator(req.ip ?? 'unknown')),
+    limiter(`${name}-email`, { windowMs, limit: perEmail, onlyFailures }, emailOf),
+  ];
+}

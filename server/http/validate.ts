@@ -1,0 +1,30 @@
+import type { RequestHandler } from 'express';
+import type { z } from 'zod';
+import { ValidationError } from '../errors';
+
+/** The message shown to the user: the first problem, with its field name when it has one. */
+export function describeIssues(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'Invalid input';
+  if (issue.code === 'unrecognized_keys') return `Unexpected field: ${issue.keys.join(', ')}`;
+  if (issue.code === 'invalid_type' && issue.path.length === 0) return 'The request body must be a JSON object';
+  return issue.message;
+}
+
+/** Parses a value with a schema, or throws a ValidationError (400) describing the first problem. */
+export function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new ValidationError(describeIssues(result.error));
+  return result.data;
+}
+
+/**
+ * Checks the JSON body against a schema before the handler runs, and replaces it with the parsed
+ * value (trimmed, lowercased ... as the schema says). A missing or non-JSON body reads as undefined.
+ */
+export function validate(schema: z.ZodType): RequestHandler {
+  return (req, _res, next) => {
+    req.body = parse(schema, req.body);
+    next();
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * Sending e-mail: SMTP when SMTP_URL is set, otherwise the local outbox folder.
+ */
+import nodemailer from 'nodemailer';
+import type { Config } from '../config';
+import { createOutbox, type Outbox } from './outbox';
+
+export type { Outbox, SentMail } from './outbox';
+
+export type MailMessage = { to: string; subject: string; text: string; html: string };
+
+export type Mailer = {
+  send(message: MailMessage): Promise<void>;
+  /** Present only when mails go to the local outbox. */
+  outbox?: Outbox;
+  close(): void;
+};
+
+export function createMailer(config: Config['mail']): Mailer {
+  if (config.smtpUrl) {
+    const transport = nodemailer.createTransport(config.smtpUrl);
+    return {
+      async send(message) {
+        await transport.sendMail({ from: config.from, ...message });
+      },
+      close: () => transport.close(),
+    };
+  }
+  const outbox = createOutbox(config.outboxDir);
+  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    outbox,
+    async send(message) {
+      const info = await composer.sendMail({ from: config.from, ...message });
+      const eml = Buffer.isBuffer(info.message) ? info.message : Buffer.from(String(info.message));
+      await outbox.save({ from: config.from, ...message }, eml);
+    },
+    close: () => composer.close(),
+  };
+}

@@ -1,0 +1,130 @@
+/**
+ * Starts Parley from its configuration: the database (embedded unless MONGODB_URI is set), the
+ * models and plan catalog, mail, and the HTTP server.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import mongoose, { type Connection } from 'mongoose';
+import type express from 'express';
+import { ConfigError, loadConfig, type Config } from './config';
+import { createModels, ensureIndexes, type Models } from './models';
+import { seedPlans } from './models/Plan';
+import { createMailer, type Mailer } from './mail';
+import { createApp } from './http/app';
+import type { Logger } from './http/errorHandler';
+import { startEmbeddedMongo } from './embedded-mongo';
+
+export type Parley = {
+  /** Where users reach it (config.publicUrl, or the real address when the port was chosen by the system). */
+  url: string;
+  config: Config;
+  app: express.Express;
+  server: Server;
+  connection: Connection;
+  models: Models;
+  mailer: Mailer;
+  close(): Promise<void>;
+};
+
+export type StartOptions = {
+  /** Host to listen on; all interfaces by default. */
+  host?: string;
+  /** Database name; by default the one in MONGODB_URI, else 'parley'. */
+  dbName?: string;
+  logger?: Logger;
+  consoleDir?: string;
+};
+
+const dbNameInUri = (uri: string) => /^mongodb(?:\+srv)?:\/\/[^/]+\/([^?]+)/.exec(uri)?.[1];
+
+export async function startParley(config: Config, options: StartOptions = {}): Promise<Parley> {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  const close = async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+    cleanups.length = 0;
+  };
+  try {
+    const uri: string = config.mongodbUri ?? (await startEmbedded(config.dataDir, cleanups));
+    const connection = await mongoose
+      .createConnection(uri, { dbName: options.dbName ?? dbNameInUri(uri) ?? 'parley' })
+      .asPromise();
+    cleanups.push(() => connection.close());
+    const models = createModels(connection);
+    await ensureIndexes(models);
+    await seedPlans(models.Plan);
+
+    const server = createServer();
+    cleanups.push(
+      () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    );
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, options.host, () => resolve());
+    });
+    const { port } = server.address() as AddressInfo;
+    // With a system-chosen port the configured public URL cannot be right; links must carry the real one.
+    const effective: Config =
+      config.port === 0 ? { ...config, port, publicUrl: `http://${options.host ?? '127.0.0.1'}:${port}` } : config;
+
+    const mailer = createMailer(effective.mail);
+    cleanups.push(() => mailer.close());
+    const app = createApp({ config: effective, models, mailer, logger: options.logger, consoleDir: options.consoleDir });
+    server.on('request', app);
+
+    return { url: effective.publicUrl, config: effective, app, server, connection, models, mailer, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+async function startEmbedded(dataDir: string, cleanups: (() => Promise<void> | void)[]): Promise<string> {
+  const embedded = await startEmbeddedMongo({ port: 0, dbpath: path.join(dataDir, 'db') });
+  cleanups.push(() => embedded.stop());
+  return embedded.uri;
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const parley = await startParley(config);
+  console.log(`Parley is running: ${parley.url}/app/`);
+  if (!config.mongodbUri) console.log(`Database: embedded, in ${path.join(config.dataDir, 'db')}`);
+  if (parley.mailer.outbox) console.log(`Outbox (mails are not sent, read them here): ${parley.url}/dev/outbox`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: shutting down…`);
+    parley.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error('Shutdown failed:', error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error('Parley failed to start:', error);
+    process.exit(1);
+  });
+}

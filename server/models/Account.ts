@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import { Schema, type Connection, type HydratedDocument, type Model } from 'mongoose';
+
+export interface Account {
+  /** stripeId of the plan in the catalog. */
+  planStripeId: string;
+  /** 'none' means no payment method on file. */
+  paymentType: string;
+  trialEndAt: Date | null;
+  cancelAt: Date | null;
+  canceledAt: Date | null;
+  nextInvoiceAt: Date | null;
+  delinquent: boolean;
+  quota: { isOverquota: boolean; reason: string };
+  orgName: string;
+  /** Invoice e-mail. */
+  email: string;
+  billingAddressLine1: string;
+  billingCity: string;
+  billingState: string;
+  billingPostalCode: string;
+  billingCountry: string;
+  taxID: string;
+  last4: string;
+  brand: string;
+  expMonth: number | null;
+  expYear: number | null;
+  GDPRExportSignedURL: string;
+  apiKey: string;
+  zapierApiKey: string;
+  stripeCustomerId: string;
+  stripeSubscriptionId: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+export type AccountDocument = HydratedDocument<Account>;
+
+/** A fresh API key: 40 URL-safe characters. */
+export function newApiKey(): string {
+  return randomBytes(30).toString('base64url');
+}
+
+export const AccountSchema = new Schema<Account>(
+  {
+    planStripeId: { type: String, required: true },
+    paymentType: { type: String, default: 'none' },
+    trialEndAt: { type: Date, default: null },
+    cancelAt: { type: Date, default: null },
+    canceledAt: { type: Date, default: null },
+    nextInvoiceAt: { type: Date, default: null },
+    delinquent: { type: Boolean, default: false },
+    quota: {
+      isOverquota: { type: Boolean, default: false },
+      reason: { type: String, default: '' },
+    },
+    orgName: { type: String, default: '' },
+    email: { type: String, default: '' },
+    billingAddressLine1: { type: String, default: '' },
+    billingCity: { type: String, default: '' },
+    billingState: { type: String, default: '' },
+    billingPostalCode: { type: String, default: '' },
+    billingCountry: { type: String, default: '' },
+    taxID: { type: String, default: '' },
+    last4: { type: String, default: '' },
+    brand: { type: String, default: '' },
+    expMonth: { type: Number, default: null },
+    expYear: { type: Number, default: null },
+    GDPRExportSignedURL: { type: String, default: '' },
+    apiKey: { type: String, default: newApiKey },
+    zapierApiKey: { type: String, default: newApiKey },
+    stripeCustomerId: { type: String, default: '' },
+    stripeSubscriptionId: { type: String, default: '' },
+  },
+  { timestamps: true },
+);
+
+export type AccountModel = Model<Account>;
+export function accountModel(connection: Connection): AccountModel {
+  return (connection.models.Account as AccountModel | undefined) ?? connection.model<Account>('Account', AccountSchema);
+}

@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import { Schema, type Connection, type HydratedDocument, type Model, type Types } from 'mongoose';
+import type { ChatEndpointSettings, OperatingHour, SlackRoom } from '../shared/types';
+
+export interface ChatEndpoint extends Omit<ChatEndpointSettings, 'operatingHours'> {
+  accountId: Types.ObjectId;
+  /** The user who created it. */
+  userId: Types.ObjectId;
+  Uuid: string;
+  RoomId: string;
+  RoomName: string;
+  Step: number;
+  slackBaseUrl: string;
+  slackTeamId: string;
+  slackMainUser: string;
+  OauthV1: boolean;
+  BotScope: string;
+  Scope: string;
+  requestChatWriteUserScope: boolean;
+  topic: string;
+  off: boolean;
+  status: 'online' | 'offline';
+  AvailableRooms: SlackRoom[];
+  operatingHours: Omit<OperatingHour, 'ceId'>[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+export type ChatEndpointDocument = HydratedDocument<ChatEndpoint>;
+
+/** The trigger set a new widget starts with: no triggers, at most one every 60 minutes, "contains" matching. */
+export const DEFAULT_TRIGGER_JSON = JSON.stringify({ minDelay: 60, matchType: 'contains', triggers: [] });
+
+/** What a new widget starts with: the texts and choices a site owner would pick if they did not care. */
+export const CHAT_ENDPOINT_DEFAULTS: Omit<ChatEndpointSettings, 'operatingHours'> = {
+  tz: 'UTC',
+  manualMode: false,
+  hideWhenOffline: false,
+  sendOfflineMessagesToEmail: true,
+  includeVisitorInfoInEmails: true,
+  sendOfflineMessagesToSlack: true,
+  offlineMessageWebhookURL: '',
+  requireInfo: false,
+  sendOpJoinAutoResponse: false,
+  opJoinAutoResponseMessage: '{name} has joined the conversation.',
+  responseReminders: true,
+  responseRemindersFreq: 60,
+  noAnswerMessageOn: true,
+  noAnswerMessageAfterSecs: 120,
+  maxVisitorInactiveMins: 5,
+  newMsgNotifications: true,
+  playSound: true,
+  blacklistedUrls: '',
+  countryAllowList: '',
+  countryDenyList: '',
+  maxConcurrentConvos: 0,
+  notifyChannelOnMsg: false,
+  metaInfoInMainChannel: 'compact',
+  enableFileUploads: true,
+  agentLabel: 'Support',
+  webhookUrl: '',
+  webhookOnArchive: false,
+  transcriptRecipient: '',
+  emailOnArchive: false,
+  newConversationWebhookURL: '',
+  noAnswerWebhookUrl: '',
+  feedbackWebhookUrl: '',
+  segmentWriteKey: '',
+  forwardSlackUserName: true,
+  showAvatarPreChat: true,
+  showTeamAvatarPreChat: false,
+  teamAvatarOn: false,
+  teamAvatarUrl: '',
+  titleColor: '#2f6fed',
+  titleFontColor: '#ffffff',
+  onlineTitle: 'Questions? Chat with us!',
+  collapsedMode: 'default',
+  browserSideAuthorLabel: 'You',
+  autoResponseMessage: 'Thanks for reaching out! Someone will be with you shortly.',
+  onlineMessagePlaceholder: 'Type your message and press Enter…',
+  noAnswerWithoutEmail: "Sorry for the wait! Leave your email and we'll get back to you as soon as we can.",
+  noAnswerWithEmail: "Sorry for the wait! We'll reply by email as soon as we can.",
+  offlineTitle: 'Contact us',
+  offlineGreeting: "Sorry we aren't online at the moment. Leave a message and we'll get back to you.",
+  offlineEmailPlaceholder: 'Email',
+  offlineMessagePlaceholder: 'Your message',
+  offlineNamePlaceholder: 'Name (optional)',
+  offlineSendButton: 'Send',
+  offlineThankYouMessage: "Thanks for your message. We'll be in touch soon!",
+  offlineEmailSubject: 'New message from your website',
+  showConversationEnd: true,
+  conversationEndMenuLinkLabel: 'End chat',
+  conversationEndConfirmationQuestion: 'Are you sure you want to end this chat?',
+  conversationEndLabel: 'This chat has ended.',
+  showConversationRating: true,
+  conversationRatingLabel: 'How would you rate this chat?',
+  conversationRatingThankYou: 'Thanks for your feedback!',
+  conversationRatingPlaceholder: 'Tell us more (optional)',
+  clearMessagesOnEnd: false,
+  showTranscriptSendOpt: true,
+  conversationEndTranscriptPlaceholder: 'Email address for a transcript',
+  conversationTranscriptSentThankYou: 'The transcript is on its way to your inbox.',
+  requestScreenshotText: 'The operator would like a screenshot of this page. Allow?',
+  requestScreenshotAllowLabel: 'Allow',
+  requestScreenshotDeclineLabel: 'Decline',
+  requireInfoGreeting: 'Please tell us who you are before we start.',
+  requireInfoSubmitBtn: 'Start chat',
+  defaultCancelBtnLabel: 'Cancel',
+  defaultSendBtnLabel: 'Send',
+  showSendBtnOnDesktop: false,
+  defaultYesBtnLabel: 'Yes',
+  defaultNoBtnLabel: 'No',
+  collectVisitorMetaData: true,
+  displayPrivacyPolicy: false,
+  privacyPolicyLinkText: 'Privacy policy',
+  privacyPolicyLinkURL: '',
+  requireAcceptance: false,
+  defaultAcceptBtnLabel: 'Accept',
+  acceptanceText: 'I agree to my personal data being stored and used to answer my questions.',
+  widgetAlignment: 'bottomRight',
+  onOffSchedule: false,
+  sendOpHourChangeMessages: false,
+  triggerJson: DEFAULT_TRIGGER_JSON,
+};
+
+/** A mongoose path for each settings field, typed after its default. */
+function settingsPaths(): Record<string, { type: StringConstructor | NumberConstructor | BooleanConstructor; default: unknown; enum?: string[] }> {
+  const enums: Record<string, string[]> = {
+    collapsedMode: ['chip', 'button', 'tab', 'hidden', 'default'],
+    metaInfoInMainChannel: ['compact', 'full', 'none'],
+    widgetAlignment: ['bottomRight', 'bottomLeft'],
+  };
+  const paths: ReturnType<typeof settingsPaths> = {};
+  for (const [name, value] of Object.entries(CHAT_ENDPOINT_DEFAULTS)) {
+    const type = typeof value === 'boolean' ? Boolean : typeof value === 'number' ? Number : String;
+    paths[name] = { type, default: value, ...(enums[name] ? { enum: enums[name] } : {}) };
+  }
+  return paths;
+}
+
+const OperatingHourSchema = new Schema(
+  {
+    weekday: { type: Number, required: true, min: 0, max: 6 },
+    start: { type: Number, required: true, min: 0, max: 2400 },
+    end: { type: Number, required: true, min: 0, max: 2400 },
+  },
+  { _id: false },
+);
+
+const SlackRoomSchema = new Schema({ Id: String, Name: String, Topic: String }, { _id: false });
+
+export const ChatEndpointSchema = new Schema<ChatEndpoint>(
+  {
+    accountId: { type: Schema.Types.ObjectId, ref: 'Account', required: true, index: true },
+    userId: { type: Schema.Types.ObjectId, ref: 'User', required: true },
+    Uuid: { type: String, default: () => randomUUID(), unique: true },
+    RoomId: { type: String, default: '' },
+    RoomName: { type: String, default: '' },
+    Step: { type: Number, default: 1, enum: [1, 2, 3] },
+    slackBaseUrl: { type: String, default: '' },
+    slackTeamId: { type: String, default: '' },
+    slackMainUser: { type: String, default: '' },
+    OauthV1: { type: Boolean, default: false },
+    BotScope: { type: String, default: '' },
+    Scope: { type: String, default: '' },
+    requestChatWriteUserScope: { type: Boolean, default: false },
+    topic: { type: String, default: '' },
+    off: { type: Boolean, default: false },
+    status: { type: String, enum: ['online', 'offline'], default: 'offline' },
+    AvailableRooms: { type: [SlackRoomSchema], default: [] },
+    operatingHours: { type: [OperatingHourSchema], default: [] },
+    ...settingsPaths(),
+  },
+  { timestamps: true },
+);
+
+export type ChatEndpointModel = Model<ChatEndpoint>;
+export function chatEndpointModel(connection: Connection): ChatEndpointModel {
+  return (
+    (connection.models.ChatEndpoint as ChatEndpointModel | undefined) ??
+    connection.model<ChatEndpoint>('ChatEndpoint', ChatEndpointSchema)
+  );
+}

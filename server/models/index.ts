@@ -1,0 +1,28 @@
+/**
+ * Models are bound to a connection (not to mongoose's global one) so several Parley instances, for
+ * example test servers with their own databases, can live in one process.
+ */
+import type { Connection } from 'mongoose';
+import { accountModel } from './Account';
+import { chatEndpointModel } from './ChatEndpoint';
+import { passwordResetTokenModel } from './PasswordResetToken';
+import { planModel } from './Plan';
+import { sessionModel } from './Session';
+import { userModel } from './User';
+
+export function createModels(connection: Connection) {
+  return {
+    User: userModel(connection),
+    Account: accountModel(connection),
+    Plan: planModel(connection),
+    ChatEndpoint: chatEndpointModel(connection),
+    Session: sessionModel(connection),
+    PasswordResetToken: passwordResetTokenModel(connection),
+  };
+}
+export type Models = ReturnType<typeof createModels>;
+
+/** Creates the indexes (unique e-mails, TTLs ...) of every model. */
+export async function ensureIndexes(models: Models): Promise<void> {
+  for (const model of Object.values(models)) await model.init();
+}
