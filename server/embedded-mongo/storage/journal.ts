@@ -1,0 +1,274 @@
+/**
+ * Journal segments: files `journal.<seq>` of framed records, written with O_DSYNC so a write returning means
+ * the bytes are on disk. Writes are grouped: every append queued while a write is in flight goes into the next
+ * single frame (group commit). Segments are preallocated with zeros so most writes need no metadata update.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { FRAME_HEADER_BYTES, encodeFrame, readFrame } from './frame';
+import { closeFd, fsyncDir, writeAt } from './fsutil';
+
+export const SEGMENT_MAGIC = Buffer.from('PRLYJNL1');
+const PREALLOCATE_BYTES = 4 * 1024 * 1024;
+/** Writes at least this big append without preallocating: the metadata update is amortised over the batch. */
+const LARGE_WRITE_BYTES = 1024 * 1024;
+/** Upper bound of one group-commit frame, so a burst of big batches is not concatenated into one huge buffer. */
+const MAX_FRAME_BYTES = 32 * 1024 * 1024;
+
+export class StorageCorruptError extends Error {
+  constructor(file: string, detail: string) {
+    super(`embedded MongoDB data file ${file} is damaged (${detail}); refusing to start rather than lose data`);
+    this.name = 'StorageCorruptError';
+  }
+}
+
+export function segmentName(seq: number): string {
+  return `journal.${String(seq).padStart(12, '0')}`;
+}
+
+/** Journal segment numbers present in `dir`, ascending. */
+export async function listSegments(dir: string): Promise<number[]> {
+  const names = await fs.promises.readdir(dir);
+  const seqs: number[] = [];
+  for (const name of names) {
+    const match = /^journal\.(\d{12})$/.exec(name);
+    if (match) seqs.push(Number(match[1]));
+  }
+  return seqs.sort((a, b) => a - b);
+}
+
+export interface SegmentScan {
+  /** Each intact frame's payload (the records of one group commit), in order. */
+  frames: Buffer[];
+  /** Offset just after the last good frame. */
+  end: number;
+  /** Set when a damaged last frame was found (and must be cut off). */
+  torn?: string;
+  /** The file lacks a complete magic header (it was being created when the process died). */
+  unborn: boolean;
+}
+
+/**
+ * Reads one segment. In the last segment a damaged frame with nothing valid after it is a torn write (never
+ * acknowledged: acknowledgement waits for the whole frame to be on disk) and is reported for truncation.
+ * Damage anywhere else is corruption of acknowledged data and throws.
+ */
+export function scanSegment(file: string, buf: Buffer, isLast: boolean): SegmentScan {
+  if (buf.length < SEGMENT_MAGIC.length || !buf.subarray(0, SEGMENT_MAGIC.length).equals(SEGMENT_MAGIC)) {
+    if (isLast && buf.subarray(0, SEGMENT_MAGIC.length).every((b, i) => b === 0 || b === SEGMENT_MAGIC[i])) {
+      return { frames: [], end: 0, unborn: true };
+    }
+    throw new StorageCorruptError(file, 'not a journal segment');
+  }
+  const frames: Buffer[] = [];
+  let pos = SEGMENT_MAGIC.length;
+  for (;;) {
+    const frame = readFrame(buf, pos);
+    if (frame.kind === 'end') return { frames, end: pos, unborn: false };
+    if (frame.kind === 'bad') {
+      const detail = `${frame.reason} at offset ${pos}`;
+      if (!isLast) throw new StorageCorruptError(file, detail);
+      const declared = buf.readUInt32LE(pos);
+      const after = pos + FRAME_HEADER_BYTES + declared;
+      if (pos + FRAME_HEADER_BYTES <= buf.length && after < buf.length && readFrame(buf, after).kind === 'frame') {
+        throw new StorageCorruptError(file, `${detail}, followed by intact records`);
+      }
+      return { frames, end: pos, torn: detail, unborn: false };
+    }
+    frames.push(frame.payload);
+    pos = frame.next;
+  }
+}
+
+interface PendingWrite {
+  kind: 'write';
+  record: Buffer;
+  resolve: () => void;
+  reject: (err: Error) => void;
+}
+
+interface PendingRotation {
+  kind: 'rotate';
+  seq: number;
+  resolve: () => void;
+  reject: (err: Error) => void;
+}
+
+interface OpenSegment {
+  seq: number;
+  fd: number;
+  /** Where the next frame goes. */
+  pos: number;
+  /** Bytes of the file known to exist (zero filled beyond the data). */
+  allocated: number;
+}
+
+function openFlags(create: boolean): number {
+  const c = fs.constants;
+  return c.O_RDWR | c.O_DSYNC | (create ? c.O_CREAT | c.O_EXCL : 0);
+}
+
+export class JournalWriter {
+  private readonly queue: Array<PendingWrite | PendingRotation> = [];
+  private flushing: Promise<void> | undefined;
+  private failure: Error | undefined;
+  private nextSeq: number;
+
+  private constructor(
+    private readonly dir: string,
+    private segment: OpenSegment,
+  ) {
+    this.nextSeq = segment.seq + 1;
+  }
+
+  /** Creates segment `seq` (magic plus preallocated zeros), durable in the directory. */
+  static async create(dir: string, seq: number): Promise<JournalWriter> {
+    return new JournalWriter(dir, await createSegment(dir, seq));
+  }
+
+  /** Continues an existing segment whose valid data ends at `end` (anything after it is cut off first). */
+  static async resume(dir: string, seq: number, end: number): Promise<JournalWriter> {
+    const file = path.join(dir, segmentName(seq));
+    const fd = fs.openSync(file, openFlags(false));
+    try {
+      const size = fs.fstatSync(fd).size;
+      if (size > end && !isZeroFilled(fd, end, size)) {
+        fs.ftruncateSync(fd, end);
+        fs.fsyncSync(fd);
+      }
+      return new JournalWriter(dir, { seq, fd, pos: end, allocated: Math.max(end, fs.fstatSync(fd).size) });
+    } catch (err) {
+      fs.closeSync(fd);
+      throw err;
+    }
+  }
+
+  get currentSeq(): number {
+    return this.segment.seq;
+  }
+
+  /** Queues one record; resolves once it is on disk. */
+  append(record: Buffer): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => {
+      this.queue.push({ kind: 'write', record, resolve, reject });
+      this.kick();
+    });
+  }
+
+  /**
+   * Starts a new segment: records queued before this call go to the current one, later ones to the new one.
+   * Returns the new segment number at once and a promise settled when the old segment is complete and closed.
+   */
+  rotate(): { seq: number; done: Promise<void> } {
+    const seq = this.nextSeq++;
+    const done = new Promise<void>((resolve, reject) => {
+      this.queue.push({ kind: 'rotate', seq, resolve, reject });
+    });
+    this.kick();
+    return { seq, done };
+  }
+
+  /** Waits until everything queued so far is on disk. */
+  async drain(): Promise<void> {
+    while (this.flushing) await this.flushing;
+    if (this.failure) throw this.failure;
+  }
+
+  async close(): Promise<void> {
+    await this.drain().catch(() => undefined);
+    await closeFd(this.segment.fd);
+  }
+
+  private kick(): void {
+    if (this.flushing || this.failure) return;
+    this.flushing = this.flushLoop().finally(() => {
+      this.flushing = undefined;
+      // An append can land after the loop saw an empty queue but before this callback ran.
+      if (this.queue.length > 0) this.kick();
+    });
+  }
+
+  private async flushLoop(): Promise<void> {
+    while (this.queue.length > 0) {
+      const head = this.queue[0];
+      if (head.kind === 'rotate') {
+        this.queue.shift();
+        try {
+          const next = await createSegment(this.dir, head.seq);
+          const old = this.segment;
+          this.segment = next;
+          await closeFd(old.fd);
+          head.resolve();
+        } catch (err) {
+          head.reject(err as Error);
+          this.fail(err as Error);
+          return;
+        }
+        continue;
+      }
+      const batch: PendingWrite[] = [];
+      let bytes = 0;
+      while (this.queue.length > 0) {
+        const item = this.queue[0];
+        if (item.kind !== 'write' || (batch.length > 0 && bytes + item.record.length > MAX_FRAME_BYTES)) break;
+        this.queue.shift();
+        batch.push(item);
+        bytes += item.record.length;
+      }
+      try {
+        await this.writeFrame(encodeFrame(batch.map((p) => p.record)));
+      } catch (err) {
+        for (const p of batch) p.reject(err as Error);
+        this.fail(err as Error);
+        return;
+      }
+      for (const p of batch) p.resolve();
+    }
+  }
+
+  private async writeFrame(frame: Buffer): Promise<void> {
+    const seg = this.segment;
+    const end = seg.pos + frame.length;
+    if (end > seg.allocated && frame.length < LARGE_WRITE_BYTES) {
+      const target = end + PREALLOCATE_BYTES;
+      await writeAt(seg.fd, Buffer.alloc(target - seg.allocated), seg.allocated);
+      seg.allocated = target;
+    }
+    await writeAt(seg.fd, frame, seg.pos);
+    seg.pos = end;
+    seg.allocated = Math.max(seg.allocated, end);
+  }
+
+  /** After a failed write the order of what is on disk is unknown: refuse everything that follows. */
+  private fail(err: Error): void {
+    this.failure = new Error(`embedded MongoDB journal write failed: ${err.message}`);
+    for (const item of this.queue.splice(0)) item.reject(this.failure);
+  }
+}
+
+function isZeroFilled(fd: number, from: number, to: number): boolean {
+  const chunk = Buffer.alloc(Math.min(1024 * 1024, to - from));
+  for (let pos = from; pos < to; pos += chunk.length) {
+    const n = fs.readSync(fd, chunk, 0, Math.min(chunk.length, to - pos), pos);
+    for (let i = 0; i < n; i++) if (chunk[i] !== 0) return false;
+  }
+  return true;
+}
+
+async function createSegment(dir: string, seq: number): Promise<OpenSegment> {
+  const file = path.join(dir, segmentName(seq));
+  const fd = await new Promise<number>((resolve, reject) =>
+    fs.open(file, openFlags(true), 0o644, (err, handle) => (err ? reject(err) : resolve(handle))),
+  );
+  try {
+    const initial = Buffer.alloc(PREALLOCATE_BYTES);
+    SEGMENT_MAGIC.copy(initial, 0);
+    await writeAt(fd, initial, 0);
+    await fsyncDir(dir);
+  } catch (err) {
+    await closeFd(fd).catch(() => undefined);
+    throw err;
+  }
+  return { seq, fd, pos: SEGMENT_MAGIC.length, allocated: PREALLOCATE_BYTES };
+}
