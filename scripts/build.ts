@@ -1,0 +1,248 @@
+/**
+ * Builds the web bundles with esbuild.
+ *   web/console/main.tsx   → dist/web/console/ (content-hashed JS and CSS, lazy chunks, index.html)
+ *   web/widget/<entry>.ts  → dist/web/widget/<entry>.js (stable names: the embed snippet loads them by name)
+ * `tsx scripts/build.ts` builds once, minified, and fails when a size budget is exceeded.
+ * `tsx scripts/build.ts --watch` rebuilds on change (development React, not minified, no budgets).
+ */
+import * as esbuild from 'esbuild';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+const root = path.resolve(__dirname, '..');
+const consoleSrc = path.join(root, 'web', 'console');
+const widgetSrc = path.join(root, 'web', 'widget');
+const consoleOut = path.join(root, 'dist', 'web', 'console');
+const widgetOut = path.join(root, 'dist', 'web', 'widget');
+const watch = process.argv.includes('--watch');
+
+const KB = 1024;
+/** Product bars (PRODUCT.md §7), in gzipped bytes. */
+const BUDGETS = {
+  consoleInitialJs: 200 * KB,
+  widgetLoader: 5 * KB,
+  widgetOther: 30 * KB,
+};
+
+const gzipSize = (file: string): number => gzipSync(readFileSync(file), { level: 9 }).length;
+const kb = (bytes: number): string => `${(bytes / KB).toFixed(1)} KB`;
+const rel = (file: string): string => path.relative(root, file);
+
+/** Outputs the entry pulls in before anything runs: the entry chunk and its static imports, transitively. */
+function initialJs(meta: esbuild.Metafile, entryOut: string): string[] {
+  const seen = new Set<string>();
+  const visit = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const imp of meta.outputs[file]?.imports ?? []) {
+      if (imp.kind === 'import-statement' && !imp.external) visit(imp.path);
+    }
+  };
+  visit(entryOut);
+  return [...seen];
+}
+
+function indexHtml(script: string, stylesheet: string | undefined): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light">
+<meta name="theme-color" content="#4f46e5">
+<title>Parley</title>
+<link rel="icon" href="favicon.svg" type="image/svg+xml">
+${stylesheet ? `<link rel="stylesheet" href="${stylesheet}">\n` : ''}<script type="module" src="${script}"></script>
+</head>
+<body>
+<noscript>Parley needs JavaScript to run.</noscript>
+<div id="root"></div>
+</body>
+</html>
+`;
+}
+
+/** Files written by hand next to the bundle (not produced by esbuild). */
+const STATIC_FILES = ['index.html', 'favicon.svg'];
+
+/** Writes index.html for the console, removes stale hashed files, prints sizes; returns the problems found. */
+function finishConsole(meta: esbuild.Metafile, enforce: boolean): string[] {
+  const outputs = Object.keys(meta.outputs).map((file) => path.resolve(root, file));
+  const entry = Object.entries(meta.outputs).find(([, out]) => out.entryPoint !== undefined);
+  if (!entry) return ['the console build produced no entry point'];
+  const [entryKey, entryInfo] = entry;
+  const script = path.relative(consoleOut, path.resolve(root, entryKey)).split(path.sep).join('/');
+  const css = entryInfo.cssBundle
+    ? path.relative(consoleOut, path.resolve(root, entryInfo.cssBundle)).split(path.sep).join('/')
+    : undefined;
+  writeFileSync(path.join(consoleOut, 'index.html'), indexHtml(script, css));
+  writeFileSync(path.join(consoleOut, 'favicon.svg'), readFileSync(path.join(consoleSrc, 'favicon.svg')));
+
+  const keep = new Set([...outputs, ...STATIC_FILES.map((f) => path.join(consoleOut, f))]);
+  removeStale(consoleOut, keep);
+
+  const initial = initialJs(meta, entryKey).map((file) => path.resolve(root, file));
+  const initialBytes = initial.reduce((sum, file) => sum + gzipSize(file), 0);
+  for (const file of outputs.filter((f) => !f.endsWith('.map'))) {
+    console.log(`  ${rel(file).padEnd(58)} ${kb(gzipSize(file)).padStart(10)} gzipped`);
+  }
+  console.log(`  console initial JavaScript: ${kb(initialBytes)} gzipped (budget ${kb(BUDGETS.consoleInitialJs)})`);
+  if (enforce && initialBytes > BUDGETS.consoleInitialJs) {
+    return [`console initial JavaScript is ${kb(initialBytes)} gzipped, over the ${kb(BUDGETS.consoleInitialJs)} budget`];
+  }
+  return [];
+}
+
+function removeStale(dir: string, keep: Set<string>): void {
+  if (!existsSync(dir)) return;
+  for (const name of readdirSync(dir)) {
+    const file = path.join(dir, name);
+    if (statSync(file).isDirectory()) {
+      removeStale(file, keep);
+      if (readdirSync(file).length === 0) rmSync(file, { recursive: true });
+    } else if (!keep.has(file)) {
+      rmSync(file);
+    }
+  }
+}
+
+function finishWidget(meta: esbuild.Metafile, enforce: boolean): string[] {
+  const problems: string[] = [];
+  for (const file of Object.keys(meta.outputs).map((f) => path.resolve(root, f))) {
+    if (file.endsWith('.map')) continue;
+    const size = gzipSize(file);
+    const isLoader = path.basename(file) === 'loader.js';
+    const budget = isLoader ? BUDGETS.widgetLoader : BUDGETS.widgetOther;
+    console.log(`  ${rel(file).padEnd(58)} ${kb(size).padStart(10)} gzipped (budget ${kb(budget)})`);
+    if (enforce && size > budget) problems.push(`${rel(file)} is ${kb(size)} gzipped, over the ${kb(budget)} budget`);
+  }
+  return problems;
+}
+
+/** Every top-level .ts/.tsx file of web/widget is an entry point; helpers live in subfolders. */
+function widgetEntries(): string[] {
+  if (!existsSync(widgetSrc)) return [];
+  return readdirSync(widgetSrc)
+    .filter((name) => /\.tsx?$/.test(name) && !name.endsWith('.d.ts'))
+    .map((name) => path.join(widgetSrc, name));
+}
+
+/**
+ * zod's `z` namespace re-exports every translation of its error messages (~250 KB minified) and esbuild keeps
+ * them all. The console only shows messages written in server/shared, so the translation table is left out;
+ * the default English messages are imported by zod directly and stay.
+ */
+const zodWithoutLocales: esbuild.Plugin = {
+  name: 'zod-without-locales',
+  setup(build) {
+    build.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(`${path.sep}zod${path.sep}`) ? { path: 'zod-locales', namespace: 'zod-empty' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-empty' }, () => ({ contents: 'export {};', loader: 'js' }));
+  },
+};
+
+function consoleOptions(dev: boolean): esbuild.BuildOptions {
+  return {
+    absWorkingDir: root,
+    entryPoints: [path.join(consoleSrc, 'main.tsx')],
+    outdir: consoleOut,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'browser',
+    target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
+    entryNames: '[name]-[hash]',
+    chunkNames: 'chunks/[name]-[hash]',
+    assetNames: 'assets/[name]-[hash]',
+    minify: !dev,
+    sourcemap: dev ? 'linked' : false,
+    metafile: true,
+    jsx: 'automatic',
+    legalComments: 'none',
+    define: { 'process.env.NODE_ENV': JSON.stringify(dev ? 'development' : 'production') },
+    loader: { '.svg': 'file', '.png': 'file' },
+    plugins: [zodWithoutLocales],
+    logLevel: 'warning',
+  };
+}
+
+function widgetOptions(dev: boolean, entries: string[]): esbuild.BuildOptions {
+  return {
+    absWorkingDir: root,
+    entryPoints: entries,
+    outdir: widgetOut,
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: ['es2018'],
+    entryNames: '[name]',
+    minify: !dev,
+    sourcemap: dev ? 'linked' : false,
+    metafile: true,
+    legalComments: 'none',
+    define: { 'process.env.NODE_ENV': JSON.stringify(dev ? 'development' : 'production') },
+    logLevel: 'warning',
+  };
+}
+
+async function buildOnce(): Promise<void> {
+  rmSync(consoleOut, { recursive: true, force: true });
+  mkdirSync(consoleOut, { recursive: true });
+  const problems: string[] = [];
+  const started = Date.now();
+  const consoleResult = await esbuild.build(consoleOptions(false));
+  console.log('console:');
+  problems.push(...finishConsole(consoleResult.metafile!, true));
+
+  const entries = widgetEntries();
+  if (entries.length > 0) {
+    rmSync(widgetOut, { recursive: true, force: true });
+    const widgetResult = await esbuild.build(widgetOptions(false, entries));
+    console.log('widget:');
+    problems.push(...finishWidget(widgetResult.metafile!, true));
+  }
+  console.log(`built in ${Date.now() - started} ms`);
+  if (problems.length > 0) {
+    for (const problem of problems) console.error(`size budget exceeded: ${problem}`);
+    process.exit(1);
+  }
+}
+
+/** esbuild plugin running `after` with the metafile at the end of every successful rebuild. */
+function onRebuilt(label: string, after: (meta: esbuild.Metafile) => void): esbuild.Plugin {
+  return {
+    name: `after-${label}`,
+    setup(build) {
+      build.onEnd((result) => {
+        if (result.errors.length > 0 || !result.metafile) return;
+        console.log(`${new Date().toLocaleTimeString()} rebuilt ${label}:`);
+        after(result.metafile);
+      });
+    },
+  };
+}
+
+async function buildWatching(): Promise<void> {
+  mkdirSync(consoleOut, { recursive: true });
+  const consoleCtx = await esbuild.context({
+    ...consoleOptions(true),
+    plugins: [zodWithoutLocales, onRebuilt('console', (meta) => void finishConsole(meta, false))],
+  });
+  await consoleCtx.watch();
+  const entries = widgetEntries();
+  if (entries.length > 0) {
+    const widgetCtx = await esbuild.context({
+      ...widgetOptions(true, entries),
+      plugins: [onRebuilt('widget', (meta) => void finishWidget(meta, false))],
+    });
+    await widgetCtx.watch();
+  }
+  console.log('watching web/ for changes');
+}
+
+(watch ? buildWatching() : buildOnce()).catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,25 @@
+/** Entry of the console bundle. */
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { storeToken } from './api';
+import { takeAuthTokenFromUrl } from './lib/rules';
+import { AppRoutes } from './routes';
+import { SessionProvider } from './session/session';
+import './styles.css';
+
+// A sign-in that happened elsewhere (team chat sign-up) hands the token over in the URL: keep it, then set up.
+const handedOver = takeAuthTokenFromUrl(window.location.href);
+if (handedOver) {
+  storeToken(handedOver.token);
+  window.history.replaceState(null, '', handedOver.cleanHref);
+}
+
+const container = document.getElementById('root');
+if (!container) throw new Error('index.html has no #root element');
+createRoot(container).render(
+  <StrictMode>
+    <SessionProvider>
+      <AppRoutes />
+    </SessionProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,97 @@
+/** The route table of the console (spec section 2). Hash based: #/path?query. */
+import { lazy, Suspense } from 'react';
+import { HashRouter, Navigate, Outlet, Route, Routes, useParams } from 'react-router-dom';
+import { NotFoundRedirect, RedirectIfSignedIn, RequireAuth, useCurrentCe } from './components/guards';
+import { Shell } from './components/Shell';
+import { PageLoader } from './components/ui';
+import { isSettingsTab } from './lib/rules';
+import { Dashboard } from './scenes/dashboard/Dashboard';
+import { ErrorPage, NotFound } from './scenes/errors/Errors';
+import { ForgotPassword } from './scenes/forgot-password/ForgotPassword';
+import { Legal } from './scenes/legal/Legal';
+import { Login } from './scenes/login/Login';
+import { Setup } from './scenes/setup/Setup';
+import { Support } from './scenes/support/Support';
+import { Upcoming } from './scenes/upcoming/Upcoming';
+
+// Screens that validate with the shared zod field rules, and long documents, load on demand: zod alone is
+// ~50 KB gzipped and most visits never need it.
+const SignUp = lazy(() => import('./scenes/signup/SignUp').then((m) => ({ default: m.SignUp })));
+const ResetPassword = lazy(() =>
+  import('./scenes/reset-password/ResetPassword').then((m) => ({ default: m.ResetPassword })),
+);
+const TermsOfService = lazy(() => import('./scenes/legal/Documents').then((m) => ({ default: m.TermsOfService })));
+const PrivacyPolicy = lazy(() => import('./scenes/legal/Documents').then((m) => ({ default: m.PrivacyPolicy })));
+
+/** /settings and /customize open the behavior settings of the first widget. */
+function FirstWidgetSettings() {
+  const ce = useCurrentCe(undefined);
+  return <Navigate to={ce ? `/settings/${ce.Id}/behavior` : '/'} replace />;
+}
+
+/** /setup without an id opens the first widget's setup. */
+function FirstWidgetSetup() {
+  const ce = useCurrentCe(undefined);
+  return <Navigate to={ce ? `/setup/${ce.Id}` : '/'} replace />;
+}
+
+function WidgetSettings() {
+  const { ceId, tab } = useParams();
+  const ce = useCurrentCe(ceId);
+  if (!ce || !tab || !isSettingsTab(tab)) return <NotFoundRedirect />;
+  return <Upcoming title="Settings" />;
+}
+
+function Permissions() {
+  const { ceId } = useParams();
+  const ce = useCurrentCe(ceId);
+  if (ceId !== undefined && !ce) return <NotFoundRedirect />;
+  return <Upcoming title="Slack permissions" />;
+}
+
+export function AppRoutes() {
+  return (
+    <HashRouter>
+      <Suspense fallback={<PageLoader />}>
+        <Routes>
+          <Route element={<RedirectIfSignedIn />}>
+            <Route path="/login" element={<Login />} />
+          </Route>
+          <Route path="/forgotpwd" element={<ForgotPassword />} />
+          <Route path="/reset_password" element={<ResetPassword />} />
+          <Route path="/signup" element={<SignUp />} />
+          <Route path="/error" element={<ErrorPage />} />
+          <Route path="/legal/terms" element={<TermsOfService />} />
+          <Route path="/legal/privacy-policy" element={<PrivacyPolicy />} />
+
+          <Route element={<RequireAuth />}>
+            <Route path="/legal" element={<Legal />} />
+            <Route element={<Shell />}>
+              <Route index element={<Dashboard />} />
+              <Route path="/support" element={<Support />} />
+              <Route path="/setup" element={<FirstWidgetSetup />} />
+              <Route path="/setup/:ceId" element={<Setup />} />
+              <Route path="/settings" element={<FirstWidgetSettings />} />
+              <Route path="/customize" element={<FirstWidgetSettings />} />
+              <Route path="/settings/:ceId/:tab" element={<WidgetSettings />} />
+              <Route path="/permissions" element={<Permissions />} />
+              <Route path="/permissions/:ceId" element={<Permissions />} />
+              <Route path="/please-upgrade" element={<Upcoming title="Time to upgrade?" />} />
+              <Route path="/thank-you-for-upgrading" element={<Upcoming title="Thank you for upgrading" />} />
+              <Route path="/account" element={<Upcoming title="Manage your account" />} />
+              {/* Non-admins never get here: the sign-in guard sends them to the dashboard. */}
+              <Route path="/reports" element={<Outlet />}>
+                <Route index element={<Navigate to="/reports/overview" replace />} />
+                <Route path="overview" element={<Upcoming title="Reports" />} />
+                <Route path="history" element={<Upcoming title="Reports" />} />
+                <Route path="availability" element={<Upcoming title="Reports" />} />
+              </Route>
+            </Route>
+          </Route>
+
+          <Route path="*" element={<NotFound />} />
+        </Routes>
+      </Suspense>
+    </HashRouter>
+  );
+}

@@ -1,0 +1,79 @@
+/** #/legal: the user accepts the current Terms of Service and Privacy Policy before using the console. */
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { LEGAL_DOCUMENTS, TERMS_VERSION } from '../../../../server/shared/constants';
+import { confirmLegal, messageOf } from '../../api';
+import { AuthLayout } from '../../components/AuthLayout';
+import { Alert, Button } from '../../components/ui';
+import { useSession, useUser } from '../../session/session';
+
+export function Legal() {
+  const user = useUser();
+  const { reload, signOut } = useSession();
+  const navigate = useNavigate();
+  const [agreed, setAgreed] = useState(false);
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const updated = user.ActiveTOSPP !== '';
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!agreed) return;
+    setPending(true);
+    setError(null);
+    try {
+      for (const document of LEGAL_DOCUMENTS) await confirmLegal(document, TERMS_VERSION);
+      await reload();
+      navigate('/', { replace: true });
+    } catch (err) {
+      setError(messageOf(err));
+      setPending(false);
+    }
+  };
+
+  return (
+    <AuthLayout
+      title={updated ? 'Our terms have changed' : 'One last thing'}
+      subtitle={
+        updated
+          ? 'Please review and accept the updated Terms of Service and Privacy Policy to keep using Parley.'
+          : 'Before you start, please review and accept the Terms of Service and Privacy Policy.'
+      }
+      footer={
+        <>
+          Signed in as {user.email}.{' '}
+          <button
+            type="button"
+            className="link-button"
+            onClick={async () => {
+              await signOut();
+              navigate('/login', { replace: true });
+            }}
+          >
+            Log out
+          </button>
+        </>
+      }
+    >
+      <form className="stack" onSubmit={submit}>
+        {error && <Alert kind="error">{error}</Alert>}
+        <label className="checkbox">
+          <input type="checkbox" checked={agreed} onChange={(event) => setAgreed(event.target.checked)} />
+          <span>
+            I agree to the{' '}
+            <Link to="/legal/terms" target="_blank" rel="noopener">
+              Terms of Service
+            </Link>{' '}
+            and{' '}
+            <Link to="/legal/privacy-policy" target="_blank" rel="noopener">
+              Privacy Policy
+            </Link>
+          </span>
+        </label>
+        <Button type="submit" block disabled={!agreed} busy={pending}>
+          Continue
+        </Button>
+      </form>
+    </AuthLayout>
+  );
+}
