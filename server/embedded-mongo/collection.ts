@@ -1,0 +1,222 @@
+/**
+ * One collection in memory: documents by canonical `_id` key (insertion order = natural order), its indexes,
+ * and the planner that turns equality predicates into index lookups.
+ */
+import { Binary, ObjectId, UUID, type Document } from 'bson';
+import { CommandError, ErrorCodes } from './errors';
+import { Index, duplicateKeyError, type IndexEntry } from './indexes';
+import type { IndexSpec } from './types';
+import { canonicalKey, isPlainObject } from './values';
+
+export const ID_INDEX: IndexSpec = { name: '_id_', key: { _id: 1 } };
+
+export interface Candidates {
+  /** Documents that may match, in natural order when the whole collection is scanned. */
+  docs: Iterable<Document>;
+  /** True when every candidate matches the filter, so it need not be re-checked. */
+  exact: boolean;
+  /** Number of candidates when known without iterating. */
+  size: number;
+}
+
+/** Equality values a filter pins a field to, or undefined when the field is not constrained that way. */
+interface Pinned {
+  values: unknown[];
+  /** The predicate on this field is exactly "equals one of values" (nothing else to check). */
+  pure: boolean;
+}
+
+function isSafeScalar(v: unknown): boolean {
+  return (
+    typeof v === 'string' ||
+    (typeof v === 'number' && Number.isFinite(v)) ||
+    typeof v === 'boolean' ||
+    v instanceof ObjectId ||
+    v instanceof Date
+  );
+}
+
+function isIndexableQueryValue(v: unknown): boolean {
+  if (Array.isArray(v) || v instanceof RegExp) return false;
+  if (v instanceof Binary) return true;
+  if (isPlainObject(v)) return !Object.keys(v).some((k) => k.startsWith('$'));
+  return true;
+}
+
+/** Collects `field: value`, `{$eq}` and `{$in}` predicates from a filter and its `$and` branches. */
+function pinnedFields(filter: Document, out = new Map<string, Pinned>(), top = { pure: true }): { pins: Map<string, Pinned>; pure: boolean } {
+  for (const [field, cond] of Object.entries(filter)) {
+    if (field === '$and' && Array.isArray(cond)) {
+      for (const branch of cond) if (isPlainObject(branch)) pinnedFields(branch, out, top);
+      top.pure = false;
+      continue;
+    }
+    if (field.startsWith('$')) {
+      top.pure = false;
+      continue;
+    }
+    let pin: Pinned | undefined;
+    if (isPlainObject(cond) && Object.keys(cond).length > 0 && Object.keys(cond).every((k) => k.startsWith('$'))) {
+      const ops = Object.keys(cond);
+      if ('$eq' in cond && isIndexableQueryValue(cond.$eq)) {
+        pin = { values: [cond.$eq], pure: ops.length === 1 && isSafeScalar(cond.$eq) };
+      } else if ('$in' in cond && Array.isArray(cond.$in) && cond.$in.every(isIndexableQueryValue)) {
+        pin = { values: cond.$in, pure: ops.length === 1 && cond.$in.every(isSafeScalar) };
+      }
+    } else if (isIndexableQueryValue(cond)) {
+      pin = { values: [cond], pure: isSafeScalar(cond) };
+    }
+    if (!pin) {
+      top.pure = false;
+      continue;
+    }
+    if (out.has(field)) {
+      top.pure = false;
+      continue;
+    }
+    out.set(field, pin);
+  }
+  return { pins: out, pure: top.pure };
+}
+
+export class Collection {
+  readonly docs = new Map<string, Document>();
+  readonly indexes = new Map<string, Index>();
+
+  constructor(
+    readonly db: string,
+    readonly name: string,
+    public options: Document,
+    readonly uuid: Binary = new UUID().toBinary(),
+  ) {}
+
+  get ns(): string {
+    return `${this.db}.${this.name}`;
+  }
+
+  indexSpecs(): IndexSpec[] {
+    return [ID_INDEX, ...[...this.indexes.values()].map((i) => i.spec)];
+  }
+
+  /** Checks every unique constraint for a new document; throws the duplicate key error mongod gives. */
+  private check(doc: Document, idKey: string, replacing: boolean): Map<Index, IndexEntry[]> {
+    if (!replacing && this.docs.has(idKey)) throw duplicateKeyError(this.ns, ID_INDEX, [doc._id]);
+    const computed = new Map<Index, IndexEntry[]>();
+    for (const index of this.indexes.values()) {
+      const entries = index.entriesFor(doc);
+      index.checkUnique(this.ns, doc, idKey, entries);
+      computed.set(index, entries);
+    }
+    return computed;
+  }
+
+  insert(doc: Document): void {
+    const idKey = canonicalKey(doc._id);
+    const computed = this.check(doc, idKey, false);
+    this.docs.set(idKey, doc);
+    for (const [index, entries] of computed) index.add(idKey, entries);
+  }
+
+  /** Swaps a stored document for its new version (same _id); the old object is left untouched. */
+  replace(oldDoc: Document, newDoc: Document): void {
+    const idKey = canonicalKey(oldDoc._id);
+    if (canonicalKey(newDoc._id) !== idKey) {
+      throw new CommandError(ErrorCodes.ImmutableField, "Performing an update on the path '_id' would modify the immutable field '_id'");
+    }
+    const computed = this.check(newDoc, idKey, true);
+    for (const index of this.indexes.values()) index.remove(idKey, index.entriesFor(oldDoc));
+    this.docs.set(idKey, newDoc);
+    for (const [index, entries] of computed) index.add(idKey, entries);
+  }
+
+  remove(doc: Document): void {
+    const idKey = canonicalKey(doc._id);
+    if (!this.docs.delete(idKey)) return;
+    for (const index of this.indexes.values()) index.remove(idKey, index.entriesFor(doc));
+  }
+
+  /** Builds an index over the existing documents; throws (leaving nothing behind) on a duplicate. */
+  addIndex(spec: IndexSpec): void {
+    const index = new Index(spec);
+    for (const [idKey, doc] of this.docs) {
+      const entries = index.entriesFor(doc);
+      try {
+        index.checkUnique(this.ns, doc, idKey, entries);
+      } catch (err) {
+        index.clear();
+        throw err;
+      }
+      index.add(idKey, entries);
+    }
+    this.indexes.set(spec.name, index);
+  }
+
+  getById(id: unknown): Document | undefined {
+    return this.docs.get(canonicalKey(id));
+  }
+
+  /** Index-backed candidates for a filter, or the whole collection. */
+  candidates(filter: Document): Candidates {
+    const all: Candidates = { docs: this.docs.values(), exact: Object.keys(filter).length === 0, size: this.docs.size };
+    if (this.docs.size === 0) return all;
+    const { pins, pure } = pinnedFields(filter);
+    if (pins.size === 0) return all;
+    const allPinsPure = pure && [...pins.values()].every((p) => p.pure);
+
+    const idPin = pins.get('_id');
+    if (idPin) {
+      const found: Document[] = [];
+      const seen = new Set<string>();
+      for (const v of idPin.values) {
+        const key = canonicalKey(v);
+        const doc = this.docs.get(key);
+        if (doc && !seen.has(key)) {
+          seen.add(key);
+          found.push(doc);
+        }
+      }
+      return { docs: found, exact: allPinsPure && pins.size === 1, size: found.length };
+    }
+
+    let best: { ids: Set<string>; exact: boolean } | undefined;
+    for (const index of this.indexes.values()) {
+      if (!index.usable || index.isPartial) continue;
+      const lead = pins.get(index.fields[0]);
+      if (!lead) continue;
+      const hasNull = (p: Pinned) => p.values.some((v) => v === null || v === undefined);
+      if (index.sparse && hasNull(lead)) continue;
+      const full = index.fields.every((f) => pins.has(f)) && (!index.sparse || !index.fields.some((f) => hasNull(pins.get(f)!)));
+      const ids = new Set<string>();
+      if (full) {
+        let combos: unknown[][] = [[]];
+        for (const f of index.fields) {
+          const next: unknown[][] = [];
+          for (const combo of combos) for (const v of pins.get(f)!.values) next.push([...combo, v]);
+          combos = next;
+          if (combos.length > 10_000) break;
+        }
+        if (combos.length > 10_000) continue;
+        for (const combo of combos) {
+          const set = index.entries.get(Index.keyOf(combo));
+          if (set) for (const id of set) ids.add(id);
+        }
+      } else {
+        const map = index.prefix ?? index.entries;
+        for (const v of lead.values) {
+          const set = map.get(canonicalKey(v));
+          if (set) for (const id of set) ids.add(id);
+        }
+      }
+      const exact = allPinsPure && full && pins.size === index.fields.length;
+      if (!best || ids.size < best.ids.size || (ids.size === best.ids.size && exact && !best.exact)) best = { ids, exact };
+      if (ids.size === 0) break;
+    }
+    if (!best) return all;
+    const docs: Document[] = [];
+    for (const id of best.ids) {
+      const doc = this.docs.get(id);
+      if (doc) docs.push(doc);
+    }
+    return { docs, exact: best.exact, size: docs.length };
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * The embedded MongoDB-compatible server: what `npm test` and a fresh `npm start` use when MONGODB_URI is unset.
+ * mongoose and the official driver talk to it over TCP exactly as to a standalone mongod.
+ */
+import { Engine } from './engine';
+import { MemoryStorage } from './memory-storage';
+import { WireServer } from './server';
+import type { Storage } from './types';
+
+export interface EmbeddedMongoOptions {
+  /** 0 = any free port; default 27017. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Folder for the journal and snapshots; undefined = memory only. */
+  dbpath?: string;
+  log?: (msg: string) => void;
+}
+
+export interface EmbeddedMongo {
+  /** mongodb://127.0.0.1:PORT */
+  uri: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** How often expired TTL documents and idle cursors are swept (mongod sweeps TTL every 60 s). */
+const MONITOR_INTERVAL_MS = 2_000;
+
+function openStorageFor(dbpath: string | undefined, log: (msg: string) => void): Storage {
+  if (dbpath) log(`embedded-mongo: durable storage is not available yet; keeping ${dbpath} data in memory only`);
+  return new MemoryStorage();
+}
+
+export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promise<EmbeddedMongo> {
+  const log = opts.log ?? ((msg: string) => console.warn(msg));
+  const host = opts.host ?? '127.0.0.1';
+  const storage = openStorageFor(opts.dbpath, log);
+  const engine = new Engine(storage, log);
+  engine.loadImage(await storage.load());
+  storage.attach(() => engine.image());
+  const server = new WireServer(engine, log);
+  let port: number;
+  try {
+    port = await server.listen(opts.port ?? 27017, host);
+  } catch (err) {
+    await storage.close();
+    throw err;
+  }
+
+  let sweeping = false;
+  const monitor = setInterval(() => {
+    if (sweeping) return;
+    sweeping = true;
+    engine.cursors.reap();
+    const ops = engine.expire();
+    const done = ops.length ? storage.append(ops) : Promise.resolve();
+    done
+      .catch((err: Error) => log(`embedded-mongo: TTL deletions could not be journaled: ${err.message}`))
+      .finally(() => {
+        sweeping = false;
+      });
+  }, MONITOR_INTERVAL_MS);
+  monitor.unref();
+
+  let stopped: Promise<void> | undefined;
+  return {
+    uri: `mongodb://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    stop() {
+      stopped ??= (async () => {
+        clearInterval(monitor);
+        await server.close();
+        engine.cursors.clear();
+        await storage.close();
+      })();
+      return stopped;
+    },
+  };
+}

@@ -1,0 +1,164 @@
+/** Filters (mingo), sorts and find projections with MongoDB's semantics. */
+import type { Document } from 'bson';
+import { Aggregator, Query } from 'mingo';
+import { CommandError, ErrorCodes, badValue } from './errors';
+import { compareValues, copyDoc, isPlainObject, pathValues } from './values';
+
+const TOP_LEVEL_OPERATORS = new Set(['$and', '$or', '$nor', '$expr', '$where', '$text', '$comment', '$jsonSchema', '$alwaysFalse', '$alwaysTrue']);
+
+/** A compiled filter; throws BadValue for unknown operators as mongod does. */
+export function compileFilter(filter: unknown): Query {
+  if (filter === undefined || filter === null) return new Query({}, {});
+  if (!isPlainObject(filter)) throw new CommandError(ErrorCodes.TypeMismatch, "BSON field 'filter' is the wrong type, expected type 'object'");
+  for (const key of Object.keys(filter)) {
+    if (key.startsWith('$') && !TOP_LEVEL_OPERATORS.has(key)) throw badValue(`unknown top level operator: ${key}`);
+  }
+  const { $comment: _comment, ...rest } = filter;
+  try {
+    return new Query(rest, {});
+  } catch (err) {
+    const message = (err as Error).message;
+    const unknown = /unknown query operator (\$\w+)/i.exec(message);
+    throw badValue(unknown ? `unknown operator: ${unknown[1]}` : message);
+  }
+}
+
+/** Runs a compiled filter, turning mingo's evaluation errors into BadValue. */
+export function matches(query: Query, doc: Document): boolean {
+  try {
+    return query.test(doc);
+  } catch (err) {
+    throw badValue((err as Error).message);
+  }
+}
+
+type SortSpec = Array<[string, 1 | -1]>;
+
+export function parseSort(sort: unknown): SortSpec | undefined {
+  if (sort === undefined || sort === null) return undefined;
+  if (!isPlainObject(sort)) throw new CommandError(ErrorCodes.TypeMismatch, "BSON field 'sort' is the wrong type, expected type 'object'");
+  const spec: SortSpec = [];
+  for (const [field, dir] of Object.entries(sort)) {
+    if (isPlainObject(dir) && '$meta' in dir) continue;
+    const n = typeof dir === 'number' ? dir : Number(dir);
+    if (n !== 1 && n !== -1) throw new CommandError(15975, '$sort key ordering must be 1 (for ascending) or -1 (for descending)');
+    spec.push([field, n]);
+  }
+  return spec.length ? spec : undefined;
+}
+
+function sortKey(doc: Document, path: string, dir: 1 | -1): unknown {
+  let best: unknown;
+  let first = true;
+  for (const v of pathValues(doc, path)) {
+    const items = Array.isArray(v) ? (v.length ? v : [undefined]) : [v];
+    for (const item of items) {
+      if (first || compareValues(item, best) * dir < 0) best = item;
+      first = false;
+    }
+  }
+  return best;
+}
+
+/** Sorts in place: arrays sort by their smallest (ascending) or largest (descending) element, like mongod. */
+export function sortDocs(docs: Document[], spec: SortSpec): Document[] {
+  const keyed = docs.map((doc) => ({ doc, keys: spec.map(([path, dir]) => sortKey(doc, path, dir)) }));
+  keyed.sort((a, b) => {
+    for (let i = 0; i < spec.length; i++) {
+      const c = compareValues(a.keys[i], b.keys[i]);
+      if (c) return c * spec[i][1];
+    }
+    return 0;
+  });
+  return keyed.map((k) => k.doc);
+}
+
+interface PathTree {
+  [field: string]: PathTree | true;
+}
+
+function addPath(tree: PathTree, path: string): void {
+  const parts = path.split('.');
+  let node = tree;
+  for (let i = 0; i < parts.length - 1; i++) {
+    const next = node[parts[i]];
+    if (next === true) return;
+    node = (node[parts[i]] = next ?? {}) as PathTree;
+  }
+  node[parts[parts.length - 1]] = true;
+}
+
+function include(value: unknown, tree: PathTree): unknown {
+  if (Array.isArray(value)) return value.filter((v) => isPlainObject(v) || Array.isArray(v)).map((v) => include(v, tree));
+  if (!isPlainObject(value)) return undefined;
+  const out: Document = {};
+  for (const [k, v] of Object.entries(value)) {
+    const node = tree[k];
+    if (node === undefined) continue;
+    if (node === true) out[k] = v;
+    else {
+      const sub = include(v, node);
+      if (sub !== undefined) out[k] = sub;
+    }
+  }
+  return out;
+}
+
+function exclude(value: unknown, tree: PathTree): unknown {
+  if (Array.isArray(value)) return value.map((v) => (isPlainObject(v) || Array.isArray(v) ? exclude(v, tree) : v));
+  if (!isPlainObject(value)) return value;
+  const out: Document = {};
+  for (const [k, v] of Object.entries(value)) {
+    const node = tree[k];
+    if (node === true) continue;
+    out[k] = node === undefined ? v : exclude(v, node);
+  }
+  return out;
+}
+
+export type Projector = (doc: Document) => Document;
+
+/** Compiles a find projection: plain inclusion/exclusion natively (keeping field order), operators through mingo. */
+export function compileProjection(projection: unknown): Projector | undefined {
+  if (projection === undefined || projection === null) return undefined;
+  if (!isPlainObject(projection)) throw new CommandError(ErrorCodes.TypeMismatch, "BSON field 'projection' is the wrong type, expected type 'object'");
+  const entries = Object.entries(projection);
+  if (entries.length === 0) return undefined;
+  const simple = entries.every(([k, v]) => !k.includes('$') && (typeof v === 'number' || typeof v === 'boolean'));
+  if (!simple) {
+    const { $comment: _c, ...spec } = projection;
+    const agg = new Aggregator([{ $project: spec }], {});
+    return (doc) => {
+      try {
+        const [out] = agg.run([copyDoc(doc)]) as Document[];
+        if (out && '_id' in out) return { _id: out._id, ...out };
+        return out ?? {};
+      } catch (err) {
+        throw badValue((err as Error).message);
+      }
+    };
+  }
+  let idMode: boolean | undefined;
+  const includes: string[] = [];
+  const excludes: string[] = [];
+  for (const [k, v] of entries) {
+    const on = Boolean(v);
+    if (k === '_id') idMode = on;
+    else if (on) includes.push(k);
+    else excludes.push(k);
+  }
+  if (includes.length && excludes.length) {
+    throw new CommandError(31254, `Cannot do exclusion on field ${excludes[0]} in inclusion projection`);
+  }
+  if (includes.length) {
+    const tree: PathTree = {};
+    if (idMode !== false) addPath(tree, '_id');
+    for (const p of includes) addPath(tree, p);
+    return (doc) => include(doc, tree) as Document;
+  }
+  const tree: PathTree = {};
+  if (idMode === false) addPath(tree, '_id');
+  for (const p of excludes) addPath(tree, p);
+  if (idMode === true && excludes.length === 0) return undefined;
+  return (doc) => exclude(doc, tree) as Document;
+}

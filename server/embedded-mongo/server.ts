@@ -1,0 +1,115 @@
+/** TCP front end: frames messages per connection, runs commands in order, acknowledges writes once durable. */
+import net from 'node:net';
+import type { Document } from 'bson';
+import { runCommand, type CommandContext } from './commands';
+import type { Engine } from './engine';
+import { CommandError, ErrorCodes, toCommandError } from './errors';
+import { MAX_MESSAGE_SIZE, OP_MSG, OP_QUERY, encodeOpMsg, encodeOpReply, parseMessage, readHeader, type IncomingCommand } from './protocol';
+
+const HEADER_SIZE = 16;
+
+export class WireServer {
+  private readonly server: net.Server;
+  private readonly sockets = new Set<net.Socket>();
+  private nextConnectionId = 1;
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly log: (msg: string) => void,
+  ) {
+    this.server = net.createServer((socket) => this.accept(socket));
+    this.server.maxConnections = 10_000;
+  }
+
+  listen(port: number, host: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, host, () => {
+        this.server.off('error', reject);
+        this.server.on('error', (err) => this.log(`embedded-mongo: server error: ${err.message}`));
+        resolve((this.server.address() as net.AddressInfo).port);
+      });
+    });
+  }
+
+  async close(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    for (const socket of this.sockets) socket.destroy();
+    await closed;
+  }
+
+  private accept(socket: net.Socket): void {
+    const connectionId = this.nextConnectionId++;
+    this.sockets.add(socket);
+    socket.setNoDelay(true);
+    let pending: Buffer = Buffer.alloc(0);
+    let queue: Promise<void> = Promise.resolve();
+    socket.on('data', (chunk: Buffer) => {
+      pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+      while (pending.length >= 4) {
+        const length = pending.readInt32LE(0);
+        if (length < HEADER_SIZE || length > MAX_MESSAGE_SIZE) {
+          this.log(`embedded-mongo: connection ${connectionId} sent a message of invalid length ${length}; closing it`);
+          socket.destroy();
+          return;
+        }
+        if (pending.length < length) break;
+        const message = pending.subarray(0, length);
+        pending = pending.subarray(length);
+        queue = queue.then(() => this.handle(socket, connectionId, message));
+      }
+    });
+    socket.on('error', () => socket.destroy());
+    socket.on('close', () => this.sockets.delete(socket));
+  }
+
+  private async handle(socket: net.Socket, connectionId: number, message: Buffer): Promise<void> {
+    if (socket.destroyed) return;
+    const header = readHeader(message);
+    if (header.opCode !== OP_MSG && header.opCode !== OP_QUERY) {
+      this.log(`embedded-mongo: connection ${connectionId} used unsupported opcode ${header.opCode}; closing it`);
+      socket.destroy();
+      return;
+    }
+    let command: IncomingCommand;
+    try {
+      command = parseMessage(message);
+    } catch (err) {
+      const reply = toCommandError(err).toReply();
+      const moreToCome = header.opCode === OP_MSG && message.length >= 20 && (message.readUInt32LE(16) & 2) !== 0;
+      if (!moreToCome) this.send(socket, reply, header.requestId, header.opCode === OP_QUERY);
+      return;
+    }
+    const ctx: CommandContext = {
+      engine: this.engine,
+      db: typeof command.body.$db === 'string' ? command.body.$db : '',
+      ops: [],
+      connectionId,
+      sequenceSizes: command.sequenceSizes,
+      remoteAddress: `${socket.remoteAddress}:${socket.remotePort}`,
+      log: this.log,
+    };
+    let reply = runCommand(command.body, ctx);
+    if (ctx.ops.length) {
+      try {
+        await this.engine.storage.append(ctx.ops);
+      } catch (err) {
+        this.log(`embedded-mongo: journal write failed: ${(err as Error).message}`);
+        reply = new CommandError(ErrorCodes.InternalError, `write could not be made durable: ${(err as Error).message}`).toReply();
+      }
+    }
+    if (!command.moreToCome) this.send(socket, reply, header.requestId, command.legacy);
+  }
+
+  private send(socket: net.Socket, reply: Document, responseTo: number, legacy: boolean): void {
+    if (socket.destroyed) return;
+    let bytes: Buffer;
+    try {
+      bytes = legacy ? encodeOpReply(reply, responseTo) : encodeOpMsg(reply, responseTo);
+    } catch (err) {
+      const error = new CommandError(ErrorCodes.InternalError, `reply could not be encoded: ${(err as Error).message}`).toReply();
+      bytes = legacy ? encodeOpReply(error, responseTo) : encodeOpMsg(error, responseTo);
+    }
+    socket.write(bytes);
+  }
+}

@@ -1,0 +1,156 @@
+/** Update documents: operator updates (mingo, plus $setOnInsert), replacements and pipeline updates. */
+import { ObjectId, type Document } from 'bson';
+import { Aggregator, update as mingoUpdate } from 'mingo';
+import { CommandError, ErrorCodes, badValue } from './errors';
+import { canonicalKey, copyDoc, isPlainObject } from './values';
+
+const MODIFIERS = new Set([
+  '$currentDate', '$inc', '$min', '$max', '$mul', '$rename', '$set', '$setOnInsert', '$unset',
+  '$addToSet', '$pop', '$pull', '$push', '$pullAll', '$bit',
+]);
+
+const PIPELINE_UPDATE_STAGES = new Set(['$addFields', '$set', '$project', '$unset', '$replaceRoot', '$replaceWith']);
+
+export type UpdateSpec = Document | Document[];
+
+export function isOperatorUpdate(u: UpdateSpec): boolean {
+  if (Array.isArray(u)) return false;
+  const keys = Object.keys(u);
+  return keys.length > 0 && keys[0].startsWith('$');
+}
+
+/** Validates the shape of an update before any document is touched. */
+export function validateUpdate(u: unknown): asserts u is UpdateSpec {
+  if (Array.isArray(u)) {
+    for (const stage of u) {
+      const name = isPlainObject(stage) ? Object.keys(stage)[0] : undefined;
+      if (!name || !PIPELINE_UPDATE_STAGES.has(name)) {
+        throw new CommandError(ErrorCodes.InvalidOptions, `${name ?? 'stage'} is not allowed to be used within an update`);
+      }
+    }
+    return;
+  }
+  if (!isPlainObject(u)) throw new CommandError(ErrorCodes.FailedToParse, 'Update argument must be either an object or an array');
+  if (!isOperatorUpdate(u)) {
+    for (const key of Object.keys(u)) {
+      if (key.startsWith('$')) throw new CommandError(ErrorCodes.FailedToParse, `The dollar ($) prefixed field '${key}' in '${key}' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith.`);
+    }
+    return;
+  }
+  const paths: string[] = [];
+  for (const [op, fields] of Object.entries(u)) {
+    if (!MODIFIERS.has(op)) {
+      throw new CommandError(ErrorCodes.FailedToParse, `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`);
+    }
+    if (!isPlainObject(fields)) {
+      throw new CommandError(ErrorCodes.FailedToParse, `Modifiers operate on fields but we found type ${typeof fields} instead. For example: {$mod: {<field>: ...}} not {${op}: ${String(fields)}}`);
+    }
+    for (const [path, value] of Object.entries(fields)) {
+      paths.push(path.replace(/\.\$(\[[^\]]*\])?/g, '.$'));
+      if (op === '$rename') paths.push(String(value));
+    }
+  }
+  const sorted = [...paths].sort();
+  for (let i = 1; i < sorted.length; i++) {
+    if (sorted[i] === sorted[i - 1] || sorted[i].startsWith(sorted[i - 1] + '.')) {
+      throw new CommandError(ErrorCodes.ConflictingUpdateOperators, `Updating the path '${sorted[i]}' would create a conflict at '${sorted[i - 1]}'`);
+    }
+  }
+}
+
+interface ApplyOptions {
+  arrayFilters?: Document[];
+  /** The filter that selected the document (for the positional `$` operator). */
+  query?: Document;
+  /** The document is being inserted by an upsert: `$setOnInsert` applies. */
+  inserting?: boolean;
+}
+
+/** Returns the updated version of `doc` as a new object (`doc` itself is never modified), or `doc` when nothing changed. */
+export function applyUpdate(doc: Document, u: UpdateSpec, opts: ApplyOptions = {}): Document {
+  let next: Document;
+  if (Array.isArray(u)) {
+    let result: Document[];
+    try {
+      result = new Aggregator(u, {}).run([copyDoc(doc)]) as Document[];
+    } catch (err) {
+      throw badValue((err as Error).message);
+    }
+    next = result[0] ?? {};
+    if (!('_id' in next) && '_id' in doc) next = { _id: doc._id, ...next };
+  } else if (isOperatorUpdate(u)) {
+    const { $setOnInsert, ...rest } = u;
+    const modifier: Document = { ...rest };
+    if (opts.inserting && $setOnInsert) modifier.$set = { ...(modifier.$set ?? {}), ...$setOnInsert };
+    next = copyDoc(doc);
+    let changed: string[];
+    try {
+      changed = mingoUpdate(next, modifier, opts.arrayFilters, opts.query ?? {});
+    } catch (err) {
+      throw new CommandError(ErrorCodes.BadValue, (err as Error).message);
+    }
+    if (changed.length === 0) return doc;
+    assertSameId(doc, next);
+    return next;
+  } else {
+    if ('_id' in u && '_id' in doc && canonicalKey(u._id) !== canonicalKey(doc._id)) {
+      throw new CommandError(ErrorCodes.ImmutableField, `After applying the update, the (immutable) field '_id' was found to have been altered to _id: ${String(u._id)}`);
+    }
+    const { _id: _ignored, ...fields } = u;
+    next = '_id' in doc ? { _id: doc._id, ...fields } : { ...fields };
+  }
+  assertSameId(doc, next);
+  if (canonicalKey(next) === canonicalKey(doc)) return doc;
+  return next;
+}
+
+function assertSameId(doc: Document, next: Document): void {
+  if ('_id' in doc && canonicalKey(next._id) !== canonicalKey(doc._id)) {
+    throw new CommandError(ErrorCodes.ImmutableField, "Performing an update on the path '_id' would modify the immutable field '_id'");
+  }
+}
+
+function setPath(doc: Document, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let cur = doc;
+  for (let i = 0; i < parts.length - 1; i++) {
+    if (!isPlainObject(cur[parts[i]])) cur[parts[i]] = {};
+    cur = cur[parts[i]] as Document;
+  }
+  cur[parts[parts.length - 1]] = value;
+}
+
+function equalityFields(filter: Document, out: Document): void {
+  for (const [field, cond] of Object.entries(filter)) {
+    if (field === '$and' && Array.isArray(cond)) {
+      for (const branch of cond) if (isPlainObject(branch)) equalityFields(branch, out);
+      continue;
+    }
+    if (field.startsWith('$')) continue;
+    if (isPlainObject(cond) && Object.keys(cond).some((k) => k.startsWith('$'))) {
+      if ('$eq' in cond) setPath(out, field, copyDoc(cond.$eq));
+      else if (Array.isArray(cond.$in) && cond.$in.length === 1) setPath(out, field, copyDoc(cond.$in[0]));
+      continue;
+    }
+    setPath(out, field, copyDoc(cond));
+  }
+}
+
+/** The document an upsert inserts: the filter's equality fields, then the update (or the replacement). */
+export function buildUpsert(filter: Document, u: UpdateSpec, arrayFilters?: Document[]): Document {
+  let doc: Document;
+  if (!Array.isArray(u) && !isOperatorUpdate(u)) {
+    const seed: Document = {};
+    equalityFields(filter, seed);
+    doc = { ...u };
+    if (!('_id' in doc) && '_id' in seed) doc = { _id: seed._id, ...doc };
+  } else {
+    const seed: Document = {};
+    equalityFields(filter, seed);
+    doc = applyUpdate(seed, u, { arrayFilters, inserting: true });
+    if (doc === seed) doc = seed;
+  }
+  if (!('_id' in doc)) return { _id: new ObjectId(), ...doc };
+  const { _id, ...rest } = doc;
+  return { _id, ...rest };
+}
