@@ -55,7 +55,7 @@ export async function resetPassword(models: Models, token: string, password: str
   const claimed = await models.PasswordResetToken.findOneAndUpdate(
     { tokenHash: hashResetToken(token), usedAt: null, expiresAt: { $gt: now } },
     { $set: { usedAt: now } },
-    { new: true },
+    { returnDocument: 'after' },
   );
   if (!claimed) throw invalid();
   const user = await models.User.findById(claimed.userId);

@@ -20,7 +20,7 @@ export const LegalConfirmationParamsSchema = z.object({
 export const RateParamsSchema = z.object({
   value: z
     .string()
-    .regex(/^-?\d{1,2}$/, MESSAGES.invalidRating)
+    .regex(/^(?:-1|10|[0-9])$/, MESSAGES.invalidRating)
     .transform(Number)
     .pipe(RatingSchema),
 });
