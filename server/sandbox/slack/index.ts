@@ -1,0 +1,328 @@
+// The Slack sandbox: an honest local stand-in for Slack that Parley's unchanged @slack/web-api and @slack/bolt
+// talk to. Mount `router` at the path of `baseUrl`; point the WebClient at `apiUrl` and the install button at
+// `authorizeUrl`. See README-like notes in each module for what is checked and how.
+import express, { type Router } from 'express';
+import { actionPayload, findElement, missingRequired, viewValues } from './blocks';
+import { operatorRouter } from './operator';
+import { oauthRouter } from './oauth';
+import { deleteMessage, installApp, postMessage, SlackApiError, updateMessage } from './ops';
+import type { PresentContext } from './present';
+import { messageObject, viewObject } from './present';
+import { fileAndResponseRoutes } from './routes';
+import { buildData, readSeed } from './seed';
+import { type DeliveryResult, Sender } from './sender';
+import { SandboxState } from './state';
+import type { Installation, Message, SandboxSeed } from './types';
+import { webApiRouter } from './web-api';
+
+export type { DeliveryResult } from './sender';
+export { SandboxState } from './state';
+export { SlackApiError } from './ops';
+export { defaultSeed } from './seed';
+export type * from './types';
+
+/** A shortcut declared in the app's manifest, offered by the operator page. */
+export interface ShortcutDefinition {
+  type: 'message' | 'global';
+  callbackId: string;
+  name: string;
+}
+
+export interface SlackSandboxOptions {
+  /** Public URL where the router is mounted, e.g. http://localhost:3000/sandbox/slack (no trailing slash). */
+  baseUrl: string;
+  app: {
+    clientId: string;
+    clientSecret: string;
+    signingSecret: string;
+    appId?: string;
+    /** Display name of the app and its bot user (default "Parley"). */
+    name?: string;
+    /** The legacy verification token put in payloads (generated when absent). */
+    verificationToken?: string;
+    eventsUrl: string;
+    interactivityUrl: string;
+    /** All slash commands go here, like Bolt's default /slack/events. */
+    commandsUrl: string;
+    /** The app's configured OAuth redirect URLs; when given, redirect_uri must match one. */
+    redirectUrls?: string[];
+    /** Shortcuts from the manifest, so the operator page can offer them. */
+    shortcuts?: ShortcutDefinition[];
+    /** Slash commands from the manifest, shown as hints on the operator page (default ['/parley']). */
+    commands?: string[];
+  };
+  /** Seed object or path of a JSON seed file; default: the Acme workspace. Ignored when `dataFile` exists. */
+  seed?: SandboxSeed | string;
+  /** Persist state to this JSON file so a restart keeps threads. */
+  dataFile?: string;
+  /** Delays before event retries 1..3 (default Slack's: 1 s, 1 min, 5 min). */
+  retryDelaysMs?: number[];
+  /** How long the app has to answer a request (default 3000 ms, as at Slack). */
+  ackTimeoutMs?: number;
+  /** How long a trigger_id stays valid (default 3000 ms, as at Slack). */
+  triggerTtlMs?: number;
+  /** How long an OAuth code stays valid (default 10 minutes, as at Slack). */
+  codeTtlMs?: number;
+  /** Send Events API events for changes (messages, joins, renames …) automatically (default true). */
+  autoEvents?: boolean;
+}
+
+export interface BlockActionInput {
+  teamId: string;
+  userId: string;
+  actionId: string;
+  /** Block holding the element; found from the blocks when omitted. */
+  blockId?: string;
+  /** For selects, radio buttons, checkboxes (comma-separated), pickers: the chosen value. Buttons send their own value. */
+  value?: string;
+  /** The message holding the element (a message button) … */
+  message?: { channelId: string; ts: string };
+  /** … or the view holding it (a modal or App Home). */
+  viewId?: string;
+}
+
+export interface ViewSubmissionInput {
+  teamId: string;
+  userId: string;
+  viewId: string;
+  /**
+   * What the user typed: `{ blockId: { actionId: value } }`. A string (or string[] for multi-choice) is turned
+   * into Slack's state shape for the element's type; a full state object ({ type, … }) is used as given.
+   */
+  values?: Record<string, Record<string, unknown>>;
+}
+
+export interface ShortcutInput {
+  teamId: string;
+  userId: string;
+  callbackId: string;
+  /** With a message: a message shortcut (message_action); without: a global shortcut. */
+  message?: { channelId: string; ts: string };
+}
+
+export interface SlackSandbox {
+  /** Mount at the path of baseUrl. */
+  router: Router;
+  /** `${baseUrl}/api/` — pass to WebClient/Bolt as slackApiUrl. */
+  apiUrl: string;
+  /** `${baseUrl}/oauth/v2/authorize`. */
+  authorizeUrl: string;
+  /** Inspect and drive from tests: workspaces, users, channels, messages, files, views, calls, deliveries, rateLimit, failNext. */
+  state: SandboxState;
+  /** The app's signing secret and URLs as the sender uses them (URLs may be changed later with setAppUrls). */
+  appId: string;
+  /** Points the sender at the app's endpoints (useful when the app's port is known only after start). */
+  setAppUrls(urls: Partial<{ eventsUrl: string; interactivityUrl: string; commandsUrl: string }>): void;
+  /** Installs the app in a workspace without the consent page (as if someone had clicked Allow). */
+  install(input: { teamId: string; userId: string; botScopes: string[]; userScopes?: string[] }): Installation;
+  /** Delivers an event_callback for `event`, with Slack's retries (opts.retries: 0..3, default 3). */
+  sendEvent(teamId: string, event: object, opts?: { retries?: number }): Promise<DeliveryResult>;
+  /** Sends the url_verification challenge; `challengeEchoed` tells whether the app answered it right. */
+  verifyEventsUrl(): Promise<DeliveryResult & { challengeEchoed: boolean }>;
+  sendSlashCommand(input: { teamId: string; userId: string; channelId: string; command: string; text: string }): Promise<DeliveryResult>;
+  /** Presses a button (or picks an option) in a message or a view, like a person in Slack. */
+  sendBlockAction(input: BlockActionInput): Promise<DeliveryResult>;
+  /** Submits an open modal with what the user typed; applies the app's response_action. */
+  sendViewSubmission(input: ViewSubmissionInput): Promise<DeliveryResult>;
+  /** Closes an open modal (Cancel); sends view_closed when the view asked for notify_on_close. */
+  closeView(input: { teamId: string; userId: string; viewId: string }): Promise<DeliveryResult | null>;
+  /** Runs a global shortcut, or a message shortcut when `message` is given. */
+  sendShortcut(input: ShortcutInput): Promise<DeliveryResult>;
+  /** Posts like a human would (and sends the message event). Throws SlackApiError('not_in_channel') for non-members. */
+  postAsUser(input: { teamId: string; userId: string; channelId: string; text: string; threadTs?: string }): Promise<Message>;
+  /** Edits a human's own message (sends message_changed). */
+  editAsUser(input: { teamId: string; userId: string; channelId: string; ts: string; text: string }): Promise<Message>;
+  /** Deletes a human's own message (sends message_deleted). */
+  deleteAsUser(input: { teamId: string; userId: string; channelId: string; ts: string }): Promise<void>;
+  /** Opens the App Home tab: sends app_home_opened. */
+  openAppHome(input: { teamId: string; userId: string }): Promise<DeliveryResult>;
+  /** Resolves once every delivery started so far (automatic events included, with their retries) is over. */
+  settled(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createSlackSandbox(opts: SlackSandboxOptions): SlackSandbox {
+  const baseUrl = opts.baseUrl.replace(/\/+$/, '');
+  const appId = opts.app.appId ?? 'A0PARLEY01';
+  const appName = opts.app.name ?? 'Parley';
+  const loaded = opts.dataFile ? SandboxState.load(opts.dataFile) : null;
+  const state = new SandboxState(loaded ?? buildData(readSeed(opts.seed), baseUrl), opts.dataFile);
+  if (!loaded && opts.dataFile) state.saveNow();
+  const ctx: PresentContext = { state, baseUrl, appId };
+  const sender = new Sender(ctx, {
+    signingSecret: opts.app.signingSecret,
+    verificationToken: opts.app.verificationToken ?? `sandbox${appId.toLowerCase()}verif`,
+    eventsUrl: opts.app.eventsUrl,
+    interactivityUrl: opts.app.interactivityUrl,
+    commandsUrl: opts.app.commandsUrl,
+    retryDelaysMs: opts.retryDelaysMs ?? [1000, 60_000, 300_000],
+    ackTimeoutMs: opts.ackTimeoutMs ?? 3000,
+    triggerTtlMs: opts.triggerTtlMs ?? 3000,
+  });
+  const autoEvents = opts.autoEvents ?? true;
+  const logFailure = (err: unknown) => console.error('[slack sandbox] delivery failed', err);
+  state.on('slack-event', (teamId: string, event: Record<string, unknown>) => {
+    if (autoEvents) sender.sendEvent(teamId, event).catch(logFailure);
+  });
+  state.on('slack-event-forced', (teamId: string, event: Record<string, unknown>, inst: Installation) => {
+    if (autoEvents) sender.sendEvent(teamId, event, { installation: inst }).catch(logFailure);
+  });
+
+  const requireUser = (teamId: string, userId: string) => {
+    const u = state.user(userId);
+    if (!u || u.teamId !== teamId) throw new SlackApiError('user_not_found');
+    return u;
+  };
+  const requireChannel = (teamId: string, channelId: string) => {
+    const c = state.channel(channelId);
+    if (!c || c.teamId !== teamId) throw new SlackApiError('channel_not_found');
+    return c;
+  };
+  const requireMessage = (channelId: string, ts: string) => {
+    const m = state.message(channelId, ts);
+    if (!m || m.tombstone) throw new SlackApiError('message_not_found');
+    return m;
+  };
+
+  const sandbox: SlackSandbox = {
+    router: express.Router(),
+    apiUrl: `${baseUrl}/api/`,
+    authorizeUrl: `${baseUrl}/oauth/v2/authorize`,
+    state,
+    appId,
+
+    setAppUrls(urls) {
+      Object.assign(sender.config, Object.fromEntries(Object.entries(urls).filter(([, v]) => typeof v === 'string')));
+    },
+
+    install({ teamId, userId, botScopes, userScopes = [] }) {
+      const ws = state.workspace(teamId);
+      if (!ws) throw new Error(`no workspace ${teamId}`);
+      return installApp(ctx, { appId, name: appName }, ws, userId, botScopes, userScopes);
+    },
+
+    sendEvent(teamId, event, o) {
+      return sender.sendEvent(teamId, event as Record<string, unknown>, o);
+    },
+
+    verifyEventsUrl() {
+      return sender.verifyEventsUrl();
+    },
+
+    sendSlashCommand(input) {
+      return sender.sendSlashCommand(input);
+    },
+
+    async sendBlockAction(input) {
+      requireUser(input.teamId, input.userId);
+      if (input.message) {
+        const m = requireMessage(input.message.channelId, input.message.ts);
+        const found = findElement(m.blocks, input.actionId, input.blockId);
+        return sender.sendInteraction(input.teamId, input.userId, sender.blockActionFromMessage(m, input.userId, actionPayload(found, input.actionId, input.blockId, input.value)));
+      }
+      if (input.viewId) {
+        const v = state.view(input.viewId);
+        if (!v || v.teamId !== input.teamId) throw new SlackApiError('not_found');
+        const found = findElement(v.definition.blocks, input.actionId, input.blockId);
+        return sender.sendInteraction(input.teamId, input.userId, sender.blockActionFromView(v, actionPayload(found, input.actionId, input.blockId, input.value)));
+      }
+      throw new Error('sendBlockAction needs a message or a viewId');
+    },
+
+    async sendViewSubmission(input) {
+      requireUser(input.teamId, input.userId);
+      const v = state.view(input.viewId);
+      if (!v || v.teamId !== input.teamId || v.user !== input.userId || v.type !== 'modal' || !v.open) throw new SlackApiError('not_found');
+      v.values = viewValues(v.definition.blocks, input.values);
+      const required = missingRequired(v.definition.blocks, v.values);
+      if (Object.keys(required).length > 0) {
+        v.errors = required;
+        state.changed();
+        return { ok: false, skipped: 'required_fields_empty', attempts: [], viewErrors: required };
+      }
+      const payload = {
+        type: 'view_submission',
+        view: viewObject(ctx, v),
+        response_urls: [],
+      };
+      return sender.sendInteraction(input.teamId, input.userId, payload, { view: v });
+    },
+
+    async closeView(input) {
+      const v = state.view(input.viewId);
+      if (!v || v.teamId !== input.teamId || v.user !== input.userId || !v.open) throw new SlackApiError('not_found');
+      v.open = false;
+      state.changed();
+      if (v.definition.notify_on_close !== true) return null;
+      return sender.sendInteraction(input.teamId, input.userId, { type: 'view_closed', view: viewObject(ctx, v), is_cleared: false });
+    },
+
+    async sendShortcut(input) {
+      requireUser(input.teamId, input.userId);
+      if (input.message) {
+        const m = requireMessage(input.message.channelId, input.message.ts);
+        const channel = state.channel(m.channel);
+        const responseUrl = sender.newResponseUrl({ teamId: input.teamId, channel: m.channel, user: input.userId, threadTs: m.threadTs });
+        return sender.sendInteraction(input.teamId, input.userId, {
+          type: 'message_action',
+          callback_id: input.callbackId,
+          action_ts: `${Date.now() / 1000}`,
+          channel: { id: m.channel, name: channel?.name ?? '' },
+          message_ts: m.ts,
+          message: messageObject(ctx, m),
+          response_url: responseUrl,
+        });
+      }
+      return sender.sendInteraction(input.teamId, input.userId, { type: 'shortcut', callback_id: input.callbackId, action_ts: `${Date.now() / 1000}` });
+    },
+
+    async postAsUser(input) {
+      const u = requireUser(input.teamId, input.userId);
+      const c = requireChannel(input.teamId, input.channelId);
+      if (!c.members.includes(u.id)) throw new SlackApiError('not_in_channel');
+      if (input.threadTs) requireMessage(c.id, input.threadTs);
+      return postMessage(ctx, { teamId: input.teamId, channel: c, user: u.id, text: input.text, threadTs: input.threadTs });
+    },
+
+    async editAsUser(input) {
+      const m = requireMessage(requireChannel(input.teamId, input.channelId).id, input.ts);
+      if (m.user !== input.userId) throw new SlackApiError('cant_update_message');
+      updateMessage(ctx, m, { text: input.text, editor: input.userId });
+      return m;
+    },
+
+    async deleteAsUser(input) {
+      const m = requireMessage(requireChannel(input.teamId, input.channelId).id, input.ts);
+      if (m.user !== input.userId) throw new SlackApiError('cant_delete_message');
+      deleteMessage(ctx, m);
+    },
+
+    openAppHome(input) {
+      requireUser(input.teamId, input.userId);
+      const home = state.homeView(input.teamId, input.userId);
+      return sender.sendEvent(input.teamId, {
+        type: 'app_home_opened',
+        user: input.userId,
+        channel: `D${input.userId.slice(1)}`,
+        tab: 'home',
+        ...(home ? { view: viewObject(ctx, home) } : {}),
+      });
+    },
+
+    settled() {
+      return sender.settled();
+    },
+
+    async close() {
+      sender.close();
+      state.removeAllListeners();
+      state.saveNow();
+    },
+  };
+
+  sandbox.router.use(webApiRouter(ctx, sender, { clientId: opts.app.clientId, clientSecret: opts.app.clientSecret, appId, name: appName }));
+  sandbox.router.use(oauthRouter(ctx, { clientId: opts.app.clientId, name: appName, redirectUrls: opts.app.redirectUrls, codeTtlMs: opts.codeTtlMs ?? 10 * 60_000 }));
+  sandbox.router.use(fileAndResponseRoutes(ctx, sender));
+  sandbox.router.use(operatorRouter(ctx, sandbox, { appName, shortcuts: opts.app.shortcuts ?? [], commands: opts.app.commands ?? ['/parley'] }));
+  return sandbox;
+}

@@ -1,0 +1,301 @@
+import { EventEmitter } from 'node:events';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, renameSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type {
+  ApiCall,
+  Channel,
+  DeliveryRecord,
+  EphemeralMessage,
+  Installation,
+  Message,
+  OAuthCode,
+  ResponseUrlPost,
+  SandboxData,
+  SandboxFile,
+  SandboxUser,
+  SandboxView,
+  Workspace,
+} from './types';
+
+export interface TokenInfo {
+  kind: 'bot' | 'user';
+  token: string;
+  installation: Installation;
+  /** The user the token acts as: the bot user for bot tokens. */
+  userId: string;
+  scopes: string[];
+}
+
+interface Fault {
+  kind: 'ratelimit' | 'status';
+  until?: number; // ms epoch, for rate limits
+  retryAfter?: number; // seconds
+  remaining?: number; // for failNext
+  status?: number;
+}
+
+const MAX_LOG = 2000;
+
+/**
+ * The sandbox's whole state plus the knobs tests turn (rate limits, outages).
+ * Mutations go through methods so that the operator page is told (`change`) and the data file is written.
+ */
+export class SandboxState extends EventEmitter {
+  data: SandboxData;
+  /** Every Web API call received, newest last (token removed). */
+  readonly calls: ApiCall[] = [];
+  /** Every delivery to the app (events, commands, interactivity), newest last. */
+  readonly deliveries: DeliveryRecord[] = [];
+  /** OAuth codes are short-lived and kept out of the data file. */
+  readonly codes = new Map<string, OAuthCode>();
+  /** trigger_id → expiry and owner; a trigger is valid for a short time and only once. */
+  readonly triggers = new Map<string, { teamId: string; userId: string; expiresAt: number; used: boolean }>();
+  private readonly faults = new Map<string, Fault>();
+  private lastTsMicros = 0;
+  private saveTimer: NodeJS.Timeout | null = null;
+  version = 0;
+
+  constructor(
+    data: SandboxData,
+    private readonly dataFile?: string,
+  ) {
+    super();
+    this.data = data;
+    this.setMaxListeners(100);
+    for (const m of data.messages) this.lastTsMicros = Math.max(this.lastTsMicros, tsToMicros(m.ts));
+  }
+
+  static load(dataFile: string): SandboxData | null {
+    if (!existsSync(dataFile)) return null;
+    return JSON.parse(readFileSync(dataFile, 'utf8')) as SandboxData;
+  }
+
+  // ---- ids -------------------------------------------------------------------------------------
+
+  nextId(prefix: string): string {
+    this.data.counter += 1;
+    return `${prefix}${(0x10000000 + this.data.counter * 7919).toString(36).toUpperCase()}${randomBytes(2).toString('hex').toUpperCase()}`;
+  }
+
+  /** Message timestamps are unique and increasing per sandbox, like Slack's per channel. */
+  nextTs(): string {
+    const now = Date.now() * 1000;
+    this.lastTsMicros = Math.max(now, this.lastTsMicros + 1);
+    return microsToTs(this.lastTsMicros);
+  }
+
+  // ---- lookups ---------------------------------------------------------------------------------
+
+  get workspaces(): Workspace[] {
+    return this.data.workspaces;
+  }
+  get users(): SandboxUser[] {
+    return this.data.users;
+  }
+  get channels(): Channel[] {
+    return this.data.channels;
+  }
+  get messages(): Message[] {
+    return this.data.messages;
+  }
+  get files(): SandboxFile[] {
+    return this.data.files;
+  }
+  get views(): SandboxView[] {
+    return this.data.views;
+  }
+  get installations(): Installation[] {
+    return this.data.installations;
+  }
+  get ephemerals(): EphemeralMessage[] {
+    return this.data.ephemerals;
+  }
+  get responses(): ResponseUrlPost[] {
+    return this.data.responses;
+  }
+
+  workspace(id: string): Workspace | undefined {
+    return this.data.workspaces.find((w) => w.id === id);
+  }
+
+  user(id: string): SandboxUser | undefined {
+    return this.data.users.find((u) => u.id === id);
+  }
+
+  usersOf(teamId: string): SandboxUser[] {
+    return this.data.users.filter((u) => u.teamId === teamId);
+  }
+
+  channel(id: string): Channel | undefined {
+    return this.data.channels.find((c) => c.id === id);
+  }
+
+  channelsOf(teamId: string): Channel[] {
+    return this.data.channels.filter((c) => c.teamId === teamId);
+  }
+
+  channelByName(teamId: string, name: string): Channel | undefined {
+    return this.data.channels.find((c) => c.teamId === teamId && c.name === name);
+  }
+
+  message(channel: string, ts: string): Message | undefined {
+    return this.data.messages.find((m) => m.channel === channel && m.ts === ts);
+  }
+
+  /** Top-level messages of a channel (and replies broadcast to it), oldest first. */
+  channelMessages(channel: string): Message[] {
+    return this.data.messages.filter((m) => m.channel === channel && (!m.threadTs || m.threadTs === m.ts || m.replyBroadcast));
+  }
+
+  /** The replies of a thread, oldest first (without the parent). */
+  replies(channel: string, threadTs: string): Message[] {
+    return this.data.messages.filter((m) => m.channel === channel && m.threadTs === threadTs && m.ts !== threadTs);
+  }
+
+  file(id: string): SandboxFile | undefined {
+    return this.data.files.find((f) => f.id === id);
+  }
+
+  view(id: string): SandboxView | undefined {
+    return this.data.views.find((v) => v.id === id);
+  }
+
+  homeView(teamId: string, userId: string): SandboxView | undefined {
+    return this.data.views.find((v) => v.type === 'home' && v.teamId === teamId && v.user === userId);
+  }
+
+  /** The stack of open modals of a user, root first. */
+  openModals(teamId: string, userId: string): SandboxView[] {
+    return this.data.views.filter((v) => v.type === 'modal' && v.open && v.teamId === teamId && v.user === userId);
+  }
+
+  installation(teamId: string): Installation | undefined {
+    return this.data.installations.find((i) => i.teamId === teamId);
+  }
+
+  ephemeralsFor(teamId: string, userId: string, channel?: string): EphemeralMessage[] {
+    return this.data.ephemerals.filter((e) => e.teamId === teamId && e.user === userId && (!channel || e.channel === channel));
+  }
+
+  responsesFor(teamId: string): ResponseUrlPost[] {
+    return this.data.responses.filter((r) => r.teamId === teamId);
+  }
+
+  resolveToken(token: string): TokenInfo | 'revoked' | null {
+    for (const inst of this.data.installations) {
+      if (inst.botToken === token) {
+        return { kind: 'bot', token, installation: inst, userId: inst.botUserId, scopes: inst.botScopes };
+      }
+      for (const [userId, t] of Object.entries(inst.userTokens)) {
+        if (t.token === token) return { kind: 'user', token, installation: inst, userId, scopes: t.scopes };
+      }
+    }
+    if (this.data.revokedTokens.some((r) => r.token === token)) return 'revoked';
+    return null;
+  }
+
+  // ---- test knobs ------------------------------------------------------------------------------
+
+  /**
+   * Makes `method` (or every method with '*') answer HTTP 429 `ratelimited` with `Retry-After: seconds`
+   * until that many seconds have passed, as Slack does when a tier's budget is spent.
+   */
+  rateLimit(method: string, seconds: number): void {
+    this.faults.set(method, { kind: 'ratelimit', until: Date.now() + seconds * 1000, retryAfter: seconds });
+  }
+
+  /** Makes the next `times` calls of `method` (or '*') fail with HTTP `status` (a Slack outage). */
+  failNext(method: string, times: number, status = 500): void {
+    this.faults.set(method, { kind: 'status', remaining: times, status });
+  }
+
+  /** Ends every rate limit and outage set by rateLimit/failNext. */
+  clearFaults(): void {
+    this.faults.clear();
+  }
+
+  /** Consumes the fault that applies to a call of `method`, if any. */
+  takeFault(method: string): { status: number; retryAfter?: number } | null {
+    for (const key of [method, '*']) {
+      const f = this.faults.get(key);
+      if (!f) continue;
+      if (f.kind === 'ratelimit') {
+        const left = (f.until ?? 0) - Date.now();
+        if (left <= 0) {
+          this.faults.delete(key);
+          continue;
+        }
+        return { status: 429, retryAfter: Math.max(1, Math.ceil(left / 1000)) };
+      }
+      if ((f.remaining ?? 0) <= 0) {
+        this.faults.delete(key);
+        continue;
+      }
+      f.remaining = (f.remaining ?? 0) - 1;
+      return { status: f.status ?? 500 };
+    }
+    return null;
+  }
+
+  /** Calls of one method, for assertions. */
+  callsOf(method: string): ApiCall[] {
+    return this.calls.filter((c) => c.method === method);
+  }
+
+  logCall(call: ApiCall): void {
+    this.calls.push(call);
+    if (this.calls.length > MAX_LOG) this.calls.splice(0, this.calls.length - MAX_LOG);
+  }
+
+  logDelivery(record: DeliveryRecord): void {
+    this.deliveries.push(record);
+    if (this.deliveries.length > MAX_LOG) this.deliveries.splice(0, this.deliveries.length - MAX_LOG);
+    this.changed();
+  }
+
+  /** Sets a user's presence (what users.getPresence answers). */
+  setPresence(userId: string, presence: 'active' | 'away'): void {
+    const u = this.user(userId);
+    if (!u) throw new Error(`no such user ${userId}`);
+    u.presence = presence;
+    this.changed();
+  }
+
+  // ---- change tracking and persistence ---------------------------------------------------------
+
+  /** Signals a change: the operator page refreshes and the data file is rewritten soon. */
+  changed(): void {
+    this.version += 1;
+    this.emit('change', this.version);
+    if (this.dataFile && !this.saveTimer) {
+      this.saveTimer = setTimeout(() => {
+        this.saveTimer = null;
+        this.saveNow();
+      }, 50);
+    }
+  }
+
+  saveNow(): void {
+    if (!this.dataFile) return;
+    if (this.saveTimer) {
+      clearTimeout(this.saveTimer);
+      this.saveTimer = null;
+    }
+    mkdirSync(path.dirname(this.dataFile), { recursive: true });
+    const tmp = `${this.dataFile}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(this.data));
+    renameSync(tmp, this.dataFile);
+  }
+}
+
+function tsToMicros(ts: string): number {
+  const [s, f = '0'] = ts.split('.');
+  return Number(s) * 1_000_000 + Number(f.padEnd(6, '0').slice(0, 6));
+}
+
+function microsToTs(micros: number): string {
+  const s = Math.floor(micros / 1_000_000);
+  const f = micros % 1_000_000;
+  return `${s}.${String(f).padStart(6, '0')}`;
+}
