@@ -1,0 +1,165 @@
+import { expect } from 'chai';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import express from 'express';
+import request from 'supertest';
+import { startTestServer, type TestServer } from '../helpers/app';
+import { createApp } from '../../server/http/app';
+import { createMailer } from '../../server/mail';
+import { errorHandler } from '../../server/http/errorHandler';
+import { ValidationError } from '../../server/errors';
+import { signUpUser } from '../factories';
+
+describe('the HTTP app', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(async () => server?.close());
+
+  describe('under /v1', () => {
+    it('answers 404 with a JSON { Message, Error } for an unknown path', async () => {
+      const res = await request(server.url).get('/v1/no/such/thing').expect(404);
+      expect(res.body).to.deep.equal({ Message: 'No such endpoint: GET /v1/no/such/thing', Error: 'not_found' });
+    });
+
+    it('answers 400 with a Message, not 500, to a malformed JSON body', async () => {
+      const res = await request(server.url).post('/v1/p/sessions').set('Content-Type', 'application/json').send('{"email": ').expect(400);
+      expect(res.body).to.deep.equal({ Message: 'The request body is not valid JSON', Error: 'bad_request' });
+    });
+
+    it('answers 400 with a Message to a body over the size limit', async () => {
+      const res = await request(server.url)
+        .post('/v1/p/users')
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify({ email: 'a@example.com', password: 'x'.repeat(1_200_000) }));
+      expect(res.status).to.equal(400);
+      expect(res.body.Message).to.equal('The request body is too large');
+    });
+
+    it('answers 400 when the body is JSON but not an object', async () => {
+      const res = await request(server.url).post('/v1/p/sessions').set('Content-Type', 'application/json').send('[1,2]').expect(400);
+      expect(res.body.Message).to.equal('The request body must be a JSON object');
+    });
+
+    it('answers 400 naming the field that is not expected', async () => {
+      const res = await request(server.url).post('/v1/p/users/password_reset_email').send({ email: 'a@example.com', admin: true }).expect(400);
+      expect(res.body.Message).to.equal('Unexpected field: admin');
+    });
+  });
+
+  describe('security headers', () => {
+    it('sends helmet headers and hides the framework', async () => {
+      const res = await request(server.url).get('/v1/no/such/thing');
+      expect(res.headers['x-content-type-options']).to.equal('nosniff');
+      expect(res.headers['content-security-policy']).to.contain("default-src 'self'");
+      expect(res.headers).not.to.have.property('x-powered-by');
+    });
+
+    it('does not ask browsers to upgrade to https on a plain http deployment', async () => {
+      const res = await request(server.url).get('/');
+      expect(res.headers['content-security-policy']).not.to.contain('upgrade-insecure-requests');
+      expect(res.headers).not.to.have.property('strict-transport-security');
+    });
+  });
+
+  describe('the console under /app', () => {
+    let consoleDir: string;
+    let app: express.Express;
+    before(() => {
+      consoleDir = mkdtempSync(path.join(tmpdir(), 'parley-console-'));
+      writeFileSync(path.join(consoleDir, 'index.html'), '<!doctype html><title>Parley</title><script src="main-ABCD1234.js"></script>');
+      writeFileSync(path.join(consoleDir, 'main-ABCD1234.js'), 'console.log("parley")');
+      writeFileSync(path.join(consoleDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+      app = createApp({ config: server.config, models: server.models, mailer: createMailer(server.config.mail), consoleDir });
+    });
+    after(() => rmSync(consoleDir, { recursive: true, force: true }));
+
+    it('redirects / to /app/', async () => {
+      const res = await request(app).get('/').expect(302);
+      expect(res.headers.location).to.equal('/app/');
+    });
+
+    it('serves index.html at /app/ and makes the browser revalidate it every time', async () => {
+      const res = await request(app).get('/app/').expect(200);
+      expect(res.text).to.contain('<title>Parley</title>');
+      expect(res.headers['cache-control']).to.equal('no-cache');
+    });
+
+    it('lets browsers keep hashed bundles for a year', async () => {
+      const res = await request(app).get('/app/main-ABCD1234.js').expect(200);
+      expect(res.headers['cache-control']).to.equal('public, max-age=31536000, immutable');
+    });
+
+    it('revalidates files without a hash in their name', async () => {
+      const res = await request(app).get('/app/favicon.svg').expect(200);
+      expect(res.headers['cache-control']).to.equal('no-cache');
+    });
+
+    it('answers 503 with instructions when the console has not been built', async () => {
+      const bare = createApp({ config: server.config, models: server.models, mailer: createMailer(server.config.mail), consoleDir: path.join(consoleDir, 'missing') });
+      const res = await request(bare).get('/app/').expect(503);
+      expect(res.text).to.contain('npm run build');
+    });
+  });
+
+  describe('the error handler', () => {
+    function appThrowing(error: unknown) {
+      const logged: unknown[][] = [];
+      const logger = { info: () => {}, warn: () => {}, error: (...args: unknown[]) => logged.push(args) };
+      const app = express();
+      app.get('/boom', () => {
+        throw error;
+      });
+      app.use(errorHandler(logger));
+      return { app, logged };
+    }
+
+    it('answers an unexpected error with a generic 500 that leaks nothing, and logs its stack', async () => {
+      const { app, logged } = appThrowing(new Error('password=hunter2 at db.internal:27017'));
+      const res = await request(app).get('/boom').expect(500);
+      expect(res.body).to.deep.equal({ Message: 'An unexpected error occurred, please contact support', Error: 'internal_error' });
+      expect(JSON.stringify(res.body)).not.to.contain('hunter2');
+      expect(String(logged[0]?.[1])).to.contain('hunter2').and.contain('app.spec.ts');
+    });
+
+    it('answers an error class with its status and code, without logging it', async () => {
+      const { app, logged } = appThrowing(new ValidationError('Channel name has spaces', 'bad_channel'));
+      const res = await request(app).get('/boom').expect(400);
+      expect(res.body).to.deep.equal({ Message: 'Channel name has spaces', Error: 'bad_channel' });
+      expect(logged).to.have.length(0);
+    });
+  });
+
+  describe('the developer outbox', () => {
+    it('lists sent mails as HTML, newest first, with clickable links', async () => {
+      const first = await signUpUser(server);
+      const second = await signUpUser(server);
+      await request(server.url).post('/v1/p/users/password_reset_email').send({ email: first.email }).expect(200);
+      await request(server.url).post('/v1/p/users/password_reset_email').send({ email: second.email }).expect(200);
+      const res = await request(server.url).get('/dev/outbox').expect(200);
+      expect(res.headers['content-type']).to.contain('text/html');
+      expect(res.text.indexOf(second.email)).to.be.lessThan(res.text.indexOf(first.email));
+      expect(res.text).to.match(new RegExp(`<a href="${server.url}/app/#/reset_password\\?token=[A-Za-z0-9]{64}">`));
+    });
+
+    it('lists the same mails as JSON', async () => {
+      const user = await signUpUser(server);
+      await request(server.url).post('/v1/p/users/password_reset_email').send({ email: user.email }).expect(200);
+      const res = await request(server.url).get('/dev/outbox.json').expect(200);
+      expect(res.body[0].to).to.equal(user.email);
+      expect(res.body[0].links[0]).to.contain('/app/#/reset_password?token=');
+    });
+
+    it('does not exist when mail goes to an SMTP server', async () => {
+      const smtp = await startTestServer({ mail: { ...server.config.mail, smtpUrl: 'smtp://127.0.0.1:2525' } });
+      try {
+        await request(smtp.url).get('/dev/outbox').expect(404);
+        await request(smtp.url).get('/dev/outbox.json').expect(404);
+      } finally {
+        await smtp.close();
+      }
+    });
+  });
+});
