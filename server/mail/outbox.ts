@@ -30,6 +30,8 @@ export type Outbox = {
 };
 
 const LINK_PATTERN = /https?:\/\/[^\s<>"')]+/g;
+/** Links in prose end before a closing full stop or comma. */
+const linksOf = (text: string) => (text.match(LINK_PATTERN) ?? []).map((link) => link.replace(/[.,;:!?]+$/, ''));
 
 export function createOutbox(dir: string): Outbox {
   let sequence = 0;
@@ -39,7 +41,7 @@ export function createOutbox(dir: string): Outbox {
       await mkdir(dir, { recursive: true });
       // Time, then a per-process counter, then randomness: names sort in sending order and never clash.
       const id = `${Date.now().toString().padStart(15, '0')}-${(sequence++).toString().padStart(6, '0')}-${randomBytes(4).toString('hex')}`;
-      const sent: SentMail = { ...mail, id, date: new Date().toISOString(), links: mail.text.match(LINK_PATTERN) ?? [] };
+      const sent: SentMail = { ...mail, id, date: new Date().toISOString(), links: linksOf(mail.text) };
       await writeFile(path.join(dir, `${id}.eml`), eml);
       await writeFile(path.join(dir, `${id}.json`), `${JSON.stringify(sent, null, 2)}\n`);
       return sent;
