@@ -5,7 +5,7 @@
 import { Binary, ObjectId, UUID, type Document } from 'bson';
 import { CommandError, ErrorCodes } from './errors';
 import { Index, duplicateKeyError, type IndexEntry } from './indexes';
-import type { IndexSpec } from './types';
+import type { IndexSpec } from './storage';
 import { canonicalKey, isPlainObject } from './values';
 
 export const ID_INDEX: IndexSpec = { name: '_id_', key: { _id: 1 } };

@@ -6,7 +6,7 @@ import type { Document } from 'bson';
 import { Collection, ID_INDEX } from './collection';
 import { CursorStore } from './cursors';
 import { CommandError, ErrorCodes } from './errors';
-import type { DataImage, IndexSpec, Storage, WriteOp } from './types';
+import type { DataImage, IndexSpec, Storage, WriteOp } from './storage';
 import { canonicalKey, pathValues } from './values';
 
 const INVALID_DB_CHARS = /[/\\. "$*<>:|?\0]/;

@@ -3,9 +3,8 @@
  * mongoose and the official driver talk to it over TCP exactly as to a standalone mongod.
  */
 import { Engine } from './engine';
-import { MemoryStorage } from './memory-storage';
 import { WireServer } from './server';
-import type { Storage } from './types';
+import { openStorage } from './storage';
 
 export interface EmbeddedMongoOptions {
   /** 0 = any free port; default 27017. */
@@ -27,15 +26,10 @@ export interface EmbeddedMongo {
 /** How often expired TTL documents and idle cursors are swept (mongod sweeps TTL every 60 s). */
 const MONITOR_INTERVAL_MS = 2_000;
 
-function openStorageFor(dbpath: string | undefined, log: (msg: string) => void): Storage {
-  if (dbpath) log(`embedded-mongo: durable storage is not available yet; keeping ${dbpath} data in memory only`);
-  return new MemoryStorage();
-}
-
 export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promise<EmbeddedMongo> {
   const log = opts.log ?? ((msg: string) => console.warn(msg));
   const host = opts.host ?? '127.0.0.1';
-  const storage = openStorageFor(opts.dbpath, log);
+  const storage = openStorage(opts.dbpath, log);
   const engine = new Engine(storage, log);
   engine.loadImage(await storage.load());
   storage.attach(() => engine.image());

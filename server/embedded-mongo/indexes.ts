@@ -6,7 +6,7 @@
 import type { Document } from 'bson';
 import { Query } from 'mingo';
 import { CommandError, ErrorCodes } from './errors';
-import type { IndexSpec } from './types';
+import type { IndexSpec } from './storage';
 import { canonicalKey, formatValue, pathValues } from './values';
 
 export interface IndexEntry {

@@ -4,7 +4,7 @@ import type { Collection } from '../collection';
 import type { Engine } from '../engine';
 import { CommandError, ErrorCodes } from '../errors';
 import { matches } from '../query';
-import type { WriteOp } from '../types';
+import type { WriteOp } from '../storage';
 import type { Query } from 'mingo';
 
 export interface CommandContext {

@@ -7,7 +7,7 @@ import { validateCollName, validateDbName } from '../engine';
 import { CommandError, ErrorCodes } from '../errors';
 import { defaultIndexName, validateKeyPattern } from '../indexes';
 import { compileFilter, matches } from '../query';
-import type { IndexSpec } from '../types';
+import type { IndexSpec } from '../storage';
 import { canonicalKey, isPlainObject } from '../values';
 import { bsonTypeName, collectionName, optionalDocument, type Handler } from './context';
 
