@@ -83,7 +83,9 @@ describe('models', () => {
       const owner = { accountId: new mongoose.Types.ObjectId(), userId: new mongoose.Types.ObjectId() };
       let failed = false;
       try {
-        await models.ChatEndpoint.create({ ...owner, widgetAlignment: 'topLeft' });
+        const widget = new models.ChatEndpoint(owner);
+        widget.set('widgetAlignment', 'topLeft');
+        await widget.save();
       } catch {
         failed = true;
       }
