@@ -95,7 +95,7 @@ export function sidebarFor(user: Pick<CurrentUser, 'admin' | 'ces' | 'account'>)
       ? [...user.ces]
           .filter(isConfigured)
           .sort((a, b) => compareIds(a.Id, b.Id))
-          .map((ce) => ({ id: ce.Id, label: cutName(widgetName(ce)) }))
+          .map((ce) => ({ id: ce.Id, label: widgetName(ce, SIDEBAR_NAME_MAX) }))
       : [];
   return {
     dashboard: true,
@@ -106,9 +106,11 @@ export function sidebarFor(user: Pick<CurrentUser, 'admin' | 'ces' | 'account'>)
   };
 }
 
-/** What a widget is called in lists: its Slack channel once connected. */
-export function widgetName(ce: Pick<ChatEndpointView, 'RoomName' | 'Id'>): string {
-  return ce.RoomName ? `#${ce.RoomName.replace(/^#/, '')}` : 'New widget';
+/** What a widget is called in lists: its Slack channel once connected; `max` cuts the channel name. */
+export function widgetName(ce: Pick<ChatEndpointView, 'RoomName'>, max?: number): string {
+  if (!ce.RoomName) return 'New widget';
+  const name = ce.RoomName.replace(/^#/, '');
+  return `#${max === undefined ? name : cutName(name, max)}`;
 }
 
 /** Href of the 'Sign up with team chat' button, carrying the optional marketing source. */
