@@ -22,6 +22,8 @@ export type Config = {
   dataDir: string;
   jwtSecret: string;
   slack: {
+    /** True when SLACK_CLIENT_ID is not given: Parley runs the Slack sandbox on its own server and talks to it. */
+    sandbox: boolean;
     clientId: string;
     clientSecret: string;
     signingSecret: string;
@@ -44,6 +46,8 @@ export type Config = {
   };
   /** Unset: socket fan-out stays in-process. */
   redisUrl?: string;
+  /** Express "trust proxy": which X-Forwarded-For hops to believe, so per-IP limits see real clients. */
+  trustProxy: boolean | number | string;
   /** Attempts allowed per window on the public sign-in calls; fixed, not read from the environment. */
   rateLimits: RateLimits;
 };
@@ -122,6 +126,11 @@ const EnvSchema = z.object({
   SMTP_URL: optional(urlWithScheme(['smtp', 'smtps'])),
   MAIL_FROM: optional(z.string().min(3)),
   REDIS_URL: optional(urlWithScheme(['redis', 'rediss'])),
+  TRUST_PROXY: optional(
+    z
+      .string()
+      .regex(/^(true|false|\d{1,2}|[\w.:/, -]+)$/, 'must be true, false, a hop count, or addresses/subnets (loopback, 10.0.0.0/8 ...)'),
+  ),
 });
 type Env = z.infer<typeof EnvSchema>;
 
@@ -185,6 +194,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir,
     jwtSecret: secret('JWT_SECRET'),
     slack: {
+      sandbox: e.SLACK_CLIENT_ID === undefined,
       clientId: secret('SLACK_CLIENT_ID'),
       clientSecret: secret('SLACK_CLIENT_SECRET'),
       signingSecret: secret('SLACK_SIGNING_SECRET'),
@@ -202,6 +212,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       outboxDir: path.join(dataDir, 'outbox'),
     },
     redisUrl: e.REDIS_URL,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
     rateLimits: DEFAULT_RATE_LIMITS,
   };
 }
@@ -213,6 +224,12 @@ function pickDefined(e: Env, names: SecretName[]): Partial<Record<SecretName, st
     if (value !== undefined) out[name] = value;
   }
   return out;
+}
+
+function parseTrustProxy(value: string | undefined): boolean | number | string {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  return /^\d+$/.test(value) ? Number(value) : value;
 }
 
 function withTrailingSlash(url: string): string {
