@@ -13,6 +13,11 @@ export interface ChatEndpoint extends Omit<ChatEndpointSettings, 'operatingHours
   slackBaseUrl: string;
   slackTeamId: string;
   slackMainUser: string;
+  /** Copied from Slack at install and swap, so the dashboard needs no Slack call. */
+  slackTeamName: string;
+  slackMainUserName: string;
+  /** True while the team's installation is revoked (app uninstalled or bot token revoked). */
+  installationRevoked: boolean;
   OauthV1: boolean;
   BotScope: string;
   Scope: string;
@@ -159,6 +164,9 @@ export const ChatEndpointSchema = new Schema<ChatEndpoint>(
     slackBaseUrl: { type: String, default: '' },
     slackTeamId: { type: String, default: '' },
     slackMainUser: { type: String, default: '' },
+    slackTeamName: { type: String, default: '' },
+    slackMainUserName: { type: String, default: '' },
+    installationRevoked: { type: Boolean, default: false },
     OauthV1: { type: Boolean, default: false },
     BotScope: { type: String, default: '' },
     Scope: { type: String, default: '' },

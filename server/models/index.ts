@@ -5,6 +5,8 @@
 import type { Connection } from 'mongoose';
 import { accountModel } from './Account';
 import { chatEndpointModel } from './ChatEndpoint';
+import { installationModel } from './Installation';
+import { oauthStateModel } from './OAuthState';
 import { passwordResetTokenModel } from './PasswordResetToken';
 import { planModel } from './Plan';
 import { sessionModel } from './Session';
@@ -18,6 +20,8 @@ export function createModels(connection: Connection) {
     ChatEndpoint: chatEndpointModel(connection),
     Session: sessionModel(connection),
     PasswordResetToken: passwordResetTokenModel(connection),
+    Installation: installationModel(connection),
+    OAuthState: oauthStateModel(connection),
   };
 }
 export type Models = ReturnType<typeof createModels>;

@@ -193,6 +193,13 @@ export type ChatEndpointView = ChatEndpointSettings & {
   slackBaseUrl: string;
   slackTeamId: string;
   slackMainUser: string;
+  /** Name of the Slack team and of its main user, as Slack gave them at install or swap. */
+  slackTeamName: string;
+  slackMainUserName: string;
+  /** Step 3, not off, and the team's installation is active. */
+  online: boolean;
+  /** The app was uninstalled from the team or its token revoked: the widget is offline until re-authorised. */
+  installationRevoked: boolean;
   OauthV1: boolean;
   /** Comma-separated scope lists. */
   BotScope: string;

@@ -19,14 +19,18 @@ export function presentChatEndpoint(ce: ChatEndpointDocument): ChatEndpointView 
     slackBaseUrl: ce.slackBaseUrl,
     slackTeamId: ce.slackTeamId,
     slackMainUser: ce.slackMainUser,
+    slackTeamName: ce.slackTeamName,
+    slackMainUserName: ce.slackMainUserName,
+    online: ce.Step === 3 && !ce.off && !ce.installationRevoked,
+    installationRevoked: ce.installationRevoked,
     OauthV1: ce.OauthV1,
     BotScope: ce.BotScope,
     Scope: ce.Scope,
     requestChatWriteUserScope: ce.requestChatWriteUserScope,
     topic: ce.topic,
     off: ce.off,
-    // Unconfigured widgets are offline whatever presence says.
-    status: ce.Step < 3 ? 'offline' : ce.status,
+    // Unconfigured widgets, and those of an uninstalled team, are offline whatever presence says.
+    status: ce.Step < 3 || ce.installationRevoked ? 'offline' : ce.status,
     AvailableRooms: ce.AvailableRooms.map((r) => ({ Id: r.Id, Name: r.Name, Topic: r.Topic })),
   };
 }
