@@ -82,6 +82,7 @@ export function applyUpdate(doc: Document, u: UpdateSpec, opts: ApplyOptions = {
     const { $setOnInsert, ...rest } = u;
     const modifier: Document = { ...rest };
     if (opts.inserting && $setOnInsert) modifier.$set = { ...(modifier.$set ?? {}), ...$setOnInsert };
+    guardId(doc, modifier);
     next = copyDoc(doc);
     let changed: string[];
     try {
@@ -102,6 +103,21 @@ export function applyUpdate(doc: Document, u: UpdateSpec, opts: ApplyOptions = {
   assertSameId(doc, next);
   if (canonicalKey(next) === canonicalKey(doc)) return doc;
   return next;
+}
+
+/** mingo would rewrite _id; mongod refuses any update that changes it (setting it to its own value is fine). */
+function guardId(doc: Document, modifier: Document): void {
+  for (const [op, fields] of Object.entries(modifier)) {
+    for (const path of Object.keys(fields as Document)) {
+      const targets = op === '$rename' ? [path, String((fields as Document)[path])] : [path];
+      for (const target of targets) {
+        if (target !== '_id' && !target.startsWith('_id.')) continue;
+        if (op === '$set' && target === '_id' && '_id' in doc && canonicalKey((fields as Document)[path]) === canonicalKey(doc._id)) continue;
+        if (!('_id' in doc) && (op === '$set' || op === '$setOnInsert')) continue;
+        throw new CommandError(ErrorCodes.ImmutableField, "Performing an update on the path '_id' would modify the immutable field '_id'");
+      }
+    }
+  }
 }
 
 function assertSameId(doc: Document, next: Document): void {

@@ -35,6 +35,52 @@ function validatePipeline(pipeline: unknown): asserts pipeline is Document[] {
   });
 }
 
+/**
+ * mingo files a value equal to an inner boundary into the bucket below it; mongod's boundaries are inclusive
+ * lower bounds. $bucket is defined as a $group on the matching range followed by a $sort, so run it that way.
+ */
+function bucketAsGroup(spec: Document): Document[] {
+  const { groupBy, boundaries, output } = spec;
+  if (!Array.isArray(boundaries) || boundaries.length < 2) {
+    throw new CommandError(40192, "The $bucket 'boundaries' field must be an array of values, at least 2 in length");
+  }
+  const branches = boundaries.slice(0, -1).map((lower: unknown, i: number) => ({
+    case: { $and: [{ $gte: [groupBy, lower] }, { $lt: [groupBy, boundaries[i + 1]] }] },
+    then: lower,
+  }));
+  const $switch: Document = { branches };
+  if ('default' in spec) $switch.default = spec.default;
+  else $switch.default = { $literal: '$$$bucket-out-of-range' };
+  const fields = isPlainObject(output) ? output : { count: { $sum: 1 } };
+  return [
+    { $group: { _id: { $switch }, ...fields } },
+    { $sort: { _id: 1 } },
+  ];
+}
+
+function rewriteStages(pipeline: Document[]): Document[] {
+  return pipeline.flatMap((stage) => {
+    if (isPlainObject(stage.$bucket)) return bucketAsGroup(stage.$bucket);
+    if (isPlainObject(stage.$facet)) {
+      const facet: Document = {};
+      for (const [name, sub] of Object.entries(stage.$facet)) facet[name] = rewriteStages(sub as Document[]);
+      return [{ $facet: facet }];
+    }
+    if (isPlainObject(stage.$lookup) && Array.isArray(stage.$lookup.pipeline)) {
+      return [{ $lookup: { ...stage.$lookup, pipeline: rewriteStages(stage.$lookup.pipeline) } }];
+    }
+    return [stage];
+  });
+}
+
+function checkBuckets(results: Document[]): void {
+  for (const doc of results) {
+    if (doc._id === '$$$bucket-out-of-range') {
+      throw new CommandError(40066, "$switch could not find a matching branch for an input, and no default was specified.");
+    }
+  }
+}
+
 function mutates(pipeline: Document[]): boolean {
   return pipeline.some((stage) => {
     const name = Object.keys(stage)[0];
@@ -60,12 +106,14 @@ function runPipeline(ctx: CommandContext, input: Document[], pipeline: Document[
   if (pipeline.length === 0) return input;
   const resolver = (name: string): Document[] => [...(ctx.engine.get(ctx.db, name)?.docs.values() ?? [])];
   try {
-    const agg = new Aggregator(pipeline, {
+    const agg = new Aggregator(rewriteStages(pipeline), {
       collectionResolver: resolver,
       processingMode: mutates(pipeline) ? ProcessingMode.CLONE_INPUT : ProcessingMode.CLONE_OFF,
       variables: letVars,
     });
-    return agg.run(input) as Document[];
+    const results = agg.run(input) as Document[];
+    if (pipeline.some((stage) => '$bucket' in stage)) checkBuckets(results);
+    return results;
   } catch (err) {
     if (err instanceof CommandError) throw err;
     throw badValue((err as Error).message);

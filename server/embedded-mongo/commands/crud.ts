@@ -77,7 +77,7 @@ function checkSize(doc: Document, knownSize: number | undefined, context: 'inser
   const size = knownSize ?? BSON.calculateObjectSize(doc);
   if (size <= MAX_BSON_OBJECT_SIZE) return;
   if (context === 'insert') {
-    throw new CommandError(ErrorCodes.BSONObjectTooLarge, `object to insert too large. size in bytes: ${size}, max size: ${MAX_BSON_OBJECT_SIZE}`);
+    throw new CommandError(ErrorCodes.BadValue, `object to insert too large. size in bytes: ${size}, max size: ${MAX_BSON_OBJECT_SIZE}`);
   }
   throw new CommandError(ErrorCodes.Location17419, `Resulting document after update is larger than ${MAX_BSON_OBJECT_SIZE}`);
 }
@@ -88,8 +88,9 @@ function prepareInsert(raw: unknown): Document {
   const id = raw._id;
   if (Array.isArray(id)) throw new CommandError(ErrorCodes.InvalidIdField, "The '_id' value cannot be of type array");
   if (id instanceof RegExp) throw new CommandError(ErrorCodes.InvalidIdField, "The '_id' value cannot be of type regex");
-  if (id === undefined) return { ...raw, _id: null };
-  return raw;
+  const { _id, ...rest } = raw;
+  // mongod stores _id as the first field whatever order the client sent.
+  return { _id: _id === undefined ? null : _id, ...rest };
 }
 
 export const insert: Handler = (cmd, ctx) => {
