@@ -3,6 +3,7 @@
  * body), an HTTP status, and whether it is worth reporting to operators (only unexpected ones are).
  */
 import { ERROR_CODES } from './shared/constants';
+import { MESSAGES } from './shared/auth';
 
 export class AppError extends Error {
   readonly status: number;
@@ -41,7 +42,7 @@ export class PaymentRequiredError extends AppError {
 
 /** 403: missing, bad or revoked session, or not allowed; the console logs out on it. */
 export class AuthorizationError extends AppError {
-  constructor(message = 'Your session is invalid, please log in again', code: string = ERROR_CODES.sessionInvalid) {
+  constructor(message: string = MESSAGES.sessionInvalid, code: string = ERROR_CODES.sessionInvalid) {
     super(message, { status: 403, code });
   }
 }

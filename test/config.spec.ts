@@ -112,6 +112,12 @@ describe('loadConfig', () => {
     for (const name of ['PORT', 'MONGODB_URI', 'SMTP_URL', 'JWT_SECRET']) expect(text).to.contain(name);
   });
 
+  it('believes no proxy by default, and the hops or addresses TRUST_PROXY names', () => {
+    expect(loadConfig({ DATA_DIR: dataDir }).trustProxy).to.equal(false);
+    expect(loadConfig({ DATA_DIR: dataDir, TRUST_PROXY: '1' }).trustProxy).to.equal(1);
+    expect(loadConfig({ DATA_DIR: dataDir, TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).to.equal('loopback, 10.0.0.0/8');
+  });
+
   it('treats blank values as unset', () => {
     const config = loadConfig({ DATA_DIR: dataDir, PORT: '', MONGODB_URI: '  ', REDIS_URL: '' });
     expect(config.port).to.equal(3000);

@@ -24,6 +24,7 @@ export function createApp(deps: AppDeps): express.Express {
   const logger = deps.logger ?? console;
   const app = express();
   app.disable('x-powered-by');
+  app.set('trust proxy', deps.config.trustProxy);
   app.use(
     helmet({
       // Plain http in development must not be upgraded to https the browser cannot reach.

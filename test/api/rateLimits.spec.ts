@@ -38,6 +38,19 @@ describe('rate limits on the public sign-in calls', () => {
     expect(status).to.equal(429);
   });
 
+  it('cannot be dodged by sending a different X-Forwarded-For with each attempt', async () => {
+    const user = await signUpUser(server);
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await request(server.url)
+        .post('/v1/p/sessions')
+        .set('X-Forwarded-For', `203.0.113.${i}`)
+        .send({ email: user.email, password: `wrong ${i}` });
+      statuses.push(res.status);
+    }
+    expect(statuses.at(-1)).to.equal(429);
+  });
+
   it('limits sign-ups per e-mail and per client address', async () => {
     const input = buildUser();
     // The second one fails as user_exists; the third is refused before it is even looked at.
