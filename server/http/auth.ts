@@ -7,7 +7,8 @@ import { AuthorizationError } from '../errors';
 
 export type Authenticated = { user: UserDocument; session: SessionDocument };
 
-const BEARER = /^Bearer ([A-Za-z0-9_.-]{1,4096})$/;
+// The scheme name is case-insensitive (RFC 9110).
+const BEARER = /^Bearer ([A-Za-z0-9_.-]{1,4096})$/i;
 
 /**
  * Requires `Authorization: Bearer <token>` of a live session. Missing, malformed, expired or revoked

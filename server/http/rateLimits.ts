@@ -6,7 +6,8 @@ type Limit = { windowMs: number; limit: number; onlyFailures?: boolean };
 
 const emailOf = (req: Request): string | undefined => {
   const email: unknown = (req.body as { email?: unknown } | undefined)?.email;
-  return typeof email === 'string' ? email.trim().toLowerCase() : undefined;
+  // Cut to the longest valid address so junk bodies cannot make the in-memory store hold huge keys.
+  return typeof email === 'string' ? email.trim().toLowerCase().slice(0, 254) : undefined;
 };
 
 function limiter(name: string, options: Limit, key: (req: Request) => string | undefined): RequestHandler {

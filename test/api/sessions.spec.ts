@@ -48,6 +48,11 @@ describe('POST /v1/p/sessions (login) and HEAD /v1/users/logout', () => {
     await request(server.url).get('/v1/users/current').set('Authorization', `Bearer ${other.body.token as string}`).expect(200);
   });
 
+  it('accepts the Bearer scheme in any case', async () => {
+    const user = await signUpUser(server);
+    await request(server.url).get('/v1/users/current').set('Authorization', `bearer ${user.token}`).expect(200);
+  });
+
   it('answers 403 to logout without a token', async () => {
     await request(server.url).head('/v1/users/logout').expect(403);
   });
