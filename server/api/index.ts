@@ -1,14 +1,23 @@
 import express, { Router } from 'express';
 import { notFound } from '../http/errorHandler';
 import { usersRouter, type ApiDeps } from './users/routes';
+import { chatEndpointsRouter } from './chat-endpoints/routes';
+import { accountsRouter } from './accounts/routes';
 
 export type { ApiDeps } from './users/routes';
 
 /** Everything under /v1. JSON bodies are parsed here only, so webhooks elsewhere keep their raw bodies. */
 export function apiRouter(deps: ApiDeps): Router {
   const router = Router();
+  // Answers carry tokens and personal data: no browser or proxy may keep them.
+  router.use((_req, res, next) => {
+    res.set('Cache-Control', 'no-store');
+    next();
+  });
   router.use(express.json({ limit: '100kb', strict: false }));
   router.use(usersRouter(deps));
+  router.use(chatEndpointsRouter(deps));
+  router.use(accountsRouter(deps));
   router.use(notFound);
   return router;
 }

@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import mongoose from 'mongoose';
 import { AppError, NotFoundError } from '../errors';
 import { ERROR_CODES } from '../shared/constants';
 import type { ApiErrorBody } from '../shared/auth';
@@ -37,6 +38,11 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       status = error.status;
       body = { Message: error.message, Error: error.code };
       if (error.isReportable) logger.error(error);
+    } else if (error instanceof mongoose.Error.ValidationError || error instanceof mongoose.Error.CastError) {
+      // A value a route's schema let through but the model refuses: still the input's fault, never a 500.
+      status = 400;
+      const path = error instanceof mongoose.Error.CastError ? error.path : Object.keys(error.errors)[0];
+      body = { Message: `Invalid value${path ? ` for ${path}` : ''}`, Error: ERROR_CODES.badRequest };
     } else if (parserMessage !== undefined) {
       // Every unreadable body is bad input: 400, whatever the parser's own status.
       status = 400;

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import express from 'express';
+import mongoose from 'mongoose';
 import request from 'supertest';
 import { startTestServer, type TestServer } from '../helpers/app';
 import { createApp } from '../../server/http/app';
@@ -41,6 +42,12 @@ describe('the HTTP app', () => {
     it('answers 400 when the body is JSON but not an object', async () => {
       const res = await request(server.url).post('/v1/p/sessions').set('Content-Type', 'application/json').send('[1,2]').expect(400);
       expect(res.body.Message).to.equal('The request body must be a JSON object');
+    });
+
+    it('tells browsers and proxies not to store any answer', async () => {
+      const user = await signUpUser(server);
+      const res = await request(server.url).get('/v1/users/current').set('Authorization', `Bearer ${user.token}`).expect(200);
+      expect(res.headers['cache-control']).to.equal('no-store');
     });
 
     it('answers 400 naming the field that is not expected', async () => {
@@ -122,6 +129,20 @@ describe('the HTTP app', () => {
       expect(res.body).to.deep.equal({ Message: 'An unexpected error occurred, please contact support', Error: 'internal_error' });
       expect(JSON.stringify(res.body)).not.to.contain('hunter2');
       expect(String(logged[0]?.[1])).to.contain('hunter2').and.contain('app.spec.ts');
+    });
+
+    it('answers 400, not 500, when a model refuses a value that got past a route', async () => {
+      const Thing = mongoose.models.Thing ?? mongoose.model('Thing', new mongoose.Schema({ size: { type: Number, min: 1 } }));
+      const invalid: unknown = await new Thing({ size: 0 }).validate().catch((error: unknown) => error);
+      expect(invalid).to.be.instanceOf(mongoose.Error.ValidationError);
+      const cast = new mongoose.Error.CastError('ObjectId', 'nope', '_id');
+      for (const error of [invalid, cast]) {
+        const { app, logged } = appThrowing(error);
+        const res = await request(app).get('/boom').expect(400);
+        expect(res.body.Error).to.equal('bad_request');
+        expect(res.body.Message).to.match(/^Invalid value for (size|_id)$/);
+        expect(logged).to.have.length(0);
+      }
     });
 
     it('answers an error class with its status and code, without logging it', async () => {
