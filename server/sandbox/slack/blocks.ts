@@ -107,7 +107,7 @@ export function viewValues(blocks: unknown, typed: Record<string, Record<string,
     const blockId = typeof b.block_id === 'string' ? b.block_id : '';
     const actionId = typeof b.element.action_id === 'string' ? b.element.action_id : '';
     const typedValue = typed?.[blockId]?.[actionId];
-    const initial = b.element.initial_value ?? (isRecord(b.element.initial_option) ? b.element.initial_option.value : undefined);
+    const initial = initialValue(b.element);
     out[blockId] = { [actionId]: stateValue(b.element, typedValue !== undefined ? typedValue : initial) };
   }
   return out;
@@ -134,4 +134,12 @@ export function missingRequired(blocks: unknown, values: Record<string, Record<s
     if (empty) errors[blockId] = 'Please complete this required field.';
   }
   return errors;
+}
+
+/** What an input shows before the user touches it (its initial_* field), as a typed value. */
+function initialValue(e: Record<string, unknown>): unknown {
+  if (e.initial_value !== undefined) return e.initial_value;
+  if (isRecord(e.initial_option)) return e.initial_option.value;
+  if (Array.isArray(e.initial_options)) return e.initial_options.filter(isRecord).map((o) => String(o.value));
+  return e.initial_time ?? e.initial_date ?? e.initial_user ?? e.initial_conversation ?? e.initial_channel;
 }

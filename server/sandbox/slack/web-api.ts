@@ -457,13 +457,6 @@ export function webApiRouter(ctx: PresentContext, sender: Sender, app: AppCreden
       const channelId = str(call.args, 'channel_id') ?? str(call.args, 'channels')?.split(',')[0];
       const threadTs = str(call.args, 'thread_ts');
       const comment = str(call.args, 'initial_comment');
-      let channel: Channel | undefined;
-      if (channelId) {
-        channel = state.channel(channelId);
-        if (!channel || channel.teamId !== call.ws.id) throw new SlackApiError('channel_not_found');
-        if (channel.isArchived) throw new SlackApiError('is_archived');
-        if (!channel.members.includes(call.auth.userId)) throw new SlackApiError('not_in_channel');
-      }
       const files = list.map((entry) => {
         const id = isRecord(entry) ? String(entry.id ?? '') : '';
         const f = state.file(id);
@@ -473,6 +466,13 @@ export function webApiRouter(ctx: PresentContext, sender: Sender, app: AppCreden
         if (isRecord(entry) && typeof entry.title === 'string' && entry.title) f.title = entry.title;
         return f;
       });
+      let channel: Channel | undefined;
+      if (channelId) {
+        channel = state.channel(channelId);
+        if (!channel || channel.teamId !== call.ws.id) throw new SlackApiError('channel_not_found');
+        if (channel.isArchived) throw new SlackApiError('is_archived');
+        if (!channel.members.includes(call.auth.userId)) throw new SlackApiError('not_in_channel');
+      }
       for (const f of files) {
         f.completed = true;
         if (channel) f.channels.push(channel.id);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { WebClient, type WebAPICallResult } from '@slack/web-api';
+import { WebClient, WebClientEvent, type WebAPICallResult } from '@slack/web-api';
 import { ACME, ALICE, BOB, GENERAL, RANDOM, SUPPORT, clientFor, installBot, startSandbox, type SandboxFixture } from './helpers';
 
 /** Runs a call that must fail and returns Slack's error body. */
@@ -254,7 +254,7 @@ describe('Slack sandbox Web API', () => {
       await client.conversations.join({ channel: SUPPORT });
       const parent = await client.chat.postMessage({ channel: SUPPORT, text: 'New chat', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: '*New chat*' } }] });
       expect(parent.message?.blocks).to.have.length(1);
-      const reply = await client.chat.postMessage({ channel: SUPPORT, thread_ts: parent.ts, text: 'Hello?', username: 'Jane (visitor)', icon_url: 'https://example.com/jane.png', reply_broadcast: true });
+      const reply = await client.chat.postMessage({ channel: SUPPORT, thread_ts: parent.ts as string, text: 'Hello?', username: 'Jane (visitor)', icon_url: 'https://example.com/jane.png', reply_broadcast: true });
       expect(reply.message).to.include({ subtype: 'thread_broadcast', username: 'Jane (visitor)', thread_ts: parent.ts, bot_id: inst.botId, user: inst.botUserId });
       expect(reply.message?.icons).to.deep.include({ image_48: 'https://example.com/jane.png' });
       const history = await client.conversations.history({ channel: SUPPORT });
@@ -361,7 +361,7 @@ describe('Slack sandbox Web API', () => {
       f.sandbox.state.rateLimit('chat.postMessage', 1);
       const client = new WebClient(inst.botToken, { slackApiUrl: f.sandbox.apiUrl, retryConfig: { retries: 2, minTimeout: 10, maxTimeout: 20 } });
       let rateLimitedFor: number | undefined;
-      client.on('rate_limited', (seconds: number) => {
+      client.on(WebClientEvent.RATE_LIMITED, (seconds: number) => {
         rateLimitedFor = seconds;
       });
       const res = await client.chat.postMessage({ channel: SUPPORT, text: 'after the limit' });
