@@ -14,6 +14,8 @@ import { createMailer, type Mailer } from './mail';
 import { createApp } from './http/app';
 import type { Logger } from './http/errorHandler';
 import { startEmbeddedMongo } from './embedded-mongo';
+import { startSlackSandbox } from './slack';
+import type { SlackSandbox } from './sandbox/slack';
 
 export type Parley = {
   /** Where users reach it (config.publicUrl, or the real address when the port was chosen by the system). */
@@ -24,6 +26,8 @@ export type Parley = {
   connection: Connection;
   models: Models;
   mailer: Mailer;
+  /** The Slack sandbox at /sandbox/slack, when running without Slack credentials. */
+  slackSandbox?: SlackSandbox;
   close(): Promise<void>;
 };
 
@@ -68,15 +72,21 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     });
     const { port } = server.address() as AddressInfo;
     // With a system-chosen port the configured public URL cannot be right; links must carry the real one.
-    const effective: Config =
+    let effective: Config =
       config.port === 0 ? { ...config, port, publicUrl: `http://${options.host ?? '127.0.0.1'}:${port}` } : config;
+    let slackSandbox: SlackSandbox | undefined;
+    if (config.slack.sandbox) {
+      ({ sandbox: slackSandbox, config: effective } = startSlackSandbox(effective));
+      const started = slackSandbox;
+      cleanups.push(() => started.close());
+    }
 
     const mailer = createMailer(effective.mail);
     cleanups.push(() => mailer.close());
-    const app = createApp({ config: effective, models, mailer, logger: options.logger, consoleDir: options.consoleDir });
+    const app = createApp({ config: effective, models, mailer, logger: options.logger, consoleDir: options.consoleDir, slackSandbox });
     server.on('request', app);
 
-    return { url: effective.publicUrl, config: effective, app, server, connection, models, mailer, close };
+    return { url: effective.publicUrl, config: effective, app, server, connection, models, mailer, slackSandbox, close };
   } catch (error) {
     await close();
     throw error;
@@ -103,6 +113,7 @@ async function main(): Promise<void> {
   const parley = await startParley(config);
   console.log(`Parley is running: ${parley.url}/app/`);
   if (!config.mongodbUri) console.log(`Database: embedded, in ${path.join(config.dataDir, 'db')}`);
+  if (parley.slackSandbox) console.log(`Slack: sandbox (no SLACK_CLIENT_ID), operator page: ${parley.url}/sandbox/slack`);
   if (parley.mailer.outbox) console.log(`Outbox (mails are not sent, read them here): ${parley.url}/dev/outbox`);
 
   let stopping = false;

@@ -1,6 +1,8 @@
 import express, { Router } from 'express';
 import { notFound } from '../http/errorHandler';
 import { usersRouter, type ApiDeps } from './users/routes';
+import { chatEndpointsRouter } from './chat-endpoints/routes';
+import { accountsRouter } from './accounts/routes';
 
 export type { ApiDeps } from './users/routes';
 
@@ -14,6 +16,8 @@ export function apiRouter(deps: ApiDeps): Router {
   });
   router.use(express.json({ limit: '100kb', strict: false }));
   router.use(usersRouter(deps));
+  router.use(chatEndpointsRouter(deps));
+  router.use(accountsRouter(deps));
   router.use(notFound);
   return router;
 }

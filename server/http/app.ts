@@ -5,6 +5,8 @@ import type { Config } from '../config';
 import type { Models } from '../models';
 import type { Mailer } from '../mail';
 import { apiRouter } from '../api';
+import { slackRouter } from '../slack';
+import type { SlackSandbox } from '../sandbox/slack';
 import { devOutboxRouter } from './devOutbox';
 import { errorHandler, type Logger } from './errorHandler';
 import { staticConsole } from './staticConsole';
@@ -16,6 +18,8 @@ export type AppDeps = {
   logger?: Logger;
   /** Folder of the built console; dist/web/console by default. */
   consoleDir?: string;
+  /** Mounted at /sandbox/slack when Parley runs without Slack credentials. */
+  slackSandbox?: SlackSandbox;
 };
 
 export const DEFAULT_CONSOLE_DIR = path.resolve(__dirname, '..', '..', 'dist', 'web', 'console');
@@ -25,6 +29,8 @@ export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
+  // The sandbox stands in for slack.com: its pages carry their own inline scripts, so Parley's CSP does not apply.
+  if (deps.slackSandbox) app.use('/sandbox/slack', deps.slackSandbox.router);
   app.use(
     helmet({
       // Plain http in development must not be upgraded to https the browser cannot reach.
@@ -35,6 +41,8 @@ export function createApp(deps: AppDeps): express.Express {
     }),
   );
 
+  // Before any body parser: Bolt verifies signatures on the raw body.
+  app.use(slackRouter({ config: deps.config, models: deps.models, logger }));
   app.use('/v1', apiRouter({ config: deps.config, models: deps.models, mailer: deps.mailer }));
   if (deps.mailer.outbox) app.use(devOutboxRouter(deps.mailer.outbox));
   app.use('/app', staticConsole(deps.consoleDir ?? DEFAULT_CONSOLE_DIR));

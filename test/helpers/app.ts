@@ -11,6 +11,7 @@ import { loadConfig, type Config } from '../../server/config';
 import { startParley } from '../../server/main';
 import type { Models } from '../../server/models';
 import type { SentMail } from '../../server/mail';
+import type { SlackSandbox } from '../../server/sandbox/slack';
 import { testMongoUri, uniqueDbName } from './mongo';
 
 export type { SentMail } from '../../server/mail';
@@ -23,6 +24,8 @@ export type TestServer = {
   models: Models;
   connection: Connection;
   outbox: { list(): Promise<SentMail[]>; latestTo(email: string): Promise<SentMail | undefined> };
+  /** The Slack sandbox Parley talks to (mounted at /sandbox/slack), to drive Slack from tests. */
+  slack: SlackSandbox;
   close(): Promise<void>;
 };
 
@@ -51,6 +54,8 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
   };
   const parley = await startParley(config, { host: '127.0.0.1', dbName: uniqueDbName('api'), logger: console });
   const outbox = parley.mailer.outbox;
+  const slack = parley.slackSandbox;
+  if (!slack) throw new Error('test servers run without Slack credentials, so with the Slack sandbox');
   return {
     url: parley.url,
     app: parley.app,
@@ -61,6 +66,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
       list: async () => (outbox ? outbox.list() : []),
       latestTo: async (email) => (outbox ? outbox.latestTo(email) : undefined),
     },
+    slack,
     async close() {
       await parley.connection.dropDatabase();
       await parley.close();

@@ -1,0 +1,151 @@
+/**
+ * Widget setup under /v1/chat_endpoints: new widgets, Slack rooms and channels, connect, change and
+ * rename channel, delete, the Slack authorisation links and the permissions page data.
+ */
+import { Router, type Request, type Response } from 'express';
+import type { ApiDeps } from '../users/routes';
+import { requireAuth, authOf } from '../../http/auth';
+import { parse } from '../../http/validate';
+import { ValidationError } from '../../errors';
+import { newWidget, newWidgetForTeam } from '../../commands/newWidget';
+import { deleteWidget } from '../../commands/deleteWidget';
+import { changeChannel, connectChannel, createSlackChannel, listRooms, renameChannel } from '../../commands/slackChannels';
+import { grantedScopes } from '../../commands/slackInstallations';
+import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
+import { slackClient } from '../../slack/client';
+import { slackAuthorizeUrl } from '../../slack/oauth';
+import { INSTALL_BOT_SCOPES, INSTALL_USER_SCOPES, neededScopes, scopeStatus, type ScopeRef } from '../../slack/scopes';
+import type { ChatEndpointView, SlackRoom } from '../../shared/types';
+import { presentChatEndpoint } from '../presenters/chatEndpoint';
+import { loadCurrentUser } from '../users/currentUser';
+import { ownChatEndpoint } from './access';
+import { ConnectChannelSchema, CreateChannelSchema, RenameChannelSchema, SlackAuthorizeQuerySchema } from './schema';
+
+/** GET /chat_endpoints/{id}/permissions */
+export type PermissionsView = {
+  step: number;
+  mainUserSet: boolean;
+  oauthV1: boolean;
+  scopes: (ScopeRef & { granted: boolean })[];
+  missing: ScopeRef[];
+  allGood: boolean;
+  upgradeUrl: string;
+  selective: (ScopeRef & { url: string })[];
+};
+
+export function chatEndpointsRouter(deps: ApiDeps): Router {
+  const { config, models } = deps;
+  const router = Router();
+  const auth = requireAuth(models, config.jwtSecret);
+  const id = (req: Request) => String(req.params.id);
+
+  /** The bot client of the widget's team; 400 when the widget has no active installation. */
+  const botClientFor = async (ce: ChatEndpointDocument, failure = 'Add Parley to Slack first.') => {
+    const inst = ce.slackTeamId ? await models.Installation.findOne({ teamId: ce.slackTeamId, revokedAt: null }) : null;
+    if (ce.Step < 2 || !inst) throw new ValidationError(failure, 'not_installed');
+    return slackClient(config.slack.apiUrl, inst.botToken);
+  };
+
+  router.post('/chat_endpoints/new', auth, async (_req, res: Response<{ Id: string }>) => {
+    const ce = await newWidget(models, authOf(res).user);
+    res.json({ Id: ce.id });
+  });
+
+  router.post('/chat_endpoints/new/:existingId', auth, async (req, res: Response<{ Id: string }>) => {
+    const existing = await ownChatEndpoint(models, res, String(req.params.existingId));
+    const ce = await newWidgetForTeam(models, authOf(res).user, existing);
+    res.json({ Id: ce.id });
+  });
+
+  router.delete('/chat_endpoints/:id', auth, async (req, res) => {
+    await deleteWidget(models, await ownChatEndpoint(models, res, id(req)));
+    res.json({});
+  });
+
+  router.get('/chat_endpoints/:id/rooms', auth, async (req, res: Response<SlackRoom[]>) => {
+    const ce = await ownChatEndpoint(models, res, id(req));
+    const client = await botClientFor(ce, 'Cannot fetch Slack channels');
+    res.json(await listRooms(models, ce, client));
+  });
+
+  router.post('/chat_endpoints/:id/channels', auth, async (req, res: Response<{ Id: string; Name: string }>) => {
+    const ce = await ownChatEndpoint(models, res, id(req));
+    const { channelName } = parse(CreateChannelSchema, req.body);
+    const room = await createSlackChannel(await botClientFor(ce), channelName);
+    res.json({ Id: room.Id, Name: room.Name });
+  });
+
+  router.put('/chat_endpoints/:id/connect_ce', auth, async (req, res) => {
+    const ce = await ownChatEndpoint(models, res, id(req));
+    const { RoomId } = parse(ConnectChannelSchema, req.body);
+    await connectChannel(models, ce, await botClientFor(ce), RoomId);
+    res.json(await loadCurrentUser(models, authOf(res).user));
+  });
+
+  router.put('/chat_endpoints/:id/change-channel', auth, async (req, res: Response<ChatEndpointView>) => {
+    const ce = await ownChatEndpoint(models, res, id(req));
+    res.json(presentChatEndpoint(await changeChannel(ce)));
+  });
+
+  router.put('/chat_endpoints/:id/rename-channel', auth, async (req, res: Response<ChatEndpointView>) => {
+    const ce = await ownChatEndpoint(models, res, id(req));
+    const { roomName } = parse(RenameChannelSchema, req.body);
+    res.json(presentChatEndpoint(await renameChannel(ce, await botClientFor(ce), roomName)));
+  });
+
+  router.get('/chat_endpoints/:id/slack_authorize', auth, async (req, res: Response<{ url: string }>) => {
+    const ce = await ownChatEndpoint(models, res, id(req));
+    const query = parse(SlackAuthorizeQuerySchema, req.query);
+    if (query.purpose !== 'install' && !ce.slackTeamId) throw new ValidationError('Add Parley to Slack first.', 'not_installed');
+    const full = query.purpose !== 'upgrade';
+    const url = await slackAuthorizeUrl(deps, {
+      purpose: query.purpose,
+      uid: authOf(res).user.id,
+      ceId: ce.id,
+      botScopes: query.bot ?? (full ? INSTALL_BOT_SCOPES : await missingOf(ce, 'bot')),
+      userScopes: query.user ?? (full ? INSTALL_USER_SCOPES : await missingOf(ce, 'user')),
+      team: ce.slackTeamId || undefined,
+    });
+    res.json({ url });
+  });
+
+  router.get('/chat_endpoints/:id/permissions', auth, async (req, res: Response<PermissionsView>) => {
+    const ce = await ownChatEndpoint(models, res, id(req));
+    const status = await permissionsOf(ce);
+    const uid = authOf(res).user.id;
+    const link = (bot: string[], user: string[]) =>
+      slackAuthorizeUrl(deps, { purpose: 'upgrade', uid, ceId: ce.id, botScopes: bot, userScopes: user, team: ce.slackTeamId || undefined });
+    const pick = (refs: ScopeRef[], type: ScopeRef['type']) => refs.filter((s) => s.type === type).map((s) => s.scope);
+    // Nothing missing: the button still re-approves the needed set (a legacy install migrates this way).
+    const wanted = status.missing.length > 0 ? status.missing : status.scopes;
+    const canAuthorize = ce.slackTeamId !== '';
+    const selective =
+      canAuthorize && status.missing.length > 1
+        ? await Promise.all(
+            status.missing.map(async (s) => ({ ...s, url: await link(s.type === 'bot' ? [s.scope] : [], s.type === 'user' ? [s.scope] : []) })),
+          )
+        : [];
+    res.json({
+      step: ce.Step,
+      mainUserSet: ce.slackMainUser !== '',
+      oauthV1: ce.OauthV1,
+      ...status,
+      upgradeUrl: canAuthorize ? await link(pick(wanted, 'bot'), pick(wanted, 'user')) : '',
+      selective,
+    });
+  });
+
+  async function permissionsOf(ce: ChatEndpointDocument) {
+    const account = await models.Account.findById(ce.accountId);
+    const plan = account ? await models.Plan.findOne({ stripeId: account.planStripeId }) : null;
+    const needed = neededScopes({ planAllowsBots: plan?.bots ?? false, requestChatWriteUserScope: ce.requestChatWriteUserScope, oauthV1: ce.OauthV1 });
+    const inst = ce.slackTeamId ? await models.Installation.findOne({ teamId: ce.slackTeamId }) : null;
+    return scopeStatus(needed, grantedScopes(inst, ce.slackMainUser));
+  }
+
+  async function missingOf(ce: ChatEndpointDocument, type: ScopeRef['type']): Promise<string[]> {
+    return (await permissionsOf(ce)).missing.filter((s) => s.type === type).map((s) => s.scope);
+  }
+
+  return router;
+}

@@ -1,0 +1,63 @@
+/**
+ * The Bolt app on Parley's Express app. ExpressReceiver verifies every request's signature and
+ * timestamp (401 for a bad or stale one) from the raw body, so nothing in front of /slack/events
+ * may parse bodies. Tokens come from the installation store, per workspace.
+ */
+import { App, ExpressReceiver, LogLevel, type Authorize } from '@slack/bolt';
+import { Router } from 'express';
+import type { Config } from '../config';
+import type { Models } from '../models';
+import { registerCommandListeners } from './listeners/commands';
+import { registerEventListeners } from './listeners/events';
+
+export const EVENTS_PATH = '/slack/events';
+
+/** Bolt's authorize: the bot token of the team's active installation. */
+export function authorizeFromStore(models: Models): Authorize<boolean> {
+  return async ({ teamId }) => {
+    const inst = teamId ? await models.Installation.findOne({ teamId, revokedAt: null }) : null;
+    if (!inst) throw new Error(`Parley is not installed in team ${teamId ?? '(none)'}`);
+    return { botToken: inst.botToken, botUserId: inst.botUserId, botId: inst.botId, teamId: inst.teamId };
+  };
+}
+
+/** Every listener Parley registers; `registeredListeners()` replays this against a recorder. */
+export function registerListeners(app: App, models: Models): void {
+  registerEventListeners(app, models);
+  registerCommandListeners(app);
+}
+
+export function boltRouter(deps: { config: Config; models: Models }): { router: Router; app: App } {
+  const receiver = new ExpressReceiver({
+    signingSecret: deps.config.slack.signingSecret,
+    endpoints: EVENTS_PATH,
+    logLevel: deps.config.env === 'test' ? LogLevel.ERROR : LogLevel.WARN,
+  });
+  const app = new App({
+    receiver,
+    authorize: authorizeFromStore(deps.models),
+    clientOptions: { slackApiUrl: deps.config.slack.apiUrl },
+    logLevel: deps.config.env === 'test' ? LogLevel.ERROR : LogLevel.WARN,
+  });
+  registerListeners(app, deps.models);
+  return { router: receiver.router as Router, app };
+}
+
+export type RegisteredListeners = { commands: string[]; events: string[]; actions: string[]; shortcuts: string[]; views: string[] };
+
+/** The commands, events, actions, shortcuts and view callbacks the code registers (the manifest must match). */
+export function registeredListeners(): RegisteredListeners {
+  const found: RegisteredListeners = { commands: [], events: [], actions: [], shortcuts: [], views: [] };
+  const name = (id: unknown) => (typeof id === 'string' ? id : JSON.stringify(id));
+  const recorder = {
+    command: (id: unknown) => found.commands.push(name(id)),
+    event: (id: unknown) => found.events.push(name(id)),
+    action: (id: unknown) => found.actions.push(name(id)),
+    shortcut: (id: unknown) => found.shortcuts.push(name(id)),
+    view: (id: unknown) => found.views.push(name(id)),
+    message: () => found.events.push('message'),
+  };
+  // The recorder implements only the registration methods; listeners are never run, so no models are needed.
+  registerListeners(recorder as unknown as App, null as unknown as Models);
+  return found;
+}
