@@ -90,7 +90,13 @@ function canonical(value: unknown): unknown {
   return EJSON.serialize(value, { relaxed: false });
 }
 
-function user(n: number): Document {
+interface User extends Document {
+  _id: string;
+  name: string;
+  n: number;
+}
+
+function user(n: number): User {
   return { _id: `u${String(n).padStart(5, '0')}`, name: `User ${n}`, n };
 }
 
@@ -258,11 +264,11 @@ describe('embedded MongoDB storage', () => {
     for (let round = 0; round < 10; round++) {
       const pending: Promise<void>[] = [];
       for (let i = 0; i < 100; i++) {
-        const doc = { ...user(round * 100 + i), payload: 'x'.repeat(200) };
+        const doc: Document = { ...user(round * 100 + i), payload: 'x'.repeat(200) };
         expected.set(doc._id, doc);
         pending.push(opened.write([{ op: 'insert', db: 'app', coll: 'users', doc }]));
       }
-      const replaced = { ...user(round * 100), payload: 'replaced' };
+      const replaced: Document = { ...user(round * 100), payload: 'replaced' };
       expected.set(replaced._id, replaced);
       pending.push(opened.write([{ op: 'replace', db: 'app', coll: 'users', doc: replaced }]));
       expected.delete(user(round * 100 + 1)._id);

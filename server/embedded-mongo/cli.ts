@@ -1,0 +1,107 @@
+/**
+ * Runs the embedded MongoDB-compatible server on its own, for mongosh, Compass or a local Parley:
+ *   npm run db -- --port 27017 --dbpath ./data/db [--host 127.0.0.1] [--in-memory] [--compact-bytes N]
+ * Prints the connection URI, stops cleanly (final snapshot, lock released) on SIGINT or SIGTERM.
+ */
+import { parseArgs } from 'node:util';
+import path from 'node:path';
+import { startEmbeddedMongo } from './index';
+import { configureStorage } from './storage';
+
+const USAGE = `Usage: npm run db -- [options]
+  --port <n>           TCP port, 0 for any free one (default 27017)
+  --host <address>     address to listen on (default 127.0.0.1)
+  --dbpath <dir>       data directory (default ./data/db)
+  --in-memory          keep nothing on disk
+  --compact-bytes <n>  journal size that triggers a background snapshot (default 64 MB)
+  -h, --help           show this help`;
+
+interface CliOptions {
+  port: number;
+  host: string;
+  dbpath: string | undefined;
+  compactBytes: number | undefined;
+}
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n\n${USAGE}\n`);
+  process.exit(2);
+}
+
+function parseCli(argv: string[]): CliOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        port: { type: 'string', default: '27017' },
+        host: { type: 'string', default: '127.0.0.1' },
+        dbpath: { type: 'string', default: './data/db' },
+        'in-memory': { type: 'boolean', default: false },
+        'compact-bytes': { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }));
+  } catch (err) {
+    fail((err as Error).message);
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, got ${values.port}`);
+  let compactBytes: number | undefined;
+  if (values['compact-bytes'] !== undefined) {
+    compactBytes = Number(values['compact-bytes']);
+    if (!Number.isInteger(compactBytes) || compactBytes <= 0) fail(`--compact-bytes must be a positive integer`);
+  }
+  return {
+    port,
+    host: values.host,
+    dbpath: values['in-memory'] ? undefined : path.resolve(values.dbpath),
+    compactBytes,
+  };
+}
+
+async function main(): Promise<void> {
+  const options = parseCli(process.argv.slice(2));
+  if (options.compactBytes !== undefined) configureStorage({ compactBytes: options.compactBytes });
+  const log = (msg: string): void => {
+    process.stdout.write(`${new Date().toISOString()} ${msg}\n`);
+  };
+  let server;
+  try {
+    server = await startEmbeddedMongo({ port: options.port, host: options.host, dbpath: options.dbpath, log });
+  } catch (err) {
+    process.stderr.write(`embedded MongoDB could not start: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
+  const where = options.dbpath ? `dbpath ${options.dbpath}` : 'in memory only';
+  process.stdout.write(`Embedded MongoDB listening on ${server.uri} (${where}); Ctrl-C stops it\n`);
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      process.stderr.write(`${signal} again: exiting without a clean stop\n`);
+      process.exit(1);
+    }
+    stopping = true;
+    log(`${signal}: stopping`);
+    server.stop().then(
+      () => {
+        log('stopped');
+        process.exit(0);
+      },
+      (err: unknown) => {
+        process.stderr.write(`embedded MongoDB did not stop cleanly: ${(err as Error).message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+void main();

@@ -1,0 +1,160 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { MongoClient, type Collection } from 'mongodb';
+
+/** A written event, or (with `value` only) one writer's counter. */
+interface EventDoc {
+  _id: string;
+  round?: number;
+  writer?: number;
+  i?: number;
+  payload?: string;
+  value?: number;
+}
+
+const ROOT = path.resolve(__dirname, '../..');
+// node itself with tsx as a loader, not the tsx launcher: SIGKILL must hit the server, not a parent that
+// would leave it running.
+const TSX_LOADER = ['--import', 'tsx'];
+const CLI = path.join(ROOT, 'server/embedded-mongo/cli.ts');
+const WRITERS = 6;
+const ROUNDS = 5;
+
+interface Server {
+  child: ChildProcessWithoutNullStreams;
+  uri: string;
+  output: string[];
+  exited: Promise<number | null>;
+}
+
+/** Starts the CLI on a free port; resolves once it prints its URI. */
+function startServer(dbpath: string, extraArgs: string[] = []): Promise<Server> {
+  const child = spawn(process.execPath, [...TSX_LOADER, CLI, '--port', '0', '--host', '127.0.0.1', '--dbpath', dbpath, ...extraArgs], { cwd: ROOT });
+  const output: string[] = [];
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    const onData = (chunk: Buffer): void => {
+      buffered += chunk.toString();
+      const lines = buffered.split('\n');
+      buffered = lines.pop()!;
+      for (const line of lines) {
+        output.push(line);
+        const match = /listening on (mongodb:\/\/\S+)/.exec(line);
+        if (match) resolve({ child, uri: match[1], output, exited });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    void exited.then((code) => reject(new Error(`server exited (${code}) before listening:\n${output.join('\n')}`)));
+  });
+}
+
+/** What the clients know for certain: writes the server acknowledged. */
+interface Acknowledged {
+  inserted: Set<string>;
+  /** Deletes sent: one in flight at the kill may or may not have happened. */
+  deleting: Set<string>;
+  deleted: Set<string>;
+  /** Per counter document: how many $inc were acknowledged, and how many were sent. */
+  counters: Map<string, { acked: number; sent: number }>;
+}
+
+async function writeUntilKilled(events: Collection<EventDoc>, round: number, writer: number, ack: Acknowledged): Promise<void> {
+  const counterId = `counter-${writer}`;
+  const counter = ack.counters.get(counterId) ?? { acked: 0, sent: 0 };
+  ack.counters.set(counterId, counter);
+  try {
+    for (let i = 0; ; i++) {
+      const id = `r${round}-w${writer}-${i}`;
+      await events.insertOne({ _id: id, round, writer, i, payload: 'p'.repeat(500 + (i % 7) * 100) });
+      ack.inserted.add(id);
+      if (i % 5 === 4) {
+        counter.sent++;
+        await events.updateOne({ _id: counterId }, { $inc: { value: 1 } }, { upsert: true });
+        counter.acked++;
+      }
+      if (i % 10 === 9) {
+        const victim = `r${round}-w${writer}-${i - 9}`;
+        ack.deleting.add(victim);
+        await events.deleteOne({ _id: victim });
+        ack.deleted.add(victim);
+      }
+    }
+  } catch {
+    // The server was killed: whatever was not acknowledged may or may not have been kept.
+  }
+}
+
+async function checkEverything(uri: string, ack: Acknowledged): Promise<void> {
+  const client = await MongoClient.connect(uri, { serverSelectionTimeoutMS: 10_000 });
+  try {
+    const events = client.db('crashtest').collection<EventDoc>('events');
+    const all = await events.find({}).toArray();
+    expect(await events.countDocuments({})).to.equal(all.length);
+    const present = new Map(all.map((d) => [String(d._id), d]));
+    const missing = [...ack.inserted].filter((id) => !ack.deleting.has(id) && !present.has(id));
+    expect(missing, 'acknowledged inserts missing after the crash').to.deep.equal([]);
+    const resurrected = [...ack.deleted].filter((id) => present.has(id));
+    expect(resurrected, 'acknowledged deletes undone by the crash').to.deep.equal([]);
+    for (const [id, counter] of ack.counters) {
+      const value = Number(present.get(id)?.value ?? 0);
+      expect(value, `${id} after ${counter.acked} acknowledged increments`).to.be.at.least(counter.acked).and.at.most(counter.sent);
+      // From here on the stored value is what later increments build on.
+      counter.acked = value;
+      counter.sent = value;
+    }
+  } finally {
+    await client.close();
+  }
+}
+
+describe('embedded MongoDB crash recovery', function () {
+  this.timeout(180_000);
+  const dbpath = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-crash-'));
+  const snapshotTemp = path.join(dbpath, 'snapshot.bson.tmp');
+  let server: Server | undefined;
+
+  after(() => {
+    server?.child.kill('SIGKILL');
+    fs.rmSync(dbpath, { recursive: true, force: true });
+  });
+
+  it('keeps every acknowledged write when the server is killed with SIGKILL in the middle of writes and compactions', async () => {
+    const ack: Acknowledged = { inserted: new Set(), deleting: new Set(), deleted: new Set(), counters: new Map() };
+    const logs: string[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      // A small compaction threshold makes background snapshots run while the clients write.
+      server = await startServer(dbpath, ['--compact-bytes', String(256 * 1024)]);
+      await checkEverything(server.uri, ack);
+      const client = await MongoClient.connect(server.uri, { serverSelectionTimeoutMS: 10_000, maxPoolSize: WRITERS });
+      const events = client.db('crashtest').collection<EventDoc>('events');
+      const writers = Array.from({ length: WRITERS }, (_, w) => writeUntilKilled(events, round, w, ack));
+      const before = ack.inserted.size;
+      let writing = true;
+      void Promise.all(writers).then(() => (writing = false));
+      while (writing && ack.inserted.size < before + 300 + round * 150) await new Promise((r) => setTimeout(r, 20));
+      // Odd rounds kill the server while it writes a snapshot (its temporary file exists only meanwhile).
+      const duringCompaction = round % 2 === 1;
+      while (writing && duringCompaction && !fs.existsSync(snapshotTemp)) await new Promise((r) => setTimeout(r, 1));
+      expect(writing, `the writers stopped early:\n${server.output.join('\n')}`).to.equal(true);
+      server.child.kill('SIGKILL');
+      expect(await server.exited).to.equal(null);
+      await Promise.all(writers);
+      await client.close(true);
+      logs.push(...server.output);
+    }
+
+    server = await startServer(dbpath);
+    await checkEverything(server.uri, ack);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).to.equal(0);
+    server = undefined;
+    expect(fs.existsSync(path.join(dbpath, 'mongod.lock')), 'lock file left after a clean stop').to.equal(false);
+    expect(ack.inserted.size).to.be.greaterThan(ROUNDS * 300);
+    expect(logs.some((l) => /compacted \d+ documents/.test(l)), 'no compaction ran during the rounds').to.equal(true);
+  });
+});
