@@ -50,6 +50,11 @@ describe('the HTTP app', () => {
       expect(res.headers['cache-control']).to.equal('no-store');
     });
 
+    it('names the field when the problem is a wrong type', async () => {
+      const res = await request(server.url).post('/v1/p/users').send({ email: 'a@example.com', password: 'long enough', tklID: 7 }).expect(400);
+      expect(res.body.Message).to.equal('tklID: Invalid input: expected string, received number');
+    });
+
     it('answers 400 naming the field that is not expected', async () => {
       const res = await request(server.url).post('/v1/p/users/password_reset_email').send({ email: 'a@example.com', admin: true }).expect(400);
       expect(res.body.Message).to.equal('Unexpected field: admin');
