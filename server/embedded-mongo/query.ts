@@ -23,6 +23,14 @@ export function compileFilter(filter: unknown): Query {
   }
 }
 
+/** A filter compiled on first use: index lookups that answer it exactly never pay for mingo's compilation. */
+export type LazyQuery = () => Query;
+
+export function lazyFilter(filter: unknown): LazyQuery {
+  let query: Query | undefined;
+  return () => (query ??= compileFilter(filter));
+}
+
 /** Runs a compiled filter, turning mingo's evaluation errors into BadValue. */
 export function matches(query: Query, doc: Document): boolean {
   try {

@@ -42,21 +42,33 @@ export class WireServer {
     const connectionId = this.nextConnectionId++;
     this.sockets.add(socket);
     socket.setNoDelay(true);
-    let pending: Buffer = Buffer.alloc(0);
+    // Chunks are joined only once a whole message is there, so a 16 MB insert is not re-copied per packet.
+    let chunks: Buffer[] = [];
+    let total = 0;
     let queue: Promise<void> = Promise.resolve();
     socket.on('data', (chunk: Buffer) => {
-      pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
-      while (pending.length >= 4) {
-        const length = pending.readInt32LE(0);
+      chunks.push(chunk);
+      total += chunk.length;
+      while (total >= 4) {
+        if (chunks[0].length < 4) chunks = [Buffer.concat(chunks, total)];
+        const length = chunks[0].readInt32LE(0);
         if (length < HEADER_SIZE || length > MAX_MESSAGE_SIZE) {
           this.log(`embedded-mongo: connection ${connectionId} sent a message of invalid length ${length}; closing it`);
           socket.destroy();
           return;
         }
-        if (pending.length < length) break;
-        const message = pending.subarray(0, length);
-        pending = pending.subarray(length);
-        queue = queue.then(() => this.handle(socket, connectionId, message));
+        if (total < length) break;
+        const all = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
+        const message = all.subarray(0, length);
+        const rest = all.subarray(length);
+        chunks = rest.length ? [rest] : [];
+        total = rest.length;
+        queue = queue
+          .then(() => this.handle(socket, connectionId, message))
+          .catch((err: Error) => {
+            this.log(`embedded-mongo: connection ${connectionId} failed: ${err.stack ?? err.message}`);
+            socket.destroy();
+          });
       }
     });
     socket.on('error', () => socket.destroy());

@@ -86,7 +86,9 @@ export function applyUpdate(doc: Document, u: UpdateSpec, opts: ApplyOptions = {
     next = copyDoc(doc);
     let changed: string[];
     try {
-      changed = mingoUpdate(next, modifier, opts.arrayFilters, opts.query ?? {});
+      // Only the positional `$` operator needs the filter; compiling it for every update would be wasted work.
+      const positional = Object.values(modifier).some((fields) => Object.keys(fields as Document).some((p) => /(^|\.)\$(\.|$)/.test(p)));
+      changed = mingoUpdate(next, modifier, opts.arrayFilters, positional ? opts.query : undefined);
     } catch (err) {
       throw new CommandError(ErrorCodes.BadValue, (err as Error).message);
     }

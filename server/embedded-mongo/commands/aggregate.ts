@@ -3,7 +3,7 @@ import { Long, ObjectId, type Document } from 'bson';
 import { Aggregator, ProcessingMode } from 'mingo';
 import type { Collection } from '../collection';
 import { CommandError, ErrorCodes, badValue } from '../errors';
-import { compileFilter, matches } from '../query';
+import { compileFilter, lazyFilter, matches } from '../query';
 import { canonicalKey, isPlainObject } from '../values';
 import { collectionName, countDocs, selectDocs, type CommandContext, type Handler } from './context';
 
@@ -156,7 +156,7 @@ function writeMerge(ctx: CommandContext, spec: unknown, results: Document[]): vo
     const doc = withId(raw);
     const filter: Document = {};
     for (const field of on) filter[field] = doc[field] ?? null;
-    const existing = selectDocs(coll, filter, compileFilter(filter), 1)[0];
+    const existing = selectDocs(coll, filter, lazyFilter(filter), 1)[0];
     if (!existing) {
       if (whenNotMatched === 'insert') ctx.engine.insert(coll, doc, ctx.ops);
       else if (whenNotMatched === 'fail') throw new CommandError(13113, '$merge could not find a matching document in the target collection for at least one document in the source collection');
@@ -201,7 +201,7 @@ export const aggregate: Handler = (cmd, ctx) => {
   const first = stages[0];
   if (first && isPlainObject(first.$match) && !('$expr' in first.$match)) {
     const filter = first.$match;
-    const query = compileFilter(filter);
+    const query = lazyFilter(filter);
     stages = stages.slice(1);
     if (!writer && stages.length === 1 && isCountGroup(stages[0])) {
       // countDocuments: answer from the index without materializing the matches.

@@ -3,9 +3,8 @@ import type { Document } from 'bson';
 import type { Collection } from '../collection';
 import type { Engine } from '../engine';
 import { CommandError, ErrorCodes } from '../errors';
-import { matches } from '../query';
+import { matches, type LazyQuery } from '../query';
 import type { WriteOp } from '../storage';
-import type { Query } from 'mingo';
 
 export interface CommandContext {
   engine: Engine;
@@ -66,12 +65,16 @@ export function optionalDocument(cmd: Document, field: string): Document | undef
  * Documents of `coll` matching `filter`, index-assisted; stops after `stopAfter` matches when the caller
  * needs no more (unsorted finds with a limit).
  */
-export function selectDocs(coll: Collection | undefined, filter: Document, query: Query, stopAfter = Infinity): Document[] {
-  if (!coll) return [];
+export function selectDocs(coll: Collection | undefined, filter: Document, lazy: LazyQuery, stopAfter = Infinity): Document[] {
+  if (!coll) {
+    lazy();
+    return [];
+  }
   const candidates = coll.candidates(filter);
+  const query = candidates.exact ? undefined : lazy();
   const out: Document[] = [];
   for (const doc of candidates.docs) {
-    if (candidates.exact || matches(query, doc)) {
+    if (!query || matches(query, doc)) {
       out.push(doc);
       if (out.length >= stopAfter) break;
     }
@@ -80,10 +83,14 @@ export function selectDocs(coll: Collection | undefined, filter: Document, query
 }
 
 /** Counts matches without materializing them when an index answers the filter exactly. */
-export function countDocs(coll: Collection | undefined, filter: Document, query: Query): number {
-  if (!coll) return 0;
+export function countDocs(coll: Collection | undefined, filter: Document, lazy: LazyQuery): number {
+  if (!coll) {
+    lazy();
+    return 0;
+  }
   const candidates = coll.candidates(filter);
   if (candidates.exact) return candidates.size;
+  const query = lazy();
   let n = 0;
   for (const doc of candidates.docs) if (matches(query, doc)) n++;
   return n;

@@ -4,7 +4,7 @@ import { Long, ObjectId, type Document } from 'bson';
 import { cursorIdOf } from '../cursors';
 import { CommandError, ErrorCodes, toCommandError } from '../errors';
 import { MAX_BSON_OBJECT_SIZE, MAX_WRITE_BATCH_SIZE } from '../protocol';
-import { compileFilter, compileProjection, parseSort, sortDocs } from '../query';
+import { compileProjection, lazyFilter, parseSort, sortDocs } from '../query';
 import { applyUpdate, buildUpsert, isOperatorUpdate, validateUpdate, type UpdateSpec } from '../update';
 import { canonicalKey, isPlainObject, pathValues } from '../values';
 import {
@@ -20,7 +20,7 @@ export const find: Handler = (cmd, ctx) => {
   const name = collectionName(cmd, 'find');
   warnCollation(cmd, ctx);
   const filter = optionalDocument(cmd, 'filter') ?? {};
-  const query = compileFilter(filter);
+  const query = lazyFilter(filter);
   const sort = parseSort(cmd.sort);
   const projector = compileProjection(cmd.projection);
   const skip = nonNegative(cmd, 'skip') ?? 0;
@@ -152,7 +152,7 @@ export const update: Handler = (cmd, ctx) => {
     try {
       const st = parseUpdateStatement(statements[i]);
       warnCollation(cmd, ctx, statements[i]);
-      const query = compileFilter(st.q);
+      const query = lazyFilter(st.q);
       const coll = ctx.engine.get(ctx.db, name);
       const matched = selectDocs(coll, st.q, query, st.multi ? Infinity : 1);
       if (matched.length === 0 && st.upsert) {
@@ -200,7 +200,7 @@ export const deleteCommand: Handler = (cmd, ctx) => {
         throw new CommandError(ErrorCodes.FailedToParse, `The limit field in delete objects must be 0 or 1. Got ${String(st.limit)}`);
       }
       warnCollation(cmd, ctx, st);
-      const query = compileFilter(q);
+      const query = lazyFilter(q);
       const coll = ctx.engine.get(ctx.db, name);
       const matched = selectDocs(coll, q, query, st.limit === 1 ? 1 : Infinity);
       for (const doc of matched) {
@@ -219,7 +219,7 @@ export const findAndModify: Handler = (cmd, ctx) => {
   const name = collectionName(cmd, Object.keys(cmd)[0]);
   warnCollation(cmd, ctx);
   const filter = optionalDocument(cmd, 'query') ?? {};
-  const query = compileFilter(filter);
+  const query = lazyFilter(filter);
   const sort = parseSort(cmd.sort);
   const projector = compileProjection(cmd.fields);
   const remove = cmd.remove === true;
@@ -266,7 +266,7 @@ export const count: Handler = (cmd, ctx) => {
   const name = collectionName(cmd, 'count');
   warnCollation(cmd, ctx);
   const filter = optionalDocument(cmd, 'query') ?? {};
-  const query = compileFilter(filter);
+  const query = lazyFilter(filter);
   const skip = nonNegative(cmd, 'skip') ?? 0;
   const rawLimit = typeof cmd.limit === 'number' ? Math.abs(cmd.limit) : 0;
   const coll = ctx.engine.get(ctx.db, name);
@@ -282,7 +282,7 @@ export const distinct: Handler = (cmd, ctx) => {
   const key = cmd.key;
   if (typeof key !== 'string') throw new CommandError(ErrorCodes.TypeMismatch, `BSON field 'distinct.key' is the wrong type '${bsonTypeName(key)}', expected type 'string'`);
   const filter = optionalDocument(cmd, 'query') ?? {};
-  const query = compileFilter(filter);
+  const query = lazyFilter(filter);
   const seen = new Map<string, unknown>();
   for (const doc of selectDocs(ctx.engine.get(ctx.db, name), filter, query)) {
     for (const v of pathValues(doc, key)) {
