@@ -7,6 +7,7 @@ import { createSession } from '../server/commands/sessions';
 import { createWidget } from '../server/commands/createWidget';
 import type { User, UserDocument } from '../server/models/User';
 import type { AccountDocument } from '../server/models/Account';
+import type { ChatEndpoint, ChatEndpointDocument } from '../server/models/ChatEndpoint';
 import type { TestServer } from './helpers/app';
 
 export type SignUpInput = { email: string; password: string; tklID?: string };
@@ -58,4 +59,27 @@ export async function createUserInDb(
   const stored = await models.User.findById(user._id);
   if (!stored) throw new Error('the user just created is gone');
   return { user: stored, account, password, token };
+}
+
+/** Fields of a widget that finished setup (Step 3, linked to a Slack channel). */
+export function buildConfiguredWidget(overrides: Partial<ChatEndpoint> = {}): Partial<ChatEndpoint> {
+  const suffix = randomBytes(3).toString('hex').toUpperCase();
+  return {
+    Step: 3,
+    RoomId: `C${suffix}`,
+    RoomName: `support-${suffix.toLowerCase()}`,
+    slackTeamId: 'T0PARLEY',
+    slackBaseUrl: 'https://parley-test.slack.com/',
+    slackMainUser: 'U0PARLEY',
+    ...overrides,
+  };
+}
+
+/** Stores one more widget for the account of a user; Step 1 unless the overrides say otherwise. */
+export async function createWidgetInDb(
+  server: Pick<TestServer, 'models'>,
+  owner: Pick<UserDocument, '_id' | 'accountId'>,
+  overrides: Partial<ChatEndpoint> = {},
+): Promise<ChatEndpointDocument> {
+  return server.models.ChatEndpoint.create({ Step: 1, ...overrides, accountId: owner.accountId, userId: owner._id });
 }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { startTestServer, type TestServer } from '../helpers/app';
-import { createUserInDb, signUpUser } from '../factories';
+import { buildConfiguredWidget, createUserInDb, createWidgetInDb, signUpUser } from '../factories';
 import { NEVER_SIGNED_IN, TERMS_VERSION } from '../../server/shared';
 import type { ChatEndpointWithStats, CurrentUser } from '../../server/shared';
 
@@ -148,6 +148,15 @@ describe('the signed-in user (/v1/users/...)', () => {
       expect(myList.map((ce) => ce.Id)).to.not.include(theirList[0]?.Id);
       const me: CurrentUser = (await get('/v1/users/current', mine.token).expect(200)).body;
       expect(me.ces.map((ce) => ce.Id)).to.deep.equal(myList.map((ce) => ce.Id));
+    });
+
+    it('lists every widget of the account in creation order, configured or not', async () => {
+      const { token, user } = await createUserInDb(server);
+      const configured = await createWidgetInDb(server, user, buildConfiguredWidget({ RoomName: 'sales' }));
+      const list: ChatEndpointWithStats[] = (await get('/v1/users/current/chat_endpoints', token).expect(200)).body;
+      expect(list.map((ce) => ce.Step)).to.deep.equal([1, 3]);
+      expect(list[1]).to.include({ Id: configured.id as string, RoomName: 'sales' });
+      expect(list[0]!.Id < list[1]!.Id).to.equal(true);
     });
 
     it('shows users of one account the same widgets', async () => {
