@@ -45,7 +45,7 @@ export async function requestPasswordReset(
 }
 
 /**
- * Sets a new password with a reset token, uses the token up and ends every session of the user.
+ * Sets a new password with a reset token, uses up every reset token of the user and ends their sessions.
  * Throws 'Invalid token' for unknown, expired or used tokens.
  */
 export async function resetPassword(models: Models, token: string, password: string): Promise<UserDocument> {
@@ -62,6 +62,8 @@ export async function resetPassword(models: Models, token: string, password: str
   if (!user) throw invalid();
   user.passwordHash = await hashPassword(password);
   await user.save();
+  // Older links in the same inbox must not reset the password again.
+  await models.PasswordResetToken.updateMany({ userId: user._id, usedAt: null }, { $set: { usedAt: now } });
   await revokeUserSessions(models, user._id);
   return user;
 }

@@ -74,6 +74,16 @@ describe('password reset (POST /v1/p/users/password_reset_email and /password_re
     await request(server.url).post('/v1/p/sessions').send({ email: user.email, password: 'first new password' }).expect(200);
   });
 
+  it('makes older reset links of the same user stop working once one of them is used', async () => {
+    const user = await signUpUser(server);
+    const older = await requestReset(user.email);
+    const newer = await requestReset(user.email);
+    expect(older.token).not.to.equal(newer.token);
+    await request(server.url).post('/v1/p/users/password_reset').send({ token: newer.token, password: 'newest password' }).expect(200);
+    const res = await request(server.url).post('/v1/p/users/password_reset').send({ token: older.token, password: 'sneaky password' }).expect(400);
+    expect(res.body.Message).to.equal('Invalid token');
+  });
+
   it("answers 400 'Invalid token' once the token is older than an hour", async () => {
     const user = await signUpUser(server);
     const { token } = await requestReset(user.email);
