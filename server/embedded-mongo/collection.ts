@@ -179,35 +179,31 @@ export class Collection {
     }
 
     let best: { ids: Set<string>; exact: boolean } | undefined;
+    const hasNull = (p: Pinned) => p.values.some((v) => v === null || v === undefined);
     for (const index of this.indexes.values()) {
       if (!index.usable || index.isPartial) continue;
-      const lead = pins.get(index.fields[0]);
-      if (!lead) continue;
-      const hasNull = (p: Pinned) => p.values.some((v) => v === null || v === undefined);
-      if (index.sparse && hasNull(lead)) continue;
-      const full = index.fields.every((f) => pins.has(f)) && (!index.sparse || !index.fields.some((f) => hasNull(pins.get(f)!)));
-      const ids = new Set<string>();
-      if (full) {
-        let combos: unknown[][] = [[]];
-        for (const f of index.fields) {
-          const next: unknown[][] = [];
-          for (const combo of combos) for (const v of pins.get(f)!.values) next.push([...combo, v]);
-          combos = next;
-          if (combos.length > 10_000) break;
-        }
-        if (combos.length > 10_000) continue;
-        for (const combo of combos) {
-          const set = index.entries.get(Index.keyOf(combo));
-          if (set) for (const id of set) ids.add(id);
-        }
-      } else {
-        const map = index.prefix ?? index.entries;
-        for (const v of lead.values) {
-          const set = map.get(canonicalKey(v));
-          if (set) for (const id of set) ids.add(id);
-        }
+      // The longest run of leading index fields the filter pins to values.
+      let depth = 0;
+      while (depth < index.fields.length && pins.has(index.fields[depth])) depth++;
+      if (depth === 0) continue;
+      const used = index.fields.slice(0, depth).map((f) => pins.get(f)!);
+      // A sparse index has no entry for documents missing the field, which {field: null} must find.
+      if (index.sparse && used.some(hasNull)) continue;
+      let combos: unknown[][] = [[]];
+      for (const pin of used) {
+        const next: unknown[][] = [];
+        for (const combo of combos) for (const v of pin.values) next.push([...combo, v]);
+        combos = next;
+        if (combos.length > 10_000) break;
       }
-      const exact = allPinsPure && full && pins.size === index.fields.length;
+      if (combos.length > 10_000) continue;
+      const map = depth === index.fields.length ? index.entries : index.prefixes[depth - 1];
+      const ids = new Set<string>();
+      for (const combo of combos) {
+        const set = map.get(Index.keyOf(combo));
+        if (set) for (const id of set) ids.add(id);
+      }
+      const exact = allPinsPure && pins.size === depth;
       if (!best || ids.size < best.ids.size || (ids.size === best.ids.size && exact && !best.exact)) best = { ids, exact };
       if (ids.size === 0) break;
     }

@@ -35,7 +35,8 @@ export class Index {
   readonly usable: boolean;
   private readonly partial: Query | undefined;
   readonly entries = new Map<string, Set<string>>();
-  readonly prefix: Map<string, Set<string>> | undefined;
+  /** For compound indexes: prefixes[L - 1] maps the key of the first L fields (L < fields.length). */
+  readonly prefixes: Array<Map<string, Set<string>>>;
 
   constructor(readonly spec: IndexSpec) {
     this.fields = Object.keys(spec.key);
@@ -43,7 +44,7 @@ export class Index {
     this.sparse = spec.sparse === true;
     this.usable = Object.values(spec.key).every((dir) => typeof dir === 'number' || dir === 'hashed');
     this.partial = spec.partialFilterExpression ? new Query(spec.partialFilterExpression, {}) : undefined;
-    this.prefix = this.fields.length > 1 ? new Map() : undefined;
+    this.prefixes = Array.from({ length: this.fields.length - 1 }, () => new Map<string, Set<string>>());
   }
 
   get isPartial(): boolean {
@@ -96,17 +97,21 @@ export class Index {
 
   add(idKey: string, entries: IndexEntry[]): void {
     for (const entry of entries) addTo(this.entries, entry.key, idKey);
-    if (this.prefix) for (const k of new Set(entries.map((e) => canonicalKey(e.values[0])))) addTo(this.prefix, k, idKey);
+    this.prefixes.forEach((map, i) => {
+      for (const k of new Set(entries.map((e) => Index.keyOf(e.values.slice(0, i + 1))))) addTo(map, k, idKey);
+    });
   }
 
   remove(idKey: string, entries: IndexEntry[]): void {
     for (const entry of entries) removeFrom(this.entries, entry.key, idKey);
-    if (this.prefix) for (const k of new Set(entries.map((e) => canonicalKey(e.values[0])))) removeFrom(this.prefix, k, idKey);
+    this.prefixes.forEach((map, i) => {
+      for (const k of new Set(entries.map((e) => Index.keyOf(e.values.slice(0, i + 1))))) removeFrom(map, k, idKey);
+    });
   }
 
   clear(): void {
     this.entries.clear();
-    this.prefix?.clear();
+    for (const map of this.prefixes) map.clear();
   }
 }
 
