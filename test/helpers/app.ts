@@ -8,7 +8,7 @@ import path from 'node:path';
 import type express from 'express';
 import type { Connection } from 'mongoose';
 import { loadConfig, type Config } from '../../server/config';
-import { startParley } from '../../server/main';
+import { startParley, type Parley } from '../../server/main';
 import type { Models } from '../../server/models';
 import type { SentMail } from '../../server/mail';
 import type { SlackSandbox } from '../../server/sandbox/slack';
@@ -62,6 +62,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     config: parley.config,
     models: parley.models,
     connection: parley.connection,
+    parley,
     outbox: {
       list: async () => (outbox ? outbox.list() : []),
       latestTo: async (email) => (outbox ? outbox.latestTo(email) : undefined),
