@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { Models } from '../models';
 
 export const OAUTH_STATE_TTL_SECONDS = 10 * 60;
-const AUDIENCE = 'parley-slack-oauth';
+export const OAUTH_STATE_AUDIENCE = 'parley-slack-oauth';
 const ALGORITHM = 'HS256';
 
 export const OAUTH_PURPOSES = ['signup', 'install', 'swap_user', 'upgrade'] as const;
@@ -36,7 +36,7 @@ export async function createOAuthState(
 ): Promise<string> {
   const nonce = randomBytes(18).toString('base64url');
   await models.OAuthState.create({ nonce, expiresAt: new Date(Date.now() + OAUTH_STATE_TTL_SECONDS * 1000) });
-  return jwt.sign({ ...payload, nonce }, secret, { algorithm: ALGORITHM, audience: AUDIENCE, expiresIn: OAUTH_STATE_TTL_SECONDS });
+  return jwt.sign({ ...payload, nonce }, secret, { algorithm: ALGORITHM, audience: OAUTH_STATE_AUDIENCE, expiresIn: OAUTH_STATE_TTL_SECONDS });
 }
 
 /** Verifies a state and uses it up. Nothing else may change when this answers a problem. */
@@ -47,7 +47,7 @@ export async function consumeOAuthState(
 ): Promise<{ ok: true; payload: OAuthStatePayload } | { ok: false; problem: StateProblem }> {
   let decoded: unknown;
   try {
-    decoded = jwt.verify(state, secret, { algorithms: [ALGORITHM], audience: AUDIENCE });
+    decoded = jwt.verify(state, secret, { algorithms: [ALGORITHM], audience: OAUTH_STATE_AUDIENCE });
   } catch (error) {
     return { ok: false, problem: error instanceof jwt.TokenExpiredError ? 'expired_state' : 'invalid_state' };
   }

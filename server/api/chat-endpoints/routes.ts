@@ -14,7 +14,7 @@ import { grantedScopes } from '../../commands/slackInstallations';
 import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
 import { slackClient } from '../../slack/client';
 import { slackAuthorizeUrl } from '../../slack/oauth';
-import { INSTALL_BOT_SCOPES, INSTALL_USER_SCOPES, neededScopes, scopeStatus, type ScopeRef } from '../../slack/scopes';
+import { INSTALL_BOT_SCOPES, INSTALL_USER_SCOPES, neededScopes, scopeStatus, type ScopeRef, type ScopeStatus } from '../../slack/scopes';
 import type { ChatEndpointView, SlackRoom } from '../../shared/types';
 import { presentChatEndpoint } from '../presenters/chatEndpoint';
 import { loadCurrentUser } from '../users/currentUser';
@@ -32,6 +32,13 @@ export type PermissionsView = {
   upgradeUrl: string;
   selective: (ScopeRef & { url: string })[];
 };
+
+/** The missing scopes; with nothing missing, the whole needed set again (a legacy install migrates this way). */
+function upgradeScopes(status: ScopeStatus): { bot: string[]; user: string[] } {
+  const wanted: ScopeRef[] = status.missing.length > 0 ? status.missing : status.scopes;
+  const of = (type: ScopeRef['type']) => wanted.filter((s) => s.type === type).map((s) => s.scope);
+  return { bot: of('bot'), user: of('user') };
+}
 
 export function chatEndpointsRouter(deps: ApiDeps): Router {
   const { config, models } = deps;
@@ -97,13 +104,22 @@ export function chatEndpointsRouter(deps: ApiDeps): Router {
     const ce = await ownChatEndpoint(models, res, id(req));
     const query = parse(SlackAuthorizeQuerySchema, req.query);
     if (query.purpose !== 'install' && !ce.slackTeamId) throw new ValidationError('Add Parley to Slack first.', 'not_installed');
-    const full = query.purpose !== 'upgrade';
+    let bot: readonly string[] = INSTALL_BOT_SCOPES;
+    let user: readonly string[] = INSTALL_USER_SCOPES;
+    if (query.purpose === 'upgrade') {
+      ({ bot, user } = upgradeScopes(await permissionsOf(ce)));
+    }
+    if (query.bot || query.user) {
+      bot = query.bot ?? [];
+      user = query.user ?? [];
+    }
+    if (bot.length === 0 && user.length === 0) throw new ValidationError('Ask for at least one scope', 'no_scopes');
     const url = await slackAuthorizeUrl(deps, {
       purpose: query.purpose,
       uid: authOf(res).user.id,
       ceId: ce.id,
-      botScopes: query.bot ?? (full ? INSTALL_BOT_SCOPES : await missingOf(ce, 'bot')),
-      userScopes: query.user ?? (full ? INSTALL_USER_SCOPES : await missingOf(ce, 'user')),
+      botScopes: bot,
+      userScopes: user,
       team: ce.slackTeamId || undefined,
     });
     res.json({ url });
@@ -115,9 +131,7 @@ export function chatEndpointsRouter(deps: ApiDeps): Router {
     const uid = authOf(res).user.id;
     const link = (bot: string[], user: string[]) =>
       slackAuthorizeUrl(deps, { purpose: 'upgrade', uid, ceId: ce.id, botScopes: bot, userScopes: user, team: ce.slackTeamId || undefined });
-    const pick = (refs: ScopeRef[], type: ScopeRef['type']) => refs.filter((s) => s.type === type).map((s) => s.scope);
-    // Nothing missing: the button still re-approves the needed set (a legacy install migrates this way).
-    const wanted = status.missing.length > 0 ? status.missing : status.scopes;
+    const wanted = upgradeScopes(status);
     const canAuthorize = ce.slackTeamId !== '';
     const selective =
       canAuthorize && status.missing.length > 1
@@ -130,7 +144,7 @@ export function chatEndpointsRouter(deps: ApiDeps): Router {
       mainUserSet: ce.slackMainUser !== '',
       oauthV1: ce.OauthV1,
       ...status,
-      upgradeUrl: canAuthorize ? await link(pick(wanted, 'bot'), pick(wanted, 'user')) : '',
+      upgradeUrl: canAuthorize ? await link(wanted.bot, wanted.user) : '',
       selective,
     });
   });
@@ -143,9 +157,6 @@ export function chatEndpointsRouter(deps: ApiDeps): Router {
     return scopeStatus(needed, grantedScopes(inst, ce.slackMainUser));
   }
 
-  async function missingOf(ce: ChatEndpointDocument, type: ScopeRef['type']): Promise<string[]> {
-    return (await permissionsOf(ce)).missing.filter((s) => s.type === type).map((s) => s.scope);
-  }
 
   return router;
 }
