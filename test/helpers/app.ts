@@ -26,6 +26,8 @@ export type TestServer = {
   outbox: { list(): Promise<SentMail[]>; latestTo(email: string): Promise<SentMail | undefined> };
   /** The Slack sandbox Parley talks to (mounted at /sandbox/slack), to drive Slack from tests. */
   slack: SlackSandbox;
+  /** Everything startParley started, for tests of parts added later. */
+  parley: Parley;
   close(): Promise<void>;
 };
 
