@@ -1,0 +1,138 @@
+/**
+ * The visitor widget's wire protocol: JSON frames over the WebSocket at /ws, and the public HTTP calls
+ * under /widget/api. Both the server (relay) and the widget (web/widget) import these schemas, so a frame
+ * one side sends is exactly what the other side accepts.
+ *
+ * Ordering and delivery: every frame that belongs to a conversation's history (message, edit, delete, ended,
+ * system) carries the conversation's sequence number `seq`, assigned by the server when it stores it.
+ * On (re)connect the widget sends the last `seq` it has shown; the server replays everything after it,
+ * then streams live frames. A visitor message is acknowledged (`ack`) only after it is stored; the widget
+ * resends unacknowledged messages with the same `clientId` after a reconnect and the server answers a
+ * duplicate with the original ack, so nothing is lost or shown twice.
+ */
+import { z } from 'zod';
+
+export const WIDGET_LIMITS = {
+  /** Longest visitor message, in characters. */
+  messageChars: 4000,
+  /** Largest frame the server reads, in bytes. */
+  frameBytes: 16 * 1024,
+  nameChars: 100,
+  emailChars: 254,
+  urlChars: 2048,
+  /** The widget pings this often; the server closes a socket silent for twice as long. */
+  heartbeatMs: 25_000,
+} as const;
+
+const clientId = z.string().min(8).max(64).regex(/^[A-Za-z0-9_-]+$/);
+const url = z.string().max(WIDGET_LIMITS.urlChars);
+const email = z.string().trim().max(WIDGET_LIMITS.emailChars).email();
+const name = z.string().trim().min(1).max(WIDGET_LIMITS.nameChars);
+const messageText = z.string().trim().min(1).max(WIDGET_LIMITS.messageChars);
+
+export const PageSchema = z.object({ url, title: z.string().max(300).default(''), referrer: url.default('') });
+
+export const IdentitySchema = z.object({
+  userId: z.string().max(200).optional(),
+  name: name.optional(),
+  email: email.optional(),
+  traits: z.record(z.string(), z.union([z.string().max(500), z.number(), z.boolean(), z.null()])).optional(),
+});
+
+/** Frames the widget sends. */
+export const ClientFrameSchema = z.discriminatedUnion('t', [
+  z.object({
+    t: z.literal('hello'),
+    widgetId: z.string().min(1).max(64),
+    /** Random token kept in localStorage; absent on a visitor's first visit. */
+    visitorToken: z.string().min(16).max(128).optional(),
+    /** Last sequence number the widget has shown, 0 for none. */
+    lastSeq: z.number().int().min(0).default(0),
+    page: PageSchema,
+    identity: IdentitySchema.optional(),
+    /** Set when a proactive trigger opened the conversation. */
+    triggerUid: z.string().max(64).optional(),
+  }),
+  z.object({ t: z.literal('msg'), clientId, text: messageText }),
+  z.object({ t: z.literal('typing'), on: z.boolean() }),
+  /** Pre-chat form (requireInfo), "ask for e-mail" answer, or privacy acceptance. */
+  z.object({ t: z.literal('info'), name: name.optional(), email: email.optional(), acceptedPrivacy: z.boolean().optional() }),
+  z.object({ t: z.literal('page'), page: PageSchema }),
+  z.object({ t: z.literal('end') }),
+  z.object({ t: z.literal('rate'), rating: z.enum(['up', 'down']), feedback: z.string().trim().max(2000).optional() }),
+  z.object({ t: z.literal('transcript'), email }),
+  /** An answer in a question group the operator started. */
+  z.object({ t: z.literal('answer'), groupUid: z.string().max(64), nodeId: z.string().max(64) }),
+  z.object({ t: z.literal('ping') }),
+]);
+export type ClientFrame = z.infer<typeof ClientFrameSchema>;
+
+export const AuthorSchema = z.object({ name: z.string(), avatarUrl: z.string().optional() });
+
+export const ChatMessageSchema = z.object({
+  seq: z.number().int().positive(),
+  id: z.string(),
+  from: z.enum(['visitor', 'operator', 'system']),
+  text: z.string(),
+  /** Sanitised HTML for operator messages that carry formatting (links, bold, line breaks). */
+  html: z.string().optional(),
+  author: AuthorSchema.optional(),
+  files: z.array(z.object({ id: z.string(), name: z.string(), size: z.number(), url: z.string(), mimetype: z.string() })).optional(),
+  /** ISO time the server stored it. */
+  at: z.string(),
+  edited: z.boolean().optional(),
+  /** Echoed for the visitor's own messages, so the widget can match them to what it sent. */
+  clientId: z.string().optional(),
+});
+export type ChatMessage = z.infer<typeof ChatMessageSchema>;
+
+/** Frames the server sends. */
+export const ServerFrameSchema = z.discriminatedUnion('t', [
+  z.object({
+    t: z.literal('welcome'),
+    visitorToken: z.string(),
+    online: z.boolean(),
+    conversation: z.object({ id: z.string(), number: z.number().int(), status: z.enum(['open', 'ended']), lastSeq: z.number().int() }).nullable(),
+  }),
+  z.object({ t: z.literal('ack'), clientId, seq: z.number().int().positive(), id: z.string(), at: z.string() }),
+  z.object({ t: z.literal('msg'), message: ChatMessageSchema }),
+  z.object({ t: z.literal('edit'), seq: z.number().int().positive(), id: z.string(), text: z.string(), html: z.string().optional() }),
+  z.object({ t: z.literal('delete'), seq: z.number().int().positive(), id: z.string() }),
+  z.object({ t: z.literal('presence'), online: z.boolean() }),
+  z.object({ t: z.literal('typing'), on: z.boolean(), author: AuthorSchema.optional() }),
+  z.object({ t: z.literal('ended'), seq: z.number().int().positive(), by: z.enum(['visitor', 'operator', 'inactivity']) }),
+  /** The operator asks for the visitor's e-mail. */
+  z.object({ t: z.literal('askEmail'), seq: z.number().int().positive() }),
+  z.object({ t: z.literal('question'), seq: z.number().int().positive(), groupUid: z.string(), nodeId: z.string(), text: z.string(), answers: z.array(z.object({ nodeId: z.string(), text: z.string() })) }),
+  /** Settings a visitor can see changed (texts, colours, presence mode). */
+  z.object({ t: z.literal('config'), config: z.record(z.string(), z.unknown()) }),
+  z.object({ t: z.literal('error'), code: z.string(), message: z.string(), clientId: clientId.optional() }),
+  z.object({ t: z.literal('pong') }),
+]);
+export type ServerFrame = z.infer<typeof ServerFrameSchema>;
+
+/** Error codes of `error` frames and of /widget/api answers; the widget shows a clear message for each. */
+export const WIDGET_ERROR_CODES = [
+  'bad_frame',
+  'too_large',
+  'rate_limited',
+  'unknown_widget',
+  'widget_offline',
+  'not_allowed_here',
+  'too_many_conversations',
+  'info_required',
+  'privacy_not_accepted',
+  'conversation_ended',
+  'uploads_disabled',
+] as const;
+export type WidgetErrorCode = (typeof WIDGET_ERROR_CODES)[number];
+
+/** Body of `POST /widget/api/{widgetUuid}/offline`. */
+export const OfflineMessageSchema = z.object({
+  name: name.optional(),
+  email,
+  message: messageText,
+  page: PageSchema.optional(),
+  visitorToken: z.string().min(16).max(128).optional(),
+});
+export type OfflineMessage = z.infer<typeof OfflineMessageSchema>;
