@@ -53,6 +53,17 @@ export function chatEndpointsRouter(deps: ApiDeps): Router {
     return slackClient(config.slack.apiUrl, inst.botToken);
   };
 
+  /**
+   * Channels are created as the main user (the spec's "Slack user used to create channels"), so the
+   * person is in the channel they made; without their token, the bot creates it.
+   */
+  const creatorClientFor = async (ce: ChatEndpointDocument) => {
+    const bot = await botClientFor(ce);
+    const inst = await models.Installation.findOne({ teamId: ce.slackTeamId, revokedAt: null });
+    const userToken = inst?.userTokens.find((t) => t.userId === ce.slackMainUser && !t.revokedAt && t.scopes.includes('channels:write'));
+    return userToken ? slackClient(config.slack.apiUrl, userToken.token) : bot;
+  };
+
   router.post('/chat_endpoints/new', auth, async (_req, res: Response<{ Id: string }>) => {
     const ce = await newWidget(models, authOf(res).user);
     res.json({ Id: ce.id });
@@ -78,7 +89,7 @@ export function chatEndpointsRouter(deps: ApiDeps): Router {
   router.post('/chat_endpoints/:id/channels', auth, async (req, res: Response<{ Id: string; Name: string }>) => {
     const ce = await ownChatEndpoint(models, res, id(req));
     const { channelName } = parse(CreateChannelSchema, req.body);
-    const room = await createSlackChannel(await botClientFor(ce), channelName);
+    const room = await createSlackChannel(await creatorClientFor(ce), channelName);
     res.json({ Id: room.Id, Name: room.Name });
   });
 
