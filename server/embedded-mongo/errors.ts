@@ -23,6 +23,7 @@ export const ErrorCodes = {
   IndexOptionsConflict: 85,
   IndexKeySpecsConflict: 86,
   InvalidIndexSpecificationOption: 197,
+  CommandNotSupported: 115,
   OperationNotSupportedInTransaction: 263,
   CannotCreateIndex: 67,
   InvalidIdField: 53,

@@ -6,9 +6,10 @@ import { CommandError, ErrorCodes, badValue } from '../errors';
 import { compileFilter, lazyFilter, matches } from '../query';
 import { canonicalKey, isPlainObject } from '../values';
 import { collectionName, countDocs, selectDocs, type CommandContext, type Handler } from './context';
+import { storageStats } from './ddl';
 
 const STAGES = new Set([
-  '$addFields', '$bucket', '$bucketAuto', '$count', '$densify', '$documents', '$facet', '$fill', '$graphLookup',
+  '$collStats', '$indexStats', '$addFields', '$bucket', '$bucketAuto', '$count', '$densify', '$documents', '$facet', '$fill', '$graphLookup',
   '$group', '$limit', '$lookup', '$match', '$merge', '$out', '$project', '$redact', '$replaceRoot', '$replaceWith',
   '$sample', '$set', '$setWindowFields', '$skip', '$sort', '$sortByCount', '$unionWith', '$unset', '$unwind',
 ]);
@@ -26,6 +27,9 @@ function validatePipeline(pipeline: unknown): asserts pipeline is Document[] {
     }
     const name = Object.keys(stage)[0];
     if (!STAGES.has(name)) throw new CommandError(40324, `Unrecognized pipeline stage name: '${name}'`);
+    if ((name === '$collStats' || name === '$indexStats') && i !== 0) {
+      throw new CommandError(40602, `${name} is only valid as the first stage in a pipeline`);
+    }
     if ((name === '$out' || name === '$merge') && i !== pipeline.length - 1) {
       throw new CommandError(40601, `${name} can only be the final stage in the pipeline`);
     }
@@ -177,6 +181,19 @@ function mergeDuplicate(coll: Collection, existing: Document): CommandError {
   return new CommandError(ErrorCodes.DuplicateKey, `E11000 duplicate key error collection: ${coll.ns} index: _id_ dup key: { _id: ${String(existing._id)} }`);
 }
 
+/** $collStats / $indexStats as the first stage (what mongosh and Compass ask for). */
+function statsStage(stage: Document, coll: Collection | undefined, ns: string): Document[] {
+  if (!coll) return [];
+  if ('$indexStats' in stage) {
+    return coll.indexSpecs().map((spec) => ({ name: spec.name, key: spec.key, host: 'localhost', accesses: { ops: 0, since: new Date() }, spec: { v: 2, ...spec } }));
+  }
+  const spec = isPlainObject(stage.$collStats) ? stage.$collStats : {};
+  const out: Document = { ns, host: 'localhost', localTime: new Date() };
+  if ('storageStats' in spec) out.storageStats = storageStats(coll);
+  if ('count' in spec) out.count = coll.docs.size;
+  return [out];
+}
+
 export const aggregate: Handler = (cmd, ctx) => {
   const collectionLess = cmd.aggregate === 1;
   const name = collectionLess ? undefined : collectionName(cmd, 'aggregate');
@@ -199,7 +216,10 @@ export const aggregate: Handler = (cmd, ctx) => {
 
   let input: Document[];
   const first = stages[0];
-  if (first && isPlainObject(first.$match) && !('$expr' in first.$match)) {
+  if (first && ('$collStats' in first || '$indexStats' in first)) {
+    input = statsStage(first, coll, `${ctx.db}.${name}`);
+    stages = stages.slice(1);
+  } else if (first && isPlainObject(first.$match) && !('$expr' in first.$match)) {
     const filter = first.$match;
     const query = lazyFilter(filter);
     stages = stages.slice(1);

@@ -14,6 +14,9 @@ import { bsonTypeName, collectionName, optionalDocument, type Handler } from './
 export const create: Handler = (cmd, ctx) => {
   const name = collectionName(cmd, 'create');
   const { create: _name, $db: _db, lsid: _lsid, $readPreference: _rp, writeConcern: _wc, $clusterTime: _ct, ...options } = cmd;
+  if (options.viewOn !== undefined) {
+    throw new CommandError(ErrorCodes.CommandNotSupported, 'views are not supported by the embedded server; set MONGODB_URI to use a real MongoDB');
+  }
   ctx.engine.create(ctx.db, name, options, ctx.ops);
   return { ok: 1 };
 };
@@ -214,20 +217,25 @@ function dataSize(coll: Collection): number {
   return size;
 }
 
-export const collStats: Handler = (cmd, ctx) => {
-  const name = collectionName(cmd, 'collStats');
-  const coll = ctx.engine.get(ctx.db, name);
-  if (!coll) throw new CommandError(ErrorCodes.NamespaceNotFound, `Collection [${ctx.db}.${name}] not found.`);
+/** Storage statistics of a collection; index sizes are estimates (the indexes live in memory). */
+export function storageStats(coll: Collection): Document {
   const size = dataSize(coll);
   const count = coll.docs.size;
   const indexSizes: Document = {};
   for (const spec of coll.indexSpecs()) indexSizes[spec.name] = count * 32;
+  const totalIndexSize = (coll.indexes.size + 1) * count * 32;
   return {
     ns: coll.ns, size, count, avgObjSize: count ? Math.floor(size / count) : 0, storageSize: size,
     capped: coll.options.capped === true, nindexes: coll.indexes.size + 1,
-    totalIndexSize: (coll.indexes.size + 1) * count * 32, totalSize: size + (coll.indexes.size + 1) * count * 32,
-    indexSizes, scaleFactor: 1, ok: 1,
+    totalIndexSize, totalSize: size + totalIndexSize, indexSizes, scaleFactor: 1,
   };
+}
+
+export const collStats: Handler = (cmd, ctx) => {
+  const name = collectionName(cmd, 'collStats');
+  const coll = ctx.engine.get(ctx.db, name);
+  if (!coll) throw new CommandError(ErrorCodes.NamespaceNotFound, `Collection [${ctx.db}.${name}] not found.`);
+  return { ...storageStats(coll), ok: 1 };
 };
 
 export const dbStats: Handler = (_cmd, ctx) => {
