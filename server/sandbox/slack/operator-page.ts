@@ -136,7 +136,7 @@ const script = String.raw`
         return '<button class="bk-button ' + esc(e.style || '') + '"' + ids + ' data-kind="button"' + (e.url ? ' data-url="' + esc(e.url) + '"' : '') + '>' + textObj(e.text) + '</button>';
       case 'static_select': case 'overflow':
         var opts = (e.options || []).concat((e.option_groups || []).reduce(function (a, g) { return a.concat(g.options || []); }, []));
-        return '<select class="bk-select"' + ids + ' data-kind="select"><option value="">' + esc(e.type === 'overflow' ? '⋯' : (e.placeholder ? e.placeholder.text : 'Select…')) + '</option>' + opts.map(function (o) { return '<option value="' + esc(o.value) + '">' + esc(o.text.text) + '</option>'; }).join('') + '</select>';
+        return '<select class="bk-select"' + ids + ' data-kind="select"><option value="">' + esc(e.type === 'overflow' ? '...' : (e.placeholder ? e.placeholder.text : 'Select…')) + '</option>' + opts.map(function (o) { return '<option value="' + esc(o.value) + '">' + esc(o.text.text) + '</option>'; }).join('') + '</select>';
       case 'image':
         return '<img src="' + esc(e.image_url) + '" alt="' + esc(e.alt_text) + '" style="width:64px;height:64px;border-radius:6px">';
       default:
@@ -207,7 +207,7 @@ const script = String.raw`
         snap.app.shortcuts.filter(function (s) { return s.type === 'message'; }).map(function (s) { return '<button data-act="shortcut" data-callback-id="' + esc(s.callbackId) + '" data-ts="' + esc(m.ts) + '">' + esc(s.name) + '</button>'; }).join('') + '</div>';
     }
     var files = (m.files || []).map(function (f) {
-      return '<div class="file-chip" data-file-id="' + esc(f.id) + '">' + (/^image\//.test(f.mimetype) ? '<img src="' + esc(f.url) + '" alt="' + esc(f.name) + '">' : '📎 <a href="' + esc(f.url) + '" target="_blank">' + esc(f.title || f.name) + '</a> <span class="muted">' + f.size + ' B</span>') + '</div>';
+      return '<div class="file-chip" data-file-id="' + esc(f.id) + '">' + (/^image\//.test(f.mimetype) ? '<img src="' + esc(f.url) + '" alt="' + esc(f.name) + '">' : '<a href="' + esc(f.url) + '" target="_blank">' + esc(f.title || f.name) + '</a> <span class="muted">' + f.size + ' B</span>') + '</div>';
     }).join('');
     var replies = (!inThread && m.replyCount > 0) ? '<button class="replies" data-act="open-thread" data-ts="' + esc(m.ts) + '">' + m.replyUsers.map(function (u) { return '<img src="' + esc(u.image) + '" alt="">'; }).join('') + m.replyCount + (m.replyCount === 1 ? ' reply' : ' replies') + '</button>' : '';
     var body = m.tombstone ? '<div class="text">This message was deleted.</div>' :
@@ -297,10 +297,25 @@ const script = String.raw`
     modalSig = sig;
     var box = $('op-modal');
     if (!m) { box.className = 'modal-backdrop'; box.innerHTML = ''; return; }
+    // Re-rendering (new errors, an update) must not lose what the person typed in the same view.
+    var shown = box.querySelector('.modal');
+    var typed = shown && shown.getAttribute('data-view-id') === m.id ? modalValues() : null;
     box.className = 'modal-backdrop open';
     box.innerHTML = '<div class="modal" data-view-id="' + esc(m.id) + '"><header><h3 id="op-modal-title">' + esc(m.title ? m.title.text : '') + '</h3></header>' +
       '<div class="body" id="op-modal-body">' + blocks(m.blocks, ' data-view-id="' + esc(m.id) + '"', m.errors) + (m.errors[''] ? '<div class="error">' + esc(m.errors['']) + '</div>' : '') + '</div>' +
       '<footer><button id="op-modal-close" class="secondary">' + esc(m.close ? m.close.text : 'Cancel') + '</button>' + (m.submit ? '<button id="op-modal-submit" class="primary">' + esc(m.submit.text) + '</button>' : '') + '</footer></div>';
+    if (typed) restoreValues(typed);
+  }
+
+  function restoreValues(values) {
+    document.querySelectorAll('#op-modal .bk-field').forEach(function (el) {
+      var b = el.getAttribute('data-block-id'), a = el.getAttribute('data-action-id'), type = el.getAttribute('data-type');
+      var v = values[b] && values[b][a];
+      if (v === undefined) return;
+      if (type === 'checkboxes') el.querySelectorAll('input').forEach(function (i) { i.checked = v.indexOf(i.value) >= 0; });
+      else if (type === 'radio_buttons') el.querySelectorAll('input').forEach(function (i) { i.checked = i.value === v; });
+      else el.value = v;
+    });
   }
 
   function modalValues() {
@@ -328,6 +343,7 @@ const script = String.raw`
       .then(function (r) { return r.json(); })
       .then(function (res) {
         if (!res.ok) toast('Error: ' + res.error);
+        else if (res.skipped === 'required_fields_empty') { /* the modal shows which fields */ }
         else if (res.skipped) toast('Not sent: ' + res.skipped);
         else if (res.delivered === false) toast('The app did not answer (' + (res.failure || res.status) + ')');
         else if (res.command && !res.command.delivered) toast('The command failed: ' + (res.command.skipped || res.command.failure || res.command.status));
@@ -376,7 +392,7 @@ const script = String.raw`
     if (t.hasAttribute('data-channel-id')) { sel.channel = t.getAttribute('data-channel-id'); sel.thread = ''; sel.pane = 'channel'; load(); return; }
     if (t.id === 'op-uninstall') { if (confirm('Uninstall ' + snap.app.name + ' from ' + snap.team.name + '?')) post('uninstall', {}); return; }
     if (t.id === 'op-modal-close') { post('close-view', { viewId: snap.modal.id }); return; }
-    if (t.id === 'op-modal-submit') { t.disabled = true; post('submit-view', { viewId: snap.modal.id, values: modalValues() }).then(function () { modalSig = ''; renderModal(); }); return; }
+    if (t.id === 'op-modal-submit') { t.disabled = true; post('submit-view', { viewId: snap.modal.id, values: modalValues() }).then(function () { var b = $('op-modal-submit'); if (b) b.disabled = false; }); return; }
     var act = t.getAttribute('data-act');
     var ts = t.getAttribute('data-ts');
     if (act === 'reply' || act === 'open-thread') { sel.thread = ts; load().then(function () { $('op-thread-text').focus(); }); return; }
@@ -436,7 +452,7 @@ export function operatorPage(baseUrl: string, appName: string): string {
     <div class="op-scroll" id="op-main-body"></div>
     <div class="composer" id="op-composer">
       <textarea id="op-text" rows="2" aria-label="Message"></textarea>
-      <div class="bar"><label>📎 Upload<input type="file" id="op-file"></label><span>Enter to send · Shift+Enter for a new line · /commands go to the app</span><button id="op-send" class="primary">Send</button></div>
+      <div class="bar"><label>+ Attach a file<input type="file" id="op-file"></label><span>Enter to send · Shift+Enter for a new line · /commands go to the app</span><button id="op-send" class="primary">Send</button></div>
     </div>
   </section>
   <aside class="op-side">
@@ -444,7 +460,7 @@ export function operatorPage(baseUrl: string, appName: string): string {
     <div class="op-scroll" id="op-side-body"></div>
     <div class="composer" id="op-thread-composer" style="display:none">
       <textarea id="op-thread-text" rows="2" aria-label="Reply"></textarea>
-      <div class="bar"><label>📎 Upload<input type="file" id="op-thread-file"></label><button id="op-thread-send" class="primary">Reply</button></div>
+      <div class="bar"><label>+ Attach a file<input type="file" id="op-thread-file"></label><button id="op-thread-send" class="primary">Reply</button></div>
     </div>
   </aside>
 </div>

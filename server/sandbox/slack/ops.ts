@@ -208,7 +208,8 @@ export function updateMessage(
   if (channel.isArchived) throw new SlackApiError('is_archived');
   const previous = messageObject(ctx, message);
   if (changes.text !== undefined) message.text = changes.text;
-  if (changes.blocks !== undefined) message.blocks = changes.blocks;
+  // Slack keeps the blocks when an update omits them and removes them for an empty list.
+  if (changes.blocks !== undefined) message.blocks = changes.blocks.length > 0 ? changes.blocks : undefined;
   else if (!message.botId && changes.text !== undefined && message.blocks) {
     message.blocks = [
       {

@@ -285,7 +285,8 @@ export class Sender {
     const blocks = Array.isArray(body.blocks) ? body.blocks : undefined;
     if (!text && !blocks) throw new SlackApiError('no_text');
     if (isTruthy(body.replace_original) && original) {
-      updateMessage(this.ctx, original, { text, blocks, editor: inst?.botUserId ?? original.user });
+      // A replacement is the whole new message: blocks not given are gone.
+      updateMessage(this.ctx, original, { text, blocks: blocks ?? [], editor: inst?.botUserId ?? original.user });
       return;
     }
     if (!channel) throw new SlackApiError('channel_not_found');

@@ -117,7 +117,7 @@ export interface SandboxFixture {
 }
 
 /** Starts the sandbox under /sandbox/slack on a loopback server, pointed at a fresh app stand-in. */
-export async function startSandbox(overrides: Partial<SlackSandboxOptions> = {}): Promise<SandboxFixture> {
+export async function startSandbox(overrides: Omit<Partial<SlackSandboxOptions>, 'app'> & { app?: Partial<SlackSandboxOptions['app']> } = {}): Promise<SandboxFixture> {
   const appStandIn = await startAppStandIn();
   const host = express();
   let router: express.Router | null = null;
@@ -168,4 +168,13 @@ export function clientFor(f: SandboxFixture, token?: string): WebClient {
 /** Parses a form-encoded interactivity body into its payload object. */
 export function interactivityPayload(body: string): Record<string, unknown> {
   return JSON.parse(new URLSearchParams(body).get('payload') ?? '{}') as Record<string, unknown>;
+}
+
+/** Waits until `check` returns a value (the test's own timeout bounds the wait). */
+export async function until<T>(check: () => T | undefined | null | false): Promise<T> {
+  for (;;) {
+    const v = check();
+    if (v) return v;
+    await new Promise((ok) => setTimeout(ok, 20));
+  }
 }

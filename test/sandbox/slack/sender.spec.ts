@@ -14,6 +14,7 @@ import {
   startSandbox,
   type ReceivedRequest,
   type SandboxFixture,
+  until,
 } from './helpers';
 
 function verified(r: ReceivedRequest): void {
@@ -29,15 +30,6 @@ function verified(r: ReceivedRequest): void {
 
 function envelope(r: ReceivedRequest): Record<string, unknown> & { event: Record<string, unknown> } {
   return JSON.parse(r.body) as Record<string, unknown> & { event: Record<string, unknown> };
-}
-
-/** Waits until `check` returns a value (the test's own timeout bounds the wait). */
-async function until<T>(check: () => T | undefined | null | false): Promise<T> {
-  for (;;) {
-    const v = check();
-    if (v) return v;
-    await new Promise((ok) => setTimeout(ok, 20));
-  }
 }
 
 describe('Slack sandbox sender', () => {
