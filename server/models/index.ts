@@ -11,6 +11,11 @@ import { passwordResetTokenModel } from './PasswordResetToken';
 import { planModel } from './Plan';
 import { sessionModel } from './Session';
 import { userModel } from './User';
+import { conversationCounterModel, conversationModel } from './Conversation';
+import { messageModel } from './Message';
+import { outboxJobModel, slackEventSeenModel } from './OutboxJob';
+import { visitorModel } from './Visitor';
+import { widgetFileModel } from './WidgetFile';
 
 export function createModels(connection: Connection) {
   return {
@@ -22,6 +27,13 @@ export function createModels(connection: Connection) {
     PasswordResetToken: passwordResetTokenModel(connection),
     Installation: installationModel(connection),
     OAuthState: oauthStateModel(connection),
+    Visitor: visitorModel(connection),
+    Conversation: conversationModel(connection),
+    ConversationCounter: conversationCounterModel(connection),
+    Message: messageModel(connection),
+    OutboxJob: outboxJobModel(connection),
+    SlackEventSeen: slackEventSeenModel(connection),
+    WidgetFile: widgetFileModel(connection),
   };
 }
 export type Models = ReturnType<typeof createModels>;

@@ -1,0 +1,96 @@
+import { Schema, type Connection, type HydratedDocument, type Model, type Types } from 'mongoose';
+
+export type ConversationStatus = 'open' | 'ended';
+export type EndedBy = 'visitor' | 'operator' | 'inactivity';
+
+/** One visitor conversation: one Slack thread in the widget's channel. */
+export interface Conversation {
+  accountId: Types.ObjectId;
+  ceId: Types.ObjectId;
+  /** Short per-widget number shown in the thread header (for `/parley end N`). */
+  number: number;
+  visitorId: Types.ObjectId;
+  status: ConversationStatus;
+  startedAt: Date;
+  endedAt: Date | null;
+  endedBy: EndedBy | null;
+  /** null until an operator answers (the history report shows the zero date then). */
+  firstResponseAt: Date | null;
+  agentName: string;
+  agentAvatarUrl: string;
+  agentSlackUserId: string;
+  rating: 'up' | 'down' | null;
+  feedback: string;
+  /** The proactive trigger that opened it, empty when the visitor started it. */
+  triggerUid: string;
+  pageUrl: string;
+  slackTeamId: string;
+  slackChannel: string;
+  /** ts of the header (thread parent); empty until the outbox posted it. */
+  threadTs: string;
+  /** Highest sequence number handed out in this conversation. */
+  lastSeq: number;
+  lastVisitorMsgAt: Date | null;
+  lastOperatorMsgAt: Date | null;
+  transcriptSentTo: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+export type ConversationDocument = HydratedDocument<Conversation>;
+
+export const ConversationSchema = new Schema<Conversation>(
+  {
+    accountId: { type: Schema.Types.ObjectId, ref: 'Account', required: true },
+    ceId: { type: Schema.Types.ObjectId, ref: 'ChatEndpoint', required: true },
+    number: { type: Number, required: true },
+    visitorId: { type: Schema.Types.ObjectId, ref: 'Visitor', required: true, index: true },
+    status: { type: String, enum: ['open', 'ended'], default: 'open' },
+    startedAt: { type: Date, default: () => new Date() },
+    endedAt: { type: Date, default: null },
+    endedBy: { type: String, enum: ['visitor', 'operator', 'inactivity', null], default: null },
+    firstResponseAt: { type: Date, default: null },
+    agentName: { type: String, default: '' },
+    agentAvatarUrl: { type: String, default: '' },
+    agentSlackUserId: { type: String, default: '' },
+    rating: { type: String, enum: ['up', 'down', null], default: null },
+    feedback: { type: String, default: '' },
+    triggerUid: { type: String, default: '' },
+    pageUrl: { type: String, default: '' },
+    slackTeamId: { type: String, default: '' },
+    slackChannel: { type: String, default: '' },
+    threadTs: { type: String, default: '' },
+    lastSeq: { type: Number, default: 0 },
+    lastVisitorMsgAt: { type: Date, default: null },
+    lastOperatorMsgAt: { type: Date, default: null },
+    transcriptSentTo: { type: String, default: '' },
+  },
+  { timestamps: true },
+);
+ConversationSchema.index({ ceId: 1, number: 1 }, { unique: true });
+ConversationSchema.index({ slackChannel: 1, threadTs: 1 });
+ConversationSchema.index({ status: 1, lastVisitorMsgAt: 1 });
+
+export type ConversationModel = Model<Conversation>;
+export function conversationModel(connection: Connection): ConversationModel {
+  return (
+    (connection.models.Conversation as ConversationModel | undefined) ??
+    connection.model<Conversation>('Conversation', ConversationSchema)
+  );
+}
+
+/** Per-widget counter of conversation numbers. */
+export interface ConversationCounter {
+  ceId: Types.ObjectId;
+  next: number;
+}
+const ConversationCounterSchema = new Schema<ConversationCounter>({
+  ceId: { type: Schema.Types.ObjectId, required: true, unique: true },
+  next: { type: Number, default: 0 },
+});
+export type ConversationCounterModel = Model<ConversationCounter>;
+export function conversationCounterModel(connection: Connection): ConversationCounterModel {
+  return (
+    (connection.models.ConversationCounter as ConversationCounterModel | undefined) ??
+    connection.model<ConversationCounter>('ConversationCounter', ConversationCounterSchema)
+  );
+}

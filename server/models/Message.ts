@@ -1,0 +1,72 @@
+import { Schema, type Connection, type HydratedDocument, type Model, type Types } from 'mongoose';
+
+/**
+ * One entry of a conversation's history, in sequence order. `kind` says what happened: a chat message, an
+ * edit or deletion of an earlier message (`targetId`), the end of the conversation, or the operator asking
+ * for the visitor's e-mail. Each has its own `seq`, so a widget that resumes after `lastSeq` sees edits and
+ * deletions that happened while it was away.
+ */
+export type MessageKind = 'msg' | 'edit' | 'delete' | 'ended' | 'askEmail';
+
+export interface MessageFile {
+  id: string;
+  name: string;
+  size: number;
+  mimetype: string;
+}
+
+export interface Message {
+  conversationId: Types.ObjectId;
+  seq: number;
+  kind: MessageKind;
+  from: 'visitor' | 'operator' | 'system';
+  text: string;
+  html: string;
+  author: { name: string; avatarUrl: string } | null;
+  /** The message the edit or delete applies to. */
+  targetId: Types.ObjectId | null;
+  /** Set on a visitor message by the widget; a resend with the same id is the same message. */
+  clientId?: string;
+  /** Slack ts of the reply this is (operator) or became (visitor, once posted). */
+  slackTs: string;
+  slackUserId: string;
+  files: MessageFile[];
+  edited: boolean;
+  deleted: boolean;
+  /** For `ended`: who ended it. */
+  endedBy: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+export type MessageDocument = HydratedDocument<Message>;
+
+const FileSchema = new Schema<MessageFile>({ id: String, name: String, size: Number, mimetype: String }, { _id: false });
+
+export const MessageSchema = new Schema<Message>(
+  {
+    conversationId: { type: Schema.Types.ObjectId, ref: 'Conversation', required: true },
+    seq: { type: Number, required: true },
+    kind: { type: String, enum: ['msg', 'edit', 'delete', 'ended', 'askEmail'], default: 'msg' },
+    from: { type: String, enum: ['visitor', 'operator', 'system'], required: true },
+    text: { type: String, default: '' },
+    html: { type: String, default: '' },
+    author: { type: new Schema({ name: String, avatarUrl: String }, { _id: false }), default: null },
+    targetId: { type: Schema.Types.ObjectId, default: null },
+    clientId: { type: String },
+    slackTs: { type: String, default: '' },
+    slackUserId: { type: String, default: '' },
+    files: { type: [FileSchema], default: [] },
+    edited: { type: Boolean, default: false },
+    deleted: { type: Boolean, default: false },
+    endedBy: { type: String, default: '' },
+  },
+  { timestamps: true },
+);
+MessageSchema.index({ conversationId: 1, seq: 1 }, { unique: true });
+MessageSchema.index({ conversationId: 1, clientId: 1 }, { unique: true, partialFilterExpression: { clientId: { $type: 'string' } } });
+MessageSchema.index({ slackTs: 1 });
+
+export type MessageModel = Model<Message>;
+export function messageModel(connection: Connection): MessageModel {
+  return (connection.models.Message as MessageModel | undefined) ?? connection.model<Message>('Message', MessageSchema);
+}

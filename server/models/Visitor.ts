@@ -1,0 +1,53 @@
+import { Schema, type Connection, type HydratedDocument, type Model, type Types } from 'mongoose';
+
+/**
+ * Someone on a website with a widget. Identified by a random token kept in the browser's localStorage;
+ * only its SHA-256 is stored, so a database leak does not let anyone take over conversations.
+ */
+export interface Visitor {
+  accountId: Types.ObjectId;
+  /** The ChatEndpoint (widget) the token was issued for; a token never opens another widget's conversations. */
+  ceId: Types.ObjectId;
+  tokenHash: string;
+  name: string;
+  email: string;
+  /** Derived from the IP when collectVisitorMetaData is on. */
+  location: { country: string; city: string };
+  currentPage: string;
+  pageTitle: string;
+  userAgent: string;
+  identUserId: string;
+  identTraits: Record<string, string | number | boolean | null>;
+  acceptedPrivacyAt: Date | null;
+  lastSeenAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
+}
+export type VisitorDocument = HydratedDocument<Visitor>;
+
+export const VisitorSchema = new Schema<Visitor>(
+  {
+    accountId: { type: Schema.Types.ObjectId, ref: 'Account', required: true },
+    ceId: { type: Schema.Types.ObjectId, ref: 'ChatEndpoint', required: true, index: true },
+    tokenHash: { type: String, required: true, unique: true },
+    name: { type: String, default: '' },
+    email: { type: String, default: '' },
+    location: {
+      country: { type: String, default: '' },
+      city: { type: String, default: '' },
+    },
+    currentPage: { type: String, default: '' },
+    pageTitle: { type: String, default: '' },
+    userAgent: { type: String, default: '' },
+    identUserId: { type: String, default: '' },
+    identTraits: { type: Schema.Types.Mixed, default: () => ({}) },
+    acceptedPrivacyAt: { type: Date, default: null },
+    lastSeenAt: { type: Date, default: () => new Date() },
+  },
+  { timestamps: true, minimize: false },
+);
+
+export type VisitorModel = Model<Visitor>;
+export function visitorModel(connection: Connection): VisitorModel {
+  return (connection.models.Visitor as VisitorModel | undefined) ?? connection.model<Visitor>('Visitor', VisitorSchema);
+}

@@ -1,0 +1,42 @@
+import { Schema, type Connection, type HydratedDocument, type Model, type Types } from 'mongoose';
+
+/**
+ * A file shown in a conversation. Visitor uploads keep their bytes here (at most 10 MB); operator uploads
+ * keep only the Slack file id and are fetched from Slack with the bot token when the visitor opens them.
+ */
+export interface WidgetFile {
+  ceId: Types.ObjectId;
+  conversationId: Types.ObjectId | null;
+  visitorId: Types.ObjectId | null;
+  source: 'visitor' | 'slack';
+  name: string;
+  size: number;
+  mimetype: string;
+  data: Buffer | null;
+  slackTeamId: string;
+  slackFileId: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+export type WidgetFileDocument = HydratedDocument<WidgetFile>;
+
+export const WidgetFileSchema = new Schema<WidgetFile>(
+  {
+    ceId: { type: Schema.Types.ObjectId, required: true },
+    conversationId: { type: Schema.Types.ObjectId, default: null },
+    visitorId: { type: Schema.Types.ObjectId, default: null },
+    source: { type: String, enum: ['visitor', 'slack'], required: true },
+    name: { type: String, default: 'file' },
+    size: { type: Number, default: 0 },
+    mimetype: { type: String, default: 'application/octet-stream' },
+    data: { type: Buffer, default: null },
+    slackTeamId: { type: String, default: '' },
+    slackFileId: { type: String, default: '' },
+  },
+  { timestamps: true },
+);
+
+export type WidgetFileModel = Model<WidgetFile>;
+export function widgetFileModel(connection: Connection): WidgetFileModel {
+  return (connection.models.WidgetFile as WidgetFileModel | undefined) ?? connection.model<WidgetFile>('WidgetFile', WidgetFileSchema);
+}
