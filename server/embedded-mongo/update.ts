@@ -83,6 +83,7 @@ export function applyUpdate(doc: Document, u: UpdateSpec, opts: ApplyOptions = {
     const modifier: Document = { ...rest };
     if (opts.inserting && $setOnInsert) modifier.$set = { ...(modifier.$set ?? {}), ...$setOnInsert };
     guardId(doc, modifier);
+    checkTargets(doc, modifier);
     next = copyDoc(doc);
     let changed: string[];
     try {
@@ -105,6 +106,75 @@ export function applyUpdate(doc: Document, u: UpdateSpec, opts: ApplyOptions = {
   assertSameId(doc, next);
   if (canonicalKey(next) === canonicalKey(doc)) return doc;
   return next;
+}
+
+const NUMERIC_OPS = new Set(['$inc', '$mul']);
+const ARRAY_OPS = new Set(['$push', '$addToSet', '$pop', '$pullAll']);
+
+function typeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'int' : 'double';
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'object') return isPlainObject(v) ? 'object' : ((v as { _bsontype?: string })._bsontype ?? 'object').toLowerCase();
+  return typeof v;
+}
+
+function idText(doc: Document): string {
+  return `{_id: ${typeof doc._id === 'string' ? JSON.stringify(doc._id) : String(doc._id)}}`;
+}
+
+/**
+ * mingo skips operators that do not fit the stored value; mongod refuses them. Checks the paths without
+ * positional parts: traversing through a scalar (PathNotViable), $inc on a non-number, array operators on a
+ * non-array.
+ */
+function checkTargets(doc: Document, modifier: Document): void {
+  for (const [op, fields] of Object.entries(modifier)) {
+    for (const [path, arg] of Object.entries(fields as Document)) {
+      if (path.includes('$')) continue;
+      const parts = path.split('.');
+      let cur: unknown = doc;
+      let i = 0;
+      for (; i < parts.length - 1; i++) {
+        const next: unknown = Array.isArray(cur) ? (/^\d+$/.test(parts[i]) ? cur[Number(parts[i])] : undefined) : (cur as Document)[parts[i]];
+        if (next === undefined || next === null) {
+          if (next === null && op !== '$unset' && op !== '$pull' && op !== '$pop') {
+            throw new CommandError(ErrorCodes.PathNotViable, `Cannot create field '${parts[i + 1]}' in element {${parts[i]}: null}`);
+          }
+          cur = undefined;
+          break;
+        }
+        if (typeof next !== 'object' || !(isPlainObject(next) || Array.isArray(next))) {
+          if (op === '$unset' || op === '$pull' || op === '$pop') {
+            cur = undefined;
+            break;
+          }
+          throw new CommandError(ErrorCodes.PathNotViable, `Cannot create field '${parts[i + 1]}' in element {${parts[i]}: ${JSON.stringify(next) ?? String(next)}}`);
+        }
+        cur = next;
+      }
+      if (cur === undefined) continue;
+      const leaf = parts[parts.length - 1];
+      const value = Array.isArray(cur) ? (/^\d+$/.test(leaf) ? cur[Number(leaf)] : undefined) : (cur as Document)[leaf];
+      if (value === undefined) continue;
+      if (NUMERIC_OPS.has(op)) {
+        if (typeof value !== 'number' && typeName(value) !== 'long' && typeName(value) !== 'decimal128') {
+          throw new CommandError(ErrorCodes.TypeMismatch, `Cannot apply ${op} to a value of non-numeric type. ${idText(doc)} has the field '${leaf}' of non-numeric type ${typeName(value)}`);
+        }
+        if (typeof arg !== 'number' && !['long', 'decimal128', 'int', 'double'].includes(typeName(arg))) {
+          throw new CommandError(ErrorCodes.TypeMismatch, `Cannot ${op === '$inc' ? 'increment' : 'multiply'} with non-numeric argument: {${path}: ${JSON.stringify(arg)}}`);
+        }
+      } else if (op === '$pull' && !Array.isArray(value)) {
+        throw new CommandError(ErrorCodes.BadValue, 'Cannot apply $pull to a non-array value');
+      } else if (ARRAY_OPS.has(op) && !Array.isArray(value)) {
+        const message = op === '$pop' || op === '$pullAll'
+          ? `Path '${path}' contains an element of non-array type '${typeName(value)}'`
+          : `The field '${path}' must be an array but is of type ${typeName(value)} in document ${idText(doc)}`;
+        throw new CommandError(op === '$pop' || op === '$pullAll' ? ErrorCodes.TypeMismatch : ErrorCodes.BadValue, message);
+      }
+    }
+  }
 }
 
 /** mingo would rewrite _id; mongod refuses any update that changes it (setting it to its own value is fine). */

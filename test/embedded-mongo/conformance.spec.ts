@@ -227,6 +227,16 @@ describe('embedded MongoDB conformance (driver)', () => {
       expect(err.code).to.equal(66);
     });
 
+    it('refuses operators that do not fit the stored value, changing nothing', async () => {
+      const coll = db.collection('misfits');
+      await coll.insertOne({ _id: 'm', s: 'text', n: 1 } as Document);
+      expect((await rejection(coll.updateOne({ _id: 'm' } as Document, { $inc: { s: 1 } }))).code).to.equal(14);
+      expect((await rejection(coll.updateOne({ _id: 'm' } as Document, { $push: { s: 'x' } } as Document))).code).to.equal(2);
+      expect((await rejection(coll.updateOne({ _id: 'm' } as Document, { $set: { 'n.deeper': 1 } }))).code).to.equal(28);
+      expect((await rejection(coll.updateOne({ _id: 'm' } as Document, { $set: { n: 2 }, $inc: { n: 1 } }))).code).to.equal(40);
+      expect(await coll.findOne({ _id: 'm' } as Document)).to.deep.equal({ _id: 'm', s: 'text', n: 1 });
+    });
+
     it('rejects an unknown update operator with FailedToParse (9)', async () => {
       const err = await rejection(db.collection('immutable').updateOne({}, { $frob: { a: 1 } } as Document));
       expect(err.code).to.equal(9);
