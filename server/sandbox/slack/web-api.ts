@@ -11,6 +11,7 @@ import {
   deleteMessage,
   installApp,
   joinChannel,
+  leaveChannel,
   postMessage,
   renameChannel,
   revokeToken,
@@ -218,6 +219,46 @@ export function webApiRouter(ctx: PresentContext, sender: Sender, app: AppCreden
         channel: channelObject(c, call.auth.userId),
         ...(joined ? {} : { warning: 'already_in_channel', response_metadata: { warnings: ['already_in_channel'] } }),
       };
+    },
+
+    'conversations.invite': (call) => {
+      const c = channelArg(call);
+      if (c.isArchived) throw new SlackApiError('is_archived');
+      mustBeMember(call, c);
+      const ids = required(call.args, 'users')
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean);
+      if (ids.length > 1000) throw new SlackApiError('too_many_users');
+      for (const id of ids) {
+        const u = state.user(id);
+        if (!u || u.teamId !== call.ws.id) throw new SlackApiError('user_not_found');
+        if (id === call.auth.userId) throw new SlackApiError('cant_invite_self');
+        if (c.members.includes(id)) throw new SlackApiError('already_in_channel', { errors: [{ user: id, ok: false, error: 'already_in_channel' }] });
+      }
+      for (const id of ids) joinChannel(ctx, c, id, call.auth.userId);
+      return { channel: channelObject(c, call.auth.userId) };
+    },
+
+    'conversations.leave': (call) => {
+      const c = channelArg(call);
+      if (c.isGeneral) throw new SlackApiError('cant_leave_general');
+      if (!c.members.includes(call.auth.userId)) return { not_in_channel: true };
+      leaveChannel(ctx, c, call.auth.userId);
+      return {};
+    },
+
+    'users.conversations': (call) => {
+      const userId = str(call.args, 'user') ?? call.auth.userId;
+      const types = (str(call.args, 'types') ?? 'public_channel').split(',').map((t) => t.trim());
+      const excludeArchived = bool(call.args, 'exclude_archived');
+      const all = state
+        .channelsOf(call.ws.id)
+        .filter((c) => c.members.includes(userId))
+        .filter((c) => (c.isPrivate ? types.includes('private_channel') && c.members.includes(call.auth.userId) : types.includes('public_channel')))
+        .filter((c) => !(excludeArchived && c.isArchived));
+      const { items, next } = page(all, call.args, 100, 1000);
+      return { channels: items.map((c) => channelObject(c, null)), response_metadata: { next_cursor: next } };
     },
 
     'conversations.rename': (call) => {

@@ -173,6 +173,29 @@ describe('Slack sandbox Web API', () => {
       expect(f.sandbox.state.channel(SUPPORT)?.members.filter((m) => m === inst.botUserId)).to.have.length(1);
     });
 
+    it("creates a channel with the main user's token and invites the bot into it", async () => {
+      const inst = f.sandbox.install({ teamId: ACME, userId: ALICE, botScopes: ['channels:read', 'chat:write'], userScopes: ['channels:write'] });
+      const asAlice = clientFor(f, inst.userTokens[ALICE].token);
+      const created = await asAlice.conversations.create({ name: 'web-chat' });
+      const id = created.channel?.id as string;
+      expect(created.channel).to.include({ creator: ALICE, is_member: true });
+      expect((await slackError(clientFor(f, inst.botToken).chat.postMessage({ channel: id, text: 'hi' }))).error).to.equal('not_in_channel');
+      await asAlice.conversations.invite({ channel: id, users: inst.botUserId });
+      expect((await clientFor(f, inst.botToken).chat.postMessage({ channel: id, text: 'hi' })).ok).to.equal(true);
+      expect((await slackError(asAlice.conversations.invite({ channel: id, users: inst.botUserId }))).error).to.equal('already_in_channel');
+      const mine = await clientFor(f, inst.botToken).users.conversations({});
+      expect(mine.channels?.map((c) => c.name)).to.deep.equal(['web-chat']);
+    });
+
+    it('leaves a channel, but never #general', async () => {
+      const { client, inst } = installBot(f);
+      await client.conversations.join({ channel: SUPPORT });
+      await client.conversations.join({ channel: GENERAL });
+      await client.conversations.leave({ channel: SUPPORT });
+      expect(f.sandbox.state.channel(SUPPORT)?.members).not.to.include(inst.botUserId);
+      expect((await slackError(client.conversations.leave({ channel: GENERAL }))).error).to.equal('cant_leave_general');
+    });
+
     it('answers channel_not_found for an unknown channel', async () => {
       const { client } = installBot(f);
       expect((await slackError(client.conversations.info({ channel: 'C0NOPE' }))).error).to.equal('channel_not_found');
