@@ -9,6 +9,7 @@ import { Router, type Request, type Response } from 'express';
 import type { Config } from '../config';
 import type { Models } from '../models';
 import type { Logger } from '../http/errorHandler';
+import { perIpAndEmail } from '../http/rateLimits';
 import { authorizerOf, completeInstall, completeSwapUser, completeUpgrade, signUpWithSlack, type SlackAuthorizer } from '../commands/slackAuthorization';
 import { saveInstallation, type GrantedInstallation } from '../commands/slackInstallations';
 import { createSession } from '../commands/sessions';
@@ -93,7 +94,11 @@ export function oauthRouter(deps: OAuthDeps): Router {
   const router = Router();
   const api = slackClient(config.slack.apiUrl);
 
-  router.get('/slack/oauth/signup', async (req: Request, res: Response) => {
+  const limits = config.rateLimits;
+  // Public and each visit stores a state: held to the sign-up budget per client address.
+  const signUpLimit = perIpAndEmail('slack-signup', limits.windowMs, limits.signUpPerIp, limits.signUpPerEmail);
+
+  router.get('/slack/oauth/signup', ...signUpLimit, async (req: Request, res: Response) => {
     const source = typeof req.query.source === 'string' ? req.query.source.slice(0, 200) : '';
     const url = await slackAuthorizeUrl(deps, {
       purpose: 'signup',

@@ -153,7 +153,7 @@ export function eventEnvelope(teamId: string, event: Record<string, unknown>): s
 }
 
 /** Polls until `check` passes: events are acknowledged before they are processed. */
-export async function eventually(check: () => Promise<void>, attempts = 100): Promise<void> {
+export async function eventually(check: () => Promise<unknown>, attempts = 100): Promise<void> {
   for (let i = 0; ; i++) {
     try {
       await check();
