@@ -30,6 +30,8 @@ body { height: 100vh; overflow: hidden; }
 .op-main > header { padding: 10px 18px; border-bottom: 1px solid var(--border); display: flex; align-items: center; gap: 12px; min-height: 56px; }
 .op-main > header h2 { margin: 0; font-size: 18px; }
 .op-main > header .topic { color: var(--muted); font-size: 13px; flex: 1; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.channel-tools { display: flex; gap: 6px; }
+.channel-tools button { font-size: 12px; padding: 2px 8px; }
 .op-scroll { flex: 1; overflow-y: auto; padding: 8px 0; }
 .msg { display: grid; grid-template-columns: 40px 1fr; gap: 8px; padding: 6px 18px; position: relative; }
 .msg:hover { background: #f8f8f8; }
@@ -252,6 +254,7 @@ const script = String.raw`
       $('op-channel-title').textContent = snap.app.name;
       $('op-channel-topic').textContent = 'App Home';
       $('op-join').style.display = 'none';
+      $('op-channel-tools').style.display = 'none';
       main.innerHTML = '<div class="home" id="op-home">' + (snap.home ? blocks(snap.home.blocks, ' data-view-id="' + esc(snap.home.id) + '"') : '<div class="empty">' + esc(snap.app.name) + ' has not published a Home tab for you yet.</div>') + '</div>';
       $('op-composer').style.display = 'none';
     } else if (snap.channel) {
@@ -259,6 +262,7 @@ const script = String.raw`
       $('op-channel-title').textContent = '# ' + c.name;
       $('op-channel-topic').textContent = c.topic || c.purpose || '';
       $('op-join').style.display = c.isMember || c.isArchived ? 'none' : '';
+      $('op-channel-tools').style.display = c.isMember && !c.isArchived ? '' : 'none';
       var list = c.messages.map(function (m) { return message(m, false); }).join('') || '<div class="empty">No messages yet.</div>';
       var eph = snap.ephemerals.filter(function (e) { return !e.threadTs; }).map(ephemeral).join('');
       var stick = main.scrollHeight - main.scrollTop - main.clientHeight < 60;
@@ -362,6 +366,12 @@ const script = String.raw`
   $('op-home-link').addEventListener('click', function () { sel.pane = 'home'; sel.thread = ''; post('open-home', {}); });
   $('op-join').addEventListener('click', function () { post('join', { channel: sel.channel }); });
   $('op-close-thread').addEventListener('click', function () { sel.thread = ''; load(); });
+  $('op-rename').addEventListener('click', function () {
+    var name = prompt('New name for #' + snap.channel.name + ' (lowercase letters, digits, - and _, at most 80 characters)', snap.channel.name);
+    if (name && name.trim() !== snap.channel.name) post('rename-channel', { channel: sel.channel, name: name.trim() });
+  });
+  $('op-archive').addEventListener('click', function () { if (confirm('Archive #' + snap.channel.name + '?')) post('archive-channel', { channel: sel.channel }); });
+  $('op-leave').addEventListener('click', function () { post('leave', { channel: sel.channel }); });
 
   function send(textarea, threadTs) {
     var text = textarea.value.trim(); if (!text) return;
@@ -448,7 +458,7 @@ export function operatorPage(baseUrl: string, appName: string): string {
     <div class="app-state" id="op-app-state"></div>
   </nav>
   <section class="op-main">
-    <header><h2 id="op-channel-title"></h2><span class="topic" id="op-channel-topic"></span><button id="op-join" class="primary" style="display:none">Join channel</button></header>
+    <header><h2 id="op-channel-title"></h2><span class="topic" id="op-channel-topic"></span><button id="op-join" class="primary" style="display:none">Join channel</button><span id="op-channel-tools" class="channel-tools"><button id="op-rename">Rename</button><button id="op-archive">Archive</button><button id="op-leave">Leave</button></span></header>
     <div class="op-scroll" id="op-main-body"></div>
     <div class="composer" id="op-composer">
       <textarea id="op-text" rows="2" aria-label="Message"></textarea>

@@ -173,6 +173,15 @@ describe('Slack sandbox operator page (browser)', function () {
     await page.waitForSelector(`.msg[data-ts="${mine.ts}"]`, { state: 'detached' });
   });
 
+  it('renames the channel from its header, and the app hears channel_rename', async () => {
+    const page = await open();
+    page.once('dialog', (d) => void d.accept('customer-support'));
+    await page.click('#op-rename');
+    await page.waitForSelector('#op-channel-title >> text=customer-support');
+    await until(() => f.sandbox.state.deliveries.find((d) => d.summary === 'event channel_rename' && d.ok));
+    expect(f.sandbox.state.channel(SUPPORT)?.name).to.equal('customer-support');
+  });
+
   it('walks through the OAuth consent page and lands on the redirect URL with a code', async () => {
     const page = browser.page;
     const redirect = `${f.app.url}/slack/oauth_redirect`;
