@@ -10,9 +10,12 @@ import { ErrorPage, NotFound } from './scenes/errors/Errors';
 import { ForgotPassword } from './scenes/forgot-password/ForgotPassword';
 import { Legal } from './scenes/legal/Legal';
 import { Login } from './scenes/login/Login';
+import { Permissions } from './scenes/permissions/Permissions';
 import { Setup } from './scenes/setup/Setup';
 import { Support } from './scenes/support/Support';
 import { Upcoming } from './scenes/upcoming/Upcoming';
+import { PleaseUpgrade } from './scenes/upgrade/PleaseUpgrade';
+import { ThankYou } from './scenes/upgrade/ThankYou';
 
 // Screens that validate with the shared zod field rules, and long documents, load on demand: zod alone is
 // ~50 KB gzipped and most visits never need it.
@@ -42,13 +45,6 @@ function WidgetSettings() {
   return <Upcoming title="Settings" />;
 }
 
-function Permissions() {
-  const { ceId } = useParams();
-  const ce = useCurrentCe(ceId);
-  if (ceId !== undefined && !ce) return <NotFoundRedirect />;
-  return <Upcoming title="Slack permissions" />;
-}
-
 export function AppRoutes() {
   return (
     <HashRouter>
@@ -76,8 +72,8 @@ export function AppRoutes() {
               <Route path="/settings/:ceId/:tab" element={<WidgetSettings />} />
               <Route path="/permissions" element={<Permissions />} />
               <Route path="/permissions/:ceId" element={<Permissions />} />
-              <Route path="/please-upgrade" element={<Upcoming title="Time to upgrade?" />} />
-              <Route path="/thank-you-for-upgrading" element={<Upcoming title="Thank you for upgrading" />} />
+              <Route path="/please-upgrade" element={<PleaseUpgrade />} />
+              <Route path="/thank-you-for-upgrading" element={<ThankYou />} />
               <Route path="/account" element={<Upcoming title="Manage your account" />} />
               {/* Non-admins never get here: the sign-in guard sends them to the dashboard. */}
               <Route path="/reports" element={<Outlet />}>

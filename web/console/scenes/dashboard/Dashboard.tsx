@@ -1,119 +1,287 @@
 /**
- * #/: the user's plan and widgets. Statistics cards, banners, teams and the rating prompt come with the
- * dashboard release; this screen shows only what the API already answers.
+ * #/: the dashboard (spec "Dashboard"). Widgets grouped by Slack team with their main user, cards with status
+ * and 30-day statistics, unfinished widgets, adding channels and teams, banners, and the satisfaction prompt.
  */
-import { useEffect, useState } from 'react';
-import { Link } from 'react-router-dom';
-import type { ChatEndpointView, ChatEndpointWithStats } from '../../../../server/shared';
-import { listChatEndpoints } from '../../api';
-import { ArrowRightIcon, SettingsIcon } from '../../components/icons';
-import { Alert, ButtonLink, PageLoader } from '../../components/ui';
-import { isConfigured, stepOf, widgetName } from '../../lib/rules';
-import { useUser } from '../../session/session';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { ApiError, listChatEndpoints, messageOf } from '../../api';
+import { createWidget, createWidgetInTeam, deleteWidget, slackAuthorizeUrl } from '../../api/widgets';
+import { useConfirm } from '../../components/ConfirmDialog';
+import { ArrowRightIcon, PlusIcon, SettingsIcon } from '../../components/icons';
+import { SlackMark, TrashIcon, UserIcon } from '../../components/moreIcons';
+import { Sparkline } from '../../components/Sparkline';
+import { Alert, Button, ButtonLink, PageLoader } from '../../components/ui';
+import { isConfigured, stepOf } from '../../lib/rules';
+import { useSession, useUser } from '../../session/session';
+import {
+  bannersFor,
+  canDeleteUnfinished,
+  channelName,
+  formatAverage,
+  groupByTeam,
+  isWidgetOnline,
+  sparklineValues,
+  type DashboardWidget,
+  type TeamGroup,
+} from './dashboardRules';
+import { RatingPrompt } from './RatingPrompt';
 
-type Widget = ChatEndpointView & Partial<Pick<ChatEndpointWithStats, 'chatStats'>>;
-
-export function isOnline(ce: Pick<ChatEndpointView, 'Step' | 'off' | 'status'>): boolean {
-  return isConfigured(ce) && !ce.off && ce.status !== 'offline';
-}
+const NEW_WIDGET_ERROR = 'error creating new widget, contact support';
+/** An unfinished widget's deletion reloads the page after this long (spec section 4). */
+const RELOAD_AFTER_DELETE_MS = 1000;
 
 export function Dashboard() {
   const user = useUser();
-  const [widgets, setWidgets] = useState<Widget[] | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const { reload } = useSession();
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const confirm = useConfirm();
+  const [stats, setStats] = useState<DashboardWidget[] | null>(null);
+  const [statsFailed, setStatsFailed] = useState(false);
+  const [alert, setAlert] = useState<{ kind: 'error' | 'success'; text: string } | null>(null);
+  const [adding, setAdding] = useState<string | null>(null);
+  const swapped = params.has('userSwapped');
 
   useEffect(() => {
     let live = true;
     listChatEndpoints()
-      .then((list) => live && setWidgets(list))
-      .catch(() => {
-        if (!live) return;
-        // The widgets of the signed-in user are already known; only their statistics are missing.
-        setWidgets(user.ces);
-        setNotice('Conversation statistics could not be loaded right now.');
-      });
+      .then((list) => live && setStats(list))
+      .catch(() => live && setStatsFailed(true));
     return () => {
       live = false;
     };
   }, [user.ces]);
 
+  // The user's widgets are authoritative for what exists; the list call adds the statistics.
+  const widgets: DashboardWidget[] = useMemo(() => {
+    const byId = new Map((stats ?? []).map((ce) => [ce.Id, ce]));
+    return user.ces.map((ce) => ({ ...ce, chatStats: byId.get(ce.Id)?.chatStats }));
+  }, [user.ces, stats]);
+  const teams = useMemo(() => groupByTeam(widgets), [widgets]);
+  const banners = useMemo(() => bannersFor(user, widgets), [user, widgets]);
+  const atLimit = user.ces.length >= user.account.plan.maxChannels;
+
+  /** Creates a widget (in a team, or for a new team) and opens its setup; the plan limit sends to the upsell. */
+  const addWidget = useCallback(
+    async (key: string, existingId?: string) => {
+      if (atLimit) {
+        navigate('/please-upgrade');
+        return;
+      }
+      setAdding(key);
+      setAlert(null);
+      try {
+        const id = existingId ? await createWidgetInTeam(existingId) : await createWidget();
+        await reload();
+        navigate(`/setup/${id}`);
+      } catch (err) {
+        setAdding(null);
+        if (err instanceof ApiError && err.status === 402) navigate('/please-upgrade');
+        else setAlert({ kind: 'error', text: existingId ? NEW_WIDGET_ERROR : messageOf(err) });
+      }
+    },
+    [atLimit, navigate, reload],
+  );
+
+  const changeMainUser = (team: TeamGroup) =>
+    confirm.ask({
+      title: 'Change the main Slack user?',
+      body: (
+        <p>
+          Parley creates channels as the main Slack user{team.mainUser ? <> (now <strong>{team.mainUser}</strong>)</> : null}.
+          You will approve Parley in Slack again, signed in as the new user.
+        </p>
+      ),
+      confirmLabel: 'Continue to Slack',
+      action: async () => {
+        if (!team.anchor) throw new Error(NEW_WIDGET_ERROR);
+        window.location.href = await slackAuthorizeUrl(team.anchor.Id, 'swap_user');
+      },
+    });
+
+  const deleteUnfinished = (ce: DashboardWidget) =>
+    confirm.ask({
+      title: 'Delete this widget?',
+      body: <p>This widget was never connected to a channel, so no site uses it yet.</p>,
+      confirmLabel: 'Delete widget',
+      danger: true,
+      action: async () => {
+        await deleteWidget(ce.Id);
+        confirm.close();
+        setAlert({ kind: 'success', text: 'Widget deleted.' });
+        window.setTimeout(() => window.location.reload(), RELOAD_AFTER_DELETE_MS);
+      },
+    });
+
   return (
-    <>
+    <div className="dashboard">
       <header className="page-header">
         <h1 className="page-header__title">Parley</h1>
         <Link to="/account" className="plan-badge" title="Manage your plan">
           {user.account.plan.label} plan <ArrowRightIcon />
         </Link>
       </header>
-      {notice && (
-        <Alert kind="info" onDismiss={() => setNotice(null)}>
-          {notice}
+
+      {swapped && (
+        <Alert
+          kind="success"
+          onDismiss={() => {
+            params.delete('userSwapped');
+            setParams(params, { replace: true });
+          }}
+        >
+          Successfully swapped main user.
         </Alert>
       )}
-      <section aria-labelledby="widgets-title">
-        <h2 id="widgets-title" className="section-title">
-          Your widgets
-        </h2>
-        {widgets === null ? (
-          <PageLoader label="Loading your widgets…" />
-        ) : widgets.length === 0 ? (
-          <div className="card empty-state">
-            <p className="muted">You have no widgets yet.</p>
+      {alert && (
+        <Alert kind={alert.kind} title={alert.kind === 'error' ? 'Error' : undefined} onDismiss={() => setAlert(null)}>
+          {alert.text}
+        </Alert>
+      )}
+      {banners.map((banner) => (
+        <Alert key={banner.id} kind={banner.kind} title={banner.title}>
+          {banner.text}{' '}
+          {banner.link && (
+            <Link to={banner.link.to} className="banner-link">
+              {banner.link.label} →
+            </Link>
+          )}
+        </Alert>
+      ))}
+      {user.showNPSRating && <RatingPrompt />}
+      {statsFailed && <p className="muted stats-note">Conversation statistics could not be loaded right now.</p>}
+
+      {stats === null && !statsFailed ? (
+        <PageLoader label="Loading your widgets…" />
+      ) : (
+        <div className="teams">
+          {teams.map((team) => (
+            <section key={team.key || 'unlinked'} className="team" aria-label={team.connected ? `Slack team ${team.name}` : 'Widgets not connected to Slack'}>
+              <header className="team__head">
+                {team.connected ? (
+                  <>
+                    <span className="team__avatar" aria-hidden="true">
+                      {team.name.slice(0, 1).toUpperCase()}
+                    </span>
+                    <div className="team__text">
+                      <h2 className="team__name">{team.name}</h2>
+                      <p className="team__user">
+                        <UserIcon />
+                        <span>
+                          Main Slack user: <strong>{team.mainUser || 'not set'}</strong>
+                        </span>{' '}
+                        <button type="button" className="link-button" onClick={() => changeMainUser(team)} disabled={!team.anchor}>
+                          (change)
+                        </button>
+                      </p>
+                    </div>
+                  </>
+                ) : (
+                  <div className="team__text">
+                    <h2 className="team__name">Not connected to Slack yet</h2>
+                    <p className="team__user muted">Finish setup to link these widgets to a Slack channel.</p>
+                  </div>
+                )}
+              </header>
+              <ul className="widget-grid">
+                {team.widgets.map((ce) => (
+                  <li key={ce.Id}>
+                    <WidgetCard ce={ce} canDelete={canDeleteUnfinished(ce, widgets)} onDelete={() => deleteUnfinished(ce)} />
+                  </li>
+                ))}
+                {team.connected && (
+                  <li>
+                    <button
+                      type="button"
+                      className="add-card"
+                      onClick={() => (team.anchor && isConfigured(team.anchor) ? addWidget(team.key, team.anchor.Id) : setAlert({ kind: 'error', text: NEW_WIDGET_ERROR }))}
+                      disabled={adding !== null}
+                      aria-busy={adding === team.key || undefined}
+                    >
+                      <span className="add-card__icon">{adding === team.key ? <span className="spinner" aria-hidden="true" /> : <PlusIcon />}</span>
+                      <span className="add-card__label">Add new channel</span>
+                      <span className="add-card__text muted">Another widget answered in {team.name}</span>
+                    </button>
+                  </li>
+                )}
+              </ul>
+            </section>
+          ))}
+          <div className="new-team">
+            <Button variant="secondary" onClick={() => addWidget('new-team')} busy={adding === 'new-team'} disabled={adding !== null}>
+              <SlackMark size={18} />
+              Add a channel to a new Slack Team
+            </Button>
+            {atLimit && <span className="muted">Your {user.account.plan.label} plan includes {user.account.plan.maxChannels} {user.account.plan.maxChannels === 1 ? 'channel' : 'channels'}.</span>}
           </div>
-        ) : (
-          <ul className="widget-grid">
-            {[...widgets]
-              .sort((a, b) => widgetName(a).localeCompare(widgetName(b)))
-              .map((ce) => (
-                <li key={ce.Id}>
-                  <WidgetCard ce={ce} />
-                </li>
-              ))}
-          </ul>
-        )}
-      </section>
-    </>
+        </div>
+      )}
+      {confirm.dialog}
+    </div>
   );
 }
 
-function WidgetCard({ ce }: { ce: Widget }) {
-  const online = isOnline(ce);
+function WidgetCard({ ce, canDelete, onDelete }: { ce: DashboardWidget; canDelete: boolean; onDelete: () => void }) {
+  const online = isWidgetOnline(ce);
   const configured = isConfigured(ce);
+  const name = configured ? `#${channelName(ce)}` : ce.RoomName ? `#${channelName(ce)}` : 'New widget';
+  const stats = ce.chatStats;
   return (
-    <article className="card widget-card">
+    <article className={`card widget-card${configured ? '' : ' widget-card--unfinished'}`} data-widget-id={ce.Id}>
       <div className="widget-card__head">
-        <span className={`status-dot${online ? ' status-dot--online' : ''}`} aria-hidden="true" />
+        <span
+          className={`status-dot${online ? ' status-dot--online' : ''}`}
+          role="img"
+          aria-label={online ? 'Online' : 'Offline'}
+          title={online ? 'Online' : 'Offline'}
+        />
         <h3 className="widget-card__name">
-          {configured ? <Link to={`/settings/${ce.Id}/behavior`}>{widgetName(ce)}</Link> : widgetName(ce)}
+          <Link to={`/settings/${ce.Id}/behavior`}>{name}</Link>
         </h3>
-        <span className="sr-only">{online ? 'Online' : 'Offline'}</span>
-        {configured && (
-          <Link to={`/settings/${ce.Id}/behavior`} className="icon-btn" aria-label={`Settings of ${widgetName(ce)}`}>
-            <SettingsIcon />
-          </Link>
-        )}
+        <Link to={`/settings/${ce.Id}/behavior`} className="icon-btn" aria-label={`Settings of ${name}`}>
+          <SettingsIcon />
+        </Link>
       </div>
       {configured ? (
-        ce.chatStats && (
-          <dl className="widget-card__stats">
-            <div>
-              <dt>Today / 30 days</dt>
-              <dd>
-                {ce.chatStats.last24h}/{ce.chatStats.total}
-              </dd>
-            </div>
-            <div>
-              <dt>Chats per day</dt>
-              <dd>{ce.chatStats.avg30d.toFixed(1)}</dd>
-            </div>
-          </dl>
+        stats ? (
+          <>
+            <dl className="widget-card__stats">
+              <div>
+                <dt>Today / 30 days</dt>
+                <dd>
+                  {stats.last24h}/{stats.total}
+                </dd>
+              </div>
+              <div>
+                <dt>Average per day</dt>
+                <dd>{formatAverage(stats.avg30d)}</dd>
+              </div>
+            </dl>
+            {stats.total > 0 ? (
+              <Sparkline values={sparklineValues(stats)} label={`Conversations per day over the last 30 days, ${stats.total} in all`} />
+            ) : (
+              <p className="widget-card__empty muted">No conversations in the last 30 days yet.</p>
+            )}
+          </>
+        ) : (
+          <p className="muted">Statistics are not available.</p>
         )
       ) : (
         <div className="widget-card__setup">
-          <p className="muted">Step {stepOf(ce)} of 3 — setup not finished.</p>
-          <ButtonLink to={`/setup/${ce.Id}`} variant="secondary">
-            Finish setup
-          </ButtonLink>
+          <p className="muted">
+            {stepOf(ce) === 1 ? 'Not connected to Slack yet.' : 'Slack is connected: choose a channel.'} Step {stepOf(ce)} of 3.
+          </p>
+          <div className="widget-card__actions">
+            <ButtonLink to={`/setup/${ce.Id}`} className="btn--small">
+              Finish setup
+            </ButtonLink>
+            {canDelete && (
+              <Button variant="ghost" className="btn--small btn--ghost-danger" onClick={onDelete}>
+                <TrashIcon />
+                Delete
+              </Button>
+            )}
+          </div>
         </div>
       )}
     </article>

@@ -1,0 +1,190 @@
+/**
+ * Widget setup through the real UI (browser): sign up, add Parley to the Slack sandbox on its consent page,
+ * pick or create a channel, reach the embed page, and see the widget online on the dashboard.
+ */
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import { useBrowser } from '../helpers/browser';
+import { startTestServer, type TestServer } from '../helpers/app';
+
+let counter = 0;
+const uniqueEmail = (label: string) => `${label}-${Date.now().toString(36)}-${++counter}@example.com`;
+const PASSWORD = 'correct horse battery';
+
+describe('widget setup (browser)', function () {
+  this.timeout(120_000);
+  let server: TestServer;
+  const browser = useBrowser();
+
+  // A server (and Slack sandbox) per test: a channel linked to one widget cannot be picked by another.
+  beforeEach(async function () {
+    this.timeout(60_000);
+    server = await startTestServer();
+  });
+  afterEach(async () => {
+    await server?.close();
+  });
+
+  const at = (hashPath: string) => `${server.url}/app/#${hashPath}`;
+
+  async function signUpThroughUi(page: Page): Promise<string> {
+    const email = uniqueEmail('setup');
+    await page.goto(at('/signup'));
+    await page.getByLabel('Work email').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign up', exact: true }).click();
+    await page.waitForURL(/#\/legal$/);
+    await page.getByRole('checkbox', { name: 'I agree to the Terms of Service and Privacy Policy' }).check();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Parley' }).waitFor();
+    return email;
+  }
+
+  /** Step 1 → the sandbox's consent page → Allow → back on setup step 2. */
+  async function addToSlack(page: Page): Promise<string> {
+    await page.getByRole('link', { name: 'Finish setup' }).click();
+    await page.getByRole('heading', { name: 'Connect Parley to your Slack workspace' }).waitFor();
+    expect(await page.getByRole('progressbar', { name: 'Setup progress' }).getAttribute('aria-valuenow')).to.equal('33');
+    await page.getByRole('button', { name: 'Add to Slack' }).click();
+    await page.waitForURL(/\/sandbox\/slack\/oauth\/v2\/authorize/);
+    await page.locator('#sandbox-oauth-allow').click();
+    await page.waitForURL(/\/app\/#\/setup\/[0-9a-f]{24}$/);
+    await page.getByRole('heading', { name: 'Choose the Slack channel for this widget' }).waitFor();
+    expect(await page.getByRole('progressbar', { name: 'Setup progress' }).getAttribute('aria-valuenow')).to.equal('67');
+    return new URL(page.url()).hash.split('/').pop() ?? '';
+  }
+
+  async function expectEmbedPage(page: Page, ceId: string) {
+    await page.getByRole('heading', { name: 'Setup is finished! Last step: copy and paste embed code' }).waitFor();
+    const widget = await server.models.ChatEndpoint.findById(ceId);
+    expect(widget?.Step).to.equal(3);
+    const snippet = page.getByTestId('embed-snippet');
+    expect(await snippet.textContent()).to.contain(`${server.url}/widget.js`).and.contain(`data-widget-id="${widget?.Uuid}"`);
+    return widget;
+  }
+
+  it('takes a new user from sign-up through Add to Slack and an existing channel to the embed page and an online card', async () => {
+    const page = browser.page;
+    await signUpThroughUi(page);
+    const ceId = await addToSlack(page);
+
+    // The sandbox workspace has general, random and support: only support is offered.
+    const rooms = page.getByRole('list', { name: 'Slack channels' });
+    await rooms.getByText('support', { exact: true }).waitFor();
+    expect(await rooms.getByText('general', { exact: true }).count()).to.equal(0);
+    expect(await rooms.getByText('random', { exact: true }).count()).to.equal(0);
+    await page.getByRole('button', { name: 'Refresh the channel list' }).click();
+    await rooms.getByText('support', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Connect #support' }).click();
+
+    const widget = await expectEmbedPage(page, ceId);
+    expect(widget?.RoomName.replace(/^#/, '')).to.equal('support');
+    // Parley's bot joined the channel in Slack.
+    const support = server.slack.state.data.channels.find((c) => c.name === 'support');
+    const installation = server.slack.state.data.installations.find((i) => i.teamId === support?.teamId);
+    expect(support?.members).to.include(installation?.botUserId);
+
+    // Another project type and the inline style change the real snippet; Copy confirms.
+    await page.getByRole('tab', { name: 'React' }).click();
+    await page.getByText('Inline', { exact: true }).click();
+    const snippet = await page.getByTestId('embed-snippet').textContent();
+    expect(snippet).to.contain("import { useEffect } from 'react';").and.contain('data-style').and.contain('parley-inline');
+    await page.getByRole('img', { name: 'Inline placeholder, 400 by 400 pixels' }).waitFor();
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByRole('button', { name: 'Copied!' }).waitFor();
+
+    // The dashboard shows the card online, in the Acme team with its main user.
+    await page.getByRole('link', { name: 'Go to the dashboard' }).click();
+    const team = page.getByRole('region', { name: 'Slack team Acme' });
+    await team.waitFor();
+    await team.getByText('Alice', { exact: true }).waitFor();
+    const card = team.locator(`[data-widget-id="${ceId}"]`);
+    await card.getByRole('link', { name: '#support', exact: true }).waitFor();
+    await card.getByRole('img', { name: 'Online' }).waitFor();
+    expect(await card.getByText('0/0').count()).to.equal(1);
+  });
+
+  it('creates a new Slack channel from the name typed, lowercased and checked against Slack rules', async () => {
+    const page = browser.page;
+    await signUpThroughUi(page);
+    const ceId = await addToSlack(page);
+
+    const name = page.getByLabel('Channel name');
+    const create = page.getByRole('button', { name: 'Create channel' });
+    expect(await create.isDisabled()).to.equal(true);
+    await name.fill('Website Chat');
+    expect(await name.inputValue()).to.equal('website chat');
+    await page.getByText('Slack requires lowercase letters, no spaces or punctuation, at most 80 characters.').waitFor();
+    expect(await create.isDisabled()).to.equal(true);
+    await name.fill('x'.repeat(81));
+    expect(await create.isDisabled()).to.equal(true);
+    await name.fill('x'.repeat(80));
+    expect(await create.isEnabled()).to.equal(true);
+
+    // A name Slack already has is answered clearly and the step stays open.
+    await name.fill('support');
+    await create.click();
+    await page.getByRole('alert').filter({ hasText: /taken|exists/i }).waitFor();
+
+    await name.fill('Website-Chat_2');
+    expect(await name.inputValue()).to.equal('website-chat_2');
+    await create.click();
+    const widget = await expectEmbedPage(page, ceId);
+    expect(widget?.RoomName.replace(/^#/, '')).to.equal('website-chat_2');
+    expect(server.slack.state.data.channels.some((c) => c.name === 'website-chat_2')).to.equal(true);
+  });
+
+  it('changes the channel after a confirmation and renames it from the embed page', async () => {
+    const page = browser.page;
+    await signUpThroughUi(page);
+    const ceId = await addToSlack(page);
+    await page.getByRole('button', { name: 'Connect #support' }).click();
+    await expectEmbedPage(page, ceId);
+
+    await page.getByRole('button', { name: 'Change channel' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change the channel?' });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect((await server.models.ChatEndpoint.findById(ceId))?.Step).to.equal(3);
+    await page.getByRole('button', { name: 'Change channel' }).click();
+    await dialog.getByRole('button', { name: 'Change channel' }).click();
+    await page.getByRole('heading', { name: 'Choose the Slack channel for this widget' }).waitFor();
+    expect((await server.models.ChatEndpoint.findById(ceId))?.Step).to.equal(2);
+
+    await page.getByLabel('Channel name').fill('visitors');
+    await page.getByRole('button', { name: 'Create channel' }).click();
+    await expectEmbedPage(page, ceId);
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await page.getByLabel('New channel name').fill('site-visitors');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('#site-visitors').waitFor();
+    expect(server.slack.state.data.channels.some((c) => c.name === 'site-visitors')).to.equal(true);
+  });
+
+  it("lands a 'Sign up with team chat' user, after the terms, on the dashboard with the Slack team and setup at step 2", async () => {
+    const page = browser.page;
+    await page.goto(at('/signup?source=e2e'));
+    await page.getByRole('link', { name: 'Sign up with team chat' }).click();
+    await page.waitForURL(/\/sandbox\/slack\/oauth\/v2\/authorize/);
+    await page.locator('#sandbox-oauth-user').selectOption({ label: 'Carol Chen (@carol)' });
+    await page.locator('#sandbox-oauth-allow').click();
+    await page.waitForURL(/#\/legal$/);
+    await page.getByRole('checkbox', { name: 'I agree to the Terms of Service and Privacy Policy' }).check();
+    await page.getByRole('button', { name: 'Continue' }).click();
+
+    const team = page.getByRole('region', { name: 'Slack team Acme' });
+    await team.getByText('Carol', { exact: true }).waitFor();
+    await team.getByRole('link', { name: 'Finish setup' }).click();
+    await page.getByRole('heading', { name: 'Choose the Slack channel for this widget' }).waitFor();
+    await page.getByRole('button', { name: 'Connect #support' }).waitFor();
+  });
+
+  it("deletes an unfinished widget from step 2 with 'delete and start over?'", async () => {
+    const page = browser.page;
+    await signUpThroughUi(page);
+    const ceId = await addToSlack(page);
+    await page.getByRole('button', { name: 'delete and start over?' }).click();
+    await page.getByRole('dialog', { name: 'Delete this widget?' }).getByRole('button', { name: 'Delete widget' }).click();
+    await page.waitForURL(/#\/$/);
+    expect(await server.models.ChatEndpoint.findById(ceId)).to.equal(null);
+  });
+});

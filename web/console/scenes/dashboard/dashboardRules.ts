@@ -1,0 +1,198 @@
+/** Pure rules of the dashboard (spec "Dashboard" and section 4): teams, card states, trial and banners. */
+import type { AccountView, ChatEndpointView, ChatStats, CurrentUser } from '../../../../server/shared';
+import { isConfigured, stepOf } from '../../lib/rules';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export type DashboardWidget = ChatEndpointView & { chatStats?: ChatStats };
+
+export type TeamGroup = {
+  key: string;
+  /** Display name: the name Slack gave, else the one read from the base URL. */
+  name: string;
+  /** Sort key: the name derived from the team's base URL (spec). */
+  sortName: string;
+  connected: boolean;
+  mainUser: string;
+  /** A widget of the team the Slack calls go through: a configured one when there is one. */
+  anchor: DashboardWidget | undefined;
+  revoked: boolean;
+  widgets: DashboardWidget[];
+};
+
+/**
+ * The team's name as its base URL says it: https://acme.slack.com/ → acme; the Slack sandbox's
+ * http://host/sandbox/slack/workspaces/acme/ → acme. '' when there is no usable URL.
+ */
+export function teamNameFromBaseUrl(baseUrl: string): string {
+  if (!baseUrl) return '';
+  try {
+    const url = new URL(baseUrl);
+    const workspace = /\/workspaces\/([^/]+)/.exec(url.pathname);
+    if (workspace?.[1]) return decodeURIComponent(workspace[1]);
+    const host = url.hostname;
+    return host.endsWith('.slack.com') ? host.slice(0, -'.slack.com'.length) : host;
+  } catch {
+    return baseUrl;
+  }
+}
+
+/** Channel name without the leading #, for sorting and display. */
+export function channelName(ce: Pick<ChatEndpointView, 'RoomName'>): string {
+  return ce.RoomName.replace(/^#/, '');
+}
+
+/** Widgets grouped by Slack team, teams sorted alphabetically, cards by channel name; unlinked widgets last. */
+export function groupByTeam(widgets: readonly DashboardWidget[]): TeamGroup[] {
+  const groups = new Map<string, DashboardWidget[]>();
+  for (const ce of widgets) {
+    const key = ce.slackTeamId || ce.slackBaseUrl || '';
+    groups.set(key, [...(groups.get(key) ?? []), ce]);
+  }
+  const teams: TeamGroup[] = [...groups.entries()].map(([key, list]) => {
+    const sorted = [...list].sort(compareCards);
+    const withUrl = sorted.find((ce) => ce.slackBaseUrl);
+    const derived = teamNameFromBaseUrl(withUrl?.slackBaseUrl ?? '');
+    const named = sorted.find((ce) => ce.slackTeamName)?.slackTeamName ?? '';
+    const anchor = sorted.find(isConfigured) ?? sorted.find((ce) => stepOf(ce) >= 2);
+    const withUser = sorted.find((ce) => ce.slackMainUserName || ce.slackMainUser);
+    return {
+      key,
+      name: named || derived || (key ? 'Slack team' : ''),
+      sortName: (derived || named).toLowerCase(),
+      connected: key !== '',
+      mainUser: withUser ? withUser.slackMainUserName || withUser.slackMainUser : '',
+      anchor,
+      revoked: sorted.some((ce) => ce.installationRevoked),
+      widgets: sorted,
+    };
+  });
+  return teams.sort((a, b) => {
+    if (a.connected !== b.connected) return a.connected ? -1 : 1;
+    return a.sortName.localeCompare(b.sortName) || a.name.localeCompare(b.name);
+  });
+}
+
+/** Configured cards by channel name; unfinished ones after them, oldest first. */
+function compareCards(a: DashboardWidget, b: DashboardWidget): number {
+  const ac = isConfigured(a);
+  const bc = isConfigured(b);
+  if (ac !== bc) return ac ? -1 : 1;
+  return channelName(a).localeCompare(channelName(b)) || (a.Id < b.Id ? -1 : a.Id > b.Id ? 1 : 0);
+}
+
+/** The server says whether a widget is online; older answers without the flag fall back to the spec's rule. */
+export function isWidgetOnline(ce: DashboardWidget): boolean {
+  if (typeof ce.online === 'boolean') return ce.online;
+  return isConfigured(ce) && !ce.off && ce.status !== 'offline';
+}
+
+/** An unfinished widget's Delete button hides when it is the user's only widget and already has a Slack team. */
+export function canDeleteUnfinished(ce: DashboardWidget, all: readonly DashboardWidget[]): boolean {
+  return !(all.length === 1 && ce.slackBaseUrl !== '');
+}
+
+/** The daily counts of the 30-day window, oldest first, for the sparkline. */
+export function sparklineValues(stats: ChatStats): number[] {
+  return stats.dailyCounts30d.slice(-30).map((day) => Math.max(0, Number(day.chats) || 0));
+}
+
+export function formatAverage(avg: number): string {
+  return (Number.isFinite(avg) ? avg : 0).toFixed(1);
+}
+
+/** Whole days from now to trialEndAt, minus one when no card is on file (spec section 4). */
+export function trialDaysLeft(account: Pick<AccountView, 'trialEndAt' | 'paymentType'>, now: Date = new Date()): number | null {
+  if (!account.trialEndAt) return null;
+  const end = Date.parse(account.trialEndAt);
+  if (Number.isNaN(end)) return null;
+  const days = Math.ceil((end - now.getTime()) / DAY_MS);
+  return account.paymentType === 'none' ? days - 1 : days;
+}
+
+export function trialMessage(days: number): string {
+  if (days > 0) return `There ${days === 1 ? 'is 1 day' : `are ${days} days`} left on the trial.`;
+  if (days === 0) return 'Your trial expires today';
+  const ago = -days;
+  return `Your trial expired ${ago} ${ago === 1 ? 'day' : 'days'} ago`;
+}
+
+export type Banner = {
+  id: string;
+  kind: 'error' | 'warning' | 'info';
+  title?: string;
+  text: string;
+  link?: { to: string; label: string };
+};
+
+const formatDate = (iso: string) =>
+  new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' });
+
+/** The banners the account and widgets call for, most urgent first. */
+export function bannersFor(user: Pick<CurrentUser, 'account' | 'admin'>, widgets: readonly DashboardWidget[], now: Date = new Date()): Banner[] {
+  const { account } = user;
+  const banners: Banner[] = [];
+  for (const team of groupByTeam(widgets).filter((t) => t.revoked)) {
+    const target = team.anchor ?? team.widgets[0];
+    banners.push({
+      id: `revoked-${team.key}`,
+      kind: 'error',
+      title: 'Parley was removed from Slack',
+      text: `Parley no longer has access to ${team.name}, so its widgets are offline. Nothing was deleted: approve Parley again to bring them back.`,
+      link: target ? { to: `/permissions/${target.Id}`, label: 'Reconnect Slack' } : undefined,
+    });
+  }
+  const legacy = widgets.find((ce) => ce.OauthV1);
+  if (legacy) {
+    banners.push({
+      id: 'legacy',
+      kind: 'warning',
+      title: 'Action Required',
+      text: 'Slack shut down the legacy bot API on 31 March 2025. Widgets still using the legacy Slack authorisation must be upgraded to keep working.',
+      link: { to: '/permissions', label: 'Update Slack permissions' },
+    });
+  }
+  if (account.quota.isOverquota) {
+    banners.push({
+      id: 'overquota',
+      kind: 'error',
+      text: `You are overquota: ${account.quota.reason}. Time to upgrade your plan!`,
+      link: { to: '/account', label: 'Upgrade' },
+    });
+  }
+  if (account.delinquent) {
+    banners.push({
+      id: 'delinquent',
+      kind: 'error',
+      text: 'You account is delinquent. Please update your credit card now.',
+      link: { to: '/account', label: 'Update credit card' },
+    });
+  }
+  if (account.cancelAt && Date.parse(account.cancelAt) > now.getTime()) {
+    const days = Math.ceil((Date.parse(account.cancelAt) - now.getTime()) / DAY_MS);
+    banners.push({
+      id: 'ending',
+      kind: 'warning',
+      text: `Your subscription was canceled and ends in ${days} ${days === 1 ? 'day' : 'days'}, on ${formatDate(account.cancelAt)}.`,
+      link: { to: '/account', label: 'Renew subscription' },
+    });
+  }
+  if (user.admin && account.paymentType !== 'none' && account.billingAddressLine1.trim() === '') {
+    banners.push({
+      id: 'billing-address',
+      kind: 'warning',
+      text: 'Your billing address is missing. Please add it so your invoices are complete.',
+      link: { to: '/account', label: 'Add billing address' },
+    });
+  }
+  const days = account.paymentType === 'none' && !account.canceledAt ? trialDaysLeft(account, now) : null;
+  if (days !== null && account.trialEndAt) {
+    banners.push({
+      id: 'trial',
+      kind: days < 0 ? 'error' : days <= 3 ? 'warning' : 'info',
+      text: `${trialMessage(days)}${days >= 0 ? ` It ends on ${formatDate(account.trialEndAt)}.` : ''}`,
+      link: { to: '/account', label: days < 0 ? 'Choose a plan' : 'Add payment method' },
+    });
+  }
+  return banners;
+}

@@ -1,0 +1,27 @@
+/** #/thank-you-for-upgrading: confirms the new plan and links to the dashboard and account settings. */
+import { CheckIcon } from '../../components/icons';
+import { ButtonLink } from '../../components/ui';
+import { useUser } from '../../session/session';
+
+export function ThankYou() {
+  const user = useUser();
+  return (
+    <section className="card thanks" aria-labelledby="thanks-title">
+      <span className="finished__badge finished__badge--large" aria-hidden="true">
+        <CheckIcon />
+      </span>
+      <h1 id="thanks-title" className="thanks__title">
+        Thank you for upgrading!
+      </h1>
+      <p>
+        You are now on the <strong>{user.account.plan.label}</strong> plan.
+      </p>
+      <div className="thanks__actions">
+        <ButtonLink to="/">Go to the dashboard</ButtonLink>
+        <ButtonLink to="/account" variant="secondary">
+          Account settings
+        </ButtonLink>
+      </div>
+    </section>
+  );
+}
