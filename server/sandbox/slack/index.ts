@@ -117,6 +117,12 @@ export interface SlackSandbox {
   install(input: { teamId: string; userId: string; botScopes: string[]; userScopes?: string[] }): Installation;
   /** Delivers an event_callback for `event`, with Slack's retries (opts.retries: 0..3, default 3). */
   sendEvent(teamId: string, event: object, opts?: { retries?: number }): Promise<DeliveryResult>;
+  /**
+   * Delivers an event sent before once more, as Slack does when the app's answer came too late: same
+   * envelope and event_id, the next x-slack-retry-num, x-slack-retry-reason `reason` (default http_timeout).
+   * Event ids of automatic events are in `state.deliveries`.
+   */
+  redeliverEvent(eventId: string, reason?: string): Promise<DeliveryResult>;
   /** Sends the url_verification challenge; `challengeEchoed` tells whether the app answered it right. */
   verifyEventsUrl(): Promise<DeliveryResult & { challengeEchoed: boolean }>;
   sendSlashCommand(input: { teamId: string; userId: string; channelId: string; command: string; text: string }): Promise<DeliveryResult>;
@@ -203,6 +209,10 @@ export function createSlackSandbox(opts: SlackSandboxOptions): SlackSandbox {
 
     sendEvent(teamId, event, o) {
       return sender.sendEvent(teamId, event as Record<string, unknown>, o);
+    },
+
+    redeliverEvent(eventId, reason) {
+      return sender.redeliverEvent(eventId, reason);
     },
 
     verifyEventsUrl() {

@@ -52,6 +52,7 @@ export interface ResponseUrlTarget {
 }
 
 const NO_RETRY_HEADER = 'x-slack-no-retry';
+const MAX_ENVELOPES = 2000;
 
 export class Sender {
   private readonly pending = new Set<Promise<unknown>>();
@@ -59,6 +60,8 @@ export class Sender {
   private readonly aborts = new Set<AbortController>();
   private closed = false;
   readonly responseUrls = new Map<string, ResponseUrlTarget>();
+  /** Envelopes sent, by event_id, so an event can be delivered again as a Slack retry. */
+  private readonly envelopes = new Map<string, { teamId: string; summary: string; body: string; attempts: number }>();
 
   constructor(
     private readonly ctx: PresentContext,
@@ -123,16 +126,12 @@ export class Sender {
       event_context: `4-${Buffer.from(JSON.stringify({ et: event.type, tid: teamId, aid: this.ctx.appId })).toString('base64url')}`,
     };
     const retries = Math.min(opts.retries ?? 3, this.config.retryDelaysMs.length);
+    const summary = `event ${String(event.type)}${event.subtype ? `/${String(event.subtype)}` : ''}`;
+    const body = JSON.stringify(envelope);
+    this.envelopes.set(eventId, { teamId, summary, body, attempts: 0 });
+    if (this.envelopes.size > MAX_ENVELOPES) this.envelopes.delete(this.envelopes.keys().next().value as string);
     return this.track(
-      this.deliver({
-        kind: 'event',
-        teamId,
-        url: this.config.eventsUrl,
-        summary: `event ${String(event.type)}${event.subtype ? `/${String(event.subtype)}` : ''}`,
-        body: JSON.stringify(envelope),
-        contentType: 'application/json',
-        retries,
-      }).then((r) => ({ ...r, eventId })),
+      this.deliver({ kind: 'event', teamId, eventId, url: this.config.eventsUrl, summary, body, contentType: 'application/json', retries }).then((r) => ({ ...r, eventId })),
     );
   }
 
@@ -301,13 +300,25 @@ export class Sender {
 
   // ---- delivery with retries -------------------------------------------------------------------
 
-  private async deliver(d: { kind: DeliveryRecord['kind']; teamId?: string; url: string; summary: string; body: string; contentType: string; retries: number }): Promise<DeliveryResult> {
-    const record: DeliveryRecord = { id: this.ctx.state.nextId('D'), kind: d.kind, teamId: d.teamId, url: d.url, summary: d.summary, attempts: [], ok: false };
+  private async deliver(d: {
+    kind: DeliveryRecord['kind'];
+    teamId?: string;
+    url: string;
+    summary: string;
+    body: string;
+    contentType: string;
+    retries: number;
+    eventId?: string;
+    /** For a redelivery: the x-slack-retry-num and reason of its first attempt. */
+    firstRetry?: { num: number; reason: string };
+  }): Promise<DeliveryResult> {
+    const record: DeliveryRecord = { id: this.ctx.state.nextId('D'), kind: d.kind, teamId: d.teamId, eventId: d.eventId, url: d.url, summary: d.summary, attempts: [], ok: false };
     let last: DeliveryResult = { ok: false, attempts: record.attempts };
-    for (let retryNum = 0; retryNum <= d.retries; retryNum++) {
+    const first = d.firstRetry?.num ?? 0;
+    for (let retryNum = first; retryNum <= first + d.retries; retryNum++) {
       if (this.closed) break;
-      const reason = retryNum > 0 ? record.attempts[retryNum - 1]?.failure : undefined;
-      if (retryNum > 0) await this.sleep(this.config.retryDelaysMs[retryNum - 1] ?? 0);
+      const reason = retryNum === first ? d.firstRetry?.reason : record.attempts.at(-1)?.failure;
+      if (retryNum > first) await this.sleep(this.config.retryDelaysMs[retryNum - 1] ?? 0);
       if (this.closed) break;
       const attempt = await this.attempt(d.url, d.body, d.contentType, retryNum, reason);
       record.attempts.push(attempt.attempt);
@@ -315,8 +326,24 @@ export class Sender {
       if (attempt.ok || attempt.noRetry) break;
     }
     record.ok = last.ok;
+    if (d.eventId) {
+      const sent = this.envelopes.get(d.eventId);
+      if (sent) sent.attempts += record.attempts.length;
+    }
     this.ctx.state.logDelivery(record);
     return last;
+  }
+
+  /**
+   * Sends an event already delivered once more, the way Slack does when it did not see the app's answer in
+   * time: same envelope and event_id, the next x-slack-retry-num, and `reason` (default http_timeout).
+   */
+  redeliverEvent(eventId: string, reason = 'http_timeout'): Promise<DeliveryResult> {
+    const sent = this.envelopes.get(eventId);
+    if (!sent) throw new Error(`no event ${eventId} was sent`);
+    return this.track(
+      this.deliver({ kind: 'event', teamId: sent.teamId, eventId, url: this.config.eventsUrl, summary: `${sent.summary} (redelivery)`, body: sent.body, contentType: 'application/json', retries: 0, firstRetry: { num: sent.attempts, reason } }).then((r) => ({ ...r, eventId })),
+    );
   }
 
   private async attempt(url: string, body: string, contentType: string, retryNum: number, retryReason?: string): Promise<{ ok: boolean; text?: string; json?: unknown; noRetry: boolean; attempt: DeliveryAttempt }> {

@@ -195,6 +195,8 @@ export interface DeliveryRecord {
   id: string;
   kind: 'event' | 'url_verification' | 'slash_command' | 'interactivity';
   teamId?: string;
+  /** For events: the event_id of the envelope. */
+  eventId?: string;
   url: string;
   summary: string;
   attempts: DeliveryAttempt[];

@@ -80,6 +80,22 @@ describe('Slack sandbox sender', () => {
       for (const r of reqs) expect(() => verified(r)).not.to.throw();
     });
 
+    it('delivers an event again as a Slack retry, with the same event_id and the next retry number', async () => {
+      const { client } = installBot(f);
+      await client.conversations.join({ channel: SUPPORT });
+      await f.sandbox.postAsUser({ teamId: ACME, userId: ALICE, channelId: SUPPORT, text: 'only once please' });
+      await f.sandbox.settled();
+      const delivery = f.sandbox.state.deliveries.find((d) => d.summary === 'event message');
+      const again = await f.sandbox.redeliverEvent(delivery?.eventId as string);
+      expect(again.ok).to.equal(true);
+      const copies = f.app.received.filter((r) => envelope(r).event_id === delivery?.eventId);
+      expect(copies).to.have.length(2);
+      expect(copies[1].body).to.equal(copies[0].body);
+      expect(copies[1].headers['x-slack-retry-num']).to.equal('1');
+      expect(copies[1].headers['x-slack-retry-reason']).to.equal('http_timeout');
+      expect(() => verified(copies[1])).not.to.throw();
+    });
+
     it('gives up after three retries', async () => {
       installBot(f);
       f.app.respond(() => ({ status: 503 }));
