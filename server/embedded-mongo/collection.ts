@@ -198,21 +198,29 @@ export class Collection {
       }
       if (combos.length > 10_000) continue;
       const map = depth === index.fields.length ? index.entries : index.prefixes[depth - 1];
-      const ids = new Set<string>();
-      for (const combo of combos) {
-        const set = map.get(Index.keyOf(combo));
-        if (set) for (const id of set) ids.add(id);
+      let ids: Set<string>;
+      if (combos.length === 1) {
+        // The index's own set, not a copy: callers finish reading candidates before they write.
+        ids = map.get(Index.keyOf(combos[0])) ?? new Set();
+      } else {
+        ids = new Set();
+        for (const combo of combos) {
+          const set = map.get(Index.keyOf(combo));
+          if (set) for (const id of set) ids.add(id);
+        }
       }
       const exact = allPinsPure && pins.size === depth;
       if (!best || ids.size < best.ids.size || (ids.size === best.ids.size && exact && !best.exact)) best = { ids, exact };
       if (ids.size === 0) break;
     }
     if (!best) return all;
-    const docs: Document[] = [];
-    for (const id of best.ids) {
+    return { docs: this.resolve(best.ids), exact: best.exact, size: best.ids.size };
+  }
+
+  private *resolve(ids: Iterable<string>): Generator<Document> {
+    for (const id of ids) {
       const doc = this.docs.get(id);
-      if (doc) docs.push(doc);
+      if (doc) yield doc;
     }
-    return { docs, exact: best.exact, size: docs.length };
   }
 }
