@@ -113,6 +113,8 @@ export interface SlackSandbox {
   appId: string;
   /** Points the sender at the app's endpoints (useful when the app's port is known only after start). */
   setAppUrls(urls: Partial<{ eventsUrl: string; interactivityUrl: string; commandsUrl: string }>): void;
+  /** Adds workspaces (with their people and channels) to a running sandbox; ids already present are skipped. */
+  addWorkspaces(seed: SandboxSeed): void;
   /** Installs the app in a workspace without the consent page (as if someone had clicked Allow). */
   install(input: { teamId: string; userId: string; botScopes: string[]; userScopes?: string[] }): Installation;
   /** Delivers an event_callback for `event`, with Slack's retries (opts.retries: 0..3, default 3). */
@@ -199,6 +201,16 @@ export function createSlackSandbox(opts: SlackSandboxOptions): SlackSandbox {
 
     setAppUrls(urls) {
       Object.assign(sender.config, Object.fromEntries(Object.entries(urls).filter(([, v]) => typeof v === 'string')));
+    },
+
+    addWorkspaces(seed) {
+      const data = buildData(seed, baseUrl);
+      const fresh = data.workspaces.filter((w) => !state.workspace(w.id));
+      const ids = new Set(fresh.map((w) => w.id));
+      state.data.workspaces.push(...fresh);
+      state.data.users.push(...data.users.filter((u) => ids.has(u.teamId) && !state.user(u.id)));
+      state.data.channels.push(...data.channels.filter((c) => ids.has(c.teamId) && !state.channel(c.id)));
+      state.changed();
     },
 
     install({ teamId, userId, botScopes, userScopes = [] }) {

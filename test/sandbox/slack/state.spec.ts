@@ -51,6 +51,16 @@ describe('Slack sandbox state', () => {
     expect(res.presence).to.equal('active');
   });
 
+  it('adds a workspace to a running sandbox, once', async () => {
+    f = await startSandbox({ autoEvents: false });
+    const globex = { workspaces: [{ id: 'T0GLOBEX01', name: 'Globex', domain: 'globex', users: [{ id: 'U0GINA0001', name: 'gina', realName: 'Gina Grant' }], channels: [{ id: 'C0GHELP001', name: 'help' }] }] };
+    f.sandbox.addWorkspaces(globex);
+    f.sandbox.addWorkspaces(globex);
+    expect(f.sandbox.state.workspaces.map((w) => w.id)).to.deep.equal([ACME, 'T0GLOBEX01']);
+    expect(f.sandbox.state.channel('C0GHELP001')?.members).to.deep.equal(['U0GINA0001']);
+    expect(f.sandbox.state.workspace('T0GLOBEX01')?.url).to.equal(`${f.baseUrl}/workspaces/globex/`);
+  });
+
   it('keeps threads, installations and views across a restart when given a data file', async () => {
     const dataFile = path.join(mkdtempSync(path.join(tmpdir(), 'slack-data-')), 'sandbox.json');
     f = await startSandbox({ autoEvents: false, dataFile });
