@@ -5,8 +5,9 @@
  * - Every command's writes become one journal record, appended to the current segment (`journal.<seq>`) of the
  *   dbpath. `append` resolves only after the write returned from a file opened with O_DSYNC, i.e. after the
  *   bytes reached stable storage; the engine acknowledges only then.
- * - Group commit: appends that arrive while a write is in flight are batched into the next single write, one
- *   frame [length, CRC-32, records] per batch. A frame is all-or-nothing; a torn or corrupt frame at the end of the
+ * - Group commit: the appends of one event-loop turn (all requests read in that turn) are written together at
+ *   its end as one frame [length, CRC-32, records] with one O_DSYNC write on the thread pool; appends arriving
+ *   during that write form the next frame. Reads are never held up by a write in flight. A frame is all-or-nothing; a torn or corrupt frame at the end of the
  *   last segment was never acknowledged and is cut off at start-up. Damage anywhere else stops start-up with an
  *   error instead of silently losing acknowledged data.
  * - Compaction: when the journal passes a threshold (64 MB by default) and on close, the live image is captured
@@ -180,8 +181,8 @@ class DiskStorage implements Storage {
       if (isLast && scan.unborn) await fs.promises.rm(file);
     }
     this.journal = resumeAt
-      ? await JournalWriter.resume(this.dir, resumeAt.seq, resumeAt.end)
-      : await JournalWriter.create(this.dir, live.at(-1) ?? first);
+      ? JournalWriter.resume(this.dir, resumeAt.seq, resumeAt.end)
+      : JournalWriter.create(this.dir, live.at(-1) ?? first);
     this.journalBytes = journalBytes;
 
     const image = builder.toImage();

@@ -1,15 +1,17 @@
 /**
  * Journal segments: files `journal.<seq>` of framed records, written with O_DSYNC so a write returning means
- * the bytes are on disk. Writes are grouped: every append queued while a write is in flight goes into the next
- * single frame (group commit). Segments are preallocated with zeros so most writes need no metadata update.
+ * the bytes are on disk. Writes are grouped: the appends of one event-loop turn, or made while a write is in
+ * flight, go into one frame and one write (group commit). Segments are preallocated with zeros so most writes need no metadata update.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { FRAME_HEADER_BYTES, encodeFrame, readFrame } from './frame';
-import { closeFd, fsyncDir, writeAt } from './fsutil';
+import { fsyncDirSync } from './fsutil';
 
 export const SEGMENT_MAGIC = Buffer.from('PRLYJNL1');
 const PREALLOCATE_BYTES = 4 * 1024 * 1024;
+/** Zero filling starts when the data gets this close to the end of the preallocated part. */
+const PREALLOCATE_MARGIN_BYTES = 1024 * 1024;
 /** Writes at least this big append without preallocating: the metadata update is amortised over the batch. */
 const LARGE_WRITE_BYTES = 1024 * 1024;
 /** Upper bound of one group-commit frame, so a burst of big batches is not concatenated into one huge buffer. */
@@ -96,21 +98,49 @@ interface PendingRotation {
 
 interface OpenSegment {
   seq: number;
-  fd: number;
+  /** Opened with O_DSYNC: a write returning means the bytes are on stable storage. */
+  dataFd: number;
+  /** Plain descriptor for zero filling ahead of the data. */
+  fillFd: number;
   /** Where the next frame goes. */
   pos: number;
-  /** Bytes of the file known to exist (zero filled beyond the data). */
+  /** Bytes of the file that exist (zero filled beyond the data). */
   allocated: number;
+  /** Background syncs of zero fills still running on fillFd (closing it waits for them). */
+  fillSyncs: number;
+  closed: boolean;
 }
 
-function openFlags(create: boolean): number {
+function openSegmentFds(file: string, create: boolean): { dataFd: number; fillFd: number } {
   const c = fs.constants;
-  return c.O_RDWR | c.O_DSYNC | (create ? c.O_CREAT | c.O_EXCL : 0);
+  const dataFd = fs.openSync(file, c.O_RDWR | c.O_DSYNC | (create ? c.O_CREAT | c.O_EXCL : 0), 0o644);
+  try {
+    return { dataFd, fillFd: fs.openSync(file, c.O_RDWR) };
+  } catch (err) {
+    fs.closeSync(dataFd);
+    throw err;
+  }
 }
 
+function closeSegment(segment: OpenSegment): void {
+  segment.closed = true;
+  fs.closeSync(segment.dataFd);
+  if (segment.fillSyncs === 0) fs.closeSync(segment.fillFd);
+}
+
+function writeAllSync(fd: number, data: Buffer, position: number): void {
+  for (let done = 0; done < data.length; ) done += fs.writeSync(fd, data, done, data.length - done, position + done);
+}
+
+/**
+ * The writer: appends queue up; a flush starts at the end of the event-loop turn (setImmediate) and writes all
+ * queued records as one frame with one O_DSYNC write on the thread pool, so the event loop keeps serving reads
+ * meanwhile. Appends arriving during a write form the next frame (group commit).
+ */
 export class JournalWriter {
   private readonly queue: Array<PendingWrite | PendingRotation> = [];
   private flushing: Promise<void> | undefined;
+  private scheduled = false;
   private failure: Error | undefined;
   private nextSeq: number;
 
@@ -122,29 +152,27 @@ export class JournalWriter {
   }
 
   /** Creates segment `seq` (magic plus preallocated zeros), durable in the directory. */
-  static async create(dir: string, seq: number): Promise<JournalWriter> {
-    return new JournalWriter(dir, await createSegment(dir, seq));
+  static create(dir: string, seq: number): JournalWriter {
+    return new JournalWriter(dir, createSegment(dir, seq));
   }
 
   /** Continues an existing segment whose valid data ends at `end` (anything after it is cut off first). */
-  static async resume(dir: string, seq: number, end: number): Promise<JournalWriter> {
+  static resume(dir: string, seq: number, end: number): JournalWriter {
     const file = path.join(dir, segmentName(seq));
-    const fd = fs.openSync(file, openFlags(false));
+    const { dataFd, fillFd } = openSegmentFds(file, false);
     try {
-      const size = fs.fstatSync(fd).size;
-      if (size > end && !isZeroFilled(fd, end, size)) {
-        fs.ftruncateSync(fd, end);
-        fs.fsyncSync(fd);
+      const size = fs.fstatSync(dataFd).size;
+      if (size > end && !isZeroFilled(fillFd, end, size)) {
+        fs.ftruncateSync(fillFd, end);
+        fs.fsyncSync(fillFd);
       }
-      return new JournalWriter(dir, { seq, fd, pos: end, allocated: Math.max(end, fs.fstatSync(fd).size) });
+      const allocated = Math.max(end, fs.fstatSync(dataFd).size);
+      return new JournalWriter(dir, { seq, dataFd, fillFd, pos: end, allocated, fillSyncs: 0, closed: false });
     } catch (err) {
-      fs.closeSync(fd);
+      fs.closeSync(dataFd);
+      fs.closeSync(fillFd);
       throw err;
     }
-  }
-
-  get currentSeq(): number {
-    return this.segment.seq;
   }
 
   /** Queues one record; resolves once it is on disk. */
@@ -152,7 +180,7 @@ export class JournalWriter {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       this.queue.push({ kind: 'write', record, resolve, reject });
-      this.kick();
+      this.schedule();
     });
   }
 
@@ -165,45 +193,56 @@ export class JournalWriter {
     const done = new Promise<void>((resolve, reject) => {
       this.queue.push({ kind: 'rotate', seq, resolve, reject });
     });
-    this.kick();
+    this.schedule();
     return { seq, done };
   }
 
-  /** Waits until everything queued so far is on disk. */
+  /** Waits until everything queued so far is on disk (or the journal failed). */
   async drain(): Promise<void> {
-    while (this.flushing) await this.flushing;
-    if (this.failure) throw this.failure;
+    while (this.queue.length > 0 || this.flushing) {
+      if (!this.flushing) this.startFlush();
+      await this.flushing;
+      if (this.failure) return;
+    }
   }
 
   async close(): Promise<void> {
-    await this.drain().catch(() => undefined);
-    await closeFd(this.segment.fd);
+    await this.drain();
+    closeSegment(this.segment);
   }
 
-  private kick(): void {
-    if (this.flushing || this.failure) return;
+  private schedule(): void {
+    if (this.scheduled || this.flushing) return;
+    this.scheduled = true;
+    // Collect every append of this event-loop turn before writing.
+    setImmediate(() => {
+      this.scheduled = false;
+      if (!this.flushing) this.startFlush();
+    });
+  }
+
+  private startFlush(): void {
     this.flushing = this.flushLoop().finally(() => {
       this.flushing = undefined;
       // An append can land after the loop saw an empty queue but before this callback ran.
-      if (this.queue.length > 0) this.kick();
+      if (this.queue.length > 0 && !this.failure) this.schedule();
     });
   }
 
   private async flushLoop(): Promise<void> {
-    while (this.queue.length > 0) {
+    while (this.queue.length > 0 && !this.failure) {
       const head = this.queue[0];
       if (head.kind === 'rotate') {
         this.queue.shift();
         try {
-          const next = await createSegment(this.dir, head.seq);
+          const next = createSegment(this.dir, head.seq);
           const old = this.segment;
           this.segment = next;
-          await closeFd(old.fd);
+          closeSegment(old);
           head.resolve();
         } catch (err) {
           head.reject(err as Error);
           this.fail(err as Error);
-          return;
         }
         continue;
       }
@@ -221,7 +260,7 @@ export class JournalWriter {
       } catch (err) {
         for (const p of batch) p.reject(err as Error);
         this.fail(err as Error);
-        return;
+        continue;
       }
       for (const p of batch) p.resolve();
     }
@@ -230,14 +269,27 @@ export class JournalWriter {
   private async writeFrame(frame: Buffer): Promise<void> {
     const seg = this.segment;
     const end = seg.pos + frame.length;
-    if (end > seg.allocated && frame.length < LARGE_WRITE_BYTES) {
-      const target = end + PREALLOCATE_BYTES;
-      await writeAt(seg.fd, Buffer.alloc(target - seg.allocated), seg.allocated);
-      seg.allocated = target;
-    }
-    await writeAt(seg.fd, frame, seg.pos);
+    if (end + PREALLOCATE_MARGIN_BYTES > seg.allocated && frame.length < LARGE_WRITE_BYTES) this.preallocate(end);
+    await writeAt(seg.dataFd, frame, seg.pos);
     seg.pos = end;
     seg.allocated = Math.max(seg.allocated, end);
+  }
+
+  /**
+   * Zero fills ahead of the data through the page cache (a synchronous memory copy) and syncs that in the
+   * background, so later O_DSYNC writes land in allocated blocks and need no metadata update. Data is written
+   * only after the fill returned and only by this serial loop, so the fill can never overwrite data.
+   */
+  private preallocate(end: number): void {
+    const seg = this.segment;
+    const target = Math.max(seg.allocated, end) + PREALLOCATE_BYTES;
+    writeAllSync(seg.fillFd, Buffer.alloc(target - seg.allocated), seg.allocated);
+    seg.allocated = target;
+    seg.fillSyncs++;
+    fs.fdatasync(seg.fillFd, () => {
+      // A failed sync of zeros loses nothing: data writes are O_DSYNC on their own.
+      if (--seg.fillSyncs === 0 && seg.closed) fs.close(seg.fillFd, () => undefined);
+    });
   }
 
   /** After a failed write the order of what is on disk is unknown: refuse everything that follows. */
@@ -245,6 +297,19 @@ export class JournalWriter {
     this.failure = new Error(`embedded MongoDB journal write failed: ${err.message}`);
     for (const item of this.queue.splice(0)) item.reject(this.failure);
   }
+}
+
+function writeAt(fd: number, data: Buffer, position: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const step = (offset: number): void => {
+      fs.write(fd, data, offset, data.length - offset, position + offset, (err, written) => {
+        if (err) return reject(err);
+        if (offset + written < data.length) return step(offset + written);
+        resolve();
+      });
+    };
+    step(0);
+  });
 }
 
 function isZeroFilled(fd: number, from: number, to: number): boolean {
@@ -256,19 +321,20 @@ function isZeroFilled(fd: number, from: number, to: number): boolean {
   return true;
 }
 
-async function createSegment(dir: string, seq: number): Promise<OpenSegment> {
+/** A new segment: magic and zeros, on disk and in the directory before any record goes into it. */
+function createSegment(dir: string, seq: number): OpenSegment {
   const file = path.join(dir, segmentName(seq));
-  const fd = await new Promise<number>((resolve, reject) =>
-    fs.open(file, openFlags(true), 0o644, (err, handle) => (err ? reject(err) : resolve(handle))),
-  );
+  const { dataFd, fillFd } = openSegmentFds(file, true);
   try {
     const initial = Buffer.alloc(PREALLOCATE_BYTES);
     SEGMENT_MAGIC.copy(initial, 0);
-    await writeAt(fd, initial, 0);
-    await fsyncDir(dir);
+    writeAllSync(fillFd, initial, 0);
+    fs.fdatasyncSync(fillFd);
+    fsyncDirSync(dir);
   } catch (err) {
-    await closeFd(fd).catch(() => undefined);
+    fs.closeSync(dataFd);
+    fs.closeSync(fillFd);
     throw err;
   }
-  return { seq, fd, pos: SEGMENT_MAGIC.length, allocated: PREALLOCATE_BYTES };
+  return { seq, dataFd, fillFd, pos: SEGMENT_MAGIC.length, allocated: PREALLOCATE_BYTES, fillSyncs: 0, closed: false };
 }

@@ -1,0 +1,184 @@
+/**
+ * Benchmark of the embedded MongoDB server through mongoose, on this machine, with durable storage in a
+ * temporary dbpath:
+ *   npx tsx scripts/bench/embedded-mongo.ts
+ * Prints single inserts/s, indexed findOne/s, an indexed countDocuments over 100,000 documents and the start-up
+ * time on a ~100 MB data set (after a clean stop, and after a crash with the journal to replay).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import mongoose, { Schema } from 'mongoose';
+import { startEmbeddedMongo, type EmbeddedMongo } from '../../server/embedded-mongo';
+import { LOCK_FILE } from '../../server/embedded-mongo/storage';
+
+const SINGLE_INSERTS = 5_000;
+const FINDS = 10_000;
+const BULK_DOCS = 100_000;
+const BULK_BATCH = 1_000;
+const ACCOUNTS = 100;
+const COUNT_RUNS = 20;
+/** Makes each bulk document about 1 KB, so 100,000 of them are about 100 MB. */
+const BIO = 'Parley benchmark filler text. '.repeat(31);
+
+interface BenchUser {
+  email: string;
+  accountId: string;
+  name: string;
+  bio: string;
+}
+
+const userSchema = new Schema<BenchUser>(
+  {
+    email: { type: String, required: true, unique: true },
+    accountId: { type: String, required: true, index: true },
+    name: { type: String, required: true },
+    bio: { type: String, default: '' },
+  },
+  { timestamps: true },
+);
+
+interface Row {
+  metric: string;
+  result: string;
+  goal: string;
+}
+
+const rows: Row[] = [];
+const serverLog: string[] = [];
+
+function rate(count: number, ms: number): string {
+  return `${Math.round(count / (ms / 1000)).toLocaleString('en-US')} /s`;
+}
+
+async function start(dbpath: string): Promise<EmbeddedMongo> {
+  return startEmbeddedMongo({ port: 0, dbpath, log: (msg) => serverLog.push(msg) });
+}
+
+async function connect(server: EmbeddedMongo): Promise<{ conn: mongoose.Connection; User: mongoose.Model<BenchUser> }> {
+  const conn = await mongoose.createConnection(server.uri, { dbName: 'bench' }).asPromise();
+  const User = conn.model<BenchUser>('User', userSchema);
+  await User.init();
+  return { conn, User };
+}
+
+/** Start-up until the first indexed query is answered. */
+async function timedStart(dbpath: string, email: string): Promise<{ ms: number; server: EmbeddedMongo }> {
+  const started = performance.now();
+  const server = await start(dbpath);
+  const conn = await mongoose.createConnection(server.uri, { dbName: 'bench' }).asPromise();
+  const found = await conn.model<BenchUser>('User', userSchema).findOne({ email }).lean();
+  const ms = performance.now() - started;
+  await conn.close();
+  if (!found) throw new Error(`start-up lost ${email}`);
+  return { ms, server };
+}
+
+function dirMegabytes(dir: string): number {
+  let bytes = 0;
+  for (const name of fs.readdirSync(dir)) bytes += fs.statSync(path.join(dir, name)).size;
+  return bytes / 1048576;
+}
+
+/** The dbpath as a process killed now would leave it, once no snapshot is being written. */
+async function crashCopy(dir: string, into: string): Promise<void> {
+  while (fs.existsSync(path.join(dir, 'snapshot.bson.tmp'))) await new Promise((r) => setTimeout(r, 50));
+  fs.mkdirSync(into, { recursive: true });
+  for (const name of fs.readdirSync(dir)) {
+    if (name !== LOCK_FILE) fs.copyFileSync(path.join(dir, name), path.join(into, name));
+  }
+}
+
+async function main(): Promise<void> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-db-'));
+  const dbpath = path.join(root, 'db');
+  try {
+    const server = await start(dbpath);
+    const { conn, User } = await connect(server);
+
+    for (let i = 0; i < 500; i++) await User.create({ email: `warm${i}@bench.io`, accountId: 'warm', name: `Warm ${i}` });
+    let t = performance.now();
+    for (let i = 0; i < SINGLE_INSERTS; i++) {
+      await User.create({ email: `single${i}@bench.io`, accountId: `acct${i % ACCOUNTS}`, name: `Single ${i}` });
+    }
+    rows.push({ metric: 'single inserts, each awaited (User.create)', result: rate(SINGLE_INSERTS, performance.now() - t), goal: '≥ 5,000 /s' });
+
+    t = performance.now();
+    for (let i = 0; i < FINDS; i++) await User.findOne({ email: `single${(i * 7919) % SINGLE_INSERTS}@bench.io` });
+    rows.push({ metric: 'indexed findOne (hydrated documents)', result: rate(FINDS, performance.now() - t), goal: '≥ 10,000 /s' });
+    t = performance.now();
+    for (let i = 0; i < FINDS; i++) await User.findOne({ email: `single${(i * 7919) % SINGLE_INSERTS}@bench.io` }).lean();
+    rows.push({ metric: 'indexed findOne (.lean())', result: rate(FINDS, performance.now() - t), goal: '≥ 10,000 /s' });
+
+    await User.deleteMany({});
+    t = performance.now();
+    for (let start = 0; start < BULK_DOCS; start += BULK_BATCH) {
+      const batch = Array.from({ length: BULK_BATCH }, (_, k) => {
+        const i = start + k;
+        return { email: `bulk${i}@bench.io`, accountId: `acct${i % ACCOUNTS}`, name: `Bulk ${i}`, bio: `${i} ${BIO}` };
+      });
+      await User.insertMany(batch, { lean: true });
+    }
+    rows.push({ metric: `insertMany of ${BULK_DOCS.toLocaleString('en-US')} ~1 KB documents`, result: rate(BULK_DOCS, performance.now() - t), goal: '' });
+
+    const timings: number[] = [];
+    let counted = 0;
+    for (let run = 0; run < COUNT_RUNS; run++) {
+      t = performance.now();
+      counted = await User.countDocuments({ accountId: `acct${run % ACCOUNTS}` });
+      timings.push(performance.now() - t);
+    }
+    if (counted !== BULK_DOCS / ACCOUNTS) throw new Error(`countDocuments gave ${counted}, expected ${BULK_DOCS / ACCOUNTS}`);
+    timings.sort((a, b) => a - b);
+    rows.push({
+      metric: `countDocuments, indexed equality, ${BULK_DOCS.toLocaleString('en-US')} docs (${counted} match)`,
+      result: `${timings[Math.floor(COUNT_RUNS / 2)].toFixed(1)} ms median, ${timings[COUNT_RUNS - 1].toFixed(1)} ms max`,
+      goal: '< 50 ms',
+    });
+
+    const crashed = path.join(root, 'crashed');
+    await crashCopy(dbpath, crashed);
+    await conn.close();
+    t = performance.now();
+    await server.stop();
+    rows.push({ metric: 'clean stop (final snapshot)', result: `${Math.round(performance.now() - t)} ms`, goal: '' });
+
+    const probe = `bulk${BULK_DOCS - 1}@bench.io`;
+    const clean = await timedStart(dbpath, probe);
+    rows.push({
+      metric: `start-up after a clean stop, ${dirMegabytes(dbpath).toFixed(0)} MB dbpath`,
+      result: `${Math.round(clean.ms)} ms`,
+      goal: '< 5,000 ms',
+    });
+    await clean.server.stop();
+
+    const afterCrash = await timedStart(crashed, probe);
+    rows.push({
+      metric: `start-up after a crash (snapshot + journal), ${dirMegabytes(crashed).toFixed(0)} MB dbpath`,
+      result: `${Math.round(afterCrash.ms)} ms`,
+      goal: '< 5,000 ms',
+    });
+    await afterCrash.server.stop();
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+
+  const width = (key: keyof Row) => Math.max(key.length, ...rows.map((r) => r[key].length));
+  const [w1, w2, w3] = [width('metric'), width('result'), width('goal')];
+  const line = (r: Row) => `${r.metric.padEnd(w1)}  ${r.result.padStart(w2)}  ${r.goal.padEnd(w3)}`;
+  console.log(`\nEmbedded MongoDB through mongoose ${mongoose.version}, Node ${process.version}, ${os.cpus().length} CPUs, durable dbpath`);
+  console.log(line({ metric: 'metric', result: 'result', goal: 'goal' }));
+  console.log(`${'-'.repeat(w1)}  ${'-'.repeat(w2)}  ${'-'.repeat(w3)}`);
+  for (const row of rows) console.log(line(row));
+  const loads = serverLog.filter((l) => /loaded \d+ documents/.test(l));
+  if (loads.length) console.log(`\nserver: ${loads.join('\nserver: ')}`);
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
