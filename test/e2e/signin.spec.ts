@@ -84,11 +84,10 @@ describe('console sign-in screens (browser)', function () {
     expect(await continueButton.isEnabled()).to.equal(true);
     await continueButton.click();
 
-    // Acceptance returns to the dashboard, which shows the plan and the first widget at step 1.
+    // Acceptance returns to the dashboard, inside the navigation shell.
     await page.waitForURL(/#\/$/);
     await page.getByRole('heading', { level: 1, name: 'Parley' }).waitFor();
-    await page.getByRole('link', { name: /plan/ }).waitFor();
-    await page.getByRole('link', { name: 'Finish setup' }).waitFor();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).waitFor();
     const me = await api('GET', '/users/current', undefined, await authCookie(page));
     expect(me.json.ActiveTOSPP).to.equal(TERMS_VERSION);
 
@@ -244,7 +243,6 @@ describe('console sign-in screens (browser)', function () {
     const firstCeId = String((me.json.ces as { Id: string }[])[0]?.Id);
     await page.goto(`${server.url}/app/?auth_token=${encodeURIComponent(token)}#/`);
     await page.waitForURL(new RegExp(`#/setup/${firstCeId}$`));
-    await page.getByText('step 1 of 3').waitFor();
     expect(await authCookie(page)).to.equal(token);
     expect(page.url()).not.to.contain('auth_token');
   });
@@ -268,6 +266,41 @@ describe('console sign-in screens (browser)', function () {
     await dialog.getByText('Check your email for password reset instructions').waitFor();
     const mail = await server.outbox.latestTo(email);
     expect(mail?.links.some((l) => /reset_password\?token=[A-Za-z0-9]{64}$/.test(l))).to.equal(true);
+  });
+
+  it('shows Docs and FAQs in the header and the sidebar entries the user may use', async () => {
+    const page = browser.page;
+    const { token } = await apiUser();
+    const me = await api('GET', '/users/current', undefined, token);
+    const plan = (me.json.account as { plan: { reports: boolean } }).plan;
+    await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
+    await page.goto(at('/'));
+    const header = page.getByRole('navigation', { name: 'Help' }).first();
+    expect(await header.getByRole('link', { name: 'Docs' }).getAttribute('href')).to.equal('/docs');
+    expect(await header.getByRole('link', { name: 'FAQs' }).getAttribute('href')).to.equal('/pricing/#FAQ');
+    const sidebar = page.getByRole('navigation', { name: 'Main' });
+    await sidebar.getByRole('link', { name: 'Settings' }).waitFor();
+    // A new account's first user is its admin.
+    expect(me.json.admin).to.equal(true);
+    await sidebar.getByRole('link', { name: 'Account' }).waitFor();
+    expect(await sidebar.getByRole('link', { name: 'Reports' }).count()).to.equal(plan.reports ? 1 : 0);
+  });
+
+  it('lets the user menu be used from the keyboard', async () => {
+    const page = browser.page;
+    const { email, token } = await apiUser();
+    await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
+    await page.goto(at('/'));
+    const button = page.getByRole('button', { name: email });
+    await button.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('menuitem', { name: 'Support' }).waitFor();
+    expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).to.equal('Support');
+    await page.keyboard.press('ArrowDown');
+    expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).to.equal('Change password');
+    await page.keyboard.press('Escape');
+    await page.getByRole('menu').waitFor({ state: 'detached' });
+    expect(await button.evaluate((el) => el === document.activeElement)).to.equal(true);
   });
 
   it('offers the navigation through a menu button on a phone-sized screen', async () => {
