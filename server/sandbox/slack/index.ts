@@ -50,6 +50,11 @@ export interface SlackSandboxOptions {
     shortcuts?: ShortcutDefinition[];
     /** Slash commands from the manifest, shown as hints on the operator page (default ['/parley']). */
     commands?: string[];
+    /**
+     * Bot events the app subscribes to, as in the manifest (e.g. 'message.channels', 'app_home_opened').
+     * When given, automatic events outside the list are not sent, as at Slack; default: every event.
+     */
+    events?: string[];
   };
   /** Seed object or path of a JSON seed file; default: the Acme workspace. Ignored when `dataFile` exists. */
   seed?: SandboxSeed | string;
@@ -169,11 +174,16 @@ export function createSlackSandbox(opts: SlackSandboxOptions): SlackSandbox {
   });
   const autoEvents = opts.autoEvents ?? true;
   const logFailure = (err: unknown) => console.error('[slack sandbox] delivery failed', err);
+  const subscribed = (event: Record<string, unknown>): boolean => {
+    if (!opts.app.events) return true;
+    const name = event.type === 'message' ? `message.${event.channel_type === 'group' ? 'groups' : 'channels'}` : String(event.type);
+    return opts.app.events.includes(name);
+  };
   state.on('slack-event', (teamId: string, event: Record<string, unknown>) => {
-    if (autoEvents) sender.sendEvent(teamId, event).catch(logFailure);
+    if (autoEvents && subscribed(event)) sender.sendEvent(teamId, event).catch(logFailure);
   });
   state.on('slack-event-forced', (teamId: string, event: Record<string, unknown>, inst: Installation) => {
-    if (autoEvents) sender.sendEvent(teamId, event, { installation: inst }).catch(logFailure);
+    if (autoEvents && subscribed(event)) sender.sendEvent(teamId, event, { installation: inst }).catch(logFailure);
   });
 
   const requireUser = (teamId: string, userId: string) => {

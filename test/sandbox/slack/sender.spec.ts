@@ -6,6 +6,7 @@ import {
   ACME,
   ALICE,
   BOB,
+  GENERAL,
   RANDOM,
   SIGNING_SECRET,
   SUPPORT,
@@ -206,6 +207,18 @@ describe('Slack sandbox sender', () => {
       expect(events.find((e) => e.type === 'channel_rename')?.channel).to.include({ id, name: 'beta' });
       expect(events.find((e) => e.type === 'member_joined_channel')).to.include({ user: inst.botUserId, channel: SUPPORT, channel_type: 'C' });
       expect(events.find((e) => e.type === 'channel_archive')).to.include({ channel: id, user: inst.botUserId });
+    });
+
+    it('sends only the events the app subscribes to when its subscriptions are given', async () => {
+      await f.close();
+      f = await startSandbox({ app: { events: ['message.channels', 'app_uninstalled'] } });
+      const { client } = installBot(f);
+      const c = await client.conversations.create({ name: 'subscribed' });
+      await client.conversations.rename({ channel: c.channel?.id as string, name: 'renamed' });
+      await f.sandbox.postAsUser({ teamId: ACME, userId: ALICE, channelId: GENERAL, text: 'bot not here' });
+      await client.chat.postMessage({ channel: c.channel?.id as string, text: 'in channel' });
+      await f.sandbox.settled();
+      expect(f.app.received.map((r) => envelope(r).event.type)).to.deep.equal(['message']);
     });
 
     it('sends tokens_revoked and app_uninstalled when the app is uninstalled', async () => {
