@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -333,6 +333,49 @@ describe('embedded MongoDB storage', () => {
     expect(String(error)).to.match(/is already in use by this process \(lock file .*mongod\.lock\)/);
     await first.storage.close();
 
+    const second = await open(dir);
+    await second.storage.close();
+  });
+
+  it('refuses to open a dbpath another process holds, naming that process', async () => {
+    const dir = tempDir();
+    const storageModule = path.resolve(__dirname, '../../server/embedded-mongo/storage');
+    const holder = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `require(${JSON.stringify(storageModule)}).openStorage(${JSON.stringify(dir)}).load()` +
+          `.then(() => { console.log('holding'); setInterval(() => {}, 1000); })`,
+      ],
+      { cwd: path.resolve(__dirname, '../..') },
+    );
+    try {
+      await new Promise<void>((resolve, reject) => {
+        holder.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('holding') && resolve());
+        holder.on('exit', (code) => reject(new Error(`holder exited with ${code}`)));
+      });
+      let error: unknown;
+      await openStorage(dir)
+        .load()
+        .catch((err: unknown) => (error = err));
+      expect(String(error)).to.match(new RegExp(`is already in use by process ${holder.pid} `));
+    } finally {
+      holder.kill('SIGKILL');
+    }
+    await new Promise((r) => holder.once('exit', r));
+    const opened = await open(dir);
+    await opened.storage.close();
+  });
+
+  it('takes over a lock whose pid now belongs to another program or to this process', async () => {
+    const dir = tempDir();
+    const lock = path.join(dir, LOCK_FILE);
+    fs.writeFileSync(lock, JSON.stringify({ pid: process.ppid, started: '1', host: os.hostname(), bootId: '' }));
+    const first = await open(dir);
+    await first.storage.close();
+    fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, started: '1', host: os.hostname(), bootId: '' }));
     const second = await open(dir);
     await second.storage.close();
   });
