@@ -31,10 +31,10 @@ export class CursorStore {
     return this.open.size;
   }
 
-  private takeBatch(cursor: OpenCursor, batchSize: number | undefined): Document[] {
+  /** `max` documents at most (Infinity: as many as fit in a reply). */
+  private takeBatch(cursor: OpenCursor, max: number): Document[] {
     const batch: Document[] = [];
     let bytes = 0;
-    const max = batchSize && batchSize > 0 ? batchSize : Infinity;
     while (cursor.pos < cursor.docs.length && batch.length < max) {
       const raw = cursor.docs[cursor.pos];
       const doc = cursor.map ? cursor.map(raw) : raw;
@@ -53,6 +53,7 @@ export class CursorStore {
    */
   create(ns: string, docs: Document[], opts: { batchSize?: number; singleBatch?: boolean; map?: (doc: Document) => Document } = {}): CursorReply {
     const cursor: OpenCursor = { ns, docs, pos: 0, lastUsed: Date.now(), map: opts.map };
+    // batchSize 0 on the first batch means "open the cursor, return nothing yet", as mongod does.
     const batch = this.takeBatch(cursor, opts.batchSize ?? DEFAULT_FIRST_BATCH);
     if (cursor.pos >= docs.length || opts.singleBatch) return { id: Long.ZERO, ns, batch };
     let id: number;
@@ -69,7 +70,7 @@ export class CursorStore {
       throw new CommandError(ErrorCodes.Unauthorized, `Requested getMore on namespace '${ns}', but cursor belongs to a different namespace ${cursor.ns}`);
     }
     cursor.lastUsed = Date.now();
-    const batch = this.takeBatch(cursor, batchSize);
+    const batch = this.takeBatch(cursor, batchSize && batchSize > 0 ? batchSize : Infinity);
     if (cursor.pos >= cursor.docs.length) {
       this.open.delete(id);
       return { id: Long.ZERO, ns, batch };

@@ -47,7 +47,7 @@ export function parseSort(sort: unknown): SortSpec | undefined {
   if (!isPlainObject(sort)) throw new CommandError(ErrorCodes.TypeMismatch, "BSON field 'sort' is the wrong type, expected type 'object'");
   const spec: SortSpec = [];
   for (const [field, dir] of Object.entries(sort)) {
-    if (isPlainObject(dir) && '$meta' in dir) continue;
+    if ((isPlainObject(dir) && '$meta' in dir) || field === '$natural') continue;
     const n = typeof dir === 'number' ? dir : Number(dir);
     if (n !== 1 && n !== -1) throw new CommandError(15975, '$sort key ordering must be 1 (for ascending) or -1 (for descending)');
     spec.push([field, n]);

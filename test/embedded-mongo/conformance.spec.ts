@@ -422,6 +422,19 @@ describe('embedded MongoDB conformance (driver)', () => {
       expect(err.code).to.equal(43);
     });
 
+    it('opens a cursor with an empty first batch when batchSize is 0', async () => {
+      const reply = await db.command({ find: 'cursor', filter: { i: { $lt: 3 } }, batchSize: 0 });
+      expect(reply.cursor.firstBatch).to.deep.equal([]);
+      const more = await db.command({ getMore: reply.cursor.id, collection: 'cursor' });
+      expect(more.cursor.nextBatch.map((d: Document) => d.i)).to.deep.equal([0, 1, 2]);
+      expect(Number(more.cursor.id)).to.equal(0);
+    });
+
+    it('returns documents in reverse insertion order for {$natural: -1}', async () => {
+      const last = await db.collection('cursor').find().sort({ $natural: -1 }).limit(2).toArray();
+      expect(last.map((d) => d.i)).to.deep.equal([999, 998]);
+    });
+
     it('returns a single batch and closes the cursor when asked', async () => {
       const reply = await db.command({ find: 'cursor', filter: {}, batchSize: 5, singleBatch: true });
       expect(reply.cursor.firstBatch).to.have.length(5);

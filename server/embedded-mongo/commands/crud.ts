@@ -27,7 +27,10 @@ export const find: Handler = (cmd, ctx) => {
   const limit = nonNegative(cmd, 'limit') ?? 0;
   const batchSize = nonNegative(cmd, 'batchSize');
   const coll = ctx.engine.get(ctx.db, name);
-  let docs = selectDocs(coll, filter, query, sort || limit === 0 ? Infinity : skip + limit);
+  // {$natural: -1} asks for reverse insertion order; other sort keys then apply on top (stable sort).
+  const reverse = isPlainObject(cmd.sort) && Number(cmd.sort.$natural) === -1;
+  let docs = selectDocs(coll, filter, query, sort || reverse || limit === 0 ? Infinity : skip + limit);
+  if (reverse) docs.reverse();
   if (sort) docs = sortDocs(docs, sort);
   if (skip) docs = docs.slice(skip);
   if (limit) docs = docs.slice(0, limit);
