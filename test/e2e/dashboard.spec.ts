@@ -1,0 +1,175 @@
+/**
+ * The dashboard through the real UI (browser): the plan limit sends to please-upgrade and the upgrade to the
+ * thank-you page, new widgets for a team and a new team, unfinished widgets, the main user swap, banners and
+ * the satisfaction prompt. Slack is the sandbox the test server runs.
+ */
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import { TERMS_VERSION } from '../../server/shared/constants';
+import { useBrowser } from '../helpers/browser';
+import { startTestServer, type TestServer } from '../helpers/app';
+
+let counter = 0;
+const uniqueEmail = (label: string) => `${label}-${Date.now().toString(36)}-${++counter}@example.com`;
+
+describe('dashboard (browser)', function () {
+  this.timeout(120_000);
+  let server: TestServer;
+  const browser = useBrowser();
+
+  // A server (and Slack sandbox) per test: a channel linked to one widget cannot be picked by another.
+  beforeEach(async function () {
+    this.timeout(60_000);
+    server = await startTestServer();
+  });
+  afterEach(async () => {
+    await server?.close();
+  });
+
+  const at = (hashPath: string) => `${server.url}/app/#${hashPath}`;
+
+  async function api(method: string, path: string, token?: string): Promise<{ status: number; json: Record<string, unknown> }> {
+    const res = await fetch(`${server.url}/v1${path}`, { method, headers: token ? { Authorization: `Bearer ${token}` } : {} });
+    const text = await res.text();
+    return { status: res.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+  }
+
+  /** A user who accepted the terms, signed in in the page, with one widget connected to #support of Acme. */
+  async function userWithWidget(page: Page): Promise<{ email: string; ceId: string }> {
+    const email = uniqueEmail('dash');
+    const res = await fetch(`${server.url}/v1/p/users`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email, password: 'correct horse battery' }),
+    });
+    const { token } = (await res.json()) as { token: string };
+    for (const doc of ['terms', 'privacy-policy']) await api('POST', `/users/legal_confirmation/${doc}/${TERMS_VERSION}`, token);
+    await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
+    const me = await api('GET', '/users/current', token);
+    const ceId = String((me.json.ces as { Id: string }[])[0]?.Id);
+    await page.goto(at(`/setup/${ceId}`));
+    await page.getByRole('button', { name: 'Add to Slack' }).click();
+    await page.locator('#sandbox-oauth-allow').click();
+    await page.getByRole('button', { name: 'Connect #support' }).click();
+    await page.getByRole('heading', { name: 'Setup is finished! Last step: copy and paste embed code' }).waitFor();
+    return { email, ceId };
+  }
+
+  it('sends a user at the plan limit to please-upgrade, upgrades to the next plan, then adds a channel to the team', async () => {
+    const page = browser.page;
+    const { email } = await userWithWidget(page);
+    await page.goto(at('/'));
+
+    // The trial plan (Basic) has one channel: adding another goes to the upsell, not to a new widget.
+    await page.getByRole('button', { name: /Add new channel/ }).click();
+    await page.waitForURL(/#\/please-upgrade$/);
+    await page.getByRole('heading', { name: 'Time to upgrade?' }).waitFor();
+    await page.getByRole('article', { name: 'Your plan: Basic' }).waitFor();
+    await page.getByRole('article', { name: 'Next plan: Pro' }).getByText('3 channels').waitFor();
+    const user = await server.models.User.findOne({ email });
+    expect(await server.models.ChatEndpoint.countDocuments({ accountId: user?.accountId })).to.equal(1);
+
+    await page.getByRole('button', { name: 'Yes, I want to upgrade' }).click();
+    await page.waitForURL(/#\/thank-you-for-upgrading$/);
+    await page.getByRole('heading', { name: 'Thank you for upgrading!' }).waitFor();
+    await page.getByText('You are now on the Pro plan.').waitFor();
+    const account = await server.models.Account.findById(user?.accountId);
+    expect(account?.planStripeId).to.equal('parley_pro_monthly');
+
+    // Now the team gets a second widget, straight at step 2 (Parley is already in that Slack team).
+    await page.getByRole('link', { name: 'Go to the dashboard' }).click();
+    await page.getByRole('link', { name: /Pro plan/ }).waitFor();
+    await page.getByRole('button', { name: /Add new channel/ }).click();
+    await page.waitForURL(/#\/setup\/[0-9a-f]{24}$/);
+    await page.getByRole('heading', { name: 'Choose the Slack channel for this widget' }).waitFor();
+    expect(await server.models.ChatEndpoint.countDocuments({ accountId: user?.accountId, Step: 2 })).to.equal(1);
+  });
+
+  it('adds a widget for a new Slack team, lists it as unfinished, and deletes it after a confirmation', async () => {
+    const page = browser.page;
+    const { email } = await userWithWidget(page);
+    const user = await server.models.User.findOne({ email });
+    await server.models.Account.updateOne({ _id: user?.accountId }, { $set: { planStripeId: 'parley_pro_monthly' } });
+    await page.goto(at('/'));
+    await page.reload();
+
+    await page.getByRole('button', { name: 'Add a channel to a new Slack Team' }).click();
+    await page.waitForURL(/#\/setup\/[0-9a-f]{24}$/);
+    await page.getByRole('button', { name: 'Add to Slack' }).waitFor();
+    const newId = new URL(page.url()).hash.split('/').pop();
+
+    await page.getByRole('link', { name: 'Dashboard', exact: true }).click();
+    const unlinked = page.getByRole('region', { name: 'Widgets not connected to Slack' });
+    const card = unlinked.locator(`[data-widget-id="${newId}"]`);
+    await card.getByRole('link', { name: 'Finish setup' }).waitFor();
+    await card.getByRole('img', { name: 'Offline' }).waitFor();
+    await card.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: 'Delete this widget?' }).getByRole('button', { name: 'Delete widget' }).click();
+    await page.getByText('Widget deleted.').waitFor();
+    // The page reloads a second later without the widget.
+    await unlinked.waitFor({ state: 'detached' });
+    expect(await server.models.ChatEndpoint.findById(newId)).to.equal(null);
+    await page.getByRole('region', { name: 'Slack team Acme' }).getByRole('link', { name: '#support', exact: true }).waitFor();
+  });
+
+  it('changes the main Slack user after a confirmation and shows the swapped alert', async () => {
+    const page = browser.page;
+    const { ceId } = await userWithWidget(page);
+    await page.goto(at('/'));
+    const team = page.getByRole('region', { name: 'Slack team Acme' });
+    await team.getByText('Alice', { exact: true }).waitFor();
+
+    await team.getByRole('button', { name: '(change)' }).click();
+    await page.getByRole('dialog', { name: 'Change the main Slack user?' }).getByRole('button', { name: 'Continue to Slack' }).click();
+    await page.waitForURL(/\/sandbox\/slack\/oauth\/v2\/authorize/);
+    await page.locator('#sandbox-oauth-user').selectOption({ label: 'Bob Baker (@bob)' });
+    await page.locator('#sandbox-oauth-allow').click();
+    await page.waitForURL(/#\/\?userSwapped=1$/);
+    await page.getByText('Successfully swapped main user.').waitFor();
+    await team.getByText('Bob', { exact: true }).waitFor();
+    expect((await server.models.ChatEndpoint.findById(ceId))?.slackMainUser).to.equal('U0BOB00001');
+  });
+
+  it('shows the banners the account calls for', async () => {
+    const page = browser.page;
+    const { email } = await userWithWidget(page);
+    const user = await server.models.User.findOne({ email });
+    await server.models.Account.updateOne(
+      { _id: user?.accountId },
+      { $set: { delinquent: true, quota: { isOverquota: true, reason: '300 conversations this month' }, trialEndAt: new Date(Date.now() - 3 * 86_400_000) } },
+    );
+    await server.models.ChatEndpoint.updateMany({ accountId: user?.accountId }, { $set: { OauthV1: true } });
+    await page.goto(at('/'));
+    await page.reload();
+    await page.getByText('You are overquota: 300 conversations this month. Time to upgrade your plan!').waitFor();
+    await page.getByText('You account is delinquent. Please update your credit card now.').waitFor();
+    await page.getByText('Your trial expired 4 days ago').waitFor();
+    const legacy = page.getByRole('status').filter({ hasText: 'Action Required' });
+    await legacy.getByRole('link', { name: /Update Slack permissions/ }).click();
+    await page.waitForURL(/#\/permissions$/);
+    await page.getByRole('heading', { name: 'IMPORTANT' }).waitFor();
+  });
+
+  it('asks for a 0 to 10 rating when showNPSRating is set, saves it and hides the prompt; dismissing records -1', async () => {
+    const page = browser.page;
+    const { email } = await userWithWidget(page);
+    // The prompt appears once an account is a few weeks old.
+    const old = new Date(Date.now() - 30 * 86_400_000);
+    await server.models.User.collection.updateOne({ email }, { $set: { createdAt: old } });
+    await page.goto(at('/'));
+    await page.reload();
+    const prompt = page.getByRole('region', { name: 'How likely are you to recommend Parley to a friend or colleague?' });
+    await prompt.getByRole('button', { name: '8', exact: true }).click();
+    await prompt.waitFor({ state: 'detached' });
+    expect((await server.models.User.findOne({ email }))?.npsRating).to.equal(8);
+    await page.reload();
+    await page.getByRole('link', { name: '#support', exact: true }).waitFor();
+    expect(await prompt.count()).to.equal(0);
+
+    await server.models.User.collection.updateOne({ email }, { $set: { npsRating: null } });
+    await page.reload();
+    await prompt.getByRole('button', { name: 'Dismiss' }).click();
+    await prompt.waitFor({ state: 'detached' });
+    expect((await server.models.User.findOne({ email }))?.npsRating).to.equal(-1);
+  });
+});

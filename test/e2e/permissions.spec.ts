@@ -1,0 +1,120 @@
+/**
+ * The Slack permissions page through the real UI (browser): scopes needed against those granted, approving the
+ * missing ones through the Slack sandbox's consent page, the wrong_user answer, and the setup redirect.
+ */
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import { TERMS_VERSION } from '../../server/shared/constants';
+import { useBrowser } from '../helpers/browser';
+import { startTestServer, type TestServer } from '../helpers/app';
+
+let counter = 0;
+const uniqueEmail = (label: string) => `${label}-${Date.now().toString(36)}-${++counter}@example.com`;
+
+describe('Slack permissions page (browser)', function () {
+  this.timeout(120_000);
+  let server: TestServer;
+  const browser = useBrowser();
+
+  beforeEach(async function () {
+    this.timeout(60_000);
+    server = await startTestServer();
+  });
+  afterEach(async () => {
+    await server?.close();
+  });
+
+  const at = (hashPath: string) => `${server.url}/app/#${hashPath}`;
+
+  async function signedInUser(page: Page): Promise<string> {
+    const email = uniqueEmail('perm');
+    const res = await fetch(`${server.url}/v1/p/users`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email, password: 'correct horse battery' }),
+    });
+    const { token } = (await res.json()) as { token: string };
+    for (const doc of ['terms', 'privacy-policy']) {
+      await fetch(`${server.url}/v1/users/legal_confirmation/${doc}/${TERMS_VERSION}`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } });
+    }
+    await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
+    const me = (await (await fetch(`${server.url}/v1/users/current`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { ces: { Id: string }[] };
+    return me.ces[0]?.Id ?? '';
+  }
+
+  async function connectedWidget(page: Page): Promise<string> {
+    const ceId = await signedInUser(page);
+    await page.goto(at(`/setup/${ceId}`));
+    await page.getByRole('button', { name: 'Add to Slack' }).click();
+    await page.locator('#sandbox-oauth-allow').click();
+    await page.getByRole('button', { name: 'Connect #support' }).click();
+    await page.getByRole('heading', { name: 'Setup is finished! Last step: copy and paste embed code' }).waitFor();
+    return ceId;
+  }
+
+  it('lists every needed scope as All good! with Woot! once setup is done', async () => {
+    const page = browser.page;
+    const ceId = await connectedWidget(page);
+    await page.goto(at('/permissions'));
+    await page.getByRole('heading', { level: 1, name: 'Slack permissions' }).waitFor();
+    await page.getByText('Read this first').waitFor();
+    await page.getByText('Woot!').waitFor();
+    for (const scope of ['commands', 'channels:history', 'files:read', 'files:write']) {
+      expect(await page.locator(`li[data-scope="${scope}"]`).first().textContent()).to.contain('All good!');
+    }
+    expect(await page.getByText('Your approval needed!').count()).to.equal(0);
+    expect(await page.getByRole('button', { name: 'Upgrade permissions' }).count()).to.equal(0);
+    expect(new URL(page.url()).hash).to.equal('#/permissions');
+    await page.goto(at(`/permissions/${ceId}`));
+    await page.getByText('Woot!').waitFor();
+  });
+
+  it('shows missing scopes with selective links, and approving them in Slack as the main user makes them all good', async () => {
+    const page = browser.page;
+    const ceId = await connectedWidget(page);
+    const widget = await server.models.ChatEndpoint.findById(ceId);
+    await server.models.Installation.updateOne({ teamId: widget?.slackTeamId }, { $pull: { botScopes: { $in: ['files:read', 'files:write'] } } });
+
+    await page.goto(at(`/permissions/${ceId}`));
+    await page.getByText('2 of 5 permissions need your approval.').waitFor();
+    expect(await page.locator('li[data-scope="files:read"]').textContent()).to.contain('Your approval needed!');
+    expect(await page.locator('li[data-scope="files:write"]').textContent()).to.contain('Your approval needed!');
+    expect(await page.locator('li[data-scope="commands"]').textContent()).to.contain('All good!');
+    expect(await page.getByText('Woot!').count()).to.equal(0);
+    const selective = page.getByRole('region', { name: 'Approve one at a time' });
+    expect(await selective.getByRole('link').count()).to.equal(2);
+    expect(await selective.getByRole('link', { name: /files:read/ }).getAttribute('href')).to.match(/scope=files%3Aread(&|$)/);
+
+    await page.getByRole('button', { name: 'Upgrade permissions' }).click();
+    await page.waitForURL(/\/sandbox\/slack\/oauth\/v2\/authorize/);
+    expect(await page.locator('#sandbox-oauth-bot-scopes').textContent()).to.contain('files:read').and.contain('files:write');
+    await page.locator('#sandbox-oauth-allow').click();
+    await page.waitForURL(new RegExp(`#/permissions/${ceId}$`));
+    await page.getByText('Woot!').waitFor();
+  });
+
+  it("explains a 'wrong_user' answer when someone other than the main user approves", async () => {
+    const page = browser.page;
+    const ceId = await connectedWidget(page);
+    const widget = await server.models.ChatEndpoint.findById(ceId);
+    await server.models.Installation.updateOne({ teamId: widget?.slackTeamId }, { $pull: { botScopes: 'files:write' } });
+    await page.goto(at(`/permissions/${ceId}`));
+    await page.getByRole('button', { name: 'Upgrade permissions' }).click();
+    await page.locator('#sandbox-oauth-user').selectOption({ label: 'Bob Baker (@bob)' });
+    await page.locator('#sandbox-oauth-allow').click();
+    await page.waitForURL(/\?error=wrong_user$/);
+    await page.getByRole('alert').getByText(/A different Slack user than the one you used to sign up was authenticated/).waitFor();
+    expect(await page.locator('li[data-scope="files:write"]').textContent()).to.contain('Your approval needed!');
+
+    await page.goto(at(`/permissions/${ceId}?error=access_denied`));
+    await page.getByRole('alert').getByText(/An unknown problem occurred while updating your Slack permissions/).waitFor();
+  });
+
+  it('sends a widget that has not finished setup to its setup page', async () => {
+    const page = browser.page;
+    const ceId = await signedInUser(page);
+    await page.goto(at(`/permissions/${ceId}`));
+    await page.waitForURL(new RegExp(`#/setup/${ceId}$`));
+    await page.getByRole('button', { name: 'Add to Slack' }).waitFor();
+  });
+});
