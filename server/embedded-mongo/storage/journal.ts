@@ -113,7 +113,7 @@ interface OpenSegment {
 
 function openSegmentFds(file: string, create: boolean): { dataFd: number; fillFd: number } {
   const c = fs.constants;
-  const dataFd = fs.openSync(file, c.O_RDWR | c.O_DSYNC | (create ? c.O_CREAT | c.O_EXCL : 0), 0o644);
+  const dataFd = fs.openSync(file, c.O_RDWR | (c.O_DSYNC ?? 0) | (create ? c.O_CREAT | c.O_EXCL : 0), 0o644);
   try {
     return { dataFd, fillFd: fs.openSync(file, c.O_RDWR) };
   } catch (err) {
@@ -271,6 +271,10 @@ export class JournalWriter {
     const end = seg.pos + frame.length;
     if (end + PREALLOCATE_MARGIN_BYTES > seg.allocated && frame.length < LARGE_WRITE_BYTES) this.preallocate(end);
     await writeAt(seg.dataFd, frame, seg.pos);
+    // Platforms without O_DSYNC (Windows) get the same guarantee from an explicit sync.
+    if (fs.constants.O_DSYNC === undefined) {
+      await new Promise<void>((resolve, reject) => fs.fdatasync(seg.dataFd, (err) => (err ? reject(err) : resolve())));
+    }
     seg.pos = end;
     seg.allocated = Math.max(seg.allocated, end);
   }
