@@ -255,6 +255,15 @@ describe('console sign-in screens (browser)', function () {
     await page.waitForURL(/#\/legal$/);
   });
 
+  it('sends a user who already accepted the current terms from /legal to the dashboard', async () => {
+    const page = browser.page;
+    const { token } = await apiUser();
+    await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
+    await page.goto(at('/legal'));
+    await page.waitForURL(/#\/$/);
+    expect(await page.title()).to.equal('Parley');
+  });
+
   it('opens the change-password dialog from the user menu and e-mails a reset link', async () => {
     const page = browser.page;
     const { email, token } = await apiUser();

@@ -1,5 +1,5 @@
 /** Small building blocks shared by the screens: buttons, fields, alerts, loaders. */
-import { useId, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useEffect, useId, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode } from 'react';
 import { Link, type LinkProps } from 'react-router-dom';
 
 type Variant = 'primary' | 'secondary' | 'ghost' | 'danger' | 'dark';
@@ -115,4 +115,15 @@ export function PageHeader({ title, children }: { title: ReactNode; children?: R
       {children && <div className="page-header__extra">{children}</div>}
     </header>
   );
+}
+
+/** Names the browser tab after the screen, so tabs, history and screen readers say where the user is. */
+export function useDocumentTitle(title: string): void {
+  useEffect(() => {
+    document.title = title ? `${title} · Parley` : 'Parley';
+    // Screens that set no title of their own show the product name, not the previous screen's.
+    return () => {
+      document.title = 'Parley';
+    };
+  }, [title]);
 }

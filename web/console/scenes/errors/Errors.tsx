@@ -1,8 +1,9 @@
 /** #/error and the page-not-found page (any unknown route). */
 import { Logo } from '../../components/Logo';
-import { ButtonLink } from '../../components/ui';
+import { ButtonLink, useDocumentTitle } from '../../components/ui';
 
 function Standalone({ code, title, text }: { code: string; title: string; text?: string }) {
+  useDocumentTitle(code === '404' ? 'Page Not Found' : 'Error');
   return (
     <main className="standalone">
       <Logo size={32} />

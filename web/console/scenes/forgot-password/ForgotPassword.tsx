@@ -4,9 +4,10 @@ import { Link } from 'react-router-dom';
 import { messageOf, sendPasswordResetEmail } from '../../api';
 import { AuthLayout } from '../../components/AuthLayout';
 import { CheckIcon } from '../../components/icons';
-import { Alert, Button, TextField } from '../../components/ui';
+import { Alert, Button, TextField, useDocumentTitle } from '../../components/ui';
 
 export function ForgotPassword() {
+  useDocumentTitle('Reset your password');
   const [email, setEmail] = useState('');
   const [state, setState] = useState<'idle' | 'sending' | 'sent'>('idle');
   const [error, setError] = useState<string | null>(null);

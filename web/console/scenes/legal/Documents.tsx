@@ -3,8 +3,10 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { TERMS_VERSION } from '../../../../server/shared/constants';
 import { Logo } from '../../components/Logo';
+import { useDocumentTitle } from '../../components/ui';
 
 function DocumentPage({ title, children }: { title: string; children: ReactNode }) {
+  useDocumentTitle(title);
   return (
     <div className="doc-page">
       <header className="doc-page__head">

@@ -1,13 +1,15 @@
 /** #/legal: the user accepts the current Terms of Service and Privacy Policy before using the console. */
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, Navigate, useNavigate } from 'react-router-dom';
 import { LEGAL_DOCUMENTS, TERMS_VERSION } from '../../../../server/shared/constants';
 import { confirmLegal, messageOf } from '../../api';
 import { AuthLayout } from '../../components/AuthLayout';
-import { Alert, Button } from '../../components/ui';
+import { Alert, Button, useDocumentTitle } from '../../components/ui';
+import { needsTermsAcceptance } from '../../lib/rules';
 import { useSession, useUser } from '../../session/session';
 
 export function Legal() {
+  useDocumentTitle('Terms and privacy');
   const user = useUser();
   const { reload, signOut } = useSession();
   const navigate = useNavigate();
@@ -15,6 +17,8 @@ export function Legal() {
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const updated = user.ActiveTOSPP !== '';
+  // Nothing to accept: the current terms were accepted already (also right after Continue).
+  if (!needsTermsAcceptance(user)) return <Navigate to="/" replace />;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

@@ -4,11 +4,12 @@ import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { logIn, messageOf } from '../../api';
 import { AuthLayout } from '../../components/AuthLayout';
 import type { LoginState } from '../../components/guards';
-import { Alert, Button, TextField } from '../../components/ui';
+import { Alert, Button, TextField, useDocumentTitle } from '../../components/ui';
 import { useSession } from '../../session/session';
 import { BrandPanel } from '../signup/BrandPanel';
 
 export function Login() {
+  useDocumentTitle('Log in');
   const { signIn } = useSession();
   const navigate = useNavigate();
   const location = useLocation();

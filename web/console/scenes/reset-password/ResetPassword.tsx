@@ -4,10 +4,11 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { MESSAGES, NewPasswordSchema, RESET_TOKEN_PATTERN } from '../../../../server/shared';
 import { messageOf, resetPassword } from '../../api';
 import { AuthLayout } from '../../components/AuthLayout';
-import { Alert, Button, TextField } from '../../components/ui';
+import { Alert, Button, TextField, useDocumentTitle } from '../../components/ui';
 import { useSession } from '../../session/session';
 
 export function ResetPassword() {
+  useDocumentTitle('Choose a new password');
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const tokenValid = RESET_TOKEN_PATTERN.test(token);

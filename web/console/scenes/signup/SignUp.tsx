@@ -4,7 +4,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { EmailSchema, MESSAGES, NewPasswordSchema } from '../../../../server/shared';
 import { messageOf, readTrackingId, signUp, UNKNOWN_ERROR } from '../../api';
 import { AuthLayout } from '../../components/AuthLayout';
-import { Alert, Button, TextField } from '../../components/ui';
+import { Alert, Button, TextField, useDocumentTitle } from '../../components/ui';
 import { firstChatEndpoint, signUpErrorFrom, teamChatSignUpHref } from '../../lib/rules';
 import { useSession } from '../../session/session';
 import { BrandPanel, TrialPromise } from './BrandPanel';
@@ -12,6 +12,7 @@ import { BrandPanel, TrialPromise } from './BrandPanel';
 type FieldErrors = { email?: string; password?: string };
 
 export function SignUp() {
+  useDocumentTitle('Sign up');
   const [params] = useSearchParams();
   const queryError = signUpErrorFrom(params.get('error'));
   const source = params.get('source');

@@ -2,7 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { DOCS_URL, FAQ_URL } from '../../components/Shell';
 import { BookIcon, LifebuoyIcon, MailIcon } from '../../components/icons';
-import { Button, PageHeader, TextField } from '../../components/ui';
+import { Button, PageHeader, TextField, useDocumentTitle } from '../../components/ui';
 import { useUser } from '../../session/session';
 
 export function supportAddress(hostname: string): string {
@@ -11,6 +11,7 @@ export function supportAddress(hostname: string): string {
 }
 
 export function Support() {
+  useDocumentTitle('Support');
   const user = useUser();
   const address = supportAddress(window.location.hostname);
   const [subject, setSubject] = useState('');

@@ -1,7 +1,8 @@
 /** Routes whose screens belong to later releases say so plainly instead of showing a blank page. */
-import { ButtonLink, PageHeader } from '../../components/ui';
+import { ButtonLink, PageHeader, useDocumentTitle } from '../../components/ui';
 
 export function Upcoming({ title }: { title: string }) {
+  useDocumentTitle(title);
   return (
     <>
       <PageHeader title={title} />
