@@ -6,6 +6,7 @@
  * The authorize URLs for the signed-in purposes are built by `slackAuthorizeUrl` (used by the API).
  */
 import { Router, type Request, type Response } from 'express';
+import type { OauthV2AccessResponse } from '@slack/web-api';
 import type { Config } from '../config';
 import type { Models } from '../models';
 import type { Logger } from '../http/errorHandler';
@@ -126,7 +127,7 @@ export function oauthRouter(deps: OAuthDeps): Router {
     const ce = payload.ceId && user ? await models.ChatEndpoint.findOne({ _id: payload.ceId, accountId: user.accountId }) : null;
     if (payload.purpose !== 'signup' && (!user || !ce)) return fail('widget_not_found');
 
-    let access;
+    let access: OauthV2AccessResponse;
     try {
       access = await api.oauth.v2.access({
         client_id: config.slack.clientId,
