@@ -519,6 +519,18 @@ describe('embedded MongoDB conformance (driver)', () => {
     });
   });
 
+  describe('change streams', () => {
+    it('either opens a change stream (replica set) or refuses it with code 40573', async () => {
+      const hello = await db.admin().command({ hello: 1 });
+      const opened = db.command({ aggregate: 'posts', pipeline: [{ $changeStream: {} }], cursor: {} });
+      if (hello.setName || hello.msg === 'isdbgrid') {
+        expect((await opened).ok).to.equal(1);
+        return;
+      }
+      expect((await rejection(opened)).code).to.equal(40573);
+    });
+  });
+
   describe('bulk writes and collections', () => {
     it('runs a mixed bulkWrite and reports every count', async () => {
       const coll = db.collection('bulk');

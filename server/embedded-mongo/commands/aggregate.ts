@@ -26,6 +26,9 @@ function validatePipeline(pipeline: unknown): asserts pipeline is Document[] {
       throw new CommandError(40323, 'A pipeline stage specification object must contain exactly one field.');
     }
     const name = Object.keys(stage)[0];
+    if (name === '$changeStream') {
+      throw new CommandError(40573, 'The $changeStream stage is only supported on replica sets; set MONGODB_URI to use change streams');
+    }
     if (!STAGES.has(name)) throw new CommandError(40324, `Unrecognized pipeline stage name: '${name}'`);
     if ((name === '$collStats' || name === '$indexStats') && i !== 0) {
       throw new CommandError(40602, `${name} is only valid as the first stage in a pipeline`);
