@@ -150,6 +150,26 @@ describe('dashboard (browser)', function () {
     await page.getByRole('heading', { name: 'IMPORTANT' }).waitFor();
   });
 
+  it('shows a widget offline with a reconnect banner after Parley is uninstalled from the Slack team', async () => {
+    const page = browser.page;
+    const { ceId } = await userWithWidget(page);
+    const widget = await server.models.ChatEndpoint.findById(ceId);
+    await page.goto(at('/'));
+    await page.locator(`[data-widget-id="${ceId}"]`).getByRole('img', { name: 'Online' }).waitFor();
+
+    await server.slack.sendEvent(widget?.slackTeamId ?? '', { type: 'app_uninstalled' }, { retries: 0 });
+    for (let i = 0; i < 50 && !(await server.models.Installation.findOne({ teamId: widget?.slackTeamId }))?.revokedAt; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await page.reload();
+    const banner = page.getByRole('alert').filter({ hasText: 'Parley was removed from Slack' });
+    await banner.getByText(/Parley no longer has access to Acme/).waitFor();
+    await page.locator(`[data-widget-id="${ceId}"]`).getByRole('img', { name: 'Offline' }).waitFor();
+    await banner.getByRole('link', { name: /Reconnect Slack/ }).click();
+    await page.waitForURL(new RegExp(`#/permissions/${ceId}$`));
+    await page.getByRole('button', { name: 'Upgrade permissions' }).waitFor();
+  });
+
   it('asks for a 0 to 10 rating when showNPSRating is set, saves it and hides the prompt; dismissing records -1', async () => {
     const page = browser.page;
     const { email } = await userWithWidget(page);

@@ -160,6 +160,18 @@ describe('widget setup (browser)', function () {
     expect(server.slack.state.data.channels.some((c) => c.name === 'site-visitors')).to.equal(true);
   });
 
+  it("says 'Cannot fetch Slack channels' when Slack fails, and lists the channels again after Refresh", async () => {
+    const page = browser.page;
+    await signUpThroughUi(page);
+    // Both tries of the server's Slack client fail.
+    server.slack.state.failNext('conversations.list', 2);
+    await addToSlack(page);
+    await page.getByText('Cannot fetch Slack channels').waitFor();
+    await page.getByRole('button', { name: 'Refresh the channel list' }).click();
+    await page.getByRole('button', { name: 'Connect #support' }).waitFor();
+    expect(await page.getByText('Cannot fetch Slack channels').count()).to.equal(0);
+  });
+
   it("lands a 'Sign up with team chat' user, after the terms, on the dashboard with the Slack team and setup at step 2", async () => {
     const page = browser.page;
     await page.goto(at('/signup?source=e2e'));

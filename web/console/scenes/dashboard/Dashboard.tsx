@@ -20,7 +20,7 @@ import {
   formatAverage,
   groupByTeam,
   isWidgetOnline,
-  sparklineValues,
+  sparklineDays,
   type DashboardWidget,
   type TeamGroup,
 } from './dashboardRules';
@@ -258,7 +258,7 @@ function WidgetCard({ ce, canDelete, onDelete }: { ce: DashboardWidget; canDelet
               </div>
             </dl>
             {stats.total > 0 ? (
-              <Sparkline values={sparklineValues(stats)} label={`Conversations per day over the last 30 days, ${stats.total} in all`} />
+              <Sparkline days={sparklineDays(stats)} label={`Conversations per day over the last 30 days, ${stats.total} in all`} />
             ) : (
               <p className="widget-card__empty muted">No conversations in the last 30 days yet.</p>
             )}

@@ -92,9 +92,9 @@ export function canDeleteUnfinished(ce: DashboardWidget, all: readonly Dashboard
   return !(all.length === 1 && ce.slackBaseUrl !== '');
 }
 
-/** The daily counts of the 30-day window, oldest first, for the sparkline. */
-export function sparklineValues(stats: ChatStats): number[] {
-  return stats.dailyCounts30d.slice(-30).map((day) => Math.max(0, Number(day.chats) || 0));
+/** The daily counts of the 30-day window, oldest first, for the sparkline (at most 30 bars). */
+export function sparklineDays(stats: ChatStats): { date: string; value: number }[] {
+  return stats.dailyCounts30d.slice(-30).map((day) => ({ date: day.date, value: Math.max(0, Number(day.chats) || 0) }));
 }
 
 export function formatAverage(avg: number): string {
