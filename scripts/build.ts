@@ -2,6 +2,8 @@
  * Builds the web bundles with esbuild.
  *   web/console/main.tsx   → dist/web/console/ (content-hashed JS and CSS, lazy chunks, index.html)
  *   web/widget/<entry>.ts  → dist/web/widget/<entry>.js (stable names: the embed snippet loads them by name)
+ *   web/widget/panel/index.ts → dist/web/widget/panel.<hash>.js (the lazily loaded chat panel; the loader is built
+ *                            after it, with the hashed name compiled in as __PARLEY_PANEL__)
  * `tsx scripts/build.ts` builds once, minified, and fails when a size budget is exceeded.
  * `tsx scripts/build.ts --watch` rebuilds on change (development React, not minified, no budgets).
  */
@@ -107,17 +109,63 @@ function removeStale(dir: string, keep: Set<string>): void {
   }
 }
 
+export type WidgetSize = { file: string; bytes: number; gzipped: number; budget: number };
+
+function widgetSizes(meta: esbuild.Metafile): WidgetSize[] {
+  return Object.keys(meta.outputs)
+    .map((f) => path.resolve(root, f))
+    .filter((file) => !file.endsWith('.map'))
+    .map((file) => ({
+      file,
+      bytes: statSync(file).size,
+      gzipped: gzipSize(file),
+      budget: path.basename(file) === 'loader.js' ? BUDGETS.widgetLoader : BUDGETS.widgetOther,
+    }));
+}
+
 function finishWidget(meta: esbuild.Metafile, enforce: boolean): string[] {
   const problems: string[] = [];
-  for (const file of Object.keys(meta.outputs).map((f) => path.resolve(root, f))) {
-    if (file.endsWith('.map')) continue;
-    const size = gzipSize(file);
-    const isLoader = path.basename(file) === 'loader.js';
-    const budget = isLoader ? BUDGETS.widgetLoader : BUDGETS.widgetOther;
+  for (const { file, gzipped: size, budget } of widgetSizes(meta)) {
     console.log(`  ${rel(file).padEnd(58)} ${kb(size).padStart(10)} gzipped (budget ${kb(budget)})`);
     if (enforce && size > budget) problems.push(`${rel(file)} is ${kb(size)} gzipped, over the ${kb(budget)} budget`);
   }
   return problems;
+}
+
+const panelEntry = path.join(widgetSrc, 'panel', 'index.ts');
+
+/** The panel's options: content-hashed name in production (served immutable), a stable one while watching. */
+function panelOptions(dev: boolean): esbuild.BuildOptions {
+  return { ...widgetOptions(dev, [panelEntry]), entryNames: dev ? 'panel' : 'panel.[hash]' };
+}
+
+/** Builds the panel, then the loader entries with the panel's file name compiled in; answers both metafiles. */
+async function buildWidgetBundles(dev: boolean, entries: string[]): Promise<esbuild.Metafile[]> {
+  const metas: esbuild.Metafile[] = [];
+  let panelFile = 'panel.js';
+  if (existsSync(panelEntry)) {
+    const panel = await esbuild.build(panelOptions(dev));
+    metas.push(panel.metafile!);
+    panelFile = path.basename(Object.keys(panel.metafile!.outputs).find((f) => !f.endsWith('.map')) ?? panelFile);
+  }
+  const loader = await esbuild.build(loaderOptions(dev, entries, panelFile));
+  metas.push(loader.metafile!);
+  return metas;
+}
+
+function loaderOptions(dev: boolean, entries: string[], panelFile: string): esbuild.BuildOptions {
+  const base = widgetOptions(dev, entries);
+  return { ...base, define: { ...base.define, __PARLEY_PANEL__: JSON.stringify(panelFile) } };
+}
+
+/**
+ * Builds only the visitor widget (loader and panel) into dist/web/widget, minified; for tests and the size
+ * bench. Answers every output with its size and budget.
+ */
+export async function buildWidget(): Promise<WidgetSize[]> {
+  rmSync(widgetOut, { recursive: true, force: true });
+  const metas = await buildWidgetBundles(false, widgetEntries());
+  return metas.flatMap(widgetSizes);
 }
 
 /** Every top-level .ts/.tsx file of web/widget is an entry point; helpers live in subfolders. */
@@ -199,9 +247,9 @@ async function buildOnce(): Promise<void> {
   const entries = widgetEntries();
   if (entries.length > 0) {
     rmSync(widgetOut, { recursive: true, force: true });
-    const widgetResult = await esbuild.build(widgetOptions(false, entries));
+    const metas = await buildWidgetBundles(false, entries);
     console.log('widget:');
-    problems.push(...finishWidget(widgetResult.metafile!, true));
+    for (const meta of metas) problems.push(...finishWidget(meta, true));
   }
   console.log(`built in ${Date.now() - started} ms`);
   if (problems.length > 0) {
@@ -234,15 +282,24 @@ async function buildWatching(): Promise<void> {
   const entries = widgetEntries();
   if (entries.length > 0) {
     const widgetCtx = await esbuild.context({
-      ...widgetOptions(true, entries),
+      ...loaderOptions(true, entries, 'panel.js'),
       plugins: [onRebuilt('widget', (meta) => void finishWidget(meta, false))],
     });
     await widgetCtx.watch();
+    if (existsSync(panelEntry)) {
+      const panelCtx = await esbuild.context({
+        ...panelOptions(true),
+        plugins: [onRebuilt('widget panel', (meta) => void finishWidget(meta, false))],
+      });
+      await panelCtx.watch();
+    }
   }
   console.log('watching web/ for changes');
 }
 
-(watch ? buildWatching() : buildOnce()).catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+if (require.main === module) {
+  (watch ? buildWatching() : buildOnce()).catch((err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
+}

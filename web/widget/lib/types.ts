@@ -1,0 +1,163 @@
+/**
+ * What the loader and the lazily loaded panel share: the public configuration a visitor may see, and the
+ * narrow interface the loader hands the panel. Types only, so neither bundle pulls the other in.
+ */
+
+/** Settings a visitor may see (GET /widget/api/{uuid}/config → settings). Every field may be absent: defaults apply. */
+export type VisitorSettings = Partial<{
+  titleColor: string;
+  titleFontColor: string;
+  onlineTitle: string;
+  offlineTitle: string;
+  collapsedMode: 'chip' | 'button' | 'tab' | 'hidden' | 'default';
+  widgetAlignment: 'bottomRight' | 'bottomLeft';
+  agentLabel: string;
+  browserSideAuthorLabel: string;
+  autoResponseMessage: string;
+  onlineMessagePlaceholder: string;
+  noAnswerMessageOn: boolean;
+  noAnswerMessageAfterSecs: number;
+  noAnswerWithoutEmail: string;
+  noAnswerWithEmail: string;
+  offlineGreeting: string;
+  offlineEmailPlaceholder: string;
+  offlineMessagePlaceholder: string;
+  offlineNamePlaceholder: string;
+  offlineSendButton: string;
+  offlineThankYouMessage: string;
+  forwardSlackUserName: boolean;
+  showAvatarPreChat: boolean;
+  showTeamAvatarPreChat: boolean;
+  teamAvatarOn: boolean;
+  teamAvatarUrl: string;
+  collectVisitorMetaData: boolean;
+  displayPrivacyPolicy: boolean;
+  privacyPolicyLinkText: string;
+  privacyPolicyLinkURL: string;
+  requireAcceptance: boolean;
+  defaultAcceptBtnLabel: string;
+  acceptanceText: string;
+  requireInfo: boolean;
+  requireInfoGreeting: string;
+  requireInfoSubmitBtn: string;
+  enableFileUploads: boolean;
+  showConversationEnd: boolean;
+  conversationEndMenuLinkLabel: string;
+  conversationEndConfirmationQuestion: string;
+  conversationEndLabel: string;
+  showConversationRating: boolean;
+  conversationRatingLabel: string;
+  conversationRatingThankYou: string;
+  conversationRatingPlaceholder: string;
+  clearMessagesOnEnd: boolean;
+  showTranscriptSendOpt: boolean;
+  conversationEndTranscriptPlaceholder: string;
+  conversationTranscriptSentThankYou: string;
+  defaultCancelBtnLabel: string;
+  defaultSendBtnLabel: string;
+  showSendBtnOnDesktop: boolean;
+  defaultYesBtnLabel: string;
+  defaultNoBtnLabel: string;
+  blacklistedUrls: string;
+}>;
+
+export type PublicConfig = {
+  widgetId: string;
+  allowed: boolean;
+  online: boolean;
+  hideWhenOffline: boolean;
+  wsUrl: string;
+  settings: VisitorSettings;
+};
+
+export type WidgetStyleName = 'standard' | 'sidebar' | 'inline';
+
+export type EventName =
+  | 'ready'
+  | 'firstMessageSent'
+  | 'messageReceived'
+  | 'expanded'
+  | 'collapsed'
+  | 'conversationEnded'
+  | 'offlineMessageSent';
+
+export type Identity = { userId?: string; name?: string; email?: string; traits?: Record<string, string | number | boolean | null> };
+
+/** What the loader gives the panel when it mounts it. */
+export type PanelContext = {
+  /** The shadow root both draw into; the panel adds its own <style>. */
+  root: ShadowRoot;
+  /** Where the panel draws its window. */
+  mount: HTMLElement;
+  /** Parley's origin, e.g. https://app.parley.chat. */
+  base: string;
+  widgetId: string;
+  style: WidgetStyleName;
+  config: PublicConfig;
+  /** Settings after configure() overrides. */
+  settings(): VisitorSettings;
+  identity(): Identity | undefined;
+  emit(name: EventName, detail?: unknown): void;
+  /** The panel asks the loader to collapse it (close button, Escape). */
+  collapse(): void;
+  /** Unread operator messages while collapsed; the loader shows a badge. */
+  setUnread(count: number): void;
+  /** Presence changed live: the loader redraws or hides the launcher. */
+  setOnline(online: boolean): void;
+};
+
+export type PanelHandle = {
+  /** Called when the panel is shown; starts the socket when the visitor can chat. */
+  expand(): void;
+  collapse(): void;
+  send(text: string): void;
+  /** identify() or configure() changed what the visitor sees or who they are. */
+  refresh(): void;
+  /** Forgets the visitor: token, messages, socket. */
+  reset(): void;
+  isOnline(): boolean;
+};
+
+/** The panel script calls this global once it has run, handing over its factory. */
+export const PANEL_CALLBACK = '__parleyPanel';
+export type PanelFactory = (ctx: PanelContext) => PanelHandle;
+
+/** localStorage key of a widget's visitor state. */
+export const storageKey = (widgetId: string): string => `parley:${widgetId}`;
+
+/** What survives page loads (and is shared by tabs) in localStorage. */
+export type StoredState = {
+  token?: string;
+  /** True while a conversation is open: the loader then loads the panel at once. */
+  ongoing?: boolean;
+  /** The panel was expanded when the page was left. */
+  expanded?: boolean;
+  /** Messages typed but not yet acknowledged, resent with the same clientId. */
+  pending?: { clientId: string; text: string }[];
+  /** The visitor accepted the privacy notice / gave their details. */
+  accepted?: boolean;
+  infoGiven?: boolean;
+};
+
+export function readState(widgetId: string): StoredState {
+  try {
+    const raw = localStorage.getItem(storageKey(widgetId));
+    return raw ? (JSON.parse(raw) as StoredState) : {};
+  } catch {
+    // Storage can be disabled (privacy modes, sandboxed frames): the widget works without memory.
+    return {};
+  }
+}
+
+export function writeState(widgetId: string, patch: StoredState | null): StoredState {
+  const next = patch === null ? {} : { ...readState(widgetId), ...patch };
+  try {
+    if (patch === null) localStorage.removeItem(storageKey(widgetId));
+    else localStorage.setItem(storageKey(widgetId), JSON.stringify(next));
+  } catch {
+    // See readState.
+  }
+  return next;
+}
+
+export const MOBILE_QUERY = '(max-width: 640px)';
