@@ -348,7 +348,7 @@ export function createSlackSandbox(opts: SlackSandboxOptions): SlackSandbox {
     async close() {
       sender.close();
       state.removeAllListeners();
-      state.saveNow();
+      await state.flush();
     },
   };
 

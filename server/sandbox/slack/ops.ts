@@ -176,7 +176,7 @@ export function postMessage(ctx: PresentContext, input: PostInput): Message {
       ];
     }
   }
-  state.data.messages.push(message);
+  state.addMessage(message);
   state.changed();
   emitMessageEvent(ctx, input.channel, message);
   return message;
@@ -249,7 +249,7 @@ export function deleteMessage(ctx: PresentContext, message: Message): void {
     message.text = '';
     message.blocks = undefined;
   } else {
-    state.data.messages = state.data.messages.filter((m) => m !== message);
+    state.removeMessage(message);
   }
   state.changed();
   const inst = state.installation(channel.teamId);

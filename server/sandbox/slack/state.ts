@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type {
   ApiCall,
@@ -54,6 +55,11 @@ export class SandboxState extends EventEmitter {
   private readonly faults = new Map<string, Fault>();
   private lastTsMicros = 0;
   private saveTimer: NodeJS.Timeout | null = null;
+  private saving: Promise<void> | null = null;
+  // Indexes over data.messages (which stays the stored truth): by channel+ts, per channel, per thread.
+  private readonly byKey = new Map<string, Message>();
+  private readonly byChannel = new Map<string, Message[]>();
+  private readonly byThread = new Map<string, Message[]>();
   version = 0;
 
   constructor(
@@ -63,7 +69,29 @@ export class SandboxState extends EventEmitter {
     super();
     this.data = data;
     this.setMaxListeners(100);
-    for (const m of data.messages) this.lastTsMicros = Math.max(this.lastTsMicros, tsToMicros(m.ts));
+    for (const m of data.messages) {
+      this.lastTsMicros = Math.max(this.lastTsMicros, tsToMicros(m.ts));
+      this.index(m);
+    }
+  }
+
+  private index(m: Message): void {
+    this.byKey.set(`${m.channel}:${m.ts}`, m);
+    push(this.byChannel, m.channel, m);
+    if (m.threadTs && m.threadTs !== m.ts) push(this.byThread, `${m.channel}:${m.threadTs}`, m);
+  }
+
+  /** Stores a new message (its ts must be newer than every other, as nextTs gives). */
+  addMessage(m: Message): void {
+    this.data.messages.push(m);
+    this.index(m);
+  }
+
+  removeMessage(m: Message): void {
+    this.data.messages = this.data.messages.filter((x) => x !== m);
+    this.byKey.delete(`${m.channel}:${m.ts}`);
+    drop(this.byChannel, m.channel, m);
+    if (m.threadTs && m.threadTs !== m.ts) drop(this.byThread, `${m.channel}:${m.threadTs}`, m);
   }
 
   static load(dataFile: string): SandboxData | null {
@@ -140,17 +168,17 @@ export class SandboxState extends EventEmitter {
   }
 
   message(channel: string, ts: string): Message | undefined {
-    return this.data.messages.find((m) => m.channel === channel && m.ts === ts);
+    return this.byKey.get(`${channel}:${ts}`);
   }
 
   /** Top-level messages of a channel (and replies broadcast to it), oldest first. */
   channelMessages(channel: string): Message[] {
-    return this.data.messages.filter((m) => m.channel === channel && (!m.threadTs || m.threadTs === m.ts || m.replyBroadcast));
+    return (this.byChannel.get(channel) ?? []).filter((m) => !m.threadTs || m.threadTs === m.ts || m.replyBroadcast);
   }
 
   /** The replies of a thread, oldest first (without the parent). */
   replies(channel: string, threadTs: string): Message[] {
-    return this.data.messages.filter((m) => m.channel === channel && m.threadTs === threadTs && m.ts !== threadTs);
+    return (this.byThread.get(`${channel}:${threadTs}`) ?? []).slice();
   }
 
   file(id: string): SandboxFile | undefined {
@@ -268,14 +296,40 @@ export class SandboxState extends EventEmitter {
   changed(): void {
     this.version += 1;
     this.emit('change', this.version);
+    // At most one write a second: a busy relay must not spend its time serialising the sandbox.
     if (this.dataFile && !this.saveTimer) {
       this.saveTimer = setTimeout(() => {
         this.saveTimer = null;
-        this.saveNow();
-      }, 50);
+        void this.saveSoon();
+      }, SAVE_EVERY_MS);
     }
   }
 
+  private async saveSoon(): Promise<void> {
+    if (!this.dataFile) return;
+    await this.saving;
+    const file = this.dataFile;
+    const tmp = `${file}.${process.pid}.tmp`;
+    const json = JSON.stringify(this.data);
+    this.saving = (async () => {
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(tmp, json);
+      await rename(tmp, file);
+    })().catch((err: unknown) => console.error('[slack sandbox] could not save', file, err));
+    await this.saving;
+  }
+
+  /** Waits for a write in progress, then writes the latest state (on close). */
+  async flush(): Promise<void> {
+    if (this.saveTimer) {
+      clearTimeout(this.saveTimer);
+      this.saveTimer = null;
+    }
+    await this.saving;
+    this.saveNow();
+  }
+
+  /** Writes the data file now, synchronously (at start). */
   saveNow(): void {
     if (!this.dataFile) return;
     if (this.saveTimer) {
@@ -283,10 +337,25 @@ export class SandboxState extends EventEmitter {
       this.saveTimer = null;
     }
     mkdirSync(path.dirname(this.dataFile), { recursive: true });
-    const tmp = `${this.dataFile}.${process.pid}.tmp`;
+    const tmp = `${this.dataFile}.${process.pid}.sync.tmp`;
     writeFileSync(tmp, JSON.stringify(this.data));
     renameSync(tmp, this.dataFile);
   }
+}
+
+const SAVE_EVERY_MS = 1000;
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+function drop<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (!list) return;
+  const i = list.indexOf(value);
+  if (i >= 0) list.splice(i, 1);
 }
 
 function tsToMicros(ts: string): number {

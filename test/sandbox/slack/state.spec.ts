@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { mkdtempSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
-import { ACME, ALICE, BOB, CAROL, GENERAL, SUPPORT, clientFor, installBot, startSandbox, type SandboxFixture } from './helpers';
+import { ACME, ALICE, BOB, CAROL, GENERAL, SUPPORT, clientFor, installBot, startSandbox, type SandboxFixture, until } from './helpers';
 
 describe('Slack sandbox state', () => {
   let f: SandboxFixture | undefined;
@@ -49,6 +49,13 @@ describe('Slack sandbox state', () => {
     const inst = f.sandbox.install({ teamId: 'T0GLOBEX01', userId: 'U0HANK0001', botScopes: ['users:read'] });
     const res = await clientFor(f, inst.botToken).users.getPresence({ user: 'U0HANK0001' });
     expect(res.presence).to.equal('active');
+  });
+
+  it('writes changes to the data file soon after they happen, before any close', async () => {
+    const dataFile = path.join(mkdtempSync(path.join(tmpdir(), 'slack-data-')), 'sandbox.json');
+    f = await startSandbox({ autoEvents: false, dataFile });
+    await f.sandbox.postAsUser({ teamId: ACME, userId: ALICE, channelId: GENERAL, text: 'persist me' });
+    await until(() => readFileSync(dataFile, 'utf8').includes('persist me'));
   });
 
   it('adds a workspace to a running sandbox, once', async () => {
