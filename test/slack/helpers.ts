@@ -65,7 +65,7 @@ export async function consent(
 }
 
 /** Follows Slack's redirect into Parley and answers Parley's response (a redirect, or the refusal page). */
-export function callback(server: TestServer, back: URL) {
+export function callback(server: Pick<TestServer, 'url'>, back: URL) {
   return request(server.url).get(back.pathname + back.search);
 }
 
