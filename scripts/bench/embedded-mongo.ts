@@ -102,11 +102,19 @@ async function main(): Promise<void> {
     for (let i = 0; i < SINGLE_INSERTS; i++) {
       await User.create({ email: `single${i}@bench.io`, accountId: `acct${i % ACCOUNTS}`, name: `Single ${i}` });
     }
-    rows.push({ metric: 'single inserts, each awaited (User.create)', result: rate(SINGLE_INSERTS, performance.now() - t), goal: '≥ 5,000 /s' });
+    rows.push({
+      metric: 'single inserts, each awaited (User.create)',
+      result: rate(SINGLE_INSERTS, performance.now() - t),
+      goal: '≥ 5,000 /s',
+    });
 
     t = performance.now();
     for (let i = 0; i < FINDS; i++) await User.findOne({ email: `single${(i * 7919) % SINGLE_INSERTS}@bench.io` });
-    rows.push({ metric: 'indexed findOne (hydrated documents)', result: rate(FINDS, performance.now() - t), goal: '≥ 10,000 /s' });
+    rows.push({
+      metric: 'indexed findOne (hydrated documents)',
+      result: rate(FINDS, performance.now() - t),
+      goal: '≥ 10,000 /s',
+    });
     t = performance.now();
     for (let i = 0; i < FINDS; i++) await User.findOne({ email: `single${(i * 7919) % SINGLE_INSERTS}@bench.io` }).lean();
     rows.push({ metric: 'indexed findOne (.lean())', result: rate(FINDS, performance.now() - t), goal: '≥ 10,000 /s' });
@@ -120,7 +128,11 @@ async function main(): Promise<void> {
       });
       await User.insertMany(batch, { lean: true });
     }
-    rows.push({ metric: `insertMany of ${BULK_DOCS.toLocaleString('en-US')} ~1 KB documents`, result: rate(BULK_DOCS, performance.now() - t), goal: '' });
+    rows.push({
+      metric: `insertMany of ${BULK_DOCS.toLocaleString('en-US')} ~1 KB documents, batches of ${BULK_BATCH}`,
+      result: rate(BULK_DOCS, performance.now() - t),
+      goal: '',
+    });
 
     const timings: number[] = [];
     let counted = 0;
@@ -167,7 +179,8 @@ async function main(): Promise<void> {
   const width = (key: keyof Row) => Math.max(key.length, ...rows.map((r) => r[key].length));
   const [w1, w2, w3] = [width('metric'), width('result'), width('goal')];
   const line = (r: Row) => `${r.metric.padEnd(w1)}  ${r.result.padStart(w2)}  ${r.goal.padEnd(w3)}`;
-  console.log(`\nEmbedded MongoDB through mongoose ${mongoose.version}, Node ${process.version}, ${os.cpus().length} CPUs, durable dbpath`);
+  const machine = `Node ${process.version}, ${os.cpus().length} CPUs, load average ${os.loadavg()[0].toFixed(1)}`;
+  console.log(`\nEmbedded MongoDB through mongoose ${mongoose.version}, durable dbpath; ${machine}`);
   console.log(line({ metric: 'metric', result: 'result', goal: 'goal' }));
   console.log(`${'-'.repeat(w1)}  ${'-'.repeat(w2)}  ${'-'.repeat(w3)}`);
   for (const row of rows) console.log(line(row));

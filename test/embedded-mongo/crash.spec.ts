@@ -32,7 +32,8 @@ interface Server {
 
 /** Starts the CLI on a free port; resolves once it prints its URI. */
 function startServer(dbpath: string, extraArgs: string[] = []): Promise<Server> {
-  const child = spawn(process.execPath, [...TSX_LOADER, CLI, '--port', '0', '--host', '127.0.0.1', '--dbpath', dbpath, ...extraArgs], { cwd: ROOT });
+  const args = [...TSX_LOADER, CLI, '--port', '0', '--host', '127.0.0.1', '--dbpath', dbpath, ...extraArgs];
+  const child = spawn(process.execPath, args, { cwd: ROOT });
   const output: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
@@ -102,7 +103,9 @@ async function checkEverything(uri: string, ack: Acknowledged): Promise<void> {
     expect(resurrected, 'acknowledged deletes undone by the crash').to.deep.equal([]);
     for (const [id, counter] of ack.counters) {
       const value = Number(present.get(id)?.value ?? 0);
-      expect(value, `${id} after ${counter.acked} acknowledged increments`).to.be.at.least(counter.acked).and.at.most(counter.sent);
+      expect(value, `${id} after ${counter.acked} acknowledged increments`)
+        .to.be.at.least(counter.acked)
+        .and.at.most(counter.sent);
       // From here on the stored value is what later increments build on.
       counter.acked = value;
       counter.sent = value;

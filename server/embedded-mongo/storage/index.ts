@@ -7,9 +7,9 @@
  *   bytes reached stable storage; the engine acknowledges only then.
  * - Group commit: the appends of one event-loop turn (all requests read in that turn) are written together at
  *   its end as one frame [length, CRC-32, records] with one O_DSYNC write on the thread pool; appends arriving
- *   during that write form the next frame. Reads are never held up by a write in flight. A frame is all-or-nothing; a torn or corrupt frame at the end of the
- *   last segment was never acknowledged and is cut off at start-up. Damage anywhere else stops start-up with an
- *   error instead of silently losing acknowledged data.
+ *   during that write form the next frame. Reads are never held up by a write in flight.
+ * - A frame is all-or-nothing. A torn or corrupt frame at the end of the last segment was never acknowledged and
+ *   is cut off at start-up; damage anywhere else stops start-up with an error rather than lose acknowledged data.
  * - Compaction: when the journal passes a threshold (64 MB by default) and on close, the live image is captured
  *   synchronously together with a journal rotation, written in chunks to `snapshot.bson.tmp`, fsynced, renamed to
  *   `snapshot.bson` and the directory fsynced; only then are the older segments deleted. A crash at any point
@@ -17,9 +17,9 @@
  * - `mongod.lock` keeps a second process from opening the same dbpath.
  *
  * Rules for the engine:
- * - Apply a command's writes to the in-memory state in the same synchronous tick as the `append` call (before or
- *   after it, but with no `await` in between): a background snapshot captures the image at a tick boundary and
- *   every record queued until then goes to the segments the snapshot replaces.
+ * - Apply a command's writes to the in-memory state before the `append` call or in the same synchronous tick,
+ *   never after an `await`: a background snapshot captures the image at a tick boundary and replaces every record
+ *   queued until then.
  * - Never mutate a stored document or an `image()` array in place after handing it out; `image()` is synchronous.
  * - Replay is idempotent and literal: an insert into an unknown collection creates it with options {} and no
  *   index specs; the `_id_` index is stored only if the engine sends it as a createIndex op.
@@ -161,10 +161,14 @@ class DiskStorage implements Storage {
 
     const all = await listSegments(this.dir);
     // Older segments are already in the snapshot: a compaction died after its snapshot became durable.
-    for (const seq of all.filter((s) => s < first)) await fs.promises.rm(path.join(this.dir, segmentName(seq)), { force: true });
+    for (const seq of all.filter((s) => s < first)) {
+      await fs.promises.rm(path.join(this.dir, segmentName(seq)), { force: true });
+    }
     const live = all.filter((s) => s >= first);
     live.forEach((seq, i) => {
-      if (seq !== first + i) throw new StorageCorruptError(path.join(this.dir, segmentName(first + i)), 'journal segment missing');
+      if (seq !== first + i) {
+        throw new StorageCorruptError(path.join(this.dir, segmentName(first + i)), 'journal segment missing');
+      }
     });
 
     let records = 0;
@@ -176,7 +180,9 @@ class DiskStorage implements Storage {
       const scan = scanSegment(file, await fs.promises.readFile(file), isLast);
       for (const frame of scan.frames) records += replayFrame(file, frame, builder);
       journalBytes += scan.end;
-      if (scan.torn) this.log(`embedded MongoDB: dropped the torn last journal write in ${file} (${scan.torn}); it was never acknowledged`);
+      if (scan.torn) {
+        this.log(`embedded MongoDB: dropped the torn last journal write in ${file} (${scan.torn}); it was never acknowledged`);
+      }
       if (isLast && !scan.unborn) resumeAt = { seq, end: scan.end };
       if (isLast && scan.unborn) await fs.promises.rm(file);
     }
@@ -189,7 +195,8 @@ class DiskStorage implements Storage {
     const ms = Math.round(performance.now() - started);
     const snapshotPart = snapshot ? `a ${(snapshot.bytes / 1048576).toFixed(1)} MB snapshot` : 'no snapshot';
     this.log(
-      `embedded MongoDB: loaded ${builder.documentCount} documents from ${snapshotPart} and ${records} journal records in ${ms} ms (${this.dir})`,
+      `embedded MongoDB: loaded ${builder.documentCount} documents from ${snapshotPart} and ${records} journal records ` +
+        `in ${ms} ms (${this.dir})`,
     );
     return image;
   }

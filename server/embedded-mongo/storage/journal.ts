@@ -1,7 +1,8 @@
 /**
  * Journal segments: files `journal.<seq>` of framed records, written with O_DSYNC so a write returning means
  * the bytes are on disk. Writes are grouped: the appends of one event-loop turn, or made while a write is in
- * flight, go into one frame and one write (group commit). Segments are preallocated with zeros so most writes need no metadata update.
+ * flight, go into one frame and one write (group commit). Segments are preallocated with zeros so most writes
+ * need no metadata update.
  */
 import fs from 'node:fs';
 import path from 'node:path';
