@@ -67,6 +67,8 @@ describe('console routing rules', () => {
     expect(fromHash?.token).to.equal('xyz');
     expect(fromHash?.cleanHref).to.equal('https://parley.example/app/#/setup');
     expect(takeAuthTokenFromUrl('https://parley.example/app/#/login')).to.equal(null);
+    const toWidget = takeAuthTokenFromUrl('https://parley.example/app/?auth_token=t#/setup/65a0000000000000000000aa');
+    expect(toWidget?.cleanHref).to.equal('https://parley.example/app/#/setup/65a0000000000000000000aa');
   });
 
   it('reads the sign-up error value: user_exists, anything else unknown, nothing none', () => {

@@ -128,7 +128,8 @@ export function signUpErrorFrom(value: string | null): SignUpError | null {
 
 /**
  * Finds an auth_token in a page URL (in the real query string, or in the query that follows the hash path)
- * and returns it with the URL it should be replaced by (token removed, hash pointing at /setup).
+ * and returns it with the URL it should be replaced by: token removed, hash pointing at the setup of the
+ * widget the URL names, else at /setup (the first widget).
  */
 export function takeAuthTokenFromUrl(href: string): { token: string; cleanHref: string } | null {
   const url = new URL(href);
@@ -140,6 +141,7 @@ export function takeAuthTokenFromUrl(href: string): { token: string; cleanHref: 
   const token = fromSearch || fromHash;
   if (!token) return null;
   url.searchParams.delete('auth_token');
-  url.hash = '#/setup';
+  const hashPath = queryAt >= 0 ? hash.slice(0, queryAt) : hash;
+  url.hash = /^\/setup\/[^/?#]+$/.test(hashPath) ? `#${hashPath}` : '#/setup';
   return { token, cleanHref: url.toString() };
 }
