@@ -3,35 +3,33 @@ import type { Document } from 'bson';
 /** The mongod error codes this server answers with, by name (see mongo/base/error_codes.yml). */
 export const ErrorCodes = {
   InternalError: 1,
-  Unauthorized: 13,
   BadValue: 2,
   FailedToParse: 9,
+  Unauthorized: 13,
   TypeMismatch: 14,
+  InvalidLength: 16,
+  AuthenticationFailed: 18,
   IllegalOperation: 20,
   InvalidBSON: 22,
-  InvalidLength: 16,
   NamespaceNotFound: 26,
   IndexNotFound: 27,
   PathNotViable: 28,
   ConflictingUpdateOperators: 40,
   CursorNotFound: 43,
   NamespaceExists: 48,
+  InvalidIdField: 53,
   CommandNotFound: 59,
   ImmutableField: 66,
+  CannotCreateIndex: 67,
   InvalidOptions: 72,
   InvalidNamespace: 73,
   IndexOptionsConflict: 85,
   IndexKeySpecsConflict: 86,
-  InvalidIndexSpecificationOption: 197,
   CommandNotSupported: 115,
+  InvalidIndexSpecificationOption: 197,
   OperationNotSupportedInTransaction: 263,
-  CannotCreateIndex: 67,
-  InvalidIdField: 53,
-  Location16755: 16755,
   DuplicateKey: 11000,
-  BSONObjectTooLarge: 10334,
   Location17419: 17419,
-  NoSuchTransaction: 251,
 } as const;
 
 const NAMES: Record<number, string> = Object.fromEntries(
@@ -40,7 +38,7 @@ const NAMES: Record<number, string> = Object.fromEntries(
     .map(([name, code]) => [code, name]),
 );
 
-/** mongod's codeName for a code; codes mongod reports only by number get an empty name, as mongod does. */
+/** mongod's codeName for a code; codes that have no name in mongod are reported as `Location<code>`, as mongod does. */
 export function codeName(code: number): string {
   return NAMES[code] ?? `Location${code}`;
 }

@@ -112,5 +112,5 @@ export const transactionsUnsupported = (): never => {
 };
 
 export const authenticationUnsupported: Handler = () => {
-  throw new CommandError(18, 'Authentication failed: the embedded server has no users; connect without credentials');
+  throw new CommandError(ErrorCodes.AuthenticationFailed, 'Authentication failed: the embedded server has no users; connect without credentials');
 };
