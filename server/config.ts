@@ -46,6 +46,8 @@ export type Config = {
   };
   /** Unset: socket fan-out stays in-process. */
   redisUrl?: string;
+  /** Port of the demo site (a page of another origin embedding the first configured widget); unset: none. */
+  demoPort?: number;
   /** Express "trust proxy": which X-Forwarded-For hops to believe, so per-IP limits see real clients. */
   trustProxy: boolean | number | string;
   /** Attempts allowed per window on the public sign-in calls; fixed, not read from the environment. */
@@ -126,6 +128,7 @@ const EnvSchema = z.object({
   SMTP_URL: optional(urlWithScheme(['smtp', 'smtps'])),
   MAIL_FROM: optional(z.string().min(3)),
   REDIS_URL: optional(urlWithScheme(['redis', 'rediss'])),
+  DEMO_PORT: optional(z.coerce.number().int().min(0).max(65535)),
   TRUST_PROXY: optional(
     z
       .string()
@@ -212,6 +215,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       outboxDir: path.join(dataDir, 'outbox'),
     },
     redisUrl: e.REDIS_URL,
+    // In development the demo site listens next to Parley (PORT + 1) unless DEMO_PORT says otherwise.
+    demoPort: e.DEMO_PORT ?? (nodeEnv === 'development' ? (port > 0 && port < 65535 ? port + 1 : 0) : undefined),
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     rateLimits: DEFAULT_RATE_LIMITS,
   };
