@@ -12,6 +12,7 @@ import { createModels, ensureIndexes, type Models } from './models';
 import { seedPlans } from './models/Plan';
 import { createMailer, type Mailer } from './mail';
 import { createApp } from './http/app';
+import { startDemoServer } from './http/demo';
 import type { Logger } from './http/errorHandler';
 import { startEmbeddedMongo } from './embedded-mongo';
 import { startSlackSandbox } from './slack';
@@ -28,6 +29,8 @@ export type Parley = {
   mailer: Mailer;
   /** The Slack sandbox at /sandbox/slack, when running without Slack credentials. */
   slackSandbox?: SlackSandbox;
+  /** The demo site on another origin embedding the first configured widget (when config.demoPort is set). */
+  demoUrl?: string;
   close(): Promise<void>;
 };
 
@@ -85,8 +88,14 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     cleanups.push(() => mailer.close());
     const app = createApp({ config: effective, models, mailer, logger: options.logger, consoleDir: options.consoleDir, slackSandbox });
     server.on('request', app);
+    let demoUrl: string | undefined;
+    if (effective.demoPort !== undefined) {
+      const demo = await startDemoServer({ models, parleyUrl: effective.publicUrl, port: effective.demoPort, host: options.host });
+      cleanups.push(() => demo.close());
+      demoUrl = demo.url;
+    }
 
-    return { url: effective.publicUrl, config: effective, app, server, connection, models, mailer, slackSandbox, close };
+    return { url: effective.publicUrl, config: effective, app, server, connection, models, mailer, slackSandbox, demoUrl, close };
   } catch (error) {
     await close();
     throw error;
@@ -114,6 +123,7 @@ async function main(): Promise<void> {
   console.log(`Parley is running: ${parley.url}/app/`);
   if (!config.mongodbUri) console.log(`Database: embedded, in ${path.join(config.dataDir, 'db')}`);
   if (parley.slackSandbox) console.log(`Slack: sandbox (no SLACK_CLIENT_ID), operator page: ${parley.url}/sandbox/slack`);
+  if (parley.demoUrl) console.log(`Demo site (another origin, embeds your first configured widget): ${parley.demoUrl}/`);
   if (parley.mailer.outbox) console.log(`Outbox (mails are not sent, read them here): ${parley.url}/dev/outbox`);
 
   let stopping = false;
