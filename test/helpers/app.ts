@@ -28,8 +28,17 @@ export type TestServer = {
   slack: SlackSandbox;
   /** Everything startParley started, for tests of parts added later. */
   parley: Parley;
-  close(): Promise<void>;
+  /** The demo site, another origin, embedding a widget: `${demoUrl}/?widget=<uuid>`. */
+  demoUrl: string;
+  /** Where this server keeps its data, so a restart (`startTestServer({}, { restartOf })`) finds it again. */
+  dataDir: string;
+  dbName: string;
+  /** `keepData`: stop the server but keep its database and data folder for a restart. */
+  close(options?: { keepData?: boolean }): Promise<void>;
 };
+
+/** A stopped server to start again on the same ports, database and data folder (a restart). */
+export type RestartOf = Pick<TestServer, 'url' | 'demoUrl' | 'dataDir' | 'dbName'>;
 
 /** Limits high enough that suites sending many requests from one address are not throttled. */
 const GENEROUS_LIMITS: Config['rateLimits'] = {
@@ -42,19 +51,24 @@ const GENEROUS_LIMITS: Config['rateLimits'] = {
   resetEmailPerEmail: 10_000,
 };
 
-export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'parley-test-data-'));
+export async function startTestServer(overrides: Partial<Config> = {}, options: { restartOf?: RestartOf } = {}): Promise<TestServer> {
+  const previous = options.restartOf;
+  const dataDir = previous?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'parley-test-data-'));
+  const dbName = previous?.dbName ?? uniqueDbName('api');
+  const portOf = (url: string | undefined) => (url ? Number(new URL(url).port) : 0);
   const base = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir });
   const config: Config = {
     ...base,
     rateLimits: GENEROUS_LIMITS,
+    demoPort: 0,
     ...overrides,
-    port: 0,
+    ...(previous ? { publicUrl: previous.url, demoPort: portOf(previous.demoUrl) } : {}),
+    port: portOf(previous?.url),
     mongodbUri: await testMongoUri(),
     // Outbox rather than SMTP unless a test asks otherwise.
     mail: { ...base.mail, ...overrides.mail },
   };
-  const parley = await startParley(config, { host: '127.0.0.1', dbName: uniqueDbName('api'), logger: console });
+  const parley = await startParley(config, { host: '127.0.0.1', dbName, logger: console });
   const outbox = parley.mailer.outbox;
   const slack = parley.slackSandbox;
   if (!slack) throw new Error('test servers run without Slack credentials, so with the Slack sandbox');
@@ -65,12 +79,19 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     models: parley.models,
     connection: parley.connection,
     parley,
+    demoUrl: parley.demoUrl ?? '',
+    dataDir,
+    dbName,
     outbox: {
       list: async () => (outbox ? outbox.list() : []),
       latestTo: async (email) => (outbox ? outbox.latestTo(email) : undefined),
     },
     slack,
-    async close() {
+    async close(closeOptions = {}) {
+      if (closeOptions.keepData) {
+        await parley.close();
+        return;
+      }
       await parley.connection.dropDatabase();
       await parley.close();
       rmSync(dataDir, { recursive: true, force: true });
