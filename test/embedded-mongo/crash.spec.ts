@@ -160,4 +160,16 @@ describe('embedded MongoDB crash recovery', function () {
     expect(ack.inserted.size).to.be.greaterThan(ROUNDS * 300);
     expect(logs.some((l) => /compacted \d+ documents/.test(l)), 'no compaction ran during the rounds').to.equal(true);
   });
+
+  it('refuses a second server on the same dbpath, naming the first, and stops the first cleanly on SIGINT', async () => {
+    server = await startServer(dbpath);
+    let error: unknown;
+    await startServer(dbpath).catch((err: unknown) => (error = err));
+    const refusal = `exited \\(1\\)[^]*dbpath ${dbpath} is already in use by process ${server.child.pid} `;
+    expect(String(error)).to.match(new RegExp(refusal));
+    server.child.kill('SIGINT');
+    expect(await server.exited).to.equal(0);
+    server = undefined;
+    expect(fs.existsSync(path.join(dbpath, 'mongod.lock'))).to.equal(false);
+  });
 });
