@@ -51,8 +51,7 @@ const MAX_BLOCKS = 50;
 export function webApiRouter(ctx: PresentContext, sender: Sender, app: AppCredentials): Router {
   const router = express.Router();
   const { state } = ctx;
-  router.use(express.urlencoded({ extended: false, limit: '5mb' }));
-  router.use(express.json({ limit: '5mb' }));
+  router.use('/api', express.urlencoded({ extended: false, limit: '5mb' }), express.json({ limit: '5mb' }));
 
   // ---- argument helpers --------------------------------------------------------------------------
 

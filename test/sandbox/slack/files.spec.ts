@@ -68,6 +68,17 @@ describe('Slack sandbox files', () => {
     expect(err.error).to.equal('file_upload_not_found');
   });
 
+  it('stores raw uploads byte for byte whatever their content type', async () => {
+    const { client } = installBot(f);
+    await client.conversations.join({ channel: SUPPORT });
+    const json = '{"visitor":"Jane","items":[1,2,3]}';
+    const url = await client.files.getUploadURLExternal({ filename: 'data.json', length: json.length });
+    const up = await fetch(url.upload_url as string, { method: 'POST', headers: { 'content-type': 'application/json' }, body: json });
+    expect(await up.text()).to.equal(`OK - ${json.length}`);
+    await client.files.completeUploadExternal({ files: [{ id: url.file_id as string }], channel_id: SUPPORT });
+    expect(Buffer.from(f.sandbox.state.file(url.file_id as string)?.contentBase64 ?? '', 'base64').toString()).to.equal(json);
+  });
+
   it('refuses to share into a channel the bot is not in', async () => {
     const { client } = installBot(f);
     const url = await client.files.getUploadURLExternal({ filename: 'a.txt', length: 3 });
