@@ -9,6 +9,7 @@ import type { Config } from '../config';
 import type { Models } from '../models';
 import { registerCommandListeners } from './listeners/commands';
 import { registerEventListeners } from './listeners/events';
+import { registerHomeListeners } from './listeners/home';
 
 export const EVENTS_PATH = '/slack/events';
 
@@ -22,8 +23,9 @@ export function authorizeFromStore(models: Models): Authorize<boolean> {
 }
 
 /** Every listener Parley registers; `registeredListeners()` replays this against a recorder. */
-export function registerListeners(app: App, models: Models): void {
-  registerEventListeners(app, models);
+export function registerListeners(app: App, deps: { models: Models; config: Config }): void {
+  registerEventListeners(app, deps.models);
+  registerHomeListeners(app, deps);
   registerCommandListeners(app);
 }
 
@@ -39,7 +41,7 @@ export function boltRouter(deps: { config: Config; models: Models }): { router: 
     clientOptions: { slackApiUrl: deps.config.slack.apiUrl },
     logLevel: deps.config.env === 'test' ? LogLevel.ERROR : LogLevel.WARN,
   });
-  registerListeners(app, deps.models);
+  registerListeners(app, deps);
   return { router: receiver.router as Router, app };
 }
 
@@ -57,7 +59,7 @@ export function registeredListeners(): RegisteredListeners {
     view: (id: unknown) => found.views.push(name(id)),
     message: () => found.events.push('message'),
   };
-  // The recorder implements only the registration methods; listeners are never run, so no models are needed.
-  registerListeners(recorder as unknown as App, null as unknown as Models);
+  // The recorder implements only the registration methods; listeners are never run, so no dependencies are needed.
+  registerListeners(recorder as unknown as App, {} as { models: Models; config: Config });
   return found;
 }
