@@ -10,7 +10,7 @@ import { useConfirm } from '../../components/ConfirmDialog';
 import { ArrowRightIcon, PlusIcon, SettingsIcon } from '../../components/icons';
 import { SlackMark, TrashIcon, UserIcon } from '../../components/moreIcons';
 import { Sparkline } from '../../components/Sparkline';
-import { Alert, Button, ButtonLink, PageLoader } from '../../components/ui';
+import { Alert, Button, ButtonLink, PageLoader, useDocumentTitle } from '../../components/ui';
 import { isConfigured, stepOf } from '../../lib/rules';
 import { useSession, useUser } from '../../session/session';
 import {
@@ -31,6 +31,7 @@ const NEW_WIDGET_ERROR = 'error creating new widget, contact support';
 const RELOAD_AFTER_DELETE_MS = 1000;
 
 export function Dashboard() {
+  useDocumentTitle('');
   const user = useUser();
   const { reload } = useSession();
   const navigate = useNavigate();

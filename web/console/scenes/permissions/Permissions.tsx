@@ -10,7 +10,7 @@ import { getPermissions, type PermissionsView, type SlackScopeRef } from '../../
 import { useConfirm } from '../../components/ConfirmDialog';
 import { NotFoundRedirect, useCurrentCe } from '../../components/guards';
 import { ExternalIcon, ShieldIcon, SlackMark } from '../../components/moreIcons';
-import { Alert, Button, PageHeader, PageLoader } from '../../components/ui';
+import { Alert, Button, PageHeader, PageLoader, useDocumentTitle } from '../../components/ui';
 import { isConfigured } from '../../lib/rules';
 import { useUser } from '../../session/session';
 
@@ -34,6 +34,7 @@ export function Permissions() {
   const { ceId } = useParams();
   const user = useUser();
   const chosen = useCurrentCe(ceId);
+  useDocumentTitle('Slack permissions');
   // Without an id, the first configured widget (the lowest Id when none is configured).
   const ce = ceId === undefined ? (user.ces.filter(isConfigured).sort((a, b) => (a.Id < b.Id ? -1 : 1))[0] ?? chosen) : chosen;
   if (ceId !== undefined && !ce) return <NotFoundRedirect />;

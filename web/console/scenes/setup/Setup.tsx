@@ -5,6 +5,7 @@
 import { useParams } from 'react-router-dom';
 import { NotFoundRedirect, useCurrentCe } from '../../components/guards';
 import { CheckIcon } from '../../components/icons';
+import { useDocumentTitle } from '../../components/ui';
 import { stepOf } from '../../lib/rules';
 import { AddToSlackStep } from './AddToSlackStep';
 import { ChannelStep } from './ChannelStep';
@@ -15,6 +16,7 @@ const STEPS = ['Add Parley to Slack', 'Choose a Slack channel', 'Install the wid
 export function Setup() {
   const { ceId } = useParams();
   const ce = useCurrentCe(ceId);
+  useDocumentTitle('Set up your widget');
   if (!ce) return <NotFoundRedirect />;
   const step = stepOf(ce);
 

@@ -5,7 +5,7 @@ import type { PlanView } from '../../../../server/shared';
 import { messageOf } from '../../api';
 import { upgradePlan } from '../../api/widgets';
 import { ArrowRightIcon, CheckIcon } from '../../components/icons';
-import { Alert, Button, ButtonLink } from '../../components/ui';
+import { Alert, Button, ButtonLink, useDocumentTitle } from '../../components/ui';
 import { useSession, useUser } from '../../session/session';
 import { monthlyPrice, nextPlan } from './nextPlan';
 
@@ -14,6 +14,7 @@ export function PleaseUpgrade() {
   const { reload } = useSession();
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
+  useDocumentTitle('Time to upgrade?');
   const [error, setError] = useState<string | null>(null);
   const current = user.account.plan;
   const next = nextPlan(current, user.account.availablePlans, user.ces.length);

@@ -1,10 +1,11 @@
 /** #/thank-you-for-upgrading: confirms the new plan and links to the dashboard and account settings. */
 import { CheckIcon } from '../../components/icons';
-import { ButtonLink } from '../../components/ui';
+import { ButtonLink, useDocumentTitle } from '../../components/ui';
 import { useUser } from '../../session/session';
 
 export function ThankYou() {
   const user = useUser();
+  useDocumentTitle('Thank you for upgrading');
   return (
     <section className="card thanks" aria-labelledby="thanks-title">
       <span className="finished__badge finished__badge--large" aria-hidden="true">
