@@ -4,7 +4,7 @@
  */
 import { Binary, ObjectId, UUID, type Document } from 'bson';
 import { CommandError, ErrorCodes } from './errors';
-import { Index, duplicateKeyError, type IndexEntry } from './indexes';
+import { Index, duplicateKeyError, holderCount, holdersOf, type IndexEntry } from './indexes';
 import type { IndexSpec } from './storage';
 import { canonicalKey, isPlainObject } from './values';
 
@@ -178,7 +178,7 @@ export class Collection {
       return { docs: found, exact: allPinsPure && pins.size === 1, size: found.length };
     }
 
-    let best: { ids: Set<string>; exact: boolean } | undefined;
+    let best: { ids: ReadonlySet<string> | readonly string[]; size: number; exact: boolean } | undefined;
     const hasNull = (p: Pinned) => p.values.some((v) => v === null || v === undefined);
     for (const index of this.indexes.values()) {
       if (!index.usable || index.isPartial) continue;
@@ -198,23 +198,22 @@ export class Collection {
       }
       if (combos.length > 10_000) continue;
       const map = depth === index.fields.length ? index.entries : index.prefixes[depth - 1];
-      let ids: Set<string>;
+      let ids: ReadonlySet<string> | readonly string[];
       if (combos.length === 1) {
         // The index's own set, not a copy: callers finish reading candidates before they write.
-        ids = map.get(Index.keyOf(combos[0])) ?? new Set();
+        ids = holdersOf(map, Index.keyOf(combos[0]));
       } else {
-        ids = new Set();
-        for (const combo of combos) {
-          const set = map.get(Index.keyOf(combo));
-          if (set) for (const id of set) ids.add(id);
-        }
+        const union = new Set<string>();
+        for (const combo of combos) for (const id of holdersOf(map, Index.keyOf(combo))) union.add(id);
+        ids = union;
       }
+      const size = holderCount(ids);
       const exact = allPinsPure && pins.size === depth;
-      if (!best || ids.size < best.ids.size || (ids.size === best.ids.size && exact && !best.exact)) best = { ids, exact };
-      if (ids.size === 0) break;
+      if (!best || size < best.size || (size === best.size && exact && !best.exact)) best = { ids, size, exact };
+      if (size === 0) break;
     }
     if (!best) return all;
-    return { docs: this.resolve(best.ids), exact: best.exact, size: best.ids.size };
+    return { docs: this.resolve(best.ids), exact: best.exact, size: best.size };
   }
 
   private *resolve(ids: Iterable<string>): Generator<Document> {

@@ -29,22 +29,24 @@ function leafValues(doc: Document, path: string): unknown[] {
 
 export class Index {
   readonly fields: string[];
+  private readonly paths: string[][];
   readonly unique: boolean;
   readonly sparse: boolean;
   /** Text and geo indexes are kept for listIndexes but never used to answer equality. */
   readonly usable: boolean;
   private readonly partial: Query | undefined;
-  readonly entries = new Map<string, Set<string>>();
+  readonly entries: KeyMap = new Map();
   /** For compound indexes: prefixes[L - 1] maps the key of the first L fields (L < fields.length). */
-  readonly prefixes: Array<Map<string, Set<string>>>;
+  readonly prefixes: KeyMap[];
 
   constructor(readonly spec: IndexSpec) {
     this.fields = Object.keys(spec.key);
+    this.paths = this.fields.map((f) => f.split('.'));
     this.unique = spec.unique === true;
     this.sparse = spec.sparse === true;
     this.usable = Object.values(spec.key).every((dir) => typeof dir === 'number' || dir === 'hashed');
     this.partial = spec.partialFilterExpression ? new Query(spec.partialFilterExpression, {}) : undefined;
-    this.prefixes = Array.from({ length: this.fields.length - 1 }, () => new Map<string, Set<string>>());
+    this.prefixes = Array.from({ length: this.fields.length - 1 }, (): KeyMap => new Map());
   }
 
   get isPartial(): boolean {
@@ -54,6 +56,8 @@ export class Index {
   /** The keys this document has in the index (none when sparse/partial exclude it). */
   entriesFor(doc: Document): IndexEntry[] {
     if (this.partial && !this.partial.test(doc)) return [];
+    const simple = this.simpleEntry(doc);
+    if (simple !== undefined) return simple;
     const perField = this.fields.map((f) => leafValues(doc, f));
     if (this.sparse && perField.every((vals) => vals.every((v) => v === undefined))) return [];
     let combos: unknown[][] = [[]];
@@ -73,6 +77,28 @@ export class Index {
     return out;
   }
 
+  /**
+   * The common case without arrays on the indexed paths: exactly one key, computed without the general
+   * multikey expansion (this runs for every document at start-up and on every write).
+   */
+  private simpleEntry(doc: Document): IndexEntry[] | undefined {
+    const values: unknown[] = [];
+    let allMissing = true;
+    for (const parts of this.paths) {
+      let cur: unknown = doc;
+      for (const part of parts) {
+        if (cur === null || cur === undefined) break;
+        if (typeof cur !== 'object' || Array.isArray(cur)) return undefined;
+        cur = (cur as Document)[part];
+      }
+      if (Array.isArray(cur)) return undefined;
+      if (cur !== undefined) allMissing = false;
+      values.push(cur === undefined ? null : cur);
+    }
+    if (this.sparse && allMissing) return [];
+    return [{ key: Index.keyOf(values), values }];
+  }
+
   static keyOf(values: unknown[]): string {
     if (values.length === 1) return canonicalKey(values[0]);
     let out = '';
@@ -87,9 +113,7 @@ export class Index {
   checkUnique(ns: string, doc: Document, idKey: string, entries = this.entriesFor(doc)): void {
     if (!this.unique) return;
     for (const entry of entries) {
-      const holders = this.entries.get(entry.key);
-      if (!holders) continue;
-      for (const other of holders) {
+      for (const other of holdersOf(this.entries, entry.key)) {
         if (other !== idKey) throw duplicateKeyError(ns, this.spec, entry.values);
       }
     }
@@ -115,20 +139,43 @@ export class Index {
   }
 }
 
-function addTo(map: Map<string, Set<string>>, key: string, idKey: string): void {
-  let set = map.get(key);
-  if (!set) {
-    set = new Set();
-    map.set(key, set);
-  }
-  set.add(idKey);
+/**
+ * Index key → the `_id` key holding it, or a set of them. Most keys (all keys of a unique index) have one holder;
+ * a bare string for those keeps a 100,000-document index from allocating 100,000 sets.
+ */
+export type KeyMap = Map<string, string | Set<string>>;
+
+const NONE: readonly string[] = [];
+
+/** The `_id` keys holding `key`: the live set or a one-element array (read it before writing to the index). */
+export function holdersOf(map: KeyMap, key: string): ReadonlySet<string> | readonly string[] {
+  const held = map.get(key);
+  if (held === undefined) return NONE;
+  return typeof held === 'string' ? [held] : held;
 }
 
-function removeFrom(map: Map<string, Set<string>>, key: string, idKey: string): void {
-  const set = map.get(key);
-  if (!set) return;
-  set.delete(idKey);
-  if (set.size === 0) map.delete(key);
+export function holderCount(holders: ReadonlySet<string> | readonly string[]): number {
+  return Array.isArray(holders) ? holders.length : (holders as ReadonlySet<string>).size;
+}
+
+function addTo(map: KeyMap, key: string, idKey: string): void {
+  const held = map.get(key);
+  if (held === undefined) map.set(key, idKey);
+  else if (typeof held === 'string') {
+    if (held !== idKey) map.set(key, new Set([held, idKey]));
+  } else held.add(idKey);
+}
+
+function removeFrom(map: KeyMap, key: string, idKey: string): void {
+  const held = map.get(key);
+  if (held === undefined) return;
+  if (typeof held === 'string') {
+    if (held === idKey) map.delete(key);
+    return;
+  }
+  held.delete(idKey);
+  if (held.size === 1) map.set(key, held.values().next().value as string);
+  else if (held.size === 0) map.delete(key);
 }
 
 /** mongod's E11000 error, with the keyPattern/keyValue the driver and mongoose read. */
