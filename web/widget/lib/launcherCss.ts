@@ -24,7 +24,7 @@ box-shadow:0 12px 48px rgba(15,23,42,.28);overflow:hidden;display:flex;flex-dire
 .frame.sidebar{top:0;bottom:0;right:0;height:100%;width:380px;border-radius:0}
 .frame.sidebar.left{left:0}
 .frame.inline{position:relative;right:auto;bottom:auto;width:100%;height:100%;border-radius:12px;box-shadow:0 2px 12px rgba(15,23,42,.12);animation:none;z-index:auto}
-.frame.mobile{inset:0;width:100%;height:100%;border-radius:0}
+.frame.mobile{inset:0!important;width:100%!important;height:100%!important;border-radius:0}
 @keyframes pop{from{opacity:0;transform:translateY(12px) scale(.98)}}
 @media (prefers-reduced-motion:reduce){.frame,.launcher{animation:none;transition:none}}
 `;

@@ -51,6 +51,13 @@ export class Connection {
     return true;
   }
 
+  /** The network went away: drop the socket now rather than after heartbeats, and keep retrying. */
+  interrupt(): void {
+    if (this.stopped) return;
+    this.drop();
+    this.retry();
+  }
+
   /** Reconnects at once (e.g. the browser came back online or the visitor changed). */
   restart(): void {
     this.drop();

@@ -3,7 +3,8 @@ export const panelCss = `
 .panel{--bg:#2f6fed;--fg:#fff;display:flex;flex-direction:column;height:100%;min-height:0;background:#fff;color:#1f2937;
 font:14.5px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",sans-serif;-webkit-font-smoothing:antialiased}
 .panel *{box-sizing:border-box}
-.panel button,.panel input,.panel textarea{font:inherit;color:inherit}
+.panel [hidden]{display:none!important}
+:where(.panel) :where(button,input,textarea){font:inherit;color:inherit}
 .head{display:flex;align-items:center;gap:10px;padding:14px 12px 14px 16px;background:var(--bg);color:var(--fg);flex:none}
 .head .who{flex:1;min-width:0}
 .head h2{margin:0;font-size:16px;font-weight:650;line-height:1.25;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
@@ -58,7 +59,8 @@ font:14.5px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",sans
 .typing i:nth-child(2){animation-delay:.2s}.typing i:nth-child(3){animation-delay:.4s}
 @keyframes blink{0%,80%,100%{opacity:.25}40%{opacity:1}}
 .composer{display:flex;align-items:flex-end;gap:6px;padding:10px 10px 10px 12px;border-top:1px solid #e5e7eb;background:#fff;flex:none}
-.composer textarea{flex:1;resize:none;border:0;outline:none;max-height:120px;min-height:24px;padding:6px 4px;background:transparent;line-height:1.4}
+.composer textarea::placeholder{white-space:nowrap;overflow:hidden;text-overflow:ellipsis;color:#94a3b8}
+.composer textarea{flex:1;overflow:hidden;resize:none;border:0;outline:none;max-height:120px;min-height:24px;padding:6px 4px;background:transparent;line-height:1.4}
 .composer .icon{color:#64748b}
 .composer .send{color:var(--bg)}
 .composer .icon:disabled{opacity:.4;cursor:default}

@@ -832,6 +832,7 @@ function createPanel(ctx: PanelContext): PanelHandle {
   addEventListener('online', () => {
     if (needsSocket()) conn.restart();
   });
+  addEventListener('offline', () => conn.interrupt());
 
   render();
   ensureSocket();
