@@ -5,7 +5,7 @@ import express, { type Router } from 'express';
 import { actionPayload, findElement, missingRequired, viewValues } from './blocks';
 import { operatorRouter } from './operator';
 import { oauthRouter } from './oauth';
-import { deleteMessage, installApp, postMessage, SlackApiError, updateMessage } from './ops';
+import { archiveChannel, deleteMessage, installApp, joinChannel, leaveChannel, postMessage, renameChannel, SlackApiError, uninstallApp, updateMessage } from './ops';
 import type { PresentContext } from './present';
 import { messageObject, viewObject } from './present';
 import { fileAndResponseRoutes } from './routes';
@@ -82,8 +82,10 @@ export interface BlockActionInput {
   value?: string;
   /** The message holding the element (a message button) … */
   message?: { channelId: string; ts: string };
-  /** … or the view holding it (a modal or App Home). */
+  /** … or the view holding it (a modal or App Home) … */
   viewId?: string;
+  /** … or the ephemeral message holding it (its id in state.ephemerals). */
+  ephemeralId?: string;
 }
 
 export interface ViewSubmissionInput {
@@ -147,6 +149,16 @@ export interface SlackSandbox {
   editAsUser(input: { teamId: string; userId: string; channelId: string; ts: string; text: string }): Promise<Message>;
   /** Deletes a human's own message (sends message_deleted). */
   deleteAsUser(input: { teamId: string; userId: string; channelId: string; ts: string }): Promise<void>;
+  /** A person joins a channel (sends member_joined_channel). */
+  joinChannel(input: { teamId: string; userId: string; channelId: string }): Promise<void>;
+  /** A person leaves a channel (sends member_left_channel). */
+  leaveChannel(input: { teamId: string; userId: string; channelId: string }): Promise<void>;
+  /** Someone renames a channel (sends channel_rename); Slack's naming rules apply. */
+  renameChannel(input: { teamId: string; channelId: string; name: string }): Promise<void>;
+  /** Someone archives a channel (sends channel_archive). */
+  archiveChannel(input: { teamId: string; userId: string; channelId: string }): Promise<void>;
+  /** An admin removes the app from the workspace: tokens stop working; tokens_revoked and app_uninstalled are sent. */
+  uninstall(teamId: string): Promise<void>;
   /** Opens the App Home tab: sends app_home_opened. */
   openAppHome(input: { teamId: string; userId: string }): Promise<DeliveryResult>;
   /** Resolves once every delivery started so far (automatic events included, with their retries) is over. */
@@ -252,13 +264,19 @@ export function createSlackSandbox(opts: SlackSandboxOptions): SlackSandbox {
         const found = findElement(m.blocks, input.actionId, input.blockId);
         return sender.sendInteraction(input.teamId, input.userId, sender.blockActionFromMessage(m, input.userId, actionPayload(found, input.actionId, input.blockId, input.value)));
       }
+      if (input.ephemeralId) {
+        const e = state.data.ephemerals.find((x) => x.id === input.ephemeralId);
+        if (!e || e.teamId !== input.teamId || e.user !== input.userId) throw new SlackApiError('message_not_found');
+        const found = findElement(e.blocks, input.actionId, input.blockId);
+        return sender.sendInteraction(input.teamId, input.userId, sender.blockActionFromEphemeral(e, actionPayload(found, input.actionId, input.blockId, input.value)));
+      }
       if (input.viewId) {
         const v = state.view(input.viewId);
         if (!v || v.teamId !== input.teamId) throw new SlackApiError('not_found');
         const found = findElement(v.definition.blocks, input.actionId, input.blockId);
         return sender.sendInteraction(input.teamId, input.userId, sender.blockActionFromView(v, actionPayload(found, input.actionId, input.blockId, input.value)));
       }
-      throw new Error('sendBlockAction needs a message or a viewId');
+      throw new Error('sendBlockAction needs a message, a viewId or an ephemeralId');
     },
 
     async sendViewSubmission(input) {
@@ -327,6 +345,29 @@ export function createSlackSandbox(opts: SlackSandboxOptions): SlackSandbox {
       const m = requireMessage(requireChannel(input.teamId, input.channelId).id, input.ts);
       if (m.user !== input.userId) throw new SlackApiError('cant_delete_message');
       deleteMessage(ctx, m);
+    },
+
+    async joinChannel(input) {
+      requireUser(input.teamId, input.userId);
+      joinChannel(ctx, requireChannel(input.teamId, input.channelId), input.userId);
+    },
+
+    async leaveChannel(input) {
+      requireUser(input.teamId, input.userId);
+      leaveChannel(ctx, requireChannel(input.teamId, input.channelId), input.userId);
+    },
+
+    async renameChannel(input) {
+      renameChannel(ctx, requireChannel(input.teamId, input.channelId), input.name);
+    },
+
+    async archiveChannel(input) {
+      requireUser(input.teamId, input.userId);
+      archiveChannel(ctx, requireChannel(input.teamId, input.channelId), input.userId);
+    },
+
+    async uninstall(teamId) {
+      if (!uninstallApp(ctx, teamId)) throw new SlackApiError('app_not_installed');
     },
 
     openAppHome(input) {

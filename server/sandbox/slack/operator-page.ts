@@ -224,7 +224,7 @@ const script = String.raw`
   function hasTextBlock(list) { return list.some(function (b) { return b.type === 'section' || b.type === 'header' || b.type === 'context'; }); }
   function ephemeral(e) {
     return '<div class="ephemeral" data-ephemeral-id="' + esc(e.id) + '"><button class="dismiss" data-act="dismiss" data-id="' + esc(e.id) + '">Dismiss</button><div class="label">Only visible to you</div>' +
-      (e.blocks.length ? blocks(e.blocks, '') : '<div>' + mrkdwn(e.text) + '</div>') + '</div>';
+      (e.blocks.length ? blocks(e.blocks, ' data-ephemeral="' + esc(e.id) + '"') : '<div>' + mrkdwn(e.text) + '</div>') + '</div>';
   }
 
   // ---- render --------------------------------------------------------------------------------------
@@ -429,6 +429,7 @@ const script = String.raw`
     var body = { actionId: el.getAttribute('data-action-id'), blockId: el.getAttribute('data-block-id') };
     if (value !== undefined) body.value = value;
     if (el.getAttribute('data-view-id')) body.viewId = el.getAttribute('data-view-id');
+    else if (el.getAttribute('data-ephemeral')) body.ephemeralId = el.getAttribute('data-ephemeral');
     else { body.channel = sel.channel; body.ts = el.getAttribute('data-msg-ts'); }
     post('action', body);
   }

@@ -274,7 +274,11 @@ export function operatorRouter(ctx: PresentContext, sandbox: SlackSandbox, confi
         actionId: s(b, 'actionId'),
         blockId: s(b, 'blockId') || undefined,
         value: typeof b.value === 'string' ? b.value : undefined,
-        ...(s(b, 'viewId') ? { viewId: s(b, 'viewId') } : { message: { channelId: s(b, 'channel'), ts: s(b, 'ts') } }),
+        ...(s(b, 'viewId')
+          ? { viewId: s(b, 'viewId') }
+          : s(b, 'ephemeralId')
+            ? { ephemeralId: s(b, 'ephemeralId') }
+            : { message: { channelId: s(b, 'channel'), ts: s(b, 'ts') } }),
       });
       return delivery(r);
     }),

@@ -4,7 +4,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { PresentContext } from './present';
 import { messageObject, viewObject } from './present';
 import { deleteMessage, postMessage, SlackApiError, updateMessage } from './ops';
-import type { DeliveryAttempt, DeliveryRecord, Installation, Message, SandboxView } from './types';
+import type { DeliveryAttempt, DeliveryRecord, EphemeralMessage, Installation, Message, SandboxView } from './types';
 import { checkView, newHash, pushModal } from './views';
 
 export interface SenderConfig {
@@ -46,6 +46,8 @@ export interface ResponseUrlTarget {
   channel?: string;
   user: string;
   messageTs?: string;
+  /** Set when the action came from an ephemeral message, which replace_original/delete_original then change. */
+  ephemeralId?: string;
   threadTs?: string;
   expiresAt: number;
   usesLeft: number;
@@ -271,8 +273,23 @@ export class Sender {
    * shows it: ephemeral to the user by default, in the channel with response_type in_channel, or replacing or
    * deleting the message the action came from.
    */
-  applyResponse(target: { teamId: string; channel?: string; user: string; messageTs?: string; threadTs?: string }, body: Record<string, unknown>, from: 'response_url' | 'ack'): void {
+  applyResponse(target: { teamId: string; channel?: string; user: string; messageTs?: string; threadTs?: string; ephemeralId?: string }, body: Record<string, unknown>, from: 'response_url' | 'ack'): void {
     const { state } = this.ctx;
+    const ephemeral = target.ephemeralId ? state.data.ephemerals.find((e) => e.id === target.ephemeralId) : undefined;
+    if (ephemeral && isTruthy(body.delete_original)) {
+      state.data.ephemerals = state.data.ephemerals.filter((e) => e !== ephemeral);
+      state.changed();
+      return;
+    }
+    if (ephemeral && isTruthy(body.replace_original)) {
+      const text = typeof body.text === 'string' ? body.text : '';
+      const blocks = Array.isArray(body.blocks) ? body.blocks : undefined;
+      if (!text && !blocks) throw new SlackApiError('no_text');
+      ephemeral.text = text;
+      ephemeral.blocks = blocks;
+      state.changed();
+      return;
+    }
     const channel = target.channel ? state.channel(target.channel) : undefined;
     const original = channel && target.messageTs ? state.message(channel.id, target.messageTs) : undefined;
     const inst = state.installation(target.teamId);
@@ -419,6 +436,20 @@ export class Sender {
       container: { type: 'message', message_ts: message.ts, channel_id: message.channel, is_ephemeral: false, ...(message.threadTs ? { thread_ts: message.threadTs } : {}) },
       channel: { id: message.channel, name: channel?.name ?? '' },
       message: messageObject(this.ctx, message),
+      state: { values: {} },
+      response_url: responseUrl,
+      actions: [{ ...action, action_ts: eventTsNow() }],
+    };
+  }
+
+  /** block_actions for an element of an ephemeral message: Slack sends the container but not the message. */
+  blockActionFromEphemeral(e: EphemeralMessage, action: Record<string, unknown>): Record<string, unknown> {
+    const channel = this.ctx.state.channel(e.channel);
+    const responseUrl = this.newResponseUrl({ teamId: e.teamId, channel: e.channel, user: e.user, threadTs: e.threadTs, ephemeralId: e.id });
+    return {
+      type: 'block_actions',
+      container: { type: 'message', message_ts: e.messageTs, channel_id: e.channel, is_ephemeral: true, ...(e.threadTs ? { thread_ts: e.threadTs } : {}) },
+      channel: { id: e.channel, name: channel?.name ?? '' },
       state: { values: {} },
       response_url: responseUrl,
       actions: [{ ...action, action_ts: eventTsNow() }],

@@ -209,6 +209,20 @@ describe('Slack sandbox sender', () => {
       expect(events.find((e) => e.type === 'channel_archive')).to.include({ channel: id, user: inst.botUserId });
     });
 
+    it('lets a test make people join, rename, archive and uninstall, with the events Slack sends', async () => {
+      const { client } = installBot(f);
+      const c = await client.conversations.create({ name: 'ops' });
+      const id = c.channel?.id as string;
+      await f.sandbox.joinChannel({ teamId: ACME, userId: BOB, channelId: id });
+      await f.sandbox.renameChannel({ teamId: ACME, channelId: id, name: 'ops-team' });
+      await f.sandbox.archiveChannel({ teamId: ACME, userId: BOB, channelId: id });
+      await f.sandbox.uninstall(ACME);
+      await f.sandbox.settled();
+      const types = f.app.received.map((r) => envelope(r).event.type);
+      expect(types).to.include.members(['member_joined_channel', 'channel_rename', 'channel_archive', 'tokens_revoked', 'app_uninstalled']);
+      expect(f.app.received.map((r) => envelope(r).event).find((e) => e.type === 'member_joined_channel')).to.include({ user: BOB, channel: id });
+    });
+
     it('sends only the events the app subscribes to when its subscriptions are given', async () => {
       await f.close();
       f = await startSandbox({ app: { events: ['message.channels', 'app_uninstalled'] } });
@@ -311,6 +325,28 @@ describe('Slack sandbox sender', () => {
 
       await fetch(result.responseUrl as string, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ replace_original: true, text: 'Chat ended by Bob' }) });
       expect(f.sandbox.state.message(SUPPORT, header.ts as string)?.text).to.equal('Chat ended by Bob');
+    });
+
+    it('sends block_actions for a button in an ephemeral message, whose response_url can replace it', async () => {
+      const { client } = installBot(f);
+      await client.conversations.join({ channel: SUPPORT });
+      await client.chat.postEphemeral({
+        channel: SUPPORT,
+        user: ALICE,
+        text: 'Pick a saved reply',
+        blocks: [{ type: 'actions', block_id: 'pick', elements: [{ type: 'static_select', action_id: 'saved_reply', options: [{ text: { type: 'plain_text', text: 'Shipping' }, value: 'ship' }] }] }],
+      });
+      const eph = f.sandbox.state.ephemeralsFor(ACME, ALICE, SUPPORT)[0];
+      f.app.received.length = 0;
+      const result = await f.sandbox.sendBlockAction({ teamId: ACME, userId: ALICE, ephemeralId: eph.id, actionId: 'saved_reply', value: 'ship' });
+      const p = interactivityPayload(f.app.received[0].body);
+      expect(p.container).to.deep.include({ type: 'message', message_ts: eph.messageTs, channel_id: SUPPORT, is_ephemeral: true });
+      expect(p.message).to.equal(undefined);
+      expect((p.actions as unknown[])[0]).to.deep.include({ type: 'static_select', action_id: 'saved_reply', selected_option: { text: { type: 'plain_text', text: 'Shipping' }, value: 'ship' } });
+      await fetch(result.responseUrl as string, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ replace_original: true, text: 'Sent "Shipping"' }) });
+      expect(f.sandbox.state.ephemeralsFor(ACME, ALICE, SUPPORT).map((e) => e.text)).to.deep.equal(['Sent "Shipping"']);
+      await fetch(result.responseUrl as string, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ delete_original: true }) });
+      expect(f.sandbox.state.ephemeralsFor(ACME, ALICE, SUPPORT)).to.have.length(0);
     });
 
     it('sends message_action for a message shortcut and shortcut for a global one', async () => {
