@@ -52,6 +52,33 @@ export type Config = {
   trustProxy: boolean | number | string;
   /** Attempts allowed per window on the public sign-in calls; fixed, not read from the environment. */
   rateLimits: RateLimits;
+  /** Timings and limits of the visitor relay; defaults in server/relay/tuning.ts, tests shorten them. */
+  relay?: Partial<RelayTuning>;
+};
+
+export type RelayTuning = {
+  /** How long a channel's "someone is active" answer is reused. */
+  presenceTtlMs: number;
+  /** How often presence of widgets with open sockets is recomputed and pushed. */
+  presenceRefreshMs: number;
+  /** Sustained Slack posts per second per channel, and the burst allowed above it. */
+  slackPostsPerSecond: number;
+  slackBurst: number;
+  /** How often the outbox looks for due jobs when nothing woke it. */
+  outboxPollMs: number;
+  /** Longest backoff between retries of a failing job. */
+  outboxMaxBackoffMs: number;
+  /** How often open conversations are checked for visitor inactivity. */
+  inactivityCheckMs: number;
+  /** A socket that sent nothing for this long is closed. */
+  silentSocketMs: number;
+  /** Visitor messages allowed per minute per visitor, and frames per 10 seconds per socket. */
+  visitorMsgsPerMinute: number;
+  framesPer10s: number;
+  /** New sockets per minute per IP. */
+  socketsPerIpPerMinute: number;
+  /** A socket with more than this many bytes waiting to be sent is dropped (it resumes by seq). */
+  maxBufferedBytes: number;
 };
 
 export type RateLimits = {

@@ -17,6 +17,7 @@ import type { Logger } from './http/errorHandler';
 import { startEmbeddedMongo } from './embedded-mongo';
 import { startSlackSandbox } from './slack';
 import type { SlackSandbox } from './sandbox/slack';
+import { createRelay, type Relay } from './relay';
 
 export type Parley = {
   /** Where users reach it (config.publicUrl, or the real address when the port was chosen by the system). */
@@ -31,6 +32,8 @@ export type Parley = {
   slackSandbox?: SlackSandbox;
   /** The demo site on another origin embedding the first configured widget (when config.demoPort is set). */
   demoUrl?: string;
+  /** The visitor relay: WebSocket gateway at /ws, outbox worker, presence. */
+  relay: Relay;
   close(): Promise<void>;
 };
 
@@ -86,7 +89,9 @@ export async function startParley(config: Config, options: StartOptions = {}): P
 
     const mailer = createMailer(effective.mail);
     cleanups.push(() => mailer.close());
-    const app = createApp({ config: effective, models, mailer, logger: options.logger, consoleDir: options.consoleDir, slackSandbox });
+    const relay = createRelay({ config: effective, models, mailer, logger: options.logger ?? console });
+    cleanups.push(() => relay.close());
+    const app = createApp({ config: effective, models, mailer, logger: options.logger, consoleDir: options.consoleDir, slackSandbox, relay });
     server.on('request', app);
     let demoUrl: string | undefined;
     if (effective.demoPort !== undefined) {
@@ -94,8 +99,9 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       cleanups.push(() => demo.close());
       demoUrl = demo.url;
     }
+    relay.start(server);
 
-    return { url: effective.publicUrl, config: effective, app, server, connection, models, mailer, slackSandbox, demoUrl, close };
+    return { url: effective.publicUrl, config: effective, app, server, connection, models, mailer, slackSandbox, demoUrl, relay, close };
   } catch (error) {
     await close();
     throw error;

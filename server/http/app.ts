@@ -7,6 +7,8 @@ import type { Mailer } from '../mail';
 import { apiRouter } from '../api';
 import { slackRouter } from '../slack';
 import type { SlackSandbox } from '../sandbox/slack';
+import type { Relay } from '../relay';
+import { widgetApiRouter } from '../api/widget/routes';
 import { devOutboxRouter } from './devOutbox';
 import { errorHandler, type Logger } from './errorHandler';
 import { staticConsole } from './staticConsole';
@@ -21,6 +23,8 @@ export type AppDeps = {
   consoleDir?: string;
   /** Mounted at /sandbox/slack when Parley runs without Slack credentials. */
   slackSandbox?: SlackSandbox;
+  /** Serves the public widget API under /widget when given. */
+  relay?: Relay;
 };
 
 export const DEFAULT_CONSOLE_DIR = path.resolve(__dirname, '..', '..', 'dist', 'web', 'console');
@@ -46,6 +50,7 @@ export function createApp(deps: AppDeps): express.Express {
 
   // Before any body parser: Bolt verifies signatures on the raw body.
   app.use(slackRouter({ config: deps.config, models: deps.models, logger }));
+  if (deps.relay) app.use(widgetApiRouter(deps.relay));
   app.use('/v1', apiRouter({ config: deps.config, models: deps.models, mailer: deps.mailer }));
   if (deps.mailer.outbox) app.use(devOutboxRouter(deps.mailer.outbox));
   app.use('/app', staticConsole(deps.consoleDir ?? DEFAULT_CONSOLE_DIR));

@@ -10,7 +10,6 @@ export type OutboxKind =
   | 'slack.updateHeader'
   | 'slack.note'
   | 'slack.offline'
-  | 'slack.file'
   | 'webhook'
   | 'mail';
 

@@ -16,6 +16,7 @@ import { messageModel } from './Message';
 import { outboxJobModel, slackEventSeenModel } from './OutboxJob';
 import { visitorModel } from './Visitor';
 import { widgetFileModel } from './WidgetFile';
+import { offlineMessageModel } from './OfflineMessage';
 
 export function createModels(connection: Connection) {
   return {
@@ -34,6 +35,7 @@ export function createModels(connection: Connection) {
     OutboxJob: outboxJobModel(connection),
     SlackEventSeen: slackEventSeenModel(connection),
     WidgetFile: widgetFileModel(connection),
+    OfflineMessage: offlineMessageModel(connection),
   };
 }
 export type Models = ReturnType<typeof createModels>;

@@ -10,6 +10,7 @@ import type { Models } from '../models';
 import { registerCommandListeners } from './listeners/commands';
 import { registerEventListeners } from './listeners/events';
 import { registerHomeListeners } from './listeners/home';
+import { registerRelayListeners } from '../relay';
 
 export const EVENTS_PATH = '/slack/events';
 
@@ -27,6 +28,7 @@ export function registerListeners(app: App, deps: { models: Models; config: Conf
   registerEventListeners(app, deps.models);
   registerHomeListeners(app, deps);
   registerCommandListeners(app);
+  registerRelayListeners(app, deps.models);
 }
 
 export function boltRouter(deps: { config: Config; models: Models }): { router: Router; app: App } {

@@ -1,0 +1,49 @@
+/**
+ * Ends a conversation, whoever ends it (the visitor, an operator's button or command, inactivity): stores the
+ * end, tells the visitor's widgets (`ended`), updates the Slack header, and runs the post-chat actions the
+ * widget has configured (transcript e-mail to transcriptRecipient with emailOnArchive, archive webhook with
+ * webhookOnArchive). Ending an ended conversation does nothing.
+ */
+import type { Types } from 'mongoose';
+import type { EndedBy } from '../models/Conversation';
+import type { RelayContext } from '../relay/context';
+import { headerUpdate, record } from '../relay/conversations';
+import { serialised } from '../relay/history';
+import { conversationPayload, transcriptMail } from '../relay/transcript';
+import { visitorLabel } from '../relay/blocks';
+
+export async function endConversation(
+  ctx: RelayContext,
+  conversationId: Types.ObjectId | string,
+  by: EndedBy,
+  opts: { operatorSlackUserId?: string } = {},
+): Promise<{ ended: boolean }> {
+  return serialised(String(conversationId), async () => {
+    const conversation = await ctx.models.Conversation.findOneAndUpdate(
+      { _id: conversationId, status: 'open' },
+      { $set: { status: 'ended', endedAt: new Date(), endedBy: by } },
+      { returnDocument: 'after' },
+    );
+    if (!conversation) return { ended: false };
+    await record(ctx, conversation, { kind: 'ended', from: 'system', endedBy: by, slackUserId: opts.operatorSlackUserId ?? '' });
+    await headerUpdate(ctx, conversation);
+    const ce = await ctx.models.ChatEndpoint.findById(conversation.ceId);
+    if (!ce) return { ended: true };
+    if (ce.emailOnArchive && ce.transcriptRecipient) {
+      const visitor = await ctx.models.Visitor.findById(conversation.visitorId);
+      const mail = await transcriptMail(ctx.models, conversation, ce.transcriptRecipient, {
+        widgetName: ce.RoomName || 'us',
+        visitorName: visitor ? visitorLabel(visitor, conversation.number) : 'Visitor',
+        agentLabel: ce.agentLabel,
+      });
+      await ctx.outbox.enqueue('mail', `mail:${String(conversation._id)}`, mail);
+    }
+    if (ce.webhookOnArchive && ce.webhookUrl) {
+      await ctx.outbox.enqueue('webhook', `webhook:${String(conversation._id)}`, {
+        url: ce.webhookUrl,
+        body: { event: 'conversation.archived', conversation: await conversationPayload(ctx.models, conversation) },
+      });
+    }
+    return { ended: true };
+  });
+}

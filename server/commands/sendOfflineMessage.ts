@@ -1,0 +1,76 @@
+/**
+ * A message left through the widget's offline form: stored, then delivered as the widget says — an e-mail to
+ * the widget's owner (sendOfflineMessagesToEmail, with the visitor's details when includeVisitorInfoInEmails),
+ * a post in the linked Slack channel (sendOfflineMessagesToSlack), and a JSON POST to offlineMessageWebhookURL.
+ * Every delivery goes through the outbox, so an unreachable Slack or webhook is retried, not lost.
+ */
+import type { ChatEndpointDocument } from '../models/ChatEndpoint';
+import type { RelayContext } from '../relay/context';
+import type { OfflineMessage } from '../shared/widget-protocol';
+import { hashToken } from '../relay/gateway';
+import { escapeMrkdwn } from '../relay/blocks';
+
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+export async function sendOfflineMessage(
+  ctx: RelayContext,
+  ce: ChatEndpointDocument,
+  input: OfflineMessage,
+  meta: { country: string },
+): Promise<void> {
+  const { models } = ctx;
+  const visitor = input.visitorToken ? await models.Visitor.findOne({ tokenHash: hashToken(input.visitorToken), ceId: ce._id }) : null;
+  const pageUrl = input.page?.url ?? '';
+  const stored = await models.OfflineMessage.create({
+    accountId: ce.accountId,
+    ceId: ce._id,
+    visitorId: visitor?._id ?? null,
+    name: input.name ?? '',
+    email: input.email,
+    message: input.message,
+    pageUrl,
+    country: ce.collectVisitorMetaData ? meta.country : '',
+  });
+  const key = `offline:${String(stored._id)}`;
+  const who = input.name ? `${input.name} <${input.email}>` : input.email;
+
+  if (ce.sendOfflineMessagesToEmail) {
+    const owner = await models.User.findById(ce.userId);
+    if (owner?.email) {
+      const details = ce.includeVisitorInfoInEmails
+        ? [['Name', input.name ?? ''], ['E-mail', input.email], ['Page', pageUrl], ['Country', stored.country]].filter(([, v]) => v)
+        : [['E-mail', input.email]];
+      await ctx.outbox.enqueue('mail', `${key}:mail`, {
+        to: owner.email,
+        subject: ce.offlineEmailSubject || 'New message from your website',
+        text: `${input.message}\n\n${details.map(([k, v]) => `${k}: ${v}`).join('\n')}\n\nReply to this visitor at ${input.email}.`,
+        html: `<p>${escapeHtml(input.message).replace(/\n/g, '<br>')}</p><p>${details
+          .map(([k, v]) => `<strong>${escapeHtml(k)}:</strong> ${escapeHtml(v)}`)
+          .join('<br>')}</p>`,
+      });
+    }
+  }
+  if (ce.sendOfflineMessagesToSlack && ce.Step === 3 && ce.RoomId && !ce.installationRevoked) {
+    const page = pageUrl ? `\nPage: ${pageUrl}` : '';
+    await ctx.outbox.enqueue(
+      'slack.offline',
+      `${key}:slack`,
+      { teamId: ce.slackTeamId, channel: ce.RoomId, text: `:envelope: Offline message from ${escapeMrkdwn(who)}:\n>${escapeMrkdwn(input.message).replace(/\n/g, '\n>')}${escapeMrkdwn(page)}` },
+      { channel: ce.RoomId },
+    );
+  }
+  if (ce.offlineMessageWebhookURL) {
+    await ctx.outbox.enqueue('webhook', `${key}:webhook`, {
+      url: ce.offlineMessageWebhookURL,
+      body: {
+        event: 'offline_message',
+        widgetId: ce.Uuid,
+        name: input.name ?? '',
+        email: input.email,
+        message: input.message,
+        pageUrl,
+        createdAt: stored.createdAt.toISOString(),
+      },
+    });
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * Block Kit of what the relay posts in Slack: the conversation header (the thread parent) and small
+ * context lines. The header is rebuilt from the stored state each time, so `chat.update` is idempotent.
+ */
+import type { ChatEndpoint } from '../models/ChatEndpoint';
+import type { Conversation } from '../models/Conversation';
+import type { Visitor } from '../models/Visitor';
+
+/** Action ids of the header buttons; their handlers live with the Slack actions (value: the conversation id). */
+export const HEADER_ACTIONS = {
+  end: 'conversation_end',
+  askEmail: 'conversation_ask_email',
+  savedReplies: 'conversation_saved_replies',
+  visitorInfo: 'conversation_visitor_info',
+  sendTranscript: 'conversation_send_transcript',
+} as const;
+
+type Block = Record<string, unknown>;
+
+/** Slack mrkdwn needs &, < and > escaped; everything a visitor typed goes through this. */
+export function escapeMrkdwn(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+export function visitorLabel(visitor: Pick<Visitor, 'name' | 'email'>, number: number): string {
+  return visitor.name || visitor.email || `Visitor ${number}`;
+}
+
+export function browserOf(userAgent: string): string {
+  if (!userAgent) return '';
+  const browser = /Edg\//.test(userAgent)
+    ? 'Edge'
+    : /OPR\//.test(userAgent)
+      ? 'Opera'
+      : /Firefox\//.test(userAgent)
+        ? 'Firefox'
+        : /Chrome\//.test(userAgent)
+          ? 'Chrome'
+          : /Safari\//.test(userAgent)
+            ? 'Safari'
+            : 'Other browser';
+  const os = /Windows/.test(userAgent)
+    ? 'Windows'
+    : /iPhone|iPad/.test(userAgent)
+      ? 'iOS'
+      : /Android/.test(userAgent)
+        ? 'Android'
+        : /Mac OS X/.test(userAgent)
+          ? 'macOS'
+          : /Linux/.test(userAgent)
+            ? 'Linux'
+            : '';
+  return os ? `${browser} on ${os}` : browser;
+}
+
+function statusLine(c: Conversation): string {
+  const parts: string[] = [];
+  if (c.status === 'ended') {
+    const by = c.endedBy === 'operator' ? 'an operator' : c.endedBy === 'inactivity' ? 'inactivity' : 'the visitor';
+    parts.push(`:white_check_mark: Ended by ${by}`);
+  } else if (c.agentName) {
+    parts.push(`:speech_balloon: Answered by ${escapeMrkdwn(c.agentName)}`);
+  } else {
+    parts.push(':hourglass_flowing_sand: Waiting for an answer');
+  }
+  if (c.agentName && c.status === 'ended') parts.push(`answered by ${escapeMrkdwn(c.agentName)}`);
+  if (c.rating) parts.push(`rated ${c.rating === 'up' ? ':+1:' : ':-1:'}${c.feedback ? ` “${escapeMrkdwn(c.feedback)}”` : ''}`);
+  return parts.join(' · ');
+}
+
+export function headerMessage(input: {
+  ce: Pick<ChatEndpoint, 'metaInfoInMainChannel'>;
+  conversation: Conversation & { _id: unknown };
+  visitor: Visitor;
+  firstMessage: string;
+}): { text: string; blocks: Block[] } {
+  const { ce, conversation: c, visitor: v } = input;
+  const name = visitorLabel(v, c.number);
+  const mode = ce.metaInfoInMainChannel;
+  const text = `Conversation #${c.number} with ${name}`;
+  const blocks: Block[] = [
+    { type: 'section', text: { type: 'mrkdwn', text: `*#${c.number} · ${escapeMrkdwn(name)}*` } },
+  ];
+  const location = [v.location.city, v.location.country].filter(Boolean).join(', ');
+  const page = c.pageUrl || v.currentPage;
+  if (mode === 'full') {
+    const fields = [
+      ['Name', v.name || '—'],
+      ['E-mail', v.email || '—'],
+      ['Page', page || '—'],
+      ['Location', location || '—'],
+      ['Browser', browserOf(v.userAgent) || '—'],
+    ].map(([label, value]) => ({ type: 'mrkdwn', text: `*${label}*\n${escapeMrkdwn(value)}` }));
+    blocks.push({ type: 'section', fields });
+  } else if (mode === 'compact') {
+    const bits = [v.email, page, location, browserOf(v.userAgent)].filter(Boolean).map(escapeMrkdwn);
+    if (bits.length > 0) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: bits.join(' · ') }] });
+  }
+  if (mode !== 'none' && input.firstMessage) {
+    const quoted = escapeMrkdwn(input.firstMessage.slice(0, 2800)).replace(/^/gm, '> ');
+    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: quoted } });
+  }
+  blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: statusLine(c) }] });
+  const value = String(c._id);
+  const button = (label: string, actionId: string, style?: 'danger' | 'primary'): Block => ({
+    type: 'button',
+    text: { type: 'plain_text', text: label },
+    action_id: actionId,
+    value,
+    ...(style ? { style } : {}),
+  });
+  const buttons =
+    c.status === 'open'
+      ? [
+          button('End chat', HEADER_ACTIONS.end, 'danger'),
+          button('Ask for e-mail', HEADER_ACTIONS.askEmail),
+          button('Saved replies', HEADER_ACTIONS.savedReplies),
+          button('Visitor info', HEADER_ACTIONS.visitorInfo),
+          button('Send transcript', HEADER_ACTIONS.sendTranscript),
+        ]
+      : [button('Visitor info', HEADER_ACTIONS.visitorInfo), button('Send transcript', HEADER_ACTIONS.sendTranscript)];
+  blocks.push({ type: 'actions', block_id: `conversation_${value}`, elements: buttons });
+  return { text, blocks };
+}
+
+/** A small grey line in a thread (notes, "not delivered"). */
+export function contextLine(text: string): { text: string; blocks: Block[] } {
+  return { text, blocks: [{ type: 'context', elements: [{ type: 'mrkdwn', text }] }] };
+}

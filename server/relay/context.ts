@@ -1,0 +1,23 @@
+import type { Config, RelayTuning } from '../config';
+import type { Logger } from '../http/errorHandler';
+import type { Mailer } from '../mail';
+import type { Models } from '../models';
+import type { Outbox } from './outbox';
+import type { Presence } from './presence';
+import type { PubSub } from './pubsub';
+import type { SlackClients } from './slackClients';
+
+/** What every part of the relay works with. */
+export type RelayContext = {
+  config: Config;
+  tuning: RelayTuning;
+  models: Models;
+  mailer: Mailer;
+  logger: Logger;
+  pubsub: PubSub;
+  slack: SlackClients;
+  outbox: Outbox;
+  presence: Presence;
+  /** Base URL of Parley, for file links handed to widgets. */
+  publicUrl: string;
+};

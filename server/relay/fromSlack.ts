@@ -1,0 +1,216 @@
+/**
+ * Slack → visitor. Thread replies by people in a conversation's thread become operator messages; edits and
+ * deletions of relayed replies are mirrored; notes (`;` or `//`), bot posts (Parley's own included) and other
+ * subtypes are not relayed. Slack retries of an event are dropped by event id.
+ */
+import type { Types } from 'mongoose';
+import type { ConversationDocument } from '../models/Conversation';
+import type { ChatEndpointDocument } from '../models/ChatEndpoint';
+import type { MessageFile } from '../models/Message';
+import type { RelayContext } from './context';
+import { headerUpdate, record } from './conversations';
+import { serialised } from './history';
+import { slackToHtml, slackToText } from './slackText';
+
+/** The parts of a Slack message event the relay reads. */
+export type SlackMessageEvent = {
+  type: 'message';
+  subtype?: string;
+  channel?: string;
+  user?: string;
+  bot_id?: string;
+  text?: string;
+  ts?: string;
+  thread_ts?: string;
+  files?: { id?: string; name?: string; title?: string; mimetype?: string; size?: number }[];
+  message?: { ts?: string; text?: string; user?: string; bot_id?: string; thread_ts?: string; subtype?: string };
+  deleted_ts?: string;
+};
+
+/** Subtypes of a person's message that carry a reply; every other subtype is noise for the relay. */
+const HUMAN_SUBTYPES = new Set([undefined, 'file_share', 'thread_broadcast']);
+
+export function isNote(text: string): boolean {
+  const t = text.trimStart();
+  return t.startsWith(';') || t.startsWith('//');
+}
+
+/** Records the event id; false when it was seen before (a Slack retry). */
+export async function firstDelivery(ctx: RelayContext, eventId: string | undefined): Promise<boolean> {
+  if (!eventId) return true;
+  try {
+    await ctx.models.SlackEventSeen.create({ eventId });
+    return true;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 11000) return false;
+    throw error;
+  }
+}
+
+type Author = { name: string; avatarUrl: string };
+const authorCache = new Map<string, { author: Author & { slackName: string; image: string }; until: number }>();
+
+async function slackUser(ctx: RelayContext, teamId: string, userId: string): Promise<{ slackName: string; image: string }> {
+  const key = `${teamId}:${userId}`;
+  const cached = authorCache.get(key);
+  if (cached && cached.until > Date.now()) return cached.author;
+  const team = await ctx.slack.forTeam(teamId);
+  let slackName = 'Operator';
+  let image = '';
+  if (team) {
+    try {
+      const res = await team.client.users.info({ user: userId });
+      const profile = res.user?.profile;
+      slackName = profile?.display_name || res.user?.real_name || profile?.real_name || res.user?.name || slackName;
+      image = profile?.image_72 || profile?.image_48 || '';
+    } catch (error) {
+      ctx.logger.warn(`relay: users.info failed for ${userId}`, error instanceof Error ? error.message : error);
+    }
+  }
+  const author = { name: slackName, avatarUrl: image, slackName, image };
+  authorCache.set(key, { author, until: Date.now() + 10 * 60_000 });
+  return author;
+}
+
+/** The operator's name and avatar as the widget's avatar settings say (spec section 4, avatar setting). */
+export function operatorAuthor(
+  ce: Pick<ChatEndpointDocument, 'forwardSlackUserName' | 'showAvatarPreChat' | 'showTeamAvatarPreChat' | 'teamAvatarOn' | 'teamAvatarUrl' | 'agentLabel'>,
+  user: { slackName: string; image: string },
+): Author {
+  const name = ce.forwardSlackUserName ? user.slackName : ce.agentLabel || 'Support';
+  let avatarUrl = '';
+  if (ce.teamAvatarOn) avatarUrl = ce.teamAvatarUrl;
+  else if (ce.forwardSlackUserName && (ce.showAvatarPreChat || ce.showTeamAvatarPreChat)) avatarUrl = user.image;
+  return { name, avatarUrl };
+}
+
+async function conversationOfThread(ctx: RelayContext, teamId: string, channel: string, threadTs: string) {
+  return ctx.models.Conversation.findOne({ slackTeamId: teamId, slackChannel: channel, threadTs });
+}
+
+async function note(ctx: RelayContext, conversation: ConversationDocument, text: string): Promise<void> {
+  await ctx.outbox.enqueue('slack.note', String(conversation._id), {
+    teamId: conversation.slackTeamId,
+    channel: conversation.slackChannel,
+    threadTs: conversation.threadTs,
+    text,
+  }, { channel: conversation.slackChannel, conversationId: conversation._id });
+}
+
+export async function handleSlackMessage(ctx: RelayContext, teamId: string, eventId: string | undefined, event: SlackMessageEvent): Promise<void> {
+  if (!event.channel) return;
+  if (event.subtype === 'message_changed') return mirrorEdit(ctx, teamId, event);
+  if (event.subtype === 'message_deleted') return mirrorDelete(ctx, teamId, event);
+  if (!HUMAN_SUBTYPES.has(event.subtype) || event.bot_id || !event.user || !event.ts) return;
+  if (!event.thread_ts || event.thread_ts === event.ts) return;
+  const team = await ctx.slack.forTeam(teamId);
+  if (team && event.user === team.botUserId) return;
+  const conversation = await conversationOfThread(ctx, teamId, event.channel, event.thread_ts);
+  if (!conversation) return;
+  if (!(await firstDelivery(ctx, eventId))) return;
+  const text = event.text ?? '';
+  if (isNote(text)) {
+    await note(ctx, conversation, ':lock: Internal note: not sent to the visitor.');
+    return;
+  }
+  if (conversation.status === 'ended') {
+    await note(ctx, conversation, ':warning: This conversation has ended; the reply was not sent to the visitor.');
+    return;
+  }
+  const ce = await ctx.models.ChatEndpoint.findById(conversation.ceId);
+  if (!ce) return;
+  const author = operatorAuthor(ce, await slackUser(ctx, teamId, event.user));
+  const files = await operatorFiles(ctx, ce._id, conversation._id, teamId, event.files ?? []);
+  const eventTs = event.ts;
+  const user = event.user;
+  await serialised(String(conversation._id), () =>
+    record(ctx, conversation, {
+      kind: 'msg',
+      from: 'operator',
+      text: slackToText(text),
+      html: slackToHtml(text),
+      author,
+      slackTs: eventTs,
+      slackUserId: user,
+      files,
+    }),
+  );
+  const now = new Date();
+  const first = await ctx.models.Conversation.findOneAndUpdate(
+    { _id: conversation._id, firstResponseAt: null },
+    { $set: { firstResponseAt: now, agentName: author.name, agentAvatarUrl: author.avatarUrl, agentSlackUserId: user } },
+  );
+  await ctx.models.Conversation.updateOne({ _id: conversation._id }, { $set: { lastOperatorMsgAt: now } });
+  if (first) await headerUpdate(ctx, conversation);
+}
+
+async function operatorFiles(
+  ctx: RelayContext,
+  ceId: Types.ObjectId,
+  conversationId: Types.ObjectId,
+  teamId: string,
+  files: NonNullable<SlackMessageEvent['files']>,
+): Promise<MessageFile[]> {
+  const out: MessageFile[] = [];
+  for (const f of files) {
+    if (!f.id) continue;
+    const stored = await ctx.models.WidgetFile.create({
+      ceId,
+      conversationId,
+      source: 'slack',
+      name: f.name || f.title || 'file',
+      size: f.size ?? 0,
+      mimetype: f.mimetype || 'application/octet-stream',
+      slackTeamId: teamId,
+      slackFileId: f.id,
+    });
+    out.push({ id: String(stored._id), name: stored.name, size: stored.size, mimetype: stored.mimetype });
+  }
+  return out;
+}
+
+async function relayedReply(ctx: RelayContext, teamId: string, channel: string, ts: string) {
+  const message = await ctx.models.Message.findOne({ slackTs: ts, kind: 'msg', from: 'operator' });
+  if (!message) return null;
+  const conversation = await ctx.models.Conversation.findById(message.conversationId);
+  if (!conversation || conversation.slackChannel !== channel || conversation.slackTeamId !== teamId) return null;
+  return { message, conversation };
+}
+
+async function mirrorEdit(ctx: RelayContext, teamId: string, event: SlackMessageEvent): Promise<void> {
+  const edited = event.message;
+  if (!edited?.ts || edited.bot_id || !event.channel) return;
+  const found = await relayedReply(ctx, teamId, event.channel, edited.ts);
+  if (!found || found.message.deleted) return;
+  const { message, conversation } = found;
+  // A reply edited into a note must no longer be seen by the visitor.
+  if (isNote(edited.text ?? '')) {
+    await serialised(String(conversation._id), async () => {
+      message.deleted = true;
+      await message.save();
+      await record(ctx, conversation, { kind: 'delete', from: 'operator', targetId: message._id });
+    });
+    return;
+  }
+  const text = slackToText(edited.text ?? '');
+  if (text === message.text) return;
+  await serialised(String(conversation._id), async () => {
+    message.text = text;
+    message.html = slackToHtml(edited.text ?? '');
+    message.edited = true;
+    await message.save();
+    await record(ctx, conversation, { kind: 'edit', from: 'operator', targetId: message._id, text: message.text, html: message.html });
+  });
+}
+
+async function mirrorDelete(ctx: RelayContext, teamId: string, event: SlackMessageEvent): Promise<void> {
+  if (!event.deleted_ts || !event.channel) return;
+  const found = await relayedReply(ctx, teamId, event.channel, event.deleted_ts);
+  if (!found || found.message.deleted) return;
+  const { message, conversation } = found;
+  await serialised(String(conversation._id), async () => {
+    message.deleted = true;
+    await message.save();
+    await record(ctx, conversation, { kind: 'delete', from: 'operator', targetId: message._id });
+  });
+}

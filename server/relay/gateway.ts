@@ -1,0 +1,485 @@
+/**
+ * The visitor WebSocket gateway at /ws. A socket starts with `hello` (widget id, visitor token, last seq
+ * shown); the server answers `welcome`, replays the conversation after that seq, then streams. Limits: frame
+ * size (error `too_large`, then close), malformed frames (`bad_frame`, then close), per-socket and per-visitor
+ * rates (`rate_limited`), new sockets per IP, silent sockets closed after two missed heartbeats, and slow
+ * readers dropped when too much is buffered for them (they resume by seq).
+ *
+ * Visitor typing is accepted and goes nowhere: Slack has no way to show a person typing on behalf of an app,
+ * and posting "is typing" messages would clutter the thread. Operator typing is not sent either: Slack does not
+ * deliver user_typing events to bots.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket, type RawData } from 'ws';
+import type { ChatEndpointDocument } from '../models/ChatEndpoint';
+import type { ConversationDocument } from '../models/Conversation';
+import type { VisitorDocument } from '../models/Visitor';
+import {
+  ClientFrameSchema,
+  WIDGET_LIMITS,
+  type ClientFrame,
+  type ServerFrame,
+  type WidgetErrorCode,
+} from '../shared/widget-protocol';
+import { endConversation } from '../commands/endConversation';
+import type { RelayContext } from './context';
+import { headerUpdate, openConversationOf, visitorMessage, WidgetRefusal } from './conversations';
+import { entryFrame, frameSeq } from './history';
+import { transcriptMail } from './transcript';
+import { visitorLabel } from './blocks';
+import { clientIp, countryAllowed, countryOf } from './visitorIp';
+
+export const WS_PATH = '/ws';
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export function newVisitorToken(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+/** A browser page on http(s); `null` origins (sandboxed frames, files) are refused. Absent: not a browser. */
+export function originAllowed(origin: string | undefined): boolean {
+  if (origin === undefined) return true;
+  return /^https?:\/\/[^/\s]+$/i.test(origin);
+}
+
+class Bucket {
+  private tokens: number;
+  private at = Date.now();
+  constructor(
+    private readonly capacity: number,
+    private readonly perMs: number,
+  ) {
+    this.tokens = capacity;
+  }
+  take(): boolean {
+    const now = Date.now();
+    this.tokens = Math.min(this.capacity, this.tokens + (now - this.at) * this.perMs);
+    this.at = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+}
+
+type Session = {
+  id: string;
+  ws: WebSocket;
+  ip: string;
+  userAgent: string;
+  lastHeard: number;
+  seenSavedAt: number;
+  frames: Bucket;
+  badFrames: number;
+  ready: boolean;
+  ce?: ChatEndpointDocument;
+  visitor?: VisitorDocument;
+  pageUrl: string;
+  triggerUid: string;
+  /** The conversation whose history this socket follows, and the highest seq of it sent (never sent again). */
+  conversationId: string;
+  sentSeq: number;
+  /** Live frames that arrived while history was being replayed. */
+  held: { frame: ServerFrame; conversationId: string }[] | null;
+  unsubscribe: (() => void)[];
+  busy: Promise<void>;
+};
+
+export class Gateway {
+  private readonly wss: WebSocketServer;
+  private readonly sessions = new Set<Session>();
+  private readonly ipSockets = new Map<string, { count: number; resetAt: number }>();
+  private readonly visitorBuckets = new Map<string, Bucket>();
+  private timer: NodeJS.Timeout | null = null;
+  private server: Server | null = null;
+
+  constructor(private readonly ctx: RelayContext) {
+    // The hard cap; frames above WIDGET_LIMITS.frameBytes but under it get a polite `too_large` first.
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: WIDGET_LIMITS.frameBytes * 4, perMessageDeflate: false });
+  }
+
+  get socketCount(): number {
+    return this.sessions.size;
+  }
+
+  attach(server: Server): void {
+    this.server = server;
+    server.on('upgrade', this.onUpgrade);
+    this.timer = setInterval(() => this.sweep(), Math.min(5000, this.ctx.tuning.silentSocketMs / 2));
+    this.timer.unref();
+  }
+
+  async close(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.server?.off('upgrade', this.onUpgrade);
+    for (const s of this.sessions) s.ws.close(1001, 'server restarting');
+    for (const s of this.sessions) s.ws.terminate();
+    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+  }
+
+  private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const pathname = (req.url ?? '').split('?')[0];
+    if (pathname !== WS_PATH) return;
+    const origin = req.headers.origin;
+    if (!originAllowed(origin)) {
+      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    const ip = clientIp(req, this.ctx.config.trustProxy);
+    if (!this.allowSocketFrom(ip)) {
+      socket.end('HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws, req, ip));
+  };
+
+  private allowSocketFrom(ip: string): boolean {
+    const now = Date.now();
+    const entry = this.ipSockets.get(ip);
+    if (!entry || entry.resetAt <= now) {
+      this.ipSockets.set(ip, { count: 1, resetAt: now + 60_000 });
+      return true;
+    }
+    entry.count += 1;
+    return entry.count <= this.ctx.tuning.socketsPerIpPerMinute;
+  }
+
+  private onConnection(ws: WebSocket, req: IncomingMessage, ip: string): void {
+    const session: Session = {
+      id: randomBytes(9).toString('base64url'),
+      ws,
+      ip,
+      userAgent: String(req.headers['user-agent'] ?? '').slice(0, 400),
+      lastHeard: Date.now(),
+      seenSavedAt: Date.now(),
+      frames: new Bucket(this.ctx.tuning.framesPer10s, this.ctx.tuning.framesPer10s / 10_000),
+      badFrames: 0,
+      ready: false,
+      pageUrl: '',
+      triggerUid: '',
+      conversationId: '',
+      sentSeq: 0,
+      held: null,
+      unsubscribe: [],
+      busy: Promise.resolve(),
+    };
+    this.sessions.add(session);
+    ws.on('message', (data, isBinary) => this.onFrame(session, data, isBinary));
+    ws.on('close', () => this.drop(session));
+    ws.on('error', () => this.drop(session));
+  }
+
+  private drop(session: Session): void {
+    if (!this.sessions.delete(session)) return;
+    for (const off of session.unsubscribe) off();
+    session.unsubscribe = [];
+  }
+
+  /** Closes sockets that stopped talking (no ping within two heartbeats) or never said hello. */
+  private sweep(): void {
+    const now = Date.now();
+    for (const s of this.sessions) {
+      const limit = s.ready ? this.ctx.tuning.silentSocketMs : Math.min(10_000, this.ctx.tuning.silentSocketMs);
+      if (now - s.lastHeard > limit) {
+        s.ws.close(4000, 'silent');
+        setTimeout(() => s.ws.terminate(), 1000).unref();
+        this.drop(s);
+      }
+    }
+    for (const [ip, entry] of this.ipSockets) if (entry.resetAt <= now) this.ipSockets.delete(ip);
+  }
+
+  private send(session: Session, frame: ServerFrame): void {
+    const { ws } = session;
+    if (ws.readyState !== ws.OPEN) return;
+    if (ws.bufferedAmount > this.ctx.tuning.maxBufferedBytes) {
+      // A reader this slow would make the server hold ever more for it; it comes back and resumes by seq.
+      ws.terminate();
+      this.drop(session);
+      return;
+    }
+    ws.send(JSON.stringify(frame));
+  }
+
+  private error(session: Session, code: WidgetErrorCode, message: string, clientId?: string): void {
+    this.send(session, { t: 'error', code, message, ...(clientId ? { clientId } : {}) });
+  }
+
+  private refuse(session: Session, code: WidgetErrorCode, message: string, closeCode = 1008): void {
+    this.error(session, code, message);
+    session.ws.close(closeCode, code);
+    this.drop(session);
+  }
+
+  /** A history frame goes out once, in seq order; live-only frames always go out. */
+  private deliver(session: Session, frame: ServerFrame, conversationId: string): void {
+    if (session.held) {
+      session.held.push({ frame, conversationId });
+      return;
+    }
+    const seq = frameSeq(frame);
+    if (seq > 0) {
+      // A conversation started in another tab: this socket follows it from its start.
+      if (conversationId && conversationId !== session.conversationId) this.switchTo(session, conversationId);
+      if (seq <= session.sentSeq) return;
+      session.sentSeq = seq;
+    }
+    this.send(session, frame);
+  }
+
+  private onFrame(session: Session, data: RawData, isBinary: boolean): void {
+    session.lastHeard = Date.now();
+    const size = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : data instanceof ArrayBuffer ? data.byteLength : data.length;
+    if (size > WIDGET_LIMITS.frameBytes) {
+      this.refuse(session, 'too_large', `Frames are limited to ${WIDGET_LIMITS.frameBytes} bytes.`, 1009);
+      return;
+    }
+    if (!session.frames.take()) {
+      this.error(session, 'rate_limited', 'Too many frames; slow down.');
+      return;
+    }
+    let parsed: unknown;
+    try {
+      if (isBinary) throw new Error('binary');
+      parsed = JSON.parse(Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString('utf8'));
+    } catch {
+      this.refuse(session, 'bad_frame', 'Frames must be JSON text.');
+      return;
+    }
+    const result = ClientFrameSchema.safeParse(parsed);
+    if (!result.success) {
+      const t = (parsed as { t?: unknown } | null)?.t;
+      const clientId = (parsed as { clientId?: unknown } | null)?.clientId;
+      const known = typeof t === 'string' && ['hello', 'msg', 'typing', 'info', 'page', 'end', 'rate', 'transcript', 'answer', 'ping'].includes(t);
+      session.badFrames += 1;
+      const why = result.error.issues.map((i) => `${i.path.join('.') || 'frame'}: ${i.message}`).join('; ').slice(0, 300);
+      if (!known || !session.ready || session.badFrames > 5) {
+        this.refuse(session, 'bad_frame', `Bad frame: ${why}`);
+        return;
+      }
+      this.error(session, 'bad_frame', `Bad frame: ${why}`, typeof clientId === 'string' && /^[A-Za-z0-9_-]{8,64}$/.test(clientId) ? clientId : undefined);
+      return;
+    }
+    const frame = result.data;
+    // Frames of one socket are handled in order.
+    session.busy = session.busy
+      .then(() => this.handle(session, frame))
+      .catch((error: unknown) => {
+        if (error instanceof WidgetRefusal) {
+          this.error(session, error.code, error.message, frame.t === 'msg' ? frame.clientId : undefined);
+          return;
+        }
+        this.ctx.logger.error('relay: frame failed', error);
+        this.error(session, 'bad_frame', 'Something went wrong; please try again.', frame.t === 'msg' ? frame.clientId : undefined);
+      });
+  }
+
+  private async handle(session: Session, frame: ClientFrame): Promise<void> {
+    if (!this.sessions.has(session)) return;
+    if (frame.t === 'ping') {
+      this.send(session, { t: 'pong' });
+      if (session.ready && session.visitor && Date.now() - session.seenSavedAt > 60_000) {
+        session.seenSavedAt = Date.now();
+        await this.ctx.models.Visitor.updateOne({ _id: session.visitor._id }, { $set: { lastSeenAt: new Date() } });
+      }
+      return;
+    }
+    if (frame.t === 'hello') {
+      if (session.ready) {
+        this.error(session, 'bad_frame', 'hello was already received on this socket.');
+        return;
+      }
+      await this.hello(session, frame);
+      return;
+    }
+    const { ce, visitor } = session;
+    if (!session.ready || !ce || !visitor) {
+      this.refuse(session, 'bad_frame', 'The first frame must be hello.');
+      return;
+    }
+    const { models } = this.ctx;
+    // The inactivity check ends conversations of visitors gone for a while; a connected visitor is not gone.
+    if (Date.now() - session.seenSavedAt > 60_000) {
+      session.seenSavedAt = Date.now();
+      await models.Visitor.updateOne({ _id: visitor._id }, { $set: { lastSeenAt: new Date() } });
+    }
+    switch (frame.t) {
+      case 'msg': {
+        let bucket = this.visitorBuckets.get(String(visitor._id));
+        if (!bucket) {
+          const perMinute = this.ctx.tuning.visitorMsgsPerMinute;
+          bucket = new Bucket(Math.max(5, Math.ceil(perMinute / 3)), perMinute / 60_000);
+          this.visitorBuckets.set(String(visitor._id), bucket);
+        }
+        if (!bucket.take()) {
+          this.error(session, 'rate_limited', 'You are sending messages too fast; please wait a moment.', frame.clientId);
+          return;
+        }
+        const fresh = await models.ChatEndpoint.findById(ce._id);
+        if (!fresh) return this.refuse(session, 'unknown_widget', 'This chat is no longer available.');
+        session.ce = fresh;
+        const result = await visitorMessage(this.ctx, {
+          ce: fresh,
+          visitor,
+          clientId: frame.clientId,
+          text: frame.text,
+          origin: { pageUrl: session.pageUrl, triggerUid: session.triggerUid },
+          socket: session.id,
+        });
+        const { message } = result;
+        if (String(result.conversation._id) !== session.conversationId) this.switchTo(session, String(result.conversation._id));
+        this.send(session, { t: 'ack', clientId: frame.clientId, seq: message.seq, id: String(message._id), at: message.createdAt.toISOString() });
+        if (message.seq > session.sentSeq) session.sentSeq = message.seq;
+        return;
+      }
+      case 'typing':
+        return;
+      case 'info': {
+        const set: Record<string, unknown> = {};
+        if (frame.name !== undefined) set.name = frame.name;
+        if (frame.email !== undefined) set.email = frame.email;
+        if (frame.acceptedPrivacy === true) set.acceptedPrivacyAt = new Date();
+        if (Object.keys(set).length === 0) return;
+        const updated = await models.Visitor.findOneAndUpdate({ _id: visitor._id }, { $set: set }, { returnDocument: 'after' });
+        if (updated) session.visitor = updated;
+        const open = await openConversationOf(this.ctx, visitor._id);
+        if (open && (frame.name !== undefined || frame.email !== undefined)) await headerUpdate(this.ctx, open);
+        return;
+      }
+      case 'page':
+        session.pageUrl = frame.page.url;
+        await models.Visitor.updateOne({ _id: visitor._id }, { $set: { currentPage: frame.page.url, pageTitle: frame.page.title } });
+        return;
+      case 'end': {
+        const open = await openConversationOf(this.ctx, visitor._id);
+        if (open) await endConversation(this.ctx, open._id, 'visitor');
+        return;
+      }
+      case 'rate': {
+        const latest = await models.Conversation.findOne({ visitorId: visitor._id }).sort({ _id: -1 });
+        if (!latest) return;
+        latest.rating = frame.rating;
+        if (frame.feedback !== undefined) latest.feedback = frame.feedback;
+        await latest.save();
+        await headerUpdate(this.ctx, latest);
+        if (ce.feedbackWebhookUrl) {
+          await this.ctx.outbox.enqueue('webhook', `webhook:${String(latest._id)}`, {
+            url: ce.feedbackWebhookUrl,
+            body: { event: 'conversation.rated', conversation: { id: String(latest._id), number: latest.number, widgetId: ce.Uuid, rating: latest.rating, feedback: latest.feedback } },
+          });
+        }
+        return;
+      }
+      case 'transcript': {
+        const latest = await models.Conversation.findOne({ visitorId: visitor._id }).sort({ _id: -1 });
+        if (!latest) return;
+        const mail = await transcriptMail(models, latest, frame.email, {
+          widgetName: ce.RoomName || 'us',
+          visitorName: visitorLabel(visitor, latest.number),
+          agentLabel: ce.agentLabel,
+        });
+        await this.ctx.outbox.enqueue('mail', `mail:${String(latest._id)}`, mail);
+        await models.Conversation.updateOne({ _id: latest._id }, { $set: { transcriptSentTo: frame.email } });
+        return;
+      }
+      case 'answer':
+        // Question groups arrive with the Slack actions that start them; until one is asked there is nothing to answer.
+        this.error(session, 'bad_frame', 'No question is waiting for an answer.');
+        return;
+    }
+  }
+
+  private async hello(session: Session, frame: Extract<ClientFrame, { t: 'hello' }>): Promise<void> {
+    const { models } = this.ctx;
+    const ce = await models.ChatEndpoint.findOne({ Uuid: frame.widgetId });
+    if (!ce) return this.refuse(session, 'unknown_widget', 'This chat widget does not exist.');
+    const country = ce.collectVisitorMetaData ? countryOf(session.ip) : '';
+    if (!countryAllowed(ce, country)) return this.refuse(session, 'not_allowed_here', 'This chat is not available in your country.');
+
+    let visitor: VisitorDocument | null = null;
+    let token = frame.visitorToken;
+    // A token only ever opens the visitor of the widget it was issued for: another widget's token is a stranger.
+    if (token) visitor = await models.Visitor.findOne({ tokenHash: hashToken(token), ceId: ce._id });
+    const identity = frame.identity;
+    const now = new Date();
+    const changes: Record<string, unknown> = { currentPage: frame.page.url, pageTitle: frame.page.title, lastSeenAt: now };
+    if (ce.collectVisitorMetaData) {
+      changes.userAgent = session.userAgent;
+      if (country) changes['location.country'] = country;
+    }
+    if (identity?.name) changes.name = identity.name;
+    if (identity?.email) changes.email = identity.email;
+    if (identity?.userId) changes.identUserId = identity.userId;
+    if (identity?.traits) changes.identTraits = identity.traits;
+    if (visitor) {
+      visitor = await models.Visitor.findOneAndUpdate({ _id: visitor._id }, { $set: changes }, { returnDocument: 'after' });
+    }
+    if (!visitor) {
+      token = newVisitorToken();
+      visitor = await models.Visitor.create({
+        accountId: ce.accountId,
+        ceId: ce._id,
+        tokenHash: hashToken(token),
+        name: identity?.name ?? '',
+        email: identity?.email ?? '',
+        location: { country: ce.collectVisitorMetaData ? country : '', city: '' },
+        currentPage: frame.page.url,
+        pageTitle: frame.page.title,
+        userAgent: ce.collectVisitorMetaData ? session.userAgent : '',
+        identUserId: identity?.userId ?? '',
+        identTraits: identity?.traits ?? {},
+      });
+    }
+    if (!token || !this.sessions.has(session)) return;
+    session.ce = ce;
+    session.visitor = visitor;
+    session.pageUrl = frame.page.url;
+    session.triggerUid = frame.triggerUid ?? '';
+    session.ready = true;
+
+    const online = await this.ctx.presence.isOnline(ce).catch(() => false);
+    session.unsubscribe.push(this.ctx.presence.watch(String(ce._id), online));
+    session.unsubscribe.push(
+      this.ctx.pubsub.subscribe(`widget:${String(ce._id)}`, (f) => this.send(session, f)),
+      this.ctx.pubsub.subscribe(`visitor:${String(visitor._id)}`, (f, meta) => {
+        if (meta.except !== session.id) this.deliver(session, f, meta.conversationId ?? '');
+      }),
+    );
+    const conversation = await models.Conversation.findOne({ visitorId: visitor._id }).sort({ _id: -1 });
+    // Live frames wait while the history after lastSeq is replayed, so nothing is skipped or sent twice.
+    session.held = [];
+    this.send(session, {
+      t: 'welcome',
+      visitorToken: token,
+      online,
+      conversation: conversation
+        ? { id: String(conversation._id), number: conversation.number, status: conversation.status, lastSeq: conversation.lastSeq }
+        : null,
+    });
+    session.conversationId = conversation ? String(conversation._id) : '';
+    session.sentSeq = conversation ? Math.min(frame.lastSeq, conversation.lastSeq) : 0;
+    if (conversation) await this.replay(session, conversation);
+    const held = session.held;
+    session.held = null;
+    for (const h of held) this.deliver(session, h.frame, h.conversationId);
+  }
+
+  private async replay(session: Session, conversation: ConversationDocument): Promise<void> {
+    const cursor = this.ctx.models.Message.find({ conversationId: conversation._id, seq: { $gt: session.sentSeq } }).sort({ seq: 1 }).cursor();
+    for await (const entry of cursor) {
+      if (!this.sessions.has(session)) break;
+      const frame = entryFrame(this.ctx.publicUrl, entry);
+      if (frame) this.send(session, frame);
+      session.sentSeq = Math.max(session.sentSeq, entry.seq);
+    }
+  }
+
+  private switchTo(session: Session, conversationId: string): void {
+    session.conversationId = conversationId;
+    session.sentSeq = 0;
+  }
+}

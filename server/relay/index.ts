@@ -1,0 +1,98 @@
+/**
+ * The relay between website visitors and Slack threads: the WebSocket gateway, the outbox worker, presence,
+ * and the inactivity check. `startRelay` wires them on Parley's HTTP server; the Slack message listener finds
+ * the relay of its models through `relayFor`.
+ */
+import type { Server } from 'node:http';
+import type { App } from '@slack/bolt';
+import type { Config } from '../config';
+import type { Logger } from '../http/errorHandler';
+import type { Mailer } from '../mail';
+import type { Models } from '../models';
+import { endConversation } from '../commands/endConversation';
+import type { RelayContext } from './context';
+import { handleSlackMessage, type SlackMessageEvent } from './fromSlack';
+import { Gateway } from './gateway';
+import { JOB_HANDLERS } from './jobs';
+import { Outbox } from './outbox';
+import { Presence } from './presence';
+import { inProcessPubSub } from './pubsub';
+import { SlackClients } from './slackClients';
+import { relayTuning } from './tuning';
+
+export type Relay = RelayContext & { gateway: Gateway; start(server: Server): void; close(): Promise<void> };
+
+const relays = new WeakMap<Models, Relay>();
+
+/** The relay running on these models (one per Parley instance), if any. */
+export function relayFor(models: Models): Relay | undefined {
+  return relays.get(models);
+}
+
+export function createRelay(deps: { config: Config; models: Models; mailer: Mailer; logger: Logger }): Relay {
+  const tuning = relayTuning(deps.config);
+  const ctx = {
+    ...deps,
+    tuning,
+    pubsub: inProcessPubSub(),
+    slack: new SlackClients(deps.models, deps.config.slack.apiUrl),
+    publicUrl: deps.config.publicUrl,
+  } as RelayContext;
+  ctx.outbox = new Outbox(ctx, JOB_HANDLERS);
+  ctx.presence = new Presence(ctx);
+  const gateway = new Gateway(ctx);
+  let inactivityTimer: NodeJS.Timeout | null = null;
+  const relay: Relay = Object.assign(ctx, {
+    gateway,
+    start(server: Server) {
+      gateway.attach(server);
+      ctx.outbox.start();
+      ctx.presence.start();
+      inactivityTimer = setInterval(
+        () => void endInactive(ctx).catch((e: unknown) => ctx.logger.error('relay: inactivity check failed', e)),
+        tuning.inactivityCheckMs,
+      );
+      inactivityTimer.unref();
+    },
+    async close() {
+      if (inactivityTimer) clearInterval(inactivityTimer);
+      ctx.presence.stop();
+      await gateway.close();
+      await ctx.outbox.stop();
+      await ctx.pubsub.close();
+      relays.delete(deps.models);
+    },
+  });
+  relays.set(deps.models, relay);
+  return relay;
+}
+
+/** Ends open conversations whose visitor has been silent and away longer than the widget's maxVisitorInactiveMins. */
+export async function endInactive(ctx: RelayContext, now = new Date()): Promise<number> {
+  const candidates = await ctx.models.Conversation.find({ status: 'open' }).limit(5000);
+  let ended = 0;
+  const widgets = new Map<string, number>();
+  for (const c of candidates) {
+    const key = String(c.ceId);
+    if (!widgets.has(key)) widgets.set(key, (await ctx.models.ChatEndpoint.findById(c.ceId))?.maxVisitorInactiveMins ?? 0);
+    const minutes = widgets.get(key) ?? 0;
+    if (minutes <= 0) continue;
+    const cutoff = now.getTime() - minutes * 60_000;
+    const lastVisitorActivity = Math.max(c.lastVisitorMsgAt?.getTime() ?? 0, c.startedAt.getTime());
+    if (lastVisitorActivity > cutoff) continue;
+    const visitor = await ctx.models.Visitor.findById(c.visitorId);
+    if (visitor && visitor.lastSeenAt.getTime() > cutoff) continue;
+    if ((await endConversation(ctx, c._id, 'inactivity')).ended) ended += 1;
+  }
+  return ended;
+}
+
+/** Registers the Slack `message` listener of the relay on the Bolt app (acknowledged by Bolt before it runs). */
+export function registerRelayListeners(app: App, models: Models): void {
+  app.event('message', async ({ event, body }) => {
+    const relay = relayFor(models);
+    if (!relay) return;
+    const envelope = body as { team_id?: string; event_id?: string };
+    await handleSlackMessage(relay, envelope.team_id ?? '', envelope.event_id, event as unknown as SlackMessageEvent);
+  });
+}

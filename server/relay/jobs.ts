@@ -1,0 +1,138 @@
+/**
+ * What each outbox job does. Every handler is safe to run again after a crash: it checks what was already
+ * done (a stored ts, a stored Slack file id) before calling out.
+ */
+import type { Types } from 'mongoose';
+import type { OutboxJobDocument, OutboxKind } from '../models/OutboxJob';
+import { contextLine, escapeMrkdwn, headerMessage, visitorLabel } from './blocks';
+import type { RelayContext } from './context';
+import { PermanentJobError, type JobHandler } from './outbox';
+
+function str(job: OutboxJobDocument, name: string): string {
+  const value = job.payload[name];
+  if (typeof value !== 'string') throw new PermanentJobError(`job payload misses ${name}`);
+  return value;
+}
+
+async function teamClient(ctx: RelayContext, teamId: string) {
+  const team = await ctx.slack.forTeam(teamId);
+  if (!team) throw new PermanentJobError(`Parley is not installed in team ${teamId}`);
+  return team;
+}
+
+async function loadConversation(ctx: RelayContext, id: string) {
+  const conversation = await ctx.models.Conversation.findById(id);
+  if (!conversation) throw new PermanentJobError(`conversation ${id} is gone`);
+  const [ce, visitor] = await Promise.all([
+    ctx.models.ChatEndpoint.findById(conversation.ceId),
+    ctx.models.Visitor.findById(conversation.visitorId),
+  ]);
+  if (!ce || !visitor) throw new PermanentJobError(`widget or visitor of conversation ${id} is gone`);
+  return { conversation, ce, visitor };
+}
+
+async function firstVisitorText(ctx: RelayContext, conversationId: Types.ObjectId): Promise<string> {
+  const first = await ctx.models.Message.findOne({ conversationId, kind: 'msg', from: 'visitor' }).sort({ seq: 1 });
+  return first?.text ?? '';
+}
+
+const postHeader: JobHandler = async (ctx, job) => {
+  const { conversation, ce, visitor } = await loadConversation(ctx, str(job, 'conversationId'));
+  if (conversation.threadTs) return;
+  const { client } = await teamClient(ctx, conversation.slackTeamId);
+  const header = headerMessage({ ce, conversation, visitor, firstMessage: await firstVisitorText(ctx, conversation._id) });
+  const res = await client.chat.postMessage({ channel: conversation.slackChannel, ...header, unfurl_links: false, unfurl_media: false });
+  // Stored before any reply job of this conversation runs (same key, so they wait for this one).
+  await ctx.models.Conversation.updateOne({ _id: conversation._id }, { $set: { threadTs: String(res.ts) } });
+};
+
+const updateHeader: JobHandler = async (ctx, job) => {
+  const { conversation, ce, visitor } = await loadConversation(ctx, str(job, 'conversationId'));
+  if (!conversation.threadTs) return;
+  const { client } = await teamClient(ctx, conversation.slackTeamId);
+  const header = headerMessage({ ce, conversation, visitor, firstMessage: await firstVisitorText(ctx, conversation._id) });
+  await client.chat.update({ channel: conversation.slackChannel, ts: conversation.threadTs, ...header });
+};
+
+const postReply: JobHandler = async (ctx, job) => {
+  const message = await ctx.models.Message.findById(str(job, 'messageId'));
+  if (!message) throw new PermanentJobError('message is gone');
+  const { conversation, ce, visitor } = await loadConversation(ctx, String(message.conversationId));
+  if (!conversation.threadTs) throw new PermanentJobError('the conversation has no Slack thread');
+  const { client } = await teamClient(ctx, conversation.slackTeamId);
+  const username = visitorLabel(visitor, conversation.number);
+  if (!message.slackTs && message.text) {
+    const res = await client.chat.postMessage({
+      channel: conversation.slackChannel,
+      thread_ts: conversation.threadTs,
+      // What a visitor typed must not ping @channel or forge links.
+      text: escapeMrkdwn(message.text),
+      username,
+      reply_broadcast: ce.notifyChannelOnMsg,
+      unfurl_links: false,
+      unfurl_media: false,
+    });
+    message.slackTs = String(res.ts);
+    await message.save();
+  }
+  for (const ref of message.files) {
+    const file = await ctx.models.WidgetFile.findById(ref.id);
+    if (!file || file.slackFileId || !file.data) continue;
+    const uploaded = await client.filesUploadV2({
+      channel_id: conversation.slackChannel,
+      thread_ts: conversation.threadTs,
+      file: file.data,
+      filename: file.name,
+      initial_comment: message.text ? undefined : `${username} sent a file`,
+    });
+    const first = (uploaded.files as { files?: { id?: string }[] }[] | undefined)?.[0]?.files?.[0]?.id ?? 'uploaded';
+    file.slackFileId = first;
+    await file.save();
+  }
+};
+
+const postNote: JobHandler = async (ctx, job) => {
+  const { client } = await teamClient(ctx, str(job, 'teamId'));
+  const threadTs = typeof job.payload.threadTs === 'string' ? job.payload.threadTs : undefined;
+  await client.chat.postMessage({ channel: str(job, 'channel'), ...(threadTs ? { thread_ts: threadTs } : {}), ...contextLine(str(job, 'text')) });
+};
+
+const postOffline: JobHandler = async (ctx, job) => {
+  const { client } = await teamClient(ctx, str(job, 'teamId'));
+  await client.chat.postMessage({ channel: str(job, 'channel'), text: str(job, 'text'), unfurl_links: false });
+};
+
+const callWebhook: JobHandler = async (_ctx, job) => {
+  const url = str(job, 'url');
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'Parley-Webhook/1' },
+      body: JSON.stringify(job.payload.body ?? {}),
+      signal: AbortSignal.timeout(10_000),
+      redirect: 'error',
+    });
+  } catch (error) {
+    throw new Error(`webhook ${url} unreachable: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  await res.arrayBuffer().catch(() => undefined);
+  if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429) {
+    throw new PermanentJobError(`webhook ${url} refused the call with ${res.status}`);
+  }
+  if (!res.ok) throw new Error(`webhook ${url} answered ${res.status}`);
+};
+
+const sendMail: JobHandler = async (ctx, job) => {
+  await ctx.mailer.send({ to: str(job, 'to'), subject: str(job, 'subject'), text: str(job, 'text'), html: str(job, 'html') });
+};
+
+export const JOB_HANDLERS: Record<OutboxKind, JobHandler> = {
+  'slack.header': postHeader,
+  'slack.updateHeader': updateHeader,
+  'slack.reply': postReply,
+  'slack.note': postNote,
+  'slack.offline': postOffline,
+  webhook: callWebhook,
+  mail: sendMail,
+};

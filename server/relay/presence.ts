@@ -1,0 +1,147 @@
+/**
+ * Whether a widget is online. `off` wins over everything; then operating hours (when the schedule is on);
+ * then manual mode (online regardless of Slack); otherwise automatic: at least one human member of the linked
+ * channel is active in Slack. The channel answer is cached (presenceTtlMs, about 30 s) so a page view costs
+ * no Slack call; widgets with open sockets are re-checked every presenceRefreshMs and told at once when the
+ * answer changes.
+ */
+import type { ChatEndpoint } from '../models/ChatEndpoint';
+import type { RelayContext } from './context';
+
+type WidgetState = Pick<
+  ChatEndpoint,
+  'off' | 'Step' | 'installationRevoked' | 'manualMode' | 'onOffSchedule' | 'operatingHours' | 'tz' | 'slackTeamId' | 'RoomId'
+> & { _id: unknown };
+
+/** HHMM and weekday (0 = Sunday) of `at` in time zone `tz` (UTC when the zone is unknown). */
+export function localTime(at: Date, tz: string): { weekday: number; hhmm: number } {
+  let parts: Intl.DateTimeFormatPart[];
+  try {
+    parts = new Intl.DateTimeFormat('en-US', { timeZone: tz || 'UTC', weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(at);
+  } catch {
+    parts = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(at);
+  }
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  const weekday = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(get('weekday'));
+  return { weekday, hhmm: Number(get('hour')) * 100 + Number(get('minute')) };
+}
+
+/** True when the schedule lets the widget be online at `at` (a start..end pair of that weekday contains it). */
+export function withinOperatingHours(ce: Pick<ChatEndpoint, 'operatingHours' | 'tz'>, at: Date): boolean {
+  const { weekday, hhmm } = localTime(at, ce.tz);
+  return ce.operatingHours.some((h) => h.weekday === weekday && h.start !== h.end && hhmm >= h.start && hhmm < h.end);
+}
+
+export class Presence {
+  private readonly channels = new Map<string, { active: boolean; until: number; pending?: Promise<boolean> }>();
+  private readonly botUsers = new Map<string, boolean>();
+  /** Last answer pushed per widget, for widgets someone watches. */
+  private readonly watched = new Map<string, { count: number; online: boolean | null }>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly ctx: RelayContext) {}
+
+  start(): void {
+    this.timer = setInterval(() => void this.refreshWatched(), this.ctx.tuning.presenceRefreshMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** A socket of this widget opened; returns the function to call when it closes. */
+  watch(ceId: string, online: boolean): () => void {
+    const entry = this.watched.get(ceId) ?? { count: 0, online };
+    entry.count += 1;
+    this.watched.set(ceId, entry);
+    return () => {
+      const e = this.watched.get(ceId);
+      if (!e) return;
+      e.count -= 1;
+      if (e.count <= 0) this.watched.delete(ceId);
+    };
+  }
+
+  async isOnline(ce: WidgetState, opts: { fresh?: boolean } = {}): Promise<boolean> {
+    if (ce.off || ce.Step !== 3 || ce.installationRevoked || !ce.RoomId) return false;
+    if (ce.onOffSchedule && !withinOperatingHours(ce, new Date())) return false;
+    if (ce.manualMode) return true;
+    return this.someoneActive(ce.slackTeamId, ce.RoomId, opts.fresh ?? false);
+  }
+
+  /** Recomputes a widget's state now (settings changed) and tells its open widgets when it changed. */
+  async recheck(ceId: string, opts: { fresh?: boolean } = {}): Promise<boolean> {
+    const ce = await this.ctx.models.ChatEndpoint.findById(ceId);
+    if (!ce) return false;
+    const online = await this.isOnline(ce, opts).catch(() => false);
+    const status = online ? 'online' : 'offline';
+    if (ce.status !== status) await this.ctx.models.ChatEndpoint.updateOne({ _id: ce._id }, { $set: { status } });
+    const entry = this.watched.get(ceId);
+    if (entry && entry.online !== online) {
+      entry.online = online;
+      this.ctx.pubsub.publish(`widget:${ceId}`, { t: 'presence', online });
+    }
+    return online;
+  }
+
+  async refreshWatched(): Promise<void> {
+    for (const ceId of [...this.watched.keys()]) {
+      try {
+        await this.recheck(ceId);
+      } catch (error) {
+        this.ctx.logger.warn(`presence: could not check widget ${ceId}`, error);
+      }
+    }
+  }
+
+  private async someoneActive(teamId: string, channel: string, fresh: boolean): Promise<boolean> {
+    const key = `${teamId}:${channel}`;
+    const cached = this.channels.get(key);
+    const now = Date.now();
+    if (cached?.pending) return cached.pending;
+    if (cached && cached.until > now && !fresh) return cached.active;
+    const pending = this.askSlack(teamId, channel).then(
+      (active) => {
+        this.channels.set(key, { active, until: Date.now() + this.ctx.tuning.presenceTtlMs });
+        return active;
+      },
+      (error: unknown) => {
+        // Slack unreachable or rate limited: keep the last answer a little longer rather than flap.
+        this.channels.set(key, { active: cached?.active ?? false, until: Date.now() + this.ctx.tuning.presenceTtlMs });
+        this.ctx.logger.warn(`presence: Slack did not answer for ${channel}`, error instanceof Error ? error.message : error);
+        return cached?.active ?? false;
+      },
+    );
+    this.channels.set(key, { active: cached?.active ?? false, until: cached?.until ?? 0, pending });
+    return pending;
+  }
+
+  private async askSlack(teamId: string, channel: string): Promise<boolean> {
+    const team = await this.ctx.slack.forTeam(teamId);
+    if (!team) return false;
+    let cursor: string | undefined;
+    const members: string[] = [];
+    do {
+      const res = await team.client.conversations.members({ channel, limit: 200, ...(cursor ? { cursor } : {}) });
+      members.push(...(res.members ?? []));
+      cursor = res.response_metadata?.next_cursor || undefined;
+    } while (cursor && members.length < 1000);
+    for (const user of members) {
+      if (user === team.botUserId || (await this.isBot(team.client, user))) continue;
+      const presence = await team.client.users.getPresence({ user });
+      if (presence.presence === 'active') return true;
+    }
+    return false;
+  }
+
+  private async isBot(client: { users: { info(args: { user: string }): Promise<{ user?: { is_bot?: boolean; deleted?: boolean; id?: string } }> } }, user: string): Promise<boolean> {
+    const known = this.botUsers.get(user);
+    if (known !== undefined) return known;
+    const res = await client.users.info({ user });
+    const bot = !!res.user?.is_bot || !!res.user?.deleted || user === 'USLACKBOT';
+    this.botUsers.set(user, bot);
+    return bot;
+  }
+}

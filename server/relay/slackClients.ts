@@ -1,0 +1,42 @@
+/**
+ * Web API clients for the relay's background work. Unlike the clients used while a person waits, these
+ * never sleep through a rate limit or retry on their own: the outbox decides when to try again.
+ */
+import { LogLevel, WebClient } from '@slack/web-api';
+import type { Models } from '../models';
+
+export type TeamClient = { client: WebClient; botUserId: string; botId: string; token: string };
+
+export class SlackClients {
+  private readonly cache = new Map<string, { value: TeamClient; until: number }>();
+
+  constructor(
+    private readonly models: Models,
+    private readonly apiUrl: string,
+  ) {}
+
+  /** The bot client of a team's active installation, or null when Parley is not (or no longer) installed. */
+  async forTeam(teamId: string): Promise<TeamClient | null> {
+    const cached = this.cache.get(teamId);
+    if (cached && cached.until > Date.now()) return cached.value;
+    const inst = teamId ? await this.models.Installation.findOne({ teamId, revokedAt: null }) : null;
+    if (!inst) {
+      this.cache.delete(teamId);
+      return null;
+    }
+    const client = new WebClient(inst.botToken, {
+      slackApiUrl: this.apiUrl,
+      logLevel: LogLevel.ERROR,
+      rejectRateLimitedCalls: true,
+      retryConfig: { retries: 0 },
+      timeout: 10_000,
+    });
+    const value = { client, botUserId: inst.botUserId, botId: inst.botId, token: inst.botToken };
+    this.cache.set(teamId, { value, until: Date.now() + 60_000 });
+    return value;
+  }
+
+  forget(teamId: string): void {
+    this.cache.delete(teamId);
+  }
+}

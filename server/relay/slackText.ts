@@ -1,0 +1,54 @@
+/**
+ * Slack message text (mrkdwn with <…> links and mentions, &amp;-escaped) to what the widget shows: plain text,
+ * and a small, safe HTML (links, bold, italics, strike, code, line breaks; everything else escaped).
+ */
+const decode = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const escapeHtml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
+type Piece = { text: string; href?: string };
+
+function pieces(raw: string): Piece[] {
+  const out: Piece[] = [];
+  const re = /<([^>|]+)(?:\|([^>]*))?>/g;
+  let last = 0;
+  for (let m = re.exec(raw); m; m = re.exec(raw)) {
+    if (m.index > last) out.push({ text: decode(raw.slice(last, m.index)) });
+    const target = m[1];
+    const label = m[2] !== undefined ? decode(m[2]) : undefined;
+    if (/^(https?:|mailto:)/i.test(target)) out.push({ text: label ?? decode(target), href: decode(target) });
+    else if (target.startsWith('@')) out.push({ text: label ? `@${label}` : '@someone' });
+    else if (target.startsWith('#')) out.push({ text: label ? `#${label}` : '#channel' });
+    else if (target.startsWith('!')) out.push({ text: label ?? `@${target.slice(1).split('^')[0]}` });
+    else out.push({ text: label ?? decode(target) });
+    last = m.index + m[0].length;
+  }
+  if (last < raw.length) out.push({ text: decode(raw.slice(last)) });
+  return out;
+}
+
+export function slackToText(raw: string): string {
+  return pieces(raw)
+    .map((p) => p.text)
+    .join('');
+}
+
+function inlineFormat(escaped: string): string {
+  return escaped
+    .replace(/(^|[\s(])\*([^*\n]+)\*(?=$|[\s).,!?:;])/g, '$1<strong>$2</strong>')
+    .replace(/(^|[\s(])_([^_\n]+)_(?=$|[\s).,!?:;])/g, '$1<em>$2</em>')
+    .replace(/(^|[\s(])~([^~\n]+)~(?=$|[\s).,!?:;])/g, '$1<s>$2</s>')
+    .replace(/`([^`\n]+)`/g, '<code>$1</code>');
+}
+
+/** Safe HTML for the widget, or '' when the text has no formatting worth it. */
+export function slackToHtml(raw: string): string {
+  const html = pieces(raw)
+    .map((p) => {
+      const text = inlineFormat(escapeHtml(p.text));
+      return p.href ? `<a href="${escapeHtml(p.href)}" target="_blank" rel="noopener noreferrer nofollow">${escapeHtml(p.text)}</a>` : text;
+    })
+    .join('')
+    .replace(/\n/g, '<br>');
+  return html === escapeHtml(slackToText(raw)) ? '' : html;
+}

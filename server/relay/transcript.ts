@@ -1,0 +1,73 @@
+/** The transcript of a conversation, as the e-mail a visitor or the transcript recipient receives. */
+import type { Models } from '../models';
+import type { ConversationDocument } from '../models/Conversation';
+import type { MailMessage } from '../mail';
+
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+export async function transcriptMail(
+  models: Models,
+  conversation: ConversationDocument,
+  to: string,
+  labels: { widgetName: string; visitorName: string; agentLabel: string },
+): Promise<MailMessage> {
+  const entries = await models.Message.find({ conversationId: conversation._id, kind: 'msg', deleted: false }).sort({ seq: 1 });
+  const lines = entries.map((m) => {
+    const who = m.from === 'visitor' ? labels.visitorName : m.author?.name || labels.agentLabel;
+    const at = m.createdAt.toISOString().replace('T', ' ').slice(0, 16);
+    const files = m.files.length > 0 ? ` [${m.files.map((f) => f.name).join(', ')}]` : '';
+    return { who, at, text: `${m.text}${files}` };
+  });
+  const title = `Transcript of your chat with ${labels.widgetName} (#${conversation.number})`;
+  return {
+    to,
+    subject: title,
+    text: [title, '', ...lines.map((l) => `[${l.at} UTC] ${l.who}: ${l.text}`)].join('\n'),
+    html: `<h2>${escapeHtml(title)}</h2>${lines
+      .map((l) => `<p><small>${escapeHtml(l.at)} UTC</small><br><strong>${escapeHtml(l.who)}</strong>: ${escapeHtml(l.text)}</p>`)
+      .join('')}`,
+  };
+}
+
+/** What the archive webhook receives: the history report's fields and the messages. */
+export async function conversationPayload(models: Models, conversation: ConversationDocument) {
+  const [visitor, ce, messages] = await Promise.all([
+    models.Visitor.findById(conversation.visitorId),
+    models.ChatEndpoint.findById(conversation.ceId),
+    models.Message.find({ conversationId: conversation._id, kind: 'msg', deleted: false }).sort({ seq: 1 }),
+  ]);
+  return {
+    id: String(conversation._id),
+    number: conversation.number,
+    widgetId: ce?.Uuid ?? '',
+    channelName: ce?.RoomName ?? '',
+    startedAt: conversation.startedAt.toISOString(),
+    endedAt: conversation.endedAt?.toISOString() ?? null,
+    endedBy: conversation.endedBy,
+    firstResponseAt: conversation.firstResponseAt?.toISOString() ?? null,
+    agentName: conversation.agentName,
+    rating: conversation.rating,
+    feedback: conversation.feedback,
+    pageUrl: conversation.pageUrl,
+    triggerUid: conversation.triggerUid,
+    visitor: visitor
+      ? {
+          name: visitor.name,
+          email: visitor.email,
+          location: visitor.location,
+          currentPage: visitor.currentPage,
+          identUserId: visitor.identUserId,
+          identTraits: visitor.identTraits,
+          createdAt: visitor.createdAt.toISOString(),
+        }
+      : null,
+    messages: messages.map((m) => ({
+      from: m.from,
+      author: m.author?.name ?? '',
+      text: m.text,
+      at: m.createdAt.toISOString(),
+      files: m.files.map((f) => f.name),
+    })),
+  };
+}

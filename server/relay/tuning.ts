@@ -1,0 +1,22 @@
+import type { Config, RelayTuning } from '../config';
+import { WIDGET_LIMITS } from '../shared/widget-protocol';
+
+export const DEFAULT_RELAY_TUNING: RelayTuning = {
+  presenceTtlMs: 30_000,
+  presenceRefreshMs: 30_000,
+  // Slack allows about one chat.postMessage per second per channel, with short bursts.
+  slackPostsPerSecond: 1,
+  slackBurst: 3,
+  outboxPollMs: 500,
+  outboxMaxBackoffMs: 5 * 60_000,
+  inactivityCheckMs: 60_000,
+  silentSocketMs: WIDGET_LIMITS.heartbeatMs * 2,
+  visitorMsgsPerMinute: 30,
+  framesPer10s: 60,
+  socketsPerIpPerMinute: 120,
+  maxBufferedBytes: 1024 * 1024,
+};
+
+export function relayTuning(config: Config): RelayTuning {
+  return { ...DEFAULT_RELAY_TUNING, ...config.relay };
+}

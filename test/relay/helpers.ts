@@ -1,0 +1,157 @@
+/**
+ * Driving the relay from tests: a widget set up in the Slack sandbox (Step 3, linked to a new channel where
+ * Alice, active, is a member), and a visitor's WebSocket that records every frame it receives.
+ */
+import { randomBytes } from 'node:crypto';
+import WebSocket from 'ws';
+import { startTestServer, type TestServer } from '../helpers/app';
+import { signUpUser } from '../factories';
+import { firstWidgetId, setUpWidget } from '../slack/helpers';
+import type { Config } from '../../server/config';
+import type { ClientFrame, ServerFrame } from '../../server/shared/widget-protocol';
+import type { ChatEndpointDocument } from '../../server/models/ChatEndpoint';
+
+export { ACME, ALICE, BOB, eventually } from '../slack/helpers';
+
+/** Short timings so presence and retries happen within a test. */
+export const FAST_RELAY: Config['relay'] = {
+  presenceTtlMs: 50,
+  presenceRefreshMs: 100,
+  outboxPollMs: 50,
+  outboxMaxBackoffMs: 300,
+  inactivityCheckMs: 3_600_000,
+  slackBurst: 50,
+  slackPostsPerSecond: 50,
+};
+
+export function startRelayServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+  return startTestServer({ ...overrides, relay: { ...FAST_RELAY, ...overrides.relay } });
+}
+
+export type SetUp = { token: string; ceId: string; uuid: string; channel: string; widget(): Promise<ChatEndpointDocument> };
+
+/** A new account whose first widget is linked to a new sandbox channel. */
+export async function setUpRelayWidget(server: TestServer): Promise<SetUp> {
+  const user = await signUpUser(server);
+  const ceId = await firstWidgetId(server, user.token);
+  const channel = await setUpWidget(server, user.token, ceId);
+  const widget = async () => {
+    const ce = await server.models.ChatEndpoint.findById(ceId);
+    if (!ce) throw new Error('widget gone');
+    return ce;
+  };
+  return { token: user.token, ceId, uuid: (await widget()).Uuid, channel, widget };
+}
+
+export function clientId(): string {
+  return `c_${randomBytes(8).toString('hex')}`;
+}
+
+export const PAGE = { url: 'https://shop.example.com/pricing', title: 'Pricing', referrer: '' };
+
+/** A visitor's socket: sends frames, keeps every frame received, waits for the ones a test expects. */
+export class VisitorSocket {
+  readonly frames: ServerFrame[] = [];
+  closeCode: number | null = null;
+  closeReason = '';
+  private waiters: (() => void)[] = [];
+
+  private constructor(readonly ws: WebSocket) {
+    ws.on('message', (data) => {
+      this.frames.push(JSON.parse(String(data)) as ServerFrame);
+      this.notify();
+    });
+    ws.on('close', (code, reason) => {
+      this.closeCode = code;
+      this.closeReason = String(reason);
+      this.notify();
+    });
+  }
+
+  static async open(server: TestServer, headers: Record<string, string> = {}): Promise<VisitorSocket> {
+    const ws = new WebSocket(`${server.url.replace(/^http/, 'ws')}/ws`, { headers: { origin: 'http://shop.example.com', ...headers } });
+    const socket = new VisitorSocket(ws);
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    return socket;
+  }
+
+  /** Opens a socket and says hello; resolves with the welcome frame. */
+  static async hello(
+    server: TestServer,
+    widgetId: string,
+    opts: { visitorToken?: string; lastSeq?: number; identity?: Extract<ClientFrame, { t: 'hello' }>['identity']; headers?: Record<string, string> } = {},
+  ): Promise<{ socket: VisitorSocket; welcome: Extract<ServerFrame, { t: 'welcome' }> }> {
+    const socket = await VisitorSocket.open(server, opts.headers);
+    socket.send({ t: 'hello', widgetId, visitorToken: opts.visitorToken, lastSeq: opts.lastSeq ?? 0, page: PAGE, identity: opts.identity });
+    const welcome = await socket.next('welcome');
+    return { socket, welcome };
+  }
+
+  send(frame: ClientFrame | Record<string, unknown>): void {
+    this.ws.send(JSON.stringify(frame));
+  }
+
+  sendRaw(data: string | Buffer): void {
+    this.ws.send(data);
+  }
+
+  private notify(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
+  }
+
+  private changed(timeoutMs: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no frame within ${timeoutMs} ms; got ${JSON.stringify(this.frames.slice(-5))}`)), timeoutMs);
+      this.waiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  /** Waits for a frame of type `t` (matching `where`) not yet taken by an earlier `next`. */
+  async next<T extends ServerFrame['t']>(t: T, where: (f: Extract<ServerFrame, { t: T }>) => boolean = () => true, timeoutMs = 8000): Promise<Extract<ServerFrame, { t: T }>> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.frames.find((f, i) => f.t === t && !this.taken.has(i) && where(f as Extract<ServerFrame, { t: T }>));
+      if (found) {
+        this.taken.add(this.frames.indexOf(found));
+        return found as Extract<ServerFrame, { t: T }>;
+      }
+      if (this.closeCode !== null) throw new Error(`socket closed (${this.closeCode} ${this.closeReason}) before a ${t} frame; got ${JSON.stringify(this.frames)}`);
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`no ${t} frame within ${timeoutMs} ms; got ${JSON.stringify(this.frames)}`);
+      await this.changed(left).catch(() => undefined);
+    }
+  }
+  private readonly taken = new Set<number>();
+
+  async closed(timeoutMs = 5000): Promise<number> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.closeCode === null) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error('socket still open');
+      await this.changed(left).catch(() => undefined);
+    }
+    return this.closeCode;
+  }
+
+  msgs(): Extract<ServerFrame, { t: 'msg' }>[] {
+    return this.frames.filter((f): f is Extract<ServerFrame, { t: 'msg' }> => f.t === 'msg');
+  }
+
+  close(): void {
+    this.ws.terminate();
+  }
+}
+
+/** Sends a visitor message and waits for its ack. */
+export async function say(socket: VisitorSocket, text: string, id = clientId()): Promise<Extract<ServerFrame, { t: 'ack' }>> {
+  socket.send({ t: 'msg', clientId: id, text });
+  return socket.next('ack', (a) => a.clientId === id);
+}
