@@ -55,7 +55,21 @@ export function parseSort(sort: unknown): SortSpec | undefined {
   return spec.length ? spec : undefined;
 }
 
-function sortKey(doc: Document, path: string, dir: 1 | -1): unknown {
+function sortKey(doc: Document, path: string, parts: string[], dir: 1 | -1): unknown {
+  // Without arrays along the path the key is the value itself.
+  let cur: unknown = doc;
+  for (const part of parts) {
+    if (cur === null || cur === undefined || typeof cur !== 'object') {
+      cur = undefined;
+      break;
+    }
+    if (Array.isArray(cur)) return arraySortKey(doc, path, dir);
+    cur = (cur as Document)[part];
+  }
+  return Array.isArray(cur) ? arraySortKey(doc, path, dir) : cur;
+}
+
+function arraySortKey(doc: Document, path: string, dir: 1 | -1): unknown {
   let best: unknown;
   let first = true;
   for (const v of pathValues(doc, path)) {
@@ -68,17 +82,41 @@ function sortKey(doc: Document, path: string, dir: 1 | -1): unknown {
   return best;
 }
 
-/** Sorts in place: arrays sort by their smallest (ascending) or largest (descending) element, like mongod. */
-export function sortDocs(docs: Document[], spec: SortSpec): Document[] {
-  const keyed = docs.map((doc) => ({ doc, keys: spec.map(([path, dir]) => sortKey(doc, path, dir)) }));
-  keyed.sort((a, b) => {
+interface Keyed {
+  doc: Document;
+  keys: unknown[];
+}
+
+/**
+ * Sorts like mongod (arrays by their smallest element ascending, largest descending). With `keep`, only the
+ * first `keep` documents are needed, so a bounded insertion keeps O(n log k) instead of sorting everything.
+ */
+export function sortDocs(docs: Document[], spec: SortSpec, keep = Infinity): Document[] {
+  const parts = spec.map(([path]) => path.split('.'));
+  const cmp = (a: Keyed, b: Keyed): number => {
     for (let i = 0; i < spec.length; i++) {
       const c = compareValues(a.keys[i], b.keys[i]);
       if (c) return c * spec[i][1];
     }
     return 0;
-  });
-  return keyed.map((k) => k.doc);
+  };
+  const keyOf = (doc: Document): Keyed => ({ doc, keys: spec.map(([path, dir], i) => sortKey(doc, path, parts[i], dir)) });
+  if (keep * 8 >= docs.length) return docs.map(keyOf).sort(cmp).map((k) => k.doc);
+  const top: Keyed[] = [];
+  for (const doc of docs) {
+    const item = keyOf(doc);
+    if (top.length === keep && cmp(item, top[keep - 1]) >= 0) continue;
+    let lo = 0;
+    let hi = top.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (cmp(top[mid], item) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    top.splice(lo, 0, item);
+    if (top.length > keep) top.pop();
+  }
+  return top.map((k) => k.doc);
 }
 
 interface PathTree {

@@ -136,6 +136,22 @@ describe('embedded MongoDB conformance (driver)', () => {
       expect(order).to.deep.equal(['a', 'f', 'c', 'b', 'e', 'd']);
     });
 
+    it('sorts arrays by their smallest element ascending and their largest descending', async () => {
+      const coll = db.collection('array-sort');
+      await coll.insertMany([{ k: 'a', v: [5, 1] }, { k: 'b', v: 3 }, { k: 'c', v: [2, 9] }]);
+      expect((await coll.find().sort({ v: 1 }).toArray()).map((d) => d.k)).to.deep.equal(['a', 'c', 'b']);
+      expect((await coll.find().sort({ v: -1 }).toArray()).map((d) => d.k)).to.deep.equal(['c', 'a', 'b']);
+    });
+
+    it('returns the top documents of a large sorted result with skip and limit', async () => {
+      const coll = db.collection('top-k');
+      await coll.insertMany(Array.from({ length: 500 }, (_, i) => ({ n: (i * 37) % 500, g: i % 2 })));
+      const top = await coll.find({}).sort({ n: -1 }).skip(2).limit(3).toArray();
+      expect(top.map((d) => d.n)).to.deep.equal([497, 496, 495]);
+      const byTwo = await coll.find({ g: 1 }).sort({ g: 1, n: 1 }).limit(2).toArray();
+      expect(byTwo.map((d) => d.n)).to.deep.equal([1, 3]);
+    });
+
     it('counts, estimates and lists distinct values', async () => {
       const coll = db.collection('counting');
       await coll.insertMany([{ c: 'x', t: ['a', 'b'] }, { c: 'y', t: ['b'] }, { c: 'x' }]);

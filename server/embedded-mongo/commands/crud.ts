@@ -31,7 +31,7 @@ export const find: Handler = (cmd, ctx) => {
   const reverse = isPlainObject(cmd.sort) && Number(cmd.sort.$natural) === -1;
   let docs = selectDocs(coll, filter, query, sort || reverse || limit === 0 ? Infinity : skip + limit);
   if (reverse) docs.reverse();
-  if (sort) docs = sortDocs(docs, sort);
+  if (sort) docs = sortDocs(docs, sort, limit ? skip + limit : Infinity);
   if (skip) docs = docs.slice(skip);
   if (limit) docs = docs.slice(0, limit);
   const singleBatch = cmd.singleBatch === true;
@@ -235,7 +235,7 @@ export const findAndModify: Handler = (cmd, ctx) => {
   if (hasUpdate) validateUpdate(cmd.update);
   const coll = ctx.engine.get(ctx.db, name);
   let matched = selectDocs(coll, filter, query, sort ? Infinity : 1);
-  if (sort) matched = sortDocs(matched, sort);
+  if (sort) matched = sortDocs(matched, sort, 1);
   const doc = matched[0];
   const present = (d: Document | undefined) => (d === undefined ? null : projector ? projector(d) : d);
 

@@ -11,9 +11,16 @@ import type { IndexSpec } from '../storage';
 import { canonicalKey, isPlainObject } from '../values';
 import { bsonTypeName, collectionName, optionalDocument, type Handler } from './context';
 
+/** Fields any command may carry that are not options of the command itself. */
+const GENERIC_FIELDS = new Set([
+  '$db', 'lsid', '$readPreference', 'readPreference', 'writeConcern', 'readConcern', '$clusterTime', 'comment',
+  'maxTimeMS', 'apiVersion', 'apiStrict', 'apiDeprecationErrors', 'txnNumber', 'autocommit', 'startTransaction',
+]);
+
 export const create: Handler = (cmd, ctx) => {
   const name = collectionName(cmd, 'create');
-  const { create: _name, $db: _db, lsid: _lsid, $readPreference: _rp, writeConcern: _wc, $clusterTime: _ct, ...options } = cmd;
+  const options: Document = {};
+  for (const [field, value] of Object.entries(cmd)) if (!GENERIC_FIELDS.has(field) && field !== 'create') options[field] = value;
   if (options.viewOn !== undefined) {
     throw new CommandError(ErrorCodes.CommandNotSupported, 'views are not supported by the embedded server; set MONGODB_URI to use a real MongoDB');
   }
