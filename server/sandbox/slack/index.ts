@@ -176,6 +176,7 @@ export function createSlackSandbox(opts: SlackSandboxOptions): SlackSandbox {
   const ctx: PresentContext = { state, baseUrl, appId };
   const sender = new Sender(ctx, {
     signingSecret: opts.app.signingSecret,
+    commands: opts.app.commands ?? ['/parley'],
     verificationToken: opts.app.verificationToken ?? `sandbox${appId.toLowerCase()}verif`,
     eventsUrl: opts.app.eventsUrl,
     interactivityUrl: opts.app.interactivityUrl,

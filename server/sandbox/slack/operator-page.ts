@@ -31,6 +31,7 @@ body { height: 100vh; overflow: hidden; }
 .op-main > header h2 { margin: 0; font-size: 18px; }
 .op-main > header .topic { color: var(--muted); font-size: 13px; flex: 1; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .channel-tools { display: flex; gap: 6px; }
+.members { font-size: 12px; color: var(--muted); display: flex; gap: 4px; align-items: center; white-space: nowrap; }
 .channel-tools button { font-size: 12px; padding: 2px 8px; }
 .op-scroll { flex: 1; overflow-y: auto; padding: 8px 0; }
 .msg { display: grid; grid-template-columns: 40px 1fr; gap: 8px; padding: 6px 18px; position: relative; }
@@ -247,6 +248,9 @@ const script = String.raw`
       return '<li><a class="' + cls + '" data-channel-id="' + esc(c.id) + '" data-channel-name="' + esc(c.name) + '"># ' + esc(c.name) + '</a></li>';
     }).join('');
     $('op-home-link').className = sel.pane === 'home' ? 'current' : '';
+    $('op-global-shortcuts').innerHTML = snap.app.shortcuts.filter(function (x) { return x.type === 'global'; }).map(function (x) {
+      return '<li><a data-global-shortcut="' + esc(x.callbackId) + '">» ' + esc(x.name) + '</a></li>';
+    }).join('');
     $('op-app-state').innerHTML = snap.app.installed ? esc(snap.app.name) + ' is installed here. <button id="op-uninstall" class="danger" style="font-size:11px;padding:0 6px">Uninstall</button>' : esc(snap.app.name) + ' is not installed in this workspace.';
 
     var main = $('op-main-body');
@@ -255,6 +259,7 @@ const script = String.raw`
       $('op-channel-topic').textContent = 'App Home';
       $('op-join').style.display = 'none';
       $('op-channel-tools').style.display = 'none';
+      $('op-members').innerHTML = '';
       main.innerHTML = '<div class="home" id="op-home">' + (snap.home ? blocks(snap.home.blocks, ' data-view-id="' + esc(snap.home.id) + '"') : '<div class="empty">' + esc(snap.app.name) + ' has not published a Home tab for you yet.</div>') + '</div>';
       $('op-composer').style.display = 'none';
     } else if (snap.channel) {
@@ -263,6 +268,10 @@ const script = String.raw`
       $('op-channel-topic').textContent = c.topic || c.purpose || '';
       $('op-join').style.display = c.isMember || c.isArchived ? 'none' : '';
       $('op-channel-tools').style.display = c.isMember && !c.isArchived ? '' : 'none';
+      var humans = c.members.filter(function (m) { return !m.isBot; });
+      var active = humans.filter(function (m) { return m.presence === 'active'; });
+      $('op-members').innerHTML = '<span class="dot' + (active.length ? ' active' : '') + '"></span>' + c.members.length + ' members · ' + active.length + ' active';
+      $('op-members').title = c.members.map(function (m) { return m.name + (m.isBot ? ' (app)' : ' — ' + m.presence); }).join('\n');
       var list = c.messages.map(function (m) { return message(m, false); }).join('') || '<div class="empty">No messages yet.</div>';
       var eph = snap.ephemerals.filter(function (e) { return !e.threadTs; }).map(ephemeral).join('');
       var stick = main.scrollHeight - main.scrollTop - main.clientHeight < 60;
@@ -397,8 +406,9 @@ const script = String.raw`
   upload($('op-thread-file'), function () { return sel.thread; });
 
   document.addEventListener('click', function (e) {
-    var t = e.target.closest ? e.target.closest('[data-channel-id],[data-act],[data-kind=button],#op-modal-close,#op-modal-submit,#op-uninstall') : null;
+    var t = e.target.closest ? e.target.closest('[data-channel-id],[data-global-shortcut],[data-act],[data-kind=button],#op-modal-close,#op-modal-submit,#op-uninstall') : null;
     if (!t) return;
+    if (t.hasAttribute('data-global-shortcut')) { post('shortcut', { callbackId: t.getAttribute('data-global-shortcut') }); return; }
     if (t.hasAttribute('data-channel-id')) { sel.channel = t.getAttribute('data-channel-id'); sel.thread = ''; sel.pane = 'channel'; load(); return; }
     if (t.id === 'op-uninstall') { if (confirm('Uninstall ' + snap.app.name + ' from ' + snap.team.name + '?')) post('uninstall', {}); return; }
     if (t.id === 'op-modal-close') { post('close-view', { viewId: snap.modal.id }); return; }
@@ -453,13 +463,14 @@ export function operatorPage(baseUrl: string, appName: string): string {
     </header>
     <h2>Apps</h2>
     <ul><li><a id="op-home-link">${escapeHtml(appName)} — Home</a></li></ul>
+    <ul id="op-global-shortcuts"></ul>
     <h2>Channels</h2>
     <ul id="op-channels"></ul>
     <form id="op-new-channel"><input id="op-new-channel-name" placeholder="new-channel" maxlength="80" aria-label="New channel name"><button type="submit" class="secondary">Add</button></form>
     <div class="app-state" id="op-app-state"></div>
   </nav>
   <section class="op-main">
-    <header><h2 id="op-channel-title"></h2><span class="topic" id="op-channel-topic"></span><button id="op-join" class="primary" style="display:none">Join channel</button><span id="op-channel-tools" class="channel-tools"><button id="op-rename">Rename</button><button id="op-archive">Archive</button><button id="op-leave">Leave</button></span></header>
+    <header><h2 id="op-channel-title"></h2><span class="topic" id="op-channel-topic"></span><span class="members" id="op-members"></span><button id="op-join" class="primary" style="display:none">Join channel</button><span id="op-channel-tools" class="channel-tools"><button id="op-rename">Rename</button><button id="op-archive">Archive</button><button id="op-leave">Leave</button></span></header>
     <div class="op-scroll" id="op-main-body"></div>
     <div class="composer" id="op-composer">
       <textarea id="op-text" rows="2" aria-label="Message"></textarea>

@@ -9,6 +9,8 @@ import { checkView, newHash, pushModal } from './views';
 
 export interface SenderConfig {
   signingSecret: string;
+  /** The app's slash commands; others are answered by Slackbot as not valid and never sent. */
+  commands: string[];
   verificationToken: string;
   eventsUrl: string;
   interactivityUrl: string;
@@ -154,7 +156,16 @@ export class Sender {
     const user = state.user(input.userId);
     const channel = state.channel(input.channelId);
     if (!ws || !user || !channel) throw new Error('sendSlashCommand: unknown team, user or channel');
-    if (!state.installation(input.teamId)) return { ok: false, skipped: 'app_not_installed', attempts: [] };
+    if (!state.installation(input.teamId) || !this.config.commands.includes(input.command)) {
+      this.recordEphemeral({
+        teamId: ws.id,
+        channel: channel.id,
+        user: user.id,
+        text: `${input.command} is not a valid command. In Slack, all messages that start with the "/" character are interpreted as commands.`,
+        from: 'ack',
+      });
+      return { ok: false, skipped: state.installation(input.teamId) ? 'unknown_command' : 'app_not_installed', attempts: [] };
+    }
     const triggerId = this.newTrigger(input.teamId, input.userId);
     const responseUrl = this.newResponseUrl({ teamId: input.teamId, channel: channel.id, user: input.userId });
     const form = new URLSearchParams({

@@ -289,6 +289,14 @@ describe('Slack sandbox sender', () => {
       expect(await sixth.json()).to.deep.equal({ ok: false, error: 'used_url' });
     });
 
+    it('answers an unknown command like Slackbot and sends nothing to the app', async () => {
+      installBot(f);
+      const result = await f.sandbox.sendSlashCommand({ teamId: ACME, userId: ALICE, channelId: SUPPORT, command: '/parly', text: 'status' });
+      expect(result.skipped).to.equal('unknown_command');
+      expect(f.app.received).to.have.length(0);
+      expect(f.sandbox.state.ephemeralsFor(ACME, ALICE, SUPPORT)[0].text).to.contain('/parly is not a valid command');
+    });
+
     it('sends nothing when the app is not installed in the workspace', async () => {
       const result = await f.sandbox.sendSlashCommand({ teamId: ACME, userId: ALICE, channelId: SUPPORT, command: '/parley', text: 'status' });
       expect(result.skipped).to.equal('app_not_installed');
