@@ -2,7 +2,7 @@
  * The embed code of a widget: pick a widget style and a project type, copy the real snippet
  * (server/shared/embed.ts). Used by the last setup step and reusable by the settings' install tab.
  */
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import {
   embedSnippet,
   INLINE_SIZE_PX,
@@ -29,6 +29,26 @@ export function EmbedCode({ widgetUuid, origin = window.location.origin }: { wid
   } catch {
     snippet = '';
   }
+
+  /** Arrow keys, Home and End move between project types, as in any tab list. */
+  const moveBetweenTabs = (event: KeyboardEvent<HTMLDivElement>) => {
+    const index = PROJECT_TYPES.indexOf(projectType);
+    const last = PROJECT_TYPES.length - 1;
+    const next =
+      event.key === 'ArrowRight' ? (index === last ? 0 : index + 1)
+      : event.key === 'ArrowLeft' ? (index === 0 ? last : index - 1)
+      : event.key === 'Home' ? 0
+      : event.key === 'End' ? last
+      : null;
+    if (next === null) return;
+    event.preventDefault();
+    setProjectType(PROJECT_TYPES[next] ?? projectType);
+    const buttons = event.currentTarget.querySelectorAll<HTMLButtonElement>('[role="tab"]');
+    buttons[next]?.focus();
+  };
+  const mailto = `mailto:?subject=${encodeURIComponent('Please add the Parley chat to our site')}&body=${encodeURIComponent(
+    `Hi,\n\nPlease add our Parley live chat to the site. ${PROJECT_TYPE_INFO[projectType].where}\n\n${snippet}\nThanks!`,
+  )}`;
 
   return (
     <div className="embed">
@@ -67,13 +87,14 @@ export function EmbedCode({ widgetUuid, origin = window.location.origin }: { wid
         <div className="embed__legend" id={`${styleName}-project`}>
           Project type
         </div>
-        <div className="segmented" role="tablist" aria-labelledby={`${styleName}-project`}>
+        <div className="segmented" role="tablist" aria-labelledby={`${styleName}-project`} onKeyDown={moveBetweenTabs}>
           {PROJECT_TYPES.map((value) => (
             <button
               key={value}
               type="button"
               role="tab"
               aria-selected={projectType === value}
+              tabIndex={projectType === value ? 0 : -1}
               className={`segmented__item${projectType === value ? ' segmented__item--active' : ''}`}
               onClick={() => setProjectType(value)}
             >
@@ -86,7 +107,12 @@ export function EmbedCode({ widgetUuid, origin = window.location.origin }: { wid
       <div className="snippet" role="tabpanel" aria-label={`${PROJECT_TYPE_INFO[projectType].label} embed code`}>
         <div className="snippet__bar">
           <p className="snippet__where">{PROJECT_TYPE_INFO[projectType].where}</p>
-          <CopyButton text={snippet} />
+          <div className="snippet__actions">
+            <a className="snippet__mail" href={mailto}>
+              Email to a developer
+            </a>
+            <CopyButton text={snippet} />
+          </div>
         </div>
         <pre className="snippet__code" tabIndex={0} data-testid="embed-snippet">
           <code>{snippet}</code>

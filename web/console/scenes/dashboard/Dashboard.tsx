@@ -156,6 +156,12 @@ export function Dashboard() {
         <PageLoader label="Loading your widgets…" />
       ) : (
         <div className="teams">
+          {teams.length === 0 && (
+            <div className="card empty-state">
+              <h2>No widgets yet</h2>
+              <p className="muted">Add Parley to a Slack team and choose a channel: your first widget is ready in a minute.</p>
+            </div>
+          )}
           {teams.map((team) => (
             <section key={team.key || 'unlinked'} className="team" aria-label={team.connected ? `Slack team ${team.name}` : 'Widgets not connected to Slack'}>
               <header className="team__head">
