@@ -15,7 +15,7 @@ import { authorizerOf, completeInstall, completeSwapUser, completeUpgrade, signU
 import { saveInstallation, type GrantedInstallation } from '../commands/slackInstallations';
 import { createSession } from '../commands/sessions';
 import { isSlackCallError, slackClient, slackErrorCode } from './client';
-import { consumeOAuthState, createOAuthState, type OAuthPurpose, type OAuthStatePayload } from './oauthState';
+import { browserIdOf, consumeOAuthState, createOAuthState, ensureBrowserId, type OAuthPurpose, type OAuthStatePayload } from './oauthState';
 import { INSTALL_BOT_SCOPES, INSTALL_USER_SCOPES, splitScopes } from './scopes';
 
 export type OAuthDeps = { config: Config; models: Models; logger: Logger };
@@ -28,6 +28,8 @@ export function oauthRedirectUrl(config: Config): string {
 
 export type AuthorizeRequest = {
   purpose: OAuthPurpose;
+  /** From ensureBrowserId: the callback is accepted from this browser only. */
+  browserId: string;
   uid?: string;
   ceId?: string;
   source?: string;
@@ -41,6 +43,7 @@ export type AuthorizeRequest = {
 export async function slackAuthorizeUrl(deps: Pick<OAuthDeps, 'config' | 'models'>, req: AuthorizeRequest): Promise<string> {
   const state = await createOAuthState(deps.models, deps.config.jwtSecret, {
     purpose: req.purpose,
+    bid: req.browserId,
     ...(req.uid ? { uid: req.uid } : {}),
     ...(req.ceId ? { ceId: req.ceId } : {}),
     ...(req.source ? { source: req.source } : {}),
@@ -79,7 +82,9 @@ function refusedPage(res: Response, problem: string): void {
       ? 'This Slack authorisation took longer than 10 minutes and has expired.'
       : problem === 'used_state'
         ? 'This Slack authorisation link was already used.'
-        : 'This Slack authorisation did not come from Parley.';
+        : problem === 'wrong_browser'
+          ? 'This Slack authorisation was started in another browser. Start it again in this one.'
+          : 'This Slack authorisation did not come from Parley.';
   res
     .status(400)
     .type('html')
@@ -103,6 +108,7 @@ export function oauthRouter(deps: OAuthDeps): Router {
     const source = typeof req.query.source === 'string' ? req.query.source.slice(0, 200) : '';
     const url = await slackAuthorizeUrl(deps, {
       purpose: 'signup',
+      browserId: ensureBrowserId(req, res, config.publicUrl.startsWith('https:')),
       source: source || undefined,
       botScopes: INSTALL_BOT_SCOPES,
       userScopes: INSTALL_USER_SCOPES,
@@ -112,7 +118,7 @@ export function oauthRouter(deps: OAuthDeps): Router {
 
   router.get(OAUTH_REDIRECT_PATH, async (req: Request, res: Response) => {
     const q = (name: string) => (typeof req.query[name] === 'string' ? (req.query[name] as string) : '');
-    const consumed = await consumeOAuthState(models, config.jwtSecret, q('state'));
+    const consumed = await consumeOAuthState(models, config.jwtSecret, q('state'), browserIdOf(req));
     if (!consumed.ok) return refusedPage(res, consumed.problem);
     const payload = consumed.payload;
     const page = pageFor(payload);

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { startTestServer, type TestServer } from '../helpers/app';
 import { signUpUser } from '../factories';
 import { neededScopes, scopeStatus } from '../../server/slack/scopes';
-import { ACME, callback, consent, firstWidgetId, setUpWidget } from '../slack/helpers';
+import { ACME, BROWSER, callback, consent, firstWidgetId, setUpWidget } from '../slack/helpers';
 
 describe('Slack permissions', () => {
   describe('scope computation', () => {
@@ -58,7 +58,7 @@ describe('Slack permissions', () => {
       return { ...user, ceId };
     };
     const permissions = (token: string, ceId: string) =>
-      request(server.url).get(`/v1/chat_endpoints/${ceId}/permissions`).set('Authorization', `Bearer ${token}`);
+      request(server.url).get(`/v1/chat_endpoints/${ceId}/permissions`).set('Authorization', `Bearer ${token}`).set('Cookie', BROWSER);
 
     it('shows everything granted after a fresh install', async () => {
       const { token, ceId } = await configured();

@@ -7,7 +7,7 @@ import { loadConfig } from '../../server/config';
 import { startParley, type Parley } from '../../server/main';
 import { testMongoUri, uniqueDbName } from '../helpers/mongo';
 import { CLIENT_ID, CLIENT_SECRET, SIGNING_SECRET, startSandbox, type SandboxFixture } from '../sandbox/slack/helpers';
-import { ALICE, callback, consent, eventually } from './helpers';
+import { ALICE, BROWSER, callback, consent, eventually } from './helpers';
 import { slackClient } from '../../server/slack/client';
 
 describe('Parley with Slack credentials (a Slack-compatible server at SLACK_API_URL)', () => {
@@ -46,7 +46,7 @@ describe('Parley with Slack credentials (a Slack-compatible server at SLACK_API_
   });
 
   it('signs up with Slack through the configured authorize page and Web API, and receives its events', async () => {
-    const start = await request(parley.url).get('/slack/oauth/signup').expect(302);
+    const start = await request(parley.url).get('/slack/oauth/signup').set('Cookie', BROWSER).expect(302);
     expect(String(start.headers.location).startsWith(slack.sandbox.authorizeUrl)).to.equal(true);
     const back = await consent(String(start.headers.location), { user: ALICE });
     const res = await callback(parley, back).expect(302);

@@ -9,6 +9,9 @@ import type { SlackSandbox } from '../../server/sandbox/slack';
 import { buildData } from '../../server/sandbox/slack/seed';
 import type { SandboxSeed } from '../../server/sandbox/slack/types';
 
+/** The test's browser: Parley binds each OAuth state to the browser that asked for it through this cookie. */
+export const BROWSER = 'parley_oauth_browser=test-browser-0123456789abcdef';
+
 export const ACME = 'T0ACME0001';
 export const ALICE = 'U0ALICE001';
 export const BOB = 'U0BOB00001';
@@ -64,9 +67,10 @@ export async function consent(
   return new URL(String(res.headers.location));
 }
 
-/** Follows Slack's redirect into Parley and answers Parley's response (a redirect, or the refusal page). */
-export function callback(server: Pick<TestServer, 'url'>, back: URL) {
-  return request(server.url).get(back.pathname + back.search);
+/** Follows Slack's redirect into Parley, from `browser`, and answers Parley's response (a redirect, or the refusal page). */
+export function callback(server: Pick<TestServer, 'url'>, back: URL, browser: string | null = BROWSER) {
+  const req = request(server.url).get(back.pathname + back.search);
+  return browser ? req.set('Cookie', browser) : req;
 }
 
 /** The hash route and query Parley redirected the browser to, e.g. '#/setup/abc' and { error: 'wrong_user' }. */
@@ -87,6 +91,7 @@ export async function authorizeUrlFor(
     .get(`/v1/chat_endpoints/${ceId}/slack_authorize`)
     .query({ purpose, ...scopes })
     .set('Authorization', `Bearer ${token}`)
+    .set('Cookie', BROWSER)
     .expect(200);
   return res.body.url as string;
 }

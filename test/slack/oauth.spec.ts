@@ -9,6 +9,7 @@ import { TRIAL_DAYS } from '../../server/shared/constants';
 import {
   ACME,
   ALICE,
+  BROWSER,
   BOB,
   authorizeUrlFor,
   callback,
@@ -36,7 +37,7 @@ describe('Slack OAuth', () => {
 
   describe('sign-up with Slack', () => {
     it('creates an account on a 30-day trial, signs the Slack user in and opens setup of a widget at Step 2 in that team', async () => {
-      const start = await request(server.url).get('/slack/oauth/signup').query({ source: 'blog-post' }).expect(302);
+      const start = await request(server.url).get('/slack/oauth/signup').set('Cookie', BROWSER).query({ source: 'blog-post' }).expect(302);
       const authorize = new URL(String(start.headers.location));
       expect(authorize.href.startsWith(server.slack.authorizeUrl)).to.equal(true);
       expect(authorize.searchParams.get('scope')?.split(',')).to.include('users:read.email');
@@ -61,7 +62,7 @@ describe('Slack OAuth', () => {
 
     it('signs an existing user in without creating anything and goes to the dashboard', async () => {
       const users = await server.models.User.countDocuments();
-      const start = await request(server.url).get('/slack/oauth/signup').expect(302);
+      const start = await request(server.url).get('/slack/oauth/signup').set('Cookie', BROWSER).expect(302);
       const res = await callback(server, await consent(String(start.headers.location), { user: BOB })).expect(302);
       const target = new URL(String(res.headers.location), server.url);
       expect(target.hash).to.equal('#/');
@@ -75,7 +76,7 @@ describe('Slack OAuth', () => {
 
     it('goes back to sign-up with error=access_denied when the person cancels in Slack', async () => {
       const users = await server.models.User.countDocuments();
-      const start = await request(server.url).get('/slack/oauth/signup').expect(302);
+      const start = await request(server.url).get('/slack/oauth/signup').set('Cookie', BROWSER).expect(302);
       const res = await callback(server, await consent(String(start.headers.location), { decision: 'cancel' })).expect(302);
       const target = consoleTarget(String(res.headers.location));
       expect(target.hash).to.equal('#/signup');
@@ -162,6 +163,28 @@ describe('Slack OAuth', () => {
       expect((await widget(ceId)).Step).to.equal(1);
     });
 
+    it('refuses the callback in another browser than the one that started it, which keeps its own attempt', async () => {
+      const { token } = await signUpUser(server);
+      const ceId = await firstWidgetId(server, token);
+      const back = await consent(await authorizeUrlFor(server, token, ceId, 'install'));
+      const elsewhere = await callback(server, back, null).expect(400);
+      expect(elsewhere.text).to.include('data-problem="wrong_browser"');
+      await callback(server, back, 'parley_oauth_browser=another-browser-fedcba9876543210').expect(400);
+      expect((await widget(ceId)).Step).to.equal(1);
+      await callback(server, back).expect(302);
+      expect((await widget(ceId)).Step).to.equal(2);
+    });
+
+    it('sets the browser cookie, HttpOnly and SameSite=Lax, for a browser that has none', async () => {
+      const start = await request(server.url).get('/slack/oauth/signup').expect(302);
+      const cookie = String(start.headers['set-cookie']);
+      expect(cookie).to.match(/^parley_oauth_browser=[A-Za-z0-9_-]{16,}/);
+      expect(cookie).to.include('HttpOnly');
+      expect(cookie).to.include('SameSite=Lax');
+      const again = await request(server.url).get('/slack/oauth/signup').set('Cookie', BROWSER).expect(302);
+      expect(again.headers['set-cookie']).to.equal(undefined);
+    });
+
     it('accepts a state once: replaying it is refused and changes nothing', async () => {
       const { token } = await signUpUser(server);
       const ceId = await firstWidgetId(server, token);
@@ -197,7 +220,7 @@ describe('Slack OAuth', () => {
       const ceId = await firstWidgetId(server, token);
       await setUpWidget(server, token, ceId);
       await server.models.ChatEndpoint.updateOne({ _id: ceId }, { $set: { requestChatWriteUserScope: true } });
-      const before = await request(server.url).get(`/v1/chat_endpoints/${ceId}/permissions`).set('Authorization', `Bearer ${token}`).expect(200);
+      const before = await request(server.url).get(`/v1/chat_endpoints/${ceId}/permissions`).set('Authorization', `Bearer ${token}`).set('Cookie', BROWSER).expect(200);
       expect(before.body.missing).to.deep.equal([{ scope: 'chat:write', type: 'user' }]);
 
       const res = await callback(server, await consent(before.body.upgradeUrl, { user: ALICE })).expect(302);

@@ -14,6 +14,7 @@ import { grantedScopes } from '../../commands/slackInstallations';
 import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
 import { slackClient } from '../../slack/client';
 import { slackAuthorizeUrl } from '../../slack/oauth';
+import { ensureBrowserId } from '../../slack/oauthState';
 import { INSTALL_BOT_SCOPES, INSTALL_USER_SCOPES, neededScopes, scopeStatus, type ScopeRef, type ScopeStatus } from '../../slack/scopes';
 import type { ChatEndpointView, SlackRoom } from '../../shared/types';
 import { presentChatEndpoint } from '../presenters/chatEndpoint';
@@ -45,6 +46,7 @@ export function chatEndpointsRouter(deps: ApiDeps): Router {
   const router = Router();
   const auth = requireAuth(models, config.jwtSecret);
   const id = (req: Request) => String(req.params.id);
+  const secureCookies = config.publicUrl.startsWith('https:');
 
   /** The bot client of the widget's team; 400 when the widget has no active installation. */
   const botClientFor = async (ce: ChatEndpointDocument, failure = 'Add Parley to Slack first.') => {
@@ -127,6 +129,7 @@ export function chatEndpointsRouter(deps: ApiDeps): Router {
     if (bot.length === 0 && user.length === 0) throw new ValidationError('Ask for at least one scope', 'no_scopes');
     const url = await slackAuthorizeUrl(deps, {
       purpose: query.purpose,
+      browserId: ensureBrowserId(req, res, secureCookies),
       uid: authOf(res).user.id,
       ceId: ce.id,
       botScopes: bot,
@@ -140,8 +143,9 @@ export function chatEndpointsRouter(deps: ApiDeps): Router {
     const ce = await ownChatEndpoint(models, res, id(req));
     const status = await permissionsOf(ce);
     const uid = authOf(res).user.id;
+    const browserId = ensureBrowserId(req, res, secureCookies);
     const link = (bot: string[], user: string[]) =>
-      slackAuthorizeUrl(deps, { purpose: 'upgrade', uid, ceId: ce.id, botScopes: bot, userScopes: user, team: ce.slackTeamId || undefined });
+      slackAuthorizeUrl(deps, { purpose: 'upgrade', browserId, uid, ceId: ce.id, botScopes: bot, userScopes: user, team: ce.slackTeamId || undefined });
     const wanted = upgradeScopes(status);
     const canAuthorize = ce.slackTeamId !== '';
     const selective =
