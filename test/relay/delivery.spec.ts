@@ -1,0 +1,134 @@
+import { rmSync } from 'node:fs';
+import { expect } from 'chai';
+import type { TestServer } from '../helpers/app';
+import { startParley } from '../../server/main';
+import { ACME, ALICE, clientId, eventually, say, setUpRelayWidget, startRelayServer, VisitorSocket, type SetUp } from './helpers';
+
+describe('relay delivery guarantees', () => {
+  let server: TestServer;
+  let widget: SetUp;
+  before(async () => {
+    server = await startRelayServer();
+  });
+  after(async () => {
+    await server.slack.settled();
+    await server.close();
+  });
+  beforeEach(async () => {
+    server.slack.state.clearFaults();
+    widget = await setUpRelayWidget(server);
+  });
+
+  const conversation = async () => {
+    const c = await server.models.Conversation.findOne({ ceId: widget.ceId });
+    if (!c) throw new Error('no conversation yet');
+    return c;
+  };
+  const repliesIn = (s: TestServer, channel: string, threadTs: string) => s.slack.state.replies(channel, threadTs).map((m) => m.text);
+  const threadOf = async () => {
+    let ts = '';
+    await eventually(async () => {
+      ts = (await conversation()).threadTs;
+      expect(ts).to.not.equal('');
+    });
+    return ts;
+  };
+  const operatorSays = (threadTs: string, text: string) =>
+    server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, threadTs, text });
+
+  it('replays exactly the frames after lastSeq on reconnect, including replies sent while the socket was down', async () => {
+    const first = await VisitorSocket.hello(server, widget.uuid);
+    await say(first.socket, 'first question');
+    const threadTs = await threadOf();
+    await operatorSays(threadTs, 'answer one');
+    const seen = await first.socket.next('msg', (f) => f.message.text === 'answer one');
+    first.socket.close();
+
+    await operatorSays(threadTs, 'answer two, while you were away');
+    await operatorSays(threadTs, 'answer three');
+    await eventually(async () => expect((await conversation()).lastSeq).to.equal(4));
+
+    const again = await VisitorSocket.hello(server, widget.uuid, { visitorToken: first.welcome.visitorToken, lastSeq: seen.message.seq });
+    expect(again.welcome.conversation).to.include({ lastSeq: 4, status: 'open' });
+    await again.socket.next('msg', (f) => f.message.text === 'answer three');
+    await operatorSays(threadTs, 'answer four, live');
+    await again.socket.next('msg', (f) => f.message.text === 'answer four, live');
+    expect(again.socket.msgs().map((f) => [f.message.seq, f.message.text])).to.deep.equal([
+      [3, 'answer two, while you were away'],
+      [4, 'answer three'],
+      [5, 'answer four, live'],
+    ]);
+    again.socket.close();
+  });
+
+  it('answers a resent message with its first ack and posts it to Slack once', async () => {
+    const { socket, welcome } = await VisitorSocket.hello(server, widget.uuid);
+    const id = clientId();
+    const ack = await say(socket, 'did this arrive?', id);
+    socket.close();
+    const again = await VisitorSocket.hello(server, widget.uuid, { visitorToken: welcome.visitorToken, lastSeq: 0 });
+    const replayed = await again.socket.next('msg');
+    expect(replayed.message).to.include({ clientId: id, seq: ack.seq });
+    const second = await say(again.socket, 'did this arrive?', id);
+    expect(second).to.include({ seq: ack.seq, id: ack.id });
+    const threadTs = await threadOf();
+    await say(again.socket, 'and this one');
+    await eventually(async () => expect(repliesIn(server, widget.channel, threadTs)).to.deep.equal(['did this arrive?', 'and this one']));
+    again.socket.close();
+  });
+
+  it('delivers messages sent during a Slack rate limit after Retry-After, in order', async () => {
+    server.slack.state.rateLimit('chat.postMessage', 1);
+    const { socket } = await VisitorSocket.hello(server, widget.uuid);
+    await say(socket, 'one');
+    await say(socket, 'two');
+    const threadTs = await threadOf();
+    await eventually(async () => expect(repliesIn(server, widget.channel, threadTs)).to.deep.equal(['one', 'two']), 200);
+    const limited = server.slack.state.callsOf('chat.postMessage').filter((c) => c.status === 429);
+    expect(limited.length).to.be.greaterThan(0);
+    socket.close();
+  });
+
+  it('delivers messages in order after a Slack outage answering 500', async () => {
+    server.slack.state.failNext('chat.postMessage', 4, 500);
+    const { socket } = await VisitorSocket.hello(server, widget.uuid);
+    for (const text of ['a', 'b', 'c']) await say(socket, text);
+    const threadTs = await threadOf();
+    await eventually(async () => expect(repliesIn(server, widget.channel, threadTs)).to.deep.equal(['a', 'b', 'c']), 200);
+    socket.close();
+  });
+
+  it('keeps undelivered messages across a restart of Parley and posts them once', async () => {
+    const separate = await startRelayServer();
+    try {
+      const own = await setUpRelayWidget(separate);
+      const visitor = await VisitorSocket.hello(separate, own.uuid);
+      separate.slack.state.failNext('chat.postMessage', 1_000_000, 503);
+      await say(visitor.socket, 'sent before the restart');
+      await eventually(async () => expect(await separate.models.OutboxJob.countDocuments({ attempts: { $gte: 1 } })).to.be.greaterThan(0));
+      visitor.socket.close();
+      const dbName = separate.connection.name;
+      const config = separate.parley.config;
+      await separate.parley.close();
+
+      const restarted = await startParley({ ...config, port: 0 }, { host: '127.0.0.1', dbName, logger: console });
+      try {
+        const c = await restarted.models.Conversation.findOne({ ceId: own.ceId });
+        await eventually(async () => {
+          const fresh = await restarted.models.Conversation.findById(c?._id);
+          expect(fresh?.threadTs).to.not.equal('');
+          expect(restarted.slackSandbox?.state.replies(own.channel, fresh?.threadTs ?? '').map((m) => m.text)).to.deep.equal(['sent before the restart']);
+        }, 200);
+        await eventually(async () => expect(await restarted.models.OutboxJob.countDocuments({})).to.equal(0));
+        const resumed = await VisitorSocket.hello({ url: restarted.url } as TestServer, own.uuid, { visitorToken: visitor.welcome.visitorToken, lastSeq: 1 });
+        expect(resumed.welcome.conversation).to.include({ lastSeq: 1, status: 'open' });
+        resumed.socket.close();
+      } finally {
+        await restarted.connection.dropDatabase();
+        await restarted.close();
+      }
+    } finally {
+      rmSync(separate.config.dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,119 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import type { TestServer } from '../helpers/app';
+import { slackSignature } from '../slack/helpers';
+import { ACME, ALICE, eventually, say, setUpRelayWidget, startRelayServer, VisitorSocket, type SetUp } from './helpers';
+
+describe('relay from Slack to the widget', () => {
+  let server: TestServer;
+  let widget: SetUp;
+  let socket: VisitorSocket;
+  let threadTs: string;
+  before(async () => {
+    server = await startRelayServer();
+  });
+  after(async () => {
+    await server.close();
+  });
+  beforeEach(async () => {
+    widget = await setUpRelayWidget(server);
+    ({ socket } = await VisitorSocket.hello(server, widget.uuid, { identity: { name: 'Tom' } }));
+    await say(socket, 'I need help');
+    await eventually(async () => {
+      const conversation = await server.models.Conversation.findOne({ ceId: widget.ceId });
+      expect(conversation?.threadTs).to.not.equal('');
+      threadTs = conversation?.threadTs ?? '';
+    });
+  });
+  afterEach(() => socket.close());
+
+  const reply = (text: string) => server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, threadTs, text });
+  const contextLines = () =>
+    server.slack.state.replies(widget.channel, threadTs).filter((m) => JSON.stringify(m.blocks ?? []).includes('"context"'));
+
+  /** Posts a signed event as Slack would, with a fixed event id. */
+  const deliver = (eventId: string, event: Record<string, unknown>, retryNum?: number) => {
+    const body = JSON.stringify({
+      token: 'x',
+      team_id: ACME,
+      api_app_id: server.slack.appId,
+      type: 'event_callback',
+      event_id: eventId,
+      event_time: Math.floor(Date.now() / 1000),
+      event,
+    });
+    const req = request(server.url).post('/slack/events').type('json').set(slackSignature(server.config.slack.signingSecret, body));
+    if (retryNum !== undefined) req.set('x-slack-retry-num', String(retryNum)).set('x-slack-retry-reason', 'http_timeout');
+    return req.send(body).expect(200);
+  };
+
+  it('keeps a reply starting with ; or // internal and says so in the thread', async () => {
+    await reply('; she is a VIP, be nice');
+    await reply('// check the order first');
+    await reply('Done, your order ships today');
+    const frame = await socket.next('msg', (f) => f.message.from === 'operator');
+    expect(frame.message.text).to.equal('Done, your order ships today');
+    await eventually(async () => expect(contextLines()).to.have.length(2));
+    expect(contextLines()[0].text).to.include('Internal note');
+    expect(socket.msgs().filter((f) => f.message.from === 'operator')).to.have.length(1);
+    expect(await server.models.Message.countDocuments({ from: 'operator' }).where('text').regex(/VIP|order first/)).to.equal(0);
+  });
+
+  it('ignores bot messages in the thread', async () => {
+    await deliver(`EvBOT${Date.now()}`, {
+      type: 'message',
+      subtype: 'bot_message',
+      bot_id: 'B0OTHERBOT',
+      username: 'Some bot',
+      text: 'beep boop',
+      channel: widget.channel,
+      ts: `${Math.floor(Date.now() / 1000)}.000100`,
+      thread_ts: threadTs,
+    });
+    await reply('A human answer');
+    const frame = await socket.next('msg', (f) => f.message.from === 'operator');
+    expect(frame.message.text).to.equal('A human answer');
+    expect(socket.msgs().map((f) => f.message.text)).to.not.include('beep boop');
+  });
+
+  it('mirrors edits and deletions of relayed replies', async () => {
+    const posted = await reply('The price is 10 EUR');
+    const first = await socket.next('msg', (f) => f.message.from === 'operator');
+    await server.slack.editAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, ts: posted.ts, text: 'The price is 12 EUR' });
+    const edit = await socket.next('edit');
+    expect(edit).to.include({ id: first.message.id, text: 'The price is 12 EUR' });
+    expect(edit.seq).to.be.greaterThan(first.message.seq);
+    await server.slack.deleteAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, ts: posted.ts });
+    const deleted = await socket.next('delete');
+    expect(deleted.id).to.equal(first.message.id);
+    expect(deleted.seq).to.be.greaterThan(edit.seq);
+  });
+
+  it('delivers an event Slack retries with the same event id once', async () => {
+    const event = {
+      type: 'message',
+      user: ALICE,
+      text: 'Only once please',
+      channel: widget.channel,
+      ts: `${Math.floor(Date.now() / 1000)}.000200`,
+      thread_ts: threadTs,
+      channel_type: 'channel',
+    };
+    const eventId = `EvDUP${Date.now()}`;
+    await deliver(eventId, event);
+    await deliver(eventId, event, 1);
+    await deliver(eventId, event, 2);
+    await socket.next('msg', (f) => f.message.text === 'Only once please');
+    await reply('after the retries');
+    await socket.next('msg', (f) => f.message.text === 'after the retries');
+    expect(socket.msgs().filter((f) => f.message.text === 'Only once please')).to.have.length(1);
+    expect(await server.models.Message.countDocuments({ text: 'Only once please' })).to.equal(1);
+  });
+
+  it('does not relay replies in threads that are not conversations, nor top-level channel messages', async () => {
+    await server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, text: 'lunch anyone?' });
+    await reply('real answer');
+    await socket.next('msg', (f) => f.message.text === 'real answer');
+    expect(socket.msgs().map((f) => f.message.text)).to.not.include('lunch anyone?');
+  });
+});
