@@ -70,7 +70,7 @@ export function actionPayload(found: FoundElement | null, actionId: string, bloc
 }
 
 /** Turns a typed value into the state.values entry Slack keeps for an input element. */
-export function stateValue(element: Record<string, unknown> | undefined, value: unknown): Record<string, unknown> {
+function stateValue(element: Record<string, unknown> | undefined, value: unknown): Record<string, unknown> {
   if (isRecord(value) && typeof value.type === 'string') return value;
   const type = typeof element?.type === 'string' ? element.type : 'plain_text_input';
   const v = value === undefined || value === null ? '' : Array.isArray(value) ? value.map(String).join(',') : String(value);

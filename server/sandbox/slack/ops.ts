@@ -19,7 +19,7 @@ export function emitEvent(ctx: PresentContext, teamId: string, event: Record<str
   ctx.state.emit('slack-event', teamId, event);
 }
 
-export const CHANNEL_NAME_MAX = 80;
+const CHANNEL_NAME_MAX = 80;
 
 /** Slack's channel naming rules: lowercase letters, digits, hyphens and underscores, at most 80 characters. */
 export function checkChannelName(name: unknown): string {
@@ -298,7 +298,7 @@ export function revokeToken(ctx: PresentContext, token: string): boolean {
   return true;
 }
 
-export function eventTs(): string {
+function eventTs(): string {
   const now = Date.now();
   return `${Math.floor(now / 1000)}.${String((now % 1000) * 1000).padStart(6, '0')}`;
 }

@@ -8,10 +8,6 @@ export interface PresentContext {
   appId: string;
 }
 
-export function tsSeconds(ts: string): number {
-  return Math.floor(Number(ts));
-}
-
 export function userObject(u: SandboxUser, withEmail: boolean): Record<string, unknown> {
   const [first = '', ...rest] = u.realName.split(' ');
   const profile: Record<string, unknown> = {
@@ -100,7 +96,7 @@ export function channelObject(c: Channel, forUserId: string | null): Record<stri
   };
 }
 
-export function botProfile(ctx: PresentContext, bot: SandboxUser): Record<string, unknown> {
+function botProfile(ctx: PresentContext, bot: SandboxUser): Record<string, unknown> {
   return {
     id: bot.botId,
     app_id: bot.appId ?? ctx.appId,

@@ -33,7 +33,7 @@ export function readSeed(seed: SandboxSeed | string | undefined): SandboxSeed {
 const PALETTE = ['#4a154b', '#2eb67d', '#e01e5a', '#36c5f0', '#ecb22e', '#1264a3'];
 
 /** An avatar that needs no network: an SVG data URL with the person's initials. */
-export function initialsAvatar(realName: string, index: number): string {
+function initialsAvatar(realName: string, index: number): string {
   const initials = realName
     .split(/\s+/)
     .map((p) => p[0] ?? '')
