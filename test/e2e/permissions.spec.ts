@@ -110,6 +110,24 @@ describe('Slack permissions page (browser)', function () {
     await page.getByRole('alert').getByText(/An unknown problem occurred while updating your Slack permissions/).waitFor();
   });
 
+  it('asks for a confirmation before migrating a legacy (OauthV1) widget to the current Slack authorisation', async () => {
+    const page = browser.page;
+    const ceId = await connectedWidget(page);
+    await server.models.ChatEndpoint.updateOne({ _id: ceId }, { $set: { OauthV1: true } });
+    await page.goto(at(`/permissions/${ceId}`));
+    await page.reload();
+    await page.getByRole('heading', { name: 'IMPORTANT' }).waitFor();
+    await page.getByRole('button', { name: 'Upgrade Slack integration' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Upgrade the Slack integration?' });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(new URL(page.url()).hash).to.equal(`#/permissions/${ceId}`);
+    await page.getByRole('button', { name: 'Upgrade Slack integration' }).click();
+    await dialog.getByRole('button', { name: 'Continue to Slack' }).click();
+    await page.waitForURL(/\/sandbox\/slack\/oauth\/v2\/authorize/);
+    expect(await page.locator('#sandbox-oauth-bot-scopes').textContent()).to.contain('channels:manage');
+  });
+
   it('sends a widget that has not finished setup to its setup page', async () => {
     const page = browser.page;
     const ceId = await signedInUser(page);

@@ -14,8 +14,8 @@ export type ConfirmRequest = {
 };
 
 /**
- * Renders the dialog for `request` (closed when null). `onDone` runs after the action succeeded,
- * `onCancel` when the user closes the dialog without confirming.
+ * Renders the dialog for `request` (closed when null). The action decides what follows a success (close the
+ * dialog, navigate); `onCancel` runs when the user closes the dialog without confirming.
  */
 export function ConfirmDialog({ request, onCancel }: { request: ConfirmRequest | null; onCancel: () => void }) {
   const [busy, setBusy] = useState(false);
