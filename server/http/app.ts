@@ -9,6 +9,7 @@ import { slackRouter } from '../slack';
 import type { SlackSandbox } from '../sandbox/slack';
 import type { Relay } from '../relay';
 import { widgetApiRouter } from '../api/widget/routes';
+import { updateConfigRouter } from '../api/chat-endpoints/updateConfig';
 import { devOutboxRouter } from './devOutbox';
 import { errorHandler, type Logger } from './errorHandler';
 import { staticConsole } from './staticConsole';
@@ -50,7 +51,10 @@ export function createApp(deps: AppDeps): express.Express {
 
   // Before any body parser: Bolt verifies signatures on the raw body.
   app.use(slackRouter({ config: deps.config, models: deps.models, logger }));
-  if (deps.relay) app.use(widgetApiRouter(deps.relay));
+  if (deps.relay) {
+    app.use(widgetApiRouter(deps.relay));
+    app.use('/v1', updateConfigRouter({ models: deps.models, config: deps.config, relay: deps.relay }));
+  }
   app.use('/v1', apiRouter({ config: deps.config, models: deps.models, mailer: deps.mailer }));
   if (deps.mailer.outbox) app.use(devOutboxRouter(deps.mailer.outbox));
   app.use('/app', staticConsole(deps.consoleDir ?? DEFAULT_CONSOLE_DIR));

@@ -155,3 +155,28 @@ export async function say(socket: VisitorSocket, text: string, id = clientId()):
   socket.send({ t: 'msg', clientId: id, text });
   return socket.next('ack', (a) => a.clientId === id);
 }
+
+/** A local HTTP server standing in for a customer's webhook; answers `status` (200 by default). */
+export async function webhookTarget(): Promise<{ url: string; bodies: unknown[]; status: number; close(): Promise<void> }> {
+  const { createServer } = await import('node:http');
+  const target = {
+    url: '',
+    bodies: [] as unknown[],
+    status: 200,
+    close: async () => {},
+  };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (target.status < 300) target.bodies.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      res.statusCode = target.status;
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const address = server.address();
+  target.url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hook`;
+  target.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return target;
+}
