@@ -103,6 +103,9 @@ export function EmbedStep({ ce }: { ce: ChatEndpointView }) {
               <span className="connected__label">Conversations go to</span>
               <strong className="connected__name">#{channel}</strong>
               {ce.slackTeamName && <span className="muted"> in {ce.slackTeamName}</span>}
+              <span className="connected__tip">
+                Invite your teammates to #{channel} in Slack: you are online while one of them is active.
+              </span>
             </div>
             <div className="connected__actions">
               <Button variant="ghost" className="btn--small" onClick={() => setRenaming(true)}>
