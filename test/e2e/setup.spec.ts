@@ -156,7 +156,7 @@ describe('widget setup (browser)', function () {
     await page.getByRole('button', { name: 'Rename' }).click();
     await page.getByLabel('New channel name').fill('site-visitors');
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByText('#site-visitors').waitFor();
+    await page.getByText('#site-visitors', { exact: true }).waitFor();
     expect(server.slack.state.data.channels.some((c) => c.name === 'site-visitors')).to.equal(true);
   });
 
