@@ -2,18 +2,29 @@
 import type { Document } from 'bson';
 import { Aggregator, Query } from 'mingo';
 import { CommandError, ErrorCodes, badValue } from './errors';
+import { compileNative } from './matcher';
 import { compareValues, copyDoc, isPlainObject, pathValues } from './values';
 
 const TOP_LEVEL_OPERATORS = new Set(['$and', '$or', '$nor', '$expr', '$where', '$text', '$comment', '$jsonSchema', '$alwaysFalse', '$alwaysTrue']);
 
-/** A compiled filter; throws BadValue for unknown operators as mongod does. */
-export function compileFilter(filter: unknown): Query {
-  if (filter === undefined || filter === null) return new Query({}, {});
+/** A compiled filter. */
+export interface Matcher {
+  test(doc: Document): boolean;
+}
+
+const MATCH_ALL: Matcher = { test: () => true };
+
+/** Compiles a filter (natively when it can, else with mingo); throws BadValue for unknown operators as mongod does. */
+export function compileFilter(filter: unknown): Matcher {
+  if (filter === undefined || filter === null) return MATCH_ALL;
   if (!isPlainObject(filter)) throw new CommandError(ErrorCodes.TypeMismatch, "BSON field 'filter' is the wrong type, expected type 'object'");
   for (const key of Object.keys(filter)) {
     if (key.startsWith('$') && !TOP_LEVEL_OPERATORS.has(key)) throw badValue(`unknown top level operator: ${key}`);
   }
   const { $comment: _comment, ...rest } = filter;
+  if (Object.keys(rest).length === 0) return MATCH_ALL;
+  const native = compileNative(rest);
+  if (native) return { test: native };
   try {
     return new Query(rest, {});
   } catch (err) {
@@ -24,15 +35,15 @@ export function compileFilter(filter: unknown): Query {
 }
 
 /** A filter compiled on first use: index lookups that answer it exactly never pay for mingo's compilation. */
-export type LazyQuery = () => Query;
+export type LazyQuery = () => Matcher;
 
 export function lazyFilter(filter: unknown): LazyQuery {
-  let query: Query | undefined;
+  let query: Matcher | undefined;
   return () => (query ??= compileFilter(filter));
 }
 
 /** Runs a compiled filter, turning mingo's evaluation errors into BadValue. */
-export function matches(query: Query, doc: Document): boolean {
+export function matches(query: Matcher, doc: Document): boolean {
   try {
     return query.test(doc);
   } catch (err) {

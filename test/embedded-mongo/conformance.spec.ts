@@ -108,6 +108,22 @@ describe('embedded MongoDB conformance (driver)', () => {
       expect(await names({ $expr: { $gt: ['$n', 3] } })).to.deep.equal(['date']);
     });
 
+    it('matches through arrays of subdocuments one level deep, not into nested arrays', async () => {
+      const coll = db.collection('array-paths');
+      await coll.insertMany([
+        { k: 'sub', items: [{ tags: ['a', 'b'], n: [1, 7] }, { tags: ['c'] }] },
+        { k: 'nested', a: [[1, 2]] },
+        { k: 'flat', a: [1, 2] },
+      ]);
+      const keys = async (filter: Document) => (await coll.find(filter).sort({ k: 1 }).toArray()).map((d) => d.k);
+      expect(await keys({ 'items.tags': 'b' })).to.deep.equal(['sub']);
+      expect(await keys({ 'items.n': { $gte: 5 } })).to.deep.equal(['sub']);
+      expect(await keys({ 'items.tags': { $nin: ['c'] } })).to.deep.equal(['flat', 'nested']);
+      expect(await keys({ a: 1 })).to.deep.equal(['flat']);
+      expect(await keys({ a: [1, 2] })).to.deep.equal(['flat', 'nested']);
+      expect(await keys({ 'items.tags': { $exists: true } })).to.deep.equal(['sub']);
+    });
+
     it('rejects an unknown query operator with BadValue (2)', async () => {
       const err = await rejection(db.collection('operators').find({ n: { $bogus: 1 } }).toArray());
       expect(err.code).to.equal(2);
