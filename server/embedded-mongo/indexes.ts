@@ -4,8 +4,8 @@
  * field. Unique indexes are enforced here.
  */
 import type { Document } from 'bson';
-import { Query } from 'mingo';
 import { CommandError, ErrorCodes } from './errors';
+import { compileFilter, type Matcher } from './query';
 import type { IndexSpec } from './storage';
 import { canonicalKey, formatValue, pathValues } from './values';
 
@@ -34,7 +34,7 @@ export class Index {
   readonly sparse: boolean;
   /** Text and geo indexes are kept for listIndexes but never used to answer equality. */
   readonly usable: boolean;
-  private readonly partial: Query | undefined;
+  private readonly partial: Matcher | undefined;
   readonly entries: KeyMap = new Map();
   /** For compound indexes: prefixes[L - 1] maps the key of the first L fields (L < fields.length). */
   readonly prefixes: KeyMap[];
@@ -45,7 +45,7 @@ export class Index {
     this.unique = spec.unique === true;
     this.sparse = spec.sparse === true;
     this.usable = Object.values(spec.key).every((dir) => typeof dir === 'number' || dir === 'hashed');
-    this.partial = spec.partialFilterExpression ? new Query(spec.partialFilterExpression, {}) : undefined;
+    this.partial = spec.partialFilterExpression ? compileFilter(spec.partialFilterExpression) : undefined;
     this.prefixes = Array.from({ length: this.fields.length - 1 }, (): KeyMap => new Map());
   }
 

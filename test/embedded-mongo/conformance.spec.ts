@@ -345,6 +345,15 @@ describe('embedded MongoDB conformance (driver)', () => {
       expect(await sparse.countDocuments()).to.equal(3);
     });
 
+    it('enforces a partial unique index only on the documents it covers', async () => {
+      const coll = db.collection('unique-partial');
+      await coll.createIndex({ email: 1 }, { unique: true, partialFilterExpression: { email: { $type: 'string' } } });
+      await coll.insertMany([{ name: 'no email' }, { name: 'also none' }, { email: null }, { email: null }, { email: 'a@x' }]);
+      const err = await rejection(coll.insertOne({ email: 'a@x' }));
+      expect(err.code).to.equal(11000);
+      expect(await coll.countDocuments()).to.equal(5);
+    });
+
     it('reports each duplicate of an unordered batch and stops an ordered batch at the first', async () => {
       const coll = db.collection('batches');
       await coll.createIndex({ k: 1 }, { unique: true });
