@@ -8,6 +8,7 @@ import { oauthRouter } from './oauth';
 import { archiveChannel, deleteMessage, installApp, joinChannel, leaveChannel, postMessage, renameChannel, SlackApiError, uninstallApp, updateMessage } from './ops';
 import type { PresentContext } from './present';
 import { messageObject, viewObject } from './present';
+import { RateLimiter } from './rate-limits';
 import { fileAndResponseRoutes } from './routes';
 import { buildData, readSeed } from './seed';
 import { type DeliveryResult, Sender } from './sender';
@@ -70,6 +71,11 @@ export interface SlackSandboxOptions {
   codeTtlMs?: number;
   /** Send Events API events for changes (messages, joins, renames …) automatically (default true). */
   autoEvents?: boolean;
+  /**
+   * 'slack' enforces Slack's rate limits (tiers per workspace and method, chat.postMessage about 1/s per channel
+   * with short bursts), answering 429 with Retry-After; 'off' (default) limits only what state.rateLimit asks.
+   */
+  rateLimits?: 'off' | 'slack';
 }
 
 export interface BlockActionInput {
@@ -394,7 +400,8 @@ export function createSlackSandbox(opts: SlackSandboxOptions): SlackSandbox {
     },
   };
 
-  sandbox.router.use(webApiRouter(ctx, sender, { clientId: opts.app.clientId, clientSecret: opts.app.clientSecret, appId, name: appName }));
+  const limiter = opts.rateLimits === 'slack' ? new RateLimiter() : null;
+  sandbox.router.use(webApiRouter(ctx, sender, { clientId: opts.app.clientId, clientSecret: opts.app.clientSecret, appId, name: appName }, limiter));
   sandbox.router.use(oauthRouter(ctx, { clientId: opts.app.clientId, name: appName, redirectUrls: opts.app.redirectUrls, codeTtlMs: opts.codeTtlMs ?? 10 * 60_000 }));
   sandbox.router.use(fileAndResponseRoutes(ctx, sender));
   sandbox.router.use(operatorRouter(ctx, sandbox, { appName, shortcuts: opts.app.shortcuts ?? [], commands: opts.app.commands ?? ['/parley'] }));

@@ -21,6 +21,7 @@ import {
   unarchiveChannel,
   updateMessage,
 } from './ops';
+import type { RateLimiter } from './rate-limits';
 import { methodScopes, missingScope } from './scopes';
 import type { Sender } from './sender';
 import { isRecord } from './sender';
@@ -48,7 +49,7 @@ type Handler = (call: Call) => Record<string, unknown>;
 const MAX_TEXT = 40_000;
 const MAX_BLOCKS = 50;
 
-export function webApiRouter(ctx: PresentContext, sender: Sender, app: AppCredentials): Router {
+export function webApiRouter(ctx: PresentContext, sender: Sender, app: AppCredentials, limiter: RateLimiter | null): Router {
   const router = express.Router();
   const { state } = ctx;
   router.use('/api', express.urlencoded({ extended: false, limit: '5mb' }), express.json({ limit: '5mb' }));
@@ -621,6 +622,11 @@ export function webApiRouter(ctx: PresentContext, sender: Sender, app: AppCreden
       if (rule && rule[info.kind] === null) return reply(200, { ok: false, error: 'not_allowed_token_type' }, info);
       const needed = missingScope(method, info.kind, info.scopes);
       if (needed) return reply(200, { ok: false, error: 'missing_scope', needed: needed.join(','), provided: info.scopes.join(',') }, info);
+      const wait = limiter?.take(ws.id, method, typeof args.channel === 'string' ? args.channel : undefined) ?? null;
+      if (wait !== null) {
+        res.setHeader('Retry-After', String(wait));
+        return reply(429, { ok: false, error: 'ratelimited' }, info);
+      }
       const out = methods[method]({ args, auth: info, ws });
       return reply(200, { ok: true, ...out }, info);
     } catch (err) {

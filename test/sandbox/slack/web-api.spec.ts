@@ -406,6 +406,24 @@ describe('Slack sandbox Web API', () => {
       }
     });
 
+    it("enforces Slack's own limits when asked: about one post per second per channel after a short burst", async () => {
+      await f.close();
+      f = await startSandbox({ autoEvents: false, rateLimits: 'slack' });
+      const { inst } = installBot(f);
+      const client = new WebClient(inst.botToken, { slackApiUrl: f.sandbox.apiUrl, rejectRateLimitedCalls: true });
+      await client.conversations.join({ channel: SUPPORT });
+      await client.conversations.join({ channel: RANDOM });
+      const results = await Promise.all(
+        [0, 1, 2, 3].map((i) => client.chat.postMessage({ channel: SUPPORT, text: `m${i}` }).then(() => 'ok', (e: { code: string }) => e.code)),
+      );
+      expect(results.filter((r) => r === 'ok')).to.have.length(3);
+      expect(results.filter((r) => r === 'slack_webapi_rate_limited_error')).to.have.length(1);
+      const statuses = f.sandbox.state.callsOf('chat.postMessage').map((c) => `${c.status} ${c.error ?? ''}`.trim());
+      expect(statuses.sort()).to.deep.equal(['200', '200', '200', '429 ratelimited']);
+      expect((await client.chat.postMessage({ channel: RANDOM, text: 'other channel' })).ok).to.equal(true);
+      expect(f.sandbox.state.channelMessages(SUPPORT)).to.have.length(3);
+    });
+
     it('fails the next calls with HTTP 500 during an outage, then recovers', async () => {
       const { client } = installBot(f);
       f.sandbox.state.failNext('auth.test', 1, 503);
