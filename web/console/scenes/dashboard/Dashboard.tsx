@@ -60,7 +60,8 @@ export function Dashboard() {
   }, [user.ces, stats]);
   const teams = useMemo(() => groupByTeam(widgets), [widgets]);
   const banners = useMemo(() => bannersFor(user, widgets), [user, widgets]);
-  const atLimit = user.ces.length >= user.account.plan.maxChannels;
+  const plan = user.account.plan;
+  const atLimit = user.ces.length >= plan.maxChannels;
 
   /** Creates a widget (in a team, or for a new team) and opens its setup; the plan limit sends to the upsell. */
   const addWidget = useCallback(
@@ -159,72 +160,117 @@ export function Dashboard() {
           {teams.length === 0 && (
             <div className="card empty-state">
               <h2>No widgets yet</h2>
-              <p className="muted">Add Parley to a Slack team and choose a channel: your first widget is ready in a minute.</p>
+              <p className="muted">
+                Add Parley to a Slack team and choose a channel: your first widget is ready in a minute.
+              </p>
             </div>
           )}
           {teams.map((team) => (
-            <section key={team.key || 'unlinked'} className="team" aria-label={team.connected ? `Slack team ${team.name}` : 'Widgets not connected to Slack'}>
-              <header className="team__head">
-                {team.connected ? (
-                  <>
-                    <span className="team__avatar" aria-hidden="true">
-                      {team.name.slice(0, 1).toUpperCase()}
-                    </span>
-                    <div className="team__text">
-                      <h2 className="team__name">{team.name}</h2>
-                      <p className="team__user">
-                        <UserIcon />
-                        <span>
-                          Main Slack user: <strong>{team.mainUser || 'not set'}</strong>
-                        </span>{' '}
-                        <button type="button" className="link-button" onClick={() => changeMainUser(team)} disabled={!team.anchor}>
-                          (change)
-                        </button>
-                      </p>
-                    </div>
-                  </>
-                ) : (
-                  <div className="team__text">
-                    <h2 className="team__name">Not connected to Slack yet</h2>
-                    <p className="team__user muted">Finish setup to link these widgets to a Slack channel.</p>
-                  </div>
-                )}
-              </header>
-              <ul className="widget-grid">
-                {team.widgets.map((ce) => (
-                  <li key={ce.Id}>
-                    <WidgetCard ce={ce} canDelete={canDeleteUnfinished(ce, widgets)} onDelete={() => deleteUnfinished(ce)} />
-                  </li>
-                ))}
-                {team.connected && (
-                  <li>
-                    <button
-                      type="button"
-                      className="add-card"
-                      onClick={() => (team.anchor && isConfigured(team.anchor) ? addWidget(team.key, team.anchor.Id) : setAlert({ kind: 'error', text: NEW_WIDGET_ERROR }))}
-                      disabled={adding !== null}
-                      aria-busy={adding === team.key || undefined}
-                    >
-                      <span className="add-card__icon">{adding === team.key ? <span className="spinner" aria-hidden="true" /> : <PlusIcon />}</span>
-                      <span className="add-card__label">Add new channel</span>
-                      <span className="add-card__text muted">Another widget answered in {team.name}</span>
-                    </button>
-                  </li>
-                )}
-              </ul>
-            </section>
+            <TeamSection
+              key={team.key || 'unlinked'}
+              team={team}
+              adding={adding}
+              canDelete={(ce) => canDeleteUnfinished(ce, widgets)}
+              onChangeMainUser={() => changeMainUser(team)}
+              onDelete={deleteUnfinished}
+              onAddChannel={() =>
+                team.anchor && isConfigured(team.anchor)
+                  ? addWidget(team.key, team.anchor.Id)
+                  : setAlert({ kind: 'error', text: NEW_WIDGET_ERROR })
+              }
+            />
           ))}
           <div className="new-team">
-            <Button variant="secondary" onClick={() => addWidget('new-team')} busy={adding === 'new-team'} disabled={adding !== null}>
+            <Button
+              variant="secondary"
+              onClick={() => addWidget('new-team')}
+              busy={adding === 'new-team'}
+              disabled={adding !== null}
+            >
               <SlackMark size={18} />
               Add a channel to a new Slack Team
             </Button>
-            {atLimit && <span className="muted">Your {user.account.plan.label} plan includes {user.account.plan.maxChannels} {user.account.plan.maxChannels === 1 ? 'channel' : 'channels'}.</span>}
+            {atLimit && (
+              <span className="muted">
+                Your {plan.label} plan includes {plan.maxChannels} {plan.maxChannels === 1 ? 'channel' : 'channels'}.
+              </span>
+            )}
           </div>
         </div>
       )}
       {confirm.dialog}
     </div>
+  );
+}
+
+function TeamSection({
+  team,
+  adding,
+  canDelete,
+  onChangeMainUser,
+  onDelete,
+  onAddChannel,
+}: {
+  team: TeamGroup;
+  adding: string | null;
+  canDelete: (ce: DashboardWidget) => boolean;
+  onChangeMainUser: () => void;
+  onDelete: (ce: DashboardWidget) => void;
+  onAddChannel: () => void;
+}) {
+  return (
+    <section className="team" aria-label={team.connected ? `Slack team ${team.name}` : 'Widgets not connected to Slack'}>
+      <header className="team__head">
+        {team.connected ? (
+          <>
+            <span className="team__avatar" aria-hidden="true">
+              {team.name.slice(0, 1).toUpperCase()}
+            </span>
+            <div className="team__text">
+              <h2 className="team__name">{team.name}</h2>
+              <p className="team__user">
+                <UserIcon />
+                <span>
+                  Main Slack user: <strong>{team.mainUser || 'not set'}</strong>
+                </span>{' '}
+                <button type="button" className="link-button" onClick={onChangeMainUser} disabled={!team.anchor}>
+                  (change)
+                </button>
+              </p>
+            </div>
+          </>
+        ) : (
+          <div className="team__text">
+            <h2 className="team__name">Not connected to Slack yet</h2>
+            <p className="team__user muted">Finish setup to link these widgets to a Slack channel.</p>
+          </div>
+        )}
+      </header>
+      <ul className="widget-grid">
+        {team.widgets.map((ce) => (
+          <li key={ce.Id}>
+            <WidgetCard ce={ce} canDelete={canDelete(ce)} onDelete={() => onDelete(ce)} />
+          </li>
+        ))}
+        {team.connected && (
+          <li>
+            <button
+              type="button"
+              className="add-card"
+              onClick={onAddChannel}
+              disabled={adding !== null}
+              aria-busy={adding === team.key || undefined}
+            >
+              <span className="add-card__icon">
+                {adding === team.key ? <span className="spinner" aria-hidden="true" /> : <PlusIcon />}
+              </span>
+              <span className="add-card__label">Add new channel</span>
+              <span className="add-card__text muted">Another widget answered in {team.name}</span>
+            </button>
+          </li>
+        )}
+      </ul>
+    </section>
   );
 }
 

@@ -11,7 +11,7 @@ import { useConfirm } from '../../components/ConfirmDialog';
 import { NotFoundRedirect, useCurrentCe } from '../../components/guards';
 import { ExternalIcon, ShieldIcon, SlackMark } from '../../components/moreIcons';
 import { Alert, Button, PageHeader, PageLoader, useDocumentTitle } from '../../components/ui';
-import { isConfigured } from '../../lib/rules';
+import { firstChatEndpoint, isConfigured } from '../../lib/rules';
 import { useUser } from '../../session/session';
 
 /** What each scope lets Parley do, in the words a site owner reads. */
@@ -35,8 +35,9 @@ export function Permissions() {
   const user = useUser();
   const chosen = useCurrentCe(ceId);
   useDocumentTitle('Slack permissions');
-  // Without an id, the first configured widget (the lowest Id when none is configured).
-  const ce = ceId === undefined ? (user.ces.filter(isConfigured).sort((a, b) => (a.Id < b.Id ? -1 : 1))[0] ?? chosen) : chosen;
+  // Without an id: the first configured widget, so the page shows scopes rather than sending to setup;
+  // the lowest Id when none is configured.
+  const ce = ceId === undefined ? (firstChatEndpoint(user.ces.filter(isConfigured)) ?? chosen) : chosen;
   if (ceId !== undefined && !ce) return <NotFoundRedirect />;
   if (!ce) return <Navigate to="/" replace />;
   return <PermissionsFor key={ce.Id} ce={ce} />;
