@@ -523,6 +523,15 @@ describe('embedded MongoDB conformance (driver)', () => {
       ]);
     });
 
+    it('joins with a $lookup sub-pipeline using let variables', async () => {
+      const rows = await db.collection('authors').aggregate([
+        { $lookup: { from: 'posts', let: { id: '$_id' }, pipeline: [{ $match: { $expr: { $eq: ['$author', '$$id'] } } }, { $count: 'n' }], as: 'stats' } },
+        { $project: { _id: 0, name: 1, posts: { $first: '$stats.n' } } },
+        { $sort: { name: 1 } },
+      ]).toArray();
+      expect(rows).to.deep.equal([{ name: 'Ada', posts: 2 }, { name: 'Grace', posts: 1 }]);
+    });
+
     it('runs $facet, $bucket and $dateToString', async () => {
       const [facets] = await db.collection('posts').aggregate([
         {
