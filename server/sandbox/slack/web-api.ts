@@ -573,10 +573,9 @@ export function webApiRouter(ctx: PresentContext, sender: Sender, app: AppCreden
         id: grant.userId,
         ...(grant.userScopes.length > 0 && userToken ? { scope: userToken.scopes.join(','), access_token: userToken.token, token_type: 'user' } : {}),
       },
-      scope: inst.botScopes.join(','),
-      token_type: 'bot',
-      access_token: inst.botToken,
-      bot_user_id: inst.botUserId,
+      // No bot token comes back while the app has no bot scopes in the workspace (a user-scopes-only
+      // authorization of a fresh install); a re-authorization returns the installation's bot token.
+      ...(inst.botScopes.length > 0 ? { scope: inst.botScopes.join(','), token_type: 'bot', access_token: inst.botToken, bot_user_id: inst.botUserId } : {}),
       team: { id: ws.id, name: ws.name },
       enterprise: null,
       is_enterprise_install: false,

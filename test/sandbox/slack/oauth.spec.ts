@@ -136,6 +136,18 @@ describe('Slack sandbox OAuth v2', () => {
     expect(again.authed_user?.access_token).not.to.equal(first.authed_user?.access_token);
   });
 
+  it('answers only the user token when the app has no bot scopes in the workspace, and the bot token once it has', async () => {
+    const userOnly = await decide(f, 'allow', BOB, { scope: '', user_scope: 'channels:write' });
+    const first = await clientFor(f).oauth.v2.access({ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, code: userOnly.searchParams.get('code') as string });
+    expect(first.access_token).to.equal(undefined);
+    expect(first.authed_user).to.include({ id: BOB, scope: 'channels:write', token_type: 'user' });
+    await clientFor(f).oauth.v2.access({ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, code: (await decide(f, 'allow')).searchParams.get('code') as string });
+    const again = await clientFor(f).oauth.v2.access({ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, code: (await decide(f, 'allow', ALICE, { scope: '', user_scope: 'chat:write' })).searchParams.get('code') as string });
+    expect(again.access_token).to.equal(f.sandbox.state.installation(ACME)?.botToken);
+    expect(again.authed_user).to.include({ id: ALICE, token_type: 'user' });
+    expect(again.authed_user?.scope?.split(',')).to.have.members(['channels:write', 'chat:write']);
+  });
+
   it('limits the team choice to the team parameter and refuses an unknown one', async () => {
     const ok = await fetch(`${f.sandbox.authorizeUrl}?${authorizeQuery({ team: ACME })}`);
     expect(await ok.text()).to.contain('value="T0ACME0001"');
