@@ -8,7 +8,7 @@
  * `tsx scripts/build.ts --watch` rebuilds on change (development React, not minified, no budgets).
  */
 import * as esbuild from 'esbuild';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
@@ -78,8 +78,8 @@ function finishConsole(meta: esbuild.Metafile, enforce: boolean): string[] {
   const css = entryInfo.cssBundle
     ? path.relative(consoleOut, path.resolve(root, entryInfo.cssBundle)).split(path.sep).join('/')
     : undefined;
-  writeFileSync(path.join(consoleOut, 'index.html'), indexHtml(script, css));
-  writeFileSync(path.join(consoleOut, 'favicon.svg'), readFileSync(path.join(consoleSrc, 'favicon.svg')));
+  writeAtomically(path.join(consoleOut, 'favicon.svg'), readFileSync(path.join(consoleSrc, 'favicon.svg')));
+  writeAtomically(path.join(consoleOut, 'index.html'), indexHtml(script, css));
 
   const keep = new Set([...outputs, ...STATIC_FILES.map((f) => path.join(consoleOut, f))]);
   removeStale(consoleOut, keep);
@@ -96,6 +96,16 @@ function finishConsole(meta: esbuild.Metafile, enforce: boolean): string[] {
   return [];
 }
 
+/**
+ * A running server (or a build running at the same time) never sees a missing or half-written file: the new
+ * content replaces the old one in a single rename.
+ */
+function writeAtomically(file: string, content: string | Buffer): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, content);
+  renameSync(temporary, file);
+}
+
 function removeStale(dir: string, keep: Set<string>): void {
   if (!existsSync(dir)) return;
   for (const name of readdirSync(dir)) {
@@ -103,7 +113,8 @@ function removeStale(dir: string, keep: Set<string>): void {
     if (statSync(file).isDirectory()) {
       removeStale(file, keep);
       if (readdirSync(file).length === 0) rmSync(file, { recursive: true });
-    } else if (!keep.has(file)) {
+    } else if (!keep.has(file) && !file.endsWith('.tmp')) {
+      // A .tmp file belongs to a build running at the same time, about to rename it.
       rmSync(file);
     }
   }
@@ -235,8 +246,12 @@ function widgetOptions(dev: boolean, entries: string[]): esbuild.BuildOptions {
   };
 }
 
+/**
+ * The output folders are not emptied first: content-hashed files are added next to the old ones, index.html
+ * is swapped in with one rename, and only then are files no longer referenced removed. A server (or a test
+ * run) using dist/ meanwhile keeps serving a complete console.
+ */
 async function buildOnce(): Promise<void> {
-  rmSync(consoleOut, { recursive: true, force: true });
   mkdirSync(consoleOut, { recursive: true });
   const problems: string[] = [];
   const started = Date.now();
@@ -246,8 +261,8 @@ async function buildOnce(): Promise<void> {
 
   const entries = widgetEntries();
   if (entries.length > 0) {
-    rmSync(widgetOut, { recursive: true, force: true });
     const metas = await buildWidgetBundles(false, entries);
+    removeStale(widgetOut, new Set(metas.flatMap((meta) => Object.keys(meta.outputs).map((f) => path.resolve(root, f)))));
     console.log('widget:');
     for (const meta of metas) problems.push(...finishWidget(meta, true));
   }
