@@ -10,12 +10,12 @@ import { ValidationError } from '../../errors';
 import { newWidget, newWidgetForTeam } from '../../commands/newWidget';
 import { deleteWidget } from '../../commands/deleteWidget';
 import { changeChannel, connectChannel, createSlackChannel, listRooms, renameChannel } from '../../commands/slackChannels';
-import { grantedScopes } from '../../commands/slackInstallations';
+import { upgradeScopes, widgetScopeStatus } from '../../commands/slackPermissions';
 import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
-import { slackClient } from '../../slack/client';
+import { channelCreatorClient, NOT_INSTALLED, teamBotClient } from '../../slack/teamClients';
 import { slackAuthorizeUrl } from '../../slack/oauth';
 import { ensureBrowserId } from '../../slack/oauthState';
-import { INSTALL_BOT_SCOPES, INSTALL_USER_SCOPES, neededScopes, scopeStatus, type ScopeRef, type ScopeStatus } from '../../slack/scopes';
+import { INSTALL_BOT_SCOPES, INSTALL_USER_SCOPES, type ScopeRef } from '../../slack/scopes';
 import type { ChatEndpointView, SlackRoom } from '../../shared/types';
 import { presentChatEndpoint } from '../presenters/chatEndpoint';
 import { loadCurrentUser } from '../users/currentUser';
@@ -34,13 +34,6 @@ export type PermissionsView = {
   selective: (ScopeRef & { url: string })[];
 };
 
-/** The missing scopes; with nothing missing, the whole needed set again (a legacy install migrates this way). */
-function upgradeScopes(status: ScopeStatus): { bot: string[]; user: string[] } {
-  const wanted: ScopeRef[] = status.missing.length > 0 ? status.missing : status.scopes;
-  const of = (type: ScopeRef['type']) => wanted.filter((s) => s.type === type).map((s) => s.scope);
-  return { bot: of('bot'), user: of('user') };
-}
-
 export function chatEndpointsRouter(deps: ApiDeps): Router {
   const { config, models } = deps;
   const router = Router();
@@ -48,23 +41,7 @@ export function chatEndpointsRouter(deps: ApiDeps): Router {
   const id = (req: Request) => String(req.params.id);
   const secureCookies = config.publicUrl.startsWith('https:');
 
-  /** The bot client of the widget's team; 400 when the widget has no active installation. */
-  const botClientFor = async (ce: ChatEndpointDocument, failure = 'Add Parley to Slack first.') => {
-    const inst = ce.slackTeamId ? await models.Installation.findOne({ teamId: ce.slackTeamId, revokedAt: null }) : null;
-    if (ce.Step < 2 || !inst) throw new ValidationError(failure, 'not_installed');
-    return slackClient(config.slack.apiUrl, inst.botToken);
-  };
-
-  /**
-   * Channels are created as the main user (the spec's "Slack user used to create channels"), so the
-   * person is in the channel they made; without their token, the bot creates it.
-   */
-  const creatorClientFor = async (ce: ChatEndpointDocument) => {
-    const bot = await botClientFor(ce);
-    const inst = await models.Installation.findOne({ teamId: ce.slackTeamId, revokedAt: null });
-    const userToken = inst?.userTokens.find((t) => t.userId === ce.slackMainUser && !t.revokedAt && t.scopes.includes('channels:write'));
-    return userToken ? slackClient(config.slack.apiUrl, userToken.token) : bot;
-  };
+  const botClientFor = (ce: ChatEndpointDocument, failure?: string) => teamBotClient(models, config.slack.apiUrl, ce, failure);
 
   router.post('/chat_endpoints/new', auth, async (_req, res: Response<{ Id: string }>) => {
     const ce = await newWidget(models, authOf(res).user);
@@ -91,7 +68,7 @@ export function chatEndpointsRouter(deps: ApiDeps): Router {
   router.post('/chat_endpoints/:id/channels', auth, async (req, res: Response<{ Id: string; Name: string }>) => {
     const ce = await ownChatEndpoint(models, res, id(req));
     const { channelName } = parse(CreateChannelSchema, req.body);
-    const room = await createSlackChannel(await creatorClientFor(ce), channelName);
+    const room = await createSlackChannel(await channelCreatorClient(models, config.slack.apiUrl, ce), channelName);
     res.json({ Id: room.Id, Name: room.Name });
   });
 
@@ -116,11 +93,11 @@ export function chatEndpointsRouter(deps: ApiDeps): Router {
   router.get('/chat_endpoints/:id/slack_authorize', auth, async (req, res: Response<{ url: string }>) => {
     const ce = await ownChatEndpoint(models, res, id(req));
     const query = parse(SlackAuthorizeQuerySchema, req.query);
-    if (query.purpose !== 'install' && !ce.slackTeamId) throw new ValidationError('Add Parley to Slack first.', 'not_installed');
+    if (query.purpose !== 'install' && !ce.slackTeamId) throw new ValidationError(NOT_INSTALLED, 'not_installed');
     let bot: readonly string[] = INSTALL_BOT_SCOPES;
     let user: readonly string[] = INSTALL_USER_SCOPES;
     if (query.purpose === 'upgrade') {
-      ({ bot, user } = upgradeScopes(await permissionsOf(ce)));
+      ({ bot, user } = upgradeScopes(await widgetScopeStatus(models, ce)));
     }
     if (query.bot || query.user) {
       bot = query.bot ?? [];
@@ -141,7 +118,7 @@ export function chatEndpointsRouter(deps: ApiDeps): Router {
 
   router.get('/chat_endpoints/:id/permissions', auth, async (req, res: Response<PermissionsView>) => {
     const ce = await ownChatEndpoint(models, res, id(req));
-    const status = await permissionsOf(ce);
+    const status = await widgetScopeStatus(models, ce);
     const uid = authOf(res).user.id;
     const browserId = ensureBrowserId(req, res, secureCookies);
     const link = (bot: string[], user: string[]) =>
@@ -163,15 +140,6 @@ export function chatEndpointsRouter(deps: ApiDeps): Router {
       selective,
     });
   });
-
-  async function permissionsOf(ce: ChatEndpointDocument) {
-    const account = await models.Account.findById(ce.accountId);
-    const plan = account ? await models.Plan.findOne({ stripeId: account.planStripeId }) : null;
-    const needed = neededScopes({ planAllowsBots: plan?.bots ?? false, requestChatWriteUserScope: ce.requestChatWriteUserScope, oauthV1: ce.OauthV1 });
-    const inst = ce.slackTeamId ? await models.Installation.findOne({ teamId: ce.slackTeamId }) : null;
-    return scopeStatus(needed, grantedScopes(inst, ce.slackMainUser));
-  }
-
 
   return router;
 }

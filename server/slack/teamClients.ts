@@ -1,0 +1,26 @@
+/** Web API clients for a widget's Slack team, from the stored installation. */
+import type { WebClient } from '@slack/web-api';
+import type { Models } from '../models';
+import type { ChatEndpointDocument } from '../models/ChatEndpoint';
+import { ValidationError } from '../errors';
+import { slackClient } from './client';
+
+export const NOT_INSTALLED = 'Add Parley to Slack first.';
+
+/** The bot client of the widget's team; 400 (with `failure` as the Message) without an active installation. */
+export async function teamBotClient(models: Models, apiUrl: string, ce: ChatEndpointDocument, failure = NOT_INSTALLED): Promise<WebClient> {
+  const inst = ce.slackTeamId ? await models.Installation.findOne({ teamId: ce.slackTeamId, revokedAt: null }) : null;
+  if (ce.Step < 2 || !inst) throw new ValidationError(failure, 'not_installed');
+  return slackClient(apiUrl, inst.botToken);
+}
+
+/**
+ * The client new channels are created with: the main user's (the spec's "Slack user used to create
+ * channels"), so the person is in the channel they made; the bot's when their token cannot.
+ */
+export async function channelCreatorClient(models: Models, apiUrl: string, ce: ChatEndpointDocument): Promise<WebClient> {
+  const bot = await teamBotClient(models, apiUrl, ce);
+  const inst = await models.Installation.findOne({ teamId: ce.slackTeamId, revokedAt: null });
+  const userToken = inst?.userTokens.find((t) => t.userId === ce.slackMainUser && !t.revokedAt && t.scopes.includes('channels:write'));
+  return userToken ? slackClient(apiUrl, userToken.token) : bot;
+}
