@@ -1,6 +1,6 @@
 /** The panel's styles, scoped by the shadow root. Colours from the widget's settings come in as custom properties. */
 export const panelCss = `
-.panel{--bg:#2f6fed;--fg:#fff;display:flex;flex-direction:column;height:100%;min-height:0;background:#fff;color:#1f2937;
+.panel{--bg:#2f6fed;--fg:#fff;position:relative;display:flex;flex-direction:column;height:100%;min-height:0;background:#fff;color:#1f2937;
 font:14.5px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",sans-serif;-webkit-font-smoothing:antialiased}
 .panel *{box-sizing:border-box}
 .panel [hidden]{display:none!important}

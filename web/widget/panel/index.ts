@@ -76,7 +76,7 @@ function createPanel(ctx: PanelContext): PanelHandle {
   const banner = h('p', { class: 'banner', role: 'alert', hidden: true });
   const body = h('div', { class: 'body' });
   const foot = h('div', { class: 'foot' });
-  const panel = h('section', { class: 'panel', 'aria-labelledby': 'parley-title' }, head, banner, body, foot);
+  const panel = h('section', { class: 'panel', 'aria-labelledby': 'parley-title' }, head, menu, banner, body, foot);
   if (ctx.style !== 'inline') panel.setAttribute('role', 'dialog');
   panel.addEventListener('keydown', (event) => {
     if (event.key === 'Escape' && ctx.style !== 'inline') {

@@ -1,0 +1,267 @@
+/**
+ * The widget's public JS API and the settings that shape what a visitor sees, in Chromium on the demo site
+ * (another origin), with the real relay and Slack sandbox: the queue stub, events, lazy loading, privacy consent
+ * and pre-chat details, the end of a chat with a rating, tabs sharing one conversation, blacklisted pages and
+ * the launcher's looks.
+ */
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import { buildWidget } from '../../scripts/build';
+import { useBrowser } from '../helpers/browser';
+import { startTestServer, type TestServer } from '../helpers/app';
+import { signUpUser } from '../factories';
+import { ACME, ALICE, firstWidgetId, setUpWidget } from '../slack/helpers';
+import type { ChatEndpoint } from '../../server/models/ChatEndpoint';
+import type { Message } from '../../server/sandbox/slack/types';
+
+type Widget = { uuid: string; channel: string; ceId: string };
+
+async function configuredWidget(server: TestServer, settings: Partial<ChatEndpoint> = {}): Promise<Widget> {
+  const user = await signUpUser(server);
+  const ceId = await firstWidgetId(server, user.token);
+  const channel = await setUpWidget(server, user.token, ceId);
+  if (Object.keys(settings).length > 0) await server.models.ChatEndpoint.updateOne({ _id: ceId }, { $set: settings });
+  const ce = await server.models.ChatEndpoint.findById(ceId);
+  if (!ce) throw new Error('the widget just set up is gone');
+  return { uuid: ce.Uuid, channel, ceId };
+}
+
+async function waitFor<T>(what: string, read: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined && value !== null) return value;
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function threadWith(server: TestServer, channel: string, text: string): { parent: Message; replies: Message[] } | undefined {
+  for (const parent of server.slack.state.channelMessages(channel)) {
+    const replies = server.slack.state.replies(channel, parent.ts);
+    if (replies.some((r) => r.text.includes(text))) return { parent, replies };
+  }
+  return undefined;
+}
+
+type Win = Window & { parley: Record<string, (...args: unknown[]) => unknown>; __events: string[] };
+
+describe('visitor widget API and settings (browser)', function () {
+  this.timeout(120_000);
+  let server: TestServer;
+  const browser = useBrowser();
+
+  before(async function () {
+    this.timeout(60_000);
+    await buildWidget();
+  });
+  beforeEach(async function () {
+    this.timeout(60_000);
+    server = await startTestServer();
+  });
+  afterEach(async () => {
+    await server?.close();
+  });
+
+  const widgetOf = (page: Page) => page.locator('parley-widget');
+
+  async function openDemo(page: Page, widget: Widget, query = ''): Promise<void> {
+    await page.goto(`${server.demoUrl}/?widget=${widget.uuid}${query}`);
+  }
+
+  it('replays calls queued before the loader ran and reports events to listeners and as DOM events', async () => {
+    const widget = await configuredWidget(server);
+    const page = browser.page;
+    // What a site does before /widget.js arrives: the snippet's stub queues the calls.
+    await page.addInitScript(() => {
+      const w = window as unknown as Win & { parley: { _q: unknown[] } };
+      w.__events = [];
+      w.parley = { _q: [] } as unknown as Win['parley'] & { _q: unknown[] };
+      const q = (w.parley as unknown as { _q: unknown[] })._q;
+      q.push(['on', ['ready', () => w.__events.push('ready')]]);
+      q.push(['on', ['firstMessageSent', () => w.__events.push('firstMessageSent')]]);
+      q.push(['identify', ['user-42', { name: 'Jane Roe', email: 'jane@example.com', plan: 'pro' }]]);
+      for (const name of ['expanded', 'collapsed', 'messageReceived']) {
+        document.addEventListener(`parley.${name}`, () => w.__events.push(`dom:${name}`));
+      }
+    });
+    await openDemo(page, widget);
+    await page.waitForFunction(() => (window as unknown as Win).__events.includes('ready'));
+    expect(await page.evaluate(() => (window as unknown as Win).parley.isShown())).to.equal(true);
+    expect(await page.evaluate(() => (window as unknown as Win).parley.isOnline())).to.equal(true);
+
+    await page.evaluate(() => (window as unknown as Win).parley.open());
+    await widgetOf(page).getByRole('textbox', { name: 'Message' }).waitFor();
+    await page.evaluate(() => (window as unknown as Win).parley.send('Sent through the API'));
+    await widgetOf(page).locator('.msg.visitor:not(.sending)', { hasText: 'Sent through the API' }).waitFor();
+    const thread = await waitFor('the Slack thread', () => threadWith(server, widget.channel, 'Sent through the API'));
+
+    const visitor = await waitFor('the identified visitor', () => server.models.Visitor.findOne({ identUserId: 'user-42' }));
+    expect(visitor.identTraits).to.include({ plan: 'pro' });
+
+    await server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, threadTs: thread.parent.ts, text: 'Hello Jane!' });
+    await widgetOf(page).getByText('Hello Jane!').waitFor();
+    await page.evaluate(() => (window as unknown as Win).parley.hide());
+    expect(await page.evaluate(() => (window as unknown as Win).parley.isShown())).to.equal(false);
+    expect(await widgetOf(page).isVisible()).to.equal(false);
+    const events = await page.evaluate(() => (window as unknown as Win).__events);
+    expect(events).to.include.members(['ready', 'dom:expanded', 'firstMessageSent', 'dom:messageReceived', 'dom:collapsed']);
+    expect(events.filter((e) => e === 'firstMessageSent')).to.have.length(1);
+  });
+
+  it('loads no panel and opens no socket until the visitor shows interest', async () => {
+    const widget = await configuredWidget(server);
+    const page = browser.page;
+    const panelRequests: string[] = [];
+    const sockets: string[] = [];
+    page.on('request', (req) => {
+      if (/\/widget\/panel\.[^/]+\.js$/.test(req.url())) panelRequests.push(req.url());
+    });
+    page.on('websocket', (ws) => sockets.push(ws.url()));
+    await openDemo(page, widget);
+    const launcher = widgetOf(page).locator('.launcher');
+    await launcher.waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(panelRequests).to.have.length(0);
+    expect(sockets).to.have.length(0);
+
+    await launcher.hover();
+    await waitFor('the panel script', () => (panelRequests.length > 0 ? true : undefined));
+    expect(sockets).to.have.length(0);
+    await launcher.click();
+    await waitFor('the socket', () => (sockets.length > 0 ? true : undefined));
+    expect(sockets[0]).to.equal(`${server.url.replace(/^http/, 'ws')}/ws`);
+  });
+
+  it('asks for privacy acceptance and the visitor details first when the widget requires them', async () => {
+    const widget = await configuredWidget(server, {
+      requireAcceptance: true,
+      acceptanceText: 'I agree that Northwind stores my messages.',
+      displayPrivacyPolicy: true,
+      privacyPolicyLinkURL: 'https://northwind.example/privacy',
+      privacyPolicyLinkText: 'Our privacy policy',
+      requireInfo: true,
+      requireInfoGreeting: 'Who are we talking to?',
+    });
+    const page = browser.page;
+    await openDemo(page, widget);
+    const w = widgetOf(page);
+    await w.locator('.launcher').click();
+    await w.getByText('I agree that Northwind stores my messages.').waitFor();
+    expect(await w.getByRole('link', { name: 'Our privacy policy' }).first().getAttribute('href')).to.equal('https://northwind.example/privacy');
+    expect(await w.getByRole('textbox', { name: 'Message' }).count()).to.equal(0);
+    await w.getByRole('button', { name: 'Accept' }).click();
+
+    await w.getByText('Who are we talking to?').waitFor();
+    await w.getByLabel('Name').fill('Sam Visitor');
+    await w.getByLabel('Email').fill('sam@example.com');
+    await w.getByRole('button', { name: 'Start chat' }).click();
+    await w.getByRole('textbox', { name: 'Message' }).fill('Hello after the forms');
+    await w.getByRole('textbox', { name: 'Message' }).press('Enter');
+    await w.locator('.msg.visitor:not(.sending)', { hasText: 'Hello after the forms' }).waitFor();
+    const visitor = await waitFor('the visitor with details', () => server.models.Visitor.findOne({ email: 'sam@example.com' }));
+    expect(visitor.name).to.equal('Sam Visitor');
+    expect(visitor.acceptedPrivacyAt).to.be.instanceOf(Date);
+  });
+
+  it('ends the chat from the menu after confirmation and records the rating and feedback', async () => {
+    const widget = await configuredWidget(server);
+    const page = browser.page;
+    await page.addInitScript(() => {
+      const w = window as unknown as Win;
+      w.__events = [];
+      document.addEventListener('parley.conversationEnded', () => w.__events.push('conversationEnded'));
+    });
+    await openDemo(page, widget);
+    const w = widgetOf(page);
+    await w.locator('.launcher').click();
+    await w.getByRole('textbox', { name: 'Message' }).fill('Quick question');
+    await w.getByRole('textbox', { name: 'Message' }).press('Enter');
+    await w.locator('.msg.visitor:not(.sending)', { hasText: 'Quick question' }).waitFor();
+
+    await w.getByRole('button', { name: 'Chat options' }).click();
+    await w.getByRole('menuitem', { name: 'End chat' }).click();
+    await w.getByText('Are you sure you want to end this chat?').waitFor();
+    await w.getByRole('button', { name: 'Yes' }).click();
+    await w.getByText('This chat has ended.').waitFor();
+    await w.getByRole('button', { name: 'Good' }).click();
+    await w.getByRole('textbox', { name: 'Feedback' }).fill('Fast and friendly');
+    await w.getByRole('button', { name: 'Send' }).first().click();
+    await w.getByText('Thanks for your feedback!').waitFor();
+
+    const conversation = await waitFor('the rating', () => server.models.Conversation.findOne({ rating: 'up' }));
+    expect(conversation.status).to.equal('ended');
+    expect(conversation.feedback).to.equal('Fast and friendly');
+    expect(await page.evaluate(() => (window as unknown as Win).__events)).to.deep.equal(['conversationEnded']);
+  });
+
+  it('shares one conversation between tabs and page loads of the same visitor', async () => {
+    const widget = await configuredWidget(server);
+    const first = browser.page;
+    await openDemo(first, widget);
+    await widgetOf(first).locator('.launcher').click();
+    await widgetOf(first).getByRole('textbox', { name: 'Message' }).fill('Message from the first tab');
+    await widgetOf(first).getByRole('textbox', { name: 'Message' }).press('Enter');
+    const thread = await waitFor('the Slack thread', () => threadWith(server, widget.channel, 'Message from the first tab'));
+
+    // Same browser profile, another tab: the ongoing conversation comes back open, with its history.
+    const second = await browser.context.newPage();
+    await openDemo(second, widget);
+    await widgetOf(second).getByText('Message from the first tab').waitFor();
+    await widgetOf(second).getByRole('button', { name: 'Minimise chat' }).click();
+    await server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, threadTs: thread.parent.ts, text: 'Reply seen in both tabs' });
+    await widgetOf(first).getByText('Reply seen in both tabs').waitFor();
+    // Minimised, the second tab shows the reply as an unread badge.
+    await widgetOf(second).locator('.badge', { hasText: '1' }).waitFor();
+    await widgetOf(second).locator('.launcher').click();
+    await widgetOf(second).getByText('Reply seen in both tabs').waitFor();
+    expect(await widgetOf(second).locator('.msg', { hasText: 'Message from the first tab' }).count()).to.equal(1);
+  });
+
+  it('stays away from pages matching blacklistedUrls', async () => {
+    const widget = await configuredWidget(server, { blacklistedUrls: 'style=sidebar\n/checkout' });
+    const page = browser.page;
+    await page.addInitScript(() => {
+      const w = window as unknown as Win;
+      w.__events = [];
+      document.addEventListener('parley.ready', () => w.__events.push('ready'));
+    });
+    await openDemo(page, widget, '&style=sidebar');
+    await page.waitForFunction(() => (window as unknown as Win).__events.includes('ready'));
+    expect(await widgetOf(page).locator('.launcher').isVisible()).to.equal(false);
+    expect(await page.evaluate(() => (window as unknown as Win).parley.isShown())).to.equal(false);
+  });
+
+  it('draws the launcher as configured: a round button bottom left, a tab for the sidebar style, an inline box', async () => {
+    const widget = await configuredWidget(server, { collapsedMode: 'button', widgetAlignment: 'bottomLeft', titleColor: '#0f766e' });
+    const page = browser.page;
+    await openDemo(page, widget);
+    const launcher = widgetOf(page).locator('.launcher');
+    await launcher.waitFor();
+    const box = await launcher.boundingBox();
+    expect(box?.x).to.be.below(100);
+    expect(box?.width).to.equal(box?.height);
+    expect(await launcher.evaluate((el) => getComputedStyle(el).backgroundColor)).to.equal('rgb(15, 118, 110)');
+
+    // The browser caches the configuration for 30 s: the new settings are read by fresh profiles.
+    await server.models.ChatEndpoint.updateOne({ Uuid: widget.uuid }, { $set: { collapsedMode: 'default', widgetAlignment: 'bottomRight' } });
+    const sidebar = await browser.newPage();
+    await openDemo(sidebar, widget, '&style=sidebar');
+    const tab = widgetOf(sidebar).locator('.launcher');
+    await tab.waitFor();
+    expect(await tab.getAttribute('class')).to.contain('tab');
+    await tab.click();
+    await widgetOf(sidebar).getByRole('textbox', { name: 'Message' }).waitFor();
+    const frame = await widgetOf(sidebar).locator('.frame').boundingBox();
+    expect(frame?.height).to.equal(800);
+    expect((frame?.x ?? 0) + (frame?.width ?? 0)).to.equal(1280);
+
+    const inlinePage = await browser.newPage();
+    await openDemo(inlinePage, widget, '&style=inline');
+    const inline = inlinePage.locator('#parley-inline');
+    await inline.getByRole('textbox', { name: 'Message' }).waitFor();
+    const inBox = await inline.boundingBox();
+    const panelBox = await inline.locator('.panel').boundingBox();
+    expect(panelBox?.width).to.equal(inBox?.width);
+  });
+});
