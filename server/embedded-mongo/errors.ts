@@ -62,10 +62,6 @@ export function badValue(message: string): CommandError {
   return new CommandError(ErrorCodes.BadValue, message);
 }
 
-export function typeMismatch(message: string): CommandError {
-  return new CommandError(ErrorCodes.TypeMismatch, message);
-}
-
 /** Turns anything thrown by a handler (our errors, mingo's, bugs) into a CommandError. */
 export function toCommandError(err: unknown): CommandError {
   if (err instanceof CommandError) return err;

@@ -142,16 +142,6 @@ export function compareValues(a: unknown, b: unknown): number {
   }
 }
 
-/** The value at a dotted path, without array traversal (undefined when missing). */
-export function getPath(doc: unknown, path: string): unknown {
-  let cur: unknown = doc;
-  for (const part of path.split('.')) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Document)[part];
-  }
-  return cur;
-}
-
 /**
  * Every value a dotted path reaches, traversing arrays the way indexes and queries do.
  * A missing path yields `undefined` once; arrays are returned whole at the leaf (callers expand them).
@@ -200,11 +190,6 @@ export function copyDoc<T>(v: T): T {
   }
   if (v instanceof Date) return new Date(v.getTime()) as T;
   return v;
-}
-
-/** Deep equality under MongoDB rules (field order matters in embedded documents). */
-export function valuesEqual(a: unknown, b: unknown): boolean {
-  return canonicalKey(a) === canonicalKey(b);
 }
 
 /** Renders a value the way mongod prints it in error messages (dup key: { email: "a@b.c" }). */
