@@ -26,7 +26,7 @@ async function configuredWidget(server: TestServer, settings: Partial<ChatEndpoi
   return { uuid: ce.Uuid, channel, ceId };
 }
 
-async function waitFor<T>(what: string, read: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+async function waitFor<T>(what: string, read: () => T | null | undefined | Promise<T | null | undefined>, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
