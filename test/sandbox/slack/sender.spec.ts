@@ -118,6 +118,15 @@ describe('Slack sandbox sender', () => {
       expect(f.app.received[1].headers['x-slack-retry-reason']).to.equal('http_timeout');
     });
 
+    it('retries with reason connection_failed while the app is down', async () => {
+      installBot(f);
+      f.sandbox.setAppUrls({ eventsUrl: 'http://127.0.0.1:1/slack/events' });
+      const result = await f.sandbox.sendEvent(ACME, { type: 'app_home_opened', user: ALICE, tab: 'home' });
+      expect(result.ok).to.equal(false);
+      expect(result.attempts.map((a) => a.failure)).to.deep.equal(['connection_failed', 'connection_failed', 'connection_failed', 'connection_failed']);
+      expect(result.attempts.map((a) => a.retryReason)).to.deep.equal([undefined, 'connection_failed', 'connection_failed', 'connection_failed']);
+    });
+
     it('does not retry when the app answers with X-Slack-No-Retry: 1', async () => {
       installBot(f);
       f.app.respond(() => ({ status: 500, headers: { 'x-slack-no-retry': '1' } }));
