@@ -26,11 +26,11 @@ async function configuredWidget(server: TestServer, settings: Partial<ChatEndpoi
   return { uuid: ce.Uuid, channel, ceId };
 }
 
-async function waitFor<T>(what: string, read: () => T | null | undefined | Promise<T | null | undefined>, timeoutMs = 15_000): Promise<T> {
+async function waitFor<T>(what: string, read: () => Promise<T | null | undefined> | T | undefined, timeoutMs = 15_000): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
-    if (value !== undefined && value !== null) return value;
+    if (value !== undefined && value !== null) return value as NonNullable<T>;
     if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -96,7 +96,7 @@ describe('visitor widget API and settings (browser)', function () {
     await widgetOf(page).locator('.msg.visitor:not(.sending)', { hasText: 'Sent through the API' }).waitFor();
     const thread = await waitFor('the Slack thread', () => threadWith(server, widget.channel, 'Sent through the API'));
 
-    const visitor = await waitFor('the identified visitor', () => server.models.Visitor.findOne({ identUserId: 'user-42' }));
+    const visitor = await waitFor('the identified visitor', () => server.models.Visitor.findOne({ identUserId: 'user-42' }).exec());
     expect(visitor.identTraits).to.include({ plan: 'pro' });
 
     await server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, threadTs: thread.parent.ts, text: 'Hello Jane!' });
@@ -159,7 +159,7 @@ describe('visitor widget API and settings (browser)', function () {
     await w.getByRole('textbox', { name: 'Message' }).fill('Hello after the forms');
     await w.getByRole('textbox', { name: 'Message' }).press('Enter');
     await w.locator('.msg.visitor:not(.sending)', { hasText: 'Hello after the forms' }).waitFor();
-    const visitor = await waitFor('the visitor with details', () => server.models.Visitor.findOne({ email: 'sam@example.com' }));
+    const visitor = await waitFor('the visitor with details', () => server.models.Visitor.findOne({ email: 'sam@example.com' }).exec());
     expect(visitor.name).to.equal('Sam Visitor');
     expect(visitor.acceptedPrivacyAt).to.be.instanceOf(Date);
   });
@@ -189,7 +189,7 @@ describe('visitor widget API and settings (browser)', function () {
     await w.getByRole('button', { name: 'Send' }).first().click();
     await w.getByText('Thanks for your feedback!').waitFor();
 
-    const conversation = await waitFor('the rating', () => server.models.Conversation.findOne({ rating: 'up' }));
+    const conversation = await waitFor('the rating', () => server.models.Conversation.findOne({ rating: 'up' }).exec());
     expect(conversation.status).to.equal('ended');
     expect(conversation.feedback).to.equal('Fast and friendly');
     expect(await page.evaluate(() => (window as unknown as Win).__events)).to.deep.equal(['conversationEnded']);
