@@ -1,6 +1,6 @@
 // The Slack sandbox: an honest local stand-in for Slack that Parley's unchanged @slack/web-api and @slack/bolt
 // talk to. Mount `router` at the path of `baseUrl`; point the WebClient at `apiUrl` and the install button at
-// `authorizeUrl`. See README-like notes in each module for what is checked and how.
+// `authorizeUrl`. README.md lists the URLs, the test knobs and the choices made.
 import express, { type Router } from 'express';
 import { actionPayload, findElement, missingRequired, viewValues } from './blocks';
 import { operatorRouter } from './operator';
@@ -122,7 +122,7 @@ export interface SlackSandbox {
   authorizeUrl: string;
   /** Inspect and drive from tests: workspaces, users, channels, messages, files, views, calls, deliveries, rateLimit, failNext. */
   state: SandboxState;
-  /** The app's signing secret and URLs as the sender uses them (URLs may be changed later with setAppUrls). */
+  /** The app id (A…) put in payloads, events and oauth.v2.access answers. */
   appId: string;
   /** Points the sender at the app's endpoints (useful when the app's port is known only after start). */
   setAppUrls(urls: Partial<{ eventsUrl: string; interactivityUrl: string; commandsUrl: string }>): void;
