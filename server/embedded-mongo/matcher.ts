@@ -1,8 +1,7 @@
 /**
  * A native matcher for the filters applications send most (equality, comparisons, $in/$nin, $exists, regular
- * expressions, $and/$or), an order of magnitude faster than mingo on collection scans. Anything outside that
- * subset, and every null comparison (whose rules around missing fields and arrays are subtle), returns undefined
- * so the caller falls back to mingo.
+ * expressions, $and/$or), an order of magnitude faster than mingo on collection scans. Clauses outside that
+ * subset, and every null comparison (whose rules around missing fields and arrays are subtle), go to mingo.
  */
 import { Decimal128, Long, ObjectId, type Document } from 'bson';
 import { canonicalKey, compareValues, isPlainObject, pathValues } from './values';
@@ -159,26 +158,24 @@ function compileCondition(cond: unknown): Op[] | undefined {
   return ops;
 }
 
-/** A native predicate for `filter`, or undefined when mingo must evaluate it. */
-export function compileNative(filter: Document): Predicate | undefined {
+/**
+ * Compiles a filter clause by clause: natively where the clause is in the subset, through `fallback` (mingo)
+ * otherwise. A filter is the conjunction of its clauses, so mixing the two keeps its meaning.
+ */
+export function compileClauses(filter: Document, fallback: (clause: Document) => Predicate): Predicate {
   const parts: Predicate[] = [];
   for (const [field, cond] of Object.entries(filter)) {
-    if (field === '$and' || field === '$or') {
-      if (!Array.isArray(cond) || cond.length === 0) return undefined;
-      const branches: Predicate[] = [];
-      for (const branch of cond) {
-        if (!isPlainObject(branch)) return undefined;
-        const compiled = compileNative(branch);
-        if (!compiled) return undefined;
-        branches.push(compiled);
-      }
+    if (field === '$comment') continue;
+    if ((field === '$and' || field === '$or') && Array.isArray(cond) && cond.length > 0 && cond.every(isPlainObject)) {
+      const branches = (cond as Document[]).map((branch) => compileClauses(branch, fallback));
       parts.push(field === '$and' ? (doc) => branches.every((b) => b(doc)) : (doc) => branches.some((b) => b(doc)));
       continue;
     }
-    if (field === '$comment') continue;
-    if (field.startsWith('$')) return undefined;
-    const ops = compileCondition(cond);
-    if (!ops) return undefined;
+    const ops = field.startsWith('$') ? undefined : compileCondition(cond);
+    if (!ops) {
+      parts.push(fallback({ [field]: cond }));
+      continue;
+    }
     const split = field.split('.');
     // Numeric parts index into arrays; pathValues knows how, the fast walk does not.
     const simple = split.some((p) => /^\d+$/.test(p)) ? undefined : split;
@@ -186,6 +183,7 @@ export function compileNative(filter: Document): Predicate | undefined {
       parts.push(negate ? (doc) => !some(doc, field, simple, pred) : (doc) => some(doc, field, simple, pred));
     }
   }
+  if (parts.length === 0) return () => true;
   if (parts.length === 1) return parts[0];
   return (doc) => parts.every((p) => p(doc));
 }

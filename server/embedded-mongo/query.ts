@@ -1,8 +1,8 @@
-/** Filters (mingo), sorts and find projections with MongoDB's semantics. */
+/** Filters (native matcher, mingo for the rest), sorts and find projections with MongoDB semantics. */
 import type { Document } from 'bson';
 import { Aggregator, Query } from 'mingo';
 import { CommandError, ErrorCodes, badValue } from './errors';
-import { compileNative } from './matcher';
+import { compileClauses } from './matcher';
 import { compareValues, copyDoc, isPlainObject, pathValues } from './values';
 
 const TOP_LEVEL_OPERATORS = new Set(['$and', '$or', '$nor', '$expr', '$where', '$text', '$comment', '$jsonSchema', '$alwaysFalse', '$alwaysTrue']);
@@ -23,15 +23,20 @@ export function compileFilter(filter: unknown): Matcher {
   }
   const { $comment: _comment, ...rest } = filter;
   if (Object.keys(rest).length === 0) return MATCH_ALL;
-  const native = compileNative(rest);
-  if (native) return { test: native };
+  return { test: compileClauses(rest, mingoClause) };
+}
+
+/** One clause the native matcher does not cover, evaluated by mingo. */
+function mingoClause(clause: Document): (doc: Document) => boolean {
+  let query: Query;
   try {
-    return new Query(rest, {});
+    query = new Query(clause, {});
   } catch (err) {
     const message = (err as Error).message;
     const unknown = /unknown query operator (\$\w+)/i.exec(message);
     throw badValue(unknown ? `unknown operator: ${unknown[1]}` : message);
   }
+  return (doc) => query.test(doc);
 }
 
 /** A filter compiled on first use: index lookups that answer it exactly never pay for mingo's compilation. */
