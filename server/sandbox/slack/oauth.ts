@@ -8,7 +8,7 @@ import { escapeHtml, pageShell } from './html';
 export interface OAuthAppConfig {
   clientId: string;
   name: string;
-  /** Redirect URLs configured for the app; when given, redirect_uri must be one of them (or start with one). */
+  /** Redirect URLs configured for the app; when given, redirect_uri must be one of them or a path below one. */
   redirectUrls?: string[];
   /** How long a code can be exchanged (Slack: 10 minutes). */
   codeTtlMs: number;
@@ -42,7 +42,13 @@ export function oauthRouter(ctx: PresentContext, app: OAuthAppConfig): Router {
     if (p.clientId !== app.clientId) return 'Invalid client_id parameter';
     if (!p.redirectUri) return 'No redirect_uri was given and the app has no redirect URL configured';
     if (!/^https?:\/\//.test(p.redirectUri)) return 'redirect_uri must be an http(s) URL';
-    if (app.redirectUrls && app.redirectUrls.length > 0 && !app.redirectUrls.some((u) => p.redirectUri.startsWith(u))) return 'redirect_uri did not match any configured URIs';
+    // Slack accepts a configured URL or a path below it.
+    const allowed = (u: string) => {
+      const base = u.replace(/\/+$/, '');
+      const target = p.redirectUri.split('?')[0];
+      return target === base || target.startsWith(`${base}/`);
+    };
+    if (app.redirectUrls && app.redirectUrls.length > 0 && !app.redirectUrls.some(allowed)) return 'redirect_uri did not match any configured URIs';
     if (p.botScopes.length === 0 && p.userScopes.length === 0) return 'Invalid permissions requested: no scope or user_scope';
     const bad = [...p.botScopes, ...p.userScopes].find((x) => !SCOPE_RE.test(x));
     if (bad) return `Invalid permissions requested: ${bad}`;

@@ -51,6 +51,18 @@ describe('Slack sandbox OAuth v2', () => {
     expect(await res.text()).to.contain('Invalid client_id');
   });
 
+  it("refuses a redirect_uri that is not one of the app's redirect URLs", async () => {
+    await f.close();
+    f = await startSandbox({ autoEvents: false, app: { redirectUrls: [REDIRECT] } });
+    const bad = await fetch(`${f.sandbox.authorizeUrl}?${authorizeQuery({ redirect_uri: 'https://evil.example/steal' })}`);
+    expect(bad.status).to.equal(400);
+    expect(await bad.text()).to.contain('redirect_uri did not match any configured URIs');
+    const lookalike = await fetch(`${f.sandbox.authorizeUrl}?${authorizeQuery({ redirect_uri: `${REDIRECT}.evil.example` })}`);
+    expect(lookalike.status).to.equal(400);
+    const good = await fetch(`${f.sandbox.authorizeUrl}?${authorizeQuery()}`);
+    expect(good.status).to.equal(200);
+  });
+
   it('redirects with a code and the state on Allow, and oauth.v2.access returns Slack\'s shape', async () => {
     const back = await decide(f, 'allow');
     expect(back.origin + back.pathname).to.equal(REDIRECT);
