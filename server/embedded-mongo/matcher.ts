@@ -159,6 +159,23 @@ function compileCondition(cond: unknown): Op[] | undefined {
 }
 
 /**
+ * `{field: null}` (the soft-delete and "not used yet" idiom): null or missing when no array lies on the path;
+ * with arrays the rules get subtle, so those documents go to `viaMingo`.
+ */
+function nullEquality(parts: string[], viaMingo: Predicate): Predicate {
+  return (doc) => {
+    let cur: unknown = doc;
+    for (const part of parts) {
+      if (cur === null || cur === undefined || typeof cur !== 'object') return true;
+      if (Array.isArray(cur)) return viaMingo(doc);
+      cur = (cur as Document)[part];
+    }
+    if (Array.isArray(cur)) return viaMingo(doc);
+    return cur === null || cur === undefined;
+  };
+}
+
+/**
  * Compiles a filter clause by clause: natively where the clause is in the subset, through `fallback` (mingo)
  * otherwise. A filter is the conjunction of its clauses, so mixing the two keeps its meaning.
  */
@@ -171,14 +188,18 @@ export function compileClauses(filter: Document, fallback: (clause: Document) =>
       parts.push(field === '$and' ? (doc) => branches.every((b) => b(doc)) : (doc) => branches.some((b) => b(doc)));
       continue;
     }
+    const split = field.split('.');
+    // Numeric parts index into arrays; pathValues knows how, the fast walk does not.
+    const simple = split.some((p) => /^\d+$/.test(p)) ? undefined : split;
+    if (simple && (cond === null || (isPlainObject(cond) && Object.keys(cond).length === 1 && cond.$eq === null))) {
+      parts.push(nullEquality(simple, fallback({ [field]: cond })));
+      continue;
+    }
     const ops = field.startsWith('$') ? undefined : compileCondition(cond);
     if (!ops) {
       parts.push(fallback({ [field]: cond }));
       continue;
     }
-    const split = field.split('.');
-    // Numeric parts index into arrays; pathValues knows how, the fast walk does not.
-    const simple = split.some((p) => /^\d+$/.test(p)) ? undefined : split;
     for (const { pred, negate } of ops) {
       parts.push(negate ? (doc) => !some(doc, field, simple, pred) : (doc) => some(doc, field, simple, pred));
     }
