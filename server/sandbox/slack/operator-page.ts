@@ -64,6 +64,8 @@ body { height: 100vh; overflow: hidden; }
 .deliveries { font-size: 12px; padding: 8px 16px; overflow-y: auto; }
 .deliveries li { list-style: none; padding: 3px 0; border-bottom: 1px solid #f0f0f0; }
 .deliveries .bad { color: var(--danger); }
+.deliveries summary { cursor: pointer; }
+.deliveries .try { color: var(--muted); margin: 2px 0 2px 14px; word-break: break-all; }
 .deliveries ul { padding: 0; margin: 0; }
 .bk-section { display: flex; gap: 10px; align-items: flex-start; margin: 4px 0; }
 .bk-section .bk-text { flex: 1; }
@@ -107,6 +109,7 @@ const script = String.raw`
   var sel = { team: params.get('team') || '', user: params.get('user') || '', channel: params.get('channel') || '', thread: params.get('thread') || '', pane: params.get('pane') || 'channel' };
   var snap = null;
   var modalSig = '';
+  var openDeliveries = {};
   var $ = function (id) { return document.getElementById(id); };
 
   function esc(s) { return String(s == null ? '' : s).replace(/[&<>"']/g, function (c) { return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]; }); }
@@ -297,7 +300,8 @@ const script = String.raw`
       $('op-close-thread').style.display = 'none';
       $('op-thread-composer').style.display = 'none';
       side.innerHTML = '<div class="deliveries" id="op-deliveries"><ul>' + snap.deliveries.map(function (d) {
-        return '<li class="' + (d.ok ? '' : 'bad') + '" data-delivery-id="' + esc(d.id) + '">' + (d.ok ? '✓' : '✗') + ' ' + esc(d.summary) + ' <span class="muted">' + (d.status || d.failure || '') + (d.attempts > 1 ? ' · ' + d.attempts + ' attempts' : '') + '</span></li>';
+        return '<li class="' + (d.ok ? '' : 'bad') + '" data-delivery-id="' + esc(d.id) + '"><details' + (openDeliveries[d.id] ? ' open' : '') + '><summary>' + (d.ok ? '✓' : '✗') + ' ' + esc(d.summary) + ' <span class="muted">' + (d.status || d.failure || '') + (d.attempts > 1 ? ' · ' + d.attempts + ' attempts' : '') + '</span></summary>' +
+          d.tries.map(function (a) { return '<div class="try">#' + a.retryNum + (a.retryReason ? ' (' + esc(a.retryReason) + ')' : '') + ': ' + esc(String(a.status || a.failure || '')) + (a.body ? ' <code>' + esc(a.body) + '</code>' : '') + '</div>'; }).join('') + '</details></li>';
       }).join('') + '</ul>' + (snap.deliveries.length ? '' : '<div class="empty">Nothing sent yet.</div>') + '</div>';
     }
     renderModal();
@@ -431,6 +435,10 @@ const script = String.raw`
       sendAction(t, undefined);
     }
   });
+  document.addEventListener('toggle', function (e) {
+    var li = e.target.closest && e.target.closest('[data-delivery-id]');
+    if (li) openDeliveries[li.getAttribute('data-delivery-id')] = e.target.open;
+  }, true);
   document.addEventListener('change', function (e) {
     var t = e.target;
     if (t.getAttribute && t.getAttribute('data-kind') === 'select' && t.value) sendAction(t, t.value);

@@ -136,7 +136,16 @@ export function operatorRouter(ctx: PresentContext, sandbox: SlackSandbox, confi
         .filter((d) => !d.teamId || d.teamId === ws.id)
         .slice(-12)
         .reverse()
-        .map((d) => ({ id: d.id, kind: d.kind, summary: d.summary, ok: d.ok, attempts: d.attempts.length, status: d.attempts.at(-1)?.status ?? null, failure: d.attempts.at(-1)?.failure ?? null })),
+        .map((d) => ({
+          id: d.id,
+          kind: d.kind,
+          summary: d.summary,
+          ok: d.ok,
+          attempts: d.attempts.length,
+          status: d.attempts.at(-1)?.status ?? null,
+          failure: d.attempts.at(-1)?.failure ?? null,
+          tries: d.attempts.map((a) => ({ retryNum: a.retryNum, retryReason: a.retryReason ?? null, status: a.status ?? null, failure: a.failure ?? null, body: (a.body ?? a.error ?? '').slice(0, 300) })),
+        })),
     });
   });
 
