@@ -4,10 +4,12 @@
  * and pre-chat details, the end of a chat with a rating, tabs sharing one conversation, blacklisted pages and
  * the launcher's looks.
  */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { buildWidget } from '../../scripts/build';
-import { useBrowser } from '../helpers/browser';
+import { RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/app';
 import { signUpUser } from '../factories';
 import { ACME, ALICE, firstWidgetId, setUpWidget } from '../slack/helpers';
@@ -44,7 +46,20 @@ function threadWith(server: TestServer, channel: string, text: string): { parent
   return undefined;
 }
 
+async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync(path.join(RESULTS_DIR, 'widget'), { recursive: true });
+  await page.screenshot({ path: path.join(RESULTS_DIR, 'widget', `${name}.png`) });
+}
+
 type Win = Window & { parley: Record<string, (...args: unknown[]) => unknown>; __events: string[] };
+
+/** Waits until the panel's opening animation is over, so its box is where it stays. */
+async function animationsDone(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const frame = document.querySelector('parley-widget')?.shadowRoot?.querySelector('.frame');
+    return !!frame && frame.getAnimations().length === 0;
+  });
+}
 
 describe('visitor widget API and settings (browser)', function () {
   this.timeout(120_000);
@@ -148,11 +163,14 @@ describe('visitor widget API and settings (browser)', function () {
     const w = widgetOf(page);
     await w.locator('.launcher').click();
     await w.getByText('I agree that Northwind stores my messages.').waitFor();
+    await animationsDone(page);
+    await shot(page, 'privacy-consent');
     expect(await w.getByRole('link', { name: 'Our privacy policy' }).first().getAttribute('href')).to.equal('https://northwind.example/privacy');
     expect(await w.getByRole('textbox', { name: 'Message' }).count()).to.equal(0);
     await w.getByRole('button', { name: 'Accept' }).click();
 
     await w.getByText('Who are we talking to?').waitFor();
+    await shot(page, 'pre-chat-details');
     await w.getByLabel('Name').fill('Sam Visitor');
     await w.getByLabel('Email').fill('sam@example.com');
     await w.getByRole('button', { name: 'Start chat' }).click();
@@ -186,6 +204,7 @@ describe('visitor widget API and settings (browser)', function () {
     await w.getByText('This chat has ended.').waitFor();
     await w.getByRole('button', { name: 'Good' }).click();
     await w.getByRole('textbox', { name: 'Feedback' }).fill('Fast and friendly');
+    await shot(page, 'chat-ended-rating');
     await w.getByRole('button', { name: 'Send' }).first().click();
     await w.getByText('Thanks for your feedback!').waitFor();
 
@@ -252,6 +271,7 @@ describe('visitor widget API and settings (browser)', function () {
     expect(await tab.getAttribute('class')).to.contain('tab');
     await tab.click();
     await widgetOf(sidebar).getByRole('textbox', { name: 'Message' }).waitFor();
+    await animationsDone(sidebar);
     const frame = await widgetOf(sidebar).locator('.frame').boundingBox();
     expect(frame?.height).to.equal(800);
     expect((frame?.x ?? 0) + (frame?.width ?? 0)).to.equal(1280);

@@ -58,6 +58,14 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
 }
 
+/** Waits until the panel's opening animation is over, so its box is where it stays. */
+async function animationsDone(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const frame = document.querySelector('parley-widget')?.shadowRoot?.querySelector('.frame');
+    return !!frame && frame.getAnimations().length === 0;
+  });
+}
+
 describe('visitor widget (browser, demo site on another origin)', function () {
   this.timeout(120_000);
   let server: TestServer;
@@ -224,6 +232,7 @@ describe('visitor widget (browser, demo site on another origin)', function () {
     await shot(page, 'mobile-launcher');
     await panel.launcher.click();
     await panel.input.waitFor();
+    await animationsDone(page);
     const box = await panel.host.locator('.frame').boundingBox();
     expect(box?.width).to.equal(390);
     expect(box?.height).to.equal(780);

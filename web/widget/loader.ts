@@ -106,7 +106,8 @@ function start(): void {
 
   const draw = (): void => {
     const s = settings();
-    const visible = usable && wanted && (online || !config?.hideWhenOffline);
+    // Hidden while offline only when no conversation is going on: an open chat stays reachable.
+    const visible = usable && wanted && (online || !config?.hideWhenOffline || !!readState(widgetId).ongoing);
     host.style.display = visible ? (style === 'inline' ? 'block' : '') : 'none';
     css.textContent = launcherCss(s.titleColor || '#2f6fed', s.titleFontColor || '#fff');
     const left = s.widgetAlignment === 'bottomLeft';

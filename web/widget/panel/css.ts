@@ -48,7 +48,10 @@ font:14.5px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",sans
 .files img{max-width:220px;max-height:180px;border-radius:10px;display:block}
 .card{align-self:stretch;background:#fff;border:1px solid #e2e8f0;border-radius:14px;padding:12px 14px;box-shadow:0 1px 3px rgba(15,23,42,.06)}
 .card p{margin:0 0 10px}
-.row{display:flex;gap:8px;flex-wrap:wrap}
+.row{display:flex;gap:8px;flex-wrap:wrap;align-items:center}
+.row .field{flex:1;min-width:0;width:auto}
+.card textarea.field{min-height:70px;margin-bottom:8px}
+.card form+form,.card div+form{margin-top:12px;padding-top:12px;border-top:1px solid #eef2f7}
 .choice{border:1.5px solid var(--bg);color:var(--bg);background:#fff;border-radius:18px;padding:6px 14px;cursor:pointer;font-weight:550}
 .choice:hover:not(:disabled){background:var(--bg);color:var(--fg)}
 .choice:disabled{opacity:.55;cursor:default}
@@ -66,6 +69,7 @@ font:14.5px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",sans
 .composer .icon:disabled{opacity:.4;cursor:default}
 .form{padding:20px 18px;display:flex;flex-direction:column;gap:12px;overflow-y:auto}
 .form p{margin:0;color:#334155}
+.form a,.card a{color:var(--bg)}
 .form label{display:flex;flex-direction:column;gap:4px;font-size:12.5px;font-weight:600;color:#475569}
 .field{width:100%;border:1px solid #cbd5e1;border-radius:10px;padding:9px 12px;background:#fff;font-weight:400;font-size:14.5px}
 .field:focus{outline:2px solid var(--bg);outline-offset:-1px;border-color:transparent}

@@ -609,7 +609,7 @@ function createPanel(ctx: PanelContext): PanelHandle {
     if (settings.showConversationRating !== false) {
       const rating = h('div', {}, h('p', {}, settings.conversationRatingLabel || 'How would you rate this chat?'));
       const pick = (value: 'up' | 'down') => {
-        const feedback = h('textarea', { class: 'field', placeholder: settings.conversationRatingPlaceholder || 'Tell us more (optional)', maxlength: 2000, 'aria-label': 'Feedback' });
+        const feedback = h('textarea', { class: 'field', rows: 3, placeholder: settings.conversationRatingPlaceholder || 'Tell us more (optional)', maxlength: 2000, 'aria-label': 'Feedback' });
         clear(
           rating,
           h(
@@ -622,7 +622,6 @@ function createPanel(ctx: PanelContext): PanelHandle {
               },
             },
             feedback,
-            h('p', {}),
             h('button', { class: 'btn', type: 'submit' }, settings.defaultSendBtnLabel || 'Send'),
           ),
         );
@@ -630,7 +629,7 @@ function createPanel(ctx: PanelContext): PanelHandle {
       };
       const up = iconButton(THUMB_UP, 'Good', () => pick('up'), 'choice');
       const down = iconButton(THUMB_UP, 'Bad', () => pick('down'), 'choice');
-      (down.firstElementChild as SVGElement).style.transform = 'scaleY(-1)';
+      (down.firstElementChild as SVGElement).style.transform = 'rotate(180deg)';
       rating.append(h('div', { class: 'row' }, up, down));
       card.append(rating);
     }
@@ -643,7 +642,7 @@ function createPanel(ctx: PanelContext): PanelHandle {
           clear(box, h('p', { role: 'status' }, settings.conversationTranscriptSentThankYou || 'The transcript is on its way to your inbox.'));
         },
       });
-      clear(box, h('p', {}), h('div', { class: 'row' }, email, h('button', { class: 'btn', type: 'submit' }, settings.defaultSendBtnLabel || 'Send')));
+      clear(box, h('div', { class: 'row' }, email, h('button', { class: 'btn', type: 'submit' }, settings.defaultSendBtnLabel || 'Send')));
       card.append(box);
     }
     return card;
