@@ -43,7 +43,12 @@ export function ChangePasswordDialog({ email, open, onClose }: { email: string; 
         <Button variant="secondary" onClick={close}>
           {state === 'sent' ? 'Close' : 'Cancel'}
         </Button>
-        <Button onClick={send} busy={state === 'sending'} disabled={state === 'sent'}>
+        <Button
+          onClick={send}
+          variant={state === 'sent' ? 'success' : 'primary'}
+          busy={state === 'sending'}
+          disabled={state === 'sent'}
+        >
           {state === 'sent' ? 'Done!' : 'Send password reset email'}
         </Button>
       </div>

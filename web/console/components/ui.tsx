@@ -2,7 +2,7 @@
 import { useEffect, useId, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode } from 'react';
 import { Link, type LinkProps } from 'react-router-dom';
 
-type Variant = 'primary' | 'secondary' | 'ghost' | 'danger' | 'dark';
+type Variant = 'primary' | 'secondary' | 'ghost' | 'danger' | 'dark' | 'success';
 
 function buttonClass(variant: Variant, block: boolean | undefined, extra: string | undefined): string {
   return ['btn', `btn--${variant}`, block ? 'btn--block' : '', extra ?? ''].filter(Boolean).join(' ');

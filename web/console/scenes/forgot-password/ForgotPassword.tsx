@@ -48,7 +48,13 @@ export function ForgotPassword() {
           value={email}
           onChange={(event) => setEmail(event.target.value)}
         />
-        <Button type="submit" block busy={state === 'sending'} disabled={state === 'sent'}>
+        <Button
+          type="submit"
+          block
+          variant={state === 'sent' ? 'success' : 'primary'}
+          busy={state === 'sending'}
+          disabled={state === 'sent'}
+        >
           {state === 'sent' ? (
             <>
               <CheckIcon /> Done!
