@@ -150,7 +150,7 @@ export interface SlackSandbox {
   /** Runs a global shortcut, or a message shortcut when `message` is given. */
   sendShortcut(input: ShortcutInput): Promise<DeliveryResult>;
   /** Posts like a human would (and sends the message event). Throws SlackApiError('not_in_channel') for non-members. */
-  postAsUser(input: { teamId: string; userId: string; channelId: string; text: string; threadTs?: string }): Promise<Message>;
+  postAsUser(input: { teamId: string; userId: string; channelId: string; text: string; threadTs?: string; /** "Also send to #channel" for a thread reply. */ broadcast?: boolean }): Promise<Message>;
   /** Edits a human's own message (sends message_changed). */
   editAsUser(input: { teamId: string; userId: string; channelId: string; ts: string; text: string }): Promise<Message>;
   /** Deletes a human's own message (sends message_deleted). */
@@ -338,7 +338,7 @@ export function createSlackSandbox(opts: SlackSandboxOptions): SlackSandbox {
       const c = requireChannel(input.teamId, input.channelId);
       if (!c.members.includes(u.id)) throw new SlackApiError('not_in_channel');
       if (input.threadTs) requireMessage(c.id, input.threadTs);
-      return postMessage(ctx, { teamId: input.teamId, channel: c, user: u.id, text: input.text, threadTs: input.threadTs });
+      return postMessage(ctx, { teamId: input.teamId, channel: c, user: u.id, text: input.text, threadTs: input.threadTs, replyBroadcast: !!input.threadTs && input.broadcast === true });
     },
 
     async editAsUser(input) {

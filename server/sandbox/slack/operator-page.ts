@@ -389,7 +389,9 @@ const script = String.raw`
   function send(textarea, threadTs) {
     var text = textarea.value.trim(); if (!text) return;
     textarea.value = '';
-    post('post', { channel: sel.channel, text: text, threadTs: threadTs || '' });
+    var broadcast = !!threadTs && $('op-thread-broadcast').checked;
+    if (broadcast) $('op-thread-broadcast').checked = false;
+    post('post', { channel: sel.channel, text: text, threadTs: threadTs || '', broadcast: broadcast });
   }
   function enterSends(textarea, threadTsFn) {
     textarea.addEventListener('keydown', function (e) { if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); send(textarea, threadTsFn()); } });
@@ -490,7 +492,7 @@ export function operatorPage(baseUrl: string, appName: string): string {
     <div class="op-scroll" id="op-side-body"></div>
     <div class="composer" id="op-thread-composer" style="display:none">
       <textarea id="op-thread-text" rows="2" aria-label="Reply"></textarea>
-      <div class="bar"><label>+ Attach a file<input type="file" id="op-thread-file"></label><button id="op-thread-send" class="primary">Reply</button></div>
+      <div class="bar"><label>+ Attach a file<input type="file" id="op-thread-file"></label><label><input type="checkbox" id="op-thread-broadcast" style="display:inline"> Also send to channel</label><button id="op-thread-send" class="primary">Reply</button></div>
     </div>
   </aside>
 </div>

@@ -210,7 +210,7 @@ export function operatorRouter(ctx: PresentContext, sandbox: SlackSandbox, confi
         const r = await sandbox.sendSlashCommand({ teamId: c.teamId, userId: u.id, channelId: c.id, command: slash[1].toLowerCase(), text: (slash[2] ?? '').trim() });
         return { command: delivery(r) };
       }
-      const m = await sandbox.postAsUser({ teamId: c.teamId, userId: u.id, channelId: c.id, text, threadTs: s(b, 'threadTs') || undefined });
+      const m = await sandbox.postAsUser({ teamId: c.teamId, userId: u.id, channelId: c.id, text, threadTs: s(b, 'threadTs') || undefined, broadcast: b.broadcast === true });
       return { ts: m.ts };
     }),
   );

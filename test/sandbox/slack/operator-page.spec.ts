@@ -109,6 +109,16 @@ describe('Slack sandbox operator page (browser)', function () {
     await until(() => seen.messages.includes('Yes, we do!'));
   });
 
+  it('sends a thread reply to the channel too when "Also send to channel" is ticked', async () => {
+    const page = await open();
+    await page.click(`.msg[data-ts="${parentTs}"] [data-act="open-thread"]`);
+    await page.check('#op-thread-broadcast');
+    await page.fill('#op-thread-text', 'Heads up, team');
+    await page.press('#op-thread-text', 'Enter');
+    await page.waitForSelector('#op-messages .msg >> text=Heads up, team');
+    expect(f.sandbox.state.replies(SUPPORT, parentTs).find((m) => m.text === 'Heads up, team')?.replyBroadcast).to.equal(true);
+  });
+
   it('runs a slash command and shows the ephemeral answer only to the person who typed it', async () => {
     const page = await open();
     await page.fill('#op-text', '/parley status');

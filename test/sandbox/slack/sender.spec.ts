@@ -172,6 +172,18 @@ describe('Slack sandbox sender', () => {
       expect(own?.bot_id).to.equal(f.sandbox.state.installation(ACME)?.botId);
     });
 
+    it('sends a thread_broadcast message for a reply also sent to the channel', async () => {
+      const { client } = installBot(f);
+      await client.conversations.join({ channel: SUPPORT });
+      const parent = await client.chat.postMessage({ channel: SUPPORT, text: 'Chat with Jane' });
+      const reply = await f.sandbox.postAsUser({ teamId: ACME, userId: ALICE, channelId: SUPPORT, text: 'Team, Jane needs a quote', threadTs: parent.ts as string, broadcast: true });
+      await f.sandbox.settled();
+      const event = f.app.received.map((r) => envelope(r).event).find((e) => e.ts === reply.ts);
+      expect(event).to.include({ type: 'message', subtype: 'thread_broadcast', user: ALICE, thread_ts: parent.ts });
+      const history = await client.conversations.history({ channel: SUPPORT });
+      expect(history.messages?.map((m) => m.text)).to.deep.equal(['Team, Jane needs a quote', 'Chat with Jane']);
+    });
+
     it('sends nothing for posts in channels the bot is not in', async () => {
       installBot(f);
       await f.sandbox.postAsUser({ teamId: ACME, userId: ALICE, channelId: RANDOM, text: 'lunch?' });
