@@ -237,6 +237,39 @@ describe('visitor widget API and settings (browser)', function () {
     expect(await widgetOf(second).locator('.msg', { hasText: 'Message from the first tab' }).count()).to.equal(1);
   });
 
+  it('peeks with a proactive trigger on matching pages and records it on the conversation the visitor starts', async () => {
+    const triggers = {
+      minDelay: 60,
+      matchType: 'contains',
+      triggers: [
+        { uid: 'trg-beans', message: 'Need help choosing a roast?', after: 1, on: ['widget='], matchType: 'contains', enabled: true, displayStyle: 'peek' },
+        { uid: 'trg-never', message: 'Only on the checkout page', after: 0, on: ['/checkout'], matchType: 'startsWith', enabled: true, displayStyle: 'peek' },
+      ],
+    };
+    const widget = await configuredWidget(server, { triggerJson: JSON.stringify(triggers) });
+    const page = browser.page;
+    await openDemo(page, widget);
+    const w = widgetOf(page);
+    const peek = w.locator('.peek');
+    await peek.getByText('Need help choosing a roast?').waitFor();
+    await animationsDone(page);
+    await shot(page, 'trigger-peek');
+    expect(await w.getByText('Only on the checkout page').count()).to.equal(0);
+    await peek.getByText('Need help choosing a roast?').click();
+    await w.getByRole('textbox', { name: 'Message' }).fill('Something fruity please');
+    await w.getByRole('textbox', { name: 'Message' }).press('Enter');
+    await w.locator('.msg.visitor:not(.sending)', { hasText: 'Something fruity please' }).waitFor();
+    expect(await w.locator('.msg.operator', { hasText: 'Need help choosing a roast?' }).count()).to.equal(1);
+    const conversation = await waitFor('the conversation', () => server.models.Conversation.findOne({ triggerUid: 'trg-beans' }).exec());
+    expect(conversation.status).to.equal('open');
+
+    // A visitor already chatting (and within minDelay of the last one) is not approached again.
+    await page.reload();
+    await w.locator('.launcher').waitFor({ state: 'attached' });
+    await page.waitForTimeout(1500);
+    expect(await w.locator('.peek').count()).to.equal(0);
+  });
+
   it('stays away from pages matching blacklistedUrls', async () => {
     const widget = await configuredWidget(server, { blacklistedUrls: 'style=sidebar\n/checkout' });
     const page = browser.page;

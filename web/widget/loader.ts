@@ -15,6 +15,7 @@ import {
   type PanelFactory,
   type PanelHandle,
   type PublicConfig,
+  type Trigger,
   type VisitorSettings,
   type WidgetStyleName,
 } from './lib/types';
@@ -67,6 +68,8 @@ function start(): void {
   let expanded = false;
   let unread = 0;
   let panel: PanelHandle | undefined;
+  let trigger: Trigger | undefined;
+  let peek: HTMLElement | undefined;
   let panelLoading: Promise<PanelHandle | undefined> | undefined;
   const waiting: (() => void)[] = [];
 
@@ -144,6 +147,7 @@ function start(): void {
                 config: config as PublicConfig,
                 settings,
                 identity: () => identity,
+                trigger: () => trigger,
                 emit,
                 collapse: () => setExpanded(false),
                 setUnread: (n) => {
@@ -173,6 +177,7 @@ function start(): void {
 
   const setExpanded = (value: boolean): void => {
     if (!usable) return;
+    peek?.remove();
     if (value && !wanted) wanted = true;
     const changed = value !== expanded;
     expanded = value;
@@ -277,6 +282,52 @@ function start(): void {
     }
   };
 
+  /** A trigger's pages: empty means every page; each entry matches the full address or the path. */
+  const onPage = (t: Trigger): boolean =>
+    t.on.length === 0 ||
+    t.on.some((p) =>
+      [location.href, location.pathname].some((here) =>
+        t.matchType === 'exact' ? here === p : t.matchType === 'startsWith' ? here.startsWith(p) : here.includes(p),
+      ),
+    );
+
+  /** Proactive triggers: a message peeks out of the launcher after `after` seconds, at most once per minDelay. */
+  const armTriggers = (): void => {
+    const set = settings().triggers;
+    for (const t of set?.triggers ?? []) {
+      if (!onPage(t)) continue;
+      setTimeout(
+        guard(() => {
+          const last = readState(widgetId).triggeredAt ?? 0;
+          if (expanded || peek?.isConnected || readState(widgetId).ongoing || Date.now() - last < (set?.minDelay ?? 60) * 60_000) return;
+          if (host.style.display === 'none' || !online) return;
+          writeState(widgetId, { triggeredAt: Date.now() });
+          const close = document.createElement('button');
+          close.className = 'x';
+          close.type = 'button';
+          close.setAttribute('aria-label', 'Dismiss');
+          close.textContent = '×';
+          const card = document.createElement('div');
+          card.className = `peek${settings().widgetAlignment === 'bottomLeft' ? ' left' : ''}`;
+          card.setAttribute('role', 'status');
+          const text = document.createElement('span');
+          text.textContent = t.message;
+          card.append(text, close);
+          card.addEventListener('click', guard((event: Event) => {
+            card.remove();
+            if (event.target === close) return;
+            trigger = t;
+            setExpanded(true);
+          }, undefined));
+          peek = card;
+          root.appendChild(card);
+          void loadPanel();
+        }, undefined),
+        Math.max(0, t.after) * 1000,
+      );
+    }
+  };
+
   fetch(`${base}/widget/api/${encodeURIComponent(widgetId)}/config`, { credentials: 'omit' })
     .then((res) => (res.ok ? (res.json() as Promise<PublicConfig>) : Promise.reject(new Error(`config answered ${res.status}`))))
     .then(
@@ -294,6 +345,7 @@ function start(): void {
             else if (style === 'inline') panel?.expand();
           });
         }
+        if (usable) armTriggers();
         emit('ready');
       }, undefined),
     )

@@ -16,6 +16,12 @@ background:${bg};color:${fg};font:600 15px/1.2 system-ui,-apple-system,"Segoe UI
 .launcher.tab.left{left:0;right:auto;border-radius:12px 0 0 12px}
 .launcher.tab:hover{transform:translateY(-50%) rotate(180deg) translateX(2px)}
 .badge{position:absolute;top:-6px;right:-6px;min-width:22px;height:22px;padding:0 6px;border-radius:11px;background:#e11d48;color:#fff;font:700 12px/22px system-ui,sans-serif;text-align:center;writing-mode:horizontal-tb;box-shadow:0 0 0 2px #fff}
+.peek{position:fixed;z-index:2147483000;right:20px;bottom:70px;max-width:290px;padding:12px 36px 12px 14px;background:#fff;color:#1f2937;border:0;border-radius:14px 14px 4px 14px;text-align:left;cursor:pointer;
+font:14.5px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;box-shadow:0 8px 30px rgba(15,23,42,.22);animation:pop .2s ease-out}
+.peek.left{right:auto;left:20px;border-radius:14px 14px 14px 4px}
+:host([data-mode=button]) .peek{bottom:92px}
+:host([data-mode=tab]) .peek{bottom:20px}
+.peek .x{position:absolute;top:6px;right:6px;width:24px;height:24px;border:0;border-radius:6px;background:none;color:#64748b;cursor:pointer;font-size:18px;line-height:1}
 .frame{position:fixed;z-index:2147483001;right:20px;bottom:20px;width:370px;height:min(600px,calc(100vh - 40px));background:#fff;border-radius:16px;
 box-shadow:0 12px 48px rgba(15,23,42,.28);overflow:hidden;display:flex;flex-direction:column;animation:pop .18s ease-out}
 .frame[hidden]{display:none}

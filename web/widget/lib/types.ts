@@ -59,7 +59,11 @@ export type VisitorSettings = Partial<{
   defaultYesBtnLabel: string;
   defaultNoBtnLabel: string;
   blacklistedUrls: string;
+  /** Enabled proactive triggers; minDelay in minutes between two shown to the same visitor. */
+  triggers: { minDelay: number; triggers: Trigger[] };
 }>;
+
+export type Trigger = { uid: string; message: string; after: number; on: string[]; matchType: string; displayStyle: string };
 
 export type PublicConfig = {
   widgetId: string;
@@ -97,6 +101,8 @@ export type PanelContext = {
   /** Settings after configure() overrides. */
   settings(): VisitorSettings;
   identity(): Identity | undefined;
+  /** The proactive trigger the visitor clicked to open the chat, if any. */
+  trigger(): Trigger | undefined;
   emit(name: EventName, detail?: unknown): void;
   /** The panel asks the loader to collapse it (close button, Escape). */
   collapse(): void;
@@ -137,6 +143,8 @@ export type StoredState = {
   /** The visitor accepted the privacy notice / gave their details. */
   accepted?: boolean;
   infoGiven?: boolean;
+  /** When a proactive trigger was last shown (ms since epoch), for minDelay. */
+  triggeredAt?: number;
 };
 
 export function readState(widgetId: string): StoredState {

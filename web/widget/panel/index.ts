@@ -89,7 +89,8 @@ function createPanel(ctx: PanelContext): PanelHandle {
 
   // Chat screen
   const log = h('ol', { class: 'log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Messages' });
-  const scroller = h('div', { class: 'scroll' }, log);
+  const greeting = h('div', { class: 'log' });
+  const scroller = h('div', { class: 'scroll' }, greeting, log);
   const typing = h('div', { class: 'typing', hidden: true, 'aria-live': 'polite' });
   const input = h('textarea', { rows: 1, 'aria-label': 'Message', maxlength: MESSAGE_CHARS });
   const fileInput = h('input', { type: 'file', class: 'sr', tabindex: -1, 'aria-hidden': 'true' });
@@ -145,6 +146,7 @@ function createPanel(ctx: PanelContext): PanelHandle {
           ? { url: location.href.slice(0, 2048), title: document.title.slice(0, 300), referrer: document.referrer.slice(0, 2048) }
           : { url: (location.origin + location.pathname).slice(0, 2048), title: '', referrer: '' },
         identity: identity && (identity.userId || identity.name || identity.email || identity.traits) ? identity : undefined,
+        triggerUid: ctx.trigger()?.uid || undefined,
       };
     },
     status: (connected) => {
@@ -840,6 +842,20 @@ function createPanel(ctx: PanelContext): PanelHandle {
   return {
     expand() {
       expanded = true;
+      const opener = ctx.trigger();
+      // The trigger's message the visitor clicked stays on top of the chat, so their answer has its question.
+      if (opener && !greeting.childElementCount && !log.childElementCount) {
+        const settings = s();
+        greeting.append(
+          h(
+            'div',
+            { class: 'msg operator' },
+            settings.teamAvatarOn && settings.teamAvatarUrl ? h('img', { class: 'avatar', src: settings.teamAvatarUrl, alt: '' }) : h('span', { class: 'avatar none' }),
+            h('div', { class: 'col' }, h('span', { class: 'author' }, settings.agentLabel || 'Support'), bubbleOf({ text: opener.message })),
+          ),
+        );
+        greeting.style.marginBottom = '10px';
+      }
       unread = 0;
       ctx.setUnread(0);
       render();
