@@ -322,6 +322,13 @@ describe('console sign-in screens (browser)', function () {
     await page.keyboard.press('Escape');
     await page.getByRole('menu').waitFor({ state: 'detached' });
     expect(await button.evaluate((el) => el === document.activeElement)).to.equal(true);
+
+    // Choosing Support moves the keyboard to the new screen's content.
+    await page.keyboard.press('Enter');
+    await page.getByRole('menuitem', { name: 'Support' }).waitFor();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/#\/support$/);
+    await page.waitForFunction(() => document.activeElement?.id === 'main');
   });
 
   it('offers the navigation through a menu button on a phone-sized screen', async () => {

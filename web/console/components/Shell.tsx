@@ -1,5 +1,5 @@
 /** The signed-in frame: header (logo, Docs, FAQs, user menu), left sidebar, and a drawer menu on small screens. */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { sidebarFor } from '../lib/rules';
 import { useSession, useUser } from '../session/session';
@@ -20,6 +20,16 @@ export function Shell() {
   const [changingPassword, setChangingPassword] = useState(false);
 
   useEffect(() => setMenuOpen(false), [location.pathname]);
+  // After moving to another screen, keyboard and screen-reader users continue from the new content, at its top.
+  const firstRender = useRef(true);
+  useEffect(() => {
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    window.scrollTo(0, 0);
+    document.getElementById('main')?.focus({ preventScroll: true });
+  }, [location.pathname]);
   useEffect(() => {
     if (!menuOpen) return undefined;
     const onKey = (event: KeyboardEvent) => {
