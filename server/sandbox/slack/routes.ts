@@ -4,7 +4,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import type { PresentContext } from './present';
 import { SlackApiError } from './ops';
 import type { Sender } from './sender';
-import { isRecord } from './sender';
+import { isRecord, MAX_KEPT } from './sender';
 
 const MAX_UPLOAD = 50 * 1024 * 1024;
 
@@ -65,6 +65,7 @@ export function fileAndResponseRoutes(ctx: PresentContext, sender: Sender): Rout
     const body: Record<string, unknown> = isRecord(req.body) ? req.body : {};
     const record = () => {
       state.data.responses.push({ id: state.nextId('R'), teamId: target?.teamId ?? '', channel: target?.channel, user: target?.user ?? '', body, at: Date.now() });
+      if (state.data.responses.length > MAX_KEPT) state.data.responses.splice(0, state.data.responses.length - MAX_KEPT);
       state.changed();
     };
     if (!target) {

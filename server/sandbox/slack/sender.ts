@@ -57,12 +57,15 @@ export interface ResponseUrlTarget {
 
 const NO_RETRY_HEADER = 'x-slack-no-retry';
 const MAX_ENVELOPES = 2000;
+const SWEEP_EVERY = 500;
+export const MAX_KEPT = 500;
 
 export class Sender {
   private readonly pending = new Set<Promise<unknown>>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly aborts = new Set<AbortController>();
   private closed = false;
+  private sweepCountdown = SWEEP_EVERY;
   readonly responseUrls = new Map<string, ResponseUrlTarget>();
   /** Envelopes sent, by event_id, so an event can be delivered again as a Slack retry. */
   private readonly envelopes = new Map<string, { teamId: string; summary: string; body: string; attempts: number }>();
@@ -71,6 +74,17 @@ export class Sender {
     private readonly ctx: PresentContext,
     readonly config: SenderConfig,
   ) {}
+
+  /** Forgets expired triggers, response URLs and OAuth codes now and then, so a long run does not grow. */
+  private sweep(): void {
+    this.sweepCountdown -= 1;
+    if (this.sweepCountdown > 0) return;
+    this.sweepCountdown = SWEEP_EVERY;
+    const now = Date.now();
+    for (const [id, t] of this.ctx.state.triggers) if (t.expiresAt < now) this.ctx.state.triggers.delete(id);
+    for (const [id, r] of this.responseUrls) if (r.expiresAt < now || r.usesLeft <= 0) this.responseUrls.delete(id);
+    for (const [code, c] of this.ctx.state.codes) if (c.expiresAt < now) this.ctx.state.codes.delete(code);
+  }
 
   /** Signs a body the way Slack does: v0=HMAC-SHA256(secret, "v0:{timestamp}:{body}"). */
   sign(body: string, timestamp: number): string {
@@ -96,12 +110,14 @@ export class Sender {
   }
 
   newTrigger(teamId: string, userId: string): string {
+    this.sweep();
     const id = `${Math.floor(Date.now() / 1000)}.${randomDigits(12)}.${randomBytes(16).toString('hex')}`;
     this.ctx.state.triggers.set(id, { teamId, userId, expiresAt: Date.now() + this.config.triggerTtlMs, used: false });
     return id;
   }
 
   newResponseUrl(target: Omit<ResponseUrlTarget, 'expiresAt' | 'usesLeft'>): string {
+    this.sweep();
     const id = `${target.teamId}/${randomDigits(13)}/${randomBytes(12).toString('hex')}`;
     // Slack: a response_url works up to five times within thirty minutes.
     this.responseUrls.set(id, { ...target, expiresAt: Date.now() + 30 * 60_000, usesLeft: 5 });
@@ -212,6 +228,8 @@ export class Sender {
     const { state } = this.ctx;
     const messageTs = state.nextTs();
     state.data.ephemerals.push({ id: state.nextId('E'), teamId: e.teamId, channel: e.channel, user: e.user, text: e.text, blocks: e.blocks, threadTs: e.threadTs, messageTs, from: e.from, at: Date.now() });
+    // Ephemeral messages are short-lived at Slack too; only the recent ones are kept.
+    if (state.data.ephemerals.length > MAX_KEPT) state.data.ephemerals.splice(0, state.data.ephemerals.length - MAX_KEPT);
     state.changed();
     return messageTs;
   }
