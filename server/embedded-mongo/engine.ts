@@ -29,11 +29,19 @@ export function validateCollName(db: string, name: unknown): asserts name is str
 export class Engine {
   readonly dbs = new Map<string, Map<string, Collection>>();
   readonly cursors = new CursorStore();
+  private readonly warned = new Set<string>();
 
   constructor(
     readonly storage: Storage,
     readonly log: (msg: string) => void,
   ) {}
+
+  /** Logs a warning once per distinct message (collation notices would otherwise repeat on every query). */
+  warnOnce(message: string): void {
+    if (this.warned.has(message)) return;
+    this.warned.add(message);
+    this.log(message);
+  }
 
   /** Rebuilds the live state (documents and indexes) from what storage loaded. */
   loadImage(image: DataImage): void {

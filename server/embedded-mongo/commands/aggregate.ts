@@ -208,7 +208,7 @@ export const aggregate: Handler = (cmd, ctx) => {
   if (!isPlainObject(cmd.cursor)) {
     throw new CommandError(ErrorCodes.FailedToParse, "The 'cursor' option is required, except for aggregate with the explain argument");
   }
-  if (cmd.collation) ctx.log(`embedded-mongo: collation ignored on aggregate (${ctx.db})`);
+  if (cmd.collation) ctx.engine.warnOnce(`embedded-mongo: collation is not supported and was ignored (aggregate on ${ctx.db}.${name ?? ''})`);
   const letVars = isPlainObject(cmd.let) ? cmd.let : undefined;
   const coll = name === undefined ? undefined : ctx.engine.get(ctx.db, name);
 

@@ -13,7 +13,8 @@ import {
 } from './context';
 
 function warnCollation(cmd: Document, ctx: CommandContext, holder: Document = cmd): void {
-  if (holder.collation) ctx.log(`embedded-mongo: collation ignored on ${Object.keys(cmd)[0]} (${ctx.db})`);
+  const command = Object.keys(cmd)[0];
+  if (holder.collation) ctx.engine.warnOnce(`embedded-mongo: collation is not supported and was ignored (${command} on ${ctx.db}.${String(cmd[command])})`);
 }
 
 export const find: Handler = (cmd, ctx) => {
