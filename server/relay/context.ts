@@ -6,6 +6,7 @@ import type { Outbox } from './outbox';
 import type { Presence } from './presence';
 import type { PubSub } from './pubsub';
 import type { SlackClients } from './slackClients';
+import type { WidgetCache } from './widgets';
 
 /** What every part of the relay works with. */
 export type RelayContext = {
@@ -18,6 +19,7 @@ export type RelayContext = {
   slack: SlackClients;
   outbox: Outbox;
   presence: Presence;
+  widgets: WidgetCache;
   /** Base URL of Parley, for file links handed to widgets. */
   publicUrl: string;
 };

@@ -33,8 +33,9 @@ export async function record(
   conversation: Pick<ConversationDocument, '_id' | 'visitorId'>,
   entry: NewEntry,
   exceptSocket?: string,
+  conversationSet: Record<string, unknown> = {},
 ): Promise<MessageDocument> {
-  const stored = await appendEntry(ctx.models, conversation._id, entry);
+  const stored = await appendEntry(ctx.models, conversation._id, entry, conversationSet);
   const frame = entryFrame(ctx.publicUrl, stored);
   if (frame) {
     ctx.pubsub.publish(`visitor:${String(conversation.visitorId)}`, frame, { except: exceptSocket, conversationId: String(conversation._id) });
@@ -127,9 +128,10 @@ export async function visitorMessage(
     }
     const current = conversation;
     const message = await serialised(String(current._id), () =>
-      record(ctx, current, { kind: 'msg', from: 'visitor', text: input.text, clientId: input.clientId, files: input.files ?? [] }, input.socket),
+      record(ctx, current, { kind: 'msg', from: 'visitor', text: input.text, clientId: input.clientId, files: input.files ?? [] }, input.socket, {
+        lastVisitorMsgAt: new Date(),
+      }),
     );
-    await ctx.models.Conversation.updateOne({ _id: current._id }, { $set: { lastVisitorMsgAt: new Date() } });
     await ctx.outbox.enqueue('slack.reply', String(current._id), { messageId: String(message._id) }, {
       channel: current.slackChannel,
       conversationId: current._id,

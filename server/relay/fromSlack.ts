@@ -117,7 +117,7 @@ export async function handleSlackMessage(ctx: RelayContext, teamId: string, even
     await note(ctx, conversation, ':warning: This conversation has ended; the reply was not sent to the visitor.');
     return;
   }
-  const ce = await ctx.models.ChatEndpoint.findById(conversation.ceId);
+  const ce = await ctx.widgets.get(conversation.ceId);
   if (!ce) return;
   const author = operatorAuthor(ce, await slackUser(ctx, teamId, event.user));
   const files = await operatorFiles(ctx, ce._id, conversation._id, teamId, event.files ?? []);

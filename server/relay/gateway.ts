@@ -319,7 +319,7 @@ export class Gateway {
           this.error(session, 'rate_limited', 'You are sending messages too fast; please wait a moment.', frame.clientId);
           return;
         }
-        const fresh = await models.ChatEndpoint.findById(ce._id);
+        const fresh = await this.ctx.widgets.get(ce._id);
         if (!fresh) return this.refuse(session, 'unknown_widget', 'This chat is no longer available.');
         session.ce = fresh;
         const result = await visitorMessage(this.ctx, {

@@ -28,8 +28,14 @@ export function serialised<T>(key: string, work: () => Promise<T>): Promise<T> {
 export type NewEntry = Partial<Omit<Message, 'conversationId' | 'seq' | 'createdAt' | 'updatedAt'>> & Pick<Message, 'from'>;
 
 /** Stores an entry with the conversation's next seq. Call inside `serialised(conversationId)`. */
-export async function appendEntry(models: Models, conversationId: Types.ObjectId, entry: NewEntry): Promise<MessageDocument> {
-  const conversation = await models.Conversation.findOneAndUpdate({ _id: conversationId }, { $inc: { lastSeq: 1 } }, { returnDocument: 'after' });
+export async function appendEntry(
+  models: Models,
+  conversationId: Types.ObjectId,
+  entry: NewEntry,
+  conversationSet: Record<string, unknown> = {},
+): Promise<MessageDocument> {
+  const update = Object.keys(conversationSet).length > 0 ? { $inc: { lastSeq: 1 }, $set: conversationSet } : { $inc: { lastSeq: 1 } };
+  const conversation = await models.Conversation.findOneAndUpdate({ _id: conversationId }, update, { returnDocument: 'after' });
   if (!conversation) throw new Error(`conversation ${String(conversationId)} is gone`);
   return models.Message.create({ ...entry, conversationId, seq: conversation.lastSeq });
 }

@@ -19,6 +19,7 @@ import { Presence } from './presence';
 import { inProcessPubSub } from './pubsub';
 import { SlackClients } from './slackClients';
 import { relayTuning } from './tuning';
+import { WidgetCache } from './widgets';
 
 export type Relay = RelayContext & { gateway: Gateway; start(server: Server): void; close(): Promise<void> };
 
@@ -36,6 +37,7 @@ export function createRelay(deps: { config: Config; models: Models; mailer: Mail
     tuning,
     pubsub: inProcessPubSub(),
     slack: new SlackClients(deps.models, deps.config.slack.apiUrl),
+    widgets: new WidgetCache(deps.models),
     publicUrl: deps.config.publicUrl,
   } as RelayContext;
   ctx.outbox = new Outbox(ctx, JOB_HANDLERS);
@@ -55,12 +57,12 @@ export function createRelay(deps: { config: Config; models: Models; mailer: Mail
       inactivityTimer.unref();
     },
     async close() {
+      relays.delete(deps.models);
       if (inactivityTimer) clearInterval(inactivityTimer);
       ctx.presence.stop();
       await gateway.close();
       await ctx.outbox.stop();
       await ctx.pubsub.close();
-      relays.delete(deps.models);
     },
   });
   relays.set(deps.models, relay);
@@ -93,6 +95,11 @@ export function registerRelayListeners(app: App, models: Models): void {
     const relay = relayFor(models);
     if (!relay) return;
     const envelope = body as { team_id?: string; event_id?: string };
-    await handleSlackMessage(relay, envelope.team_id ?? '', envelope.event_id, event as unknown as SlackMessageEvent);
+    try {
+      await handleSlackMessage(relay, envelope.team_id ?? '', envelope.event_id, event as unknown as SlackMessageEvent);
+    } catch (error) {
+      // An event that arrives while Parley shuts down is lost with the closing database; Slack retries it.
+      if (relayFor(models) === relay) throw error;
+    }
   });
 }

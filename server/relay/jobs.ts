@@ -4,6 +4,9 @@
  */
 import type { Types } from 'mongoose';
 import type { OutboxJobDocument, OutboxKind } from '../models/OutboxJob';
+import type { Conversation } from '../models/Conversation';
+import type { Message } from '../models/Message';
+import type { Visitor } from '../models/Visitor';
 import { contextLine, escapeMrkdwn, headerMessage, visitorLabel } from './blocks';
 import type { RelayContext } from './context';
 import { PermanentJobError, type JobHandler } from './outbox';
@@ -21,18 +24,18 @@ async function teamClient(ctx: RelayContext, teamId: string) {
 }
 
 async function loadConversation(ctx: RelayContext, id: string) {
-  const conversation = await ctx.models.Conversation.findById(id);
+  const conversation = await ctx.models.Conversation.findById(id).lean<Conversation & { _id: Types.ObjectId }>();
   if (!conversation) throw new PermanentJobError(`conversation ${id} is gone`);
   const [ce, visitor] = await Promise.all([
-    ctx.models.ChatEndpoint.findById(conversation.ceId),
-    ctx.models.Visitor.findById(conversation.visitorId),
+    ctx.widgets.get(conversation.ceId),
+    ctx.models.Visitor.findById(conversation.visitorId).lean<Visitor>(),
   ]);
   if (!ce || !visitor) throw new PermanentJobError(`widget or visitor of conversation ${id} is gone`);
   return { conversation, ce, visitor };
 }
 
 async function firstVisitorText(ctx: RelayContext, conversationId: Types.ObjectId): Promise<string> {
-  const first = await ctx.models.Message.findOne({ conversationId, kind: 'msg', from: 'visitor' }).sort({ seq: 1 });
+  const first = await ctx.models.Message.findOne({ conversationId, kind: 'msg', from: 'visitor' }, { text: 1 }).sort({ seq: 1 }).lean<{ text: string }>();
   return first?.text ?? '';
 }
 
@@ -55,7 +58,7 @@ const updateHeader: JobHandler = async (ctx, job) => {
 };
 
 const postReply: JobHandler = async (ctx, job) => {
-  const message = await ctx.models.Message.findById(str(job, 'messageId'));
+  const message = await ctx.models.Message.findById(str(job, 'messageId')).lean<Message & { _id: Types.ObjectId }>();
   if (!message) throw new PermanentJobError('message is gone');
   const { conversation, ce, visitor } = await loadConversation(ctx, String(message.conversationId));
   if (!conversation.threadTs) throw new PermanentJobError('the conversation has no Slack thread');
@@ -72,8 +75,7 @@ const postReply: JobHandler = async (ctx, job) => {
       unfurl_links: false,
       unfurl_media: false,
     });
-    message.slackTs = String(res.ts);
-    await message.save();
+    await ctx.models.Message.updateOne({ _id: message._id }, { $set: { slackTs: String(res.ts) } });
   }
   for (const ref of message.files) {
     const file = await ctx.models.WidgetFile.findById(ref.id);

@@ -20,14 +20,14 @@ const TRANSIENT_SLACK_ERRORS = new Set(['internal_error', 'fatal_error', 'servic
 /** Webhooks and mails of a customer may be down for good: they stop after this many attempts. */
 const MAX_ATTEMPTS_OUTSIDE_SLACK = 12;
 const LOCK_MS = 60_000;
-const CONCURRENCY = 16;
+const CONCURRENCY = 64;
 
 export class Outbox {
   private timer: NodeJS.Timeout | null = null;
   private ticking = false;
-  private again = false;
   private stopped = true;
   private readonly running = new Map<string, Promise<void>>();
+  private readonly pokes = new Set<string>();
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
   private readonly blockedUntil = new Map<string, number>();
 
@@ -50,7 +50,7 @@ export class Outbox {
       conversationId: opts.conversationId ?? null,
       runAt: opts.runAt ?? new Date(),
     });
-    this.wake();
+    this.tryKey(key);
   }
 
   start(): void {
@@ -71,55 +71,78 @@ export class Outbox {
     }
   }
 
+  /** Looks for due jobs of every key (retries, pacing, jobs left by a stopped or crashed process). */
   wake(): void {
+    if (this.stopped || this.ticking) return;
+    this.ticking = true;
+    void this.scan()
+      .catch((error: unknown) => {
+        if (!this.stopped) this.ctx.logger.error('outbox: could not read jobs', error);
+      })
+      .finally(() => {
+        this.ticking = false;
+      });
+  }
+
+  private async scan(): Promise<void> {
+    const jobs = await this.ctx.models.OutboxJob.find({ failedAt: null }, { key: 1, runAt: 1, lockedUntil: 1 })
+      .sort({ _id: 1 })
+      .limit(2000)
+      .lean<Pick<OutboxJob, 'key' | 'runAt' | 'lockedUntil'>[]>();
+    const now = Date.now();
+    const seen = new Set<string>();
+    for (const job of jobs) {
+      if (seen.has(job.key)) continue;
+      // Only the oldest unfinished job of a key may run: later ones wait even when it is delayed.
+      seen.add(job.key);
+      if (job.runAt.getTime() > now || (job.lockedUntil && job.lockedUntil.getTime() > now)) continue;
+      this.tryKey(job.key);
+    }
+  }
+
+  /**
+   * Runs the jobs of one key in order, one at a time, until none is due. A key already running is poked so it
+   * looks again before it stops (a job stored while it was finishing is not left for the next scan).
+   */
+  private tryKey(key: string): void {
     if (this.stopped) return;
-    if (this.ticking) {
-      this.again = true;
+    if (this.running.has(key)) {
+      this.pokes.add(key);
       return;
     }
-    this.ticking = true;
-    void this.loop().finally(() => {
-      this.ticking = false;
-    });
-  }
-
-  private async loop(): Promise<void> {
-    do {
-      this.again = false;
-      try {
-        await this.runDue();
-      } catch (error) {
-        if (!this.stopped) this.ctx.logger.error('outbox: could not read jobs', error);
-      }
-    } while (this.again && !this.stopped);
-  }
-
-  private async runDue(): Promise<void> {
+    if (this.running.size >= CONCURRENCY) return;
     const { OutboxJob } = this.ctx.models;
-    const jobs = await OutboxJob.find({ failedAt: null }).sort({ _id: 1 }).limit(1000).lean<(OutboxJob & { _id: Types.ObjectId })[]>();
-    const now = Date.now();
-    const seenKeys = new Set<string>();
-    for (const job of jobs) {
-      if (this.stopped || this.running.size >= CONCURRENCY) return;
-      if (seenKeys.has(job.key)) continue;
-      // Only the oldest unfinished job of a key may run: later ones wait even when it is delayed.
-      seenKeys.add(job.key);
-      if (this.running.has(job.key)) continue;
-      if (job.runAt.getTime() > now) continue;
-      if (job.lockedUntil && job.lockedUntil.getTime() > now) continue;
-      if (job.kind.startsWith('slack.') && job.channel && !this.takeToken(job.channel, now)) continue;
-      const claimed = await OutboxJob.findOneAndUpdate(
-        { _id: job._id, lockedUntil: job.lockedUntil },
-        { $set: { lockedUntil: new Date(now + LOCK_MS) }, $inc: { attempts: 1 } },
-        { returnDocument: 'after' },
-      );
-      if (!claimed) continue;
-      const run = this.run(claimed).finally(() => {
-        this.running.delete(job.key);
-        this.wake();
+    const chain = (async () => {
+      for (;;) {
+        this.pokes.delete(key);
+        if (this.stopped) return;
+        const head = await OutboxJob.findOne({ key, failedAt: null }).sort({ _id: 1 });
+        if (!head) {
+          if (this.pokes.has(key)) continue;
+          return;
+        }
+        const now = Date.now();
+        if (head.runAt.getTime() > now || (head.lockedUntil && head.lockedUntil.getTime() > now)) return;
+        if (head.kind.startsWith('slack.') && head.channel && !this.takeToken(head.channel, now)) {
+          setTimeout(() => this.tryKey(key), Math.ceil(1000 / this.ctx.tuning.slackPostsPerSecond)).unref();
+          return;
+        }
+        const claimed = await OutboxJob.findOneAndUpdate(
+          { _id: head._id, lockedUntil: head.lockedUntil },
+          { $set: { lockedUntil: new Date(now + LOCK_MS) }, $inc: { attempts: 1 } },
+          { returnDocument: 'after' },
+        );
+        if (!claimed || !(await this.run(claimed))) return;
+      }
+    })()
+      .catch((error: unknown) => {
+        if (!this.stopped) this.ctx.logger.error(`outbox: jobs of ${key} could not run`, error);
+      })
+      .finally(() => {
+        this.running.delete(key);
+        if (this.pokes.delete(key)) this.tryKey(key);
       });
-      this.running.set(job.key, run);
-    }
+    this.running.set(key, chain);
   }
 
   private takeToken(channel: string, now: number): boolean {
@@ -134,24 +157,29 @@ export class Outbox {
     return true;
   }
 
-  private async run(job: OutboxJobDocument): Promise<void> {
+  /** Runs one claimed job; true when it is done and removed. */
+  private async run(job: OutboxJobDocument): Promise<boolean> {
     const { OutboxJob } = this.ctx.models;
     try {
       await this.handlers[job.kind](this.ctx, job);
       await OutboxJob.deleteOne({ _id: job._id });
+      return true;
     } catch (error) {
       const verdict = this.classify(job, error);
       const message = error instanceof Error ? error.message : String(error);
       if (verdict.permanent) {
         this.ctx.logger.warn(`outbox: ${job.kind} job ${String(job._id)} failed for good: ${message}`);
         await OutboxJob.updateOne({ _id: job._id }, { $set: { failedAt: new Date(), lockedUntil: null, lastError: message } });
-        return;
+        // Later jobs of the key go on without it.
+        return true;
       }
       if (verdict.blockChannelMs && job.channel) this.blockedUntil.set(job.channel, Date.now() + verdict.blockChannelMs);
       await OutboxJob.updateOne(
         { _id: job._id },
         { $set: { runAt: new Date(Date.now() + verdict.retryInMs), lockedUntil: null, lastError: message } },
       );
+      setTimeout(() => this.tryKey(job.key), verdict.retryInMs).unref();
+      return false;
     }
   }
 

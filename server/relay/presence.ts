@@ -73,6 +73,8 @@ export class Presence {
 
   /** Recomputes a widget's state now (settings changed) and tells its open widgets when it changed. */
   async recheck(ceId: string, opts: { fresh?: boolean } = {}): Promise<boolean> {
+    // Settings may have changed: later messages must not see the cached widget.
+    this.ctx.widgets.invalidate(ceId);
     const ce = await this.ctx.models.ChatEndpoint.findById(ceId);
     if (!ce) return false;
     const online = await this.isOnline(ce, opts).catch(() => false);
