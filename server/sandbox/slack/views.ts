@@ -11,6 +11,7 @@ export function newHash(): string {
 }
 
 const MAX_BLOCKS_MODAL = 100;
+const MAX_CLOSED = 200;
 
 /** Checks a view definition the way Slack does before accepting it. */
 export function checkView(def: unknown, expected: 'modal' | 'home' | 'any'): Record<string, unknown> {
@@ -68,6 +69,12 @@ function newView(ctx: PresentContext, teamId: string, user: string, def: Record<
   };
   if (view.externalId && ctx.state.data.views.some((v) => v.externalId === view.externalId && v.teamId === teamId)) throw new SlackApiError('duplicate_external_id');
   ctx.state.data.views.push(view);
+  // Closed modals are kept a while for inspection, then forgotten.
+  const closed = ctx.state.data.views.filter((v) => v.type === 'modal' && !v.open);
+  if (closed.length > MAX_CLOSED) {
+    const drop = new Set(closed.slice(0, closed.length - MAX_CLOSED));
+    ctx.state.data.views = ctx.state.data.views.filter((v) => !drop.has(v));
+  }
   ctx.state.changed();
   return view;
 }
