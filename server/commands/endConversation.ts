@@ -16,18 +16,18 @@ export async function endConversation(
   ctx: RelayContext,
   conversationId: Types.ObjectId | string,
   by: EndedBy,
-  opts: { operatorSlackUserId?: string } = {},
+  opts: { operatorSlackUserId?: string; /** End without the post-chat actions and mark it discarded. */ discard?: boolean } = {},
 ): Promise<{ ended: boolean }> {
   return serialised(String(conversationId), async () => {
     const conversation = await ctx.models.Conversation.findOneAndUpdate(
       { _id: conversationId, status: 'open' },
-      { $set: { status: 'ended', endedAt: new Date(), endedBy: by } },
+      { $set: { status: 'ended', endedAt: new Date(), endedBy: by, ...(opts.discard ? { discarded: true } : {}) } },
       { returnDocument: 'after' },
     );
     if (!conversation) return { ended: false };
     await record(ctx, conversation, { kind: 'ended', from: 'system', endedBy: by, slackUserId: opts.operatorSlackUserId ?? '' });
     await headerUpdate(ctx, conversation);
-    const ce = await ctx.models.ChatEndpoint.findById(conversation.ceId);
+    const ce = opts.discard ? null : await ctx.models.ChatEndpoint.findById(conversation.ceId);
     if (!ce) return { ended: true };
     if (ce.emailOnArchive && ce.transcriptRecipient) {
       const visitor = await ctx.models.Visitor.findById(conversation.visitorId);

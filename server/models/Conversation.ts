@@ -32,7 +32,11 @@ export interface Conversation {
   lastSeq: number;
   lastVisitorMsgAt: Date | null;
   lastOperatorMsgAt: Date | null;
+  /** Last response reminder posted in the thread while the visitor waited. */
+  lastReminderAt: Date | null;
   transcriptSentTo: string;
+  /** Ended with `/parley discard`: no post-chat actions ran, and reports may leave it out. */
+  discarded: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -62,7 +66,9 @@ export const ConversationSchema = new Schema<Conversation>(
     lastSeq: { type: Number, default: 0 },
     lastVisitorMsgAt: { type: Date, default: null },
     lastOperatorMsgAt: { type: Date, default: null },
+    lastReminderAt: { type: Date, default: null },
     transcriptSentTo: { type: String, default: '' },
+    discarded: { type: Boolean, default: false },
   },
   { timestamps: true },
 );
