@@ -204,10 +204,21 @@ function start(): void {
 
   const api = {
     identify: (userId?: string, traits?: Record<string, unknown>) => {
-      const t = (traits ?? {}) as Identity['traits'] & { name?: unknown; email?: unknown };
-      const pick = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
-      identity = { userId: userId == null ? undefined : String(userId), name: pick(t?.name), email: pick(t?.email), traits: t };
-      panel?.refresh();
+      // Only what the hello frame accepts: a bad trait must not cost the visitor their chat.
+      const clean: NonNullable<Identity['traits']> = {};
+      for (const [key, value] of Object.entries(traits ?? {}).slice(0, 50)) {
+        if (typeof value === 'string') clean[key.slice(0, 100)] = value.slice(0, 500);
+        else if (typeof value === 'number' || typeof value === 'boolean' || value === null) clean[key.slice(0, 100)] = value;
+      }
+      const name = typeof clean.name === 'string' ? clean.name.trim().slice(0, 100) : '';
+      const email = typeof clean.email === 'string' ? clean.email.trim() : '';
+      identity = {
+        userId: userId == null ? undefined : String(userId).slice(0, 200),
+        name: name || undefined,
+        email: /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) && email.length <= 254 ? email : undefined,
+        traits: clean,
+      };
+      panel?.refresh(true);
     },
     show: (options?: { expanded?: boolean }) => {
       wanted = true;

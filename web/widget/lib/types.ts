@@ -117,8 +117,8 @@ export type PanelHandle = {
   expand(): void;
   collapse(): void;
   send(text: string): void;
-  /** identify() or configure() changed what the visitor sees or who they are. */
-  refresh(): void;
+  /** configure() changed what the visitor sees, or identify() who they are (`identityChanged`: say hello again). */
+  refresh(identityChanged?: boolean): void;
   /** Forgets the visitor: token, messages, socket. */
   reset(): void;
   isOnline(): boolean;

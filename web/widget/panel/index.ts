@@ -871,10 +871,12 @@ function createPanel(ctx: PanelContext): PanelHandle {
     send(text) {
       send(text);
     },
-    refresh() {
+    refresh(identityChanged) {
       knownEmail = ctx.identity()?.email ?? knownEmail;
       screen = undefined;
       render();
+      // The identity travels in hello: a running socket says hello again (lastSeq kept, so nothing is replayed twice).
+      if (identityChanged && conn.connected) conn.restart();
     },
     reset() {
       conn.stop();
