@@ -68,7 +68,7 @@ export type RelayTuning = {
   outboxPollMs: number;
   /** Longest backoff between retries of a failing job. */
   outboxMaxBackoffMs: number;
-  /** How often open conversations are checked for visitor inactivity. */
+  /** How often open conversations are checked for visitor inactivity and unanswered visitors. */
   inactivityCheckMs: number;
   /** A socket that sent nothing for this long is closed. */
   silentSocketMs: number;

@@ -141,7 +141,13 @@ export async function handleSlackMessage(ctx: RelayContext, teamId: string, even
     { $set: { firstResponseAt: now, agentName: author.name, agentAvatarUrl: author.avatarUrl, agentSlackUserId: user } },
   );
   await ctx.models.Conversation.updateOne({ _id: conversation._id }, { $set: { lastOperatorMsgAt: now } });
-  if (first) await headerUpdate(ctx, conversation);
+  if (first) {
+    await headerUpdate(ctx, conversation);
+    if (ce.sendOpJoinAutoResponse && ce.opJoinAutoResponseMessage) {
+      const text = ce.opJoinAutoResponseMessage.replace(/\{name\}/g, author.name);
+      await serialised(String(conversation._id), () => record(ctx, conversation, { kind: 'msg', from: 'system', text }));
+    }
+  }
 }
 
 async function operatorFiles(

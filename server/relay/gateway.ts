@@ -94,6 +94,7 @@ export class Gateway {
   private readonly sessions = new Set<Session>();
   private readonly ipSockets = new Map<string, { count: number; resetAt: number }>();
   private readonly visitorBuckets = new Map<string, Bucket>();
+  private bucketsClearedAt = Date.now();
   private timer: NodeJS.Timeout | null = null;
   private server: Server | null = null;
 
@@ -191,6 +192,11 @@ export class Gateway {
       }
     }
     for (const [ip, entry] of this.ipSockets) if (entry.resetAt <= now) this.ipSockets.delete(ip);
+    // A per-visitor bucket refills within a minute; forgetting them all every few minutes costs at most one burst.
+    if (now - this.bucketsClearedAt > 5 * 60_000) {
+      this.visitorBuckets.clear();
+      this.bucketsClearedAt = now;
+    }
   }
 
   private send(session: Session, frame: ServerFrame): void {

@@ -50,10 +50,10 @@ export function createRelay(deps: { config: Config; models: Models; mailer: Mail
       gateway.attach(server);
       ctx.outbox.start();
       ctx.presence.start();
-      inactivityTimer = setInterval(
-        () => void endInactive(ctx).catch((e: unknown) => ctx.logger.error('relay: inactivity check failed', e)),
-        tuning.inactivityCheckMs,
-      );
+      inactivityTimer = setInterval(() => {
+        void endInactive(ctx).catch((e: unknown) => ctx.logger.error('relay: inactivity check failed', e));
+        void remindUnanswered(ctx).catch((e: unknown) => ctx.logger.error('relay: response reminders failed', e));
+      }, tuning.inactivityCheckMs);
       inactivityTimer.unref();
     },
     async close() {
@@ -87,6 +87,35 @@ export async function endInactive(ctx: RelayContext, now = new Date()): Promise<
     if ((await endConversation(ctx, c._id, 'inactivity')).ended) ended += 1;
   }
   return ended;
+}
+
+/**
+ * Posts a reminder in the thread of each open conversation whose visitor has waited unanswered longer than the
+ * widget's responseRemindersFreq (seconds), repeated at that interval until someone answers.
+ */
+export async function remindUnanswered(ctx: RelayContext, now = new Date()): Promise<number> {
+  const waiting = await ctx.models.Conversation.find({ status: 'open', lastVisitorMsgAt: { $ne: null }, threadTs: { $ne: '' } }).limit(5000);
+  let reminded = 0;
+  for (const c of waiting) {
+    const asked = c.lastVisitorMsgAt?.getTime() ?? 0;
+    if (c.lastOperatorMsgAt && c.lastOperatorMsgAt.getTime() >= asked) continue;
+    const ce = await ctx.widgets.get(c.ceId);
+    if (!ce?.responseReminders || ce.responseRemindersFreq <= 0) continue;
+    const every = ce.responseRemindersFreq * 1000;
+    const since = Math.max(asked, c.lastReminderAt?.getTime() ?? 0);
+    if (now.getTime() - since < every) continue;
+    const minutes = Math.max(1, Math.round((now.getTime() - asked) / 60_000));
+    const claimed = await ctx.models.Conversation.updateOne({ _id: c._id, lastReminderAt: c.lastReminderAt }, { $set: { lastReminderAt: now } });
+    if (claimed.modifiedCount !== 1) continue;
+    await ctx.outbox.enqueue(
+      'slack.note',
+      String(c._id),
+      { teamId: c.slackTeamId, channel: c.slackChannel, threadTs: c.threadTs, text: `:bell: Conversation #${c.number} has waited ${minutes} min for an answer.` },
+      { channel: c.slackChannel, conversationId: c._id },
+    );
+    reminded += 1;
+  }
+  return reminded;
 }
 
 /** Registers the Slack `message` listener of the relay on the Bolt app (acknowledged by Bolt before it runs). */

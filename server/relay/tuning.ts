@@ -9,7 +9,7 @@ export const DEFAULT_RELAY_TUNING: RelayTuning = {
   slackBurst: 3,
   outboxPollMs: 500,
   outboxMaxBackoffMs: 5 * 60_000,
-  inactivityCheckMs: 60_000,
+  inactivityCheckMs: 30_000,
   silentSocketMs: WIDGET_LIMITS.heartbeatMs * 2,
   visitorMsgsPerMinute: 30,
   framesPer10s: 60,

@@ -1,0 +1,84 @@
+import { expect } from 'chai';
+import type { TestServer } from '../helpers/app';
+import { remindUnanswered } from '../../server/relay';
+import { ACME, ALICE, eventually, say, setUpRelayWidget, startRelayServer, VisitorSocket, type SetUp } from './helpers';
+
+describe('relay housekeeping', () => {
+  let server: TestServer;
+  let widget: SetUp;
+  before(async () => {
+    server = await startRelayServer({ relay: { silentSocketMs: 400 } });
+  });
+  after(async () => {
+    await server.slack.settled();
+    await server.close();
+  });
+  beforeEach(async () => {
+    widget = await setUpRelayWidget(server);
+  });
+
+  /** Sockets in these tests must ping: the server here closes sockets silent for 400 ms. */
+  const keepAlive = (socket: VisitorSocket) => {
+    const timer = setInterval(() => socket.send({ t: 'ping' }), 100);
+    return () => {
+      clearInterval(timer);
+      socket.close();
+    };
+  };
+
+  const threadTs = async () => {
+    let ts = '';
+    await eventually(async () => {
+      ts = (await server.models.Conversation.findOne({ ceId: widget.ceId }))?.threadTs ?? '';
+      expect(ts).to.not.equal('');
+    });
+    return ts;
+  };
+
+  it('closes a socket that stopped sending heartbeats, and keeps one that pings', async () => {
+    const quiet = await VisitorSocket.hello(server, widget.uuid);
+    const talking = await VisitorSocket.hello(server, widget.uuid);
+    const pinger = setInterval(() => talking.socket.send({ t: 'ping' }), 100);
+    try {
+      expect(await quiet.socket.closed(5000)).to.equal(4000);
+      expect(talking.socket.closeCode).to.equal(null);
+    } finally {
+      clearInterval(pinger);
+      talking.socket.close();
+    }
+  });
+
+  it('reminds the thread while the visitor waits unanswered, until an operator answers', async () => {
+    await server.models.ChatEndpoint.updateOne({ _id: widget.ceId }, { $set: { responseReminders: true, responseRemindersFreq: 60 } });
+    const { socket } = await VisitorSocket.hello(server, widget.uuid);
+    const done = keepAlive(socket);
+    await say(socket, 'hello?');
+    const ts = await threadTs();
+    const relay = server.parley.relay;
+    expect(await remindUnanswered(relay)).to.equal(0);
+    const inTwoMinutes = new Date(Date.now() + 2 * 60_000);
+    expect(await remindUnanswered(relay, inTwoMinutes)).to.equal(1);
+    expect(await remindUnanswered(relay, inTwoMinutes)).to.equal(0);
+    await eventually(async () => expect(server.slack.state.replies(widget.channel, ts).map((m) => m.text).join('\n')).to.include('waited 2 min'));
+    await server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, threadTs: ts, text: 'here!' });
+    await socket.next('msg', (f) => f.message.text === 'here!');
+    await eventually(async () => expect((await server.models.Conversation.findOne({ ceId: widget.ceId }))?.lastOperatorMsgAt).to.not.equal(null));
+    expect(await remindUnanswered(relay, new Date(Date.now() + 10 * 60_000))).to.equal(0);
+    done();
+  });
+
+  it('greets the visitor with the join message when an operator first answers', async () => {
+    await server.models.ChatEndpoint.updateOne({ _id: widget.ceId }, { $set: { sendOpJoinAutoResponse: true, opJoinAutoResponseMessage: '{name} has joined the conversation.' } });
+    const { socket } = await VisitorSocket.hello(server, widget.uuid);
+    const done = keepAlive(socket);
+    await say(socket, 'hi');
+    const ts = await threadTs();
+    await server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, threadTs: ts, text: 'first' });
+    await server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, threadTs: ts, text: 'second' });
+    await socket.next('msg', (f) => f.message.text === 'second');
+    const system = await socket.next('msg', (f) => f.message.from === 'system');
+    expect(system.message.text).to.equal('Alice has joined the conversation.');
+    expect(socket.msgs().filter((f) => f.message.from === 'system')).to.have.length(1);
+    done();
+  });
+});
