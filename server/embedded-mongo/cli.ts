@@ -81,13 +81,15 @@ async function main(): Promise<void> {
   const where = options.dbpath ? `dbpath ${options.dbpath}` : 'in memory only';
   process.stdout.write(`Embedded MongoDB listening on ${server.uri} (${where}); Ctrl-C stops it\n`);
 
-  let stopping = false;
+  let stoppingSince = 0;
   const stop = (signal: NodeJS.Signals): void => {
-    if (stopping) {
+    if (stoppingSince) {
+      // A launcher (npm, tsx) may pass on the same Ctrl-C the terminal already sent: only a later one forces.
+      if (Date.now() - stoppingSince < 1000) return;
       process.stderr.write(`${signal} again: exiting without a clean stop\n`);
       process.exit(1);
     }
-    stopping = true;
+    stoppingSince = Date.now();
     log(`${signal}: stopping`);
     server.stop().then(
       () => {
