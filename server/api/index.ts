@@ -3,6 +3,8 @@ import { notFound } from '../http/errorHandler';
 import { usersRouter, type ApiDeps } from './users/routes';
 import { chatEndpointsRouter } from './chat-endpoints/routes';
 import { accountsRouter } from './accounts/routes';
+import { savedRepliesRouter } from './saved-replies/routes';
+import { questionGroupsRouter } from './question-groups/routes';
 
 export type { ApiDeps } from './users/routes';
 
@@ -18,6 +20,8 @@ export function apiRouter(deps: ApiDeps): Router {
   router.use(usersRouter(deps));
   router.use(chatEndpointsRouter(deps));
   router.use(accountsRouter(deps));
+  router.use(savedRepliesRouter(deps));
+  router.use(questionGroupsRouter(deps));
   router.use(notFound);
   return router;
 }

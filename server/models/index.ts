@@ -17,6 +17,9 @@ import { outboxJobModel, slackEventSeenModel } from './OutboxJob';
 import { visitorModel } from './Visitor';
 import { widgetFileModel } from './WidgetFile';
 import { offlineMessageModel } from './OfflineMessage';
+import { savedReplyModel } from './SavedReply';
+import { questionGroupModel } from './QuestionGroup';
+import { conversationAssistModel, threadPostModel } from './ConversationAssist';
 
 export function createModels(connection: Connection) {
   return {
@@ -36,6 +39,10 @@ export function createModels(connection: Connection) {
     SlackEventSeen: slackEventSeenModel(connection),
     WidgetFile: widgetFileModel(connection),
     OfflineMessage: offlineMessageModel(connection),
+    SavedReply: savedReplyModel(connection),
+    QuestionGroup: questionGroupModel(connection),
+    ConversationAssist: conversationAssistModel(connection),
+    ThreadPost: threadPostModel(connection),
   };
 }
 export type Models = ReturnType<typeof createModels>;

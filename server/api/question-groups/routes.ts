@@ -1,0 +1,43 @@
+/**
+ * Question groups under /v1/chat_endpoints/{id}/question_groups (plan feature questionGroups). Groups belong
+ * to the account: every widget of it lists the same ones.
+ */
+import { Router, type Request, type Response } from 'express';
+import type { ApiDeps } from '../users/routes';
+import { authOf, requireAuth } from '../../http/auth';
+import { parse } from '../../http/validate';
+import { requirePlanFeature } from '../../commands/planFeature';
+import { deleteQuestionGroup, listQuestionGroups, presentQuestionGroup, saveQuestionGroup, type QuestionGroupView } from '../../commands/questionGroups';
+import { ownChatEndpoint } from '../chat-endpoints/access';
+import { SaveQuestionGroupSchema } from './schema';
+
+export function questionGroupsRouter(deps: ApiDeps): Router {
+  const { config, models } = deps;
+  const router = Router();
+  const auth = requireAuth(models, config.jwtSecret);
+
+  const checked = async (req: Request, res: Response) => {
+    const ce = await ownChatEndpoint(models, res, String(req.params.id));
+    await requirePlanFeature(models, ce.accountId, 'questionGroups');
+    return authOf(res).user.accountId;
+  };
+
+  router.get('/chat_endpoints/:id/question_groups', auth, async (req, res: Response<{ groups: QuestionGroupView[] }>) => {
+    const accountId = await checked(req, res);
+    res.json({ groups: await listQuestionGroups(models, accountId) });
+  });
+
+  router.post('/chat_endpoints/:id/question_groups', auth, async (req, res: Response<QuestionGroupView>) => {
+    const accountId = await checked(req, res);
+    const input = parse(SaveQuestionGroupSchema, req.body);
+    res.json(presentQuestionGroup(await saveQuestionGroup(models, accountId, input)));
+  });
+
+  router.delete('/chat_endpoints/:id/question_groups/:uid', auth, async (req, res) => {
+    const accountId = await checked(req, res);
+    await deleteQuestionGroup(models, accountId, String(req.params.uid));
+    res.json({});
+  });
+
+  return router;
+}

@@ -1,0 +1,40 @@
+/** Saved replies of a widget under /v1/chat_endpoints/{id}/saved_replies (plan feature savedReplies). */
+import { Router, type Request, type Response } from 'express';
+import type { ApiDeps } from '../users/routes';
+import { authOf, requireAuth } from '../../http/auth';
+import { parse } from '../../http/validate';
+import { requirePlanFeature } from '../../commands/planFeature';
+import { deleteSavedReply, listSavedReplies, presentSavedReply, saveSavedReply, type SavedReplyView } from '../../commands/savedReplies';
+import { ownChatEndpoint } from '../chat-endpoints/access';
+import { SaveSavedReplySchema } from './schema';
+
+export function savedRepliesRouter(deps: ApiDeps): Router {
+  const { config, models } = deps;
+  const router = Router();
+  const auth = requireAuth(models, config.jwtSecret);
+
+  const widgetWithFeature = async (req: Request, res: Response) => {
+    const ce = await ownChatEndpoint(models, res, String(req.params.id));
+    await requirePlanFeature(models, authOf(res).user.accountId, 'savedReplies');
+    return ce;
+  };
+
+  router.get('/chat_endpoints/:id/saved_replies', auth, async (req, res: Response<{ replies: SavedReplyView[] }>) => {
+    const ce = await widgetWithFeature(req, res);
+    res.json({ replies: await listSavedReplies(models, ce) });
+  });
+
+  router.post('/chat_endpoints/:id/saved_replies', auth, async (req, res: Response<SavedReplyView>) => {
+    const ce = await widgetWithFeature(req, res);
+    const input = parse(SaveSavedReplySchema, req.body);
+    res.json(presentSavedReply(await saveSavedReply(models, ce, input)));
+  });
+
+  router.delete('/chat_endpoints/:id/saved_replies/:replyId', auth, async (req, res) => {
+    const ce = await widgetWithFeature(req, res);
+    await deleteSavedReply(models, ce, String(req.params.replyId));
+    res.json({});
+  });
+
+  return router;
+}

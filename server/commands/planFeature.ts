@@ -1,0 +1,23 @@
+import type { Types } from 'mongoose';
+import type { Models } from '../models';
+import type { PlanFeature } from '../shared/constants';
+import { PaymentRequiredError } from '../errors';
+
+const FEATURE_NAMES: Record<PlanFeature, string> = {
+  reports: 'reports',
+  triggers: 'triggers',
+  savedReplies: 'saved replies',
+  bots: 'bots',
+  whiteLabel: 'white label',
+  phoneSupport: 'phone support',
+  questionGroups: 'question groups',
+};
+
+/** Throws 402 (Error 'plan_feature') unless the account's plan includes the feature. */
+export async function requirePlanFeature(models: Models, accountId: Types.ObjectId, feature: PlanFeature): Promise<void> {
+  const account = await models.Account.findById(accountId, { planStripeId: 1 });
+  const plan = account ? await models.Plan.findOne({ stripeId: account.planStripeId }) : null;
+  if (!plan || !plan[feature]) {
+    throw new PaymentRequiredError(`Your plan does not have access to ${FEATURE_NAMES[feature]}. Please upgrade.`, 'plan_feature');
+  }
+}
