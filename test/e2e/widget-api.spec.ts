@@ -270,6 +270,29 @@ describe('visitor widget API and settings (browser)', function () {
     expect(await w.locator('.peek').count()).to.equal(0);
   });
 
+  it('sends a file the visitor attaches to the Slack thread, and refuses attachments when uploads are off', async () => {
+    const widget = await configuredWidget(server);
+    const page = browser.page;
+    await openDemo(page, widget);
+    const w = widgetOf(page);
+    await w.locator('.launcher').click();
+    await w.getByRole('textbox', { name: 'Message' }).fill('I will send you a photo of the grinder');
+    await w.getByRole('textbox', { name: 'Message' }).press('Enter');
+    await w.locator('.msg.visitor:not(.sending)', { hasText: 'photo of the grinder' }).waitFor();
+    const attach = w.getByRole('button', { name: 'Attach a file' });
+    expect(await attach.isEnabled()).to.equal(true);
+    await w.locator('input[type=file]').setInputFiles({ name: 'grinder-settings.txt', mimeType: 'text/plain', buffer: Buffer.from('burr setting 14') });
+    await w.locator('.msg.visitor .files a', { hasText: 'grinder-settings.txt' }).waitFor();
+    await waitFor('the file in Slack', () => server.slack.state.data.files.find((f) => JSON.stringify(f).includes('grinder-settings.txt')));
+
+    await server.models.ChatEndpoint.updateOne({ Uuid: widget.uuid }, { $set: { enableFileUploads: false } });
+    const other = await browser.newPage();
+    await openDemo(other, widget);
+    await widgetOf(other).locator('.launcher').click();
+    await widgetOf(other).getByRole('textbox', { name: 'Message' }).waitFor();
+    expect(await widgetOf(other).getByRole('button', { name: 'Attach a file' }).count()).to.equal(0);
+  });
+
   it('stays away from pages matching blacklistedUrls', async () => {
     const widget = await configuredWidget(server, { blacklistedUrls: 'style=sidebar\n/checkout' });
     const page = browser.page;
