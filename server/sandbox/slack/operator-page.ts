@@ -210,7 +210,7 @@ const script = String.raw`
     if (!m.tombstone) {
       tools = '<div class="tools">' + (inThread ? '' : '<button data-act="reply" data-ts="' + esc(m.ts) + '">Reply in thread</button>') +
         (m.mine ? '<button data-act="edit" data-ts="' + esc(m.ts) + '">Edit</button><button data-act="delete" data-ts="' + esc(m.ts) + '">Delete</button>' : '') +
-        snap.app.shortcuts.filter(function (s) { return s.type === 'message'; }).map(function (s) { return '<button data-act="shortcut" data-callback-id="' + esc(s.callbackId) + '" data-ts="' + esc(m.ts) + '">' + esc(s.name) + '</button>'; }).join('') + '</div>';
+        messageShortcuts(m.ts) + '</div>';
     }
     var files = (m.files || []).map(function (f) {
       return '<div class="file-chip" data-file-id="' + esc(f.id) + '">' + (/^image\//.test(f.mimetype) ? '<img src="' + esc(f.url) + '" alt="' + esc(f.name) + '">' : '<a href="' + esc(f.url) + '" target="_blank">' + esc(f.title || f.name) + '</a> <span class="muted">' + f.size + ' B</span>') + '</div>';
@@ -224,6 +224,12 @@ const script = String.raw`
       '<div><span class="who">' + esc(m.author) + '</span>' + (m.isBot ? '<span class="app-tag">APP</span>' : '') + '<span class="when">' + time(m.ts) + '</span>' +
       (m.replyBroadcast ? ' <span class="muted">replied to a thread</span>' : '') +
       body + (m.edited ? '<span class="edited">(edited)</span>' : '') + files + replies + '</div>' + tools + '</div>';
+  }
+  // Without the app's shortcut list, a person can still run one by its callback_id.
+  function messageShortcuts(ts) {
+    var list = snap.app.shortcuts.filter(function (s) { return s.type === 'message'; });
+    if (!list.length) return snap.app.installed ? '<button data-act="shortcut-prompt" data-ts="' + esc(ts) + '">Shortcut…</button>' : '';
+    return list.map(function (s) { return '<button data-act="shortcut" data-callback-id="' + esc(s.callbackId) + '" data-ts="' + esc(ts) + '">' + esc(s.name) + '</button>'; }).join('');
   }
   function hasTextBlock(list) { return list.some(function (b) { return b.type === 'section' || b.type === 'header' || b.type === 'context'; }); }
   function ephemeral(e) {
@@ -432,6 +438,11 @@ const script = String.raw`
       return;
     }
     if (act === 'shortcut') { post('shortcut', { channel: sel.channel, ts: ts, callbackId: t.getAttribute('data-callback-id') }); return; }
+    if (act === 'shortcut-prompt') {
+      var callbackId = prompt('callback_id of the message shortcut');
+      if (callbackId && callbackId.trim()) post('shortcut', { channel: sel.channel, ts: ts, callbackId: callbackId.trim() });
+      return;
+    }
     if (t.getAttribute('data-kind') === 'button') {
       if (t.getAttribute('data-url')) window.open(t.getAttribute('data-url'), '_blank');
       sendAction(t, undefined);

@@ -15,13 +15,13 @@ describe('Slack sandbox operator page (browser)', function () {
   let f: SandboxFixture;
   let server: Server;
   let parentTs: string;
-  let seen: { messages: string[]; submissions: Array<Record<string, unknown>>; actions: string[]; homeOpened: number };
+  let seen: { messages: string[]; submissions: Array<Record<string, unknown>>; actions: string[]; homeOpened: number; shortcuts: string[] };
 
   beforeEach(async () => {
     f = await startSandbox({ app: { shortcuts: [{ type: 'message', callbackId: 'parley_conversation_actions', name: 'Conversation actions' }] } });
     const { client, inst } = installBot(f);
     await client.conversations.join({ channel: SUPPORT });
-    seen = { messages: [], submissions: [], actions: [], homeOpened: 0 };
+    seen = { messages: [], submissions: [], actions: [], homeOpened: 0, shortcuts: [] };
     const receiver = new ExpressReceiver({ signingSecret: SIGNING_SECRET, logLevel: LogLevel.ERROR });
     const app = new App({ token: inst.botToken, receiver, logLevel: LogLevel.ERROR, clientOptions: { slackApiUrl: f.sandbox.apiUrl } });
     app.message(async ({ message }) => {
@@ -60,6 +60,10 @@ describe('Slack sandbox operator page (browser)', function () {
       await ack();
       seen.actions.push(body.user.id);
       await respond({ replace_original: true, text: 'Chat ended' });
+    });
+    app.shortcut('parley_conversation_actions', async ({ ack, shortcut }) => {
+      await ack();
+      if (shortcut.type === 'message_action') seen.shortcuts.push(shortcut.message_ts);
     });
     app.event('app_home_opened', async ({ event, client: c }) => {
       seen.homeOpened += 1;
@@ -151,6 +155,14 @@ describe('Slack sandbox operator page (browser)', function () {
     await page.click(`.msg[data-ts="${parentTs}"] [data-action-id="end_chat"]`);
     await page.waitForSelector(`.msg[data-ts="${parentTs}"] >> text=Chat ended`);
     expect(seen.actions).to.deep.equal([ALICE]);
+  });
+
+  it('runs a message shortcut from the message menu', async () => {
+    const page = await open();
+    await page.hover(`.msg[data-ts="${parentTs}"]`);
+    await page.click(`.msg[data-ts="${parentTs}"] [data-act="shortcut"][data-callback-id="parley_conversation_actions"]`);
+    await until(() => seen.shortcuts.length > 0);
+    expect(seen.shortcuts).to.deep.equal([parentTs]);
   });
 
   it('opens App Home: the app hears app_home_opened and the published view is shown', async () => {
