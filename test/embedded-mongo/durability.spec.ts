@@ -166,6 +166,22 @@ describe('embedded MongoDB storage', () => {
     expect(docs(image, 'archive', 'final')).to.deep.equal([{ _id: 'd1' }]);
   });
 
+  it('keeps a document of the largest size MongoDB allows, in the journal and in the snapshot', async () => {
+    const dir = tempDir();
+    const big = { _id: 'big', blob: new Binary(Buffer.alloc(16 * 1024 * 1024 - 100, 7), 0) };
+    const opened = await open(dir);
+    await opened.write([{ op: 'insert', db: 'app', coll: 'files', doc: big }]);
+    const fromJournal = await open(crashCopy(dir));
+    await fromJournal.storage.close();
+    await opened.storage.close();
+    const fromSnapshot = await open(dir);
+    await fromSnapshot.storage.close();
+    for (const image of [fromJournal.image, fromSnapshot.image]) {
+      const [doc] = docs(image, 'app', 'files');
+      expect(Buffer.from((doc.blob as Binary).buffer).equals(Buffer.from(big.blob.buffer))).to.equal(true);
+    }
+  });
+
   it('keeps every acknowledged write when the process dies without closing', async () => {
     const dir = tempDir();
     const { storage, write } = await open(dir);
