@@ -34,6 +34,8 @@ export interface Conversation {
   lastOperatorMsgAt: Date | null;
   /** Last response reminder posted in the thread while the visitor waited. */
   lastReminderAt: Date | null;
+  /** Set once noAnswerWebhookUrl was called for this conversation. */
+  noAnswerNotifiedAt: Date | null;
   transcriptSentTo: string;
   /** Ended with `/parley discard`: no post-chat actions ran, and reports may leave it out. */
   discarded: boolean;
@@ -67,6 +69,7 @@ export const ConversationSchema = new Schema<Conversation>(
     lastVisitorMsgAt: { type: Date, default: null },
     lastOperatorMsgAt: { type: Date, default: null },
     lastReminderAt: { type: Date, default: null },
+    noAnswerNotifiedAt: { type: Date, default: null },
     transcriptSentTo: { type: String, default: '' },
     discarded: { type: Boolean, default: false },
   },

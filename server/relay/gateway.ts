@@ -28,6 +28,7 @@ import type { RelayContext } from './context';
 import { headerUpdate, openConversationOf, visitorMessage, WidgetRefusal } from './conversations';
 import { entryFrame, frameSeq } from './history';
 import { transcriptMail } from './transcript';
+import { afterVisitorMessage, answerQuestion } from './assist';
 import { visitorLabel } from './blocks';
 import { clientIp, countryAllowed, countryOf } from './visitorIp';
 
@@ -340,6 +341,12 @@ export class Gateway {
         if (String(result.conversation._id) !== session.conversationId) this.switchTo(session, String(result.conversation._id));
         this.send(session, { t: 'ack', clientId: frame.clientId, seq: message.seq, id: String(message._id), at: message.createdAt.toISOString() });
         if (message.seq > session.sentSeq) session.sentSeq = message.seq;
+        if (!result.duplicate) {
+          // Saved replies matching the message, and an automatic question group, follow the ack.
+          await afterVisitorMessage(this.ctx, result.conversation, message).catch((error: unknown) =>
+            this.ctx.logger.error('relay: automatic replies failed', error),
+          );
+        }
         return;
       }
       case 'typing':
@@ -393,8 +400,7 @@ export class Gateway {
         return;
       }
       case 'answer':
-        // Question groups arrive with the Slack actions that start them; until one is asked there is nothing to answer.
-        this.error(session, 'bad_frame', 'No question is waiting for an answer.');
+        await answerQuestion(this.ctx, visitor._id, frame);
         return;
     }
   }

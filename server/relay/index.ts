@@ -91,7 +91,8 @@ export async function endInactive(ctx: RelayContext, now = new Date()): Promise<
 
 /**
  * Posts a reminder in the thread of each open conversation whose visitor has waited unanswered longer than the
- * widget's responseRemindersFreq (seconds), repeated at that interval until someone answers.
+ * widget's responseRemindersFreq (seconds), repeated at that interval until someone answers; calls
+ * noAnswerWebhookUrl once when nobody answered within noAnswerMessageAfterSecs.
  */
 export async function remindUnanswered(ctx: RelayContext, now = new Date()): Promise<number> {
   const waiting = await ctx.models.Conversation.find({ status: 'open', lastVisitorMsgAt: { $ne: null }, threadTs: { $ne: '' } }).limit(5000);
@@ -100,7 +101,17 @@ export async function remindUnanswered(ctx: RelayContext, now = new Date()): Pro
     const asked = c.lastVisitorMsgAt?.getTime() ?? 0;
     if (c.lastOperatorMsgAt && c.lastOperatorMsgAt.getTime() >= asked) continue;
     const ce = await ctx.widgets.get(c.ceId);
-    if (!ce?.responseReminders || ce.responseRemindersFreq <= 0) continue;
+    if (!ce) continue;
+    if (ce.noAnswerWebhookUrl && !c.firstResponseAt && !c.noAnswerNotifiedAt && now.getTime() - c.startedAt.getTime() >= ce.noAnswerMessageAfterSecs * 1000) {
+      const marked = await ctx.models.Conversation.updateOne({ _id: c._id, noAnswerNotifiedAt: null }, { $set: { noAnswerNotifiedAt: now } });
+      if (marked.modifiedCount === 1) {
+        await ctx.outbox.enqueue('webhook', `webhook:${String(c._id)}`, {
+          url: ce.noAnswerWebhookUrl,
+          body: { event: 'conversation.unanswered', conversation: { id: String(c._id), number: c.number, widgetId: ce.Uuid, startedAt: c.startedAt.toISOString(), pageUrl: c.pageUrl } },
+        });
+      }
+    }
+    if (!ce.responseReminders || ce.responseRemindersFreq <= 0) continue;
     const every = ce.responseRemindersFreq * 1000;
     const since = Math.max(asked, c.lastReminderAt?.getTime() ?? 0);
     if (now.getTime() - since < every) continue;

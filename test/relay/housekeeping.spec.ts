@@ -1,13 +1,13 @@
 import { expect } from 'chai';
 import type { TestServer } from '../helpers/app';
 import { remindUnanswered } from '../../server/relay';
-import { ACME, ALICE, eventually, say, setUpRelayWidget, startRelayServer, VisitorSocket, type SetUp } from './helpers';
+import { ACME, ALICE, eventually, say, setUpRelayWidget, startRelayServer, VisitorSocket, webhookTarget, type SetUp } from './helpers';
 
 describe('relay housekeeping', () => {
   let server: TestServer;
   let widget: SetUp;
   before(async () => {
-    server = await startRelayServer({ relay: { silentSocketMs: 400 } });
+    server = await startRelayServer({ relay: { silentSocketMs: 1500 } });
   });
   after(async () => {
     await server.slack.settled();
@@ -17,7 +17,7 @@ describe('relay housekeeping', () => {
     widget = await setUpRelayWidget(server);
   });
 
-  /** Sockets in these tests must ping: the server here closes sockets silent for 400 ms. */
+  /** Sockets in these tests must ping: the server here closes sockets silent for 1.5 s. */
   const keepAlive = (socket: VisitorSocket) => {
     const timer = setInterval(() => socket.send({ t: 'ping' }), 100);
     return () => {
@@ -40,7 +40,7 @@ describe('relay housekeeping', () => {
     const talking = await VisitorSocket.hello(server, widget.uuid);
     const pinger = setInterval(() => talking.socket.send({ t: 'ping' }), 100);
     try {
-      expect(await quiet.socket.closed(5000)).to.equal(4000);
+      expect(await quiet.socket.closed(10_000)).to.equal(4000);
       expect(talking.socket.closeCode).to.equal(null);
     } finally {
       clearInterval(pinger);
@@ -80,5 +80,24 @@ describe('relay housekeeping', () => {
     expect(system.message.text).to.equal('Alice has joined the conversation.');
     expect(socket.msgs().filter((f) => f.message.from === 'system')).to.have.length(1);
     done();
+  });
+
+  it('calls the no-answer webhook once when nobody answered in time', async () => {
+    const hook = await webhookTarget();
+    try {
+      await server.models.ChatEndpoint.updateOne({ _id: widget.ceId }, { $set: { noAnswerWebhookUrl: hook.url, noAnswerMessageAfterSecs: 120, responseReminders: false } });
+      const { socket } = await VisitorSocket.hello(server, widget.uuid);
+      const done = keepAlive(socket);
+      await say(socket, 'anyone?');
+      await threadTs();
+      await remindUnanswered(server.parley.relay);
+      await remindUnanswered(server.parley.relay, new Date(Date.now() + 3 * 60_000));
+      await remindUnanswered(server.parley.relay, new Date(Date.now() + 4 * 60_000));
+      await eventually(async () => expect(hook.bodies).to.have.length(1));
+      expect(hook.bodies[0]).to.deep.include({ event: 'conversation.unanswered' });
+      done();
+    } finally {
+      await hook.close();
+    }
   });
 });
