@@ -12,9 +12,10 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import mongoose, { Schema } from 'mongoose';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../server/embedded-mongo';
-import { LOCK_FILE } from '../../server/embedded-mongo/storage';
+import { LOCK_FILE, openStorage } from '../../server/embedded-mongo/storage';
 
 const SINGLE_INSERTS = 5_000;
+const JOURNAL_APPENDS = 3_000;
 const FINDS = 10_000;
 const BULK_DOCS = 100_000;
 const BULK_BATCH = 1_000;
@@ -129,6 +130,14 @@ async function main(): Promise<void> {
       cpu: '',
       goal: '',
     });
+    const journal = openStorage(path.join(root, 'journal-only'));
+    await journal.load();
+    const appends = await measure(JOURNAL_APPENDS, (i) =>
+      journal.append([{ op: 'insert', db: 'bench', coll: 'users', doc: { _id: i, email: `j${i}@bench.io`, n: i } }]),
+    );
+    await journal.close();
+    rows.push({ metric: 'storage alone: single journal appends, each awaited', ...appends, goal: '' });
+
     for (let i = 0; i < 500; i++) await User.create({ email: `warm${i}@bench.io`, accountId: 'warm', name: `Warm ${i}` });
     const inserts = await measure(SINGLE_INSERTS, (i) =>
       User.create({ email: `single${i}@bench.io`, accountId: `acct${i % ACCOUNTS}`, name: `Single ${i}` }),
