@@ -293,6 +293,23 @@ describe('visitor widget API and settings (browser)', function () {
     expect(await widgetOf(other).getByRole('button', { name: 'Attach a file' }).count()).to.equal(0);
   });
 
+  it('offers to leave an e-mail when nobody answers in time and stores it on the visitor', async () => {
+    const widget = await configuredWidget(server, { noAnswerMessageAfterSecs: 1, noAnswerWithoutEmail: 'Sorry, everyone is busy. Leave your e-mail?' });
+    const page = browser.page;
+    await openDemo(page, widget);
+    const w = widgetOf(page);
+    await w.locator('.launcher').click();
+    await w.getByRole('textbox', { name: 'Message' }).fill('Anyone there?');
+    await w.getByRole('textbox', { name: 'Message' }).press('Enter');
+    const late = w.locator('.card', { hasText: 'Sorry, everyone is busy. Leave your e-mail?' });
+    await late.waitFor();
+    await late.getByRole('textbox', { name: 'Email' }).fill('late@example.com');
+    await late.getByRole('button', { name: 'Send' }).click();
+    await late.getByText('late@example.com').waitFor();
+    await waitFor('the e-mail on the visitor', () => server.models.Visitor.findOne({ email: 'late@example.com' }).exec());
+
+  });
+
   it('stays away from pages matching blacklistedUrls', async () => {
     const widget = await configuredWidget(server, { blacklistedUrls: 'style=sidebar\n/checkout' });
     const page = browser.page;

@@ -59,6 +59,7 @@ export type VisitorSettings = Partial<{
   defaultYesBtnLabel: string;
   defaultNoBtnLabel: string;
   blacklistedUrls: string;
+  playSound: boolean;
   /** Enabled proactive triggers; minDelay in minutes between two shown to the same visitor. */
   triggers: { minDelay: number; triggers: Trigger[] };
 }>;

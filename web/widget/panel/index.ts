@@ -433,6 +433,7 @@ function createPanel(ctx: PanelContext): PanelHandle {
       clearTimeout(noAnswerTimer);
       typing.hidden = true;
       if (fresh) {
+        if (!expanded || document.hidden) chime();
         ctx.emit('messageReceived', { text: m.text, author: m.author?.name });
         if (!expanded) {
           unread += 1;
@@ -441,6 +442,31 @@ function createPanel(ctx: PanelContext): PanelHandle {
       }
     }
     scrollDown();
+  }
+
+  /** A short two-note chime for a reply the visitor may not be looking at (playSound). */
+  function chime(): void {
+    if (s().playSound === false) return;
+    try {
+      const Audio = window.AudioContext;
+      if (!Audio) return;
+      const audio = new Audio();
+      [660, 880].forEach((frequency, i) => {
+        const osc = audio.createOscillator();
+        const gain = audio.createGain();
+        const at = audio.currentTime + i * 0.12;
+        osc.frequency.value = frequency;
+        gain.gain.setValueAtTime(0.0001, at);
+        gain.gain.exponentialRampToValueAtTime(0.08, at + 0.02);
+        gain.gain.exponentialRampToValueAtTime(0.0001, at + 0.25);
+        osc.connect(gain).connect(audio.destination);
+        osc.start(at);
+        osc.stop(at + 0.3);
+      });
+      setTimeout(() => void audio.close(), 800);
+    } catch {
+      // Browsers refuse audio before the visitor interacted with the page: the badge still shows.
+    }
   }
 
   function confirmPending(clientId: string, seq: number, id: string): void {
@@ -536,7 +562,7 @@ function createPanel(ctx: PanelContext): PanelHandle {
         else log.appendChild(emailCard(settings.noAnswerWithoutEmail || "Sorry for the wait! Leave your email and we'll get back to you as soon as we can."));
         scrollDown();
       },
-      Math.max(5, settings.noAnswerMessageAfterSecs ?? 120) * 1000,
+      Math.max(1, settings.noAnswerMessageAfterSecs ?? 120) * 1000,
     );
   }
 
