@@ -132,11 +132,13 @@ const script = String.raw`
     s = s.split('\n').map(function (line) { return line.indexOf('&gt; ') === 0 ? '<blockquote>' + line.slice(5) + '</blockquote>' : line; }).join('\n');
     return s.replace(/\n/g, '<br>');
   }
+  function plain(t) { return t ? String(t.text || '') : ''; }
   function textObj(t) { if (!t) return ''; return t.type === 'mrkdwn' ? mrkdwn(t.text) : esc(t.text).replace(/\n/g, '<br>'); }
 
   // ---- Block Kit ----------------------------------------------------------------------------------
   function element(e, where, blockId) {
-    var ids = ' data-action-id="' + esc(e.action_id || '') + '" data-block-id="' + esc(blockId || '') + '"' + where;
+    var ids = ' data-action-id="' + esc(e.action_id || '') + '" data-block-id="' + esc(blockId || '') + '"' + where +
+      (e.confirm ? ' data-confirm="' + esc(plain(e.confirm.title) + '\n\n' + plain(e.confirm.text)) + '"' : '');
     switch (e.type) {
       case 'button':
         return '<button class="bk-button ' + esc(e.style || '') + '"' + ids + ' data-kind="button"' + (e.url ? ' data-url="' + esc(e.url) + '"' : '') + '>' + textObj(e.text) + '</button>';
@@ -444,6 +446,8 @@ const script = String.raw`
       return;
     }
     if (t.getAttribute('data-kind') === 'button') {
+      // Slack asks first when the element carries a confirm dialog.
+      if (t.getAttribute('data-confirm') && !confirm(t.getAttribute('data-confirm'))) return;
       if (t.getAttribute('data-url')) window.open(t.getAttribute('data-url'), '_blank');
       sendAction(t, undefined);
     }
@@ -454,7 +458,10 @@ const script = String.raw`
   }, true);
   document.addEventListener('change', function (e) {
     var t = e.target;
-    if (t.getAttribute && t.getAttribute('data-kind') === 'select' && t.value) sendAction(t, t.value);
+    if (t.getAttribute && t.getAttribute('data-kind') === 'select' && t.value) {
+      if (t.getAttribute('data-confirm') && !confirm(t.getAttribute('data-confirm'))) { t.value = ''; return; }
+      sendAction(t, t.value);
+    }
   });
   function sendAction(el, value) {
     var body = { actionId: el.getAttribute('data-action-id'), blockId: el.getAttribute('data-block-id') };

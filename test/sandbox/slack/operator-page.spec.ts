@@ -7,7 +7,7 @@ import { App, ExpressReceiver, LogLevel } from '@slack/bolt';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { useBrowser } from '../../helpers/browser';
-import { ACME, ALICE, BOB, CLIENT_ID, SIGNING_SECRET, SUPPORT, installBot, startSandbox, type SandboxFixture, until } from './helpers';
+import { ACME, ALICE, BOB, CLIENT_ID, SIGNING_SECRET, SUPPORT, clientFor, installBot, startSandbox, type SandboxFixture, until } from './helpers';
 
 describe('Slack sandbox operator page (browser)', function () {
   this.timeout(60_000);
@@ -155,6 +155,42 @@ describe('Slack sandbox operator page (browser)', function () {
     await page.click(`.msg[data-ts="${parentTs}"] [data-action-id="end_chat"]`);
     await page.waitForSelector(`.msg[data-ts="${parentTs}"] >> text=Chat ended`);
     expect(seen.actions).to.deep.equal([ALICE]);
+  });
+
+  it('asks for confirmation before sending a button that carries a confirm dialog', async () => {
+    const client = clientFor(f, f.sandbox.state.installation(ACME)?.botToken);
+    const m = await client.chat.postMessage({
+      channel: SUPPORT,
+      text: 'Discard?',
+      blocks: [
+        {
+          type: 'actions',
+          block_id: 'discard',
+          elements: [
+            {
+              type: 'button',
+              action_id: 'end_chat',
+              text: { type: 'plain_text', text: 'Discard' },
+              confirm: { title: { type: 'plain_text', text: 'Discard the chat?' }, text: { type: 'plain_text', text: 'The visitor sees nothing.' }, confirm: { type: 'plain_text', text: 'Discard' }, deny: { type: 'plain_text', text: 'Keep' } },
+            },
+          ],
+        },
+      ],
+    });
+    const page = await open();
+    const button = `.msg[data-ts="${m.ts}"] [data-action-id="end_chat"]`;
+    await page.waitForSelector(button);
+    let asked = '';
+    page.once('dialog', (d) => {
+      asked = d.message();
+      void d.dismiss();
+    });
+    await page.click(button);
+    expect(asked).to.contain('Discard the chat?').and.contain('The visitor sees nothing.');
+    expect(seen.actions).to.have.length(0);
+    page.once('dialog', (d) => void d.accept());
+    await page.click(button);
+    await until(() => seen.actions.length > 0);
   });
 
   it('runs a message shortcut from the message menu', async () => {
