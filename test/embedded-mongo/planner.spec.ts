@@ -1,0 +1,79 @@
+/**
+ * The index planner of the embedded server, checked directly: which documents a filter makes it look at.
+ * Speed itself is measured by scripts/bench/embedded-mongo.ts; this guards that indexed lookups stay lookups.
+ */
+import { expect } from 'chai';
+import { ObjectId, type Document } from 'bson';
+import { Collection } from '../../server/embedded-mongo/collection';
+
+function collectionWith(docs: Document[]): Collection {
+  const coll = new Collection('planner', 'things', {});
+  coll.addIndex({ name: 'email_1', key: { email: 1 }, unique: true });
+  coll.addIndex({ name: 'account_1_status_1_at_-1', key: { account: 1, status: 1, at: -1 } });
+  coll.addIndex({ name: 'tags_1', key: { tags: 1 } });
+  for (const doc of docs) coll.insert(doc);
+  return coll;
+}
+
+const docs = Array.from({ length: 1000 }, (_, i) => ({
+  _id: new ObjectId(),
+  email: `user${i}@example.com`,
+  account: `acct${i % 10}`,
+  status: i % 2 ? 'open' : 'closed',
+  at: new Date(i * 1000),
+  tags: [`t${i % 4}`, 'all'],
+}));
+
+describe('embedded MongoDB index planner', () => {
+  const coll = collectionWith(docs);
+
+  it('answers an equality on a unique field from the index, exactly', () => {
+    const found = coll.candidates({ email: 'user42@example.com' });
+    expect(found.size).to.equal(1);
+    expect(found.exact).to.equal(true);
+    expect([...found.docs][0]).to.equal(docs[42]);
+  });
+
+  it('answers $in and _id lookups without scanning', () => {
+    expect(coll.candidates({ email: { $in: ['user1@example.com', 'user2@example.com', 'nobody'] } }).size).to.equal(2);
+    const byId = coll.candidates({ _id: docs[7]._id });
+    expect(byId.size).to.equal(1);
+    expect(byId.exact).to.equal(true);
+  });
+
+  it('uses the longest pinned prefix of a compound index', () => {
+    const account = coll.candidates({ account: 'acct3' });
+    expect(account.size).to.equal(100);
+    expect(account.exact).to.equal(true);
+    const accountStatus = coll.candidates({ account: 'acct3', status: 'open' });
+    expect(accountStatus.size).to.equal(100);
+    const none = coll.candidates({ account: 'acct3', status: 'closed' });
+    expect(none.size).to.equal(0);
+    const ranged = coll.candidates({ account: 'acct4', status: 'closed', at: { $gte: new Date(500_000) } });
+    expect(ranged.size).to.equal(100);
+    expect(ranged.exact).to.equal(false);
+  });
+
+  it('finds array elements through a multikey index', () => {
+    expect(coll.candidates({ tags: 't1' }).size).to.equal(250);
+    expect(coll.candidates({ tags: 'all' }).size).to.equal(1000);
+  });
+
+  it('scans, and re-checks every document, when no index covers the filter', () => {
+    const scan = coll.candidates({ name: 'x' });
+    expect(scan.size).to.equal(1000);
+    expect(scan.exact).to.equal(false);
+  });
+
+  it('keeps the index in step with updates and deletes', () => {
+    const local = collectionWith(docs.slice(0, 20));
+    const doc = local.getById(docs[5]._id)!;
+    local.replace(doc, { ...doc, email: 'changed@example.com', account: 'moved' });
+    expect(local.candidates({ email: 'user5@example.com' }).size).to.equal(0);
+    expect(local.candidates({ email: 'changed@example.com' }).size).to.equal(1);
+    expect(local.candidates({ account: 'moved' }).size).to.equal(1);
+    local.remove(local.getById(docs[5]._id)!);
+    expect(local.candidates({ account: 'moved' }).size).to.equal(0);
+    expect(() => local.insert({ _id: 'dup', email: 'user6@example.com' })).to.throw(/E11000 duplicate key error/);
+  });
+});
