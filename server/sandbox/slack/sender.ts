@@ -268,7 +268,13 @@ export class Sender {
   /** Applies a view_submission answer: close (empty body), errors, update, push or clear. */
   private applyViewSubmissionAck(r: DeliveryResult, view: SandboxView): void {
     const { state } = this.ctx;
-    if (!r.ok) return;
+    if (!r.ok) {
+      // What Slack shows in the modal when the app failed or was too slow; the modal stays open.
+      view.errors = { '': 'We had some trouble connecting. Try again?' };
+      r.viewErrors = view.errors;
+      state.changed();
+      return;
+    }
     const answer = isRecord(r.json) ? r.json : null;
     const action = answer?.response_action;
     if (action === 'errors' && isRecord(answer?.errors)) {

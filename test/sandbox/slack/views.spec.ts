@@ -149,6 +149,16 @@ describe('Slack sandbox views', () => {
       expect(view?.errors).to.deep.equal({ from: 'Opening time must be before closing time' });
     });
 
+    it('keeps the modal open with a connection problem when the app fails to answer', async () => {
+      const { client } = installBot(f);
+      const opened = await client.views.open({ trigger_id: await trigger(), view: hoursModal() });
+      f.app.respond(() => ({ status: 500 }));
+      const result = await f.sandbox.sendViewSubmission({ teamId: ACME, userId: ALICE, viewId: opened.view?.id as string, values: { days: { pick: ['mon'] } } });
+      expect(result.ok).to.equal(false);
+      expect(result.viewErrors?.['']).to.contain('trouble connecting');
+      expect(f.sandbox.state.view(opened.view?.id as string)?.open).to.equal(true);
+    });
+
     it('replaces the view with response_action: update and closes every modal with clear', async () => {
       const { client } = installBot(f);
       const opened = await client.views.open({ trigger_id: await trigger(), view: hoursModal() });
