@@ -8,4 +8,6 @@ npx tsc --noEmit -p .
 echo "› build"
 npm run --silent build
 echo "› tests"
+# The glob lives here, not in .mocharc.json, so `npx mocha test/some.spec.ts` runs just that file.
+if [ "$#" -eq 0 ]; then set -- "test/**/*.spec.ts"; fi
 npx mocha "$@"

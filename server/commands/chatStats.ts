@@ -1,7 +1,5 @@
 /**
- * Conversation statistics of widgets for the dashboard cards. Conversations are read from the
- * `conversations` collection (fields chatEndpointId and startedAt) that the relay writes; until it
- * has any, every count is zero.
+ * Conversation statistics of widgets for the dashboard cards, counted from the conversations the relay stores.
  */
 import type { Types } from 'mongoose';
 import type { Models } from '../models';
@@ -9,7 +7,6 @@ import type { ChatStats } from '../shared/types';
 import { STATS_WINDOW_DAYS } from '../shared/constants';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-export const CONVERSATIONS_COLLECTION = 'conversations';
 
 const utcDay = (date: Date) => date.toISOString().slice(0, 10);
 
@@ -32,15 +29,12 @@ export function computeChatStats(startedAts: Date[], total: number, now: Date): 
 }
 
 export async function chatStatsFor(models: Models, chatEndpointIds: Types.ObjectId[], now = new Date()): Promise<Map<string, ChatStats>> {
-  const conversations = models.ChatEndpoint.db.collection(CONVERSATIONS_COLLECTION);
   const windowStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - (STATS_WINDOW_DAYS - 1) * DAY_MS);
   const stats = new Map<string, ChatStats>();
   for (const id of chatEndpointIds) {
     const [recent, total] = await Promise.all([
-      conversations
-        .find({ chatEndpointId: id, startedAt: { $gte: windowStart } }, { projection: { startedAt: 1 } })
-        .toArray(),
-      conversations.countDocuments({ chatEndpointId: id }),
+      models.Conversation.find({ ceId: id, startedAt: { $gte: windowStart } }, { startedAt: 1 }).lean(),
+      models.Conversation.countDocuments({ ceId: id }),
     ]);
     const startedAts = recent.map((c) => c.startedAt).filter((at): at is Date => at instanceof Date);
     stats.set(id.toHexString(), computeChatStats(startedAts, total, now));

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
+import { Types } from 'mongoose';
 import { startTestServer, type TestServer } from '../helpers/app';
 import { buildConfiguredWidget, createUserInDb, createWidgetInDb, signUpUser } from '../factories';
 import { NEVER_SIGNED_IN, TERMS_VERSION } from '../../server/shared';
@@ -130,11 +131,16 @@ describe('the signed-in user (/v1/users/...)', () => {
       const { token, user } = await createUserInDb(server);
       const [ce] = await server.models.ChatEndpoint.find({ accountId: user.accountId });
       const now = Date.now();
-      await server.connection.collection('conversations').insertMany([
-        { chatEndpointId: ce?._id, startedAt: new Date(now - 60_000) },
-        { chatEndpointId: ce?._id, startedAt: new Date(now - 3 * 86_400_000) },
-        { chatEndpointId: ce?._id, startedAt: new Date(now - 90 * 86_400_000) },
-      ]);
+      const daysAgo = [1 / 1440, 3, 90];
+      await server.models.Conversation.insertMany(
+        daysAgo.map((days, i) => ({
+          accountId: user.accountId,
+          ceId: ce?._id,
+          number: i + 1,
+          visitorId: new Types.ObjectId(),
+          startedAt: new Date(now - days * 86_400_000),
+        })),
+      );
       const [listed]: ChatEndpointWithStats[] = (await get('/v1/users/current/chat_endpoints', token).expect(200)).body;
       expect(listed?.chatStats).to.include({ last24h: 1, total: 3, avg30d: 0.1 });
       expect(listed?.chatStats.dailyCounts30d.at(-1)?.chats).to.equal(1);
