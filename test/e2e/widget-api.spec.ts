@@ -106,7 +106,7 @@ describe('visitor widget API and settings (browser)', function () {
     expect(await page.evaluate(() => (window as unknown as Win).parley.isOnline())).to.equal(true);
 
     await page.evaluate(() => (window as unknown as Win).parley.open());
-    await widgetOf(page).getByRole('textbox', { name: 'Message' }).waitFor();
+    await widgetOf(page).getByRole('textbox', { name: 'Message', exact: true }).waitFor();
     await page.evaluate(() => (window as unknown as Win).parley.send('Sent through the API'));
     await widgetOf(page).locator('.msg.visitor:not(.sending)', { hasText: 'Sent through the API' }).waitFor();
     const thread = await waitFor('the Slack thread', () => threadWith(server, widget.channel, 'Sent through the API'));
@@ -166,7 +166,7 @@ describe('visitor widget API and settings (browser)', function () {
     await animationsDone(page);
     await shot(page, 'privacy-consent');
     expect(await w.getByRole('link', { name: 'Our privacy policy' }).first().getAttribute('href')).to.equal('https://northwind.example/privacy');
-    expect(await w.getByRole('textbox', { name: 'Message' }).count()).to.equal(0);
+    expect(await w.getByRole('textbox', { name: 'Message', exact: true }).count()).to.equal(0);
     await w.getByRole('button', { name: 'Accept' }).click();
 
     await w.getByText('Who are we talking to?').waitFor();
@@ -174,8 +174,8 @@ describe('visitor widget API and settings (browser)', function () {
     await w.getByLabel('Name').fill('Sam Visitor');
     await w.getByLabel('Email').fill('sam@example.com');
     await w.getByRole('button', { name: 'Start chat' }).click();
-    await w.getByRole('textbox', { name: 'Message' }).fill('Hello after the forms');
-    await w.getByRole('textbox', { name: 'Message' }).press('Enter');
+    await w.getByRole('textbox', { name: 'Message', exact: true }).fill('Hello after the forms');
+    await w.getByRole('textbox', { name: 'Message', exact: true }).press('Enter');
     await w.locator('.msg.visitor:not(.sending)', { hasText: 'Hello after the forms' }).waitFor();
     const visitor = await waitFor('the visitor with details', () => server.models.Visitor.findOne({ email: 'sam@example.com' }).exec());
     expect(visitor.name).to.equal('Sam Visitor');
@@ -193,8 +193,8 @@ describe('visitor widget API and settings (browser)', function () {
     await openDemo(page, widget);
     const w = widgetOf(page);
     await w.locator('.launcher').click();
-    await w.getByRole('textbox', { name: 'Message' }).fill('Quick question');
-    await w.getByRole('textbox', { name: 'Message' }).press('Enter');
+    await w.getByRole('textbox', { name: 'Message', exact: true }).fill('Quick question');
+    await w.getByRole('textbox', { name: 'Message', exact: true }).press('Enter');
     await w.locator('.msg.visitor:not(.sending)', { hasText: 'Quick question' }).waitFor();
 
     await w.getByRole('button', { name: 'Chat options' }).click();
@@ -219,8 +219,8 @@ describe('visitor widget API and settings (browser)', function () {
     const first = browser.page;
     await openDemo(first, widget);
     await widgetOf(first).locator('.launcher').click();
-    await widgetOf(first).getByRole('textbox', { name: 'Message' }).fill('Message from the first tab');
-    await widgetOf(first).getByRole('textbox', { name: 'Message' }).press('Enter');
+    await widgetOf(first).getByRole('textbox', { name: 'Message', exact: true }).fill('Message from the first tab');
+    await widgetOf(first).getByRole('textbox', { name: 'Message', exact: true }).press('Enter');
     const thread = await waitFor('the Slack thread', () => threadWith(server, widget.channel, 'Message from the first tab'));
 
     // Same browser profile, another tab: the ongoing conversation comes back open, with its history.
@@ -256,8 +256,8 @@ describe('visitor widget API and settings (browser)', function () {
     await shot(page, 'trigger-peek');
     expect(await w.getByText('Only on the checkout page').count()).to.equal(0);
     await peek.getByText('Need help choosing a roast?').click();
-    await w.getByRole('textbox', { name: 'Message' }).fill('Something fruity please');
-    await w.getByRole('textbox', { name: 'Message' }).press('Enter');
+    await w.getByRole('textbox', { name: 'Message', exact: true }).fill('Something fruity please');
+    await w.getByRole('textbox', { name: 'Message', exact: true }).press('Enter');
     await w.locator('.msg.visitor:not(.sending)', { hasText: 'Something fruity please' }).waitFor();
     expect(await w.locator('.msg.operator', { hasText: 'Need help choosing a roast?' }).count()).to.equal(1);
     const conversation = await waitFor('the conversation', () => server.models.Conversation.findOne({ triggerUid: 'trg-beans' }).exec());
@@ -276,8 +276,8 @@ describe('visitor widget API and settings (browser)', function () {
     await openDemo(page, widget);
     const w = widgetOf(page);
     await w.locator('.launcher').click();
-    await w.getByRole('textbox', { name: 'Message' }).fill('I will send you a photo of the grinder');
-    await w.getByRole('textbox', { name: 'Message' }).press('Enter');
+    await w.getByRole('textbox', { name: 'Message', exact: true }).fill('I will send you a photo of the grinder');
+    await w.getByRole('textbox', { name: 'Message', exact: true }).press('Enter');
     await w.locator('.msg.visitor:not(.sending)', { hasText: 'photo of the grinder' }).waitFor();
     const attach = w.getByRole('button', { name: 'Attach a file' });
     expect(await attach.isEnabled()).to.equal(true);
@@ -289,7 +289,7 @@ describe('visitor widget API and settings (browser)', function () {
     const other = await browser.newPage();
     await openDemo(other, widget);
     await widgetOf(other).locator('.launcher').click();
-    await widgetOf(other).getByRole('textbox', { name: 'Message' }).waitFor();
+    await widgetOf(other).getByRole('textbox', { name: 'Message', exact: true }).waitFor();
     expect(await widgetOf(other).getByRole('button', { name: 'Attach a file' }).count()).to.equal(0);
   });
 
@@ -299,8 +299,8 @@ describe('visitor widget API and settings (browser)', function () {
     await openDemo(page, widget);
     const w = widgetOf(page);
     await w.locator('.launcher').click();
-    await w.getByRole('textbox', { name: 'Message' }).fill('Anyone there?');
-    await w.getByRole('textbox', { name: 'Message' }).press('Enter');
+    await w.getByRole('textbox', { name: 'Message', exact: true }).fill('Anyone there?');
+    await w.getByRole('textbox', { name: 'Message', exact: true }).press('Enter');
     const late = w.locator('.card', { hasText: 'Sorry, everyone is busy. Leave your e-mail?' });
     await late.waitFor();
     await late.getByRole('textbox', { name: 'Email' }).fill('late@example.com');
@@ -343,7 +343,7 @@ describe('visitor widget API and settings (browser)', function () {
     await tab.waitFor();
     expect(await tab.getAttribute('class')).to.contain('tab');
     await tab.click();
-    await widgetOf(sidebar).getByRole('textbox', { name: 'Message' }).waitFor();
+    await widgetOf(sidebar).getByRole('textbox', { name: 'Message', exact: true }).waitFor();
     await animationsDone(sidebar);
     const frame = await widgetOf(sidebar).locator('.frame').boundingBox();
     expect(frame?.height).to.equal(800);
@@ -352,7 +352,7 @@ describe('visitor widget API and settings (browser)', function () {
     const inlinePage = await browser.newPage();
     await openDemo(inlinePage, widget, '&style=inline');
     const inline = inlinePage.locator('#parley-inline');
-    await inline.getByRole('textbox', { name: 'Message' }).waitFor();
+    await inline.getByRole('textbox', { name: 'Message', exact: true }).waitFor();
     const inBox = await inline.boundingBox();
     const panelBox = await inline.locator('.panel').boundingBox();
     expect(panelBox?.width).to.equal(inBox?.width);

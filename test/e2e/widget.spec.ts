@@ -89,7 +89,7 @@ describe('visitor widget (browser, demo site on another origin)', function () {
     return {
       host,
       launcher: host.locator('.launcher'),
-      input: host.getByRole('textbox', { name: 'Message' }),
+      input: host.getByRole('textbox', { name: 'Message', exact: true }),
       log: host.getByRole('log', { name: 'Messages' }),
     };
   };
@@ -161,6 +161,26 @@ describe('visitor widget (browser, demo site on another origin)', function () {
     await waitFor('the offline message in Slack', () =>
       server.slack.state.data.messages.find((m) => m.channel === widget.channel && JSON.stringify(m).includes('wholesale order')),
     );
+  });
+
+  it('switches between the chat and the offline form live when the channel goes away and comes back', async () => {
+    await server.close();
+    server = await startTestServer({ relay: { presenceTtlMs: 100, presenceRefreshMs: 200 } });
+    const widget = await configuredWidget(server);
+    const page = browser.page;
+    const panel = await openDemo(page, widget);
+    await panel.launcher.click();
+    await panel.input.waitFor();
+
+    server.slack.state.setPresence(ALICE, 'away');
+    await panel.host.getByRole('button', { name: 'Send' }).waitFor();
+    await panel.host.getByText("Sorry we aren't online at the moment.", { exact: false }).waitFor();
+    expect(await panel.input.count()).to.equal(0);
+    expect(await page.evaluate(() => (window as unknown as { parley: { isOnline(): boolean } }).parley.isOnline())).to.equal(false);
+
+    server.slack.state.setPresence(ALICE, 'active');
+    await panel.input.waitFor();
+    expect(await page.evaluate(() => (window as unknown as { parley: { isOnline(): boolean } }).parley.isOnline())).to.equal(true);
   });
 
   it('resumes the conversation after the server restarts, with nothing lost or shown twice', async () => {
