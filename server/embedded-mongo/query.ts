@@ -180,14 +180,52 @@ function exclude(value: unknown, tree: PathTree): unknown {
 
 export type Projector = (doc: Document) => Document;
 
+function applySlice(doc: Document, parts: readonly string[], arg: unknown): void {
+  let cur: unknown = doc;
+  for (let i = 0; i < parts.length - 1; i++) {
+    if (!isPlainObject(cur)) return;
+    cur = cur[parts[i]];
+  }
+  if (!isPlainObject(cur)) return;
+  const leaf = parts[parts.length - 1];
+  const value = cur[leaf];
+  if (!Array.isArray(value)) return;
+  let skip: number;
+  let limit: number;
+  if (Array.isArray(arg) && arg.length === 2 && typeof arg[0] === 'number' && typeof arg[1] === 'number') {
+    [skip, limit] = arg;
+    if (limit <= 0) throw new CommandError(ErrorCodes.BadValue, '$slice limit must be positive');
+  } else if (typeof arg === 'number') {
+    [skip, limit] = arg >= 0 ? [0, arg] : [arg, -arg];
+  } else {
+    throw new CommandError(ErrorCodes.BadValue, '$slice only supports numbers and [skip, limit] arrays');
+  }
+  const start = skip < 0 ? Math.max(0, value.length + skip) : skip;
+  cur[leaf] = value.slice(start, start + limit);
+}
+
 /** Compiles a find projection: plain inclusion/exclusion natively (keeping field order), operators through mingo. */
 export function compileProjection(projection: unknown): Projector | undefined {
   if (projection === undefined || projection === null) return undefined;
   if (!isPlainObject(projection)) throw new CommandError(ErrorCodes.TypeMismatch, "BSON field 'projection' is the wrong type, expected type 'object'");
-  const entries = Object.entries(projection);
-  if (entries.length === 0) return undefined;
+  const all = Object.entries(projection);
+  if (all.length === 0) return undefined;
+  // $slice on its own does not turn a projection into an inclusion: the other fields stay (mongod's rule).
+  const isSlice = (v: unknown) => isPlainObject(v) && Object.keys(v).length === 1 && '$slice' in v;
+  const slices = all.filter(([, v]) => isSlice(v));
+  const entries = all.filter(([, v]) => !isSlice(v));
   const simple = entries.every(([k, v]) => !k.includes('$') && (typeof v === 'number' || typeof v === 'boolean'));
-  if (!simple) {
+  const inclusion = entries.some(([k, v]) => k !== '_id' && Boolean(v));
+  if (simple && slices.length && !inclusion) {
+    const base = compileProjection(Object.fromEntries(entries.length ? entries : [['_id', 1]]));
+    const specs = slices.map(([path, v]) => [path.split('.'), (v as Document).$slice] as const);
+    return (doc) => {
+      const out = copyDoc(base ? base(doc) : doc);
+      for (const [parts, arg] of specs) applySlice(out, parts, arg);
+      return out;
+    };
+  }
+  if (!simple || slices.length) {
     const { $comment: _c, ...spec } = projection;
     const agg = new Aggregator([{ $project: spec }], {});
     return (doc) => {

@@ -145,6 +145,16 @@ describe('embedded MongoDB conformance (driver)', () => {
       expect(multi.map((d) => d.i)).to.deep.equal([3, 0, 1, 2]);
     });
 
+    it('projects array slices and the first matching element', async () => {
+      const coll = db.collection('array-projection');
+      await coll.insertOne({ _id: 'p', title: 'T', tags: ['a', 'b', 'c'], items: [{ k: 'x', v: 1 }, { k: 'y', v: 2 }] } as Document);
+      expect(await coll.findOne({ _id: 'p' } as Document, { projection: { tags: { $slice: 1 } } })).to.deep.equal({
+        _id: 'p', title: 'T', tags: ['a'], items: [{ k: 'x', v: 1 }, { k: 'y', v: 2 }],
+      });
+      expect(await coll.findOne({ _id: 'p' } as Document, { projection: { title: 1, tags: { $slice: -2 } } })).to.deep.equal({ _id: 'p', title: 'T', tags: ['b', 'c'] });
+      expect(await coll.findOne({ _id: 'p' } as Document, { projection: { items: { $elemMatch: { k: 'y' } } } })).to.deep.equal({ _id: 'p', items: [{ k: 'y', v: 2 }] });
+    });
+
     it('sorts values of different types in BSON order', async () => {
       const coll = db.collection('mixed');
       await coll.insertMany([{ k: 'b', v: 'text' }, { k: 'c', v: 5 }, { k: 'a', v: null }, { k: 'd', v: new Date(0) }, { k: 'e', v: true }, { k: 'f' }]);
