@@ -310,6 +310,30 @@ describe('visitor widget API and settings (browser)', function () {
 
   });
 
+  it('tells the visitor clearly when every operator is busy (maxConcurrentConvos) and keeps their message to retry', async () => {
+    const widget = await configuredWidget(server, { maxConcurrentConvos: 1 });
+    const first = browser.page;
+    await openDemo(first, widget);
+    await widgetOf(first).locator('.launcher').click();
+    await widgetOf(first).getByRole('textbox', { name: 'Message', exact: true }).fill('I was here first');
+    await widgetOf(first).getByRole('textbox', { name: 'Message', exact: true }).press('Enter');
+    await widgetOf(first).locator('.msg.visitor:not(.sending)', { hasText: 'I was here first' }).waitFor();
+
+    const second = await browser.newPage();
+    await openDemo(second, widget);
+    const w = widgetOf(second);
+    await w.locator('.launcher').click();
+    await w.getByRole('textbox', { name: 'Message', exact: true }).fill('Me too, please');
+    await w.getByRole('textbox', { name: 'Message', exact: true }).press('Enter');
+    await w.getByRole('alert').getByText('All our team members are busy right now.', { exact: false }).waitFor();
+    const refused = w.locator('.msg.visitor.failed', { hasText: 'Me too, please' });
+    await refused.waitFor();
+    expect(await refused.getByRole('button', { name: 'Retry' }).count()).to.equal(1);
+    expect(await w.getByRole('button', { name: 'Chat options' }).isVisible()).to.equal(false);
+    await animationsDone(second);
+    await shot(second, 'busy-refusal');
+  });
+
   it('stays away from pages matching blacklistedUrls', async () => {
     const widget = await configuredWidget(server, { blacklistedUrls: 'style=sidebar\n/checkout' });
     const page = browser.page;
@@ -334,6 +358,9 @@ describe('visitor widget API and settings (browser)', function () {
     expect(box?.x).to.be.below(100);
     expect(box?.width).to.equal(box?.height);
     expect(await launcher.evaluate((el) => getComputedStyle(el).backgroundColor)).to.equal('rgb(15, 118, 110)');
+    // The demo page sets button { text-transform: uppercase }: the shadow root keeps it out.
+    expect(await page.locator('main button').first().evaluate((el) => getComputedStyle(el).textTransform)).to.equal('uppercase');
+    expect(await launcher.evaluate((el) => getComputedStyle(el).textTransform)).to.equal('none');
 
     // The browser caches the configuration for 30 s: the new settings are read by fresh profiles.
     await server.models.ChatEndpoint.updateOne({ Uuid: widget.uuid }, { $set: { collapsedMode: 'default', widgetAlignment: 'bottomRight' } });

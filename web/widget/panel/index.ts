@@ -51,6 +51,8 @@ function createPanel(ctx: PanelContext): PanelHandle {
   let operatorTypingTimer: ReturnType<typeof setTimeout> | undefined;
   let noAnswerTimer: ReturnType<typeof setTimeout> | undefined;
   let fatal = false;
+  /** The first message of a conversation is out but not acknowledged: the conversation may still be refused. */
+  let startedLocally = false;
   const seen = new Set<number>();
   const byId = new Map<string, HTMLElement>();
   const pendingEls = new Map<string, HTMLElement>();
@@ -533,6 +535,7 @@ function createPanel(ctx: PanelContext): PanelHandle {
     ensureSocket();
     conn.send({ t: 'msg', clientId, text });
     if (first) {
+      startedLocally = true;
       conversation = { id: '', status: 'open' };
       answered = false;
       save({ ongoing: true });
@@ -725,7 +728,7 @@ function createPanel(ctx: PanelContext): PanelHandle {
       case 'ack':
         seen.add(frame.seq);
         confirmPending(frame.clientId, frame.seq, frame.id);
-        if (conversation && !conversation.id) conversation.status = 'open';
+        startedLocally = false;
         return;
       case 'msg':
         showMessage(frame.message);
@@ -811,6 +814,13 @@ function createPanel(ctx: PanelContext): PanelHandle {
       }, 4000);
     } else if (clientId) {
       failPending(clientId, code === 'too_large' ? 'Too long' : 'Not sent');
+      if (startedLocally) {
+        // The server refused to start the conversation: nothing is ongoing, and no End chat to offer.
+        startedLocally = false;
+        conversation = null;
+        clearTimeout(noAnswerTimer);
+        save({ ongoing: false });
+      }
     }
     if (code === 'info_required') save({ infoGiven: false });
     if (code === 'privacy_not_accepted') save({ accepted: false });

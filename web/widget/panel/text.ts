@@ -59,7 +59,7 @@ export const ERROR_TEXT: Record<WidgetErrorCode, string> = {
   unknown_widget: 'This chat is not available any more.',
   widget_offline: 'We are offline right now. Leave us a message instead.',
   not_allowed_here: 'Chat is not available on this page.',
-  too_many_conversations: 'All our team members are busy right now. Please try again in a few minutes, or leave a message.',
+  too_many_conversations: 'All our team members are busy right now. Please try again in a few minutes.',
   info_required: 'Please tell us your name and e-mail first.',
   privacy_not_accepted: 'Please accept the privacy notice to start chatting.',
   conversation_ended: 'This chat has ended. Send a new message to start another one.',
