@@ -5,6 +5,12 @@ import { CommandError, ErrorCodes, badValue } from './errors';
 import { compileClauses } from './matcher';
 import { compareValues, copyDoc, isPlainObject, pathValues } from './values';
 
+/**
+ * Options for every mingo evaluation: no JavaScript ($where, $function, $accumulator) runs inside the server
+ * process, whatever a client sends.
+ */
+export const MINGO_OPTIONS = { scriptEnabled: false } as const;
+
 const TOP_LEVEL_OPERATORS = new Set(['$and', '$or', '$nor', '$expr', '$where', '$text', '$comment', '$jsonSchema', '$alwaysFalse', '$alwaysTrue']);
 
 /** A compiled filter. */
@@ -30,7 +36,7 @@ export function compileFilter(filter: unknown): Matcher {
 function mingoClause(clause: Document): (doc: Document) => boolean {
   let query: Query;
   try {
-    query = new Query(clause, {});
+    query = new Query(clause, MINGO_OPTIONS);
   } catch (err) {
     const message = (err as Error).message;
     const unknown = /unknown query operator (\$\w+)/i.exec(message);
@@ -227,7 +233,7 @@ export function compileProjection(projection: unknown): Projector | undefined {
   }
   if (!simple || slices.length) {
     const { $comment: _c, ...spec } = projection;
-    const agg = new Aggregator([{ $project: spec }], {});
+    const agg = new Aggregator([{ $project: spec }], MINGO_OPTIONS);
     return (doc) => {
       try {
         const [out] = agg.run([copyDoc(doc)]) as Document[];

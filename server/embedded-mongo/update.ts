@@ -2,6 +2,7 @@
 import { ObjectId, type Document } from 'bson';
 import { Aggregator, update as mingoUpdate } from 'mingo';
 import { CommandError, ErrorCodes, badValue } from './errors';
+import { MINGO_OPTIONS } from './query';
 import { canonicalKey, copyDoc, isPlainObject } from './values';
 
 const MODIFIERS = new Set([
@@ -72,7 +73,7 @@ export function applyUpdate(doc: Document, u: UpdateSpec, opts: ApplyOptions = {
   if (Array.isArray(u)) {
     let result: Document[];
     try {
-      result = new Aggregator(u, {}).run([copyDoc(doc)]) as Document[];
+      result = new Aggregator(u, MINGO_OPTIONS).run([copyDoc(doc)]) as Document[];
     } catch (err) {
       throw badValue((err as Error).message);
     }
@@ -89,7 +90,7 @@ export function applyUpdate(doc: Document, u: UpdateSpec, opts: ApplyOptions = {
     try {
       // Only the positional `$` operator needs the filter; compiling it for every update would be wasted work.
       const positional = Object.values(modifier).some((fields) => Object.keys(fields as Document).some((p) => /(^|\.)\$(\.|$)/.test(p)));
-      changed = mingoUpdate(next, modifier, opts.arrayFilters, positional ? opts.query : undefined);
+      changed = mingoUpdate(next, modifier, opts.arrayFilters, positional ? opts.query : undefined, { queryOptions: MINGO_OPTIONS });
     } catch (err) {
       throw new CommandError(ErrorCodes.BadValue, (err as Error).message);
     }

@@ -3,7 +3,7 @@ import { Long, ObjectId, type Document } from 'bson';
 import { Aggregator, ProcessingMode } from 'mingo';
 import type { Collection } from '../collection';
 import { CommandError, ErrorCodes, badValue } from '../errors';
-import { compileFilter, lazyFilter, matches } from '../query';
+import { MINGO_OPTIONS, compileFilter, lazyFilter, matches } from '../query';
 import { canonicalKey, isPlainObject } from '../values';
 import { collectionName, countDocs, selectDocs, type CommandContext, type Handler } from './context';
 import { storageStats } from './ddl';
@@ -114,6 +114,7 @@ function runPipeline(ctx: CommandContext, input: Document[], pipeline: Document[
   const resolver = (name: string): Document[] => [...(ctx.engine.get(ctx.db, name)?.docs.values() ?? [])];
   try {
     const agg = new Aggregator(rewriteStages(pipeline), {
+      ...MINGO_OPTIONS,
       collectionResolver: resolver,
       processingMode: mutates(pipeline) ? ProcessingMode.CLONE_INPUT : ProcessingMode.CLONE_OFF,
       variables: letVars,
