@@ -182,6 +182,8 @@ async function main(): Promise<void> {
       }
       const until = performance.now() + 60_000;
       while (welcomed < IDLE && performance.now() < until) await sleep(100);
+      // Idle widgets still ping every heartbeat; without it the server rightly closes them as gone.
+      for (const ws of closers) if (ws.readyState === ws.OPEN) ws.send('{"t":"ping"}');
       global.gc?.();
       await sleep(500);
       const after = process.memoryUsage();

@@ -2,7 +2,7 @@
  * What happens to conversations, whoever triggers it (a widget socket, a Slack event, a timer): each change
  * is stored first, then published to the visitor's sockets, then queued for Slack.
  */
-import type { Types } from 'mongoose';
+import { Types } from 'mongoose';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { ConversationDocument } from '../models/Conversation';
 import type { MessageDocument, MessageFile } from '../models/Message';
@@ -86,9 +86,11 @@ export async function startConversation(
     slackTeamId: ce.slackTeamId,
     slackChannel: ce.RoomId,
   });
+  // Started by the caller once the first message is stored: the header quotes it.
   await ctx.outbox.enqueue('slack.header', String(conversation._id), { conversationId: String(conversation._id) }, {
     channel: ce.RoomId,
     conversationId: conversation._id,
+    start: false,
   });
   if (ce.newConversationWebhookURL) {
     await ctx.outbox.enqueue('webhook', `webhook:${String(conversation._id)}`, {
@@ -127,15 +129,26 @@ export async function visitorMessage(
       conversation = await startConversation(ctx, input.ce, input.visitor, input.origin);
     }
     const current = conversation;
-    const message = await serialised(String(current._id), () =>
-      record(ctx, current, { kind: 'msg', from: 'visitor', text: input.text, clientId: input.clientId, files: input.files ?? [] }, input.socket, {
-        lastVisitorMsgAt: new Date(),
+    // The Slack job and the message are written at once (one round trip less before the ack); the job is started
+    // only once both are stored, and a job that runs early (another process) retries until its message exists.
+    const messageId = new Types.ObjectId();
+    const [message] = await Promise.all([
+      serialised(String(current._id), () =>
+        record(
+          ctx,
+          current,
+          { _id: messageId, kind: 'msg', from: 'visitor', text: input.text, clientId: input.clientId, files: input.files ?? [] },
+          input.socket,
+          { lastVisitorMsgAt: new Date() },
+        ),
+      ),
+      ctx.outbox.enqueue('slack.reply', String(current._id), { messageId: String(messageId) }, {
+        channel: current.slackChannel,
+        conversationId: current._id,
+        start: false,
       }),
-    );
-    await ctx.outbox.enqueue('slack.reply', String(current._id), { messageId: String(message._id) }, {
-      channel: current.slackChannel,
-      conversationId: current._id,
-    });
+    ]);
+    ctx.outbox.poke(String(current._id));
     return { message, conversation: current, duplicate: false };
   });
 }

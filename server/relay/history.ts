@@ -25,7 +25,7 @@ export function serialised<T>(key: string, work: () => Promise<T>): Promise<T> {
   return next;
 }
 
-export type NewEntry = Partial<Omit<Message, 'conversationId' | 'seq' | 'createdAt' | 'updatedAt'>> & Pick<Message, 'from'>;
+export type NewEntry = Partial<Omit<Message, 'conversationId' | 'seq' | 'createdAt' | 'updatedAt'>> & Pick<Message, 'from'> & { _id?: Types.ObjectId };
 
 /** Stores an entry with the conversation's next seq. Call inside `serialised(conversationId)`. */
 export async function appendEntry(

@@ -59,7 +59,11 @@ const updateHeader: JobHandler = async (ctx, job) => {
 
 const postReply: JobHandler = async (ctx, job) => {
   const message = await ctx.models.Message.findById(str(job, 'messageId')).lean<Message & { _id: Types.ObjectId }>();
-  if (!message) throw new PermanentJobError('message is gone');
+  if (!message) {
+    // The job is stored alongside its message (not after it), so a young job may briefly find none yet.
+    if (Date.now() - job.createdAt.getTime() < 60_000) throw new Error('the message is not stored yet');
+    throw new PermanentJobError('message is gone');
+  }
   const { conversation, ce, visitor } = await loadConversation(ctx, String(message.conversationId));
   if (!conversation.threadTs) throw new PermanentJobError('the conversation has no Slack thread');
   const { client } = await teamClient(ctx, conversation.slackTeamId);

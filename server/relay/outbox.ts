@@ -40,7 +40,7 @@ export class Outbox {
     kind: OutboxKind,
     key: string,
     payload: Record<string, unknown>,
-    opts: { channel?: string; conversationId?: Types.ObjectId | null; runAt?: Date } = {},
+    opts: { channel?: string; conversationId?: Types.ObjectId | null; runAt?: Date; start?: boolean } = {},
   ): Promise<void> {
     await this.ctx.models.OutboxJob.create({
       kind,
@@ -50,6 +50,11 @@ export class Outbox {
       conversationId: opts.conversationId ?? null,
       runAt: opts.runAt ?? new Date(),
     });
+    if (opts.start !== false) this.tryKey(key);
+  }
+
+  /** Runs the due jobs of `key` now (after a job was stored with `start: false`). */
+  poke(key: string): void {
     this.tryKey(key);
   }
 
