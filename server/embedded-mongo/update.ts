@@ -215,7 +215,8 @@ function equalityFields(filter: Document, out: Document): void {
       for (const branch of cond) if (isPlainObject(branch)) equalityFields(branch, out);
       continue;
     }
-    if (field.startsWith('$')) continue;
+    // Regular expressions and operators select documents; they are not values an upsert can copy.
+    if (field.startsWith('$') || cond instanceof RegExp) continue;
     if (isPlainObject(cond) && Object.keys(cond).some((k) => k.startsWith('$'))) {
       if ('$eq' in cond) setPath(out, field, copyDoc(cond.$eq));
       else if (Array.isArray(cond.$in) && cond.$in.length === 1) setPath(out, field, copyDoc(cond.$in[0]));
@@ -237,7 +238,6 @@ export function buildUpsert(filter: Document, u: UpdateSpec, arrayFilters?: Docu
     const seed: Document = {};
     equalityFields(filter, seed);
     doc = applyUpdate(seed, u, { arrayFilters, inserting: true });
-    if (doc === seed) doc = seed;
   }
   if (!('_id' in doc)) return { _id: new ObjectId(), ...doc };
   const { _id, ...rest } = doc;

@@ -255,6 +255,12 @@ describe('embedded MongoDB conformance (driver)', () => {
       expect(await coll.findOne({ _id: 'fixed' } as Document)).to.deep.equal({ _id: 'fixed', v: 1 });
     });
 
+    it('leaves regular expressions and range conditions of the filter out of an upserted document', async () => {
+      const coll = db.collection('upsert-seeds');
+      const result = await coll.updateOne({ name: /^A/, plan: { $in: ['pro'] }, seats: { $gte: 2 } }, { $set: { seen: true } }, { upsert: true });
+      expect(await coll.findOne({ _id: result.upsertedId! })).to.deep.equal({ _id: result.upsertedId, plan: 'pro', seen: true });
+    });
+
     it('runs pipeline-style updates', async () => {
       const coll = db.collection('pipeline-updates');
       const { insertedId } = await coll.insertOne({ first: 'Ada', last: 'Lovelace', tmp: 1 });
