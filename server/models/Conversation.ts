@@ -32,8 +32,6 @@ export interface Conversation {
   lastSeq: number;
   lastVisitorMsgAt: Date | null;
   lastOperatorMsgAt: Date | null;
-  /** Last response reminder posted in the thread while the visitor waited. */
-  lastReminderAt: Date | null;
   /** Set once noAnswerWebhookUrl was called for this conversation. */
   noAnswerNotifiedAt: Date | null;
   transcriptSentTo: string;
@@ -68,7 +66,6 @@ export const ConversationSchema = new Schema<Conversation>(
     lastSeq: { type: Number, default: 0 },
     lastVisitorMsgAt: { type: Date, default: null },
     lastOperatorMsgAt: { type: Date, default: null },
-    lastReminderAt: { type: Date, default: null },
     noAnswerNotifiedAt: { type: Date, default: null },
     transcriptSentTo: { type: String, default: '' },
     discarded: { type: Boolean, default: false },

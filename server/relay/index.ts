@@ -52,7 +52,7 @@ export function createRelay(deps: { config: Config; models: Models; mailer: Mail
       ctx.presence.start();
       inactivityTimer = setInterval(() => {
         void endInactive(ctx).catch((e: unknown) => ctx.logger.error('relay: inactivity check failed', e));
-        void remindUnanswered(ctx).catch((e: unknown) => ctx.logger.error('relay: response reminders failed', e));
+        void notifyUnanswered(ctx).catch((e: unknown) => ctx.logger.error('relay: no-answer check failed', e));
       }, tuning.inactivityCheckMs);
       inactivityTimer.unref();
     },
@@ -90,43 +90,24 @@ export async function endInactive(ctx: RelayContext, now = new Date()): Promise<
 }
 
 /**
- * Posts a reminder in the thread of each open conversation whose visitor has waited unanswered longer than the
- * widget's responseRemindersFreq (seconds), repeated at that interval until someone answers; calls
- * noAnswerWebhookUrl once when nobody answered within noAnswerMessageAfterSecs.
+ * Calls noAnswerWebhookUrl once for each open conversation nobody answered within the widget's
+ * noAnswerMessageAfterSecs. (Response reminders in the thread are posted by the assistant, relay/assist.ts.)
  */
-export async function remindUnanswered(ctx: RelayContext, now = new Date()): Promise<number> {
-  const waiting = await ctx.models.Conversation.find({ status: 'open', lastVisitorMsgAt: { $ne: null }, threadTs: { $ne: '' } }).limit(5000);
-  let reminded = 0;
+export async function notifyUnanswered(ctx: RelayContext, now = new Date()): Promise<number> {
+  const waiting = await ctx.models.Conversation.find({ status: 'open', firstResponseAt: null, noAnswerNotifiedAt: null }).limit(5000);
+  let notified = 0;
   for (const c of waiting) {
-    const asked = c.lastVisitorMsgAt?.getTime() ?? 0;
-    if (c.lastOperatorMsgAt && c.lastOperatorMsgAt.getTime() >= asked) continue;
     const ce = await ctx.widgets.get(c.ceId);
-    if (!ce) continue;
-    if (ce.noAnswerWebhookUrl && !c.firstResponseAt && !c.noAnswerNotifiedAt && now.getTime() - c.startedAt.getTime() >= ce.noAnswerMessageAfterSecs * 1000) {
-      const marked = await ctx.models.Conversation.updateOne({ _id: c._id, noAnswerNotifiedAt: null }, { $set: { noAnswerNotifiedAt: now } });
-      if (marked.modifiedCount === 1) {
-        await ctx.outbox.enqueue('webhook', `webhook:${String(c._id)}`, {
-          url: ce.noAnswerWebhookUrl,
-          body: { event: 'conversation.unanswered', conversation: { id: String(c._id), number: c.number, widgetId: ce.Uuid, startedAt: c.startedAt.toISOString(), pageUrl: c.pageUrl } },
-        });
-      }
-    }
-    if (!ce.responseReminders || ce.responseRemindersFreq <= 0) continue;
-    const every = ce.responseRemindersFreq * 1000;
-    const since = Math.max(asked, c.lastReminderAt?.getTime() ?? 0);
-    if (now.getTime() - since < every) continue;
-    const minutes = Math.max(1, Math.round((now.getTime() - asked) / 60_000));
-    const claimed = await ctx.models.Conversation.updateOne({ _id: c._id, lastReminderAt: c.lastReminderAt }, { $set: { lastReminderAt: now } });
-    if (claimed.modifiedCount !== 1) continue;
-    await ctx.outbox.enqueue(
-      'slack.note',
-      String(c._id),
-      { teamId: c.slackTeamId, channel: c.slackChannel, threadTs: c.threadTs, text: `:bell: Conversation #${c.number} has waited ${minutes} min for an answer.` },
-      { channel: c.slackChannel, conversationId: c._id },
-    );
-    reminded += 1;
+    if (!ce?.noAnswerWebhookUrl || now.getTime() - c.startedAt.getTime() < ce.noAnswerMessageAfterSecs * 1000) continue;
+    const marked = await ctx.models.Conversation.updateOne({ _id: c._id, noAnswerNotifiedAt: null }, { $set: { noAnswerNotifiedAt: now } });
+    if (marked.modifiedCount !== 1) continue;
+    await ctx.outbox.enqueue('webhook', `webhook:${String(c._id)}`, {
+      url: ce.noAnswerWebhookUrl,
+      body: { event: 'conversation.unanswered', conversation: { id: String(c._id), number: c.number, widgetId: ce.Uuid, startedAt: c.startedAt.toISOString(), pageUrl: c.pageUrl } },
+    });
+    notified += 1;
   }
-  return reminded;
+  return notified;
 }
 
 /** Registers the Slack `message` listener of the relay on the Bolt app (acknowledged by Bolt before it runs). */

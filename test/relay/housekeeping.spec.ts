@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { TestServer } from '../helpers/app';
-import { remindUnanswered } from '../../server/relay';
+import { notifyUnanswered } from '../../server/relay';
 import { ACME, ALICE, eventually, say, setUpRelayWidget, startRelayServer, VisitorSocket, webhookTarget, type SetUp } from './helpers';
 
 describe('relay housekeeping', () => {
@@ -48,25 +48,6 @@ describe('relay housekeeping', () => {
     }
   });
 
-  it('reminds the thread while the visitor waits unanswered, until an operator answers', async () => {
-    await server.models.ChatEndpoint.updateOne({ _id: widget.ceId }, { $set: { responseReminders: true, responseRemindersFreq: 60 } });
-    const { socket } = await VisitorSocket.hello(server, widget.uuid);
-    const done = keepAlive(socket);
-    await say(socket, 'hello?');
-    const ts = await threadTs();
-    const relay = server.parley.relay;
-    expect(await remindUnanswered(relay)).to.equal(0);
-    const inTwoMinutes = new Date(Date.now() + 2 * 60_000);
-    expect(await remindUnanswered(relay, inTwoMinutes)).to.equal(1);
-    expect(await remindUnanswered(relay, inTwoMinutes)).to.equal(0);
-    await eventually(async () => expect(server.slack.state.replies(widget.channel, ts).map((m) => m.text).join('\n')).to.include('waited 2 min'));
-    await server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, threadTs: ts, text: 'here!' });
-    await socket.next('msg', (f) => f.message.text === 'here!');
-    await eventually(async () => expect((await server.models.Conversation.findOne({ ceId: widget.ceId }))?.lastOperatorMsgAt).to.not.equal(null));
-    expect(await remindUnanswered(relay, new Date(Date.now() + 10 * 60_000))).to.equal(0);
-    done();
-  });
-
   it('greets the visitor with the join message when an operator first answers', async () => {
     await server.models.ChatEndpoint.updateOne({ _id: widget.ceId }, { $set: { sendOpJoinAutoResponse: true, opJoinAutoResponseMessage: '{name} has joined the conversation.' } });
     const { socket } = await VisitorSocket.hello(server, widget.uuid);
@@ -85,14 +66,14 @@ describe('relay housekeeping', () => {
   it('calls the no-answer webhook once when nobody answered in time', async () => {
     const hook = await webhookTarget();
     try {
-      await server.models.ChatEndpoint.updateOne({ _id: widget.ceId }, { $set: { noAnswerWebhookUrl: hook.url, noAnswerMessageAfterSecs: 120, responseReminders: false } });
+      await server.models.ChatEndpoint.updateOne({ _id: widget.ceId }, { $set: { noAnswerWebhookUrl: hook.url, noAnswerMessageAfterSecs: 120 } });
       const { socket } = await VisitorSocket.hello(server, widget.uuid);
       const done = keepAlive(socket);
       await say(socket, 'anyone?');
       await threadTs();
-      await remindUnanswered(server.parley.relay);
-      await remindUnanswered(server.parley.relay, new Date(Date.now() + 3 * 60_000));
-      await remindUnanswered(server.parley.relay, new Date(Date.now() + 4 * 60_000));
+      expect(await notifyUnanswered(server.parley.relay)).to.equal(0);
+      expect(await notifyUnanswered(server.parley.relay, new Date(Date.now() + 3 * 60_000))).to.equal(1);
+      expect(await notifyUnanswered(server.parley.relay, new Date(Date.now() + 4 * 60_000))).to.equal(0);
       await eventually(async () => expect(hook.bodies).to.have.length(1));
       expect(hook.bodies[0]).to.deep.include({ event: 'conversation.unanswered' });
       done();
