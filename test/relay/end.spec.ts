@@ -108,4 +108,26 @@ describe('end of a conversation', () => {
     ]);
     socket.close();
   });
+
+  it('discards without transcript or archive webhook', async () => {
+    const hook = await webhookTarget();
+    try {
+      await server.models.ChatEndpoint.updateOne(
+        { _id: widget.ceId },
+        { $set: { emailOnArchive: true, transcriptRecipient: 'discarded@example.com', webhookOnArchive: true, webhookUrl: hook.url } },
+      );
+      const { socket } = await started();
+      const c = await conversation();
+      expect((await endConversation(server.parley.relay, c._id, 'operator', { discard: true })).ended).to.equal(true);
+      expect((await socket.next('ended')).by).to.equal('operator');
+      expect(await conversation()).to.include({ status: 'ended', discarded: true });
+      // Post-chat jobs would be stored before endConversation returns, and stay until delivered.
+      expect(await server.models.OutboxJob.countDocuments({ key: { $in: [`mail:${String(c._id)}`, `webhook:${String(c._id)}`] } })).to.equal(0);
+      expect(await server.outbox.latestTo('discarded@example.com')).to.equal(undefined);
+      expect(hook.bodies).to.have.length(0);
+      socket.close();
+    } finally {
+      await hook.close();
+    }
+  });
 });
