@@ -18,6 +18,7 @@ import { startEmbeddedMongo } from './embedded-mongo';
 import { startSlackSandbox } from './slack';
 import type { SlackSandbox } from './sandbox/slack';
 import { createRelay, type Relay } from './relay';
+import { startAssistant } from './relay/assist';
 
 export type Parley = {
   /** Where users reach it (config.publicUrl, or the real address when the port was chosen by the system). */
@@ -100,6 +101,8 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       demoUrl = demo.url;
     }
     relay.start(server);
+    const assistant = startAssistant(relay);
+    cleanups.push(() => assistant.stop());
 
     return { url: effective.publicUrl, config: effective, app, server, connection, models, mailer, slackSandbox, demoUrl, relay, close };
   } catch (error) {
