@@ -3,11 +3,14 @@
  * timestamp (401 for a bad or stale one) from the raw body, so nothing in front of /slack/events
  * may parse bodies. Tokens come from the installation store, per workspace.
  */
-import { App, ExpressReceiver, LogLevel, type Authorize } from '@slack/bolt';
+import { App, ErrorCode, ExpressReceiver, LogLevel, type Authorize } from '@slack/bolt';
 import { Router } from 'express';
 import type { Config } from '../config';
 import type { Models } from '../models';
 import { registerCommandListeners } from './listeners/commands';
+import { registerActionListeners } from './listeners/actions';
+import { registerViewListeners } from './listeners/views';
+import { refusingWhenNotInstalled } from './notInstalled';
 import { registerEventListeners } from './listeners/events';
 import { registerHomeListeners } from './listeners/home';
 import { registerRelayListeners } from '../relay';
@@ -27,7 +30,9 @@ export function authorizeFromStore(models: Models): Authorize<boolean> {
 export function registerListeners(app: App, deps: { models: Models; config: Config }): void {
   registerEventListeners(app, deps.models);
   registerHomeListeners(app, deps);
-  registerCommandListeners(app);
+  registerCommandListeners(app, deps);
+  registerActionListeners(app, deps);
+  registerViewListeners(app, deps);
   registerRelayListeners(app, deps.models);
 }
 
@@ -39,9 +44,14 @@ export function boltRouter(deps: { config: Config; models: Models }): { router: 
   });
   const app = new App({
     receiver,
-    authorize: authorizeFromStore(deps.models),
+    authorize: refusingWhenNotInstalled(authorizeFromStore(deps.models)),
     clientOptions: { slackApiUrl: deps.config.slack.apiUrl },
     logLevel: deps.config.env === 'test' ? LogLevel.ERROR : LogLevel.WARN,
+  });
+  // A workspace without an active installation was told why (refusingWhenNotInstalled); Slack gets its 200.
+  app.error(async (error) => {
+    if (error.code === ErrorCode.AuthorizationError) return;
+    throw error;
   });
   registerListeners(app, deps);
   return { router: receiver.router as Router, app };

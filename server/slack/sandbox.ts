@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Config } from '../config';
 import { createSlackSandbox, type SlackSandbox } from '../sandbox/slack';
 import { PARLEY_COMMAND } from './listeners/commands';
+import { CONVERSATION_SHORTCUT } from './listeners/views';
 import { EVENTS_PATH } from './app';
 import { OAUTH_REDIRECT_PATH } from './oauth';
 
@@ -26,6 +27,7 @@ export function startSlackSandbox(config: Config): { sandbox: SlackSandbox; conf
       commandsUrl: eventsUrl,
       redirectUrls: [`${config.publicUrl}${OAUTH_REDIRECT_PATH}`],
       commands: [PARLEY_COMMAND],
+      shortcuts: [{ type: 'message', callbackId: CONVERSATION_SHORTCUT, name: 'Conversation actions' }],
     },
     dataFile: path.join(config.dataDir, 'slack-sandbox.json'),
   });

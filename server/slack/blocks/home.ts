@@ -1,11 +1,19 @@
 /**
- * The App Home tab: the widgets linked to channels of the workspace, whether each is online and why,
- * its conversation counts, and links to the console. Links are mrkdwn links, not buttons, so opening
- * them sends Parley nothing to answer.
+ * The App Home tab: for each widget whose channel the person is in, whether it is online and why, its
+ * conversation counts, the conversations waiting for an answer (links to their threads), and buttons to go
+ * online, offline or into manual mode, edit the operating hours, and open the settings in the console.
  */
 import type { types } from '@slack/bolt';
 
 type KnownBlock = types.KnownBlock;
+
+export const HOME_ACTIONS = {
+  goOnline: 'home_go_online',
+  goOffline: 'home_go_offline',
+  manualMode: 'home_manual_mode',
+  operatingHours: 'home_operating_hours',
+  openSettings: 'home_open_settings',
+} as const;
 
 export type HomeWidget = {
   id: string;
@@ -13,48 +21,57 @@ export type HomeWidget = {
   channelName: string;
   off: boolean;
   manualMode: boolean;
-  status: 'online' | 'offline';
+  online: boolean;
+  why: string;
   today: number;
   last30Days: number;
+  waiting: { number: number; name: string; since: Date; link: string }[];
 };
 
 /** Slack mrkdwn escaping of text Parley did not write. */
 const esc = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const plain = (text: string) => ({ type: 'plain_text' as const, text, emoji: true });
 
-function availability(w: HomeWidget): string {
-  if (w.off) return ':white_circle: *Offline*: turned off in Parley';
-  if (w.manualMode) return ':large_green_circle: *Online*: manual mode';
-  return w.status === 'online'
-    ? ':large_green_circle: *Online*: someone in the channel is active in Slack'
-    : ':white_circle: *Offline*: nobody in the channel is active in Slack, or outside operating hours';
+function waitingText(w: HomeWidget): string {
+  if (w.waiting.length === 0) return 'No conversation is waiting for an answer.';
+  const lines = w.waiting.map((c) => {
+    const label = `#${c.number} · ${esc(c.name)}`;
+    // Slack shows the time in the reader's own time zone; the text stays the same, so an unchanged home is not republished.
+    const since = `<!date^${Math.floor(c.since.getTime() / 1000)}^{time}|${c.since.toISOString().slice(11, 16)} UTC>`;
+    return `• ${c.link ? `<${c.link}|${label}>` : label}, waiting since ${since}`;
+  });
+  return `*Waiting for an answer*\n${lines.join('\n')}`;
 }
 
 export function homeView(input: { consoleUrl: string; widgets: HomeWidget[] }): { type: 'home'; blocks: KnownBlock[] } {
-  const blocks: KnownBlock[] = [{ type: 'header', text: { type: 'plain_text', text: 'Parley live chat' } }];
+  const blocks: KnownBlock[] = [{ type: 'header', text: plain('Parley live chat') }];
   if (input.widgets.length === 0) {
     blocks.push({
       type: 'section',
       text: {
         type: 'mrkdwn',
-        text: `No website chat is linked to a channel of this workspace yet. <${input.consoleUrl}|Open the Parley console> to add a widget, pick its channel and copy the embed code to your site.`,
+        text: `No website chat is linked to a channel you are in. <${input.consoleUrl}|Open the Parley console> to add a widget, pick its channel and copy the embed code to your site; then join that channel here.`,
       },
     });
     return { type: 'home', blocks };
   }
-  for (const w of [...input.widgets].sort((a, b) => a.channelName.localeCompare(b.channelName))) {
+  for (const w of input.widgets) {
+    const state = w.online ? ':large_green_circle: *Online*' : ':white_circle: *Offline*';
+    const buttons: types.Button[] = [
+      w.off || !w.online
+        ? { type: 'button', action_id: HOME_ACTIONS.goOnline, text: plain('Go online'), value: w.id, style: 'primary' }
+        : { type: 'button', action_id: HOME_ACTIONS.goOffline, text: plain('Go offline'), value: w.id },
+      { type: 'button', action_id: HOME_ACTIONS.manualMode, text: plain(w.manualMode ? 'Manual mode: on' : 'Manual mode: off'), value: w.id },
+      { type: 'button', action_id: HOME_ACTIONS.operatingHours, text: plain('Operating hours'), value: w.id },
+      { type: 'button', action_id: HOME_ACTIONS.openSettings, text: plain('Open settings'), value: w.id, url: `${input.consoleUrl}#/settings/${w.id}/behavior` },
+    ];
     blocks.push(
       { type: 'divider' },
-      { type: 'section', text: { type: 'mrkdwn', text: `<#${w.channelId}> (${esc(w.channelName)})\n${availability(w)}` } },
-      {
-        type: 'context',
-        elements: [
-          {
-            type: 'mrkdwn',
-            text: `Today: *${w.today}* · Last 30 days: *${w.last30Days}* · <${input.consoleUrl}#/settings/${w.id}/behavior|Open settings>`,
-          },
-        ],
-      },
+      { type: 'section', block_id: `widget_${w.id}`, text: { type: 'mrkdwn', text: `<#${w.channelId}> (${esc(w.channelName)})\n${state}: ${w.why}` } },
+      { type: 'context', elements: [{ type: 'mrkdwn', text: `Today: *${w.today}* · Last 30 days: *${w.last30Days}*` }] },
+      { type: 'section', text: { type: 'mrkdwn', text: waitingText(w) } },
+      { type: 'actions', block_id: `home_${w.id}`, elements: buttons },
     );
   }
-  return { type: 'home', blocks };
+  return { type: 'home', blocks: blocks.slice(0, 100) };
 }

@@ -1,18 +1,25 @@
 import type { App } from '@slack/bolt';
+import type { Config } from '../../config';
+import type { Models } from '../../models';
+import { PARLEY_COMMAND, runParley, type Reply } from './parley';
+import { failureText } from './failures';
 
-export const PARLEY_COMMAND = '/parley';
+export { PARLEY_COMMAND, helpText } from './parley';
 
-/** What `/parley` and `/parley help` answer, only to the person who typed it. */
-export function helpText(): string {
-  return [
-    '*Parley* relays the chat widget on your website to this Slack channel: each visitor conversation is a thread here, and your replies in the thread reach the visitor.',
-    '`/parley help` shows this message.',
-    'Widgets, channels and permissions are managed in the Parley console.',
-  ].join('\n');
-}
-
-export function registerCommandListeners(app: App): void {
-  app.command(PARLEY_COMMAND, async ({ ack }) => {
-    await ack({ response_type: 'ephemeral', text: helpText() });
+/** `/parley`: acknowledged at once (Slack waits 3 s at most); the answer follows on the response_url. */
+export function registerCommandListeners(app: App, deps: { models: Models; config: Config }): void {
+  app.command(PARLEY_COMMAND, async ({ command, ack, respond, client, logger }) => {
+    await ack();
+    let reply: Reply;
+    try {
+      reply = await runParley(deps, client, { teamId: command.team_id, userId: command.user_id, channelId: command.channel_id, text: command.text });
+    } catch (error) {
+      reply = { text: failureText(error, logger, `/parley ${command.text}`) };
+    }
+    try {
+      await respond({ response_type: 'ephemeral', ...reply });
+    } catch (error) {
+      logger.warn('/parley: could not answer on the response_url', error instanceof Error ? error.message : error);
+    }
   });
 }

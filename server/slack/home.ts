@@ -1,0 +1,206 @@
+/**
+ * Keeps the App Home tabs people opened up to date. A home is published when opened, and again when
+ * something it shows may have changed: settings or presence of a widget of the team (the widget topics of the
+ * relay), a message in a linked channel (a new or answered conversation), an operator action, and a sweep
+ * every half minute (presence of widgets nobody's browser watches). Publishes are rate-limited per person
+ * (at most one per `minIntervalMs`, the last change always shown: trailing), and skipped when the view did not
+ * change. People who have not opened the tab for an hour are forgotten until they open it again.
+ */
+import type { Config } from '../config';
+import type { Models } from '../models';
+import type { Relay } from '../relay';
+import { relayFor } from '../relay';
+import { homeView, type HomeWidget } from './blocks/home';
+import { availabilityOf, conversationCounts, widgetsOfMember } from './operators';
+import { visitorLabel } from '../relay/blocks';
+
+const FORGET_AFTER_MS = 60 * 60 * 1000;
+const SWEEP_MS = 30_000;
+const MAX_WAITING_SHOWN = 10;
+
+type Viewer = { seenAt: number; lastPublishAt: number; timer: NodeJS.Timeout | null; lastJson: string; publishing: boolean; again: boolean };
+
+export class HomeTabs {
+  /** At most one publish per person in this window (a trailing one carries the latest state). */
+  minIntervalMs = 10_000;
+  private readonly viewers = new Map<string, Map<string, Viewer>>();
+  private readonly watching = new Map<string, () => void>();
+  private sweepTimer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly deps: { models: Models; config: Config }) {}
+
+  private relay(): Relay | undefined {
+    return relayFor(this.deps.models);
+  }
+
+  /** The person opened the tab: publish now and keep it fresh from here on. */
+  async opened(teamId: string, userId: string): Promise<void> {
+    let team = this.viewers.get(teamId);
+    if (!team) {
+      team = new Map();
+      this.viewers.set(teamId, team);
+    }
+    const viewer = team.get(userId) ?? { seenAt: 0, lastPublishAt: 0, timer: null, lastJson: '', publishing: false, again: false };
+    viewer.seenAt = Date.now();
+    // Opening the tab shows the current state even when it did not change.
+    viewer.lastJson = '';
+    team.set(userId, viewer);
+    this.startSweep();
+    await this.publish(teamId, userId, viewer);
+    await this.watchWidgets(teamId);
+  }
+
+  /** Something a home of this team shows may have changed. */
+  teamChanged(teamId: string): void {
+    const team = this.viewers.get(teamId);
+    if (!team) return;
+    for (const [userId, viewer] of team) this.schedule(teamId, userId, viewer);
+  }
+
+  /** The person changed something from their own home: show it now, without waiting for the rate limit. */
+  async refreshNow(teamId: string, userId: string): Promise<void> {
+    const viewer = this.viewers.get(teamId)?.get(userId);
+    if (viewer) await this.publish(teamId, userId, viewer);
+    this.teamChanged(teamId);
+  }
+
+  /** Whether anyone of this team has a home Parley keeps fresh. */
+  watches(teamId: string): boolean {
+    return (this.viewers.get(teamId)?.size ?? 0) > 0;
+  }
+
+  stop(): void {
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.sweepTimer = null;
+    for (const off of this.watching.values()) off();
+    this.watching.clear();
+    for (const team of this.viewers.values()) for (const v of team.values()) if (v.timer) clearTimeout(v.timer);
+    this.viewers.clear();
+  }
+
+  private schedule(teamId: string, userId: string, viewer: Viewer): void {
+    if (viewer.timer) return;
+    const wait = Math.max(0, viewer.lastPublishAt + this.minIntervalMs - Date.now());
+    viewer.timer = setTimeout(() => {
+      viewer.timer = null;
+      void this.publish(teamId, userId, viewer);
+    }, wait);
+    viewer.timer.unref();
+  }
+
+  private async publish(teamId: string, userId: string, viewer: Viewer): Promise<void> {
+    if (viewer.publishing) {
+      viewer.again = true;
+      return;
+    }
+    viewer.publishing = true;
+    try {
+      const relay = this.relay();
+      const team = relay ? await relay.slack.forTeam(teamId) : null;
+      if (!relay || !team) return;
+      const view = homeView({ consoleUrl: `${this.deps.config.publicUrl}/app/`, widgets: await homeWidgets(relay, team.client, teamId, userId) });
+      const json = JSON.stringify(view);
+      if (json === viewer.lastJson) return;
+      viewer.lastPublishAt = Date.now();
+      await team.client.views.publish({ user_id: userId, view });
+      viewer.lastJson = json;
+    } catch (error) {
+      this.relay()?.logger.warn(`home: could not publish the App Home of ${userId}`, error instanceof Error ? error.message : error);
+    } finally {
+      viewer.publishing = false;
+      if (viewer.again) {
+        viewer.again = false;
+        this.schedule(teamId, userId, viewer);
+      }
+    }
+  }
+
+  /** Settings and presence of the team's widgets arrive on their relay topics. */
+  private async watchWidgets(teamId: string): Promise<void> {
+    const relay = this.relay();
+    if (!relay) return;
+    const ces = await this.deps.models.ChatEndpoint.find({ slackTeamId: teamId, Step: 3 }, { _id: 1 });
+    for (const ce of ces) {
+      const id = String(ce._id);
+      if (this.watching.has(id)) continue;
+      this.watching.set(
+        id,
+        relay.pubsub.subscribe(`widget:${id}`, (frame) => {
+          if (frame.t === 'config' || frame.t === 'presence') this.teamChanged(teamId);
+        }),
+      );
+    }
+  }
+
+  private startSweep(): void {
+    if (this.sweepTimer) return;
+    this.sweepTimer = setInterval(() => this.sweep(), SWEEP_MS);
+    this.sweepTimer.unref();
+  }
+
+  private sweep(): void {
+    // The relay is gone when Parley stopped: nothing to keep fresh any more.
+    if (!this.relay()) return this.stop();
+    const cutoff = Date.now() - FORGET_AFTER_MS;
+    for (const [teamId, team] of this.viewers) {
+      for (const [userId, v] of team) {
+        if (v.seenAt < cutoff) {
+          if (v.timer) clearTimeout(v.timer);
+          team.delete(userId);
+        }
+      }
+      if (team.size === 0) this.viewers.delete(teamId);
+      else this.teamChanged(teamId);
+    }
+  }
+}
+
+const tabs = new WeakMap<Models, HomeTabs>();
+
+/** The App Home keeper of this Parley process (one per models, like the relay). */
+export function homeTabsFor(deps: { models: Models; config: Config }): HomeTabs {
+  let found = tabs.get(deps.models);
+  if (!found) {
+    found = new HomeTabs(deps);
+    tabs.set(deps.models, found);
+  }
+  return found;
+}
+
+/** What the App Home of `userId` shows: the widgets whose channel they are in. */
+export async function homeWidgets(relay: Relay, client: Parameters<typeof widgetsOfMember>[1], teamId: string, userId: string): Promise<HomeWidget[]> {
+  const out: HomeWidget[] = [];
+  for (const ce of await widgetsOfMember(relay.models, client, teamId, userId)) {
+    const [availability, counts, waiting] = await Promise.all([
+      availabilityOf(relay, ce),
+      conversationCounts(relay.models, ce),
+      relay.models.Conversation.find({ ceId: ce._id, status: 'open', firstResponseAt: null }).sort({ startedAt: 1 }).limit(MAX_WAITING_SHOWN),
+    ]);
+    const rows: HomeWidget['waiting'] = [];
+    for (const c of waiting) {
+      const visitor = await relay.models.Visitor.findById(c.visitorId);
+      let link = '';
+      if (c.threadTs) {
+        try {
+          link = (await client.chat.getPermalink({ channel: c.slackChannel, message_ts: c.threadTs })).permalink ?? '';
+        } catch {
+          link = '';
+        }
+      }
+      rows.push({ number: c.number, name: visitor ? visitorLabel(visitor, c.number) : `Visitor ${c.number}`, since: c.startedAt, link });
+    }
+    out.push({
+      id: ce.id,
+      channelId: ce.RoomId,
+      channelName: ce.RoomName,
+      off: ce.off,
+      manualMode: ce.manualMode,
+      online: availability.online,
+      why: availability.why,
+      today: counts.today,
+      last30Days: counts.last30Days,
+      waiting: rows,
+    });
+  }
+  return out;
+}
