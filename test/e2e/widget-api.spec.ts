@@ -357,6 +357,7 @@ describe('visitor widget API and settings (browser)', function () {
     const box = await launcher.boundingBox();
     expect(box?.x).to.be.below(100);
     expect(box?.width).to.equal(box?.height);
+    await shot(page, 'launcher-button-left');
     expect(await launcher.evaluate((el) => getComputedStyle(el).backgroundColor)).to.equal('rgb(15, 118, 110)');
     // The demo page sets button { text-transform: uppercase }: the shadow root keeps it out.
     expect(await page.locator('main button').first().evaluate((el) => getComputedStyle(el).textTransform)).to.equal('uppercase');
@@ -373,6 +374,7 @@ describe('visitor widget API and settings (browser)', function () {
     await widgetOf(sidebar).getByRole('textbox', { name: 'Message', exact: true }).waitFor();
     await animationsDone(sidebar);
     const frame = await widgetOf(sidebar).locator('.frame').boundingBox();
+    await shot(sidebar, 'sidebar-open');
     expect(frame?.height).to.equal(800);
     expect((frame?.x ?? 0) + (frame?.width ?? 0)).to.equal(1280);
 
@@ -380,6 +382,8 @@ describe('visitor widget API and settings (browser)', function () {
     await openDemo(inlinePage, widget, '&style=inline');
     const inline = inlinePage.locator('#parley-inline');
     await inline.getByRole('textbox', { name: 'Message', exact: true }).waitFor();
+    await inlinePage.locator('#parley-inline').scrollIntoViewIfNeeded();
+    await shot(inlinePage, 'inline');
     const inBox = await inline.boundingBox();
     const panelBox = await inline.locator('.panel').boundingBox();
     expect(panelBox?.width).to.equal(inBox?.width);

@@ -714,8 +714,9 @@ function createPanel(ctx: PanelContext): PanelHandle {
       case 'welcome': {
         const first = historyUntil === undefined;
         if (state.token && state.token !== frame.visitorToken) resetView();
-        save({ token: frame.visitorToken, ongoing: frame.conversation?.status === 'open' });
-        conversation = frame.conversation && { id: frame.conversation.id, status: frame.conversation.status };
+        save({ token: frame.visitorToken, ongoing: frame.conversation?.status === 'open' || startedLocally });
+        // A first message typed before the welcome is still on its way: its conversation is not refused yet.
+        if (frame.conversation || !startedLocally) conversation = frame.conversation && { id: frame.conversation.id, status: frame.conversation.status };
         if (first) historyUntil = frame.conversation?.lastSeq ?? 0;
         setOnline(frame.online);
         showBanner(undefined);
@@ -729,6 +730,12 @@ function createPanel(ctx: PanelContext): PanelHandle {
         seen.add(frame.seq);
         confirmPending(frame.clientId, frame.seq, frame.id);
         startedLocally = false;
+        // A stored visitor message means a conversation is open, even if the welcome (sent before it) said none.
+        if (conversation?.status !== 'open') {
+          conversation = { id: conversation?.id ?? '', status: 'open' };
+          save({ ongoing: true });
+          applyLook();
+        }
         return;
       case 'msg':
         showMessage(frame.message);
