@@ -24,6 +24,8 @@ font:14.5px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",sans
 .banner[hidden]{display:none}
 .body{position:relative;flex:1;min-height:0;display:flex;flex-direction:column;background:#f8fafc}
 .scroll{flex:1;min-height:0;overflow-y:auto;padding:16px 14px 8px;overscroll-behavior:contain}
+.empty{display:flex;flex-direction:column;align-items:center;gap:6px;margin:28px 16px;color:var(--bg);text-align:center}
+.empty p{margin:0;color:#64748b;font-size:13.5px}
 .log{list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:10px}
 .intro{text-align:center;color:#64748b;font-size:13px;margin:4px 12px 14px}
 .msg{display:flex;gap:8px;align-items:flex-end;max-width:100%}

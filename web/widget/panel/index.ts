@@ -19,7 +19,7 @@ import {
 } from '../lib/types';
 import { Connection } from './connection';
 import { panelCss } from './css';
-import { CLIP_ICON, CLOSE_ICON, MENU_ICON, SEND_ICON, THUMB_UP, clear, h, iconButton } from './dom';
+import { CLIP_ICON, CLOSE_ICON, EMPTY_ICON, MENU_ICON, SEND_ICON, THUMB_UP, clear, h, iconButton } from './dom';
 import { errorText, formatSize, linkify, safeHtml, timeOf } from './text';
 
 /** WIDGET_LIMITS.messageChars, copied for the same reason as HEARTBEAT_MS. */
@@ -80,6 +80,8 @@ function createPanel(ctx: PanelContext): PanelHandle {
   const foot = h('div', { class: 'foot' });
   const panel = h('section', { class: 'panel', 'aria-labelledby': 'parley-title' }, head, menu, banner, body, foot);
   if (ctx.style !== 'inline') panel.setAttribute('role', 'dialog');
+  // Inline, the chat is part of the page: there is nothing to minimise it to.
+  closeButton.hidden = ctx.style === 'inline';
   panel.addEventListener('keydown', (event) => {
     if (event.key === 'Escape' && ctx.style !== 'inline') {
       event.stopPropagation();
@@ -91,7 +93,10 @@ function createPanel(ctx: PanelContext): PanelHandle {
 
   // Chat screen
   const log = h('ol', { class: 'log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Messages' });
-  const greeting = h('div', { class: 'log' });
+  const empty = h('div', { class: 'empty' });
+  empty.innerHTML = EMPTY_ICON;
+  empty.append(h('p', {}, 'Send us a message: we reply right here.'));
+  const greeting = h('div', { class: 'log' }, empty);
   const scroller = h('div', { class: 'scroll' }, greeting, log);
   const typing = h('div', { class: 'typing', hidden: true, 'aria-live': 'polite' });
   const input = h('textarea', { rows: 1, 'aria-label': 'Message', maxlength: MESSAGE_CHARS });
@@ -353,6 +358,7 @@ function createPanel(ctx: PanelContext): PanelHandle {
 
   /** Keeps the list in seq order; items still sending (no seq) stay last. */
   function place(el: HTMLElement, seq: number | undefined): void {
+    empty.hidden = true;
     if (seq !== undefined) {
       el.dataset.seq = String(seq);
       for (const other of Array.from(log.children) as HTMLElement[]) {
@@ -487,6 +493,7 @@ function createPanel(ctx: PanelContext): PanelHandle {
     const meta = h('span', { class: 'meta' }, 'Sending…');
     const el = h('li', { class: 'msg visitor sending' }, h('div', { class: 'col' }, bubbleOf({ text }), meta));
     pendingEls.set(clientId, el);
+    empty.hidden = true;
     log.appendChild(el);
     scrollDown();
     return el;
@@ -851,6 +858,7 @@ function createPanel(ctx: PanelContext): PanelHandle {
 
   function resetView(): void {
     log.textContent = '';
+    empty.hidden = false;
     seen.clear();
     byId.clear();
     pendingEls.clear();
@@ -887,7 +895,8 @@ function createPanel(ctx: PanelContext): PanelHandle {
       expanded = true;
       const opener = ctx.trigger();
       // The trigger's message the visitor clicked stays on top of the chat, so their answer has its question.
-      if (opener && !greeting.childElementCount && !log.childElementCount) {
+      if (opener && !greeting.querySelector('.msg') && !log.childElementCount) {
+        empty.hidden = true;
         const settings = s();
         greeting.append(
           h(
