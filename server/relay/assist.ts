@@ -362,42 +362,39 @@ export function assistantFor(models: Models): Assistant | undefined {
 
 /** Starts the worker: due reminders and thread posts every `tickMs`, and thread posts at once when kicked. */
 export function startAssistant(ctx: RelayContext, tickMs = ASSIST_TICK_MS): Assistant {
-  let running: Promise<void> | null = null;
-  let again = false;
+  // Passes run one after another on one chain; kicks while one is waiting to start add nothing.
+  let chain: Promise<void> = Promise.resolve();
+  let kickQueued = false;
   let stopped = false;
   const pass = async (now?: Date) => {
+    if (stopped) return;
     await sendDueReminders(ctx, now);
     await postThreadPosts(ctx);
   };
-  const run = (now?: Date): Promise<void> => {
-    if (stopped) return Promise.resolve();
-    if (running) {
-      again = true;
-      return running.then(() => (now ? run(now) : undefined));
-    }
-    running = pass(now)
-      .catch((error: unknown) => {
-        if (!stopped) ctx.logger.error('assist: pass failed', error);
-      })
-      .finally(() => {
-        running = null;
-        if (again && !stopped) {
-          again = false;
-          void run();
-        }
-      });
-    return running;
+  const queue = (work: () => Promise<void>): Promise<void> => {
+    chain = chain.then(work).catch((error: unknown) => {
+      if (!stopped) ctx.logger.error('assist: pass failed', error);
+    });
+    return chain;
   };
-  const timer = setInterval(() => void run(), tickMs);
+  const kick = () => {
+    if (kickQueued || stopped) return;
+    kickQueued = true;
+    void queue(() => {
+      kickQueued = false;
+      return pass();
+    });
+  };
+  const timer = setInterval(kick, tickMs);
   timer.unref();
   const assistant: Assistant = {
-    tick: (now) => run(now),
-    kick: () => void run(),
+    tick: (now) => queue(() => pass(now)),
+    kick,
     async stop() {
       stopped = true;
       clearInterval(timer);
       assistants.delete(ctx.models);
-      await running;
+      await chain;
     },
   };
   assistants.set(ctx.models, assistant);

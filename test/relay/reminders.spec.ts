@@ -1,0 +1,71 @@
+import { expect } from 'chai';
+import type { TestServer } from '../helpers/app';
+import { assistantFor } from '../../server/relay/assist';
+import { ACME, ALICE, eventually, say, setUpRelayWidget, startRelayServer, VisitorSocket, type SetUp } from './helpers';
+
+/**
+ * Reminders are driven by the stored times: the test runs the assistant's pass with a clock moved past the
+ * interval (responseRemindersFreq 30 s, the shortest option) instead of waiting for it.
+ */
+describe('response reminders in the thread', () => {
+  let server: TestServer;
+  let widget: SetUp;
+  let socket: VisitorSocket;
+  let threadTs: string;
+  before(async () => {
+    server = await startRelayServer();
+  });
+  after(async () => {
+    await server.close();
+  });
+  beforeEach(async () => {
+    widget = await setUpRelayWidget(server);
+    await server.models.ChatEndpoint.updateOne({ _id: widget.ceId }, { $set: { responseReminders: true, responseRemindersFreq: 30 } });
+    ({ socket } = await VisitorSocket.hello(server, widget.uuid, { identity: { name: 'Tom' } }));
+    await say(socket, 'Anyone there?');
+    await eventually(async () => {
+      const conversation = await server.models.Conversation.findOne({ ceId: widget.ceId });
+      expect(conversation?.threadTs).to.not.equal('');
+      threadTs = conversation?.threadTs ?? '';
+    });
+  });
+  afterEach(() => socket.close());
+
+  const later = (seconds: number) => new Date(Date.now() + seconds * 1000);
+  const tick = async (seconds: number) => {
+    const assistant = assistantFor(server.models);
+    if (!assistant) throw new Error('the assistant is not running');
+    await assistant.tick(later(seconds));
+    await assistant.tick();
+  };
+  const reminders = () => server.slack.state.replies(widget.channel, threadTs).filter((m) => m.text.includes('has been waiting'));
+
+  it('reminds after the interval, again at each interval, and stops once an operator answers', async () => {
+    await tick(10);
+    expect(reminders()).to.have.length(0);
+    await tick(31);
+    await eventually(async () => expect(reminders()).to.have.length(1));
+    expect(reminders()[0]?.text).to.match(/^<!here> :alarm_clock: Tom has been waiting \d+ seconds for an answer\.$/);
+    await tick(40);
+    expect(reminders()).to.have.length(1);
+    await tick(62);
+    await eventually(async () => expect(reminders()).to.have.length(2));
+
+    await server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, threadTs, text: 'Hi Tom, here now' });
+    await socket.next('msg', (f) => f.message.from === 'operator');
+    await eventually(async () => expect((await server.models.Conversation.findOne({ ceId: widget.ceId }))?.lastOperatorMsgAt).to.be.instanceOf(Date));
+    await tick(200);
+    expect(reminders()).to.have.length(2);
+  });
+
+  it('does not remind when reminders are off, nor after the conversation ended', async () => {
+    await server.models.ChatEndpoint.updateOne({ _id: widget.ceId }, { $set: { responseReminders: false } });
+    await tick(100);
+    expect(reminders()).to.have.length(0);
+    await server.models.ChatEndpoint.updateOne({ _id: widget.ceId }, { $set: { responseReminders: true } });
+    socket.send({ t: 'end' });
+    await socket.next('ended');
+    await tick(100);
+    expect(reminders()).to.have.length(0);
+  });
+});
