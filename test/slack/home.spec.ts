@@ -1,51 +1,105 @@
 import { expect } from 'chai';
-import request from 'supertest';
-import { startTestServer, type TestServer } from '../helpers/app';
+import type { TestServer } from '../helpers/app';
 import { signUpUser } from '../factories';
-import { ACME, ALICE, BOB, GINA, GLOBEX, addGlobex, eventually, firstWidgetId, installWidget, setUpWidget } from './helpers';
+import { ACME, ALICE, BOB, eventually, setUpRelayWidget, startRelayServer, VisitorSocket, type SetUp } from '../relay/helpers';
+import { homeTabsFor } from '../../server/slack/home';
+import { GINA, GLOBEX, addGlobex, firstWidgetId, installWidget } from './helpers';
+import { channelPosts, fastHomes, openChat } from './operatorHelpers';
 
 describe('Slack App Home', () => {
   let server: TestServer;
+  let widget: SetUp;
   before(async () => {
-    server = await startTestServer();
+    server = await startRelayServer();
     addGlobex(server.slack);
+    fastHomes(server);
   });
   after(async () => {
+    await server.slack.settled();
     await server.close();
   });
+  beforeEach(async () => {
+    server.slack.state.setPresence(ALICE, 'active');
+    widget = await setUpRelayWidget(server);
+  });
 
-  const homeText = async (teamId: string, userId: string) => {
-    let text = '';
-    await eventually(async () => {
-      const view = server.slack.state.homeView(teamId, userId);
-      expect(view).to.not.equal(undefined);
-      text = JSON.stringify(view?.definition.blocks);
-    });
-    return text;
+  const home = (teamId: string, userId: string) => server.slack.state.homeView(teamId, userId);
+  const homeText = (teamId: string, userId: string) => JSON.stringify(home(teamId, userId)?.definition.blocks ?? []);
+  const publishesTo = (userId: string) => server.slack.state.callsOf('views.publish').filter((c) => c.args.user_id === userId).length;
+  /** The blocks of this test's widget only (Alice is in the channels of earlier tests' widgets too). */
+  const widgetText = () => {
+    const blocks = (home(ACME, ALICE)?.definition.blocks ?? []) as { block_id?: string }[];
+    const start = blocks.findIndex((b) => b.block_id === `widget_${widget.ceId}`);
+    return start < 0 ? '' : JSON.stringify(blocks.slice(start, start + 4));
+  };
+  const pressHome = async (actionId: string) => {
+    const view = home(ACME, ALICE);
+    const result = await server.slack.sendBlockAction({ teamId: ACME, userId: ALICE, actionId, blockId: `home_${widget.ceId}`, viewId: view?.id ?? '' });
+    expect(result.ok).to.equal(true);
   };
 
-  it('tells a workspace without a linked widget how to set one up', async () => {
+  it('tells a person whose channels have no widget how to set one up', async () => {
     const user = await signUpUser(server);
     await installWidget(server, user.token, await firstWidgetId(server, user.token), { team: GLOBEX, user: GINA });
     await server.slack.openAppHome({ teamId: GLOBEX, userId: GINA });
-    const text = await homeText(GLOBEX, GINA);
-    expect(text).to.include('No website chat is linked');
-    expect(text).to.include(`${server.url}/app/`);
+    await eventually(async () => expect(homeText(GLOBEX, GINA)).to.include('No website chat is linked to a channel you are in').and.include(`${server.url}/app/`));
+    await server.slack.openAppHome({ teamId: ACME, userId: BOB });
+    await eventually(async () => expect(homeText(ACME, BOB)).to.include('No website chat is linked'));
+    expect(homeText(ACME, BOB)).to.not.include(widget.channel);
   });
 
-  it("lists the workspace's configured widgets with their state and a link to their settings", async () => {
-    const user = await signUpUser(server);
-    const ceId = await firstWidgetId(server, user.token);
-    const channel = await setUpWidget(server, user.token, ceId);
-    await request(server.url).put(`/v1/chat_endpoints/${ceId}/rename-channel`).set('Authorization', `Bearer ${user.token}`).send({ roomName: 'website-chat' }).expect(200);
-    await server.models.ChatEndpoint.updateOne({ _id: ceId }, { $set: { off: true } });
-    const result = await server.slack.openAppHome({ teamId: ACME, userId: BOB });
-    expect(result.ok).to.equal(true);
-    const text = await homeText(ACME, BOB);
-    expect(text).to.include(`<#${channel}>`);
-    expect(text).to.include('website-chat');
-    expect(text).to.include('turned off in Parley');
-    expect(text).to.include(`#/settings/${ceId}/behavior`);
-    expect(server.slack.state.homeView(ACME, ALICE)).to.equal(undefined);
+  it('shows each widget of the person’s channels: state and why, counts, waiting conversations with links, and buttons', async () => {
+    const chat = await openChat(server, widget, 'Walter');
+    await server.slack.openAppHome({ teamId: ACME, userId: ALICE });
+    await eventually(async () => expect(widgetText()).to.include('Walter'));
+    const text = widgetText();
+    expect(text).to.include(`<#${widget.channel}>`).and.include('*Online*').and.include('is active in Slack');
+    expect(text).to.include('Today: *1*').and.include('Last 30 days: *1*');
+    expect(text).to.include(`/archives/${widget.channel}/p${chat.threadTs.replace('.', '')}`);
+    const buttons = JSON.stringify(home(ACME, ALICE)?.definition.blocks);
+    expect(buttons).to.include('home_go_offline').and.include('home_manual_mode').and.include('home_operating_hours').and.include(`#/settings/${widget.ceId}/behavior`);
+    chat.socket.close();
+  });
+
+  it('Go offline, Go online and Manual mode change the widget, tell the channel and open widgets, and refresh the home', async () => {
+    const { socket } = await VisitorSocket.hello(server, widget.uuid);
+    await server.slack.openAppHome({ teamId: ACME, userId: ALICE });
+    await eventually(async () => expect(widgetText()).to.include('*Online*'));
+    await pressHome('home_go_offline');
+    await eventually(async () => expect((await widget.widget()).off).to.equal(true));
+    expect((await socket.next('presence')).online).to.equal(false);
+    await eventually(async () => expect(widgetText()).to.include('*Offline*').and.include('turned off'));
+    expect(channelPosts(server, widget.channel).join('\n')).to.include('from the Parley App Home');
+    await pressHome('home_go_online');
+    await eventually(async () => expect((await widget.widget()).off).to.equal(false));
+    expect((await socket.next('presence')).online).to.equal(true);
+    await pressHome('home_manual_mode');
+    await eventually(async () => expect((await widget.widget()).manualMode).to.equal(true));
+    await eventually(async () => expect(widgetText()).to.include('manual mode'));
+    await pressHome('home_operating_hours');
+    await eventually(async () => expect(server.slack.state.openModals(ACME, ALICE).at(-1)?.definition.callback_id).to.equal('parley_operating_hours'));
+    socket.close();
+  });
+
+  it('refreshes when a conversation starts or a setting changes, at most once per interval per person', async () => {
+    const tabs = homeTabsFor({ models: server.models, config: server.config });
+    await server.slack.openAppHome({ teamId: ACME, userId: ALICE });
+    await eventually(async () => expect(widgetText()).to.include('No conversation is waiting'));
+    tabs.minIntervalMs = 400;
+    try {
+      const before = publishesTo(ALICE);
+      const chat = await openChat(server, widget, 'Nora');
+      for (let i = 0; i < 20; i++) tabs.teamChanged(ACME);
+      await eventually(async () => expect(widgetText()).to.include('Nora'));
+      await server.slack.settled();
+      expect(publishesTo(ALICE) - before).to.be.within(1, 2);
+      await server.models.ChatEndpoint.updateOne({ _id: widget.ceId }, { $set: { off: true } });
+      await server.parley.relay.presence.recheck(widget.ceId);
+      tabs.teamChanged(ACME);
+      await eventually(async () => expect(widgetText()).to.include('*Offline*'));
+      chat.socket.close();
+    } finally {
+      tabs.minIntervalMs = 50;
+    }
   });
 });
