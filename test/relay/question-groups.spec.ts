@@ -1,0 +1,158 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import type { TestServer } from '../helpers/app';
+import { startQuestionGroup } from '../../server/commands/startQuestionGroup';
+import { NotFoundError, PaymentRequiredError } from '../../server/errors';
+import type { ServerFrame } from '../../server/shared/widget-protocol';
+import { eventually, say, setUpRelayWidget, startRelayServer, VisitorSocket, type SetUp } from './helpers';
+
+type Question = Extract<ServerFrame, { t: 'question' }>;
+
+describe('question groups in a conversation', () => {
+  let server: TestServer;
+  let widget: SetUp;
+  let socket: VisitorSocket;
+  let groupUid: string;
+  before(async () => {
+    server = await startRelayServer();
+  });
+  after(async () => {
+    await server.close();
+  });
+  beforeEach(async () => {
+    widget = await setUpRelayWidget(server);
+    const ce = await widget.widget();
+    await server.models.Account.updateOne({ _id: ce.accountId }, { $set: { planStripeId: 'parley_business_monthly' } });
+    const answer = (text: string, action: string, extra: Record<string, unknown> = {}) => ({ text, isQ: false, action, children: [], ...extra });
+    const tree = [
+      {
+        text: 'What do you need?',
+        isQ: true,
+        children: [
+          answer('Sales', 'new', { children: [{ text: 'Which plan?', isQ: true, children: [answer('Pro', 'next'), answer('Business', 'form')] }] }),
+          answer('Support', 'customResponse', { customResponseText: '<b>Check</b> our docs<script>x</script>' }),
+          answer('Another team', ce.Uuid),
+          answer('Nothing', ''),
+        ],
+      },
+      { text: 'How did you find us?', isQ: true, children: [answer('Search', ''), answer('A friend', '')] },
+    ];
+    const res = await request(server.url)
+      .post(`/v1/chat_endpoints/${widget.ceId}/question_groups`)
+      .set('Authorization', `Bearer ${widget.token}`)
+      .send({ label: 'Triage', shortcut: 'triage', prompt: '<strong>Welcome!</strong> A few questions first.', auto: false, treeJson: JSON.stringify(tree) })
+      .expect(200);
+    groupUid = res.body.uid as string;
+  });
+  afterEach(() => socket?.close());
+
+  const open = async () => {
+    ({ socket } = await VisitorSocket.hello(server, widget.uuid, { identity: { name: 'Tom' } }));
+    await say(socket, 'Hello');
+    let id = '';
+    await eventually(async () => {
+      const conversation = await server.models.Conversation.findOne({ ceId: widget.ceId });
+      expect(conversation?.threadTs).to.not.equal('');
+      id = String(conversation?._id);
+    });
+    return id;
+  };
+  const pick = (q: Question, text: string) => {
+    const chosen = q.answers.find((a) => a.text === text);
+    if (!chosen) throw new Error(`no answer ${text} in ${JSON.stringify(q)}`);
+    socket.send({ t: 'answer', groupUid: q.groupUid, nodeId: chosen.nodeId });
+  };
+  const notes = async () => {
+    const conversation = await server.models.Conversation.findOne({ ceId: widget.ceId });
+    return server.slack.state
+      .replies(widget.channel, conversation?.threadTs ?? '')
+      .filter((m) => JSON.stringify(m.blocks ?? []).includes('"context"'))
+      .map((m) => m.text);
+  };
+
+  it('walks the visitor through the tree and puts each answer in the thread', async () => {
+    const conversationId = await open();
+    await startQuestionGroup({ models: server.models }, { conversationId, shortcut: 'triage' });
+    const prompt = await socket.next('msg', (f) => f.message.from === 'operator');
+    expect(prompt.message.html).to.equal('<strong>Welcome!</strong> A few questions first.');
+    const first = await socket.next('question');
+    expect(first.groupUid).to.equal(groupUid);
+    expect(first.text).to.equal('What do you need?');
+    expect(first.answers.map((a) => a.text)).to.deep.equal(['Sales', 'Support', 'Another team', 'Nothing']);
+    expect(first.seq).to.be.greaterThan(prompt.message.seq);
+    pick(first, 'Sales');
+    const child = await socket.next('question', (q) => q.text === 'Which plan?');
+    pick(child, 'Pro');
+    const next = await socket.next('question', (q) => q.text === 'How did you find us?');
+    pick(next, 'A friend');
+    await eventually(async () =>
+      expect(await notes()).to.deep.equal([
+        ':clipboard: Question group “Triage” started.',
+        ':ballot_box_with_check: What do you need? → *Sales*',
+        ':ballot_box_with_check: Which plan? → *Pro*',
+        ':ballot_box_with_check: How did you find us? → *A friend*',
+        ':checkered_flag: Question group “Triage” finished.',
+      ]),
+    );
+  });
+
+  it('shows a custom response, asks for the e-mail, or notes the room the visitor chose', async () => {
+    const conversationId = await open();
+    await startQuestionGroup({ models: server.models }, { conversationId, shortcut: 'triage' });
+    pick(await socket.next('question'), 'Support');
+    const custom = await socket.next('msg', (f) => f.message.from === 'operator' && f.message.text.includes('docs'));
+    expect(custom.message.html).to.equal('<b>Check</b> our docs');
+
+    await startQuestionGroup({ models: server.models }, { conversationId, uid: groupUid });
+    const again = await socket.next('question');
+    pick(again, 'Sales');
+    pick(await socket.next('question', (q) => q.text === 'Which plan?'), 'Business');
+    await socket.next('askEmail');
+
+    await startQuestionGroup({ models: server.models }, { conversationId, shortcut: 'triage' });
+    pick(await socket.next('question'), 'Another team');
+    await eventually(async () => expect((await notes()).some((t) => t.startsWith(':door: The visitor chose to chat in'))).to.equal(true));
+    const assist = await server.models.ConversationAssist.findOne({ conversationId });
+    expect(assist?.roomChoice).to.equal(widget.uuid);
+  });
+
+  it('refuses an answer to a question that is not waiting', async () => {
+    const conversationId = await open();
+    await startQuestionGroup({ models: server.models }, { conversationId, shortcut: 'triage' });
+    const first = await socket.next('question');
+    pick(first, 'Nothing');
+    await eventually(async () => expect((await notes()).at(-1)).to.match(/finished/));
+    pick(first, 'Sales');
+    const error = await socket.next('error');
+    expect(error.code).to.equal('bad_frame');
+    expect(error.message).to.equal('No question is waiting for this answer.');
+  });
+
+  it('starts the automatic group by itself on a new conversation', async () => {
+    const group = await server.models.QuestionGroup.findOne({ uid: groupUid });
+    await server.models.QuestionGroup.updateOne({ _id: group?._id }, { $set: { auto: true } });
+    await open();
+    const question = await socket.next('question');
+    expect(question.text).to.equal('What do you need?');
+  });
+
+  it('refuses unknown groups and plans without question groups', async () => {
+    const conversationId = await open();
+    try {
+      await startQuestionGroup({ models: server.models }, { conversationId, shortcut: 'nope' });
+      expect.fail('started');
+    } catch (error) {
+      expect(error).to.be.instanceOf(NotFoundError);
+      expect((error as Error).message).to.equal('No question group with the shortcut “nope”.');
+    }
+    const ce = await widget.widget();
+    await server.models.Account.updateOne({ _id: ce.accountId }, { $set: { planStripeId: 'parley_basic_monthly' } });
+    try {
+      await startQuestionGroup({ models: server.models }, { conversationId, shortcut: 'triage' });
+      expect.fail('started');
+    } catch (error) {
+      expect(error).to.be.instanceOf(PaymentRequiredError);
+    }
+    expect(socket.frames.filter((f) => f.t === 'question')).to.have.length(0);
+  });
+});
