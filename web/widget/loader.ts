@@ -54,7 +54,9 @@ function start(): void {
   const styleAttr = script.getAttribute('data-style');
   const style: WidgetStyleName = styleAttr === 'sidebar' || styleAttr === 'inline' ? styleAttr : 'standard';
 
-  const stub = w.parley as Stub | undefined;
+  const stub = w.parley as (Stub & { _loaded?: boolean }) | undefined;
+  // The snippet pasted twice (or a theme and a plugin both adding it): one widget is enough.
+  if (stub?._loaded) return;
   const queued = stub && Array.isArray(stub._q) ? stub._q : [];
 
   const listeners: Record<string, Listener[]> = {};
@@ -254,7 +256,7 @@ function start(): void {
       if (typeof fn === 'function') (listeners[event] ??= []).push(fn);
     },
   };
-  const publicApi: Record<string, unknown> = {};
+  const publicApi: Record<string, unknown> = { _loaded: true };
   for (const [name, fn] of Object.entries(api)) {
     const fallback = name === 'isShown' || name === 'isOnline' ? false : undefined;
     publicApi[name] = guard(fn as (...args: unknown[]) => unknown, fallback);
