@@ -641,6 +641,18 @@ describe('embedded MongoDB conformance (driver)', () => {
       expect(after.databases.map((d) => d.name)).to.not.include(other.databaseName);
     });
 
+    it('answers missing namespaces and taken names with mongod error codes', async () => {
+      const missing = db.collection('never-created');
+      expect((await rejection(missing.listIndexes().toArray())).code).to.equal(26);
+      expect((await rejection(missing.dropIndex('x_1'))).code).to.equal(26);
+      await db.collection('rename-a').insertOne({ v: 1 });
+      await db.collection('rename-b').insertOne({ v: 2 });
+      expect((await rejection(db.renameCollection('rename-a', 'rename-b'))).code).to.equal(48);
+      expect((await rejection(db.renameCollection('never-created', 'rename-c'))).code).to.equal(26);
+      await db.renameCollection('rename-a', 'rename-b', { dropTarget: true });
+      expect(await db.collection('rename-b').find({}, { projection: { _id: 0 } }).toArray()).to.deep.equal([{ v: 1 }]);
+    });
+
     it('reports collection and database statistics', async () => {
       await db.collection('stats').insertMany([{ a: 1 }, { a: 2 }]);
       const coll = await db.command({ collStats: 'stats' });
