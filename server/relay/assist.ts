@@ -126,7 +126,7 @@ async function drainConversation(ctx: RelayContext, conversationId: string): Pro
 
 /** Posts a reminder in the thread of each open conversation whose visitor waits unanswered longer than the widget's responseRemindersFreq. */
 export async function sendDueReminders(ctx: RelayContext, now = new Date()): Promise<number> {
-  const { Conversation, ChatEndpoint, ConversationAssist, Visitor } = ctx.models;
+  const { Conversation, ConversationAssist, Visitor } = ctx.models;
   const waiting = await Conversation.find({ status: 'open', lastVisitorMsgAt: { $ne: null } }).limit(5000);
   const widgets = new Map<string, ChatEndpointDocument | null>();
   let sent = 0;
@@ -134,7 +134,7 @@ export async function sendDueReminders(ctx: RelayContext, now = new Date()): Pro
     const asked = c.lastVisitorMsgAt;
     if (!asked || (c.lastOperatorMsgAt && c.lastOperatorMsgAt.getTime() >= asked.getTime())) continue;
     const key = String(c.ceId);
-    if (!widgets.has(key)) widgets.set(key, await ChatEndpoint.findById(c.ceId));
+    if (!widgets.has(key)) widgets.set(key, await ctx.widgets.get(c.ceId));
     const ce = widgets.get(key);
     if (!ce?.responseReminders || !(ce.responseRemindersFreq > 0)) continue;
     const cutoff = new Date(now.getTime() - ce.responseRemindersFreq * 1000);
@@ -226,7 +226,7 @@ export async function deliverSavedReply(
 
 /** After a visitor message was stored: saved replies whose trigger phrases match, and the automatic question group of a new conversation. */
 export async function afterVisitorMessage(ctx: RelayContext, conversation: ConversationDocument, message: MessageDocument): Promise<void> {
-  const ce = await ctx.models.ChatEndpoint.findById(conversation.ceId);
+  const ce = await ctx.widgets.get(conversation.ceId);
   if (!ce) return;
   if (message.seq === 1) {
     const auto = await ctx.models.QuestionGroup.findOne({ accountId: ce.accountId, auto: true });

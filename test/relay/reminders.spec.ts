@@ -60,6 +60,8 @@ describe('response reminders in the thread', () => {
 
   it('does not remind when reminders are off, nor after the conversation ended', async () => {
     await server.models.ChatEndpoint.updateOne({ _id: widget.ceId }, { $set: { responseReminders: false } });
+    // Written underneath the API: the relay's one-second settings cache is told, as the API does.
+    server.parley.relay.widgets.invalidate(widget.ceId);
     await tick(100);
     expect(reminders()).to.have.length(0);
     await server.models.ChatEndpoint.updateOne({ _id: widget.ceId }, { $set: { responseReminders: true } });
