@@ -1,0 +1,108 @@
+/**
+ * An operator in the Slack sandbox's operator page, in Chromium, next to a visitor's widget on the demo site:
+ * `/parley off` and `/parley on` typed in the channel switch the open widget between the offline form and the
+ * chat, and a saved reply sent with `/parley reply N shortcut` appears in the widget.
+ */
+import { expect } from 'chai';
+import request from 'supertest';
+import type { Page } from 'playwright-core';
+import { buildWidget } from '../../scripts/build';
+import { useBrowser } from '../helpers/browser';
+import { startTestServer, type TestServer } from '../helpers/app';
+import { signUpUser } from '../factories';
+import { ACME, ALICE, firstWidgetId, setUpWidget } from '../slack/helpers';
+
+type Widget = { uuid: string; ceId: string; channel: string; token: string };
+
+describe('operator in Slack (browser, sandbox operator page and demo site)', function () {
+  this.timeout(120_000);
+  let server: TestServer;
+  const browser = useBrowser();
+
+  before(async function () {
+    this.timeout(60_000);
+    await buildWidget();
+    server = await startTestServer({ relay: { presenceTtlMs: 100, presenceRefreshMs: 200 } });
+  });
+  after(async () => {
+    await server?.close();
+  });
+
+  async function configuredWidget(): Promise<Widget> {
+    const user = await signUpUser(server);
+    const ceId = await firstWidgetId(server, user.token);
+    const channel = await setUpWidget(server, user.token, ceId);
+    const ce = await server.models.ChatEndpoint.findById(ceId);
+    if (!ce) throw new Error('the widget just set up is gone');
+    return { uuid: ce.Uuid, ceId, channel, token: user.token };
+  }
+
+  async function openWidget(page: Page, widget: Widget) {
+    await page.goto(`${server.demoUrl}/?widget=${widget.uuid}`);
+    const host = page.locator('parley-widget');
+    await host.locator('.launcher').click();
+    return {
+      host,
+      input: host.getByRole('textbox', { name: 'Message', exact: true }),
+      log: host.getByRole('log', { name: 'Messages' }),
+    };
+  }
+
+  async function operatorPage(widget: Widget): Promise<Page> {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/sandbox/slack/?team=${ACME}&user=${ALICE}&channel=${widget.channel}`);
+    await page.locator('#op-text').waitFor();
+    return page;
+  }
+
+  /** Types a slash command in the channel's composer and waits for Parley's answer, only visible to the operator. */
+  async function slash(operator: Page, text: string, answer: string): Promise<void> {
+    await operator.fill('#op-text', text);
+    await operator.press('#op-text', 'Enter');
+    await operator.locator('#op-ephemerals .ephemeral', { hasText: answer }).last().waitFor();
+  }
+
+  it('/parley off turns the open widget to the offline form and /parley on brings the chat back', async () => {
+    const widget = await configuredWidget();
+    const panel = await openWidget(browser.page, widget);
+    await panel.input.waitFor();
+
+    const operator = await operatorPage(widget);
+    await slash(operator, '/parley off', 'You turned the website chat');
+    await panel.host.getByText("Sorry we aren't online at the moment.", { exact: false }).waitFor();
+    expect(await panel.input.count()).to.equal(0);
+    expect((await server.models.ChatEndpoint.findById(widget.ceId))?.off).to.equal(true);
+    await operator.locator('#op-messages', { hasText: 'turned the website chat' }).waitFor();
+
+    await slash(operator, '/parley on', 'You put the website chat back to');
+    await panel.input.waitFor();
+    expect(await browser.page.evaluate(() => (window as unknown as { parley: { isOnline(): boolean } }).parley.isOnline())).to.equal(true);
+  });
+
+  it('sends a saved reply by its shortcut into the visitor’s widget', async () => {
+    const widget = await configuredWidget();
+    await request(server.url)
+      .post(`/v1/chat_endpoints/${widget.ceId}/saved_replies`)
+      .set('Authorization', `Bearer ${widget.token}`)
+      .send({ label: 'Shipping times', response: 'We ship within 2 days &amp; track every parcel.', shortcut: 'ship' })
+      .expect(200);
+    const panel = await openWidget(browser.page, widget);
+    await panel.input.fill('How fast do you ship?');
+    await panel.input.press('Enter');
+    await panel.log.locator('.msg.visitor:not(.sending)', { hasText: 'How fast do you ship?' }).waitFor();
+    const deadline = Date.now() + 15_000;
+    let number = 0;
+    while (number === 0 && Date.now() < deadline) {
+      const c = await server.models.Conversation.findOne({ ceId: widget.ceId });
+      if (c?.threadTs) number = c.number;
+      else await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(number).to.be.greaterThan(0);
+
+    const operator = await operatorPage(widget);
+    await slash(operator, `/parley reply ${number} ship`, 'Saved reply sent');
+    const reply = panel.log.locator('.msg.operator', { hasText: 'We ship within 2 days & track every parcel.' });
+    await reply.waitFor();
+    expect(await reply.count()).to.equal(1);
+  });
+});
