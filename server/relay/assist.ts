@@ -54,42 +54,49 @@ export function queueThreadNote(ctx: RelayContext, conversationId: Types.ObjectI
   return queueThreadPost(ctx, conversationId, { text, blocks: [context(text)] });
 }
 
-/** Posts the due thread posts, oldest first, one conversation at a time. */
-export async function postThreadPosts(ctx: RelayContext, now = new Date()): Promise<number> {
+/** Posts waiting for a thread younger than this make the worker look again soon rather than at its next tick. */
+const SOON_MS = 30_000;
+
+/**
+ * Posts the due thread posts, oldest first, one conversation at a time. `waiting`: some recent post waits for
+ * its conversation's thread (the header is being posted right now).
+ */
+export async function postThreadPosts(ctx: RelayContext, now = new Date()): Promise<{ posted: number; waiting: boolean }> {
   const due = await ctx.models.ThreadPost.find({ failedAt: null, runAt: { $lte: now } }, { conversationId: 1 })
     .sort({ _id: 1 })
     .limit(1000)
     .lean<{ conversationId: Types.ObjectId }[]>();
-  let posted = 0;
-  for (const id of new Set(due.map((d) => String(d.conversationId)))) posted += await drainConversation(ctx, id);
-  return posted;
+  const result = { posted: 0, waiting: false };
+  for (const id of new Set(due.map((d) => String(d.conversationId)))) await drainConversation(ctx, id, result);
+  return result;
 }
 
-async function drainConversation(ctx: RelayContext, conversationId: string): Promise<number> {
+async function drainConversation(ctx: RelayContext, conversationId: string, result: { posted: number; waiting: boolean }): Promise<void> {
   const { ThreadPost, Conversation, Message } = ctx.models;
-  let posted = 0;
   for (;;) {
     const head = await ThreadPost.findOne({ conversationId, failedAt: null }).sort({ _id: 1 });
-    if (!head) return posted;
+    if (!head) return;
     const now = Date.now();
-    if (head.runAt.getTime() > now || (head.lockedUntil && head.lockedUntil.getTime() > now)) return posted;
+    if (head.runAt.getTime() > now || (head.lockedUntil && head.lockedUntil.getTime() > now)) return;
     const conversation = await Conversation.findById(conversationId);
     if (!conversation) {
       await ThreadPost.deleteMany({ conversationId });
-      return posted;
+      return;
     }
     if (!conversation.threadTs) {
-      if (now - head.createdAt.getTime() > THREAD_WAIT_MS) {
+      const age = now - head.createdAt.getTime();
+      if (age > THREAD_WAIT_MS) {
         await ThreadPost.updateMany({ conversationId }, { $set: { failedAt: new Date(), lastError: 'the conversation never got a Slack thread' } });
       }
-      return posted;
+      if (age < SOON_MS) result.waiting = true;
+      return;
     }
     const claimed = await ThreadPost.findOneAndUpdate(
       { _id: head._id, lockedUntil: head.lockedUntil },
       { $set: { lockedUntil: new Date(now + LOCK_MS) }, $inc: { attempts: 1 } },
       { returnDocument: 'after' },
     );
-    if (!claimed) return posted;
+    if (!claimed) return;
     const team = await ctx.slack.forTeam(conversation.slackTeamId);
     if (!team) {
       await ThreadPost.updateOne({ _id: claimed._id }, { $set: { failedAt: new Date(), lastError: 'Parley is not installed in the team' } });
@@ -108,7 +115,7 @@ async function drainConversation(ctx: RelayContext, conversationId: string): Pro
       } as Parameters<typeof team.client.chat.postMessage>[0]);
       if (claimed.messageId) await Message.updateOne({ _id: claimed.messageId }, { $set: { slackTs: String(res.ts) } });
       await ThreadPost.deleteOne({ _id: claimed._id });
-      posted += 1;
+      result.posted += 1;
     } catch (error) {
       const e = error as { code?: unknown; retryAfter?: unknown; data?: { error?: unknown }; message?: string };
       const message = e.message ?? String(error);
@@ -119,7 +126,7 @@ async function drainConversation(ctx: RelayContext, conversationId: string): Pro
       }
       const wait = e.code === ErrorCode.RateLimitedError ? Math.max(1, Number(e.retryAfter) || 1) * 1000 : Math.min(300_000, 1000 * 2 ** Math.min(claimed.attempts, 8));
       await ThreadPost.updateOne({ _id: claimed._id }, { $set: { runAt: new Date(Date.now() + wait), lockedUntil: null, lastError: message } });
-      return posted;
+      return;
     }
   }
 }
@@ -369,7 +376,8 @@ export function startAssistant(ctx: RelayContext, tickMs = ASSIST_TICK_MS): Assi
   const pass = async (now?: Date) => {
     if (stopped) return;
     await sendDueReminders(ctx, now);
-    await postThreadPosts(ctx);
+    const { waiting } = await postThreadPosts(ctx);
+    if (waiting && !stopped) setTimeout(kick, 250).unref();
   };
   const queue = (work: () => Promise<void>): Promise<void> => {
     chain = chain.then(work).catch((error: unknown) => {
