@@ -17,6 +17,8 @@ export interface Candidates {
   exact: boolean;
   /** Number of candidates when known without iterating. */
   size: number;
+  /** The index that produced them (`_id_` for _id lookups), undefined for a collection scan. */
+  index?: IndexSpec;
 }
 
 /** Equality values a filter pins a field to, or undefined when the field is not constrained that way. */
@@ -175,10 +177,10 @@ export class Collection {
           found.push(doc);
         }
       }
-      return { docs: found, exact: allPinsPure && pins.size === 1, size: found.length };
+      return { docs: found, exact: allPinsPure && pins.size === 1, size: found.length, index: ID_INDEX };
     }
 
-    let best: { ids: ReadonlySet<string> | readonly string[]; size: number; exact: boolean } | undefined;
+    let best: { ids: ReadonlySet<string> | readonly string[]; size: number; exact: boolean; index: Index } | undefined;
     const hasNull = (p: Pinned) => p.values.some((v) => v === null || v === undefined);
     for (const index of this.indexes.values()) {
       if (!index.usable || index.isPartial) continue;
@@ -209,11 +211,11 @@ export class Collection {
       }
       const size = holderCount(ids);
       const exact = allPinsPure && pins.size === depth;
-      if (!best || size < best.size || (size === best.size && exact && !best.exact)) best = { ids, size, exact };
+      if (!best || size < best.size || (size === best.size && exact && !best.exact)) best = { ids, size, exact, index };
       if (size === 0) break;
     }
     if (!best) return all;
-    return { docs: this.resolve(best.ids), exact: best.exact, size: best.size };
+    return { docs: this.resolve(best.ids), exact: best.exact, size: best.size, index: best.index.spec };
   }
 
   private *resolve(ids: Iterable<string>): Generator<Document> {

@@ -438,6 +438,18 @@ describe('embedded MongoDB conformance (driver)', () => {
       expect(await coll.countDocuments({ account: 1, tags: 't1' })).to.equal(0);
     });
 
+    it('explains which index answers a query', async () => {
+      const coll = db.collection('explained');
+      await coll.createIndex({ email: 1 });
+      await coll.insertMany([{ email: 'a@x', n: 1 }, { email: 'b@x', n: 2 }]);
+      const indexed = JSON.stringify(await coll.find({ email: 'a@x' }).explain('executionStats'));
+      expect(indexed).to.include('"IXSCAN"');
+      expect(indexed).to.include('"indexName":"email_1"');
+      expect(indexed).to.include('"nReturned":1');
+      const scanned = JSON.stringify(await coll.find({ n: 2 }).explain());
+      expect(scanned).to.include('"COLLSCAN"');
+    });
+
     it('deletes documents whose TTL has expired', async function () {
       // mongod's TTL monitor runs once a minute, so against a real server this can take that long.
       this.timeout(150_000);

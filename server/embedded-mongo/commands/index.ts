@@ -7,6 +7,7 @@ import { aggregate } from './aggregate';
 import type { CommandContext, Handler } from './context';
 import * as crud from './crud';
 import * as ddl from './ddl';
+import { explain } from './explain';
 
 export type { CommandContext } from './context';
 
@@ -55,6 +56,7 @@ const HANDLERS: Record<string, Handler> = {
   count: crud.count,
   distinct: crud.distinct,
   aggregate,
+  explain,
 };
 
 /** Commands that touch no database, so `$db` need not be a valid database name. */

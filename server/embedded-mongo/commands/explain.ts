@@ -1,0 +1,63 @@
+/** explain: which index (if any) answers a find, count, distinct, update, delete or aggregate's leading $match. */
+import type { Document } from 'bson';
+import { CommandError, ErrorCodes } from '../errors';
+import { compileFilter, matches } from '../query';
+import { isPlainObject } from '../values';
+import { SERVER_VERSION } from './admin';
+import { collectionName, type Handler } from './context';
+
+/** Where each explainable command keeps its filter. */
+function filterOf(name: string, inner: Document): Document {
+  const pick = (v: unknown): Document => (isPlainObject(v) ? v : {});
+  switch (name) {
+    case 'find':
+      return pick(inner.filter);
+    case 'count':
+    case 'distinct':
+    case 'findAndModify':
+      return pick(inner.query);
+    case 'update':
+      return pick(Array.isArray(inner.updates) ? inner.updates[0]?.q : undefined);
+    case 'delete':
+      return pick(Array.isArray(inner.deletes) ? inner.deletes[0]?.q : undefined);
+    case 'aggregate': {
+      const first = Array.isArray(inner.pipeline) ? inner.pipeline[0] : undefined;
+      return isPlainObject(first) && isPlainObject(first.$match) ? first.$match : {};
+    }
+    default:
+      throw new CommandError(ErrorCodes.IllegalOperation, `Explain for ${name} is not supported`);
+  }
+}
+
+export const explain: Handler = (cmd, ctx) => {
+  const inner = cmd.explain;
+  if (!isPlainObject(inner)) throw new CommandError(ErrorCodes.TypeMismatch, "BSON field 'explain' is the wrong type, expected type 'object'");
+  const name = Object.keys(inner)[0] ?? '';
+  const collName = collectionName(inner, name);
+  const filter = filterOf(name, inner);
+  const matcher = compileFilter(filter);
+  const coll = ctx.engine.get(ctx.db, collName);
+  const candidates = coll?.candidates(filter);
+  let scan: Document = { stage: 'COLLSCAN', filter, direction: 'forward' };
+  if (candidates?.index) {
+    const ixscan = { stage: candidates.index.name === '_id_' ? 'IDHACK' : 'IXSCAN', indexName: candidates.index.name, keyPattern: candidates.index.key };
+    scan = { stage: 'FETCH', ...(candidates.exact ? {} : { filter }), inputStage: ixscan };
+  }
+  const reply: Document = {
+    explainVersion: '1',
+    queryPlanner: { namespace: `${ctx.db}.${collName}`, parsedQuery: filter, winningPlan: scan, rejectedPlans: [] },
+  };
+  if (cmd.verbosity === 'executionStats' || cmd.verbosity === 'allPlansExecution') {
+    let examined = 0;
+    let returned = 0;
+    for (const doc of candidates?.docs ?? []) {
+      examined++;
+      if (candidates?.exact || matches(matcher, doc)) returned++;
+    }
+    reply.executionStats = { executionSuccess: true, nReturned: returned, totalDocsExamined: examined, totalKeysExamined: candidates?.index ? examined : 0 };
+  }
+  reply.serverInfo = { host: 'localhost', version: SERVER_VERSION };
+  reply.command = inner;
+  reply.ok = 1;
+  return reply;
+};
