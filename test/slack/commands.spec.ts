@@ -21,9 +21,12 @@ describe('/parley', () => {
   });
 
   describe('widget commands', () => {
-    it('answers help, and the help text for words it does not know', async () => {
-      expect((await parley(server, widget.channel, '')).text).to.include('/parley status');
-      expect((await parley(server, widget.channel, 'help')).text).to.include('/parley end N');
+    it('answers help at once, and the help text for words it does not know', async () => {
+      for (const text of ['', 'help', 'HELP']) {
+        const result = await server.slack.sendSlashCommand({ teamId: ACME, userId: ALICE, channelId: widget.channel, command: '/parley', text });
+        expect(result.json).to.deep.include({ response_type: 'ephemeral' });
+        expect(JSON.stringify(result.json)).to.include('/parley status').and.include('/parley end N');
+      }
       const unknown = await parley(server, widget.channel, 'dance now');
       expect(unknown.text).to.include('does not know `dance`').and.include('/parley status');
     });

@@ -1,7 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { Config } from '../../config';
 import type { Models } from '../../models';
-import { PARLEY_COMMAND, runParley, type Reply } from './parley';
+import { helpText, parseCommand, PARLEY_COMMAND, runParley, type Reply } from './parley';
 import { failureText } from './failures';
 
 export { PARLEY_COMMAND, helpText } from './parley';
@@ -9,6 +9,11 @@ export { PARLEY_COMMAND, helpText } from './parley';
 /** `/parley`: acknowledged at once (Slack waits 3 s at most); the answer follows on the response_url. */
 export function registerCommandListeners(app: App, deps: { models: Models; config: Config }): void {
   app.command(PARLEY_COMMAND, async ({ command, ack, respond, client, logger }) => {
+    // Help needs nothing from the database: it is the acknowledgement itself.
+    if (parseCommand(command.text).sub === 'help') {
+      await ack({ response_type: 'ephemeral', text: helpText() });
+      return;
+    }
     await ack();
     let reply: Reply;
     try {

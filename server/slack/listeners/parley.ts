@@ -51,6 +51,7 @@ export function helpText(): string {
     '`/parley reply N shortcut` (`r`) · `/parley replies N`: saved replies · `/parley question-group N shortcut` (`qg`)',
     '`/parley email N address` (`e`): transcript by e-mail · `/parley send-to-webhook N` (`stw`) · `/parley ask-email N`',
     'The buttons on each conversation header and the *Conversation actions* shortcut on any message of a thread do the same without a number.',
+    '`/parley help` shows this message.',
   ].join('\n');
 }
 
@@ -103,8 +104,7 @@ export async function runParley(deps: Deps, client: WebClient, input: CommandInp
       elsewhere.length > 0
         ? `Type it in a channel linked to a widget: ${elsewhere.map((w) => `<#${w.RoomId}>`).join(', ')}.`
         : `None of the channels you are in is linked to a widget; <${deps.config.publicUrl}/app/|set one up in the Parley console>.`;
-    const text = `No Parley widget is linked to this channel. ${where}`;
-    return sub === 'help' ? { text: `${helpText()}\n\n${text}` } : { text };
+    return { text: `No Parley widget is linked to this channel. ${where}` };
   }
   if (ce.installationRevoked) return { text: 'Parley was removed from this Slack workspace. Add it to Slack again from the Parley console.' };
   if (!(await isChannelMember(client, input.teamId, ce.RoomId, input.userId))) {
