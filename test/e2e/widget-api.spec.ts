@@ -5,6 +5,8 @@
  * the launcher's looks.
  */
 import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
@@ -332,6 +334,32 @@ describe('visitor widget API and settings (browser)', function () {
     expect(await w.getByRole('button', { name: 'Chat options' }).isVisible()).to.equal(false);
     await animationsDone(second);
     await shot(second, 'busy-refusal');
+  });
+
+  it('leaves the host page unharmed when the widget does not exist', async () => {
+    const page = browser.page;
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    // Another site, served from loopback for this test (Chromium keeps pages it made up away from loopback scripts).
+    const html = `<!doctype html><title>Shop</title><h1>Shop</h1>
+<script>window.parley = window.parley || { _q: [] };['identify','show','hide','open','send','configure','reset','on'].forEach(function (m) { window.parley[m] = window.parley[m] || function () { window.parley._q.push([m, [].slice.call(arguments)]); }; });
+window.parley.open(); window.parley.send('hello?');</script>
+<script async src="${server.url}/widget.js" data-widget-id="no-such-widget" data-style="standard"></script>`;
+    const site = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/html' }).end(html));
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', () => resolve()));
+    const shop = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
+    try {
+      await page.goto(shop);
+      // The loader replaces the snippet's stub with the real API (marked _loaded) before it asks for the configuration.
+      await page.waitForFunction(() => (window as unknown as { parley: { _loaded?: boolean } }).parley._loaded === true);
+      await page.waitForLoadState('networkidle');
+      expect(await page.evaluate(() => (window as unknown as Win).parley.isShown())).to.equal(false);
+      expect(await page.locator('parley-widget').count()).to.equal(0);
+      expect(await page.getByRole('heading', { name: 'Shop' }).isVisible()).to.equal(true);
+      expect(errors).to.deep.equal([]);
+    } finally {
+      await new Promise<void>((resolve) => site.close(() => resolve()));
+    }
   });
 
   it('stays away from pages matching blacklistedUrls', async () => {
