@@ -115,6 +115,8 @@ describe('/parley', () => {
       expect(answer.text).to.include(`Only members of <#${widget.channel}>`);
       expect((await widget.widget()).off).to.equal(false);
       expect((await parley(server, RANDOM, 'status', BOB)).text).to.include('None of the channels you are in is linked');
+      await server.slack.joinChannel({ teamId: ACME, userId: BOB, channelId: widget.channel });
+      await eventually(async () => expect((await parley(server, widget.channel, 'status', BOB)).text).to.include('The website chat of'));
     });
 
     it('tells a workspace whose installation Parley no longer has that it is not installed', async () => {

@@ -2,12 +2,19 @@ import type { App } from '@slack/bolt';
 import type { Config } from '../../config';
 import type { Models } from '../../models';
 import { homeTabsFor } from '../home';
+import { forgetMembers } from '../operators';
 
 /** App Home: published when opened, kept fresh while the person looks at it (see HomeTabs). */
 export function registerHomeListeners(app: App, deps: { models: Models; config: Config }): void {
   app.event('app_home_opened', async ({ event, body }) => {
     if (event.tab !== 'home') return;
     await homeTabsFor(deps).opened(body.team_id, event.user);
+  });
+
+  // Someone joined a channel: /parley and App Home must see them as a member at once, not after the cache expires.
+  app.event('member_joined_channel', async ({ event, body }) => {
+    forgetMembers(body.team_id, event.channel);
+    homeTabsFor(deps).teamChanged(body.team_id);
   });
 
   // A new conversation's header, a visitor's message or an operator's answer in a linked channel.
