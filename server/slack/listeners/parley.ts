@@ -66,13 +66,12 @@ const ALIASES: Record<string, string> = {
   askemail: 'ask-email',
   manual: 'manual-mode',
   manualmode: 'manual-mode',
-  'print-visitor-info': 'print-visitor-info',
   printvisitorinfo: 'print-visitor-info',
 };
 
 type Toggle = { field: 'requireInfo' | 'responseReminders' | 'notifyChannelOnMsg' | 'forwardSlackUserName'; on: string; off: string };
 const TOGGLES: Record<string, Toggle> = {
-  'require-info': { field: 'requireInfo', on: 'visitors must give their name and e-mail before chatting', off: 'visitors can chat without giving their name and e-mail' },
+  'require-info': { field: 'requireInfo', on: 'visitors must give their e-mail address before chatting', off: 'visitors can chat without giving their e-mail address' },
   'response-reminders': { field: 'responseReminders', on: 'response reminders are on: threads waiting for an answer get a reminder', off: 'response reminders are off' },
   'notify-channel-on-msg': { field: 'notifyChannelOnMsg', on: 'visitor messages are also posted to the channel', off: 'visitor messages stay in their threads' },
   'operator-name': { field: 'forwardSlackUserName', on: "visitors see operators' Slack names", off: `visitors see the agent label instead of operators' names` },
