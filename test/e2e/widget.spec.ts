@@ -256,8 +256,12 @@ describe('visitor widget (browser, demo site on another origin)', function () {
     const box = await panel.host.locator('.frame').boundingBox();
     expect(box?.width).to.equal(390);
     expect(box?.height).to.equal(780);
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).to.equal('hidden');
     await say(panel, 'Hello from my phone');
     await sent(panel.log, 'Hello from my phone').waitFor();
     await shot(page, 'mobile-panel');
+    await panel.host.getByRole('button', { name: 'Minimise chat' }).click();
+    await panel.launcher.waitFor();
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).to.equal('visible');
   });
 });

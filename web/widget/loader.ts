@@ -184,6 +184,15 @@ function start(): void {
     const changed = value !== expanded;
     expanded = value;
     if (value) unread = 0;
+    // Full screen on a phone: the page behind must not scroll under the visitor's thumb.
+    const page = document.documentElement.style;
+    if (value && mobile()) {
+      if (!page.getPropertyValue('--parley-overflow')) page.setProperty('--parley-overflow', page.overflow || 'visible');
+      page.overflow = 'hidden';
+    } else if (page.getPropertyValue('--parley-overflow')) {
+      page.overflow = page.getPropertyValue('--parley-overflow') === 'visible' ? '' : page.getPropertyValue('--parley-overflow');
+      page.removeProperty('--parley-overflow');
+    }
     writeState(widgetId, { expanded: value });
     draw();
     if (value) {
