@@ -6,9 +6,11 @@
  * visitor frame (p50/p99), then the memory held per idle visitor socket and the sockets held.
  * The per-channel Slack pace (about 1 post/s at real Slack) is lifted here: it is Slack's limit, not Parley's cost.
  * The sandbox does not write its state file during the run (its cost, not Parley's).
- * Memory is measured in this one process, which also holds the client sockets and the embedded database, so
- * the per-socket figure is an upper bound.
+ * The idle sockets' client ends live in a child process (scripts/bench/relay-idle-clients.ts), so the memory
+ * figure is Parley's own (its process also holds the embedded database, which idle sockets barely touch).
  */
+import { fork } from 'node:child_process';
+import path from 'node:path';
 import WebSocket from 'ws';
 import type { ApiCall } from '../../server/sandbox/slack/types';
 import { ACME, ALICE, PAGE, setUpRelayWidget, startRelayServer } from '../../test/relay/helpers';
@@ -168,28 +170,21 @@ async function main(): Promise<void> {
       global.gc?.();
       await sleep(500);
       const before = process.memoryUsage();
-      let welcomed = 0;
-      for (let i = 0; i < IDLE; i += 200) {
-        await Promise.all(
-          Array.from({ length: Math.min(200, IDLE - i) }, async (_, j) => {
-            const ws = await connect(wsUrl, (f) => {
-              if (f.t === 'welcome') welcomed += 1;
-            });
-            closers.push(ws);
-            ws.send(JSON.stringify({ t: 'hello', widgetId: widget.uuid, visitorToken: tokens[(i + j) % tokens.length], lastSeq: 0, page: PAGE }));
-          }),
-        );
-      }
-      const until = performance.now() + 60_000;
-      while (welcomed < IDLE && performance.now() < until) await sleep(100);
-      // Idle widgets still ping every heartbeat; without it the server rightly closes them as gone.
-      for (const ws of closers) if (ws.readyState === ws.OPEN) ws.send('{"t":"ping"}');
+      const clients = fork(path.join(__dirname, 'relay-idle-clients.ts'), [wsUrl, widget.uuid, String(IDLE), JSON.stringify(tokens)], {
+        execArgv: ['--import', 'tsx'],
+      });
+      const welcomed = await new Promise<number>((resolve) => {
+        clients.once('message', (m: { welcomed?: number }) => resolve(m.welcomed ?? 0));
+        clients.once('exit', () => resolve(0));
+      });
       global.gc?.();
-      await sleep(500);
+      await sleep(1000);
       const after = process.memoryUsage();
-      console.log(`idle sockets held by Parley: ${server.parley.relay.gateway.socketCount} (${welcomed} welcomed)`);
+      const held = server.parley.relay.gateway.socketCount;
+      clients.kill();
+      console.log(`idle sockets held by Parley: ${held} (${welcomed} welcomed)`);
       console.log(
-        `memory for ${IDLE} idle sockets (server and client ends, one process): rss +${mb(after.rss - before.rss)} (total ${mb(after.rss)}), heap +${mb(after.heapUsed - before.heapUsed)}; per socket ≤ ${((after.rss - before.rss) / IDLE / 1024).toFixed(1)} KB`,
+        `Parley's memory with ${held} idle sockets: rss +${mb(after.rss - before.rss)} (process total ${mb(after.rss)}, embedded database included), heap +${mb(after.heapUsed - before.heapUsed)}; about ${((after.rss - before.rss) / Math.max(1, held) / 1024).toFixed(1)} KB per socket`,
       );
     }
   } finally {

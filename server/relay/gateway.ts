@@ -13,7 +13,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket, type RawData } from 'ws';
-import type { ChatEndpointDocument } from '../models/ChatEndpoint';
+import type { Types } from 'mongoose';
 import type { ConversationDocument } from '../models/Conversation';
 import type { VisitorDocument } from '../models/Visitor';
 import {
@@ -77,8 +77,9 @@ type Session = {
   frames: Bucket;
   badFrames: number;
   ready: boolean;
-  ce?: ChatEndpointDocument;
-  visitor?: VisitorDocument;
+  /** Ids only: documents are read when a frame needs them (shared widget cache), so an idle socket holds little. */
+  ceId?: Types.ObjectId;
+  visitorId?: Types.ObjectId;
   pageUrl: string;
   triggerUid: string;
   /** The conversation whose history this socket follows, and the highest seq of it sent (never sent again). */
@@ -289,9 +290,9 @@ export class Gateway {
     if (!this.sessions.has(session)) return;
     if (frame.t === 'ping') {
       this.send(session, { t: 'pong' });
-      if (session.ready && session.visitor && Date.now() - session.seenSavedAt > 60_000) {
+      if (session.ready && session.visitorId && Date.now() - session.seenSavedAt > 60_000) {
         session.seenSavedAt = Date.now();
-        await this.ctx.models.Visitor.updateOne({ _id: session.visitor._id }, { $set: { lastSeenAt: new Date() } });
+        await this.ctx.models.Visitor.updateOne({ _id: session.visitorId }, { $set: { lastSeenAt: new Date() } });
       }
       return;
     }
@@ -303,16 +304,19 @@ export class Gateway {
       await this.hello(session, frame);
       return;
     }
-    const { ce, visitor } = session;
-    if (!session.ready || !ce || !visitor) {
+    if (!session.ready || !session.ceId || !session.visitorId) {
       this.refuse(session, 'bad_frame', 'The first frame must be hello.');
       return;
     }
+    // Visitor typing goes nowhere (see the header comment); it needs no database read.
+    if (frame.t === 'typing') return;
     const { models } = this.ctx;
+    const [ce, visitor] = await Promise.all([this.ctx.widgets.get(session.ceId), models.Visitor.findById(session.visitorId)]);
+    if (!ce || !visitor) return this.refuse(session, 'unknown_widget', 'This chat is no longer available.');
     // The inactivity check ends conversations of visitors gone for a while; a connected visitor is not gone.
     if (Date.now() - session.seenSavedAt > 60_000) {
       session.seenSavedAt = Date.now();
-      await models.Visitor.updateOne({ _id: visitor._id }, { $set: { lastSeenAt: new Date() } });
+      await models.Visitor.updateOne({ _id: session.visitorId }, { $set: { lastSeenAt: new Date() } });
     }
     switch (frame.t) {
       case 'msg': {
@@ -326,11 +330,8 @@ export class Gateway {
           this.error(session, 'rate_limited', 'You are sending messages too fast; please wait a moment.', frame.clientId);
           return;
         }
-        const fresh = await this.ctx.widgets.get(ce._id);
-        if (!fresh) return this.refuse(session, 'unknown_widget', 'This chat is no longer available.');
-        session.ce = fresh;
         const result = await visitorMessage(this.ctx, {
-          ce: fresh,
+          ce,
           visitor,
           clientId: frame.clientId,
           text: frame.text,
@@ -349,16 +350,13 @@ export class Gateway {
         }
         return;
       }
-      case 'typing':
-        return;
       case 'info': {
         const set: Record<string, unknown> = {};
         if (frame.name !== undefined) set.name = frame.name;
         if (frame.email !== undefined) set.email = frame.email;
         if (frame.acceptedPrivacy === true) set.acceptedPrivacyAt = new Date();
         if (Object.keys(set).length === 0) return;
-        const updated = await models.Visitor.findOneAndUpdate({ _id: visitor._id }, { $set: set }, { returnDocument: 'after' });
-        if (updated) session.visitor = updated;
+        await models.Visitor.updateOne({ _id: visitor._id }, { $set: set });
         const open = await openConversationOf(this.ctx, visitor._id);
         if (open && (frame.name !== undefined || frame.email !== undefined)) await headerUpdate(this.ctx, open);
         return;
@@ -407,7 +405,8 @@ export class Gateway {
 
   private async hello(session: Session, frame: Extract<ClientFrame, { t: 'hello' }>): Promise<void> {
     const { models } = this.ctx;
-    const ce = await models.ChatEndpoint.findOne({ Uuid: frame.widgetId });
+    const found = await models.ChatEndpoint.findOne({ Uuid: frame.widgetId }, { _id: 1 }).lean<{ _id: Types.ObjectId }>();
+    const ce = found ? await this.ctx.widgets.get(found._id) : null;
     if (!ce) return this.refuse(session, 'unknown_widget', 'This chat widget does not exist.');
     const country = ce.collectVisitorMetaData ? countryOf(session.ip) : '';
     if (!countryAllowed(ce, country)) return this.refuse(session, 'not_allowed_here', 'This chat is not available in your country.');
@@ -447,8 +446,8 @@ export class Gateway {
       });
     }
     if (!token || !this.sessions.has(session)) return;
-    session.ce = ce;
-    session.visitor = visitor;
+    session.ceId = ce._id;
+    session.visitorId = visitor._id;
     session.pageUrl = frame.page.url;
     session.triggerUid = frame.triggerUid ?? '';
     session.ready = true;
