@@ -10,7 +10,7 @@ const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
 
 if (dev) {
   spawn(tsx, ['scripts/build.ts', '--watch'], { cwd: root, stdio: 'inherit' });
-} else if (!existsSync(path.join(root, 'dist', 'web', 'console', 'index.html'))) {
+} else if (!['console/index.html', 'widget/loader.js'].every((file) => existsSync(path.join(root, 'dist', 'web', file)))) {
   const built = spawnSync(tsx, ['scripts/build.ts'], { cwd: root, stdio: 'inherit' });
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
