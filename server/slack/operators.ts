@@ -31,9 +31,10 @@ export async function widgetsOfTeam(models: Models, teamId: string): Promise<Cha
 const MEMBERS_TTL_MS = 15_000;
 const memberCache = new Map<string, { members: Set<string>; until: number }>();
 
-/** Whether `user` is a member of `channel` (asked with the bot token; cached a few seconds). */
+/** Whether `user` is a member of `channel` (asked with the bot token; cached a few seconds per team and token). */
 export async function isChannelMember(client: WebClient, teamId: string, channel: string, user: string): Promise<boolean> {
-  const key = `${teamId}:${channel}`;
+  // The token is part of the key: a reinstall (or another Slack, such as a second sandbox) never reads stale members.
+  const key = `${teamId}:${channel}:${client.token ?? ''}`;
   const cached = memberCache.get(key);
   if (cached && cached.until > Date.now()) return cached.members.has(user);
   const members = new Set<string>();
@@ -50,7 +51,8 @@ export async function isChannelMember(client: WebClient, teamId: string, channel
 
 /** Forgets cached memberships of a channel (someone joined or left). */
 export function forgetMembers(teamId: string, channel: string): void {
-  memberCache.delete(`${teamId}:${channel}`);
+  const prefix = `${teamId}:${channel}:`;
+  for (const key of [...memberCache.keys()]) if (key.startsWith(prefix)) memberCache.delete(key);
 }
 
 /** The widgets of a workspace whose channel `user` is a member of. */
