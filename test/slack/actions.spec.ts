@@ -78,6 +78,16 @@ describe('Slack conversation buttons, shortcut and modals', () => {
     expect((await chat.socket.next('msg', (f) => f.message.from === 'operator')).message.text).to.equal('Thanks for waiting!');
   });
 
+  it('Saved replies shows a field error when the chat ended while the picker was open', async () => {
+    const reply = await addSavedReply(server, widget, { label: 'Bye', response: 'Have a nice day', shortcut: 'bye' });
+    await press('conversation_saved_replies');
+    const modal = await openModal();
+    await parley(server, widget.channel, `end ${chat.number}`);
+    const result = await submit(modal.id, { reply: { reply: reply.id as string } });
+    expect(result.viewErrors?.reply).to.equal(`Conversation #${chat.number} has already ended.`);
+    expect(chat.socket.msgs().filter((f) => f.message.from === 'operator')).to.have.length(0);
+  });
+
   it('Saved replies without any saved reply says where to add them', async () => {
     await press('conversation_saved_replies');
     const modal = await openModal();
