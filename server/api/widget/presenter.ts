@@ -1,75 +1,13 @@
 /**
- * What a visitor's browser may know about a widget: texts, colours, behaviour switches. Listed field by field so
- * nothing else (Slack ids, tokens, operator e-mails, webhook URLs, billing) can leave by accident.
+ * What a visitor's browser may know about a widget: exactly the keys of VISITOR_SETTING_KEYS, plus its enabled
+ * triggers.
  */
 import type { ChatEndpoint } from '../../models/ChatEndpoint';
+import { VISITOR_SETTING_KEYS, type PublicWidgetSettings } from '../../shared/widget-config';
 
-const VISIBLE = [
-  'titleColor',
-  'titleFontColor',
-  'onlineTitle',
-  'collapsedMode',
-  'widgetAlignment',
-  'browserSideAuthorLabel',
-  'autoResponseMessage',
-  'onlineMessagePlaceholder',
-  'noAnswerMessageOn',
-  'noAnswerMessageAfterSecs',
-  'noAnswerWithoutEmail',
-  'noAnswerWithEmail',
-  'offlineTitle',
-  'offlineGreeting',
-  'offlineEmailPlaceholder',
-  'offlineMessagePlaceholder',
-  'offlineNamePlaceholder',
-  'offlineSendButton',
-  'offlineThankYouMessage',
-  'showConversationEnd',
-  'conversationEndMenuLinkLabel',
-  'conversationEndConfirmationQuestion',
-  'conversationEndLabel',
-  'showConversationRating',
-  'conversationRatingLabel',
-  'conversationRatingThankYou',
-  'conversationRatingPlaceholder',
-  'clearMessagesOnEnd',
-  'showTranscriptSendOpt',
-  'conversationEndTranscriptPlaceholder',
-  'conversationTranscriptSentThankYou',
-  'requestScreenshotText',
-  'requestScreenshotAllowLabel',
-  'requestScreenshotDeclineLabel',
-  'requireInfo',
-  'requireInfoGreeting',
-  'requireInfoSubmitBtn',
-  'defaultCancelBtnLabel',
-  'defaultSendBtnLabel',
-  'showSendBtnOnDesktop',
-  'defaultYesBtnLabel',
-  'defaultNoBtnLabel',
-  'collectVisitorMetaData',
-  'displayPrivacyPolicy',
-  'privacyPolicyLinkText',
-  'privacyPolicyLinkURL',
-  'requireAcceptance',
-  'defaultAcceptBtnLabel',
-  'acceptanceText',
-  'agentLabel',
-  'forwardSlackUserName',
-  'showAvatarPreChat',
-  'showTeamAvatarPreChat',
-  'teamAvatarOn',
-  'teamAvatarUrl',
-  'enableFileUploads',
-  'newMsgNotifications',
-  'playSound',
-  'blacklistedUrls',
-  'hideWhenOffline',
-] as const satisfies readonly (keyof ChatEndpoint)[];
+export type { PublicWidgetSettings } from '../../shared/widget-config';
 
-export type PublicWidgetSettings = Pick<ChatEndpoint, (typeof VISIBLE)[number]> & {
-  triggers: { minDelay: number; triggers: { uid: string; message: string; after: number; on: string[]; matchType: string; displayStyle: string }[] };
-};
+
 
 type TriggerJson = { minDelay?: unknown; matchType?: unknown; triggers?: unknown };
 type RawTrigger = { uid?: unknown; message?: unknown; after?: unknown; on?: unknown; matchType?: unknown; exact?: unknown; enabled?: unknown; displayStyle?: unknown };
@@ -101,6 +39,6 @@ export function publicTriggers(triggerJson: string): PublicWidgetSettings['trigg
 
 export function publicSettings(ce: ChatEndpoint): PublicWidgetSettings {
   const out: Record<string, unknown> = {};
-  for (const key of VISIBLE) out[key] = ce[key];
-  return { ...(out as Pick<ChatEndpoint, (typeof VISIBLE)[number]>), triggers: publicTriggers(ce.triggerJson) };
+  for (const key of VISITOR_SETTING_KEYS) out[key] = ce[key];
+  return { ...(out as Pick<ChatEndpoint, (typeof VISITOR_SETTING_KEYS)[number]>), triggers: publicTriggers(ce.triggerJson) };
 }

@@ -13,6 +13,7 @@ import { hashToken, originAllowed, WS_PATH } from '../../relay/gateway';
 import { clientIp, countryAllowed, countryOf } from '../../relay/visitorIp';
 import { visitorMessage, WidgetRefusal } from '../../relay/conversations';
 import { publicSettings } from './presenter';
+import type { PublicWidgetConfig } from '../../shared/widget-config';
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
@@ -55,14 +56,15 @@ export function widgetApiRouter(relay: Relay): Router {
     if (!ce) return fail(res, 404, 'unknown_widget', 'This chat widget does not exist.');
     const country = ce.collectVisitorMetaData ? countryOf(clientIp(req, config.trustProxy)) : '';
     const online = await relay.presence.isOnline(ce).catch(() => false);
-    res.json({
+    const answer: PublicWidgetConfig = {
       widgetId: ce.Uuid,
       allowed: countryAllowed(ce, country),
       online,
       hideWhenOffline: ce.hideWhenOffline,
       wsUrl,
       settings: publicSettings(ce),
-    });
+    };
+    res.json(answer);
   });
 
   router.post('/widget/api/:uuid/offline', express.json({ limit: '32kb' }), async (req, res) => {

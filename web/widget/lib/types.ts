@@ -2,78 +2,14 @@
  * What the loader and the lazily loaded panel share: the public configuration a visitor may see, and the
  * narrow interface the loader hands the panel. Types only, so neither bundle pulls the other in.
  */
+import type { PublicTrigger, PublicWidgetConfig, PublicWidgetSettings } from '../../../server/shared/widget-config';
 
-/** Settings a visitor may see (GET /widget/api/{uuid}/config → settings). Every field may be absent: defaults apply. */
-export type VisitorSettings = Partial<{
-  titleColor: string;
-  titleFontColor: string;
-  onlineTitle: string;
-  offlineTitle: string;
-  collapsedMode: 'chip' | 'button' | 'tab' | 'hidden' | 'default';
-  widgetAlignment: 'bottomRight' | 'bottomLeft';
-  agentLabel: string;
-  browserSideAuthorLabel: string;
-  autoResponseMessage: string;
-  onlineMessagePlaceholder: string;
-  noAnswerMessageOn: boolean;
-  noAnswerMessageAfterSecs: number;
-  noAnswerWithoutEmail: string;
-  noAnswerWithEmail: string;
-  offlineGreeting: string;
-  offlineEmailPlaceholder: string;
-  offlineMessagePlaceholder: string;
-  offlineNamePlaceholder: string;
-  offlineSendButton: string;
-  offlineThankYouMessage: string;
-  forwardSlackUserName: boolean;
-  showAvatarPreChat: boolean;
-  showTeamAvatarPreChat: boolean;
-  teamAvatarOn: boolean;
-  teamAvatarUrl: string;
-  collectVisitorMetaData: boolean;
-  displayPrivacyPolicy: boolean;
-  privacyPolicyLinkText: string;
-  privacyPolicyLinkURL: string;
-  requireAcceptance: boolean;
-  defaultAcceptBtnLabel: string;
-  acceptanceText: string;
-  requireInfo: boolean;
-  requireInfoGreeting: string;
-  requireInfoSubmitBtn: string;
-  enableFileUploads: boolean;
-  showConversationEnd: boolean;
-  conversationEndMenuLinkLabel: string;
-  conversationEndConfirmationQuestion: string;
-  conversationEndLabel: string;
-  showConversationRating: boolean;
-  conversationRatingLabel: string;
-  conversationRatingThankYou: string;
-  conversationRatingPlaceholder: string;
-  clearMessagesOnEnd: boolean;
-  showTranscriptSendOpt: boolean;
-  conversationEndTranscriptPlaceholder: string;
-  conversationTranscriptSentThankYou: string;
-  defaultCancelBtnLabel: string;
-  defaultSendBtnLabel: string;
-  showSendBtnOnDesktop: boolean;
-  defaultYesBtnLabel: string;
-  defaultNoBtnLabel: string;
-  blacklistedUrls: string;
-  playSound: boolean;
-  /** Enabled proactive triggers; minDelay in minutes between two shown to the same visitor. */
-  triggers: { minDelay: number; triggers: Trigger[] };
-}>;
+/** Settings a visitor may see. Every field may be absent (configure() overrides, older servers): defaults apply. */
+export type VisitorSettings = Partial<PublicWidgetSettings>;
 
-export type Trigger = { uid: string; message: string; after: number; on: string[]; matchType: string; displayStyle: string };
+export type Trigger = PublicTrigger;
 
-export type PublicConfig = {
-  widgetId: string;
-  allowed: boolean;
-  online: boolean;
-  hideWhenOffline: boolean;
-  wsUrl: string;
-  settings: VisitorSettings;
-};
+export type PublicConfig = Omit<PublicWidgetConfig, 'settings'> & { settings: VisitorSettings };
 
 export type WidgetStyleName = 'standard' | 'sidebar' | 'inline';
 

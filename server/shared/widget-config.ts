@@ -1,0 +1,86 @@
+/**
+ * What a visitor's browser may know about a widget (GET /widget/api/{uuid}/config): the one list of visible
+ * settings, used by the server's presenter to pick them and by the widget for its types. Nothing else (Slack ids,
+ * tokens, operator e-mails, webhook URLs, billing) can leave, because the presenter copies only these keys.
+ */
+import type { ChatEndpointSettings } from './types';
+
+export const VISITOR_SETTING_KEYS = [
+  'titleColor',
+  'titleFontColor',
+  'onlineTitle',
+  'collapsedMode',
+  'widgetAlignment',
+  'browserSideAuthorLabel',
+  'autoResponseMessage',
+  'onlineMessagePlaceholder',
+  'noAnswerMessageOn',
+  'noAnswerMessageAfterSecs',
+  'noAnswerWithoutEmail',
+  'noAnswerWithEmail',
+  'offlineTitle',
+  'offlineGreeting',
+  'offlineEmailPlaceholder',
+  'offlineMessagePlaceholder',
+  'offlineNamePlaceholder',
+  'offlineSendButton',
+  'offlineThankYouMessage',
+  'showConversationEnd',
+  'conversationEndMenuLinkLabel',
+  'conversationEndConfirmationQuestion',
+  'conversationEndLabel',
+  'showConversationRating',
+  'conversationRatingLabel',
+  'conversationRatingThankYou',
+  'conversationRatingPlaceholder',
+  'clearMessagesOnEnd',
+  'showTranscriptSendOpt',
+  'conversationEndTranscriptPlaceholder',
+  'conversationTranscriptSentThankYou',
+  'requestScreenshotText',
+  'requestScreenshotAllowLabel',
+  'requestScreenshotDeclineLabel',
+  'requireInfo',
+  'requireInfoGreeting',
+  'requireInfoSubmitBtn',
+  'defaultCancelBtnLabel',
+  'defaultSendBtnLabel',
+  'showSendBtnOnDesktop',
+  'defaultYesBtnLabel',
+  'defaultNoBtnLabel',
+  'collectVisitorMetaData',
+  'displayPrivacyPolicy',
+  'privacyPolicyLinkText',
+  'privacyPolicyLinkURL',
+  'requireAcceptance',
+  'defaultAcceptBtnLabel',
+  'acceptanceText',
+  'agentLabel',
+  'forwardSlackUserName',
+  'showAvatarPreChat',
+  'showTeamAvatarPreChat',
+  'teamAvatarOn',
+  'teamAvatarUrl',
+  'enableFileUploads',
+  'newMsgNotifications',
+  'playSound',
+  'blacklistedUrls',
+  'hideWhenOffline',
+] as const satisfies readonly (keyof ChatEndpointSettings)[];
+
+export type PublicTrigger = { uid: string; message: string; after: number; on: string[]; matchType: string; displayStyle: string };
+
+export type PublicWidgetSettings = Pick<ChatEndpointSettings, (typeof VISITOR_SETTING_KEYS)[number]> & {
+  /** Enabled proactive triggers; minDelay in minutes between two shown to the same visitor. */
+  triggers: { minDelay: number; triggers: PublicTrigger[] };
+};
+
+/** The answer of GET /widget/api/{uuid}/config. */
+export type PublicWidgetConfig = {
+  widgetId: string;
+  allowed: boolean;
+  online: boolean;
+  hideWhenOffline: boolean;
+  wsUrl: string;
+  settings: PublicWidgetSettings;
+};
