@@ -2,7 +2,7 @@
  * The database every test talks to, over a real socket: a real MongoDB when MONGODB_URI is set,
  * otherwise one embedded MongoDB-compatible server per test process, journaling to a temporary folder.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -13,7 +13,12 @@ let embedded: Promise<EmbeddedMongo> | undefined;
 /** Base URI of the test server (no database name in the path). */
 export async function testMongoUri(): Promise<string> {
   if (process.env.MONGODB_URI) return process.env.MONGODB_URI;
-  embedded ??= startEmbeddedMongo({ port: 0, dbpath: mkdtempSync(path.join(tmpdir(), 'parley-test-db-')) });
+  if (!embedded) {
+    const dbpath = mkdtempSync(path.join(tmpdir(), 'parley-test-db-'));
+    // Test data is worthless once the run ends; without this every run leaves its journal behind in /tmp.
+    process.once('exit', () => rmSync(dbpath, { recursive: true, force: true }));
+    embedded = startEmbeddedMongo({ port: 0, dbpath });
+  }
   return (await embedded).uri;
 }
 
