@@ -5,7 +5,11 @@
  * Prints single inserts/s, indexed findOne/s, an indexed countDocuments over 100,000 documents and the start-up
  * time on a ~100 MB data set (after a clean stop, and after a crash with the journal to replay). Rates depend on
  * what else runs on the machine, so it also prints the CPU time per operation and the disk's sync latency.
+ * The first rows run the server inside the benchmark's process (client and server share one thread); the rows
+ * marked "separate process" run it as `npm run db` does in a deployment, a child process with its own thread, and
+ * split the CPU time into client (mongoose) and server.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -79,6 +83,89 @@ function diskSyncMicros(dir: string): number {
   return micros;
 }
 
+const ROOT = path.resolve(__dirname, '../..');
+
+/** CPU seconds a process has used so far, from /proc (Linux); undefined where that is not readable. */
+function processCpuMicros(pid: number): number | undefined {
+  try {
+    // Fields 14 and 15 of /proc/<pid>/stat, counted after the command name, which may itself contain spaces.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticksPerSecond = 100;
+    return ((Number(fields[11]) + Number(fields[12])) / ticksPerSecond) * 1e6;
+  } catch {
+    return undefined;
+  }
+}
+
+interface ChildServer {
+  uri: string;
+  pid: number;
+  stop: () => Promise<void>;
+}
+
+/** The CLI in a child process (node with tsx as a loader, so signals reach the server itself). */
+function startChild(dbpath: string): Promise<ChildServer> {
+  const args = ['--import', 'tsx', path.join(ROOT, 'server/embedded-mongo/cli.ts'), '--port', '0', '--host', '127.0.0.1', '--dbpath', dbpath];
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const stop = async (): Promise<void> => {
+    child.kill('SIGTERM');
+    await exited;
+  };
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      const match = /listening on (mongodb:\/\/\S+)/.exec(output);
+      if (match) resolve({ uri: match[1], pid: child.pid!, stop });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    void exited.then(() => reject(new Error(`database process exited before listening:\n${output}`)));
+  });
+}
+
+/** Like `measure`, with the CPU time split into this process (the client) and the server's process. */
+async function measureSplit(count: number, serverPid: number, op: (i: number) => Promise<unknown>): Promise<{ result: string; cpu: string }> {
+  const serverBefore = processCpuMicros(serverPid);
+  const clientBefore = process.cpuUsage();
+  const started = performance.now();
+  for (let i = 0; i < count; i++) await op(i);
+  const seconds = (performance.now() - started) / 1000;
+  const client = process.cpuUsage(clientBefore);
+  const serverAfter = processCpuMicros(serverPid);
+  const clientMicros = Math.round((client.user + client.system) / count);
+  const server = serverBefore === undefined || serverAfter === undefined ? '?' : `${Math.round((serverAfter - serverBefore) / count)}`;
+  return {
+    result: `${Math.round(count / seconds).toLocaleString('en-US')} /s`,
+    cpu: `${clientMicros} + ${server} µs`,
+  };
+}
+
+/** Single inserts and findOne with the database in its own process, as a deployment runs it. */
+async function separateProcessRows(dbpath: string): Promise<void> {
+  const server = await startChild(dbpath);
+  try {
+    const conn = await mongoose.createConnection(server.uri, { dbName: 'bench' }).asPromise();
+    const User = conn.model<BenchUser>('User', userSchema);
+    await User.init();
+    for (let i = 0; i < 500; i++) await User.create({ email: `warm${i}@bench.io`, accountId: 'warm', name: `Warm ${i}` });
+    const inserts = await measureSplit(SINGLE_INSERTS, server.pid, (i) =>
+      User.create({ email: `single${i}@bench.io`, accountId: `acct${i % ACCOUNTS}`, name: `Single ${i}` }),
+    );
+    rows.push({ metric: 'separate process: single inserts, each awaited (User.create)', ...inserts, goal: '≥ 5,000 /s' });
+    const email = (i: number): string => `single${(i * 7919) % SINGLE_INSERTS}@bench.io`;
+    const finds = await measureSplit(FINDS, server.pid, (i) => User.findOne({ email: email(i) }));
+    rows.push({ metric: 'separate process: indexed findOne (hydrated documents)', ...finds, goal: '≥ 10,000 /s' });
+    const leanFinds = await measureSplit(FINDS, server.pid, (i) => User.findOne({ email: email(i) }).lean());
+    rows.push({ metric: 'separate process: indexed findOne (.lean())', ...leanFinds, goal: '≥ 10,000 /s' });
+    await conn.close();
+  } finally {
+    await server.stop();
+  }
+}
+
 async function start(dbpath: string): Promise<EmbeddedMongo> {
   return startEmbeddedMongo({ port: 0, dbpath, log: (msg) => serverLog.push(msg) });
 }
@@ -149,6 +236,7 @@ async function main(): Promise<void> {
     rows.push({ metric: 'indexed findOne (hydrated documents)', ...finds, goal: '≥ 10,000 /s' });
     const leanFinds = await measure(FINDS, (i) => User.findOne({ email: email(i) }).lean());
     rows.push({ metric: 'indexed findOne (.lean())', ...leanFinds, goal: '≥ 10,000 /s' });
+    await separateProcessRows(path.join(root, 'separate'));
 
     await User.deleteMany({});
     let t = performance.now();
@@ -220,6 +308,7 @@ async function main(): Promise<void> {
   console.log(line(header));
   console.log(`${'-'.repeat(w1)}  ${'-'.repeat(w2)}  ${'-'.repeat(w3)}  ${'-'.repeat(w4)}`);
   for (const row of rows) console.log(line(row));
+  console.log('CPU/op "a + b": a in the benchmark (mongoose and the driver), b in the database process.');
   const loads = serverLog.filter((l) => /loaded \d+ documents/.test(l));
   if (loads.length) console.log(`\nserver: ${loads.join('\nserver: ')}`);
 }
