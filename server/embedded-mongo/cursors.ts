@@ -38,10 +38,15 @@ export class CursorStore {
     while (cursor.pos < cursor.docs.length && batch.length < max) {
       const raw = cursor.docs[cursor.pos];
       const doc = cursor.map ? cursor.map(raw) : raw;
-      const size = BSON.calculateObjectSize(doc);
-      if (batch.length > 0 && bytes + size > BATCH_BYTES) break;
+      if (batch.length > 0) {
+        const size = BSON.calculateObjectSize(doc);
+        if (bytes + size > BATCH_BYTES) break;
+        bytes += size;
+      } else if (cursor.pos + 1 < cursor.docs.length && max > 1) {
+        // The first document always goes in; its size matters only if another one may follow (not for findOne).
+        bytes = BSON.calculateObjectSize(doc);
+      }
       batch.push(doc);
-      bytes += size;
       cursor.pos++;
     }
     return batch;
