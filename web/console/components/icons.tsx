@@ -1,11 +1,12 @@
 /** Inline line icons (24px grid, currentColor) so the console ships no icon font. */
 import type { ReactNode, SVGProps } from 'react';
 
-function Icon({ children, ...props }: SVGProps<SVGSVGElement> & { children: ReactNode }) {
+/** The frame every console icon draws in: a square of `size` pixels on a 24px grid, stroked in currentColor. */
+export function Icon({ children, size = 20, ...props }: SVGProps<SVGSVGElement> & { children: ReactNode; size?: number }) {
   return (
     <svg
-      width="20"
-      height="20"
+      width={size}
+      height={size}
       viewBox="0 0 24 24"
       fill="none"
       stroke="currentColor"
@@ -60,30 +61,30 @@ export const CloseIcon = () => (
   </Icon>
 );
 export const ChevronDownIcon = () => (
-  <Icon width="16" height="16">
+  <Icon size={16}>
     <path d="m6 9 6 6 6-6" />
   </Icon>
 );
 export const ArrowRightIcon = () => (
-  <Icon width="16" height="16">
+  <Icon size={16}>
     <path d="M5 12h14M13 6l6 6-6 6" />
   </Icon>
 );
 export const LifebuoyIcon = () => (
-  <Icon width="18" height="18">
+  <Icon size={18}>
     <circle cx="12" cy="12" r="9" />
     <circle cx="12" cy="12" r="4" />
     <path d="m5.6 5.6 3.6 3.6M14.8 14.8l3.6 3.6M18.4 5.6l-3.6 3.6M9.2 14.8l-3.6 3.6" />
   </Icon>
 );
 export const KeyIcon = () => (
-  <Icon width="18" height="18">
+  <Icon size={18}>
     <circle cx="8" cy="15" r="4" />
     <path d="m10.8 12.2 8.2-8.2M16 7l3 3M14 9l2 2" />
   </Icon>
 );
 export const LogoutIcon = () => (
-  <Icon width="18" height="18">
+  <Icon size={18}>
     <path d="M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4" />
     <path d="m16 17 5-5-5-5M21 12H9" />
   </Icon>
@@ -101,12 +102,12 @@ export const BookIcon = () => (
   </Icon>
 );
 export const CheckIcon = () => (
-  <Icon width="16" height="16">
+  <Icon size={16}>
     <path d="m5 12 5 5L20 7" />
   </Icon>
 );
 export const PlusIcon = () => (
-  <Icon width="18" height="18">
+  <Icon size={18}>
     <path d="M12 5v14M5 12h14" />
   </Icon>
 );

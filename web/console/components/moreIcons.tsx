@@ -1,24 +1,5 @@
 /** Icons of the setup, permissions and dashboard screens (24px grid, currentColor, like icons.tsx). */
-import type { ReactNode } from 'react';
-
-function Icon({ children, size = 18 }: { children: ReactNode; size?: number }) {
-  return (
-    <svg
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.8"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      {children}
-    </svg>
-  );
-}
+import { Icon } from './icons';
 
 export const CopyIcon = () => (
   <Icon size={16}>
@@ -48,13 +29,13 @@ export const ExternalIcon = () => (
   </Icon>
 );
 export const ShieldIcon = () => (
-  <Icon>
+  <Icon size={18}>
     <path d="M12 3 4 6v6c0 4.5 3.4 8.3 8 9 4.6-.7 8-4.5 8-9V6z" />
     <path d="m9 12 2 2 4-4" />
   </Icon>
 );
 export const PaletteIcon = () => (
-  <Icon>
+  <Icon size={18}>
     <path d="M12 3a9 9 0 1 0 0 18c1 0 1.5-.8 1.5-1.5 0-1.2-1-1.5-1-2.5 0-.8.7-1.5 1.5-1.5H16a5 5 0 0 0 5-5c0-4-4-7.5-9-7.5z" />
     <circle cx="7.5" cy="11" r="1" />
     <circle cx="10" cy="7" r="1" />
@@ -68,7 +49,7 @@ export const UserIcon = () => (
   </Icon>
 );
 export const StarIcon = () => (
-  <Icon>
+  <Icon size={18}>
     <path d="m12 3 2.7 5.6 6.1.9-4.4 4.3 1 6.1L12 17l-5.4 2.9 1-6.1L3.2 9.5l6.1-.9z" />
   </Icon>
 );
