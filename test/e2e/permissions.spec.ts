@@ -6,10 +6,8 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { useBrowser } from '../helpers/browser';
+import { uniqueEmail } from '../factories';
 import { startTestServer, type TestServer } from '../helpers/app';
-
-let counter = 0;
-const uniqueEmail = (label: string) => `${label}-${Date.now().toString(36)}-${++counter}@example.com`;
 
 describe('Slack permissions page (browser)', function () {
   this.timeout(120_000);

@@ -5,10 +5,9 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { useBrowser } from '../helpers/browser';
+import { uniqueEmail } from '../factories';
 import { startTestServer, type TestServer } from '../helpers/app';
 
-let counter = 0;
-const uniqueEmail = (label: string) => `${label}-${Date.now().toString(36)}-${++counter}@example.com`;
 const PASSWORD = 'correct horse battery';
 
 describe('widget setup (browser)', function () {

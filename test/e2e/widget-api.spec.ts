@@ -4,64 +4,17 @@
  * and pre-chat details, the end of a chat with a rating, tabs sharing one conversation, blacklisted pages and
  * the launcher's looks.
  */
-import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { buildWidget } from '../../scripts/build';
-import { RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { useBrowser } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/app';
-import { signUpUser } from '../factories';
-import { ACME, ALICE, firstWidgetId, setUpWidget } from '../slack/helpers';
-import type { ChatEndpoint } from '../../server/models/ChatEndpoint';
-import type { Message } from '../../server/sandbox/slack/types';
-
-type Widget = { uuid: string; channel: string; ceId: string };
-
-async function configuredWidget(server: TestServer, settings: Partial<ChatEndpoint> = {}): Promise<Widget> {
-  const user = await signUpUser(server);
-  const ceId = await firstWidgetId(server, user.token);
-  const channel = await setUpWidget(server, user.token, ceId);
-  if (Object.keys(settings).length > 0) await server.models.ChatEndpoint.updateOne({ _id: ceId }, { $set: settings });
-  const ce = await server.models.ChatEndpoint.findById(ceId);
-  if (!ce) throw new Error('the widget just set up is gone');
-  return { uuid: ce.Uuid, channel, ceId };
-}
-
-async function waitFor<T>(what: string, read: () => Promise<T | null | undefined> | T | undefined, timeoutMs = 15_000): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined && value !== null) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-function threadWith(server: TestServer, channel: string, text: string): { parent: Message; replies: Message[] } | undefined {
-  for (const parent of server.slack.state.channelMessages(channel)) {
-    const replies = server.slack.state.replies(channel, parent.ts);
-    if (replies.some((r) => r.text.includes(text))) return { parent, replies };
-  }
-  return undefined;
-}
-
-async function shot(page: Page, name: string): Promise<void> {
-  mkdirSync(path.join(RESULTS_DIR, 'widget'), { recursive: true });
-  await page.screenshot({ path: path.join(RESULTS_DIR, 'widget', `${name}.png`) });
-}
+import { ACME, ALICE } from '../slack/helpers';
+import { animationsDone, configuredWidget, shot, threadWith, waitFor, type Widget } from './widgetHelpers';
 
 type Win = Window & { parley: Record<string, (...args: unknown[]) => unknown>; __events: string[] };
-
-/** Waits until the panel's opening animation is over, so its box is where it stays. */
-async function animationsDone(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const frame = document.querySelector('parley-widget')?.shadowRoot?.querySelector('.frame');
-    return !!frame && frame.getAnimations().length === 0;
-  });
-}
 
 describe('visitor widget API and settings (browser)', function () {
   this.timeout(120_000);

@@ -3,68 +3,16 @@
  * and the Slack sandbox: chat to a Slack thread and back, the offline form, a server restart mid-conversation,
  * and a reply sent while the visitor's socket was down.
  */
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { expect } from 'chai';
 import type { Locator, Page } from 'playwright-core';
 import { buildWidget } from '../../scripts/build';
-import { RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { useBrowser } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/app';
-import { signUpUser } from '../factories';
-import { ACME, ALICE, firstWidgetId, setUpWidget } from '../slack/helpers';
-import type { ChatEndpoint } from '../../server/models/ChatEndpoint';
+import { ACME, ALICE } from '../slack/helpers';
+import { animationsDone, configuredWidget, shot, threadWith, waitFor, type Widget } from './widgetHelpers';
 import type { Message } from '../../server/sandbox/slack/types';
 
-const SHOTS = path.join(RESULTS_DIR, 'widget');
-
-type Widget = { uuid: string; channel: string };
-
-async function configuredWidget(server: TestServer, settings: Partial<ChatEndpoint> = {}): Promise<Widget> {
-  const user = await signUpUser(server);
-  const ceId = await firstWidgetId(server, user.token);
-  const channel = await setUpWidget(server, user.token, ceId);
-  if (Object.keys(settings).length > 0) await server.models.ChatEndpoint.updateOne({ _id: ceId }, { $set: settings });
-  const ce = await server.models.ChatEndpoint.findById(ceId);
-  if (!ce) throw new Error('the widget just set up is gone');
-  return { uuid: ce.Uuid, channel };
-}
-
-/** Polls `read` until it answers something other than undefined. */
-async function waitFor<T>(what: string, read: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** The Slack thread whose replies include `text`: its parent and replies. */
-function threadWith(server: TestServer, channel: string, text: string): { parent: Message; replies: Message[] } | undefined {
-  for (const parent of server.slack.state.channelMessages(channel)) {
-    const replies = server.slack.state.replies(channel, parent.ts);
-    if (replies.some((r) => r.text.includes(text))) return { parent, replies };
-  }
-  return undefined;
-}
-
 const count = (messages: Message[], text: string) => messages.filter((m) => m.text.includes(text)).length;
-
-async function shot(page: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
-  // Lets the panel's opening animation finish, so the picture shows what a person sees.
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
-}
-
-/** Waits until the panel's opening animation is over, so its box is where it stays. */
-async function animationsDone(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const frame = document.querySelector('parley-widget')?.shadowRoot?.querySelector('.frame');
-    return !!frame && frame.getAnimations().length === 0;
-  });
-}
 
 describe('visitor widget (browser, demo site on another origin)', function () {
   this.timeout(120_000);

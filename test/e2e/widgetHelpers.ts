@@ -1,0 +1,60 @@
+/** What the widget browser specs share: a configured widget, waiting on Slack state, screenshots. */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { RESULTS_DIR } from '../helpers/browser';
+import type { TestServer } from '../helpers/app';
+import { signUpUser } from '../factories';
+import { firstWidgetId, setUpWidget } from '../slack/helpers';
+import type { ChatEndpoint } from '../../server/models/ChatEndpoint';
+import type { Message } from '../../server/sandbox/slack/types';
+
+export type Widget = { uuid: string; channel: string; ceId: string };
+
+/** A new account's widget, set up through Slack (Step 3, linked to a sandbox channel), with `settings` applied. */
+export async function configuredWidget(server: TestServer, settings: Partial<ChatEndpoint> = {}): Promise<Widget> {
+  const user = await signUpUser(server);
+  const ceId = await firstWidgetId(server, user.token);
+  const channel = await setUpWidget(server, user.token, ceId);
+  if (Object.keys(settings).length > 0) await server.models.ChatEndpoint.updateOne({ _id: ceId }, { $set: settings });
+  const ce = await server.models.ChatEndpoint.findById(ceId);
+  if (!ce) throw new Error('the widget just set up is gone');
+  return { uuid: ce.Uuid, channel, ceId };
+}
+
+/** Polls `read` until it answers something other than undefined or null. */
+export async function waitFor<T>(what: string, read: () => Promise<T | null | undefined> | T | undefined, timeoutMs = 15_000): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined && value !== null) return value as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The Slack thread whose replies include `text`: its parent and replies. */
+export function threadWith(server: TestServer, channel: string, text: string): { parent: Message; replies: Message[] } | undefined {
+  for (const parent of server.slack.state.channelMessages(channel)) {
+    const replies = server.slack.state.replies(channel, parent.ts);
+    if (replies.some((r) => r.text.includes(text))) return { parent, replies };
+  }
+  return undefined;
+}
+
+/** Saves test-results/widget/<name>.png. */
+export async function shot(page: Page, name: string): Promise<void> {
+  const dir = path.join(RESULTS_DIR, 'widget');
+  mkdirSync(dir, { recursive: true });
+  // Lets the panel's opening animation finish, so the picture shows what a person sees.
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(dir, `${name}.png`) });
+}
+
+/** Waits until the panel's opening animation is over, so its box is where it stays. */
+export async function animationsDone(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const frame = document.querySelector('parley-widget')?.shadowRoot?.querySelector('.frame');
+    return !!frame && frame.getAnimations().length === 0;
+  });
+}
