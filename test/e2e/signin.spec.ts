@@ -109,6 +109,8 @@ describe('console sign-in screens (browser)', function () {
     await page.waitForURL(/#\/login$/);
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await page.waitForURL(/#\/forgotpwd$/);
+    // The screen is a lazily loaded chunk: until it renders, the login page's Email field is still there.
+    await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
     await page.getByLabel('Email').fill(email);
     await page.getByRole('button', { name: 'Send password reset email' }).click();
     await page.getByRole('button', { name: 'Done!' }).waitFor();
