@@ -1,7 +1,7 @@
 /** Builders of test data. `build*` return plain values; `create*` store them through the API or the models. */
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { TRIAL_PLAN_STRIPE_ID } from '../server/models/Plan';
+import { TRIAL_PLAN_STRIPE_ID } from '../server/shared/plans';
 import { hashPassword } from '../server/commands/passwords';
 import { createSession } from '../server/commands/sessions';
 import { createWidget } from '../server/commands/createWidget';

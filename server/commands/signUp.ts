@@ -1,5 +1,5 @@
 import type { Models } from '../models';
-import { TRIAL_PLAN_STRIPE_ID } from '../models/Plan';
+import { TRIAL_PLAN_STRIPE_ID } from '../shared/plans';
 import type { UserDocument } from '../models/User';
 import { ValidationError } from '../errors';
 import { ERROR_CODES, TRIAL_DAYS } from '../shared/constants';

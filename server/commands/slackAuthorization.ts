@@ -6,7 +6,7 @@ import type { Types } from 'mongoose';
 import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { InstallationDocument } from '../models/Installation';
-import { TRIAL_PLAN_STRIPE_ID } from '../models/Plan';
+import { TRIAL_PLAN_STRIPE_ID } from '../shared/plans';
 import type { UserDocument } from '../models/User';
 import { TRIAL_DAYS } from '../shared/constants';
 import { createWidget } from './createWidget';

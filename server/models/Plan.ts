@@ -1,5 +1,6 @@
 import { Schema, type Connection, type HydratedDocument, type Model } from 'mongoose';
 import type { PlanDuration, PlanFeature } from '../shared/constants';
+import { PLAN_CATALOG } from '../shared/plans';
 
 export type Plan = {
   label: string;
@@ -39,47 +40,9 @@ export function planModel(connection: Connection): PlanModel {
   return (connection.models.Plan as PlanModel | undefined) ?? connection.model<Plan>('Plan', PlanSchema);
 }
 
-type Tier = Omit<Plan, 'duration' | 'stripeId' | 'price'> & { key: string; monthlyPrice: number | null };
-
-const TIERS: Tier[] = [
-  {
-    key: 'basic', label: 'Basic', monthlyPrice: 2900, rank: 1, maxOperators: 3, maxChannels: 1, convosPerMonth: 300,
-    reports: false, triggers: false, savedReplies: true, bots: false, whiteLabel: false, phoneSupport: false, questionGroups: false,
-  },
-  {
-    key: 'pro', label: 'Pro', monthlyPrice: 7900, rank: 2, maxOperators: 10, maxChannels: 3, convosPerMonth: 1500,
-    reports: true, triggers: true, savedReplies: true, bots: true, whiteLabel: false, phoneSupport: false, questionGroups: false,
-  },
-  {
-    key: 'business', label: 'Business', monthlyPrice: 19900, rank: 3, maxOperators: 0, maxChannels: 10, convosPerMonth: 10000,
-    reports: true, triggers: true, savedReplies: true, bots: true, whiteLabel: true, phoneSupport: true, questionGroups: true,
-  },
-  {
-    key: 'custom', label: 'Custom', monthlyPrice: null, rank: 4, maxOperators: 0, maxChannels: 100, convosPerMonth: 100000,
-    reports: true, triggers: true, savedReplies: true, bots: true, whiteLabel: true, phoneSupport: true, questionGroups: true,
-  },
-];
-
-/** Annual plans give one month free: a year costs 11 months. */
-const YEARLY_MONTHS = 11;
-
-/** The catalog: every tier monthly and yearly. */
-export const PLAN_CATALOG: Plan[] = TIERS.flatMap(({ key, monthlyPrice, ...tier }) => [
-  { ...tier, duration: 'monthly' as const, stripeId: `parley_${key}_monthly`, price: monthlyPrice },
-  {
-    ...tier,
-    duration: 'yearly' as const,
-    stripeId: `parley_${key}_yearly`,
-    price: monthlyPrice === null ? null : monthlyPrice * YEARLY_MONTHS,
-  },
-]);
-
-/** The plan new accounts start their trial on. */
-export const TRIAL_PLAN_STRIPE_ID = 'parley_basic_monthly';
-
-/** Writes the catalog; running it again changes nothing (plans are matched by stripeId). */
+/** Writes the catalog (server/shared/plans.ts); running it again changes nothing (plans are matched by stripeId). */
 export async function seedPlans(Plan: PlanModel): Promise<void> {
-  for (const plan of PLAN_CATALOG) {
+  for (const { tier: _tier, ...plan } of PLAN_CATALOG) {
     await Plan.updateOne({ stripeId: plan.stripeId }, { $set: plan }, { upsert: true });
   }
 }

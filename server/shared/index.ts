@@ -1,3 +1,4 @@
 export * from './constants';
 export * from './auth';
 export type * from './types';
+export * from './plans';

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import mongoose, { type Connection } from 'mongoose';
 import { testMongoUri, uniqueDbName } from '../helpers/mongo';
 import { createModels, ensureIndexes, type Models } from '../../server/models';
-import { PLAN_CATALOG, TRIAL_PLAN_STRIPE_ID, seedPlans } from '../../server/models/Plan';
+import { seedPlans } from '../../server/models/Plan';
+import { PLAN_CATALOG, TRIAL_PLAN_STRIPE_ID } from '../../server/shared/plans';
 import { CHAT_ENDPOINT_DEFAULTS } from '../../server/models/ChatEndpoint';
 import { createWidget } from '../../server/commands/createWidget';
 

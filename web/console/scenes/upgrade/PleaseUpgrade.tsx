@@ -1,13 +1,13 @@
 /** #/please-upgrade ('Time to upgrade?'): a new channel would exceed the plan; compare with the next plan. */
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import type { PlanView } from '../../../../server/shared';
+import { monthlyPrice, nextPlan, type PlanView } from '../../../../server/shared';
 import { messageOf } from '../../api';
 import { upgradePlan } from '../../api/widgets';
 import { ArrowRightIcon, CheckIcon } from '../../components/icons';
 import { Alert, Button, ButtonLink, useDocumentTitle } from '../../components/ui';
 import { useSession, useUser } from '../../session/session';
-import { monthlyPrice, nextPlan } from './nextPlan';
+
 
 export function PleaseUpgrade() {
   const user = useUser();
