@@ -30,10 +30,19 @@ interface Server {
   exited: Promise<number | null>;
 }
 
+/**
+ * How the server is started: as our child; as our child leading its own process group; or leading its own
+ * group as the child of a shell that can be stopped, so that once killed it stays an unreaped zombie.
+ */
+type Launch = 'child' | 'group' | 'under-shell';
+
 /** Starts the CLI on a free port; resolves once it prints its URI. */
-function startServer(dbpath: string, extraArgs: string[] = []): Promise<Server> {
+function startServer(dbpath: string, extraArgs: string[] = [], launch: Launch = 'child'): Promise<Server> {
   const args = [...TSX_LOADER, CLI, '--port', '0', '--host', '127.0.0.1', '--dbpath', dbpath, ...extraArgs];
-  const child = spawn(process.execPath, args, { cwd: ROOT });
+  const child =
+    launch === 'under-shell'
+      ? spawn('sh', ['-c', 'setsid "$@" & wait', 'sh', process.execPath, ...args], { cwd: ROOT })
+      : spawn(process.execPath, args, { cwd: ROOT, detached: launch === 'group' });
   const output: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
@@ -115,6 +124,29 @@ async function checkEverything(uri: string, ack: Acknowledged): Promise<void> {
   }
 }
 
+/** The pid the lock file names: the server itself, whichever way it was launched. */
+function lockOwner(dbpath: string): number {
+  return (JSON.parse(fs.readFileSync(path.join(dbpath, 'mongod.lock'), 'utf8')) as { pid: number }).pid;
+}
+
+/** The state letter of /proc/<pid>/stat (R, S, Z…), or undefined once the process is gone. */
+function procState(pid: number): string | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+  } catch {
+    return undefined;
+  }
+}
+
+async function waitUntil(what: string, done: () => boolean): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
 describe('embedded MongoDB crash recovery', function () {
   this.timeout(180_000);
   const dbpath = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-crash-'));
@@ -159,6 +191,43 @@ describe('embedded MongoDB crash recovery', function () {
     expect(fs.existsSync(path.join(dbpath, 'mongod.lock')), 'lock file left after a clean stop').to.equal(false);
     expect(ack.inserted.size).to.be.greaterThan(ROUNDS * 300);
     expect(logs.some((l) => /compacted \d+ documents/.test(l)), 'no compaction ran during the rounds').to.equal(true);
+  });
+
+  it('restarts at once after its process group is killed, 10 times, also while the killed server is an unreaped zombie', async () => {
+    const restartPath = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-restart-'));
+    const shells: Server[] = [];
+    try {
+      let launch: Launch = 'group';
+      server = await startServer(restartPath, [], launch);
+      for (let round = 0; round < 10; round++) {
+        const client = await MongoClient.connect(server.uri, { serverSelectionTimeoutMS: 10_000 });
+        await client.db('restart').collection<{ _id: number }>('rounds').insertOne({ _id: round });
+        const pid = lockOwner(restartPath);
+        if (launch === 'under-shell') {
+          // The parent shell is stopped, so nothing reaps the server once it is killed.
+          shells.push(server);
+          server.child.kill('SIGSTOP');
+        }
+        process.kill(-pid, 'SIGKILL');
+        if (launch === 'under-shell') await waitUntil(`process ${pid} is a zombie`, () => procState(pid) === 'Z');
+        const killed = server;
+        // Even rounds restart at once, still as the child of a stopped shell; odd rounds as our own child.
+        launch = round % 2 === 0 ? 'under-shell' : 'group';
+        server = await startServer(restartPath, [], launch).catch((err: unknown) => {
+          throw new Error(`restart ${round + 1} refused: ${String(err)}\nthe killed server said:\n${killed.output.join('\n')}`);
+        });
+        await client.close(true);
+        const check = await MongoClient.connect(server.uri, { serverSelectionTimeoutMS: 10_000 });
+        const rounds = await check.db('restart').collection<{ _id: number }>('rounds').find({}).toArray();
+        expect(rounds.map((r) => r._id)).to.deep.equal(Array.from({ length: round + 1 }, (_, i) => i));
+        await check.close();
+      }
+      process.kill(-lockOwner(restartPath), 'SIGKILL');
+      server = undefined;
+    } finally {
+      for (const shell of shells) shell.child.kill('SIGKILL');
+      fs.rmSync(restartPath, { recursive: true, force: true });
+    }
   });
 
   it('refuses a second server on the same dbpath, naming the first, and stops the first cleanly on SIGINT', async () => {

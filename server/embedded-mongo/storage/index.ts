@@ -140,7 +140,7 @@ class DiskStorage implements Storage {
     if (this.state !== 'new') throw new Error('embedded MongoDB storage: load() may be called once');
     this.state = 'loading';
     await fs.promises.mkdir(this.dir, { recursive: true });
-    this.lock = acquireLock(this.dir);
+    this.lock = await acquireLock(this.dir);
     try {
       const image = await this.recover();
       this.state = 'open';
