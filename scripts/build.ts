@@ -71,7 +71,8 @@ const STATIC_FILES = ['index.html', 'favicon.svg'];
 /** Writes index.html for the console, removes stale hashed files, prints sizes; returns the problems found. */
 function finishConsole(meta: esbuild.Metafile, enforce: boolean): string[] {
   const outputs = Object.keys(meta.outputs).map((file) => path.resolve(root, file));
-  const entry = Object.entries(meta.outputs).find(([, out]) => out.entryPoint !== undefined);
+  // Lazily imported modules are entry points of their own in the metafile: pick the one built from main.tsx.
+  const entry = Object.entries(meta.outputs).find(([, out]) => out.entryPoint !== undefined && out.entryPoint.endsWith('web/console/main.tsx'));
   if (!entry) return ['the console build produced no entry point'];
   const [entryKey, entryInfo] = entry;
   const script = path.relative(consoleOut, path.resolve(root, entryKey)).split(path.sep).join('/');

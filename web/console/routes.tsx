@@ -1,10 +1,9 @@
 /** The route table of the console (spec section 2). Hash based: #/path?query. */
 import { lazy, Suspense } from 'react';
 import { HashRouter, Navigate, Outlet, Route, Routes, useParams } from 'react-router-dom';
-import { NotFoundRedirect, RedirectIfSignedIn, RequireAuth, useCurrentCe } from './components/guards';
+import { RedirectIfSignedIn, RequireAuth, useCurrentCe } from './components/guards';
 import { Shell } from './components/Shell';
 import { PageLoader } from './components/ui';
-import { isSettingsTab } from './lib/rules';
 import { Dashboard } from './scenes/dashboard/Dashboard';
 import { ErrorPage, NotFound } from './scenes/errors/Errors';
 import { ForgotPassword } from './scenes/forgot-password/ForgotPassword';
@@ -23,6 +22,7 @@ const SignUp = lazy(() => import('./scenes/signup/SignUp').then((m) => ({ defaul
 const ResetPassword = lazy(() =>
   import('./scenes/reset-password/ResetPassword').then((m) => ({ default: m.ResetPassword })),
 );
+const SettingsPage = lazy(() => import('./scenes/settings/SettingsPage').then((m) => ({ default: m.SettingsPage })));
 const TermsOfService = lazy(() => import('./scenes/legal/Documents').then((m) => ({ default: m.TermsOfService })));
 const PrivacyPolicy = lazy(() => import('./scenes/legal/Documents').then((m) => ({ default: m.PrivacyPolicy })));
 
@@ -32,17 +32,16 @@ function FirstWidgetSettings() {
   return <Navigate to={ce ? `/settings/${ce.Id}/behavior` : '/'} replace />;
 }
 
+/** /settings/{ceId} without a tab opens its behavior tab. */
+function WidgetBehavior() {
+  const { ceId = '' } = useParams();
+  return <Navigate to={`/settings/${encodeURIComponent(ceId)}/behavior`} replace />;
+}
+
 /** /setup without an id opens the first widget's setup. */
 function FirstWidgetSetup() {
   const ce = useCurrentCe(undefined);
   return <Navigate to={ce ? `/setup/${ce.Id}` : '/'} replace />;
-}
-
-function WidgetSettings() {
-  const { ceId, tab } = useParams();
-  const ce = useCurrentCe(ceId);
-  if (!ce || !tab || !isSettingsTab(tab)) return <NotFoundRedirect />;
-  return <Upcoming title="Settings" />;
 }
 
 export function AppRoutes() {
@@ -69,7 +68,8 @@ export function AppRoutes() {
               <Route path="/setup/:ceId" element={<Setup />} />
               <Route path="/settings" element={<FirstWidgetSettings />} />
               <Route path="/customize" element={<FirstWidgetSettings />} />
-              <Route path="/settings/:ceId/:tab" element={<WidgetSettings />} />
+              <Route path="/settings/:ceId" element={<WidgetBehavior />} />
+              <Route path="/settings/:ceId/:tab" element={<SettingsPage />} />
               <Route path="/permissions" element={<Permissions />} />
               <Route path="/permissions/:ceId" element={<Permissions />} />
               <Route path="/please-upgrade" element={<PleaseUpgrade />} />

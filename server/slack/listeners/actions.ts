@@ -45,7 +45,7 @@ export async function questionGroupItems(models: Models, ce: ChatEndpointDocumen
 
 /** The modal of a thread action, built from the conversation's current state. */
 export async function actionModal(deps: Deps, action: ConversationAction, c: ConversationDocument, ce: ChatEndpointDocument): Promise<ModalView> {
-  const consoleUrl = `${deps.config.publicUrl}/app/`;
+  const settingsUrl = (tab: string) => `${deps.config.publicUrl}/app/#/settings/${ce.id}/${tab}`;
   const visitor = await deps.models.Visitor.findById(c.visitorId);
   switch (action) {
     case 'end':
@@ -53,9 +53,9 @@ export async function actionModal(deps: Deps, action: ConversationAction, c: Con
     case 'askEmail':
       return askEmailModal(c, visitor);
     case 'savedReply':
-      return savedReplyModal(c, await savedReplyItems(deps.models, ce), consoleUrl);
+      return savedReplyModal(c, await savedReplyItems(deps.models, ce), settingsUrl('saved-replies'));
     case 'questionGroup':
-      return questionGroupModal(c, await questionGroupItems(deps.models, ce), consoleUrl);
+      return questionGroupModal(c, await questionGroupItems(deps.models, ce), settingsUrl('question-groups'));
     case 'visitorInfo':
       return visitorInfoModal(c, visitor);
     case 'sendTranscript':

@@ -305,7 +305,7 @@ class CommandContext {
   private async replies(c: ConversationDocument): Promise<Reply> {
     const replies = await this.deps.models.SavedReply.find({ ceId: this.ce._id }).sort({ label: 1 }).limit(40);
     if (replies.length === 0) {
-      return { text: `This widget has no saved replies yet. <${this.deps.config.publicUrl}/app/|Add some in the Parley console>.` };
+      return { text: `This widget has no saved replies yet. <${this.deps.config.publicUrl}/app/#/settings/${this.ce.id}/saved-replies|Add some in the Parley console>.` };
     }
     const text = `Saved replies for conversation #${c.number}`;
     const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: `*${text}*${c.status === 'open' ? '' : ' (this conversation has ended)'}` } }];

@@ -31,6 +31,12 @@ export function onSessionEnded(listener: SessionEndedListener): void {
   sessionEnded = listener;
 }
 
+/** Ends the session after a 403 (also used by calls made without apiRequest, such as uploads). */
+export function endSession(): void {
+  removeToken();
+  sessionEnded();
+}
+
 export type RequestOptions = {
   body?: unknown;
   /** Public calls (/p/...) carry no token. */
@@ -61,10 +67,7 @@ export async function apiRequest<T = void>(
     throw new ApiError('Parley could not be reached. Check your connection and try again.', 0);
   }
 
-  if (response.status === 403) {
-    removeToken();
-    sessionEnded();
-  }
+  if (response.status === 403) endSession();
   if (!response.ok) throw await errorFrom(response);
   if (method === 'HEAD' || response.status === 204) return undefined as T;
 

@@ -15,7 +15,8 @@ import { Alert, Button } from '../../components/ui';
 import { useSession } from '../../session/session';
 import { CHANNEL_NAME_HINT, isValidChannelName, normaliseChannelInput } from './channelName';
 
-export function EmbedStep({ ce }: { ce: ChatEndpointView }) {
+/** `inSettings`: shown as the settings' Embed Code tab, so without the setup's finish header and settings link. */
+export function EmbedStep({ ce, inSettings = false }: { ce: ChatEndpointView; inSettings?: boolean }) {
   const { reload } = useSession();
   const navigate = useNavigate();
   const confirm = useConfirm();
@@ -69,6 +70,7 @@ export function EmbedStep({ ce }: { ce: ChatEndpointView }) {
 
   return (
     <div className="embed-page">
+      {!inSettings && (
       <header className="finished">
         <span className="finished__badge" aria-hidden="true">
           <CheckIcon />
@@ -78,6 +80,7 @@ export function EmbedStep({ ce }: { ce: ChatEndpointView }) {
           <p className="muted">Put this code on your site and visitors can chat with your team in Slack.</p>
         </div>
       </header>
+      )}
 
       {error && (
         <Alert kind="error" title="Error" onDismiss={() => setError(null)}>
@@ -127,6 +130,7 @@ export function EmbedStep({ ce }: { ce: ChatEndpointView }) {
       </section>
 
       <nav className="next-steps" aria-label="What to do next">
+        {!inSettings && (
         <Link to={`/settings/${ce.Id}/behavior`} className="card card--link next-step">
           <PaletteIcon />
           <strong>Configure look and behavior</strong>
@@ -135,6 +139,7 @@ export function EmbedStep({ ce }: { ce: ChatEndpointView }) {
             Open settings <ArrowRightIcon />
           </span>
         </Link>
+        )}
         <a href="/docs" className="card card--link next-step">
           <BookIcon />
           <strong>Read the docs</strong>
