@@ -4,7 +4,7 @@
  */
 import { Binary, ObjectId, UUID, type Document } from 'bson';
 import { CommandError, ErrorCodes } from './errors';
-import { Index, duplicateKeyError, holderCount, holdersOf, type IndexEntry } from './indexes';
+import { Index, duplicateKeyError, holderCount, holdersOf, type IndexEntry, type KeyRange } from './indexes';
 import type { IndexSpec } from './storage';
 import { canonicalKey, isPlainObject } from './values';
 
@@ -19,6 +19,39 @@ export interface Candidates {
   size: number;
   /** The index that produced them (`_id_` for _id lookups), undefined for a collection scan. */
   index?: IndexSpec;
+  /** True when the documents come in the order the caller's sort asks for (an index-backed sort). */
+  ordered?: boolean;
+  /** For an ordered index scan: which way the index was read. */
+  direction?: 'forward' | 'backward';
+}
+
+/** A sort as [field, 1 | -1] pairs. */
+export type SortSpec = Array<[string, 1 | -1]>;
+
+const RANGE_OPS: Record<string, keyof KeyRange> = { $gt: 'lower', $gte: 'lower', $lt: 'upper', $lte: 'upper' };
+
+/** Range predicates (`$gt`/`$gte`/`$lt`/`$lte` on one scalar) per top-level field; `pure` when bounded on both sides by one type. */
+function rangeFields(filter: Document): Map<string, { range: KeyRange; pure: boolean }> {
+  const out = new Map<string, { range: KeyRange; pure: boolean }>();
+  for (const [field, cond] of Object.entries(filter)) {
+    if (field.startsWith('$') || !isPlainObject(cond)) continue;
+    const ops = Object.keys(cond);
+    if (ops.length === 0 || !ops.every((op) => op in RANGE_OPS)) continue;
+    const range: KeyRange = {};
+    let usable = true;
+    for (const op of ops) {
+      const value = cond[op];
+      if (!isSafeScalar(value)) usable = false;
+      const side = RANGE_OPS[op];
+      if (range[side]) usable = false;
+      range[side] = { value, inclusive: op === '$gte' || op === '$lte' };
+    }
+    if (!usable) continue;
+    const kind = (v: unknown) => (v instanceof Date ? 'date' : v instanceof ObjectId ? 'oid' : typeof v);
+    const pure = !!range.lower && !!range.upper && kind(range.lower.value) === kind(range.upper.value);
+    out.set(field, { range, pure });
+  }
+  return out;
 }
 
 /** Equality values a filter pins a field to, or undefined when the field is not constrained that way. */
@@ -132,9 +165,16 @@ export class Collection {
       throw new CommandError(ErrorCodes.ImmutableField, "Performing an update on the path '_id' would modify the immutable field '_id'");
     }
     const computed = this.check(newDoc, idKey, true);
-    for (const index of this.indexes.values()) index.remove(idKey, index.entriesFor(oldDoc));
+    const unchanged = new Set<Index>();
+    for (const index of this.indexes.values()) {
+      const before = index.entriesFor(oldDoc);
+      const after = computed.get(index) ?? [];
+      // Most updates leave the indexed fields alone: keep their keys (and the ordered views) untouched.
+      if (before.length === after.length && before.every((e, i) => e.key === after[i].key)) unchanged.add(index);
+      else index.remove(idKey, before);
+    }
     this.docs.set(idKey, newDoc);
-    for (const [index, entries] of computed) index.add(idKey, entries);
+    for (const [index, entries] of computed) if (!unchanged.has(index)) index.add(idKey, entries);
   }
 
   remove(doc: Document): void {
@@ -163,12 +203,67 @@ export class Collection {
     return this.docs.get(canonicalKey(id));
   }
 
-  /** Index-backed candidates for a filter, or the whole collection. */
-  candidates(filter: Document): Candidates {
+  /**
+   * Index-backed candidates for a filter, or the whole collection. Equality predicates use an index's hash
+   * maps; a range on the field after an equality prefix, or a sort the index order gives (`sort`, preferred
+   * when `limited`: the caller stops early), uses its ordered view.
+   */
+  candidates(filter: Document, sort?: SortSpec, limited = false): Candidates {
     const all: Candidates = { docs: this.docs.values(), exact: Object.keys(filter).length === 0, size: this.docs.size };
     if (this.docs.size === 0) return all;
     const { pins, pure } = pinnedFields(filter);
-    if (pins.size === 0) return all;
+    const hashed = this.hashCandidates(pins, pure);
+    const ordered = this.orderedCandidates(filter, pins, sort);
+    // Sorting a few dozen hashed candidates costs nothing; past that an index-backed sort wins when the caller
+    // stops early or the ordered plan is not much larger.
+    const sortWins = !!sort && !!ordered?.ordered && !!hashed && hashed.size > 64 && (limited || ordered.size <= hashed.size * 4);
+    if (ordered && (!hashed || sortWins || ordered.size < hashed.size)) return ordered;
+    return hashed ?? ordered ?? all;
+  }
+
+  /** The smallest ordered-view plan: an equality prefix, then a range or the sort's fields. */
+  private orderedCandidates(filter: Document, pins: Map<string, Pinned>, sort: SortSpec | undefined): Candidates | undefined {
+    const ranges = rangeFields(filter);
+    if (ranges.size === 0 && !sort) return undefined;
+    const topKeys = Object.keys(filter);
+    let best: Candidates | undefined;
+    for (const index of this.indexes.values()) {
+      if (!index.usable || !index.orderable) continue;
+      let depth = 0;
+      while (depth < index.fields.length && pins.get(index.fields[depth])?.values.length === 1) depth++;
+      const rangeField = index.fields[depth];
+      const ranged = rangeField !== undefined ? ranges.get(rangeField) : undefined;
+      const order = sortOrder(index, depth, sort);
+      // Only worth the ordered view when it narrows by a range or gives the sort.
+      if (!ranged && !(order && sort && !index.sparse)) continue;
+      if (!ranged && depth === 0 && index.sparse) continue;
+      const prefix = index.fields.slice(0, depth).map((f) => pins.get(f)!.values[0]);
+      if (prefix.some((v) => v === null || v === undefined || !isSafeScalar(v))) continue;
+      index.ensureOrdered(this.docs);
+      const [from, to] = index.span(prefix, ranged?.range);
+      const used = new Set(index.fields.slice(0, depth));
+      if (ranged) used.add(rangeField);
+      const exact =
+        topKeys.length === used.size &&
+        topKeys.every((k) => used.has(k)) &&
+        index.fields.slice(0, depth).every((f) => pins.get(f)!.pure) &&
+        (!ranged || ranged.pure);
+      const backward = order === 'backward';
+      const plan: Candidates = {
+        docs: this.resolve(index.idsIn(from, to, backward)),
+        exact,
+        size: to - from,
+        index: index.spec,
+        ordered: !!sort && !!order,
+        direction: backward ? 'backward' : 'forward',
+      };
+      if (!best || (plan.ordered && !best.ordered) || (plan.ordered === best.ordered && plan.size < best.size)) best = plan;
+    }
+    return best;
+  }
+
+  private hashCandidates(pins: Map<string, Pinned>, pure: boolean): Candidates | undefined {
+    if (pins.size === 0) return undefined;
     const allPinsPure = pure && [...pins.values()].every((p) => p.pure);
 
     const idPin = pins.get('_id');
@@ -219,7 +314,7 @@ export class Collection {
       if (!best || size < best.size || (size === best.size && exact && !best.exact)) best = { ids, size, exact, index };
       if (size === 0) break;
     }
-    if (!best) return all;
+    if (!best) return undefined;
     return { docs: this.resolve(best.ids), exact: best.exact, size: best.size, index: best.index.spec };
   }
 
@@ -229,4 +324,25 @@ export class Collection {
       if (doc) yield doc;
     }
   }
+}
+
+/**
+ * Whether reading `index` (after `depth` equality fields) gives `sort`'s order, and in which direction: sort
+ * fields pinned by equality are ignored, the rest must follow the index fields with all directions the same
+ * or all reversed.
+ */
+function sortOrder(index: Index, depth: number, sort: SortSpec | undefined): 'forward' | 'backward' | undefined {
+  if (!sort) return 'forward';
+  const pinned = new Set(index.fields.slice(0, depth));
+  const rest = sort.filter(([field]) => !pinned.has(field));
+  if (rest.length === 0) return 'forward';
+  let direction: 'forward' | 'backward' | undefined;
+  for (let i = 0; i < rest.length; i++) {
+    const at = depth + i;
+    if (index.fields[at] !== rest[i][0]) return undefined;
+    const d = rest[i][1] === index.dirs[at] ? 'forward' : 'backward';
+    if (direction && d !== direction) return undefined;
+    direction = d;
+  }
+  return direction;
 }

@@ -7,11 +7,28 @@ import type { Document } from 'bson';
 import { CommandError, ErrorCodes } from './errors';
 import { compileFilter, type Matcher } from './query';
 import type { IndexSpec } from './storage';
-import { canonicalKey, formatValue, pathValues } from './values';
+import { canonicalKey, compareValues, formatValue, pathValues } from './values';
 
 export interface IndexEntry {
   key: string;
   values: unknown[];
+}
+
+/** One end of a range on an index field, in value order (not index order). */
+export interface Bound {
+  value: unknown;
+  inclusive: boolean;
+}
+
+export interface KeyRange {
+  lower?: Bound;
+  upper?: Bound;
+}
+
+/** An index key with the `_id` key holding it, as kept in the ordered view. */
+interface OrderedEntry {
+  values: unknown[];
+  id: string;
 }
 
 function leafValues(doc: Document, path: string): unknown[] {
@@ -38,6 +55,15 @@ export class Index {
   readonly entries: KeyMap = new Map();
   /** For compound indexes: prefixes[L - 1] maps the key of the first L fields (L < fields.length). */
   readonly prefixes: KeyMap[];
+  /** Sort direction of each field (1 or -1; hashed and special fields count as 1 and are not orderable). */
+  readonly dirs: number[];
+  /** Set once a document had an array on an indexed path; multikey indexes answer no ranges or sorts. */
+  multikey = false;
+  /**
+   * Every key in index order (field directions, then `_id` key), built on the first range or sort that needs
+   * it and kept in step with writes afterwards; null until then.
+   */
+  private ordered: OrderedEntry[] | null = null;
 
   constructor(readonly spec: IndexSpec) {
     this.fields = Object.keys(spec.key);
@@ -47,6 +73,12 @@ export class Index {
     this.usable = Object.values(spec.key).every((dir) => typeof dir === 'number' || dir === 'hashed');
     this.partial = spec.partialFilterExpression ? compileFilter(spec.partialFilterExpression) : undefined;
     this.prefixes = Array.from({ length: this.fields.length - 1 }, (): KeyMap => new Map());
+    this.dirs = Object.values(spec.key).map((dir) => (typeof dir === 'number' && dir < 0 ? -1 : 1));
+  }
+
+  /** True when the index can answer ranges and sorts: plain ascending/descending fields, no arrays, no filter. */
+  get orderable(): boolean {
+    return !this.multikey && !this.partial && Object.values(this.spec.key).every((dir) => typeof dir === 'number');
   }
 
   get isPartial(): boolean {
@@ -58,6 +90,8 @@ export class Index {
     if (this.partial && !this.partial.test(doc)) return [];
     const simple = this.simpleEntry(doc);
     if (simple !== undefined) return simple;
+    this.multikey = true;
+    this.ordered = null;
     const perField = this.fields.map((f) => leafValues(doc, f));
     if (this.sparse && perField.every((vals) => vals.every((v) => v === undefined))) return [];
     let combos: unknown[][] = [[]];
@@ -121,6 +155,12 @@ export class Index {
 
   add(idKey: string, entries: IndexEntry[]): void {
     for (const entry of entries) addTo(this.entries, entry.key, idKey);
+    if (this.ordered) {
+      for (const entry of entries) {
+        const item = { values: entry.values, id: idKey };
+        this.ordered.splice(this.firstAtOrAfter(item), 0, item);
+      }
+    }
     this.prefixes.forEach((map, i) => {
       for (const k of new Set(entries.map((e) => Index.keyOf(e.values.slice(0, i + 1))))) addTo(map, k, idKey);
     });
@@ -128,15 +168,97 @@ export class Index {
 
   remove(idKey: string, entries: IndexEntry[]): void {
     for (const entry of entries) removeFrom(this.entries, entry.key, idKey);
+    if (this.ordered) {
+      for (const entry of entries) {
+        const at = this.firstAtOrAfter({ values: entry.values, id: idKey });
+        if (at < this.ordered.length && this.ordered[at].id === idKey) this.ordered.splice(at, 1);
+      }
+    }
     this.prefixes.forEach((map, i) => {
       for (const k of new Set(entries.map((e) => Index.keyOf(e.values.slice(0, i + 1))))) removeFrom(map, k, idKey);
     });
   }
 
+  /** Builds the ordered view from the collection's documents unless it is already kept. */
+  ensureOrdered(docs: Iterable<[string, Document]>): void {
+    if (this.ordered) return;
+    const out: OrderedEntry[] = [];
+    for (const [id, doc] of docs) for (const entry of this.entriesFor(doc)) out.push({ values: entry.values, id });
+    out.sort((a, b) => this.compareEntries(a, b));
+    this.ordered = out;
+  }
+
+  /**
+   * Positions [from, to) in the ordered view of the keys whose first fields equal `prefix` and whose next
+   * field lies in `range` (call ensureOrdered first).
+   */
+  span(prefix: unknown[], range: KeyRange | undefined): [number, number] {
+    const ordered = this.ordered ?? [];
+    const k = prefix.length;
+    const dir = this.dirs[k] ?? 1;
+    // In index order a descending field starts at its upper bound.
+    const start = dir === 1 ? range?.lower : range?.upper;
+    const end = dir === 1 ? range?.upper : range?.lower;
+    const prefixOrder = (e: OrderedEntry): number => {
+      for (let i = 0; i < k; i++) {
+        const c = compareValues(e.values[i], prefix[i]) * this.dirs[i];
+        if (c) return c;
+      }
+      return 0;
+    };
+    const from = firstNot(ordered, (e) => {
+      const c = prefixOrder(e);
+      if (c) return c < 0;
+      if (!start || k >= this.fields.length) return false;
+      const d = compareValues(e.values[k], start.value) * dir;
+      return start.inclusive ? d < 0 : d <= 0;
+    });
+    const to = firstNot(ordered, (e) => {
+      const c = prefixOrder(e);
+      if (c) return c < 0;
+      if (!end || k >= this.fields.length) return true;
+      const d = compareValues(e.values[k], end.value) * dir;
+      return end.inclusive ? d <= 0 : d < 0;
+    });
+    return [from, Math.max(from, to)];
+  }
+
+  /** The `_id` keys at positions [from, to) of the ordered view, forwards or backwards. */
+  *idsIn(from: number, to: number, backward: boolean): Generator<string> {
+    const ordered = this.ordered ?? [];
+    if (backward) for (let i = to - 1; i >= from; i--) yield ordered[i].id;
+    else for (let i = from; i < to; i++) yield ordered[i].id;
+  }
+
+  private compareEntries(a: OrderedEntry, b: OrderedEntry): number {
+    for (let i = 0; i < this.dirs.length; i++) {
+      const c = compareValues(a.values[i], b.values[i]) * this.dirs[i];
+      if (c) return c;
+    }
+    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  }
+
+  private firstAtOrAfter(item: OrderedEntry): number {
+    return firstNot(this.ordered ?? [], (e) => this.compareEntries(e, item) < 0);
+  }
+
   clear(): void {
+    this.ordered = null;
     this.entries.clear();
     for (const map of this.prefixes) map.clear();
   }
+}
+
+/** The first position of a sorted array where `before` turns false (binary search). */
+function firstNot<T>(items: readonly T[], before: (item: T) => boolean): number {
+  let lo = 0;
+  let hi = items.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (before(items[mid])) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**

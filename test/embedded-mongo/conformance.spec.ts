@@ -438,6 +438,53 @@ describe('embedded MongoDB conformance (driver)', () => {
       expect(await coll.countDocuments({ account: 1, tags: 't1' })).to.equal(0);
     });
 
+    it('answers date ranges after an equality prefix from a compound index, and keeps them right after writes', async () => {
+      const coll = db.collection('ranged');
+      await coll.createIndex({ ce: 1, at: 1 });
+      const base = Date.UTC(2026, 2, 1);
+      const at = (i: number) => new Date(base + i * 60_000);
+      await coll.insertMany(Array.from({ length: 300 }, (_, i) => ({ i, ce: i % 3, at: at(i) })));
+      await coll.insertOne({ i: -1, ce: 1, at: 'not a date' });
+      expect(await coll.countDocuments({ ce: 1, at: { $gte: at(30), $lt: at(90) } })).to.equal(20);
+      expect(await coll.countDocuments({ ce: 1, at: { $gt: at(31), $lte: at(91) } })).to.equal(20);
+      expect(await coll.countDocuments({ ce: 1, at: { $gte: at(290) } })).to.equal(3);
+      expect(await coll.countDocuments({ ce: 1, at: { $lt: at(5) } })).to.equal(2);
+      await coll.updateOne({ i: 31 }, { $set: { at: at(1000) } });
+      await coll.deleteOne({ i: 34 });
+      await coll.insertOne({ i: 1001, ce: 1, at: at(50) });
+      expect(await coll.countDocuments({ ce: 1, at: { $gte: at(30), $lt: at(90) } })).to.equal(19);
+      const grouped = await coll.aggregate([{ $match: { ce: 2, at: { $gte: at(0), $lt: at(30) } } }, { $group: { _id: null, n: { $sum: 1 }, top: { $max: '$i' } } }]).toArray();
+      expect(grouped).to.deep.equal([{ _id: null, n: 10, top: 29 }]);
+    });
+
+    it('sorts from an index in either direction, with skip and limit', async () => {
+      const coll = db.collection('index-sorted');
+      await coll.createIndex({ ce: 1, at: -1 });
+      const base = Date.UTC(2026, 2, 1);
+      await coll.insertMany(Array.from({ length: 200 }, (_, i) => ({ i, ce: i % 2, at: new Date(base + ((i * 37) % 200) * 1000) })));
+      const latest = await coll.find({ ce: 0 }).sort({ at: -1 }).limit(3).toArray();
+      const all = (await coll.find({ ce: 0 }).toArray()).sort((a, b) => b.at.getTime() - a.at.getTime());
+      expect(latest.map((d) => d.i)).to.deep.equal(all.slice(0, 3).map((d) => d.i));
+      const earliest = await coll.find({ ce: 0, at: { $gte: new Date(base + 50_000), $lt: new Date(base + 150_000) } }).sort({ at: 1 }).skip(2).limit(4).toArray();
+      const inRange = all.filter((d) => d.at.getTime() >= base + 50_000 && d.at.getTime() < base + 150_000).reverse();
+      expect(earliest.map((d) => d.i)).to.deep.equal(inRange.slice(2, 6).map((d) => d.i));
+    });
+
+    it('explains an index-backed range with a sort and limit as an index scan without a sort stage', async () => {
+      const coll = db.collection('explained-range');
+      await coll.createIndex({ ce: 1, discarded: 1, at: 1 }, { name: 'report_1' });
+      await coll.insertMany(Array.from({ length: 100 }, (_, i) => ({ ce: i % 4, discarded: false, at: new Date(Date.UTC(2026, 0, 1) + i * 3_600_000) })));
+      const filter = { ce: 2, discarded: false, at: { $gte: new Date(Date.UTC(2026, 0, 2)), $lt: new Date(Date.UTC(2026, 0, 3)) } };
+      const explained = await coll.find(filter).sort({ at: -1 }).limit(5).explain('executionStats');
+      const plan = JSON.stringify(explained.queryPlanner.winningPlan);
+      expect(plan).to.include('"IXSCAN"');
+      expect(plan).to.include('"indexName":"report_1"');
+      expect(plan).not.to.include('"stage":"SORT"');
+      expect(JSON.stringify(explained)).to.include('"nReturned":5');
+      const unsorted = JSON.stringify((await coll.find({ at: { $gte: new Date(0) } }).sort({ at: 1 }).explain()).queryPlanner.winningPlan);
+      expect(unsorted).to.include('SORT');
+    });
+
     it('explains which index answers a query', async () => {
       const coll = db.collection('explained');
       await coll.createIndex({ email: 1 });

@@ -50,8 +50,21 @@ describe('embedded MongoDB index planner', () => {
     const none = coll.candidates({ account: 'acct3', status: 'closed' });
     expect(none.size).to.equal(0);
     const ranged = coll.candidates({ account: 'acct4', status: 'closed', at: { $gte: new Date(500_000) } });
-    expect(ranged.size).to.equal(100);
+    // The range on the field after the equality prefix narrows the candidates through the ordered view.
+    expect(ranged.size).to.equal(50);
     expect(ranged.exact).to.equal(false);
+    const bounded = coll.candidates({ account: 'acct4', status: 'closed', at: { $gte: new Date(500_000), $lt: new Date(600_000) } });
+    expect(bounded.size).to.equal(10);
+    expect(bounded.exact).to.equal(true);
+  });
+
+  it('gives an index-backed sort, reading the index backwards for the opposite direction', () => {
+    const sorted = coll.candidates({ account: 'acct3', status: 'open' }, [['at', 1]], true);
+    expect(sorted.ordered).to.equal(true);
+    expect(sorted.direction).to.equal('backward');
+    const times = [...sorted.docs].map((d) => (d.at as Date).getTime());
+    expect(times).to.deep.equal([...times].sort((a, b) => a - b));
+    expect(times).to.have.length(100);
   });
 
   it('finds array elements through a multikey index', () => {

@@ -1,9 +1,9 @@
 import * as BSON from 'bson';
 import type { Document } from 'bson';
-import type { Collection } from '../collection';
+import type { Collection, SortSpec } from '../collection';
 import type { Engine } from '../engine';
 import { CommandError, ErrorCodes } from '../errors';
-import { matches, type LazyQuery } from '../query';
+import { matches, sortDocs, type LazyQuery } from '../query';
 import type { WriteOp } from '../storage';
 
 export interface CommandContext {
@@ -80,6 +80,27 @@ export function selectDocs(coll: Collection | undefined, filter: Document, lazy:
     }
   }
   return out;
+}
+
+/**
+ * Documents of `coll` matching `filter` in `sort` order, at most `keep` of them: read in index order and
+ * stopped early when an index gives the order, else collected and sorted (top-k when `keep` is finite).
+ */
+export function selectSorted(coll: Collection | undefined, filter: Document, lazy: LazyQuery, sort: SortSpec, keep = Infinity): Document[] {
+  if (!coll) {
+    lazy();
+    return [];
+  }
+  const candidates = coll.candidates(filter, sort, keep !== Infinity);
+  const query = candidates.exact ? undefined : lazy();
+  const out: Document[] = [];
+  for (const doc of candidates.docs) {
+    if (!query || matches(query, doc)) {
+      out.push(doc);
+      if (candidates.ordered && out.length >= keep) break;
+    }
+  }
+  return candidates.ordered ? out : sortDocs(out, sort, keep);
 }
 
 /** Counts matches without materializing them when an index answers the filter exactly. */

@@ -8,7 +8,7 @@ import { compileProjection, lazyFilter, parseSort, sortDocs } from '../query';
 import { applyUpdate, buildUpsert, isOperatorUpdate, validateUpdate, type UpdateSpec } from '../update';
 import { canonicalKey, isPlainObject, pathValues } from '../values';
 import {
-  bsonTypeName, collectionName, countDocs, nonNegative, optionalDocument, selectDocs, writeErrorOf,
+  bsonTypeName, collectionName, countDocs, nonNegative, optionalDocument, selectDocs, selectSorted, writeErrorOf,
   type CommandContext, type Handler,
 } from './context';
 
@@ -30,9 +30,14 @@ export const find: Handler = (cmd, ctx) => {
   const coll = ctx.engine.get(ctx.db, name);
   // {$natural: -1} asks for reverse insertion order; other sort keys then apply on top (stable sort).
   const reverse = isPlainObject(cmd.sort) && Number(cmd.sort.$natural) === -1;
-  let docs = selectDocs(coll, filter, query, sort || reverse || limit === 0 ? Infinity : skip + limit);
-  if (reverse) docs.reverse();
-  if (sort) docs = sortDocs(docs, sort, limit ? skip + limit : Infinity);
+  let docs: Document[];
+  if (sort && !reverse) {
+    docs = selectSorted(coll, filter, query, sort, limit ? skip + limit : Infinity);
+  } else {
+    docs = selectDocs(coll, filter, query, sort || reverse || limit === 0 ? Infinity : skip + limit);
+    if (reverse) docs.reverse();
+    if (sort) docs = sortDocs(docs, sort, limit ? skip + limit : Infinity);
+  }
   if (skip) docs = docs.slice(skip);
   if (limit) docs = docs.slice(0, limit);
   const singleBatch = cmd.singleBatch === true;
@@ -235,8 +240,7 @@ export const findAndModify: Handler = (cmd, ctx) => {
   const arrayFilters = cmd.arrayFilters as Document[] | undefined;
   if (hasUpdate) validateUpdate(cmd.update);
   const coll = ctx.engine.get(ctx.db, name);
-  let matched = selectDocs(coll, filter, query, sort ? Infinity : 1);
-  if (sort) matched = sortDocs(matched, sort, 1);
+  const matched = sort ? selectSorted(coll, filter, query, sort, 1) : selectDocs(coll, filter, query, 1);
   const doc = matched[0];
   const present = (d: Document | undefined) => (d === undefined ? null : projector ? projector(d) : d);
 

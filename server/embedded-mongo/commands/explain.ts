@@ -1,7 +1,7 @@
 /** explain: which index (if any) answers a find, count, distinct, update, delete or aggregate's leading $match. */
 import type { Document } from 'bson';
 import { CommandError, ErrorCodes } from '../errors';
-import { compileFilter, matches } from '../query';
+import { compileFilter, matches, parseSort } from '../query';
 import { isPlainObject } from '../values';
 import { SERVER_VERSION } from './admin';
 import { collectionName, type Handler } from './context';
@@ -37,12 +37,22 @@ export const explain: Handler = (cmd, ctx) => {
   const filter = filterOf(name, inner);
   const matcher = compileFilter(filter);
   const coll = ctx.engine.get(ctx.db, collName);
-  const candidates = coll?.candidates(filter);
+  const sort = name === 'find' ? parseSort(inner.sort) : undefined;
+  const limit = name === 'find' && typeof inner.limit === 'number' ? Math.abs(inner.limit) : 0;
+  const candidates = coll?.candidates(filter, sort, limit > 0);
   let scan: Document = { stage: 'COLLSCAN', filter, direction: 'forward' };
   if (candidates?.index) {
-    const ixscan = { stage: candidates.index.name === '_id_' ? 'IDHACK' : 'IXSCAN', indexName: candidates.index.name, keyPattern: candidates.index.key };
+    const ixscan = {
+      stage: candidates.index.name === '_id_' ? 'IDHACK' : 'IXSCAN',
+      indexName: candidates.index.name,
+      keyPattern: candidates.index.key,
+      direction: candidates.direction ?? 'forward',
+    };
     scan = { stage: 'FETCH', ...(candidates.exact ? {} : { filter }), inputStage: ixscan };
   }
+  // An index-backed sort needs no SORT stage: the scan already returns the documents in order.
+  if (sort && !candidates?.ordered) scan = { stage: 'SORT', sortPattern: inner.sort, ...(limit ? { limitAmount: limit } : {}), inputStage: scan };
+  else if (limit) scan = { stage: 'LIMIT', limitAmount: limit, inputStage: scan };
   const reply: Document = {
     explainVersion: '1',
     queryPlanner: { namespace: `${ctx.db}.${collName}`, parsedQuery: filter, winningPlan: scan, rejectedPlans: [] },
@@ -53,7 +63,9 @@ export const explain: Handler = (cmd, ctx) => {
     for (const doc of candidates?.docs ?? []) {
       examined++;
       if (candidates?.exact || matches(matcher, doc)) returned++;
+      if (limit && candidates?.ordered && returned >= limit) break;
     }
+    if (limit) returned = Math.min(returned, limit);
     reply.executionStats = { executionSuccess: true, nReturned: returned, totalDocsExamined: examined, totalKeysExamined: candidates?.index ? examined : 0 };
   }
   reply.serverInfo = { host: 'localhost', version: SERVER_VERSION };
