@@ -4,7 +4,7 @@
  * may parse bodies. Tokens come from the installation store, per workspace.
  */
 import { App, ErrorCode, ExpressReceiver, LogLevel, type Authorize } from '@slack/bolt';
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import type { Config } from '../config';
 import type { Models } from '../models';
 import { registerCommandListeners } from './listeners/commands';
@@ -36,6 +36,24 @@ export function registerListeners(app: App, deps: { models: Models; config: Conf
   registerRelayListeners(app, deps.models);
 }
 
+/** Slack's guidance: refuse a request whose timestamp is more than five minutes away from now, either way. */
+export const SLACK_TIMESTAMP_TOLERANCE_SECONDS = 5 * 60;
+
+/**
+ * Bolt refuses only timestamps from the past; a request stamped in the future would stay replayable until
+ * that time comes. This check runs before Bolt and reads only the header, never the body.
+ */
+export function refusingFutureTimestamps(nowSeconds: () => number = () => Math.floor(Date.now() / 1000)): RequestHandler {
+  return (req, res, next) => {
+    const stamp = Number(req.header('x-slack-request-timestamp'));
+    if (Number.isFinite(stamp) && stamp > nowSeconds() + SLACK_TIMESTAMP_TOLERANCE_SECONDS) {
+      res.status(401).send();
+      return;
+    }
+    next();
+  };
+}
+
 export function boltRouter(deps: { config: Config; models: Models }): { router: Router; app: App } {
   const receiver = new ExpressReceiver({
     signingSecret: deps.config.slack.signingSecret,
@@ -54,7 +72,10 @@ export function boltRouter(deps: { config: Config; models: Models }): { router: 
     throw error;
   });
   registerListeners(app, deps);
-  return { router: receiver.router as Router, app };
+  const router = Router();
+  router.post(EVENTS_PATH, refusingFutureTimestamps());
+  router.use(receiver.router as Router);
+  return { router, app };
 }
 
 export type RegisteredListeners = { commands: string[]; events: string[]; actions: string[]; shortcuts: string[]; views: string[] };

@@ -66,6 +66,19 @@ describe('Slack events at /slack/events', () => {
       expect((await widget(ceId)).RoomName).to.not.equal('replayed-rename');
     });
 
+    it('answers 401 and processes nothing when the timestamp is more than five minutes in the future, even correctly signed', async () => {
+      const { ceId, channel } = await configured();
+      const body = renameEvent(channel, 'rename-from-the-future');
+      const tenMinutesAhead = Math.floor(Date.now() / 1000) + 600;
+      await request(server.url)
+        .post('/slack/events')
+        .type('json')
+        .set(slackSignature(server.config.slack.signingSecret, body, tenMinutesAhead))
+        .send(body)
+        .expect(401);
+      expect((await widget(ceId)).RoomName).to.not.equal('rename-from-the-future');
+    });
+
     it('answers 401 to an unsigned request', async () => {
       await request(server.url).post('/slack/events').type('json').send(renameEvent('C0SUPPORT1', 'x')).expect(401);
     });
