@@ -2,6 +2,7 @@ import type { Config, RelayTuning } from '../config';
 import type { Logger } from '../http/errorHandler';
 import type { Mailer } from '../mail';
 import type { Models } from '../models';
+import type { SlackAuthors } from './fromSlack';
 import type { Outbox } from './outbox';
 import type { Presence } from './presence';
 import type { PubSub } from './pubsub';
@@ -17,6 +18,8 @@ export type RelayContext = {
   logger: Logger;
   pubsub: PubSub;
   slack: SlackClients;
+  /** Operators' names and avatars as Slack last told them. */
+  authors: SlackAuthors;
   outbox: Outbox;
   presence: Presence;
   widgets: WidgetCache;

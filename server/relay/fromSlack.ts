@@ -48,28 +48,51 @@ export async function firstDelivery(ctx: RelayContext, eventId: string | undefin
 }
 
 type Author = { name: string; avatarUrl: string };
-const authorCache = new Map<string, { author: Author & { slackName: string; image: string }; until: number }>();
+type SlackUser = { slackName: string; image: string; /** false: Slack did not answer, the name is a stand-in */ known: boolean };
 
-async function slackUser(ctx: RelayContext, teamId: string, userId: string): Promise<{ slackName: string; image: string }> {
-  const key = `${teamId}:${userId}`;
-  const cached = authorCache.get(key);
-  if (cached && cached.until > Date.now()) return cached.author;
-  const team = await ctx.slack.forTeam(teamId);
-  let slackName = 'Operator';
-  let image = '';
-  if (team) {
-    try {
-      const res = await team.client.users.info({ user: userId });
-      const profile = res.user?.profile;
-      slackName = profile?.display_name || res.user?.real_name || profile?.real_name || res.user?.name || slackName;
-      image = profile?.image_72 || profile?.image_48 || '';
-    } catch (error) {
-      ctx.logger.warn(`relay: users.info failed for ${userId}`, error instanceof Error ? error.message : error);
-    }
+const FALLBACK_NAME = 'Operator';
+const AUTHOR_TTL_MS = 10 * 60_000;
+
+/**
+ * Operators' Slack names and avatars, per relay. Keyed by installation (team, user and bot token), so two
+ * Parley servers in one process, or a reinstalled app, never share entries. Only real answers are kept: a
+ * failed users.info is asked again on the next reply.
+ */
+export class SlackAuthors {
+  private readonly entries = new Map<string, { user: SlackUser; until: number }>();
+
+  get(key: string): SlackUser | undefined {
+    const entry = this.entries.get(key);
+    if (entry && entry.until > Date.now()) return entry.user;
+    this.entries.delete(key);
+    return undefined;
   }
-  const author = { name: slackName, avatarUrl: image, slackName, image };
-  authorCache.set(key, { author, until: Date.now() + 10 * 60_000 });
-  return author;
+
+  remember(key: string, user: SlackUser): void {
+    if (user.known) this.entries.set(key, { user, until: Date.now() + AUTHOR_TTL_MS });
+  }
+}
+
+async function slackUser(ctx: RelayContext, teamId: string, userId: string): Promise<SlackUser> {
+  const team = await ctx.slack.forTeam(teamId);
+  if (!team) return { slackName: FALLBACK_NAME, image: '', known: false };
+  const key = `${teamId}:${userId}:${team.token}`;
+  const cached = ctx.authors.get(key);
+  if (cached) return cached;
+  try {
+    const res = await team.client.users.info({ user: userId });
+    const profile = res.user?.profile;
+    const user = {
+      slackName: profile?.display_name || res.user?.real_name || profile?.real_name || res.user?.name || FALLBACK_NAME,
+      image: profile?.image_72 || profile?.image_48 || '',
+      known: true,
+    };
+    ctx.authors.remember(key, user);
+    return user;
+  } catch (error) {
+    ctx.logger.warn(`relay: users.info failed for ${userId}`, error instanceof Error ? error.message : error);
+    return { slackName: FALLBACK_NAME, image: '', known: false };
+  }
 }
 
 /** The operator's name and avatar as the widget's avatar settings say (spec section 4, avatar setting). */
@@ -119,7 +142,8 @@ export async function handleSlackMessage(ctx: RelayContext, teamId: string, even
   }
   const ce = await ctx.widgets.get(conversation.ceId);
   if (!ce) return;
-  const author = operatorAuthor(ce, await slackUser(ctx, teamId, event.user));
+  const slackAuthor = await slackUser(ctx, teamId, event.user);
+  const author = operatorAuthor(ce, slackAuthor);
   const files = await operatorFiles(ctx, ce._id, conversation._id, teamId, event.files ?? []);
   const eventTs = event.ts;
   const user = event.user;
@@ -141,6 +165,16 @@ export async function handleSlackMessage(ctx: RelayContext, teamId: string, even
     { $set: { firstResponseAt: now, agentName: author.name, agentAvatarUrl: author.avatarUrl, agentSlackUserId: user } },
   );
   await ctx.models.Conversation.updateOne({ _id: conversation._id }, { $set: { lastOperatorMsgAt: now } });
+  const correctsFallback =
+    !first && slackAuthor.known && conversation.agentSlackUserId === user && conversation.agentName !== author.name;
+  if (correctsFallback) {
+    // The first reply came while Slack did not answer users.info: the header named a stand-in until now.
+    await ctx.models.Conversation.updateOne(
+      { _id: conversation._id, agentSlackUserId: user },
+      { $set: { agentName: author.name, agentAvatarUrl: author.avatarUrl } },
+    );
+    await headerUpdate(ctx, conversation);
+  }
   if (first) {
     await headerUpdate(ctx, conversation);
     if (ce.sendOpJoinAutoResponse && ce.opJoinAutoResponseMessage) {

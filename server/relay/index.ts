@@ -11,7 +11,7 @@ import type { Mailer } from '../mail';
 import type { Models } from '../models';
 import { endConversation } from '../commands/endConversation';
 import type { RelayContext } from './context';
-import { handleSlackMessage, type SlackMessageEvent } from './fromSlack';
+import { handleSlackMessage, SlackAuthors, type SlackMessageEvent } from './fromSlack';
 import { Gateway } from './gateway';
 import { JOB_HANDLERS } from './jobs';
 import { Outbox } from './outbox';
@@ -37,6 +37,7 @@ export function createRelay(deps: { config: Config; models: Models; mailer: Mail
     tuning,
     pubsub: inProcessPubSub(),
     slack: new SlackClients(deps.models, deps.config.slack.apiUrl),
+    authors: new SlackAuthors(),
     widgets: new WidgetCache(deps.models),
     publicUrl: deps.config.publicUrl,
   } as RelayContext;

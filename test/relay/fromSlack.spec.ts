@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import type { TestServer } from '../helpers/app';
 import { slackSignature } from '../slack/helpers';
-import { ACME, ALICE, eventually, say, setUpRelayWidget, startRelayServer, VisitorSocket, type SetUp } from './helpers';
+import { ACME, ALICE, BOB, eventually, say, setUpRelayWidget, startRelayServer, VisitorSocket, type SetUp } from './helpers';
 
 describe('relay from Slack to the widget', () => {
   let server: TestServer;
@@ -115,5 +115,24 @@ describe('relay from Slack to the widget', () => {
     await reply('real answer');
     await socket.next('msg', (f) => f.message.text === 'real answer');
     expect(socket.msgs().map((f) => f.message.text)).to.not.include('lunch anyone?');
+  });
+
+  it('names the operator once Slack answers again after a failed users.info, in the widget and in the thread header', async () => {
+    const header = () => server.slack.state.data.messages.find((m) => m.channel === widget.channel && m.ts === threadTs);
+    const replyAsBob = (text: string) => server.slack.postAsUser({ teamId: ACME, userId: BOB, channelId: widget.channel, threadTs, text });
+    server.slack.state.data.channels.find((c) => c.id === widget.channel)?.members.push(BOB);
+    // Bob's first lookup fails: Slack hiccups.
+    server.slack.state.failNext('users.info', 1);
+    await replyAsBob('Looking into it');
+    const first = await socket.next('msg', (f) => f.message.text === 'Looking into it');
+    expect(first.message.author?.name).to.equal('Operator');
+    await eventually(async () => expect(JSON.stringify(header())).to.include('Answered by Operator'));
+
+    await replyAsBob('Found it: your order ships today');
+    const second = await socket.next('msg', (f) => f.message.text === 'Found it: your order ships today');
+    expect(second.message.author?.name).to.equal('Bob');
+    await eventually(async () => expect(JSON.stringify(header())).to.include('Answered by Bob'));
+    const conversation = await server.models.Conversation.findOne({ ceId: widget.ceId });
+    expect(conversation?.agentName).to.equal('Bob');
   });
 });
