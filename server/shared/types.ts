@@ -228,3 +228,28 @@ export type CurrentUser = {
   account: AccountView;
   ces: ChatEndpointView[];
 };
+
+/** An item of GET /v1/accounts/{id}/invoices, newest first. */
+export type InvoiceView = {
+  id: string;
+  /** The plan billed; '' for a single charge. */
+  stripePlanId: string;
+  /** Seconds since the epoch. */
+  dateTs: number;
+  /** Cents. */
+  amount: number;
+  /** The hosted invoice page. */
+  stripeInvoiceUrl: string;
+};
+
+/** GET /v1/accounts/{id}/next-invoice: the upcoming charge, or null when nothing is due. */
+export type NextInvoiceView = { amount: number; dateTs: number } | null;
+
+/** Why the payment portal is opened: its home page, or straight to cancelling the subscription. */
+export type PortalReason = 'home' | 'subscription_cancel';
+
+/** PUT /v1/accounts/{id}: the Account Info form, saved to Parley and to the Stripe customer. */
+export type AccountInfoPayload = Pick<
+  AccountView,
+  'orgName' | 'email' | 'billingAddressLine1' | 'billingCity' | 'billingState' | 'billingPostalCode' | 'billingCountry' | 'taxID'
+>;

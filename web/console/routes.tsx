@@ -23,6 +23,7 @@ const ResetPassword = lazy(() =>
   import('./scenes/reset-password/ResetPassword').then((m) => ({ default: m.ResetPassword })),
 );
 const SettingsPage = lazy(() => import('./scenes/settings/SettingsPage').then((m) => ({ default: m.SettingsPage })));
+const Account = lazy(() => import('./scenes/account/Account').then((m) => ({ default: m.Account })));
 const TermsOfService = lazy(() => import('./scenes/legal/Documents').then((m) => ({ default: m.TermsOfService })));
 const PrivacyPolicy = lazy(() => import('./scenes/legal/Documents').then((m) => ({ default: m.PrivacyPolicy })));
 
@@ -74,7 +75,7 @@ export function AppRoutes() {
               <Route path="/permissions/:ceId" element={<Permissions />} />
               <Route path="/please-upgrade" element={<PleaseUpgrade />} />
               <Route path="/thank-you-for-upgrading" element={<ThankYou />} />
-              <Route path="/account" element={<Upcoming title="Manage your account" />} />
+              <Route path="/account" element={<Account />} />
               {/* Non-admins never get here: the sign-in guard sends them to the dashboard. */}
               <Route path="/reports" element={<Outlet />}>
                 <Route index element={<Navigate to="/reports/overview" replace />} />

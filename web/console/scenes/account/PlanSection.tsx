@@ -1,0 +1,193 @@
+/** Plan tiles with the Monthly / Annually toggle, the plan buttons of spec section 4, and the cancel link. */
+import { useState } from 'react';
+import { monthlyPrice, yearlyListMonthlyPrice, type PlanDuration, type PlanView } from '../../../../server/shared';
+import { checkoutUrl, portalUrl } from '../../api/account';
+import { upgradePlan } from '../../api/widgets';
+import { messageOf } from '../../api';
+import { useConfirm } from '../../components/ConfirmDialog';
+import { CheckIcon } from '../../components/icons';
+import { Alert, Button } from '../../components/ui';
+import { useSession, useUser } from '../../session/session';
+import { daysUntil, formatCents, formatDate, planButton, planLimits, plansFor, type PlanButton } from './accountRules';
+
+export const SWITCH_CONFIRMATION =
+  'Are you sure? Switching plans will change the amount you will be charged and possibly the features offered by the chosen plan.';
+export const PLAN_UPDATED = 'Successfully updated account plan.';
+
+/** 'Error updating plan, contact support@{host}' (spec section 8). */
+export function planErrorText(host: string = window.location.hostname): string {
+  return `Error updating plan, contact support@${host}`;
+}
+
+const FEATURE_LABELS: [keyof PlanView, string][] = [
+  ['savedReplies', 'Saved replies'],
+  ['reports', 'Reports'],
+  ['triggers', 'Triggers'],
+  ['bots', 'Bots and integrations'],
+  ['questionGroups', 'Question groups'],
+  ['whiteLabel', 'White label'],
+  ['phoneSupport', 'Phone support'],
+];
+
+export function PlanSection() {
+  const user = useUser();
+  const { reload } = useSession();
+  const { account } = user;
+  const current = account.plan;
+  const [duration, setDuration] = useState<PlanDuration>(current.duration);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [notice, setNotice] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+  const confirm = useConfirm();
+
+  const goTo = async (stripeId: string, open: () => Promise<string>) => {
+    setBusy(stripeId);
+    setNotice(null);
+    try {
+      window.location.assign(await open());
+    } catch (err) {
+      setBusy(null);
+      setNotice({ kind: 'error', text: messageOf(err) });
+    }
+  };
+
+  const choose = (plan: PlanView, button: PlanButton) => {
+    if (button.kind === 'checkout') {
+      void goTo(plan.stripeId, () => checkoutUrl(account.Id, plan.stripeId));
+      return;
+    }
+    confirm.ask({
+      title: `Switch to ${plan.label} ${plan.duration === 'yearly' ? '(annual)' : '(monthly)'}?`,
+      body: (
+        <>
+          <p>{SWITCH_CONFIRMATION}</p>
+          {plan.price !== null && (
+            <p>
+              New price: <strong>{formatCents(plan.price)}</strong> {plan.duration === 'yearly' ? 'per year' : 'per month'}, prorated
+              against what you already paid.
+            </p>
+          )}
+        </>
+      ),
+      confirmLabel: button.label,
+      action: async () => {
+        try {
+          await upgradePlan(account.Id, plan.stripeId);
+          await reload();
+          setNotice({ kind: 'success', text: PLAN_UPDATED });
+        } catch {
+          setNotice({ kind: 'error', text: planErrorText() });
+          setDuration(current.duration);
+        }
+        confirm.close();
+      },
+    });
+  };
+
+  const tiles = plansFor(account.availablePlans, duration);
+  const cancelPending = account.cancelAt !== null && Date.parse(account.cancelAt) > Date.now();
+  const subscribed = account.paymentType !== 'none' && account.canceledAt === null;
+
+  return (
+    <section className="card account-section" aria-labelledby="plans-title">
+      <div className="account-section__head">
+        <h2 id="plans-title">Plan</h2>
+        <div className="segmented" role="tablist" aria-label="Billing period">
+          {(['monthly', 'yearly'] as const).map((value) => (
+            <button
+              key={value}
+              type="button"
+              role="tab"
+              aria-selected={duration === value}
+              className={`segmented__item${duration === value ? ' segmented__item--active' : ''}`}
+              onClick={() => setDuration(value)}
+            >
+              {value === 'monthly' ? 'Monthly' : 'Annually'}
+            </button>
+          ))}
+        </div>
+      </div>
+      {notice && (
+        <Alert kind={notice.kind} onDismiss={() => setNotice(null)}>
+          {notice.text}
+        </Alert>
+      )}
+      {cancelPending && account.cancelAt && (
+        <Alert kind="warning">
+          Your subscription was canceled and ends in {daysUntil(account.cancelAt)} days, on {formatDate(account.cancelAt)}.{' '}
+          {user.admin && (
+            <button type="button" className="link-button" onClick={() => goTo('renew', () => portalUrl(account.Id, 'home', user.Id))}>
+              Renew subscription
+            </button>
+          )}
+        </Alert>
+      )}
+      <div className="plan-tiles">
+        {tiles.map((plan) => {
+          const button = planButton(plan, current, account);
+          const price = monthlyPrice(plan);
+          const isCurrent = plan.stripeId === current.stripeId;
+          return (
+            <article key={plan.stripeId} className={`plan-tile${isCurrent ? ' plan-tile--current' : ''}`} aria-label={`${plan.label} plan`}>
+              <h3 className="plan-tile__name">{plan.label}</h3>
+              <p className="plan-tile__price">
+                {price === null ? (
+                  <span className="plan-tile__custom">Custom pricing</span>
+                ) : (
+                  <>
+                    {plan.duration === 'yearly' && <s className="plan-tile__list">{`$${yearlyListMonthlyPrice(plan)}`}</s>}
+                    {`$${price}`}
+                    <span className="muted"> / month</span>
+                  </>
+                )}
+              </p>
+              {plan.duration === 'yearly' && plan.price !== null && (
+                <p className="plan-tile__note muted">{formatCents(plan.price)} billed yearly, one month free</p>
+              )}
+              <ul className="check-list plan-tile__features">
+                {[...planLimits(plan), ...FEATURE_LABELS.filter(([flag]) => plan[flag] === true).map(([, label]) => label)].map(
+                  (line) => (
+                    <li key={line}>
+                      <CheckIcon />
+                      {line}
+                    </li>
+                  ),
+                )}
+              </ul>
+              {button &&
+                (button.disabled || !user.admin ? (
+                  <Button variant="secondary" disabled block>
+                    {isCurrent ? 'Current plan' : button.label}
+                  </Button>
+                ) : (
+                  <Button
+                    variant={button.label === 'Downgrade' ? 'secondary' : 'primary'}
+                    block
+                    busy={busy === plan.stripeId}
+                    disabled={busy !== null}
+                    onClick={() => choose(plan, button)}
+                  >
+                    {button.label}
+                  </Button>
+                ))}
+              {price === null && <a href="#/support" className="btn btn--secondary btn--block">Contact us!</a>}
+            </article>
+          );
+        })}
+      </div>
+      {!user.admin && <p className="muted">Only an admin of your account can change the plan.</p>}
+      {user.admin && subscribed && !cancelPending && (
+        <p className="account-cancel">
+          <button
+            type="button"
+            className="link-button link-button--danger"
+            onClick={() => goTo('cancel', () => portalUrl(account.Id, 'subscription_cancel', user.Id))}
+            disabled={busy !== null}
+          >
+            Cancel subscription
+          </button>
+        </p>
+      )}
+      {confirm.dialog}
+    </section>
+  );
+}

@@ -1,0 +1,103 @@
+/** Pure rules of the Account screen (spec sections 4 and 9): plan buttons, status text, usage and invoices. */
+import type { AccountView, InvoiceView, PlanDuration, PlanView } from '../../../../server/shared';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Bars of the Plan Usage panel are this many pixels wide at 100 percent. */
+export const USAGE_BAR_WIDTH = 400;
+
+export function formatDate(value: string | number | Date): string {
+  return new Date(value).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
+}
+
+export function formatCents(cents: number): string {
+  const dollars = cents / 100;
+  return `$${Number.isInteger(dollars) ? dollars.toString() : dollars.toFixed(2)}`;
+}
+
+export function hasCard(account: Pick<AccountView, 'paymentType'>): boolean {
+  return account.paymentType !== 'none';
+}
+
+/** The account's state (spec section 4); delinquent is a separate flag. */
+export type AccountState = 'trialing' | 'trial_expired' | 'paying' | 'canceled';
+
+export function accountState(
+  account: Pick<AccountView, 'paymentType' | 'trialEndAt' | 'canceledAt' | 'cancelAt'>,
+  now: Date = new Date(),
+): AccountState {
+  const ended = account.canceledAt !== null && (account.cancelAt === null || Date.parse(account.cancelAt) <= now.getTime());
+  if (ended) return 'canceled';
+  if (hasCard(account)) return 'paying';
+  if (account.trialEndAt && Date.parse(account.trialEndAt) > now.getTime()) return 'trialing';
+  return 'trial_expired';
+}
+
+/** The status line under the plan (spec section 4, "Account status text"). */
+export function statusText(
+  account: Pick<AccountView, 'paymentType' | 'cancelAt' | 'canceledAt' | 'delinquent' | 'trialEndAt'>,
+  now: Date = new Date(),
+): string {
+  if (account.cancelAt && Date.parse(account.cancelAt) > now.getTime()) {
+    return `subscription canceled and will end on ${formatDate(account.cancelAt)}`;
+  }
+  if (hasCard(account)) return account.delinquent ? 'delinquent, update billing info' : 'in good standing';
+  const ended = account.canceledAt ?? account.cancelAt ?? account.trialEndAt;
+  return ended ? `subscription ended on ${formatDate(ended)}` : 'subscription ended';
+}
+
+/** Whole days until the pending cancellation takes effect. */
+export function daysUntil(iso: string, now: Date = new Date()): number {
+  return Math.max(0, Math.ceil((Date.parse(iso) - now.getTime()) / DAY_MS));
+}
+
+/** What a month of the plan costs, in cents, for comparing plans of either duration. */
+function perMonth(plan: PlanView): number {
+  return plan.price === null ? Number.POSITIVE_INFINITY : plan.duration === 'yearly' ? plan.price / 12 : plan.price;
+}
+
+export type PlanButton = { label: string; disabled: boolean; kind: 'current' | 'checkout' | 'change' };
+
+/**
+ * The button of a plan tile (spec section 4): none for a custom plan; 'Current plan' (disabled) for the
+ * account's plan; 'Choose Plan' (Checkout) without a card; otherwise Switch to annual/monthly for the same
+ * plan in the other duration, Upgrade when it costs more per month, Downgrade when less.
+ */
+export function planButton(plan: PlanView, current: PlanView, account: Pick<AccountView, 'paymentType'>): PlanButton | null {
+  if (plan.price === null) return null;
+  if (plan.stripeId === current.stripeId) return { label: 'Current plan', disabled: true, kind: 'current' };
+  if (!hasCard(account)) return { label: 'Choose Plan', disabled: false, kind: 'checkout' };
+  if (plan.label === current.label && plan.duration !== current.duration) {
+    return { label: plan.duration === 'yearly' ? 'Switch to annual' : 'Switch to monthly', disabled: false, kind: 'change' };
+  }
+  const delta = perMonth(plan) - perMonth(current);
+  if (delta === 0) return { label: 'Current plan', disabled: true, kind: 'current' };
+  return { label: delta > 0 ? 'Upgrade' : 'Downgrade', disabled: false, kind: 'change' };
+}
+
+/** The plans shown for one position of the Monthly / Annually toggle, in ladder order. */
+export function plansFor(available: readonly PlanView[], duration: PlanDuration): PlanView[] {
+  return available.filter((plan) => plan.duration === duration);
+}
+
+/** Operators, channels (plural above 1) and conversations per month (spec section 9). */
+export function planLimits(plan: PlanView): string[] {
+  return [
+    plan.maxOperators === 0 ? 'Unlimited operators' : `${plan.maxOperators} ${plan.maxOperators === 1 ? 'operator' : 'operators'}`,
+    `${plan.maxChannels} ${plan.maxChannels > 1 ? 'channels' : 'channel'}`,
+    `${plan.convosPerMonth.toLocaleString('en-US')} conversations per month`,
+  ];
+}
+
+export type Usage = { used: number; limit: number; width: number; danger: boolean };
+
+/** A usage bar: its width out of USAGE_BAR_WIDTH, in danger style once the limit is reached. */
+export function usage(used: number, limit: number): Usage {
+  const ratio = limit > 0 ? Math.min(1, used / limit) : 1;
+  return { used, limit, width: Math.round(ratio * USAGE_BAR_WIDTH), danger: ratio >= 1 };
+}
+
+/** Invoices with amount 0 are hidden when only one invoice exists (spec section 9). */
+export function visibleInvoices(invoices: readonly InvoiceView[]): InvoiceView[] {
+  return invoices.length === 1 && invoices[0]?.amount === 0 ? [] : [...invoices];
+}
