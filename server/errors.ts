@@ -26,6 +26,17 @@ export class ValidationError extends AppError {
   }
 }
 
+/**
+ * 400 when Parley's Slack installation lacks a permission: the body also carries `Code: 'missing_scope'`
+ * (spec section 7), which the console reads to ask for expanded permissions.
+ */
+export class MissingScopeError extends ValidationError {
+  readonly body = { Code: 'missing_scope' } as const;
+  constructor(message: string) {
+    super(message, 'missing_scope');
+  }
+}
+
 /** 401: credentials are required (used where a 403 would log the console out wrongly). */
 export class AuthenticationError extends AppError {
   constructor(message = 'Authentication required', code: string = ERROR_CODES.unauthenticated) {

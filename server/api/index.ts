@@ -5,6 +5,7 @@ import { chatEndpointsRouter } from './chat-endpoints/routes';
 import { accountsRouter } from './accounts/routes';
 import { savedRepliesRouter } from './saved-replies/routes';
 import { questionGroupsRouter } from './question-groups/routes';
+import { botsRouter } from './bots/routes';
 
 export type { ApiDeps } from './users/routes';
 
@@ -22,6 +23,7 @@ export function apiRouter(deps: ApiDeps): Router {
   router.use(accountsRouter(deps));
   router.use(savedRepliesRouter(deps));
   router.use(questionGroupsRouter(deps));
+  router.use(botsRouter(deps));
   router.use(notFound);
   return router;
 }

@@ -10,6 +10,8 @@ import type { RelayContext } from '../relay/context';
 import { ValidationError } from '../errors';
 import { parse } from '../http/validate';
 import { publicSettings } from '../api/widget/presenter';
+import { readTriggerJson, TriggerJsonSchema } from '../shared/triggers';
+import { requirePlanFeature } from './planFeature';
 
 const ENUMS: Record<string, readonly [string, ...string[]]> = {
   collapsedMode: ['chip', 'button', 'tab', 'hidden', 'default'],
@@ -43,7 +45,7 @@ function fieldSchema(name: string, value: unknown): z.ZodType {
   if (typeof value === 'number') return z.preprocess((v) => (typeof v === 'string' ? Number(v) || 0 : v), z.number().int().min(0).max(100_000));
   if (URL_FIELDS.has(name)) return httpUrl;
   if (name === 'transcriptRecipient') return z.union([z.literal(''), z.email().max(254)]);
-  if (name === 'triggerJson') return z.string().max(100_000);
+  if (name === 'triggerJson') return TriggerJsonSchema;
   if (name === 'tz') return z.string().trim().min(1).max(100).refine(isTimeZone, 'Unknown time zone');
   return z.string().max(4000);
 }
@@ -97,6 +99,13 @@ export async function updateWidgetSettings(deps: SettingsDeps, ce: ChatEndpointD
   const countries = `${String(next.countryAllowList ?? '')}${String(next.countryDenyList ?? '')}`.trim();
   if (countries !== '' && next.collectVisitorMetaData !== true) {
     throw new ValidationError('Country lists need the collect personal data privacy setting on.');
+  }
+  if (typeof changes.triggerJson === 'string') {
+    // Owners whose plan lost triggers may still remove them; adding or changing needs the feature.
+    const before = JSON.stringify(readTriggerJson(ce.triggerJson));
+    if (changes.triggerJson !== before && readTriggerJson(changes.triggerJson).triggers.length > 0) {
+      await requirePlanFeature(deps.models, ce.accountId, 'triggers');
+    }
   }
   ce.set(changes);
   await ce.save();

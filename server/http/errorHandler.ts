@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import mongoose from 'mongoose';
-import { AppError, NotFoundError } from '../errors';
+import { AppError, MissingScopeError, NotFoundError } from '../errors';
 import { ERROR_CODES } from '../shared/constants';
 import type { ApiErrorBody } from '../shared/auth';
 
@@ -36,7 +36,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const parserMessage = bodyParserMessage(error);
     if (error instanceof AppError) {
       status = error.status;
-      body = { Message: error.message, Error: error.code };
+      body = { Message: error.message, Error: error.code, ...(error instanceof MissingScopeError ? error.body : {}) };
       if (error.isReportable) logger.error(error);
     } else if (error instanceof mongoose.Error.ValidationError || error instanceof mongoose.Error.CastError) {
       // A value a route's schema let through but the model refuses: still the input's fault, never a 500.

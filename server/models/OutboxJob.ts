@@ -9,6 +9,7 @@ export type OutboxKind =
   | 'slack.reply'
   | 'slack.updateHeader'
   | 'slack.note'
+  | 'slack.invite'
   | 'slack.offline'
   | 'webhook'
   | 'mail';

@@ -20,6 +20,7 @@ import { offlineMessageModel } from './OfflineMessage';
 import { savedReplyModel } from './SavedReply';
 import { questionGroupModel } from './QuestionGroup';
 import { conversationAssistModel, threadPostModel } from './ConversationAssist';
+import { botUserModel } from './BotUser';
 
 export function createModels(connection: Connection) {
   return {
@@ -43,6 +44,7 @@ export function createModels(connection: Connection) {
     QuestionGroup: questionGroupModel(connection),
     ConversationAssist: conversationAssistModel(connection),
     ThreadPost: threadPostModel(connection),
+    BotUser: botUserModel(connection),
   };
 }
 export type Models = ReturnType<typeof createModels>;

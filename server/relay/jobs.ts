@@ -47,6 +47,31 @@ const postHeader: JobHandler = async (ctx, job) => {
   const res = await client.chat.postMessage({ channel: conversation.slackChannel, ...header, unfurl_links: false, unfurl_media: false });
   // Stored before any reply job of this conversation runs (same key, so they wait for this one).
   await ctx.models.Conversation.updateOne({ _id: conversation._id }, { $set: { threadTs: String(res.ts) } });
+  if (await ctx.models.BotUser.exists({ ceId: conversation.ceId })) {
+    await ctx.outbox.enqueue('slack.invite', String(conversation._id), { conversationId: String(conversation._id) }, { channel: conversation.slackChannel });
+  }
+};
+
+/** Slack errors that leave nothing to do for one invited user (already there, gone, Parley itself). */
+const INVITE_SKIPS = new Set(['already_in_channel', 'user_not_found', 'cant_invite_self', 'user_is_restricted', 'user_is_ultra_restricted']);
+
+/** The widget's chosen bots and people join the channel and are mentioned in the new thread, so they follow it. */
+const inviteBots: JobHandler = async (ctx, job) => {
+  const { conversation } = await loadConversation(ctx, str(job, 'conversationId'));
+  if (!conversation.threadTs) return;
+  const chosen = await ctx.models.BotUser.find({ ceId: conversation.ceId }, { userID: 1 }).sort({ _id: 1 }).lean<{ userID: string }[]>();
+  if (chosen.length === 0) return;
+  const { client } = await teamClient(ctx, conversation.slackTeamId);
+  for (const { userID } of chosen) {
+    try {
+      await client.conversations.invite({ channel: conversation.slackChannel, users: userID });
+    } catch (error) {
+      const code = (error as { data?: { error?: unknown } } | null)?.data?.error;
+      if (typeof code !== 'string' || !INVITE_SKIPS.has(code)) throw error;
+    }
+  }
+  const mentions = chosen.map((b) => `<@${b.userID}>`).join(', ');
+  await client.chat.postMessage({ channel: conversation.slackChannel, thread_ts: conversation.threadTs, ...contextLine(`Added ${mentions} to this conversation.`) });
 };
 
 const updateHeader: JobHandler = async (ctx, job) => {
@@ -138,6 +163,7 @@ export const JOB_HANDLERS: Record<OutboxKind, JobHandler> = {
   'slack.updateHeader': updateHeader,
   'slack.reply': postReply,
   'slack.note': postNote,
+  'slack.invite': inviteBots,
   'slack.offline': postOffline,
   webhook: callWebhook,
   mail: sendMail,

@@ -87,5 +87,5 @@ export const TokenResponseSchema = z.object({ token: z.string() });
 export type TokenResponse = z.infer<typeof TokenResponseSchema>;
 
 /** Body of every API error. */
-export const ApiErrorBodySchema = z.object({ Message: z.string(), Error: z.string() });
+export const ApiErrorBodySchema = z.object({ Message: z.string(), Error: z.string(), Code: z.string().optional() });
 export type ApiErrorBody = z.infer<typeof ApiErrorBodySchema>;

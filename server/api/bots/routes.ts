@@ -1,0 +1,52 @@
+/**
+ * Bots and users added to a widget's new conversations, under /v1/chat_endpoints/{id} (plan feature bots):
+ * GET users (the Slack workspace's members; 400 with Code missing_scope without users:read), GET bot_users,
+ * POST bot and DELETE bot.
+ */
+import { Router, type Request, type Response } from 'express';
+import type { ApiDeps } from '../users/routes';
+import { authOf, requireAuth } from '../../http/auth';
+import { parse } from '../../http/validate';
+import { requirePlanFeature } from '../../commands/planFeature';
+import { addBotUser, listBotUsers, listSlackUsers, removeBotUser } from '../../commands/botUsers';
+import type { BotUserView, SlackUserView } from '../../shared/bots';
+import { teamBotClient } from '../../slack/teamClients';
+import { ownChatEndpoint } from '../chat-endpoints/access';
+import { AddBotBodySchema, RemoveBotBodySchema } from './schema';
+
+export function botsRouter(deps: ApiDeps): Router {
+  const { config, models } = deps;
+  const router = Router();
+  const auth = requireAuth(models, config.jwtSecret);
+
+  const widgetWithFeature = async (req: Request, res: Response) => {
+    const ce = await ownChatEndpoint(models, res, String(req.params.id));
+    await requirePlanFeature(models, authOf(res).user.accountId, 'bots');
+    return ce;
+  };
+
+  router.get('/chat_endpoints/:id/users', auth, async (req, res: Response<SlackUserView[]>) => {
+    const ce = await widgetWithFeature(req, res);
+    res.json(await listSlackUsers(models, ce, await teamBotClient(models, config.slack.apiUrl, ce)));
+  });
+
+  router.get('/chat_endpoints/:id/bot_users', auth, async (req, res: Response<BotUserView[]>) => {
+    const ce = await widgetWithFeature(req, res);
+    res.json(await listBotUsers(models, ce));
+  });
+
+  router.post('/chat_endpoints/:id/bot', auth, async (req, res: Response<BotUserView>) => {
+    const ce = await widgetWithFeature(req, res);
+    const input = parse(AddBotBodySchema, req.body);
+    res.json(await addBotUser(models, ce, await teamBotClient(models, config.slack.apiUrl, ce), input));
+  });
+
+  router.delete('/chat_endpoints/:id/bot', auth, async (req, res) => {
+    const ce = await widgetWithFeature(req, res);
+    const { ID } = parse(RemoveBotBodySchema, req.body);
+    await removeBotUser(models, ce, ID);
+    res.json({});
+  });
+
+  return router;
+}

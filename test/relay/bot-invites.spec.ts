@@ -1,0 +1,52 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import type { TestServer } from '../helpers/app';
+import { BOB, eventually, say, setUpRelayWidget, startRelayServer, VisitorSocket, type SetUp } from './helpers';
+
+const HELPER_BOT = 'U0HELPER01';
+
+describe('bots and users added to new conversations', () => {
+  let server: TestServer;
+  let widget: SetUp;
+  before(async () => {
+    server = await startRelayServer();
+  });
+  after(async () => {
+    await server.close();
+  });
+  beforeEach(async () => {
+    widget = await setUpRelayWidget(server);
+    const ce = await widget.widget();
+    await server.models.Account.updateOne({ _id: ce.accountId }, { $set: { planStripeId: 'parley_pro_monthly' } });
+  });
+
+  const addBot = (userID: string) =>
+    request(server.url).post(`/v1/chat_endpoints/${widget.ceId}/bot`).set('Authorization', `Bearer ${widget.token}`).send({ userID }).expect(200);
+  const threadOf = (channel: string) => {
+    const parent = server.slack.state.channelMessages(channel).find((m) => m.botId);
+    return parent ? server.slack.state.replies(channel, parent.ts) : [];
+  };
+
+  it('invites the chosen bot into the channel and mentions the bot and people in each new thread', async () => {
+    await addBot(HELPER_BOT);
+    await addBot(BOB);
+    expect(server.slack.state.channel(widget.channel)?.members).to.not.include(HELPER_BOT);
+    const { socket } = await VisitorSocket.hello(server, widget.uuid, { identity: { name: 'Vera' } });
+    await say(socket, 'Hello, is a bot around?');
+    await eventually(async () => {
+      expect(threadOf(widget.channel).map((r) => r.text)).to.include(`Added <@${HELPER_BOT}>, <@${BOB}> to this conversation.`);
+    });
+    expect(server.slack.state.channel(widget.channel)?.members).to.include(HELPER_BOT);
+    const invites = server.slack.state.callsOf('conversations.invite').filter((c) => c.args.channel === widget.channel);
+    expect(invites.map((c) => [c.args.users, c.ok, c.tokenType])).to.deep.include([HELPER_BOT, true, 'bot']);
+    socket.close();
+  });
+
+  it('opens threads without invitations when nobody was chosen', async () => {
+    const { socket } = await VisitorSocket.hello(server, widget.uuid, { identity: { name: 'Walt' } });
+    await say(socket, 'Just me');
+    await eventually(async () => expect(threadOf(widget.channel).map((r) => r.text)).to.deep.equal(['Just me']));
+    expect(server.slack.state.callsOf('conversations.invite').filter((c) => c.args.channel === widget.channel)).to.deep.equal([]);
+    socket.close();
+  });
+});
