@@ -33,6 +33,8 @@ export type Config = {
     oauthUrl: string;
   };
   stripe: {
+    /** True when STRIPE_SECRET_KEY is not given: Parley runs the Stripe sandbox in-process and talks to it. */
+    sandbox: boolean;
     secretKey: string;
     webhookSecret: string;
     /** Unset: Stripe itself. */
@@ -232,6 +234,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       oauthUrl: e.SLACK_OAUTH_URL ?? 'https://slack.com/oauth/v2/authorize',
     },
     stripe: {
+      sandbox: e.STRIPE_SECRET_KEY === undefined,
       secretKey: secret('STRIPE_SECRET_KEY'),
       webhookSecret: secret('STRIPE_WEBHOOK_SECRET'),
       apiUrl: e.STRIPE_API_URL,

@@ -17,6 +17,8 @@ import type { Logger } from './http/errorHandler';
 import { startEmbeddedMongo } from './embedded-mongo';
 import { startSlackSandbox } from './slack';
 import type { SlackSandbox } from './sandbox/slack';
+import { startStripeSandbox, type StripeSandboxTuning } from './billing/sandbox';
+import type { StripeSandbox } from './sandbox/stripe';
 import { createRelay, type Relay } from './relay';
 import { startAssistant } from './relay/assist';
 
@@ -31,6 +33,8 @@ export type Parley = {
   mailer: Mailer;
   /** The Slack sandbox at /sandbox/slack, when running without Slack credentials. */
   slackSandbox?: SlackSandbox;
+  /** The Stripe sandbox (API on its own port, pages at /sandbox/stripe), when running without STRIPE_SECRET_KEY. */
+  stripeSandbox?: StripeSandbox;
   /** The demo site on another origin embedding the first configured widget (when config.demoPort is set). */
   demoUrl?: string;
   /** The visitor relay: WebSocket gateway at /ws, outbox worker, presence. */
@@ -45,6 +49,8 @@ export type StartOptions = {
   dbName?: string;
   logger?: Logger;
   consoleDir?: string;
+  /** Timings of the in-process Stripe sandbox (tests shorten webhook retries). */
+  stripeSandbox?: StripeSandboxTuning;
 };
 
 const dbNameInUri = (uri: string) => /^mongodb(?:\+srv)?:\/\/[^/]+\/([^?]+)/.exec(uri)?.[1];
@@ -87,12 +93,18 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       const started = slackSandbox;
       cleanups.push(() => started.close());
     }
+    let stripeSandbox: StripeSandbox | undefined;
+    if (config.stripe.sandbox) {
+      ({ sandbox: stripeSandbox, config: effective } = await startStripeSandbox(effective, options.stripeSandbox));
+      const started = stripeSandbox;
+      cleanups.push(() => started.close());
+    }
 
     const mailer = createMailer(effective.mail);
     cleanups.push(() => mailer.close());
     const relay = createRelay({ config: effective, models, mailer, logger: options.logger ?? console });
     cleanups.push(() => relay.close());
-    const app = createApp({ config: effective, models, mailer, logger: options.logger, consoleDir: options.consoleDir, slackSandbox, relay });
+    const app = createApp({ config: effective, models, mailer, logger: options.logger, consoleDir: options.consoleDir, slackSandbox, stripeSandbox, relay });
     server.on('request', app);
     let demoUrl: string | undefined;
     if (effective.demoPort !== undefined) {
@@ -104,7 +116,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     const assistant = startAssistant(relay);
     cleanups.push(() => assistant.stop());
 
-    return { url: effective.publicUrl, config: effective, app, server, connection, models, mailer, slackSandbox, demoUrl, relay, close };
+    return { url: effective.publicUrl, config: effective, app, server, connection, models, mailer, slackSandbox, stripeSandbox, demoUrl, relay, close };
   } catch (error) {
     await close();
     throw error;
@@ -132,6 +144,7 @@ async function main(): Promise<void> {
   console.log(`Parley is running: ${parley.url}/app/`);
   if (!config.mongodbUri) console.log(`Database: embedded, in ${path.join(config.dataDir, 'db')}`);
   if (parley.slackSandbox) console.log(`Slack: sandbox (no SLACK_CLIENT_ID), operator page: ${parley.url}/sandbox/slack`);
+  if (parley.stripeSandbox) console.log(`Stripe: sandbox (no STRIPE_SECRET_KEY), operator page: ${parley.url}/sandbox/stripe`);
   if (parley.demoUrl) console.log(`Demo site (another origin, embeds your first configured widget): ${parley.demoUrl}/`);
   if (parley.mailer.outbox) console.log(`Outbox (mails are not sent, read them here): ${parley.url}/dev/outbox`);
 

@@ -7,6 +7,7 @@ import type { Mailer } from '../mail';
 import { apiRouter } from '../api';
 import { slackRouter } from '../slack';
 import type { SlackSandbox } from '../sandbox/slack';
+import type { StripeSandbox } from '../sandbox/stripe';
 import type { Relay } from '../relay';
 import { widgetApiRouter } from '../api/widget/routes';
 import { updateConfigRouter } from '../api/chat-endpoints/updateConfig';
@@ -24,6 +25,8 @@ export type AppDeps = {
   consoleDir?: string;
   /** Mounted at /sandbox/slack when Parley runs without Slack credentials. */
   slackSandbox?: SlackSandbox;
+  /** Its hosted pages and operator page mounted at /sandbox/stripe when Parley runs without STRIPE_SECRET_KEY. */
+  stripeSandbox?: StripeSandbox;
   /** Serves the public widget API under /widget when given. */
   relay?: Relay;
 };
@@ -37,6 +40,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.set('trust proxy', deps.config.trustProxy);
   // The sandbox stands in for slack.com: its pages carry their own inline scripts, so Parley's CSP does not apply.
   if (deps.slackSandbox) app.use('/sandbox/slack', deps.slackSandbox.router);
+  if (deps.stripeSandbox) app.use('/sandbox/stripe', deps.stripeSandbox.router);
   // Loaded by other sites' pages: helmet's same-origin resource policy must not apply to the widget scripts.
   app.use(widgetAssets());
   app.use(

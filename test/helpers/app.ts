@@ -12,6 +12,7 @@ import { startParley, type Parley } from '../../server/main';
 import type { Models } from '../../server/models';
 import type { SentMail } from '../../server/mail';
 import type { SlackSandbox } from '../../server/sandbox/slack';
+import type { StripeSandbox } from '../../server/sandbox/stripe';
 import { testMongoUri, uniqueDbName } from './mongo';
 
 export type { SentMail } from '../../server/mail';
@@ -26,6 +27,8 @@ export type TestServer = {
   outbox: { list(): Promise<SentMail[]>; latestTo(email: string): Promise<SentMail | undefined> };
   /** The Slack sandbox Parley talks to (mounted at /sandbox/slack), to drive Slack from tests. */
   slack: SlackSandbox;
+  /** The Stripe sandbox Parley's stripe client talks to (pages at /sandbox/stripe): drive its clock, inspect events and deliveries. */
+  stripe: StripeSandbox;
   /** Everything startParley started, for tests of parts added later. */
   parley: Parley;
   /** The demo site, another origin, embedding a widget: `${demoUrl}/?widget=<uuid>`. */
@@ -68,10 +71,13 @@ export async function startTestServer(overrides: Partial<Config> = {}, options: 
     // Outbox rather than SMTP unless a test asks otherwise.
     mail: { ...base.mail, ...overrides.mail },
   };
-  const parley = await startParley(config, { host: '127.0.0.1', dbName, logger: console });
+  // Webhook retries within seconds, not Stripe's hours, so settled() does not wait on an endpoint that refuses.
+  const parley = await startParley(config, { host: '127.0.0.1', dbName, logger: console, stripeSandbox: { retryDelaysMs: [100, 500, 2000] } });
   const outbox = parley.mailer.outbox;
   const slack = parley.slackSandbox;
   if (!slack) throw new Error('test servers run without Slack credentials, so with the Slack sandbox');
+  const stripe = parley.stripeSandbox;
+  if (!stripe) throw new Error('test servers run without STRIPE_SECRET_KEY, so with the Stripe sandbox');
   return {
     url: parley.url,
     app: parley.app,
@@ -87,6 +93,7 @@ export async function startTestServer(overrides: Partial<Config> = {}, options: 
       latestTo: async (email) => (outbox ? outbox.latestTo(email) : undefined),
     },
     slack,
+    stripe,
     async close(closeOptions = {}) {
       if (closeOptions.keepData) {
         await parley.close();
