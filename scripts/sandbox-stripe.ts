@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { STRIPE_WEBHOOK_PATH, stripeSeed } from '../server/billing/sandbox';
-import { PLAN_CATALOG } from '../server/models/Plan';
+import { PLAN_CATALOG } from '../server/shared/plans';
 import { createStripeSandbox } from '../server/sandbox/stripe';
 
 const { values } = parseArgs({

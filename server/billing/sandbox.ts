@@ -6,18 +6,18 @@
  */
 import path from 'node:path';
 import type { Config } from '../config';
-import { PLAN_CATALOG, type Plan } from '../models/Plan';
+import { type CatalogPlan, PLAN_CATALOG } from '../shared/plans';
 import { createStripeSandbox, type StripeSandbox, type StripeSeed } from '../sandbox/stripe';
 
 export const STRIPE_SANDBOX_PATH = '/sandbox/stripe';
 export const STRIPE_WEBHOOK_PATH = '/v1/billing/stripe-webhook';
 
 /** Products (one per tier) and their monthly and yearly prices; a price's id and lookup key are the plan's stripeId. */
-export function stripeSeed(plans: Plan[]): StripeSeed {
+export function stripeSeed(plans: readonly CatalogPlan[]): StripeSeed {
   const products = new Map<string, StripeSeed['products'][number]>();
   for (const plan of plans) {
     if (plan.price === null) continue;
-    const id = `prod_parley_${plan.label.toLowerCase().replace(/[^a-z0-9]+/g, '_')}`;
+    const id = `prod_parley_${plan.tier}`;
     const product = products.get(id) ?? { id, name: `Parley ${plan.label}`, prices: [] };
     products.set(id, product);
     product.prices.push({ id: plan.stripeId, lookup_key: plan.stripeId, unit_amount: plan.price, currency: 'usd', interval: plan.duration === 'yearly' ? 'year' : 'month' });

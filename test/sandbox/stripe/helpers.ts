@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { createStripeSandbox, type StripeSandbox, type StripeSandboxOptions } from '../../../server/sandbox/stripe';
 import { stripeSeed } from '../../../server/billing/sandbox';
-import { PLAN_CATALOG } from '../../../server/models/Plan';
+import { PLAN_CATALOG } from '../../../server/shared/plans';
 
 export const SECRET_KEY = 'sk_test_sandbox_0123456789abcdef';
 export const WEBHOOK_SECRET = 'whsec_test_0123456789abcdef';
