@@ -43,6 +43,7 @@ const pageCss = `
 .portal main { padding: 56px 48px; max-width: 760px; }
 .portal section { border-bottom: 1px solid var(--border); padding-bottom: 20px; }
 .plan-line { display: flex; justify-content: space-between; align-items: flex-start; gap: 16px; }
+.plan-line .button, .plan-line button { white-space: nowrap; }
 .panel { max-width: 560px; margin: 48px auto; padding: 0 20px; }
 .invoice-head { display: flex; justify-content: space-between; align-items: baseline; gap: 12px; }
 @media (max-width: 760px) {
@@ -52,7 +53,8 @@ const pageCss = `
   .back { margin-bottom: 20px; }
   .amount { font-size: 30px; }
   .portal aside { padding: 24px 20px; border-right: 0; border-bottom: 1px solid var(--border); }
-  .portal main { padding: 8px 20px 40px; }
+  .portal main { padding: 24px 20px 40px; }
+  .portal aside .back { margin-bottom: 8px; }
   table.invoices th:nth-child(3), table.invoices td:nth-child(3) { display: none; }
 }
 `;
