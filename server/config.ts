@@ -81,6 +81,8 @@ export type RelayTuning = {
   socketsPerIpPerMinute: number;
   /** A socket with more than this many bytes waiting to be sent is dropped (it resumes by seq). */
   maxBufferedBytes: number;
+  /** How often widgets with an operating-hours schedule are checked for a scheduled ON or OFF time. */
+  scheduleCheckMs: number;
 };
 
 export type RateLimits = {

@@ -20,6 +20,7 @@ import type { SlackSandbox } from './sandbox/slack';
 import { startStripeSandbox, type StripeSandboxTuning } from './billing/sandbox';
 import type { StripeSandbox } from './sandbox/stripe';
 import { createRelay, type Relay } from './relay';
+import type { Clock } from './relay/context';
 import { startAssistant } from './relay/assist';
 
 export type Parley = {
@@ -51,6 +52,8 @@ export type StartOptions = {
   consoleDir?: string;
   /** Timings of the in-process Stripe sandbox (tests shorten webhook retries). */
   stripeSandbox?: StripeSandboxTuning;
+  /** What time it is for operating hours; tests pass a clock they control. */
+  clock?: Clock;
 };
 
 const dbNameInUri = (uri: string) => /^mongodb(?:\+srv)?:\/\/[^/]+\/([^?]+)/.exec(uri)?.[1];
@@ -102,7 +105,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
 
     const mailer = createMailer(effective.mail);
     cleanups.push(() => mailer.close());
-    const relay = createRelay({ config: effective, models, mailer, logger: options.logger ?? console });
+    const relay = createRelay({ config: effective, models, mailer, logger: options.logger ?? console, clock: options.clock });
     cleanups.push(() => relay.close());
     const app = createApp({ config: effective, models, mailer, logger: options.logger, consoleDir: options.consoleDir, slackSandbox, stripeSandbox, relay });
     server.on('request', app);

@@ -12,6 +12,20 @@ import { parse } from '../http/validate';
 import { publicSettings } from '../api/widget/presenter';
 import { readTriggerJson, TriggerJsonSchema } from '../shared/triggers';
 import { requirePlanFeature } from './planFeature';
+import {
+  HOURS_ORDER_MESSAGE,
+  HOURS_STEP_MESSAGE,
+  INACTIVE_GRACE_MINS,
+  INVALID_FILTER,
+  invalidCountries,
+  invalidFilters,
+  isTimeChoice,
+  MAX_CONCURRENT_LIMIT,
+  NO_ANSWER_AFTER_SECS,
+  RESPONSE_REMINDER_FREQS,
+  TEAM_AVATAR_NEEDED,
+  usesTeamAvatar,
+} from '../shared/settings';
 
 const ENUMS: Record<string, readonly [string, ...string[]]> = {
   collapsedMode: ['chip', 'button', 'tab', 'hidden', 'default'],
@@ -38,11 +52,30 @@ function isTimeZone(tz: string): boolean {
   }
 }
 
+/** Select fields with a fixed list of choices (spec section 9), and what their 400 says. */
+const CHOICES: Record<string, { values: readonly number[]; label: string }> = {
+  responseRemindersFreq: { values: RESPONSE_REMINDER_FREQS, label: 'Response reminder frequency' },
+  noAnswerMessageAfterSecs: { values: NO_ANSWER_AFTER_SECS, label: 'No-answer message delay' },
+  maxVisitorInactiveMins: { values: INACTIVE_GRACE_MINS, label: 'Inactive visitor grace period' },
+};
+
+// "Select fields convert to numbers; a non-numeric value becomes 0."
+const selectNumber = (v: unknown) => (typeof v === 'string' ? Number(v) || 0 : v);
+
 function fieldSchema(name: string, value: unknown): z.ZodType {
   if (ENUMS[name]) return z.enum(ENUMS[name]);
+  const choice = CHOICES[name];
+  if (choice) {
+    const message = `${choice.label} must be one of ${choice.values.join(', ')}`;
+    return z.preprocess(selectNumber, z.number(message).refine((n) => choice.values.includes(n), message));
+  }
+  if (name === 'maxConcurrentConvos') {
+    const message = `Concurrent chat limit must be a whole number from 0 (unlimited) to ${MAX_CONCURRENT_LIMIT}`;
+    return z.preprocess(selectNumber, z.number(message).int(message).min(0, message).max(MAX_CONCURRENT_LIMIT, message));
+  }
   if (typeof value === 'boolean') return z.boolean();
   // "Select fields convert to numbers; a non-numeric value becomes 0."
-  if (typeof value === 'number') return z.preprocess((v) => (typeof v === 'string' ? Number(v) || 0 : v), z.number().int().min(0).max(100_000));
+  if (typeof value === 'number') return z.preprocess(selectNumber, z.number().int().min(0).max(100_000));
   if (URL_FIELDS.has(name)) return httpUrl;
   if (name === 'transcriptRecipient') return z.union([z.literal(''), z.email().max(254)]);
   if (name === 'triggerJson') return TriggerJsonSchema;
@@ -53,34 +86,42 @@ function fieldSchema(name: string, value: unknown): z.ZodType {
 const settingsShape: Record<string, z.ZodType> = {};
 for (const [name, value] of Object.entries(CHAT_ENDPOINT_DEFAULTS)) settingsShape[name] = fieldSchema(name, value).optional();
 
-const HHMM = z.number().int().min(0).max(2400).refine((n) => n % 100 < 60, 'must be HHMM');
+const HHMM = z.number(HOURS_STEP_MESSAGE).int(HOURS_STEP_MESSAGE).refine(isTimeChoice, HOURS_STEP_MESSAGE);
 
-/** One operating hour entry: weekday 0 (Sunday) to 6, start and end as HHMM numbers. */
-export const OperatingHourSchema = z.object({ weekday: z.number().int().min(0).max(6), start: HHMM, end: HHMM });
+/**
+ * One operating hour entry: weekday 0 (Sunday) to 6, start and end as HHMM numbers in 15-minute steps, the end
+ * after the start. Pairs with equal start and end are dropped before this (spec section 5).
+ */
+export const OperatingHourSchema = z
+  .object({ weekday: z.number('Operating hours: weekday must be 0 (Sunday) to 6').int().min(0, 'Operating hours: weekday must be 0 (Sunday) to 6').max(6, 'Operating hours: weekday must be 0 (Sunday) to 6'), start: HHMM, end: HHMM })
+  .refine((h) => h.end > h.start, HOURS_ORDER_MESSAGE);
+
+/** Drops operating hour entries whose start equals their end; anything else is left for the schema to judge. */
+function withoutEmptyPairs(value: unknown): unknown {
+  if (!Array.isArray(value)) return value;
+  return value.filter((h: unknown) => !(h && typeof h === 'object' && 'start' in h && 'end' in h && h.start === h.end));
+}
 
 /** The settings a console save or a Slack command may change; fields left out keep their value. */
 export const WidgetSettingsSchema = z
   .object({
     ...settingsShape,
     off: z.boolean().optional(),
-    operatingHours: z.array(OperatingHourSchema).max(100).optional(),
+    operatingHours: z.preprocess(withoutEmptyPairs, z.array(OperatingHourSchema).max(100, 'At most 100 operating hour pairs')).optional(),
   })
   .superRefine((body, ctx) => {
     const b = body as Record<string, unknown>;
-    for (const list of ['countryAllowList', 'countryDenyList']) {
+    for (const [list, label] of [['countryAllowList', 'Allowed countries'], ['countryDenyList', 'Blocked countries']] as const) {
       const value = b[list];
-      if (typeof value === 'string' && value.trim() !== '' && !value.split(/[\s,]+/).filter(Boolean).every((c) => /^[A-Za-z]{2}$/.test(c))) {
-        ctx.addIssue({ code: 'custom', path: [list], message: 'must be two-letter country codes separated by commas' });
+      const bad = typeof value === 'string' ? invalidCountries(value) : [];
+      if (bad.length > 0) {
+        ctx.addIssue({ code: 'custom', path: [list], message: `${label}: ${bad.slice(0, 3).join(', ').slice(0, 50)} is not an ISO two-letter country code (use commas between codes, e.g. US, CA)` });
       }
     }
     if (typeof b.blacklistedUrls === 'string') {
-      for (const entry of b.blacklistedUrls.split(/[\s,]+/).filter(Boolean)) {
-        try {
-          new RegExp(entry);
-        } catch {
-          ctx.addIssue({ code: 'custom', path: ['blacklistedUrls'], message: `Invalid filter: ${entry.slice(0, 50)}` });
-        }
-      }
+      const bad = invalidFilters(b.blacklistedUrls)[0];
+      // No path: the message says which entry, and the spec's wording 'Invalid filter' must not get a field prefix.
+      if (bad !== undefined) ctx.addIssue({ code: 'custom', path: [], message: `${INVALID_FILTER}: ${bad.slice(0, 50)}` });
     }
   });
 
@@ -96,6 +137,10 @@ export async function updateWidgetSettings(deps: SettingsDeps, ce: ChatEndpointD
   if (next.requireAcceptance === true && String(next.acceptanceText ?? '').trim().length < 3) {
     throw new ValidationError('Must be at least three characters for Acceptance text to be displayed.');
   }
+  const usesAvatar = usesTeamAvatar({ showTeamAvatarPreChat: next.showTeamAvatarPreChat === true, teamAvatarOn: next.teamAvatarOn === true });
+  if (usesAvatar && String(next.teamAvatarUrl ?? '') === '' && ('showTeamAvatarPreChat' in changes || 'teamAvatarOn' in changes)) {
+    throw new ValidationError(TEAM_AVATAR_NEEDED);
+  }
   const countries = `${String(next.countryAllowList ?? '')}${String(next.countryDenyList ?? '')}`.trim();
   if (countries !== '' && next.collectVisitorMetaData !== true) {
     throw new ValidationError('Country lists need the collect personal data privacy setting on.');
@@ -108,6 +153,8 @@ export async function updateWidgetSettings(deps: SettingsDeps, ce: ChatEndpointD
     }
   }
   ce.set(changes);
+  // Edited hours apply at once; only the scheduled ON and OFF times that follow are announced in the channel.
+  if (ce.isModified('onOffSchedule') || ce.isModified('operatingHours') || ce.isModified('tz')) ce.scheduleOpen = null;
   await ce.save();
   deps.pubsub.publish(`widget:${ce._id.toHexString()}`, {
     t: 'config',

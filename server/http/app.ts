@@ -10,7 +10,7 @@ import type { SlackSandbox } from '../sandbox/slack';
 import type { StripeSandbox } from '../sandbox/stripe';
 import type { Relay } from '../relay';
 import { widgetApiRouter } from '../api/widget/routes';
-import { updateConfigRouter } from '../api/chat-endpoints/updateConfig';
+import { teamAvatarFilesRouter, updateConfigRouter } from '../api/chat-endpoints/updateConfig';
 import { devOutboxRouter } from './devOutbox';
 import { errorHandler, type Logger } from './errorHandler';
 import { staticConsole } from './staticConsole';
@@ -58,6 +58,7 @@ export function createApp(deps: AppDeps): express.Express {
   if (deps.relay) {
     app.use(widgetApiRouter(deps.relay));
     app.use('/v1', updateConfigRouter({ models: deps.models, config: deps.config, relay: deps.relay }));
+    app.use(teamAvatarFilesRouter(deps.models));
   }
   app.use('/v1', apiRouter({ config: deps.config, models: deps.models, mailer: deps.mailer }));
   if (deps.mailer.outbox) app.use(devOutboxRouter(deps.mailer.outbox));

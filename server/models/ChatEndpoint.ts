@@ -27,6 +27,11 @@ export interface ChatEndpoint extends Omit<ChatEndpointSettings, 'operatingHours
   status: 'online' | 'offline';
   AvailableRooms: SlackRoom[];
   operatingHours: Omit<OperatingHour, 'ceId'>[];
+  /**
+   * With the schedule on: whether the hours had the widget on at the last check of the schedule (null: not
+   * checked since the hours, time zone or schedule switch last changed), so each ON or OFF time is announced once.
+   */
+  scheduleOpen: boolean | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -176,6 +181,7 @@ export const ChatEndpointSchema = new Schema<ChatEndpoint>(
     status: { type: String, enum: ['online', 'offline'], default: 'offline' },
     AvailableRooms: { type: [SlackRoomSchema], default: [] },
     operatingHours: { type: [OperatingHourSchema], default: [] },
+    scheduleOpen: { type: Boolean, default: null },
     ...settingsPaths(),
   },
   { timestamps: true },

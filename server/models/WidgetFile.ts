@@ -8,7 +8,7 @@ export interface WidgetFile {
   ceId: Types.ObjectId;
   conversationId: Types.ObjectId | null;
   visitorId: Types.ObjectId | null;
-  source: 'visitor' | 'slack';
+  source: 'visitor' | 'slack' | 'team-avatar';
   name: string;
   size: number;
   mimetype: string;
@@ -25,7 +25,7 @@ export const WidgetFileSchema = new Schema<WidgetFile>(
     ceId: { type: Schema.Types.ObjectId, required: true },
     conversationId: { type: Schema.Types.ObjectId, default: null },
     visitorId: { type: Schema.Types.ObjectId, default: null },
-    source: { type: String, enum: ['visitor', 'slack'], required: true },
+    source: { type: String, enum: ['visitor', 'slack', 'team-avatar'], required: true },
     name: { type: String, default: 'file' },
     size: { type: Number, default: 0 },
     mimetype: { type: String, default: 'application/octet-stream' },

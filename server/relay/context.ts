@@ -25,4 +25,10 @@ export type RelayContext = {
   widgets: WidgetCache;
   /** Base URL of Parley, for file links handed to widgets. */
   publicUrl: string;
+  /** What time it is; tests pass a clock they control. */
+  clock: Clock;
 };
+
+export type Clock = { now(): Date };
+
+export const SYSTEM_CLOCK: Clock = { now: () => new Date() };

@@ -10,18 +10,19 @@ import type { Logger } from '../http/errorHandler';
 import type { Mailer } from '../mail';
 import type { Models } from '../models';
 import { endConversation } from '../commands/endConversation';
-import type { RelayContext } from './context';
+import { SYSTEM_CLOCK, type Clock, type RelayContext } from './context';
 import { handleSlackMessage, SlackAuthors, type SlackMessageEvent } from './fromSlack';
 import { Gateway } from './gateway';
 import { JOB_HANDLERS } from './jobs';
 import { Outbox } from './outbox';
 import { Presence } from './presence';
+import { OperatingSchedule } from './schedule';
 import { inProcessPubSub } from './pubsub';
 import { SlackClients } from './slackClients';
 import { relayTuning } from './tuning';
 import { WidgetCache } from './widgets';
 
-export type Relay = RelayContext & { gateway: Gateway; start(server: Server): void; close(): Promise<void> };
+export type Relay = RelayContext & { gateway: Gateway; schedule: OperatingSchedule; start(server: Server): void; close(): Promise<void> };
 
 const relays = new WeakMap<Models, Relay>();
 
@@ -30,10 +31,11 @@ export function relayFor(models: Models): Relay | undefined {
   return relays.get(models);
 }
 
-export function createRelay(deps: { config: Config; models: Models; mailer: Mailer; logger: Logger }): Relay {
+export function createRelay(deps: { config: Config; models: Models; mailer: Mailer; logger: Logger; clock?: Clock }): Relay {
   const tuning = relayTuning(deps.config);
   const ctx = {
     ...deps,
+    clock: deps.clock ?? SYSTEM_CLOCK,
     tuning,
     pubsub: inProcessPubSub(),
     slack: new SlackClients(deps.models, deps.config.slack.apiUrl),
@@ -43,14 +45,17 @@ export function createRelay(deps: { config: Config; models: Models; mailer: Mail
   } as RelayContext;
   ctx.outbox = new Outbox(ctx, JOB_HANDLERS);
   ctx.presence = new Presence(ctx);
+  const schedule = new OperatingSchedule(ctx);
   const gateway = new Gateway(ctx);
   let inactivityTimer: NodeJS.Timeout | null = null;
   const relay: Relay = Object.assign(ctx, {
     gateway,
+    schedule,
     start(server: Server) {
       gateway.attach(server);
       ctx.outbox.start();
       ctx.presence.start();
+      schedule.start();
       inactivityTimer = setInterval(() => {
         void endInactive(ctx).catch((e: unknown) => ctx.logger.error('relay: inactivity check failed', e));
         void notifyUnanswered(ctx).catch((e: unknown) => ctx.logger.error('relay: no-answer check failed', e));
@@ -61,6 +66,7 @@ export function createRelay(deps: { config: Config; models: Models; mailer: Mail
       relays.delete(deps.models);
       if (inactivityTimer) clearInterval(inactivityTimer);
       ctx.presence.stop();
+      schedule.stop();
       await gateway.close();
       await ctx.outbox.stop();
       await ctx.pubsub.close();

@@ -66,7 +66,7 @@ export class Presence {
 
   async isOnline(ce: WidgetState, opts: { fresh?: boolean } = {}): Promise<boolean> {
     if (ce.off || ce.Step !== 3 || ce.installationRevoked || !ce.RoomId) return false;
-    if (ce.onOffSchedule && !withinOperatingHours(ce, new Date())) return false;
+    if (ce.onOffSchedule && !withinOperatingHours(ce, this.ctx.clock.now())) return false;
     if (ce.manualMode) return true;
     return this.someoneActive(ce.slackTeamId, ce.RoomId, opts.fresh ?? false);
   }

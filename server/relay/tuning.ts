@@ -15,6 +15,8 @@ export const DEFAULT_RELAY_TUNING: RelayTuning = {
   framesPer10s: 60,
   socketsPerIpPerMinute: 120,
   maxBufferedBytes: 1024 * 1024,
+  // Hours come in 15-minute steps: a check every 20 seconds turns a widget on or off within 20 seconds of the time.
+  scheduleCheckMs: 20_000,
 };
 
 export function relayTuning(config: Config): RelayTuning {

@@ -13,6 +13,7 @@ import type { Models } from '../../server/models';
 import type { SentMail } from '../../server/mail';
 import type { SlackSandbox } from '../../server/sandbox/slack';
 import type { StripeSandbox } from '../../server/sandbox/stripe';
+import type { Clock } from '../../server/relay/context';
 import { testMongoUri, uniqueDbName } from './mongo';
 
 export type { SentMail } from '../../server/mail';
@@ -54,7 +55,8 @@ const GENEROUS_LIMITS: Config['rateLimits'] = {
   resetEmailPerEmail: 10_000,
 };
 
-export async function startTestServer(overrides: Partial<Config> = {}, options: { restartOf?: RestartOf } = {}): Promise<TestServer> {
+/** `clock`: what time it is for operating hours, so a test can move it. */
+export async function startTestServer(overrides: Partial<Config> = {}, options: { restartOf?: RestartOf; clock?: Clock } = {}): Promise<TestServer> {
   const previous = options.restartOf;
   const dataDir = previous?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'parley-test-data-'));
   const dbName = previous?.dbName ?? uniqueDbName('api');
@@ -72,7 +74,7 @@ export async function startTestServer(overrides: Partial<Config> = {}, options: 
     mail: { ...base.mail, ...overrides.mail },
   };
   // Webhook retries within seconds, not Stripe's hours, so settled() does not wait on an endpoint that refuses.
-  const parley = await startParley(config, { host: '127.0.0.1', dbName, logger: console, stripeSandbox: { retryDelaysMs: [100, 500, 2000] } });
+  const parley = await startParley(config, { host: '127.0.0.1', dbName, logger: console, stripeSandbox: { retryDelaysMs: [100, 500, 2000] }, clock: options.clock });
   const outbox = parley.mailer.outbox;
   const slack = parley.slackSandbox;
   if (!slack) throw new Error('test servers run without Slack credentials, so with the Slack sandbox');

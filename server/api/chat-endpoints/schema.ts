@@ -46,3 +46,7 @@ export const SlackAuthorizeQuerySchema = z.strictObject({
   user: scopeList([...INSTALL_USER_SCOPES, 'chat:write']),
 });
 export type SlackAuthorizeQuery = z.infer<typeof SlackAuthorizeQuerySchema>;
+
+/** PUT /chat_endpoints/{id}/toggle/{on|off} */
+export const ToggleParamsSchema = z.strictObject({ state: z.enum(['on', 'off'], 'Say on or off') });
+export type ToggleParams = z.infer<typeof ToggleParamsSchema>;

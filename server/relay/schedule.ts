@@ -1,0 +1,70 @@
+/**
+ * Operating hours (spec section 4): widgets with the schedule on are online only within their hours (presence
+ * reads the hours on every check). This watcher makes the scheduled ON and OFF times happen on time: every
+ * scheduleCheckMs it reads the clock, and a widget whose hours now say otherwise than at the previous check gets
+ * its open widgets told at once and, when the owner asked for it, a bot message in its channel. A change of hours,
+ * time zone or schedule switch resets the remembered state, so saving hours is not announced as an ON or OFF time.
+ * Several Parley processes may check at once: the conditional update lets only one of them announce a change.
+ */
+import type { ChatEndpointDocument } from '../models/ChatEndpoint';
+import type { RelayContext } from './context';
+import { withinOperatingHours } from './presence';
+
+/** The bot message of a scheduled change, in the widget's time zone. */
+export function scheduleMessage(open: boolean, tz: string): string {
+  return open
+    ? `:large_green_circle: Operating hours have started (${tz}): the website chat is now *on*.`
+    : `:red_circle: Operating hours have ended (${tz}): the website chat is now *off* until the next scheduled time.`;
+}
+
+export class OperatingSchedule {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(private readonly ctx: RelayContext) {}
+
+  start(): void {
+    this.timer = setInterval(() => void this.check(), this.ctx.tuning.scheduleCheckMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** One check of every scheduled widget (tests call it after moving their clock); overlapping calls share one run. */
+  check(): Promise<void> {
+    this.running ??= this.checkNow().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  private async checkNow(): Promise<void> {
+    const now = this.ctx.clock.now();
+    for await (const ce of this.ctx.models.ChatEndpoint.find({ onOffSchedule: true, Step: 3 }).cursor()) {
+      try {
+        await this.checkWidget(ce, now);
+      } catch (error) {
+        this.ctx.logger.warn(`schedule: could not check widget ${ce.id}`, error);
+      }
+    }
+  }
+
+  private async checkWidget(ce: ChatEndpointDocument, now: Date): Promise<void> {
+    const open = withinOperatingHours(ce, now);
+    if (ce.scheduleOpen === open) return;
+    const updated = await this.ctx.models.ChatEndpoint.updateOne({ _id: ce._id, scheduleOpen: ce.scheduleOpen }, { $set: { scheduleOpen: open } });
+    if (updated.modifiedCount !== 1) return;
+    await this.ctx.presence.recheck(ce.id);
+    // A state learnt for the first time since the hours changed is no scheduled ON or OFF time: nothing to announce.
+    if (ce.scheduleOpen !== null && ce.sendOpHourChangeMessages && ce.RoomId) await this.announce(ce, open);
+  }
+
+  private async announce(ce: ChatEndpointDocument, open: boolean): Promise<void> {
+    const team = await this.ctx.slack.forTeam(ce.slackTeamId);
+    if (!team) return;
+    await team.client.chat.postMessage({ channel: ce.RoomId, text: scheduleMessage(open, ce.tz) });
+  }
+}

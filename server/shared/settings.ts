@@ -1,0 +1,121 @@
+/**
+ * Rules of the per-widget settings that the console and the server both apply (settings spec sections 4, 5, 9):
+ * the avatar setting and its four flags, choice lists, the hide-on-pages filter, country lists, operating hours.
+ * Pure functions, no imports: the console bundles them without zod.
+ */
+
+/** Avatar setting ↔ the four stored flags (spec section 4). */
+export const AVATAR_SETTINGS = {
+  'no-avatar': { forwardSlackUserName: false, showAvatarPreChat: false, showTeamAvatarPreChat: false, teamAvatarOn: false },
+  'team-avatar': { forwardSlackUserName: true, showAvatarPreChat: false, showTeamAvatarPreChat: true, teamAvatarOn: true },
+  'slack-avatars': { forwardSlackUserName: true, showAvatarPreChat: true, showTeamAvatarPreChat: false, teamAvatarOn: false },
+  'team-avatar-slack-avatars': { forwardSlackUserName: true, showAvatarPreChat: false, showTeamAvatarPreChat: true, teamAvatarOn: false },
+  'team-avatar-default-label': { forwardSlackUserName: false, showAvatarPreChat: false, showTeamAvatarPreChat: true, teamAvatarOn: true },
+} as const;
+export type AvatarSetting = keyof typeof AVATAR_SETTINGS;
+export type AvatarFlags = { forwardSlackUserName: boolean; showAvatarPreChat: boolean; showTeamAvatarPreChat: boolean; teamAvatarOn: boolean };
+
+/** The setting the flags describe; an unmatched combination reads as no-avatar. */
+export function avatarSettingOf(flags: AvatarFlags): AvatarSetting {
+  for (const [setting, f] of Object.entries(AVATAR_SETTINGS) as [AvatarSetting, AvatarFlags][]) {
+    if (
+      f.forwardSlackUserName === flags.forwardSlackUserName &&
+      f.showAvatarPreChat === flags.showAvatarPreChat &&
+      f.showTeamAvatarPreChat === flags.showTeamAvatarPreChat &&
+      f.teamAvatarOn === flags.teamAvatarOn
+    ) {
+      return setting;
+    }
+  }
+  return 'no-avatar';
+}
+
+/** True when the flags show the uploaded team avatar somewhere (such options need an avatar). */
+export function usesTeamAvatar(flags: Pick<AvatarFlags, 'showTeamAvatarPreChat' | 'teamAvatarOn'>): boolean {
+  return flags.showTeamAvatarPreChat || flags.teamAvatarOn;
+}
+
+export const AVATAR_REMOVAL_REFUSED = 'Please choose a non "team avatar" option above before removing your team avatar';
+export const TEAM_AVATAR_NEEDED = 'Upload a team avatar before choosing a team avatar option.';
+/** Team avatars: images up to this size. */
+export const TEAM_AVATAR_MAX_BYTES = 1024 * 1024;
+export const TEAM_AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+
+/** Choice lists (spec section 9). */
+export const RESPONSE_REMINDER_FREQS = [30, 60, 90, 120] as const;
+export const NO_ANSWER_AFTER_SECS = [30, 60, 90, 120, 180, 240, 300] as const;
+export const INACTIVE_GRACE_MINS = [0, 1, 2, 3, 4, 5, 10, 15] as const;
+/** The concurrent-chat limit set when the limit is switched on; 0 means unlimited. */
+export const DEFAULT_CONCURRENT_LIMIT = 5;
+export const MAX_CONCURRENT_LIMIT = 1000;
+
+/** Select fields convert to numbers; a non-numeric value becomes 0. */
+export function selectNumber(value: unknown): number {
+  const n = Number(value);
+  return Number.isFinite(n) ? n : 0;
+}
+
+/** Hide-on-pages entries: split on whitespace or commas. */
+export function filterEntries(text: string): string[] {
+  return text.split(/[\s,]+/).filter(Boolean);
+}
+
+/** The entries that are not valid regular expressions. */
+export function invalidFilters(text: string): string[] {
+  return filterEntries(text).filter((entry) => {
+    try {
+      new RegExp(entry);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+}
+
+export const INVALID_FILTER = 'Invalid filter';
+
+/** Country list entries: split on commas (and whitespace), upper-cased. */
+export function countryCodes(text: string): string[] {
+  return text
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map((c) => c.toUpperCase());
+}
+
+let regionNames: Intl.DisplayNames | null = null;
+/** Region codes Intl names that are no country a visitor's address resolves to (UK is an alias of GB). */
+const NOT_COUNTRIES = new Set(['ZZ', 'EU', 'EZ', 'UN', 'QO', 'UK']);
+/** An ISO 3166-1 alpha-2 country code the platform knows (Intl has no name for unknown codes). */
+export function isIsoCountry(code: string): boolean {
+  if (!/^[A-Z]{2}$/.test(code) || NOT_COUNTRIES.has(code)) return false;
+  regionNames ??= new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+  try {
+    return regionNames.of(code) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** The entries of a country list that are not ISO codes. */
+export function invalidCountries(text: string): string[] {
+  return countryCodes(text).filter((c) => !isIsoCountry(c));
+}
+
+/** Operating hours: HHMM times every 15 minutes from 0:00; 2400 is the end of the day. */
+export const HOUR_STEP_MINUTES = 15;
+export const TIME_CHOICES: readonly number[] = Array.from({ length: (24 * 60) / HOUR_STEP_MINUTES + 1 }, (_, i) => {
+  const minutes = i * HOUR_STEP_MINUTES;
+  return Math.floor(minutes / 60) * 100 + (minutes % 60);
+});
+
+export function isTimeChoice(hhmm: number): boolean {
+  return TIME_CHOICES.includes(hhmm);
+}
+
+/** 930 → "09:30"; 2400 → "24:00". */
+export function formatHhmm(hhmm: number): string {
+  return `${String(Math.floor(hhmm / 100)).padStart(2, '0')}:${String(hhmm % 100).padStart(2, '0')}`;
+}
+
+export const HOURS_STEP_MESSAGE = 'Operating hours must be chosen in 15-minute steps from 00:00 to 24:00.';
+export const HOURS_ORDER_MESSAGE = 'Operating hours: each end time must be after its start time.';
