@@ -56,6 +56,8 @@ export type Config = {
   rateLimits: RateLimits;
   /** Timings and limits of the visitor relay; defaults in server/relay/tuning.ts, tests shorten them. */
   relay?: Partial<RelayTuning>;
+  /** Requests per minute each API or Zapier key may make to /v1/api; 120 unless a test says otherwise. */
+  apiKeyRequestsPerMinute?: number;
 };
 
 export type RelayTuning = {

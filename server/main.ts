@@ -10,6 +10,7 @@ import type express from 'express';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createModels, ensureIndexes, type Models } from './models';
 import { seedPlans } from './models/Plan';
+import { forgetPlaintextApiKeys } from './commands/apiKeys';
 import { createMailer, type Mailer } from './mail';
 import { createApp } from './http/app';
 import { startDemoServer } from './http/demo';
@@ -73,6 +74,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     const models = createModels(connection);
     await ensureIndexes(models);
     await seedPlans(models.Plan);
+    await forgetPlaintextApiKeys(models);
 
     const server = createServer();
     cleanups.push(

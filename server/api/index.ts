@@ -6,6 +6,9 @@ import { accountsRouter } from './accounts/routes';
 import { savedRepliesRouter } from './saved-replies/routes';
 import { questionGroupsRouter } from './question-groups/routes';
 import { botsRouter } from './bots/routes';
+import { dashboardAdminRouter } from './dashboard-admin/routes';
+import { publicApiRouter } from './public-api/routes';
+import { accountAdminRouter } from './accounts/adminRoutes';
 
 export type { ApiDeps } from './users/routes';
 
@@ -24,6 +27,9 @@ export function apiRouter(deps: ApiDeps): Router {
   router.use(savedRepliesRouter(deps));
   router.use(questionGroupsRouter(deps));
   router.use(botsRouter(deps));
+  router.use(dashboardAdminRouter(deps));
+  router.use(publicApiRouter(deps));
+  router.use(accountAdminRouter(deps));
   router.use(notFound);
   return router;
 }

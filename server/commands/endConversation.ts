@@ -11,6 +11,7 @@ import { headerUpdate, record } from '../relay/conversations';
 import { serialised } from '../relay/history';
 import { conversationPayload, transcriptMail } from '../relay/transcript';
 import { visitorLabel } from '../relay/blocks';
+import { fireWebhook } from '../relay/webhooks';
 
 export async function endConversation(
   ctx: RelayContext,
@@ -38,12 +39,13 @@ export async function endConversation(
       });
       await ctx.outbox.enqueue('mail', `mail:${String(conversation._id)}`, mail);
     }
-    if (ce.webhookOnArchive && ce.webhookUrl) {
-      await ctx.outbox.enqueue('webhook', `webhook:${String(conversation._id)}`, {
-        url: ce.webhookUrl,
-        body: { event: 'conversation.archived', conversation: await conversationPayload(ctx.models, conversation) },
-      });
-    }
+    await fireWebhook(ctx, {
+      accountId: conversation.accountId,
+      key: `webhook:${String(conversation._id)}`,
+      event: 'conversation.archived',
+      url: ce.webhookOnArchive ? ce.webhookUrl : '',
+      body: async () => ({ event: 'conversation.archived', conversation: await conversationPayload(ctx.models, conversation) }),
+    });
     return { ended: true };
   });
 }

@@ -9,6 +9,7 @@ import type { RelayContext } from '../relay/context';
 import type { OfflineMessage } from '../shared/widget-protocol';
 import { hashToken } from '../relay/gateway';
 import { escapeMrkdwn } from '../relay/blocks';
+import { fireWebhook } from '../relay/webhooks';
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -59,18 +60,19 @@ export async function sendOfflineMessage(
       { channel: ce.RoomId },
     );
   }
-  if (ce.offlineMessageWebhookURL) {
-    await ctx.outbox.enqueue('webhook', `${key}:webhook`, {
-      url: ce.offlineMessageWebhookURL,
-      body: {
+  await fireWebhook(ctx, {
+    accountId: ce.accountId,
+    key: `${key}:webhook`,
+    event: 'offline_message',
+    url: ce.offlineMessageWebhookURL,
+    body: {
         event: 'offline_message',
         widgetId: ce.Uuid,
         name: input.name ?? '',
         email: input.email,
         message: input.message,
         pageUrl,
-        createdAt: stored.createdAt.toISOString(),
-      },
-    });
-  }
+      createdAt: stored.createdAt.toISOString(),
+    },
+  });
 }

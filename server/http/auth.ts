@@ -3,7 +3,11 @@ import type { Models } from '../models';
 import type { SessionDocument } from '../models/Session';
 import type { UserDocument } from '../models/User';
 import { resolveSession } from '../commands/sessions';
-import { AuthorizationError } from '../errors';
+import type { ApiKeyDocument, ApiKeyKind } from '../models/ApiKey';
+import { findApiKey } from '../commands/apiKeys';
+import { AuthenticationError, AuthorizationError } from '../errors';
+import { ERROR_CODES } from '../shared/constants';
+import { TEAM_MESSAGES } from '../shared/team';
 
 export type Authenticated = { user: UserDocument; session: SessionDocument };
 
@@ -30,4 +34,35 @@ export function authOf(res: Response): Authenticated {
   // Only reachable when a route forgot requireAuth: a programming error, so a 500 is right.
   if (!auth) throw new Error('authOf() called on a route without requireAuth');
   return auth;
+}
+
+/** After requireAuth: only admins of the account go on (spec section 6); others get 403. */
+export function requireAdmin(_req: Request, res: Response, next: NextFunction): void {
+  if (!authOf(res).user.admin) throw new AuthorizationError(TEAM_MESSAGES.adminsOnly, ERROR_CODES.adminRequired);
+  next();
+}
+
+/**
+ * Requires `Authorization: Bearer <key>` with a live key of one of `kinds` (API key or Zapier key). Missing,
+ * wrong and revoked keys all get 401: the caller is a program, not the console, so no logout semantics.
+ */
+export function requireApiKey(models: Models, kinds: readonly ApiKeyKind[]) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const match = BEARER.exec(req.get('authorization') ?? '');
+    let found: ApiKeyDocument | null = null;
+    for (const kind of kinds) found ??= match?.[1] ? await findApiKey(models, kind, match[1]) : null;
+    if (!found) {
+      res.set('WWW-Authenticate', 'Bearer realm="parley"');
+      throw new AuthenticationError(match ? 'Invalid API key' : 'Missing API key: send Authorization: Bearer <key>', ERROR_CODES.invalidApiKey);
+    }
+    res.locals.apiKey = found;
+    next();
+  };
+}
+
+/** The key of a request that went through requireApiKey. */
+export function apiKeyOf(res: Response): ApiKeyDocument {
+  const key = res.locals.apiKey as ApiKeyDocument | undefined;
+  if (!key) throw new Error('apiKeyOf() called on a route without requireApiKey');
+  return key;
 }

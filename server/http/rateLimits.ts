@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { rateLimit, ipKeyGenerator } from 'express-rate-limit';
 import { RateLimitError } from '../errors';
 
@@ -31,4 +31,16 @@ export function perIpAndEmail(name: string, windowMs: number, perIp: number, per
     limiter(`${name}-ip`, { windowMs, limit: perIp, onlyFailures }, (req) => ipKeyGenerator(req.ip ?? 'unknown')),
     limiter(`${name}-email`, { windowMs, limit: perEmail, onlyFailures }, emailOf),
   ];
+}
+
+/** After requireApiKey: at most `perMinute` requests a minute for each key (429 beyond). */
+export function perApiKey(perMinute: number, keyOf: (res: Response) => string): RequestHandler {
+  return rateLimit({
+    windowMs: 60_000,
+    limit: perMinute,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    keyGenerator: (_req, res) => `api-key:${keyOf(res)}`,
+    handler: (_req, _res, next) => next(new RateLimitError('Too many requests for this API key, slow down and retry after the Retry-After header')),
+  });
 }

@@ -23,3 +23,40 @@ export function passwordResetMail(to: string, link: string, validMinutes: number
     ].join('\n'),
   };
 }
+
+export function invitationMail(to: string, invitedBy: string, link: string, validDays: number): MailMessage {
+  return {
+    to,
+    subject: 'You are invited to Parley',
+    text: [
+      `${invitedBy} invited you to answer website chats from Slack with Parley.`,
+      '',
+      `Set your password and accept the terms here (the link works once, for ${validDays} days):`,
+      link,
+      '',
+      'If you did not expect this invitation, ignore this mail.',
+    ].join('\n'),
+    html: [
+      `<p>${escapeHtml(invitedBy)} invited you to answer website chats from Slack with Parley.</p>`,
+      `<p><a href="${escapeHtml(link)}">Set your password and join</a> (the link works once, for ${validDays} days).</p>`,
+      '<p>If you did not expect this invitation, ignore this mail.</p>',
+    ].join('\n'),
+  };
+}
+
+export function gdprExportReadyMail(to: string, link: string, validHours: number): MailMessage {
+  return {
+    to,
+    subject: 'Your Parley data export is ready',
+    text: [
+      'The export of everything Parley holds for your account is ready.',
+      '',
+      `Download it here (the link works for ${validHours} hours):`,
+      link,
+    ].join('\n'),
+    html: [
+      '<p>The export of everything Parley holds for your account is ready.</p>',
+      `<p><a href="${escapeHtml(link)}">Download the export</a> (the link works for ${validHours} hours).</p>`,
+    ].join('\n'),
+  };
+}

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { Schema, type Connection, type HydratedDocument, type Model } from 'mongoose';
 
 export interface Account {
@@ -26,19 +25,12 @@ export interface Account {
   expMonth: number | null;
   expYear: number | null;
   GDPRExportSignedURL: string;
-  apiKey: string;
-  zapierApiKey: string;
   stripeCustomerId: string;
   stripeSubscriptionId: string;
   createdAt: Date;
   updatedAt: Date;
 }
 export type AccountDocument = HydratedDocument<Account>;
-
-/** A fresh API key: 40 URL-safe characters. */
-export function newApiKey(): string {
-  return randomBytes(30).toString('base64url');
-}
 
 export const AccountSchema = new Schema<Account>(
   {
@@ -66,8 +58,6 @@ export const AccountSchema = new Schema<Account>(
     expMonth: { type: Number, default: null },
     expYear: { type: Number, default: null },
     GDPRExportSignedURL: { type: String, default: '' },
-    apiKey: { type: String, default: newApiKey },
-    zapierApiKey: { type: String, default: newApiKey },
     stripeCustomerId: { type: String, default: '' },
     stripeSubscriptionId: { type: String, default: '' },
   },

@@ -21,6 +21,11 @@ import { savedReplyModel } from './SavedReply';
 import { questionGroupModel } from './QuestionGroup';
 import { conversationAssistModel, threadPostModel } from './ConversationAssist';
 import { botUserModel } from './BotUser';
+import { invitationModel } from './Invitation';
+import { apiKeyModel } from './ApiKey';
+import { restHookModel } from './RestHook';
+import { gdprExportModel } from './GdprExport';
+import { gdprErasureModel } from './GdprErasure';
 
 export function createModels(connection: Connection) {
   return {
@@ -45,6 +50,11 @@ export function createModels(connection: Connection) {
     ConversationAssist: conversationAssistModel(connection),
     ThreadPost: threadPostModel(connection),
     BotUser: botUserModel(connection),
+    Invitation: invitationModel(connection),
+    ApiKey: apiKeyModel(connection),
+    RestHook: restHookModel(connection),
+    GdprExport: gdprExportModel(connection),
+    GdprErasure: gdprErasureModel(connection),
   };
 }
 export type Models = ReturnType<typeof createModels>;

@@ -10,6 +10,7 @@ import type { VisitorDocument } from '../models/Visitor';
 import type { WidgetErrorCode } from '../shared/widget-protocol';
 import type { RelayContext } from './context';
 import { appendEntry, entryFrame, serialised, type NewEntry } from './history';
+import { fireWebhook } from './webhooks';
 
 export class WidgetRefusal extends Error {
   constructor(
@@ -92,12 +93,13 @@ export async function startConversation(
     conversationId: conversation._id,
     start: false,
   });
-  if (ce.newConversationWebhookURL) {
-    await ctx.outbox.enqueue('webhook', `webhook:${String(conversation._id)}`, {
-      url: ce.newConversationWebhookURL,
-      body: { event: 'conversation.started', conversation: { id: String(conversation._id), number: conversation.number, widgetId: ce.Uuid, pageUrl: origin.pageUrl } },
-    });
-  }
+  await fireWebhook(ctx, {
+    accountId: ce.accountId,
+    key: `webhook:${String(conversation._id)}`,
+    event: 'conversation.started',
+    url: ce.newConversationWebhookURL,
+    body: { event: 'conversation.started', conversation: { id: String(conversation._id), number: conversation.number, widgetId: ce.Uuid, pageUrl: origin.pageUrl } },
+  });
   return conversation;
 }
 

@@ -30,6 +30,7 @@ import { entryFrame, frameSeq } from './history';
 import { transcriptMail } from './transcript';
 import { afterVisitorMessage, answerQuestion } from './assist';
 import { visitorLabel } from './blocks';
+import { fireWebhook } from './webhooks';
 import { clientIp, countryAllowed, countryOf } from './visitorIp';
 
 export const WS_PATH = '/ws';
@@ -377,12 +378,13 @@ export class Gateway {
         if (frame.feedback !== undefined) latest.feedback = frame.feedback;
         await latest.save();
         await headerUpdate(this.ctx, latest);
-        if (ce.feedbackWebhookUrl) {
-          await this.ctx.outbox.enqueue('webhook', `webhook:${String(latest._id)}`, {
-            url: ce.feedbackWebhookUrl,
-            body: { event: 'conversation.rated', conversation: { id: String(latest._id), number: latest.number, widgetId: ce.Uuid, rating: latest.rating, feedback: latest.feedback } },
-          });
-        }
+        await fireWebhook(this.ctx, {
+          accountId: ce.accountId,
+          key: `webhook:${String(latest._id)}`,
+          event: 'conversation.rated',
+          url: ce.feedbackWebhookUrl,
+          body: { event: 'conversation.rated', conversation: { id: String(latest._id), number: latest.number, widgetId: ce.Uuid, rating: latest.rating, feedback: latest.feedback } },
+        });
         return;
       }
       case 'transcript': {

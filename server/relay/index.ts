@@ -15,6 +15,7 @@ import { handleSlackMessage, SlackAuthors, type SlackMessageEvent } from './from
 import { Gateway } from './gateway';
 import { JOB_HANDLERS } from './jobs';
 import { Outbox } from './outbox';
+import { fireWebhook, hasRestHooks } from './webhooks';
 import { Presence } from './presence';
 import { OperatingSchedule } from './schedule';
 import { inProcessPubSub } from './pubsub';
@@ -105,10 +106,14 @@ export async function notifyUnanswered(ctx: RelayContext, now = new Date()): Pro
   let notified = 0;
   for (const c of waiting) {
     const ce = await ctx.widgets.get(c.ceId);
-    if (!ce?.noAnswerWebhookUrl || now.getTime() - c.startedAt.getTime() < ce.noAnswerMessageAfterSecs * 1000) continue;
+    if (!ce || now.getTime() - c.startedAt.getTime() < ce.noAnswerMessageAfterSecs * 1000) continue;
+    if (!ce.noAnswerWebhookUrl && !(await hasRestHooks(ctx, c.accountId, 'conversation.unanswered'))) continue;
     const marked = await ctx.models.Conversation.updateOne({ _id: c._id, noAnswerNotifiedAt: null }, { $set: { noAnswerNotifiedAt: now } });
     if (marked.modifiedCount !== 1) continue;
-    await ctx.outbox.enqueue('webhook', `webhook:${String(c._id)}`, {
+    await fireWebhook(ctx, {
+      accountId: c.accountId,
+      key: `webhook:${String(c._id)}`,
+      event: 'conversation.unanswered',
       url: ce.noAnswerWebhookUrl,
       body: { event: 'conversation.unanswered', conversation: { id: String(c._id), number: c.number, widgetId: ce.Uuid, startedAt: c.startedAt.toISOString(), pageUrl: c.pageUrl } },
     });

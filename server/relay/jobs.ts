@@ -10,6 +10,7 @@ import type { Visitor } from '../models/Visitor';
 import { contextLine, escapeMrkdwn, headerMessage, visitorLabel } from './blocks';
 import type { RelayContext } from './context';
 import { PermanentJobError, type JobHandler } from './outbox';
+import { SIGNATURE_HEADER, webhookSignature } from './webhooks';
 
 function str(job: OutboxJobDocument, name: string): string {
   const value = job.payload[name];
@@ -133,21 +134,35 @@ const postOffline: JobHandler = async (ctx, job) => {
   await client.chat.postMessage({ channel: str(job, 'channel'), text: str(job, 'text'), unfurl_links: false });
 };
 
-const callWebhook: JobHandler = async (_ctx, job) => {
-  const url = str(job, 'url');
+const callWebhook: JobHandler = async (ctx, job) => {
+  const body = JSON.stringify(job.payload.body ?? {});
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'Parley-Webhook/1' };
+  let url: string;
+  let hookId: Types.ObjectId | null = null;
+  if (typeof job.payload.hookId === 'string') {
+    // A REST hook: unsubscribed (or its Zapier key regenerated) since the event means nothing is sent.
+    const hook = await ctx.models.RestHook.findById(job.payload.hookId);
+    if (!hook) return;
+    hookId = hook._id;
+    url = hook.targetUrl;
+    headers[SIGNATURE_HEADER.toLowerCase()] = webhookSignature(hook.secret, Math.floor(Date.now() / 1000), body);
+    headers['x-parley-event'] = hook.event;
+    headers['x-parley-hook-id'] = String(hook._id);
+  } else {
+    url = str(job, 'url');
+  }
   let res: Response;
   try {
-    res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'user-agent': 'Parley-Webhook/1' },
-      body: JSON.stringify(job.payload.body ?? {}),
-      signal: AbortSignal.timeout(10_000),
-      redirect: 'error',
-    });
+    res = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(10_000), redirect: 'error' });
   } catch (error) {
     throw new Error(`webhook ${url} unreachable: ${error instanceof Error ? error.message : String(error)}`);
   }
   await res.arrayBuffer().catch(() => undefined);
+  // The REST hooks convention: 410 Gone from the target unsubscribes it.
+  if (res.status === 410 && hookId) {
+    await ctx.models.RestHook.deleteOne({ _id: hookId });
+    return;
+  }
   if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429) {
     throw new PermanentJobError(`webhook ${url} refused the call with ${res.status}`);
   }

@@ -60,6 +60,10 @@ export const ERROR_CODES = {
   sessionInvalid: 'session_invalid',
   notFound: 'not_found',
   rateLimited: 'rate_limited',
+  invalidEmail: 'invalid_email',
+  adminRequired: 'admin_required',
+  invalidApiKey: 'invalid_api_key',
+  conflict: 'conflict',
   internal: 'internal_error',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

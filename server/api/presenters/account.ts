@@ -3,10 +3,22 @@ import type { Plan } from '../../models/Plan';
 import type { AccountView } from '../../shared/types';
 import { presentPlan } from './plan';
 
+/** A signed export link carries its expiry (`expires`, seconds); an expired one is not shown. */
+function liveLink(url: string): string {
+  const expires = /[?&]expires=(\d+)/.exec(url)?.[1];
+  return expires && Number(expires) * 1000 > Date.now() ? url : '';
+}
+
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
-/** API keys are shown to admins only. */
-export function presentAccount(account: AccountDocument, plan: Plan, availablePlans: Plan[], viewerIsAdmin: boolean): AccountView {
+/** API keys are shown to admins only, masked unless just generated (`keys` says what to show). */
+export function presentAccount(
+  account: AccountDocument,
+  plan: Plan,
+  availablePlans: Plan[],
+  viewerIsAdmin: boolean,
+  keys: { apiKey: string; zapierApiKey: string },
+): AccountView {
   return {
     Id: account._id.toHexString(),
     plan: presentPlan(plan),
@@ -31,8 +43,8 @@ export function presentAccount(account: AccountDocument, plan: Plan, availablePl
     brand: account.brand,
     expMonth: account.expMonth,
     expYear: account.expYear,
-    GDPRExportSignedURL: account.GDPRExportSignedURL,
-    apiKey: viewerIsAdmin ? account.apiKey : '',
-    zapierApiKey: viewerIsAdmin ? account.zapierApiKey : '',
+    GDPRExportSignedURL: viewerIsAdmin ? liveLink(account.GDPRExportSignedURL) : '',
+    apiKey: viewerIsAdmin ? keys.apiKey : '',
+    zapierApiKey: viewerIsAdmin ? keys.zapierApiKey : '',
   };
 }

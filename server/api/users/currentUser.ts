@@ -6,6 +6,7 @@ import { presentChatEndpoint } from '../presenters/chatEndpoint';
 import { presentCurrentUser } from '../presenters/user';
 import type { CurrentUser } from '../../shared/types';
 import { AuthorizationError } from '../../errors';
+import { maskedKeys } from '../../commands/apiKeys';
 
 /** The catalog in display order: monthly tiles then yearly ones, cheapest first. */
 export async function availablePlans(models: Models): Promise<Plan[]> {
@@ -13,8 +14,15 @@ export async function availablePlans(models: Models): Promise<Plan[]> {
   return plans.sort((a, b) => a.duration.localeCompare(b.duration) || a.rank - b.rank);
 }
 
-/** Everything GET /users/current answers: the user, their account with its plan, and the account's widgets. */
-export async function loadCurrentUser(models: Models, user: UserDocument): Promise<CurrentUser> {
+/**
+ * Everything GET /users/current answers: the user, their account with its plan, and the account's widgets.
+ * `freshKey` is a key just generated, shown in full this once.
+ */
+export async function loadCurrentUser(
+  models: Models,
+  user: UserDocument,
+  freshKey?: { field: 'apiKey' | 'zapierApiKey'; key: string },
+): Promise<CurrentUser> {
   const account = await models.Account.findById(user.accountId);
   // A user without an account cannot use anything; treat it like a dead session.
   if (!account) throw new AuthorizationError();
@@ -22,5 +30,7 @@ export async function loadCurrentUser(models: Models, user: UserDocument): Promi
   const plan = plans.find((p) => p.stripeId === account.planStripeId);
   if (!plan) throw new Error(`Account ${account.id} is on plan ${account.planStripeId}, which is not in the catalog`);
   const ces = await models.ChatEndpoint.find({ accountId: account._id }).sort({ _id: 1 });
-  return presentCurrentUser(user, presentAccount(account, plan, plans, user.admin), ces.map(presentChatEndpoint));
+  const keys = await maskedKeys(models, account._id);
+  if (freshKey) keys[freshKey.field] = freshKey.key;
+  return presentCurrentUser(user, presentAccount(account, plan, plans, user.admin, keys), ces.map(presentChatEndpoint));
 }

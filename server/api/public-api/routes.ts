@@ -1,0 +1,149 @@
+/**
+ * The public API under /v1/api, for programs: with the API key (`Authorization: Bearer pk_…`) the account's
+ * conversations, one conversation with its messages, and visitors; with the Zapier key (`zk_…`) REST hook
+ * subscriptions. Every key is limited per minute; a regenerated key fails on its next request.
+ */
+import { Router, type Request, type Response } from 'express';
+import { randomBytes } from 'node:crypto';
+import type { QueryFilter } from 'mongoose';
+import type { z } from 'zod';
+import type { ApiDeps } from '../users/routes';
+import type { Conversation } from '../../models/Conversation';
+import type { Visitor } from '../../models/Visitor';
+import { apiKeyOf, requireApiKey } from '../../http/auth';
+import { perApiKey } from '../../http/rateLimits';
+import { parse, validate } from '../../http/validate';
+import { findOwned } from '../ownership';
+import { presentApiConversation, presentApiMessage, presentApiVisitor, presentRestHook } from '../presenters/publicApi';
+import { ConversationsQuerySchema, IdParamsSchema, SubscribeHookSchema, VisitorsQuerySchema } from './schema';
+
+const DEFAULT_PER_MINUTE = 120;
+
+type Body<S extends z.ZodType> = Request<Record<string, string>, unknown, z.output<S>>;
+
+export function publicApiRouter({ config, models }: ApiDeps): Router {
+  const router = Router();
+  const limit = perApiKey(config.apiKeyRequestsPerMinute ?? DEFAULT_PER_MINUTE, (res) => String(apiKeyOf(res)._id));
+  const read = [requireApiKey(models, ['api']), limit];
+  const hooks = [requireApiKey(models, ['zapier']), limit];
+  const any = [requireApiKey(models, ['api', 'zapier']), limit];
+
+  /** Widget ids (Uuid) by internal id, for the account of the request's key. */
+  const widgetsOf = async (res: Response) => {
+    const ces = await models.ChatEndpoint.find({ accountId: apiKeyOf(res).accountId }, { Uuid: 1, RoomName: 1 });
+    return new Map(ces.map((ce) => [String(ce._id), { uuid: ce.Uuid, name: ce.RoomName, _id: ce._id }]));
+  };
+
+  router.get('/api/me', ...any, async (_req, res) => {
+    const key = apiKeyOf(res);
+    const account = await models.Account.findById(key.accountId);
+    const widgets = await widgetsOf(res);
+    res.json({
+      accountId: String(key.accountId),
+      orgName: account?.orgName ?? '',
+      key: key.kind,
+      widgets: [...widgets.values()].map((w) => ({ widgetId: w.uuid, channel: w.name })),
+    });
+  });
+
+  router.get('/api/conversations', ...read, async (req, res) => {
+    const query = parse(ConversationsQuerySchema, req.query);
+    const accountId = apiKeyOf(res).accountId;
+    const widgets = await widgetsOf(res);
+    const filter: QueryFilter<Conversation> = { accountId };
+    if (query.widgetId !== undefined) {
+      const ce = [...widgets.values()].find((w) => w.uuid === query.widgetId);
+      if (!ce) {
+        res.json({ data: [], nextCursor: null });
+        return;
+      }
+      filter.ceId = ce._id;
+    }
+    if (query.status) filter.status = query.status;
+    if (query.since || query.until) filter.startedAt = { ...(query.since ? { $gte: query.since } : {}), ...(query.until ? { $lt: query.until } : {}) };
+    if (query.email !== undefined) {
+      const visitors = await models.Visitor.find({ accountId, email: query.email });
+      filter.visitorId = { $in: visitors.map((v) => v._id) };
+    }
+    if (query.cursor) filter._id = { $lt: query.cursor };
+    const page = await models.Conversation.find(filter).sort({ _id: -1 }).limit(query.limit + 1);
+    const more = page.length > query.limit;
+    const items = page.slice(0, query.limit);
+    const visitors = await models.Visitor.find({ _id: { $in: items.map((c) => c.visitorId) } });
+    const visitorById = new Map(visitors.map((v) => [String(v._id), v]));
+    res.json({
+      data: items.map((c) => presentApiConversation(c, widgets.get(String(c.ceId))?.uuid ?? '', visitorById.get(String(c.visitorId)))),
+      nextCursor: more ? String(items[items.length - 1]?._id) : null,
+    });
+  });
+
+  router.get('/api/conversations/:id', ...read, async (req, res) => {
+    const { id } = parse(IdParamsSchema, req.params);
+    const conversation = await findOwned(models.Conversation, id, apiKeyOf(res).accountId);
+    const [widgets, visitor, messages] = await Promise.all([
+      widgetsOf(res),
+      models.Visitor.findById(conversation.visitorId),
+      models.Message.find({ conversationId: conversation._id }).sort({ seq: 1 }),
+    ]);
+    res.json({
+      ...presentApiConversation(conversation, widgets.get(String(conversation.ceId))?.uuid ?? '', visitor ?? undefined),
+      messages: messages.map(presentApiMessage),
+    });
+  });
+
+  router.get('/api/visitors', ...read, async (req, res) => {
+    const query = parse(VisitorsQuerySchema, req.query);
+    const widgets = await widgetsOf(res);
+    const filter: QueryFilter<Visitor> = { accountId: apiKeyOf(res).accountId };
+    if (query.widgetId !== undefined) {
+      const ce = [...widgets.values()].find((w) => w.uuid === query.widgetId);
+      if (!ce) {
+        res.json({ data: [], nextCursor: null });
+        return;
+      }
+      filter.ceId = ce._id;
+    }
+    if (query.email !== undefined) filter.email = query.email;
+    if (query.cursor) filter._id = { $lt: query.cursor };
+    const page = await models.Visitor.find(filter).sort({ _id: -1 }).limit(query.limit + 1);
+    const items = page.slice(0, query.limit);
+    res.json({
+      data: items.map((v) => presentApiVisitor(v, widgets.get(String(v.ceId))?.uuid ?? '')),
+      nextCursor: page.length > query.limit ? String(items[items.length - 1]?._id) : null,
+    });
+  });
+
+  router.get('/api/visitors/:id', ...read, async (req, res) => {
+    const { id } = parse(IdParamsSchema, req.params);
+    const visitor = await findOwned(models.Visitor, id, apiKeyOf(res).accountId);
+    const widgets = await widgetsOf(res);
+    res.json(presentApiVisitor(visitor, widgets.get(String(visitor.ceId))?.uuid ?? ''));
+  });
+
+  router.get('/api/hooks', ...hooks, async (_req, res) => {
+    const key = apiKeyOf(res);
+    res.json((await models.RestHook.find({ accountId: key.accountId, apiKeyId: key._id }).sort({ _id: 1 })).map(presentRestHook));
+  });
+
+  router.post('/api/hooks', ...hooks, validate(SubscribeHookSchema), async (req: Body<typeof SubscribeHookSchema>, res) => {
+    const key = apiKeyOf(res);
+    const hook = await models.RestHook.create({
+      accountId: key.accountId,
+      apiKeyId: key._id,
+      event: req.body.event,
+      targetUrl: req.body.targetUrl,
+      secret: `whsec_${randomBytes(24).toString('base64url')}`,
+    });
+    // The secret is handed out once, here: the subscriber verifies X-Parley-Signature with it.
+    res.status(201).json({ ...presentRestHook(hook), secret: hook.secret });
+  });
+
+  router.delete('/api/hooks/:id', ...hooks, async (req, res) => {
+    const { id } = parse(IdParamsSchema, req.params);
+    const hook = await findOwned(models.RestHook, id, apiKeyOf(res).accountId);
+    await hook.deleteOne();
+    res.status(204).end();
+  });
+
+  return router;
+}
