@@ -176,6 +176,7 @@ describe('API keys and the public API (/v1/api) with REST hooks', () => {
           { $set: { newConversationWebhookURL: own.url, webhookOnArchive: true, webhookUrl: own.url, feedbackWebhookUrl: own.url, offlineMessageWebhookURL: own.url, noAnswerWebhookUrl: own.url } },
         );
 
+        server.parley.relay.widgets.invalidate(widget.ceId);
         // Earlier tests' chats of this account are still open: only this one may go unanswered.
         await server.models.Conversation.updateMany({ accountId: (await widget.widget()).accountId }, { $set: { status: 'ended' } });
         const socket = await chat({ name: 'Hook', email: 'hook@example.org' }, 'Zap me');
@@ -187,7 +188,7 @@ describe('API keys and the public API (/v1/api) with REST hooks', () => {
         await sendOfflineMessage(server.parley.relay, await widget.widget(), { email: 'later@example.org', message: 'Call me back' }, { country: '' });
 
         await eventually(async () => expect(zapier.calls.map((c) => c.body.event).sort()).to.deep.equal(['conversation.archived', 'conversation.rated', 'conversation.started', 'conversation.unanswered', 'offline_message']), 400);
-        await eventually(async () => expect(own.calls).to.have.length(5), 400);
+        await eventually(async () => expect(own.calls.map((c) => c.body.event).sort()).to.deep.equal(zapier.calls.map((c) => c.body.event).sort()), 400);
         for (const call of zapier.calls) {
           const hook = hooks[call.body.event];
           if (!hook) throw new Error(`unexpected ${call.body.event}`);
