@@ -44,7 +44,9 @@ export async function sendOfflineMessage(
       await ctx.outbox.enqueue('mail', `${key}:mail`, {
         to: owner.email,
         subject: ce.offlineEmailSubject || 'New message from your website',
-        text: `${input.message}\n\n${details.map(([k, v]) => `${k}: ${v}`).join('\n')}\n\nReply to this visitor at ${input.email}.`,
+        text: `${input.message}\n\n${details.map(([k, v]) => `${k}: ${v}`).join('\n')}\n\nReply to this mail to answer the visitor at ${input.email}.`,
+        replyToAddress: input.email,
+        replyToName: input.name ?? '',
         html: `<p>${escapeHtml(input.message).replace(/\n/g, '<br>')}</p><p>${details
           .map(([k, v]) => `<strong>${escapeHtml(k)}:</strong> ${escapeHtml(v)}`)
           .join('<br>')}</p>`,

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import express, { Router } from 'express';
 
@@ -26,6 +27,17 @@ export function staticConsole(consoleDir: string): Router {
       .status(503)
       .type('text/plain')
       .send('The console is not built yet: run `npm run build` (npm start does it for you).');
+  });
+  // Any other page under /app is unknown: answer 404 with the console itself, which shows its own
+  // Page Not Found. The base element makes the console's relative asset URLs work at any depth.
+  router.get(/^\/[^.]*$/, async (req, res, next) => {
+    const html = await readFile(path.join(consoleDir, 'index.html'), 'utf8').catch(() => null);
+    if (html === null) return next();
+    res
+      .status(404)
+      .setHeader('Cache-Control', 'no-cache')
+      .type('html')
+      .send(html.replace('<head>', `<head>\n<base href="${req.baseUrl}/">`));
   });
   return router;
 }

@@ -7,7 +7,14 @@ import { createOutbox, type Outbox } from './outbox';
 
 export type { Outbox, SentMail } from './outbox';
 
-export type MailMessage = { to: string; subject: string; text: string; html: string };
+export type MailMessage = {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** Where a reply goes instead of the no-reply sender (the visitor of an offline message). */
+  replyTo?: { name: string; address: string };
+};
 
 export type Mailer = {
   send(message: MailMessage): Promise<void>;

@@ -16,6 +16,7 @@ export const SentMailSchema = z.object({
   subject: z.string(),
   text: z.string(),
   html: z.string(),
+  replyTo: z.object({ name: z.string(), address: z.string() }).optional(),
   /** Every http(s) link of the text part, in order. */
   links: z.array(z.string()),
 });

@@ -170,7 +170,14 @@ const callWebhook: JobHandler = async (ctx, job) => {
 };
 
 const sendMail: JobHandler = async (ctx, job) => {
-  await ctx.mailer.send({ to: str(job, 'to'), subject: str(job, 'subject'), text: str(job, 'text'), html: str(job, 'html') });
+  const replyTo = str(job, 'replyToAddress');
+  await ctx.mailer.send({
+    to: str(job, 'to'),
+    subject: str(job, 'subject'),
+    text: str(job, 'text'),
+    html: str(job, 'html'),
+    ...(replyTo ? { replyTo: { name: str(job, 'replyToName'), address: replyTo } } : {}),
+  });
 };
 
 export const JOB_HANDLERS: Record<OutboxKind, JobHandler> = {

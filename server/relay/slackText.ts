@@ -33,12 +33,29 @@ export function slackToText(raw: string): string {
     .join('');
 }
 
+/** Bare web addresses in escaped text (Slack usually wraps them in <…>, but not every client does). */
+const BARE_URL = /https?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]]/g;
+
 function inlineFormat(escaped: string): string {
-  return escaped
+  return linkBare(escaped)
     .replace(/(^|[\s(])\*([^*\n]+)\*(?=$|[\s).,!?:;])/g, '$1<strong>$2</strong>')
     .replace(/(^|[\s(])_([^_\n]+)_(?=$|[\s).,!?:;])/g, '$1<em>$2</em>')
     .replace(/(^|[\s(])~([^~\n]+)~(?=$|[\s).,!?:;])/g, '$1<s>$2</s>')
     .replace(/`([^`\n]+)`/g, '<code>$1</code>');
+}
+
+function linkBare(escaped: string): string {
+  // The text is escaped already: &amp; inside an address stays as it is, which is right for an href.
+  return escaped.replace(BARE_URL, (url) => `<a href="${url}" target="_blank" rel="noopener noreferrer nofollow">${url}</a>`);
+}
+
+/** The visitor-facing text without mrkdwn's markers: *bold*, _italics_, ~strike~ and `code` as plain words. */
+export function withoutMarkers(text: string): string {
+  return text
+    .replace(/(^|[\s(])\*([^*\n]+)\*(?=$|[\s).,!?:;])/g, '$1$2')
+    .replace(/(^|[\s(])_([^_\n]+)_(?=$|[\s).,!?:;])/g, '$1$2')
+    .replace(/(^|[\s(])~([^~\n]+)~(?=$|[\s).,!?:;])/g, '$1$2')
+    .replace(/`([^`\n]+)`/g, '$1');
 }
 
 /** Safe HTML for the widget, or '' when the text has no formatting worth it. */

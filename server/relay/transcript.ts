@@ -2,6 +2,7 @@
 import type { Models } from '../models';
 import type { ConversationDocument } from '../models/Conversation';
 import type { MailMessage } from '../mail';
+import { withoutMarkers } from './slackText';
 
 const escapeHtml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -17,7 +18,9 @@ export async function transcriptMail(
     const who = m.from === 'visitor' ? labels.visitorName : m.author?.name || labels.agentLabel;
     const at = m.createdAt.toISOString().replace('T', ' ').slice(0, 16);
     const files = m.files.length > 0 ? ` [${m.files.map((f) => f.name).join(', ')}]` : '';
-    return { who, at, text: `${m.text}${files}` };
+    // Operator replies are Slack mrkdwn: the mail shows their formatting (html) or plain words, never *asterisks*.
+    const plain = m.from === 'operator' ? withoutMarkers(m.text) : m.text;
+    return { who, at, text: `${plain}${files}`, html: m.from === 'operator' && m.html ? `${m.html}${escapeHtml(files)}` : '' };
   });
   const title = `Transcript of your chat with ${labels.widgetName} (#${conversation.number})`;
   return {
@@ -25,7 +28,7 @@ export async function transcriptMail(
     subject: title,
     text: [title, '', ...lines.map((l) => `[${l.at} UTC] ${l.who}: ${l.text}`)].join('\n'),
     html: `<h2>${escapeHtml(title)}</h2>${lines
-      .map((l) => `<p><small>${escapeHtml(l.at)} UTC</small><br><strong>${escapeHtml(l.who)}</strong>: ${escapeHtml(l.text)}</p>`)
+      .map((l) => `<p><small>${escapeHtml(l.at)} UTC</small><br><strong>${escapeHtml(l.who)}</strong>: ${l.html || escapeHtml(l.text)}</p>`)
       .join('')}`,
   };
 }

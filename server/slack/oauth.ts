@@ -3,6 +3,8 @@
  * purposes bound to a Parley user and widget):
  *   GET /slack/oauth/signup?source=…  public; to Slack's authorize page for "Sign up with team chat"
  *   GET /slack/oauth_redirect         the one redirect URL of the manifest, for every purpose
+ * Purposes: signup, install (a widget at step 1), new_team (a widget in another workspace, created on
+ * consent), swap_user, upgrade.
  * The authorize URLs for the signed-in purposes are built by `slackAuthorizeUrl` (used by the API).
  */
 import { Router, type Request, type Response } from 'express';
@@ -14,6 +16,8 @@ import { perIpAndEmail } from '../http/rateLimits';
 import { authorizerOf, completeInstall, completeSwapUser, completeUpgrade, signUpWithSlack, type SlackAuthorizer } from '../commands/slackAuthorization';
 import { saveInstallation, type GrantedInstallation } from '../commands/slackInstallations';
 import { createSession } from '../commands/sessions';
+import { newWidget, PLAN_LIMIT_ERROR } from '../commands/newWidget';
+import { PaymentRequiredError } from '../errors';
 import { isSlackCallError, slackClient, slackErrorCode } from './client';
 import { browserIdOf, consumeOAuthState, createOAuthState, ensureBrowserId, type OAuthPurpose, type OAuthStatePayload } from './oauthState';
 import { INSTALL_BOT_SCOPES, INSTALL_USER_SCOPES, splitScopes } from './scopes';
@@ -65,6 +69,7 @@ function pageFor(payload: Pick<OAuthStatePayload, 'purpose' | 'ceId'>): string {
       return '#/signup';
     case 'install':
       return `#/setup/${payload.ceId ?? ''}`;
+    case 'new_team':
     case 'swap_user':
       return '#/';
     case 'upgrade':
@@ -131,7 +136,8 @@ export function oauthRouter(deps: OAuthDeps): Router {
     // The Parley user and widget the state was made for must still exist and belong together.
     const user = payload.uid ? await models.User.findById(payload.uid) : null;
     const ce = payload.ceId && user ? await models.ChatEndpoint.findOne({ _id: payload.ceId, accountId: user.accountId }) : null;
-    if (payload.purpose !== 'signup' && (!user || !ce)) return fail('widget_not_found');
+    if (payload.purpose === 'new_team' && !user) return fail('widget_not_found');
+    if (payload.purpose !== 'signup' && payload.purpose !== 'new_team' && (!user || !ce)) return fail('widget_not_found');
 
     let access: OauthV2AccessResponse;
     try {
@@ -195,6 +201,17 @@ export function oauthRouter(deps: OAuthDeps): Router {
         if (!ce) return fail('widget_not_found');
         await completeInstall(ce, who);
         return res.redirect(302, `/app/#/setup/${ce.id}`);
+      case 'new_team': {
+        if (!user) return fail('widget_not_found');
+        // The widget exists only once Slack said yes: an abandoned consent leaves nothing on the dashboard.
+        const created = await newWidget(models, user).catch((error: unknown) => {
+          if (error instanceof PaymentRequiredError) return null;
+          throw error;
+        });
+        if (!created) return fail(PLAN_LIMIT_ERROR);
+        await completeInstall(created, who);
+        return res.redirect(302, `/app/#/setup/${created.id}`);
+      }
       case 'swap_user':
         if (!user) return fail('widget_not_found');
         await completeSwapUser(models, user.accountId, who);

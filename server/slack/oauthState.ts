@@ -15,14 +15,14 @@ export const OAUTH_STATE_TTL_SECONDS = 10 * 60;
 export const OAUTH_STATE_AUDIENCE = 'parley-slack-oauth';
 const ALGORITHM = 'HS256';
 
-export const OAUTH_PURPOSES = ['signup', 'install', 'swap_user', 'upgrade'] as const;
+export const OAUTH_PURPOSES = ['signup', 'install', 'new_team', 'swap_user', 'upgrade'] as const;
 export type OAuthPurpose = (typeof OAUTH_PURPOSES)[number];
 
 const StateSchema = z.object({
   purpose: z.enum(OAUTH_PURPOSES),
   /** Parley user id (all purposes but sign-up). */
   uid: z.string().regex(/^[0-9a-f]{24}$/).optional(),
-  /** Widget id (all purposes but sign-up). */
+  /** Widget id (all purposes but sign-up and new_team, whose widget is made once Slack says yes). */
   ceId: z.string().regex(/^[0-9a-f]{24}$/).optional(),
   /** Sign-up: the marketing source, kept as the user's tklID. */
   source: z.string().max(200).optional(),

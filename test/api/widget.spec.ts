@@ -55,6 +55,8 @@ describe('public widget API and visitor rules', () => {
         await eventually(async () => {
           const mail = await server.outbox.latestTo(owner?.email ?? '');
           expect(mail?.text).to.include('Call me back').and.include('nora@example.com');
+          // Replying to the mail reaches the visitor, not the no-reply sender.
+          expect(mail?.replyTo).to.deep.equal({ name: 'Nora', address: 'nora@example.com' });
         });
         await eventually(async () => {
           const post = server.slack.state.channelMessages(widget.channel).find((m) => m.text.includes('Offline message'));

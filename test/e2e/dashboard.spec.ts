@@ -49,7 +49,7 @@ describe('dashboard (browser)', function () {
     await page.getByRole('button', { name: 'Add to Slack' }).click();
     await page.locator('#sandbox-oauth-allow').click();
     await page.getByRole('button', { name: 'Connect #support' }).click();
-    await page.getByRole('heading', { name: 'Setup is finished! Last step: copy and paste embed code' }).waitFor();
+    await page.getByRole('heading', { name: 'Setup is finished!' }).waitFor();
     return { email, ceId };
   }
 
@@ -83,21 +83,39 @@ describe('dashboard (browser)', function () {
     expect(await server.models.ChatEndpoint.countDocuments({ accountId: user?.accountId, Step: 2 })).to.equal(1);
   });
 
-  it('adds a widget for a new Slack team, lists it as unfinished, and deletes it after a confirmation', async () => {
+  it('adds a widget for a new Slack team only once Slack consents, and deletes an unfinished widget after a confirmation', async () => {
     const page = browser.page;
     const { email } = await userWithWidget(page);
     const user = await server.models.User.findOne({ email });
     await server.models.Account.updateOne({ _id: user?.accountId }, { $set: { planStripeId: 'parley_pro_monthly' } });
     await page.goto(at('/'));
     await page.reload();
+    const widgets = () => server.models.ChatEndpoint.countDocuments({ accountId: user?.accountId });
 
+    // Cancelled at Slack's consent: back on the dashboard with a message, and no stray widget.
     await page.getByRole('button', { name: 'Add a channel to a new Slack Team' }).click();
-    await page.waitForURL(/#\/setup\/[0-9a-f]{24}$/);
-    await page.getByRole('button', { name: 'Add to Slack' }).waitFor();
-    const newId = new URL(page.url()).hash.split('/').pop();
+    await page.waitForURL(/\/sandbox\/slack\/oauth\/v2\/authorize/);
+    await page.locator('#sandbox-oauth-cancel').click();
+    await page.waitForURL(/#\/\?error=access_denied$/);
+    await page.getByText('You cancelled the Slack authorisation, so nothing was added to Slack.').waitFor();
+    expect(await widgets()).to.equal(1);
+    expect(await page.getByText('New widget').count()).to.equal(0);
 
-    await page.getByRole('link', { name: 'Dashboard', exact: true }).click();
+    // Allowed: the widget exists from then on, straight at step 2.
+    await page.getByRole('button', { name: 'Add a channel to a new Slack Team' }).click();
+    await page.locator('#sandbox-oauth-allow').click();
+    await page.waitForURL(/#\/setup\/[0-9a-f]{24}$/);
+    await page.getByRole('heading', { name: 'Choose the Slack channel for this widget' }).waitFor();
+    expect(await widgets()).to.equal(2);
+
+    // An unfinished widget (as sign-up makes) is listed apart and can be deleted.
+    const token = await page.context().cookies().then((all) => all.find((c) => c.name === 'auth_token')?.value);
+    const newId = String((await api('POST', '/chat_endpoints/new', token)).json.Id);
+    await page.goto(at('/'));
+    await page.reload();
     const unlinked = page.getByRole('region', { name: 'Widgets not connected to Slack' });
+    await unlinked.getByRole('heading', { name: 'Unfinished widget', exact: true }).waitFor();
+    await unlinked.getByText('Finish setup to link this widget to a Slack channel.').waitFor();
     const card = unlinked.locator(`[data-widget-id="${newId}"]`);
     await card.getByRole('link', { name: 'Finish setup' }).waitFor();
     await card.getByRole('img', { name: 'Offline' }).waitFor();

@@ -46,7 +46,7 @@ describe('Slack permissions page (browser)', function () {
     await page.getByRole('button', { name: 'Add to Slack' }).click();
     await page.locator('#sandbox-oauth-allow').click();
     await page.getByRole('button', { name: 'Connect #support' }).click();
-    await page.getByRole('heading', { name: 'Setup is finished! Last step: copy and paste embed code' }).waitFor();
+    await page.getByRole('heading', { name: 'Setup is finished!' }).waitFor();
     return ceId;
   }
 

@@ -35,7 +35,7 @@ describe('widget setup (browser)', function () {
     await page.waitForURL(/#\/legal$/);
     await page.getByRole('checkbox', { name: 'I agree to the Terms of Service and Privacy Policy' }).check();
     await page.getByRole('button', { name: 'Continue' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Parley' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
     return email;
   }
 
@@ -54,7 +54,7 @@ describe('widget setup (browser)', function () {
   }
 
   async function expectEmbedPage(page: Page, ceId: string) {
-    await page.getByRole('heading', { name: 'Setup is finished! Last step: copy and paste embed code' }).waitFor();
+    await page.getByRole('heading', { name: 'Setup is finished!' }).waitFor();
     const widget = await server.models.ChatEndpoint.findById(ceId);
     expect(widget?.Step).to.equal(3);
     const snippet = page.getByTestId('embed-snippet');
@@ -111,9 +111,15 @@ describe('widget setup (browser)', function () {
     const name = page.getByLabel('Channel name');
     const create = page.getByRole('button', { name: 'Create channel' });
     expect(await create.isDisabled()).to.equal(true);
+    // The hint under the field and the error say the same rule; spaces become hyphens as in Slack.
+    await page.getByText('Lowercase letters, numbers, hyphens and underscores, at most 80 characters. Spaces become hyphens.').waitFor();
     await name.fill('Website Chat');
-    expect(await name.inputValue()).to.equal('website chat');
-    await page.getByText('Slack requires lowercase letters, no spaces or punctuation, at most 80 characters.').waitFor();
+    expect(await name.inputValue()).to.equal('website-chat');
+    expect(await create.isEnabled()).to.equal(true);
+    await name.fill('chat!');
+    await page
+      .getByText('Slack requires lowercase letters, numbers, hyphens or underscores: no spaces or other punctuation, at most 80 characters.')
+      .waitFor();
     expect(await create.isDisabled()).to.equal(true);
     await name.fill('x'.repeat(81));
     expect(await create.isDisabled()).to.equal(true);
@@ -196,6 +202,9 @@ describe('widget setup (browser)', function () {
     await page.getByRole('button', { name: 'delete and start over?' }).click();
     await page.getByRole('dialog', { name: 'Delete this widget?' }).getByRole('button', { name: 'Delete widget' }).click();
     await page.waitForURL(/#\/$/);
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    await page.getByText('Widget deleted.').waitFor();
+    expect(await page.getByText('Page Not Found').count()).to.equal(0);
     expect(await server.models.ChatEndpoint.findById(ceId)).to.equal(null);
   });
 });

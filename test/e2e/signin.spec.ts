@@ -85,7 +85,7 @@ describe('console sign-in screens (browser)', function () {
 
     // Acceptance returns to the dashboard, inside the navigation shell.
     await page.waitForURL(/#\/$/);
-    await page.getByRole('heading', { level: 1, name: 'Parley' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).waitFor();
     const me = await api('GET', '/users/current', undefined, await authCookie(page));
     expect(me.json.ActiveTOSPP).to.equal(TERMS_VERSION);
@@ -102,7 +102,7 @@ describe('console sign-in screens (browser)', function () {
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.waitForURL(/#\/$/);
-    await page.getByRole('heading', { level: 1, name: 'Parley' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
 
     // Forgot the password: ask for the e-mail.
     await openUserMenuAndChoose(page, email, 'Logout');
@@ -129,7 +129,7 @@ describe('console sign-in screens (browser)', function () {
     await page.getByLabel('New password').fill(newPassword);
     await page.getByRole('button', { name: 'Set new password' }).click();
     await page.waitForURL(/#\/$/);
-    await page.getByRole('heading', { level: 1, name: 'Parley' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
     expect(await authCookie(page)).to.be.a('string');
     expect((await api('POST', '/p/sessions', { email, password: newPassword })).status).to.equal(200);
     expect((await api('POST', '/p/sessions', { email, password: PASSWORD })).status).to.equal(400);
@@ -148,7 +148,7 @@ describe('console sign-in screens (browser)', function () {
     await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
     await page.goto(at('/login'));
     await page.waitForURL(/#\/$/);
-    await page.getByRole('heading', { level: 1, name: 'Parley' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
   });
 
   it('shows Page Not Found with a Return Home button on an unknown route', async () => {
@@ -192,14 +192,16 @@ describe('console sign-in screens (browser)', function () {
     await page.getByRole('alert').getByText('an unknown error occurred, please contact support.').waitFor();
   });
 
-  it('shows the server message when signing up with an e-mail that already has an account', async () => {
+  it('offers to log in or reset the password when signing up with an e-mail that already has an account', async () => {
     const page = browser.page;
     const { email } = await apiUser();
     await page.goto(at('/signup'));
     await page.getByLabel('Work email').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign up', exact: true }).click();
-    await page.getByRole('alert').getByText('A user with this email already exists').waitFor();
+    const alert = page.getByRole('alert').filter({ hasText: 'You already have an account' });
+    await alert.getByRole('link', { name: 'reset your password' }).waitFor();
+    await alert.getByRole('link', { name: 'Log in' }).waitFor();
     expect(hashOf(page)).to.equal('#/signup');
   });
 
@@ -272,9 +274,9 @@ describe('console sign-in screens (browser)', function () {
     await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
     await page.goto(at('/legal'));
     await page.waitForURL(/#\/$/);
-    await page.getByRole('heading', { level: 1, name: 'Parley' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
     // The tab no longer names the legal page once the dashboard shows.
-    await page.waitForFunction(() => document.title === 'Parley');
+    await page.waitForFunction(() => document.title === 'Dashboard · Parley');
   });
 
   it('opens the change-password dialog from the user menu and e-mails a reset link', async () => {

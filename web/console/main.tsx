@@ -15,6 +15,11 @@ if (handedOver) {
   window.history.replaceState(null, '', handedOver.cleanHref);
 }
 
+// The server answers an unknown page under /app (404) with the console: show the console's Page Not Found.
+if (!/^\/app\/(index\.html)?$/.test(window.location.pathname)) {
+  window.history.replaceState(null, '', '/app/#/not-found');
+}
+
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 createRoot(container).render(

@@ -7,7 +7,7 @@ import type { ApiDeps } from '../users/routes';
 import { requireAuth, authOf } from '../../http/auth';
 import { parse } from '../../http/validate';
 import { ValidationError } from '../../errors';
-import { newWidget, newWidgetForTeam } from '../../commands/newWidget';
+import { assertBelowChannelLimit, newWidget, newWidgetForTeam } from '../../commands/newWidget';
 import { deleteWidget } from '../../commands/deleteWidget';
 import { changeChannel, connectChannel, createSlackChannel, listRooms, renameChannel } from '../../commands/slackChannels';
 import { upgradeScopes, widgetScopeStatus } from '../../commands/slackPermissions';
@@ -46,6 +46,20 @@ export function chatEndpointsRouter(deps: ApiDeps): Router {
   router.post('/chat_endpoints/new', auth, async (_req, res: Response<{ Id: string }>) => {
     const ce = await newWidget(models, authOf(res).user);
     res.json({ Id: ce.id });
+  });
+
+  // Before /chat_endpoints/:id/…: "new" is not a widget id. The widget is created when Slack says yes.
+  router.get('/chat_endpoints/new/slack_authorize', auth, async (req, res: Response<{ url: string }>) => {
+    const { user } = authOf(res);
+    await assertBelowChannelLimit(models, user);
+    const url = await slackAuthorizeUrl(deps, {
+      purpose: 'new_team',
+      browserId: ensureBrowserId(req, res, secureCookies),
+      uid: user.id,
+      botScopes: INSTALL_BOT_SCOPES,
+      userScopes: INSTALL_USER_SCOPES,
+    });
+    res.json({ url });
   });
 
   router.post('/chat_endpoints/new/:existingId', auth, async (req, res: Response<{ Id: string }>) => {

@@ -37,6 +37,13 @@ export async function createWidgetInTeam(existingId: string): Promise<string> {
   return (await apiRequest<{ Id: string }>('POST', `/chat_endpoints/new/${encodeURIComponent(existingId)}`)).Id;
 }
 
+/** Slack's authorisation URL for a widget in another workspace: the widget is made once Slack says yes. */
+export async function slackAuthorizeNewTeamUrl(): Promise<string> {
+  const answer = await apiRequest<{ url?: unknown }>('GET', '/chat_endpoints/new/slack_authorize');
+  if (typeof answer?.url !== 'string' || answer.url === '') throw new Error('Slack could not be reached. Please try again.');
+  return answer.url;
+}
+
 export function deleteWidget(id: string): Promise<void> {
   return apiRequest('DELETE', ce(id));
 }

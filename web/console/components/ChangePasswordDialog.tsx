@@ -40,17 +40,21 @@ export function ChangePasswordDialog({ email, open, onClose }: { email: string; 
         <Alert kind="success">Check your email for password reset instructions</Alert>
       )}
       <div className="dialog__actions">
-        <Button variant="secondary" onClick={close}>
-          {state === 'sent' ? 'Close' : 'Cancel'}
-        </Button>
-        <Button
-          onClick={send}
-          variant={state === 'sent' ? 'success' : 'primary'}
-          busy={state === 'sending'}
-          disabled={state === 'sent'}
-        >
-          {state === 'sent' ? 'Done!' : 'Send password reset email'}
-        </Button>
+        {state === 'sent' ? (
+          // One way out once the mail is sent: 'Close' beside 'Done!' asked the same question twice.
+          <Button variant="success" onClick={close}>
+            Done!
+          </Button>
+        ) : (
+          <>
+            <Button variant="secondary" onClick={close}>
+              Cancel
+            </Button>
+            <Button onClick={send} busy={state === 'sending'}>
+              Send password reset email
+            </Button>
+          </>
+        )}
       </div>
     </Dialog>
   );

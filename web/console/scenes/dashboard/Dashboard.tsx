@@ -3,15 +3,16 @@
  * and 30-day statistics, unfinished widgets, adding channels and teams, banners, and the satisfaction prompt.
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { ApiError, listChatEndpoints, messageOf } from '../../api';
-import { createWidget, createWidgetInTeam, deleteWidget, slackAuthorizeUrl } from '../../api/widgets';
+import { createWidgetInTeam, deleteWidget, slackAuthorizeNewTeamUrl, slackAuthorizeUrl } from '../../api/widgets';
 import { useConfirm } from '../../components/ConfirmDialog';
 import { ArrowRightIcon, PlusIcon, SettingsIcon } from '../../components/icons';
 import { SlackMark, TrashIcon, UserIcon } from '../../components/moreIcons';
 import { Sparkline } from '../../components/Sparkline';
 import { Alert, Button, ButtonLink, PageLoader, useDocumentTitle } from '../../components/ui';
 import { isConfigured, stepOf } from '../../lib/rules';
+import { slackProblem, WIDGET_DELETED, type DashboardNotice } from '../../lib/slackProblems';
 import { useSession, useUser } from '../../session/session';
 import {
   bannersFor,
@@ -31,15 +32,21 @@ const NEW_WIDGET_ERROR = 'error creating new widget, contact support';
 const RELOAD_AFTER_DELETE_MS = 1000;
 
 export function Dashboard() {
-  useDocumentTitle('');
+  useDocumentTitle('Dashboard');
   const user = useUser();
   const { reload } = useSession();
   const navigate = useNavigate();
+  const location = useLocation();
   const [params, setParams] = useSearchParams();
   const confirm = useConfirm();
   const [stats, setStats] = useState<DashboardWidget[] | null>(null);
   const [statsFailed, setStatsFailed] = useState(false);
-  const [alert, setAlert] = useState<{ kind: 'error' | 'success'; text: string } | null>(null);
+  // A screen that sent the user here may say why (a widget deleted on its setup page).
+  const notice = (location.state as DashboardNotice | null)?.notice;
+  const [alert, setAlert] = useState<{ kind: 'error' | 'success'; text: string } | null>(
+    notice ? { kind: 'success', text: notice } : null,
+  );
+  const slackError = slackProblem(params.get('error'));
   const [adding, setAdding] = useState<string | null>(null);
   const swapped = params.has('userSwapped');
 
@@ -63,7 +70,10 @@ export function Dashboard() {
   const plan = user.account.plan;
   const atLimit = user.ces.length >= plan.maxChannels;
 
-  /** Creates a widget (in a team, or for a new team) and opens its setup; the plan limit sends to the upsell. */
+  /**
+   * A widget in a team Parley is in opens its setup at step 2; for a new team, Slack's consent comes first and
+   * the widget is made only when it is given. The plan limit sends to the upsell.
+   */
   const addWidget = useCallback(
     async (key: string, existingId?: string) => {
       if (atLimit) {
@@ -73,7 +83,11 @@ export function Dashboard() {
       setAdding(key);
       setAlert(null);
       try {
-        const id = existingId ? await createWidgetInTeam(existingId) : await createWidget();
+        if (!existingId) {
+          window.location.href = await slackAuthorizeNewTeamUrl();
+          return;
+        }
+        const id = await createWidgetInTeam(existingId);
         await reload();
         navigate(`/setup/${id}`);
       } catch (err) {
@@ -110,7 +124,7 @@ export function Dashboard() {
       action: async () => {
         await deleteWidget(ce.Id);
         confirm.close();
-        setAlert({ kind: 'success', text: 'Widget deleted.' });
+        setAlert({ kind: 'success', text: WIDGET_DELETED });
         window.setTimeout(() => window.location.reload(), RELOAD_AFTER_DELETE_MS);
       },
     });
@@ -118,7 +132,7 @@ export function Dashboard() {
   return (
     <div className="dashboard">
       <header className="page-header">
-        <h1 className="page-header__title">Parley</h1>
+        <h1 className="page-header__title">Dashboard</h1>
         <Link to="/account" className="plan-badge" title="Manage your plan">
           {user.account.plan.label} plan <ArrowRightIcon />
         </Link>
@@ -133,6 +147,18 @@ export function Dashboard() {
           }}
         >
           Successfully swapped main user.
+        </Alert>
+      )}
+      {slackError && (
+        <Alert
+          kind="error"
+          title="Slack"
+          onDismiss={() => {
+            params.delete('error');
+            setParams(params, { replace: true });
+          }}
+        >
+          {slackError}
         </Alert>
       )}
       {alert && (
@@ -241,8 +267,10 @@ function TeamSection({
           </>
         ) : (
           <div className="team__text">
-            <h2 className="team__name">Not connected to Slack yet</h2>
-            <p className="team__user muted">Finish setup to link these widgets to a Slack channel.</p>
+            <h2 className="team__name">{team.widgets.length === 1 ? 'Unfinished widget' : 'Unfinished widgets'}</h2>
+            <p className="team__user muted">
+              Finish setup to link {team.widgets.length === 1 ? 'this widget' : 'these widgets'} to a Slack channel.
+            </p>
           </div>
         )}
       </header>

@@ -190,7 +190,8 @@ export function bannersFor(user: Pick<CurrentUser, 'account' | 'admin'>, widgets
     banners.push({
       id: 'trial',
       kind: days < 0 ? 'error' : days <= 3 ? 'warning' : 'info',
-      text: `${trialMessage(days)}${days >= 0 ? ` It ends on ${formatDate(account.trialEndAt)}.` : ''}`,
+      // The count stops a day short without a card (spec section 4): say so, or 29 days after a 30-day promise reads as a mistake.
+      text: `${trialMessage(days)}${days >= 0 ? ` It ends on ${formatDate(account.trialEndAt)}; add a card by the day before to keep your widgets online without a break.` : ''}`,
       link: { to: '/account', label: days < 0 ? 'Choose a plan' : 'Add payment method' },
     });
   }

@@ -5,6 +5,18 @@ import { TERMS_VERSION } from '../../../../server/shared/constants';
 import { Logo } from '../../components/Logo';
 import { useDocumentTitle } from '../../components/ui';
 
+const MONTHS: Record<string, string> = {
+  JAN: 'January', FEB: 'February', MAR: 'March', APR: 'April', MAY: 'May', JUN: 'June',
+  JUL: 'July', AUG: 'August', SEP: 'September', OCT: 'October', NOV: 'November', DEC: 'December',
+};
+
+/** A terms version such as 11AUG2020 read as the date it names (11 August 2020); other versions as they are. */
+export function versionDate(version: string): string {
+  const match = /^(\d{1,2})([A-Z]{3})(\d{4})$/.exec(version);
+  const month = match ? MONTHS[match[2] ?? ''] : undefined;
+  return match && month ? `${Number(match[1])} ${month} ${match[3]}` : version;
+}
+
 function DocumentPage({ title, children }: { title: string; children: ReactNode }) {
   useDocumentTitle(title);
   return (
@@ -21,7 +33,7 @@ function DocumentPage({ title, children }: { title: string; children: ReactNode 
       <main className="doc-page__body">
         <article className="prose">
           <h1>{title}</h1>
-          <p className="muted">Version {TERMS_VERSION}</p>
+          <p className="muted">Last updated {versionDate(TERMS_VERSION)}</p>
           {children}
         </article>
       </main>

@@ -11,8 +11,9 @@ import { useConfirm } from '../../components/ConfirmDialog';
 import { PlusIcon } from '../../components/icons';
 import { HashIcon, RefreshIcon } from '../../components/moreIcons';
 import { Alert, Button } from '../../components/ui';
+import { WIDGET_DELETED, type DashboardNotice } from '../../lib/slackProblems';
 import { useSession } from '../../session/session';
-import { CHANNEL_NAME_HINT, isHiddenRoom, isValidChannelName, normaliseChannelInput } from './channelName';
+import { CHANNEL_NAME_HINT, CHANNEL_NAME_RULE, isHiddenRoom, isValidChannelName, normaliseChannelInput } from './channelName';
 
 /** Above this many channels the list gets a filter box. */
 const FILTER_FROM = 8;
@@ -49,9 +50,10 @@ export function ChannelStep({ ce }: { ce: ChatEndpointView }) {
       danger: true,
       action: async () => {
         await deleteWidget(ce.Id);
-        await reload();
         confirm.close();
-        navigate('/', { replace: true });
+        // Leave the setup page first: once the session forgets the widget, its setup URL is unknown.
+        navigate('/', { replace: true, state: { notice: WIDGET_DELETED } satisfies DashboardNotice });
+        await reload();
       },
     });
 
@@ -142,7 +144,7 @@ function CreateChannel({
           />
         </div>
         <p className={showHint ? 'field__error' : 'field__hint'} id="new-channel-hint">
-          {showHint ? CHANNEL_NAME_HINT : 'Lowercase letters, numbers, hyphens and underscores.'}
+          {showHint ? CHANNEL_NAME_HINT : CHANNEL_NAME_RULE}
         </p>
       </div>
       <Button type="submit" disabled={!valid || busy} busy={creating}>

@@ -7,6 +7,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import type { ChatEndpointView } from '../../../../server/shared';
 import { messageOf, UNKNOWN_ERROR } from '../../api';
 import { changeChannel, deleteWidget, renameChannel } from '../../api/widgets';
+import { WIDGET_DELETED, type DashboardNotice } from '../../lib/slackProblems';
 import { useConfirm } from '../../components/ConfirmDialog';
 import { EmbedCode } from '../../components/EmbedCode';
 import { ArrowRightIcon, BookIcon, CheckIcon, HomeIcon } from '../../components/icons';
@@ -62,9 +63,10 @@ export function EmbedStep({ ce, inSettings = false }: { ce: ChatEndpointView; in
       danger: true,
       action: async () => {
         await deleteWidget(ce.Id);
-        await reload();
         confirm.close();
-        navigate('/', { replace: true });
+        // Leave this page first: once the session forgets the widget, its setup URL is unknown (a 404).
+        navigate('/', { replace: true, state: { notice: WIDGET_DELETED } satisfies DashboardNotice });
+        await reload();
       },
     });
 
@@ -76,7 +78,8 @@ export function EmbedStep({ ce, inSettings = false }: { ce: ChatEndpointView; in
           <CheckIcon />
         </span>
         <div>
-          <h1 className="finished__title">Setup is finished! Last step: copy and paste embed code</h1>
+          <h1 className="finished__title">Setup is finished!</h1>
+          <p className="finished__next">Last step: copy and paste embed code</p>
           <p className="muted">Put this code on your site and visitors can chat with your team in Slack.</p>
         </div>
       </header>

@@ -2,7 +2,8 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { EmailSchema, MESSAGES, NewPasswordSchema } from '../../../../server/shared';
-import { messageOf, readTrackingId, signUp, UNKNOWN_ERROR } from '../../api';
+import { ERROR_CODES } from '../../../../server/shared/constants';
+import { ApiError, messageOf, readTrackingId, signUp, UNKNOWN_ERROR } from '../../api';
 import { AuthLayout } from '../../components/AuthLayout';
 import { Alert, Button, TextField, useDocumentTitle } from '../../components/ui';
 import { firstChatEndpoint, signUpErrorFrom, teamChatSignUpHref } from '../../lib/rules';
@@ -22,6 +23,8 @@ export function SignUp() {
   const [password, setPassword] = useState('');
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [error, setError] = useState<string | null>(null);
+  // The form's own sign-up can meet an existing account too: the same help as ?error=user_exists.
+  const [exists, setExists] = useState(false);
   const [pending, setPending] = useState(false);
 
   const submit = async (event: FormEvent) => {
@@ -34,11 +37,13 @@ export function SignUp() {
 
     setPending(true);
     setError(null);
+    setExists(false);
     let token: string;
     try {
       token = await signUp({ email: email.trim(), password, tklID: readTrackingId() });
     } catch (err) {
-      setError(messageOf(err));
+      if (err instanceof ApiError && err.code === ERROR_CODES.userExists) setExists(true);
+      else setError(messageOf(err));
       setPending(false);
       return;
     }
@@ -64,7 +69,7 @@ export function SignUp() {
         </>
       }
     >
-      {queryError?.kind === 'user_exists' && (
+      {(queryError?.kind === 'user_exists' || exists) && (
         <Alert kind="error" title="You already have an account">
           This user already has a Parley account. <Link to="/login">Log in</Link> or{' '}
           <Link to="/forgotpwd">reset your password</Link>. Still stuck? Contact support.
