@@ -170,13 +170,15 @@ const callWebhook: JobHandler = async (ctx, job) => {
 };
 
 const sendMail: JobHandler = async (ctx, job) => {
-  const replyTo = str(job, 'replyToAddress');
+  // Optional: only offline-message mails name the visitor to reply to.
+  const replyTo = job.payload.replyToAddress;
+  const replyName = job.payload.replyToName;
   await ctx.mailer.send({
     to: str(job, 'to'),
     subject: str(job, 'subject'),
     text: str(job, 'text'),
     html: str(job, 'html'),
-    ...(replyTo ? { replyTo: { name: str(job, 'replyToName'), address: replyTo } } : {}),
+    ...(typeof replyTo === 'string' && replyTo ? { replyTo: { name: typeof replyName === 'string' ? replyName : '', address: replyTo } } : {}),
   });
 };
 

@@ -93,6 +93,21 @@ describe('end of a conversation', () => {
     socket.close();
   });
 
+  it('mails a transcript with the operator formatting as words and links, never raw *asterisks*', async () => {
+    const { socket } = await started();
+    const c = await conversation();
+    await server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, threadTs: c.threadTs, text: '*Good news* and <https://shop.example.com/track|your tracking page>' });
+    const reply = await socket.next('msg', (f) => f.message.from === 'operator');
+    expect(reply.message.html).to.include('<a href="https://shop.example.com/track"');
+    socket.send({ t: 'end' });
+    await socket.next('ended');
+    socket.send({ t: 'transcript', email: 'mira@example.com' });
+    await eventually(async () => expect((await server.outbox.latestTo('mira@example.com'))?.text).to.include('Good news and your tracking page'));
+    const mail = await server.outbox.latestTo('mira@example.com');
+    expect(mail?.text).to.not.include('*');
+    expect(mail?.html).to.include('<strong>Good news</strong>').and.include('href="https://shop.example.com/track"');
+  });
+
   it('mails a transcript to the address the visitor gives and starts a new conversation on the next message', async () => {
     const { socket } = await started();
     socket.send({ t: 'end' });
