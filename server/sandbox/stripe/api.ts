@@ -456,6 +456,11 @@ export function apiRouter(ctx: Ctx, opts: { secretKey?: string }): Router {
     if (!s) throw missing('cs', id ?? '');
     return s;
   });
+  on('GET', '/v1/checkout/sessions/:id/line_items', [...LIST_PARAMS], (_p, [id]) => {
+    const s = state.data.checkoutSessions.find((x) => x.id === id);
+    if (!s) throw missing('cs', id ?? '');
+    return lineItemsOf(s);
+  });
   on('POST', '/v1/checkout/sessions/:id/expire', [], (_p, [id]) => {
     const s = state.data.checkoutSessions.find((x) => x.id === id);
     if (!s) throw missing('cs', id ?? '');
@@ -525,6 +530,17 @@ export function apiRouter(ctx: Ctx, opts: { secretKey?: string }): Router {
     return { object: 'sandbox.clock', now: state.now() };
   });
 
+  /** A session's line items, which Stripe shows only through expand[]=line_items or their own list call. */
+  const lineItemsOf = (s: CheckoutSession) => {
+    const items = s.sandbox.items.map((it, i) => {
+      const price = state.price(it.price);
+      const amount = price.unit_amount * it.quantity;
+      const product = state.data.products.find((x) => x.id === price.product);
+      return { id: `li_${s.id.slice(8, 30)}${i}`, object: 'item', amount_discount: 0, amount_subtotal: amount, amount_tax: 0, amount_total: amount, currency: price.currency, description: product?.name ?? price.id, price: plain(price), quantity: it.quantity };
+    });
+    return { object: 'list', data: items, has_more: false, url: `/v1/checkout/sessions/${s.id}/line_items` };
+  };
+
   const expandValue = (value: unknown, parts: string[], fullPath: string): unknown => {
     if (parts.length === 0) return value;
     if (Array.isArray(value)) return value.map((v) => expandValue(v, parts, fullPath));
@@ -546,8 +562,11 @@ export function apiRouter(ctx: Ctx, opts: { secretKey?: string }): Router {
     else if (isRecord(out) && out.object === 'list' && Array.isArray(out.data)) {
       out = { ...out, data: out.data.map((x) => (isRecord(x) && x.object === 'customer' ? presentCustomer(x as unknown as Customer, expand.map((e) => e.replace(/^data\./, ''))) : x)) };
     }
+    if (isRecord(out) && out.object === 'checkout.session' && expand.includes('line_items')) {
+      out = { ...out, line_items: lineItemsOf(result as CheckoutSession) };
+    }
     for (const path of expand) {
-      if (path === 'tax_ids' || path === 'data.tax_ids') continue;
+      if (path === 'tax_ids' || path === 'data.tax_ids' || (path === 'line_items' && isRecord(out) && out.object === 'checkout.session')) continue;
       out = expandValue(out, path.split('.'), path);
     }
     return out;

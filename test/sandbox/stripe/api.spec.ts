@@ -171,4 +171,48 @@ describe('Stripe sandbox API through the official stripe client', () => {
       expect((await f.stripe.customers.listPaymentMethods(c.id)).data).to.have.length(0);
     });
   });
+
+  describe('Checkout and portal sessions', () => {
+    it('creates a subscription Checkout Session with a hosted URL, and shows its line items when expanded', async () => {
+      const session = await f.stripe.checkout.sessions.create({
+        mode: 'subscription',
+        line_items: [{ price: 'parley_business_yearly', quantity: 1 }],
+        success_url: 'http://parley.test/ok?session_id={CHECKOUT_SESSION_ID}',
+        cancel_url: 'http://parley.test/account',
+        client_reference_id: 'acc_9',
+        metadata: { accountId: 'acc_9' },
+      });
+      expect(session.id).to.match(/^cs_test_/);
+      expect(session).to.include({ status: 'open', payment_status: 'unpaid', mode: 'subscription', amount_total: 218900, client_reference_id: 'acc_9' });
+      expect(session.url).to.equal(`${f.apiUrl}/checkout/${session.id}`);
+      const again = await f.stripe.checkout.sessions.retrieve(session.id, { expand: ['line_items'] });
+      expect(again.line_items?.data[0]?.price?.id).to.equal('parley_business_yearly');
+      const items = await f.stripe.checkout.sessions.listLineItems(session.id);
+      expect(items.data[0]?.amount_total).to.equal(218900);
+    });
+
+    it('refuses a Checkout Session without line items, or with an unknown price, naming the param', async () => {
+      const none = await stripeError(f.stripe.checkout.sessions.create({ mode: 'subscription', success_url: 'http://parley.test/ok' }));
+      expect(none.code).to.equal('parameter_missing');
+      expect(none.param).to.equal('line_items');
+      const unknown = await stripeError(f.stripe.checkout.sessions.create({ mode: 'subscription', success_url: 'http://parley.test/ok', line_items: [{ price: 'price_nope', quantity: 1 }] }));
+      expect(unknown.statusCode).to.equal(404);
+      expect(unknown.param).to.equal('line_items[0][price]');
+    });
+
+    it('opens a portal session, and refuses a cancel flow for another customer\'s subscription', async () => {
+      const owner = await f.stripe.customers.create({ email: 'owner2@acme.test' });
+      const other = await f.stripe.customers.create({ email: 'other@acme.test' });
+      await f.stripe.paymentMethods.attach('pm_card_visa', { customer: owner.id });
+      const sub = await f.stripe.subscriptions.create({ customer: owner.id, items: [{ price: 'parley_basic_monthly' }], trial_period_days: 10 });
+      const portal = await f.stripe.billingPortal.sessions.create({ customer: owner.id, return_url: 'http://parley.test/account' });
+      expect(portal.id).to.match(/^bps_/);
+      expect(portal.url).to.equal(`${f.apiUrl}/portal/${portal.id}`);
+      const err = await stripeError(
+        f.stripe.billingPortal.sessions.create({ customer: other.id, flow_data: { type: 'subscription_cancel', subscription_cancel: { subscription: sub.id } } }),
+      );
+      expect(err.statusCode).to.equal(400);
+      expect(err.param).to.equal('flow_data[subscription_cancel][subscription]');
+    });
+  });
 });

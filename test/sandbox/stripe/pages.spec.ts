@@ -103,4 +103,20 @@ describe('Stripe sandbox hosted pages in a browser', function () {
     expect(await page.textContent('#portal-invoices')).to.contain('paid');
     expect((await f.stripe.subscriptions.retrieve(sub.id)).status).to.equal('active');
   });
+
+  it('Operator page: lists the subscription and moves the clock to its trial end, which charges the first invoice', async () => {
+    const customer = await f.stripe.customers.create({ email: 'operator@acme.test' });
+    await f.sandbox.addCard(customer.id, 'pm_card_visa', { makeDefault: true });
+    const sub = await f.stripe.subscriptions.create({ customer: customer.id, items: [{ price: 'parley_basic_monthly' }], trial_period_days: 14 });
+    const { page } = b;
+    await page.goto(`${f.apiUrl}/`);
+    await page.locator(`#op-subscriptions tr[data-subscription="${sub.id}"]`).getByText('trialing').waitFor();
+    await page.click('#op-advance-trial');
+    await page.locator(`#op-subscriptions tr[data-subscription="${sub.id}"]`).getByText('active').waitFor();
+    expect((await f.stripe.subscriptions.retrieve(sub.id)).status).to.equal('active');
+    expect(f.sandbox.now()).to.be.at.least((sub.trial_end ?? 0));
+    await f.sandbox.settled();
+    await page.reload();
+    expect(await page.locator('#op-deliveries tr[data-event]').count()).to.be.greaterThan(0);
+  });
 });
