@@ -1,17 +1,6 @@
 import { expect } from 'chai';
 import Stripe from 'stripe';
-import { clientFor, type Fixture, startSandbox } from './helpers';
-
-/** The error the client throws, for asserting on its Stripe fields. */
-async function stripeError(p: Promise<unknown>): Promise<Stripe.errors.StripeError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof Stripe.errors.StripeError) return err;
-    throw err;
-  }
-  throw new Error('expected a Stripe error');
-}
+import { clientFor, type Fixture, startSandbox, stripeError } from './helpers';
 
 describe('Stripe sandbox API through the official stripe client', () => {
   let f: Fixture;

@@ -1,18 +1,8 @@
 import { expect } from 'chai';
 import Stripe from 'stripe';
-import { type Fixture, startSandbox } from './helpers';
+import { type Fixture, startSandbox, stripeError } from './helpers';
 
 const DAY = 86_400;
-
-async function stripeError(p: Promise<unknown>): Promise<Stripe.errors.StripeError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof Stripe.errors.StripeError) return err;
-    throw err;
-  }
-  throw new Error('expected a Stripe error');
-}
 
 describe('Stripe sandbox billing: subscriptions, invoices and the clock', () => {
   let f: Fixture;

@@ -18,6 +18,17 @@ export function clientFor(apiUrl: string, key = SECRET_KEY): Stripe {
   return new Stripe(key, { host: url.hostname, port: Number(url.port), protocol: 'http', maxNetworkRetries: 0, telemetry: false });
 }
 
+/** The error the client throws, for asserting on its Stripe fields (type, code, decline_code, param, statusCode). */
+export async function stripeError(p: Promise<unknown>): Promise<Stripe.errors.StripeError> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof Stripe.errors.StripeError) return err;
+    throw err;
+  }
+  throw new Error('expected a Stripe error');
+}
+
 export interface ReceivedEvent {
   event: Stripe.Event;
   signature: string;
