@@ -54,11 +54,19 @@ export type Config = {
   trustProxy: boolean | number | string;
   /** Attempts allowed per window on the public sign-in calls; fixed, not read from the environment. */
   rateLimits: RateLimits;
+  /** argon2id cost of new password hashes; fixed, not read from the environment (tests lower it). */
+  passwordHashing: PasswordHashing;
   /** Timings and limits of the visitor relay; defaults in server/relay/tuning.ts, tests shorten them. */
   relay?: Partial<RelayTuning>;
   /** Requests per minute each API or Zapier key may make to /v1/api; 120 unless a test says otherwise. */
   apiKeyRequestsPerMinute?: number;
 };
+
+/** argon2id parameters: memory in KiB, passes, lanes. */
+export type PasswordHashing = { memoryCost: number; timeCost: number; parallelism: number };
+
+/** argon2's own defaults (64 MiB, 3 passes, 4 lanes): what every real deployment hashes with. */
+export const DEFAULT_PASSWORD_HASHING: PasswordHashing = { memoryCost: 65_536, timeCost: 3, parallelism: 4 };
 
 export type RelayTuning = {
   /** How long a channel's "someone is active" answer is reused. */
@@ -253,6 +261,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     demoPort: e.DEMO_PORT ?? (nodeEnv === 'development' ? (port > 0 && port < 65535 ? port + 1 : 0) : undefined),
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     rateLimits: DEFAULT_RATE_LIMITS,
+    passwordHashing: DEFAULT_PASSWORD_HASHING,
   };
 }
 

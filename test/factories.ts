@@ -47,7 +47,7 @@ export async function createUserInDb(
     admin: true,
     lastSignedInAt: new Date(),
     ...userFields,
-    passwordHash: await hashPassword(password),
+    passwordHash: await hashPassword(password, server.config.passwordHashing),
     accountId: account._id,
   });
   if (createdAt) {

@@ -1,4 +1,5 @@
 import { createHash, randomInt } from 'node:crypto';
+import type { PasswordHashing } from '../config';
 import type { Models } from '../models';
 import type { UserDocument } from '../models/User';
 import type { Mailer } from '../mail';
@@ -48,7 +49,7 @@ export async function requestPasswordReset(
  * Sets a new password with a reset token, uses up every reset token of the user and ends their sessions.
  * Throws 'Invalid token' for unknown, expired or used tokens.
  */
-export async function resetPassword(models: Models, token: string, password: string): Promise<UserDocument> {
+export async function resetPassword(models: Models, token: string, password: string, passwordHashing: PasswordHashing): Promise<UserDocument> {
   const invalid = () => new ValidationError(MESSAGES.invalidToken, ERROR_CODES.invalidToken);
   const now = new Date();
   // Claiming the token in one conditional update keeps it single-use even under concurrent requests.
@@ -60,7 +61,7 @@ export async function resetPassword(models: Models, token: string, password: str
   if (!claimed) throw invalid();
   const user = await models.User.findById(claimed.userId);
   if (!user) throw invalid();
-  user.passwordHash = await hashPassword(password);
+  user.passwordHash = await hashPassword(password, passwordHashing);
   await user.save();
   // Older links in the same inbox must not reset the password again.
   await models.PasswordResetToken.updateMany({ userId: user._id, usedAt: null }, { $set: { usedAt: now } });

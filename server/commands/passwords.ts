@@ -1,17 +1,24 @@
 import argon2 from 'argon2';
+import type { PasswordHashing } from '../config';
 
-export function hashPassword(password: string): Promise<string> {
-  return argon2.hash(password, { type: argon2.argon2id });
+/** An argon2id hash of `password` at `cost` (the config's `passwordHashing`). */
+export function hashPassword(password: string, cost: PasswordHashing): Promise<string> {
+  return argon2.hash(password, { type: argon2.argon2id, ...cost });
 }
 
-/** A hash of a password nobody knows, checked when the e-mail is unknown so both cases take as long. */
-let decoyHash: Promise<string> | undefined;
+/** Hashes of a password nobody knows, one per cost, checked when the e-mail is unknown so both cases take as long. */
+const decoyHashes = new Map<string, Promise<string>>();
 
 /** True when the password matches; a null hash (no password set yet) never matches. */
-export async function verifyPassword(hash: string | null, password: string): Promise<boolean> {
+export async function verifyPassword(hash: string | null, password: string, cost: PasswordHashing): Promise<boolean> {
   if (hash === null) {
-    decoyHash ??= hashPassword(`decoy-${Math.random()}`);
-    await argon2.verify(await decoyHash, password);
+    const key = `${cost.memoryCost}/${cost.timeCost}/${cost.parallelism}`;
+    let decoy = decoyHashes.get(key);
+    if (!decoy) {
+      decoy = hashPassword(`decoy-${Math.random()}`, cost);
+      decoyHashes.set(key, decoy);
+    }
+    await argon2.verify(await decoy, password);
     return false;
   }
   try {

@@ -1,3 +1,4 @@
+import type { PasswordHashing } from '../config';
 import type { Models } from '../models';
 import { TRIAL_PLAN_STRIPE_ID } from '../shared/plans';
 import type { UserDocument } from '../models/User';
@@ -18,11 +19,12 @@ const isDuplicateKey = (error: unknown) => (error as { code?: unknown } | null)?
 export async function signUp(
   models: Models,
   input: { email: string; password: string; tklID?: string },
+  passwordHashing: PasswordHashing,
 ): Promise<UserDocument> {
   const userExists = () => new ValidationError(MESSAGES.userExists, ERROR_CODES.userExists);
   if (await models.User.exists({ email: input.email })) throw userExists();
 
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, passwordHashing);
   const now = new Date();
   const account = await models.Account.create({
     planStripeId: TRIAL_PLAN_STRIPE_ID,

@@ -1,16 +1,10 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { useServer } from '../helpers/app';
 import { signUpUser } from '../factories';
 
 describe('POST /v1/accounts/{id}/upgrade/{planStripeId}', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(async () => {
-    await server.close();
-  });
+  const server = useServer();
 
   const trialUser = async () => {
     const { token } = await signUpUser(server);

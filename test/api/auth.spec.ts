@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { useServer } from '../helpers/app';
 import { signUpUser } from '../factories';
 
 /** Every signed-in call, as [method, path]. */
@@ -14,13 +14,11 @@ const SIGNED_IN_CALLS: ['get' | 'post' | 'head', string][] = [
 ];
 
 describe('signed-in calls without a valid session', () => {
-  let server: TestServer;
   let user: Awaited<ReturnType<typeof signUpUser>>;
+  const server = useServer();
   before(async () => {
-    server = await startTestServer();
     user = await signUpUser(server);
   });
-  after(async () => server?.close());
 
   const badAuthorizations: [string, () => Promise<string | undefined>][] = [
     ['there is no Authorization header', async () => undefined],

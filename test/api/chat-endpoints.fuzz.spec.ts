@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import request from 'supertest';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { useServer } from '../helpers/app';
 import { signUpUser } from '../factories';
 import { BROWSER, firstWidgetId, setUpWidget } from '../slack/helpers';
 
@@ -39,12 +39,11 @@ function bodyCases(method: Case['method'], path: string, field: string, extraFie
 }
 
 describe('widget setup API under garbage input', () => {
-  let server: TestServer;
   let token: string;
   let ceId: string;
   let snapshot: () => Promise<string>;
+  const server = useServer();
   before(async () => {
-    server = await startTestServer();
     ({ token } = await signUpUser(server));
     ceId = await firstWidgetId(server, token);
     await setUpWidget(server, token, ceId);
@@ -53,9 +52,6 @@ describe('widget setup API under garbage input', () => {
       const channels = server.slack.state.data.channels.map((c) => `${c.id}:${c.name}:${c.isArchived}`).join(',');
       return JSON.stringify({ ce: { ...ce, updatedAt: undefined }, channels, widgets: await server.models.ChatEndpoint.countDocuments() });
     };
-  });
-  after(async () => {
-    await server.close();
   });
 
   const cases = (): Case[] => [

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { useServer } from '../helpers/app';
 import { signUpUser } from '../factories';
 import { neededScopes, scopeStatus } from '../../server/slack/scopes';
 import { ACME, BROWSER, callback, consent, firstWidgetId, setUpWidget } from '../slack/helpers';
@@ -44,13 +44,7 @@ describe('Slack permissions', () => {
   });
 
   describe('GET /v1/chat_endpoints/{id}/permissions', () => {
-    let server: TestServer;
-    before(async () => {
-      server = await startTestServer();
-    });
-    after(async () => {
-      await server.close();
-    });
+    const server = useServer();
     const configured = async () => {
       const user = await signUpUser(server);
       const ceId = await firstWidgetId(server, user.token);

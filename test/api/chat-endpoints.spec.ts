@@ -1,17 +1,11 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { useServer } from '../helpers/app';
 import { signUpUser } from '../factories';
 import { ACME, ALICE, GENERAL, RANDOM, SUPPORT, firstWidgetId, installWidget, setUpWidget } from '../slack/helpers';
 
 describe('widget setup API (/v1/chat_endpoints)', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(async () => {
-    await server.close();
-  });
+  const server = useServer();
 
   const api = (token?: string) => {
     const agent = request(server.url);

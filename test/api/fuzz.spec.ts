@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { EJSON } from 'bson';
 import request from 'supertest';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { useServer } from '../helpers/app';
 import { signUpUser, uniqueEmail } from '../factories';
 
 type Case = { name: string; method: 'get' | 'post'; path: string; body?: string | object; contentType?: string; auth?: boolean };
@@ -89,7 +89,6 @@ function signedInCases(): Case[] {
 
 describe('every endpoint refuses malformed input with 400 and a Message, changing nothing', function () {
   this.timeout(120_000);
-  let server: TestServer;
   let token: string;
   let email: string;
 
@@ -102,11 +101,10 @@ describe('every endpoint refuses malformed input with 400 and a Message, changin
     return EJSON.stringify(contents);
   }
 
+  const server = useServer();
   before(async () => {
-    server = await startTestServer();
     ({ token, email } = await signUpUser(server));
   });
-  after(async () => server?.close());
 
   const publicCases = () => [
     ...bodyCases('sign-up', '/v1/p/users', { email: uniqueEmail(), password: 'long enough password', tklID: 'trk' }, ['tklID']),

@@ -1,15 +1,11 @@
 import { expect } from 'chai';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { useServer } from '../helpers/app';
 import { createUserInDb } from '../factories';
 import { findOwned } from '../../server/api/ownership';
 import { NotFoundError } from '../../server/errors';
 
 describe('findOwned (the shared tenant check of routes taking an id)', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(async () => server?.close());
+  const server = useServer();
 
   async function rejection(promise: Promise<unknown>): Promise<unknown> {
     try {

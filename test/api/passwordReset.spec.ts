@@ -1,17 +1,13 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { useServer } from '../helpers/app';
 import { signUpUser, uniqueEmail } from '../factories';
 import { hashResetToken } from '../../server/commands/passwordReset';
 
 const RESET_LINK = /\/app\/#\/reset_password\?token=([A-Za-z0-9]{64})$/;
 
 describe('password reset (POST /v1/p/users/password_reset_email and /password_reset)', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(async () => server?.close());
+  const server = useServer();
 
   /** Asks for a reset mail and returns the token from its link. */
   async function requestReset(email: string): Promise<{ token: string; link: string }> {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { useServer } from '../helpers/app';
 import { signUpUser } from '../factories';
 import { firstWidgetId } from '../slack/helpers';
 import type { TreeNode } from '../../server/shared/questionGroups';
@@ -14,15 +14,9 @@ function a(text: string, action: string | undefined, extra: Record<string, unkno
 }
 
 describe('question groups API', () => {
-  let server: TestServer;
   let token: string;
   let ceId: string;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(async () => {
-    await server.close();
-  });
+  const server = useServer();
   beforeEach(async () => {
     ({ token } = await signUpUser(server));
     ceId = await firstWidgetId(server, token);

@@ -1,24 +1,20 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { useServer } from '../helpers/app';
 import { buildUser, signUpUser, uniqueEmail } from '../factories';
 
 describe('rate limits on the public sign-in calls', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer({
-      rateLimits: {
-        windowMs: 60 * 60 * 1000,
-        loginPerIp: 8,
-        loginPerEmail: 3,
-        signUpPerIp: 4,
-        signUpPerEmail: 2,
-        resetEmailPerIp: 100,
-        resetEmailPerEmail: 2,
-      },
-    });
+  const server = useServer({
+    rateLimits: {
+      windowMs: 60 * 60 * 1000,
+      loginPerIp: 8,
+      loginPerEmail: 3,
+      signUpPerIp: 4,
+      signUpPerEmail: 2,
+      resetEmailPerIp: 100,
+      resetEmailPerEmail: 2,
+    },
   });
-  after(async () => server?.close());
 
   it('answers 429 with a Message after too many failed logins for one e-mail, even with the right password', async () => {
     const user = await signUpUser(server);

@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import request from 'supertest';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { useServer } from '../helpers/app';
 import { signUpUser } from '../factories';
 import { firstWidgetId } from '../slack/helpers';
 
@@ -21,18 +21,14 @@ const WRONG_VALUES: [string, unknown][] = [
 ];
 
 describe('saved replies and question groups with garbage input', () => {
-  let server: TestServer;
   let token: string;
   let ceId: string;
+  const server = useServer();
   before(async () => {
-    server = await startTestServer();
     ({ token } = await signUpUser(server));
     ceId = await firstWidgetId(server, token);
     const ce = await server.models.ChatEndpoint.findById(ceId);
     await server.models.Account.updateOne({ _id: ce?.accountId }, { $set: { planStripeId: 'parley_business_monthly' } });
-  });
-  after(async () => {
-    await server.close();
   });
 
   const endpoints: [string, string, Record<string, unknown>][] = [

@@ -1,19 +1,13 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { useServer } from '../helpers/app';
 import { signUpUser } from '../factories';
 import { firstWidgetId } from '../slack/helpers';
 
 describe('saved replies API', () => {
-  let server: TestServer;
   let token: string;
   let ceId: string;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(async () => {
-    await server.close();
-  });
+  const server = useServer();
   beforeEach(async () => {
     ({ token } = await signUpUser(server));
     ceId = await firstWidgetId(server, token);

@@ -1,14 +1,10 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { useServer } from '../helpers/app';
 import { signUpUser, uniqueEmail } from '../factories';
 
 describe('POST /v1/p/sessions (login) and HEAD /v1/users/logout', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(async () => server?.close());
+  const server = useServer();
 
   it('answers a token for the right e-mail and password, and records the sign-in time', async () => {
     const user = await signUpUser(server);

@@ -1,15 +1,11 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { useServer } from '../helpers/app';
 import { buildUser, signUpUser } from '../factories';
 import { TERMS_VERSION, TRIAL_DAYS } from '../../server/shared';
 
 describe('POST /v1/p/users (sign-up)', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(async () => server?.close());
+  const server = useServer();
 
   it('creates an admin user on a 30-day trial of the basic plan with a first widget at Step 1, and answers a working token', async () => {
     const input = buildUser({ tklID: 'trk-123' });

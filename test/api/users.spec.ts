@@ -1,17 +1,13 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { Types } from 'mongoose';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { useServer } from '../helpers/app';
 import { buildConfiguredWidget, createUserInDb, createWidgetInDb, signUpUser } from '../factories';
 import { NEVER_SIGNED_IN, TERMS_VERSION } from '../../server/shared';
 import type { ChatEndpointWithStats, CurrentUser } from '../../server/shared';
 
 describe('the signed-in user (/v1/users/...)', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(async () => server?.close());
+  const server = useServer();
 
   const get = (path: string, token: string) => request(server.url).get(path).set('Authorization', `Bearer ${token}`);
   const post = (path: string, token: string) => request(server.url).post(path).set('Authorization', `Bearer ${token}`);

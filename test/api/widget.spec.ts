@@ -1,19 +1,11 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import type { TestServer } from '../helpers/app';
 import { WIDGET_LIMITS } from '../../server/shared/widget-protocol';
-import { clientId, eventually, PAGE, say, setUpRelayWidget, startRelayServer, VisitorSocket, webhookTarget, type SetUp } from '../relay/helpers';
+import { clientId, eventually, PAGE, say, setUpRelayWidget, VisitorSocket, webhookTarget, type SetUp, useRelayServer } from '../relay/helpers';
 
 describe('public widget API and visitor rules', () => {
-  let server: TestServer;
   let widget: SetUp;
-  before(async () => {
-    server = await startRelayServer({ trustProxy: true, relay: { framesPer10s: 40, visitorMsgsPerMinute: 6 } });
-  });
-  after(async () => {
-    await server.slack.settled();
-    await server.close();
-  });
+  const server = useRelayServer({ trustProxy: true, relay: { framesPer10s: 40, visitorMsgsPerMinute: 6 } });
   beforeEach(async () => {
     widget = await setUpRelayWidget(server);
   });
@@ -78,7 +70,7 @@ describe('public widget API and visitor rules', () => {
         await request(server.url).post(`/widget/api/${widget.uuid}/offline`).send({ email: 'a@example.com', message: 'hello' }).expect(200);
         await eventually(async () => expect((await server.models.OutboxJob.findOne({ kind: 'webhook' }))?.attempts).to.be.greaterThan(1));
         hook.status = 200;
-        await eventually(async () => expect(hook.bodies).to.have.length(1), 200);
+        await eventually(async () => expect(hook.bodies).to.have.length(1));
       } finally {
         await hook.close();
       }

@@ -1,24 +1,17 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import type { TestServer } from '../helpers/app';
-import { ALICE, eventually, say, setUpRelayWidget, startRelayServer, VisitorSocket, type SetUp } from '../relay/helpers';
+import { ALICE, eventually, say, setUpRelayWidget, VisitorSocket, type SetUp, useRelayServer } from '../relay/helpers';
 import { sendSavedReply } from '../../server/commands/sendSavedReply';
 import { NotFoundError, ValidationError } from '../../server/errors';
 import { endConversation } from '../../server/commands/endConversation';
 import type { ConversationDocument } from '../../server/models/Conversation';
 
 describe('sendSavedReply', () => {
-  let server: TestServer;
   let widget: SetUp;
   let socket: VisitorSocket;
   let conversation: ConversationDocument;
   const operator = { slackUserId: ALICE, name: 'Alice Operator', avatarUrl: 'https://img.example/alice.png' };
-  before(async () => {
-    server = await startRelayServer();
-  });
-  after(async () => {
-    await server.close();
-  });
+  const server = useRelayServer();
   beforeEach(async () => {
     widget = await setUpRelayWidget(server);
     await request(server.url)

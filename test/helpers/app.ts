@@ -44,6 +44,9 @@ export type TestServer = {
 /** A stopped server to start again on the same ports, database and data folder (a restart). */
 export type RestartOf = Pick<TestServer, 'url' | 'demoUrl' | 'dataDir' | 'dbName'>;
 
+/** Cheap enough that signing up hundreds of users costs milliseconds; production keeps argon2's defaults. */
+export const TEST_PASSWORD_HASHING: Config['passwordHashing'] = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
+
 /** Limits high enough that suites sending many requests from one address are not throttled. */
 const GENEROUS_LIMITS: Config['rateLimits'] = {
   windowMs: 60_000,
@@ -65,6 +68,7 @@ export async function startTestServer(overrides: Partial<Config> = {}, options: 
   const config: Config = {
     ...base,
     rateLimits: GENEROUS_LIMITS,
+    passwordHashing: TEST_PASSWORD_HASHING,
     demoPort: 0,
     ...overrides,
     ...(previous ? { publicUrl: previous.url, demoPort: portOf(previous.demoUrl) } : {}),
@@ -107,3 +111,51 @@ export async function startTestServer(overrides: Partial<Config> = {}, options: 
     },
   };
 }
+
+/** Short timings so presence and retries happen within a test. */
+export const FAST_RELAY: Config['relay'] = {
+  presenceTtlMs: 50,
+  presenceRefreshMs: 100,
+  outboxPollMs: 50,
+  outboxMaxBackoffMs: 300,
+  inactivityCheckMs: 3_600_000,
+  slackBurst: 50,
+  slackPostsPerSecond: 50,
+};
+
+/** A test server with the relay's short timings (FAST_RELAY) under `overrides`. */
+export function startRelayServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+  return startTestServer({ ...overrides, relay: { ...FAST_RELAY, ...overrides.relay } });
+}
+
+/**
+ * One server for the enclosing `describe`: started before its first test; after its last, the Slack sandbox's
+ * pending retries are dropped, every delivery in flight is awaited, and the server is closed. The handle reads
+ * through to the running server, so tests use it as the server itself (`server.url`, `server.models`).
+ */
+export function useServer(overrides: Partial<Config> = {}, start: (overrides: Partial<Config>) => Promise<TestServer> = startTestServer): TestServer {
+  let current: TestServer | undefined;
+  before(async () => {
+    current = await start(overrides);
+  });
+  after(async () => {
+    const server = current;
+    current = undefined;
+    if (!server) return;
+    await server.slack.close();
+    await server.slack.settled();
+    await server.close();
+  });
+  return new Proxy({} as TestServer, {
+    get(_target, key) {
+      if (!current) throw new Error(`the test server is used (${String(key)}) outside the tests of its describe block`);
+      return Reflect.get(current, key) as unknown;
+    },
+  });
+}
+
+/** useServer with the relay's short timings (FAST_RELAY). */
+export function useRelayServer(overrides: Partial<Config> = {}): TestServer {
+  return useServer(overrides, startRelayServer);
+}
+

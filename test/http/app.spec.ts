@@ -5,7 +5,7 @@ import path from 'node:path';
 import express from 'express';
 import mongoose from 'mongoose';
 import request from 'supertest';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { startTestServer, useServer } from '../helpers/app';
 import { createApp } from '../../server/http/app';
 import { createMailer } from '../../server/mail';
 import { errorHandler } from '../../server/http/errorHandler';
@@ -13,11 +13,7 @@ import { ValidationError } from '../../server/errors';
 import { signUpUser } from '../factories';
 
 describe('the HTTP app', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(async () => server?.close());
+  const server = useServer();
 
   describe('under /v1', () => {
     it('answers 404 with a JSON { Message, Error } for an unknown path', async () => {

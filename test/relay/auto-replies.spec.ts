@@ -1,18 +1,11 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import type { TestServer } from '../helpers/app';
-import { eventually, say, setUpRelayWidget, startRelayServer, VisitorSocket, type SetUp } from './helpers';
+import { eventually, say, setUpRelayWidget, VisitorSocket, type SetUp, useRelayServer } from './helpers';
 
 describe('saved replies sent automatically on trigger phrases', () => {
-  let server: TestServer;
   let widget: SetUp;
   let socket: VisitorSocket;
-  before(async () => {
-    server = await startRelayServer();
-  });
-  after(async () => {
-    await server.close();
-  });
+  const server = useRelayServer();
   beforeEach(async () => {
     widget = await setUpRelayWidget(server);
     const save = (body: Record<string, unknown>) =>

@@ -2,18 +2,11 @@ import { rmSync } from 'node:fs';
 import { expect } from 'chai';
 import type { TestServer } from '../helpers/app';
 import { startParley } from '../../server/main';
-import { ACME, ALICE, clientId, eventually, say, setUpRelayWidget, startRelayServer, VisitorSocket, type SetUp } from './helpers';
+import { ACME, ALICE, clientId, eventually, say, setUpRelayWidget, startRelayServer, VisitorSocket, type SetUp, useRelayServer } from './helpers';
 
 describe('relay delivery guarantees', () => {
-  let server: TestServer;
   let widget: SetUp;
-  before(async () => {
-    server = await startRelayServer();
-  });
-  after(async () => {
-    await server.slack.settled();
-    await server.close();
-  });
+  const server = useRelayServer();
   beforeEach(async () => {
     server.slack.state.clearFaults();
     widget = await setUpRelayWidget(server);
@@ -83,7 +76,7 @@ describe('relay delivery guarantees', () => {
     await say(socket, 'one');
     await say(socket, 'two');
     const threadTs = await threadOf();
-    await eventually(async () => expect(repliesIn(server, widget.channel, threadTs)).to.deep.equal(['one', 'two']), 200);
+    await eventually(async () => expect(repliesIn(server, widget.channel, threadTs)).to.deep.equal(['one', 'two']));
     const limited = server.slack.state.callsOf('chat.postMessage').filter((c) => c.status === 429);
     expect(limited.length).to.be.greaterThan(0);
     socket.close();
@@ -94,7 +87,7 @@ describe('relay delivery guarantees', () => {
     const { socket } = await VisitorSocket.hello(server, widget.uuid);
     for (const text of ['a', 'b', 'c']) await say(socket, text);
     const threadTs = await threadOf();
-    await eventually(async () => expect(repliesIn(server, widget.channel, threadTs)).to.deep.equal(['a', 'b', 'c']), 200);
+    await eventually(async () => expect(repliesIn(server, widget.channel, threadTs)).to.deep.equal(['a', 'b', 'c']));
     socket.close();
   });
 
@@ -118,7 +111,7 @@ describe('relay delivery guarantees', () => {
           const fresh = await restarted.models.Conversation.findById(c?._id);
           expect(fresh?.threadTs).to.not.equal('');
           expect(restarted.slackSandbox?.state.replies(own.channel, fresh?.threadTs ?? '').map((m) => m.text)).to.deep.equal(['sent before the restart']);
-        }, 200);
+        });
         await eventually(async () => expect(await restarted.models.OutboxJob.countDocuments({})).to.equal(0));
         const resumed = await VisitorSocket.hello({ url: restarted.url } as TestServer, own.uuid, { visitorToken: visitor.welcome.visitorToken, lastSeq: 1 });
         expect(resumed.welcome.conversation).to.include({ lastSeq: 1, status: 'open' });

@@ -1,19 +1,11 @@
 import { expect } from 'chai';
-import type { TestServer } from '../helpers/app';
 import { endConversation } from '../../server/commands/endConversation';
 import { endInactive } from '../../server/relay';
-import { ACME, ALICE, clientId, eventually, say, setUpRelayWidget, startRelayServer, VisitorSocket, webhookTarget, type SetUp } from './helpers';
+import { ACME, ALICE, clientId, eventually, say, setUpRelayWidget, VisitorSocket, webhookTarget, type SetUp, useRelayServer } from './helpers';
 
 describe('end of a conversation', () => {
-  let server: TestServer;
   let widget: SetUp;
-  before(async () => {
-    server = await startRelayServer();
-  });
-  after(async () => {
-    await server.slack.settled();
-    await server.close();
-  });
+  const server = useRelayServer();
   beforeEach(async () => {
     widget = await setUpRelayWidget(server);
   });

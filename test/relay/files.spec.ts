@@ -1,20 +1,12 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { WebClient } from '@slack/web-api';
-import type { TestServer } from '../helpers/app';
 import { slackSignature } from '../slack/helpers';
-import { ACME, ALICE, eventually, say, setUpRelayWidget, startRelayServer, VisitorSocket, type SetUp } from './helpers';
+import { ACME, ALICE, eventually, say, setUpRelayWidget, VisitorSocket, type SetUp, useRelayServer } from './helpers';
 
 describe('files in conversations', () => {
-  let server: TestServer;
   let widget: SetUp;
-  before(async () => {
-    server = await startRelayServer();
-  });
-  after(async () => {
-    await server.slack.settled();
-    await server.close();
-  });
+  const server = useRelayServer();
   beforeEach(async () => {
     widget = await setUpRelayWidget(server);
   });

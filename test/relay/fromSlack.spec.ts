@@ -1,20 +1,13 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import type { TestServer } from '../helpers/app';
 import { slackSignature } from '../slack/helpers';
-import { ACME, ALICE, BOB, eventually, say, setUpRelayWidget, startRelayServer, VisitorSocket, type SetUp } from './helpers';
+import { ACME, ALICE, BOB, eventually, say, setUpRelayWidget, VisitorSocket, type SetUp, useRelayServer } from './helpers';
 
 describe('relay from Slack to the widget', () => {
-  let server: TestServer;
   let widget: SetUp;
   let socket: VisitorSocket;
   let threadTs: string;
-  before(async () => {
-    server = await startRelayServer();
-  });
-  after(async () => {
-    await server.close();
-  });
+  const server = useRelayServer();
   beforeEach(async () => {
     widget = await setUpRelayWidget(server);
     ({ socket } = await VisitorSocket.hello(server, widget.uuid, { identity: { name: 'Tom' } }));

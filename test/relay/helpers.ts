@@ -4,29 +4,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
-import { startTestServer, type TestServer } from '../helpers/app';
+import type { TestServer } from '../helpers/app';
 import { signUpUser } from '../factories';
 import { firstWidgetId, setUpWidget } from '../slack/helpers';
-import type { Config } from '../../server/config';
 import type { ClientFrame, ServerFrame } from '../../server/shared/widget-protocol';
 import type { ChatEndpointDocument } from '../../server/models/ChatEndpoint';
 
 export { ACME, ALICE, BOB, eventually } from '../slack/helpers';
-
-/** Short timings so presence and retries happen within a test. */
-export const FAST_RELAY: Config['relay'] = {
-  presenceTtlMs: 50,
-  presenceRefreshMs: 100,
-  outboxPollMs: 50,
-  outboxMaxBackoffMs: 300,
-  inactivityCheckMs: 3_600_000,
-  slackBurst: 50,
-  slackPostsPerSecond: 50,
-};
-
-export function startRelayServer(overrides: Partial<Config> = {}): Promise<TestServer> {
-  return startTestServer({ ...overrides, relay: { ...FAST_RELAY, ...overrides.relay } });
-}
+export { FAST_RELAY, startRelayServer, useRelayServer } from '../helpers/app';
 
 export type SetUp = { token: string; ceId: string; uuid: string; channel: string; widget(): Promise<ChatEndpointDocument> };
 

@@ -1,18 +1,10 @@
 import { expect } from 'chai';
-import type { TestServer } from '../helpers/app';
 import { notifyUnanswered } from '../../server/relay';
-import { ACME, ALICE, eventually, say, setUpRelayWidget, startRelayServer, VisitorSocket, webhookTarget, type SetUp } from './helpers';
+import { ACME, ALICE, eventually, say, setUpRelayWidget, VisitorSocket, webhookTarget, type SetUp, useRelayServer } from './helpers';
 
 describe('relay housekeeping', () => {
-  let server: TestServer;
   let widget: SetUp;
-  before(async () => {
-    server = await startRelayServer({ relay: { silentSocketMs: 1500 } });
-  });
-  after(async () => {
-    await server.slack.settled();
-    await server.close();
-  });
+  const server = useRelayServer({ relay: { silentSocketMs: 1500 } });
   beforeEach(async () => {
     widget = await setUpRelayWidget(server);
   });

@@ -1,19 +1,12 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import type { TestServer } from '../helpers/app';
-import { ALICE, clientId, setUpRelayWidget, startRelayServer, VisitorSocket, type SetUp } from './helpers';
+import { ALICE, clientId, setUpRelayWidget, useRelayServer, VisitorSocket, type SetUp } from './helpers';
 
 describe('widget presence', () => {
-  let server: TestServer;
   let widget: SetUp;
-  before(async () => {
-    server = await startRelayServer();
-  });
-  after(async () => {
-    server.slack.state.setPresence(ALICE, 'active');
-    await server.slack.settled();
-    await server.close();
-  });
+  // Registered before useRelayServer's own after(), so it runs while the server is still up.
+  after(() => server.slack.state.setPresence(ALICE, 'active'));
+  const server = useRelayServer();
   beforeEach(async () => {
     server.slack.state.setPresence(ALICE, 'active');
     widget = await setUpRelayWidget(server);

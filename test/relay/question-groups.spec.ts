@@ -1,24 +1,17 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import type { TestServer } from '../helpers/app';
 import { startQuestionGroup } from '../../server/commands/startQuestionGroup';
 import { NotFoundError, PaymentRequiredError } from '../../server/errors';
 import type { ServerFrame } from '../../server/shared/widget-protocol';
-import { eventually, say, setUpRelayWidget, startRelayServer, VisitorSocket, type SetUp } from './helpers';
+import { eventually, say, setUpRelayWidget, VisitorSocket, type SetUp, useRelayServer } from './helpers';
 
 type Question = Extract<ServerFrame, { t: 'question' }>;
 
 describe('question groups in a conversation', () => {
-  let server: TestServer;
   let widget: SetUp;
   let socket: VisitorSocket;
   let groupUid: string;
-  before(async () => {
-    server = await startRelayServer();
-  });
-  after(async () => {
-    await server.close();
-  });
+  const server = useRelayServer();
   beforeEach(async () => {
     widget = await setUpRelayWidget(server);
     const ce = await widget.widget();

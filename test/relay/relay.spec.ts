@@ -1,16 +1,9 @@
 import { expect } from 'chai';
-import type { TestServer } from '../helpers/app';
-import { ACME, ALICE, eventually, say, setUpRelayWidget, startRelayServer, VisitorSocket, type SetUp } from './helpers';
+import { ACME, ALICE, eventually, say, setUpRelayWidget, VisitorSocket, type SetUp, useRelayServer } from './helpers';
 
 describe('relay between a visitor and a Slack thread', () => {
-  let server: TestServer;
   let widget: SetUp;
-  before(async () => {
-    server = await startRelayServer();
-  });
-  after(async () => {
-    await server.close();
-  });
+  const server = useRelayServer();
   beforeEach(async () => {
     widget = await setUpRelayWidget(server);
   });

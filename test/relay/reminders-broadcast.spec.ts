@@ -1,15 +1,8 @@
 import { expect } from 'chai';
-import type { TestServer } from '../helpers/app';
-import { eventually, say, setUpRelayWidget, startRelayServer, VisitorSocket } from './helpers';
+import { eventually, say, setUpRelayWidget, VisitorSocket, useRelayServer } from './helpers';
 
 describe('channel broadcast of visitor messages (notifyChannelOnMsg)', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startRelayServer();
-  });
-  after(async () => {
-    await server.close();
-  });
+  const server = useRelayServer();
 
   for (const on of [true, false]) {
     it(`${on ? 'also sends' : 'does not send'} visitor replies to the channel when notifyChannelOnMsg is ${on ? 'on' : 'off'}`, async () => {

@@ -1,23 +1,16 @@
 import { expect } from 'chai';
-import type { TestServer } from '../helpers/app';
 import { assistantFor } from '../../server/relay/assist';
-import { ACME, ALICE, eventually, say, setUpRelayWidget, startRelayServer, VisitorSocket, type SetUp } from './helpers';
+import { ACME, ALICE, eventually, say, setUpRelayWidget, VisitorSocket, type SetUp, useRelayServer } from './helpers';
 
 /**
  * Reminders are driven by the stored times: the test runs the assistant's pass with a clock moved past the
  * interval (responseRemindersFreq 30 s, the shortest option) instead of waiting for it.
  */
 describe('response reminders in the thread', () => {
-  let server: TestServer;
   let widget: SetUp;
   let socket: VisitorSocket;
   let threadTs: string;
-  before(async () => {
-    server = await startRelayServer();
-  });
-  after(async () => {
-    await server.close();
-  });
+  const server = useRelayServer();
   beforeEach(async () => {
     widget = await setUpRelayWidget(server);
     await server.models.ChatEndpoint.updateOne({ _id: widget.ceId }, { $set: { responseReminders: true, responseRemindersFreq: 30 } });

@@ -1,19 +1,11 @@
 import { expect } from 'chai';
-import type { TestServer } from '../helpers/app';
-import { ACME, ALICE, BOB, eventually, setUpRelayWidget, startRelayServer, VisitorSocket, type SetUp } from '../relay/helpers';
+import { ACME, ALICE, BOB, eventually, setUpRelayWidget, VisitorSocket, type SetUp, useRelayServer } from '../relay/helpers';
 import { addQuestionGroup, addSavedReply, channelPosts, openChat, parley, type Chat } from './operatorHelpers';
 
 describe('Slack conversation buttons, shortcut and modals', () => {
-  let server: TestServer;
   let widget: SetUp;
   let chat: Chat;
-  before(async () => {
-    server = await startRelayServer();
-  });
-  after(async () => {
-    await server.slack.settled();
-    await server.close();
-  });
+  const server = useRelayServer();
   beforeEach(async () => {
     server.slack.state.setPresence(ALICE, 'active');
     widget = await setUpRelayWidget(server);

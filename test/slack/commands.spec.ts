@@ -1,20 +1,12 @@
 import { expect } from 'chai';
-import type { TestServer } from '../helpers/app';
-import { ACME, ALICE, BOB, eventually, setUpRelayWidget, startRelayServer, VisitorSocket, webhookTarget, type SetUp } from '../relay/helpers';
+import { ACME, ALICE, BOB, eventually, setUpRelayWidget, VisitorSocket, webhookTarget, type SetUp, useRelayServer } from '../relay/helpers';
 import { NOT_INSTALLED_TEXT } from '../../server/slack/notInstalled';
 import { GENERAL, RANDOM } from './helpers';
 import { addQuestionGroup, addSavedReply, channelPosts, openChat, parley } from './operatorHelpers';
 
 describe('/parley', () => {
-  let server: TestServer;
   let widget: SetUp;
-  before(async () => {
-    server = await startRelayServer();
-  });
-  after(async () => {
-    await server.slack.settled();
-    await server.close();
-  });
+  const server = useRelayServer();
   beforeEach(async () => {
     server.slack.state.setPresence(ALICE, 'active');
     widget = await setUpRelayWidget(server);

@@ -1,30 +1,12 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { useServer } from '../helpers/app';
 import { signUpUser } from '../factories';
 import { slackClient } from '../../server/slack/client';
-import {
-  ACME,
-  ALICE,
-  callback,
-  consent,
-  authorizeUrlFor,
-  eventEnvelope,
-  eventually,
-  firstWidgetId,
-  installWidget,
-  setUpWidget,
-  slackSignature,
-} from './helpers';
+import { ACME, ALICE, callback, consent, authorizeUrlFor, eventEnvelope, eventually, firstWidgetId, installWidget, setUpWidget, slackSignature } from './helpers';
 
 describe('Slack events at /slack/events', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(async () => {
-    await server.close();
-  });
+  const server = useServer();
 
   const widget = async (id: string) => {
     const ce = await server.models.ChatEndpoint.findById(id);

@@ -157,15 +157,19 @@ export function eventEnvelope(teamId: string, event: Record<string, unknown>): s
   });
 }
 
-/** Polls until `check` passes: events are acknowledged before they are processed. */
-export async function eventually(check: () => Promise<unknown>, attempts = 100): Promise<void> {
-  for (let i = 0; ; i++) {
+/**
+ * Polls until `check` passes: events are acknowledged before they are processed. The budget (20 s) fits a
+ * loaded 2-core machine; a check that passes returns at once, so it costs nothing when things are quick.
+ */
+export async function eventually(check: () => Promise<unknown>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (let pause = 10; ; pause = Math.min(pause * 2, 200)) {
     try {
       await check();
       return;
     } catch (error) {
-      if (i >= attempts) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 30));
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, pause));
     }
   }
 }

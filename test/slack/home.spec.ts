@@ -1,22 +1,16 @@
 import { expect } from 'chai';
-import type { TestServer } from '../helpers/app';
 import { signUpUser } from '../factories';
-import { ACME, ALICE, BOB, eventually, setUpRelayWidget, startRelayServer, VisitorSocket, type SetUp } from '../relay/helpers';
+import { ACME, ALICE, BOB, eventually, setUpRelayWidget, VisitorSocket, type SetUp, useRelayServer } from '../relay/helpers';
 import { homeTabsFor } from '../../server/slack/home';
 import { GINA, GLOBEX, addGlobex, firstWidgetId, installWidget } from './helpers';
 import { channelPosts, fastHomes, openChat } from './operatorHelpers';
 
 describe('Slack App Home', () => {
-  let server: TestServer;
   let widget: SetUp;
+  const server = useRelayServer();
   before(async () => {
-    server = await startRelayServer();
     addGlobex(server.slack);
     fastHomes(server);
-  });
-  after(async () => {
-    await server.slack.settled();
-    await server.close();
   });
   beforeEach(async () => {
     server.slack.state.setPresence(ALICE, 'active');

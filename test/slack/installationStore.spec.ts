@@ -1,17 +1,13 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { useServer } from '../helpers/app';
 import { signUpUser } from '../factories';
 import { ACME, ALICE, GINA, GLOBEX, GLOBEX_HELP, SUPPORT, addGlobex, eventEnvelope, eventually, firstWidgetId, setUpWidget, slackSignature } from './helpers';
 
 describe('Slack installation store', () => {
-  let server: TestServer;
+  const server = useServer();
   before(async () => {
-    server = await startTestServer();
     addGlobex(server.slack);
-  });
-  after(async () => {
-    await server.close();
   });
 
   const rooms = async (token: string, ceId: string) =>

@@ -1,33 +1,15 @@
 import { expect } from 'chai';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { useServer } from '../helpers/app';
 import { signUpUser, uniqueEmail } from '../factories';
 import { OAUTH_STATE_AUDIENCE } from '../../server/slack/oauthState';
 import { INSTALL_BOT_SCOPES } from '../../server/slack/scopes';
 import { TRIAL_DAYS } from '../../server/shared/constants';
-import {
-  ACME,
-  ALICE,
-  BROWSER,
-  BOB,
-  authorizeUrlFor,
-  callback,
-  consent,
-  consoleTarget,
-  firstWidgetId,
-  installWidget,
-  setUpWidget,
-} from './helpers';
+import { ACME, ALICE, BROWSER, BOB, authorizeUrlFor, callback, consent, consoleTarget, firstWidgetId, installWidget, setUpWidget } from './helpers';
 
 describe('Slack OAuth', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(async () => {
-    await server.close();
-  });
+  const server = useServer();
 
   const widget = async (id: string) => {
     const ce = await server.models.ChatEndpoint.findById(id);

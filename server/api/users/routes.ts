@@ -44,7 +44,7 @@ export function usersRouter({ config, models, mailer }: ApiDeps): Router {
     ...perIpAndEmail('signup', limits.windowMs, limits.signUpPerIp, limits.signUpPerEmail),
     validate(SignUpSchema),
     async (req: Body<typeof SignUpSchema>, res: Response<TokenResponse>) => {
-      const user = await signUp(models, req.body);
+      const user = await signUp(models, req.body, config.passwordHashing);
       res.json({ token: await createSession(models, config.jwtSecret, user._id) });
     },
   );
@@ -56,7 +56,7 @@ export function usersRouter({ config, models, mailer }: ApiDeps): Router {
     async (req: Body<typeof LoginSchema>, res: Response<TokenResponse>) => {
       const user = await models.User.findOne({ email: req.body.email });
       // Same answer, and about the same time, for an unknown e-mail and a wrong password.
-      const ok = await verifyPassword(user?.passwordHash ?? null, req.body.password);
+      const ok = await verifyPassword(user?.passwordHash ?? null, req.body.password, config.passwordHashing);
       if (!user || !ok) throw new ValidationError(MESSAGES.wrongCredentials, ERROR_CODES.invalidCredentials);
       user.lastSignedInAt = new Date();
       await user.save();
@@ -78,7 +78,7 @@ export function usersRouter({ config, models, mailer }: ApiDeps): Router {
     '/p/users/password_reset',
     validate(PasswordResetSchema),
     async (req: Body<typeof PasswordResetSchema>, res: Response<TokenResponse>) => {
-      const user = await resetPassword(models, req.body.token, req.body.password);
+      const user = await resetPassword(models, req.body.token, req.body.password, config.passwordHashing);
       // Every earlier session ended with the reset; this one lets the console sign straight in.
       res.json({ token: await createSession(models, config.jwtSecret, user._id) });
     },

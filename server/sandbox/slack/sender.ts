@@ -62,7 +62,8 @@ export const MAX_KEPT = 500;
 
 export class Sender {
   private readonly pending = new Set<Promise<unknown>>();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  /** Retries waiting for their delay: close() ends the wait, and the retry is dropped. */
+  private readonly timers = new Map<NodeJS.Timeout, () => void>();
   private readonly aborts = new Set<AbortController>();
   private closed = false;
   private sweepCountdown = SWEEP_EVERY;
@@ -96,9 +97,13 @@ export class Sender {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
+  /** Drops every pending retry and aborts requests in flight, so settled() resolves at once after it. */
   close(): void {
     this.closed = true;
-    for (const t of this.timers) clearTimeout(t);
+    for (const [t, wake] of this.timers) {
+      clearTimeout(t);
+      wake();
+    }
     for (const a of this.aborts) a.abort();
     this.timers.clear();
   }
@@ -456,7 +461,7 @@ export class Sender {
         this.timers.delete(t);
         resolve();
       }, ms);
-      this.timers.add(t);
+      this.timers.set(t, resolve);
     });
   }
 

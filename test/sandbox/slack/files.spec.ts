@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { WebClient } from '@slack/web-api';
-import { ACME, ALICE, SUPPORT, clientFor, installBot, startSandbox, type SandboxFixture } from './helpers';
+import { ACME, ALICE, SUPPORT, clientFor, installBot, quietLogger, startSandbox, type SandboxFixture } from './helpers';
 
 describe('Slack sandbox files', () => {
   let f: SandboxFixture;
@@ -113,7 +113,7 @@ describe('Slack sandbox files', () => {
     const { inst } = installBot(f);
     await clientFor(f, inst.botToken).conversations.join({ channel: SUPPORT });
     f.sandbox.state.failNext('files.completeUploadExternal', 1, 500);
-    const retrying = new WebClient(inst.botToken, { slackApiUrl: f.sandbox.apiUrl, retryConfig: { retries: 1, minTimeout: 5, maxTimeout: 10 } });
+    const retrying = new WebClient(inst.botToken, { slackApiUrl: f.sandbox.apiUrl, retryConfig: { retries: 1, minTimeout: 5, maxTimeout: 10 }, logger: quietLogger });
     await retrying.filesUploadV2({ channel_id: SUPPORT, content: 'plain text body', filename: 'body.txt' });
     expect(f.sandbox.state.callsOf('files.completeUploadExternal').map((c) => c.status)).to.deep.equal([500, 200]);
     expect(f.sandbox.state.files.filter((x) => x.completed)).to.have.length(1);

@@ -5,7 +5,7 @@
 import express from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WebClient } from '@slack/web-api';
+import { LogLevel, WebClient, type Logger } from '@slack/web-api';
 import { createSlackSandbox, type SlackSandbox, type SlackSandboxOptions } from '../../../server/sandbox/slack';
 
 export const SIGNING_SECRET = 'test-signing-secret-0123456789';
@@ -153,16 +153,27 @@ export async function startSandbox(overrides: Omit<Partial<SlackSandboxOptions>,
   };
 }
 
+/** For the tests' own WebClients: a test asserts the errors it expects, so the client's log stays quiet. */
+export const quietLogger: Logger = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  setLevel: () => undefined,
+  getLevel: () => LogLevel.ERROR,
+  setName: () => undefined,
+};
+
 /** Installs the app in Acme as Alice and returns a WebClient on the bot token (no retries: errors surface at once). */
 export function installBot(f: SandboxFixture, botScopes: string[] = ALL_BOT_SCOPES, userScopes: string[] = []) {
   const inst = f.sandbox.install({ teamId: ACME, userId: ALICE, botScopes, userScopes });
-  const client = new WebClient(inst.botToken, { slackApiUrl: f.sandbox.apiUrl, retryConfig: { retries: 0 } });
+  const client = new WebClient(inst.botToken, { slackApiUrl: f.sandbox.apiUrl, retryConfig: { retries: 0 }, logger: quietLogger });
   return { inst, client };
 }
 
 /** A WebClient for `token` pointed at the sandbox, without retries. */
 export function clientFor(f: SandboxFixture, token?: string): WebClient {
-  return new WebClient(token, { slackApiUrl: f.sandbox.apiUrl, retryConfig: { retries: 0 } });
+  return new WebClient(token, { slackApiUrl: f.sandbox.apiUrl, retryConfig: { retries: 0 }, logger: quietLogger });
 }
 
 /** Parses a form-encoded interactivity body into its payload object. */

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { WebClient, WebClientEvent, type WebAPICallResult } from '@slack/web-api';
-import { ACME, ALICE, BOB, GENERAL, RANDOM, SUPPORT, clientFor, installBot, startSandbox, type SandboxFixture } from './helpers';
+import { ACME, ALICE, BOB, GENERAL, RANDOM, SUPPORT, clientFor, installBot, quietLogger, startSandbox, type SandboxFixture } from './helpers';
 
 /** Runs a call that must fail and returns Slack's error body. */
 async function slackError(call: Promise<unknown>): Promise<WebAPICallResult & { error: string; needed?: string; provided?: string }> {
@@ -382,7 +382,7 @@ describe('Slack sandbox Web API', () => {
       const { inst } = installBot(f);
       await clientFor(f, inst.botToken).conversations.join({ channel: SUPPORT });
       f.sandbox.state.rateLimit('chat.postMessage', 1);
-      const client = new WebClient(inst.botToken, { slackApiUrl: f.sandbox.apiUrl, retryConfig: { retries: 2, minTimeout: 10, maxTimeout: 20 } });
+      const client = new WebClient(inst.botToken, { slackApiUrl: f.sandbox.apiUrl, retryConfig: { retries: 2, minTimeout: 10, maxTimeout: 20 }, logger: quietLogger });
       let rateLimitedFor: number | undefined;
       client.on(WebClientEvent.RATE_LIMITED, (seconds: number) => {
         rateLimitedFor = seconds;
@@ -396,7 +396,7 @@ describe('Slack sandbox Web API', () => {
     it('surfaces retryAfter to a client that rejects rate-limited calls', async () => {
       const { inst } = installBot(f);
       f.sandbox.state.rateLimit('*', 7);
-      const client = new WebClient(inst.botToken, { slackApiUrl: f.sandbox.apiUrl, rejectRateLimitedCalls: true });
+      const client = new WebClient(inst.botToken, { slackApiUrl: f.sandbox.apiUrl, rejectRateLimitedCalls: true, logger: quietLogger });
       try {
         await client.auth.test();
         expect.fail('should be rate limited');
@@ -410,7 +410,7 @@ describe('Slack sandbox Web API', () => {
       await f.close();
       f = await startSandbox({ autoEvents: false, rateLimits: 'slack' });
       const { inst } = installBot(f);
-      const client = new WebClient(inst.botToken, { slackApiUrl: f.sandbox.apiUrl, rejectRateLimitedCalls: true });
+      const client = new WebClient(inst.botToken, { slackApiUrl: f.sandbox.apiUrl, rejectRateLimitedCalls: true, logger: quietLogger });
       await client.conversations.join({ channel: SUPPORT });
       await client.conversations.join({ channel: RANDOM });
       const results = await Promise.all(
