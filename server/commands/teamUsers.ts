@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Types } from 'mongoose';
+import type { PasswordHashing } from '../config';
 import type { Models } from '../models';
 import type { UserDocument } from '../models/User';
 import type { Mailer } from '../mail';
@@ -102,7 +103,7 @@ export async function findInvitation(models: Models, token: string): Promise<{ e
 }
 
 /** Uses up an invitation: sets the invitee's password and records their acceptance of the terms. */
-export async function acceptInvitation(models: Models, token: string, password: string): Promise<UserDocument> {
+export async function acceptInvitation(models: Models, token: string, password: string, passwordHashing: PasswordHashing): Promise<UserDocument> {
   const invalid = () => new ValidationError(TEAM_MESSAGES.invitationInvalid, ERROR_CODES.invalidToken);
   const now = new Date();
   const claimed = await models.Invitation.findOneAndUpdate(
@@ -113,7 +114,7 @@ export async function acceptInvitation(models: Models, token: string, password: 
   if (!claimed) throw invalid();
   const user = await models.User.findById(claimed.userId);
   if (!user) throw invalid();
-  user.passwordHash = await hashPassword(password);
+  user.passwordHash = await hashPassword(password, passwordHashing);
   user.ActiveTOSPP = TERMS_VERSION;
   user.termsAcceptedAt = now;
   user.privacyPolicyVersion = TERMS_VERSION;

@@ -56,7 +56,7 @@ export function dashboardAdminRouter({ config, models, mailer }: ApiDeps): Route
     ...perIpAndEmail('invitation', limits.windowMs, limits.resetEmailPerIp, limits.resetEmailPerEmail),
     validate(AcceptInvitationSchema),
     async (req: Body<typeof AcceptInvitationSchema>, res: Response<TokenResponse>) => {
-      const user = await acceptInvitation(models, req.body.token, req.body.password);
+      const user = await acceptInvitation(models, req.body.token, req.body.password, config.passwordHashing);
       res.json({ token: await createSession(models, config.jwtSecret, user._id) });
     },
   );
