@@ -23,6 +23,7 @@ import type { StripeSandbox } from './sandbox/stripe';
 import { createRelay, type Relay } from './relay';
 import type { Clock } from './relay/context';
 import { startAssistant } from './relay/assist';
+import { createReportRecorder } from './reports/recorder';
 
 export type Parley = {
   /** Where users reach it (config.publicUrl, or the real address when the port was chosen by the system). */
@@ -107,7 +108,10 @@ export async function startParley(config: Config, options: StartOptions = {}): P
 
     const mailer = createMailer(effective.mail);
     cleanups.push(() => mailer.close());
-    const relay = createRelay({ config: effective, models, mailer, logger: options.logger ?? console, clock: options.clock });
+    const logger = options.logger ?? console;
+    const clock = options.clock;
+    const reports = createReportRecorder({ models, logger, now: clock ? () => clock.now() : undefined });
+    const relay = createRelay({ config: effective, models, mailer, logger, clock, reports });
     cleanups.push(() => relay.close());
     const app = createApp({ config: effective, models, mailer, logger: options.logger, consoleDir: options.consoleDir, slackSandbox, stripeSandbox, relay });
     server.on('request', app);

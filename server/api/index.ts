@@ -9,6 +9,7 @@ import { botsRouter } from './bots/routes';
 import { dashboardAdminRouter } from './dashboard-admin/routes';
 import { publicApiRouter } from './public-api/routes';
 import { accountAdminRouter } from './accounts/adminRoutes';
+import { reportsRouter } from './reports/routes';
 
 export type { ApiDeps } from './users/routes';
 
@@ -30,6 +31,7 @@ export function apiRouter(deps: ApiDeps): Router {
   router.use(dashboardAdminRouter(deps));
   router.use(publicApiRouter(deps));
   router.use(accountAdminRouter(deps));
+  router.use(reportsRouter(deps));
   router.use(notFound);
   return router;
 }

@@ -35,8 +35,11 @@ export interface Conversation {
   /** Set once noAnswerWebhookUrl was called for this conversation. */
   noAnswerNotifiedAt: Date | null;
   transcriptSentTo: string;
-  /** Ended with `/parley discard`: no post-chat actions ran, and reports may leave it out. */
+  /** Ended with `/parley discard`: no post-chat actions ran, and reports leave it out. */
   discarded: boolean;
+  /** Chat messages the visitor and the operators sent (counted as each is stored, for the reports). */
+  visitorMsgs: number;
+  operatorMsgs: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -69,12 +72,16 @@ export const ConversationSchema = new Schema<Conversation>(
     noAnswerNotifiedAt: { type: Date, default: null },
     transcriptSentTo: { type: String, default: '' },
     discarded: { type: Boolean, default: false },
+    visitorMsgs: { type: Number, default: 0 },
+    operatorMsgs: { type: Number, default: 0 },
   },
   { timestamps: true },
 );
 ConversationSchema.index({ ceId: 1, number: 1 }, { unique: true });
 ConversationSchema.index({ slackChannel: 1, threadTs: 1 });
 ConversationSchema.index({ status: 1, lastVisitorMsgAt: 1 });
+// Reports: a widget's kept conversations in a time range (equality, then range; newest first for the history).
+ConversationSchema.index({ ceId: 1, discarded: 1, startedAt: 1 });
 
 export type ConversationModel = Model<Conversation>;
 export function conversationModel(connection: Connection): ConversationModel {

@@ -28,6 +28,8 @@ export const OfflineMessageSchema = new Schema<OfflineMessage>(
   },
   { timestamps: true },
 );
+// The overview report counts a widget's offline messages in a time range.
+OfflineMessageSchema.index({ ceId: 1, createdAt: 1 });
 
 export type OfflineMessageModel = Model<OfflineMessage>;
 export function offlineMessageModel(connection: Connection): OfflineMessageModel {

@@ -26,6 +26,7 @@ import { apiKeyModel } from './ApiKey';
 import { restHookModel } from './RestHook';
 import { gdprExportModel } from './GdprExport';
 import { gdprErasureModel } from './GdprErasure';
+import { presenceChangeModel } from './PresenceChange';
 
 export function createModels(connection: Connection) {
   return {
@@ -55,6 +56,7 @@ export function createModels(connection: Connection) {
     RestHook: restHookModel(connection),
     GdprExport: gdprExportModel(connection),
     GdprErasure: gdprErasureModel(connection),
+    PresenceChange: presenceChangeModel(connection),
   };
 }
 export type Models = ReturnType<typeof createModels>;

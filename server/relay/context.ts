@@ -3,6 +3,7 @@ import type { Logger } from '../http/errorHandler';
 import type { Mailer } from '../mail';
 import type { Models } from '../models';
 import type { SlackAuthors } from './fromSlack';
+import type { ReportRecorder } from '../reports/recorder';
 import type { Outbox } from './outbox';
 import type { Presence } from './presence';
 import type { PubSub } from './pubsub';
@@ -23,6 +24,8 @@ export type RelayContext = {
   outbox: Outbox;
   presence: Presence;
   widgets: WidgetCache;
+  /** Where presence transitions are recorded for the availability report. */
+  reports: ReportRecorder;
   /** Base URL of Parley, for file links handed to widgets. */
   publicUrl: string;
   /** What time it is; tests pass a clock they control. */

@@ -34,7 +34,10 @@ export async function appendEntry(
   entry: NewEntry,
   conversationSet: Record<string, unknown> = {},
 ): Promise<MessageDocument> {
-  const update = Object.keys(conversationSet).length > 0 ? { $inc: { lastSeq: 1 }, $set: conversationSet } : { $inc: { lastSeq: 1 } };
+  // Chat messages are counted for the reports in the same write that hands out the sequence number.
+  const counter = (entry.kind ?? 'msg') === 'msg' ? ({ visitor: 'visitorMsgs', operator: 'operatorMsgs' } as const)[entry.from as 'visitor' | 'operator'] : undefined;
+  const inc = counter ? { lastSeq: 1, [counter]: 1 } : { lastSeq: 1 };
+  const update = Object.keys(conversationSet).length > 0 ? { $inc: inc, $set: conversationSet } : { $inc: inc };
   const conversation = await models.Conversation.findOneAndUpdate({ _id: conversationId }, update, { returnDocument: 'after' });
   if (!conversation) throw new Error(`conversation ${String(conversationId)} is gone`);
   return models.Message.create({ ...entry, conversationId, seq: conversation.lastSeq });

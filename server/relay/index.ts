@@ -9,6 +9,7 @@ import type { Config } from '../config';
 import type { Logger } from '../http/errorHandler';
 import type { Mailer } from '../mail';
 import type { Models } from '../models';
+import type { ReportRecorder } from '../reports/recorder';
 import { endConversation } from '../commands/endConversation';
 import { SYSTEM_CLOCK, type Clock, type RelayContext } from './context';
 import { handleSlackMessage, SlackAuthors, type SlackMessageEvent } from './fromSlack';
@@ -32,7 +33,7 @@ export function relayFor(models: Models): Relay | undefined {
   return relays.get(models);
 }
 
-export function createRelay(deps: { config: Config; models: Models; mailer: Mailer; logger: Logger; clock?: Clock }): Relay {
+export function createRelay(deps: { config: Config; models: Models; mailer: Mailer; logger: Logger; clock?: Clock; reports: ReportRecorder }): Relay {
   const tuning = relayTuning(deps.config);
   const ctx = {
     ...deps,

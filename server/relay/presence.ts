@@ -6,6 +6,7 @@
  * answer changes.
  */
 import type { ChatEndpoint } from '../models/ChatEndpoint';
+import type { PresenceCause } from '../shared/reports';
 import type { RelayContext } from './context';
 
 type WidgetState = Pick<
@@ -65,10 +66,16 @@ export class Presence {
   }
 
   async isOnline(ce: WidgetState, opts: { fresh?: boolean } = {}): Promise<boolean> {
-    if (ce.off || ce.Step !== 3 || ce.installationRevoked || !ce.RoomId) return false;
-    if (ce.onOffSchedule && !withinOperatingHours(ce, this.ctx.clock.now())) return false;
-    if (ce.manualMode) return true;
-    return this.someoneActive(ce.slackTeamId, ce.RoomId, opts.fresh ?? false);
+    return (await this.state(ce, opts)).online;
+  }
+
+  /** Online or not, and the rule that decided it (the availability report records it). */
+  async state(ce: WidgetState, opts: { fresh?: boolean } = {}): Promise<{ online: boolean; cause: PresenceCause }> {
+    if (ce.off) return { online: false, cause: 'switched-off' };
+    if (ce.Step !== 3 || ce.installationRevoked || !ce.RoomId) return { online: false, cause: 'setup' };
+    if (ce.onOffSchedule && !withinOperatingHours(ce, this.ctx.clock.now())) return { online: false, cause: 'operating-hours' };
+    if (ce.manualMode) return { online: true, cause: 'manual-mode' };
+    return { online: await this.someoneActive(ce.slackTeamId, ce.RoomId, opts.fresh ?? false), cause: 'slack-activity' };
   }
 
   /** Recomputes a widget's state now (settings changed) and tells its open widgets when it changed. */
@@ -77,7 +84,8 @@ export class Presence {
     this.ctx.widgets.invalidate(ceId);
     const ce = await this.ctx.models.ChatEndpoint.findById(ceId);
     if (!ce) return false;
-    const online = await this.isOnline(ce, opts).catch(() => false);
+    const { online, cause } = await this.state(ce, opts).catch(() => ({ online: false, cause: 'slack-activity' as const }));
+    await this.ctx.reports.presence(ce, online, cause);
     const status = online ? 'online' : 'offline';
     if (ce.status !== status) await this.ctx.models.ChatEndpoint.updateOne({ _id: ce._id }, { $set: { status } });
     const entry = this.watched.get(ceId);

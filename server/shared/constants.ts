@@ -64,6 +64,7 @@ export const ERROR_CODES = {
   adminRequired: 'admin_required',
   invalidApiKey: 'invalid_api_key',
   conflict: 'conflict',
+  forbidden: 'forbidden',
   internal: 'internal_error',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

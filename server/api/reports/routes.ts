@@ -1,0 +1,82 @@
+/**
+ * Reports under /v1/reports/{ceId}: overview, availability, the chat history and one chat's transcript, and
+ * the downloads. For admins of accounts whose plan has reports (else 403); another account's widget is 404.
+ */
+import { Router, type Request, type Response } from 'express';
+import type { ApiDeps } from '../users/routes';
+import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
+import { authOf, requireAuth } from '../../http/auth';
+import { parse } from '../../http/validate';
+import { AuthorizationError } from '../../errors';
+import { ERROR_CODES } from '../../shared/constants';
+import { downloadName, type AvailabilityReport, type ChatsPage, type OverviewReport, type Transcript } from '../../shared/reports';
+import { ownChatEndpoint } from '../chat-endpoints/access';
+import { reportRange } from '../../reports/range';
+import { overviewReport } from '../../reports/overview';
+import { availabilityReport } from '../../reports/availability';
+import { allChats, chatsPage, transcript } from '../../reports/history';
+import { writeChatsCsv, writeChatsJson, writeOverviewCsv } from '../../reports/export';
+import { ChatsDownloadSchema, ChatsQuerySchema, OverviewDownloadSchema, RangeQuerySchema } from './schema';
+
+export function reportsRouter(deps: ApiDeps & { now?: () => Date }): Router {
+  const { config, models } = deps;
+  const now = deps.now ?? (() => new Date());
+  const router = Router();
+  const auth = requireAuth(models, config.jwtSecret);
+
+  /** The widget, once it is the caller's, the caller is an admin and the plan has reports. */
+  const reportable = async (req: Request, res: Response): Promise<ChatEndpointDocument> => {
+    const ce = await ownChatEndpoint(models, res, String(req.params.ceId));
+    if (!authOf(res).user.admin) throw new AuthorizationError('Reports are for account admins', ERROR_CODES.adminRequired);
+    const account = await models.Account.findById(ce.accountId, { planStripeId: 1 });
+    const plan = account ? await models.Plan.findOne({ stripeId: account.planStripeId }, { reports: 1 }) : null;
+    if (!plan?.reports) throw new AuthorizationError('Your plan does not have access to reports. Please upgrade.', ERROR_CODES.forbidden);
+    return ce;
+  };
+
+  const attachment = (res: Response, format: 'csv' | 'json') => {
+    res.type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8');
+    res.attachment(downloadName(now(), format));
+  };
+
+  router.get('/reports/:ceId/overview', auth, async (req, res: Response<OverviewReport>) => {
+    const ce = await reportable(req, res);
+    res.json(await overviewReport(models, ce, reportRange(parse(RangeQuerySchema, req.query))));
+  });
+
+  router.get('/reports/:ceId/availability', auth, async (req, res: Response<AvailabilityReport>) => {
+    const ce = await reportable(req, res);
+    res.json(await availabilityReport(models, ce, reportRange(parse(RangeQuerySchema, req.query)), now()));
+  });
+
+  router.get('/reports/:ceId/chats', auth, async (req, res: Response<ChatsPage>) => {
+    const ce = await reportable(req, res);
+    const { page, perPage } = parse(ChatsQuerySchema, req.query);
+    res.json(await chatsPage(models, ce, page, perPage));
+  });
+
+  router.get('/reports/:ceId/chats/download', auth, async (req, res) => {
+    const ce = await reportable(req, res);
+    const q = parse(ChatsDownloadSchema, req.query);
+    const range = q.tz && q.startDate && q.endDate ? reportRange({ tz: q.tz, startDate: q.startDate, endDate: q.endDate }) : undefined;
+    attachment(res, q.format);
+    const chats = allChats(models, ce, { range, limit: q.limit });
+    await (q.format === 'csv' ? writeChatsCsv(chats, res) : writeChatsJson(chats, res));
+  });
+
+  router.get('/reports/:ceId/chats/:chatId', auth, async (req, res: Response<Transcript>) => {
+    const ce = await reportable(req, res);
+    res.json(await transcript(models, ce, String(req.params.chatId)));
+  });
+
+  router.get('/reports/:ceId/overview/download', auth, async (req, res) => {
+    const ce = await reportable(req, res);
+    const q = parse(OverviewDownloadSchema, req.query);
+    const report = await overviewReport(models, ce, reportRange(q));
+    attachment(res, q.format);
+    if (q.format === 'csv') await writeOverviewCsv(report, res);
+    else res.send(JSON.stringify({ totalStats: report.totalStats, stats: report.stats }));
+  });
+
+  return router;
+}

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { HISTORY_PAGE_SIZE, MAX_PER_PAGE } from '../../shared/reports';
+
+const text = (name: string) =>
+  z.string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be given once`) }).max(64, `${name} is too long`);
+
+/** GET /reports/{ceId}/overview and /availability: the range, as local times in tz (checked by reportRange). */
+export const RangeQuerySchema = z.object({ tz: text('tz'), startDate: text('startDate'), endDate: text('endDate') });
+export type RangeQuery = z.infer<typeof RangeQuerySchema>;
+
+const whole = (name: string, min: number, max: number) =>
+  z
+    .string({ error: `${name} must be given once` })
+    .regex(/^\d{1,9}$/, `${name} must be a whole number`)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `${name} must be between ${min} and ${max}`);
+
+/** GET /reports/{ceId}/chats: zero-based page. */
+export const ChatsQuerySchema = z.object({
+  perPage: whole('perPage', 1, MAX_PER_PAGE).default(HISTORY_PAGE_SIZE),
+  page: whole('page', 0, 100_000_000).default(0),
+});
+
+const format = z.enum(['csv', 'json'], { error: 'format must be csv or json' });
+
+/** GET /reports/{ceId}/overview/download */
+export const OverviewDownloadSchema = RangeQuerySchema.extend({ format });
+
+/** GET /reports/{ceId}/chats/download: every chat (newest first), or the first `limit`, optionally in a range. */
+export const ChatsDownloadSchema = z
+  .object({
+    format,
+    limit: whole('limit', 1, 100_000_000).optional(),
+    tz: text('tz').optional(),
+    startDate: text('startDate').optional(),
+    endDate: text('endDate').optional(),
+  })
+  .refine((q) => [q.tz, q.startDate, q.endDate].every((v) => v === undefined) || [q.tz, q.startDate, q.endDate].every((v) => v !== undefined), {
+    message: 'tz, startDate and endDate go together',
+  });

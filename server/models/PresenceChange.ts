@@ -1,0 +1,33 @@
+import { Schema, type Connection, type HydratedDocument, type Model, type Types } from 'mongoose';
+import { PRESENCE_CAUSES, type PresenceCause } from '../shared/reports';
+
+/**
+ * One online/offline transition of a widget, with what caused it (the availability report reads these).
+ * Written by the report recorder only when the state differs from the last one recorded for the widget.
+ */
+export interface PresenceChange {
+  accountId: Types.ObjectId;
+  ceId: Types.ObjectId;
+  at: Date;
+  online: boolean;
+  cause: PresenceCause;
+}
+export type PresenceChangeDocument = HydratedDocument<PresenceChange>;
+
+export const PresenceChangeSchema = new Schema<PresenceChange>({
+  accountId: { type: Schema.Types.ObjectId, ref: 'Account', required: true },
+  ceId: { type: Schema.Types.ObjectId, ref: 'ChatEndpoint', required: true },
+  at: { type: Date, required: true },
+  online: { type: Boolean, required: true },
+  cause: { type: String, enum: PRESENCE_CAUSES, required: true },
+});
+// Equality on the widget, then a range (or a latest-before sort) on the time.
+PresenceChangeSchema.index({ ceId: 1, at: 1 });
+
+export type PresenceChangeModel = Model<PresenceChange>;
+export function presenceChangeModel(connection: Connection): PresenceChangeModel {
+  return (
+    (connection.models.PresenceChange as PresenceChangeModel | undefined) ??
+    connection.model<PresenceChange>('PresenceChange', PresenceChangeSchema)
+  );
+}

@@ -1,0 +1,181 @@
+/** Reports: constants (spec section 9), answer shapes, date range presets and download names, for server and console. */
+
+/** History table page size. */
+export const HISTORY_PAGE_SIZE = 15;
+/** The console's download buttons fetch this many chats (page 0); the export itself has no cap. */
+export const DOWNLOAD_CHAT_LIMIT = 1000;
+/** Default range preset. */
+export const DEFAULT_RANGE_PRESET = 'last30';
+/** The availability popover opens above the bar when the bar is closer than this to the bottom of the screen. */
+export const POPOVER_FLIP_PX = 260;
+/** Page URLs in history details are cut to this many characters after the protocol is removed. */
+export const PAGE_URL_MAX = 32;
+/** Hour labels of the availability scale, every this many hours. */
+export const HOUR_LABEL_STEP = 2;
+/** Longest range a report answers, in days (about ten years). */
+export const MAX_RANGE_DAYS = 3700;
+/** Largest history page. */
+export const MAX_PER_PAGE = 1000;
+
+export const RANGE_PRESETS = ['today', 'yesterday', 'last7', 'last30', 'lastmonth', 'lastweek', 'custom'] as const;
+export type RangePreset = (typeof RANGE_PRESETS)[number];
+export const RANGE_PRESET_LABELS: Record<RangePreset, string> = {
+  today: 'Today',
+  yesterday: 'Yesterday',
+  last7: 'Last 7 days',
+  last30: 'Last 30 days',
+  lastmonth: 'Last month',
+  lastweek: 'Last week',
+  custom: 'Custom range',
+};
+
+/** What caused a widget to go online or offline. */
+export const PRESENCE_CAUSES = ['slack-activity', 'manual-mode', 'switched-off', 'switched-on', 'operating-hours', 'billing', 'setup'] as const;
+export type PresenceCause = (typeof PRESENCE_CAUSES)[number];
+export const PRESENCE_CAUSE_LABELS: Record<PresenceCause, string> = {
+  'slack-activity': 'Slack activity',
+  'manual-mode': 'Manual mode',
+  'switched-off': 'Turned off (/parley off or the console)',
+  'switched-on': 'Turned on (/parley on or the console)',
+  'operating-hours': 'Operating hours',
+  billing: 'Billing',
+  setup: 'Setup or Slack connection',
+};
+
+/** Report dates: local date and time in the report's time zone. */
+export const REPORT_DATE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/;
+
+/** One row of the overview: one agent, the missed chats (agentName ''), or the whole room. */
+export type OverviewFigures = {
+  totalChats: number;
+  avgChatsPerDay: number;
+  chatsFromTrigger: number;
+  upRatingPercent: number;
+  upRatingCount: number;
+  lateReply: number;
+  avgTimeToFirstReply: number;
+  avgChatDuration: number;
+  avgMsgsPerChat: number;
+  totalOfflineMsgs: number;
+};
+export type AgentStats = OverviewFigures & { agentName: string };
+export type OverviewReport = { totalStats: OverviewFigures; stats: AgentStats[]; days: number; chatsPerDay: { day: string; chats: number }[] };
+
+export type ChatVisitor = {
+  name: string;
+  email: string;
+  avatarUrl: string;
+  location: string;
+  createdAt: string;
+  currentPage: string;
+  identUserId: string;
+  identTraits: string;
+};
+/** A chat record of the history (spec section 3). */
+export type ChatRecord = {
+  id: string;
+  startedAt: string;
+  endedAt: string;
+  title: string;
+  channelUrl: string;
+  channelName: string;
+  chatRating: 'up' | 'down' | '';
+  chatFeedback: string;
+  agentName: string;
+  agentAvatarUrl: string;
+  /** The zero date 0001-01-01T00:00:00Z when no operator answered. */
+  firstResponseAt: string;
+  visitor: ChatVisitor;
+};
+export const NO_RESPONSE = '0001-01-01T00:00:00Z';
+export type ChatsPage = { chats: ChatRecord[]; totalChats: number };
+export type TranscriptEntry = { id: string; from: 'visitor' | 'operator' | 'system'; author: string; text: string; at: string; deleted: boolean; edited: boolean };
+export type Transcript = { chat: ChatRecord; messages: TranscriptEntry[] };
+
+export type PresenceState = 'Online' | 'Offline';
+export type AvailabilityEntry = { state: PresenceState; prevState: PresenceState; start: string; end: string; cause: PresenceCause | '' };
+export type AvailabilityDay = { label: string; date: string; start: string; end: string; onlinePercent: number; entries: AvailabilityEntry[] };
+export type AvailabilityReport = { stats: AvailabilityDay[] };
+
+/** A calendar date as y-m-d numbers; arithmetic on it ignores time zones. */
+type Ymd = { y: number; m: number; d: number };
+const pad = (n: number) => String(n).padStart(2, '0');
+const ymdString = ({ y, m, d }: Ymd) => `${y}-${pad(m)}-${pad(d)}`;
+function addDays({ y, m, d }: Ymd, days: number): Ymd {
+  const t = new Date(Date.UTC(y, m - 1, d + days));
+  return { y: t.getUTCFullYear(), m: t.getUTCMonth() + 1, d: t.getUTCDate() };
+}
+
+/** Today's date in a time zone (UTC when the zone is unknown). */
+export function todayIn(tz: string, now: Date): string {
+  let parts: Intl.DateTimeFormatPart[];
+  try {
+    parts = new Intl.DateTimeFormat('en-US', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now);
+  } catch {
+    parts = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now);
+  }
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${get('year')}-${get('month')}-${get('day')}`;
+}
+
+function parseYmd(date: string): Ymd | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  if (!m) return null;
+  const ymd = { y: Number(m[1]), m: Number(m[2]), d: Number(m[3]) };
+  return ymdString(addDays(ymd, 0)) === date ? ymd : null;
+}
+
+/** First and last date (yyyy-mm-dd, inclusive) of a preset, seen from `today` (yyyy-mm-dd). Weeks start on Monday. */
+export function presetDates(preset: Exclude<RangePreset, 'custom'>, today: string): { start: string; end: string } {
+  const t = parseYmd(today) ?? { y: 1970, m: 1, d: 1 };
+  const span = (from: Ymd, to: Ymd) => ({ start: ymdString(from), end: ymdString(to) });
+  switch (preset) {
+    case 'today':
+      return span(t, t);
+    case 'yesterday':
+      return span(addDays(t, -1), addDays(t, -1));
+    case 'last7':
+      return span(addDays(t, -6), t);
+    case 'last30':
+      return span(addDays(t, -29), t);
+    case 'lastmonth': {
+      const first = { y: t.m === 1 ? t.y - 1 : t.y, m: t.m === 1 ? 12 : t.m - 1, d: 1 };
+      return span(first, addDays({ y: t.y, m: t.m, d: 1 }, -1));
+    }
+    case 'lastweek': {
+      const weekday = (new Date(Date.UTC(t.y, t.m - 1, t.d)).getUTCDay() + 6) % 7;
+      const monday = addDays(t, -weekday - 7);
+      return span(monday, addDays(monday, 6));
+    }
+  }
+}
+
+/**
+ * The custom range rules (spec section 5): dates must be yyyy-mm-dd, an invalid one falls back to today, an
+ * end before the start becomes the start, and nothing goes beyond today.
+ */
+export function customDates(start: string, end: string, today: string): { start: string; end: string } {
+  const clamp = (v: string) => {
+    const valid = parseYmd(v) ? v : today;
+    return valid > today ? today : valid;
+  };
+  const s = clamp(start);
+  const e = clamp(end);
+  return { start: s, end: e < s ? s : e };
+}
+
+/** The query of a report over whole days: 00:00:00 of the first to 23:59:59 of the last, in `tz`. */
+export function rangeQuery(dates: { start: string; end: string }, tz: string): { tz: string; startDate: string; endDate: string } {
+  return { tz, startDate: `${dates.start}T00:00:00`, endDate: `${dates.end}T23:59:59` };
+}
+
+/** Download file name: an ISO timestamp with the colons replaced, then _parley_output.csv or .json. */
+export function downloadName(now: Date, format: 'csv' | 'json'): string {
+  return `${now.toISOString().replace(/:/g, '-')}_parley_output.${format}`;
+}
+
+/** A page URL as history details show it: without the protocol, cut to PAGE_URL_MAX characters. */
+export function shortPageUrl(url: string): string {
+  const bare = url.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '');
+  return bare.length > PAGE_URL_MAX ? `${bare.slice(0, PAGE_URL_MAX)}…` : bare;
+}
