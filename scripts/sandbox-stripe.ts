@@ -4,7 +4,9 @@
 //   --host 127.0.0.1
 //   --app-url http://localhost:3000        the app's base URL; webhooks go to <app-url>/v1/billing/stripe-webhook
 //   --webhook-url                          another webhook endpoint
-//   --secret-key / --webhook-secret        (or STRIPE_SECRET_KEY / STRIPE_WEBHOOK_SECRET); generated when not given
+//   --secret-key                           (or STRIPE_SECRET_KEY) the only key accepted; unset: any sk_test_… key
+//   --webhook-secret                       (or STRIPE_WEBHOOK_SECRET) signs webhooks; generated and printed when not given,
+//                                          as `stripe listen` prints its signing secret
 //   --data-file file.json                  keep the state across restarts
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -29,7 +31,7 @@ const env = process.env;
 const port = Number(values.port ?? env.SANDBOX_STRIPE_PORT ?? 12111);
 const host = values.host ?? env.SANDBOX_STRIPE_HOST ?? '127.0.0.1';
 const appUrl = (values['app-url'] ?? env.APP_URL ?? env.PUBLIC_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
-const secretKey = values['secret-key'] ?? env.STRIPE_SECRET_KEY ?? `sk_test_${randomBytes(24).toString('base64url')}`;
+const secretKey = values['secret-key'] ?? env.STRIPE_SECRET_KEY;
 const webhookSecret = values['webhook-secret'] ?? env.STRIPE_WEBHOOK_SECRET ?? `whsec_${randomBytes(24).toString('base64url')}`;
 const webhookUrl = values['webhook-url'] ?? `${appUrl}${STRIPE_WEBHOOK_PATH}`;
 
@@ -44,7 +46,7 @@ sandbox.listen(port, host).then(
   (url) => {
     console.log(`Stripe sandbox on ${url}/ (operator page)`);
     console.log(`  STRIPE_API_URL=${url}`);
-    console.log(`  STRIPE_SECRET_KEY=${secretKey}`);
+    console.log(secretKey ? '  accepting the secret key it was given' : '  accepting any STRIPE_SECRET_KEY=sk_test_…');
     console.log(`  STRIPE_WEBHOOK_SECRET=${webhookSecret}`);
     console.log(`  delivering webhooks to ${webhookUrl}`);
     const stop = () => {

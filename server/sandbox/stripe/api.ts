@@ -426,6 +426,7 @@ export function apiRouter(ctx: Ctx, opts: { secretKey?: string }): Router {
         created: now,
         currency: state.price(items[0]?.price ?? '').currency,
         customer: customer?.id ?? null,
+        customer_details: null,
         customer_email: customerEmail ?? null,
         expires_at: now + 24 * 3600,
         invoice: null,

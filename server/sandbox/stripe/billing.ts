@@ -817,6 +817,7 @@ export function completeCheckout(ctx: Ctx, session: CheckoutSession, input: { ca
   session.payment_status = trial ? 'no_payment_required' : 'paid';
   session.customer = customer.id;
   session.customer_email = customer.email;
+  session.customer_details = { address: pm.billing_details.address, email: customer.email, name: pm.billing_details.name, phone: null, tax_exempt: 'none', tax_ids: [] };
   session.subscription = sub.id;
   session.invoice = sub.latest_invoice;
   session.url = null;

@@ -64,7 +64,7 @@ export function operatorPage(ctx: Ctx, sandbox: StripeSandbox): string {
   const body = `
 <div class="op">
   <header>
-    <div><h1>Stripe sandbox</h1><div class="muted">API <code>${escapeHtml(safeApiUrl(sandbox))}</code> · webhooks to <code>${escapeHtml(webhookTarget(sandbox))}</code></div></div>
+    <div><h1>Stripe sandbox <a href="${ctx.baseUrl}/" id="op-refresh" style="font-size:14px;font-weight:500">Refresh</a></h1><div class="muted">API <code>${escapeHtml(safeApiUrl(sandbox))}</code> · webhooks to <code>${escapeHtml(webhookTarget(sandbox))}</code></div></div>
     <div class="clock" id="op-clock">
       <div class="muted">Sandbox clock</div>
       <div class="now" id="op-clock-now">${escapeHtml(dateTimeText(state.now()))}</div>

@@ -237,6 +237,7 @@ export interface CheckoutSession {
   created: number;
   currency: string;
   customer: string | null;
+  customer_details: { address: Address | null; email: string | null; name: string | null; phone: null; tax_exempt: 'none'; tax_ids: [] } | null;
   customer_email: string | null;
   expires_at: number;
   invoice: string | null;

@@ -54,6 +54,7 @@ describe('Stripe sandbox hosted pages in a browser', function () {
     const done = await f.stripe.checkout.sessions.retrieve(session.id, { expand: ['subscription', 'invoice'] });
     expect(done.status).to.equal('complete');
     expect(done.payment_status).to.equal('paid');
+    expect(done.customer_details).to.include({ email: 'buyer@acme.test', name: 'Jane Buyer' });
     expect((done.subscription as Stripe.Subscription).status).to.equal('active');
     expect((done.invoice as Stripe.Invoice).status).to.equal('paid');
     const customer = (await f.stripe.customers.retrieve(done.customer as string)) as Stripe.Customer;
