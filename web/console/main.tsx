@@ -7,6 +7,7 @@ import { AppRoutes } from './routes';
 import { SessionProvider } from './session/session';
 import './styles.css';
 import './scenes/settings/settings.css';
+import './scenes/settings/feature-tabs.css';
 
 // A sign-in that happened elsewhere (team chat sign-up) hands the token over in the URL: keep it, then set up.
 const handedOver = takeAuthTokenFromUrl(window.location.href);

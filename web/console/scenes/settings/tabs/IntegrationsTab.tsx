@@ -1,6 +1,2 @@
-/** The Integrations settings tab (built by the settings-b work; this module is its lazily loaded entry). */
-import type { SettingsTabProps } from '../types';
-
-export default function IntegrationsTab(_props: SettingsTabProps) {
-  return <h2 className="section-title">Integrations</h2>;
-}
+/** The Integrations settings tab; its pieces live in ../integrations/. */
+export { default } from '../integrations/IntegrationsTab';

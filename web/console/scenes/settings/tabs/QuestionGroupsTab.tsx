@@ -1,6 +1,2 @@
-/** The Question Groups settings tab (built by the settings-b work; this module is its lazily loaded entry). */
-import type { SettingsTabProps } from '../types';
-
-export default function QuestionGroupsTab(_props: SettingsTabProps) {
-  return <h2 className="section-title">Question Groups</h2>;
-}
+/** The Question groups settings tab; its pieces live in ../question-groups/. */
+export { default } from '../question-groups/QuestionGroupsTab';

@@ -1,6 +1,2 @@
-/** The Triggers settings tab (built by the settings-b work; this module is its lazily loaded entry). */
-import type { SettingsTabProps } from '../types';
-
-export default function TriggersTab(_props: SettingsTabProps) {
-  return <h2 className="section-title">Triggers</h2>;
-}
+/** The Triggers settings tab; its pieces live in ../triggers/. */
+export { default } from '../triggers/TriggersTab';

@@ -1,0 +1,74 @@
+/**
+ * #/settings/{ceId}/integrations: one row for Slack with the bots and users added to new conversations
+ * ('Bots: n | Users: n', or Disabled) and a configure link opening the bots modal (spec section 2).
+ */
+import { useCallback, useEffect, useState } from 'react';
+import { botsStatusText, type BotUserView } from '../../../../../server/shared/bots';
+import { messageOf } from '../../../api';
+import { listBotUsers } from '../../../api/settingsFeatures';
+import { SlackMark } from '../../../components/moreIcons';
+import { PageLoader } from '../../../components/ui';
+import { LockedState } from '../gated/LockedState';
+import type { SettingsTabProps } from '../types';
+import { BotsDialog } from './BotsDialog';
+
+export default function IntegrationsTab({ ce, locked, showError }: SettingsTabProps) {
+  const [bots, setBots] = useState<BotUserView[] | null>(null);
+  const [open, setOpen] = useState(false);
+
+  useEffect(() => {
+    if (locked) return;
+    listBotUsers(ce.Id).then(setBots, (err: unknown) => {
+      showError(messageOf(err));
+      setBots([]);
+    });
+  }, [ce.Id, locked, showError]);
+  const onChanged = useCallback((list: BotUserView[]) => setBots(list), []);
+
+  if (locked) {
+    return (
+      <LockedState feature="Integrations" title="Add your first integration">
+        Add Slack bots and teammates to every new conversation by themselves, so they can answer, log or route it.
+      </LockedState>
+    );
+  }
+  if (bots === null) return <PageLoader label="Loading integrations…" />;
+
+  return (
+    <div className="settings-form integrations">
+      <section className="card settings-section">
+        <h2>Integrations</h2>
+        <div className="table-wrap">
+          <table className="table integrations__table">
+            <thead>
+              <tr>
+                <th scope="col">Integration</th>
+                <th scope="col">Status</th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              <tr>
+                <td className="table__strong">
+                  <span className="integrations__name">
+                    <SlackMark size={22} /> Slack
+                  </span>
+                  <span className="muted integrations__what">Bots and users added to each new conversation</span>
+                </td>
+                <td data-label="Status">{bots.length > 0 ? botsStatusText(bots) : 'Disabled'}</td>
+                <td className="table__actions">
+                  <button type="button" className="link-button" onClick={() => setOpen(true)}>
+                    configure
+                  </button>
+                </td>
+              </tr>
+            </tbody>
+          </table>
+        </div>
+      </section>
+      <BotsDialog ceId={ce.Id} open={open} onClose={() => setOpen(false)} onChanged={onChanged} />
+    </div>
+  );
+}

@@ -1,0 +1,141 @@
+/**
+ * #/settings/{ceId}/question-groups: a row of cards (one per group of the account, shared by all its widgets)
+ * plus an add card, and the editor of the selected group (spec sections 2 and 4).
+ */
+import { useCallback, useEffect, useState } from 'react';
+import { QUESTION_GROUP_LIMITS } from '../../../../../server/shared/questionGroups';
+import { messageOf } from '../../../api';
+import { deleteQuestionGroup, listQuestionGroups, type QuestionGroup } from '../../../api/settingsFeatures';
+import { useConfirm } from '../../../components/ConfirmDialog';
+import { PlusIcon } from '../../../components/icons';
+import { Button, PageLoader } from '../../../components/ui';
+import { widgetName } from '../../../lib/rules';
+import { LockedState } from '../gated/LockedState';
+import type { SettingsTabProps } from '../types';
+import { GroupEditor, REMOVE_WARNING, type EditedGroup } from './GroupEditor';
+import { randomId } from './tree';
+
+/** Prompts are stored as a little HTML (a, strong, b, br): the cards show their text. */
+function plainText(html: string): string {
+  return new DOMParser().parseFromString(html.replace(/<br\s*\/?>/gi, ' '), 'text/html').body.textContent ?? '';
+}
+
+export default function QuestionGroupsTab({ ce, user, locked, showError, setDirty }: SettingsTabProps) {
+  const [groups, setGroups] = useState<QuestionGroup[] | null>(null);
+  const [selected, setSelected] = useState<EditedGroup | null>(null);
+  const confirm = useConfirm();
+  const rooms = user.ces.filter((c) => c.Step === 3).map((c) => ({ uuid: c.Uuid, name: widgetName(c) }));
+
+  const load = useCallback(async () => {
+    const list = await listQuestionGroups(ce.Id);
+    setGroups(list);
+    return list;
+  }, [ce.Id]);
+
+  useEffect(() => {
+    if (locked) return;
+    load().then(
+      (list) => {
+        const first = list[0];
+        if (first) setSelected({ ...first, isNew: false });
+      },
+      (err: unknown) => {
+        showError(messageOf(err));
+        setGroups([]);
+      },
+    );
+  }, [load, locked, showError]);
+
+  if (locked) {
+    return (
+      <LockedState feature="question groups" title="Ask visitors a few questions first">
+        Question groups ask visitors questions with answer buttons before or during a chat, and send them where their answers lead.
+      </LockedState>
+    );
+  }
+  if (groups === null) return <PageLoader label="Loading question groups…" />;
+
+  const addGroup = () => {
+    setDirty(false);
+    setSelected({ uid: randomId(QUESTION_GROUP_LIMITS.groupUidChars), accountId: user.accountId, label: '', shortcut: '', auto: false, prompt: '', treeJson: '[]', isNew: true });
+  };
+
+  const remove = (group: EditedGroup) =>
+    confirm.ask({
+      title: 'Remove question group?',
+      body: <p>{REMOVE_WARNING}</p>,
+      confirmLabel: 'Remove',
+      danger: true,
+      action: async () => {
+        await deleteQuestionGroup(ce.Id, group.uid);
+        confirm.close();
+        setDirty(false);
+        const list = await load();
+        const first = list[0];
+        setSelected(first ? { ...first, isNew: false } : null);
+      },
+    });
+
+  const cards = selected?.isNew ? [...groups, selected] : groups;
+  return (
+    <div className="settings-form question-groups">
+      {cards.length === 0 ? (
+        <section className="card empty-state">
+          <h2>Add your first question group</h2>
+          <p className="muted">Ask visitors a few questions with answer buttons, and send them where their answers lead: a form, a custom answer, or another room.</p>
+          <Button onClick={addGroup}>
+            <PlusIcon /> New Question Group
+          </Button>
+        </section>
+      ) : (
+        <div className="qg-cards" role="list">
+          {cards.map((g) => (
+            <button
+              key={g.uid}
+              type="button"
+              role="listitem"
+              className={`qg-card${selected?.uid === g.uid ? ' qg-card--selected' : ''}`}
+              aria-current={selected?.uid === g.uid || undefined}
+              onClick={() => {
+                if (selected?.uid === g.uid) return;
+                setDirty(false);
+                setSelected({ ...g, isNew: false });
+              }}
+            >
+              <strong className="qg-card__label">{g.label || 'New Question Group'}</strong>
+              {g.shortcut && <code className="inline-code">{g.shortcut}</code>}
+              <span className={`qg-card__mode${g.auto ? ' qg-card__mode--auto' : ''}`}>{g.auto ? 'Triggered Automatically' : 'Manually'}</span>
+              <span className="qg-card__prompt muted">{plainText(g.prompt)}</span>
+            </button>
+          ))}
+          {!selected?.isNew && (
+            <button type="button" className="qg-card qg-card--add" onClick={addGroup}>
+              <PlusIcon />
+              <span>New Question Group</span>
+            </button>
+          )}
+        </div>
+      )}
+      {selected && (
+        <GroupEditor
+          key={selected.uid}
+          ceId={ce.Id}
+          group={selected}
+          rooms={rooms}
+          setDirty={setDirty}
+          onCancel={() => {
+            setDirty(false);
+            const first = groups[0];
+            setSelected(first ? { ...first, isNew: false } : null);
+          }}
+          onRemove={() => remove(selected)}
+          onSaved={async (saved) => {
+            await load();
+            setSelected({ ...saved, isNew: false });
+          }}
+        />
+      )}
+      {confirm.dialog}
+    </div>
+  );
+}
