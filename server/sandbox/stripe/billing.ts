@@ -10,6 +10,8 @@ const DAY = 86_400;
 export const RETRY_DAYS = [3, 5, 7];
 /** An incomplete subscription whose first invoice is not paid expires after 23 hours, as at Stripe. */
 const INCOMPLETE_TTL = 23 * 3600;
+/** customer.subscription.trial_will_end goes out three days before the trial ends. */
+const TRIAL_WILL_END_BEFORE = 3 * DAY;
 
 export interface Ctx {
   state: StripeState;
@@ -567,7 +569,11 @@ export function updateSubscription(ctx: Ctx, sub: Subscription, p: UpdateParams)
   if (Object.keys(previous).length > 0) state.publish('customer.subscription.updated', sub, previous);
   else state.changed();
 
-  if (p.trialEnd === 'now' && sub.status === 'trialing') endPeriod(ctx, sub, now);
+  if (p.trialEnd === 'now' && sub.status === 'trialing') {
+    if (sub.trial_end !== null && sub.sandbox?.trialWillEndFor !== sub.trial_end) trialWillEnd(ctx, sub, sub.trial_end);
+    sub.trial_end = now;
+    endPeriod(ctx, sub, now);
+  }
   else if (typeof p.trialEnd === 'number' && sub.status === 'trialing') {
     if (p.trialEnd <= now) throw paramInvalid('trial_end', 'Invalid timestamp: must be an integer Unix timestamp in the future.');
     const before = sub.trial_end;
@@ -653,12 +659,22 @@ function nextDue(ctx: Ctx, until: number): { at: number; run: () => void } | nul
     const end = sub.items.data[0]?.current_period_end;
     if (end !== undefined && (sub.status === 'trialing' || sub.status === 'active' || sub.status === 'past_due')) consider(end, () => endPeriod(ctx, sub, end));
     if (sub.status === 'incomplete') consider(sub.created + INCOMPLETE_TTL, () => expireIncomplete(ctx, sub));
+    const trialEnd = sub.trial_end;
+    if (sub.status === 'trialing' && trialEnd !== null && sub.sandbox?.trialWillEndFor !== trialEnd) {
+      consider(Math.max(sub.created, trialEnd - TRIAL_WILL_END_BEFORE), () => trialWillEnd(ctx, sub, trialEnd));
+    }
   }
   for (const invoice of state.data.invoices) {
     const at = invoice.next_payment_attempt;
     if (invoice.status === 'open' && at !== null) consider(at, () => retryInvoice(ctx, invoice));
   }
   return best;
+}
+
+/** Stripe's reminder three days before a trial ends (at once for a shorter trial). */
+function trialWillEnd(ctx: Ctx, sub: Subscription, trialEnd: number): void {
+  sub.sandbox = { ...sub.sandbox, trialWillEndFor: trialEnd };
+  ctx.state.publish('customer.subscription.trial_will_end', sub);
 }
 
 function expireIncomplete(ctx: Ctx, sub: Subscription): void {

@@ -56,7 +56,10 @@ export class StripeState extends EventEmitter {
 
   static load(file: string): StripeData | null {
     if (!existsSync(file)) return null;
-    return { ...emptyData(), ...(JSON.parse(readFileSync(file, 'utf8')) as Partial<StripeData>) };
+    const data: StripeData = { ...emptyData(), ...(JSON.parse(readFileSync(file, 'utf8')) as Partial<StripeData>) };
+    // Retries do not survive a restart: say so rather than show them pending forever.
+    for (const d of data.deliveries) if (d.status === 'pending') d.status = 'dropped';
+    return data;
   }
 
   /** Unix seconds on the sandbox clock. */

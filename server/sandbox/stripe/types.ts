@@ -151,6 +151,8 @@ export interface Subscription {
   trial_end: number | null;
   trial_settings: { end_behavior: { missing_payment_method: 'cancel' | 'create_invoice' | 'pause' } };
   trial_start: number | null;
+  /** Sandbox-only, never presented: when customer.subscription.trial_will_end went out for the current trial end. */
+  sandbox?: { trialWillEndFor?: number };
 }
 
 export interface InvoiceLine {

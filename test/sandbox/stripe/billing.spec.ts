@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import Stripe from 'stripe';
 import { type Fixture, startSandbox, stripeError } from './helpers';
 
@@ -109,6 +112,19 @@ describe('Stripe sandbox billing: subscriptions, invoices and the clock', () => 
     expect((after.latest_invoice as Stripe.Invoice)).to.include({ status: 'paid', amount_paid: 7900, billing_reason: 'subscription_cycle' });
   });
 
+  it('sends customer.subscription.trial_will_end three days before the trial ends, once', async () => {
+    const customer = await f.stripe.customers.create({ email: 'soon@acme.test' });
+    const sub = await f.stripe.subscriptions.create({ customer: customer.id, items: [{ price: 'parley_basic_monthly' }], trial_period_days: 10 });
+    const reminders = () => f.sandbox.events('customer.subscription.trial_will_end').filter((e) => (e.data.object as { id: string }).id === sub.id);
+    f.sandbox.advanceClock(6 * DAY);
+    expect(reminders()).to.have.length(0);
+    f.sandbox.advanceClock(1 * DAY + 60);
+    expect(reminders()).to.have.length(1);
+    expect(reminders()[0]?.created).to.equal((sub.trial_end ?? 0) - 3 * DAY);
+    f.sandbox.advanceClock(DAY);
+    expect(reminders()).to.have.length(1);
+  });
+
   it('cancels a trial without a card when missing_payment_method is cancel', async () => {
     const customer = await f.stripe.customers.create({ email: 'nocard@acme.test' });
     const sub = await f.stripe.subscriptions.create({
@@ -177,5 +193,30 @@ describe('Stripe sandbox billing: subscriptions, invoices and the clock', () => 
     expect((await f.stripe.subscriptions.list({ customer: customer.id, status: 'all' })).data).to.have.length(1);
     const err = await stripeError(f.stripe.subscriptions.update(sub.id, { items: [{ id: sub.items.data[0]?.id, price: 'parley_pro_monthly' }] }));
     expect(err.statusCode).to.equal(400);
+  });
+});
+
+describe('Stripe sandbox data file', () => {
+  it('keeps customers, subscriptions and the clock across a restart', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'stripe-sandbox-'));
+    const dataFile = path.join(dir, 'stripe.json');
+    const first = await startSandbox({ dataFile });
+    const customer = await first.stripe.customers.create({ email: 'kept@acme.test' });
+    await first.stripe.paymentMethods.attach('pm_card_visa', { customer: customer.id });
+    const sub = await first.stripe.subscriptions.create({ customer: customer.id, items: [{ price: 'parley_pro_monthly' }], trial_period_days: 30 });
+    first.sandbox.advanceClock(10 * DAY);
+    const clock = first.sandbox.now();
+    await first.close();
+
+    const second = await startSandbox({ dataFile });
+    try {
+      expect(((await second.stripe.customers.retrieve(customer.id)) as Stripe.Customer).email).to.equal('kept@acme.test');
+      expect((await second.stripe.subscriptions.retrieve(sub.id)).status).to.equal('trialing');
+      expect(second.sandbox.now()).to.be.within(clock, clock + 60);
+      expect((await second.stripe.prices.list({ limit: 100 })).data).to.have.length(6);
+    } finally {
+      await second.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
