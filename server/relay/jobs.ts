@@ -43,8 +43,11 @@ async function firstVisitorText(ctx: RelayContext, conversationId: Types.ObjectI
 const postHeader: JobHandler = async (ctx, job) => {
   const { conversation, ce, visitor } = await loadConversation(ctx, str(job, 'conversationId'));
   if (conversation.threadTs) return;
+  const firstMessage = await firstVisitorText(ctx, conversation._id);
+  // A conversation starts with a visitor message, stored alongside this job: a poll may pick the job up first.
+  if (!firstMessage && Date.now() - job.createdAt.getTime() < 60_000) throw new Error('the first message is not stored yet');
   const { client } = await teamClient(ctx, conversation.slackTeamId);
-  const header = headerMessage({ ce, conversation, visitor, firstMessage: await firstVisitorText(ctx, conversation._id) });
+  const header = headerMessage({ ce, conversation, visitor, firstMessage });
   const res = await client.chat.postMessage({ channel: conversation.slackChannel, ...header, unfurl_links: false, unfurl_media: false });
   // Stored before any reply job of this conversation runs (same key, so they wait for this one).
   await ctx.models.Conversation.updateOne({ _id: conversation._id }, { $set: { threadTs: String(res.ts) } });
