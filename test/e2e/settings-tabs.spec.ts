@@ -56,6 +56,8 @@ describe('settings tabs: triggers, saved replies, question groups, integrations 
     mkdirSync(dir, { recursive: true });
     await page.screenshot({ path: path.join(dir, `${name}-1280.png`) });
     await page.setViewportSize({ width: 390, height: 844 });
+    // The sidebar slides away on a narrow screen: the picture waits for transitions to end.
+    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity));
     await page.screenshot({ path: path.join(dir, `${name}-390.png`) });
     await page.setViewportSize({ width: 1280, height: 800 });
   }
@@ -107,13 +109,13 @@ describe('settings tabs: triggers, saved replies, question groups, integrations 
     await page.getByRole('button', { name: 'Add new trigger' }).click();
     await page.locator('.trigger').nth(2).getByRole('button', { name: 'Remove' }).click();
     expect(await page.locator('.trigger').count()).to.equal(2);
-    await shots(page, 'triggers');
 
     await page.reload();
     await page.getByRole('button', { name: 'Need help choosing a roast? after 1 sec page=pricing' }).waitFor();
     await page.getByRole('button', { name: 'Still looking around? after 2 sec widget=' }).click();
     expect(await page.getByLabel('Minimum delay between triggers (minutes)').inputValue()).to.equal('0');
     expect(await page.locator('.trigger').nth(1).getByLabel('Starts with').isChecked()).to.equal(false);
+    await shots(page, 'triggers');
 
     // Not a pricing page: the 2-second trigger shows, the 1-second one never did.
     const visitor = await browser.newPage();
@@ -219,6 +221,7 @@ describe('settings tabs: triggers, saved replies, question groups, integrations 
     await editor.getByRole('button', { name: 'Save Changes' }).click();
     await editor.getByRole('status').getByText('Saved').waitFor();
     await page.locator('.qg-card', { hasText: 'Triage' }).getByText('Triggered Automatically').waitFor();
+    await page.evaluate(() => window.scrollTo(0, 0));
     await shots(page, 'question-groups');
 
     await page.reload();

@@ -80,7 +80,11 @@ export function BotsDialog({ ceId, open, onClose, onChanged }: { ceId: string; o
             </div>
             <table className="table table--compact">
               <tbody>
-                {users === null ? (
+                {missingScope ? (
+                  <tr>
+                    <td className="muted">Shown once Parley has the permission.</td>
+                  </tr>
+                ) : users === null ? (
                   <tr>
                     <td className="muted">Loading…</td>
                   </tr>
