@@ -40,6 +40,8 @@ export class WireServer {
 
   private accept(socket: net.Socket): void {
     const connectionId = this.nextConnectionId++;
+    // Read once: the getters behind it cost a lookup on every command otherwise.
+    const remoteAddress = `${socket.remoteAddress}:${socket.remotePort}`;
     this.sockets.add(socket);
     socket.setNoDelay(true);
     // Chunks are joined only once a whole message is there, so a 16 MB insert is not re-copied per packet.
@@ -64,7 +66,7 @@ export class WireServer {
         chunks = rest.length ? [rest] : [];
         total = rest.length;
         queue = queue
-          .then(() => this.handle(socket, connectionId, message))
+          .then(() => this.handle(socket, connectionId, remoteAddress, message))
           .catch((err: Error) => {
             this.log(`embedded-mongo: connection ${connectionId} failed: ${err.stack ?? err.message}`);
             socket.destroy();
@@ -75,7 +77,7 @@ export class WireServer {
     socket.on('close', () => this.sockets.delete(socket));
   }
 
-  private async handle(socket: net.Socket, connectionId: number, message: Buffer): Promise<void> {
+  private async handle(socket: net.Socket, connectionId: number, remoteAddress: string, message: Buffer): Promise<void> {
     if (socket.destroyed) return;
     const header = readHeader(message);
     if (header.opCode !== OP_MSG && header.opCode !== OP_QUERY) {
@@ -98,7 +100,7 @@ export class WireServer {
       ops: [],
       connectionId,
       sequenceSizes: command.sequenceSizes,
-      remoteAddress: `${socket.remoteAddress}:${socket.remotePort}`,
+      remoteAddress,
       log: this.log,
     };
     let reply = runCommand(command.body, ctx);

@@ -17,6 +17,8 @@ const INITIAL_SEGMENT_BYTES = 1024 * 1024;
 const PREALLOCATE_MARGIN_BYTES = 256 * 1024;
 /** Writes at least this big append without preallocating: the metadata update is amortised over the batch. */
 const LARGE_WRITE_BYTES = 1024 * 1024;
+/** Zeros written ahead of the data, shared by every fill (allocating megabytes per fill costs GC time). */
+const ZEROS = Buffer.alloc(1024 * 1024);
 /** Upper bound of one group-commit frame, so a burst of big batches is not concatenated into one huge buffer. */
 const MAX_FRAME_BYTES = 32 * 1024 * 1024;
 
@@ -295,7 +297,9 @@ export class JournalWriter {
   private preallocate(end: number): void {
     const seg = this.segment;
     const target = Math.max(seg.allocated, end) + PREALLOCATE_BYTES;
-    writeAllSync(seg.fillFd, Buffer.alloc(target - seg.allocated), seg.allocated);
+    for (let pos = seg.allocated; pos < target; pos += ZEROS.length) {
+      writeAllSync(seg.fillFd, ZEROS.subarray(0, Math.min(ZEROS.length, target - pos)), pos);
+    }
     seg.allocated = target;
     seg.fillSyncs++;
     fs.fdatasync(seg.fillFd, () => {
