@@ -14,6 +14,7 @@ import {
   QUESTION_GROUP_LIMITS,
   questionGroupErrors,
   type QuestionGroupInput,
+  type QuestionGroupView,
   type TreeNode,
 } from '../shared/questionGroups';
 import { NotFoundError, ValidationError } from '../errors';
@@ -42,15 +43,7 @@ export function sanitiseQuestionHtml(html: string): string {
   });
 }
 
-export type QuestionGroupView = {
-  uid: string;
-  accountId: string;
-  label: string;
-  shortcut: string;
-  auto: boolean;
-  prompt: string;
-  treeJson: string;
-};
+export type { QuestionGroupView } from '../shared/questionGroups';
 
 export function presentQuestionGroup(g: QuestionGroupDocument): QuestionGroupView {
   return { uid: g.uid, accountId: String(g.accountId), label: g.label, shortcut: g.shortcut, auto: g.auto, prompt: g.prompt, treeJson: g.treeJson };

@@ -8,19 +8,10 @@ import { isValidObjectId } from 'mongoose';
 import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { SavedReplyDocument } from '../models/SavedReply';
-import type { SavedReplyInput } from '../shared/savedReplies';
+import type { SavedReplyInput, SavedReplyView } from '../shared/savedReplies';
 import { NotFoundError, ValidationError } from '../errors';
 
-export type SavedReplyView = {
-  id: string;
-  Id: string;
-  label: string;
-  triggerPhrases: string;
-  response: string;
-  shortcut: string;
-  autoSend: boolean;
-  chatEndpointId: string;
-};
+export type { SavedReplyView } from '../shared/savedReplies';
 
 export function encodeResponse(text: string): string {
   return he.encode(text, { useNamedReferences: false });

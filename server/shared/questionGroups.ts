@@ -83,6 +83,9 @@ export const QuestionGroupInputSchema = z.object({
 });
 export type QuestionGroupInput = z.infer<typeof QuestionGroupInputSchema>;
 
+/** A question group as the API answers it. */
+export type QuestionGroupView = { uid: string; accountId: string; label: string; shortcut: string; auto: boolean; prompt: string; treeJson: string };
+
 export type FieldError = { path: string; message: string };
 
 /** Parses treeJson into nodes, or a field error. */

@@ -25,6 +25,18 @@ export const SavedReplyInputSchema = z.object({
 });
 export type SavedReplyInput = z.infer<typeof SavedReplyInputSchema>;
 
+/** A saved reply as the API answers it: the response decoded (characters, not entities). */
+export type SavedReplyView = {
+  id: string;
+  Id: string;
+  label: string;
+  triggerPhrases: string;
+  response: string;
+  shortcut: string;
+  autoSend: boolean;
+  chatEndpointId: string;
+};
+
 /** The trigger phrases of a reply: comma separated, trimmed, empty ones dropped, compared case-insensitively. */
 export function triggerPhrasesOf(triggerPhrases: string): string[] {
   return triggerPhrases

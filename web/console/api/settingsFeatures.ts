@@ -3,23 +3,13 @@
  * users added to new conversations. Triggers are saved through update_config (api/settings.ts).
  */
 import type { BotUserView, SlackUserView } from '../../../server/shared/bots';
-import type { QuestionGroupInput } from '../../../server/shared/questionGroups';
-import type { SavedReplyInput } from '../../../server/shared/savedReplies';
+import type { QuestionGroupInput, QuestionGroupView } from '../../../server/shared/questionGroups';
+import type { SavedReplyInput, SavedReplyView } from '../../../server/shared/savedReplies';
 import { apiRequest } from './client';
 
 const ce = (id: string) => `/chat_endpoints/${encodeURIComponent(id)}`;
 
-export type SavedReply = {
-  id: string;
-  Id: string;
-  label: string;
-  triggerPhrases: string;
-  /** Decoded (characters, not entities). */
-  response: string;
-  shortcut: string;
-  autoSend: boolean;
-  chatEndpointId: string;
-};
+export type SavedReply = SavedReplyView;
 
 export async function listSavedReplies(ceId: string): Promise<SavedReply[]> {
   return (await apiRequest<{ replies: SavedReply[] }>('GET', `${ce(ceId)}/saved_replies`)).replies;
@@ -34,7 +24,7 @@ export function deleteSavedReply(ceId: string, replyId: string): Promise<void> {
   return apiRequest('DELETE', `${ce(ceId)}/saved_replies/${encodeURIComponent(replyId)}`);
 }
 
-export type QuestionGroup = { uid: string; accountId: string; label: string; shortcut: string; auto: boolean; prompt: string; treeJson: string };
+export type QuestionGroup = QuestionGroupView;
 
 export async function listQuestionGroups(ceId: string): Promise<QuestionGroup[]> {
   return (await apiRequest<{ groups: QuestionGroup[] }>('GET', `${ce(ceId)}/question_groups`)).groups;
