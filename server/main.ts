@@ -11,6 +11,7 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { createModels, ensureIndexes, type Models } from './models';
 import { seedPlans } from './models/Plan';
 import { forgetPlaintextApiKeys } from './commands/apiKeys';
+import { sweepExports } from './commands/gdprExport';
 import { createMailer, type Mailer } from './mail';
 import { createApp } from './http/app';
 import { startDemoServer } from './http/demo';
@@ -76,6 +77,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     await ensureIndexes(models);
     await seedPlans(models.Plan);
     await forgetPlaintextApiKeys(models);
+    await sweepExports({ models, dataDir: config.dataDir });
 
     const server = createServer();
     cleanups.push(

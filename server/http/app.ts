@@ -60,7 +60,7 @@ export function createApp(deps: AppDeps): express.Express {
     app.use('/v1', updateConfigRouter({ models: deps.models, config: deps.config, relay: deps.relay }));
     app.use(teamAvatarFilesRouter(deps.models));
   }
-  app.use('/v1', apiRouter({ config: deps.config, models: deps.models, mailer: deps.mailer }));
+  app.use('/v1', apiRouter({ config: deps.config, models: deps.models, mailer: deps.mailer, logger }));
   if (deps.mailer.outbox) app.use(devOutboxRouter(deps.mailer.outbox));
   app.use('/app', staticConsole(deps.consoleDir ?? DEFAULT_CONSOLE_DIR));
   app.get('/', (_req, res) => res.redirect(302, '/app/'));

@@ -40,6 +40,8 @@ export interface Conversation {
   /** Chat messages the visitor and the operators sent (counted as each is stored, for the reports). */
   visitorMsgs: number;
   operatorMsgs: number;
+  /** Set when the visitor was erased (GDPR): the visitor, the messages and the files are gone, the count stays. */
+  erasedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -74,10 +76,13 @@ export const ConversationSchema = new Schema<Conversation>(
     discarded: { type: Boolean, default: false },
     visitorMsgs: { type: Number, default: 0 },
     operatorMsgs: { type: Number, default: 0 },
+    erasedAt: { type: Date, default: null },
   },
   { timestamps: true },
 );
 ConversationSchema.index({ ceId: 1, number: 1 }, { unique: true });
+// The public API pages an account's conversations newest first; the GDPR export reads them all.
+ConversationSchema.index({ accountId: 1, _id: -1 });
 ConversationSchema.index({ slackChannel: 1, threadTs: 1 });
 ConversationSchema.index({ status: 1, lastVisitorMsgAt: 1 });
 // Reports: a widget's kept conversations in a time range (equality, then range; newest first for the history).

@@ -30,7 +30,7 @@ import {
 } from './schema';
 import type { z } from 'zod';
 
-export type ApiDeps = { config: Config; models: Models; mailer: Mailer };
+export type ApiDeps = { config: Config; models: Models; mailer: Mailer; /** For work that outlives its request (GDPR exports); console by default. */ logger?: Pick<Console, 'error'> };
 
 type Body<S extends z.ZodType> = Request<Record<string, string>, unknown, z.output<S>>;
 

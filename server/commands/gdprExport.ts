@@ -1,0 +1,217 @@
+/**
+ * The GDPR export of an account: everything Parley holds for it (account, users without password hashes,
+ * widgets and their settings, conversations, messages, visitors, uploaded files' metadata, offline messages,
+ * saved replies, question groups, REST hooks without secrets, erasure records) as JSON lines, one file per
+ * kind, in one zip archive. Built in the background from database cursors straight into the archive file, so
+ * an account of any size is never held in memory; progress is stored as it goes. When it is done the account's
+ * GDPRExportSignedURL is a signed link valid for 24 hours and the admin who asked gets a mail.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import { ZipArchive } from 'archiver';
+import type { Types } from 'mongoose';
+import type { Models } from '../models';
+import type { GdprExportDocument } from '../models/GdprExport';
+import type { UserDocument } from '../models/User';
+import type { Mailer } from '../mail';
+import { gdprExportReadyMail } from '../mail/templates';
+import { ValidationError } from '../errors';
+import { ERROR_CODES } from '../shared/constants';
+import { GDPR_EXPORT_TTL_HOURS, TEAM_MESSAGES, type GdprExportView } from '../shared/team';
+
+export type GdprExportDeps = {
+  models: Models;
+  mailer: Mailer;
+  publicUrl: string;
+  /** Signs the download links. */
+  secret: string;
+  /** Archives are written under dataDir/exports. */
+  dataDir: string;
+  logger: Pick<Console, 'error'>;
+};
+
+const HOUR_MS = 60 * 60 * 1000;
+/** A running export not heard of for this long died with its process: another may start. */
+const STALE_MS = 5 * 60 * 1000;
+const PROGRESS_EVERY_MS = 500;
+const MESSAGE_BATCH = 100;
+/** Documents fetched per round trip: bounded so a large account never arrives in big chunks. */
+const CURSOR_BATCH = 500;
+
+export const exportFile = (dataDir: string, id: Types.ObjectId | string) => path.join(dataDir, 'exports', `${String(id)}.zip`);
+
+const sign = (secret: string, id: string, expires: number) => createHmac('sha256', secret).update(`gdpr-export:${id}:${expires}`).digest('hex');
+
+export function signedExportUrl(deps: Pick<GdprExportDeps, 'publicUrl' | 'secret'>, id: string, expiresAt: Date): string {
+  const expires = Math.floor(expiresAt.getTime() / 1000);
+  return `${deps.publicUrl}/v1/p/gdpr-exports/${id}?expires=${expires}&signature=${sign(deps.secret, id, expires)}`;
+}
+
+/** True when the link's signature is right and it has not expired. */
+export function verifyExportLink(secret: string, id: string, expires: string, signature: string, now = Date.now()): boolean {
+  if (!/^\d{1,12}$/.test(expires) || !/^[0-9a-f]{64}$/.test(signature)) return false;
+  if (Number(expires) * 1000 <= now) return false;
+  return timingSafeEqual(Buffer.from(sign(secret, id, Number(expires)), 'hex'), Buffer.from(signature, 'hex'));
+}
+
+export function presentExport(deps: Pick<GdprExportDeps, 'publicUrl' | 'secret'>, job: GdprExportDocument, now = Date.now()): GdprExportView {
+  const live = job.status === 'ready' && job.expiresAt !== null && job.expiresAt.getTime() > now;
+  return {
+    Id: job.id as string,
+    status: job.status,
+    done: job.done,
+    total: job.total,
+    size: job.size,
+    createdAt: job.createdAt.toISOString(),
+    url: live && job.expiresAt ? signedExportUrl(deps, job.id as string, job.expiresAt) : '',
+    expiresAt: job.expiresAt ? job.expiresAt.toISOString() : null,
+  };
+}
+
+/** Deletes archives whose links have expired, and marks exports whose process died as failed. */
+export async function sweepExports(deps: Pick<GdprExportDeps, 'models' | 'dataDir'>, now = new Date()): Promise<void> {
+  const expired = await deps.models.GdprExport.find({ status: 'ready', expiresAt: { $lte: now } });
+  for (const job of expired) {
+    await rm(exportFile(deps.dataDir, job._id), { force: true });
+    job.status = 'failed';
+    await job.save();
+  }
+  await deps.models.GdprExport.updateMany({ status: 'running', updatedAt: { $lt: new Date(now.getTime() - STALE_MS) } }, { $set: { status: 'failed' } });
+}
+
+/**
+ * Starts an export of the admin's account and answers at once; the archive is built in the background.
+ * `built` resolves when the archive is done (tests and the benchmark wait on it).
+ */
+export async function startGdprExport(deps: GdprExportDeps, admin: UserDocument): Promise<{ job: GdprExportDocument; built: Promise<void> }> {
+  const { models } = deps;
+  await sweepExports(deps);
+  if (await models.GdprExport.exists({ accountId: admin.accountId, status: 'running' })) {
+    throw new ValidationError(TEAM_MESSAGES.exportRunning, ERROR_CODES.conflict);
+  }
+  const job = await models.GdprExport.create({ accountId: admin.accountId, requestedBy: admin._id, status: 'running' });
+  const built = buildArchive(deps, job, admin).catch(async (error: unknown) => {
+    deps.logger.error(`GDPR export ${job.id as string} failed`, error);
+    await models.GdprExport.updateOne({ _id: job._id }, { $set: { status: 'failed' } }).catch(() => undefined);
+    await rm(exportFile(deps.dataDir, job._id), { force: true });
+  });
+  return { job, built };
+}
+
+type Line = object;
+
+async function buildArchive(deps: GdprExportDeps, job: GdprExportDocument, admin: UserDocument): Promise<void> {
+  const { models } = deps;
+  const accountId = admin.accountId;
+  const widgets = await models.ChatEndpoint.find({ accountId }, { _id: 1 }).lean();
+  const ceIds = widgets.map((w) => w._id);
+  const conversationsOf = { accountId };
+  const filesOf = { ceId: { $in: ceIds } };
+  const total =
+    1 +
+    (await models.User.countDocuments({ accountId })) +
+    ceIds.length +
+    (await models.Conversation.countDocuments(conversationsOf)) +
+    (await countMessages(models, accountId)) +
+    (await models.Visitor.countDocuments({ accountId })) +
+    (await models.WidgetFile.countDocuments(filesOf)) +
+    (await models.OfflineMessage.countDocuments({ accountId })) +
+    (await models.SavedReply.countDocuments({ accountId })) +
+    (await models.QuestionGroup.countDocuments({ accountId })) +
+    (await models.RestHook.countDocuments({ accountId })) +
+    (await models.GdprErasure.countDocuments({ accountId }));
+  await models.GdprExport.updateOne({ _id: job._id }, { $set: { total } });
+
+  let done = 0;
+  let reported = Date.now();
+  const progress = async () => {
+    done += 1;
+    if (Date.now() - reported < PROGRESS_EVERY_MS) return;
+    reported = Date.now();
+    await models.GdprExport.updateOne({ _id: job._id }, { $set: { done } });
+  };
+  async function* lines(source: AsyncIterable<Line>): AsyncGenerator<string> {
+    for await (const doc of source) {
+      await progress();
+      yield `${JSON.stringify(doc)}\n`;
+    }
+  }
+
+  const file = exportFile(deps.dataDir, job._id);
+  await mkdir(path.dirname(file), { recursive: true });
+  const out = createWriteStream(file);
+  const archive = new ZipArchive({ zlib: { level: 6 } });
+  const failed = new Promise<never>((_resolve, reject) => archive.on('error', reject));
+  archive.pipe(out);
+  archive.append(README, { name: 'README.txt' });
+  const entry = (name: string, source: AsyncIterable<Line>) => archive.append(Readable.from(lines(source)), { name });
+  entry('account.jsonl', models.Account.find({ _id: accountId }).lean().cursor({ batchSize: CURSOR_BATCH }));
+  entry('users.jsonl', models.User.find({ accountId }, { passwordHash: 0 }).lean().cursor({ batchSize: CURSOR_BATCH }));
+  entry('widgets.jsonl', models.ChatEndpoint.find({ accountId }).lean().cursor({ batchSize: CURSOR_BATCH }));
+  entry('conversations.jsonl', models.Conversation.find(conversationsOf).sort({ _id: 1 }).lean().cursor({ batchSize: CURSOR_BATCH }));
+  entry('messages.jsonl', messagesOf(models, accountId));
+  entry('visitors.jsonl', models.Visitor.find({ accountId }, { tokenHash: 0 }).lean().cursor({ batchSize: CURSOR_BATCH }));
+  entry('files.jsonl', models.WidgetFile.find(filesOf, { data: 0 }).lean().cursor({ batchSize: CURSOR_BATCH }));
+  entry('offline-messages.jsonl', models.OfflineMessage.find({ accountId }).lean().cursor({ batchSize: CURSOR_BATCH }));
+  entry('saved-replies.jsonl', models.SavedReply.find({ accountId }).lean().cursor({ batchSize: CURSOR_BATCH }));
+  entry('question-groups.jsonl', models.QuestionGroup.find({ accountId }).lean().cursor({ batchSize: CURSOR_BATCH }));
+  entry('rest-hooks.jsonl', models.RestHook.find({ accountId }, { secret: 0 }).lean().cursor({ batchSize: CURSOR_BATCH }));
+  entry('erasures.jsonl', models.GdprErasure.find({ accountId }).lean().cursor({ batchSize: CURSOR_BATCH }));
+  await Promise.race([archive.finalize(), failed]);
+  await finished(out);
+
+  const expiresAt = new Date(Date.now() + GDPR_EXPORT_TTL_HOURS * HOUR_MS);
+  const { size } = await stat(file);
+  await models.GdprExport.updateOne({ _id: job._id }, { $set: { status: 'ready', done: total, size, expiresAt, finishedAt: new Date() } });
+  const url = signedExportUrl(deps, job.id as string, expiresAt);
+  await models.Account.updateOne({ _id: accountId }, { $set: { GDPRExportSignedURL: url } });
+  await deps.mailer.send(gdprExportReadyMail(admin.email, url, GDPR_EXPORT_TTL_HOURS));
+}
+
+/** Conversation ids of the account, a batch at a time, in creation order. */
+async function* conversationBatches(models: Models, accountId: Types.ObjectId): AsyncGenerator<Types.ObjectId[]> {
+  let batch: Types.ObjectId[] = [];
+  for await (const c of models.Conversation.find({ accountId }, { _id: 1 }).sort({ _id: 1 }).lean().cursor({ batchSize: CURSOR_BATCH })) {
+    batch.push(c._id);
+    if (batch.length >= MESSAGE_BATCH) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
+/** Messages have no account id: they are read conversation batch by conversation batch. */
+async function* messagesOf(models: Models, accountId: Types.ObjectId): AsyncGenerator<Line> {
+  for await (const ids of conversationBatches(models, accountId)) {
+    yield* models.Message.find({ conversationId: { $in: ids } }).sort({ conversationId: 1, seq: 1 }).lean().cursor({ batchSize: CURSOR_BATCH });
+  }
+}
+
+async function countMessages(models: Models, accountId: Types.ObjectId): Promise<number> {
+  let count = 0;
+  for await (const ids of conversationBatches(models, accountId)) count += await models.Message.countDocuments({ conversationId: { $in: ids } });
+  return count;
+}
+
+const README = `Parley data export
+
+One file per kind of record, one JSON object per line (JSON Lines):
+  account.jsonl           the account (plan, billing details)
+  users.jsonl             the account's users (without password hashes)
+  widgets.jsonl           the widgets and all their settings
+  conversations.jsonl     every conversation
+  messages.jsonl          every message of those conversations
+  visitors.jsonl          the visitors (without their session token hashes)
+  files.jsonl             metadata of uploaded files (name, size, type)
+  offline-messages.jsonl  messages left through the offline form
+  saved-replies.jsonl, question-groups.jsonl
+  rest-hooks.jsonl        REST hook subscriptions (without their secrets)
+  erasures.jsonl          records of visitors erased on request
+
+Slack threads are held by Slack; export them from your Slack workspace.
+`;
