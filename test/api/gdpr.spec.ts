@@ -67,7 +67,7 @@ describe('GDPR export and erasure (/v1/accounts/gdpr-*)', () => {
       await eventually(async () => {
         ready = (await as(widget.token).get('/accounts/gdpr-export').expect(200)).body as GdprExportView;
         expect(ready.status).to.equal('ready');
-      }, 300);
+      });
       const view = ready as unknown as GdprExportView;
       expect(view.done).to.equal(view.total).and.be.greaterThan(3);
       const me = (await as(widget.token).get('/users/current').expect(200)).body;
