@@ -2,10 +2,11 @@
  * The visitor widget's scripts, built by scripts/build.ts into dist/web/widget:
  *   GET /widget.js              the loader; its URL is fixed in every embed snippet, so a short cache and an ETag
  *   GET /widget/panel.<hash>.js the chat panel; the name changes with the content, so it is cached for a year
+ *   GET /widget/panel-file      the panel's current file name, for the console's live preview of a widget
  * Both are loaded by pages of other origins: mounted before helmet, with CORS and a cross-origin resource policy.
  */
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Router, type Response } from 'express';
 
@@ -58,6 +59,21 @@ export function widgetAssets(dir: string = DEFAULT_WIDGET_DIR): Router {
         return;
       }
       res.send(loader.body);
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  router.get('/widget/panel-file', async (_req, res, next) => {
+    try {
+      const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => HASHED_NAME.test(n) || DEV_NAME.test(n));
+      const dated = await Promise.all(names.map(async (name) => ({ name, mtimeMs: (await stat(path.join(dir, name))).mtimeMs })));
+      const newest = dated.sort((a, b) => b.mtimeMs - a.mtimeMs)[0];
+      if (!newest) {
+        res.status(503).type('text/plain').send('The widget is not built yet: run npm run build.');
+        return;
+      }
+      res.set('Cache-Control', 'no-cache').json({ file: `/widget/${newest.name}` });
     } catch (error) {
       next(error);
     }

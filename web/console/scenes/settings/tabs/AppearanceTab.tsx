@@ -1,6 +1,271 @@
-/** The Appearance settings tab. */
+/**
+ * Appearance (spec sections 2, 3 Appearance, privacy and alignment, 5): one panel per group of texts, each with
+ * its own Save Changes, a colour picker for the title colours, dependent fields disabled, the acceptance-text
+ * rule, and the live preview of the real widget beside the form.
+ */
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { HexColorInput, HexColorPicker } from 'react-colorful';
+import { VISITOR_SETTING_KEYS } from '../../../../../server/shared/widget-config';
+import type { ChatEndpointSettings, CollapsedMode } from '../../../../../server/shared';
+import { Check, Input, Radios, Section, Select, useDraft, YesNo, type Draft, type Key } from '../form';
+import { SaveButton, useSaveButton } from '../saveButton';
 import type { SettingsTabProps } from '../types';
+import { WidgetPreview, type PreviewSettings } from '../WidgetPreview';
 
-export default function AppearanceTab(_props: SettingsTabProps) {
-  return <h2 className="section-title">Appearance</h2>;
+const ONLINE = ['titleColor', 'titleFontColor', 'onlineTitle', 'collapsedMode', 'browserSideAuthorLabel', 'autoResponseMessage', 'onlineMessagePlaceholder', 'noAnswerWithoutEmail', 'noAnswerWithEmail'] as const;
+const OFFLINE = ['offlineTitle', 'offlineGreeting', 'offlineEmailPlaceholder', 'offlineMessagePlaceholder', 'offlineNamePlaceholder', 'offlineSendButton', 'offlineThankYouMessage', 'offlineEmailSubject'] as const;
+const CHAT_END = [
+  'showConversationEnd',
+  'conversationEndMenuLinkLabel',
+  'conversationEndConfirmationQuestion',
+  'conversationEndLabel',
+  'showConversationRating',
+  'conversationRatingLabel',
+  'conversationRatingThankYou',
+  'conversationRatingPlaceholder',
+  'clearMessagesOnEnd',
+  'showTranscriptSendOpt',
+  'conversationEndTranscriptPlaceholder',
+  'conversationTranscriptSentThankYou',
+] as const;
+const SCREENSHOTS = ['requestScreenshotText', 'requestScreenshotAllowLabel', 'requestScreenshotDeclineLabel'] as const;
+const INFO = ['requireInfoGreeting', 'requireInfoSubmitBtn'] as const;
+const LABELS = ['defaultCancelBtnLabel', 'defaultSendBtnLabel', 'showSendBtnOnDesktop', 'defaultYesBtnLabel', 'defaultNoBtnLabel'] as const;
+const PRIVACY = ['collectVisitorMetaData', 'displayPrivacyPolicy', 'privacyPolicyLinkText', 'privacyPolicyLinkURL', 'requireAcceptance', 'defaultAcceptBtnLabel', 'acceptanceText'] as const;
+const ALIGNMENT = ['widgetAlignment'] as const;
+/** Everything the preview shows, plus the one text it does not (the subject of the owner's e-mail). */
+const ALL_KEYS: readonly Key[] = [...new Set<Key>([...VISITOR_SETTING_KEYS, 'offlineEmailSubject'])];
+
+const COLLAPSED: readonly { value: CollapsedMode; label: string }[] = [
+  { value: 'default', label: 'Default' },
+  { value: 'chip', label: 'Chip' },
+  { value: 'button', label: 'Button' },
+  { value: 'tab', label: 'Tab' },
+  { value: 'hidden', label: 'Hidden (open it from your page with parley.open())' },
+];
+
+type TextKey = { [K in Key]: ChatEndpointSettings[K] extends string ? K : never }[Key];
+
+export const ACCEPTANCE_MESSAGE = 'Must be at least three characters for Acceptance text to be displayed.';
+
+/** Which rectangle of the privacy sample image a focused field matches. */
+type PrivacySpot = 'metadata' | 'policy' | 'link' | 'accept' | 'text' | null;
+
+function canReadHistory(ce: SettingsTabProps['ce']): boolean {
+  return (ce.OauthV1 ? ce.Scope : ce.BotScope).split(/[\s,]+/).includes('channels:history');
+}
+
+export default function AppearanceTab({ ce, save, setDirty }: SettingsTabProps) {
+  const draft = useDraft(ce, ALL_KEYS, setDirty);
+  const v = draft.values as ChatEndpointSettings;
+  const [spot, setSpot] = useState<PrivacySpot>(null);
+  const set = draft.set as <F extends Key>(field: F, value: ChatEndpointSettings[F]) => void;
+  const text = (field: TextKey, label: string, extra: { disabled?: boolean; multiline?: boolean; hint?: ReactNode } = {}) => (
+    <Input label={label} value={String(v[field])} onChange={(t) => set(field, t)} {...extra} />
+  );
+  const endOff = !v.showConversationEnd;
+  const history = canReadHistory(ce);
+  const acceptanceError = v.requireAcceptance && v.acceptanceText.trim().length < 3 ? ACCEPTANCE_MESSAGE : null;
+  const preview = {} as Record<string, unknown>;
+  for (const k of VISITOR_SETTING_KEYS) preview[k] = v[k];
+
+  return (
+    <div className="appearance">
+      <div className="appearance__form">
+        <Panel title="Online mode" keys={ONLINE} draft={draft} save={save} id="save-online">
+          <div className="settings-grid">
+            <ColorField label="Title colour" value={v.titleColor} onChange={(c) => set('titleColor', c)} />
+            <ColorField label="Title text colour" value={v.titleFontColor} onChange={(c) => set('titleFontColor', c)} />
+          </div>
+          <div className="settings-grid">
+            {text('onlineTitle', 'Title')}
+            <Select label="Collapsed widget" value={v.collapsedMode} options={COLLAPSED} hint="Chip and tab show as a button on phones." onChange={(m) => set('collapsedMode', m)} />
+            {text('browserSideAuthorLabel', "Visitor's name in the chat")}
+            {text('onlineMessagePlaceholder', 'Message placeholder')}
+          </div>
+          {text('autoResponseMessage', 'Automatic first answer', { multiline: true })}
+          {text('noAnswerWithoutEmail', 'No answer yet (visitor gave no e-mail)', { multiline: true })}
+          {text('noAnswerWithEmail', 'No answer yet (visitor gave an e-mail)', { multiline: true })}
+        </Panel>
+
+        <Panel title="Offline mode" keys={OFFLINE} draft={draft} save={save} id="save-offline">
+          <div className="settings-grid">
+            {text('offlineTitle', 'Title')}
+            {text('offlineSendButton', 'Send button')}
+            {text('offlineNamePlaceholder', 'Name placeholder')}
+            {text('offlineEmailPlaceholder', 'E-mail placeholder')}
+            {text('offlineMessagePlaceholder', 'Message placeholder')}
+            {text('offlineEmailSubject', 'Subject of the e-mail you receive')}
+          </div>
+          {text('offlineGreeting', 'Greeting', { multiline: true })}
+          {text('offlineThankYouMessage', 'Thank-you message', { multiline: true })}
+        </Panel>
+
+        <Panel title="Chat End" keys={CHAT_END} draft={draft} save={save} id="save-chat-end">
+          <Check label="Visitors can end the chat" checked={v.showConversationEnd} onChange={(c) => set('showConversationEnd', c)} />
+          <div className="settings-grid">
+            {text('conversationEndMenuLinkLabel', 'Menu link', { disabled: endOff })}
+            {text('conversationEndConfirmationQuestion', 'Confirmation question', { disabled: endOff })}
+            {text('conversationEndLabel', 'End button', { disabled: endOff })}
+          </div>
+          <Check label="Ask for a rating" checked={v.showConversationRating} disabled={endOff} onChange={(c) => set('showConversationRating', c)} />
+          <div className="settings-grid">
+            {text('conversationRatingLabel', 'Rating question', { disabled: endOff || !v.showConversationRating })}
+            {text('conversationRatingPlaceholder', 'Feedback placeholder', { disabled: endOff || !v.showConversationRating })}
+            {text('conversationRatingThankYou', 'Thank-you for the rating', { disabled: endOff || !v.showConversationRating })}
+          </div>
+          <Check label="Clear the messages when the chat ends" checked={v.clearMessagesOnEnd} disabled={endOff} onChange={(c) => set('clearMessagesOnEnd', c)} />
+          <Check
+            label="Offer the visitor a transcript by e-mail"
+            hint={history ? undefined : "Needs Slack's channels:history permission (see Permissions)."}
+            checked={v.showTranscriptSendOpt}
+            disabled={endOff || !history}
+            onChange={(c) => set('showTranscriptSendOpt', c)}
+          />
+          <div className="settings-grid">
+            {text('conversationEndTranscriptPlaceholder', 'Transcript e-mail placeholder', { disabled: endOff || !history || !v.showTranscriptSendOpt })}
+            {text('conversationTranscriptSentThankYou', 'Transcript sent message', { disabled: endOff || !history || !v.showTranscriptSendOpt })}
+          </div>
+        </Panel>
+
+        <Panel title="Screenshots" keys={SCREENSHOTS} draft={draft} save={save} id="save-screenshots">
+          {text('requestScreenshotText', 'Request text', { multiline: true })}
+          <div className="settings-grid">
+            {text('requestScreenshotAllowLabel', 'Allow button')}
+            {text('requestScreenshotDeclineLabel', 'Decline button')}
+          </div>
+        </Panel>
+
+        <Panel title="Info prompt" keys={INFO} draft={draft} save={save} id="save-info">
+          {text('requireInfoGreeting', 'Greeting', { multiline: true })}
+          {text('requireInfoSubmitBtn', 'Submit button')}
+        </Panel>
+
+        <Panel title="Generic button labels" keys={LABELS} draft={draft} save={save} id="save-labels">
+          <div className="settings-grid">
+            {text('defaultSendBtnLabel', 'Send')}
+            {text('defaultCancelBtnLabel', 'Cancel')}
+            {text('defaultYesBtnLabel', 'Yes')}
+            {text('defaultNoBtnLabel', 'No')}
+          </div>
+          <Check label="Show the send button on desktop" checked={v.showSendBtnOnDesktop} onChange={(c) => set('showSendBtnOnDesktop', c)} />
+        </Panel>
+
+        <Panel title="Privacy" keys={PRIVACY} draft={draft} save={save} id="save-privacy" blocked={acceptanceError !== null}>
+          <div className="privacy">
+            <div className="privacy__fields">
+              <YesNo legend="Collect personal data" name="collect" value={v.collectVisitorMetaData} onChange={(b) => set('collectVisitorMetaData', b)} onFocus={() => setSpot('metadata')} />
+              <YesNo legend="Display privacy policy" name="policy" value={v.displayPrivacyPolicy} onChange={(b) => set('displayPrivacyPolicy', b)} onFocus={() => setSpot('policy')} />
+              <Input label="Privacy policy link text" value={v.privacyPolicyLinkText} disabled={!v.displayPrivacyPolicy} onChange={(t) => set('privacyPolicyLinkText', t)} onFocus={() => setSpot('link')} onBlur={() => setSpot(null)} />
+              <Input label="Privacy policy link URL" type="url" placeholder="https://" value={v.privacyPolicyLinkURL} disabled={!v.displayPrivacyPolicy} onChange={(t) => set('privacyPolicyLinkURL', t)} onFocus={() => setSpot('link')} onBlur={() => setSpot(null)} />
+              <YesNo legend="Require acceptance" name="accept" value={v.requireAcceptance} onChange={(b) => set('requireAcceptance', b)} onFocus={() => setSpot('accept')} />
+              <Input label="Accept button text" value={v.defaultAcceptBtnLabel} disabled={!v.requireAcceptance} onChange={(t) => set('defaultAcceptBtnLabel', t)} onFocus={() => setSpot('accept')} onBlur={() => setSpot(null)} />
+              <Input label="Acceptance text" multiline value={v.acceptanceText} disabled={!v.requireAcceptance} error={acceptanceError} onChange={(t) => set('acceptanceText', t)} onFocus={() => setSpot('text')} onBlur={() => setSpot(null)} />
+            </div>
+            <PrivacySample spot={spot} />
+          </div>
+        </Panel>
+
+        <Panel title="Alignment" keys={ALIGNMENT} draft={draft} save={save} id="save-alignment">
+          <Radios
+            legend="Where the widget sits"
+            name="alignment"
+            value={v.widgetAlignment}
+            options={[
+              { value: 'bottomRight', label: 'Bottom Right' },
+              { value: 'bottomLeft', label: 'Bottom Left' },
+            ]}
+            onChange={(a) => set('widgetAlignment', a)}
+          />
+        </Panel>
+
+        <p className="muted appearance__css">
+          Need more? Every part of the widget can be restyled with your own CSS: see <a href="/docs">the customization docs</a>.
+        </p>
+      </div>
+      <WidgetPreview settings={preview as PreviewSettings} widgetId={ce.Uuid} />
+    </div>
+  );
+}
+
+/** A panel of the form with its own Save Changes, saving only its fields. */
+function Panel<K extends Key>({
+  title,
+  keys,
+  draft,
+  save,
+  id,
+  blocked,
+  children,
+}: {
+  title: string;
+  keys: readonly K[];
+  draft: Draft<Key>;
+  save: SettingsTabProps['save'];
+  id: string;
+  blocked?: boolean;
+  children: ReactNode;
+}) {
+  const button = useSaveButton();
+  const changes = Object.fromEntries(Object.entries(draft.changes).filter(([k]) => (keys as readonly string[]).includes(k)));
+  const dirty = Object.keys(changes).length > 0;
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (blocked || !dirty) return;
+    await button.run(() => save(changes));
+  };
+  return (
+    <form onSubmit={submit} noValidate>
+      <Section title={title}>
+        {children}
+        <div className="panel-actions">
+          <SaveButton id={id} state={button.state} disabled={blocked || (!dirty && button.state === 'idle')} />
+        </div>
+      </Section>
+    </form>
+  );
+}
+
+function ColorField({ label, value, onChange }: { label: string; value: string; onChange: (hex: string) => void }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <div className="field color-field">
+      <span className="field__label">{label}</span>
+      <div className="color-field__row">
+        <button type="button" className="color-field__swatch" style={{ background: value }} aria-label={`Pick ${label.toLowerCase()}`} aria-expanded={open} onClick={() => setOpen((o) => !o)} />
+        <HexColorInput className="field__input color-field__hex" color={value} onChange={onChange} prefixed aria-label={`${label} (hex)`} />
+      </div>
+      {open && (
+        <div className="color-field__popover">
+          <HexColorPicker color={value} onChange={onChange} />
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** The static sample of the privacy screen; the rectangle of the focused field is highlighted. */
+function PrivacySample({ spot }: { spot: PrivacySpot }) {
+  const box = (name: Exclude<PrivacySpot, null>, x: number, y: number, w: number, h: number) => (
+    <rect x={x} y={y} width={w} height={h} rx={6} className={`privacy-sample__spot${spot === name ? ' privacy-sample__spot--on' : ''}`} />
+  );
+  return (
+    <svg className="privacy-sample" viewBox="0 0 220 300" role="img" aria-label="Sample of the privacy screen visitors see">
+      <rect x="0" y="0" width="220" height="300" rx="14" fill="#fff" stroke="#e3e6ee" />
+      <rect x="0" y="0" width="220" height="44" rx="14" fill="#2f6fed" />
+      <rect x="14" y="17" width="90" height="10" rx="5" fill="#fff" opacity=".9" />
+      <rect x="18" y="70" width="184" height="8" rx="4" fill="#cfd4e0" />
+      <rect x="18" y="86" width="150" height="8" rx="4" fill="#cfd4e0" />
+      <rect x="18" y="102" width="170" height="8" rx="4" fill="#cfd4e0" />
+      {box('text', 10, 60, 200, 60)}
+      <rect x="18" y="140" width="110" height="8" rx="4" fill="#4f46e5" />
+      {box('link', 10, 130, 130, 28)}
+      {box('policy', 6, 126, 208, 36)}
+      <rect x="18" y="186" width="184" height="34" rx="8" fill="#2f6fed" />
+      <rect x="80" y="199" width="60" height="8" rx="4" fill="#fff" />
+      {box('accept', 10, 178, 200, 50)}
+      <rect x="18" y="250" width="184" height="30" rx="8" fill="#f6f7fb" stroke="#e3e6ee" />
+      {box('metadata', 10, 242, 200, 46)}
+    </svg>
+  );
 }
