@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { Types } from 'mongoose';
 import type { Models } from '../../server/models';
 import type { PresenceCause } from '../../server/shared/reports';
+import { TERMS_VERSION } from '../../server/shared/constants';
 import { buildConfiguredWidget, createUserInDb } from '../factories';
 import type { TestServer } from '../helpers/app';
 
@@ -66,7 +67,7 @@ export type Seeded = { token: string; ceId: string; accountId: Types.ObjectId; c
 
 export async function seedReportAccount(server: Pick<TestServer, 'models' | 'config'>, opts: { plan?: string; admin?: boolean } = {}): Promise<Seeded> {
   const { models } = server;
-  const { user, account, token, password } = await createUserInDb(server, { admin: opts.admin ?? true });
+  const { user, account, token, password } = await createUserInDb(server, { admin: opts.admin ?? true, ActiveTOSPP: TERMS_VERSION });
   await models.Account.updateOne({ _id: account._id }, { $set: { planStripeId: opts.plan ?? PRO } });
   const ce = await models.ChatEndpoint.findOne({ accountId: account._id });
   if (!ce) throw new Error('the seeded account has no widget');

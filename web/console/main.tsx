@@ -8,6 +8,8 @@ import { SessionProvider } from './session/session';
 import './styles.css';
 import './scenes/settings/settings.css';
 import './scenes/settings/feature-tabs.css';
+import 'uplot/dist/uPlot.min.css';
+import './scenes/reports/reports.css';
 
 // A sign-in that happened elsewhere (team chat sign-up) hands the token over in the URL: keep it, then set up.
 const handedOver = takeAuthTokenFromUrl(window.location.href);

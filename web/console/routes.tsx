@@ -12,7 +12,6 @@ import { Login } from './scenes/login/Login';
 import { Permissions } from './scenes/permissions/Permissions';
 import { Setup } from './scenes/setup/Setup';
 import { Support } from './scenes/support/Support';
-import { Upcoming } from './scenes/upcoming/Upcoming';
 import { PleaseUpgrade } from './scenes/upgrade/PleaseUpgrade';
 import { ThankYou } from './scenes/upgrade/ThankYou';
 
@@ -24,6 +23,7 @@ const ResetPassword = lazy(() =>
 );
 const SettingsPage = lazy(() => import('./scenes/settings/SettingsPage').then((m) => ({ default: m.SettingsPage })));
 const Account = lazy(() => import('./scenes/account/Account').then((m) => ({ default: m.Account })));
+const Reports = lazy(() => import('./scenes/reports/Reports').then((m) => ({ default: m.Reports })));
 const TermsOfService = lazy(() => import('./scenes/legal/Documents').then((m) => ({ default: m.TermsOfService })));
 const PrivacyPolicy = lazy(() => import('./scenes/legal/Documents').then((m) => ({ default: m.PrivacyPolicy })));
 
@@ -79,9 +79,9 @@ export function AppRoutes() {
               {/* Non-admins never get here: the sign-in guard sends them to the dashboard. */}
               <Route path="/reports" element={<Outlet />}>
                 <Route index element={<Navigate to="/reports/overview" replace />} />
-                <Route path="overview" element={<Upcoming title="Reports" />} />
-                <Route path="history" element={<Upcoming title="Reports" />} />
-                <Route path="availability" element={<Upcoming title="Reports" />} />
+                <Route path="overview" element={<Reports view="overview" />} />
+                <Route path="history" element={<Reports view="history" />} />
+                <Route path="availability" element={<Reports view="availability" />} />
               </Route>
             </Route>
           </Route>

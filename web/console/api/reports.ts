@@ -1,0 +1,53 @@
+/** Typed calls of the reports screens (docs/reports.md, spec section 7). */
+import type { AvailabilityReport, ChatsPage, OverviewReport, Transcript } from '../../../server/shared/reports';
+import { downloadName } from '../../../server/shared/reports';
+import { API_BASE, apiRequest, endSession, ApiError } from './client';
+import { readToken } from './token';
+
+export type RangeParams = { tz: string; startDate: string; endDate: string };
+
+const base = (ceId: string) => `/reports/${encodeURIComponent(ceId)}`;
+const query = (params: Record<string, string | number>) => new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
+
+export function fetchOverview(ceId: string, range: RangeParams): Promise<OverviewReport> {
+  return apiRequest<OverviewReport>('GET', `${base(ceId)}/overview?${query(range)}`);
+}
+
+export function fetchAvailability(ceId: string, range: RangeParams): Promise<AvailabilityReport> {
+  return apiRequest<AvailabilityReport>('GET', `${base(ceId)}/availability?${query(range)}`);
+}
+
+export function fetchChats(ceId: string, page: number, perPage: number): Promise<ChatsPage> {
+  return apiRequest<ChatsPage>('GET', `${base(ceId)}/chats?${query({ page, perPage })}`);
+}
+
+export function fetchTranscript(ceId: string, chatId: string): Promise<Transcript> {
+  return apiRequest<Transcript>('GET', `${base(ceId)}/chats/${encodeURIComponent(chatId)}`);
+}
+
+/**
+ * Downloads a report file (the server streams it) and hands it to the browser under the spec's name.
+ * `kind` chats: the newest `limit` chats; overview: the figures of the range.
+ */
+export async function downloadReport(
+  ceId: string,
+  kind: 'chats' | 'overview',
+  format: 'csv' | 'json',
+  params: Record<string, string | number>,
+): Promise<void> {
+  const token = readToken();
+  const response = await fetch(`${API_BASE}${base(ceId)}/${kind}/download?${query({ format, ...params })}`, {
+    headers: token ? { Authorization: `Bearer ${token}` } : {},
+    credentials: 'same-origin',
+  });
+  if (response.status === 403) endSession();
+  if (!response.ok) throw new ApiError('The download failed, please try again.', response.status);
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = downloadName(new Date(), format);
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

@@ -1,0 +1,192 @@
+/** The history report: per room, a paged table of chats with hover details, the transcript of a chat, downloads. */
+import { useEffect, useState } from 'react';
+import type { ChatEndpointView } from '../../../../server/shared';
+import { DOWNLOAD_CHAT_LIMIT, HISTORY_PAGE_SIZE, shortPageUrl, type ChatRecord, type ChatsPage, type Transcript } from '../../../../server/shared/reports';
+import { downloadReport, fetchChats, fetchTranscript } from '../../api/reports';
+import { Dialog } from '../../components/Dialog';
+import { Button } from '../../components/ui';
+import { formatTime, showingLine } from './reportRules';
+
+export function HistoryReportView({ rooms, tz }: { rooms: ChatEndpointView[]; tz: string }) {
+  return (
+    <div className="reports__rooms">
+      {rooms.map((room) => (
+        <RoomHistory key={room.Id} room={room} tz={tz} />
+      ))}
+    </div>
+  );
+}
+
+function RoomHistory({ room, tz }: { room: ChatEndpointView; tz: string }) {
+  const [page, setPage] = useState(0);
+  const [data, setData] = useState<ChatsPage | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [open, setOpen] = useState<ChatRecord | null>(null);
+  const [downloading, setDownloading] = useState<'csv' | 'json' | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    setLoading(true);
+    fetchChats(room.Id, page, HISTORY_PAGE_SIZE)
+      .then((d) => live && setData(d))
+      .catch((err: unknown) => console.error('chat history failed', err))
+      .finally(() => live && setLoading(false));
+    return () => {
+      live = false;
+    };
+  }, [room.Id, page]);
+
+  const download = (format: 'csv' | 'json') => {
+    setDownloading(format);
+    // The console's button fetches the newest chats, page 0 (spec section 7); the server streams any number.
+    downloadReport(room.Id, 'chats', format, { limit: DOWNLOAD_CHAT_LIMIT })
+      .catch((err: unknown) => console.error('download failed', err))
+      .finally(() => setDownloading(null));
+  };
+
+  const chats = data?.chats ?? [];
+  const total = data?.totalChats ?? 0;
+  return (
+    <section className="card reports__room" aria-label={`History of ${room.RoomName}`}>
+      <div className="reports__room-head">
+        <h2>#{room.RoomName}</h2>
+        <div className="reports__downloads">
+          <Button variant="secondary" busy={downloading === 'csv'} onClick={() => download('csv')}>
+            Download CSV
+          </Button>
+          <Button variant="secondary" busy={downloading === 'json'} onClick={() => download('json')}>
+            Download JSON
+          </Button>
+        </div>
+      </div>
+      <div className="reports__table-wrap" aria-busy={loading || undefined}>
+        <table className="reports__table reports__history">
+          <thead>
+            <tr>
+              <th scope="col">Started</th>
+              <th scope="col">Visitor</th>
+              <th scope="col">Agent</th>
+              <th scope="col">Rating</th>
+              <th scope="col">Feedback</th>
+            </tr>
+          </thead>
+          <tbody>
+            {chats.map((c) => (
+              <tr key={c.id} tabIndex={0} className="reports__row" onClick={() => setOpen(c)} onKeyDown={(e) => e.key === 'Enter' && setOpen(c)}>
+                <td>
+                  {formatTime(c.startedAt, tz)}
+                  <ChatDetails chat={c} tz={tz} />
+                </td>
+                <td>{c.visitor.name || c.visitor.email || 'Visitor'}</td>
+                <td>{c.agentName || <span className="reports__muted">Missed</span>}</td>
+                <td>{c.chatRating === 'up' ? '👍' : c.chatRating === 'down' ? '👎' : ''}</td>
+                <td className="reports__feedback">{c.chatFeedback}</td>
+              </tr>
+            ))}
+            {!loading && chats.length === 0 && (
+              <tr>
+                <td colSpan={5} className="reports__muted">
+                  No chats yet.
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </div>
+      <div className="reports__pager">
+        <span>{showingLine(page, HISTORY_PAGE_SIZE, chats.length, total)}</span>
+        <span className="reports__pager-buttons">
+          <Button variant="secondary" disabled={page === 0 || loading} onClick={() => setPage((p) => p - 1)}>
+            Previous
+          </Button>
+          <Button variant="secondary" disabled={(page + 1) * HISTORY_PAGE_SIZE >= total || loading} onClick={() => setPage((p) => p + 1)}>
+            Next
+          </Button>
+        </span>
+      </div>
+      <TranscriptDialog ceId={room.Id} chat={open} tz={tz} onClose={() => setOpen(null)} />
+    </section>
+  );
+}
+
+/** Hover details of a row: Started, Ended, First seen, Page, ID and identity traits. */
+function ChatDetails({ chat, tz }: { chat: ChatRecord; tz: string }) {
+  const v = chat.visitor;
+  let traits: [string, unknown][] = [];
+  try {
+    traits = v.identTraits ? Object.entries(JSON.parse(v.identTraits) as Record<string, unknown>) : [];
+  } catch {
+    traits = [];
+  }
+  return (
+    <dl className="reports__details" role="tooltip">
+      <dt>Started</dt>
+      <dd>{formatTime(chat.startedAt, tz)}</dd>
+      <dt>Ended</dt>
+      <dd>{chat.endedAt ? formatTime(chat.endedAt, tz) : 'Still open'}</dd>
+      <dt>First seen</dt>
+      <dd>{formatTime(v.createdAt, tz)}</dd>
+      <dt>Page</dt>
+      <dd>{shortPageUrl(v.currentPage) || '—'}</dd>
+      <dt>ID</dt>
+      <dd>{chat.id}</dd>
+      {v.identUserId && (
+        <>
+          <dt>User ID</dt>
+          <dd>{v.identUserId}</dd>
+        </>
+      )}
+      {traits.map(([k, value]) => (
+        <span key={k} className="reports__trait">
+          <dt>{k}</dt>
+          <dd>{String(value)}</dd>
+        </span>
+      ))}
+    </dl>
+  );
+}
+
+function TranscriptDialog({ ceId, chat, tz, onClose }: { ceId: string; chat: ChatRecord | null; tz: string; onClose: () => void }) {
+  const [transcript, setTranscript] = useState<Transcript | null>(null);
+  useEffect(() => {
+    setTranscript(null);
+    if (!chat) return;
+    let live = true;
+    fetchTranscript(ceId, chat.id)
+      .then((t) => live && setTranscript(t))
+      .catch((err: unknown) => console.error('transcript failed', err));
+    return () => {
+      live = false;
+    };
+  }, [ceId, chat]);
+
+  return (
+    <Dialog open={chat !== null} title={chat ? `${chat.title} · ${chat.visitor.name || 'Visitor'}` : ''} onClose={onClose}>
+      {chat && (
+        <div className="reports__transcript">
+          <p className="reports__muted">
+            {formatTime(chat.startedAt, tz)} · {chat.agentName ? `answered by ${chat.agentName}` : 'nobody answered'} ·{' '}
+            <a href={chat.channelUrl} target="_blank" rel="noreferrer">
+              Open in Slack
+            </a>
+          </p>
+          {!transcript ? (
+            <span className="spinner" aria-hidden="true" />
+          ) : (
+            <ol className="reports__messages">
+              {transcript.messages.map((m) => (
+                <li key={m.id} className={`reports__message reports__message--${m.from}`}>
+                  <span className="reports__message-meta">
+                    {m.author} · {formatTime(m.at, tz)}
+                    {m.edited ? ' · edited' : ''}
+                  </span>
+                  <span>{m.deleted ? <em>deleted</em> : m.text}</span>
+                </li>
+              ))}
+            </ol>
+          )}
+        </div>
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,147 @@
+/** The overview report: per room, stat cards, the chats-per-day chart, the per-agent table and the downloads. */
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import type { ChatEndpointView } from '../../../../server/shared';
+import type { AgentStats, OverviewReport } from '../../../../server/shared/reports';
+import { downloadReport, fetchOverview } from '../../api/reports';
+import { Button } from '../../components/ui';
+import { formatDuration, rangeOf, type RangeChoice } from './reportRules';
+
+// uPlot (~20 KB gzipped) loads only when a chart is on screen.
+const ChatsChart = lazy(() => import('./ChatsChart').then((m) => ({ default: m.ChatsChart })));
+
+export function OverviewReportView({ rooms, range, tz }: { rooms: ChatEndpointView[]; range: RangeChoice; tz: string }) {
+  return (
+    <div className="reports__rooms">
+      {rooms.map((room) => (
+        <RoomOverview key={room.Id} room={room} range={range} tz={tz} />
+      ))}
+    </div>
+  );
+}
+
+function RoomOverview({ room, range, tz }: { room: ChatEndpointView; range: RangeChoice; tz: string }) {
+  const [report, setReport] = useState<OverviewReport | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [downloading, setDownloading] = useState<'csv' | 'json' | null>(null);
+  const query = useMemo(() => rangeOf(range, tz, new Date()), [range, tz]);
+
+  useEffect(() => {
+    let live = true;
+    setLoading(true);
+    fetchOverview(room.Id, query)
+      .then((r) => live && setReport(r))
+      // Failed report loads are only logged and the spinner stops (spec section 2).
+      .catch((err: unknown) => console.error('overview report failed', err))
+      .finally(() => live && setLoading(false));
+    return () => {
+      live = false;
+    };
+  }, [room.Id, query]);
+
+  const download = (format: 'csv' | 'json') => {
+    setDownloading(format);
+    downloadReport(room.Id, 'overview', format, query)
+      .catch((err: unknown) => console.error('download failed', err))
+      .finally(() => setDownloading(null));
+  };
+
+  const t = report?.totalStats;
+  return (
+    <section className="card reports__room" aria-label={`Overview of ${room.RoomName}`}>
+      <div className="reports__room-head">
+        <h2>#{room.RoomName}</h2>
+        <div className="reports__downloads">
+          <Button variant="secondary" busy={downloading === 'csv'} onClick={() => download('csv')}>
+            Download CSV
+          </Button>
+          <Button variant="secondary" busy={downloading === 'json'} onClick={() => download('json')}>
+            Download JSON
+          </Button>
+        </div>
+      </div>
+      {loading && !report ? (
+        <div className="reports__loading" role="status">
+          <span className="spinner" aria-hidden="true" />
+        </div>
+      ) : t && report ? (
+        <>
+          <dl className="reports__stats" aria-busy={loading || undefined}>
+            <Stat label="Total Chats" value={t.totalChats} />
+            <Stat label="Avg Chats/Day" value={t.avgChatsPerDay} />
+            <Stat label="Trigger Chats" value={t.chatsFromTrigger} />
+            <Stat label="Up Ratings" value={`${t.upRatingPercent}% (${t.upRatingCount})`} />
+            <Stat label="Late Replies" value={t.lateReply} />
+            <Stat label="Avg First Reply" value={formatDuration(t.avgTimeToFirstReply)} />
+            <Stat label="Avg Chat Duration" value={formatDuration(t.avgChatDuration)} />
+            <Stat label="Avg Msgs/Chat" value={t.avgMsgsPerChat} />
+            <Stat label="Offline Messages" value={t.totalOfflineMsgs} />
+          </dl>
+          <Suspense fallback={<div className="reports__chart reports__chart--loading" />}>
+            <ChatsChart days={report.chatsPerDay} />
+          </Suspense>
+          {report.stats.length > 0 && <AgentTable stats={report.stats} />}
+        </>
+      ) : (
+        <p className="reports__empty">No figures to show.</p>
+      )}
+    </section>
+  );
+}
+
+function Stat({ label, value }: { label: string; value: string | number }) {
+  return (
+    <div className="reports__stat">
+      <dt>{label}</dt>
+      <dd>{value}</dd>
+    </div>
+  );
+}
+
+function AgentTable({ stats }: { stats: AgentStats[] }) {
+  return (
+    <div className="reports__table-wrap">
+      <table className="reports__table">
+        <thead>
+          <tr>
+            <th scope="col">Agent</th>
+            <th scope="col">Total Chats</th>
+            <th scope="col">Avg/Day</th>
+            <th scope="col">Trigger Chats</th>
+            <th scope="col">Up Rating</th>
+            <th scope="col">Late Replies</th>
+            <th scope="col">Avg First Reply</th>
+            <th scope="col">Avg Duration</th>
+            <th scope="col">Avg Msgs</th>
+          </tr>
+        </thead>
+        <tbody>
+          {stats.map((s) =>
+            s.agentName === '' ? (
+              <tr key="missed" className="reports__missed">
+                <th scope="row">Missed chats</th>
+                <td>{s.totalChats}</td>
+                <td title="Avg Missed/Day">{s.avgChatsPerDay}</td>
+                <td>{s.chatsFromTrigger}</td>
+                <td colSpan={5} />
+              </tr>
+            ) : (
+              <tr key={s.agentName}>
+                <th scope="row">{s.agentName}</th>
+                <td>{s.totalChats}</td>
+                <td>{s.avgChatsPerDay}</td>
+                <td>{s.chatsFromTrigger}</td>
+                <td>
+                  {s.upRatingPercent}% ({s.upRatingCount})
+                </td>
+                <td>{s.lateReply}</td>
+                <td>{formatDuration(s.avgTimeToFirstReply)}</td>
+                <td>{formatDuration(s.avgChatDuration)}</td>
+                <td>{s.avgMsgsPerChat}</td>
+              </tr>
+            ),
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
