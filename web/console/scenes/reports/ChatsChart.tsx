@@ -8,9 +8,14 @@ export function ChatsChart({ days }: { days: { day: string; chats: number }[] })
   useEffect(() => {
     const el = box.current;
     if (!el) return;
-    // Days at noon UTC, so every zone's label shows the report's own date.
-    const xs = days.map((d) => Date.parse(`${d.day}T12:00:00Z`) / 1000);
+    // One bar per day of the report, labelled with its own date (not an instant: days differ by zone).
+    const xs = days.map((_, i) => i);
     const ys = days.map((d) => d.chats);
+    const step = Math.max(1, Math.ceil(days.length / 10));
+    const label = (i: number) => {
+      const day = days[i]?.day;
+      return day ? new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(new Date(`${day}T00:00:00Z`)) : '';
+    };
     const width = () => Math.max(240, el.clientWidth);
     const plot = new uPlot(
       {
@@ -18,10 +23,15 @@ export function ChatsChart({ days }: { days: { day: string; chats: number }[] })
         height: 180,
         legend: { show: false },
         cursor: { y: false, points: { show: false } },
-        tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'UTC'),
-        scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.15))] } },
-        axes: [{ stroke: '#5b6478', grid: { show: false } }, { stroke: '#5b6478', grid: { stroke: '#eef0f5' }, size: 40 }],
-        series: [{}, { label: 'Chats', fill: 'rgba(79, 70, 229, 0.75)', stroke: '#4f46e5', paths: uPlot.paths.bars?.({ size: [0.7, 40] }), points: { show: false } }],
+        scales: {
+          x: { time: false, range: () => [-0.5, days.length - 0.5] },
+          y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.15))] },
+        },
+        axes: [
+          { stroke: '#5b6478', grid: { show: false }, splits: () => xs.filter((i) => i % step === 0), values: (_u, splits) => splits.map(label) },
+          { stroke: '#5b6478', grid: { stroke: '#eef0f5' }, size: 40, values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? String(v) : '')) },
+        ],
+        series: [{}, { label: 'Chats', fill: 'rgba(79, 70, 229, 0.75)', stroke: '#4f46e5', paths: uPlot.paths.bars?.({ size: [0.6, 48] }), points: { show: false } }],
       },
       [xs, ys],
       el,

@@ -59,7 +59,7 @@ function RoomHistory({ room, tz }: { room: ChatEndpointView; tz: string }) {
           </Button>
         </div>
       </div>
-      <div className="reports__table-wrap" aria-busy={loading || undefined}>
+      <div className="reports__history-wrap" aria-busy={loading || undefined}>
         <table className="reports__table reports__history">
           <thead>
             <tr>
@@ -79,7 +79,7 @@ function RoomHistory({ room, tz }: { room: ChatEndpointView; tz: string }) {
                 </td>
                 <td>{c.visitor.name || c.visitor.email || 'Visitor'}</td>
                 <td>{c.agentName || <span className="reports__muted">Missed</span>}</td>
-                <td>{c.chatRating === 'up' ? '👍' : c.chatRating === 'down' ? '👎' : ''}</td>
+                <td>{c.chatRating && <span className={`reports__rating reports__rating--${c.chatRating}`}>{c.chatRating === 'up' ? 'Up' : 'Down'}</span>}</td>
                 <td className="reports__feedback">{c.chatFeedback}</td>
               </tr>
             ))}

@@ -70,39 +70,41 @@ function RangePicker({ value, onChange, today }: { value: RangeChoice; onChange:
       <label className="field__label" htmlFor="report-range">
         Date range
       </label>
-      <select
-        id="report-range"
-        className="field__input"
-        value={value.preset}
-        onChange={(e) => onChange({ ...value, preset: e.target.value as RangePreset })}
-      >
-        {RANGE_PRESETS.map((p) => (
-          <option key={p} value={p}>
-            {RANGE_PRESET_LABELS[p]}
-          </option>
-        ))}
-      </select>
-      {value.preset === 'custom' && (
-        <span className="reports__custom">
-          <input
-            type="date"
-            aria-label="From"
-            className="field__input"
-            max={today}
-            value={value.customStart}
-            onChange={(e) => onChange({ ...value, customStart: e.target.value })}
-          />
-          <span aria-hidden="true">–</span>
-          <input
-            type="date"
-            aria-label="To"
-            className="field__input"
-            max={today}
-            value={value.customEnd}
-            onChange={(e) => onChange({ ...value, customEnd: e.target.value })}
-          />
-        </span>
-      )}
+      <span className="reports__range-inputs">
+        <select
+          id="report-range"
+          className="field__input"
+          value={value.preset}
+          onChange={(e) => onChange({ ...value, preset: e.target.value as RangePreset })}
+        >
+          {RANGE_PRESETS.map((p) => (
+            <option key={p} value={p}>
+              {RANGE_PRESET_LABELS[p]}
+            </option>
+          ))}
+        </select>
+        {value.preset === 'custom' && (
+          <span className="reports__custom">
+            <input
+              type="date"
+              aria-label="From"
+              className="field__input"
+              max={today}
+              value={value.customStart}
+              onChange={(e) => onChange({ ...value, customStart: e.target.value })}
+            />
+            <span aria-hidden="true">–</span>
+            <input
+              type="date"
+              aria-label="To"
+              className="field__input"
+              max={today}
+              value={value.customEnd}
+              onChange={(e) => onChange({ ...value, customEnd: e.target.value })}
+            />
+          </span>
+        )}
+      </span>
     </div>
   );
 }

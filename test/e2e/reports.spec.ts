@@ -1,0 +1,135 @@
+/**
+ * The reports through the real UI (browser): an admin on Pro opens each report, changes the range and the zone,
+ * opens a transcript and downloads CSV and JSON files that parse with the expected rows; a Basic admin and a
+ * non-admin cannot reach the reports. Data: the seeded account of test/reports/seed.ts.
+ */
+import { readFile } from 'node:fs/promises';
+import { expect } from 'chai';
+import { parse as parseCsv } from 'csv-parse/sync';
+import type { Page } from 'playwright-core';
+import { useBrowser } from '../helpers/browser';
+import { startTestServer, type TestServer } from '../helpers/app';
+import { createUserInDb } from '../factories';
+import { TERMS_VERSION } from '../../server/shared/constants';
+import { ZONE, seedReportAccount, type Seeded } from '../reports/seed';
+
+describe('reports (browser)', function () {
+  this.timeout(120_000);
+  let server: TestServer;
+  let seeded: Seeded;
+  const browser = useBrowser();
+
+  before(async function () {
+    this.timeout(60_000);
+    server = await startTestServer();
+    seeded = await seedReportAccount(server);
+  });
+  after(async () => {
+    await server?.close();
+  });
+
+  const at = (hashPath: string) => `${server.url}/app/#${hashPath}`;
+  const signIn = (page: Page, token: string) => page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
+
+  async function download(page: Page, scope: ReturnType<Page['locator']>, name: string): Promise<{ file: string; text: string }> {
+    const [file] = await Promise.all([page.waitForEvent('download'), scope.getByRole('button', { name }).click()]);
+    const path = await file.path();
+    return { file: file.suggestedFilename(), text: await readFile(path, 'utf8') };
+  }
+
+  /** The zone and the custom range Mar 7–9 2026, set through the controls. */
+  async function chooseMarchInNewYork(page: Page): Promise<void> {
+    await page.getByLabel('Time zone').selectOption(ZONE);
+    await page.getByLabel('Date range').selectOption('custom');
+    await page.getByLabel('From', { exact: true }).fill('2026-03-07');
+    await page.getByLabel('To', { exact: true }).fill('2026-03-09');
+  }
+
+  it('lets a Pro admin read the overview for a custom range and zone and download it', async () => {
+    const page = browser.page;
+    await signIn(page, seeded.token);
+    await page.goto(at('/reports'));
+    await page.waitForURL(/#\/reports\/overview$/);
+    await page.getByRole('link', { name: 'Reports' }).waitFor();
+    await chooseMarchInNewYork(page);
+    const room = page.getByRole('region', { name: 'Overview of support' });
+    const stat = (label: string) => room.locator('.reports__stat', { hasText: label }).locator('dd');
+    await room.locator('.reports__stat dd').first().waitFor();
+    await page.waitForFunction(() => document.querySelector('.reports__stat dd')?.textContent === '6');
+    expect(await stat('Avg Chats/Day').textContent()).to.equal('2');
+    expect(await stat('Up Ratings').textContent()).to.equal('75% (3)');
+    expect(await stat('Avg First Reply').textContent()).to.equal('2m 23s');
+    expect(await room.locator('tbody tr').allTextContents()).to.have.length(3);
+    expect(await room.locator('.reports__missed th').textContent()).to.equal('Missed chats');
+    await room.locator('.reports__chart canvas').waitFor();
+
+    const csv = await download(page, room, 'Download CSV');
+    expect(csv.file).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}\.\d{3}Z_parley_output\.csv$/);
+    const rows = parseCsv(csv.text) as string[][];
+    expect(rows.map((r) => [r[0], r[1]])).to.deep.equal([['Agent', 'Total Chats'], ['Ana', '2'], ['Ben', '2'], ['Missed chats', '2'], ['All chats', '6']]);
+    const json = await download(page, room, 'Download JSON');
+    expect(json.file).to.match(/_parley_output\.json$/);
+    expect(JSON.parse(json.text).totalStats.totalChats).to.equal(6);
+  });
+
+  it('pages the history, opens a transcript and downloads the chats', async () => {
+    const page = browser.page;
+    await signIn(page, seeded.token);
+    await page.goto(at('/reports/history'));
+    await page.getByLabel('Time zone').selectOption(ZONE);
+    const room = page.getByRole('region', { name: 'History of support' });
+    await room.getByText('Showing 1 to 7 of 7 results').waitFor();
+    expect(await room.locator('thead th').allTextContents()).to.deep.equal(['Started', 'Visitor', 'Agent', 'Rating', 'Feedback']);
+    // Chat 3 started at 03:30 EDT on the day the clocks changed.
+    const row = room.locator('tbody tr', { hasText: '=SUM(A1:A9)' });
+    expect(await row.locator('td').first().innerText()).to.contain('Mar 8, 2026, 3:30 AM');
+    await row.hover();
+    await row.locator('.reports__details').getByText('shop.example.com/pricing?plan=go…').waitFor();
+    await row.click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Hi, I am Xena').waitFor();
+    await dialog.getByText('How can I help?').waitFor();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+
+    const csv = await download(page, room, 'Download CSV');
+    const rows = parseCsv(csv.text) as string[][];
+    expect(rows).to.have.length(8);
+    expect(rows.find((r) => r[3] === 'Xena' && r[5] === 'Ben')?.[7]).to.equal("'=SUM(A1:A9)");
+    const json = JSON.parse((await download(page, room, 'Download JSON')).text);
+    expect(json.totalChats).to.equal(7);
+    expect(json.chats[0].visitor.name).to.equal('Vera');
+  });
+
+  it('draws availability per day with the online share, the DST day included', async () => {
+    const page = browser.page;
+    await signIn(page, seeded.token);
+    await page.goto(at('/reports/availability'));
+    await chooseMarchInNewYork(page);
+    const room = page.getByRole('region', { name: 'Availability of support' });
+    await page.waitForFunction(() => document.querySelectorAll('.availability__day').length === 3);
+    expect(await room.locator('.availability__day .availability__label').allTextContents()).to.deep.equal(['Mar 7', 'Mar 8', 'Mar 9']);
+    expect(await room.locator('.availability__day .availability__pct').allTextContents()).to.deep.equal(['33.3%', '21.7%', '25%']);
+    expect(await room.locator('.availability__hours span').allTextContents()).to.deep.equal(['0', '2', '4', '6', '8', '10', '12', '14', '16', '18', '20', '22']);
+    await room.locator('.availability__day').nth(1).locator('.availability__stretch--online').first().hover();
+    const popover = room.locator('.availability__popover');
+    expect(await popover.innerText()).to.contain('Manual mode');
+    expect(await popover.innerText()).to.contain('1:00 AM – 5:00 AM');
+  });
+
+  it('shows a Basic admin the upgrade warning and no Reports link, and sends a non-admin to the dashboard', async () => {
+    const page = browser.page;
+    const basic = await seedReportAccount(server, { plan: 'parley_basic_monthly' });
+    await signIn(page, basic.token);
+    await page.goto(at('/reports/overview'));
+    await page.getByText('Your plan does not have access to reports.').waitFor();
+    expect(await page.locator('.sidebar__link', { hasText: 'Reports' }).count()).to.equal(0);
+    expect(await page.locator('.reports__stat').count()).to.equal(0);
+
+    const member = await createUserInDb(server, { admin: false, ActiveTOSPP: TERMS_VERSION, account: (await server.models.Account.findById(seeded.accountId)) ?? undefined });
+    const other = await browser.newPage();
+    await other.context().addCookies([{ name: 'auth_token', value: member.token, url: server.url }]);
+    await other.goto(at('/reports/history'));
+    await other.waitForURL(/#\/$/);
+    expect(await other.locator('.sidebar__link', { hasText: 'Reports' }).count()).to.equal(0);
+  });
+});
