@@ -648,26 +648,30 @@ function endPeriod(ctx: Ctx, sub: Subscription, at: number): void {
   setStatus(ctx, sub, paid ? 'active' : 'past_due', { items: previousItems, latest_invoice: previousInvoice });
 }
 
+interface Due {
+  at: number;
+  run: () => void;
+}
+
 /** The next thing due on the clock at or before `until`, if any. */
-function nextDue(ctx: Ctx, until: number): { at: number; run: () => void } | null {
+function nextDue(ctx: Ctx, until: number): Due | null {
   const { state } = ctx;
-  let best: { at: number; run: () => void } | null = null;
-  const consider = (at: number, run: () => void) => {
-    if (at <= until && (!best || at < best.at)) best = { at, run };
-  };
+  const due: Due[] = [];
   for (const sub of state.data.subscriptions) {
     const end = sub.items.data[0]?.current_period_end;
-    if (end !== undefined && (sub.status === 'trialing' || sub.status === 'active' || sub.status === 'past_due')) consider(end, () => endPeriod(ctx, sub, end));
-    if (sub.status === 'incomplete') consider(sub.created + INCOMPLETE_TTL, () => expireIncomplete(ctx, sub));
+    if (end !== undefined && (sub.status === 'trialing' || sub.status === 'active' || sub.status === 'past_due')) due.push({ at: end, run: () => endPeriod(ctx, sub, end) });
+    if (sub.status === 'incomplete') due.push({ at: sub.created + INCOMPLETE_TTL, run: () => expireIncomplete(ctx, sub) });
     const trialEnd = sub.trial_end;
     if (sub.status === 'trialing' && trialEnd !== null && sub.sandbox?.trialWillEndFor !== trialEnd) {
-      consider(Math.max(sub.created, trialEnd - TRIAL_WILL_END_BEFORE), () => trialWillEnd(ctx, sub, trialEnd));
+      due.push({ at: Math.max(sub.created, trialEnd - TRIAL_WILL_END_BEFORE), run: () => trialWillEnd(ctx, sub, trialEnd) });
     }
   }
   for (const invoice of state.data.invoices) {
     const at = invoice.next_payment_attempt;
-    if (invoice.status === 'open' && at !== null) consider(at, () => retryInvoice(ctx, invoice));
+    if (invoice.status === 'open' && at !== null) due.push({ at, run: () => retryInvoice(ctx, invoice) });
   }
+  let best: Due | null = null;
+  for (const d of due) if (d.at <= until && (best === null || d.at < best.at)) best = d;
   return best;
 }
 
@@ -727,22 +731,26 @@ export function retryOpenInvoices(ctx: Ctx, customer: Customer): void {
 
 /** Moves the sandbox clock to `target` (unix seconds), running every trial end, renewal and retry due on the way. */
 export function advanceClock(ctx: Ctx, target: number): void {
+  if (target < ctx.state.now()) throw invalidRequest('The clock only moves forward.');
+  runDue(ctx, target);
+}
+
+function runDue(ctx: Ctx, target: number): void {
   const { state } = ctx;
-  if (target < state.now()) throw invalidRequest('The clock only moves forward.');
-  for (let guard = 0; guard < 10_000; guard += 1) {
-    const due = nextDue(ctx, target);
-    if (!due) break;
-    const dueAt: number = (due as { at: number }).at;
-    if (dueAt > state.now()) state.data.clockOffsetMs += dueAt * 1000 - state.nowMs();
-    (due as { run: () => void }).run();
+  const offsetBefore = state.data.clockOffsetMs;
+  let ran = false;
+  for (let due = nextDue(ctx, target); due !== null; due = nextDue(ctx, target)) {
+    if (due.at > state.now()) state.data.clockOffsetMs += due.at * 1000 - state.nowMs();
+    due.run();
+    ran = true;
   }
   if (target > state.now()) state.data.clockOffsetMs += target * 1000 - state.nowMs();
-  state.changed();
+  if (ran || state.data.clockOffsetMs !== offsetBefore) state.changed();
 }
 
 /** Runs what became due as wall-clock time passed. */
 export function tick(ctx: Ctx): void {
-  advanceClock(ctx, ctx.state.now());
+  runDue(ctx, ctx.state.now());
 }
 
 export interface PreviewParams {
