@@ -230,6 +230,11 @@ describe('settings tabs: triggers, saved replies, question groups, integrations 
     await card.getByText('Hi! One quick question first.').waitFor();
     expect(await page.getByLabel('Answer', { exact: true }).evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value))).to.deep.equal(['Support', 'Sales']);
     expect(await page.getByLabel('Then').nth(0).inputValue()).to.equal('customResponse');
+    // Unsaved edits are not dropped by opening another group without asking.
+    await page.locator('.qg-editor').getByLabel('Label').fill('Triage, edited');
+    await page.locator('.qg-card--add').click();
+    await page.getByRole('dialog', { name: 'Leave without saving?' }).getByRole('button', { name: 'Cancel' }).click();
+    expect(await page.locator('.qg-editor').getByLabel('Label').inputValue()).to.equal('Triage, edited');
 
     const visitor = await browser.newPage();
     await visitor.goto(`${server.demoUrl}/?widget=${o.uuid}`);

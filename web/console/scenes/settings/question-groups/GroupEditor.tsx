@@ -52,8 +52,10 @@ export function GroupEditor({
 
   const normalised = useMemo<TreeNode[]>(() => normaliseTree(draft.tree, newNodeId), [draft.tree]);
   const errors = groupErrors({ ...draft, tree: normalised });
-  const changed = group.isNew || JSON.stringify(draft) !== JSON.stringify(initial);
-  useEffect(() => setDirty(changed), [changed, setDirty]);
+  const edited = JSON.stringify(draft) !== JSON.stringify(initial);
+  // A new group can be saved as it is; it counts as unsaved work only once something was typed.
+  const changed = group.isNew || edited;
+  useEffect(() => setDirty(edited), [edited, setDirty]);
   useEffect(() => {
     if (savedAt === null) return undefined;
     const timer = window.setTimeout(() => setSavedAt(null), SAVED_BADGE_MS);

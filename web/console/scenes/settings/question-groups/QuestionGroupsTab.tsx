@@ -24,6 +24,15 @@ export default function QuestionGroupsTab({ ce, user, locked, showError, setDirt
   const [groups, setGroups] = useState<QuestionGroup[] | null>(null);
   const [selected, setSelected] = useState<EditedGroup | null>(null);
   const confirm = useConfirm();
+  // The editor's unsaved edits: switching to another group (or a new one) asks first, as leaving the tab does.
+  const [editorDirty, setEditorDirty] = useState(false);
+  const markDirty = useCallback(
+    (dirty: boolean) => {
+      setEditorDirty(dirty);
+      setDirty(dirty);
+    },
+    [setDirty],
+  );
   const rooms = user.ces.filter((c) => c.Step === 3).map((c) => ({ uuid: c.Uuid, name: widgetName(c) }));
 
   const load = useCallback(async () => {
@@ -55,10 +64,29 @@ export default function QuestionGroupsTab({ ce, user, locked, showError, setDirt
   }
   if (groups === null) return <PageLoader label="Loading question groups…" />;
 
-  const addGroup = () => {
-    setDirty(false);
-    setSelected({ uid: randomId(QUESTION_GROUP_LIMITS.groupUidChars), accountId: user.accountId, label: '', shortcut: '', auto: false, prompt: '', treeJson: '[]', isNew: true });
+  const switchTo = (next: EditedGroup | null) => {
+    const go = () => {
+      markDirty(false);
+      setSelected(next);
+    };
+    if (!editorDirty) {
+      go();
+      return;
+    }
+    confirm.ask({
+      title: 'Leave without saving?',
+      body: <p>This question group has unsaved changes. They are lost if you open another one.</p>,
+      confirmLabel: 'Leave without saving',
+      danger: true,
+      action: async () => {
+        confirm.close();
+        go();
+      },
+    });
   };
+
+  const addGroup = () =>
+    switchTo({ uid: randomId(QUESTION_GROUP_LIMITS.groupUidChars), accountId: user.accountId, label: '', shortcut: '', auto: false, prompt: '', treeJson: '[]', isNew: true });
 
   const remove = (group: EditedGroup) =>
     confirm.ask({
@@ -69,7 +97,7 @@ export default function QuestionGroupsTab({ ce, user, locked, showError, setDirt
       action: async () => {
         await deleteQuestionGroup(ce.Id, group.uid);
         confirm.close();
-        setDirty(false);
+        markDirty(false);
         const list = await load();
         const first = list[0];
         setSelected(first ? { ...first, isNew: false } : null);
@@ -97,9 +125,7 @@ export default function QuestionGroupsTab({ ce, user, locked, showError, setDirt
               className={`qg-card${selected?.uid === g.uid ? ' qg-card--selected' : ''}`}
               aria-current={selected?.uid === g.uid || undefined}
               onClick={() => {
-                if (selected?.uid === g.uid) return;
-                setDirty(false);
-                setSelected({ ...g, isNew: false });
+                if (selected?.uid !== g.uid) switchTo({ ...g, isNew: false });
               }}
             >
               <strong className="qg-card__label">{g.label || 'New Question Group'}</strong>
@@ -122,9 +148,9 @@ export default function QuestionGroupsTab({ ce, user, locked, showError, setDirt
           ceId={ce.Id}
           group={selected}
           rooms={rooms}
-          setDirty={setDirty}
+          setDirty={markDirty}
           onCancel={() => {
-            setDirty(false);
+            markDirty(false);
             const first = groups[0];
             setSelected(first ? { ...first, isNew: false } : null);
           }}
