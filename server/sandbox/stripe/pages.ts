@@ -88,15 +88,15 @@ function cardFields(values: Body, withName: boolean): string {
   <div class="card-box">
     <input id="cardnumber" name="cardnumber" inputmode="numeric" autocomplete="cc-number" placeholder="1234 1234 1234 1234" value="${v('cardnumber')}" required>
     <div class="row">
-      <input id="expiry" name="expiry" autocomplete="cc-exp" placeholder="MM / YY" value="${v('expiry')}" required>
-      <input id="cvc" name="cvc" inputmode="numeric" autocomplete="cc-csc" placeholder="CVC" value="${v('cvc')}" required>
+      <input id="expiry" name="expiry" aria-label="Expiration (MM / YY)" autocomplete="cc-exp" placeholder="MM / YY" value="${v('expiry')}" required>
+      <input id="cvc" name="cvc" aria-label="CVC" inputmode="numeric" autocomplete="cc-csc" placeholder="CVC" value="${v('cvc')}" required>
     </div>
   </div>
   ${withName ? `<label for="name">Cardholder name</label><input id="name" name="name" autocomplete="cc-name" placeholder="Full name on card" value="${v('name')}">` : ''}
   <label for="country">Country or region</label>
   <div class="card-box">
     <select id="country" name="country" style="border:0">${COUNTRIES.map(([code, name]) => `<option value="${code}"${code === country ? ' selected' : ''}>${name}</option>`).join('')}</select>
-    <div class="row"><input id="postal" name="postal" autocomplete="postal-code" placeholder="ZIP" value="${v('postal')}"></div>
+    <div class="row"><input id="postal" name="postal" aria-label="ZIP" autocomplete="postal-code" placeholder="ZIP" value="${v('postal')}"></div>
   </div>`;
 }
 
