@@ -25,6 +25,7 @@ import { createRelay, type Relay } from './relay';
 import type { Clock } from './relay/context';
 import { startAssistant } from './relay/assist';
 import { createReportRecorder } from './reports/recorder';
+import { createBilling, createStripeClient, type Billing } from './billing';
 
 export type Parley = {
   /** Where users reach it (config.publicUrl, or the real address when the port was chosen by the system). */
@@ -43,6 +44,8 @@ export type Parley = {
   demoUrl?: string;
   /** The visitor relay: WebSocket gateway at /ws, outbox worker, presence. */
   relay: Relay;
+  /** Stripe billing (Stripe itself, or the Stripe sandbox through STRIPE_API_URL). */
+  billing: Billing;
   close(): Promise<void>;
 };
 
@@ -113,9 +116,11 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     const logger = options.logger ?? console;
     const clock = options.clock;
     const reports = createReportRecorder({ models, logger, now: clock ? () => clock.now() : undefined });
+    const billing = createBilling({ config: effective, models, stripe: createStripeClient(effective.stripe), logger });
+    cleanups.push(() => billing.idle());
     const relay = createRelay({ config: effective, models, mailer, logger, clock, reports });
     cleanups.push(() => relay.close());
-    const app = createApp({ config: effective, models, mailer, logger: options.logger, consoleDir: options.consoleDir, slackSandbox, stripeSandbox, relay });
+    const app = createApp({ config: effective, models, mailer, logger: options.logger, consoleDir: options.consoleDir, slackSandbox, stripeSandbox, relay, billing });
     server.on('request', app);
     let demoUrl: string | undefined;
     if (effective.demoPort !== undefined) {
@@ -127,7 +132,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     const assistant = startAssistant(relay);
     cleanups.push(() => assistant.stop());
 
-    return { url: effective.publicUrl, config: effective, app, server, connection, models, mailer, slackSandbox, stripeSandbox, demoUrl, relay, close };
+    return { url: effective.publicUrl, config: effective, app, server, connection, models, mailer, slackSandbox, stripeSandbox, demoUrl, relay, billing, close };
   } catch (error) {
     await close();
     throw error;

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { TRIAL_PLAN_STRIPE_ID } from '../server/shared/plans';
+import { TRIAL_DAYS } from '../server/shared/constants';
 import { hashPassword } from '../server/commands/passwords';
 import { createSession } from '../server/commands/sessions';
 import { createWidget } from '../server/commands/createWidget';
@@ -41,7 +42,7 @@ export async function createUserInDb(
 ): Promise<{ user: UserDocument; account: AccountDocument; password: string; token: string }> {
   const { models } = server;
   const { password = 'correct horse battery', account: givenAccount, createdAt, ...userFields } = overrides;
-  const account = givenAccount ?? (await models.Account.create({ planStripeId: TRIAL_PLAN_STRIPE_ID }));
+  const account = givenAccount ?? (await models.Account.create({ planStripeId: TRIAL_PLAN_STRIPE_ID, trialEndAt: new Date(Date.now() + TRIAL_DAYS * 24 * 60 * 60 * 1000) }));
   const user = await models.User.create({
     email: uniqueEmail(),
     admin: true,

@@ -9,6 +9,8 @@ import { slackRouter } from '../slack';
 import type { SlackSandbox } from '../sandbox/slack';
 import type { StripeSandbox } from '../sandbox/stripe';
 import type { Relay } from '../relay';
+import type { Billing } from '../billing';
+import { billingRouter } from '../api/billing/routes';
 import { widgetApiRouter } from '../api/widget/routes';
 import { teamAvatarFilesRouter, updateConfigRouter } from '../api/chat-endpoints/updateConfig';
 import { devOutboxRouter } from './devOutbox';
@@ -29,6 +31,7 @@ export type AppDeps = {
   stripeSandbox?: StripeSandbox;
   /** Serves the public widget API under /widget when given. */
   relay?: Relay;
+  billing: Billing;
 };
 
 export const DEFAULT_CONSOLE_DIR = path.resolve(__dirname, '..', '..', 'dist', 'web', 'console');
@@ -60,7 +63,9 @@ export function createApp(deps: AppDeps): express.Express {
     app.use('/v1', updateConfigRouter({ models: deps.models, config: deps.config, relay: deps.relay }));
     app.use(teamAvatarFilesRouter(deps.models));
   }
-  app.use('/v1', apiRouter({ config: deps.config, models: deps.models, mailer: deps.mailer, logger }));
+  // Before the API's JSON parser: Stripe's signature covers the raw body.
+  app.use(billingRouter({ billing: deps.billing, models: deps.models }));
+  app.use('/v1', apiRouter({ config: deps.config, models: deps.models, mailer: deps.mailer, billing: deps.billing, logger }));
   if (deps.mailer.outbox) app.use(devOutboxRouter(deps.mailer.outbox));
   app.use('/app', staticConsole(deps.consoleDir ?? DEFAULT_CONSOLE_DIR));
   app.get('/', (_req, res) => res.redirect(302, '/app/'));

@@ -27,6 +27,10 @@ export interface Account {
   GDPRExportSignedURL: string;
   stripeCustomerId: string;
   stripeSubscriptionId: string;
+  /** Stripe's status of that subscription ('trialing', 'active', 'past_due', 'canceled' ...); '' before there is one. */
+  subscriptionStatus: string;
+  /** True once the account paid for a plan: a later end of the subscription is a cancellation, not an expired trial. */
+  hadPaidPlan: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -60,9 +64,13 @@ export const AccountSchema = new Schema<Account>(
     GDPRExportSignedURL: { type: String, default: '' },
     stripeCustomerId: { type: String, default: '' },
     stripeSubscriptionId: { type: String, default: '' },
+    subscriptionStatus: { type: String, default: '' },
+    hadPaidPlan: { type: Boolean, default: false },
   },
   { timestamps: true },
 );
+
+AccountSchema.index({ stripeCustomerId: 1 });
 
 export type AccountModel = Model<Account>;
 export function accountModel(connection: Connection): AccountModel {

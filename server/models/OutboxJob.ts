@@ -11,6 +11,7 @@ export type OutboxKind =
   | 'slack.note'
   | 'slack.invite'
   | 'slack.offline'
+  | 'slack.ephemeral'
   | 'webhook'
   | 'mail';
 

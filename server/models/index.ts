@@ -27,6 +27,8 @@ import { restHookModel } from './RestHook';
 import { gdprExportModel } from './GdprExport';
 import { gdprErasureModel } from './GdprErasure';
 import { presenceChangeModel } from './PresenceChange';
+import { stripeEventModel } from './StripeEvent';
+import { operatorSeatModel } from './OperatorSeat';
 
 export function createModels(connection: Connection) {
   return {
@@ -57,6 +59,8 @@ export function createModels(connection: Connection) {
     GdprExport: gdprExportModel(connection),
     GdprErasure: gdprErasureModel(connection),
     PresenceChange: presenceChangeModel(connection),
+    StripeEvent: stripeEventModel(connection),
+    OperatorSeat: operatorSeatModel(connection),
   };
 }
 export type Models = ReturnType<typeof createModels>;

@@ -2,6 +2,7 @@
  * What happens to conversations, whoever triggers it (a widget socket, a Slack event, a timer): each change
  * is stored first, then published to the visitor's sockets, then queued for Slack.
  */
+import { refreshQuota } from '../billing/quota';
 import { Types } from 'mongoose';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { ConversationDocument } from '../models/Conversation';
@@ -87,6 +88,8 @@ export async function startConversation(
     slackTeamId: ce.slackTeamId,
     slackChannel: ce.RoomId,
   });
+  // Over the month's quota the conversation still goes through; the account is marked and its console says so.
+  await refreshQuota(ctx.models, ce.accountId).catch((error: unknown) => ctx.logger.warn('quota: could not count conversations', error));
   // Started by the caller once the first message is stored: the header quotes it.
   await ctx.outbox.enqueue('slack.header', String(conversation._id), { conversationId: String(conversation._id) }, {
     channel: ce.RoomId,

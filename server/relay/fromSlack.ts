@@ -3,6 +3,7 @@
  * deletions of relayed replies are mirrored; notes (`;` or `//`), bot posts (Parley's own included) and other
  * subtypes are not relayed. Slack retries of an event are dropped by event id.
  */
+import { operatorSeat } from '../billing/operators';
 import type { Types } from 'mongoose';
 import type { ConversationDocument } from '../models/Conversation';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
@@ -181,6 +182,19 @@ export async function handleSlackMessage(ctx: RelayContext, teamId: string, even
       const text = ce.opJoinAutoResponseMessage.replace(/\{name\}/g, author.name);
       await serialised(String(conversation._id), () => record(ctx, conversation, { kind: 'msg', from: 'system', text }));
     }
+  }
+  const overLimit = await operatorSeat(ctx.models, conversation.accountId, user, conversation._id).catch((error: unknown) => {
+    ctx.logger.warn('operators: could not check the seat', error);
+    return null;
+  });
+  if (overLimit) {
+    await ctx.outbox.enqueue('slack.ephemeral', String(conversation._id), {
+      teamId,
+      channel: conversation.slackChannel,
+      threadTs: conversation.threadTs,
+      user,
+      text: overLimit,
+    }, { channel: conversation.slackChannel, conversationId: conversation._id });
   }
 }
 

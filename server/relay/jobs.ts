@@ -132,6 +132,13 @@ const postNote: JobHandler = async (ctx, job) => {
   await client.chat.postMessage({ channel: str(job, 'channel'), ...(threadTs ? { thread_ts: threadTs } : {}), ...contextLine(str(job, 'text')) });
 };
 
+/** Seen only by one person: `user`, in the channel (and thread) given. */
+const postEphemeral: JobHandler = async (ctx, job) => {
+  const { client } = await teamClient(ctx, str(job, 'teamId'));
+  const threadTs = typeof job.payload.threadTs === 'string' ? job.payload.threadTs : undefined;
+  await client.chat.postEphemeral({ channel: str(job, 'channel'), user: str(job, 'user'), text: str(job, 'text'), ...(threadTs ? { thread_ts: threadTs } : {}) });
+};
+
 const postOffline: JobHandler = async (ctx, job) => {
   const { client } = await teamClient(ctx, str(job, 'teamId'));
   await client.chat.postMessage({ channel: str(job, 'channel'), text: str(job, 'text'), unfurl_links: false });
@@ -192,6 +199,7 @@ export const JOB_HANDLERS: Record<OutboxKind, JobHandler> = {
   'slack.note': postNote,
   'slack.invite': inviteBots,
   'slack.offline': postOffline,
+  'slack.ephemeral': postEphemeral,
   webhook: callWebhook,
   mail: sendMail,
 };

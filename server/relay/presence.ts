@@ -1,5 +1,6 @@
 /**
- * Whether a widget is online. `off` wins over everything; then operating hours (when the schedule is on);
+ * Whether a widget is online. `off` wins over everything; then the account's billing (an expired trial or a
+ * canceled subscription is offline); then operating hours (when the schedule is on);
  * then manual mode (online regardless of Slack); otherwise automatic: at least one human member of the linked
  * channel is active in Slack. The channel answer is cached (presenceTtlMs, about 30 s) so a page view costs
  * no Slack call; widgets with open sockets are re-checked every presenceRefreshMs and told at once when the
@@ -8,10 +9,11 @@
 import type { ChatEndpoint } from '../models/ChatEndpoint';
 import type { PresenceCause } from '../shared/reports';
 import type { RelayContext } from './context';
+import { acceptsConversations } from '../billing/state';
 
 type WidgetState = Pick<
   ChatEndpoint,
-  'off' | 'Step' | 'installationRevoked' | 'manualMode' | 'onOffSchedule' | 'operatingHours' | 'tz' | 'slackTeamId' | 'RoomId'
+  'off' | 'Step' | 'installationRevoked' | 'manualMode' | 'onOffSchedule' | 'operatingHours' | 'tz' | 'slackTeamId' | 'RoomId' | 'accountId'
 > & { _id: unknown };
 
 /** HHMM and weekday (0 = Sunday) of `at` in time zone `tz` (UTC when the zone is unknown). */
@@ -73,6 +75,9 @@ export class Presence {
   async state(ce: WidgetState, opts: { fresh?: boolean } = {}): Promise<{ online: boolean; cause: PresenceCause }> {
     if (ce.off) return { online: false, cause: 'switched-off' };
     if (ce.Step !== 3 || ce.installationRevoked || !ce.RoomId) return { online: false, cause: 'setup' };
+    // An expired trial or a canceled subscription takes no new conversations: visitors get the offline form.
+    const account = await this.ctx.models.Account.findById(ce.accountId, { paymentType: 1, trialEndAt: 1, subscriptionStatus: 1, hadPaidPlan: 1 }).lean();
+    if (!account || !acceptsConversations(account, this.ctx.clock.now())) return { online: false, cause: 'billing' };
     if (ce.onOffSchedule && !withinOperatingHours(ce, this.ctx.clock.now())) return { online: false, cause: 'operating-hours' };
     if (ce.manualMode) return { online: true, cause: 'manual-mode' };
     return { online: await this.someoneActive(ce.slackTeamId, ce.RoomId, opts.fresh ?? false), cause: 'slack-activity' };

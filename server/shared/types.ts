@@ -17,8 +17,13 @@ export type PlanView = {
   convosPerMonth: number;
 } & Record<PlanFeature, boolean>;
 
+/** Billing state of an account (spec section 4); delinquent is a separate flag. */
+export type AccountState = 'trialing' | 'trial_expired' | 'paying' | 'canceled';
+
 export type AccountView = {
   Id: string;
+  /** Computed on the server from what Stripe last reported. */
+  state: AccountState;
   plan: PlanView;
   availablePlans: PlanView[];
   /** 'none' means no payment method. */

@@ -68,6 +68,12 @@ describe('dashboard (browser)', function () {
     expect(await server.models.ChatEndpoint.countDocuments({ accountId: user?.accountId })).to.equal(1);
 
     await page.getByRole('button', { name: 'Yes, I want to upgrade' }).click();
+    // Nothing changes before the price is confirmed.
+    const dialog = page.getByRole('dialog', { name: 'Upgrade to Pro?' });
+    await dialog.getByText('Are you sure? Switching plans will change the amount you will be charged and possibly the features offered by the chosen plan.').waitFor();
+    await dialog.getByText('$79 a month once you add a card; nothing is charged during your trial.').waitFor();
+    expect((await server.models.Account.findById(user?.accountId))?.planStripeId).to.equal('parley_basic_monthly');
+    await dialog.getByRole('button', { name: 'Upgrade to Pro' }).click();
     await page.waitForURL(/#\/thank-you-for-upgrading$/);
     await page.getByRole('heading', { name: 'Thank you for upgrading!' }).waitFor();
     await page.getByText('You are now on the Pro plan.').waitFor();
@@ -150,6 +156,8 @@ describe('dashboard (browser)', function () {
     const page = browser.page;
     const { email } = await userWithWidget(page);
     const user = await server.models.User.findOne({ email });
+    // Stripe's own news about the new account (its trial) is in first, so it cannot overwrite what follows.
+    await server.stripe.settled();
     await server.models.Account.updateOne(
       { _id: user?.accountId },
       { $set: { delinquent: true, quota: { isOverquota: true, reason: '300 conversations this month' }, trialEndAt: new Date(Date.now() - 3 * 86_400_000) } },

@@ -101,6 +101,9 @@ export async function startTestServer(overrides: Partial<Config> = {}, options: 
     slack,
     stripe,
     async close(closeOptions = {}) {
+      // Stripe calls and webhooks still on their way would land in a database being dropped.
+      await parley.billing.idle();
+      await stripe.settled();
       if (closeOptions.keepData) {
         await parley.close();
         return;

@@ -80,7 +80,7 @@ describe('the HTTP app', () => {
       writeFileSync(path.join(consoleDir, 'index.html'), '<!doctype html><title>Parley</title><script src="main-ABCD1234.js"></script>');
       writeFileSync(path.join(consoleDir, 'main-ABCD1234.js'), 'console.log("parley")');
       writeFileSync(path.join(consoleDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
-      app = createApp({ config: server.config, models: server.models, mailer: createMailer(server.config.mail), consoleDir });
+      app = createApp({ config: server.config, models: server.models, mailer: createMailer(server.config.mail), consoleDir, billing: server.parley.billing });
     });
     after(() => rmSync(consoleDir, { recursive: true, force: true }));
 
@@ -106,7 +106,7 @@ describe('the HTTP app', () => {
     });
 
     it('answers 503 with instructions when the console has not been built', async () => {
-      const bare = createApp({ config: server.config, models: server.models, mailer: createMailer(server.config.mail), consoleDir: path.join(consoleDir, 'missing') });
+      const bare = createApp({ config: server.config, models: server.models, mailer: createMailer(server.config.mail), consoleDir: path.join(consoleDir, 'missing'), billing: server.parley.billing });
       const res = await request(bare).get('/app/').expect(503);
       expect(res.text).to.contain('npm run build');
     });

@@ -1,23 +1,73 @@
-/** Account calls under /v1/accounts. Billing proper (checkout, portal, invoices) comes with the billing issue. */
-import { Router } from 'express';
+/** Account and billing calls under /v1/accounts/{id}: plans, Checkout, the payment portal, invoices, usage, Account Info. */
+import { Router, type Response } from 'express';
 import type { ApiDeps } from '../users/routes';
 import { requireAuth, authOf } from '../../http/auth';
 import { parse } from '../../http/validate';
-import { changeTrialPlan } from '../../commands/changePlan';
+import { AuthorizationError, ValidationError } from '../../errors';
+import { refreshQuota } from '../../billing';
 import { loadCurrentUser } from '../users/currentUser';
 import { ownAccount } from '../chat-endpoints/access';
-import { UpgradeParamsSchema } from './schema';
+import type { InvoiceView, NextInvoiceView } from '../../shared/types';
+import { AccountInfoSchema, CheckoutSchema, PortalSchema, UpgradeParamsSchema } from './schema';
 
-export function accountsRouter({ config, models }: ApiDeps): Router {
+export const ADMINS_ONLY = 'Only an admin of your account can do this';
+
+/** Billing changes are for admins; others get 403 (the console never offers them those buttons). */
+function requireAdmin(res: Response): void {
+  if (!authOf(res).user.admin) throw new AuthorizationError(ADMINS_ONLY, 'admin_only');
+}
+
+export function accountsRouter({ config, models, billing }: ApiDeps): Router {
   const router = Router();
   const auth = requireAuth(models, config.jwtSecret);
+  const account = (res: Response, id: unknown) => ownAccount(models, res, String(id));
+
+  router.put('/accounts/:id', auth, async (req, res) => {
+    const owned = await account(res, req.params.id);
+    requireAdmin(res);
+    const info = parse(AccountInfoSchema, req.body);
+    await billing.updateInfo(owned, authOf(res).user.email, info);
+    res.json(await loadCurrentUser(models, authOf(res).user));
+  });
 
   router.post('/accounts/:id/upgrade/:planStripeId', auth, async (req, res) => {
-    const account = await ownAccount(models, res, String(req.params.id));
+    const owned = await account(res, req.params.id);
     const { planStripeId } = parse(UpgradeParamsSchema, req.params);
-    await changeTrialPlan(models, account, planStripeId);
+    requireAdmin(res);
+    await billing.changePlan(owned, planStripeId);
+    await refreshQuota(models, owned._id);
     res.json(await loadCurrentUser(models, authOf(res).user));
+  });
+
+  router.post('/accounts/:id/create_checkout_session', auth, async (req, res) => {
+    const owned = await account(res, req.params.id);
+    requireAdmin(res);
+    const { plan } = parse(CheckoutSchema, req.body);
+    res.json({ url: await billing.checkoutUrl(owned, authOf(res).user.email, plan) });
+  });
+
+  router.post('/accounts/:id/create_portal_session', auth, async (req, res) => {
+    const owned = await account(res, req.params.id);
+    requireAdmin(res);
+    const { type, uID } = parse(PortalSchema, req.body);
+    const { user } = authOf(res);
+    if (uID.toLowerCase() !== user.id) throw new ValidationError('uID must be your user Id', 'bad_user');
+    res.json({ url: await billing.portalUrl(owned, user.email, type) });
+  });
+
+  router.get('/accounts/:id/invoices', auth, async (req, res: Response<InvoiceView[]>) => {
+    res.json(await billing.listInvoices(await account(res, req.params.id)));
+  });
+
+  router.get('/accounts/:id/next-invoice', auth, async (req, res: Response<NextInvoiceView>) => {
+    res.json(await billing.nextInvoice(await account(res, req.params.id)));
+  });
+
+  router.get('/accounts/:id/conversation-count', auth, async (req, res: Response<number>) => {
+    const owned = await account(res, req.params.id);
+    res.json(await refreshQuota(models, owned._id));
   });
 
   return router;
 }
+

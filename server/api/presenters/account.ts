@@ -2,6 +2,7 @@ import type { AccountDocument } from '../../models/Account';
 import type { Plan } from '../../models/Plan';
 import type { AccountView } from '../../shared/types';
 import { presentPlan } from './plan';
+import { accountState } from '../../billing/state';
 
 /** A signed export link carries its expiry (`expires`, seconds); an expired one is not shown. */
 function liveLink(url: string): string {
@@ -21,6 +22,7 @@ export function presentAccount(
 ): AccountView {
   return {
     Id: account._id.toHexString(),
+    state: accountState(account),
     plan: presentPlan(plan),
     availablePlans: availablePlans.map(presentPlan),
     paymentType: account.paymentType,

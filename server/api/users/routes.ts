@@ -6,6 +6,7 @@ import { Router, type Request, type Response } from 'express';
 import type { Config } from '../../config';
 import type { Models } from '../../models';
 import type { Mailer } from '../../mail';
+import type { Billing } from '../../billing';
 import { signUp } from '../../commands/signUp';
 import { createSession, revokeSession } from '../../commands/sessions';
 import { verifyPassword } from '../../commands/passwords';
@@ -30,11 +31,18 @@ import {
 } from './schema';
 import type { z } from 'zod';
 
-export type ApiDeps = { config: Config; models: Models; mailer: Mailer; /** For work that outlives its request (GDPR exports); console by default. */ logger?: Pick<Console, 'error'> };
+export type ApiDeps = {
+  config: Config;
+  models: Models;
+  mailer: Mailer;
+  billing: Billing;
+  /** For work that outlives its request (GDPR exports); console by default. */
+  logger?: Pick<Console, 'error'>;
+};
 
 type Body<S extends z.ZodType> = Request<Record<string, string>, unknown, z.output<S>>;
 
-export function usersRouter({ config, models, mailer }: ApiDeps): Router {
+export function usersRouter({ config, models, mailer, billing }: ApiDeps): Router {
   const router = Router();
   const limits = config.rateLimits;
   const auth = requireAuth(models, config.jwtSecret);
@@ -90,7 +98,10 @@ export function usersRouter({ config, models, mailer }: ApiDeps): Router {
   });
 
   router.get('/users/current', auth, async (_req, res) => {
-    res.json(await loadCurrentUser(models, authOf(res).user));
+    const { user } = authOf(res);
+    // A new account's trial is set up in Stripe in the background; the console does not wait for it.
+    billing.startTrialSoon(user.accountId, user.email);
+    res.json(await loadCurrentUser(models, user));
   });
 
   router.get('/users/current/chat_endpoints', auth, async (_req, res: Response<ChatEndpointWithStats[]>) => {

@@ -2,12 +2,13 @@
  * #/account ('Manage your account'): plan tiles, Billing Info, Plan Usage, Recent Invoices for every user;
  * Account Info and the team sections (users, API keys, GDPR export) for admins only.
  */
+import { useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { Alert, PageHeader, useDocumentTitle } from '../../components/ui';
 import { useUser } from '../../session/session';
-import { trialDaysLeft, trialMessage } from '../dashboard/dashboardRules';
+import { bannersFor } from '../dashboard/dashboardRules';
 import { AccountInfoSection } from './AccountInfoSection';
-import { accountState, statusText } from './accountRules';
+import { statusText } from './accountRules';
 import { BillingInfoSection } from './BillingInfoSection';
 import { InvoicesSection } from './InvoicesSection';
 import { PlanSection } from './PlanSection';
@@ -15,13 +16,15 @@ import { UsageSection } from './UsageSection';
 
 export const BILLING_ADDED = 'You have successfully added your billing information.';
 
+/** The account's banners, minus the pending cancellation (the plan section shows it with its renew link). */
+const ACCOUNT_BANNERS = new Set(['overquota', 'delinquent', 'billing-address', 'trial', 'canceled']);
+
 export function Account() {
   useDocumentTitle('Manage your account');
   const user = useUser();
   const { account } = user;
   const [params, setParams] = useSearchParams();
-  const state = accountState(account);
-  const trialDays = state === 'trialing' || state === 'trial_expired' ? trialDaysLeft(account) : null;
+  const banners = useMemo(() => bannersFor(user, []).filter((banner) => ACCOUNT_BANNERS.has(banner.id)), [user]);
 
   const dismissSuccess = () => {
     params.delete('success');
@@ -31,8 +34,8 @@ export function Account() {
   return (
     <div className="account">
       <PageHeader title="Manage your account">
-        <span className={`account-status account-status--${account.delinquent ? 'delinquent' : state}`}>
-          {account.plan.label} plan · {state === 'trialing' ? 'free trial' : statusText(account)}
+        <span className={`account-status account-status--${account.delinquent ? 'delinquent' : account.state}`}>
+          {account.plan.label} plan · {account.state === 'trialing' ? 'free trial' : statusText(account)}
         </span>
       </PageHeader>
 
@@ -41,15 +44,11 @@ export function Account() {
           {BILLING_ADDED}
         </Alert>
       )}
-      {account.quota.isOverquota && (
-        <Alert kind="error" title="Over quota">
-          You are overquota: {account.quota.reason}. Time to upgrade your plan!
+      {banners.map((banner) => (
+        <Alert key={banner.id} kind={banner.kind} title={banner.title}>
+          {banner.text}
         </Alert>
-      )}
-      {account.delinquent && (
-        <Alert kind="error">You account is delinquent. Please update your credit card now.</Alert>
-      )}
-      {trialDays !== null && <p className="account-trial">{trialMessage(trialDays)}</p>}
+      ))}
 
       <PlanSection />
       <div className="account-grid">

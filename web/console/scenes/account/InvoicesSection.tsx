@@ -3,7 +3,8 @@ import { useEffect, useState } from 'react';
 import type { InvoiceView, NextInvoiceView } from '../../../../server/shared';
 import { getNextInvoice, listInvoices } from '../../api/account';
 import { useUser } from '../../session/session';
-import { formatCents, formatDate, hasCard, visibleInvoices } from './accountRules';
+import { formatCents } from '../../lib/billingTexts';
+import { formatDate, hasCard, visibleInvoices } from './accountRules';
 
 export function InvoicesSection() {
   const { account } = useUser();

@@ -8,16 +8,8 @@ import { useConfirm } from '../../components/ConfirmDialog';
 import { CheckIcon } from '../../components/icons';
 import { Alert, Button } from '../../components/ui';
 import { useSession, useUser } from '../../session/session';
-import { daysUntil, formatCents, formatDate, planButton, planLimits, plansFor, type PlanButton } from './accountRules';
-
-export const SWITCH_CONFIRMATION =
-  'Are you sure? Switching plans will change the amount you will be charged and possibly the features offered by the chosen plan.';
-export const PLAN_UPDATED = 'Successfully updated account plan.';
-
-/** 'Error updating plan, contact support@{host}' (spec section 8). */
-export function planErrorText(host: string = window.location.hostname): string {
-  return `Error updating plan, contact support@${host}`;
-}
+import { formatCents, PLAN_UPDATED, planErrorText, SWITCH_CONFIRMATION } from '../../lib/billingTexts';
+import { daysUntil, formatDate, planButton, planLimits, plansFor, type PlanButton } from './accountRules';
 
 const FEATURE_LABELS: [keyof PlanView, string][] = [
   ['savedReplies', 'Saved replies'],

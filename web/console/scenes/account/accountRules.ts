@@ -10,39 +10,23 @@ export function formatDate(value: string | number | Date): string {
   return new Date(value).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
 }
 
-export function formatCents(cents: number): string {
-  const dollars = cents / 100;
-  return `$${Number.isInteger(dollars) ? dollars.toString() : dollars.toFixed(2)}`;
-}
-
 export function hasCard(account: Pick<AccountView, 'paymentType'>): boolean {
   return account.paymentType !== 'none';
 }
 
-/** The account's state (spec section 4); delinquent is a separate flag. */
-export type AccountState = 'trialing' | 'trial_expired' | 'paying' | 'canceled';
-
-export function accountState(
-  account: Pick<AccountView, 'paymentType' | 'trialEndAt' | 'canceledAt' | 'cancelAt'>,
-  now: Date = new Date(),
-): AccountState {
-  const ended = account.canceledAt !== null && (account.cancelAt === null || Date.parse(account.cancelAt) <= now.getTime());
-  if (ended) return 'canceled';
-  if (hasCard(account)) return 'paying';
-  if (account.trialEndAt && Date.parse(account.trialEndAt) > now.getTime()) return 'trialing';
-  return 'trial_expired';
-}
-
-/** The status line under the plan (spec section 4, "Account status text"). */
+/**
+ * The status line (spec section 4, "Account status text"): a pending cancellation first; then, with a card,
+ * delinquent or in good standing; without one (or once the subscription is over), when it ended.
+ */
 export function statusText(
-  account: Pick<AccountView, 'paymentType' | 'cancelAt' | 'canceledAt' | 'delinquent' | 'trialEndAt'>,
+  account: Pick<AccountView, 'state' | 'paymentType' | 'cancelAt' | 'canceledAt' | 'delinquent' | 'trialEndAt'>,
   now: Date = new Date(),
 ): string {
   if (account.cancelAt && Date.parse(account.cancelAt) > now.getTime()) {
     return `subscription canceled and will end on ${formatDate(account.cancelAt)}`;
   }
-  if (hasCard(account)) return account.delinquent ? 'delinquent, update billing info' : 'in good standing';
-  const ended = account.canceledAt ?? account.cancelAt ?? account.trialEndAt;
+  if (hasCard(account) && account.state === 'paying') return account.delinquent ? 'delinquent, update billing info' : 'in good standing';
+  const ended = account.canceledAt ?? account.trialEndAt;
   return ended ? `subscription ended on ${formatDate(ended)}` : 'subscription ended';
 }
 

@@ -117,6 +117,18 @@ export function trialMessage(days: number): string {
   return `Your trial expired ${ago} ${ago === 1 ? 'day' : 'days'} ago`;
 }
 
+/** What an expired or canceled account's widgets do, said on its banners. */
+export const OFFLINE_UNTIL_PLAN = 'Your widgets show visitors the offline form (their messages still reach you by e-mail) until you choose a plan.';
+
+/**
+ * 'Your trial expired N day(s) ago' once the trial is over. Stripe ends the trial on its own clock: when that
+ * clock is ahead of this browser's (a test clock), the day count would be wrong, so it is left out.
+ */
+export function trialEndedMessage(account: Pick<AccountView, 'trialEndAt' | 'paymentType'>, now: Date = new Date()): string {
+  const days = trialDaysLeft(account, now);
+  return days !== null && days < 0 ? trialMessage(days) : 'Your trial has ended';
+}
+
 export type Banner = {
   id: string;
   kind: 'error' | 'warning' | 'info';
@@ -185,14 +197,31 @@ export function bannersFor(user: Pick<CurrentUser, 'account' | 'admin'>, widgets
       link: { to: '/account', label: 'Add billing address' },
     });
   }
-  const days = account.paymentType === 'none' && !account.canceledAt ? trialDaysLeft(account, now) : null;
-  if (days !== null && account.trialEndAt) {
+  if (account.state === 'trialing' && account.trialEndAt) {
+    const days = trialDaysLeft(account, now) ?? 0;
     banners.push({
       id: 'trial',
-      kind: days < 0 ? 'error' : days <= 3 ? 'warning' : 'info',
+      kind: days <= 3 ? 'warning' : 'info',
       // The count stops a day short without a card (spec section 4): say so, or 29 days after a 30-day promise reads as a mistake.
-      text: `${trialMessage(days)}${days >= 0 ? ` It ends on ${formatDate(account.trialEndAt)}; add a card by the day before to keep your widgets online without a break.` : ''}`,
-      link: { to: '/account', label: days < 0 ? 'Choose a plan' : 'Add payment method' },
+      text: `${trialMessage(days)} It ends on ${formatDate(account.trialEndAt)}; add a card by the day before to keep your widgets online without a break.`,
+      link: { to: '/account', label: 'Add payment method' },
+    });
+  }
+  if (account.state === 'trial_expired') {
+    banners.push({
+      id: 'trial',
+      kind: 'error',
+      text: `${trialEndedMessage(account, now)}. ${OFFLINE_UNTIL_PLAN}`,
+      link: { to: '/account', label: 'Choose a plan' },
+    });
+  }
+  if (account.state === 'canceled') {
+    const ended = account.canceledAt ?? account.cancelAt;
+    banners.push({
+      id: 'canceled',
+      kind: 'error',
+      text: `Your subscription ended${ended ? ` on ${formatDate(ended)}` : ''}. ${OFFLINE_UNTIL_PLAN}`,
+      link: { to: '/account', label: 'Choose a plan' },
     });
   }
   return banners;

@@ -3,7 +3,10 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { monthlyPrice, nextPlan, type PlanView } from '../../../../server/shared';
 import { messageOf } from '../../api';
+import { checkoutUrl } from '../../api/account';
 import { upgradePlan } from '../../api/widgets';
+import { useConfirm } from '../../components/ConfirmDialog';
+import { formatCents, SWITCH_CONFIRMATION } from '../../lib/billingTexts';
 import { ArrowRightIcon, CheckIcon } from '../../components/icons';
 import { Alert, Button, ButtonLink, useDocumentTitle } from '../../components/ui';
 import { useSession, useUser } from '../../session/session';
@@ -13,25 +16,51 @@ export function PleaseUpgrade() {
   const user = useUser();
   const { reload } = useSession();
   const navigate = useNavigate();
-  const [busy, setBusy] = useState(false);
+  const confirm = useConfirm();
   useDocumentTitle('Time to upgrade?');
   const [error, setError] = useState<string | null>(null);
-  const current = user.account.plan;
-  const next = nextPlan(current, user.account.availablePlans, user.ces.length);
+  const { account } = user;
+  const current = account.plan;
+  const next = nextPlan(current, account.availablePlans, user.ces.length);
   const custom = next.price === null;
+  // Without a card the trial just moves to the bigger plan; once it is over, the bigger plan is paid for in Checkout.
+  const throughCheckout = account.paymentType === 'none' && account.state !== 'trialing';
 
-  const upgrade = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await upgradePlan(user.account.Id, next.stripeId);
-      await reload();
-      navigate('/thank-you-for-upgrading');
-    } catch (err) {
-      setError(messageOf(err));
-      setBusy(false);
-    }
-  };
+  const charge =
+    next.price === null
+      ? null
+      : account.paymentType !== 'none'
+        ? `You will be charged ${formatCents(next.price)} ${next.duration === 'yearly' ? 'a year' : 'a month'}, starting with the prorated difference today.`
+        : throughCheckout
+          ? `${formatCents(next.price)} ${next.duration === 'yearly' ? 'a year' : 'a month'}: you will add your card on the next page.`
+          : `${formatCents(next.price)} ${next.duration === 'yearly' ? 'a year' : 'a month'} once you add a card; nothing is charged during your trial.`;
+
+  const upgrade = () =>
+    confirm.ask({
+      title: `Upgrade to ${next.label}?`,
+      body: (
+        <>
+          <p>{SWITCH_CONFIRMATION}</p>
+          {charge && <p>{charge}</p>}
+        </>
+      ),
+      confirmLabel: `Upgrade to ${next.label}`,
+      action: async () => {
+        try {
+          if (throughCheckout) {
+            window.location.assign(await checkoutUrl(account.Id, next.stripeId));
+            return;
+          }
+          await upgradePlan(account.Id, next.stripeId);
+          await reload();
+          confirm.close();
+          navigate('/thank-you-for-upgrading');
+        } catch (err) {
+          confirm.close();
+          setError(messageOf(err));
+        }
+      },
+    });
 
   return (
     <div className="upgrade">
@@ -58,14 +87,17 @@ export function PleaseUpgrade() {
         {custom ? (
           <ButtonLink to="/support">Contact us!</ButtonLink>
         ) : (
-          <Button onClick={upgrade} busy={busy}>
-            Yes, I want to upgrade
-          </Button>
+          user.admin ? (
+            <Button onClick={upgrade}>Yes, I want to upgrade</Button>
+          ) : (
+            <p className="muted">Ask an admin of your account to upgrade the plan.</p>
+          )
         )}
         <Link to="/" className="upgrade__later">
           Not now, back to the dashboard
         </Link>
       </div>
+      {confirm.dialog}
     </div>
   );
 }

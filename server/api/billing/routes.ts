@@ -1,0 +1,54 @@
+/**
+ * Stripe's calls into Parley, outside the JSON API: the signed webhook (raw body, so mounted before any body
+ * parser) and Checkout's return, which brings the account up to date before the console opens.
+ */
+import express, { Router } from 'express';
+import type { Billing } from '../../billing';
+import { CHECKOUT_RETURN_PATH, WEBHOOK_PATH } from '../../billing';
+import type { Models } from '../../models';
+import { ValidationError } from '../../errors';
+
+/** Stripe's default: a signature more than 5 minutes old is refused (replays). */
+export const SIGNATURE_TOLERANCE_SECONDS = 300;
+
+const DUPLICATE_KEY = 11000;
+
+export function billingRouter({ billing, models }: { billing: Billing; models: Models }): Router {
+  const router = Router();
+
+  router.post(WEBHOOK_PATH, express.raw({ type: () => true, limit: '1mb' }), async (req, res) => {
+    const payload = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    let event: ReturnType<Billing['stripe']['webhooks']['constructEvent']>;
+    try {
+      event = billing.stripe.webhooks.constructEvent(payload, req.get('stripe-signature') ?? '', billing.webhookSecret, SIGNATURE_TOLERANCE_SECONDS);
+    } catch {
+      throw new ValidationError('The Stripe signature is missing, wrong or too old.', 'bad_signature');
+    }
+    // The event id is claimed first: a second delivery (retry, duplicate) finds it and does nothing.
+    try {
+      await models.StripeEvent.create({ eventId: event.id, type: event.type });
+    } catch (error) {
+      if ((error as { code?: number }).code === DUPLICATE_KEY) {
+        res.json({ received: true, duplicate: true });
+        return;
+      }
+      throw error;
+    }
+    try {
+      await billing.handleEvent(event);
+    } catch (error) {
+      // Not taken: Stripe delivers it again later.
+      await models.StripeEvent.deleteOne({ eventId: event.id });
+      throw error;
+    }
+    res.json({ received: true });
+  });
+
+  router.get(CHECKOUT_RETURN_PATH, async (req, res) => {
+    const sessionId = typeof req.query.session_id === 'string' ? req.query.session_id : '';
+    if (!/^cs_[A-Za-z0-9_]{1,200}$/.test(sessionId)) throw new ValidationError('Unknown Checkout session', 'bad_session');
+    res.redirect(303, await billing.checkoutReturn(sessionId));
+  });
+
+  return router;
+}

@@ -1,0 +1,31 @@
+/**
+ * The monthly conversation quota. Conversations are never refused for it: going over marks the account over
+ * quota (with the reason the console's banner shows) and a new month, or a bigger plan, clears it.
+ */
+import type { Types } from 'mongoose';
+import type { Models } from '../models';
+import { catalogPlan } from '../shared/plans';
+
+/** Start of the current calendar month, UTC. */
+export function monthStart(now: Date = new Date()): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+}
+
+export function conversationsThisMonth(models: Models, accountId: Types.ObjectId, now: Date = new Date()): Promise<number> {
+  return models.Conversation.countDocuments({ accountId, createdAt: { $gte: monthStart(now) } });
+}
+
+/** Counts this month's conversations, sets or clears the account's over-quota mark, and answers the count. */
+export async function refreshQuota(models: Models, accountId: Types.ObjectId, now: Date = new Date()): Promise<number> {
+  const account = await models.Account.findById(accountId, { planStripeId: 1, quota: 1 });
+  if (!account) return 0;
+  const count = await conversationsThisMonth(models, accountId, now);
+  const plan = catalogPlan(account.planStripeId);
+  const limit = plan?.convosPerMonth ?? 0;
+  const over = limit > 0 && count > limit;
+  const reason = over && plan ? `${count.toLocaleString('en-US')} conversations this month, your ${plan.label} plan includes ${limit.toLocaleString('en-US')}` : '';
+  if (account.quota.isOverquota !== over || account.quota.reason !== reason) {
+    await models.Account.updateOne({ _id: accountId }, { $set: { quota: { isOverquota: over, reason } } });
+  }
+  return count;
+}

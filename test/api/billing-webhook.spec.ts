@@ -1,0 +1,127 @@
+/**
+ * POST /v1/billing/stripe-webhook against the Stripe sandbox: only Stripe's signature, fresh, over the raw body
+ * is taken; each event is taken once; events in any order leave the account as Stripe has it.
+ */
+import { randomBytes } from 'node:crypto';
+import { expect } from 'chai';
+import request from 'supertest';
+import { startTestServer, type TestServer } from '../helpers/app';
+import { payCheckout, trialAccount as newTrial } from '../helpers/billing';
+
+describe('the Stripe webhook', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  const as = (token: string) => ({ Authorization: `Bearer ${token}` });
+  const sign = (payload: string, timestamp = Math.floor(Date.now() / 1000)) =>
+    server.parley.billing.stripe.webhooks.generateTestHeaderString({ payload, secret: server.config.stripe.webhookSecret, timestamp });
+  const deliver = (payload: string, signature?: string) => {
+    const req = request(server.url).post('/v1/billing/stripe-webhook').set('Content-Type', 'application/json');
+    return (signature === undefined ? req : req.set('Stripe-Signature', signature)).send(payload);
+  };
+
+  const trialAccount = () => newTrial(server);
+
+  /**
+   * A real event of the sandbox about this customer, under a new id so that the sandbox's own delivery of it
+   * (settled first) does not count.
+   */
+  const eventAbout = async (customerId: string, type: string) => {
+    await server.stripe.settled();
+    const event = server.stripe.events(type).find((e) => (e.data.object as { customer?: string }).customer === customerId || e.data.object.id === customerId);
+    if (!event) throw new Error(`no ${type} event for ${customerId}`);
+    return { ...event, id: `evt_test_${randomBytes(8).toString('hex')}` };
+  };
+
+  describe('refuses with 400 and changes nothing', () => {
+    it('a wrong signature', async () => {
+      const { customerId, accountId } = await trialAccount();
+      const event = await eventAbout(customerId, 'customer.subscription.created');
+      await server.models.Account.updateOne({ _id: accountId }, { $set: { subscriptionStatus: 'stale' } });
+      const payload = JSON.stringify(event);
+      const forged = server.parley.billing.stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_not_the_secret' });
+      const res = await deliver(payload, forged).expect(400);
+      expect(res.body).to.deep.equal({ Message: 'The Stripe signature is missing, wrong or too old.', Error: 'bad_signature' });
+      expect(await server.models.StripeEvent.countDocuments({ eventId: event.id })).to.equal(0);
+      expect((await server.models.Account.findById(accountId))?.subscriptionStatus).to.equal('stale');
+    });
+
+    it('a missing signature', async () => {
+      const { customerId } = await trialAccount();
+      const event = await eventAbout(customerId, 'customer.created');
+      await deliver(JSON.stringify(event)).expect(400);
+      expect(await server.models.StripeEvent.countDocuments({ eventId: event.id })).to.equal(0);
+    });
+
+    it('a signature made six minutes ago (a replay)', async () => {
+      const { customerId, accountId } = await trialAccount();
+      const event = await eventAbout(customerId, 'customer.subscription.created');
+      await server.models.Account.updateOne({ _id: accountId }, { $set: { subscriptionStatus: 'stale' } });
+      const payload = JSON.stringify(event);
+      await deliver(payload, sign(payload, Math.floor(Date.now() / 1000) - 6 * 60)).expect(400);
+      expect((await server.models.Account.findById(accountId))?.subscriptionStatus).to.equal('stale');
+    });
+
+    it('a body changed after signing', async () => {
+      const { customerId } = await trialAccount();
+      const event = await eventAbout(customerId, 'customer.created');
+      const payload = JSON.stringify(event);
+      await deliver(payload.replace(customerId, 'cus_someone_else'), sign(payload)).expect(400);
+    });
+  });
+
+  it('takes an event delivered five times once', async () => {
+    const { customerId, accountId } = await trialAccount();
+    const event = await eventAbout(customerId, 'customer.subscription.created');
+    await server.models.Account.updateOne({ _id: accountId }, { $set: { subscriptionStatus: 'stale' } });
+    const payload = JSON.stringify(event);
+    const answers = [];
+    for (let i = 0; i < 5; i += 1) answers.push((await deliver(payload, sign(payload)).expect(200)).body);
+    expect(answers).to.deep.equal([{ received: true }, ...Array(4).fill({ received: true, duplicate: true })]);
+    expect(await server.models.StripeEvent.countDocuments({ eventId: event.id })).to.equal(1);
+    expect((await server.models.Account.findById(accountId))?.subscriptionStatus).to.equal('trialing');
+  });
+
+  it("leaves the account as Stripe has it whatever the order and repetition of the sandbox's deliveries", async () => {
+    const trial = await trialAccount();
+    await server.stripe.settled();
+    server.stripe.holdWebhooks();
+    // Checkout paid, and nobody comes back through the return page: only webhooks tell Parley.
+    const { body } = await request(server.url).post(`/v1/accounts/${trial.accountId}/create_checkout_session`).set(as(trial.token)).send({ plan: 'parley_pro_monthly' }).expect(200);
+    expect((await payCheckout(body.url)).status).to.equal(303);
+    // Then cancelled in the portal.
+    const portal = await request(server.url)
+      .post(`/v1/accounts/${trial.accountId}/create_portal_session`)
+      .set(as(trial.token))
+      .send({ type: 'home', uID: trial.userId })
+      .expect(200);
+    const subscription = server.stripe.state.data.subscriptions.find((s) => s.customer === trial.customerId && s.status === 'active');
+    const cancelled = await fetch(`${portal.body.url}/cancel`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ subscription: subscription?.id ?? '' }),
+    });
+    expect(cancelled.status).to.equal(303);
+    expect((await server.models.Account.findById(trial.accountId))?.paymentType).to.equal('none');
+
+    const released = server.stripe.releaseWebhooks('reverse');
+    expect(released.length).to.be.greaterThan(3);
+    await server.stripe.settled();
+    for (const eventId of released.slice(0, 3)) await server.stripe.redeliver(eventId, 2);
+    await server.stripe.settled();
+
+    const account = await server.models.Account.findById(trial.accountId);
+    expect(account).to.include({ planStripeId: 'parley_pro_monthly', paymentType: 'card', last4: '4242', subscriptionStatus: 'active', delinquent: false });
+    expect(account?.cancelAt?.getTime()).to.equal((subscription?.items.data[0]?.current_period_end ?? 0) * 1000);
+    expect(await server.models.StripeEvent.countDocuments({ eventId: { $in: released } })).to.equal(released.length);
+    const deliveries = server.stripe.deliveries().filter((d) => released.includes(d.eventId));
+    expect(deliveries.every((d) => d.status === 'succeeded')).to.equal(true);
+  });
+});
