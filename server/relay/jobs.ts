@@ -66,15 +66,19 @@ const inviteBots: JobHandler = async (ctx, job) => {
   const chosen = await ctx.models.BotUser.find({ ceId: conversation.ceId }, { userID: 1 }).sort({ _id: 1 }).lean<{ userID: string }[]>();
   if (chosen.length === 0) return;
   const { client } = await teamClient(ctx, conversation.slackTeamId);
+  const present: string[] = [];
   for (const { userID } of chosen) {
     try {
       await client.conversations.invite({ channel: conversation.slackChannel, users: userID });
+      present.push(userID);
     } catch (error) {
       const code = (error as { data?: { error?: unknown } } | null)?.data?.error;
       if (typeof code !== 'string' || !INVITE_SKIPS.has(code)) throw error;
+      if (code === 'already_in_channel') present.push(userID);
     }
   }
-  const mentions = chosen.map((b) => `<@${b.userID}>`).join(', ');
+  if (present.length === 0) return;
+  const mentions = present.map((id) => `<@${id}>`).join(', ');
   await client.chat.postMessage({ channel: conversation.slackChannel, thread_ts: conversation.threadTs, ...contextLine(`Added ${mentions} to this conversation.`) });
 };
 

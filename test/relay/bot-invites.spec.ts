@@ -42,6 +42,18 @@ describe('bots and users added to new conversations', () => {
     socket.close();
   });
 
+  it('leaves out someone who is no longer in the Slack workspace and still adds the others', async () => {
+    await addBot(HELPER_BOT);
+    const ce = await widget.widget();
+    await server.models.BotUser.create({ accountId: ce.accountId, ceId: ce._id, userID: 'U0GONE0001', name: 'gone' });
+    const { socket } = await VisitorSocket.hello(server, widget.uuid, { identity: { name: 'Xena' } });
+    await say(socket, 'Anyone?');
+    await eventually(async () => expect(threadOf(widget.channel).map((r) => r.text)).to.include(`Added <@${HELPER_BOT}> to this conversation.`));
+    const refused = server.slack.state.callsOf('conversations.invite').find((c) => c.args.users === 'U0GONE0001');
+    expect(refused?.error).to.equal('user_not_found');
+    socket.close();
+  });
+
   it('opens threads without invitations when nobody was chosen', async () => {
     const { socket } = await VisitorSocket.hello(server, widget.uuid, { identity: { name: 'Walt' } });
     await say(socket, 'Just me');

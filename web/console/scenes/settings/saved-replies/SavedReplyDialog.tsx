@@ -73,7 +73,7 @@ function ReplyForm({ ceId, reply, onClose, onSaved }: { ceId: string; reply: Sav
         onChange={(e) => setShortcut(e.target.value.replace(/\s/g, ''))}
         hint={
           <>
-            Operators send it from Slack with <code className="inline-code">reply {shortcut || '{shortcut}'}</code>.
+            Operators send it from Slack with <code className="inline-code">/parley reply N {shortcut || '{shortcut}'}</code>.
           </>
         }
       />
