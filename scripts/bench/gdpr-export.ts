@@ -7,14 +7,12 @@
  * as its own process (as `npm run db` runs it), so the memory figure is Parley's alone.
  * Goals: under 30 s, peak RSS growth under 100 MB.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import path from 'node:path';
+import { cpus, loadavg } from 'node:os';
 import { Types } from 'mongoose';
 import { startTestServer } from '../../test/helpers/app';
 import { createUserInDb } from '../../test/factories';
 import { startGdprExport } from '../../server/commands/gdprExport';
+import { startDatabase } from './database';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -25,33 +23,8 @@ const MESSAGES = arg('messages', 100_000);
 const PER_CONVERSATION = arg('per-conversation', 50);
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 
-async function startDatabase(): Promise<{ uri: string; stop(): Promise<void> }> {
-  const dbpath = mkdtempSync(path.join(tmpdir(), 'parley-bench-gdpr-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../../server/embedded-mongo/cli.ts'), '--port', '0', '--dbpath', dbpath], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const uri = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += String(chunk);
-      const found = /listening on (mongodb:\/\/\S+)/.exec(out);
-      if (found?.[1]) resolve(found[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`database exited with ${code}`)));
-  });
-  return {
-    uri,
-    stop: async () => {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-      rmSync(dbpath, { recursive: true, force: true });
-    },
-  };
-}
-
 async function main(): Promise<void> {
-  const db = await startDatabase();
+  const db = await startDatabase('gdpr');
   process.env.MONGODB_URI = db.uri;
   const server = await startTestServer();
   try {

@@ -1,0 +1,30 @@
+/** The embedded database as its own process (as `npm run db` runs it), so a benchmark measures Parley's memory alone. */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+export async function startDatabase(name: string): Promise<{ uri: string; stop(): Promise<void> }> {
+  const dbpath = mkdtempSync(path.join(tmpdir(), `parley-bench-${name}-`));
+  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../../server/embedded-mongo/cli.ts'), '--port', '0', '--dbpath', dbpath], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const uri = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += String(chunk);
+      const found = /listening on (mongodb:\/\/\S+)/.exec(out);
+      if (found?.[1]) resolve(found[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`database exited with ${code}`)));
+  });
+  return {
+    uri,
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dbpath, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,160 @@
+/**
+ * `npx tsx scripts/bench/reports.ts [--conversations 100000] [--messages-per 10]`
+ *
+ * Seeds one widget with years of history in the embedded store (run as its own process, as `npm run db` runs it):
+ * 100,000 conversations over three years with 10 messages each (1,000,000 messages), 50,000 visitors, offline
+ * messages and presence changes. Then times the reports as the API runs them: overview for 30 days and for a year,
+ * one history page, availability for 30 days (each: the first run, which builds the store's ordered index view,
+ * then the median of 5), and the CSV export of every conversation (time, and Parley's peak RSS growth sampled
+ * every 20 ms). Goals on a 2-core machine: overview ≤ 300 ms, history page ≤ 50 ms, availability ≤ 200 ms,
+ * full CSV ≤ 10 s with RSS growth ≤ 100 MB.
+ */
+import { Writable } from 'node:stream';
+import { cpus, loadavg } from 'node:os';
+import { Types } from 'mongoose';
+import { startTestServer } from '../../test/helpers/app';
+import { createUserInDb } from '../../test/factories';
+import { reportRange } from '../../server/reports/range';
+import { overviewReport } from '../../server/reports/overview';
+import { availabilityReport } from '../../server/reports/availability';
+import { allChats, chatsPage } from '../../server/reports/history';
+import { writeChatsCsv } from '../../server/reports/export';
+import { HISTORY_PAGE_SIZE, presetDates, rangeQuery, todayIn } from '../../server/shared/reports';
+import { startDatabase } from './database';
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  const value = i >= 0 ? Number(process.argv[i + 1]) : NaN;
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+}
+const CONVERSATIONS = arg('conversations', 100_000);
+const MESSAGES_PER = arg('messages-per', 10);
+const YEARS = 3;
+const ZONE = 'America/New_York';
+const DAY = 86_400_000;
+const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+
+async function timed<T>(label: string, goalMs: number, run: () => Promise<T>): Promise<void> {
+  const first = performance.now();
+  await run();
+  const firstMs = performance.now() - first;
+  const runs: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    await run();
+    runs.push(performance.now() - t);
+  }
+  runs.sort((a, b) => a - b);
+  const median = runs[2];
+  console.log(`${label.padEnd(34)} ${median.toFixed(0).padStart(6)} ms median (first ${firstMs.toFixed(0)} ms, goal ≤ ${goalMs} ms) ${median <= goalMs ? 'ok' : 'OVER'}`);
+}
+
+async function main(): Promise<void> {
+  const db = await startDatabase('reports');
+  process.env.MONGODB_URI = db.uri;
+  const server = await startTestServer();
+  try {
+    const { models } = server;
+    const owner = await createUserInDb(server);
+    const ce = await models.ChatEndpoint.findOne({ accountId: owner.account._id });
+    if (!ce) throw new Error('no widget');
+    const accountId = owner.account._id;
+    const now = Date.now();
+    const from = now - YEARS * 365 * DAY;
+
+    const seedStart = performance.now();
+    const visitorIds = Array.from({ length: Math.ceil(CONVERSATIONS / 2) }, () => new Types.ObjectId());
+    for (let i = 0; i < visitorIds.length; i += 10_000) {
+      await models.Visitor.collection.insertMany(
+        visitorIds.slice(i, i + 10_000).map((_id, j) => ({
+          _id, accountId, ceId: ce._id, tokenHash: `bench-${i + j}`, name: `Visitor ${i + j}`, email: `v${i + j}@example.com`,
+          location: { country: 'US', city: 'Boston' }, currentPage: 'https://shop.example.com/pricing', pageTitle: '', userAgent: '',
+          identUserId: `u${i + j}`, identTraits: { plan: 'gold' }, acceptedPrivacyAt: null, lastSeenAt: new Date(now), createdAt: new Date(from), updatedAt: new Date(now),
+        })),
+        { ordered: false },
+      );
+    }
+    const agents = ['Ana', 'Ben', 'Chloe', 'Dev', 'Eli', 'Fay', 'Gus', 'Hana', 'Ivo', 'Jun'];
+    for (let i = 0; i < CONVERSATIONS; i += 5_000) {
+      const conversations = [];
+      const messages = [];
+      for (let n = i; n < Math.min(CONVERSATIONS, i + 5_000); n++) {
+        const started = from + Math.floor(((n + Math.random()) / CONVERSATIONS) * (now - from));
+        const answered = n % 7 !== 0;
+        const _id = new Types.ObjectId();
+        conversations.push({
+          _id, accountId, ceId: ce._id, number: n + 1, visitorId: visitorIds[n % visitorIds.length], status: 'ended',
+          startedAt: new Date(started), endedAt: new Date(started + 600_000), endedBy: 'visitor',
+          firstResponseAt: answered ? new Date(started + 20_000 + (n % 300) * 1000) : null, agentName: answered ? agents[n % agents.length] : '',
+          agentAvatarUrl: '', agentSlackUserId: '', rating: n % 5 === 0 ? 'up' : n % 11 === 0 ? 'down' : null, feedback: n % 5 === 0 ? 'Thanks, very helpful' : '',
+          triggerUid: n % 4 === 0 ? 'pricing' : '', pageUrl: 'https://shop.example.com/pricing?plan=gold', slackTeamId: 'T0', slackChannel: 'C0', threadTs: `${started / 1000}`,
+          lastSeq: MESSAGES_PER, lastVisitorMsgAt: null, lastOperatorMsgAt: null, noAnswerNotifiedAt: null, transcriptSentTo: '', discarded: false,
+          visitorMsgs: Math.ceil(MESSAGES_PER / 2), operatorMsgs: Math.floor(MESSAGES_PER / 2), createdAt: new Date(started), updatedAt: new Date(started),
+        });
+        for (let seq = 1; seq <= MESSAGES_PER; seq++) {
+          messages.push({
+            conversationId: _id, seq, kind: 'msg', from: seq % 2 ? 'visitor' : 'operator', text: `Message ${seq} of conversation ${n + 1}`, html: '',
+            author: null, targetId: null, slackTs: '', slackUserId: '', files: [], edited: false, deleted: false, endedBy: '', createdAt: new Date(started + seq * 30_000), updatedAt: new Date(started),
+          });
+        }
+      }
+      await models.Conversation.collection.insertMany(conversations, { ordered: false });
+      await models.Message.collection.insertMany(messages, { ordered: false });
+    }
+    const offline = Array.from({ length: 5_000 }, (_, k) => ({ accountId, ceId: ce._id, visitorId: null, name: '', email: 'o@example.com', message: 'Hi', pageUrl: '', country: '', createdAt: new Date(from + (k / 5_000) * (now - from)), updatedAt: new Date(now) }));
+    await models.OfflineMessage.collection.insertMany(offline, { ordered: false });
+    const presence = [];
+    for (let t = from, online = false; t < now; t += 3 * 3_600_000, online = !online) {
+      presence.push({ accountId, ceId: ce._id, at: new Date(t), online, cause: online ? 'operating-hours' : 'slack-activity' });
+    }
+    await models.PresenceChange.collection.insertMany(presence, { ordered: false });
+    console.log(
+      `seeded ${CONVERSATIONS.toLocaleString('en-US')} conversations, ${(CONVERSATIONS * MESSAGES_PER).toLocaleString('en-US')} messages, ` +
+        `${visitorIds.length.toLocaleString('en-US')} visitors, ${presence.length.toLocaleString('en-US')} presence changes in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
+    );
+    console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+
+    const today = todayIn(ZONE, new Date(now));
+    const last30 = reportRange(rangeQuery(presetDates('last30', today), ZONE));
+    const yearStart = new Date(Date.parse(`${today}T12:00:00Z`) - 364 * DAY).toISOString().slice(0, 10);
+    const year = reportRange(rangeQuery({ start: yearStart, end: today }, ZONE));
+    await timed(`overview, 30 days`, 300, () => overviewReport(models, ce, last30));
+    await timed(`overview, 1 year (${year.days.length} days)`, 300, () => overviewReport(models, ce, year));
+    await timed('history page (page 100 of 15)', 50, () => chatsPage(models, ce, 100, HISTORY_PAGE_SIZE));
+    await timed('availability, 30 days', 200, () => availabilityReport(models, ce, last30, new Date(now)));
+
+    let bytes = 0;
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        bytes += chunk.length;
+        done();
+      },
+    });
+    global.gc?.();
+    const baseline = process.memoryUsage().rss;
+    let peak = baseline;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 20);
+    const started = performance.now();
+    await writeChatsCsv(allChats(models, ce, {}), sink);
+    const seconds = (performance.now() - started) / 1000;
+    clearInterval(sampler);
+    peak = Math.max(peak, process.memoryUsage().rss);
+    console.log(
+      `CSV of all ${CONVERSATIONS.toLocaleString('en-US')} chats${' '.repeat(8)} ${seconds.toFixed(1)} s, ${mb(bytes)}, peak RSS growth ${mb(peak - baseline)} (goal ≤ 10 s, ≤ 100 MB) ${seconds <= 10 && peak - baseline <= 100 * 1024 * 1024 ? 'ok' : 'OVER'}`,
+    );
+    console.log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  } finally {
+    await server.close();
+    await db.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
