@@ -8,6 +8,7 @@ import { apiRouter } from '../api';
 import { slackRouter } from '../slack';
 import type { SlackSandbox } from '../sandbox/slack';
 import type { StripeSandbox } from '../sandbox/stripe';
+import { STRIPE_SANDBOX_PATH } from '../billing/sandbox';
 import type { Relay } from '../relay';
 import type { Billing } from '../billing';
 import { billingRouter } from '../api/billing/routes';
@@ -43,7 +44,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.set('trust proxy', deps.config.trustProxy);
   // The sandbox stands in for slack.com: its pages carry their own inline scripts, so Parley's CSP does not apply.
   if (deps.slackSandbox) app.use('/sandbox/slack', deps.slackSandbox.router);
-  if (deps.stripeSandbox) app.use('/sandbox/stripe', deps.stripeSandbox.router);
+  if (deps.stripeSandbox) app.use(STRIPE_SANDBOX_PATH, deps.stripeSandbox.router);
   // Loaded by other sites' pages: helmet's same-origin resource policy must not apply to the widget scripts.
   app.use(widgetAssets());
   app.use(

@@ -1,15 +1,9 @@
 import { expect } from 'chai';
-import { type TestServer, startTestServer } from '../../helpers/app';
+import { useServer } from '../../helpers/app';
 import { clientFor } from './helpers';
 
 describe('Stripe sandbox inside Parley', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(async () => {
-    await server.close();
-  });
+  const server = useServer();
 
   it('runs without STRIPE_SECRET_KEY and points the stripe client at its own port', async () => {
     expect(server.config.stripe.sandbox).to.equal(true);
