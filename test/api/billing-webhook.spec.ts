@@ -5,18 +5,12 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import request from 'supertest';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { useServer } from '../helpers/app';
 import { payCheckout, trialAccount as newTrial } from '../helpers/billing';
 
 describe('the Stripe webhook', function () {
   this.timeout(60_000);
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(async () => {
-    await server.close();
-  });
+  const server = useServer();
 
   const as = (token: string) => ({ Authorization: `Bearer ${token}` });
   const sign = (payload: string, timestamp = Math.floor(Date.now() / 1000)) =>

@@ -4,19 +4,13 @@
  */
 import { expect } from 'chai';
 import request from 'supertest';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { useServer } from '../helpers/app';
 import { createUserInDb } from '../factories';
 import { payCheckout, trialAccount as newTrial, type TrialAccount as Trial } from '../helpers/billing';
 
 describe('account and billing calls', function () {
   this.timeout(60_000);
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(async () => {
-    await server.close();
-  });
+  const server = useServer();
 
   const api = () => request(server.url);
   const as = (token: string) => ({ Authorization: `Bearer ${token}` });

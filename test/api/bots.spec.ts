@@ -1,21 +1,15 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { useServer } from '../helpers/app';
 import { signUpUser } from '../factories';
 import { ACME, ALICE, firstWidgetId, setUpWidget } from '../slack/helpers';
 
 const HELPER_BOT = 'U0HELPER01';
 
 describe('bots and users API', () => {
-  let server: TestServer;
   let token: string;
   let ceId: string;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(async () => {
-    await server.close();
-  });
+  const server = useServer();
   beforeEach(async () => {
     ({ token } = await signUpUser(server));
     ceId = await firstWidgetId(server, token);

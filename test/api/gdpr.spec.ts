@@ -1,9 +1,8 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import yauzl from 'yauzl';
-import type { TestServer } from '../helpers/app';
 import { createUserInDb } from '../factories';
-import { eventually, say, setUpRelayWidget, startRelayServer, VisitorSocket, type SetUp } from '../relay/helpers';
+import { eventually, say, setUpRelayWidget, VisitorSocket, type SetUp, useRelayServer } from '../relay/helpers';
 import type { GdprExportView } from '../../server/shared/team';
 
 /** The files of a zip archive, by name, as text. */
@@ -32,13 +31,11 @@ export function unzip(buffer: Buffer): Promise<Map<string, string>> {
 const jsonLines = (text: string | undefined) => (text ?? '').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
 
 describe('GDPR export and erasure (/v1/accounts/gdpr-*)', () => {
-  let server: TestServer;
   let widget: SetUp;
+  const server = useRelayServer();
   before(async () => {
-    server = await startRelayServer();
     widget = await setUpRelayWidget(server);
   });
-  after(async () => server?.close());
 
   const as = (token: string) => ({
     get: (path: string) => request(server.url).get(`/v1${path}`).set('Authorization', `Bearer ${token}`),

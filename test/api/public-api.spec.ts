@@ -2,9 +2,8 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
 import request from 'supertest';
-import type { TestServer } from '../helpers/app';
 import { createUserInDb } from '../factories';
-import { eventually, say, setUpRelayWidget, startRelayServer, VisitorSocket, type SetUp } from '../relay/helpers';
+import { eventually, say, setUpRelayWidget, VisitorSocket, type SetUp, useRelayServer } from '../relay/helpers';
 import { endConversation } from '../../server/commands/endConversation';
 import { sendOfflineMessage } from '../../server/commands/sendOfflineMessage';
 import { notifyUnanswered } from '../../server/relay';
@@ -30,13 +29,11 @@ async function receiver() {
 const RATE_LIMIT = 40;
 
 describe('API keys and the public API (/v1/api) with REST hooks', () => {
-  let server: TestServer;
   let widget: SetUp;
+  const server = useRelayServer({ apiKeyRequestsPerMinute: RATE_LIMIT });
   before(async () => {
-    server = await startRelayServer({ apiKeyRequestsPerMinute: RATE_LIMIT });
     widget = await setUpRelayWidget(server);
   });
-  after(async () => server?.close());
 
   const generate = async (token: string, key?: 'apiKey' | 'zapierApiKey') => {
     const res = await request(server.url).put('/v1/accounts/generate-api-key').set('Authorization', `Bearer ${token}`).send(key ? { key } : undefined).expect(200);

@@ -1,16 +1,12 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { useServer } from '../helpers/app';
 import { createUserInDb, signUpUser, uniqueEmail } from '../factories';
 import { NEVER_SIGNED_IN, TERMS_VERSION } from '../../server/shared/constants';
 import type { DashboardUserRow } from '../../server/shared/team';
 
 describe('team users (/v1/dashboard-admin/users) and invitations (/v1/p/invitations)', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(async () => server?.close());
+  const server = useServer();
 
   const as = (token: string) => ({
     get: () => request(server.url).get('/v1/dashboard-admin/users').set('Authorization', `Bearer ${token}`),

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { useServer } from '../helpers/app';
 import { signUpUser } from '../factories';
 import { firstWidgetId } from '../slack/helpers';
 
@@ -18,15 +18,9 @@ const trigger = (extra: TriggerBody = {}): TriggerBody => ({
 const set = (triggers: TriggerBody[], extra: TriggerBody = {}) => JSON.stringify({ minDelay: 60, matchType: 'contains', triggers, ...extra });
 
 describe('triggers saved through update_config', () => {
-  let server: TestServer;
   let token: string;
   let ceId: string;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(async () => {
-    await server.close();
-  });
+  const server = useServer();
   beforeEach(async () => {
     ({ token } = await signUpUser(server));
     ceId = await firstWidgetId(server, token);

@@ -5,21 +5,17 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { useServer } from '../helpers/app';
 import { createUserInDb } from '../factories';
 import { NO_RESPONSE, presetDates, rangeQuery, todayIn, type AvailabilityReport, type ChatsPage, type OverviewReport } from '../../server/shared/reports';
 import { createReportRecorder } from '../../server/reports/recorder';
 import { NOW, ZONE, seedReportAccount, type Seeded } from './seed';
 
 describe('reports API', () => {
-  let server: TestServer;
   let seeded: Seeded;
+  const server = useServer();
   before(async () => {
-    server = await startTestServer();
     seeded = await seedReportAccount(server);
-  });
-  after(async () => {
-    await server.close();
   });
 
   const get = (path: string, query: Record<string, string | number> = {}, token: string | undefined = seeded.token) => {
