@@ -1,8 +1,9 @@
 /** The availability report: per room, one bar per day across 24 hours, its online share, and a popover per stretch. */
-import { useEffect, useMemo, useState, type SyntheticEvent } from 'react';
+import { useMemo, useState, type SyntheticEvent } from 'react';
 import type { ChatEndpointView } from '../../../../server/shared';
-import { PRESENCE_CAUSE_LABELS, type AvailabilityDay, type AvailabilityEntry, type AvailabilityReport } from '../../../../server/shared/reports';
+import { PRESENCE_CAUSE_LABELS, type AvailabilityDay, type AvailabilityEntry } from '../../../../server/shared/reports';
 import { fetchAvailability } from '../../api/reports';
+import { RoomHead, useReport } from './parts';
 import { formatClock, HOUR_LABELS, popoverOnTop, rangeOf, stretchGeometry, type RangeChoice } from './reportRules';
 
 export function AvailabilityReportView({ rooms, range, tz }: { rooms: ChatEndpointView[]; range: RangeChoice; tz: string }) {
@@ -18,27 +19,12 @@ export function AvailabilityReportView({ rooms, range, tz }: { rooms: ChatEndpoi
 type Hovered = { entry: AvailabilityEntry; left: number; top: boolean };
 
 function RoomAvailability({ room, range, tz }: { room: ChatEndpointView; range: RangeChoice; tz: string }) {
-  const [report, setReport] = useState<AvailabilityReport | null>(null);
-  const [loading, setLoading] = useState(true);
   const query = useMemo(() => rangeOf(range, tz, new Date()), [range, tz]);
-
-  useEffect(() => {
-    let live = true;
-    setLoading(true);
-    fetchAvailability(room.Id, query)
-      .then((r) => live && setReport(r))
-      .catch((err: unknown) => console.error('availability report failed', err))
-      .finally(() => live && setLoading(false));
-    return () => {
-      live = false;
-    };
-  }, [room.Id, query]);
+  const { data: report, loading } = useReport(() => fetchAvailability(room.Id, query), [room.Id, query]);
 
   return (
     <section className="card reports__room" aria-label={`Availability of ${room.RoomName}`}>
-      <div className="reports__room-head">
-        <h2>#{room.RoomName}</h2>
-      </div>
+      <RoomHead room={room} />
       {loading && !report ? (
         <div className="reports__loading" role="status">
           <span className="spinner" aria-hidden="true" />

@@ -1,10 +1,11 @@
 /** The history report: per room, a paged table of chats with hover details, the transcript of a chat, downloads. */
 import { useEffect, useState } from 'react';
 import type { ChatEndpointView } from '../../../../server/shared';
-import { DOWNLOAD_CHAT_LIMIT, HISTORY_PAGE_SIZE, shortPageUrl, type ChatRecord, type ChatsPage, type Transcript } from '../../../../server/shared/reports';
+import { DOWNLOAD_CHAT_LIMIT, HISTORY_PAGE_SIZE, shortPageUrl, type ChatRecord, type Transcript } from '../../../../server/shared/reports';
 import { downloadReport, fetchChats, fetchTranscript } from '../../api/reports';
 import { Dialog } from '../../components/Dialog';
 import { Button } from '../../components/ui';
+import { RoomHead, useReport } from './parts';
 import { formatTime, showingLine } from './reportRules';
 
 export function HistoryReportView({ rooms, tz }: { rooms: ChatEndpointView[]; tz: string }) {
@@ -19,46 +20,15 @@ export function HistoryReportView({ rooms, tz }: { rooms: ChatEndpointView[]; tz
 
 function RoomHistory({ room, tz }: { room: ChatEndpointView; tz: string }) {
   const [page, setPage] = useState(0);
-  const [data, setData] = useState<ChatsPage | null>(null);
-  const [loading, setLoading] = useState(true);
   const [open, setOpen] = useState<ChatRecord | null>(null);
-  const [downloading, setDownloading] = useState<'csv' | 'json' | null>(null);
-
-  useEffect(() => {
-    let live = true;
-    setLoading(true);
-    fetchChats(room.Id, page, HISTORY_PAGE_SIZE)
-      .then((d) => live && setData(d))
-      .catch((err: unknown) => console.error('chat history failed', err))
-      .finally(() => live && setLoading(false));
-    return () => {
-      live = false;
-    };
-  }, [room.Id, page]);
-
-  const download = (format: 'csv' | 'json') => {
-    setDownloading(format);
-    // The console's button fetches the newest chats, page 0 (spec section 7); the server streams any number.
-    downloadReport(room.Id, 'chats', format, { limit: DOWNLOAD_CHAT_LIMIT })
-      .catch((err: unknown) => console.error('download failed', err))
-      .finally(() => setDownloading(null));
-  };
+  const { data, loading } = useReport(() => fetchChats(room.Id, page, HISTORY_PAGE_SIZE), [room.Id, page]);
 
   const chats = data?.chats ?? [];
   const total = data?.totalChats ?? 0;
   return (
     <section className="card reports__room" aria-label={`History of ${room.RoomName}`}>
-      <div className="reports__room-head">
-        <h2>#{room.RoomName}</h2>
-        <div className="reports__downloads">
-          <Button variant="secondary" busy={downloading === 'csv'} onClick={() => download('csv')}>
-            Download CSV
-          </Button>
-          <Button variant="secondary" busy={downloading === 'json'} onClick={() => download('json')}>
-            Download JSON
-          </Button>
-        </div>
-      </div>
+      {/* The console's buttons fetch the newest chats, page 0 (spec section 7); the server streams any number. */}
+      <RoomHead room={room} download={(format) => downloadReport(room.Id, 'chats', format, { limit: DOWNLOAD_CHAT_LIMIT })} />
       <div className="reports__history-wrap" aria-busy={loading || undefined}>
         <table className="reports__table reports__history">
           <thead>

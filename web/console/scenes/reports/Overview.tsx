@@ -1,9 +1,9 @@
 /** The overview report: per room, stat cards, the chats-per-day chart, the per-agent table and the downloads. */
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import type { ChatEndpointView } from '../../../../server/shared';
-import type { AgentStats, OverviewReport } from '../../../../server/shared/reports';
+import type { AgentStats } from '../../../../server/shared/reports';
 import { downloadReport, fetchOverview } from '../../api/reports';
-import { Button } from '../../components/ui';
+import { RoomHead, useReport } from './parts';
 import { formatDuration, rangeOf, type RangeChoice } from './reportRules';
 
 // uPlot (~20 KB gzipped) loads only when a chart is on screen.
@@ -20,45 +20,13 @@ export function OverviewReportView({ rooms, range, tz }: { rooms: ChatEndpointVi
 }
 
 function RoomOverview({ room, range, tz }: { room: ChatEndpointView; range: RangeChoice; tz: string }) {
-  const [report, setReport] = useState<OverviewReport | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [downloading, setDownloading] = useState<'csv' | 'json' | null>(null);
   const query = useMemo(() => rangeOf(range, tz, new Date()), [range, tz]);
-
-  useEffect(() => {
-    let live = true;
-    setLoading(true);
-    fetchOverview(room.Id, query)
-      .then((r) => live && setReport(r))
-      // Failed report loads are only logged and the spinner stops (spec section 2).
-      .catch((err: unknown) => console.error('overview report failed', err))
-      .finally(() => live && setLoading(false));
-    return () => {
-      live = false;
-    };
-  }, [room.Id, query]);
-
-  const download = (format: 'csv' | 'json') => {
-    setDownloading(format);
-    downloadReport(room.Id, 'overview', format, query)
-      .catch((err: unknown) => console.error('download failed', err))
-      .finally(() => setDownloading(null));
-  };
+  const { data: report, loading } = useReport(() => fetchOverview(room.Id, query), [room.Id, query]);
 
   const t = report?.totalStats;
   return (
     <section className="card reports__room" aria-label={`Overview of ${room.RoomName}`}>
-      <div className="reports__room-head">
-        <h2>#{room.RoomName}</h2>
-        <div className="reports__downloads">
-          <Button variant="secondary" busy={downloading === 'csv'} onClick={() => download('csv')}>
-            Download CSV
-          </Button>
-          <Button variant="secondary" busy={downloading === 'json'} onClick={() => download('json')}>
-            Download JSON
-          </Button>
-        </div>
-      </div>
+      <RoomHead room={room} download={(format) => downloadReport(room.Id, 'overview', format, query)} />
       {loading && !report ? (
         <div className="reports__loading" role="status">
           <span className="spinner" aria-hidden="true" />

@@ -1,0 +1,45 @@
+/** The report screens' pure rules: custom range rules, the pager line, bar geometry on DST days, popover placement. */
+import { expect } from 'chai';
+import { popoverOnTop, rangeOf, showingLine, stretchGeometry, formatDuration } from '../../web/console/scenes/reports/reportRules';
+import { customDates, downloadName, shortPageUrl } from '../../server/shared/reports';
+
+describe('report screen rules', () => {
+  const now = new Date('2026-03-09T18:00:00Z');
+
+  it('applies the custom range rules: bad dates become today, an end before the start becomes the start, nothing after today', () => {
+    expect(customDates('2026-03-07', '2026-03-09', '2026-03-09')).to.deep.equal({ start: '2026-03-07', end: '2026-03-09' });
+    expect(customDates('07/03/2026', '2026-02-30', '2026-03-09')).to.deep.equal({ start: '2026-03-09', end: '2026-03-09' });
+    expect(customDates('2026-03-05', '2026-03-01', '2026-03-09')).to.deep.equal({ start: '2026-03-05', end: '2026-03-05' });
+    expect(customDates('2026-03-01', '2027-01-01', '2026-03-09')).to.deep.equal({ start: '2026-03-01', end: '2026-03-09' });
+    expect(rangeOf({ preset: 'custom', customStart: '2026-03-07', customEnd: '2026-03-08' }, 'America/New_York', now)).to.deep.equal({
+      tz: 'America/New_York',
+      startDate: '2026-03-07T00:00:00',
+      endDate: '2026-03-08T23:59:59',
+    });
+    expect(rangeOf({ preset: 'today', customStart: '', customEnd: '' }, 'Asia/Tokyo', now).startDate).to.equal('2026-03-10T00:00:00');
+  });
+
+  it('says which rows a page shows', () => {
+    expect(showingLine(0, 15, 15, 40)).to.equal('Showing 1 to 15 of 40 results');
+    expect(showingLine(2, 15, 10, 40)).to.equal('Showing 31 to 40 of 40 results');
+    expect(showingLine(0, 15, 0, 0)).to.equal('Showing 0 to 0 of 0 results');
+  });
+
+  it('places a stretch by its share of a 23-hour day', () => {
+    const day = { start: '2026-03-08T05:00:00.000Z', end: '2026-03-09T04:00:00.000Z' };
+    const { left, width } = stretchGeometry(day, { start: '2026-03-08T06:00:00.000Z', end: '2026-03-08T09:00:00.000Z' });
+    expect(left).to.be.closeTo((1 / 23) * 100, 1e-9);
+    expect(width).to.be.closeTo((3 / 23) * 100, 1e-9);
+  });
+
+  it('opens the popover on top under 260 px from the bottom of the screen', () => {
+    expect(popoverOnTop(600, 844)).to.equal(true);
+    expect(popoverOnTop(500, 844)).to.equal(false);
+  });
+
+  it('formats durations, page URLs and download names', () => {
+    expect([formatDuration(0), formatDuration(45), formatDuration(143), formatDuration(3900)]).to.deep.equal(['0s', '45s', '2m 23s', '1h 05m']);
+    expect(shortPageUrl('https://shop.example.com/pricing?plan=gold&ref=newsletter')).to.equal('shop.example.com/pricing?plan=go…');
+    expect(downloadName(now, 'csv')).to.equal('2026-03-09T18-00-00.000Z_parley_output.csv');
+  });
+});
