@@ -4,9 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-export async function startDatabase(name: string): Promise<{ uri: string; stop(): Promise<void> }> {
+/** `nodeArgs` go to node before the script (e.g. `--cpu-prof`); `pid` lets a benchmark read the process's CPU time. */
+export async function startDatabase(name: string, options: { nodeArgs?: string[] } = {}): Promise<{ uri: string; pid: number; stop(): Promise<void> }> {
   const dbpath = mkdtempSync(path.join(tmpdir(), `parley-bench-${name}-`));
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../../server/embedded-mongo/cli.ts'), '--port', '0', '--dbpath', dbpath], {
+  const cli = path.resolve(__dirname, '../../server/embedded-mongo/cli.ts');
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', cli, '--port', '0', '--dbpath', dbpath], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const uri = await new Promise<string>((resolve, reject) => {
@@ -20,6 +22,7 @@ export async function startDatabase(name: string): Promise<{ uri: string; stop()
   });
   return {
     uri,
+    pid: child.pid ?? 0,
     stop: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');

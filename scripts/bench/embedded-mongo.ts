@@ -12,7 +12,6 @@
  * ~100 MB data set (after a clean stop, and after a crash with the journal to replay).
  * `--store-only` prints the first rows only; `--cpu-prof DIR` writes the server's V8 CPU profile there.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,6 +20,7 @@ import { MongoClient } from 'mongodb';
 import mongoose, { Schema } from 'mongoose';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../server/embedded-mongo';
 import { LOCK_FILE, openStorage } from '../../server/embedded-mongo/storage';
+import { startDatabase } from './database';
 
 const SINGLE_INSERTS = 3_000;
 const JOURNAL_APPENDS = 3_000;
@@ -91,7 +91,6 @@ function diskSyncMicros(dir: string): number {
   return micros;
 }
 
-const ROOT = path.resolve(__dirname, '../..');
 
 /** CPU seconds a process has used so far, from /proc (Linux); undefined where that is not readable. */
 function processCpuMicros(pid: number): number | undefined {
@@ -104,35 +103,6 @@ function processCpuMicros(pid: number): number | undefined {
   } catch {
     return undefined;
   }
-}
-
-interface ChildServer {
-  uri: string;
-  pid: number;
-  stop: () => Promise<void>;
-}
-
-/** The CLI in a child process (node with tsx as a loader, so signals reach the server itself). */
-function startChild(dbpath: string, cpuProfDir?: string): Promise<ChildServer> {
-  const profile = cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(cpuProfDir)] : [];
-  const args = [...profile, '--import', 'tsx', path.join(ROOT, 'server/embedded-mongo/cli.ts'), '--port', '0', '--host', '127.0.0.1', '--dbpath', dbpath];
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const stop = async (): Promise<void> => {
-    child.kill('SIGTERM');
-    await exited;
-  };
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString();
-      const match = /listening on (mongodb:\/\/\S+)/.exec(output);
-      if (match) resolve({ uri: match[1], pid: child.pid!, stop });
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    void exited.then(() => reject(new Error(`database process exited before listening:\n${output}`)));
-  });
 }
 
 /**
@@ -166,8 +136,8 @@ function cpuGoal(serverMicros: number, goal: number): string {
 }
 
 /** The store's figures: the server in its own process, through the raw driver (16 in flight) and mongoose (one at a time). */
-async function storeRows(dbpath: string, cpuProfDir?: string): Promise<void> {
-  const server = await startChild(dbpath, cpuProfDir);
+async function storeRows(cpuProfDir?: string): Promise<void> {
+  const server = await startDatabase('store', { nodeArgs: cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(cpuProfDir)] : [] });
   try {
     const client = await MongoClient.connect(server.uri, { maxPoolSize: CONCURRENT, minPoolSize: CONCURRENT });
     const raw = client.db('bench').collection<{ email: string; accountId: string; name: string; bio: string }>('rawusers');
@@ -247,7 +217,7 @@ async function main(): Promise<void> {
   const cpuProfDir = profIndex >= 0 ? args[profIndex + 1] : undefined;
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-db-'));
   try {
-    await storeRows(path.join(root, 'store'), cpuProfDir);
+    await storeRows(cpuProfDir);
     if (!storeOnly) await otherRows(root);
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
