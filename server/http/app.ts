@@ -15,6 +15,7 @@ import { billingRouter } from '../api/billing/routes';
 import { widgetApiRouter } from '../api/widget/routes';
 import { teamAvatarFilesRouter, updateConfigRouter } from '../api/chat-endpoints/updateConfig';
 import { devOutboxRouter } from './devOutbox';
+import { siteRouter } from '../site';
 import { errorHandler, type Logger } from './errorHandler';
 import { staticConsole } from './staticConsole';
 import { widgetAssets } from './widgetAssets';
@@ -68,6 +69,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(billingRouter({ billing: deps.billing, models: deps.models }));
   app.use('/v1', apiRouter({ config: deps.config, models: deps.models, mailer: deps.mailer, billing: deps.billing, logger }));
   if (deps.mailer.outbox) app.use(devOutboxRouter(deps.mailer.outbox));
+  app.use(siteRouter());
   app.use('/app', staticConsole(deps.consoleDir ?? DEFAULT_CONSOLE_DIR));
   app.get('/', (_req, res) => res.redirect(302, '/app/'));
   app.use((_req, res) => {

@@ -10,6 +10,7 @@ import './scenes/settings/settings.css';
 import './scenes/settings/feature-tabs.css';
 import 'uplot/dist/uPlot.min.css';
 import './scenes/reports/reports.css';
+import './scenes/account/team.css';
 
 // A sign-in that happened elsewhere (team chat sign-up) hands the token over in the URL: keep it, then set up.
 const handedOver = takeAuthTokenFromUrl(window.location.href);

@@ -22,6 +22,7 @@ const ResetPassword = lazy(() =>
   import('./scenes/reset-password/ResetPassword').then((m) => ({ default: m.ResetPassword })),
 );
 const SettingsPage = lazy(() => import('./scenes/settings/SettingsPage').then((m) => ({ default: m.SettingsPage })));
+const AcceptInvite = lazy(() => import('./scenes/accept-invite/AcceptInvite').then((m) => ({ default: m.AcceptInvite })));
 const Account = lazy(() => import('./scenes/account/Account').then((m) => ({ default: m.Account })));
 const Reports = lazy(() => import('./scenes/reports/Reports').then((m) => ({ default: m.Reports })));
 const TermsOfService = lazy(() => import('./scenes/legal/Documents').then((m) => ({ default: m.TermsOfService })));
@@ -56,6 +57,7 @@ export function AppRoutes() {
           <Route path="/forgotpwd" element={<ForgotPassword />} />
           <Route path="/reset_password" element={<ResetPassword />} />
           <Route path="/signup" element={<SignUp />} />
+          <Route path="/accept-invite" element={<AcceptInvite />} />
           <Route path="/error" element={<ErrorPage />} />
           <Route path="/legal/terms" element={<TermsOfService />} />
           <Route path="/legal/privacy-policy" element={<PrivacyPolicy />} />

@@ -13,6 +13,9 @@ import { BillingInfoSection } from './BillingInfoSection';
 import { InvoicesSection } from './InvoicesSection';
 import { PlanSection } from './PlanSection';
 import { UsageSection } from './UsageSection';
+import { UsersSection } from './UsersSection';
+import { ApiKeysSection } from './ApiKeysSection';
+import { GdprSection } from './GdprSection';
 
 export const BILLING_ADDED = 'You have successfully added your billing information.';
 
@@ -57,7 +60,13 @@ export function Account() {
       </div>
       <InvoicesSection />
       {user.admin && <AccountInfoSection />}
-      {/* Admins also manage users, API keys and the GDPR export here (UsersSection, ApiKeysSection, GdprSection). */}
+      {user.admin && (
+        <>
+          <UsersSection />
+          <ApiKeysSection />
+          <GdprSection />
+        </>
+      )}
     </div>
   );
 }

@@ -1,0 +1,17 @@
+/** Parley's public pages, served without a session: /docs (from docs/*.md), /pricing, and their stylesheet. */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Router } from 'express';
+import { docsRouter, DEFAULT_DOCS_DIR } from './docs';
+import { pricingRouter } from './pricing';
+
+export function siteRouter(options: { docsDir?: string } = {}): Router {
+  const router = Router();
+  const css = readFileSync(path.join(__dirname, 'site.css'), 'utf8');
+  router.get('/site/site.css', (_req, res) => {
+    res.type('css').set('Cache-Control', 'public, max-age=300').send(css);
+  });
+  router.use(docsRouter(options.docsDir ?? DEFAULT_DOCS_DIR));
+  router.use(pricingRouter());
+  return router;
+}

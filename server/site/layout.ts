@@ -1,0 +1,51 @@
+/**
+ * The frame of Parley's public pages (docs, pricing): the console's header look (logo, Docs, FAQs, and a
+ * link into the console), a sidebar when the page has one, and the console's colours and type. Server-rendered
+ * HTML with one stylesheet and no script, so it works without a session and without JavaScript.
+ */
+export const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+const LOGO = `<svg width="30" height="30" viewBox="0 0 32 32" aria-hidden="true" focusable="false"><rect width="32" height="32" rx="8" fill="#4f46e5"/><path d="M9 10.5A3.5 3.5 0 0 1 12.5 7h7A3.5 3.5 0 0 1 23 10.5v5a3.5 3.5 0 0 1-3.5 3.5H15l-4.2 3.4c-.6.5-1.8.1-1.8-.8V10.5z" fill="#fff"/><circle cx="13" cy="13" r="1.4" fill="#4f46e5"/><circle cx="16" cy="13" r="1.4" fill="#4f46e5"/><circle cx="19" cy="13" r="1.4" fill="#4f46e5"/></svg>`;
+
+export type PageFrame = {
+  title: string;
+  /** Which header link is current. */
+  section: 'docs' | 'pricing';
+  /** Trusted HTML (rendered and sanitised by the caller). */
+  main: string;
+  /** Trusted HTML of the sidebar, if the page has one. */
+  sidebar?: string;
+};
+
+export function renderPage(frame: PageFrame): string {
+  const current = (section: PageFrame['section']) => (frame.section === section ? ' aria-current="page"' : '');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(frame.title)} · Parley</title>
+<link rel="icon" href="/app/favicon.svg">
+<link rel="stylesheet" href="/site/site.css">
+</head>
+<body>
+<a class="skip-link" href="#main">Skip to content</a>
+<header class="topbar">
+  <a class="topbar__logo" href="/app/" aria-label="Parley console">${LOGO}<span class="logo__word">Parley</span></a>
+  <nav class="topbar__links" aria-label="Help">
+    <a href="/docs"${current('docs')}>Docs</a>
+    <a href="/pricing/#FAQ">FAQs</a>
+    <a href="/pricing"${current('pricing')}>Pricing</a>
+  </nav>
+  <a class="btn btn--primary topbar__cta" href="/app/">Open console</a>
+</header>
+<div class="page${frame.sidebar ? ' page--with-sidebar' : ''}">
+${frame.sidebar ? `<nav class="sidebar" aria-label="Documentation">${frame.sidebar}</nav>` : ''}
+<main id="main" class="content">
+${frame.main}
+</main>
+</div>
+</body>
+</html>`;
+}

@@ -1,0 +1,60 @@
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import express from 'express';
+import { expect } from 'chai';
+import request from 'supertest';
+import { docsRouter, DEFAULT_DOCS_DIR } from '../../server/site/docs';
+import { siteRouter } from '../../server/site';
+import { PLAN_CATALOG } from '../../server/shared/plans';
+
+describe('public pages: /docs and /pricing', () => {
+  const app = express().use(siteRouter());
+
+  it('serves every docs/*.md file as a page listed in the sidebar, without a session', async () => {
+    const res = await request(app).get('/docs').expect(200).expect('Content-Type', /html/);
+    expect(res.text).to.include('<h1 id="parley-documentation">Parley documentation</h1>');
+    for (const file of readdirSync(DEFAULT_DOCS_DIR).filter((f) => f.endsWith('.md'))) {
+      const name = file.slice(0, -3);
+      const href = name === 'index' ? '/docs' : `/docs/${name}`;
+      expect(res.text, file).to.include(`href="${href}"`);
+      await request(app).get(href).expect(200);
+    }
+  });
+
+  it('renders the REST API page with its curl examples and section anchors', async () => {
+    const res = await request(app).get('/docs/rest-api').expect(200);
+    expect(res.text).to.include('id="rest-hooks"').and.include('curl https://parley.example.com/v1/api/me').and.include('aria-current="page"');
+  });
+
+  it('answers 404 with the docs frame for unknown pages and names that are not page names', async () => {
+    for (const name of ['nope', '..%2Fpackage', 'INDEX', 'a.b']) {
+      const res = await request(app).get(`/docs/${name}`).expect(404);
+      expect(res.text, name).to.include('Page not found');
+    }
+  });
+
+  it('picks up a new file and sanitises what the Markdown holds', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'parley-docs-'));
+    try {
+      writeFileSync(path.join(dir, 'index.md'), '# Home\n');
+      writeFileSync(path.join(dir, 'extra.md'), '# Extra page\n\n<script>alert(1)</script>\n\n[click](javascript:alert(1)) <img src=x onerror=alert(1)>\n');
+      const local = express().use(docsRouter(dir));
+      const res = await request(local).get('/docs/extra').expect(200);
+      expect(res.text).to.include('Extra page');
+      expect(res.text).to.not.include('<script>alert').and.not.include('href="javascript:').and.not.include('onerror=alert(1)>');
+      expect((await request(local).get('/docs').expect(200)).text).to.include('href="/docs/extra"');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('renders every plan of the catalog as a tile, monthly and yearly, and the FAQ under #FAQ', async () => {
+    const res = await request(app).get('/pricing/').expect(200);
+    await request(app).get('/pricing').expect(200);
+    for (const plan of PLAN_CATALOG) expect(res.text).to.include(`<h2>${plan.label}</h2>`);
+    expect(res.text.match(/class="tile[ "]/g)).to.have.length(PLAN_CATALOG.length);
+    expect(res.text).to.include('$79<small>/month</small>').and.include('Contact us!');
+    expect(res.text).to.include('id="FAQ"').and.include('Frequently asked questions');
+  });
+});
