@@ -24,13 +24,14 @@ export function apiRouter(deps: ApiDeps): Router {
   router.use(express.json({ limit: '100kb', strict: false }));
   router.use(usersRouter(deps));
   router.use(chatEndpointsRouter(deps));
+  // Before accountsRouter: its /accounts/:id would take /accounts/generate-api-key and /accounts/gdpr-export.
+  router.use(accountAdminRouter(deps));
   router.use(accountsRouter(deps));
   router.use(savedRepliesRouter(deps));
   router.use(questionGroupsRouter(deps));
   router.use(botsRouter(deps));
   router.use(dashboardAdminRouter(deps));
   router.use(publicApiRouter(deps));
-  router.use(accountAdminRouter(deps));
   router.use(reportsRouter(deps));
   router.use(notFound);
   return router;
