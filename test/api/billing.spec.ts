@@ -2,9 +2,12 @@
  * The account and billing calls against the Stripe sandbox: the trial in Stripe, Checkout, the portal, plan
  * changes with proration, invoices, usage and Account Info, each with its 400, 403 and foreign-account 404.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
 import { useServer } from '../helpers/app';
+import { DEFAULT_CONSOLE_DIR } from '../../server/http/app';
 import { createUserInDb } from '../factories';
 import { payCheckout, trialAccount as newTrial, type TrialAccount as Trial } from '../helpers/billing';
 
@@ -34,6 +37,51 @@ describe('account and billing calls', function () {
     if (!account) throw new Error('no account');
     return (await createUserInDb(server, { admin: false, account })).token;
   };
+
+  it('never lets the Stripe secret key, the webhook secret or a card number reach the console or a log line', async () => {
+    const written: string[] = [];
+    const streams = [process.stdout, process.stderr] as const;
+    const originals = streams.map((stream) => stream.write.bind(stream));
+    streams.forEach((stream, i) => {
+      stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+        written.push(String(chunk));
+        return (originals[i] as (...args: unknown[]) => boolean)(chunk, ...rest);
+      }) as typeof stream.write;
+    });
+    const answers: string[] = [];
+    try {
+      const trial = await trialAccount();
+      const checkout = await api().post(`/v1/accounts/${trial.accountId}/create_checkout_session`).set(as(trial.token)).send({ plan: 'parley_pro_monthly' }).expect(200);
+      answers.push(JSON.stringify(checkout.body));
+      await payCheckout(checkout.body.url, '4000 0000 0000 0002');
+      const paid = await payCheckout(checkout.body.url);
+      await fetch(paid.location, { redirect: 'manual' });
+      const account = await server.models.Account.findById(trial.accountId);
+      server.stripe.addCard(account?.stripeCustomerId ?? '', '4000000000000341', { makeDefault: true });
+      await server.parley.billing.stripe.subscriptions.update(account?.stripeSubscriptionId ?? '', { default_payment_method: server.stripe.state.data.customers.find((c) => c.id === account?.stripeCustomerId)?.invoice_settings.default_payment_method ?? '' });
+      await api().post(`/v1/accounts/${trial.accountId}/upgrade/parley_business_monthly`).set(as(trial.token)).expect(402);
+      await request(server.url).post('/v1/billing/stripe-webhook').set('Stripe-Signature', 't=1,v1=bad').send('{}').expect(400);
+      for (const path of ['/v1/users/current', `/v1/accounts/${trial.accountId}/invoices`, `/v1/accounts/${trial.accountId}/next-invoice`]) {
+        answers.push(JSON.stringify((await api().get(path).set(as(trial.token)).expect(200)).body));
+      }
+      await server.stripe.settled();
+    } finally {
+      streams.forEach((stream, i) => {
+        stream.write = originals[i] as typeof stream.write;
+      });
+    }
+    const everything = [...written, ...answers].join('\n');
+    const consoleBundle = readdirSync(DEFAULT_CONSOLE_DIR, { recursive: true })
+      .map((file) => path.join(DEFAULT_CONSOLE_DIR, String(file)))
+      .filter((file) => file.endsWith('.js'))
+      .map((file) => readFileSync(file, 'utf8'))
+      .join('\n');
+    for (const secret of [server.config.stripe.secretKey, server.config.stripe.webhookSecret, '4242424242424242', '4242 4242 4242 4242', '4000000000000341', '4000 0000 0000 0002']) {
+      expect(everything.includes(secret), `found ${secret.slice(0, 7)}… in a log line or an answer`).to.equal(false);
+      expect(consoleBundle.includes(secret)).to.equal(false);
+    }
+    expect(answers.join('')).to.include('"last4":"0341"');
+  });
 
   describe('the trial', () => {
     it('starts in Stripe as a trialing subscription that ends with the trial and cancels without a card', async () => {

@@ -9,15 +9,15 @@ import { useSession, useUser } from '../../session/session';
 /** After a save the button says Saved for 1.5 s (spec section 4, "Button feedback"). */
 const SAVED_MS = 1500;
 
-const FIELDS: { key: keyof AccountInfoPayload; label: string; autoComplete: string; type?: string }[] = [
+const FIELDS: { key: keyof AccountInfoPayload; label: string; autoComplete: string; type?: string; maxLength?: number }[] = [
   { key: 'orgName', label: 'Organisation name', autoComplete: 'organization' },
   { key: 'email', label: 'Invoice e-mail', autoComplete: 'email', type: 'email' },
   { key: 'billingAddressLine1', label: 'Billing address', autoComplete: 'address-line1' },
   { key: 'billingCity', label: 'City', autoComplete: 'address-level2' },
   { key: 'billingState', label: 'State or region', autoComplete: 'address-level1' },
-  { key: 'billingPostalCode', label: 'Postal code', autoComplete: 'postal-code' },
-  { key: 'billingCountry', label: 'Country', autoComplete: 'country-name' },
-  { key: 'taxID', label: 'Tax ID', autoComplete: 'off' },
+  { key: 'billingPostalCode', label: 'Postal code', autoComplete: 'postal-code', maxLength: 20 },
+  { key: 'billingCountry', label: 'Country code (US, DE …)', autoComplete: 'country', maxLength: 2 },
+  { key: 'taxID', label: 'Tax ID', autoComplete: 'off', maxLength: 40 },
 ];
 
 function infoOf(account: AccountInfoPayload): AccountInfoPayload {
@@ -61,14 +61,14 @@ export function AccountInfoSection() {
         </Alert>
       )}
       <form className="account-info" onSubmit={submit} noValidate>
-        {FIELDS.map(({ key, label, autoComplete, type }) => (
+        {FIELDS.map(({ key, label, autoComplete, type, maxLength }) => (
           <TextField
             key={key}
             label={label}
             type={type ?? 'text'}
             autoComplete={autoComplete}
             value={form[key]}
-            maxLength={200}
+            maxLength={maxLength ?? 200}
             onChange={(event) => setForm({ ...form, [key]: event.target.value })}
           />
         ))}
