@@ -131,6 +131,12 @@ async function drainConversation(ctx: RelayContext, conversationId: string, resu
   }
 }
 
+/**
+ * At most this many @here reminders per wait, then one last note without @here: an abandoned chat must not
+ * ping the channel every minute for ever. A new visitor message starts a new wait (and a new count).
+ */
+export const MAX_RESPONSE_REMINDERS = 3;
+
 /** Posts a reminder in the thread of each open conversation whose visitor waits unanswered longer than the widget's responseRemindersFreq. */
 export async function sendDueReminders(ctx: RelayContext, now = new Date()): Promise<number> {
   const { Conversation, ConversationAssist, Visitor } = ctx.models;
@@ -146,20 +152,31 @@ export async function sendDueReminders(ctx: RelayContext, now = new Date()): Pro
     if (!ce?.responseReminders || !(ce.responseRemindersFreq > 0)) continue;
     const cutoff = new Date(now.getTime() - ce.responseRemindersFreq * 1000);
     if (asked.getTime() > cutoff.getTime()) continue;
+    const before = await ConversationAssist.findOne({ conversationId: c._id }, { remindedAt: 1, reminders: 1 });
+    const previous = before?.remindedAt ?? null;
+    if (previous && previous.getTime() > cutoff.getTime()) continue;
+    // Reminders sent before this wait began belong to an earlier question.
+    const count = previous && previous.getTime() >= asked.getTime() ? (before?.reminders ?? 0) + 1 : 1;
+    if (count > MAX_RESPONSE_REMINDERS + 1) continue;
     try {
-      // The claim is the guard between processes: only one moves remindedAt past the cutoff.
-      await ConversationAssist.findOneAndUpdate(
-        { conversationId: c._id, $or: [{ remindedAt: null }, { remindedAt: { $lte: cutoff } }] },
-        { $set: { remindedAt: now }, $inc: { reminders: 1 } },
-        { upsert: true, setDefaultsOnInsert: true },
+      // The claim is the guard between processes: only the one that still sees the previous remindedAt moves it.
+      const claimed = await ConversationAssist.findOneAndUpdate(
+        { conversationId: c._id, remindedAt: previous },
+        { $set: { remindedAt: now, reminders: count } },
+        { upsert: !before, setDefaultsOnInsert: true },
       );
+      if (before && !claimed) continue;
     } catch (error) {
       if ((error as { code?: unknown }).code === 11000) continue;
       throw error;
     }
     const visitor = await Visitor.findById(c.visitorId, { name: 1, email: 1 });
     const who = escapeMrkdwn(visitor ? visitorLabel(visitor, c.number) : `Visitor ${c.number}`);
-    const text = `<!here> :alarm_clock: ${who} has been waiting ${waitedFor(now.getTime() - asked.getTime())} for an answer.`;
+    const waited = waitedFor(now.getTime() - asked.getTime());
+    const text =
+      count <= MAX_RESPONSE_REMINDERS
+        ? `<!here> :alarm_clock: ${who} has been waiting ${waited} for an answer.`
+        : `:hourglass: ${who} is still unanswered after ${waited}. That was the last reminder; the visitor sees your reply whenever it comes.`;
     await queueThreadPost(ctx, c._id, { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] });
     sent += 1;
   }

@@ -33,6 +33,22 @@ describe('response reminders in the thread', () => {
   };
   const reminders = () => server.slack.state.replies(widget.channel, threadTs).filter((m) => m.text.includes('has been waiting'));
 
+  it('stops an abandoned chat after three @here reminders with one last note without @here', async () => {
+    for (const [index, seconds] of [31, 62, 93].entries()) {
+      await tick(seconds);
+      await eventually(async () => expect(reminders()).to.have.length(index + 1));
+    }
+    await tick(124);
+    const last = () => server.slack.state.replies(widget.channel, threadTs).filter((m) => m.text.includes('still unanswered'));
+    await eventually(async () => expect(last()).to.have.length(1));
+    expect(last()[0]?.text).to.not.include('<!here>');
+    expect(last()[0]?.text).to.match(/^:hourglass: Tom is still unanswered after \d+ minutes\. That was the last reminder/);
+    await tick(155);
+    await tick(600);
+    expect(reminders()).to.have.length(3);
+    expect(last()).to.have.length(1);
+  });
+
   it('reminds after the interval, again at each interval, and stops once an operator answers', async () => {
     await tick(10);
     expect(reminders()).to.have.length(0);
