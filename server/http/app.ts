@@ -18,6 +18,7 @@ import { devOutboxRouter } from './devOutbox';
 import { siteRouter } from '../site';
 import { errorHandler, type Logger } from './errorHandler';
 import { staticConsole } from './staticConsole';
+import { visitorAvatarRouter } from './visitorAvatar';
 import { widgetAssets } from './widgetAssets';
 
 export type AppDeps = {
@@ -48,6 +49,7 @@ export function createApp(deps: AppDeps): express.Express {
   if (deps.stripeSandbox) app.use(STRIPE_SANDBOX_PATH, deps.stripeSandbox.router);
   // Loaded by other sites' pages: helmet's same-origin resource policy must not apply to the widget scripts.
   app.use(widgetAssets());
+  app.use(visitorAvatarRouter());
   app.use(
     helmet({
       // Plain http in development must not be upgraded to https the browser cannot reach.

@@ -116,7 +116,8 @@ export const CHAT_ENDPOINT_DEFAULTS: Omit<ChatEndpointSettings, 'operatingHours'
   requireInfoSubmitBtn: 'Start chat',
   defaultCancelBtnLabel: 'Cancel',
   defaultSendBtnLabel: 'Send',
-  showSendBtnOnDesktop: false,
+  // A visible send button helps everyone who does not guess that Enter sends.
+  showSendBtnOnDesktop: true,
   defaultYesBtnLabel: 'Yes',
   defaultNoBtnLabel: 'No',
   collectVisitorMetaData: true,

@@ -9,6 +9,7 @@ import type { Message } from '../models/Message';
 import type { Visitor } from '../models/Visitor';
 import { contextLine, escapeMrkdwn, headerMessage, visitorLabel } from './blocks';
 import type { RelayContext } from './context';
+import { visitorAvatarUrl } from '../shared/avatars';
 import { PermanentJobError, type JobHandler } from './outbox';
 import { SIGNATURE_HEADER, webhookSignature } from './webhooks';
 
@@ -108,6 +109,8 @@ const postReply: JobHandler = async (ctx, job) => {
       // What a visitor typed must not ping @channel or forge links.
       text: escapeMrkdwn(message.text),
       username,
+      // Slack shows this beside the visitor's posts, as a person's picture.
+      icon_url: visitorAvatarUrl(ctx.publicUrl, String(conversation.visitorId)),
       reply_broadcast: ce.notifyChannelOnMsg,
       unfurl_links: false,
       unfurl_media: false,

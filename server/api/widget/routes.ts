@@ -51,7 +51,9 @@ export function widgetApiRouter(relay: Relay): Router {
 
   router.get('/widget/api/:uuid/config', async (req, res) => {
     res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Cache-Control', 'public, max-age=30');
+    // Revalidated on every page load (an ETag makes that cheap): a widget turned off, or back on, must not
+    // keep its old launcher text for another half minute.
+    res.setHeader('Cache-Control', 'no-cache');
     const ce = await widget(req.params.uuid);
     if (!ce) return fail(res, 404, 'unknown_widget', 'This chat widget does not exist.');
     const country = ce.collectVisitorMetaData ? countryOf(clientIp(req, config.trustProxy)) : '';

@@ -89,6 +89,26 @@ body { height: 100vh; overflow: hidden; }
 .file-chip img { max-width: 240px; max-height: 160px; display: block; }
 blockquote { border-left: 3px solid #ddd; margin: 2px 0; padding-left: 8px; color: #444; }
 pre { background: #f6f6f6; border: 1px solid #e6e6e6; border-radius: 4px; padding: 6px; white-space: pre-wrap; }
+.mention { background: #e8f5fa; color: #1264a3; border-radius: 3px; padding: 0 2px; font-weight: 500; }
+.msg .text ul, .msg .text ol, .bk-text ul, .bk-text ol { margin: 2px 0; padding-left: 22px; }
+.emoji { font-size: 1.1em; line-height: 1; }
+a { color: #1264a3; }
+a:focus-visible, button:focus-visible, select:focus-visible { outline: 2px solid #1264a3; outline-offset: 1px; }
+.msg.system { grid-template-columns: 40px 1fr; color: var(--muted); }
+/* Phones: one column; the channel list becomes a short strip and the thread opens over the channel. */
+@media (max-width: 760px) {
+  body { overflow: auto; }
+  .op, .op.no-side { grid-template-columns: 1fr; grid-template-rows: auto 1fr; height: 100vh; }
+  .op-nav { max-height: 30vh; }
+  .op-nav header { padding: 8px 12px; }
+  .op-nav header h1 { font-size: 15px; margin-bottom: 2px; }
+  .op-main { min-height: 0; }
+  .op-main > header { flex-wrap: wrap; min-height: 0; padding: 8px 12px; }
+  .op-side { position: fixed; inset: 30vh 0 0 0; z-index: 5; display: none; box-shadow: 0 -4px 16px rgba(0,0,0,.15); }
+  .op.thread-open .op-side { display: flex; }
+  .composer .bar span { display: none; }
+  .msg { padding: 6px 12px; }
+}
 .modal-backdrop { position: fixed; inset: 0; background: rgba(0,0,0,.45); display: none; align-items: center; justify-content: center; z-index: 10; }
 .modal-backdrop.open { display: flex; }
 .modal { width: 520px; max-height: 86vh; background: #fff; border-radius: 10px; display: flex; flex-direction: column; box-shadow: 0 10px 40px rgba(0,0,0,.3); }
@@ -116,24 +136,9 @@ const script = String.raw`
   function userName(id) { var u = snap && snap.users.find(function (x) { return x.id === id; }); return u ? u.realName : id; }
   function channelName(id) { var c = snap && snap.channels.find(function (x) { return x.id === id; }); return c ? c.name : id; }
 
-  function mrkdwn(text) {
-    var s = esc(text || '');
-    s = s.replace(/&lt;(https?:[^|&]+?)\|([^&]+?)&gt;/g, '<a href="$1" target="_blank" rel="noopener">$2</a>');
-    s = s.replace(/&lt;(https?:[^&]+?)&gt;/g, '<a href="$1" target="_blank" rel="noopener">$1</a>');
-    s = s.replace(/&lt;mailto:([^|&]+?)\|([^&]+?)&gt;/g, '<a href="mailto:$1">$2</a>');
-    s = s.replace(/&lt;@([UW][A-Z0-9]+)(\|[^&]*)?&gt;/g, function (_m, id) { return '<b>@' + esc(userName(id)) + '</b>'; });
-    s = s.replace(/&lt;#(C[A-Z0-9]+)(\|([^&]*))?&gt;/g, function (_m, id, _x, name) { return '<b>#' + esc(name || channelName(id)) + '</b>'; });
-    s = s.replace(/&lt;!(here|channel|everyone)&gt;/g, '<b>@$1</b>');
-    s = s.replace(/\x60\x60\x60([\s\S]*?)\x60\x60\x60/g, '<pre>$1</pre>');
-    s = s.replace(/\x60([^\x60\n]+)\x60/g, '<code>$1</code>');
-    s = s.replace(/(^|[\s(])\*([^*\n]+)\*/g, '$1<b>$2</b>');
-    s = s.replace(/(^|[\s(])_([^_\n]+)_/g, '$1<i>$2</i>');
-    s = s.replace(/(^|[\s(])~([^~\n]+)~/g, '$1<s>$2</s>');
-    s = s.split('\n').map(function (line) { return line.indexOf('&gt; ') === 0 ? '<blockquote>' + line.slice(5) + '</blockquote>' : line; }).join('\n');
-    return s.replace(/\n/g, '<br>');
-  }
-  function plain(t) { return t ? String(t.text || '') : ''; }
-  function textObj(t) { if (!t) return ''; return t.type === 'mrkdwn' ? mrkdwn(t.text) : esc(t.text).replace(/\n/g, '<br>'); }
+  // Slack markup is rendered on the server (mrkdwn.ts): text objects carry html (and plain for places without markup).
+  function plain(t) { return t ? String(t.plain != null ? t.plain : (t.text || '')) : ''; }
+  function textObj(t) { if (!t) return ''; return t.html != null ? t.html : esc(t.text).replace(/\n/g, '<br>'); }
 
   // ---- Block Kit ----------------------------------------------------------------------------------
   function element(e, where, blockId) {
@@ -144,7 +149,7 @@ const script = String.raw`
         return '<button class="bk-button ' + esc(e.style || '') + '"' + ids + ' data-kind="button"' + (e.url ? ' data-url="' + esc(e.url) + '"' : '') + '>' + textObj(e.text) + '</button>';
       case 'static_select': case 'overflow':
         var opts = (e.options || []).concat((e.option_groups || []).reduce(function (a, g) { return a.concat(g.options || []); }, []));
-        return '<select class="bk-select"' + ids + ' data-kind="select"><option value="">' + esc(e.type === 'overflow' ? '...' : (e.placeholder ? e.placeholder.text : 'Select…')) + '</option>' + opts.map(function (o) { return '<option value="' + esc(o.value) + '">' + esc(o.text.text) + '</option>'; }).join('') + '</select>';
+        return '<select class="bk-select"' + ids + ' data-kind="select"><option value="">' + esc(e.type === 'overflow' ? '...' : (e.placeholder ? plain(e.placeholder) : 'Select…')) + '</option>' + opts.map(function (o) { return '<option value="' + esc(o.value) + '">' + esc(plain(o.text)) + '</option>'; }).join('') + '</select>';
       case 'image':
         return '<img src="' + esc(e.image_url) + '" alt="' + esc(e.alt_text) + '" style="width:64px;height:64px;border-radius:6px">';
       default:
@@ -155,7 +160,7 @@ const script = String.raw`
     var e = block.element || {};
     var ids = ' data-action-id="' + esc(e.action_id || '') + '" data-block-id="' + esc(block.block_id || '') + '" data-type="' + esc(e.type) + '"';
     var initial = e.initial_value != null ? e.initial_value : (e.initial_option ? e.initial_option.value : '');
-    var ph = e.placeholder ? ' placeholder="' + esc(e.placeholder.text) + '"' : '';
+    var ph = e.placeholder ? ' placeholder="' + esc(plain(e.placeholder)) + '"' : '';
     var opts = (e.options || []).concat((e.option_groups || []).reduce(function (a, g) { return a.concat(g.options || []); }, []));
     switch (e.type) {
       case 'plain_text_input':
@@ -166,7 +171,7 @@ const script = String.raw`
       case 'datepicker': return '<input type="date" class="bk-field"' + ids + ' value="' + esc(e.initial_date || '') + '">';
       case 'timepicker': return '<input type="time" class="bk-field"' + ids + ' value="' + esc(e.initial_time || '') + '">';
       case 'static_select':
-        return '<select class="bk-field"' + ids + '><option value="">' + esc(e.placeholder ? e.placeholder.text : 'Select…') + '</option>' + opts.map(function (o) { return '<option value="' + esc(o.value) + '"' + (o.value === initial ? ' selected' : '') + '>' + esc(o.text.text) + '</option>'; }).join('') + '</select>';
+        return '<select class="bk-field"' + ids + '><option value="">' + esc(e.placeholder ? plain(e.placeholder) : 'Select…') + '</option>' + opts.map(function (o) { return '<option value="' + esc(o.value) + '"' + (o.value === initial ? ' selected' : '') + '>' + esc(plain(o.text)) + '</option>'; }).join('') + '</select>';
       case 'users_select':
         return '<select class="bk-field"' + ids + '><option value=""></option>' + snap.users.filter(function (u) { return !u.isBot; }).map(function (u) { return '<option value="' + esc(u.id) + '"' + (u.id === e.initial_user ? ' selected' : '') + '>' + esc(u.realName) + '</option>'; }).join('') + '</select>';
       case 'conversations_select': case 'channels_select':
@@ -219,8 +224,8 @@ const script = String.raw`
     }).join('');
     var replies = (!inThread && m.replyCount > 0) ? '<button class="replies" data-act="open-thread" data-ts="' + esc(m.ts) + '">' + m.replyUsers.map(function (u) { return '<img src="' + esc(u.image) + '" alt="">'; }).join('') + m.replyCount + (m.replyCount === 1 ? ' reply' : ' replies') + '</button>' : '';
     var body = m.tombstone ? '<div class="text">This message was deleted.</div>' :
-      (m.blocks.length ? '<div class="blocks">' + blocks(m.blocks, where) + '</div>' : '<div class="text">' + mrkdwn(m.text) + '</div>');
-    if (m.tombstone === false && m.blocks.length && m.text && !hasTextBlock(m.blocks)) body = '<div class="text">' + mrkdwn(m.text) + '</div>' + body;
+      (m.blocks.length ? '<div class="blocks">' + blocks(m.blocks, where) + '</div>' : '<div class="text">' + m.html + '</div>');
+    if (m.tombstone === false && m.blocks.length && m.text && !hasTextBlock(m.blocks)) body = '<div class="text">' + m.html + '</div>' + body;
     return '<div class="msg' + (m.tombstone ? ' tombstone' : '') + '" data-ts="' + esc(m.ts) + '" data-user="' + esc(m.user) + '"' + (m.threadTs ? ' data-thread-ts="' + esc(m.threadTs) + '"' : '') + '>' +
       '<img class="avatar" src="' + esc(m.image) + '" alt="">' +
       '<div><span class="who">' + esc(m.author) + '</span>' + (m.isBot ? '<span class="app-tag">APP</span>' : '') + '<span class="when">' + time(m.ts) + '</span>' +
@@ -236,10 +241,17 @@ const script = String.raw`
   function hasTextBlock(list) { return list.some(function (b) { return b.type === 'section' || b.type === 'header' || b.type === 'context'; }); }
   function ephemeral(e) {
     return '<div class="ephemeral" data-ephemeral-id="' + esc(e.id) + '"><button class="dismiss" data-act="dismiss" data-id="' + esc(e.id) + '">Dismiss</button><div class="label">Only visible to you</div>' +
-      (e.blocks.length ? blocks(e.blocks, ' data-ephemeral="' + esc(e.id) + '"') : '<div>' + mrkdwn(e.text) + '</div>') + '</div>';
+      (e.blocks.length ? blocks(e.blocks, ' data-ephemeral="' + esc(e.id) + '"') : '<div>' + e.html + '</div>') + '</div>';
   }
 
   // ---- render --------------------------------------------------------------------------------------
+  // Real addresses for the page's links, so they are reachable with the keyboard and open in a new tab.
+  function linkTo(change) {
+    var q = new URLSearchParams({ team: sel.team, user: sel.user, channel: change.channel || sel.channel });
+    return '?' + q.toString();
+  }
+  var shownChannel = '';
+  var shownThread = '';
   function render() {
     if (!snap || !snap.team) return;
     sel.team = snap.team.id; sel.user = snap.me; sel.channel = snap.channel ? snap.channel.id : '';
@@ -256,11 +268,11 @@ const script = String.raw`
     $('op-presence-label').textContent = me.presence === 'active' ? 'Active' : 'Away';
     $('op-channels').innerHTML = snap.channels.map(function (c) {
       var cls = (c.id === sel.channel && sel.pane === 'channel' ? 'current ' : '') + (c.isMember ? '' : 'not-member ') + (c.isArchived ? 'archived' : '');
-      return '<li><a class="' + cls + '" data-channel-id="' + esc(c.id) + '" data-channel-name="' + esc(c.name) + '"># ' + esc(c.name) + '</a></li>';
+      return '<li><a href="' + esc(linkTo({ channel: c.id })) + '" class="' + cls + '" data-channel-id="' + esc(c.id) + '" data-channel-name="' + esc(c.name) + '"># ' + esc(c.name) + '</a></li>';
     }).join('');
     $('op-home-link').className = sel.pane === 'home' ? 'current' : '';
     $('op-global-shortcuts').innerHTML = snap.app.shortcuts.filter(function (x) { return x.type === 'global'; }).map(function (x) {
-      return '<li><a data-global-shortcut="' + esc(x.callbackId) + '">» ' + esc(x.name) + '</a></li>';
+      return '<li><a href="#" data-global-shortcut="' + esc(x.callbackId) + '">» ' + esc(x.name) + '</a></li>';
     }).join('');
     $('op-app-state').innerHTML = snap.app.installed ? esc(snap.app.name) + ' is installed here. <button id="op-uninstall" class="danger" style="font-size:11px;padding:0 6px">Uninstall</button>' : esc(snap.app.name) + ' is not installed in this workspace.';
 
@@ -285,14 +297,17 @@ const script = String.raw`
       $('op-members').title = c.members.map(function (m) { return m.name + (m.isBot ? ' (app)' : ' — ' + m.presence); }).join('\n');
       var list = c.messages.map(function (m) { return message(m, false); }).join('') || '<div class="empty">No messages yet.</div>';
       var eph = snap.ephemerals.filter(function (e) { return !e.threadTs; }).map(ephemeral).join('');
-      var stick = main.scrollHeight - main.scrollTop - main.clientHeight < 60;
+      // A channel opens at its newest message, as in Slack; after that, new messages follow only a reader at the bottom.
+      var stick = shownChannel !== c.id || main.scrollHeight - main.scrollTop - main.clientHeight < 60;
+      shownChannel = c.id;
       main.innerHTML = '<div id="op-messages">' + list + '</div><div id="op-ephemerals">' + eph + '</div>';
-      if (stick) main.scrollTop = main.scrollHeight;
+      if (stick) scrollToEnd(main);
       $('op-composer').style.display = c.isMember && !c.isArchived ? '' : 'none';
       $('op-text').placeholder = 'Message #' + c.name + (snap.app.commands.length ? '  (try ' + snap.app.commands[0] + ' help)' : '');
     }
 
     var side = $('op-side-body');
+    $('op-root').classList.toggle('thread-open', !!(snap.thread && sel.pane === 'channel'));
     if (snap.thread && sel.pane === 'channel') {
       $('op-side-title').textContent = 'Thread';
       $('op-close-thread').style.display = '';
@@ -301,6 +316,9 @@ const script = String.raw`
       side.innerHTML = '<div id="op-thread" data-thread-ts="' + esc(t.parent.ts) + '">' + message(t.parent, true) +
         '<div class="divider-count">' + t.replies.length + (t.replies.length === 1 ? ' reply' : ' replies') + '</div>' +
         t.replies.map(function (m) { return message(m, true); }).join('') + teph + '</div>';
+      var followThread = shownThread !== t.parent.ts || side.scrollHeight - side.scrollTop - side.clientHeight < 60;
+      shownThread = t.parent.ts;
+      if (followThread) scrollToEnd(side);
       $('op-thread-composer').style.display = snap.channel && snap.channel.isMember ? '' : 'none';
     } else {
       sel.thread = '';
@@ -315,6 +333,14 @@ const script = String.raw`
     renderModal();
   }
 
+  // Images load after the text: stay at the end while they do.
+  function scrollToEnd(box) {
+    box.scrollTop = box.scrollHeight;
+    box.querySelectorAll('img').forEach(function (img) {
+      if (!img.complete) img.addEventListener('load', function () { box.scrollTop = box.scrollHeight; }, { once: true });
+    });
+  }
+
   function renderModal() {
     var m = snap.modal;
     var sig = m ? m.id + JSON.stringify(m.blocks) + JSON.stringify(m.errors) + JSON.stringify(m.title) : '';
@@ -326,9 +352,9 @@ const script = String.raw`
     var shown = box.querySelector('.modal');
     var typed = shown && shown.getAttribute('data-view-id') === m.id ? modalValues() : null;
     box.className = 'modal-backdrop open';
-    box.innerHTML = '<div class="modal" data-view-id="' + esc(m.id) + '"><header><h3 id="op-modal-title">' + esc(m.title ? m.title.text : '') + '</h3></header>' +
+    box.innerHTML = '<div class="modal" data-view-id="' + esc(m.id) + '"><header><h3 id="op-modal-title">' + esc(plain(m.title)) + '</h3></header>' +
       '<div class="body" id="op-modal-body">' + blocks(m.blocks, ' data-view-id="' + esc(m.id) + '"', m.errors) + (m.errors[''] ? '<div class="error">' + esc(m.errors['']) + '</div>' : '') + '</div>' +
-      '<footer><button id="op-modal-close" class="secondary">' + esc(m.close ? m.close.text : 'Cancel') + '</button>' + (m.submit ? '<button id="op-modal-submit" class="primary">' + esc(m.submit.text) + '</button>' : '') + '</footer></div>';
+      '<footer><button id="op-modal-close" class="secondary">' + esc(m.close ? plain(m.close) : 'Cancel') + '</button>' + (m.submit ? '<button id="op-modal-submit" class="primary">' + esc(plain(m.submit)) + '</button>' : '') + '</footer></div>';
     if (typed) restoreValues(typed);
   }
 
@@ -384,7 +410,7 @@ const script = String.raw`
     e.preventDefault(); var input = $('op-new-channel-name');
     post('create-channel', { name: input.value.trim() }).then(function (r) { if (r.ok) { input.value = ''; sel.channel = r.channel; sel.pane = 'channel'; load(); } });
   });
-  $('op-home-link').addEventListener('click', function () { sel.pane = 'home'; sel.thread = ''; post('open-home', {}); });
+  $('op-home-link').addEventListener('click', function (e) { e.preventDefault(); sel.pane = 'home'; sel.thread = ''; post('open-home', {}); });
   $('op-join').addEventListener('click', function () { post('join', { channel: sel.channel }); });
   $('op-close-thread').addEventListener('click', function () { sel.thread = ''; load(); });
   $('op-rename').addEventListener('click', function () {
@@ -422,6 +448,7 @@ const script = String.raw`
   document.addEventListener('click', function (e) {
     var t = e.target.closest ? e.target.closest('[data-channel-id],[data-global-shortcut],[data-act],[data-kind=button],#op-modal-close,#op-modal-submit,#op-uninstall') : null;
     if (!t) return;
+    if (t.tagName === 'A') e.preventDefault();
     if (t.hasAttribute('data-global-shortcut')) { post('shortcut', { callbackId: t.getAttribute('data-global-shortcut') }); return; }
     if (t.hasAttribute('data-channel-id')) { sel.channel = t.getAttribute('data-channel-id'); sel.thread = ''; sel.pane = 'channel'; load(); return; }
     if (t.id === 'op-uninstall') { if (confirm('Uninstall ' + snap.app.name + ' from ' + snap.team.name + '?')) post('uninstall', {}); return; }
@@ -490,7 +517,7 @@ export function operatorPage(baseUrl: string, appName: string): string {
       <div class="presence"><span id="op-presence-dot" class="dot"></span><label style="margin:0;display:flex;gap:6px;align-items:center;color:#fff"><input type="checkbox" id="op-presence"> <span id="op-presence-label">Away</span></label></div>
     </header>
     <h2>Apps</h2>
-    <ul><li><a id="op-home-link">${escapeHtml(appName)} — Home</a></li></ul>
+    <ul><li><a href="#" id="op-home-link">${escapeHtml(appName)} — Home</a></li></ul>
     <ul id="op-global-shortcuts"></ul>
     <h2>Channels</h2>
     <ul id="op-channels"></ul>

@@ -3,6 +3,7 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { SlackSandbox, ShortcutDefinition } from './index';
 import { archiveChannel, createChannel, joinChannel, leaveChannel, postMessage, renameChannel, SlackApiError, uninstallApp } from './ops';
+import { renderMrkdwn, withHtml, type MrkdwnNames } from './mrkdwn';
 import { operatorPage } from './operator-page';
 import type { PresentContext } from './present';
 import type { DeliveryResult } from './sender';
@@ -51,6 +52,9 @@ export function operatorRouter(ctx: PresentContext, sandbox: SlackSandbox, confi
     return u ? u.displayName || u.realName : id;
   };
 
+  // The one renderer of Slack markup for everything the page shows (messages, blocks, App Home, modals).
+  const names: MrkdwnNames = { user: userName, channel: (id) => state.channel(id)?.name ?? id };
+
   const presentMessage = (m: Message, me: string) => {
     const author = state.user(m.user);
     const replies = state.replies(m.channel, m.ts);
@@ -61,7 +65,8 @@ export function operatorRouter(ctx: PresentContext, sandbox: SlackSandbox, confi
       image: m.iconUrl ?? author?.image ?? '',
       isBot: !!m.botId,
       text: m.text,
-      blocks: m.blocks?.filter((b) => (b as Record<string, unknown>).type !== 'rich_text') ?? [],
+      html: renderMrkdwn(m.text, names),
+      blocks: withHtml(m.blocks?.filter((b) => (b as Record<string, unknown>).type !== 'rich_text') ?? [], names),
       files: (m.files ?? [])
         .map((id) => state.file(id))
         .filter((f) => !!f)
@@ -81,10 +86,10 @@ export function operatorRouter(ctx: PresentContext, sandbox: SlackSandbox, confi
       ? {
           id: v.id,
           type: v.type,
-          title: v.definition.title ?? null,
-          submit: v.definition.submit ?? null,
-          close: v.definition.close ?? null,
-          blocks: v.definition.blocks ?? [],
+          title: withHtml(v.definition.title ?? null, names),
+          submit: withHtml(v.definition.submit ?? null, names),
+          close: withHtml(v.definition.close ?? null, names),
+          blocks: withHtml(v.definition.blocks ?? [], names),
           errors: v.errors ?? {},
           values: v.values,
         }
@@ -128,7 +133,7 @@ export function operatorRouter(ctx: PresentContext, sandbox: SlackSandbox, confi
       thread: threadParent
         ? { parent: presentMessage(threadParent, meId), replies: state.replies(channel?.id ?? '', threadParent.ts).map((m) => presentMessage(m, meId)) }
         : null,
-      ephemerals: channel ? state.ephemeralsFor(ws.id, meId, channel.id).slice(-20).map((e) => ({ id: e.id, text: e.text, blocks: e.blocks ?? [], threadTs: e.threadTs ?? null, messageTs: e.messageTs, from: e.from })) : [],
+      ephemerals: channel ? state.ephemeralsFor(ws.id, meId, channel.id).slice(-20).map((e) => ({ id: e.id, text: e.text, html: renderMrkdwn(e.text, names), blocks: withHtml(e.blocks ?? [], names), threadTs: e.threadTs ?? null, messageTs: e.messageTs, from: e.from })) : [],
       modal: presentView(modals[modals.length - 1]),
       modalDepth: modals.length,
       home: presentView(state.homeView(ws.id, meId)),

@@ -52,6 +52,7 @@ font:14.5px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",sans
 .card p{margin:0 0 10px}
 .row{display:flex;gap:8px;flex-wrap:wrap;align-items:center}
 .row .field{flex:1;min-width:0;width:auto}
+.card .label{display:block;font-weight:550;margin:0 0 6px}
 .card textarea.field{min-height:70px;margin-bottom:8px}
 .card form+form,.card div+form{margin-top:12px;padding-top:12px;border-top:1px solid #eef2f7}
 .choice{border:1.5px solid var(--bg);color:var(--bg);background:#fff;border-radius:18px;padding:6px 14px;cursor:pointer;font-weight:550}

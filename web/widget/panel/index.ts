@@ -195,10 +195,13 @@ function createPanel(ctx: PanelContext): PanelHandle {
     const team = settings.showTeamAvatarPreChat && settings.teamAvatarUrl;
     teamAvatar.hidden = !team;
     if (team) teamAvatar.src = team;
-    input.placeholder = settings.onlineMessagePlaceholder || 'Type your message…';
+    const phone = matchMedia(MOBILE_QUERY).matches;
+    // Phones have no Enter key to speak of: their keyboards send with the send button.
+    const placeholder = settings.onlineMessagePlaceholder || 'Type your message…';
+    input.placeholder = phone ? placeholder.replace(/,? and press Enter/i, '') : placeholder;
     attach.hidden = settings.enableFileUploads === false;
     attach.disabled = !conn.connected;
-    sendButton.hidden = settings.showSendBtnOnDesktop === false && !matchMedia(MOBILE_QUERY).matches;
+    sendButton.hidden = settings.showSendBtnOnDesktop === false && !phone;
     const canEnd = settings.showConversationEnd !== false && conversation?.status === 'open';
     clear(menu, canEnd && h('button', { type: 'button', role: 'menuitem', onclick: () => confirmEnd() }, settings.conversationEndMenuLinkLabel || 'End chat'));
     menuButton.hidden = !canEnd;
@@ -538,6 +541,12 @@ function createPanel(ctx: PanelContext): PanelHandle {
     const first = !conversation || conversation.status === 'ended';
     save({ pending: [...(state.pending ?? []), { clientId, text }] });
     pendingEl(clientId, text);
+    // The first message of a conversation is acknowledged at once (autoResponseMessage), so nobody wonders.
+    const ack = first ? s().autoResponseMessage : '';
+    if (ack) {
+      log.appendChild(h('li', { class: 'system', role: 'status' }, ack));
+      scrollDown();
+    }
     stopTyping();
     ensureSocket();
     conn.send({ t: 'msg', clientId, text });
@@ -672,7 +681,9 @@ function createPanel(ctx: PanelContext): PanelHandle {
       card.append(rating);
     }
     if (settings.showTranscriptSendOpt !== false) {
-      const email = h('input', { class: 'field', type: 'email', required: true, value: knownEmail ?? '', placeholder: settings.conversationEndTranscriptPlaceholder || 'Email address for a transcript', 'aria-label': 'Email for a transcript' });
+      // The configured text is the field's visible label: as a placeholder it was cut off in the narrow row.
+      const email = h('input', { class: 'field', id: 'parley-transcript-email', type: 'email', required: true, value: knownEmail ?? '', placeholder: 'you@example.com', autocomplete: 'email' });
+      const label = h('label', { class: 'label', for: 'parley-transcript-email' }, settings.conversationEndTranscriptPlaceholder || 'Email address for a transcript');
       const box = h('form', {
         onsubmit: (event: Event) => {
           event.preventDefault();
@@ -680,7 +691,7 @@ function createPanel(ctx: PanelContext): PanelHandle {
           clear(box, h('p', { role: 'status' }, settings.conversationTranscriptSentThankYou || 'The transcript is on its way to your inbox.'));
         },
       });
-      clear(box, h('div', { class: 'row' }, email, h('button', { class: 'btn', type: 'submit' }, settings.defaultSendBtnLabel || 'Send')));
+      clear(box, label, h('div', { class: 'row' }, email, h('button', { class: 'btn', type: 'submit' }, settings.defaultSendBtnLabel || 'Send')));
       card.append(box);
     }
     return card;
