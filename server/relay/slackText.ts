@@ -2,7 +2,11 @@
  * Slack message text (mrkdwn with <…> links and mentions, &amp;-escaped) to what the widget shows: plain text,
  * and a small, safe HTML (links, bold, italics, strike, code, line breaks; everything else escaped).
  */
-const decode = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+import { replaceShortcodes } from '../emoji';
+
+/** Slack's escaping undone, and emoji shortcodes shown as the emoji the visitor would see in Slack. */
+const decodeEntities = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const decode = (s: string) => replaceShortcodes(decodeEntities(s));
 const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
@@ -16,7 +20,7 @@ function pieces(raw: string): Piece[] {
     if (m.index > last) out.push({ text: decode(raw.slice(last, m.index)) });
     const target = m[1];
     const label = m[2] !== undefined ? decode(m[2]) : undefined;
-    if (/^(https?:|mailto:)/i.test(target)) out.push({ text: label ?? decode(target), href: decode(target) });
+    if (/^(https?:|mailto:)/i.test(target)) out.push({ text: label ?? decodeEntities(target), href: decodeEntities(target) });
     else if (target.startsWith('@')) out.push({ text: label ? `@${label}` : '@someone' });
     else if (target.startsWith('#')) out.push({ text: label ? `#${label}` : '#channel' });
     else if (target.startsWith('!')) out.push({ text: label ?? `@${target.slice(1).split('^')[0]}` });

@@ -30,6 +30,8 @@ export function startSlackSandbox(config: Config): { sandbox: SlackSandbox; conf
       shortcuts: [{ type: 'message', callbackId: CONVERSATION_SHORTCUT, name: 'Conversation actions' }],
     },
     dataFile: path.join(config.dataDir, 'slack-sandbox.json'),
+    // Parley always meets Slack's real rate limits here, in development and in tests alike.
+    rateLimits: 'slack',
   });
   return { sandbox, config: { ...config, slack: { ...config.slack, apiUrl: sandbox.apiUrl, oauthUrl: sandbox.authorizeUrl } } };
 }

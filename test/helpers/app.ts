@@ -58,8 +58,15 @@ const GENEROUS_LIMITS: Config['rateLimits'] = {
   resetEmailPerEmail: 10_000,
 };
 
-/** `clock`: what time it is for operating hours, so a test can move it. */
-export async function startTestServer(overrides: Partial<Config> = {}, options: { restartOf?: RestartOf; clock?: Clock } = {}): Promise<TestServer> {
+/**
+ * `clock`: what time it is for operating hours, so a test can move it. `slackRateLimits`: keep the Slack
+ * sandbox's rate-limit tiers on, as `npm start` does; off by default in tests, which drive Slack faster than a
+ * person could and measure something else.
+ */
+export async function startTestServer(
+  overrides: Partial<Config> = {},
+  options: { restartOf?: RestartOf; clock?: Clock; slackRateLimits?: boolean } = {},
+): Promise<TestServer> {
   const previous = options.restartOf;
   const dataDir = previous?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'parley-test-data-'));
   const dbName = previous?.dbName ?? uniqueDbName('api');
@@ -82,6 +89,7 @@ export async function startTestServer(overrides: Partial<Config> = {}, options: 
   const outbox = parley.mailer.outbox;
   const slack = parley.slackSandbox;
   if (!slack) throw new Error('test servers run without Slack credentials, so with the Slack sandbox');
+  if (!options.slackRateLimits) slack.setRateLimits('off');
   const stripe = parley.stripeSandbox;
   if (!stripe) throw new Error('test servers run without STRIPE_SECRET_KEY, so with the Stripe sandbox');
   return {

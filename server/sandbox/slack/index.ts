@@ -126,6 +126,8 @@ export interface SlackSandbox {
   appId: string;
   /** Points the sender at the app's endpoints (useful when the app's port is known only after start). */
   setAppUrls(urls: Partial<{ eventsUrl: string; interactivityUrl: string; commandsUrl: string }>): void;
+  /** Turns Slack's rate-limit tiers on ('slack') or off; a test that measures something else may lift them. */
+  setRateLimits(mode: 'off' | 'slack'): void;
   /** Adds workspaces (with their people and channels) to a running sandbox; ids already present are skipped. */
   addWorkspaces(seed: SandboxSeed): void;
   /** Installs the app in a workspace without the consent page (as if someone had clicked Allow). */
@@ -221,7 +223,11 @@ export function createSlackSandbox(opts: SlackSandboxOptions): SlackSandbox {
     return m;
   };
 
+  const limiter = new RateLimiter(opts.rateLimits === 'slack');
   const sandbox: SlackSandbox = {
+    setRateLimits(mode) {
+      limiter.enabled = mode === 'slack';
+    },
     router: express.Router(),
     apiUrl: `${baseUrl}/api/`,
     authorizeUrl: `${baseUrl}/oauth/v2/authorize`,
@@ -400,7 +406,6 @@ export function createSlackSandbox(opts: SlackSandboxOptions): SlackSandbox {
     },
   };
 
-  const limiter = opts.rateLimits === 'slack' ? new RateLimiter() : null;
   sandbox.router.use(webApiRouter(ctx, sender, { clientId: opts.app.clientId, clientSecret: opts.app.clientSecret, appId, name: appName }, limiter));
   sandbox.router.use(oauthRouter(ctx, { clientId: opts.app.clientId, name: appName, redirectUrls: opts.app.redirectUrls, codeTtlMs: opts.codeTtlMs ?? 10 * 60_000 }));
   sandbox.router.use(fileAndResponseRoutes(ctx, sender));

@@ -1,8 +1,7 @@
 // Slack's mrkdwn as the Slack client shows it, for the operator page: one renderer for message text, App Home,
 // modals and every text object of a block. Slack text arrives with &, < and > escaped; <…> are tokens
-// (links, mentions, dates). Shortcodes come from iamcal's emoji-data (the emoji-datasource package), the table
-// Slack itself uses, so every name Slack knows (:robot_face:, :large_green_circle:, :+1:) shows its emoji.
-import emojiData from 'emoji-datasource/emoji.json';
+// (links, mentions, dates). Shortcodes come from Slack's own table (server/emoji.ts).
+import { replaceShortcodes } from '../../emoji';
 import { escapeHtml } from './html';
 
 export type MrkdwnNames = {
@@ -17,20 +16,9 @@ const HOLE_PATTERN = /\u0001(\d+)\u0002/g;
 const decodeEntities = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 const SAFE_HREF = /^(https?:\/\/|mailto:)/i;
 
-/** Shortcode → emoji character, built once from the data set (about 1,900 emoji, 2,300 names). */
-const EMOJI = new Map<string, string>(
-  (emojiData as { unified: string; short_names: string[] }[]).flatMap((e) => {
-    const char = String.fromCodePoint(...e.unified.split('-').map((hex) => parseInt(hex, 16)));
-    return e.short_names.map((name): [string, string] => [name, char]);
-  }),
-);
-
 /** `:name:` (and `:name::skin-tone-2:`) as emoji; unknown names (custom emoji) stay as typed, as in Slack. */
 export function emojify(escaped: string): string {
-  return escaped.replace(/:([a-z0-9_+'-]+):(?::skin-tone-[2-6]:)?/gi, (whole, name: string) => {
-    const found = EMOJI.get(name.toLowerCase());
-    return found ? `<span class="emoji" role="img" aria-label="${escapeHtml(name)}">${found}</span>` : whole;
-  });
+  return replaceShortcodes(escaped, (char, name) => `<span class="emoji" role="img" aria-label="${escapeHtml(name)}">${char}</span>`);
 }
 
 const ordinal = (n: number) => {
@@ -196,7 +184,7 @@ export function renderPlain(text: string, emoji: boolean): string {
 /** Text for places that take no markup (select options, titles, placeholders): entities decoded, emoji as characters. */
 export function plainText(text: string, emoji = true): string {
   const decoded = decodeEntities(text ?? '');
-  return emoji ? decoded.replace(/:([a-z0-9_+'-]+):(?::skin-tone-[2-6]:)?/gi, (whole, name: string) => EMOJI.get(name.toLowerCase()) ?? whole) : decoded;
+  return emoji ? replaceShortcodes(decoded) : decoded;
 }
 
 type TextObject = { type: 'mrkdwn' | 'plain_text'; text: string; emoji?: boolean; verbatim?: boolean };

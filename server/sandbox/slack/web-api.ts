@@ -621,7 +621,7 @@ export function webApiRouter(ctx: PresentContext, sender: Sender, app: AppCreden
       if (rule && rule[info.kind] === null) return reply(200, { ok: false, error: 'not_allowed_token_type' }, info);
       const needed = missingScope(method, info.kind, info.scopes);
       if (needed) return reply(200, { ok: false, error: 'missing_scope', needed: needed.join(','), provided: info.scopes.join(',') }, info);
-      const wait = limiter?.take(ws.id, method, typeof args.channel === 'string' ? args.channel : undefined) ?? null;
+      const wait = limiter?.enabled ? limiter.take(ws.id, method, typeof args.channel === 'string' ? args.channel : undefined) : null;
       if (wait !== null) {
         res.setHeader('Retry-After', String(wait));
         return reply(429, { ok: false, error: 'ratelimited' }, info);
