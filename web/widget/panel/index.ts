@@ -480,6 +480,9 @@ function createPanel(ctx: PanelContext): PanelHandle {
     }
   }
 
+  /** Acknowledgement lines waiting for their message's seq, by client id. */
+  const acks = new Map<string, HTMLElement>();
+
   function confirmPending(clientId: string, seq: number, id: string): void {
     const el = pendingEls.get(clientId);
     if (!el) return;
@@ -489,6 +492,12 @@ function createPanel(ctx: PanelContext): PanelHandle {
     if (meta) meta.textContent = timeOf(new Date().toISOString());
     byId.set(id, el);
     place(el, seq);
+    // The acknowledgement of a first message stays right below it, wherever later messages land.
+    const ack = acks.get(clientId);
+    if (ack) {
+      acks.delete(clientId);
+      place(ack, seq + 0.5);
+    }
     save({ pending: (state.pending ?? []).filter((p) => p.clientId !== clientId) });
   }
 
@@ -544,7 +553,9 @@ function createPanel(ctx: PanelContext): PanelHandle {
     // The first message of a conversation is acknowledged at once (autoResponseMessage), so nobody wonders.
     const ack = first ? s().autoResponseMessage : '';
     if (ack) {
-      log.appendChild(h('li', { class: 'system', role: 'status' }, ack));
+      const line = h('li', { class: 'system', role: 'status' }, ack);
+      acks.set(clientId, line);
+      log.appendChild(line);
       scrollDown();
     }
     stopTyping();
