@@ -193,6 +193,8 @@ export function createSlackSandbox(opts: SlackSandboxOptions): SlackSandbox {
     ackTimeoutMs: opts.ackTimeoutMs ?? 3000,
     triggerTtlMs: opts.triggerTtlMs ?? 3000,
   });
+  // Retries a previous run left pending go out when due (the app may be starting too: a refused one is retried).
+  sender.resumePendingRetries();
   const autoEvents = opts.autoEvents ?? true;
   const logFailure = (err: unknown) => console.error('[slack sandbox] delivery failed', err);
   const subscribed = (event: Record<string, unknown>): boolean => {

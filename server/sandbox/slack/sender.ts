@@ -4,7 +4,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { PresentContext } from './present';
 import { messageObject, viewObject } from './present';
 import { deleteMessage, postMessage, SlackApiError, updateMessage } from './ops';
-import type { DeliveryAttempt, DeliveryRecord, EphemeralMessage, Installation, Message, SandboxView } from './types';
+import type { DeliveryAttempt, DeliveryRecord, EphemeralMessage, Installation, Message, PendingRetry, SandboxView } from './types';
 import { checkView, newHash, pushModal } from './views';
 
 export interface SenderConfig {
@@ -368,14 +368,24 @@ export class Sender {
     eventId?: string;
     /** For a redelivery: the x-slack-retry-num and reason of its first attempt. */
     firstRetry?: { num: number; reason: string };
+    /** A retry resumed after a restart waits until its time (ms since the epoch). */
+    notBefore?: number;
   }): Promise<DeliveryResult> {
     const record: DeliveryRecord = { id: this.ctx.state.nextId('D'), kind: d.kind, teamId: d.teamId, eventId: d.eventId, url: d.url, summary: d.summary, attempts: [], ok: false };
     let last: DeliveryResult = { ok: false, attempts: record.attempts };
     const first = d.firstRetry?.num ?? 0;
+    if (d.notBefore !== undefined && d.notBefore > Date.now()) await this.sleep(d.notBefore - Date.now());
     for (let retryNum = first; retryNum <= first + d.retries; retryNum++) {
       if (this.closed) break;
       const reason = retryNum === first ? d.firstRetry?.reason : record.attempts.at(-1)?.failure;
-      if (retryNum > first) await this.sleep(this.config.retryDelaysMs[retryNum - 1] ?? 0);
+      if (retryNum > first) {
+        const delay = this.config.retryDelaysMs[retryNum - 1] ?? 0;
+        // Written down before the wait, so a restart in between still sends it (Slack keeps retrying too).
+        if (d.eventId && d.kind === 'event') {
+          this.rememberRetry({ eventId: d.eventId, teamId: d.teamId ?? '', summary: d.summary, body: d.body, retryNum, reason: reason ?? 'http_error', dueAt: Date.now() + delay, retriesLeft: first + d.retries - retryNum });
+        }
+        await this.sleep(delay);
+      }
       if (this.closed) break;
       const attempt = await this.attempt(d.url, d.body, d.contentType, retryNum, reason);
       record.attempts.push(attempt.attempt);
@@ -383,12 +393,48 @@ export class Sender {
       if (attempt.ok || attempt.noRetry) break;
     }
     record.ok = last.ok;
+    // Done (delivered or out of retries); a close keeps the pending retry for the next start.
+    if (d.eventId && !this.closed) this.forgetRetry(d.eventId);
     if (d.eventId) {
       const sent = this.envelopes.get(d.eventId);
       if (sent) sent.attempts += record.attempts.length;
     }
     this.ctx.state.logDelivery(record);
     return last;
+  }
+
+  private rememberRetry(retry: PendingRetry): void {
+    const data = this.ctx.state.data;
+    data.pendingRetries = [...(data.pendingRetries ?? []).filter((r) => r.eventId !== retry.eventId), retry];
+    this.ctx.state.changed();
+  }
+
+  private forgetRetry(eventId: string): void {
+    const data = this.ctx.state.data;
+    if (!data.pendingRetries?.some((r) => r.eventId === eventId)) return;
+    data.pendingRetries = data.pendingRetries.filter((r) => r.eventId !== eventId);
+    this.ctx.state.changed();
+  }
+
+  /** At start: the event retries a previous run left pending are sent when due, to today's events URL. */
+  resumePendingRetries(): void {
+    for (const retry of this.ctx.state.data.pendingRetries ?? []) {
+      this.envelopes.set(retry.eventId, { teamId: retry.teamId, summary: retry.summary, body: retry.body, attempts: retry.retryNum });
+      void this.track(
+        this.deliver({
+          kind: 'event',
+          teamId: retry.teamId,
+          eventId: retry.eventId,
+          url: this.config.eventsUrl,
+          summary: retry.summary,
+          body: retry.body,
+          contentType: 'application/json',
+          retries: retry.retriesLeft,
+          firstRetry: { num: retry.retryNum, reason: retry.reason },
+          notBefore: retry.dueAt,
+        }),
+      ).catch((err: unknown) => console.error('[slack sandbox] resumed retry failed', err));
+    }
   }
 
   /**

@@ -215,6 +215,22 @@ export interface SandboxData {
   revokedTokens: RevokedToken[];
   responses: ResponseUrlPost[];
   counter: number;
+  /** Event retries waiting for their time, kept so they survive a restart (absent in older data files). */
+  pendingRetries?: PendingRetry[];
+}
+
+/** An event delivery that failed and is due again at `dueAt`, as retry `retryNum`. */
+export interface PendingRetry {
+  eventId: string;
+  teamId: string;
+  summary: string;
+  body: string;
+  retryNum: number;
+  reason: string;
+  /** ms since the epoch */
+  dueAt: number;
+  /** Retries left after this one. */
+  retriesLeft: number;
 }
 
 /** The seed: what a fresh sandbox contains. Channel members and ids are optional; ids are generated when absent. */

@@ -89,6 +89,25 @@ describe('Slack sandbox state', () => {
     expect(Number(next.ts)).to.be.greaterThan(Number(reply.ts));
   });
 
+  it('sends an event retry that was waiting when the sandbox stopped once it runs again', async () => {
+    const dataFile = path.join(mkdtempSync(path.join(tmpdir(), 'slack-data-')), 'sandbox.json');
+    f = await startSandbox({ autoEvents: false, dataFile, retryDelaysMs: [1500, 1500, 1500] });
+    installBot(f);
+    f.app.respond(() => ({ status: 500 }));
+    const first = f.sandbox.sendEvent(ACME, { type: 'app_home_opened', user: ALICE, tab: 'home' }, { retries: 1 });
+    await f.app.waitFor(1);
+    const eventId = (JSON.parse(f.app.received[0]?.body ?? '{}') as { event_id?: string }).event_id;
+    await until(() => (f?.sandbox.state.data.pendingRetries ?? []).some((r) => r.eventId === eventId));
+    await f.close();
+    await first;
+
+    f = await startSandbox({ autoEvents: false, dataFile });
+    const [retry] = await f.app.waitFor(1);
+    expect(JSON.parse(retry?.body ?? '{}')).to.include({ event_id: eventId });
+    expect(retry?.headers['x-slack-retry-num']).to.equal('1');
+    await until(() => (f?.sandbox.state.data.pendingRetries ?? []).length === 0);
+  });
+
   describe('operator page actions', () => {
     beforeEach(async () => {
       f = await startSandbox({ autoEvents: false });
