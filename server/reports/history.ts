@@ -99,16 +99,16 @@ export async function transcript(models: Models, ce: Room, chatId: string): Prom
  * flat whatever the count.
  */
 export async function* allChats(models: Models, ce: Room, opts: { range?: ReportRange; limit?: number }): AsyncGenerator<ChatRecord> {
-  const cursor = models.Conversation.find(kept(ce, opts.range))
-    .sort({ startedAt: -1 })
-    .limit(opts.limit ?? 0)
-    .lean<ConversationRow[]>()
-    .batchSize(1000)
-    .cursor();
+  // The driver's cursor, not mongoose's: plain documents, read a batch at a time, nothing hydrated.
+  const cursor = models.Conversation.collection.find<ConversationRow>(kept(ce, opts.range), {
+    sort: { startedAt: -1 },
+    limit: opts.limit ?? 0,
+    batchSize: 1000,
+  });
   let batch: ConversationRow[] = [];
   try {
     for await (const row of cursor) {
-      batch.push(row as ConversationRow);
+      batch.push(row);
       if (batch.length === 1000) {
         yield* await withVisitors(models, ce, batch);
         batch = [];
