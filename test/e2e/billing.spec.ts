@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import request from 'supertest';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { useServer } from '../helpers/app';
 import { useBrowser } from '../helpers/browser';
 import { payCheckout, trialAccount, type TrialAccount } from '../helpers/billing';
 import { configuredWidget, waitFor } from './widgetHelpers';
@@ -18,14 +18,7 @@ const DAY = 24 * 60 * 60;
 describe('billing in the browser', function () {
   this.timeout(120_000);
   const browser = useBrowser();
-  let server: TestServer;
-  before(async function () {
-    this.timeout(60_000);
-    server = await startTestServer();
-  });
-  after(async () => {
-    await server?.close();
-  });
+  const server = useServer();
 
   const at = (hashPath: string) => `${server.url}/app/#${hashPath}`;
 

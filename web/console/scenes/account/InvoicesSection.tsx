@@ -82,5 +82,7 @@ export function InvoicesSection() {
 function describe(invoice: InvoiceView, plans: readonly { stripeId: string; label: string; duration: string }[]): string {
   if (invoice.stripePlanId === '') return 'Single charge';
   const plan = plans.find((p) => p.stripeId === invoice.stripePlanId);
-  return plan ? `${plan.label} plan, ${plan.duration}` : 'Subscription';
+  if (!plan) return 'Subscription';
+  // Stripe invoices the start of a trial at 0.
+  return invoice.amount === 0 ? `${plan.label} plan, free trial` : `${plan.label} plan, ${plan.duration}`;
 }
