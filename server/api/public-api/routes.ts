@@ -5,7 +5,7 @@
  */
 import { Router, type Request, type Response } from 'express';
 import { randomBytes } from 'node:crypto';
-import type { QueryFilter } from 'mongoose';
+import type { QueryFilter, Types } from 'mongoose';
 import type { z } from 'zod';
 import type { ApiDeps } from '../users/routes';
 import type { Conversation } from '../../models/Conversation';
@@ -19,6 +19,14 @@ import { ConversationsQuerySchema, IdParamsSchema, SubscribeHookSchema, Visitors
 
 const DEFAULT_PER_MINUTE = 120;
 
+type Widgets = Map<string, { uuid: string; name: string; _id: Types.ObjectId }>;
+
+/** The widget named by a `widgetId` filter: undefined when none was given, null when it is not the account's. */
+function widgetFilter(widgets: Widgets, widgetId: string | undefined): Types.ObjectId | undefined | null {
+  if (widgetId === undefined) return undefined;
+  return [...widgets.values()].find((w) => w.uuid === widgetId)?._id ?? null;
+}
+
 type Body<S extends z.ZodType> = Request<Record<string, string>, unknown, z.output<S>>;
 
 export function publicApiRouter({ config, models }: ApiDeps): Router {
@@ -29,7 +37,7 @@ export function publicApiRouter({ config, models }: ApiDeps): Router {
   const any = [requireApiKey(models, ['api', 'zapier']), limit];
 
   /** Widget ids (Uuid) by internal id, for the account of the request's key. */
-  const widgetsOf = async (res: Response) => {
+  const widgetsOf = async (res: Response): Promise<Widgets> => {
     const ces = await models.ChatEndpoint.find({ accountId: apiKeyOf(res).accountId }, { Uuid: 1, RoomName: 1 });
     return new Map(ces.map((ce) => [String(ce._id), { uuid: ce.Uuid, name: ce.RoomName, _id: ce._id }]));
   };
@@ -50,15 +58,12 @@ export function publicApiRouter({ config, models }: ApiDeps): Router {
     const query = parse(ConversationsQuerySchema, req.query);
     const accountId = apiKeyOf(res).accountId;
     const widgets = await widgetsOf(res);
-    const filter: QueryFilter<Conversation> = { accountId };
-    if (query.widgetId !== undefined) {
-      const ce = [...widgets.values()].find((w) => w.uuid === query.widgetId);
-      if (!ce) {
-        res.json({ data: [], nextCursor: null });
-        return;
-      }
-      filter.ceId = ce._id;
+    const ceId = widgetFilter(widgets, query.widgetId);
+    if (ceId === null) {
+      res.json({ data: [], nextCursor: null });
+      return;
     }
+    const filter: QueryFilter<Conversation> = { accountId, ...(ceId ? { ceId } : {}) };
     if (query.status) filter.status = query.status;
     if (query.since || query.until) filter.startedAt = { ...(query.since ? { $gte: query.since } : {}), ...(query.until ? { $lt: query.until } : {}) };
     if (query.email !== undefined) {
@@ -94,15 +99,12 @@ export function publicApiRouter({ config, models }: ApiDeps): Router {
   router.get('/api/visitors', ...read, async (req, res) => {
     const query = parse(VisitorsQuerySchema, req.query);
     const widgets = await widgetsOf(res);
-    const filter: QueryFilter<Visitor> = { accountId: apiKeyOf(res).accountId };
-    if (query.widgetId !== undefined) {
-      const ce = [...widgets.values()].find((w) => w.uuid === query.widgetId);
-      if (!ce) {
-        res.json({ data: [], nextCursor: null });
-        return;
-      }
-      filter.ceId = ce._id;
+    const ceId = widgetFilter(widgets, query.widgetId);
+    if (ceId === null) {
+      res.json({ data: [], nextCursor: null });
+      return;
     }
+    const filter: QueryFilter<Visitor> = { accountId: apiKeyOf(res).accountId, ...(ceId ? { ceId } : {}) };
     if (query.email !== undefined) filter.email = query.email;
     if (query.cursor) filter._id = { $lt: query.cursor };
     const page = await models.Visitor.find(filter).sort({ _id: -1 }).limit(query.limit + 1);

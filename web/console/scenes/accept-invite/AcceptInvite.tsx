@@ -9,6 +9,7 @@ import { INVITATION_TOKEN_LENGTH, TEAM_MESSAGES } from '../../../../server/share
 import { messageOf } from '../../api';
 import { acceptInvitation, getInvitation } from '../../api/team';
 import { AuthLayout } from '../../components/AuthLayout';
+import { TermsCheckbox } from '../../components/TermsCheckbox';
 import { Alert, Button, PageLoader, TextField, useDocumentTitle } from '../../components/ui';
 import { useSession } from '../../session/session';
 
@@ -81,19 +82,7 @@ export function AcceptInvite() {
           value={password}
           onChange={(event) => setPassword(event.target.value)}
         />
-        <label className="checkbox">
-          <input type="checkbox" checked={agreed} onChange={(event) => setAgreed(event.target.checked)} />
-          <span>
-            I agree to the{' '}
-            <Link to="/legal/terms" target="_blank" rel="noopener">
-              Terms of Service
-            </Link>{' '}
-            and{' '}
-            <Link to="/legal/privacy-policy" target="_blank" rel="noopener">
-              Privacy Policy
-            </Link>
-          </span>
-        </label>
+        <TermsCheckbox checked={agreed} onChange={setAgreed} />
         <Button type="submit" block busy={pending} disabled={!agreed}>
           Join and sign in
         </Button>

@@ -1,9 +1,10 @@
 /** #/legal: the user accepts the current Terms of Service and Privacy Policy before using the console. */
 import { useState, type FormEvent } from 'react';
-import { Link, Navigate, useNavigate } from 'react-router-dom';
+import { Navigate, useNavigate } from 'react-router-dom';
 import { LEGAL_DOCUMENTS, TERMS_VERSION } from '../../../../server/shared/constants';
 import { confirmLegal, messageOf } from '../../api';
 import { AuthLayout } from '../../components/AuthLayout';
+import { TermsCheckbox } from '../../components/TermsCheckbox';
 import { Alert, Button, useDocumentTitle } from '../../components/ui';
 import { needsTermsAcceptance } from '../../lib/rules';
 import { useSession, useUser } from '../../session/session';
@@ -61,19 +62,7 @@ export function Legal() {
     >
       <form className="stack" onSubmit={submit}>
         {error && <Alert kind="error">{error}</Alert>}
-        <label className="checkbox">
-          <input type="checkbox" checked={agreed} onChange={(event) => setAgreed(event.target.checked)} />
-          <span>
-            I agree to the{' '}
-            <Link to="/legal/terms" target="_blank" rel="noopener">
-              Terms of Service
-            </Link>{' '}
-            and{' '}
-            <Link to="/legal/privacy-policy" target="_blank" rel="noopener">
-              Privacy Policy
-            </Link>
-          </span>
-        </label>
+        <TermsCheckbox checked={agreed} onChange={setAgreed} />
         <Button type="submit" block disabled={!agreed} busy={pending}>
           Continue
         </Button>
