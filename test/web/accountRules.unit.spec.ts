@@ -1,0 +1,97 @@
+import { expect } from 'chai';
+import type { AccountView, InvoiceView, PlanView } from '../../server/shared';
+import { PLAN_CATALOG, monthlyPrice, nextPlan, yearlyListMonthlyPrice } from '../../server/shared/plans';
+import { planButton, statusText, usage, visibleInvoices } from '../../web/console/scenes/account/accountRules';
+import { accountState } from '../../server/billing/state';
+
+const plan = (stripeId: string): PlanView => {
+  const found = PLAN_CATALOG.find((p) => p.stripeId === stripeId);
+  if (!found) throw new Error(stripeId);
+  return found;
+};
+const NOW = new Date('2026-05-10T12:00:00Z');
+const inDays = (days: number) => new Date(NOW.getTime() + days * 86_400_000).toISOString();
+
+describe('Account screen rules', () => {
+  describe('the plan button of a tile', () => {
+    const card = { paymentType: 'card' };
+    const basic = plan('parley_basic_monthly');
+
+    it('offers Choose Plan on every other priced tile while no card is on file, and Current plan on its own', () => {
+      expect(planButton(plan('parley_pro_yearly'), basic, { paymentType: 'none' })).to.include({ label: 'Choose Plan', kind: 'checkout' });
+      expect(planButton(basic, basic, { paymentType: 'none' })).to.include({ label: 'Current plan', disabled: true });
+    });
+
+    it('says Upgrade, Downgrade, or Switch to annual/monthly for the same plan in the other duration', () => {
+      expect(planButton(plan('parley_pro_monthly'), basic, card)?.label).to.equal('Upgrade');
+      expect(planButton(basic, plan('parley_pro_monthly'), card)?.label).to.equal('Downgrade');
+      expect(planButton(plan('parley_basic_yearly'), basic, card)?.label).to.equal('Switch to annual');
+      expect(planButton(basic, plan('parley_basic_yearly'), card)?.label).to.equal('Switch to monthly');
+      expect(planButton(plan('parley_pro_yearly'), basic, card)?.label).to.equal('Upgrade');
+    });
+
+    it('has no button for the custom plan', () => {
+      expect(planButton(plan('parley_custom_monthly'), basic, card)).to.equal(null);
+    });
+  });
+
+  it('shows yearly prices per month rounded up, struck through at the yearly price over 11 (one month free)', () => {
+    expect(monthlyPrice(plan('parley_basic_yearly'))).to.equal(Math.ceil((2900 * 11) / 12 / 100));
+    expect(yearlyListMonthlyPrice(plan('parley_basic_yearly'))).to.equal(29);
+    expect(monthlyPrice(plan('parley_custom_yearly'))).to.equal(null);
+  });
+
+  it('takes as next plan the first of the same duration with more channels than in use, else a custom one', () => {
+    const monthly = PLAN_CATALOG.filter((p) => p.duration === 'monthly');
+    expect(nextPlan(plan('parley_basic_monthly'), PLAN_CATALOG, 1).stripeId).to.equal('parley_pro_monthly');
+    expect(nextPlan(plan('parley_pro_monthly'), monthly, 3).stripeId).to.equal('parley_business_monthly');
+    expect(nextPlan(plan('parley_custom_monthly'), monthly, 100)).to.include({ label: 'Custom', price: null });
+  });
+
+  describe('the account status text', () => {
+    const base: Pick<AccountView, 'state' | 'paymentType' | 'cancelAt' | 'canceledAt' | 'delinquent' | 'trialEndAt'> = {
+      state: 'paying',
+      paymentType: 'card',
+      cancelAt: null,
+      canceledAt: null,
+      delinquent: false,
+      trialEndAt: null,
+    };
+    it('names a pending cancellation first, then delinquency or good standing, else when the subscription ended', () => {
+      expect(statusText({ ...base, cancelAt: inDays(9), canceledAt: inDays(0) }, NOW)).to.equal('subscription canceled and will end on May 19, 2026');
+      expect(statusText({ ...base, delinquent: true }, NOW)).to.equal('delinquent, update billing info');
+      expect(statusText(base, NOW)).to.equal('in good standing');
+      expect(statusText({ ...base, state: 'canceled', canceledAt: inDays(-3) }, NOW)).to.equal('subscription ended on May 7, 2026');
+      expect(statusText({ ...base, state: 'trial_expired', paymentType: 'none', trialEndAt: inDays(-1) }, NOW)).to.equal('subscription ended on May 9, 2026');
+    });
+  });
+
+  it('draws usage bars 400 pixels wide at most, in danger style from 100 percent', () => {
+    expect(usage(150, 300)).to.deep.equal({ used: 150, limit: 300, width: 200, danger: false });
+    expect(usage(300, 300)).to.include({ width: 400, danger: true });
+    expect(usage(450, 300)).to.include({ width: 400, danger: true });
+  });
+
+  it('hides a 0 invoice only when it is the only one', () => {
+    const invoice = (amount: number): InvoiceView => ({ id: `in_${amount}`, stripePlanId: 'parley_basic_monthly', dateTs: 1, amount, stripeInvoiceUrl: '' });
+    expect(visibleInvoices([invoice(0)])).to.deep.equal([]);
+    expect(visibleInvoices([invoice(2900), invoice(0)])).to.have.length(2);
+    expect(visibleInvoices([invoice(2900)])).to.have.length(1);
+  });
+});
+
+describe('the account state', () => {
+  const trial = { paymentType: 'none', trialEndAt: new Date(inDays(5)), subscriptionStatus: 'trialing', hadPaidPlan: false };
+  it('is trialing before trialEndAt without a card, trial expired after it or once Stripe ended the trial', () => {
+    expect(accountState(trial, NOW)).to.equal('trialing');
+    expect(accountState({ ...trial, trialEndAt: new Date(inDays(-1)) }, NOW)).to.equal('trial_expired');
+    expect(accountState({ ...trial, subscriptionStatus: 'canceled' }, NOW)).to.equal('trial_expired');
+    expect(accountState({ ...trial, subscriptionStatus: '' }, NOW)).to.equal('trialing');
+  });
+
+  it('is paying while Stripe bills the subscription (past due included), canceled once a paid one ended', () => {
+    expect(accountState({ ...trial, paymentType: 'card', subscriptionStatus: 'active' }, NOW)).to.equal('paying');
+    expect(accountState({ ...trial, paymentType: 'card', subscriptionStatus: 'past_due' }, NOW)).to.equal('paying');
+    expect(accountState({ ...trial, paymentType: 'card', subscriptionStatus: 'canceled', hadPaidPlan: true }, NOW)).to.equal('canceled');
+  });
+});
