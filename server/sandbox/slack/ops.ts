@@ -195,6 +195,12 @@ function emitMessageEvent(ctx: PresentContext, channel: Channel, message: Messag
   delete body.subscribed;
   if (message.files?.length && !message.botId) body.subtype = 'file_share';
   emitEvent(ctx, channel.teamId, { ...body, channel: channel.id, event_ts: message.ts, channel_type: channel.isPrivate ? 'group' : 'channel' });
+  // Slack also announces each file a person shares (file_shared, for apps subscribed to it).
+  if (!message.botId) {
+    for (const fileId of message.files ?? []) {
+      emitEvent(ctx, channel.teamId, { type: 'file_shared', file_id: fileId, user_id: message.user, file: { id: fileId }, channel_id: channel.id, event_ts: message.ts });
+    }
+  }
 }
 
 export function updateMessage(

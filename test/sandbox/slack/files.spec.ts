@@ -89,7 +89,7 @@ describe('Slack sandbox files', () => {
     expect(err.error).to.equal('not_in_channel');
   });
 
-  it('shares a file a person uploads on the operator page as a file_share message event', async () => {
+  it('shares a file a person uploads on the operator page as a file_share message event and a file_shared event', async () => {
     await f.close();
     f = await startSandbox();
     const { client } = installBot(f);
@@ -107,6 +107,8 @@ describe('Slack sandbox files', () => {
     expect(file.mimetype).to.equal('image/png');
     const bytes = await fetch(file.url_private, { headers: { authorization: `Bearer ${f.sandbox.state.installation(ACME)?.botToken}` } });
     expect(await bytes.text()).to.equal('png-bytes');
+    const shared = f.app.received.map((r) => (JSON.parse(r.body) as { event: Record<string, unknown> }).event).find((e) => e.type === 'file_shared');
+    expect(shared).to.deep.include({ user_id: ALICE, channel_id: SUPPORT, file_id: (event?.files as Array<{ id: string }>)[0]?.id });
   });
 
   it('completes an upload once when the WebClient retries through a Slack outage', async () => {
