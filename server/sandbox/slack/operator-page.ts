@@ -4,7 +4,7 @@ import { escapeHtml, pageShell } from './html';
 
 const css = `
 body { height: 100vh; overflow: hidden; }
-.op { display: grid; grid-template-columns: 260px 1fr 380px; height: 100vh; }
+.op { display: grid; grid-template-columns: 260px 1fr 380px; grid-template-rows: minmax(0, 1fr); height: 100vh; }
 .op.no-side .op-side { display: none; }
 .op.no-side { grid-template-columns: 260px 1fr; }
 .op-nav { background: var(--aubergine); color: #e8dfe8; display: flex; flex-direction: column; overflow-y: auto; }
@@ -26,14 +26,14 @@ body { height: 100vh; overflow: hidden; }
 .op-nav form input { flex: 1; min-width: 0; padding: 3px 6px; font-size: 13px; }
 .op-nav form button { padding: 2px 8px; font-size: 13px; }
 .op-nav .app-state { margin: auto 16px 14px; font-size: 12px; color: #cfc3cf; }
-.op-main { display: flex; flex-direction: column; min-width: 0; background: #fff; }
+.op-main { display: flex; flex-direction: column; min-width: 0; min-height: 0; background: #fff; }
 .op-main > header { padding: 10px 18px; border-bottom: 1px solid var(--border); display: flex; align-items: center; gap: 12px; min-height: 56px; }
 .op-main > header h2 { margin: 0; font-size: 18px; }
 .op-main > header .topic { color: var(--muted); font-size: 13px; flex: 1; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .channel-tools { display: flex; gap: 6px; }
 .members { font-size: 12px; color: var(--muted); display: flex; gap: 4px; align-items: center; white-space: nowrap; }
 .channel-tools button { font-size: 12px; padding: 2px 8px; }
-.op-scroll { flex: 1; overflow-y: auto; padding: 8px 0; }
+.op-scroll { flex: 1; min-height: 0; overflow-y: auto; padding: 8px 0; }
 .msg { display: grid; grid-template-columns: 40px 1fr; gap: 8px; padding: 6px 18px; position: relative; }
 .msg:hover { background: #f8f8f8; }
 .msg img.avatar { width: 36px; height: 36px; border-radius: 6px; }
@@ -57,7 +57,7 @@ body { height: 100vh; overflow: hidden; }
 .composer .bar label { cursor: pointer; }
 .composer .bar input[type=file] { display: none; }
 .notice { margin: 8px 18px; padding: 8px 12px; background: #f4f4f4; border-radius: 6px; display: flex; gap: 10px; align-items: center; }
-.op-side { border-left: 1px solid var(--border); display: flex; flex-direction: column; min-width: 0; background: #fff; }
+.op-side { border-left: 1px solid var(--border); display: flex; flex-direction: column; min-width: 0; min-height: 0; background: #fff; }
 .op-side > header { padding: 10px 16px; border-bottom: 1px solid var(--border); display: flex; justify-content: space-between; align-items: center; min-height: 56px; }
 .op-side > header h3 { margin: 0; font-size: 16px; }
 .op-side .divider-count { margin: 4px 18px; font-size: 12px; color: var(--muted); border-bottom: 1px solid #eee; }
@@ -98,7 +98,7 @@ a:focus-visible, button:focus-visible, select:focus-visible { outline: 2px solid
 /* Phones: one column; the channel list becomes a short strip and the thread opens over the channel. */
 @media (max-width: 760px) {
   body { overflow: auto; }
-  .op, .op.no-side { grid-template-columns: 1fr; grid-template-rows: auto 1fr; height: 100vh; }
+  .op, .op.no-side { grid-template-columns: 1fr; grid-template-rows: auto minmax(0, 1fr); height: 100vh; }
   .op-nav { max-height: 30vh; }
   .op-nav header { padding: 8px 12px; }
   .op-nav header h1 { font-size: 15px; margin-bottom: 2px; }
@@ -212,6 +212,9 @@ const script = String.raw`
   // ---- messages ------------------------------------------------------------------------------------
   function time(ts) { var d = new Date(Number(ts) * 1000); return d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }); }
   function message(m, inThread) {
+    if (m.system) {
+      return '<div class="msg system" data-system="' + esc(m.system) + '" data-ts="' + esc(m.ts) + '" data-user="' + esc(m.user) + '"><img class="avatar" src="' + esc(m.image) + '" alt=""><div><span class="who">' + esc(m.author) + '</span><span class="when">' + time(m.ts) + '</span><div class="text">' + m.html + '</div></div></div>';
+    }
     var where = ' data-msg-ts="' + esc(m.ts) + '"';
     var tools = '';
     if (!m.tombstone) {

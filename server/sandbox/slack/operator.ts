@@ -3,6 +3,7 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { SlackSandbox, ShortcutDefinition } from './index';
 import { archiveChannel, createChannel, joinChannel, leaveChannel, postMessage, renameChannel, SlackApiError, uninstallApp } from './ops';
+import { escapeHtml } from './html';
 import { renderMrkdwn, withHtml, type MrkdwnNames } from './mrkdwn';
 import { operatorPage } from './operator-page';
 import type { PresentContext } from './present';
@@ -127,7 +128,13 @@ export function operatorRouter(ctx: PresentContext, sandbox: SlackSandbox, confi
             isArchived: channel.isArchived,
             isMember: channel.members.includes(meId),
             members: channel.members.map((id) => ({ id, name: userName(id), presence: state.user(id)?.presence ?? 'away', isBot: !!state.user(id)?.isBot })),
-            messages: state.channelMessages(channel.id).slice(-200).map((m) => presentMessage(m, meId)),
+            messages: [
+              ...state.channelMessages(channel.id).slice(-200).map((m) => presentMessage(m, meId)),
+              ...(state.data.joins ?? [])
+                .filter((j) => j.channel === channel.id)
+                .slice(-50)
+                .map((j) => ({ system: 'channel_join', ts: j.ts, user: j.user, author: state.user(j.user)?.realName ?? j.user, image: state.user(j.user)?.image ?? '', html: `joined #${escapeHtml(channel.name)}.` })),
+            ].sort((a, b) => Number(a.ts) - Number(b.ts)),
           }
         : null,
       thread: threadParent

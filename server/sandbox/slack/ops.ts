@@ -54,10 +54,16 @@ export function createChannel(ctx: PresentContext, teamId: string, name: string,
   return channel;
 }
 
+const MAX_JOINS_KEPT = 1000;
+
 export function joinChannel(ctx: PresentContext, channel: Channel, userId: string, inviter?: string): boolean {
   if (channel.isArchived) throw new SlackApiError('is_archived');
   if (channel.members.includes(userId)) return false;
   channel.members.push(userId);
+  // Kept apart from the messages (conversations.history stays as it was); the operator page shows them as Slack's system lines.
+  const joins = (ctx.state.data.joins ??= []);
+  joins.push({ channel: channel.id, user: userId, ts: eventTs() });
+  if (joins.length > MAX_JOINS_KEPT) joins.splice(0, joins.length - MAX_JOINS_KEPT);
   ctx.state.changed();
   emitEvent(ctx, channel.teamId, {
     type: 'member_joined_channel',

@@ -215,8 +215,17 @@ export interface SandboxData {
   revokedTokens: RevokedToken[];
   responses: ResponseUrlPost[];
   counter: number;
+  /** Who joined which channel when, shown as Slack's "joined #channel" lines on the operator page. */
+  joins?: ChannelJoin[];
   /** Event retries waiting for their time, kept so they survive a restart (absent in older data files). */
   pendingRetries?: PendingRetry[];
+}
+
+export interface ChannelJoin {
+  channel: string;
+  user: string;
+  /** Slack ts of the join */
+  ts: string;
 }
 
 /** An event delivery that failed and is due again at `dueAt`, as retry `retryNum`. */

@@ -113,6 +113,30 @@ describe('Slack sandbox operator page (browser)', function () {
     await until(() => seen.messages.includes('Yes, we do!'));
   });
 
+  it('shows Slack markup rendered, joins as system lines, and opens the channel at its newest message', async () => {
+    const { client } = installBot(f);
+    for (let i = 0; i < 30; i += 1) await f.sandbox.postAsUser({ teamId: ACME, userId: BOB, channelId: SUPPORT, text: `Filler ${i}` });
+    await client.chat.postMessage({
+      channel: SUPPORT,
+      text: '<!here> :alarm_clock: *Tom* waits &lt;2 min&gt; since <!date^1392734382^{date_short}|Feb 18> — <https://example.com/t|open> <@U0ALICE001>',
+    });
+    const page = await open();
+    const last = page.locator('#op-messages .msg').last();
+    await last.locator('a', { hasText: 'open' }).waitFor();
+    const text = await last.locator('.text').innerText();
+    expect(text).to.contain('@here ⏰ Tom waits <2 min> since Feb 18, 2014').and.contain('@Alice');
+    expect(text).to.not.match(/:alarm_clock:|<!date|&lt;/);
+    // The newest message is in view without scrolling; its link is reachable with the keyboard.
+    expect(await last.isVisible()).to.equal(true);
+    const box = await last.boundingBox();
+    expect((box?.y ?? 0) + (box?.height ?? 0)).to.be.at.most(850);
+    expect(await last.locator('a', { hasText: 'open' }).getAttribute('href')).to.equal('https://example.com/t');
+    await page.locator('#op-channels a', { hasText: 'general' }).focus();
+    expect(await page.evaluate(() => document.activeElement?.textContent)).to.contain('general');
+    // The app's bot joined #support at the start: Slack's system line says so.
+    await page.locator('#op-messages .msg.system', { hasText: 'joined #support.' }).first().waitFor();
+  });
+
   it('sends a thread reply to the channel too when "Also send to channel" is ticked', async () => {
     const page = await open();
     await page.click(`.msg[data-ts="${parentTs}"] [data-act="open-thread"]`);
