@@ -343,6 +343,29 @@ describe('widget setup API (/v1/chat_endpoints)', () => {
     });
   });
 
+  describe('GET /chat_endpoints/new/slack_authorize (a widget in another Slack team, made once Slack consents)', () => {
+    it('answers the authorize URL without creating a widget', async () => {
+      const { token } = await userWithWidget(3);
+      await onPlan(token, 'parley_pro_monthly');
+      const res = await api(token).get('/chat_endpoints/new/slack_authorize').expect(200);
+      const url = new URL(res.body.url);
+      expect(`${url.origin}${url.pathname}`).to.equal(server.slack.authorizeUrl);
+      expect(url.searchParams.get('state')).to.be.a('string').and.not.equal('');
+      const me = await api(token).get('/users/current').expect(200);
+      expect(me.body.ces).to.have.length(1);
+    });
+
+    it('answers 402 plan_limit when the plan allows no more channels', async () => {
+      const { token } = await userWithWidget(3);
+      const res = await api(token).get('/chat_endpoints/new/slack_authorize').expect(402);
+      expect(res.body.Error).to.equal('plan_limit');
+    });
+
+    it('answers 403 without a token', async () => {
+      await api().get('/chat_endpoints/new/slack_authorize').expect(403);
+    });
+  });
+
   describe('GET /chat_endpoints/{id}/slack_authorize', () => {
     it("answers the authorize URL with Parley's client id, redirect URL and a state", async () => {
       const { token, ceId } = await userWithWidget(1);
