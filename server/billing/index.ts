@@ -4,6 +4,7 @@
  * talks to Stripe. Whatever Stripe says about an account is re-read from Stripe (`syncCustomer`), never taken
  * from an event's payload, so webhooks may arrive late, twice or out of order.
  */
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Types } from 'mongoose';
 import type { Config } from '../config';
 import type { Models } from '../models';
@@ -22,6 +23,8 @@ export { refreshQuota, conversationsThisMonth } from './quota';
 export const ADD_PAYMENT_METHOD_FIRST = 'Add a payment method first';
 /** Where Checkout sends the browser back; the route syncs the account, then opens the console. */
 export const CHECKOUT_RETURN_PATH = '/v1/billing/checkout-return';
+/** Where the payment portal sends the browser back; signed per account, it syncs the account before the console opens. */
+export const PORTAL_RETURN_PATH = '/v1/billing/portal-return';
 export { STRIPE_WEBHOOK_PATH as WEBHOOK_PATH } from './sandbox';
 
 /** Subscription statuses Stripe still bills or may still bill. */
@@ -227,9 +230,11 @@ export function createBilling({ config, models, stripe, logger }: BillingDeps) {
     return session.url;
   }
 
+  const portalSignature = (accountId: string) => createHmac('sha256', config.jwtSecret).update(`portal-return:${accountId}`).digest('base64url');
+
   async function portalUrl(account: AccountDocument, email: string, reason: PortalReason): Promise<string> {
     const customer = await ensureCustomer(account, email);
-    const returnUrl = consoleUrl('/account');
+    const returnUrl = `${config.publicUrl}${PORTAL_RETURN_PATH}?account=${account.id}&sig=${portalSignature(account.id)}`;
     const cancellable = reason === 'subscription_cancel' && account.stripeSubscriptionId !== '' && LIVE.has(account.subscriptionStatus);
     const session = await call(() =>
       stripe.billingPortal.sessions.create({
@@ -376,6 +381,20 @@ export function createBilling({ config, models, stripe, logger }: BillingDeps) {
     return done.returnTo === 'account' ? consoleUrl('/account?success=true') : consoleUrl('/thank-you-for-upgrading');
   }
 
+  /**
+   * The portal's return: with a valid signature the account is re-read from Stripe (a cancellation or a new card
+   * shows at once, before its webhook); the console's account screen opens either way.
+   */
+  async function portalReturn(accountId: string, signature: string): Promise<string> {
+    const expected = Buffer.from(portalSignature(accountId));
+    const given = Buffer.from(signature);
+    if (expected.length === given.length && timingSafeEqual(expected, given)) {
+      const account = await models.Account.findById(accountId, { stripeCustomerId: 1 });
+      if (account?.stripeCustomerId) await syncCustomer(account.stripeCustomerId);
+    }
+    return consoleUrl('/account');
+  }
+
   return {
     webhookSecret: config.stripe.webhookSecret,
     stripe,
@@ -392,5 +411,6 @@ export function createBilling({ config, models, stripe, logger }: BillingDeps) {
     updateInfo,
     handleEvent,
     checkoutReturn,
+    portalReturn,
   };
 }

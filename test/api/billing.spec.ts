@@ -186,6 +186,32 @@ describe('account and billing calls', function () {
       expect(session?.flow?.type).to.equal('subscription_cancel');
     });
 
+    it('brings the account up to date on the way back from the portal, before any webhook, when the link is signed', async () => {
+      const paying = await payingAccount();
+      await server.stripe.settled();
+      server.stripe.holdWebhooks();
+      try {
+        const { body } = await api().post(`/v1/accounts/${paying.accountId}/create_portal_session`).set(as(paying.token)).send({ type: 'subscription_cancel', uID: paying.userId }).expect(200);
+        const account = await server.models.Account.findById(paying.accountId);
+        const cancelled = await fetch(`${body.url}/cancel`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ subscription: account?.stripeSubscriptionId ?? '' }),
+        });
+        const back = cancelled.headers.get('location') ?? '';
+        expect(back).to.match(/\/v1\/billing\/portal-return\?account=[0-9a-f]{24}&sig=/);
+        const forged = await fetch(back.replace(/sig=[^&]+/, 'sig=forged'), { redirect: 'manual' });
+        expect(forged.headers.get('location')).to.equal(`${server.url}/app/#/account`);
+        expect((await server.models.Account.findById(paying.accountId))?.cancelAt).to.equal(null);
+        const signed = await fetch(back, { redirect: 'manual' });
+        expect(signed.headers.get('location')).to.equal(`${server.url}/app/#/account`);
+        expect((await server.models.Account.findById(paying.accountId))?.cancelAt).to.be.an.instanceOf(Date);
+      } finally {
+        server.stripe.releaseWebhooks();
+      }
+    });
+
     it('answers 400 for another reason or another user, 403 to a non-admin, 404 for another account', async () => {
       const trial = await trialAccount();
       const other = await trialAccount();

@@ -4,7 +4,7 @@
  */
 import express, { Router } from 'express';
 import type { Billing } from '../../billing';
-import { CHECKOUT_RETURN_PATH, WEBHOOK_PATH } from '../../billing';
+import { CHECKOUT_RETURN_PATH, PORTAL_RETURN_PATH, WEBHOOK_PATH } from '../../billing';
 import type { Models } from '../../models';
 import { ValidationError } from '../../errors';
 
@@ -48,6 +48,13 @@ export function billingRouter({ billing, models }: { billing: Billing; models: M
     const sessionId = typeof req.query.session_id === 'string' ? req.query.session_id : '';
     if (!/^cs_[A-Za-z0-9_]{1,200}$/.test(sessionId)) throw new ValidationError('Unknown Checkout session', 'bad_session');
     res.redirect(303, await billing.checkoutReturn(sessionId));
+  });
+
+  router.get(PORTAL_RETURN_PATH, async (req, res) => {
+    const accountId = typeof req.query.account === 'string' ? req.query.account : '';
+    const signature = typeof req.query.sig === 'string' ? req.query.sig : '';
+    if (!/^[0-9a-f]{24}$/.test(accountId)) throw new ValidationError('Unknown account', 'bad_account');
+    res.redirect(303, await billing.portalReturn(accountId, signature));
   });
 
   return router;
