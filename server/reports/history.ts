@@ -53,8 +53,8 @@ export function presentChat(ce: Room, c: ConversationRow, v: VisitorRow | undefi
 }
 
 async function withVisitors(models: Models, ce: Room, rows: ConversationRow[]): Promise<ChatRecord[]> {
-  const ids = [...new Set(rows.map((c) => String(c.visitorId)))];
-  const visitors = ids.length ? await models.Visitor.find({ _id: { $in: ids } }, VISITOR_FIELDS).lean<VisitorRow[]>() : [];
+  const ids = [...new Map(rows.map((c) => [String(c.visitorId), c.visitorId])).values()];
+  const visitors = ids.length ? await models.Visitor.collection.find<VisitorRow>({ _id: { $in: ids } }, { projection: VISITOR_FIELDS }).toArray() : [];
   const byId = new Map(visitors.map((v) => [String(v._id), v]));
   return rows.map((c) => presentChat(ce, c, byId.get(String(c.visitorId))));
 }
