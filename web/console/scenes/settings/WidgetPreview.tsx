@@ -1,7 +1,7 @@
 /**
  * A live preview of the visitor widget: the real chat panel bundle (the file the loader would load), mounted in
  * an iframe and fed the draft settings, so the owner sees every change as they type, before saving. The panel
- * gets the same context the loader gives it, except that it never connects (no socket URL): nothing reaches
+ * gets the same context the loader gives it, except that it never connects (a socket URL no browser accepts): nothing reaches
  * Slack and no visitor is recorded. Online or offline is the owner's choice, to see both screens.
  */
 import { useEffect, useRef, useState } from 'react';
@@ -75,7 +75,8 @@ export function WidgetPreview({ settings, widgetId }: { settings: PreviewSetting
           base: window.location.origin,
           widgetId: `preview-${widgetId}`,
           style: 'standard',
-          config: { widgetId, allowed: true, online, hideWhenOffline: false, wsUrl: '', settings: current.current },
+          // A URL no WebSocket accepts (an empty one would resolve against the page and reach Parley).
+          config: { widgetId, allowed: true, online, hideWhenOffline: false, wsUrl: 'about:blank', settings: current.current },
           settings: () => current.current,
           identity: noop,
           trigger: noop,
@@ -85,7 +86,10 @@ export function WidgetPreview({ settings, widgetId }: { settings: PreviewSetting
           setOnline: noop,
         });
         handle.current = panel;
+        // Opening focuses the panel's first field: keep the owner's focus where it was.
+        const active = document.activeElement;
         panel.expand();
+        if (active instanceof HTMLElement && document.activeElement !== active) active.focus({ preventScroll: true });
       };
       const script = doc.createElement('script');
       script.src = file;
@@ -101,9 +105,16 @@ export function WidgetPreview({ settings, widgetId }: { settings: PreviewSetting
     };
   }, [online, widgetId]);
 
+  const shown = useRef('');
   useEffect(() => {
+    const json = JSON.stringify(settings);
+    if (json === shown.current) return;
+    shown.current = json;
     if (frameEl.current) frameEl.current.className = `frame${settings.widgetAlignment === 'bottomLeft' ? ' left' : ''}`;
+    // The panel focuses its first field when its screen changes: the owner keeps typing where they were.
+    const active = document.activeElement;
     handle.current?.refresh();
+    if (active instanceof HTMLElement && document.activeElement !== active) active.focus({ preventScroll: true });
   }, [settings]);
 
   return (
