@@ -133,9 +133,8 @@ export default function BehaviorTab({ ce, save, replaceCe, setDirty, showError, 
     <form className="settings-form" onSubmit={submit} noValidate>
       <Section title="Widget status">
         <div className="status-toggle">
-          <span className={`status-dot${!ce.off ? ' status-dot--online' : ''}`} aria-hidden="true" />
           <span>
-            The widget is <strong>{ce.off ? 'OFF' : 'ON'}</strong>
+            <span className={`status-dot${!ce.off ? ' status-dot--online' : ''}`} aria-hidden="true" /> The widget is <strong>{ce.off ? 'OFF' : 'ON'}</strong>
             {ce.off ? ': visitors see the offline form, or nothing when it hides while offline.' : ': it follows its presence mode.'}
           </span>
           <button type="button" className={`btn btn--small ${ce.off ? 'btn--primary' : 'btn--secondary'}`} onClick={toggle} disabled={toggling} aria-busy={toggling || undefined}>
