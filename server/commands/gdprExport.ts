@@ -10,10 +10,11 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { ZipArchive } from 'archiver';
-import type { Types } from 'mongoose';
+import type { mongo, Types } from 'mongoose';
 import type { Models } from '../models';
 import type { GdprExportDocument } from '../models/GdprExport';
 import type { UserDocument } from '../models/User';
@@ -39,8 +40,10 @@ const HOUR_MS = 60 * 60 * 1000;
 const STALE_MS = 5 * 60 * 1000;
 const PROGRESS_EVERY_MS = 500;
 const MESSAGE_BATCH = 100;
-/** Documents fetched per round trip: bounded so a large account never arrives in big chunks. */
-const CURSOR_BATCH = 500;
+/** Documents fetched per round trip: small, so a batch is read and let go before the next one arrives. */
+const CURSOR_BATCH = 100;
+/** JSON lines compress well even at the fastest level; a higher one costs time and buys little. */
+const ZLIB_LEVEL = 1;
 
 export const exportFile = (dataDir: string, id: Types.ObjectId | string) => path.join(dataDir, 'exports', `${String(id)}.zip`);
 
@@ -102,80 +105,93 @@ export async function startGdprExport(deps: GdprExportDeps, admin: UserDocument)
   return { job, built };
 }
 
-type Line = object;
+/** One kind of record: a collection, which of its documents, what to leave out, in what order. */
+type Source = { collection: mongo.Collection; filter: mongo.Filter<mongo.Document>; projection?: mongo.Document; sort?: mongo.Sort };
 
 async function buildArchive(deps: GdprExportDeps, job: GdprExportDocument, admin: UserDocument): Promise<void> {
   const { models } = deps;
   const accountId = admin.accountId;
   const widgets = await models.ChatEndpoint.find({ accountId }, { _id: 1 }).lean();
   const ceIds = widgets.map((w) => w._id);
-  const conversationsOf = { accountId };
-  const filesOf = { ceId: { $in: ceIds } };
-  const total =
-    1 +
-    (await models.User.countDocuments({ accountId })) +
-    ceIds.length +
-    (await models.Conversation.countDocuments(conversationsOf)) +
-    (await countMessages(models, accountId)) +
-    (await models.Visitor.countDocuments({ accountId })) +
-    (await models.WidgetFile.countDocuments(filesOf)) +
-    (await models.OfflineMessage.countDocuments({ accountId })) +
-    (await models.SavedReply.countDocuments({ accountId })) +
-    (await models.QuestionGroup.countDocuments({ accountId })) +
-    (await models.RestHook.countDocuments({ accountId })) +
-    (await models.GdprErasure.countDocuments({ accountId }));
+  const ofAccount = { accountId };
+  const entries: [string, Source][] = [
+    ['account.jsonl', { collection: models.Account.collection, filter: { _id: accountId } }],
+    ['users.jsonl', { collection: models.User.collection, filter: ofAccount, projection: { passwordHash: 0 } }],
+    ['widgets.jsonl', { collection: models.ChatEndpoint.collection, filter: ofAccount }],
+    ['conversations.jsonl', { collection: models.Conversation.collection, filter: ofAccount, sort: { _id: 1 } }],
+    ['visitors.jsonl', { collection: models.Visitor.collection, filter: ofAccount, projection: { tokenHash: 0 } }],
+    ['files.jsonl', { collection: models.WidgetFile.collection, filter: { ceId: { $in: ceIds } }, projection: { data: 0 } }],
+    ['offline-messages.jsonl', { collection: models.OfflineMessage.collection, filter: ofAccount }],
+    ['saved-replies.jsonl', { collection: models.SavedReply.collection, filter: ofAccount }],
+    ['question-groups.jsonl', { collection: models.QuestionGroup.collection, filter: ofAccount }],
+    ['rest-hooks.jsonl', { collection: models.RestHook.collection, filter: ofAccount, projection: { secret: 0 } }],
+    ['erasures.jsonl', { collection: models.GdprErasure.collection, filter: ofAccount }],
+  ];
+  let total = await countMessages(models, accountId);
+  for (const [, source] of entries) total += await source.collection.countDocuments(source.filter);
   await models.GdprExport.updateOne({ _id: job._id }, { $set: { total } });
 
   let done = 0;
   let reported = Date.now();
-  const progress = async () => {
-    done += 1;
-    if (Date.now() - reported < PROGRESS_EVERY_MS) return;
-    reported = Date.now();
-    await models.GdprExport.updateOne({ _id: job._id }, { $set: { done } });
-  };
-  async function* lines(source: AsyncIterable<Line>): AsyncGenerator<string> {
-    for await (const doc of source) {
-      await progress();
-      yield `${JSON.stringify(doc)}\n`;
-    }
-  }
-
   const file = exportFile(deps.dataDir, job._id);
   await mkdir(path.dirname(file), { recursive: true });
   const out = createWriteStream(file);
-  const archive = new ZipArchive({ zlib: { level: 6 } });
-  const failed = new Promise<never>((_resolve, reject) => archive.on('error', reject));
+  const archive = new ZipArchive({ zlib: { level: ZLIB_LEVEL } });
+  let lines: PassThrough | null = null;
+  const failed = new Promise<never>((_resolve, reject) =>
+    archive.on('error', (error: unknown) => {
+      lines?.destroy(error instanceof Error ? error : new Error(String(error)));
+      reject(error);
+    }),
+  );
+  failed.catch(() => undefined);
   archive.pipe(out);
   archive.append(README, { name: 'README.txt' });
-  const entry = (name: string, source: AsyncIterable<Line>) => archive.append(Readable.from(lines(source)), { name });
-  entry('account.jsonl', models.Account.find({ _id: accountId }).lean().cursor({ batchSize: CURSOR_BATCH }));
-  entry('users.jsonl', models.User.find({ accountId }, { passwordHash: 0 }).lean().cursor({ batchSize: CURSOR_BATCH }));
-  entry('widgets.jsonl', models.ChatEndpoint.find({ accountId }).lean().cursor({ batchSize: CURSOR_BATCH }));
-  entry('conversations.jsonl', models.Conversation.find(conversationsOf).sort({ _id: 1 }).lean().cursor({ batchSize: CURSOR_BATCH }));
-  entry('messages.jsonl', messagesOf(models, accountId));
-  entry('visitors.jsonl', models.Visitor.find({ accountId }, { tokenHash: 0 }).lean().cursor({ batchSize: CURSOR_BATCH }));
-  entry('files.jsonl', models.WidgetFile.find(filesOf, { data: 0 }).lean().cursor({ batchSize: CURSOR_BATCH }));
-  entry('offline-messages.jsonl', models.OfflineMessage.find({ accountId }).lean().cursor({ batchSize: CURSOR_BATCH }));
-  entry('saved-replies.jsonl', models.SavedReply.find({ accountId }).lean().cursor({ batchSize: CURSOR_BATCH }));
-  entry('question-groups.jsonl', models.QuestionGroup.find({ accountId }).lean().cursor({ batchSize: CURSOR_BATCH }));
-  entry('rest-hooks.jsonl', models.RestHook.find({ accountId }, { secret: 0 }).lean().cursor({ batchSize: CURSOR_BATCH }));
-  entry('erasures.jsonl', models.GdprErasure.find({ accountId }).lean().cursor({ batchSize: CURSOR_BATCH }));
+
+  /**
+   * Writes one archive entry, a document at a time: each is serialised once, straight into the entry's stream,
+   * waiting whenever the archive is behind, so at most a cursor batch and a stream buffer are in memory.
+   */
+  async function entry(name: string, documents: AsyncIterable<mongo.Document>): Promise<void> {
+    const stream = new PassThrough();
+    lines = stream;
+    archive.append(stream, { name });
+    for await (const doc of documents) {
+      if (!stream.write(`${JSON.stringify(doc)}\n`)) await once(stream, 'drain');
+      done += 1;
+      if (Date.now() - reported >= PROGRESS_EVERY_MS) {
+        reported = Date.now();
+        await models.GdprExport.updateOne({ _id: job._id }, { $set: { done } });
+      }
+    }
+    stream.end();
+  }
+  const find = ({ collection, filter, projection, sort }: Source) => collection.find(filter, { projection, sort, batchSize: CURSOR_BATCH });
+
+  for (const [name, source] of entries) {
+    await entry(name, find(source));
+    if (name === 'conversations.jsonl') await entry('messages.jsonl', messagesOf(models, accountId));
+  }
   await Promise.race([archive.finalize(), failed]);
   await finished(out);
 
   const expiresAt = new Date(Date.now() + GDPR_EXPORT_TTL_HOURS * HOUR_MS);
   const { size } = await stat(file);
-  await models.GdprExport.updateOne({ _id: job._id }, { $set: { status: 'ready', done: total, size, expiresAt, finishedAt: new Date() } });
   const url = signedExportUrl(deps, job.id as string, expiresAt);
   await models.Account.updateOne({ _id: accountId }, { $set: { GDPRExportSignedURL: url } });
-  await deps.mailer.send(gdprExportReadyMail(admin.email, url, GDPR_EXPORT_TTL_HOURS));
+  // The mail goes before the export shows as ready, so whoever sees the link can find the mail too; a mail that
+  // cannot be sent does not throw away a good archive.
+  await deps.mailer.send(gdprExportReadyMail(admin.email, url, GDPR_EXPORT_TTL_HOURS)).catch((error: unknown) => {
+    deps.logger.error(`GDPR export ${job.id as string}: the ready mail could not be sent`, error);
+  });
+  await models.GdprExport.updateOne({ _id: job._id }, { $set: { status: 'ready', done: total, size, expiresAt, finishedAt: new Date() } });
 }
 
 /** Conversation ids of the account, a batch at a time, in creation order. */
 async function* conversationBatches(models: Models, accountId: Types.ObjectId): AsyncGenerator<Types.ObjectId[]> {
   let batch: Types.ObjectId[] = [];
-  for await (const c of models.Conversation.find({ accountId }, { _id: 1 }).sort({ _id: 1 }).lean().cursor({ batchSize: CURSOR_BATCH })) {
+  const ids = models.Conversation.collection.find<{ _id: Types.ObjectId }>({ accountId }, { projection: { _id: 1 }, sort: { _id: 1 }, batchSize: CURSOR_BATCH });
+  for await (const c of ids) {
     batch.push(c._id);
     if (batch.length >= MESSAGE_BATCH) {
       yield batch;
@@ -186,15 +202,15 @@ async function* conversationBatches(models: Models, accountId: Types.ObjectId): 
 }
 
 /** Messages have no account id: they are read conversation batch by conversation batch. */
-async function* messagesOf(models: Models, accountId: Types.ObjectId): AsyncGenerator<Line> {
+async function* messagesOf(models: Models, accountId: Types.ObjectId): AsyncGenerator<mongo.Document> {
   for await (const ids of conversationBatches(models, accountId)) {
-    yield* models.Message.find({ conversationId: { $in: ids } }).sort({ conversationId: 1, seq: 1 }).lean().cursor({ batchSize: CURSOR_BATCH });
+    yield* models.Message.collection.find({ conversationId: { $in: ids } }, { sort: { conversationId: 1, seq: 1 }, batchSize: CURSOR_BATCH });
   }
 }
 
 async function countMessages(models: Models, accountId: Types.ObjectId): Promise<number> {
   let count = 0;
-  for await (const ids of conversationBatches(models, accountId)) count += await models.Message.countDocuments({ conversationId: { $in: ids } });
+  for await (const ids of conversationBatches(models, accountId)) count += await models.Message.collection.countDocuments({ conversationId: { $in: ids } });
   return count;
 }
 
