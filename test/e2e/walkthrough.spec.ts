@@ -77,8 +77,7 @@ describe("README's Try it without Slack (browser, both sizes)", function () {
 
   for (const size of SIZES) {
     it(`walks from sign-up to a Slack answer and the outbox at ${size.width}×${size.height}`, async () => {
-      // As `npm start` runs it: Slack's rate-limit tiers on.
-      server = await startTestServer({}, { slackRateLimits: true });
+      server = await startTestServer();
       const url = server.url;
       const problems: string[] = [];
       const viewport = { width: size.width, height: size.height };

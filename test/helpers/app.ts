@@ -59,9 +59,9 @@ const GENEROUS_LIMITS: Config['rateLimits'] = {
 };
 
 /**
- * `clock`: what time it is for operating hours, so a test can move it. `slackRateLimits`: keep the Slack
- * sandbox's rate-limit tiers on, as `npm start` does; off by default in tests, which drive Slack faster than a
- * person could and measure something else.
+ * `clock`: what time it is for operating hours, so a test can move it. `slackRateLimits`: the Slack sandbox
+ * enforces Slack's rate-limit tiers by default, as `npm start` does, so Parley is always exercised against them;
+ * `false` lifts them for a test that is about something else and would need minutes of real Slack pacing (say why).
  */
 export async function startTestServer(
   overrides: Partial<Config> = {},
@@ -89,7 +89,7 @@ export async function startTestServer(
   const outbox = parley.mailer.outbox;
   const slack = parley.slackSandbox;
   if (!slack) throw new Error('test servers run without Slack credentials, so with the Slack sandbox');
-  if (!options.slackRateLimits) slack.setRateLimits('off');
+  if (options.slackRateLimits === false) slack.setRateLimits('off');
   const stripe = parley.stripeSandbox;
   if (!stripe) throw new Error('test servers run without STRIPE_SECRET_KEY, so with the Stripe sandbox');
   return {

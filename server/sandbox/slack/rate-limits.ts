@@ -10,7 +10,7 @@ const methodTier: Record<string, keyof typeof TIER_PER_MINUTE> = {
   'conversations.rename': 2,
   'conversations.archive': 2,
   'conversations.unarchive': 2,
-  'conversations.setTopic': 3,
+  'conversations.setTopic': 2,
   'conversations.join': 3,
   'conversations.invite': 3,
   'conversations.leave': 3,
