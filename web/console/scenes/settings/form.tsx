@@ -239,3 +239,8 @@ export function timeZones(current: string): string[] {
 export function browserTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }
+
+/** Transcripts read the channel's history: the user token's scope for OauthV1 widgets, the bot's otherwise. */
+export function canReadHistory(ce: Pick<ChatEndpointView, 'OauthV1' | 'Scope' | 'BotScope'>): boolean {
+  return (ce.OauthV1 ? ce.Scope : ce.BotScope).split(/[\s,]+/).includes('channels:history');
+}

@@ -7,7 +7,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { HexColorInput, HexColorPicker } from 'react-colorful';
 import { VISITOR_SETTING_KEYS } from '../../../../../server/shared/widget-config';
 import type { ChatEndpointSettings, CollapsedMode } from '../../../../../server/shared';
-import { Check, Input, Radios, Section, Select, useDraft, YesNo, type Draft, type Key } from '../form';
+import { canReadHistory, Check, Input, Radios, Section, Select, useDraft, YesNo, type Draft, type Key } from '../form';
 import { SaveButton, useSaveButton } from '../saveButton';
 import type { SettingsTabProps } from '../types';
 import { WidgetPreview, type PreviewSettings } from '../WidgetPreview';
@@ -51,9 +51,6 @@ export const ACCEPTANCE_MESSAGE = 'Must be at least three characters for Accepta
 /** Which rectangle of the privacy sample image a focused field matches. */
 type PrivacySpot = 'metadata' | 'policy' | 'link' | 'accept' | 'text' | null;
 
-function canReadHistory(ce: SettingsTabProps['ce']): boolean {
-  return (ce.OauthV1 ? ce.Scope : ce.BotScope).split(/[\s,]+/).includes('channels:history');
-}
 
 export default function AppearanceTab({ ce, save, setDirty }: SettingsTabProps) {
   const draft = useDraft(ce, ALL_KEYS, setDirty);

@@ -23,7 +23,7 @@ import {
 } from '../../../../../server/shared/settings';
 import { messageOf } from '../../../api';
 import { removeTeamAvatar, toggleWidget, uploadTeamAvatar } from '../../../api/settings';
-import { Check, Input, Radios, Section, Select, timeZones, useDraft, type Key } from '../form';
+import { canReadHistory, Check, Input, Radios, Section, Select, timeZones, useDraft, type Key } from '../form';
 import { SaveButton, useSaveButton } from '../saveButton';
 import type { SettingsTabProps } from '../types';
 
@@ -83,11 +83,6 @@ const META_INFO = [
   { value: 'none', label: 'None' },
 ] as const;
 
-/** Transcripts read the channel's history: the user token's scope for OauthV1 widgets, the bot's otherwise. */
-function canReadHistory(ce: SettingsTabProps['ce']): boolean {
-  const scopes = (ce.OauthV1 ? ce.Scope : ce.BotScope).split(/[\s,]+/);
-  return scopes.includes('channels:history');
-}
 
 export default function BehaviorTab({ ce, save, replaceCe, setDirty, showError, clearError }: SettingsTabProps) {
   const draft = useDraft(ce, KEYS, setDirty);
