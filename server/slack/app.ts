@@ -13,6 +13,7 @@ import { registerViewListeners } from './listeners/views';
 import { refusingWhenNotInstalled } from './notInstalled';
 import { registerEventListeners } from './listeners/events';
 import { registerHomeListeners } from './listeners/home';
+import { registerMessagesTabListeners } from './listeners/messages';
 import { registerRelayListeners } from '../relay';
 
 export const EVENTS_PATH = '/slack/events';
@@ -30,6 +31,7 @@ export function authorizeFromStore(models: Models): Authorize<boolean> {
 export function registerListeners(app: App, deps: { models: Models; config: Config }): void {
   registerEventListeners(app, deps.models);
   registerHomeListeners(app, deps);
+  registerMessagesTabListeners(app, deps);
   registerCommandListeners(app, deps);
   registerActionListeners(app, deps);
   registerViewListeners(app, deps);

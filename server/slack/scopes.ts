@@ -17,6 +17,7 @@ export const INSTALL_BOT_SCOPES = [
   'commands',
   'files:read',
   'files:write',
+  'im:history',
   'team:read',
   'users:read',
   'users:read.email',

@@ -1,7 +1,7 @@
 /**
  * An operator in the Slack sandbox's operator page, in Chromium, next to a visitor's widget on the demo site:
  * `/parley off` and `/parley on` typed in the channel switch the open widget between the offline form and the
- * chat, and a saved reply sent with `/parley reply N shortcut` appears in the widget.
+ * chat, a saved reply sent with `/parley reply N shortcut` appears in the widget, and a DM to the app is answered.
  */
 import { expect } from 'chai';
 import request from 'supertest';
@@ -104,5 +104,19 @@ describe('operator in Slack (browser, sandbox operator page and demo site)', fun
     const reply = panel.log.locator('.msg.operator', { hasText: 'We ship within 2 days & track every parcel.' });
     await reply.waitFor();
     expect(await reply.count()).to.equal(1);
+  });
+
+  it('writes to Parley in its Messages tab and gets its help reply with a link to the console', async () => {
+    const widget = await configuredWidget();
+    const operator = await operatorPage(widget);
+    await operator.getByRole('link', { name: 'Parley — Messages' }).click();
+    await operator.locator('#op-channel-topic', { hasText: 'Messages' }).waitFor();
+    await operator.fill('#op-text', 'hi Parley, what do you do?');
+    await operator.press('#op-text', 'Enter');
+    await operator.locator('#op-messages', { hasText: 'hi Parley, what do you do?' }).waitFor();
+    const reply = operator.locator('#op-messages .msg', { hasText: '/parley help' });
+    await reply.waitFor();
+    expect(await reply.getByRole('link', { name: 'open the console' }).getAttribute('href')).to.equal(`${server.url}/app/`);
+    expect(server.slack.appDmMessages({ teamId: ACME, userId: ALICE })).to.have.length(2);
   });
 });

@@ -96,4 +96,17 @@ describe('Slack App Home', () => {
       tabs.minIntervalMs = 50;
     }
   });
+
+  it('answers a person who writes to Parley in its Messages tab with what it does, /parley help and the console link', async () => {
+    const opened = await server.slack.openAppHome({ teamId: ACME, userId: BOB, tab: 'messages' });
+    expect(opened.ok).to.equal(true);
+    await server.slack.messageApp({ teamId: ACME, userId: BOB, text: 'hello, what can you do?' });
+    await eventually(async () => expect(server.slack.appDmMessages({ teamId: ACME, userId: BOB })).to.have.length(2));
+    const [question, answer] = server.slack.appDmMessages({ teamId: ACME, userId: BOB });
+    expect(question?.user).to.equal(BOB);
+    expect(answer?.botId).to.be.a('string');
+    expect(answer?.text).to.include('/parley help').and.include(`${server.url}/app/`).and.include('website');
+    // The DM is not a channel: it stays out of conversations.list and the operator's channel list.
+    expect(server.slack.state.channelsOf(ACME).some((c) => c.id.startsWith('D'))).to.equal(false);
+  });
 });

@@ -5,7 +5,7 @@ import express, { type Router } from 'express';
 import { actionPayload, findElement, missingRequired, viewValues } from './blocks';
 import { operatorRouter } from './operator';
 import { oauthRouter } from './oauth';
-import { archiveChannel, deleteMessage, installApp, joinChannel, leaveChannel, postMessage, renameChannel, SlackApiError, uninstallApp, updateMessage } from './ops';
+import { archiveChannel, deleteMessage, installApp, joinChannel, leaveChannel, openAppDm, postMessage, renameChannel, SlackApiError, uninstallApp, updateMessage } from './ops';
 import type { PresentContext } from './present';
 import { messageObject, viewObject } from './present';
 import { RateLimiter } from './rate-limits';
@@ -167,8 +167,12 @@ export interface SlackSandbox {
   archiveChannel(input: { teamId: string; userId: string; channelId: string }): Promise<void>;
   /** An admin removes the app from the workspace: tokens stop working; tokens_revoked and app_uninstalled are sent. */
   uninstall(teamId: string): Promise<void>;
-  /** Opens the App Home tab: sends app_home_opened. */
-  openAppHome(input: { teamId: string; userId: string }): Promise<DeliveryResult>;
+  /** Opens the App Home tab ('home', the default) or its Messages tab (the DM with the app): sends app_home_opened. */
+  openAppHome(input: { teamId: string; userId: string; tab?: 'home' | 'messages' }): Promise<DeliveryResult>;
+  /** A person writes to the app in its Messages tab (a DM): sends a message event with channel_type 'im'. */
+  messageApp(input: { teamId: string; userId: string; text: string }): Promise<Message>;
+  /** The messages of a person's DM with the app, oldest first (empty before the first one). */
+  appDmMessages(input: { teamId: string; userId: string }): Message[];
   /** Resolves once every delivery started so far (automatic events included, with their retries) is over. */
   settled(): Promise<void>;
   close(): Promise<void>;
@@ -199,7 +203,8 @@ export function createSlackSandbox(opts: SlackSandboxOptions): SlackSandbox {
   const logFailure = (err: unknown) => console.error('[slack sandbox] delivery failed', err);
   const subscribed = (event: Record<string, unknown>): boolean => {
     if (!opts.app.events) return true;
-    const name = event.type === 'message' ? `message.${event.channel_type === 'group' ? 'groups' : 'channels'}` : String(event.type);
+    const kind = event.channel_type === 'group' ? 'groups' : event.channel_type === 'im' ? 'im' : 'channels';
+    const name = event.type === 'message' ? `message.${kind}` : String(event.type);
     return opts.app.events.includes(name);
   };
   state.on('slack-event', (teamId: string, event: Record<string, unknown>) => {
@@ -387,14 +392,25 @@ export function createSlackSandbox(opts: SlackSandboxOptions): SlackSandbox {
 
     openAppHome(input) {
       requireUser(input.teamId, input.userId);
-      const home = state.homeView(input.teamId, input.userId);
+      const tab = input.tab ?? 'home';
+      const home = tab === 'home' ? state.homeView(input.teamId, input.userId) : undefined;
       return sender.sendEvent(input.teamId, {
         type: 'app_home_opened',
         user: input.userId,
         channel: `D${input.userId.slice(1)}`,
-        tab: 'home',
+        tab,
         ...(home ? { view: viewObject(ctx, home) } : {}),
       });
+    },
+
+    async messageApp(input) {
+      const u = requireUser(input.teamId, input.userId);
+      const dm = openAppDm(ctx, input.teamId, u.id);
+      return postMessage(ctx, { teamId: input.teamId, channel: dm, user: u.id, text: input.text });
+    },
+
+    appDmMessages(input) {
+      return state.channelMessages(`D${input.userId.slice(1)}`).filter((m) => m.teamId === input.teamId);
     },
 
     settled() {

@@ -274,6 +274,7 @@ const script = String.raw`
       return '<li><a href="' + esc(linkTo({ channel: c.id })) + '" class="' + cls + '" data-channel-id="' + esc(c.id) + '" data-channel-name="' + esc(c.name) + '"># ' + esc(c.name) + '</a></li>';
     }).join('');
     $('op-home-link').className = sel.pane === 'home' ? 'current' : '';
+    $('op-messages-link').className = sel.pane === 'messages' ? 'current' : '';
     $('op-global-shortcuts').innerHTML = snap.app.shortcuts.filter(function (x) { return x.type === 'global'; }).map(function (x) {
       return '<li><a href="#" data-global-shortcut="' + esc(x.callbackId) + '">» ' + esc(x.name) + '</a></li>';
     }).join('');
@@ -288,6 +289,19 @@ const script = String.raw`
       $('op-members').innerHTML = '';
       main.innerHTML = '<div class="home" id="op-home">' + (snap.home ? blocks(snap.home.blocks, ' data-view-id="' + esc(snap.home.id) + '"') : '<div class="empty">' + esc(snap.app.name) + ' has not published a Home tab for you yet.</div>') + '</div>';
       $('op-composer').style.display = 'none';
+    } else if (sel.pane === 'messages') {
+      $('op-channel-title').textContent = snap.app.name;
+      $('op-channel-topic').textContent = 'Messages';
+      $('op-join').style.display = 'none';
+      $('op-channel-tools').style.display = 'none';
+      $('op-members').innerHTML = '';
+      var stickDm = shownChannel !== 'app-dm' || main.scrollHeight - main.scrollTop - main.clientHeight < 60;
+      shownChannel = 'app-dm';
+      main.innerHTML = '<div id="op-messages">' + (snap.appDm.map(function (m) { return message(m, true); }).join('') || '<div class="empty">Write to ' + esc(snap.app.name) + ' directly.</div>') + '</div>';
+      if (stickDm) scrollToEnd(main);
+      $('op-composer').style.display = snap.app.installed ? '' : 'none';
+      $('op-text').placeholder = 'Message ' + snap.app.name;
+      $('op-file').parentNode.style.display = 'none';
     } else if (snap.channel) {
       var c = snap.channel;
       $('op-channel-title').textContent = '# ' + c.name;
@@ -306,6 +320,7 @@ const script = String.raw`
       main.innerHTML = '<div id="op-messages">' + list + '</div><div id="op-ephemerals">' + eph + '</div>';
       if (stick) scrollToEnd(main);
       $('op-composer').style.display = c.isMember && !c.isArchived ? '' : 'none';
+      $('op-file').parentNode.style.display = '';
       $('op-text').placeholder = 'Message #' + c.name + (snap.app.commands.length ? '  (try ' + snap.app.commands[0] + ' help)' : '');
     }
 
@@ -414,6 +429,7 @@ const script = String.raw`
     post('create-channel', { name: input.value.trim() }).then(function (r) { if (r.ok) { input.value = ''; sel.channel = r.channel; sel.pane = 'channel'; load(); } });
   });
   $('op-home-link').addEventListener('click', function (e) { e.preventDefault(); sel.pane = 'home'; sel.thread = ''; post('open-home', {}); });
+  $('op-messages-link').addEventListener('click', function (e) { e.preventDefault(); sel.pane = 'messages'; sel.thread = ''; post('open-home', { tab: 'messages' }); });
   $('op-join').addEventListener('click', function () { post('join', { channel: sel.channel }); });
   $('op-close-thread').addEventListener('click', function () { sel.thread = ''; load(); });
   $('op-rename').addEventListener('click', function () {
@@ -428,6 +444,7 @@ const script = String.raw`
     textarea.value = '';
     var broadcast = !!threadTs && $('op-thread-broadcast').checked;
     if (broadcast) $('op-thread-broadcast').checked = false;
+    if (sel.pane === 'messages' && !threadTs) { post('message-app', { text: text }); return; }
     post('post', { channel: sel.channel, text: text, threadTs: threadTs || '', broadcast: broadcast });
   }
   function enterSends(textarea, threadTsFn) {
@@ -520,7 +537,7 @@ export function operatorPage(baseUrl: string, appName: string): string {
       <div class="presence"><span id="op-presence-dot" class="dot"></span><label style="margin:0;display:flex;gap:6px;align-items:center;color:#fff"><input type="checkbox" id="op-presence"> <span id="op-presence-label">Away</span></label></div>
     </header>
     <h2>Apps</h2>
-    <ul><li><a href="#" id="op-home-link">${escapeHtml(appName)} — Home</a></li></ul>
+    <ul><li><a href="#" id="op-home-link">${escapeHtml(appName)} — Home</a></li><li><a href="#" id="op-messages-link">${escapeHtml(appName)} — Messages</a></li></ul>
     <ul id="op-global-shortcuts"></ul>
     <h2>Channels</h2>
     <ul id="op-channels"></ul>

@@ -119,6 +119,7 @@ export function operatorRouter(ctx: PresentContext, sandbox: SlackSandbox, confi
       users: users.filter((u) => !u.deleted).map((u) => ({ id: u.id, name: u.name, realName: u.realName, image: u.image ?? '', presence: u.presence, isBot: u.isBot, title: u.title ?? '' })),
       me: meId,
       channels: channels.map((c) => ({ id: c.id, name: c.name, isMember: c.members.includes(meId), isArchived: c.isArchived, memberCount: c.members.length })),
+      appDm: meId ? sandbox.appDmMessages({ teamId: ws.id, userId: meId }).slice(-200).map((m) => presentMessage(m, meId)) : [],
       channel: channel
         ? {
             id: channel.id,
@@ -338,10 +339,20 @@ export function operatorRouter(ctx: PresentContext, sandbox: SlackSandbox, confi
   );
 
   router.post(
+    '/operator/api/message-app',
+    act(async (b) => {
+      const u = userIn(b);
+      const text = s(b, 'text').trim();
+      if (!text) throw new SlackApiError('no_text');
+      return { ts: (await sandbox.messageApp({ teamId: u.teamId, userId: u.id, text })).ts };
+    }),
+  );
+
+  router.post(
     '/operator/api/open-home',
     act(async (b) => {
       const u = userIn(b);
-      return delivery(await sandbox.openAppHome({ teamId: u.teamId, userId: u.id }));
+      return delivery(await sandbox.openAppHome({ teamId: u.teamId, userId: u.id, tab: s(b, 'tab') === 'messages' ? 'messages' : 'home' }));
     }),
   );
 

@@ -54,6 +54,33 @@ export function createChannel(ctx: PresentContext, teamId: string, name: string,
   return channel;
 }
 
+/** The DM between a person and the installed app (its Messages tab), opened the first time it is needed. */
+export function openAppDm(ctx: PresentContext, teamId: string, userId: string): Channel {
+  const inst = ctx.state.installation(teamId);
+  if (!inst) throw new SlackApiError('app_not_installed');
+  const id = `D${userId.slice(1)}`;
+  const existing = ctx.state.channel(id);
+  if (existing) return existing;
+  const channel: Channel = {
+    id,
+    teamId,
+    name: userId,
+    created: Math.floor(Date.now() / 1000),
+    creator: userId,
+    isArchived: false,
+    isGeneral: false,
+    isPrivate: true,
+    isIm: true,
+    members: [userId, inst.botUserId],
+    topic: { value: '', creator: '', last_set: 0 },
+    purpose: { value: '', creator: '', last_set: 0 },
+    previousNames: [],
+  };
+  ctx.state.data.channels.push(channel);
+  ctx.state.changed();
+  return channel;
+}
+
 const MAX_JOINS_KEPT = 1000;
 
 export function joinChannel(ctx: PresentContext, channel: Channel, userId: string, inviter?: string): boolean {
@@ -192,6 +219,8 @@ function emitMessageEvent(ctx: PresentContext, channel: Channel, message: Messag
   const inst = ctx.state.installation(channel.teamId);
   // message.channels reaches the app only for channels its bot user is in.
   if (!inst || !channel.members.includes(inst.botUserId)) return;
+  // message.im needs im:history, as in Slack: an app installed without it never hears its DMs.
+  if (channel.isIm && !inst.botScopes.includes('im:history')) return;
   const body = messageObject(ctx, message);
   delete body.reply_count;
   delete body.reply_users;
@@ -200,7 +229,7 @@ function emitMessageEvent(ctx: PresentContext, channel: Channel, message: Messag
   delete body.is_locked;
   delete body.subscribed;
   if (message.files?.length && !message.botId) body.subtype = 'file_share';
-  emitEvent(ctx, channel.teamId, { ...body, channel: channel.id, event_ts: message.ts, channel_type: channel.isPrivate ? 'group' : 'channel' });
+  emitEvent(ctx, channel.teamId, { ...body, channel: channel.id, event_ts: message.ts, channel_type: channel.isIm ? 'im' : channel.isPrivate ? 'group' : 'channel' });
   // Slack also announces each file a person shares (file_shared, for apps subscribed to it).
   if (!message.botId) {
     for (const fileId of message.files ?? []) {

@@ -69,7 +69,7 @@ export function channelObject(c: Channel, forUserId: string | null): Record<stri
     name: c.name,
     is_channel: !c.isPrivate,
     is_group: c.isPrivate,
-    is_im: false,
+    is_im: c.isIm === true,
     is_mpim: false,
     is_private: c.isPrivate,
     created: c.created,

@@ -159,8 +159,9 @@ export class SandboxState extends EventEmitter {
     return this.data.channels.find((c) => c.id === id);
   }
 
+  /** The team's channels; direct messages with the app are not channels and stay out. */
   channelsOf(teamId: string): Channel[] {
-    return this.data.channels.filter((c) => c.teamId === teamId);
+    return this.data.channels.filter((c) => c.teamId === teamId && !c.isIm);
   }
 
   channelByName(teamId: string, name: string): Channel | undefined {

@@ -44,6 +44,8 @@ export interface Channel {
   topic: { value: string; creator: string; last_set: number };
   purpose: { value: string; creator: string; last_set: number };
   previousNames: string[];
+  /** A direct message between a person and the app (the app's Messages tab): id D…, kept out of channel lists. */
+  isIm?: boolean;
 }
 
 export interface MessageFileRef {
