@@ -16,6 +16,11 @@ type ConversationRow = Conversation & { _id: Types.ObjectId };
 type VisitorRow = Visitor & { _id: Types.ObjectId };
 type Room = Pick<ChatEndpointDocument, '_id' | 'RoomName' | 'RoomId' | 'slackBaseUrl'>;
 
+/** What `presentChat` reads of a conversation: the downloads fetch no more (less to parse per chat). */
+const CHAT_FIELDS = {
+  _id: 1, number: 1, visitorId: 1, startedAt: 1, endedAt: 1, firstResponseAt: 1, agentName: 1, agentAvatarUrl: 1, rating: 1, feedback: 1,
+  pageUrl: 1, slackChannel: 1, threadTs: 1,
+} as const;
 const VISITOR_FIELDS = { name: 1, email: 1, location: 1, createdAt: 1, currentPage: 1, identUserId: 1, identTraits: 1 } as const;
 
 function threadUrl(ce: Room, c: ConversationRow): string {
@@ -94,22 +99,28 @@ export async function transcript(models: Models, ce: Room, chatId: string): Prom
   };
 }
 
+/** Chats read from the store and looked up with their visitors at a time by the downloads. */
+const BATCH = 1000;
+
 /**
  * Every chat of the widget (in the range, when given), newest first, at most `limit`, in batches: memory stays
  * flat whatever the count.
  */
 export async function* allChats(models: Models, ce: Room, opts: { range?: ReportRange; limit?: number }): AsyncGenerator<ChatRecord> {
   // The driver's cursor, not mongoose's: plain documents, read a batch at a time, nothing hydrated.
+  // `limit` only when there is one: the driver takes `limit: 0` as a limit already passed and asks each getMore
+  // for twice the last batch (1,000, 2,000, 4,000 … chats, each batch parsed and held at once).
   const cursor = models.Conversation.collection.find<ConversationRow>(kept(ce, opts.range), {
+    projection: CHAT_FIELDS,
     sort: { startedAt: -1 },
-    limit: opts.limit ?? 0,
-    batchSize: 1000,
+    batchSize: BATCH,
+    ...(opts.limit ? { limit: opts.limit } : {}),
   });
   let batch: ConversationRow[] = [];
   try {
     for await (const row of cursor) {
       batch.push(row);
-      if (batch.length === 1000) {
+      if (batch.length === BATCH) {
         yield* await withVisitors(models, ce, batch);
         batch = [];
       }
