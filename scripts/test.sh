@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The whole suite: type check, build the web bundles, then every test (browser tests included).
+# The whole suite: lint and format check, type check, build the web bundles, then every test (browser tests included).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-chromium.sh
+echo "› lint"
+npm run --silent lint
 echo "› type check"
 npx tsc --noEmit -p .
 echo "› build"

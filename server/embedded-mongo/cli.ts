@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import path from 'node:path';
-import { startEmbeddedMongo } from './index';
+import { type EmbeddedMongo, startEmbeddedMongo } from './index';
 import { configureStorage } from './storage';
 
 const USAGE = `Usage: npm run db -- [options]
@@ -28,10 +28,10 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-function parseCli(argv: string[]): CliOptions {
-  let values;
+/** The command line's values; a malformed one stops with the usage. */
+function readArgs(argv: string[]) {
   try {
-    ({ values } = parseArgs({
+    return parseArgs({
       args: argv,
       strict: true,
       options: {
@@ -42,10 +42,14 @@ function parseCli(argv: string[]): CliOptions {
         'compact-bytes': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
-    }));
+    }).values;
   } catch (err) {
-    fail((err as Error).message);
+    return fail((err as Error).message);
   }
+}
+
+function parseCli(argv: string[]): CliOptions {
+  const values = readArgs(argv);
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
     process.exit(0);
@@ -71,7 +75,7 @@ async function main(): Promise<void> {
   const log = (msg: string): void => {
     process.stdout.write(`${new Date().toISOString()} ${msg}\n`);
   };
-  let server;
+  let server: EmbeddedMongo;
   try {
     server = await startEmbeddedMongo({ port: options.port, host: options.host, dbpath: options.dbpath, log });
   } catch (err) {

@@ -25,6 +25,9 @@ export function canonicalKey(v: unknown): string {
       return 'n' + v.toString();
     case 'undefined':
       return 'z';
+    default:
+      // Objects and symbols: told apart below.
+      break;
   }
   if (v === null) return 'z';
   if (v instanceof ObjectId) return 'o' + v.toHexString();
@@ -69,6 +72,9 @@ function typeRank(v: unknown): number {
       return 3;
     case 'boolean':
       return 8;
+    default:
+      // Objects: ranked by their BSON type below.
+      break;
   }
   if (v instanceof MinKey) return 0;
   if (v instanceof MaxKey) return 100;

@@ -103,7 +103,7 @@ describe('Slack sandbox files', () => {
     await f.sandbox.settled();
     const event = f.app.received.map((r) => (JSON.parse(r.body) as { event: Record<string, unknown> }).event).find((e) => e.subtype === 'file_share');
     expect(event).to.include({ user: ALICE, channel: SUPPORT });
-    const file = (event?.files as Array<{ url_private: string; mimetype: string }>)[0];
+    const file = (event!.files as Array<{ url_private: string; mimetype: string }>)[0];
     expect(file.mimetype).to.equal('image/png');
     const bytes = await fetch(file.url_private, { headers: { authorization: `Bearer ${f.sandbox.state.installation(ACME)?.botToken}` } });
     expect(await bytes.text()).to.equal('png-bytes');

@@ -209,7 +209,7 @@ describe('Slack sandbox sender', () => {
       const changed = events.find((e) => e.subtype === 'message_changed');
       expect(changed).to.include({ type: 'message', channel: SUPPORT, hidden: true });
       expect(changed?.message).to.include({ ts: m.ts, text: 'hello', user: ALICE });
-      expect((changed?.message as { edited: { user: string } }).edited.user).to.equal(ALICE);
+      expect((changed!.message as { edited: { user: string } }).edited.user).to.equal(ALICE);
       expect(changed?.previous_message).to.include({ text: 'helo' });
       const deleted = events.find((e) => e.subtype === 'message_deleted');
       expect(deleted).to.include({ channel: SUPPORT, deleted_ts: m.ts, hidden: true });

@@ -118,7 +118,7 @@ describe('Slack sandbox views', () => {
     await f.sandbox.openAppHome({ teamId: ACME, userId: ALICE });
     const event = f.app.received.map((r) => (JSON.parse(r.body) as { event: Record<string, unknown> }).event).find((e) => e.type === 'app_home_opened');
     expect(event).to.include({ user: ALICE, tab: 'home' });
-    expect((event?.view as { id: string }).id).to.equal(res.view?.id);
+    expect((event!.view as { id: string }).id).to.equal(res.view?.id);
   });
 
   describe('view_submission', () => {
