@@ -7,10 +7,11 @@
  * `tsx scripts/build.ts` builds once, minified, and fails when a size budget is exceeded.
  * `tsx scripts/build.ts --watch` rebuilds on change (development React, not minified, no budgets).
  */
-import * as esbuild from 'esbuild';
+
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import * as esbuild from 'esbuild';
 
 const root = path.resolve(__dirname, '..');
 const consoleSrc = path.join(root, 'web', 'console');
@@ -72,7 +73,7 @@ const STATIC_FILES = ['index.html', 'favicon.svg'];
 function finishConsole(meta: esbuild.Metafile, enforce: boolean): string[] {
   const outputs = Object.keys(meta.outputs).map((file) => path.resolve(root, file));
   // Lazily imported modules are entry points of their own in the metafile: pick the one built from main.tsx.
-  const entry = Object.entries(meta.outputs).find(([, out]) => out.entryPoint !== undefined && out.entryPoint.endsWith('web/console/main.tsx'));
+  const entry = Object.entries(meta.outputs).find(([, out]) => out.entryPoint?.endsWith('web/console/main.tsx'));
   if (!entry) return ['the console build produced no entry point'];
   const [entryKey, entryInfo] = entry;
   const script = path.relative(consoleOut, path.resolve(root, entryKey)).split(path.sep).join('/');

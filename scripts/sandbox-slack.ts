@@ -6,9 +6,10 @@
 //   --events-url / --interactivity-url / --commands-url   override each endpoint
 //   --client-id / --client-secret / --signing-secret      the app's credentials (or SLACK_CLIENT_ID …)
 //   --seed file.json   --data-file file.json        seed and persistence
-import express from 'express';
+
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import express from 'express';
 import { createSlackSandbox } from '../server/sandbox/slack';
 
 const { values } = parseArgs({
@@ -43,7 +44,11 @@ app.use((req, res, next) => (router ? router(req, res, next) : next()));
 const server = app.listen(port, host, () => {
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
-  const baseUrl = (values['base-url'] ?? env.SANDBOX_SLACK_URL ?? `http://${host === '0.0.0.0' ? 'localhost' : host}:${actualPort}`).replace(/\/+$/, '');
+  const baseUrl = (
+    values['base-url'] ??
+    env.SANDBOX_SLACK_URL ??
+    `http://${host === '0.0.0.0' ? 'localhost' : host}:${actualPort}`
+  ).replace(/\/+$/, '');
   const sandbox = createSlackSandbox({
     baseUrl,
     app: {

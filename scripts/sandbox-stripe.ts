@@ -12,8 +12,8 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { STRIPE_WEBHOOK_PATH, stripeSeed } from '../server/billing/sandbox';
-import { PLAN_CATALOG } from '../server/shared/plans';
 import { createStripeSandbox } from '../server/sandbox/stripe';
+import { PLAN_CATALOG } from '../server/shared/plans';
 
 const { values } = parseArgs({
   options: {

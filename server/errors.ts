@@ -2,8 +2,9 @@
  * Errors that cross the HTTP boundary. Each has a code (the Error field of the `{ Message, Error }`
  * body), an HTTP status, and whether it is worth reporting to operators (only unexpected ones are).
  */
-import { ERROR_CODES } from './shared/constants';
+
 import { MESSAGES } from './shared/auth';
+import { ERROR_CODES } from './shared/constants';
 
 export class AppError extends Error {
   readonly status: number;

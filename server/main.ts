@@ -5,27 +5,27 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import mongoose, { type Connection } from 'mongoose';
 import type express from 'express';
-import { ConfigError, loadConfig, type Config } from './config';
-import { createModels, ensureIndexes, type Models } from './models';
-import { seedPlans } from './models/Plan';
+import mongoose, { type Connection } from 'mongoose';
+import { type Billing, createBilling, createStripeClient } from './billing';
+import { type StripeSandboxTuning, startStripeSandbox } from './billing/sandbox';
 import { forgetPlaintextApiKeys } from './commands/apiKeys';
 import { sweepExports } from './commands/gdprExport';
-import { createMailer, type Mailer } from './mail';
+import { type Config, ConfigError, loadConfig } from './config';
+import { startEmbeddedMongo } from './embedded-mongo';
 import { createApp } from './http/app';
 import { startDemoServer } from './http/demo';
 import type { Logger } from './http/errorHandler';
-import { startEmbeddedMongo } from './embedded-mongo';
-import { startSlackSandbox } from './slack';
-import type { SlackSandbox } from './sandbox/slack';
-import { startStripeSandbox, type StripeSandboxTuning } from './billing/sandbox';
-import type { StripeSandbox } from './sandbox/stripe';
+import { createMailer, type Mailer } from './mail';
+import { createModels, ensureIndexes, type Models } from './models';
+import { seedPlans } from './models/Plan';
 import { createRelay, type Relay } from './relay';
-import type { Clock } from './relay/context';
 import { startAssistant } from './relay/assist';
+import type { Clock } from './relay/context';
 import { createReportRecorder } from './reports/recorder';
-import { createBilling, createStripeClient, type Billing } from './billing';
+import type { SlackSandbox } from './sandbox/slack';
+import type { StripeSandbox } from './sandbox/stripe';
+import { startSlackSandbox } from './slack';
 
 export type Parley = {
   /** Where users reach it (config.publicUrl, or the real address when the port was chosen by the system). */
@@ -72,9 +72,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
   };
   try {
     const uri: string = config.mongodbUri ?? (await startEmbedded(config.dataDir, cleanups));
-    const connection = await mongoose
-      .createConnection(uri, { dbName: options.dbName ?? dbNameInUri(uri) ?? 'parley' })
-      .asPromise();
+    const connection = await mongoose.createConnection(uri, { dbName: options.dbName ?? dbNameInUri(uri) ?? 'parley' }).asPromise();
     cleanups.push(() => connection.close());
     const models = createModels(connection);
     await ensureIndexes(models);
@@ -96,8 +94,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     });
     const { port } = server.address() as AddressInfo;
     // With a system-chosen port the configured public URL cannot be right; links must carry the real one.
-    let effective: Config =
-      config.port === 0 ? { ...config, port, publicUrl: `http://${options.host ?? '127.0.0.1'}:${port}` } : config;
+    let effective: Config = config.port === 0 ? { ...config, port, publicUrl: `http://${options.host ?? '127.0.0.1'}:${port}` } : config;
     let slackSandbox: SlackSandbox | undefined;
     if (config.slack.sandbox) {
       ({ sandbox: slackSandbox, config: effective } = startSlackSandbox(effective));
@@ -120,7 +117,17 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     cleanups.push(() => billing.idle());
     const relay = createRelay({ config: effective, models, mailer, logger, clock, reports });
     cleanups.push(() => relay.close());
-    const app = createApp({ config: effective, models, mailer, logger: options.logger, consoleDir: options.consoleDir, slackSandbox, stripeSandbox, relay, billing });
+    const app = createApp({
+      config: effective,
+      models,
+      mailer,
+      logger: options.logger,
+      consoleDir: options.consoleDir,
+      slackSandbox,
+      stripeSandbox,
+      relay,
+      billing,
+    });
     server.on('request', app);
     let demoUrl: string | undefined;
     if (effective.demoPort !== undefined) {
@@ -132,7 +139,21 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     const assistant = startAssistant(relay);
     cleanups.push(() => assistant.stop());
 
-    return { url: effective.publicUrl, config: effective, app, server, connection, models, mailer, slackSandbox, stripeSandbox, demoUrl, relay, billing, close };
+    return {
+      url: effective.publicUrl,
+      config: effective,
+      app,
+      server,
+      connection,
+      models,
+      mailer,
+      slackSandbox,
+      stripeSandbox,
+      demoUrl,
+      relay,
+      billing,
+      close,
+    };
   } catch (error) {
     await close();
     throw error;

@@ -1,7 +1,7 @@
-import { expect } from 'chai';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../server/config';
 
 const PRODUCTION_ENV = {
@@ -82,8 +82,16 @@ describe('loadConfig', () => {
   it('refuses to start in production and lists every missing required setting at once', () => {
     const error = configError(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir }));
     const missing = [
-      'PUBLIC_URL', 'MONGODB_URI', 'SMTP_URL', 'MAIL_FROM', 'JWT_SECRET', 'SLACK_CLIENT_ID',
-      'SLACK_CLIENT_SECRET', 'SLACK_SIGNING_SECRET', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET',
+      'PUBLIC_URL',
+      'MONGODB_URI',
+      'SMTP_URL',
+      'MAIL_FROM',
+      'JWT_SECRET',
+      'SLACK_CLIENT_ID',
+      'SLACK_CLIENT_SECRET',
+      'SLACK_SIGNING_SECRET',
+      'STRIPE_SECRET_KEY',
+      'STRIPE_WEBHOOK_SECRET',
     ];
     for (const name of missing) expect(error.message).to.contain(name);
     expect(error.problems).to.have.length(missing.length);

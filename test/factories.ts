@@ -1,14 +1,14 @@
 /** Builders of test data. `build*` return plain values; `create*` store them through the API or the models. */
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { TRIAL_PLAN_STRIPE_ID } from '../server/shared/plans';
-import { TRIAL_DAYS } from '../server/shared/constants';
+import { createWidget } from '../server/commands/createWidget';
 import { hashPassword } from '../server/commands/passwords';
 import { createSession } from '../server/commands/sessions';
-import { createWidget } from '../server/commands/createWidget';
-import type { User, UserDocument } from '../server/models/User';
 import type { AccountDocument } from '../server/models/Account';
 import type { ChatEndpoint, ChatEndpointDocument } from '../server/models/ChatEndpoint';
+import type { User, UserDocument } from '../server/models/User';
+import { TRIAL_DAYS } from '../server/shared/constants';
+import { TRIAL_PLAN_STRIPE_ID } from '../server/shared/plans';
 import type { TestServer } from './helpers/app';
 
 export type SignUpInput = { email: string; password: string; tklID?: string };
@@ -23,10 +23,7 @@ export function buildUser(overrides: Partial<SignUpInput> = {}): SignUpInput {
 }
 
 /** Signs a new user up through the API, as the console does. */
-export async function signUpUser(
-  server: TestServer,
-  overrides: Partial<SignUpInput> = {},
-): Promise<SignUpInput & { token: string }> {
+export async function signUpUser(server: TestServer, overrides: Partial<SignUpInput> = {}): Promise<SignUpInput & { token: string }> {
   const input = buildUser(overrides);
   const res = await request(server.url).post('/v1/p/users').send(input).expect(200);
   return { ...input, token: res.body.token as string };
@@ -42,7 +39,12 @@ export async function createUserInDb(
 ): Promise<{ user: UserDocument; account: AccountDocument; password: string; token: string }> {
   const { models } = server;
   const { password = 'correct horse battery', account: givenAccount, createdAt, ...userFields } = overrides;
-  const account = givenAccount ?? (await models.Account.create({ planStripeId: TRIAL_PLAN_STRIPE_ID, trialEndAt: new Date(Date.now() + TRIAL_DAYS * 24 * 60 * 60 * 1000) }));
+  const account =
+    givenAccount ??
+    (await models.Account.create({
+      planStripeId: TRIAL_PLAN_STRIPE_ID,
+      trialEndAt: new Date(Date.now() + TRIAL_DAYS * 24 * 60 * 60 * 1000),
+    }));
   const user = await models.User.create({
     email: uniqueEmail(),
     admin: true,

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { parse } from 'yaml';
+import { fillManifest, PLACEHOLDER_HOST } from '../scripts/manifest';
 import { registeredListeners } from '../server/slack';
 import { INSTALL_BOT_SCOPES, INSTALL_USER_SCOPES } from '../server/slack/scopes';
-import { fillManifest, PLACEHOLDER_HOST } from '../scripts/manifest';
 
 type Manifest = {
   features?: {

@@ -5,7 +5,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 /** `nodeArgs` go to node before the script (e.g. `--cpu-prof`); `pid` lets a benchmark read the process's CPU time. */
-export async function startDatabase(name: string, options: { nodeArgs?: string[] } = {}): Promise<{ uri: string; pid: number; stop(): Promise<void> }> {
+export async function startDatabase(
+  name: string,
+  options: { nodeArgs?: string[] } = {},
+): Promise<{ uri: string; pid: number; stop(): Promise<void> }> {
   const dbpath = mkdtempSync(path.join(tmpdir(), `parley-bench-${name}-`));
   const cli = path.resolve(__dirname, '../../server/embedded-mongo/cli.ts');
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', cli, '--port', '0', '--dbpath', dbpath], {

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { MongoClient } from 'mongodb';
 import mongoose, { Schema } from 'mongoose';
-import { startEmbeddedMongo, type EmbeddedMongo } from '../../server/embedded-mongo';
+import { type EmbeddedMongo, startEmbeddedMongo } from '../../server/embedded-mongo';
 import { LOCK_FILE, openStorage } from '../../server/embedded-mongo/storage';
 import { startDatabase } from './database';
 
@@ -91,7 +91,6 @@ function diskSyncMicros(dir: string): number {
   return micros;
 }
 
-
 /** CPU seconds a process has used so far, from /proc (Linux); undefined where that is not readable. */
 function processCpuMicros(pid: number): number | undefined {
   try {
@@ -109,7 +108,12 @@ function processCpuMicros(pid: number): number | undefined {
  * Runs `count` operations, `inFlight` at a time (each of `inFlight` workers awaits one after another); their rate
  * and the CPU time each took, split into this process (the client) and the server's process.
  */
-async function measureSplit(count: number, serverPid: number, inFlight: number, op: (i: number) => Promise<unknown>): Promise<{ result: string; cpu: string; serverMicros: number }> {
+async function measureSplit(
+  count: number,
+  serverPid: number,
+  inFlight: number,
+  op: (i: number) => Promise<unknown>,
+): Promise<{ result: string; cpu: string; serverMicros: number }> {
   const serverBefore = processCpuMicros(serverPid);
   const clientBefore = process.cpuUsage();
   const started = performance.now();
@@ -122,7 +126,8 @@ async function measureSplit(count: number, serverPid: number, inFlight: number, 
   const client = process.cpuUsage(clientBefore);
   const serverAfter = processCpuMicros(serverPid);
   const clientMicros = Math.round((client.user + client.system) / count);
-  const serverMicros = serverBefore === undefined || serverAfter === undefined ? Number.NaN : Math.round((serverAfter - serverBefore) / count);
+  const serverMicros =
+    serverBefore === undefined || serverAfter === undefined ? Number.NaN : Math.round((serverAfter - serverBefore) / count);
   return {
     result: `${Math.round(count / seconds).toLocaleString('en-US')} /s`,
     cpu: `${clientMicros} + ${Number.isNaN(serverMicros) ? '?' : serverMicros} µs`,
@@ -143,14 +148,29 @@ async function storeRows(cpuProfDir?: string): Promise<void> {
     const raw = client.db('bench').collection<{ email: string; accountId: string; name: string; bio: string }>('rawusers');
     await raw.createIndex({ email: 1 }, { unique: true });
     await raw.createIndex({ accountId: 1 });
-    const doc = (prefix: string, i: number) => ({ email: `${prefix}${i}@bench.io`, accountId: `acct${i % ACCOUNTS}`, name: `User ${i}`, bio: '' });
+    const doc = (prefix: string, i: number) => ({
+      email: `${prefix}${i}@bench.io`,
+      accountId: `acct${i % ACCOUNTS}`,
+      name: `User ${i}`,
+      bio: '',
+    });
     await Promise.all(Array.from({ length: 1000 }, (_, i) => raw.insertOne(doc('warm', i))));
     for (let i = 0; i < 1000; i++) await raw.findOne({ email: `warm${i}@bench.io` });
 
     const rawInserts = await measureSplit(FLIGHT_INSERTS, server.pid, CONCURRENT, (i) => raw.insertOne(doc('flight', i)));
-    rows.push({ metric: `raw driver, ${CONCURRENT} in flight: insertOne`, ...rawInserts, goal: `≥ 8,000 /s; ${cpuGoal(rawInserts.serverMicros, 150)}` });
-    const rawFinds = await measureSplit(FLIGHT_FINDS, server.pid, CONCURRENT, (i) => raw.findOne({ email: `flight${(i * 7919) % FLIGHT_INSERTS}@bench.io` }));
-    rows.push({ metric: `raw driver, ${CONCURRENT} in flight: indexed findOne`, ...rawFinds, goal: `≥ 15,000 /s; ${cpuGoal(rawFinds.serverMicros, 60)}` });
+    rows.push({
+      metric: `raw driver, ${CONCURRENT} in flight: insertOne`,
+      ...rawInserts,
+      goal: `≥ 8,000 /s; ${cpuGoal(rawInserts.serverMicros, 150)}`,
+    });
+    const rawFinds = await measureSplit(FLIGHT_FINDS, server.pid, CONCURRENT, (i) =>
+      raw.findOne({ email: `flight${(i * 7919) % FLIGHT_INSERTS}@bench.io` }),
+    );
+    rows.push({
+      metric: `raw driver, ${CONCURRENT} in flight: indexed findOne`,
+      ...rawFinds,
+      goal: `≥ 15,000 /s; ${cpuGoal(rawFinds.serverMicros, 60)}`,
+    });
     await client.close();
 
     const conn = await mongoose.createConnection(server.uri, { dbName: 'bench' }).asPromise();

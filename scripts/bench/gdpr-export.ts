@@ -9,9 +9,9 @@
  */
 import { cpus, loadavg } from 'node:os';
 import { Types } from 'mongoose';
-import { startTestServer } from '../../test/helpers/app';
-import { createUserInDb } from '../../test/factories';
 import { startGdprExport } from '../../server/commands/gdprExport';
+import { createUserInDb } from '../../test/factories';
+import { startTestServer } from '../../test/helpers/app';
 import { startDatabase } from './database';
 
 function arg(name: string, fallback: number): number {
@@ -42,10 +42,41 @@ async function main(): Promise<void> {
         const visitorId = new Types.ObjectId();
         const conversationId = new Types.ObjectId();
         const now = new Date();
-        visitors.push({ _id: visitorId, accountId: owner.account._id, ceId: ce._id, tokenHash: `bench-${i}`, name: `Visitor ${i}`, email: `v${i}@example.org`, location: { country: 'FR', city: 'Lyon' }, lastSeenAt: now, createdAt: now, updatedAt: now });
-        convos.push({ _id: conversationId, accountId: owner.account._id, ceId: ce._id, number: i + 1, visitorId, status: 'ended', startedAt: now, createdAt: now, updatedAt: now });
+        visitors.push({
+          _id: visitorId,
+          accountId: owner.account._id,
+          ceId: ce._id,
+          tokenHash: `bench-${i}`,
+          name: `Visitor ${i}`,
+          email: `v${i}@example.org`,
+          location: { country: 'FR', city: 'Lyon' },
+          lastSeenAt: now,
+          createdAt: now,
+          updatedAt: now,
+        });
+        convos.push({
+          _id: conversationId,
+          accountId: owner.account._id,
+          ceId: ce._id,
+          number: i + 1,
+          visitorId,
+          status: 'ended',
+          startedAt: now,
+          createdAt: now,
+          updatedAt: now,
+        });
         for (let m = 0; m < PER_CONVERSATION && i * PER_CONVERSATION + m < MESSAGES; m++) {
-          messages.push({ conversationId, seq: m + 1, kind: 'msg', from: m % 2 ? 'operator' : 'visitor', text: `Message ${m} of conversation ${i}: do you ship to Lyon, and how long does it take?`, html: '', files: [], createdAt: now, updatedAt: now });
+          messages.push({
+            conversationId,
+            seq: m + 1,
+            kind: 'msg',
+            from: m % 2 ? 'operator' : 'visitor',
+            text: `Message ${m} of conversation ${i}: do you ship to Lyon, and how long does it take?`,
+            html: '',
+            files: [],
+            createdAt: now,
+            updatedAt: now,
+          });
         }
       }
       await models.Visitor.collection.insertMany(visitors);
@@ -67,7 +98,14 @@ async function main(): Promise<void> {
     }, 20);
     const started = Date.now();
     const { job, built } = await startGdprExport(
-      { models, mailer: server.parley.mailer, publicUrl: server.url, secret: server.config.jwtSecret, dataDir: server.dataDir, logger: console },
+      {
+        models,
+        mailer: server.parley.mailer,
+        publicUrl: server.url,
+        secret: server.config.jwtSecret,
+        dataDir: server.dataDir,
+        logger: console,
+      },
       owner.user,
     );
     await built;
@@ -80,7 +118,11 @@ async function main(): Promise<void> {
     console.log(`archive size:      ${mb(done.size)}`);
     console.log(`peak RSS growth:   ${mb(peak - before)} (goal < 100 MB; RSS before ${mb(before)})`);
     console.log(`peak heap used:    ${mb(peakHeap)}, buffers ${mb(peakBuffers)}`);
-    console.log(`machine:           ${cpus().length} cores, load average ${loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+    console.log(
+      `machine:           ${cpus().length} cores, load average ${loadavg()
+        .map((n) => n.toFixed(2))
+        .join(' ')}`,
+    );
   } finally {
     await server.close();
     await db.stop();

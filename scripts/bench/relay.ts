@@ -99,7 +99,9 @@ async function main(): Promise<void> {
       }
     };
 
-    console.log(`relay bench: ${VISITORS} visitors, ${RATE} msgs/s for ${SECONDS} s, ${REPLIES} operator replies/s, then ${IDLE} idle sockets`);
+    console.log(
+      `relay bench: ${VISITORS} visitors, ${RATE} msgs/s for ${SECONDS} s, ${REPLIES} operator replies/s, then ${IDLE} idle sockets`,
+    );
     const visitors: { ws: WebSocket; threadTs: string }[] = [];
     for (let i = 0; i < VISITORS; i++) {
       const ws = await connect(wsUrl, onFrame);
@@ -147,10 +149,14 @@ async function main(): Promise<void> {
     const deadline = performance.now() + 30_000;
     while ((sentAt.size > 0 || replyAt.size > 0) && performance.now() < deadline) await sleep(50);
     const elapsed = (performance.now() - started) / 1000;
-    console.log(`messages: ${toSlack.length}/${total} reached Slack in ${elapsed.toFixed(1)} s → ${(toSlack.length / elapsed).toFixed(0)} msgs/s`);
+    console.log(
+      `messages: ${toSlack.length}/${total} reached Slack in ${elapsed.toFixed(1)} s → ${(toSlack.length / elapsed).toFixed(0)} msgs/s`,
+    );
     console.log(`visitor frame → ack (stored): p50 ${ms(percentile(acks, 50))}, p99 ${ms(percentile(acks, 99))}`);
     console.log(`visitor → Slack call: p50 ${ms(percentile(toSlack, 50))}, p99 ${ms(percentile(toSlack, 99))}`);
-    console.log(`Slack event → visitor frame (from the operator's post, sandbox delivery included): ${toVisitor.length}/${replies} p50 ${ms(percentile(toVisitor, 50))}, p99 ${ms(percentile(toVisitor, 99))}`);
+    console.log(
+      `Slack event → visitor frame (from the operator's post, sandbox delivery included): ${toVisitor.length}/${replies} p50 ${ms(percentile(toVisitor, 50))}, p99 ${ms(percentile(toVisitor, 99))}`,
+    );
 
     for (const v of visitors) v.ws.close();
     if (IDLE > 0) {

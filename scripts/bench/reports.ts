@@ -12,13 +12,13 @@
  */
 import { cpus, loadavg } from 'node:os';
 import { Types } from 'mongoose';
-import { startTestServer } from '../../test/helpers/app';
-import { createUserInDb } from '../../test/factories';
-import { reportRange } from '../../server/reports/range';
-import { overviewReport } from '../../server/reports/overview';
 import { availabilityReport } from '../../server/reports/availability';
 import { chatsPage } from '../../server/reports/history';
+import { overviewReport } from '../../server/reports/overview';
+import { reportRange } from '../../server/reports/range';
 import { HISTORY_PAGE_SIZE, presetDates, rangeQuery, todayIn } from '../../server/shared/reports';
+import { createUserInDb } from '../../test/factories';
+import { startTestServer } from '../../test/helpers/app';
 import { PRO } from '../../test/reports/seed';
 import { startDatabase } from './database';
 
@@ -46,7 +46,9 @@ async function timed<T>(label: string, goalMs: number, run: () => Promise<T>): P
   }
   runs.sort((a, b) => a - b);
   const median = runs[2];
-  console.log(`${label.padEnd(34)} ${median.toFixed(0).padStart(6)} ms median (first ${firstMs.toFixed(0)} ms, goal ≤ ${goalMs} ms) ${median <= goalMs ? 'ok' : 'OVER'}`);
+  console.log(
+    `${label.padEnd(34)} ${median.toFixed(0).padStart(6)} ms median (first ${firstMs.toFixed(0)} ms, goal ≤ ${goalMs} ms) ${median <= goalMs ? 'ok' : 'OVER'}`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -67,9 +69,22 @@ async function main(): Promise<void> {
     for (let i = 0; i < visitorIds.length; i += 10_000) {
       await models.Visitor.collection.insertMany(
         visitorIds.slice(i, i + 10_000).map((_id, j) => ({
-          _id, accountId, ceId: ce._id, tokenHash: `bench-${i + j}`, name: `Visitor ${i + j}`, email: `v${i + j}@example.com`,
-          location: { country: 'US', city: 'Boston' }, currentPage: 'https://shop.example.com/pricing', pageTitle: '', userAgent: '',
-          identUserId: `u${i + j}`, identTraits: { plan: 'gold' }, acceptedPrivacyAt: null, lastSeenAt: new Date(now), createdAt: new Date(from), updatedAt: new Date(now),
+          _id,
+          accountId,
+          ceId: ce._id,
+          tokenHash: `bench-${i + j}`,
+          name: `Visitor ${i + j}`,
+          email: `v${i + j}@example.com`,
+          location: { country: 'US', city: 'Boston' },
+          currentPage: 'https://shop.example.com/pricing',
+          pageTitle: '',
+          userAgent: '',
+          identUserId: `u${i + j}`,
+          identTraits: { plan: 'gold' },
+          acceptedPrivacyAt: null,
+          lastSeenAt: new Date(now),
+          createdAt: new Date(from),
+          updatedAt: new Date(now),
         })),
         { ordered: false },
       );
@@ -83,25 +98,73 @@ async function main(): Promise<void> {
         const answered = n % 7 !== 0;
         const _id = new Types.ObjectId();
         conversations.push({
-          _id, accountId, ceId: ce._id, number: n + 1, visitorId: visitorIds[n % visitorIds.length], status: 'ended',
-          startedAt: new Date(started), endedAt: new Date(started + 600_000), endedBy: 'visitor',
-          firstResponseAt: answered ? new Date(started + 20_000 + (n % 300) * 1000) : null, agentName: answered ? agents[n % agents.length] : '',
-          agentAvatarUrl: '', agentSlackUserId: '', rating: n % 5 === 0 ? 'up' : n % 11 === 0 ? 'down' : null, feedback: n % 5 === 0 ? 'Thanks, very helpful' : '',
-          triggerUid: n % 4 === 0 ? 'pricing' : '', pageUrl: 'https://shop.example.com/pricing?plan=gold', slackTeamId: 'T0', slackChannel: 'C0', threadTs: `${started / 1000}`,
-          lastSeq: MESSAGES_PER, lastVisitorMsgAt: null, lastOperatorMsgAt: null, noAnswerNotifiedAt: null, transcriptSentTo: '', discarded: false,
-          visitorMsgs: Math.ceil(MESSAGES_PER / 2), operatorMsgs: Math.floor(MESSAGES_PER / 2), createdAt: new Date(started), updatedAt: new Date(started),
+          _id,
+          accountId,
+          ceId: ce._id,
+          number: n + 1,
+          visitorId: visitorIds[n % visitorIds.length],
+          status: 'ended',
+          startedAt: new Date(started),
+          endedAt: new Date(started + 600_000),
+          endedBy: 'visitor',
+          firstResponseAt: answered ? new Date(started + 20_000 + (n % 300) * 1000) : null,
+          agentName: answered ? agents[n % agents.length] : '',
+          agentAvatarUrl: '',
+          agentSlackUserId: '',
+          rating: n % 5 === 0 ? 'up' : n % 11 === 0 ? 'down' : null,
+          feedback: n % 5 === 0 ? 'Thanks, very helpful' : '',
+          triggerUid: n % 4 === 0 ? 'pricing' : '',
+          pageUrl: 'https://shop.example.com/pricing?plan=gold',
+          slackTeamId: 'T0',
+          slackChannel: 'C0',
+          threadTs: `${started / 1000}`,
+          lastSeq: MESSAGES_PER,
+          lastVisitorMsgAt: null,
+          lastOperatorMsgAt: null,
+          noAnswerNotifiedAt: null,
+          transcriptSentTo: '',
+          discarded: false,
+          visitorMsgs: Math.ceil(MESSAGES_PER / 2),
+          operatorMsgs: Math.floor(MESSAGES_PER / 2),
+          createdAt: new Date(started),
+          updatedAt: new Date(started),
         });
         for (let seq = 1; seq <= MESSAGES_PER; seq++) {
           messages.push({
-            conversationId: _id, seq, kind: 'msg', from: seq % 2 ? 'visitor' : 'operator', text: `Message ${seq} of conversation ${n + 1}`, html: '',
-            author: null, targetId: null, slackTs: '', slackUserId: '', files: [], edited: false, deleted: false, endedBy: '', createdAt: new Date(started + seq * 30_000), updatedAt: new Date(started),
+            conversationId: _id,
+            seq,
+            kind: 'msg',
+            from: seq % 2 ? 'visitor' : 'operator',
+            text: `Message ${seq} of conversation ${n + 1}`,
+            html: '',
+            author: null,
+            targetId: null,
+            slackTs: '',
+            slackUserId: '',
+            files: [],
+            edited: false,
+            deleted: false,
+            endedBy: '',
+            createdAt: new Date(started + seq * 30_000),
+            updatedAt: new Date(started),
           });
         }
       }
       await models.Conversation.collection.insertMany(conversations, { ordered: false });
       await models.Message.collection.insertMany(messages, { ordered: false });
     }
-    const offline = Array.from({ length: 5_000 }, (_, k) => ({ accountId, ceId: ce._id, visitorId: null, name: '', email: 'o@example.com', message: 'Hi', pageUrl: '', country: '', createdAt: new Date(from + (k / 5_000) * (now - from)), updatedAt: new Date(now) }));
+    const offline = Array.from({ length: 5_000 }, (_, k) => ({
+      accountId,
+      ceId: ce._id,
+      visitorId: null,
+      name: '',
+      email: 'o@example.com',
+      message: 'Hi',
+      pageUrl: '',
+      country: '',
+      createdAt: new Date(from + (k / 5_000) * (now - from)),
+      updatedAt: new Date(now),
+    }));
     await models.OfflineMessage.collection.insertMany(offline, { ordered: false });
     const presence = [];
     for (let t = from, online = false; t < now; t += 3 * 3_600_000, online = !online) {
@@ -112,7 +175,11 @@ async function main(): Promise<void> {
       `seeded ${CONVERSATIONS.toLocaleString('en-US')} conversations, ${(CONVERSATIONS * MESSAGES_PER).toLocaleString('en-US')} messages, ` +
         `${visitorIds.length.toLocaleString('en-US')} visitors, ${presence.length.toLocaleString('en-US')} presence changes in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
     );
-    console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(
+      `machine: ${cpus().length} cores, load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
 
     const today = todayIn(ZONE, new Date(now));
     const last30 = reportRange(rangeQuery(presetDates('last30', today), ZONE));
@@ -138,7 +205,9 @@ async function main(): Promise<void> {
       peakHeap = Math.max(peakHeap, usage.heapUsed);
     }, 20);
     const started = performance.now();
-    const res = await fetch(`${server.url}/v1/reports/${String(ce._id)}/chats/download?format=csv`, { headers: { Authorization: `Bearer ${owner.token}` } });
+    const res = await fetch(`${server.url}/v1/reports/${String(ce._id)}/chats/download?format=csv`, {
+      headers: { Authorization: `Bearer ${owner.token}` },
+    });
     if (res.status !== 200 || !res.body) throw new Error(`download answered ${res.status}`);
     for await (const chunk of res.body) bytes += chunk.byteLength;
     const seconds = (performance.now() - started) / 1000;
@@ -148,7 +217,11 @@ async function main(): Promise<void> {
       `CSV of all ${CONVERSATIONS.toLocaleString('en-US')} chats${' '.repeat(8)} ${seconds.toFixed(1)} s, ${mb(bytes)}, peak RSS growth ${mb(peak - baseline)} (goal ≤ 10 s, ≤ 100 MB) ${seconds <= 10 && peak - baseline <= 100 * 1024 * 1024 ? 'ok' : 'OVER'}`,
     );
     console.log(`  peak heap used ${mb(peakHeap)} (before ${mb(heapBefore)}): what the export holds at once, garbage included`);
-    console.log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(
+      `load average after: ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
   } finally {
     await server.close();
     await db.stop();

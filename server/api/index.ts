@@ -1,15 +1,15 @@
 import express, { Router } from 'express';
 import { notFound } from '../http/errorHandler';
-import { usersRouter, type ApiDeps } from './users/routes';
-import { chatEndpointsRouter } from './chat-endpoints/routes';
+import { accountAdminRouter } from './accounts/adminRoutes';
 import { accountsRouter } from './accounts/routes';
-import { savedRepliesRouter } from './saved-replies/routes';
-import { questionGroupsRouter } from './question-groups/routes';
 import { botsRouter } from './bots/routes';
+import { chatEndpointsRouter } from './chat-endpoints/routes';
 import { dashboardAdminRouter } from './dashboard-admin/routes';
 import { publicApiRouter } from './public-api/routes';
-import { accountAdminRouter } from './accounts/adminRoutes';
+import { questionGroupsRouter } from './question-groups/routes';
 import { reportsRouter } from './reports/routes';
+import { savedRepliesRouter } from './saved-replies/routes';
+import { type ApiDeps, usersRouter } from './users/routes';
 
 export type { ApiDeps } from './users/routes';
 

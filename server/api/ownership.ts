@@ -2,7 +2,7 @@
  * The one check every route taking an id makes first: the object exists and belongs to the caller's
  * account. Another account's object answers exactly like a missing one (404), so ids reveal nothing.
  */
-import { isValidObjectId, type HydratedDocument, type Model, type Types } from 'mongoose';
+import { type HydratedDocument, isValidObjectId, type Model, type Types } from 'mongoose';
 import { NotFoundError } from '../errors';
 
 export async function findOwned<T extends { accountId: Types.ObjectId }>(

@@ -7,18 +7,18 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Types } from 'mongoose';
 import type { Config } from '../config';
+import { AppError, PaymentRequiredError, ValidationError } from '../errors';
+import type { Logger } from '../http/errorHandler';
 import type { Models } from '../models';
 import type { AccountDocument } from '../models/Account';
-import type { Logger } from '../http/errorHandler';
-import { AppError, PaymentRequiredError, ValidationError } from '../errors';
 import { catalogPlan } from '../shared/plans';
 import type { AccountInfoPayload, InvoiceView, NextInvoiceView, PortalReason } from '../shared/types';
 import { accountState } from './state';
 import type { Stripe } from './stripeClient';
 
-export { accountState, acceptsConversations } from './state';
+export { conversationsThisMonth, refreshQuota } from './quota';
+export { acceptsConversations, accountState } from './state';
 export { createStripeClient } from './stripeClient';
-export { refreshQuota, conversationsThisMonth } from './quota';
 
 export const ADD_PAYMENT_METHOD_FIRST = 'Add a payment method first';
 /** Where Checkout sends the browser back; the route syncs the account, then opens the console. */
@@ -36,7 +36,7 @@ export type Billing = ReturnType<typeof createBilling>;
 
 const toDate = (seconds: number | null | undefined): Date | null => (seconds ? new Date(seconds * 1000) : null);
 const toSeconds = (date: Date): number => Math.floor(date.getTime() / 1000);
-const idOf = (value: string | { id: string } | null | undefined): string => (typeof value === 'string' ? value : value?.id ?? '');
+const idOf = (value: string | { id: string } | null | undefined): string => (typeof value === 'string' ? value : (value?.id ?? ''));
 
 /** Stripe's errors as Parley's: a card problem is the user's to fix (402), anything else is Stripe being unreachable. */
 function billingError(error: unknown, logger: Logger): AppError {
@@ -47,7 +47,11 @@ function billingError(error: unknown, logger: Logger): AppError {
   }
   // Stripe's messages and request ids only: never the request (it may carry the key) or card data.
   logger.error(`billing: Stripe call failed (${stripeError.type ?? 'unknown'}): ${stripeError.message ?? String(error)}`);
-  return new AppError('Billing is not reachable right now. Please try again in a minute.', { status: 503, code: 'billing_unavailable', isReportable: true });
+  return new AppError('Billing is not reachable right now. Please try again in a minute.', {
+    status: 503,
+    code: 'billing_unavailable',
+    isReportable: true,
+  });
 }
 
 export function createBilling({ config, models, stripe, logger }: BillingDeps) {
@@ -106,7 +110,9 @@ export function createBilling({ config, models, stripe, logger }: BillingDeps) {
       const account = await models.Account.findById(accountId);
       if (account && !account.stripeSubscriptionId) await startTrial(account, email);
     })()
-      .catch((error: unknown) => logger.warn(`billing: the trial of account ${key} is not in Stripe yet: ${error instanceof Error ? error.message : String(error)}`))
+      .catch((error: unknown) =>
+        logger.warn(`billing: the trial of account ${key} is not in Stripe yet: ${error instanceof Error ? error.message : String(error)}`),
+      )
       .finally(() => starting.delete(key));
     starting.set(key, work);
   }
@@ -129,10 +135,14 @@ export function createBilling({ config, models, stripe, logger }: BillingDeps) {
       // During the trial the plan is Parley's choice (the trial subscription's price follows it); afterwards Stripe's.
       ...(catalogPlan(price) && subscription.status !== 'trialing' ? { planStripeId: price } : {}),
       hadPaidPlan:
-        account.hadPaidPlan || paid || ['active', 'past_due', 'unpaid'].includes(subscription.status) || (subscription.status === 'canceled' && endedAfterTrial),
+        account.hadPaidPlan ||
+        paid ||
+        ['active', 'past_due', 'unpaid'].includes(subscription.status) ||
+        (subscription.status === 'canceled' && endedAfterTrial),
       cancelAt,
       canceledAt: live ? (cancelAt ? toDate(subscription.canceled_at) : null) : toDate(subscription.ended_at ?? subscription.canceled_at),
-      nextInvoiceAt: live && !cancelAt ? toDate(subscription.status === 'trialing' ? subscription.trial_end : item?.current_period_end) : null,
+      nextInvoiceAt:
+        live && !cancelAt ? toDate(subscription.status === 'trialing' ? subscription.trial_end : item?.current_period_end) : null,
       delinquent: subscription.status === 'past_due' || subscription.status === 'unpaid',
     });
     await account.save();
@@ -148,11 +158,14 @@ export function createBilling({ config, models, stripe, logger }: BillingDeps) {
     const newestFirst = [...subscriptions].sort((a, b) => b.created - a.created);
     const primary = newestFirst.find((s) => LIVE.has(s.status)) ?? newestFirst[0];
 
-    let card = typeof customer.invoice_settings.default_payment_method === 'object' ? customer.invoice_settings.default_payment_method : null;
+    let card =
+      typeof customer.invoice_settings.default_payment_method === 'object' ? customer.invoice_settings.default_payment_method : null;
     if (!card) {
       const fromSubscription = idOf(primary?.default_payment_method ?? null);
-      const methods = fromSubscription ? [] : (await call(() => stripe.customers.listPaymentMethods(customerId, { type: 'card', limit: 1 }))).data;
-      card = fromSubscription ? await call(() => stripe.paymentMethods.retrieve(fromSubscription)) : methods[0] ?? null;
+      const methods = fromSubscription
+        ? []
+        : (await call(() => stripe.customers.listPaymentMethods(customerId, { type: 'card', limit: 1 }))).data;
+      card = fromSubscription ? await call(() => stripe.paymentMethods.retrieve(fromSubscription)) : (methods[0] ?? null);
     }
     const address = customer.address;
     account.set({
@@ -230,7 +243,8 @@ export function createBilling({ config, models, stripe, logger }: BillingDeps) {
     return session.url;
   }
 
-  const portalSignature = (accountId: string) => createHmac('sha256', config.jwtSecret).update(`portal-return:${accountId}`).digest('base64url');
+  const portalSignature = (accountId: string) =>
+    createHmac('sha256', config.jwtSecret).update(`portal-return:${accountId}`).digest('base64url');
 
   async function portalUrl(account: AccountDocument, email: string, reason: PortalReason): Promise<string> {
     const customer = await ensureCustomer(account, email);
@@ -283,16 +297,19 @@ export function createBilling({ config, models, stripe, logger }: BillingDeps) {
         const subscription = await call(() => stripe.subscriptions.retrieve(account.stripeSubscriptionId));
         const item = subscription.items.data[0];
         if (item && item.price.id !== plan.stripeId) {
-          await call(() => stripe.subscriptions.update(subscription.id, { items: [{ id: item.id, price: plan.stripeId }], proration_behavior: 'none' }));
+          await call(() =>
+            stripe.subscriptions.update(subscription.id, { items: [{ id: item.id, price: plan.stripeId }], proration_behavior: 'none' }),
+          );
         }
       }
       account.planStripeId = plan.stripeId;
       return account.save();
     }
     if (plan.stripeId === account.planStripeId && LIVE.has(account.subscriptionStatus)) return account;
-    const live = account.stripeSubscriptionId && LIVE.has(account.subscriptionStatus)
-      ? await call(() => stripe.subscriptions.retrieve(account.stripeSubscriptionId))
-      : null;
+    const live =
+      account.stripeSubscriptionId && LIVE.has(account.subscriptionStatus)
+        ? await call(() => stripe.subscriptions.retrieve(account.stripeSubscriptionId))
+        : null;
     const item = live?.items.data[0];
     if (live && item && LIVE.has(live.status)) {
       await call(() =>
@@ -335,7 +352,8 @@ export function createBilling({ config, models, stripe, logger }: BillingDeps) {
   }
 
   async function nextInvoice(account: AccountDocument): Promise<NextInvoiceView> {
-    if (account.paymentType === 'none' || !account.stripeSubscriptionId || !LIVE.has(account.subscriptionStatus) || account.cancelAt) return null;
+    if (account.paymentType === 'none' || !account.stripeSubscriptionId || !LIVE.has(account.subscriptionStatus) || account.cancelAt)
+      return null;
     const preview = await call(() =>
       stripe.invoices.createPreview({ customer: account.stripeCustomerId, subscription: account.stripeSubscriptionId }),
     );
@@ -369,7 +387,7 @@ export function createBilling({ config, models, stripe, logger }: BillingDeps) {
   async function handleEvent(event: Stripe.Event): Promise<void> {
     const object = event.data.object as { object?: string; id?: string; customer?: string | { id: string } | null };
     if (event.type === 'checkout.session.completed' && object.id) await completeCheckout(object.id);
-    const customerId = object.object === 'customer' ? object.id ?? '' : idOf(object.customer ?? null);
+    const customerId = object.object === 'customer' ? (object.id ?? '') : idOf(object.customer ?? null);
     if (customerId) await syncCustomer(customerId);
   }
 

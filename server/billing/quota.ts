@@ -23,7 +23,10 @@ export async function refreshQuota(models: Models, accountId: Types.ObjectId, no
   const plan = catalogPlan(account.planStripeId);
   const limit = plan?.convosPerMonth ?? 0;
   const over = limit > 0 && count > limit;
-  const reason = over && plan ? `${count.toLocaleString('en-US')} conversations this month, your ${plan.label} plan includes ${limit.toLocaleString('en-US')}` : '';
+  const reason =
+    over && plan
+      ? `${count.toLocaleString('en-US')} conversations this month, your ${plan.label} plan includes ${limit.toLocaleString('en-US')}`
+      : '';
   if (account.quota.isOverquota !== over || account.quota.reason !== reason) {
     await models.Account.updateOne({ _id: accountId }, { $set: { quota: { isOverquota: over, reason } } });
   }

@@ -6,8 +6,8 @@
  */
 import path from 'node:path';
 import type { Config } from '../config';
-import { type CatalogPlan, PLAN_CATALOG } from '../shared/plans';
 import { createStripeSandbox, type StripeSandbox, type StripeSeed } from '../sandbox/stripe';
+import { type CatalogPlan, PLAN_CATALOG } from '../shared/plans';
 
 export const STRIPE_SANDBOX_PATH = '/sandbox/stripe';
 export const STRIPE_WEBHOOK_PATH = '/v1/billing/stripe-webhook';
@@ -20,7 +20,13 @@ export function stripeSeed(plans: readonly CatalogPlan[]): StripeSeed {
     const id = `prod_parley_${plan.tier}`;
     const product = products.get(id) ?? { id, name: `Parley ${plan.label}`, prices: [] };
     products.set(id, product);
-    product.prices.push({ id: plan.stripeId, lookup_key: plan.stripeId, unit_amount: plan.price, currency: 'usd', interval: plan.duration === 'yearly' ? 'year' : 'month' });
+    product.prices.push({
+      id: plan.stripeId,
+      lookup_key: plan.stripeId,
+      unit_amount: plan.price,
+      currency: 'usd',
+      interval: plan.duration === 'yearly' ? 'year' : 'month',
+    });
   }
   return { products: [...products.values()] };
 }
@@ -31,7 +37,10 @@ export type StripeSandboxTuning = {
 };
 
 /** `config` must carry the effective public URL. Returns the config pointing the stripe client at the sandbox. */
-export async function startStripeSandbox(config: Config, tuning: StripeSandboxTuning = {}): Promise<{ sandbox: StripeSandbox; config: Config }> {
+export async function startStripeSandbox(
+  config: Config,
+  tuning: StripeSandboxTuning = {},
+): Promise<{ sandbox: StripeSandbox; config: Config }> {
   const sandbox = createStripeSandbox({
     baseUrl: `${config.publicUrl}${STRIPE_SANDBOX_PATH}`,
     secretKey: config.stripe.secretKey,

@@ -24,7 +24,13 @@ export async function generateApiKey(models: Models, user: UserDocument, kind: A
   const previous = await models.ApiKey.find({ accountId: user.accountId, kind });
   await models.ApiKey.deleteMany({ _id: { $in: previous.map((k) => k._id) } });
   await models.RestHook.deleteMany({ apiKeyId: { $in: previous.map((k) => k._id) } });
-  await models.ApiKey.create({ accountId: user.accountId, kind, keyHash: hashApiKey(key), prefix: key.slice(0, SHOWN_CHARS), createdBy: user._id });
+  await models.ApiKey.create({
+    accountId: user.accountId,
+    kind,
+    keyHash: hashApiKey(key),
+    prefix: key.slice(0, SHOWN_CHARS),
+    createdBy: user._id,
+  });
   return key;
 }
 

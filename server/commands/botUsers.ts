@@ -4,18 +4,25 @@
  * when it opens a conversation's thread (server/relay/jobs.ts, slack.invite).
  */
 import type { WebClient } from '@slack/web-api';
-import type { Models } from '../models';
-import type { ChatEndpointDocument } from '../models/ChatEndpoint';
-import type { BotUserDocument } from '../models/BotUser';
-import type { AddBotPayload, BotUserView, SlackUserView } from '../shared/bots';
 import { MissingScopeError, NotFoundError, ValidationError } from '../errors';
+import type { Models } from '../models';
+import type { BotUserDocument } from '../models/BotUser';
+import type { ChatEndpointDocument } from '../models/ChatEndpoint';
+import type { AddBotPayload, BotUserView, SlackUserView } from '../shared/bots';
 import { isSlackCallError, slackErrorCode } from '../slack/client';
 
 export const MISSING_USERS_READ =
   'Parley needs the users:read Slack permission to list the bots and people of your workspace. Approve the expanded permissions on the Slack permissions page.';
 const MAX_PAGES = 20;
 
-type SlackMember = { id?: string; name?: string; real_name?: string; deleted?: boolean; is_bot?: boolean; profile?: { bot_id?: string; image_48?: string; real_name?: string } };
+type SlackMember = {
+  id?: string;
+  name?: string;
+  real_name?: string;
+  deleted?: boolean;
+  is_bot?: boolean;
+  profile?: { bot_id?: string; image_48?: string; real_name?: string };
+};
 
 function slackFailure(error: unknown, what: string): Error {
   if (!isSlackCallError(error)) return error as Error;
@@ -31,7 +38,10 @@ function present(m: SlackMember): SlackUserView {
     name: m.name ?? '',
     real_name: m.real_name ?? m.profile?.real_name ?? m.name ?? '',
     is_bot: m.is_bot === true,
-    profile: { ...(m.profile?.bot_id ? { bot_id: m.profile.bot_id } : {}), ...(m.profile?.image_48 ? { image_48: m.profile.image_48 } : {}) },
+    profile: {
+      ...(m.profile?.bot_id ? { bot_id: m.profile.bot_id } : {}),
+      ...(m.profile?.image_48 ? { image_48: m.profile.image_48 } : {}),
+    },
   };
 }
 

@@ -3,8 +3,8 @@
  */
 import type { Types } from 'mongoose';
 import type { Models } from '../models';
-import type { ChatStats } from '../shared/types';
 import { STATS_WINDOW_DAYS } from '../shared/constants';
+import type { ChatStats } from '../shared/types';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

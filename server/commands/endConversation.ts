@@ -6,18 +6,18 @@
  */
 import type { Types } from 'mongoose';
 import type { EndedBy } from '../models/Conversation';
+import { visitorLabel } from '../relay/blocks';
 import type { RelayContext } from '../relay/context';
 import { headerUpdate, record } from '../relay/conversations';
 import { serialised } from '../relay/history';
 import { conversationPayload, transcriptMail } from '../relay/transcript';
-import { visitorLabel } from '../relay/blocks';
 import { fireWebhook } from '../relay/webhooks';
 
 export async function endConversation(
   ctx: RelayContext,
   conversationId: Types.ObjectId | string,
   by: EndedBy,
-  opts: { operatorSlackUserId?: string; /** End without the post-chat actions and mark it discarded. */ discard?: boolean } = {},
+  opts: { operatorSlackUserId?: string /** End without the post-chat actions and mark it discarded. */; discard?: boolean } = {},
 ): Promise<{ ended: boolean }> {
   return serialised(String(conversationId), async () => {
     const conversation = await ctx.models.Conversation.findOneAndUpdate(

@@ -5,11 +5,11 @@
  * Slack threads are held by Slack and are not touched. The erasure itself is recorded, without the e-mail.
  */
 import { isValidObjectId, type Types } from 'mongoose';
+import { NotFoundError } from '../errors';
 import type { Models } from '../models';
 import type { GdprErasureDocument } from '../models/GdprErasure';
 import type { UserDocument } from '../models/User';
-import { NotFoundError } from '../errors';
-import { TEAM_MESSAGES, type GdprErasureView } from '../shared/team';
+import { type GdprErasureView, TEAM_MESSAGES } from '../shared/team';
 
 export async function eraseVisitor(models: Models, admin: UserDocument, query: string): Promise<GdprErasureDocument> {
   const accountId = admin.accountId;
@@ -17,7 +17,9 @@ export async function eraseVisitor(models: Models, admin: UserDocument, query: s
   const email = query.trim().toLowerCase();
   const visitors = byId ? await models.Visitor.find({ _id: query, accountId }) : await models.Visitor.find({ accountId, email });
   const visitorIds = visitors.map((v) => v._id);
-  const offlineFilter = byId ? { accountId, visitorId: { $in: visitorIds } } : { accountId, $or: [{ email }, { visitorId: { $in: visitorIds } }] };
+  const offlineFilter = byId
+    ? { accountId, visitorId: { $in: visitorIds } }
+    : { accountId, $or: [{ email }, { visitorId: { $in: visitorIds } }] };
   const offline = await models.OfflineMessage.countDocuments(offlineFilter);
   if (visitors.length === 0 && offline === 0) throw new NotFoundError(TEAM_MESSAGES.erasureNotFound);
 
@@ -25,7 +27,9 @@ export async function eraseVisitor(models: Models, admin: UserDocument, query: s
   const conversationIds: Types.ObjectId[] = conversations.map((c) => c._id);
   const now = new Date();
   const messages = await models.Message.deleteMany({ conversationId: { $in: conversationIds } });
-  const files = await models.WidgetFile.deleteMany({ $or: [{ visitorId: { $in: visitorIds } }, { conversationId: { $in: conversationIds } }] });
+  const files = await models.WidgetFile.deleteMany({
+    $or: [{ visitorId: { $in: visitorIds } }, { conversationId: { $in: conversationIds } }],
+  });
   // Queued Slack posts, mails and webhooks of these conversations carry the visitor's words: they go too.
   await models.OutboxJob.deleteMany({ conversationId: { $in: conversationIds } });
   await models.Conversation.updateMany(

@@ -7,22 +7,22 @@
  * GDPRExportSignedURL is a signed link valid for 24 hours and the admin who asked gets a mail.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { ZipArchive } from 'archiver';
 import type { mongo, Types } from 'mongoose';
+import { ValidationError } from '../errors';
+import type { Mailer } from '../mail';
+import { gdprExportReadyMail } from '../mail/templates';
 import type { Models } from '../models';
 import type { GdprExportDocument } from '../models/GdprExport';
 import type { UserDocument } from '../models/User';
-import type { Mailer } from '../mail';
-import { gdprExportReadyMail } from '../mail/templates';
-import { ValidationError } from '../errors';
 import { ERROR_CODES } from '../shared/constants';
-import { GDPR_EXPORT_TTL_HOURS, TEAM_MESSAGES, type GdprExportView } from '../shared/team';
+import { GDPR_EXPORT_TTL_HOURS, type GdprExportView, TEAM_MESSAGES } from '../shared/team';
 
 export type GdprExportDeps = {
   models: Models;
@@ -52,7 +52,8 @@ const ZLIB_LEVEL = 1;
 
 export const exportFile = (dataDir: string, id: Types.ObjectId | string) => path.join(dataDir, 'exports', `${String(id)}.zip`);
 
-const sign = (secret: string, id: string, expires: number) => createHmac('sha256', secret).update(`gdpr-export:${id}:${expires}`).digest('hex');
+const sign = (secret: string, id: string, expires: number) =>
+  createHmac('sha256', secret).update(`gdpr-export:${id}:${expires}`).digest('hex');
 
 export function signedExportUrl(deps: Pick<GdprExportDeps, 'publicUrl' | 'secret'>, id: string, expiresAt: Date): string {
   const expires = Math.floor(expiresAt.getTime() / 1000);
@@ -66,7 +67,11 @@ export function verifyExportLink(secret: string, id: string, expires: string, si
   return timingSafeEqual(Buffer.from(sign(secret, id, Number(expires)), 'hex'), Buffer.from(signature, 'hex'));
 }
 
-export function presentExport(deps: Pick<GdprExportDeps, 'publicUrl' | 'secret'>, job: GdprExportDocument, now = Date.now()): GdprExportView {
+export function presentExport(
+  deps: Pick<GdprExportDeps, 'publicUrl' | 'secret'>,
+  job: GdprExportDocument,
+  now = Date.now(),
+): GdprExportView {
   const live = job.status === 'ready' && job.expiresAt !== null && job.expiresAt.getTime() > now;
   return {
     Id: job.id as string,
@@ -88,14 +93,20 @@ export async function sweepExports(deps: Pick<GdprExportDeps, 'models' | 'dataDi
     job.status = 'failed';
     await job.save();
   }
-  await deps.models.GdprExport.updateMany({ status: 'running', updatedAt: { $lt: new Date(now.getTime() - STALE_MS) } }, { $set: { status: 'failed' } });
+  await deps.models.GdprExport.updateMany(
+    { status: 'running', updatedAt: { $lt: new Date(now.getTime() - STALE_MS) } },
+    { $set: { status: 'failed' } },
+  );
 }
 
 /**
  * Starts an export of the admin's account and answers at once; the archive is built in the background.
  * `built` resolves when the archive is done (tests and the benchmark wait on it).
  */
-export async function startGdprExport(deps: GdprExportDeps, admin: UserDocument): Promise<{ job: GdprExportDocument; built: Promise<void> }> {
+export async function startGdprExport(
+  deps: GdprExportDeps,
+  admin: UserDocument,
+): Promise<{ job: GdprExportDocument; built: Promise<void> }> {
   const { models } = deps;
   await sweepExports(deps);
   if (await models.GdprExport.exists({ accountId: admin.accountId, status: 'running' })) {
@@ -201,7 +212,10 @@ async function buildArchive(deps: GdprExportDeps, job: GdprExportDocument, admin
 /** Conversation ids of the account, a batch at a time, in creation order. */
 async function* conversationBatches(models: Models, accountId: Types.ObjectId): AsyncGenerator<Types.ObjectId[]> {
   let batch: Types.ObjectId[] = [];
-  const ids = models.Conversation.collection.find<{ _id: Types.ObjectId }>({ accountId }, { projection: { _id: 1 }, sort: { _id: 1 }, batchSize: CURSOR_BATCH });
+  const ids = models.Conversation.collection.find<{ _id: Types.ObjectId }>(
+    { accountId },
+    { projection: { _id: 1 }, sort: { _id: 1 }, batchSize: CURSOR_BATCH },
+  );
   for await (const c of ids) {
     batch.push(c._id);
     if (batch.length >= MESSAGE_BATCH) {
@@ -215,13 +229,17 @@ async function* conversationBatches(models: Models, accountId: Types.ObjectId): 
 /** Messages have no account id: they are read conversation batch by conversation batch. */
 async function* messagesOf(models: Models, accountId: Types.ObjectId): AsyncGenerator<mongo.Document> {
   for await (const ids of conversationBatches(models, accountId)) {
-    yield* models.Message.collection.find({ conversationId: { $in: ids } }, { sort: { conversationId: 1, seq: 1 }, batchSize: CURSOR_BATCH });
+    yield* models.Message.collection.find(
+      { conversationId: { $in: ids } },
+      { sort: { conversationId: 1, seq: 1 }, batchSize: CURSOR_BATCH },
+    );
   }
 }
 
 async function countMessages(models: Models, accountId: Types.ObjectId): Promise<number> {
   let count = 0;
-  for await (const ids of conversationBatches(models, accountId)) count += await models.Message.collection.countDocuments({ conversationId: { $in: ids } });
+  for await (const ids of conversationBatches(models, accountId))
+    count += await models.Message.collection.countDocuments({ conversationId: { $in: ids } });
   return count;
 }
 

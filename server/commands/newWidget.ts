@@ -1,7 +1,7 @@
+import { PaymentRequiredError, ValidationError } from '../errors';
 import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { UserDocument } from '../models/User';
-import { PaymentRequiredError, ValidationError } from '../errors';
 import { createWidget } from './createWidget';
 
 export const PLAN_LIMIT_ERROR = 'plan_limit';

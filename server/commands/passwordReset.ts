@@ -1,12 +1,12 @@
 import { createHash, randomInt } from 'node:crypto';
 import type { PasswordHashing } from '../config';
-import type { Models } from '../models';
-import type { UserDocument } from '../models/User';
+import { ValidationError } from '../errors';
 import type { Mailer } from '../mail';
 import { passwordResetMail } from '../mail/templates';
-import { ValidationError } from '../errors';
-import { ERROR_CODES, RESET_TOKEN_LENGTH, RESET_TOKEN_TTL_MINUTES } from '../shared/constants';
+import type { Models } from '../models';
+import type { UserDocument } from '../models/User';
 import { MESSAGES } from '../shared/auth';
+import { ERROR_CODES, RESET_TOKEN_LENGTH, RESET_TOKEN_TTL_MINUTES } from '../shared/constants';
 import { hashPassword } from './passwords';
 import { revokeUserSessions } from './sessions';
 
@@ -28,12 +28,7 @@ export const resetLink = (publicUrl: string, token: string) => `${publicUrl}/app
  * Mails a reset link when a user has this e-mail. Says nothing either way, so the caller cannot
  * learn which addresses have accounts.
  */
-export async function requestPasswordReset(
-  models: Models,
-  mailer: Mailer,
-  publicUrl: string,
-  email: string,
-): Promise<void> {
+export async function requestPasswordReset(models: Models, mailer: Mailer, publicUrl: string, email: string): Promise<void> {
   const user = await models.User.findOne({ email });
   if (!user) return;
   const token = newResetToken();
@@ -49,7 +44,12 @@ export async function requestPasswordReset(
  * Sets a new password with a reset token, uses up every reset token of the user and ends their sessions.
  * Throws 'Invalid token' for unknown, expired or used tokens.
  */
-export async function resetPassword(models: Models, token: string, password: string, passwordHashing: PasswordHashing): Promise<UserDocument> {
+export async function resetPassword(
+  models: Models,
+  token: string,
+  password: string,
+  passwordHashing: PasswordHashing,
+): Promise<UserDocument> {
   const invalid = () => new ValidationError(MESSAGES.invalidToken, ERROR_CODES.invalidToken);
   const now = new Date();
   // Claiming the token in one conditional update keeps it single-use even under concurrent requests.

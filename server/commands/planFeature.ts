@@ -1,7 +1,7 @@
 import type { Types } from 'mongoose';
+import { PaymentRequiredError } from '../errors';
 import type { Models } from '../models';
 import type { PlanFeature } from '../shared/constants';
-import { PaymentRequiredError } from '../errors';
 
 const FEATURE_NAMES: Record<PlanFeature, string> = {
   reports: 'reports',
@@ -17,7 +17,7 @@ const FEATURE_NAMES: Record<PlanFeature, string> = {
 export async function requirePlanFeature(models: Models, accountId: Types.ObjectId, feature: PlanFeature): Promise<void> {
   const account = await models.Account.findById(accountId, { planStripeId: 1 });
   const plan = account ? await models.Plan.findOne({ stripeId: account.planStripeId }) : null;
-  if (!plan || !plan[feature]) {
+  if (!plan?.[feature]) {
     throw new PaymentRequiredError(`Your plan does not have access to ${FEATURE_NAMES[feature]}. Please upgrade.`, 'plan_feature');
   }
 }

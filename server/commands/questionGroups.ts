@@ -3,8 +3,9 @@
  * prompts and custom responses sanitised to a, strong, b and br, and at most one automatic group.
  */
 import { randomBytes } from 'node:crypto';
-import sanitizeHtml from 'sanitize-html';
 import type { Types } from 'mongoose';
+import sanitizeHtml from 'sanitize-html';
+import { NotFoundError, ValidationError } from '../errors';
 import type { Models } from '../models';
 import type { QuestionGroupDocument } from '../models/QuestionGroup';
 import {
@@ -12,12 +13,11 @@ import {
   parseTree,
   QUESTION_GROUP_ALLOWED_TAGS,
   QUESTION_GROUP_LIMITS,
-  questionGroupErrors,
   type QuestionGroupInput,
   type QuestionGroupView,
+  questionGroupErrors,
   type TreeNode,
 } from '../shared/questionGroups';
-import { NotFoundError, ValidationError } from '../errors';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
@@ -46,7 +46,15 @@ export function sanitiseQuestionHtml(html: string): string {
 export type { QuestionGroupView } from '../shared/questionGroups';
 
 export function presentQuestionGroup(g: QuestionGroupDocument): QuestionGroupView {
-  return { uid: g.uid, accountId: String(g.accountId), label: g.label, shortcut: g.shortcut, auto: g.auto, prompt: g.prompt, treeJson: g.treeJson };
+  return {
+    uid: g.uid,
+    accountId: String(g.accountId),
+    label: g.label,
+    shortcut: g.shortcut,
+    auto: g.auto,
+    prompt: g.prompt,
+    treeJson: g.treeJson,
+  };
 }
 
 export function treeOf(group: Pick<QuestionGroupDocument, 'treeJson'>): TreeNode[] {
@@ -73,7 +81,11 @@ function fail(path: string, message: string): never {
   throw new ValidationError(`${path}: ${message}`);
 }
 
-export async function saveQuestionGroup(models: Models, accountId: Types.ObjectId, input: QuestionGroupInput): Promise<QuestionGroupDocument> {
+export async function saveQuestionGroup(
+  models: Models,
+  accountId: Types.ObjectId,
+  input: QuestionGroupInput,
+): Promise<QuestionGroupDocument> {
   const parsed = parseTree(input.treeJson);
   if ('error' in parsed) fail(parsed.error.path, parsed.error.message);
   const tree = normaliseTree(parsed.nodes, () => randomId(QUESTION_GROUP_LIMITS.nodeIdChars));

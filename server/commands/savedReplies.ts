@@ -3,13 +3,13 @@
  * for the widget (text and a small sanitised HTML) and for Slack.
  */
 import he from 'he';
-import sanitizeHtml from 'sanitize-html';
 import { isValidObjectId } from 'mongoose';
+import sanitizeHtml from 'sanitize-html';
+import { NotFoundError, ValidationError } from '../errors';
 import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { SavedReplyDocument } from '../models/SavedReply';
 import type { SavedReplyInput, SavedReplyView } from '../shared/savedReplies';
-import { NotFoundError, ValidationError } from '../errors';
 
 export type { SavedReplyView } from '../shared/savedReplies';
 
@@ -57,7 +57,8 @@ export async function saveSavedReply(models: Models, ce: ChatEndpointDocument, i
   }
   try {
     if (id) {
-      const existing = isValidObjectId(id) && /^[0-9a-f]{24}$/i.test(id) ? await models.SavedReply.findOne({ _id: id, ceId: ce._id }) : null;
+      const existing =
+        isValidObjectId(id) && /^[0-9a-f]{24}$/i.test(id) ? await models.SavedReply.findOne({ _id: id, ceId: ce._id }) : null;
       if (!existing) throw new NotFoundError('Saved reply not found');
       existing.set(fields);
       return await existing.save();

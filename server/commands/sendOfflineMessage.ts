@@ -5,11 +5,11 @@
  * Every delivery goes through the outbox, so an unreachable Slack or webhook is retried, not lost.
  */
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
-import type { RelayContext } from '../relay/context';
-import type { OfflineMessage } from '../shared/widget-protocol';
-import { hashToken } from '../relay/gateway';
 import { escapeMrkdwn } from '../relay/blocks';
+import type { RelayContext } from '../relay/context';
+import { hashToken } from '../relay/gateway';
 import { fireWebhook } from '../relay/webhooks';
+import type { OfflineMessage } from '../shared/widget-protocol';
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -39,7 +39,12 @@ export async function sendOfflineMessage(
     const owner = await models.User.findById(ce.userId);
     if (owner?.email) {
       const details = ce.includeVisitorInfoInEmails
-        ? [['Name', input.name ?? ''], ['E-mail', input.email], ['Page', pageUrl], ['Country', stored.country]].filter(([, v]) => v)
+        ? [
+            ['Name', input.name ?? ''],
+            ['E-mail', input.email],
+            ['Page', pageUrl],
+            ['Country', stored.country],
+          ].filter(([, v]) => v)
         : [['E-mail', input.email]];
       await ctx.outbox.enqueue('mail', `${key}:mail`, {
         to: owner.email,
@@ -58,7 +63,11 @@ export async function sendOfflineMessage(
     await ctx.outbox.enqueue(
       'slack.offline',
       `${key}:slack`,
-      { teamId: ce.slackTeamId, channel: ce.RoomId, text: `:envelope: Offline message from ${escapeMrkdwn(who)}:\n>${escapeMrkdwn(input.message).replace(/\n/g, '\n>')}${escapeMrkdwn(page)}` },
+      {
+        teamId: ce.slackTeamId,
+        channel: ce.RoomId,
+        text: `:envelope: Offline message from ${escapeMrkdwn(who)}:\n>${escapeMrkdwn(input.message).replace(/\n/g, '\n>')}${escapeMrkdwn(page)}`,
+      },
       { channel: ce.RoomId },
     );
   }
@@ -68,12 +77,12 @@ export async function sendOfflineMessage(
     event: 'offline_message',
     url: ce.offlineMessageWebhookURL,
     body: {
-        event: 'offline_message',
-        widgetId: ce.Uuid,
-        name: input.name ?? '',
-        email: input.email,
-        message: input.message,
-        pageUrl,
+      event: 'offline_message',
+      widgetId: ce.Uuid,
+      name: input.name ?? '',
+      email: input.email,
+      message: input.message,
+      pageUrl,
       createdAt: stored.createdAt.toISOString(),
     },
   });

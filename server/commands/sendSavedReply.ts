@@ -1,6 +1,6 @@
 import { isValidObjectId } from 'mongoose';
-import type { Models } from '../models';
 import { NotFoundError, ValidationError } from '../errors';
+import type { Models } from '../models';
 import { relayFor } from '../relay';
 import { deliverSavedReply, type SentSavedReply } from '../relay/assist';
 import { requirePlanFeature } from './planFeature';
@@ -34,7 +34,8 @@ export async function sendSavedReply(deps: { models: Models }, input: SendSavedR
       ? await models.SavedReply.findOne({ _id: input.replyId, ceId: conversation.ceId })
       : null
     : await models.SavedReply.findOne({ ceId: conversation.ceId, shortcut });
-  if (!reply) throw new NotFoundError(shortcut ? `No saved reply with the shortcut “${shortcut}” in this widget.` : 'Saved reply not found');
+  if (!reply)
+    throw new NotFoundError(shortcut ? `No saved reply with the shortcut “${shortcut}” in this widget.` : 'Saved reply not found');
   const ce = await models.ChatEndpoint.findById(conversation.ceId);
   if (!ce) throw new NotFoundError('Widget not found');
   return deliverSavedReply(ctx, conversation, ce, reply, input.operator);

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { Types } from 'mongoose';
+import type { Types } from 'mongoose';
 import { z } from 'zod';
 import type { Models } from '../models';
 import type { SessionDocument } from '../models/Session';

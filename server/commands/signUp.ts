@@ -1,10 +1,10 @@
 import type { PasswordHashing } from '../config';
-import type { Models } from '../models';
-import { TRIAL_PLAN_STRIPE_ID } from '../shared/plans';
-import type { UserDocument } from '../models/User';
 import { ValidationError } from '../errors';
-import { ERROR_CODES, TRIAL_DAYS } from '../shared/constants';
+import type { Models } from '../models';
+import type { UserDocument } from '../models/User';
 import { MESSAGES } from '../shared/auth';
+import { ERROR_CODES, TRIAL_DAYS } from '../shared/constants';
+import { TRIAL_PLAN_STRIPE_ID } from '../shared/plans';
 import { createWidget } from './createWidget';
 import { hashPassword } from './passwords';
 

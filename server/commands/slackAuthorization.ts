@@ -6,9 +6,9 @@ import type { Types } from 'mongoose';
 import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { InstallationDocument } from '../models/Installation';
-import { TRIAL_PLAN_STRIPE_ID } from '../shared/plans';
 import type { UserDocument } from '../models/User';
 import { TRIAL_DAYS } from '../shared/constants';
+import { TRIAL_PLAN_STRIPE_ID } from '../shared/plans';
 import { createWidget } from './createWidget';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -65,7 +65,16 @@ export async function completeInstall(ce: ChatEndpointDocument, who: SlackAuthor
 export async function completeSwapUser(models: Models, accountId: Types.ObjectId, who: SlackAuthorizer): Promise<void> {
   await models.ChatEndpoint.updateMany(
     { accountId, slackTeamId: who.teamId },
-    { $set: { slackMainUser: who.userId, slackMainUserName: who.userName, Scope: who.userScope, BotScope: who.botScope, slackBaseUrl: who.url, slackTeamName: who.teamName } },
+    {
+      $set: {
+        slackMainUser: who.userId,
+        slackMainUserName: who.userName,
+        Scope: who.userScope,
+        BotScope: who.botScope,
+        slackBaseUrl: who.url,
+        slackTeamName: who.teamName,
+      },
+    },
   );
 }
 
@@ -101,7 +110,14 @@ export async function signUpWithSlack(
   });
   let user: UserDocument;
   try {
-    user = await models.User.create({ email: input.email, passwordHash: null, admin: true, accountId: account._id, lastSignedInAt: now, tklID: input.source });
+    user = await models.User.create({
+      email: input.email,
+      passwordHash: null,
+      admin: true,
+      accountId: account._id,
+      lastSignedInAt: now,
+      tklID: input.source,
+    });
   } catch (error) {
     await models.Account.deleteOne({ _id: account._id });
     throw error;

@@ -3,11 +3,11 @@
  * token of the widget's team. Slack failures become 400s with a message the console shows as is.
  */
 import type { WebClient } from '@slack/web-api';
+import { ValidationError } from '../errors';
 import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
-import { ValidationError } from '../errors';
-import { isSlackCallError, slackErrorCode } from '../slack/client';
 import type { SlackRoom } from '../shared/types';
+import { isSlackCallError, slackErrorCode } from '../slack/client';
 
 export const HIDDEN_ROOM_NAMES = ['random', 'general'];
 export const ROOMS_ERROR = 'Cannot fetch Slack channels';
@@ -38,7 +38,14 @@ function slackFailure(error: unknown, fallback: string): ValidationError {
   return new ValidationError(MESSAGES[code] ?? `${fallback} (Slack said: ${code})`, code);
 }
 
-type SlackChannel = { id?: string; name?: string; is_archived?: boolean; is_general?: boolean; is_private?: boolean; topic?: { value?: string } };
+type SlackChannel = {
+  id?: string;
+  name?: string;
+  is_archived?: boolean;
+  is_general?: boolean;
+  is_private?: boolean;
+  topic?: { value?: string };
+};
 
 /** Public, unarchived channels of the team, without random and general, sorted by name. */
 export async function listRooms(models: Models, ce: ChatEndpointDocument, client: WebClient): Promise<SlackRoom[]> {
@@ -80,10 +87,16 @@ export async function createSlackChannel(client: WebClient, name: string): Promi
  * Links the widget to a channel of its team: checks the channel with Slack (its real name wins over
  * the one sent), has the bot join it, and moves the widget to Step 3.
  */
-export async function connectChannel(models: Models, ce: ChatEndpointDocument, client: WebClient, roomId: string): Promise<ChatEndpointDocument> {
+export async function connectChannel(
+  models: Models,
+  ce: ChatEndpointDocument,
+  client: WebClient,
+  roomId: string,
+): Promise<ChatEndpointDocument> {
   if (ce.Step < 2 || !ce.slackTeamId) throw new ValidationError('Add Parley to Slack first.', 'not_installed');
   const taken = await models.ChatEndpoint.exists({ _id: { $ne: ce._id }, slackTeamId: ce.slackTeamId, RoomId: roomId, Step: 3 });
-  if (taken) throw new ValidationError('This Slack channel is already linked to another widget. Pick or create another channel.', 'channel_in_use');
+  if (taken)
+    throw new ValidationError('This Slack channel is already linked to another widget. Pick or create another channel.', 'channel_in_use');
   let channel: SlackChannel | undefined;
   try {
     channel = (await client.conversations.info({ channel: roomId })).channel as SlackChannel | undefined;

@@ -42,7 +42,10 @@ export async function saveInstallation(models: Models, granted: GrantedInstallat
   if (wasRevoked) inst.installedAt = now;
   if (granted.userToken) {
     const others = inst.userTokens.filter((t) => t.userId !== granted.authedUserId);
-    inst.userTokens = [...others, { userId: granted.authedUserId, token: granted.userToken.token, scopes: granted.userToken.scopes, revokedAt: null }] as typeof inst.userTokens;
+    inst.userTokens = [
+      ...others,
+      { userId: granted.authedUserId, token: granted.userToken.token, scopes: granted.userToken.scopes, revokedAt: null },
+    ] as typeof inst.userTokens;
   }
   await inst.save();
   await models.ChatEndpoint.updateMany({ slackTeamId: granted.teamId }, { $set: { installationRevoked: false } });

@@ -1,13 +1,17 @@
 import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
-import { neededScopes, scopeStatus, type ScopeRef, type ScopeStatus } from '../slack/scopes';
+import { neededScopes, type ScopeRef, type ScopeStatus, scopeStatus } from '../slack/scopes';
 import { grantedScopes } from './slackInstallations';
 
 /** The scopes a widget needs (its plan, its options, legacy or not) against what its team's installation holds. */
 export async function widgetScopeStatus(models: Models, ce: ChatEndpointDocument): Promise<ScopeStatus> {
   const account = await models.Account.findById(ce.accountId);
   const plan = account ? await models.Plan.findOne({ stripeId: account.planStripeId }) : null;
-  const needed = neededScopes({ planAllowsBots: plan?.bots ?? false, requestChatWriteUserScope: ce.requestChatWriteUserScope, oauthV1: ce.OauthV1 });
+  const needed = neededScopes({
+    planAllowsBots: plan?.bots ?? false,
+    requestChatWriteUserScope: ce.requestChatWriteUserScope,
+    oauthV1: ce.OauthV1,
+  });
   const inst = ce.slackTeamId ? await models.Installation.findOne({ teamId: ce.slackTeamId }) : null;
   return scopeStatus(needed, grantedScopes(inst, ce.slackMainUser));
 }

@@ -1,7 +1,7 @@
 import { isValidObjectId } from 'mongoose';
+import { NotFoundError, ValidationError } from '../errors';
 import type { Models } from '../models';
 import type { QuestionGroupDocument } from '../models/QuestionGroup';
-import { NotFoundError, ValidationError } from '../errors';
 import { relayFor } from '../relay';
 import { askFirstQuestion } from '../relay/assist';
 import { requirePlanFeature } from './planFeature';

@@ -4,10 +4,11 @@
  * on any site can load it. Only PNG, JPEG, GIF and WebP images (checked by their first bytes, not by the name or
  * the type the browser claims) up to TEAM_AVATAR_MAX_BYTES are taken.
  */
-import type { ChatEndpointDocument } from '../models/ChatEndpoint';
+
 import { ValidationError } from '../errors';
+import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import { AVATAR_REMOVAL_REFUSED, TEAM_AVATAR_MAX_BYTES, usesTeamAvatar } from '../shared/settings';
-import { updateWidgetSettings, type SettingsDeps } from './updateWidgetSettings';
+import { type SettingsDeps, updateWidgetSettings } from './updateWidgetSettings';
 
 /** The image type of `bytes` from its signature, or null when it is none of the accepted ones. */
 export function imageTypeOf(bytes: Uint8Array): 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp' | null {
@@ -32,7 +33,8 @@ export async function setTeamAvatar(
   file: { name: string; bytes: Uint8Array },
 ): Promise<ChatEndpointDocument> {
   if (file.bytes.length === 0) throw new ValidationError('Choose an image to upload.');
-  if (file.bytes.length > TEAM_AVATAR_MAX_BYTES) throw new ValidationError(`The team avatar must be at most ${TEAM_AVATAR_MAX_BYTES / 1024 / 1024} MB.`);
+  if (file.bytes.length > TEAM_AVATAR_MAX_BYTES)
+    throw new ValidationError(`The team avatar must be at most ${TEAM_AVATAR_MAX_BYTES / 1024 / 1024} MB.`);
   const mimetype = imageTypeOf(file.bytes);
   if (!mimetype) throw new ValidationError('The team avatar must be a PNG, JPEG, GIF or WebP image.');
   const previous = storedFileId(ce.teamAvatarUrl);

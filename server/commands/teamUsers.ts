@@ -7,11 +7,11 @@
 import { createHash } from 'node:crypto';
 import type { Types } from 'mongoose';
 import type { PasswordHashing } from '../config';
-import type { Models } from '../models';
-import type { UserDocument } from '../models/User';
+import { ValidationError } from '../errors';
 import type { Mailer } from '../mail';
 import { invitationMail } from '../mail/templates';
-import { ValidationError } from '../errors';
+import type { Models } from '../models';
+import type { UserDocument } from '../models/User';
 import { EmailSchema } from '../shared/auth';
 import { ERROR_CODES, TERMS_VERSION } from '../shared/constants';
 import { INVITATION_TTL_DAYS, TEAM_MESSAGES } from '../shared/team';
@@ -73,7 +73,11 @@ export async function toggleAdmin(models: Models, actor: UserDocument, user: Use
     const others = await models.User.countDocuments({ accountId: actor.accountId, admin: true, _id: { $ne: user._id } });
     if (others === 0) throw new ValidationError(TEAM_MESSAGES.lastAdmin);
   }
-  const updated = await models.User.findOneAndUpdate({ _id: user._id, admin: user.admin }, { $set: { admin: !user.admin } }, { returnDocument: 'after' });
+  const updated = await models.User.findOneAndUpdate(
+    { _id: user._id, admin: user.admin },
+    { $set: { admin: !user.admin } },
+    { returnDocument: 'after' },
+  );
   if (!updated) throw new ValidationError(TEAM_MESSAGES.unknownError);
   // A demoted admin's open console must not keep admin screens: their sessions end.
   if (user.admin) await revokeUserSessions(models, user._id);
@@ -96,14 +100,23 @@ export async function deleteUser(models: Models, actor: UserDocument, user: User
 
 /** The invitation of a token, while it can still be used. */
 export async function findInvitation(models: Models, token: string): Promise<{ email: string; expiresAt: Date }> {
-  const invitation = await models.Invitation.findOne({ tokenHash: hashInvitationToken(token), usedAt: null, expiresAt: { $gt: new Date() } });
+  const invitation = await models.Invitation.findOne({
+    tokenHash: hashInvitationToken(token),
+    usedAt: null,
+    expiresAt: { $gt: new Date() },
+  });
   const user = invitation ? await models.User.findById(invitation.userId) : null;
   if (!invitation || !user) throw new ValidationError(TEAM_MESSAGES.invitationInvalid, ERROR_CODES.invalidToken);
   return { email: user.email, expiresAt: invitation.expiresAt };
 }
 
 /** Uses up an invitation: sets the invitee's password and records their acceptance of the terms. */
-export async function acceptInvitation(models: Models, token: string, password: string, passwordHashing: PasswordHashing): Promise<UserDocument> {
+export async function acceptInvitation(
+  models: Models,
+  token: string,
+  password: string,
+  passwordHashing: PasswordHashing,
+): Promise<UserDocument> {
   const invalid = () => new ValidationError(TEAM_MESSAGES.invitationInvalid, ERROR_CODES.invalidToken);
   const now = new Date();
   const claimed = await models.Invitation.findOneAndUpdate(

@@ -4,14 +4,12 @@
  * of the settings specification; open widgets learn the new visitor-visible settings and presence at once.
  */
 import { z } from 'zod';
+import { publicSettings } from '../api/widget/presenter';
+import { ValidationError } from '../errors';
+import { parse } from '../http/validate';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import { CHAT_ENDPOINT_DEFAULTS } from '../models/ChatEndpoint';
 import type { RelayContext } from '../relay/context';
-import { ValidationError } from '../errors';
-import { parse } from '../http/validate';
-import { publicSettings } from '../api/widget/presenter';
-import { readTriggerJson, TriggerJsonSchema } from '../shared/triggers';
-import { requirePlanFeature } from './planFeature';
 import {
   HOURS_ORDER_MESSAGE,
   HOURS_STEP_MESSAGE,
@@ -26,6 +24,8 @@ import {
   TEAM_AVATAR_NEEDED,
   usesTeamAvatar,
 } from '../shared/settings';
+import { readTriggerJson, TriggerJsonSchema } from '../shared/triggers';
+import { requirePlanFeature } from './planFeature';
 
 const ENUMS: Record<string, readonly [string, ...string[]]> = {
   collapsedMode: ['chip', 'button', 'tab', 'hidden', 'default'],
@@ -67,7 +67,10 @@ function fieldSchema(name: string, value: unknown): z.ZodType {
   const choice = CHOICES[name];
   if (choice) {
     const message = `${choice.label} must be one of ${choice.values.join(', ')}`;
-    return z.preprocess(selectNumber, z.number(message).refine((n) => choice.values.includes(n), message));
+    return z.preprocess(
+      selectNumber,
+      z.number(message).refine((n) => choice.values.includes(n), message),
+    );
   }
   if (name === 'maxConcurrentConvos') {
     const message = `Concurrent chat limit must be a whole number from 0 (unlimited) to ${MAX_CONCURRENT_LIMIT}`;
@@ -93,7 +96,15 @@ const HHMM = z.number(HOURS_STEP_MESSAGE).int(HOURS_STEP_MESSAGE).refine(isTimeC
  * after the start. Pairs with equal start and end are dropped before this (spec section 5).
  */
 export const OperatingHourSchema = z
-  .object({ weekday: z.number('Operating hours: weekday must be 0 (Sunday) to 6').int().min(0, 'Operating hours: weekday must be 0 (Sunday) to 6').max(6, 'Operating hours: weekday must be 0 (Sunday) to 6'), start: HHMM, end: HHMM })
+  .object({
+    weekday: z
+      .number('Operating hours: weekday must be 0 (Sunday) to 6')
+      .int()
+      .min(0, 'Operating hours: weekday must be 0 (Sunday) to 6')
+      .max(6, 'Operating hours: weekday must be 0 (Sunday) to 6'),
+    start: HHMM,
+    end: HHMM,
+  })
   .refine((h) => h.end > h.start, HOURS_ORDER_MESSAGE);
 
 /** Drops operating hour entries whose start equals their end; anything else is left for the schema to judge. */
@@ -111,11 +122,18 @@ export const WidgetSettingsSchema = z
   })
   .superRefine((body, ctx) => {
     const b = body as Record<string, unknown>;
-    for (const [list, label] of [['countryAllowList', 'Allowed countries'], ['countryDenyList', 'Blocked countries']] as const) {
+    for (const [list, label] of [
+      ['countryAllowList', 'Allowed countries'],
+      ['countryDenyList', 'Blocked countries'],
+    ] as const) {
       const value = b[list];
       const bad = typeof value === 'string' ? invalidCountries(value) : [];
       if (bad.length > 0) {
-        ctx.addIssue({ code: 'custom', path: [list], message: `${label}: ${bad.slice(0, 3).join(', ').slice(0, 50)} is not an ISO two-letter country code (use commas between codes, e.g. US, CA)` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [list],
+          message: `${label}: ${bad.slice(0, 3).join(', ').slice(0, 50)} is not an ISO two-letter country code (use commas between codes, e.g. US, CA)`,
+        });
       }
     }
     if (typeof b.blacklistedUrls === 'string') {
@@ -137,7 +155,10 @@ export async function updateWidgetSettings(deps: SettingsDeps, ce: ChatEndpointD
   if (next.requireAcceptance === true && String(next.acceptanceText ?? '').trim().length < 3) {
     throw new ValidationError('Must be at least three characters for Acceptance text to be displayed.');
   }
-  const usesAvatar = usesTeamAvatar({ showTeamAvatarPreChat: next.showTeamAvatarPreChat === true, teamAvatarOn: next.teamAvatarOn === true });
+  const usesAvatar = usesTeamAvatar({
+    showTeamAvatarPreChat: next.showTeamAvatarPreChat === true,
+    teamAvatarOn: next.teamAvatarOn === true,
+  });
   if (usesAvatar && String(next.teamAvatarUrl ?? '') === '' && ('showTeamAvatarPreChat' in changes || 'teamAvatarOn' in changes)) {
     throw new ValidationError(TEAM_AVATAR_NEEDED);
   }

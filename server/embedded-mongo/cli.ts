@@ -3,8 +3,9 @@
  *   npm run db -- --port 27017 --dbpath ./data/db [--host 127.0.0.1] [--in-memory] [--compact-bytes N]
  * Prints the connection URI, stops cleanly (final snapshot, lock released) on SIGINT or SIGTERM.
  */
-import { parseArgs } from 'node:util';
+
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { type EmbeddedMongo, startEmbeddedMongo } from './index';
 import { configureStorage } from './storage';
 

@@ -2,9 +2,9 @@
  * One collection in memory: documents by canonical `_id` key (insertion order = natural order), its indexes,
  * and the planner that turns equality predicates into index lookups.
  */
-import { Binary, ObjectId, UUID, type Document } from 'bson';
+import { Binary, type Document, ObjectId, UUID } from 'bson';
 import { CommandError, ErrorCodes } from './errors';
-import { Index, duplicateKeyError, holderCount, holdersOf, type IndexEntry, type KeyRange } from './indexes';
+import { duplicateKeyError, holderCount, holdersOf, Index, type IndexEntry, type KeyRange } from './indexes';
 import type { IndexSpec } from './storage';
 import { canonicalKey, isPlainObject } from './values';
 
@@ -85,7 +85,11 @@ function hasNull(p: Pinned): boolean {
 }
 
 /** Collects `field: value`, `{$eq}` and `{$in}` predicates from a filter and its `$and` branches. */
-function pinnedFields(filter: Document, out = new Map<string, Pinned>(), top = { pure: true }): { pins: Map<string, Pinned>; pure: boolean } {
+function pinnedFields(
+  filter: Document,
+  out = new Map<string, Pinned>(),
+  top = { pure: true },
+): { pins: Map<string, Pinned>; pure: boolean } {
   for (const [field, cond] of Object.entries(filter)) {
     if (field === '$and' && Array.isArray(cond)) {
       for (const branch of cond) if (isPlainObject(branch)) pinnedFields(branch, out, top);

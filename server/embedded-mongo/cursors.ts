@@ -1,6 +1,6 @@
 /** Open cursors: the rest of a query result, handed out batch by batch through getMore. */
 import * as BSON from 'bson';
-import { Long, type Document } from 'bson';
+import { type Document, Long } from 'bson';
 import { CommandError, ErrorCodes } from './errors';
 import { MAX_BSON_OBJECT_SIZE } from './protocol';
 
@@ -56,7 +56,11 @@ export class CursorStore {
    * Starts a cursor over `docs` and returns its first batch; the cursor id is 0 when everything fit
    * (or when `singleBatch` asks to close it). `map` is applied lazily (projection) as batches are cut.
    */
-  create(ns: string, docs: Document[], opts: { batchSize?: number; singleBatch?: boolean; map?: (doc: Document) => Document } = {}): CursorReply {
+  create(
+    ns: string,
+    docs: Document[],
+    opts: { batchSize?: number; singleBatch?: boolean; map?: (doc: Document) => Document } = {},
+  ): CursorReply {
     const cursor: OpenCursor = { ns, docs, pos: 0, lastUsed: Date.now(), map: opts.map };
     // batchSize 0 on the first batch means "open the cursor, return nothing yet", as mongod does.
     const batch = this.takeBatch(cursor, opts.batchSize ?? DEFAULT_FIRST_BATCH);
@@ -72,7 +76,10 @@ export class CursorStore {
     const cursor = this.open.get(id);
     if (!cursor) throw new CommandError(ErrorCodes.CursorNotFound, `cursor id ${id} not found`);
     if (cursor.ns !== ns) {
-      throw new CommandError(ErrorCodes.Unauthorized, `Requested getMore on namespace '${ns}', but cursor belongs to a different namespace ${cursor.ns}`);
+      throw new CommandError(
+        ErrorCodes.Unauthorized,
+        `Requested getMore on namespace '${ns}', but cursor belongs to a different namespace ${cursor.ns}`,
+      );
     }
     cursor.lastUsed = Date.now();
     const batch = this.takeBatch(cursor, batchSize && batchSize > 0 ? batchSize : Infinity);

@@ -3,7 +3,7 @@
  * expressions, $and/$or), an order of magnitude faster than mingo on collection scans. Clauses outside that
  * subset, and every null comparison (whose rules around missing fields and arrays are subtle), go to mingo.
  */
-import { Decimal128, Long, ObjectId, type Document } from 'bson';
+import { Decimal128, type Document, Long, ObjectId } from 'bson';
 import { canonicalKey, compareValues, isPlainObject, pathValues } from './values';
 
 export type Predicate = (doc: Document) => boolean;
@@ -62,7 +62,8 @@ function equalsPred(v: unknown): (c: unknown) => boolean {
   if (typeof v === 'boolean') return (c) => c === v;
   if (typeof v === 'number' && Number.isFinite(v)) {
     const key = canonicalKey(v);
-    return (c) => c === v || (typeof c === 'object' && c !== null && (c instanceof Long || c instanceof Decimal128) && canonicalKey(c) === key);
+    return (c) =>
+      c === v || (typeof c === 'object' && c !== null && (c instanceof Long || c instanceof Decimal128) && canonicalKey(c) === key);
   }
   if (v instanceof Date) {
     const t = v.getTime();
@@ -89,10 +90,17 @@ function comparePred(op: string, v: unknown): ((c: unknown) => boolean) | undefi
   const b = bracket(v);
   if (!b) return undefined;
   const ok =
-    op === '$gt' ? (c: number) => c > 0 : op === '$gte' ? (c: number) => c >= 0 : op === '$lt' ? (c: number) => c < 0 : (c: number) => c <= 0;
+    op === '$gt'
+      ? (c: number) => c > 0
+      : op === '$gte'
+        ? (c: number) => c >= 0
+        : op === '$lt'
+          ? (c: number) => c < 0
+          : (c: number) => c <= 0;
   // Specialized per type: this runs once per document on range scans.
   if (typeof v === 'number') {
-    return (c) => (typeof c === 'number' ? !Number.isNaN(c) && ok(c < v ? -1 : c > v ? 1 : 0) : bracketOfValue(c) === b && ok(compareValues(c, v)));
+    return (c) =>
+      typeof c === 'number' ? !Number.isNaN(c) && ok(c < v ? -1 : c > v ? 1 : 0) : bracketOfValue(c) === b && ok(compareValues(c, v));
   }
   if (typeof v === 'string') return (c) => typeof c === 'string' && ok(c < v ? -1 : c > v ? 1 : 0);
   if (v instanceof Date) {

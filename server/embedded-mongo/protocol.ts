@@ -2,8 +2,9 @@
  * MongoDB wire protocol framing: the messages drivers send (OP_QUERY for the legacy handshake, OP_MSG for
  * everything else) and the replies this server writes (OP_REPLY, OP_MSG).
  */
-import * as BSON from 'bson';
+
 import type { Document } from 'bson';
+import * as BSON from 'bson';
 import { CommandError, ErrorCodes } from './errors';
 
 export const OP_REPLY = 1;

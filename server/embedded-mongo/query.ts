@@ -1,7 +1,7 @@
 /** Filters (native matcher, mingo for the rest), sorts and find projections with MongoDB semantics. */
 import type { Document } from 'bson';
 import { Aggregator, Query } from 'mingo';
-import { CommandError, ErrorCodes, badValue } from './errors';
+import { badValue, CommandError, ErrorCodes } from './errors';
 import { compileClauses } from './matcher';
 import { compareValues, copyDoc, isPlainObject, pathValues } from './values';
 
@@ -11,7 +11,18 @@ import { compareValues, copyDoc, isPlainObject, pathValues } from './values';
  */
 export const MINGO_OPTIONS = { scriptEnabled: false } as const;
 
-const TOP_LEVEL_OPERATORS = new Set(['$and', '$or', '$nor', '$expr', '$where', '$text', '$comment', '$jsonSchema', '$alwaysFalse', '$alwaysTrue']);
+const TOP_LEVEL_OPERATORS = new Set([
+  '$and',
+  '$or',
+  '$nor',
+  '$expr',
+  '$where',
+  '$text',
+  '$comment',
+  '$jsonSchema',
+  '$alwaysFalse',
+  '$alwaysTrue',
+]);
 
 /** A compiled filter. */
 export interface Matcher {
@@ -23,7 +34,8 @@ const MATCH_ALL: Matcher = { test: () => true };
 /** Compiles a filter (natively when it can, else with mingo); throws BadValue for unknown operators as mongod does. */
 export function compileFilter(filter: unknown): Matcher {
   if (filter === undefined || filter === null) return MATCH_ALL;
-  if (!isPlainObject(filter)) throw new CommandError(ErrorCodes.TypeMismatch, "BSON field 'filter' is the wrong type, expected type 'object'");
+  if (!isPlainObject(filter))
+    throw new CommandError(ErrorCodes.TypeMismatch, "BSON field 'filter' is the wrong type, expected type 'object'");
   for (const key of Object.keys(filter)) {
     if (key.startsWith('$') && !TOP_LEVEL_OPERATORS.has(key)) throw badValue(`unknown top level operator: ${key}`);
   }
@@ -123,7 +135,11 @@ export function sortDocs(docs: Document[], spec: SortSpec, keep = Infinity): Doc
     return 0;
   };
   const keyOf = (doc: Document): Keyed => ({ doc, keys: spec.map(([path, dir], i) => sortKey(doc, path, parts[i], dir)) });
-  if (keep * 8 >= docs.length) return docs.map(keyOf).sort(cmp).map((k) => k.doc);
+  if (keep * 8 >= docs.length)
+    return docs
+      .map(keyOf)
+      .sort(cmp)
+      .map((k) => k.doc);
   const top: Keyed[] = [];
   for (const doc of docs) {
     const item = keyOf(doc);
@@ -213,7 +229,8 @@ function applySlice(doc: Document, parts: readonly string[], arg: unknown): void
 /** Compiles a find projection: plain inclusion/exclusion natively (keeping field order), operators through mingo. */
 export function compileProjection(projection: unknown): Projector | undefined {
   if (projection === undefined || projection === null) return undefined;
-  if (!isPlainObject(projection)) throw new CommandError(ErrorCodes.TypeMismatch, "BSON field 'projection' is the wrong type, expected type 'object'");
+  if (!isPlainObject(projection))
+    throw new CommandError(ErrorCodes.TypeMismatch, "BSON field 'projection' is the wrong type, expected type 'object'");
   const all = Object.entries(projection);
   if (all.length === 0) return undefined;
   // $slice on its own does not turn a projection into an inclusion: the other fields stay (mongod's rule).

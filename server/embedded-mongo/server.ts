@@ -1,10 +1,10 @@
 /** TCP front end: frames messages per connection, runs commands in order, acknowledges writes once durable. */
 import net from 'node:net';
 import type { Document } from 'bson';
-import { runCommand, type CommandContext } from './commands';
+import { type CommandContext, runCommand } from './commands';
 import type { Engine } from './engine';
 import { CommandError, ErrorCodes, toCommandError } from './errors';
-import { MAX_MESSAGE_SIZE, OP_MSG, OP_QUERY, encodeOpMsg, encodeOpReply, parseMessage, readHeader, type IncomingCommand } from './protocol';
+import { encodeOpMsg, encodeOpReply, type IncomingCommand, MAX_MESSAGE_SIZE, OP_MSG, OP_QUERY, parseMessage, readHeader } from './protocol';
 
 const HEADER_SIZE = 16;
 

@@ -1,13 +1,26 @@
 /** Update documents: operator updates (mingo, plus $setOnInsert), replacements and pipeline updates. */
-import { ObjectId, type Document } from 'bson';
+import { type Document, ObjectId } from 'bson';
 import { Aggregator, update as mingoUpdate } from 'mingo';
-import { CommandError, ErrorCodes, badValue } from './errors';
+import { badValue, CommandError, ErrorCodes } from './errors';
 import { MINGO_OPTIONS } from './query';
 import { canonicalKey, copyDoc, isPlainObject } from './values';
 
 const MODIFIERS = new Set([
-  '$currentDate', '$inc', '$min', '$max', '$mul', '$rename', '$set', '$setOnInsert', '$unset',
-  '$addToSet', '$pop', '$pull', '$push', '$pullAll', '$bit',
+  '$currentDate',
+  '$inc',
+  '$min',
+  '$max',
+  '$mul',
+  '$rename',
+  '$set',
+  '$setOnInsert',
+  '$unset',
+  '$addToSet',
+  '$pop',
+  '$pull',
+  '$push',
+  '$pullAll',
+  '$bit',
 ]);
 
 const PIPELINE_UPDATE_STAGES = new Set(['$addFields', '$set', '$project', '$unset', '$replaceRoot', '$replaceWith']);
@@ -34,17 +47,27 @@ export function validateUpdate(u: unknown): asserts u is UpdateSpec {
   if (!isPlainObject(u)) throw new CommandError(ErrorCodes.FailedToParse, 'Update argument must be either an object or an array');
   if (!isOperatorUpdate(u)) {
     for (const key of Object.keys(u)) {
-      if (key.startsWith('$')) throw new CommandError(ErrorCodes.FailedToParse, `The dollar ($) prefixed field '${key}' in '${key}' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith.`);
+      if (key.startsWith('$'))
+        throw new CommandError(
+          ErrorCodes.FailedToParse,
+          `The dollar ($) prefixed field '${key}' in '${key}' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith.`,
+        );
     }
     return;
   }
   const paths: string[] = [];
   for (const [op, fields] of Object.entries(u)) {
     if (!MODIFIERS.has(op)) {
-      throw new CommandError(ErrorCodes.FailedToParse, `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`);
+      throw new CommandError(
+        ErrorCodes.FailedToParse,
+        `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`,
+      );
     }
     if (!isPlainObject(fields)) {
-      throw new CommandError(ErrorCodes.FailedToParse, `Modifiers operate on fields but we found type ${typeof fields} instead. For example: {$mod: {<field>: ...}} not {${op}: ${String(fields)}}`);
+      throw new CommandError(
+        ErrorCodes.FailedToParse,
+        `Modifiers operate on fields but we found type ${typeof fields} instead. For example: {$mod: {<field>: ...}} not {${op}: ${String(fields)}}`,
+      );
     }
     for (const [path, value] of Object.entries(fields)) {
       paths.push(path.replace(/\.\$(\[[^\]]*\])?/g, '.$'));
@@ -54,7 +77,10 @@ export function validateUpdate(u: unknown): asserts u is UpdateSpec {
   const sorted = [...paths].sort();
   for (let i = 1; i < sorted.length; i++) {
     if (sorted[i] === sorted[i - 1] || sorted[i].startsWith(sorted[i - 1] + '.')) {
-      throw new CommandError(ErrorCodes.ConflictingUpdateOperators, `Updating the path '${sorted[i]}' would create a conflict at '${sorted[i - 1]}'`);
+      throw new CommandError(
+        ErrorCodes.ConflictingUpdateOperators,
+        `Updating the path '${sorted[i]}' would create a conflict at '${sorted[i - 1]}'`,
+      );
     }
   }
 }
@@ -99,7 +125,10 @@ export function applyUpdate(doc: Document, u: UpdateSpec, opts: ApplyOptions = {
     return next;
   } else {
     if ('_id' in u && '_id' in doc && canonicalKey(u._id) !== canonicalKey(doc._id)) {
-      throw new CommandError(ErrorCodes.ImmutableField, `After applying the update, the (immutable) field '_id' was found to have been altered to _id: ${String(u._id)}`);
+      throw new CommandError(
+        ErrorCodes.ImmutableField,
+        `After applying the update, the (immutable) field '_id' was found to have been altered to _id: ${String(u._id)}`,
+      );
     }
     const { _id: _ignored, ...fields } = u;
     next = '_id' in doc ? { _id: doc._id, ...fields } : { ...fields };
@@ -138,7 +167,11 @@ function checkTargets(doc: Document, modifier: Document): void {
       let cur: unknown = doc;
       let i = 0;
       for (; i < parts.length - 1; i++) {
-        const next: unknown = Array.isArray(cur) ? (/^\d+$/.test(parts[i]) ? cur[Number(parts[i])] : undefined) : (cur as Document)[parts[i]];
+        const next: unknown = Array.isArray(cur)
+          ? /^\d+$/.test(parts[i])
+            ? cur[Number(parts[i])]
+            : undefined
+          : (cur as Document)[parts[i]];
         if (next === undefined || next === null) {
           if (next === null && op !== '$unset' && op !== '$pull' && op !== '$pop') {
             throw new CommandError(ErrorCodes.PathNotViable, `Cannot create field '${parts[i + 1]}' in element {${parts[i]}: null}`);
@@ -151,7 +184,10 @@ function checkTargets(doc: Document, modifier: Document): void {
             cur = undefined;
             break;
           }
-          throw new CommandError(ErrorCodes.PathNotViable, `Cannot create field '${parts[i + 1]}' in element {${parts[i]}: ${JSON.stringify(next) ?? String(next)}}`);
+          throw new CommandError(
+            ErrorCodes.PathNotViable,
+            `Cannot create field '${parts[i + 1]}' in element {${parts[i]}: ${JSON.stringify(next) ?? String(next)}}`,
+          );
         }
         cur = next;
       }
@@ -161,17 +197,24 @@ function checkTargets(doc: Document, modifier: Document): void {
       if (value === undefined) continue;
       if (NUMERIC_OPS.has(op)) {
         if (typeof value !== 'number' && typeName(value) !== 'long' && typeName(value) !== 'decimal128') {
-          throw new CommandError(ErrorCodes.TypeMismatch, `Cannot apply ${op} to a value of non-numeric type. ${idText(doc)} has the field '${leaf}' of non-numeric type ${typeName(value)}`);
+          throw new CommandError(
+            ErrorCodes.TypeMismatch,
+            `Cannot apply ${op} to a value of non-numeric type. ${idText(doc)} has the field '${leaf}' of non-numeric type ${typeName(value)}`,
+          );
         }
         if (typeof arg !== 'number' && !['long', 'decimal128', 'int', 'double'].includes(typeName(arg))) {
-          throw new CommandError(ErrorCodes.TypeMismatch, `Cannot ${op === '$inc' ? 'increment' : 'multiply'} with non-numeric argument: {${path}: ${JSON.stringify(arg)}}`);
+          throw new CommandError(
+            ErrorCodes.TypeMismatch,
+            `Cannot ${op === '$inc' ? 'increment' : 'multiply'} with non-numeric argument: {${path}: ${JSON.stringify(arg)}}`,
+          );
         }
       } else if (op === '$pull' && !Array.isArray(value)) {
         throw new CommandError(ErrorCodes.BadValue, 'Cannot apply $pull to a non-array value');
       } else if (ARRAY_OPS.has(op) && !Array.isArray(value)) {
-        const message = op === '$pop' || op === '$pullAll'
-          ? `Path '${path}' contains an element of non-array type '${typeName(value)}'`
-          : `The field '${path}' must be an array but is of type ${typeName(value)} in document ${idText(doc)}`;
+        const message =
+          op === '$pop' || op === '$pullAll'
+            ? `Path '${path}' contains an element of non-array type '${typeName(value)}'`
+            : `The field '${path}' must be an array but is of type ${typeName(value)} in document ${idText(doc)}`;
         throw new CommandError(op === '$pop' || op === '$pullAll' ? ErrorCodes.TypeMismatch : ErrorCodes.BadValue, message);
       }
     }
@@ -185,7 +228,8 @@ function guardId(doc: Document, modifier: Document): void {
       const targets = op === '$rename' ? [path, String((fields as Document)[path])] : [path];
       for (const target of targets) {
         if (target !== '_id' && !target.startsWith('_id.')) continue;
-        if (op === '$set' && target === '_id' && '_id' in doc && canonicalKey((fields as Document)[path]) === canonicalKey(doc._id)) continue;
+        if (op === '$set' && target === '_id' && '_id' in doc && canonicalKey((fields as Document)[path]) === canonicalKey(doc._id))
+          continue;
         if (!('_id' in doc) && (op === '$set' || op === '$setOnInsert')) continue;
         throw new CommandError(ErrorCodes.ImmutableField, "Performing an update on the path '_id' would modify the immutable field '_id'");
       }

@@ -2,7 +2,7 @@
  * Value helpers shared by indexes, sorting and updates: canonical keys (equal under MongoDB's equality rules
  * ⇔ same string), MongoDB's cross-type sort order, dotted-path access and copying.
  */
-import { Binary, Decimal128, Long, MaxKey, MinKey, ObjectId, Timestamp, type Document } from 'bson';
+import { Binary, Decimal128, type Document, Long, MaxKey, MinKey, ObjectId, Timestamp } from 'bson';
 
 function isPlainObject(v: unknown): v is Document {
   if (v === null || typeof v !== 'object') return false;

@@ -1,11 +1,11 @@
 import type { NextFunction, Request, Response } from 'express';
+import { findApiKey } from '../commands/apiKeys';
+import { resolveSession } from '../commands/sessions';
+import { AuthenticationError, AuthorizationError } from '../errors';
 import type { Models } from '../models';
+import type { ApiKeyDocument, ApiKeyKind } from '../models/ApiKey';
 import type { SessionDocument } from '../models/Session';
 import type { UserDocument } from '../models/User';
-import { resolveSession } from '../commands/sessions';
-import type { ApiKeyDocument, ApiKeyKind } from '../models/ApiKey';
-import { findApiKey } from '../commands/apiKeys';
-import { AuthenticationError, AuthorizationError } from '../errors';
 import { ERROR_CODES } from '../shared/constants';
 import { TEAM_MESSAGES } from '../shared/team';
 
@@ -53,7 +53,10 @@ export function requireApiKey(models: Models, kinds: readonly ApiKeyKind[]) {
     for (const kind of kinds) found ??= match?.[1] ? await findApiKey(models, kind, match[1]) : null;
     if (!found) {
       res.set('WWW-Authenticate', 'Bearer realm="parley"');
-      throw new AuthenticationError(match ? 'Invalid API key' : 'Missing API key: send Authorization: Bearer <key>', ERROR_CODES.invalidApiKey);
+      throw new AuthenticationError(
+        match ? 'Invalid API key' : 'Missing API key: send Authorization: Bearer <key>',
+        ERROR_CODES.invalidApiKey,
+      );
     }
     res.locals.apiKey = found;
     next();

@@ -38,7 +38,10 @@ export function demoApp(models: Models, parleyUrl: string): express.Express {
         .select({ Uuid: 1, RoomName: 1 })
         .lean();
       const snippet = widget ? embedSnippet({ projectType: 'html', style, widgetUuid: widget.Uuid, origin: parleyUrl }) : undefined;
-      res.set('Cache-Control', 'no-store').type('html').send(page(snippet, style, parleyUrl, widget ? widget.RoomName : undefined));
+      res
+        .set('Cache-Control', 'no-store')
+        .type('html')
+        .send(page(snippet, style, parleyUrl, widget ? widget.RoomName : undefined));
     } catch (error) {
       next(error);
     }
@@ -79,10 +82,14 @@ const PRODUCTS = [
 
 function page(snippet: string | undefined, style: WidgetStyle, parleyUrl: string, room: string | undefined): string {
   const products = PRODUCTS.map(
-    (p) => `<article class="card"><div class="bag" style="background:${p.colour}"></div><h3>${p.name}</h3><p>${p.notes}</p><div class="buy"><b>${p.price}</b><button type="button">Add to cart</button></div></article>`,
+    (p) =>
+      `<article class="card"><div class="bag" style="background:${p.colour}"></div><h3>${p.name}</h3><p>${p.notes}</p><div class="buy"><b>${p.price}</b><button type="button">Add to cart</button></div></article>`,
   ).join('');
   const setup = `<section class="notice"><h2>No widget to show yet</h2><p>Finish setting up a widget in <a href="${escapeHtml(parleyUrl)}/app/">Parley</a> (sign up, add it to Slack, pick a channel), then reload this page: it embeds the chat of your first configured widget.</p></section>`;
-  const inlineBox = style === 'inline' ? `<section class="inline-demo"><h2>Talk to a roaster</h2><p>The inline widget lives in this box.</p></section>` : '';
+  const inlineBox =
+    style === 'inline'
+      ? `<section class="inline-demo"><h2>Talk to a roaster</h2><p>The inline widget lives in this box.</p></section>`
+      : '';
   return `<!doctype html>
 <html lang="en">
 <head>

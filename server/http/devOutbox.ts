@@ -23,7 +23,9 @@ function renderMail(mail: SentMail): string {
   return `<article class="mail">
   <h2>${escapeHtml(mail.subject)}</h2>
   <p class="meta">To <b>${escapeHtml(mail.to)}</b> · from ${escapeHtml(mail.from)}${
-    mail.replyTo ? ` · reply to ${escapeHtml(mail.replyTo.name ? `${mail.replyTo.name} <${mail.replyTo.address}>` : mail.replyTo.address)}` : ''
+    mail.replyTo
+      ? ` · reply to ${escapeHtml(mail.replyTo.name ? `${mail.replyTo.name} <${mail.replyTo.address}>` : mail.replyTo.address)}`
+      : ''
   } · <time datetime="${escapeHtml(mail.date)}">${escapeHtml(mail.date)}</time></p>
   <pre>${linkify(mail.text)}</pre>
 </article>`;
@@ -36,7 +38,10 @@ export function devOutboxRouter(outbox: Outbox): Router {
   });
   router.get('/dev/outbox', async (_req, res) => {
     const mails = await outbox.list();
-    res.set('Cache-Control', 'no-store').type('html').send(`<!doctype html>
+    res
+      .set('Cache-Control', 'no-store')
+      .type('html')
+      .send(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Parley outbox</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="${OUTBOX_FAVICON}" type="image/svg+xml">

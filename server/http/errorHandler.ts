@@ -1,8 +1,8 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import mongoose from 'mongoose';
 import { AppError, MissingScopeError, NotFoundError } from '../errors';
-import { ERROR_CODES } from '../shared/constants';
 import type { ApiErrorBody } from '../shared/auth';
+import { ERROR_CODES } from '../shared/constants';
 
 export type Logger = Pick<Console, 'info' | 'warn' | 'error'>;
 

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { rateLimit, ipKeyGenerator } from 'express-rate-limit';
+import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import { RateLimitError } from '../errors';
 
 type Limit = { windowMs: number; limit: number; onlyFailures?: boolean };
@@ -41,6 +41,7 @@ export function perApiKey(perMinute: number, keyOf: (res: Response) => string): 
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     keyGenerator: (_req, res) => `api-key:${keyOf(res)}`,
-    handler: (_req, _res, next) => next(new RateLimitError('Too many requests for this API key, slow down and retry after the Retry-After header')),
+    handler: (_req, _res, next) =>
+      next(new RateLimitError('Too many requests for this API key, slow down and retry after the Retry-After header')),
   });
 }

@@ -14,19 +14,13 @@ export function staticConsole(consoleDir: string): Router {
       redirect: true,
       fallthrough: true,
       setHeaders(res, filePath) {
-        res.setHeader(
-          'Cache-Control',
-          HASHED_FILE.test(path.basename(filePath)) ? 'public, max-age=31536000, immutable' : 'no-cache',
-        );
+        res.setHeader('Cache-Control', HASHED_FILE.test(path.basename(filePath)) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     }),
   );
   // Reached only when express.static found no index.html.
   router.get('/', (_req, res) => {
-    res
-      .status(503)
-      .type('text/plain')
-      .send('The console is not built yet: run `npm run build` (npm start does it for you).');
+    res.status(503).type('text/plain').send('The console is not built yet: run `npm run build` (npm start does it for you).');
   });
   // Any other page under /app is unknown: answer 404 with the console itself, which shows its own
   // Page Not Found. The base element makes the console's relative asset URLs work at any depth.

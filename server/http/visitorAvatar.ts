@@ -38,7 +38,7 @@ export function identiconPng(seed: string): Buffer {
   const hash = createHash('sha256').update(seed).digest();
   const hue = ((hash[0] ?? 0) * 360) / 256;
   const [r, g, b] = hslToRgb(hue, 0.55, 0.5);
-  const on = (x: number, y: number) => (((hash[1 + y * 3 + Math.min(x, CELLS - 1 - x)] ?? 0) & 1) === 1);
+  const on = (x: number, y: number) => ((hash[1 + y * 3 + Math.min(x, CELLS - 1 - x)] ?? 0) & 1) === 1;
   const cell = (SIZE - 2 * MARGIN) / CELLS;
   const rows: Buffer[] = [];
   for (let y = 0; y < SIZE; y += 1) {
@@ -80,7 +80,11 @@ export function visitorAvatarRouter(): Router {
       res.status(404).end();
       return;
     }
-    res.set({ 'Content-Type': 'image/png', 'Cache-Control': 'public, max-age=31536000, immutable', 'Cross-Origin-Resource-Policy': 'cross-origin' });
+    res.set({
+      'Content-Type': 'image/png',
+      'Cache-Control': 'public, max-age=31536000, immutable',
+      'Cross-Origin-Resource-Policy': 'cross-origin',
+    });
     res.send(identiconPng(match[1]));
   });
   return router;

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { Router, type Response } from 'express';
+import { type Response, Router } from 'express';
 
 export const DEFAULT_WIDGET_DIR = path.resolve(__dirname, '..', '..', 'dist', 'web', 'widget');
 

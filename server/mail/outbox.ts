@@ -3,7 +3,7 @@
  * and tests read) and as .eml (what a mail client opens).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -56,7 +56,10 @@ export function createOutbox(dir: string): Outbox {
         throw error;
       }
       const mails: SentMail[] = [];
-      for (const name of names.filter((n) => n.endsWith('.json')).sort().reverse()) {
+      for (const name of names
+        .filter((n) => n.endsWith('.json'))
+        .sort()
+        .reverse()) {
         const parsed = SentMailSchema.safeParse(JSON.parse(await readFile(path.join(dir, name), 'utf8')));
         if (parsed.success) mails.push(parsed.data);
       }

@@ -1,4 +1,4 @@
-import { Schema, type Connection, type HydratedDocument, type Model } from 'mongoose';
+import { type Connection, type HydratedDocument, type Model, Schema } from 'mongoose';
 
 export interface Account {
   /** stripeId of the plan in the catalog. */

@@ -1,4 +1,4 @@
-import { Schema, type Connection, type HydratedDocument, type Model, type Types } from 'mongoose';
+import { type Connection, type HydratedDocument, type Model, Schema, type Types } from 'mongoose';
 
 /** `api` authenticates the read API under /v1/api; `zapier` the REST hooks. */
 export const API_KEY_KINDS = ['api', 'zapier'] as const;

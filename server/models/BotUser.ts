@@ -1,4 +1,4 @@
-import { Schema, type Connection, type HydratedDocument, type Model, type Types } from 'mongoose';
+import { type Connection, type HydratedDocument, type Model, Schema, type Types } from 'mongoose';
 
 /**
  * A Slack bot or person added by itself to every new conversation of one widget (the console's "Configure

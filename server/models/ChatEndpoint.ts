@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Schema, type Connection, type HydratedDocument, type Model, type Types } from 'mongoose';
+import { type Connection, type HydratedDocument, type Model, Schema, type Types } from 'mongoose';
 import type { ChatEndpointSettings, OperatingHour, SlackRoom } from '../shared/types';
 
 export interface ChatEndpoint extends Omit<ChatEndpointSettings, 'operatingHours'> {
@@ -134,7 +134,10 @@ export const CHAT_ENDPOINT_DEFAULTS: Omit<ChatEndpointSettings, 'operatingHours'
 };
 
 /** A mongoose path for each settings field, typed after its default. */
-function settingsPaths(): Record<string, { type: StringConstructor | NumberConstructor | BooleanConstructor; default: unknown; enum?: string[] }> {
+function settingsPaths(): Record<
+  string,
+  { type: StringConstructor | NumberConstructor | BooleanConstructor; default: unknown; enum?: string[] }
+> {
   const enums: Record<string, string[]> = {
     collapsedMode: ['chip', 'button', 'tab', 'hidden', 'default'],
     metaInfoInMainChannel: ['compact', 'full', 'none'],
@@ -191,7 +194,6 @@ export const ChatEndpointSchema = new Schema<ChatEndpoint>(
 export type ChatEndpointModel = Model<ChatEndpoint>;
 export function chatEndpointModel(connection: Connection): ChatEndpointModel {
   return (
-    (connection.models.ChatEndpoint as ChatEndpointModel | undefined) ??
-    connection.model<ChatEndpoint>('ChatEndpoint', ChatEndpointSchema)
+    (connection.models.ChatEndpoint as ChatEndpointModel | undefined) ?? connection.model<ChatEndpoint>('ChatEndpoint', ChatEndpointSchema)
   );
 }

@@ -1,4 +1,4 @@
-import { Schema, type Connection, type HydratedDocument, type Model, type Types } from 'mongoose';
+import { type Connection, type HydratedDocument, type Model, Schema, type Types } from 'mongoose';
 
 export type ConversationStatus = 'open' | 'ended';
 export type EndedBy = 'visitor' | 'operator' | 'inactivity';
@@ -91,8 +91,7 @@ ConversationSchema.index({ ceId: 1, discarded: 1, startedAt: 1 });
 export type ConversationModel = Model<Conversation>;
 export function conversationModel(connection: Connection): ConversationModel {
   return (
-    (connection.models.Conversation as ConversationModel | undefined) ??
-    connection.model<Conversation>('Conversation', ConversationSchema)
+    (connection.models.Conversation as ConversationModel | undefined) ?? connection.model<Conversation>('Conversation', ConversationSchema)
   );
 }
 

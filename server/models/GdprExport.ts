@@ -1,4 +1,4 @@
-import { Schema, type Connection, type HydratedDocument, type Model, type Types } from 'mongoose';
+import { type Connection, type HydratedDocument, type Model, Schema, type Types } from 'mongoose';
 
 export const GDPR_EXPORT_STATUSES = ['running', 'ready', 'failed'] as const;
 export type GdprExportStatus = (typeof GDPR_EXPORT_STATUSES)[number];

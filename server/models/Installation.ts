@@ -1,4 +1,4 @@
-import { Schema, type Connection, type HydratedDocument, type Model } from 'mongoose';
+import { type Connection, type HydratedDocument, type Model, Schema } from 'mongoose';
 
 /** A user token of someone who authorised Parley in the workspace (the main user, usually). */
 export interface InstallationUserToken {
@@ -65,7 +65,6 @@ export const InstallationSchema = new Schema<Installation>(
 export type InstallationModel = Model<Installation>;
 export function installationModel(connection: Connection): InstallationModel {
   return (
-    (connection.models.Installation as InstallationModel | undefined) ??
-    connection.model<Installation>('Installation', InstallationSchema)
+    (connection.models.Installation as InstallationModel | undefined) ?? connection.model<Installation>('Installation', InstallationSchema)
   );
 }

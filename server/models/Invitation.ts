@@ -1,4 +1,4 @@
-import { Schema, type Connection, type HydratedDocument, type Model, type Types } from 'mongoose';
+import { type Connection, type HydratedDocument, type Model, Schema, type Types } from 'mongoose';
 
 /**
  * An invitation to join an account: the link mailed to the invitee. Only the SHA-256 of its token is kept;

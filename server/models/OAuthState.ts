@@ -1,4 +1,4 @@
-import { Schema, type Connection, type HydratedDocument, type Model } from 'mongoose';
+import { type Connection, type HydratedDocument, type Model, Schema } from 'mongoose';
 
 /**
  * The single-use half of a Slack OAuth state: the signed state carries this nonce, and the callback
@@ -24,8 +24,5 @@ export const OAuthStateSchema = new Schema<OAuthState>(
 
 export type OAuthStateModel = Model<OAuthState>;
 export function oauthStateModel(connection: Connection): OAuthStateModel {
-  return (
-    (connection.models.OAuthState as OAuthStateModel | undefined) ??
-    connection.model<OAuthState>('OAuthState', OAuthStateSchema)
-  );
+  return (connection.models.OAuthState as OAuthStateModel | undefined) ?? connection.model<OAuthState>('OAuthState', OAuthStateSchema);
 }

@@ -1,4 +1,4 @@
-import { Schema, type Connection, type HydratedDocument, type Model, type Types } from 'mongoose';
+import { type Connection, type HydratedDocument, type Model, Schema, type Types } from 'mongoose';
 
 /** A message left through the offline form (the overview report counts them per widget). */
 export interface OfflineMessage {

@@ -1,4 +1,4 @@
-import { Schema, type Connection, type Model, type Types } from 'mongoose';
+import { type Connection, type Model, Schema, type Types } from 'mongoose';
 
 /**
  * A Slack user answering visitors for an account in a calendar month. The first `maxOperators` people to reply
@@ -30,5 +30,7 @@ OperatorSeatSchema.index({ accountId: 1, month: 1, slackUserId: 1 }, { unique: t
 
 export type OperatorSeatModel = Model<OperatorSeat>;
 export function operatorSeatModel(connection: Connection): OperatorSeatModel {
-  return (connection.models.OperatorSeat as OperatorSeatModel | undefined) ?? connection.model<OperatorSeat>('OperatorSeat', OperatorSeatSchema);
+  return (
+    (connection.models.OperatorSeat as OperatorSeatModel | undefined) ?? connection.model<OperatorSeat>('OperatorSeat', OperatorSeatSchema)
+  );
 }

@@ -1,4 +1,4 @@
-import { Schema, type Connection, type HydratedDocument, type Model, type Types } from 'mongoose';
+import { type Connection, type HydratedDocument, type Model, Schema, type Types } from 'mongoose';
 
 /**
  * A durable piece of outbound work (a Slack post, a webhook call, a mail). Jobs of one `key` (a conversation,

@@ -1,4 +1,4 @@
-import { Schema, type Connection, type HydratedDocument, type Model, type Types } from 'mongoose';
+import { type Connection, type HydratedDocument, type Model, Schema, type Types } from 'mongoose';
 
 /** A password reset link. Only the SHA-256 of the token is kept, so a database leak gives no working link. */
 export interface PasswordResetToken {

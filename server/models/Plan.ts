@@ -1,4 +1,4 @@
-import { Schema, type Connection, type HydratedDocument, type Model } from 'mongoose';
+import { type Connection, type HydratedDocument, type Model, Schema } from 'mongoose';
 import type { PlanDuration, PlanFeature } from '../shared/constants';
 import { PLAN_CATALOG } from '../shared/plans';
 

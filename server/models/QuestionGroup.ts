@@ -1,4 +1,4 @@
-import { Schema, type Connection, type HydratedDocument, type Model, type Types } from 'mongoose';
+import { type Connection, type HydratedDocument, type Model, Schema, type Types } from 'mongoose';
 
 /**
  * A scripted set of questions with answer buttons, shared by every widget of an account. At most one group
@@ -36,6 +36,7 @@ QuestionGroupSchema.index({ accountId: 1, shortcut: 1 }, { unique: true, partial
 export type QuestionGroupModel = Model<QuestionGroup>;
 export function questionGroupModel(connection: Connection): QuestionGroupModel {
   return (
-    (connection.models.QuestionGroup as QuestionGroupModel | undefined) ?? connection.model<QuestionGroup>('QuestionGroup', QuestionGroupSchema)
+    (connection.models.QuestionGroup as QuestionGroupModel | undefined) ??
+    connection.model<QuestionGroup>('QuestionGroup', QuestionGroupSchema)
   );
 }

@@ -1,4 +1,4 @@
-import { Schema, type Connection, type HydratedDocument, type Model, type Types } from 'mongoose';
+import { type Connection, type HydratedDocument, type Model, Schema, type Types } from 'mongoose';
 
 /** The events a REST hook can subscribe to: the widget's webhooks, by the `event` field of their payloads. */
 export const REST_HOOK_EVENTS = [

@@ -1,4 +1,4 @@
-import { Schema, type Connection, type HydratedDocument, type Model, type Types } from 'mongoose';
+import { type Connection, type HydratedDocument, type Model, Schema, type Types } from 'mongoose';
 
 /** One signed-in session. The JWT carries its jti; deleting or revoking the row ends the session. */
 export interface Session {

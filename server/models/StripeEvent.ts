@@ -1,4 +1,4 @@
-import { Schema, type Connection, type Model } from 'mongoose';
+import { type Connection, type Model, Schema } from 'mongoose';
 
 /**
  * A Stripe webhook event Parley has taken: its id is unique, so a second delivery of the same event (Stripe

@@ -1,4 +1,4 @@
-import { Schema, type Connection, type HydratedDocument, type Model, type Types } from 'mongoose';
+import { type Connection, type HydratedDocument, type Model, Schema, type Types } from 'mongoose';
 
 /**
  * A file shown in a conversation. Visitor uploads keep their bytes here (at most 10 MB); operator uploads

@@ -4,31 +4,31 @@
  */
 import type { Connection } from 'mongoose';
 import { accountModel } from './Account';
+import { apiKeyModel } from './ApiKey';
+import { botUserModel } from './BotUser';
 import { chatEndpointModel } from './ChatEndpoint';
+import { conversationCounterModel, conversationModel } from './Conversation';
+import { conversationAssistModel, threadPostModel } from './ConversationAssist';
+import { gdprErasureModel } from './GdprErasure';
+import { gdprExportModel } from './GdprExport';
 import { installationModel } from './Installation';
+import { invitationModel } from './Invitation';
+import { messageModel } from './Message';
 import { oauthStateModel } from './OAuthState';
+import { offlineMessageModel } from './OfflineMessage';
+import { operatorSeatModel } from './OperatorSeat';
+import { outboxJobModel, slackEventSeenModel } from './OutboxJob';
 import { passwordResetTokenModel } from './PasswordResetToken';
 import { planModel } from './Plan';
+import { presenceChangeModel } from './PresenceChange';
+import { questionGroupModel } from './QuestionGroup';
+import { restHookModel } from './RestHook';
+import { savedReplyModel } from './SavedReply';
 import { sessionModel } from './Session';
+import { stripeEventModel } from './StripeEvent';
 import { userModel } from './User';
-import { conversationCounterModel, conversationModel } from './Conversation';
-import { messageModel } from './Message';
-import { outboxJobModel, slackEventSeenModel } from './OutboxJob';
 import { visitorModel } from './Visitor';
 import { widgetFileModel } from './WidgetFile';
-import { offlineMessageModel } from './OfflineMessage';
-import { savedReplyModel } from './SavedReply';
-import { questionGroupModel } from './QuestionGroup';
-import { conversationAssistModel, threadPostModel } from './ConversationAssist';
-import { botUserModel } from './BotUser';
-import { invitationModel } from './Invitation';
-import { apiKeyModel } from './ApiKey';
-import { restHookModel } from './RestHook';
-import { gdprExportModel } from './GdprExport';
-import { gdprErasureModel } from './GdprErasure';
-import { presenceChangeModel } from './PresenceChange';
-import { stripeEventModel } from './StripeEvent';
-import { operatorSeatModel } from './OperatorSeat';
 
 export function createModels(connection: Connection) {
   return {

@@ -7,21 +7,21 @@
  */
 import { ErrorCode } from '@slack/web-api';
 import type { Types } from 'mongoose';
+import { sanitiseQuestionHtml, treeOf } from '../commands/questionGroups';
+import { decodeResponse, renderForSlack, renderForWidget } from '../commands/savedReplies';
 import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { ConversationDocument } from '../models/Conversation';
-import type { SavedReplyDocument } from '../models/SavedReply';
-import type { QuestionGroupDocument } from '../models/QuestionGroup';
 import type { MessageDocument } from '../models/Message';
-import { matchesTriggerPhrases } from '../shared/savedReplies';
+import type { QuestionGroupDocument } from '../models/QuestionGroup';
+import type { SavedReplyDocument } from '../models/SavedReply';
 import { findNode, type TreeNode } from '../shared/questionGroups';
-import { decodeResponse, renderForSlack, renderForWidget } from '../commands/savedReplies';
-import { sanitiseQuestionHtml, treeOf } from '../commands/questionGroups';
+import { matchesTriggerPhrases } from '../shared/savedReplies';
 import { escapeMrkdwn, visitorLabel } from './blocks';
 import type { RelayContext } from './context';
 import { headerUpdate, record, WidgetRefusal } from './conversations';
-import { serialised } from './history';
 import { operatorAuthor } from './fromSlack';
+import { serialised } from './history';
 
 /** How often the worker looks for due reminders and unposted thread posts, unless told otherwise. */
 export const ASSIST_TICK_MS = 5_000;
@@ -86,7 +86,10 @@ async function drainConversation(ctx: RelayContext, conversationId: string, resu
     if (!conversation.threadTs) {
       const age = now - head.createdAt.getTime();
       if (age > THREAD_WAIT_MS) {
-        await ThreadPost.updateMany({ conversationId }, { $set: { failedAt: new Date(), lastError: 'the conversation never got a Slack thread' } });
+        await ThreadPost.updateMany(
+          { conversationId },
+          { $set: { failedAt: new Date(), lastError: 'the conversation never got a Slack thread' } },
+        );
       }
       if (age < SOON_MS) result.waiting = true;
       return;
@@ -99,7 +102,10 @@ async function drainConversation(ctx: RelayContext, conversationId: string, resu
     if (!claimed) return;
     const team = await ctx.slack.forTeam(conversation.slackTeamId);
     if (!team) {
-      await ThreadPost.updateOne({ _id: claimed._id }, { $set: { failedAt: new Date(), lastError: 'Parley is not installed in the team' } });
+      await ThreadPost.updateOne(
+        { _id: claimed._id },
+        { $set: { failedAt: new Date(), lastError: 'Parley is not installed in the team' } },
+      );
       continue;
     }
     try {
@@ -119,13 +125,22 @@ async function drainConversation(ctx: RelayContext, conversationId: string, resu
     } catch (error) {
       const e = error as { code?: unknown; retryAfter?: unknown; data?: { error?: unknown }; message?: string };
       const message = e.message ?? String(error);
-      if (e.code === ErrorCode.PlatformError && !['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout'].includes(String(e.data?.error))) {
+      if (
+        e.code === ErrorCode.PlatformError &&
+        !['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout'].includes(String(e.data?.error))
+      ) {
         ctx.logger.warn(`assist: thread post ${String(claimed._id)} refused by Slack: ${message}`);
         await ThreadPost.updateOne({ _id: claimed._id }, { $set: { failedAt: new Date(), lockedUntil: null, lastError: message } });
         continue;
       }
-      const wait = e.code === ErrorCode.RateLimitedError ? Math.max(1, Number(e.retryAfter) || 1) * 1000 : Math.min(300_000, 1000 * 2 ** Math.min(claimed.attempts, 8));
-      await ThreadPost.updateOne({ _id: claimed._id }, { $set: { runAt: new Date(Date.now() + wait), lockedUntil: null, lastError: message } });
+      const wait =
+        e.code === ErrorCode.RateLimitedError
+          ? Math.max(1, Number(e.retryAfter) || 1) * 1000
+          : Math.min(300_000, 1000 * 2 ** Math.min(claimed.attempts, 8));
+      await ThreadPost.updateOne(
+        { _id: claimed._id },
+        { $set: { runAt: new Date(Date.now() + wait), lockedUntil: null, lastError: message } },
+      );
       return;
     }
   }
@@ -237,7 +252,9 @@ export async function deliverSavedReply(
   const message = await operatorMessage(ctx, conversation, rendered, author, operator?.slackUserId ?? '', operator !== null);
   const slackText = renderForSlack(decoded);
   const label = escapeMrkdwn(reply.label);
-  const line = operator ? `Saved reply “${label}” sent by <@${operator.slackUserId}>` : `:robot_face: Sent automatically: saved reply “${label}” matched the visitor's message.`;
+  const line = operator
+    ? `Saved reply “${label}” sent by <@${operator.slackUserId}>`
+    : `:robot_face: Sent automatically: saved reply “${label}” matched the visitor's message.`;
   await queueThreadPost(ctx, conversation._id, {
     text: slackText,
     blocks: [{ type: 'section', text: { type: 'mrkdwn', text: slackText || ' ' } }, context(line)],
@@ -297,11 +314,18 @@ function plain(html: string): string {
 }
 
 /** Shows the group's prompt and asks its first question. */
-export async function askFirstQuestion(ctx: RelayContext, conversation: ConversationDocument, ce: ChatEndpointDocument, group: QuestionGroupDocument): Promise<void> {
+export async function askFirstQuestion(
+  ctx: RelayContext,
+  conversation: ConversationDocument,
+  ce: ChatEndpointDocument,
+  group: QuestionGroupDocument,
+): Promise<void> {
   const first = treeOf(group)[0];
   if (group.prompt) {
     const html = sanitiseQuestionHtml(group.prompt);
-    await serialised(String(conversation._id), () => record(ctx, conversation, { kind: 'msg', from: 'operator', text: plain(html), html, author: widgetAuthor(ce) }));
+    await serialised(String(conversation._id), () =>
+      record(ctx, conversation, { kind: 'msg', from: 'operator', text: plain(html), html, author: widgetAuthor(ce) }),
+    );
   }
   await queueThreadNote(ctx, conversation._id, `:clipboard: Question group “${escapeMrkdwn(group.label)}” started.`);
   if (first) await ask(ctx, conversation, group.uid, first);
@@ -315,7 +339,11 @@ async function ask(ctx: RelayContext, conversation: ConversationDocument, groupU
     { upsert: true, setDefaultsOnInsert: true },
   );
   await serialised(String(conversation._id), async () => {
-    const reserved = await ctx.models.Conversation.findOneAndUpdate({ _id: conversation._id }, { $inc: { lastSeq: 1 } }, { returnDocument: 'after' });
+    const reserved = await ctx.models.Conversation.findOneAndUpdate(
+      { _id: conversation._id },
+      { $inc: { lastSeq: 1 } },
+      { returnDocument: 'after' },
+    );
     if (!reserved) return;
     ctx.pubsub.publish(
       `visitor:${String(conversation.visitorId)}`,
@@ -333,12 +361,17 @@ async function ask(ctx: RelayContext, conversation: ConversationDocument, groupU
 }
 
 /** The visitor picked an answer: its line goes to the thread, then the answer's action runs. */
-export async function answerQuestion(ctx: RelayContext, visitorId: Types.ObjectId, answer: { groupUid: string; nodeId: string }): Promise<void> {
+export async function answerQuestion(
+  ctx: RelayContext,
+  visitorId: Types.ObjectId,
+  answer: { groupUid: string; nodeId: string },
+): Promise<void> {
   const conversation = await ctx.models.Conversation.findOne({ visitorId, status: 'open' }).sort({ _id: -1 });
   const waiting = conversation ? await ctx.models.ConversationAssist.findOne({ conversationId: conversation._id }) : null;
-  const group = waiting?.question && waiting.question.groupUid === answer.groupUid && conversation
-    ? await ctx.models.QuestionGroup.findOne({ uid: answer.groupUid, accountId: conversation.accountId })
-    : null;
+  const group =
+    waiting?.question && waiting.question.groupUid === answer.groupUid && conversation
+      ? await ctx.models.QuestionGroup.findOne({ uid: answer.groupUid, accountId: conversation.accountId })
+      : null;
   const tree = group ? treeOf(group) : [];
   const found = findNode(tree, answer.nodeId);
   if (!conversation || !waiting?.question || !group || !found || found.node.isQ || found.parent?.id !== waiting.question.nodeId) {
@@ -351,7 +384,11 @@ export async function answerQuestion(ctx: RelayContext, visitorId: Types.ObjectI
   );
   if (!taken) return;
   const { node, parent, top } = found;
-  await queueThreadNote(ctx, conversation._id, `:ballot_box_with_check: ${escapeMrkdwn(parent?.text ?? '')} → *${escapeMrkdwn(node.text)}*`);
+  await queueThreadNote(
+    ctx,
+    conversation._id,
+    `:ballot_box_with_check: ${escapeMrkdwn(parent?.text ?? '')} → *${escapeMrkdwn(node.text)}*`,
+  );
   const ce = await ctx.models.ChatEndpoint.findById(conversation.ceId);
   if (!ce) return;
   const action = node.action ?? '';
@@ -364,13 +401,20 @@ export async function answerQuestion(ctx: RelayContext, visitorId: Types.ObjectI
   }
   if (action === 'customResponse') {
     const html = sanitiseQuestionHtml(node.customResponseText ?? '');
-    if (html) await serialised(String(conversation._id), () => record(ctx, conversation, { kind: 'msg', from: 'operator', text: plain(html), html, author: widgetAuthor(ce) }));
+    if (html)
+      await serialised(String(conversation._id), () =>
+        record(ctx, conversation, { kind: 'msg', from: 'operator', text: plain(html), html, author: widgetAuthor(ce) }),
+      );
     return;
   }
   if (action && !['new', 'next', 'form', 'customResponse'].includes(action)) {
     const room = await ctx.models.ChatEndpoint.findOne({ Uuid: action, accountId: conversation.accountId }, { RoomName: 1 });
     await ctx.models.ConversationAssist.updateOne({ _id: waiting._id }, { $set: { roomChoice: action } });
-    await queueThreadNote(ctx, conversation._id, `:door: The visitor chose to chat in ${room?.RoomName ? `#${escapeMrkdwn(room.RoomName)}` : 'another room'}.`);
+    await queueThreadNote(
+      ctx,
+      conversation._id,
+      `:door: The visitor chose to chat in ${room?.RoomName ? `#${escapeMrkdwn(room.RoomName)}` : 'another room'}.`,
+    );
     return;
   }
   await queueThreadNote(ctx, conversation._id, `:checkered_flag: Question group “${escapeMrkdwn(group.label)}” finished.`);

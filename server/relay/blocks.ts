@@ -78,9 +78,7 @@ export function headerMessage(input: {
   const name = visitorLabel(v, c.number);
   const mode = ce.metaInfoInMainChannel;
   const text = `Conversation #${c.number} with ${name}`;
-  const blocks: Block[] = [
-    { type: 'section', text: { type: 'mrkdwn', text: `*#${c.number} · ${escapeMrkdwn(name)}*` } },
-  ];
+  const blocks: Block[] = [{ type: 'section', text: { type: 'mrkdwn', text: `*#${c.number} · ${escapeMrkdwn(name)}*` } }];
   const location = [v.location.city, v.location.country].filter(Boolean).join(', ');
   const page = c.pageUrl || v.currentPage;
   if (mode === 'full') {

@@ -2,15 +2,16 @@
  * What happens to conversations, whoever triggers it (a widget socket, a Slack event, a timer): each change
  * is stored first, then published to the visitor's sockets, then queued for Slack.
  */
-import { refreshQuota } from '../billing/quota';
+
 import { Types } from 'mongoose';
+import { refreshQuota } from '../billing/quota';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { ConversationDocument } from '../models/Conversation';
 import type { MessageDocument, MessageFile } from '../models/Message';
 import type { VisitorDocument } from '../models/Visitor';
 import type { WidgetErrorCode } from '../shared/widget-protocol';
 import type { RelayContext } from './context';
-import { appendEntry, entryFrame, serialised, type NewEntry } from './history';
+import { appendEntry, entryFrame, type NewEntry, serialised } from './history';
 import { fireWebhook } from './webhooks';
 
 export class WidgetRefusal extends Error {
@@ -40,16 +41,24 @@ export async function record(
   const stored = await appendEntry(ctx.models, conversation._id, entry, conversationSet);
   const frame = entryFrame(ctx.publicUrl, stored);
   if (frame) {
-    ctx.pubsub.publish(`visitor:${String(conversation.visitorId)}`, frame, { except: exceptSocket, conversationId: String(conversation._id) });
+    ctx.pubsub.publish(`visitor:${String(conversation.visitorId)}`, frame, {
+      except: exceptSocket,
+      conversationId: String(conversation._id),
+    });
   }
   return stored;
 }
 
 export function headerUpdate(ctx: RelayContext, conversation: Pick<ConversationDocument, '_id' | 'slackChannel'>): Promise<void> {
-  return ctx.outbox.enqueue('slack.updateHeader', String(conversation._id), { conversationId: String(conversation._id) }, {
-    channel: conversation.slackChannel,
-    conversationId: conversation._id,
-  });
+  return ctx.outbox.enqueue(
+    'slack.updateHeader',
+    String(conversation._id),
+    { conversationId: String(conversation._id) },
+    {
+      channel: conversation.slackChannel,
+      conversationId: conversation._id,
+    },
+  );
 }
 
 /** The visitor's open conversation in this widget, if any. */
@@ -91,17 +100,25 @@ export async function startConversation(
   // Over the month's quota the conversation still goes through; the account is marked and its console says so.
   await refreshQuota(ctx.models, ce.accountId).catch((error: unknown) => ctx.logger.warn('quota: could not count conversations', error));
   // Started by the caller once the first message is stored: the header quotes it.
-  await ctx.outbox.enqueue('slack.header', String(conversation._id), { conversationId: String(conversation._id) }, {
-    channel: ce.RoomId,
-    conversationId: conversation._id,
-    start: false,
-  });
+  await ctx.outbox.enqueue(
+    'slack.header',
+    String(conversation._id),
+    { conversationId: String(conversation._id) },
+    {
+      channel: ce.RoomId,
+      conversationId: conversation._id,
+      start: false,
+    },
+  );
   await fireWebhook(ctx, {
     accountId: ce.accountId,
     key: `webhook:${String(conversation._id)}`,
     event: 'conversation.started',
     url: ce.newConversationWebhookURL,
-    body: { event: 'conversation.started', conversation: { id: String(conversation._id), number: conversation.number, widgetId: ce.Uuid, pageUrl: origin.pageUrl } },
+    body: {
+      event: 'conversation.started',
+      conversation: { id: String(conversation._id), number: conversation.number, widgetId: ce.Uuid, pageUrl: origin.pageUrl },
+    },
   });
   return conversation;
 }
@@ -147,11 +164,16 @@ export async function visitorMessage(
           { lastVisitorMsgAt: new Date() },
         ),
       ),
-      ctx.outbox.enqueue('slack.reply', String(current._id), { messageId: String(messageId) }, {
-        channel: current.slackChannel,
-        conversationId: current._id,
-        start: false,
-      }),
+      ctx.outbox.enqueue(
+        'slack.reply',
+        String(current._id),
+        { messageId: String(messageId) },
+        {
+          channel: current.slackChannel,
+          conversationId: current._id,
+          start: false,
+        },
+      ),
     ]);
     ctx.outbox.poke(String(current._id));
     return { message, conversation: current, duplicate: false };

@@ -3,10 +3,11 @@
  * deletions of relayed replies are mirrored; notes (`;` or `//`), bot posts (Parley's own included) and other
  * subtypes are not relayed. Slack retries of an event are dropped by event id.
  */
-import { operatorSeat } from '../billing/operators';
+
 import type { Types } from 'mongoose';
-import type { ConversationDocument } from '../models/Conversation';
+import { operatorSeat } from '../billing/operators';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
+import type { ConversationDocument } from '../models/Conversation';
 import type { MessageFile } from '../models/Message';
 import type { RelayContext } from './context';
 import { headerUpdate, record } from './conversations';
@@ -49,7 +50,7 @@ export async function firstDelivery(ctx: RelayContext, eventId: string | undefin
 }
 
 type Author = { name: string; avatarUrl: string };
-type SlackUser = { slackName: string; image: string; /** false: Slack did not answer, the name is a stand-in */ known: boolean };
+type SlackUser = { slackName: string; image: string /** false: Slack did not answer, the name is a stand-in */; known: boolean };
 
 const FALLBACK_NAME = 'Operator';
 const AUTHOR_TTL_MS = 10 * 60_000;
@@ -98,7 +99,10 @@ async function slackUser(ctx: RelayContext, teamId: string, userId: string): Pro
 
 /** The operator's name and avatar as the widget's avatar settings say (spec section 4, avatar setting). */
 export function operatorAuthor(
-  ce: Pick<ChatEndpointDocument, 'forwardSlackUserName' | 'showAvatarPreChat' | 'showTeamAvatarPreChat' | 'teamAvatarOn' | 'teamAvatarUrl' | 'agentLabel'>,
+  ce: Pick<
+    ChatEndpointDocument,
+    'forwardSlackUserName' | 'showAvatarPreChat' | 'showTeamAvatarPreChat' | 'teamAvatarOn' | 'teamAvatarUrl' | 'agentLabel'
+  >,
   user: { slackName: string; image: string },
 ): Author {
   const name = ce.forwardSlackUserName ? user.slackName : ce.agentLabel || 'Support';
@@ -113,15 +117,25 @@ async function conversationOfThread(ctx: RelayContext, teamId: string, channel: 
 }
 
 async function note(ctx: RelayContext, conversation: ConversationDocument, text: string): Promise<void> {
-  await ctx.outbox.enqueue('slack.note', String(conversation._id), {
-    teamId: conversation.slackTeamId,
-    channel: conversation.slackChannel,
-    threadTs: conversation.threadTs,
-    text,
-  }, { channel: conversation.slackChannel, conversationId: conversation._id });
+  await ctx.outbox.enqueue(
+    'slack.note',
+    String(conversation._id),
+    {
+      teamId: conversation.slackTeamId,
+      channel: conversation.slackChannel,
+      threadTs: conversation.threadTs,
+      text,
+    },
+    { channel: conversation.slackChannel, conversationId: conversation._id },
+  );
 }
 
-export async function handleSlackMessage(ctx: RelayContext, teamId: string, eventId: string | undefined, event: SlackMessageEvent): Promise<void> {
+export async function handleSlackMessage(
+  ctx: RelayContext,
+  teamId: string,
+  eventId: string | undefined,
+  event: SlackMessageEvent,
+): Promise<void> {
   if (!event.channel) return;
   if (event.subtype === 'message_changed') return mirrorEdit(ctx, teamId, event);
   if (event.subtype === 'message_deleted') return mirrorDelete(ctx, teamId, event);
@@ -166,8 +180,7 @@ export async function handleSlackMessage(ctx: RelayContext, teamId: string, even
     { $set: { firstResponseAt: now, agentName: author.name, agentAvatarUrl: author.avatarUrl, agentSlackUserId: user } },
   );
   await ctx.models.Conversation.updateOne({ _id: conversation._id }, { $set: { lastOperatorMsgAt: now } });
-  const correctsFallback =
-    !first && slackAuthor.known && conversation.agentSlackUserId === user && conversation.agentName !== author.name;
+  const correctsFallback = !first && slackAuthor.known && conversation.agentSlackUserId === user && conversation.agentName !== author.name;
   if (correctsFallback) {
     // The first reply came while Slack did not answer users.info: the header named a stand-in until now.
     await ctx.models.Conversation.updateOne(
@@ -188,13 +201,18 @@ export async function handleSlackMessage(ctx: RelayContext, teamId: string, even
     return null;
   });
   if (overLimit) {
-    await ctx.outbox.enqueue('slack.ephemeral', String(conversation._id), {
-      teamId,
-      channel: conversation.slackChannel,
-      threadTs: conversation.threadTs,
-      user,
-      text: overLimit,
-    }, { channel: conversation.slackChannel, conversationId: conversation._id });
+    await ctx.outbox.enqueue(
+      'slack.ephemeral',
+      String(conversation._id),
+      {
+        teamId,
+        channel: conversation.slackChannel,
+        threadTs: conversation.threadTs,
+        user,
+        text: overLimit,
+      },
+      { channel: conversation.slackChannel, conversationId: conversation._id },
+    );
   }
 }
 

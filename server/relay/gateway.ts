@@ -12,26 +12,20 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket, type RawData } from 'ws';
 import type { Types } from 'mongoose';
+import { type RawData, type WebSocket, WebSocketServer } from 'ws';
+import { endConversation } from '../commands/endConversation';
 import type { ConversationDocument } from '../models/Conversation';
 import type { VisitorDocument } from '../models/Visitor';
-import {
-  ClientFrameSchema,
-  WIDGET_LIMITS,
-  type ClientFrame,
-  type ServerFrame,
-  type WidgetErrorCode,
-} from '../shared/widget-protocol';
-import { endConversation } from '../commands/endConversation';
+import { type ClientFrame, ClientFrameSchema, type ServerFrame, WIDGET_LIMITS, type WidgetErrorCode } from '../shared/widget-protocol';
+import { afterVisitorMessage, answerQuestion } from './assist';
+import { visitorLabel } from './blocks';
 import type { RelayContext } from './context';
 import { headerUpdate, openConversationOf, visitorMessage, WidgetRefusal } from './conversations';
 import { entryFrame, frameSeq } from './history';
 import { transcriptMail } from './transcript';
-import { afterVisitorMessage, answerQuestion } from './assist';
-import { visitorLabel } from './blocks';
-import { fireWebhook } from './webhooks';
 import { clientIp, countryAllowed, countryOf } from './visitorIp';
+import { fireWebhook } from './webhooks';
 
 export const WS_PATH = '/ws';
 
@@ -254,7 +248,9 @@ export class Gateway {
     let parsed: unknown;
     try {
       if (isBinary) throw new Error('binary');
-      parsed = JSON.parse(Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString('utf8'));
+      parsed = JSON.parse(
+        Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString('utf8'),
+      );
     } catch {
       this.refuse(session, 'bad_frame', 'Frames must be JSON text.');
       return;
@@ -263,14 +259,23 @@ export class Gateway {
     if (!result.success) {
       const t = (parsed as { t?: unknown } | null)?.t;
       const clientId = (parsed as { clientId?: unknown } | null)?.clientId;
-      const known = typeof t === 'string' && ['hello', 'msg', 'typing', 'info', 'page', 'end', 'rate', 'transcript', 'answer', 'ping'].includes(t);
+      const known =
+        typeof t === 'string' && ['hello', 'msg', 'typing', 'info', 'page', 'end', 'rate', 'transcript', 'answer', 'ping'].includes(t);
       session.badFrames += 1;
-      const why = result.error.issues.map((i) => `${i.path.join('.') || 'frame'}: ${i.message}`).join('; ').slice(0, 300);
+      const why = result.error.issues
+        .map((i) => `${i.path.join('.') || 'frame'}: ${i.message}`)
+        .join('; ')
+        .slice(0, 300);
       if (!known || !session.ready || session.badFrames > 5) {
         this.refuse(session, 'bad_frame', `Bad frame: ${why}`);
         return;
       }
-      this.error(session, 'bad_frame', `Bad frame: ${why}`, typeof clientId === 'string' && /^[A-Za-z0-9_-]{8,64}$/.test(clientId) ? clientId : undefined);
+      this.error(
+        session,
+        'bad_frame',
+        `Bad frame: ${why}`,
+        typeof clientId === 'string' && /^[A-Za-z0-9_-]{8,64}$/.test(clientId) ? clientId : undefined,
+      );
       return;
     }
     const frame = result.data;
@@ -341,7 +346,13 @@ export class Gateway {
         });
         const { message } = result;
         if (String(result.conversation._id) !== session.conversationId) this.switchTo(session, String(result.conversation._id));
-        this.send(session, { t: 'ack', clientId: frame.clientId, seq: message.seq, id: String(message._id), at: message.createdAt.toISOString() });
+        this.send(session, {
+          t: 'ack',
+          clientId: frame.clientId,
+          seq: message.seq,
+          id: String(message._id),
+          at: message.createdAt.toISOString(),
+        });
         if (message.seq > session.sentSeq) session.sentSeq = message.seq;
         if (!result.duplicate) {
           // Saved replies matching the message, and an automatic question group, follow the ack.
@@ -383,7 +394,16 @@ export class Gateway {
           key: `webhook:${String(latest._id)}`,
           event: 'conversation.rated',
           url: ce.feedbackWebhookUrl,
-          body: { event: 'conversation.rated', conversation: { id: String(latest._id), number: latest.number, widgetId: ce.Uuid, rating: latest.rating, feedback: latest.feedback } },
+          body: {
+            event: 'conversation.rated',
+            conversation: {
+              id: String(latest._id),
+              number: latest.number,
+              widgetId: ce.Uuid,
+              rating: latest.rating,
+              feedback: latest.feedback,
+            },
+          },
         });
         return;
       }
@@ -482,7 +502,9 @@ export class Gateway {
   }
 
   private async replay(session: Session, conversation: ConversationDocument): Promise<void> {
-    const cursor = this.ctx.models.Message.find({ conversationId: conversation._id, seq: { $gt: session.sentSeq } }).sort({ seq: 1 }).cursor();
+    const cursor = this.ctx.models.Message.find({ conversationId: conversation._id, seq: { $gt: session.sentSeq } })
+      .sort({ seq: 1 })
+      .cursor();
     for await (const entry of cursor) {
       if (!this.sessions.has(session)) break;
       const frame = entryFrame(this.ctx.publicUrl, entry);

@@ -25,7 +25,8 @@ export function serialised<T>(key: string, work: () => Promise<T>): Promise<T> {
   return next;
 }
 
-export type NewEntry = Partial<Omit<Message, 'conversationId' | 'seq' | 'createdAt' | 'updatedAt'>> & Pick<Message, 'from'> & { _id?: Types.ObjectId };
+export type NewEntry = Partial<Omit<Message, 'conversationId' | 'seq' | 'createdAt' | 'updatedAt'>> &
+  Pick<Message, 'from'> & { _id?: Types.ObjectId };
 
 /** Stores an entry with the conversation's next seq. Call inside `serialised(conversationId)`. */
 export async function appendEntry(
@@ -35,7 +36,10 @@ export async function appendEntry(
   conversationSet: Record<string, unknown> = {},
 ): Promise<MessageDocument> {
   // Chat messages are counted for the reports in the same write that hands out the sequence number.
-  const counter = (entry.kind ?? 'msg') === 'msg' ? ({ visitor: 'visitorMsgs', operator: 'operatorMsgs' } as const)[entry.from as 'visitor' | 'operator'] : undefined;
+  const counter =
+    (entry.kind ?? 'msg') === 'msg'
+      ? ({ visitor: 'visitorMsgs', operator: 'operatorMsgs' } as const)[entry.from as 'visitor' | 'operator']
+      : undefined;
   const inc = counter ? { lastSeq: 1, [counter]: 1 } : { lastSeq: 1 };
   const update = Object.keys(conversationSet).length > 0 ? { $inc: inc, $set: conversationSet } : { $inc: inc };
   const conversation = await models.Conversation.findOneAndUpdate({ _id: conversationId }, update, { returnDocument: 'after' });

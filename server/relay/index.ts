@@ -5,23 +5,23 @@
  */
 import type { Server } from 'node:http';
 import type { App } from '@slack/bolt';
+import { endConversation } from '../commands/endConversation';
 import type { Config } from '../config';
 import type { Logger } from '../http/errorHandler';
 import type { Mailer } from '../mail';
 import type { Models } from '../models';
 import type { ReportRecorder } from '../reports/recorder';
-import { endConversation } from '../commands/endConversation';
-import { SYSTEM_CLOCK, type Clock, type RelayContext } from './context';
+import { type Clock, type RelayContext, SYSTEM_CLOCK } from './context';
 import { handleSlackMessage, SlackAuthors, type SlackMessageEvent } from './fromSlack';
 import { Gateway } from './gateway';
 import { JOB_HANDLERS } from './jobs';
 import { Outbox } from './outbox';
-import { fireWebhook, hasRestHooks } from './webhooks';
 import { Presence } from './presence';
-import { OperatingSchedule } from './schedule';
 import { inProcessPubSub } from './pubsub';
+import { OperatingSchedule } from './schedule';
 import { SlackClients } from './slackClients';
 import { relayTuning } from './tuning';
+import { fireWebhook, hasRestHooks } from './webhooks';
 import { WidgetCache } from './widgets';
 
 export type Relay = RelayContext & { gateway: Gateway; schedule: OperatingSchedule; start(server: Server): void; close(): Promise<void> };
@@ -33,7 +33,14 @@ export function relayFor(models: Models): Relay | undefined {
   return relays.get(models);
 }
 
-export function createRelay(deps: { config: Config; models: Models; mailer: Mailer; logger: Logger; clock?: Clock; reports: ReportRecorder }): Relay {
+export function createRelay(deps: {
+  config: Config;
+  models: Models;
+  mailer: Mailer;
+  logger: Logger;
+  clock?: Clock;
+  reports: ReportRecorder;
+}): Relay {
   const tuning = relayTuning(deps.config);
   const ctx = {
     ...deps,
@@ -116,7 +123,10 @@ export async function notifyUnanswered(ctx: RelayContext, now = new Date()): Pro
       key: `webhook:${String(c._id)}`,
       event: 'conversation.unanswered',
       url: ce.noAnswerWebhookUrl,
-      body: { event: 'conversation.unanswered', conversation: { id: String(c._id), number: c.number, widgetId: ce.Uuid, startedAt: c.startedAt.toISOString(), pageUrl: c.pageUrl } },
+      body: {
+        event: 'conversation.unanswered',
+        conversation: { id: String(c._id), number: c.number, widgetId: ce.Uuid, startedAt: c.startedAt.toISOString(), pageUrl: c.pageUrl },
+      },
     });
     notified += 1;
   }

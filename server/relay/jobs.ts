@@ -3,14 +3,14 @@
  * done (a stored ts, a stored Slack file id) before calling out.
  */
 import type { Types } from 'mongoose';
-import type { OutboxJobDocument, OutboxKind } from '../models/OutboxJob';
 import type { Conversation } from '../models/Conversation';
 import type { Message } from '../models/Message';
+import type { OutboxJobDocument, OutboxKind } from '../models/OutboxJob';
 import type { Visitor } from '../models/Visitor';
+import { visitorAvatarUrl } from '../shared/avatars';
 import { contextLine, escapeMrkdwn, headerMessage, visitorLabel } from './blocks';
 import type { RelayContext } from './context';
-import { visitorAvatarUrl } from '../shared/avatars';
-import { PermanentJobError, type JobHandler } from './outbox';
+import { type JobHandler, PermanentJobError } from './outbox';
 import { SIGNATURE_HEADER, webhookSignature } from './webhooks';
 
 function str(job: OutboxJobDocument, name: string): string {
@@ -37,7 +37,9 @@ async function loadConversation(ctx: RelayContext, id: string) {
 }
 
 async function firstVisitorText(ctx: RelayContext, conversationId: Types.ObjectId): Promise<string> {
-  const first = await ctx.models.Message.findOne({ conversationId, kind: 'msg', from: 'visitor' }, { text: 1 }).sort({ seq: 1 }).lean<{ text: string }>();
+  const first = await ctx.models.Message.findOne({ conversationId, kind: 'msg', from: 'visitor' }, { text: 1 })
+    .sort({ seq: 1 })
+    .lean<{ text: string }>();
   return first?.text ?? '';
 }
 
@@ -53,12 +55,23 @@ const postHeader: JobHandler = async (ctx, job) => {
   // Stored before any reply job of this conversation runs (same key, so they wait for this one).
   await ctx.models.Conversation.updateOne({ _id: conversation._id }, { $set: { threadTs: String(res.ts) } });
   if (await ctx.models.BotUser.exists({ ceId: conversation.ceId })) {
-    await ctx.outbox.enqueue('slack.invite', String(conversation._id), { conversationId: String(conversation._id) }, { channel: conversation.slackChannel });
+    await ctx.outbox.enqueue(
+      'slack.invite',
+      String(conversation._id),
+      { conversationId: String(conversation._id) },
+      { channel: conversation.slackChannel },
+    );
   }
 };
 
 /** Slack errors that leave nothing to do for one invited user (already there, gone, Parley itself). */
-const INVITE_SKIPS = new Set(['already_in_channel', 'user_not_found', 'cant_invite_self', 'user_is_restricted', 'user_is_ultra_restricted']);
+const INVITE_SKIPS = new Set([
+  'already_in_channel',
+  'user_not_found',
+  'cant_invite_self',
+  'user_is_restricted',
+  'user_is_ultra_restricted',
+]);
 
 /** The widget's chosen bots and people join the channel and are mentioned in the new thread, so they follow it. */
 const inviteBots: JobHandler = async (ctx, job) => {
@@ -80,7 +93,11 @@ const inviteBots: JobHandler = async (ctx, job) => {
   }
   if (present.length === 0) return;
   const mentions = present.map((id) => `<@${id}>`).join(', ');
-  await client.chat.postMessage({ channel: conversation.slackChannel, thread_ts: conversation.threadTs, ...contextLine(`Added ${mentions} to this conversation.`) });
+  await client.chat.postMessage({
+    channel: conversation.slackChannel,
+    thread_ts: conversation.threadTs,
+    ...contextLine(`Added ${mentions} to this conversation.`),
+  });
 };
 
 const updateHeader: JobHandler = async (ctx, job) => {
@@ -136,14 +153,23 @@ const postReply: JobHandler = async (ctx, job) => {
 const postNote: JobHandler = async (ctx, job) => {
   const { client } = await teamClient(ctx, str(job, 'teamId'));
   const threadTs = typeof job.payload.threadTs === 'string' ? job.payload.threadTs : undefined;
-  await client.chat.postMessage({ channel: str(job, 'channel'), ...(threadTs ? { thread_ts: threadTs } : {}), ...contextLine(str(job, 'text')) });
+  await client.chat.postMessage({
+    channel: str(job, 'channel'),
+    ...(threadTs ? { thread_ts: threadTs } : {}),
+    ...contextLine(str(job, 'text')),
+  });
 };
 
 /** Seen only by one person: `user`, in the channel (and thread) given. */
 const postEphemeral: JobHandler = async (ctx, job) => {
   const { client } = await teamClient(ctx, str(job, 'teamId'));
   const threadTs = typeof job.payload.threadTs === 'string' ? job.payload.threadTs : undefined;
-  await client.chat.postEphemeral({ channel: str(job, 'channel'), user: str(job, 'user'), text: str(job, 'text'), ...(threadTs ? { thread_ts: threadTs } : {}) });
+  await client.chat.postEphemeral({
+    channel: str(job, 'channel'),
+    user: str(job, 'user'),
+    text: str(job, 'text'),
+    ...(threadTs ? { thread_ts: threadTs } : {}),
+  });
 };
 
 const postOffline: JobHandler = async (ctx, job) => {
@@ -195,7 +221,9 @@ const sendMail: JobHandler = async (ctx, job) => {
     subject: str(job, 'subject'),
     text: str(job, 'text'),
     html: str(job, 'html'),
-    ...(typeof replyTo === 'string' && replyTo ? { replyTo: { name: typeof replyName === 'string' ? replyName : '', address: replyTo } } : {}),
+    ...(typeof replyTo === 'string' && replyTo
+      ? { replyTo: { name: typeof replyName === 'string' ? replyName : '', address: replyTo } }
+      : {}),
   });
 };
 

@@ -188,7 +188,10 @@ export class Outbox {
     }
   }
 
-  private classify(job: OutboxJobDocument, error: unknown): { permanent: true } | { permanent: false; retryInMs: number; blockChannelMs?: number } {
+  private classify(
+    job: OutboxJobDocument,
+    error: unknown,
+  ): { permanent: true } | { permanent: false; retryInMs: number; blockChannelMs?: number } {
     if (error instanceof PermanentJobError) return { permanent: true };
     const e = error as { code?: unknown; retryAfter?: unknown; data?: { error?: unknown } } | null;
     if (e?.code === ErrorCode.RateLimitedError) {

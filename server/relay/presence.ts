@@ -9,10 +9,10 @@
  * answer pauses the team's presence calls for Slack's Retry-After, keeping the last answers meanwhile.
  */
 import { ErrorCode } from '@slack/web-api';
+import { acceptsConversations } from '../billing/state';
 import type { ChatEndpoint } from '../models/ChatEndpoint';
 import type { PresenceCause } from '../shared/reports';
 import type { RelayContext } from './context';
-import { acceptsConversations } from '../billing/state';
 
 type WidgetState = Pick<
   ChatEndpoint,
@@ -23,9 +23,21 @@ type WidgetState = Pick<
 export function localTime(at: Date, tz: string): { weekday: number; hhmm: number } {
   let parts: Intl.DateTimeFormatPart[];
   try {
-    parts = new Intl.DateTimeFormat('en-US', { timeZone: tz || 'UTC', weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(at);
+    parts = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz || 'UTC',
+      weekday: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).formatToParts(at);
   } catch {
-    parts = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(at);
+    parts = new Intl.DateTimeFormat('en-US', {
+      timeZone: 'UTC',
+      weekday: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).formatToParts(at);
   }
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   const weekday = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(get('weekday'));
@@ -85,7 +97,12 @@ export class Presence {
     if (ce.off) return { online: false, cause: 'switched-off' };
     if (ce.Step !== 3 || ce.installationRevoked || !ce.RoomId) return { online: false, cause: 'setup' };
     // An expired trial or a canceled subscription takes no new conversations: visitors get the offline form.
-    const account = await this.ctx.models.Account.findById(ce.accountId, { paymentType: 1, trialEndAt: 1, subscriptionStatus: 1, hadPaidPlan: 1 }).lean();
+    const account = await this.ctx.models.Account.findById(ce.accountId, {
+      paymentType: 1,
+      trialEndAt: 1,
+      subscriptionStatus: 1,
+      hadPaidPlan: 1,
+    }).lean();
     if (!account || !acceptsConversations(account, this.ctx.clock.now())) return { online: false, cause: 'billing' };
     if (ce.onOffSchedule && !withinOperatingHours(ce, this.ctx.clock.now())) return { online: false, cause: 'operating-hours' };
     if (ce.manualMode) return { online: true, cause: 'manual-mode' };
@@ -187,7 +204,11 @@ export class Presence {
   }
 
   /** One member's presence, asked of Slack at most once per presenceTtlMs for all the team's channels. */
-  private async userActive(teamId: string, client: { users: { getPresence(args: { user: string }): Promise<{ presence?: string }> } }, user: string): Promise<boolean> {
+  private async userActive(
+    teamId: string,
+    client: { users: { getPresence(args: { user: string }): Promise<{ presence?: string }> } },
+    user: string,
+  ): Promise<boolean> {
     const key = `${teamId}:${user}`;
     const known = this.users.get(key);
     if (known && known.until > Date.now()) return known.active;
@@ -196,7 +217,10 @@ export class Presence {
     return active;
   }
 
-  private async isBot(client: { users: { info(args: { user: string }): Promise<{ user?: { is_bot?: boolean; deleted?: boolean; id?: string } }> } }, user: string): Promise<boolean> {
+  private async isBot(
+    client: { users: { info(args: { user: string }): Promise<{ user?: { is_bot?: boolean; deleted?: boolean; id?: string } }> } },
+    user: string,
+  ): Promise<boolean> {
     const known = this.botUsers.get(user);
     if (known !== undefined) return known;
     const res = await client.users.info({ user });

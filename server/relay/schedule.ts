@@ -55,7 +55,10 @@ export class OperatingSchedule {
   private async checkWidget(ce: ChatEndpointDocument, now: Date): Promise<void> {
     const open = withinOperatingHours(ce, now);
     if (ce.scheduleOpen === open) return;
-    const updated = await this.ctx.models.ChatEndpoint.updateOne({ _id: ce._id, scheduleOpen: ce.scheduleOpen }, { $set: { scheduleOpen: open } });
+    const updated = await this.ctx.models.ChatEndpoint.updateOne(
+      { _id: ce._id, scheduleOpen: ce.scheduleOpen },
+      { $set: { scheduleOpen: open } },
+    );
     if (updated.modifiedCount !== 1) return;
     await this.ctx.presence.recheck(ce.id);
     // A state learnt for the first time since the hours changed is no scheduled ON or OFF time: nothing to announce.

@@ -1,11 +1,11 @@
 /** The transcript of a conversation, as the e-mail a visitor or the transcript recipient receives. */
+
+import type { MailMessage } from '../mail';
 import type { Models } from '../models';
 import type { ConversationDocument } from '../models/Conversation';
-import type { MailMessage } from '../mail';
 import { withoutMarkers } from './slackText';
 
-const escapeHtml = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 export async function transcriptMail(
   models: Models,

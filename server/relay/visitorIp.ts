@@ -50,7 +50,10 @@ const codes = (list: string) =>
  * Whether the widget may serve a visitor from `country`. The lists need collectVisitorMetaData (the spec ties
  * them to it); the deny list wins over the allow list; a visitor whose country is unknown is served.
  */
-export function countryAllowed(ce: Pick<ChatEndpoint, 'collectVisitorMetaData' | 'countryAllowList' | 'countryDenyList'>, country: string): boolean {
+export function countryAllowed(
+  ce: Pick<ChatEndpoint, 'collectVisitorMetaData' | 'countryAllowList' | 'countryDenyList'>,
+  country: string,
+): boolean {
   if (!ce.collectVisitorMetaData || !country) return true;
   if (codes(ce.countryDenyList).includes(country)) return false;
   const allow = codes(ce.countryAllowList);

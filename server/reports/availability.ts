@@ -12,15 +12,30 @@ type Segment = { online: boolean; prevOnline: boolean; cause: PresenceCause | ''
 
 const state = (online: boolean): PresenceState => (online ? 'Online' : 'Offline');
 
-export async function availabilityReport(models: Models, ce: Pick<ChatEndpointDocument, '_id'>, range: ReportRange, now: Date): Promise<AvailabilityReport> {
+export async function availabilityReport(
+  models: Models,
+  ce: Pick<ChatEndpointDocument, '_id'>,
+  range: ReportRange,
+  now: Date,
+): Promise<AvailabilityReport> {
   const until = Math.min(range.end.getTime(), now.getTime());
   const [before, changes] = await Promise.all([
-    models.PresenceChange.findOne({ ceId: ce._id, at: { $lt: range.start } }).sort({ at: -1 }).lean(),
-    models.PresenceChange.find({ ceId: ce._id, at: { $gte: range.start, $lt: range.end } }).sort({ at: 1 }).lean(),
+    models.PresenceChange.findOne({ ceId: ce._id, at: { $lt: range.start } })
+      .sort({ at: -1 })
+      .lean(),
+    models.PresenceChange.find({ ceId: ce._id, at: { $gte: range.start, $lt: range.end } })
+      .sort({ at: 1 })
+      .lean(),
   ]);
   // The stretches of the whole range, each from a transition (or the range start) to the next.
   const segments: Segment[] = [];
-  let current: Segment = { online: before?.online ?? false, prevOnline: before ? !before.online : false, cause: before?.cause ?? '', from: range.start.getTime(), to: until };
+  let current: Segment = {
+    online: before?.online ?? false,
+    prevOnline: before ? !before.online : false,
+    cause: before?.cause ?? '',
+    from: range.start.getTime(),
+    to: until,
+  };
   for (const change of changes) {
     const at = change.at.getTime();
     if (at >= until) break;

@@ -20,14 +20,32 @@ export function guardCell(value: string): string {
 const csvOptions = { cast: { string: guardCell, boolean: (b: boolean) => (b ? 'true' : 'false') } } as const;
 
 export const OVERVIEW_COLUMNS = [
-  'Agent', 'Total Chats', 'Avg Chats/Day', 'Trigger Chats', 'Up Rating %', 'Up Ratings', 'Late Replies',
-  'Avg Time to First Reply (s)', 'Avg Chat Duration (s)', 'Avg Msgs/Chat', 'Offline Messages',
+  'Agent',
+  'Total Chats',
+  'Avg Chats/Day',
+  'Trigger Chats',
+  'Up Rating %',
+  'Up Ratings',
+  'Late Replies',
+  'Avg Time to First Reply (s)',
+  'Avg Chat Duration (s)',
+  'Avg Msgs/Chat',
+  'Offline Messages',
 ];
 
 function overviewRow(label: string, f: OverviewFigures): (string | number)[] {
   return [
-    label, f.totalChats, f.avgChatsPerDay, f.chatsFromTrigger, f.upRatingPercent, f.upRatingCount, f.lateReply,
-    f.avgTimeToFirstReply, f.avgChatDuration, f.avgMsgsPerChat, f.totalOfflineMsgs,
+    label,
+    f.totalChats,
+    f.avgChatsPerDay,
+    f.chatsFromTrigger,
+    f.upRatingPercent,
+    f.upRatingCount,
+    f.lateReply,
+    f.avgTimeToFirstReply,
+    f.avgChatDuration,
+    f.avgMsgsPerChat,
+    f.totalOfflineMsgs,
   ];
 }
 
@@ -39,15 +57,41 @@ export async function writeOverviewCsv(report: OverviewReport, out: Writable): P
 }
 
 export const CHAT_COLUMNS = [
-  'ID', 'Started', 'Ended', 'Visitor', 'Email', 'Agent', 'Rating', 'Feedback', 'First Response', 'Page', 'Location',
-  'User ID', 'Traits', 'Channel', 'Link',
+  'ID',
+  'Started',
+  'Ended',
+  'Visitor',
+  'Email',
+  'Agent',
+  'Rating',
+  'Feedback',
+  'First Response',
+  'Page',
+  'Location',
+  'User ID',
+  'Traits',
+  'Channel',
+  'Link',
 ];
 
 function chatRow(c: ChatRecord): string[] {
   const v = c.visitor;
   return [
-    c.id, c.startedAt, c.endedAt, v.name, v.email, c.agentName, c.chatRating, c.chatFeedback, c.firstResponseAt, v.currentPage, v.location,
-    v.identUserId, v.identTraits, c.channelName, c.channelUrl,
+    c.id,
+    c.startedAt,
+    c.endedAt,
+    v.name,
+    v.email,
+    c.agentName,
+    c.chatRating,
+    c.chatFeedback,
+    c.firstResponseAt,
+    v.currentPage,
+    v.location,
+    v.identUserId,
+    v.identTraits,
+    c.channelName,
+    c.channelUrl,
   ];
 }
 

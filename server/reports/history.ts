@@ -3,12 +3,12 @@
  * any number of chats for the downloads. Kept conversations only (a discarded chat is left out everywhere).
  */
 import type { Types } from 'mongoose';
+import { NotFoundError } from '../errors';
 import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { Conversation } from '../models/Conversation';
 import type { Visitor } from '../models/Visitor';
-import { NotFoundError } from '../errors';
-import { NO_RESPONSE, type ChatRecord, type ChatsPage, type Transcript } from '../shared/reports';
+import { type ChatRecord, type ChatsPage, NO_RESPONSE, type Transcript } from '../shared/reports';
 import { reportedChats } from './overview';
 import type { ReportRange } from './range';
 
@@ -18,8 +18,19 @@ type Room = Pick<ChatEndpointDocument, '_id' | 'RoomName' | 'RoomId' | 'slackBas
 
 /** What `presentChat` reads of a conversation: the downloads fetch no more (less to parse per chat). */
 const CHAT_FIELDS = {
-  _id: 1, number: 1, visitorId: 1, startedAt: 1, endedAt: 1, firstResponseAt: 1, agentName: 1, agentAvatarUrl: 1, rating: 1, feedback: 1,
-  pageUrl: 1, slackChannel: 1, threadTs: 1,
+  _id: 1,
+  number: 1,
+  visitorId: 1,
+  startedAt: 1,
+  endedAt: 1,
+  firstResponseAt: 1,
+  agentName: 1,
+  agentAvatarUrl: 1,
+  rating: 1,
+  feedback: 1,
+  pageUrl: 1,
+  slackChannel: 1,
+  threadTs: 1,
 } as const;
 const VISITOR_FIELDS = { name: 1, email: 1, location: 1, createdAt: 1, currentPage: 1, identUserId: 1, identTraits: 1 } as const;
 
@@ -59,7 +70,9 @@ export function presentChat(ce: Room, c: ConversationRow, v: VisitorRow | undefi
 
 async function withVisitors(models: Models, ce: Room, rows: ConversationRow[]): Promise<ChatRecord[]> {
   const ids = [...new Map(rows.map((c) => [String(c.visitorId), c.visitorId])).values()];
-  const visitors = ids.length ? await models.Visitor.collection.find<VisitorRow>({ _id: { $in: ids } }, { projection: VISITOR_FIELDS }).toArray() : [];
+  const visitors = ids.length
+    ? await models.Visitor.collection.find<VisitorRow>({ _id: { $in: ids } }, { projection: VISITOR_FIELDS }).toArray()
+    : [];
   const byId = new Map(visitors.map((v) => [String(v._id), v]));
   return rows.map((c) => presentChat(ce, c, byId.get(String(c.visitorId))));
 }
@@ -71,7 +84,11 @@ function kept(ce: Room, range?: Pick<ReportRange, 'start' | 'end'>) {
 /** One page (zero-based) of the widget's chats, newest first, and how many there are. */
 export async function chatsPage(models: Models, ce: Room, page: number, perPage: number): Promise<ChatsPage> {
   const [rows, totalChats] = await Promise.all([
-    models.Conversation.find(kept(ce)).sort({ startedAt: -1 }).skip(page * perPage).limit(perPage).lean<ConversationRow[]>(),
+    models.Conversation.find(kept(ce))
+      .sort({ startedAt: -1 })
+      .skip(page * perPage)
+      .limit(perPage)
+      .lean<ConversationRow[]>(),
     models.Conversation.countDocuments(kept(ce)),
   ]);
   return { chats: await withVisitors(models, ce, rows), totalChats };

@@ -10,9 +10,23 @@ import type { Conversation } from '../models/Conversation';
 import type { AgentStats, OverviewFigures, OverviewReport } from '../shared/reports';
 import { dayIndex, type ReportRange } from './range';
 
-type ChatFacts = Pick<Conversation, 'startedAt' | 'endedAt' | 'firstResponseAt' | 'agentName' | 'rating' | 'triggerUid' | 'visitorMsgs' | 'operatorMsgs'>;
+type ChatFacts = Pick<
+  Conversation,
+  'startedAt' | 'endedAt' | 'firstResponseAt' | 'agentName' | 'rating' | 'triggerUid' | 'visitorMsgs' | 'operatorMsgs'
+>;
 
-type Acc = { chats: number; trigger: number; up: number; down: number; late: number; replied: number; replyMs: number; ended: number; durationMs: number; msgs: number };
+type Acc = {
+  chats: number;
+  trigger: number;
+  up: number;
+  down: number;
+  late: number;
+  replied: number;
+  replyMs: number;
+  ended: number;
+  durationMs: number;
+  msgs: number;
+};
 const emptyAcc = (): Acc => ({ chats: 0, trigger: 0, up: 0, down: 0, late: 0, replied: 0, replyMs: 0, ended: 0, durationMs: 0, msgs: 0 });
 
 const round = (n: number, places: number) => Math.round(n * 10 ** places) / 10 ** places;
@@ -44,7 +58,17 @@ export async function overviewReport(models: Models, ce: ChatEndpointDocument, r
     // The driver, not mongoose: only the fields below travel, and nothing is hydrated (a year can be 30,000 chats).
     models.Conversation.collection
       .find<ChatFacts>(reportedChats(ce, range), {
-        projection: { _id: 0, startedAt: 1, endedAt: 1, firstResponseAt: 1, agentName: 1, rating: 1, triggerUid: 1, visitorMsgs: 1, operatorMsgs: 1 },
+        projection: {
+          _id: 0,
+          startedAt: 1,
+          endedAt: 1,
+          firstResponseAt: 1,
+          agentName: 1,
+          rating: 1,
+          triggerUid: 1,
+          visitorMsgs: 1,
+          operatorMsgs: 1,
+        },
         batchSize: 10_000,
       })
       .toArray(),
@@ -82,7 +106,13 @@ export async function overviewReport(models: Models, ce: ChatEndpointDocument, r
   const stats: AgentStats[] = [...byAgent.entries()]
     .map(([agentName, acc]) => ({ agentName, ...figures(acc, days, 0) }))
     // Agents by chats, most first; the missed chats row last.
-    .sort((a, b) => (a.agentName === '') !== (b.agentName === '') ? (a.agentName === '' ? 1 : -1) : b.totalChats - a.totalChats || a.agentName.localeCompare(b.agentName));
+    .sort((a, b) =>
+      (a.agentName === '') !== (b.agentName === '')
+        ? a.agentName === ''
+          ? 1
+          : -1
+        : b.totalChats - a.totalChats || a.agentName.localeCompare(b.agentName),
+    );
   return {
     totalStats: figures(total, days, offline),
     stats,

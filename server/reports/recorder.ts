@@ -47,10 +47,12 @@ export function createReportRecorder(deps: { models: Models; logger: Logger; now
     presence(ce, online, cause) {
       const key = String(ce._id);
       // One widget's transitions are recorded in order, each after the previous one is stored.
-      const next = (chains.get(key) ?? Promise.resolve()).then(() => record(ce, online, cause)).catch((error: unknown) => {
-        last.delete(key);
-        deps.logger.warn(`reports: could not record the presence of widget ${key}`, error);
-      });
+      const next = (chains.get(key) ?? Promise.resolve())
+        .then(() => record(ce, online, cause))
+        .catch((error: unknown) => {
+          last.delete(key);
+          deps.logger.warn(`reports: could not record the presence of widget ${key}`, error);
+        });
       chains.set(key, next);
       void next.then(() => {
         if (chains.get(key) === next) chains.delete(key);

@@ -25,7 +25,13 @@ export type RemoveBotPayload = z.infer<typeof RemoveBotSchema>;
 export type BotUserView = { ID: string; userID: string; name: string; botID: string };
 
 /** One entry of GET /chat_endpoints/{id}/users: a member of the widget's Slack workspace. */
-export type SlackUserView = { id: string; name: string; real_name: string; is_bot: boolean; profile: { bot_id?: string; image_48?: string } };
+export type SlackUserView = {
+  id: string;
+  name: string;
+  real_name: string;
+  is_bot: boolean;
+  profile: { bot_id?: string; image_48?: string };
+};
 
 /** The integrations row: 'Bots: n | Users: n'. */
 export function botsStatusText(list: readonly Pick<BotUserView, 'botID'>[]): string {

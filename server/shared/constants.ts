@@ -38,15 +38,7 @@ export const STATS_WINDOW_DAYS = 30;
 export const PLAN_DURATIONS = ['monthly', 'yearly'] as const;
 export type PlanDuration = (typeof PLAN_DURATIONS)[number];
 
-export const PLAN_FEATURES = [
-  'reports',
-  'triggers',
-  'savedReplies',
-  'bots',
-  'whiteLabel',
-  'phoneSupport',
-  'questionGroups',
-] as const;
+export const PLAN_FEATURES = ['reports', 'triggers', 'savedReplies', 'bots', 'whiteLabel', 'phoneSupport', 'questionGroups'] as const;
 export type PlanFeature = (typeof PLAN_FEATURES)[number];
 
 /** Values of the Error field in `{ Message, Error }` bodies. */

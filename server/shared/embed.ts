@@ -36,15 +36,28 @@ export type ProjectTypeInfo = {
 
 export const PROJECT_TYPE_INFO: Record<ProjectType, ProjectTypeInfo> = {
   html: { label: 'HTML', language: 'html', where: 'Paste it just before the closing </body> tag of every page that should show the chat.' },
-  react: { label: 'React', language: 'jsx', where: 'Add the component to a file and render <ParleyChat /> once, near the root of your app.' },
+  react: {
+    label: 'React',
+    language: 'jsx',
+    where: 'Add the component to a file and render <ParleyChat /> once, near the root of your app.',
+  },
   nextjs: { label: 'Next.js', language: 'jsx', where: 'Render the component in your root layout (app/layout.tsx) or in pages/_app.tsx.' },
-  svelte: { label: 'Svelte', language: 'svelte', where: 'Save it as ParleyChat.svelte and include it once in your root layout (+layout.svelte).' },
+  svelte: {
+    label: 'Svelte',
+    language: 'svelte',
+    where: 'Save it as ParleyChat.svelte and include it once in your root layout (+layout.svelte).',
+  },
   vue: { label: 'Vue', language: 'vue', where: 'Save it as ParleyChat.vue and include it once in App.vue.' },
-  angular: { label: 'Angular', language: 'typescript', where: 'Add the standalone component and place <parley-chat></parley-chat> once in your root component.' },
+  angular: {
+    label: 'Angular',
+    language: 'typescript',
+    where: 'Add the standalone component and place <parley-chat></parley-chat> once in your root component.',
+  },
   wordpress: {
     label: 'WordPress',
     language: 'php',
-    where: "Add it to the end of your theme's functions.php, or paste the HTML between ?> and <?php into the footer box of a header-and-footer plugin.",
+    where:
+      "Add it to the end of your theme's functions.php, or paste the HTML between ?> and <?php into the footer box of a header-and-footer plugin.",
   },
   tagManager: {
     label: 'Google Tag Manager',

@@ -1,5 +1,5 @@
-export * from './constants';
 export * from './auth';
-export type * from './types';
+export * from './constants';
 export * from './plans';
 export * from './reports';
+export type * from './types';

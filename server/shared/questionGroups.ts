@@ -56,19 +56,31 @@ export type TreeNodeInput = {
 
 export const TreeNodeSchema: z.ZodType<TreeNodeInput> = z.lazy(() =>
   z.object({
-    id: z.string().max(64).regex(/^[A-Za-z0-9_-]*$/, 'Node ids are letters, digits, _ and -.').optional(),
+    id: z
+      .string()
+      .max(64)
+      .regex(/^[A-Za-z0-9_-]*$/, 'Node ids are letters, digits, _ and -.')
+      .optional(),
     text: z.string().max(QUESTION_GROUP_LIMITS.textChars).optional(),
     isQ: z.boolean(),
     expanded: z.boolean().optional(),
     children: z.array(TreeNodeSchema).max(50).optional(),
     // '' ends the group; a widget Uuid is letters, digits and dashes.
-    action: z.string().max(64).regex(/^[A-Za-z0-9_-]*$/, 'Unknown action.').nullable().optional(),
+    action: z
+      .string()
+      .max(64)
+      .regex(/^[A-Za-z0-9_-]*$/, 'Unknown action.')
+      .nullable()
+      .optional(),
     customResponseText: z.string().max(QUESTION_GROUP_LIMITS.customResponseChars).optional(),
   }),
 );
 
 export const QuestionGroupInputSchema = z.object({
-  uid: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'uid: Letters and digits only.').optional(),
+  uid: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'uid: Letters and digits only.')
+    .optional(),
   accountId: z.string().max(64).optional(),
   label: z.string().max(QUESTION_GROUP_LIMITS.labelChars, `label: At most ${QUESTION_GROUP_LIMITS.labelChars} characters.`).default(''),
   shortcut: z
@@ -77,14 +89,25 @@ export const QuestionGroupInputSchema = z.object({
     .max(QUESTION_GROUP_LIMITS.shortcutChars, `shortcut: At most ${QUESTION_GROUP_LIMITS.shortcutChars} characters.`)
     .regex(/^[^\s]*$/, 'shortcut: One word, without spaces.')
     .default(''),
-  prompt: z.string().max(QUESTION_GROUP_LIMITS.promptChars * 4, `prompt: ${QG_MESSAGES.promptTooLong}`).default(''),
+  prompt: z
+    .string()
+    .max(QUESTION_GROUP_LIMITS.promptChars * 4, `prompt: ${QG_MESSAGES.promptTooLong}`)
+    .default(''),
   auto: z.boolean({ error: 'auto: Must be true or false.' }).default(false),
   treeJson: z.string().max(QUESTION_GROUP_LIMITS.treeJsonChars, 'treeJson: The tree is too large.').default('[]'),
 });
 export type QuestionGroupInput = z.infer<typeof QuestionGroupInputSchema>;
 
 /** A question group as the API answers it. */
-export type QuestionGroupView = { uid: string; accountId: string; label: string; shortcut: string; auto: boolean; prompt: string; treeJson: string };
+export type QuestionGroupView = {
+  uid: string;
+  accountId: string;
+  label: string;
+  shortcut: string;
+  auto: boolean;
+  prompt: string;
+  treeJson: string;
+};
 
 export type FieldError = { path: string; message: string };
 
@@ -99,7 +122,9 @@ export function parseTree(treeJson: string): { nodes: TreeNodeInput[] } | { erro
   const parsed = z.array(TreeNodeSchema).max(50).safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return { error: { path: `treeJson${issue?.path.length ? `.${issue.path.join('.')}` : ''}`, message: issue?.message ?? 'Invalid tree.' } };
+    return {
+      error: { path: `treeJson${issue?.path.length ? `.${issue.path.join('.')}` : ''}`, message: issue?.message ?? 'Invalid tree.' },
+    };
   }
   return { nodes: parsed.data };
 }
@@ -131,7 +156,13 @@ export function normaliseTree(nodes: TreeNodeInput[], newId: () => string): Tree
         let action = a.action ?? undefined;
         if (children.length > 0) action = 'new';
         else if (action === 'new') action = '';
-        const node: TreeNode = { id: a.id || newId(), text: a.text ?? '', isQ: false, children, ...(action !== undefined ? { action } : {}) };
+        const node: TreeNode = {
+          id: a.id || newId(),
+          text: a.text ?? '',
+          isQ: false,
+          children,
+          ...(action !== undefined ? { action } : {}),
+        };
         if (a.expanded !== undefined) node.expanded = a.expanded;
         if (action === 'customResponse') node.customResponseText = a.customResponseText ?? '';
         return node;

@@ -30,7 +30,15 @@ export const RANGE_PRESET_LABELS: Record<RangePreset, string> = {
 };
 
 /** What caused a widget to go online or offline. */
-export const PRESENCE_CAUSES = ['slack-activity', 'manual-mode', 'switched-off', 'switched-on', 'operating-hours', 'billing', 'setup'] as const;
+export const PRESENCE_CAUSES = [
+  'slack-activity',
+  'manual-mode',
+  'switched-off',
+  'switched-on',
+  'operating-hours',
+  'billing',
+  'setup',
+] as const;
 export type PresenceCause = (typeof PRESENCE_CAUSES)[number];
 export const PRESENCE_CAUSE_LABELS: Record<PresenceCause, string> = {
   'slack-activity': 'Slack activity',
@@ -59,7 +67,12 @@ export type OverviewFigures = {
   totalOfflineMsgs: number;
 };
 export type AgentStats = OverviewFigures & { agentName: string };
-export type OverviewReport = { totalStats: OverviewFigures; stats: AgentStats[]; days: number; chatsPerDay: { day: string; chats: number }[] };
+export type OverviewReport = {
+  totalStats: OverviewFigures;
+  stats: AgentStats[];
+  days: number;
+  chatsPerDay: { day: string; chats: number }[];
+};
 
 export type ChatVisitor = {
   name: string;
@@ -89,12 +102,27 @@ export type ChatRecord = {
 };
 export const NO_RESPONSE = '0001-01-01T00:00:00Z';
 export type ChatsPage = { chats: ChatRecord[]; totalChats: number };
-export type TranscriptEntry = { id: string; from: 'visitor' | 'operator' | 'system'; author: string; text: string; at: string; deleted: boolean; edited: boolean };
+export type TranscriptEntry = {
+  id: string;
+  from: 'visitor' | 'operator' | 'system';
+  author: string;
+  text: string;
+  at: string;
+  deleted: boolean;
+  edited: boolean;
+};
 export type Transcript = { chat: ChatRecord; messages: TranscriptEntry[] };
 
 export type PresenceState = 'Online' | 'Offline';
 export type AvailabilityEntry = { state: PresenceState; prevState: PresenceState; start: string; end: string; cause: PresenceCause | '' };
-export type AvailabilityDay = { label: string; date: string; start: string; end: string; onlinePercent: number; entries: AvailabilityEntry[] };
+export type AvailabilityDay = {
+  label: string;
+  date: string;
+  start: string;
+  end: string;
+  onlinePercent: number;
+  entries: AvailabilityEntry[];
+};
 export type AvailabilityReport = { stats: AvailabilityDay[] };
 
 /** A calendar date as y-m-d numbers; arithmetic on it ignores time zones. */

@@ -11,9 +11,21 @@ export const SavedReplyInputSchema = z.object({
   /** Present when an existing reply is updated. */
   id: z.string().max(64).optional(),
   Id: z.string().max(64).optional(),
-  label: z.string({ error: 'label: Required.' }).trim().min(1, 'label: Required.').max(SAVED_REPLY_LIMITS.labelChars, `label: At most ${SAVED_REPLY_LIMITS.labelChars} characters.`),
-  triggerPhrases: z.string().trim().max(SAVED_REPLY_LIMITS.triggerChars, `triggerPhrases: At most ${SAVED_REPLY_LIMITS.triggerChars} characters.`).default(''),
-  response: z.string({ error: 'response: Required.' }).trim().min(1, 'response: Required.').max(SAVED_REPLY_LIMITS.responseChars, `response: At most ${SAVED_REPLY_LIMITS.responseChars} characters.`),
+  label: z
+    .string({ error: 'label: Required.' })
+    .trim()
+    .min(1, 'label: Required.')
+    .max(SAVED_REPLY_LIMITS.labelChars, `label: At most ${SAVED_REPLY_LIMITS.labelChars} characters.`),
+  triggerPhrases: z
+    .string()
+    .trim()
+    .max(SAVED_REPLY_LIMITS.triggerChars, `triggerPhrases: At most ${SAVED_REPLY_LIMITS.triggerChars} characters.`)
+    .default(''),
+  response: z
+    .string({ error: 'response: Required.' })
+    .trim()
+    .min(1, 'response: Required.')
+    .max(SAVED_REPLY_LIMITS.responseChars, `response: At most ${SAVED_REPLY_LIMITS.responseChars} characters.`),
   shortcut: z
     .string()
     .trim()

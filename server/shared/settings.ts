@@ -13,7 +13,12 @@ export const AVATAR_SETTINGS = {
   'team-avatar-default-label': { forwardSlackUserName: false, showAvatarPreChat: false, showTeamAvatarPreChat: true, teamAvatarOn: true },
 } as const;
 export type AvatarSetting = keyof typeof AVATAR_SETTINGS;
-export type AvatarFlags = { forwardSlackUserName: boolean; showAvatarPreChat: boolean; showTeamAvatarPreChat: boolean; teamAvatarOn: boolean };
+export type AvatarFlags = {
+  forwardSlackUserName: boolean;
+  showAvatarPreChat: boolean;
+  showTeamAvatarPreChat: boolean;
+  teamAvatarOn: boolean;
+};
 
 /** The setting the flags describe; an unmatched combination reads as no-avatar. */
 export function avatarSettingOf(flags: AvatarFlags): AvatarSetting {

@@ -39,7 +39,6 @@ export const TEAM_MESSAGES = {
 /** A row of the users table (GET /v1/dashboard-admin/users). */
 export type DashboardUserRow = { Id: string; email: string; admin: boolean; lastSignedInAt: string };
 
-
 /** The e-mail an invitation is for, shown on the accept page (GET /v1/p/invitations/{token}). */
 export type InvitationView = { email: string; expiresAt: string };
 

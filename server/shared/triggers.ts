@@ -93,16 +93,30 @@ const TriggerSchema = z.preprocess(
   z
     .object({
       uid: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'uid: Letters and digits only.'),
-      message: z.string({ error: TRIGGER_MESSAGES.message }).trim().min(1, TRIGGER_MESSAGES.message).max(TRIGGER_LIMITS.messageChars, `message: At most ${TRIGGER_LIMITS.messageChars} characters.`),
-      after: z.number({ error: TRIGGER_MESSAGES.after }).int(TRIGGER_MESSAGES.after).min(0, TRIGGER_MESSAGES.after).max(TRIGGER_LIMITS.afterMaxSeconds, TRIGGER_MESSAGES.after),
+      message: z
+        .string({ error: TRIGGER_MESSAGES.message })
+        .trim()
+        .min(1, TRIGGER_MESSAGES.message)
+        .max(TRIGGER_LIMITS.messageChars, `message: At most ${TRIGGER_LIMITS.messageChars} characters.`),
+      after: z
+        .number({ error: TRIGGER_MESSAGES.after })
+        .int(TRIGGER_MESSAGES.after)
+        .min(0, TRIGGER_MESSAGES.after)
+        .max(TRIGGER_LIMITS.afterMaxSeconds, TRIGGER_MESSAGES.after),
       on: z
-        .array(z.string().max(TRIGGER_LIMITS.pageChars, `on: Each page at most ${TRIGGER_LIMITS.pageChars} characters.`), { error: TRIGGER_MESSAGES.on })
+        .array(z.string().max(TRIGGER_LIMITS.pageChars, `on: Each page at most ${TRIGGER_LIMITS.pageChars} characters.`), {
+          error: TRIGGER_MESSAGES.on,
+        })
         .max(TRIGGER_LIMITS.pages, `on: At most ${TRIGGER_LIMITS.pages} pages.`)
         .transform(splitPages)
         .refine((pages) => pages.length > 0, TRIGGER_MESSAGES.on),
       matchType,
       enabled: z.boolean({ error: 'enabled: Must be true or false.' }).default(true),
-      displayStyle: z.string().max(20).regex(/^[a-z]*$/, 'displayStyle: Letters only.').default(TRIGGER_DEFAULTS.displayStyle),
+      displayStyle: z
+        .string()
+        .max(20)
+        .regex(/^[a-z]*$/, 'displayStyle: Letters only.')
+        .default(TRIGGER_DEFAULTS.displayStyle),
     })
     .strip(),
 );
@@ -110,7 +124,12 @@ const TriggerSchema = z.preprocess(
 /** A trigger set as stored; unknown fields (the console's transient isNew) are dropped. */
 export const TriggerSetSchema = z
   .object({
-    minDelay: z.number({ error: TRIGGER_MESSAGES.minDelay }).int(TRIGGER_MESSAGES.minDelay).min(0, TRIGGER_MESSAGES.minDelay).max(9999, TRIGGER_MESSAGES.minDelay).default(TRIGGER_DEFAULTS.minDelay),
+    minDelay: z
+      .number({ error: TRIGGER_MESSAGES.minDelay })
+      .int(TRIGGER_MESSAGES.minDelay)
+      .min(0, TRIGGER_MESSAGES.minDelay)
+      .max(9999, TRIGGER_MESSAGES.minDelay)
+      .default(TRIGGER_DEFAULTS.minDelay),
     matchType: matchType.default(TRIGGER_DEFAULTS.matchType),
     triggers: z.array(TriggerSchema).max(TRIGGER_LIMITS.triggers, `At most ${TRIGGER_LIMITS.triggers} triggers.`).default([]),
   })
@@ -129,7 +148,8 @@ function describe(error: z.ZodError): string {
   if (!issue) return 'Invalid triggers.';
   const [first, index] = issue.path;
   const prefix = first === 'triggers' && typeof index === 'number' ? `Trigger ${index + 1}: ` : '';
-  const field = issue.path.length > 0 && /^(Invalid|Too (big|small))/.test(issue.message) ? `${issue.path.slice(prefix ? 2 : 0).join('.')}: ` : '';
+  const field =
+    issue.path.length > 0 && /^(Invalid|Too (big|small))/.test(issue.message) ? `${issue.path.slice(prefix ? 2 : 0).join('.')}: ` : '';
   return `triggerJson: ${prefix}${field}${issue.message}`;
 }
 

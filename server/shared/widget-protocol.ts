@@ -24,7 +24,11 @@ export const WIDGET_LIMITS = {
   heartbeatMs: 25_000,
 } as const;
 
-const clientId = z.string().min(8).max(64).regex(/^[A-Za-z0-9_-]+$/);
+const clientId = z
+  .string()
+  .min(8)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/);
 const url = z.string().max(WIDGET_LIMITS.urlChars);
 const email = z.string().trim().max(WIDGET_LIMITS.emailChars).email();
 const name = z.string().trim().min(1).max(WIDGET_LIMITS.nameChars);
@@ -92,7 +96,9 @@ export const ServerFrameSchema = z.discriminatedUnion('t', [
     t: z.literal('welcome'),
     visitorToken: z.string(),
     online: z.boolean(),
-    conversation: z.object({ id: z.string(), number: z.number().int(), status: z.enum(['open', 'ended']), lastSeq: z.number().int() }).nullable(),
+    conversation: z
+      .object({ id: z.string(), number: z.number().int(), status: z.enum(['open', 'ended']), lastSeq: z.number().int() })
+      .nullable(),
   }),
   z.object({ t: z.literal('ack'), clientId, seq: z.number().int().positive(), id: z.string(), at: z.string() }),
   z.object({ t: z.literal('msg'), message: ChatMessageSchema }),
@@ -103,7 +109,14 @@ export const ServerFrameSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('ended'), seq: z.number().int().positive(), by: z.enum(['visitor', 'operator', 'inactivity']) }),
   /** The operator asks for the visitor's e-mail. */
   z.object({ t: z.literal('askEmail'), seq: z.number().int().positive() }),
-  z.object({ t: z.literal('question'), seq: z.number().int().positive(), groupUid: z.string(), nodeId: z.string(), text: z.string(), answers: z.array(z.object({ nodeId: z.string(), text: z.string() })) }),
+  z.object({
+    t: z.literal('question'),
+    seq: z.number().int().positive(),
+    groupUid: z.string(),
+    nodeId: z.string(),
+    text: z.string(),
+    answers: z.array(z.object({ nodeId: z.string(), text: z.string() })),
+  }),
   /** Settings a visitor can see changed (texts, colours, presence mode). */
   z.object({ t: z.literal('config'), config: z.record(z.string(), z.unknown()) }),
   z.object({ t: z.literal('error'), code: z.string(), message: z.string(), clientId: clientId.optional() }),

@@ -42,8 +42,14 @@ const SANITIZE: sanitizeHtml.IOptions = {
     a: ['href', 'title'],
     img: ['src', 'alt', 'title'],
     code: ['class'],
-    h1: ['id'], h2: ['id'], h3: ['id'], h4: ['id'], h5: ['id'], h6: ['id'],
-    th: ['style'], td: ['style'],
+    h1: ['id'],
+    h2: ['id'],
+    h3: ['id'],
+    h4: ['id'],
+    h5: ['id'],
+    h6: ['id'],
+    th: ['style'],
+    td: ['style'],
   },
   allowedStyles: { '*': { 'text-align': [/^(left|right|center)$/] } },
   allowedSchemes: ['http', 'https', 'mailto'],
@@ -88,10 +94,23 @@ export function docsRouter(dir: string = DEFAULT_DOCS_DIR): Router {
     const page = PAGE_NAME.test(name) ? await store.load(name) : null;
     const pages = await store.list();
     const sidebar = `<h2>Documentation</h2><ul>${pages
-      .map((p) => `<li><a href="${p.name === 'index' ? '/docs' : `/docs/${p.name}`}"${p.name === name ? ' aria-current="page"' : ''}>${escapeHtml(p.title)}</a></li>`)
+      .map(
+        (p) =>
+          `<li><a href="${p.name === 'index' ? '/docs' : `/docs/${p.name}`}"${p.name === name ? ' aria-current="page"' : ''}>${escapeHtml(p.title)}</a></li>`,
+      )
       .join('')}</ul>`;
     if (!page) {
-      res.status(404).type('html').send(renderPage({ title: 'Page not found', section: 'docs', sidebar, main: '<article class="doc"><h1>Page not found</h1><p>This documentation page does not exist. Pick one on the left.</p></article>' }));
+      res
+        .status(404)
+        .type('html')
+        .send(
+          renderPage({
+            title: 'Page not found',
+            section: 'docs',
+            sidebar,
+            main: '<article class="doc"><h1>Page not found</h1><p>This documentation page does not exist. Pick one on the left.</p></article>',
+          }),
+        );
       return;
     }
     res.type('html').send(renderPage({ title: page.title, section: 'docs', sidebar, main: `<article class="doc">${page.html}</article>` }));

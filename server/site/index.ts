@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Router } from 'express';
-import { docsRouter, DEFAULT_DOCS_DIR } from './docs';
+import { DEFAULT_DOCS_DIR, docsRouter } from './docs';
 import { pricingRouter } from './pricing';
 
 export function siteRouter(options: { docsDir?: string } = {}): Router {

@@ -3,8 +3,8 @@
  * the FAQ under the #FAQ anchor the console's FAQs links open.
  */
 import { Router } from 'express';
-import { PLAN_CATALOG, monthlyPrice, yearlyListMonthlyPrice, type CatalogPlan } from '../shared/plans';
 import { TRIAL_DAYS } from '../shared/constants';
+import { type CatalogPlan, monthlyPrice, PLAN_CATALOG, yearlyListMonthlyPrice } from '../shared/plans';
 import { escapeHtml, renderPage } from './layout';
 
 const FEATURES: { key: keyof CatalogPlan; label: string }[] = [
@@ -44,15 +44,36 @@ ${action}
 }
 
 const FAQ: [string, string][] = [
-  ['How does the free trial work?', `Every plan starts with a ${TRIAL_DAYS}-day free trial of the Basic plan, no credit card needed. Add a card on the Account page whenever you are ready; without one the widget stops at the end of the trial.`],
-  ['What counts as a conversation?', 'A conversation starts when a visitor sends the first message and ends when the visitor or an operator ends it, or after the inactivity time you set. Offline messages do not count.'],
-  ['What is a channel?', 'Each widget is linked to one Slack channel. Put one widget on several sites, or one widget per site or team, up to your plan’s channels.'],
+  [
+    'How does the free trial work?',
+    `Every plan starts with a ${TRIAL_DAYS}-day free trial of the Basic plan, no credit card needed. Add a card on the Account page whenever you are ready; without one the widget stops at the end of the trial.`,
+  ],
+  [
+    'What counts as a conversation?',
+    'A conversation starts when a visitor sends the first message and ends when the visitor or an operator ends it, or after the inactivity time you set. Offline messages do not count.',
+  ],
+  [
+    'What is a channel?',
+    'Each widget is linked to one Slack channel. Put one widget on several sites, or one widget per site or team, up to your plan’s channels.',
+  ],
   ['Who counts as an operator?', 'Anyone who answers visitors in the linked Slack channels. Business and Custom plans have no limit.'],
-  ['Can I switch plans or pay yearly?', 'Yes, from the Account page at any time. Annual plans cost 11 months: one month is free. A switch takes effect at once and the price is prorated.'],
+  [
+    'Can I switch plans or pay yearly?',
+    'Yes, from the Account page at any time. Annual plans cost 11 months: one month is free. A switch takes effect at once and the price is prorated.',
+  ],
   ['Can I cancel?', 'Yes, from the Account page. Your plan runs until the end of the paid period, then stops; nothing more is charged.'],
-  ['Where is my data, and can I export or delete it?', 'Admins export everything Parley holds for the account as JSON files from the Account page, and erase a visitor on request. Messages also live in your Slack threads, which Slack holds.'],
-  ['Is there an API?', 'Yes: a REST API with your API key to read conversations, messages and visitors, REST hooks for Zapier, and webhooks per widget. See the <a href="/docs/rest-api">API documentation</a>.'],
-  ['Can I run Parley myself?', 'Yes: Parley runs with MongoDB, optional Redis and a Slack app made from the manifest. See <a href="/docs/self-hosting">Self-hosting</a>.'],
+  [
+    'Where is my data, and can I export or delete it?',
+    'Admins export everything Parley holds for the account as JSON files from the Account page, and erase a visitor on request. Messages also live in your Slack threads, which Slack holds.',
+  ],
+  [
+    'Is there an API?',
+    'Yes: a REST API with your API key to read conversations, messages and visitors, REST hooks for Zapier, and webhooks per widget. See the <a href="/docs/rest-api">API documentation</a>.',
+  ],
+  [
+    'Can I run Parley myself?',
+    'Yes: Parley runs with MongoDB, optional Redis and a Slack app made from the manifest. See <a href="/docs/self-hosting">Self-hosting</a>.',
+  ],
 ];
 
 export function pricingPage(): string {

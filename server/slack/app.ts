@@ -3,18 +3,18 @@
  * timestamp (401 for a bad or stale one) from the raw body, so nothing in front of /slack/events
  * may parse bodies. Tokens come from the installation store, per workspace.
  */
-import { App, ErrorCode, ExpressReceiver, LogLevel, type Authorize } from '@slack/bolt';
-import { Router, type RequestHandler } from 'express';
+import { App, type Authorize, ErrorCode, ExpressReceiver, LogLevel } from '@slack/bolt';
+import { type RequestHandler, Router } from 'express';
 import type { Config } from '../config';
 import type { Models } from '../models';
-import { registerCommandListeners } from './listeners/commands';
+import { registerRelayListeners } from '../relay';
 import { registerActionListeners } from './listeners/actions';
-import { registerViewListeners } from './listeners/views';
-import { refusingWhenNotInstalled } from './notInstalled';
+import { registerCommandListeners } from './listeners/commands';
 import { registerEventListeners } from './listeners/events';
 import { registerHomeListeners } from './listeners/home';
 import { registerMessagesTabListeners } from './listeners/messages';
-import { registerRelayListeners } from '../relay';
+import { registerViewListeners } from './listeners/views';
+import { refusingWhenNotInstalled } from './notInstalled';
 
 export const EVENTS_PATH = '/slack/events';
 

@@ -3,17 +3,18 @@
  * the message shortcut or a modal: each checks the conversation's state, does the work through the relay's
  * commands, leaves a line in the thread, and answers what to tell the operator.
  */
+
+import { endConversation } from '../commands/endConversation';
+import { sendSavedReply } from '../commands/sendSavedReply';
+import { startQuestionGroup } from '../commands/startQuestionGroup';
 import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { ConversationDocument } from '../models/Conversation';
 import type { Relay } from '../relay';
-import { endConversation } from '../commands/endConversation';
-import { sendSavedReply } from '../commands/sendSavedReply';
-import { startQuestionGroup } from '../commands/startQuestionGroup';
+import { escapeMrkdwn, visitorLabel } from '../relay/blocks';
 import { record } from '../relay/conversations';
 import { serialised } from '../relay/history';
 import { conversationPayload, transcriptMail } from '../relay/transcript';
-import { escapeMrkdwn, visitorLabel } from '../relay/blocks';
 import { ClientFrameSchema } from '../shared/widget-protocol';
 import type { Operator } from './operators';
 
@@ -23,7 +24,8 @@ export class ActionRefused extends Error {}
 /** The e-mail address as the widget's transcript request validates it; the refusal says what is wrong. */
 export function transcriptAddress(input: string): string {
   const parsed = ClientFrameSchema.safeParse({ t: 'transcript', email: input.trim() });
-  if (!parsed.success || parsed.data.t !== 'transcript') throw new ActionRefused(`“${input.trim().slice(0, 100)}” is not a valid e-mail address.`);
+  if (!parsed.success || parsed.data.t !== 'transcript')
+    throw new ActionRefused(`“${input.trim().slice(0, 100)}” is not a valid e-mail address.`);
   return parsed.data.email;
 }
 
@@ -34,10 +36,15 @@ function mustBeOpen(c: ConversationDocument): void {
 /** A grey line in the conversation's thread, through the outbox (after everything queued before it). */
 export async function threadNote(relay: Relay, c: ConversationDocument, text: string): Promise<void> {
   if (!c.threadTs) return;
-  await relay.outbox.enqueue('slack.note', String(c._id), { teamId: c.slackTeamId, channel: c.slackChannel, threadTs: c.threadTs, text }, {
-    channel: c.slackChannel,
-    conversationId: c._id,
-  });
+  await relay.outbox.enqueue(
+    'slack.note',
+    String(c._id),
+    { teamId: c.slackTeamId, channel: c.slackChannel, threadTs: c.threadTs, text },
+    {
+      channel: c.slackChannel,
+      conversationId: c._id,
+    },
+  );
 }
 
 export async function visitorName(models: Models, c: ConversationDocument): Promise<string> {
@@ -50,7 +57,11 @@ export async function endChat(relay: Relay, c: ConversationDocument, operator: O
   const { ended } = await endConversation(relay, c._id, 'operator', { operatorSlackUserId: operator.slackUserId });
   if (!ended) throw new ActionRefused(`Conversation #${c.number} has already ended.`);
   const trimmed = note.trim();
-  await threadNote(relay, c, `:white_check_mark: <@${operator.slackUserId}> ended this chat.${trimmed ? ` Note: ${escapeMrkdwn(trimmed.slice(0, 2000))}` : ''}`);
+  await threadNote(
+    relay,
+    c,
+    `:white_check_mark: <@${operator.slackUserId}> ended this chat.${trimmed ? ` Note: ${escapeMrkdwn(trimmed.slice(0, 2000))}` : ''}`,
+  );
   return `Conversation #${c.number} ended.`;
 }
 
@@ -69,7 +80,13 @@ export async function askForEmail(relay: Relay, c: ConversationDocument, operato
   return `Asked the visitor of conversation #${c.number} for their e-mail address.`;
 }
 
-export async function emailTranscript(relay: Relay, ce: ChatEndpointDocument, c: ConversationDocument, operator: Operator, address: string): Promise<string> {
+export async function emailTranscript(
+  relay: Relay,
+  ce: ChatEndpointDocument,
+  c: ConversationDocument,
+  operator: Operator,
+  address: string,
+): Promise<string> {
   const to = transcriptAddress(address);
   const mail = await transcriptMail(relay.models, c, to, {
     widgetName: ce.RoomName || 'us',
@@ -83,7 +100,8 @@ export async function emailTranscript(relay: Relay, ce: ChatEndpointDocument, c:
 }
 
 export async function sendToWebhook(relay: Relay, ce: ChatEndpointDocument, c: ConversationDocument, operator: Operator): Promise<string> {
-  if (!ce.webhookUrl) throw new ActionRefused('This widget has no webhook URL. Set one in the Parley console (Settings → Transcripts and webhooks).');
+  if (!ce.webhookUrl)
+    throw new ActionRefused('This widget has no webhook URL. Set one in the Parley console (Settings → Transcripts and webhooks).');
   await relay.outbox.enqueue('webhook', `webhook:${String(c._id)}`, {
     url: ce.webhookUrl,
     body: { event: 'conversation.sent', conversation: await conversationPayload(relay.models, c) },
@@ -92,13 +110,23 @@ export async function sendToWebhook(relay: Relay, ce: ChatEndpointDocument, c: C
   return `Conversation #${c.number} is on its way to the webhook.`;
 }
 
-export async function sendReply(relay: Relay, c: ConversationDocument, operator: Operator, which: { replyId: string } | { shortcut: string }): Promise<string> {
+export async function sendReply(
+  relay: Relay,
+  c: ConversationDocument,
+  operator: Operator,
+  which: { replyId: string } | { shortcut: string },
+): Promise<string> {
   mustBeOpen(c);
   await sendSavedReply(relay, { conversationId: String(c._id), ...which, operator });
   return `Saved reply sent in conversation #${c.number}.`;
 }
 
-export async function startGroup(relay: Relay, c: ConversationDocument, operator: Operator, which: { uid: string } | { shortcut: string }): Promise<string> {
+export async function startGroup(
+  relay: Relay,
+  c: ConversationDocument,
+  operator: Operator,
+  which: { uid: string } | { shortcut: string },
+): Promise<string> {
   mustBeOpen(c);
   await startQuestionGroup(relay, { conversationId: String(c._id), ...which });
   await threadNote(relay, c, `:question: <@${operator.slackUserId}> started a question group.`);

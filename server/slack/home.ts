@@ -10,15 +10,22 @@ import type { Config } from '../config';
 import type { Models } from '../models';
 import type { Relay } from '../relay';
 import { relayFor } from '../relay';
-import { homeView, type HomeWidget } from './blocks/home';
-import { availabilityOf, conversationCounts, widgetsOfMember } from './operators';
 import { visitorLabel } from '../relay/blocks';
+import { type HomeWidget, homeView } from './blocks/home';
+import { availabilityOf, conversationCounts, widgetsOfMember } from './operators';
 
 const FORGET_AFTER_MS = 60 * 60 * 1000;
 const SWEEP_MS = 30_000;
 const MAX_WAITING_SHOWN = 10;
 
-type Viewer = { seenAt: number; lastPublishAt: number; timer: NodeJS.Timeout | null; lastJson: string; publishing: boolean; again: boolean };
+type Viewer = {
+  seenAt: number;
+  lastPublishAt: number;
+  timer: NodeJS.Timeout | null;
+  lastJson: string;
+  publishing: boolean;
+  again: boolean;
+};
 
 export class HomeTabs {
   /** At most one publish per person in this window (a trailing one carries the latest state). */
@@ -98,7 +105,10 @@ export class HomeTabs {
       const relay = this.relay();
       const team = relay ? await relay.slack.forTeam(teamId) : null;
       if (!relay || !team) return;
-      const view = homeView({ consoleUrl: `${this.deps.config.publicUrl}/app/`, widgets: await homeWidgets(relay, team.client, teamId, userId) });
+      const view = homeView({
+        consoleUrl: `${this.deps.config.publicUrl}/app/`,
+        widgets: await homeWidgets(relay, team.client, teamId, userId),
+      });
       const json = JSON.stringify(view);
       if (json === viewer.lastJson) return;
       viewer.lastPublishAt = Date.now();
@@ -168,13 +178,20 @@ export function homeTabsFor(deps: { models: Models; config: Config }): HomeTabs 
 }
 
 /** What the App Home of `userId` shows: the widgets whose channel they are in. */
-export async function homeWidgets(relay: Relay, client: Parameters<typeof widgetsOfMember>[1], teamId: string, userId: string): Promise<HomeWidget[]> {
+export async function homeWidgets(
+  relay: Relay,
+  client: Parameters<typeof widgetsOfMember>[1],
+  teamId: string,
+  userId: string,
+): Promise<HomeWidget[]> {
   const out: HomeWidget[] = [];
   for (const ce of await widgetsOfMember(relay.models, client, teamId, userId)) {
     const [availability, counts, waiting] = await Promise.all([
       availabilityOf(relay, ce),
       conversationCounts(relay.models, ce),
-      relay.models.Conversation.find({ ceId: ce._id, status: 'open', firstResponseAt: null }).sort({ startedAt: 1 }).limit(MAX_WAITING_SHOWN),
+      relay.models.Conversation.find({ ceId: ce._id, status: 'open', firstResponseAt: null })
+        .sort({ startedAt: 1 })
+        .limit(MAX_WAITING_SHOWN),
     ]);
     const rows: HomeWidget['waiting'] = [];
     for (const c of waiting) {

@@ -4,14 +4,14 @@
  */
 import { Router } from 'express';
 import type { Config } from '../config';
-import type { Models } from '../models';
 import type { Logger } from '../http/errorHandler';
+import type { Models } from '../models';
 import { boltRouter } from './app';
 import { oauthRouter } from './oauth';
 
-export { registeredListeners, EVENTS_PATH } from './app';
-export { slackAuthorizeUrl, OAUTH_REDIRECT_PATH } from './oauth';
-export { startSlackSandbox, SANDBOX_PATH } from './sandbox';
+export { EVENTS_PATH, registeredListeners } from './app';
+export { OAUTH_REDIRECT_PATH, slackAuthorizeUrl } from './oauth';
+export { SANDBOX_PATH, startSlackSandbox } from './sandbox';
 
 export function slackRouter(deps: { config: Config; models: Models; logger: Logger }): Router {
   const router = Router();

@@ -7,17 +7,25 @@
  * consent), swap_user, upgrade.
  * The authorize URLs for the signed-in purposes are built by `slackAuthorizeUrl` (used by the API).
  */
-import { Router, type Request, type Response } from 'express';
+
 import type { OauthV2AccessResponse } from '@slack/web-api';
+import { type Request, type Response, Router } from 'express';
+import { newWidget, PLAN_LIMIT_ERROR } from '../commands/newWidget';
+import { createSession } from '../commands/sessions';
+import {
+  authorizerOf,
+  completeInstall,
+  completeSwapUser,
+  completeUpgrade,
+  type SlackAuthorizer,
+  signUpWithSlack,
+} from '../commands/slackAuthorization';
+import { type GrantedInstallation, saveInstallation } from '../commands/slackInstallations';
 import type { Config } from '../config';
-import type { Models } from '../models';
+import { PaymentRequiredError } from '../errors';
 import type { Logger } from '../http/errorHandler';
 import { perIpAndEmail } from '../http/rateLimits';
-import { authorizerOf, completeInstall, completeSwapUser, completeUpgrade, signUpWithSlack, type SlackAuthorizer } from '../commands/slackAuthorization';
-import { saveInstallation, type GrantedInstallation } from '../commands/slackInstallations';
-import { createSession } from '../commands/sessions';
-import { newWidget, PLAN_LIMIT_ERROR } from '../commands/newWidget';
-import { PaymentRequiredError } from '../errors';
+import type { Models } from '../models';
 import { isSlackCallError, slackClient, slackErrorCode } from './client';
 import { browserIdOf, consumeOAuthState, createOAuthState, ensureBrowserId, type OAuthPurpose, type OAuthStatePayload } from './oauthState';
 import { INSTALL_BOT_SCOPES, INSTALL_USER_SCOPES, splitScopes } from './scopes';

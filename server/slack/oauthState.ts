@@ -21,9 +21,15 @@ export type OAuthPurpose = (typeof OAUTH_PURPOSES)[number];
 const StateSchema = z.object({
   purpose: z.enum(OAUTH_PURPOSES),
   /** Parley user id (all purposes but sign-up). */
-  uid: z.string().regex(/^[0-9a-f]{24}$/).optional(),
+  uid: z
+    .string()
+    .regex(/^[0-9a-f]{24}$/)
+    .optional(),
   /** Widget id (all purposes but sign-up and new_team, whose widget is made once Slack says yes). */
-  ceId: z.string().regex(/^[0-9a-f]{24}$/).optional(),
+  ceId: z
+    .string()
+    .regex(/^[0-9a-f]{24}$/)
+    .optional(),
   /** Sign-up: the marketing source, kept as the user's tklID. */
   source: z.string().max(200).optional(),
   /** The browser id cookie of the browser the authorisation started in. */
@@ -56,14 +62,14 @@ export function ensureBrowserId(req: Request, res: Response, secure: boolean): s
   return id;
 }
 
-export async function createOAuthState(
-  models: Models,
-  secret: string,
-  payload: Omit<OAuthStatePayload, 'nonce'>,
-): Promise<string> {
+export async function createOAuthState(models: Models, secret: string, payload: Omit<OAuthStatePayload, 'nonce'>): Promise<string> {
   const nonce = randomBytes(18).toString('base64url');
   await models.OAuthState.create({ nonce, expiresAt: new Date(Date.now() + OAUTH_STATE_TTL_SECONDS * 1000) });
-  return jwt.sign({ ...payload, nonce }, secret, { algorithm: ALGORITHM, audience: OAUTH_STATE_AUDIENCE, expiresIn: OAUTH_STATE_TTL_SECONDS });
+  return jwt.sign({ ...payload, nonce }, secret, {
+    algorithm: ALGORITHM,
+    audience: OAUTH_STATE_AUDIENCE,
+    expiresIn: OAUTH_STATE_TTL_SECONDS,
+  });
 }
 
 /** Verifies a state and uses it up. Nothing else may change when this answers a problem. */

@@ -86,7 +86,15 @@ export async function availabilityOf(relay: Relay, ce: ChatEndpointDocument, now
 /** Midnight of `now`'s day (or the first of its month) in time zone `tz`, as an instant. */
 export function startOfLocal(now: Date, tz: string, unit: 'day' | 'month'): Date {
   let parts: Intl.DateTimeFormatPart[];
-  const options: Intl.DateTimeFormatOptions = { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' };
+  const options: Intl.DateTimeFormatOptions = {
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  };
   try {
     parts = new Intl.DateTimeFormat('en-US', { ...options, timeZone: tz || 'UTC' }).formatToParts(now);
   } catch {

@@ -6,9 +6,9 @@
 import path from 'node:path';
 import type { Config } from '../config';
 import { createSlackSandbox, type SlackSandbox } from '../sandbox/slack';
+import { EVENTS_PATH } from './app';
 import { PARLEY_COMMAND } from './listeners/commands';
 import { CONVERSATION_SHORTCUT } from './listeners/views';
-import { EVENTS_PATH } from './app';
 import { OAUTH_REDIRECT_PATH } from './oauth';
 
 export const SANDBOX_PATH = '/sandbox/slack';

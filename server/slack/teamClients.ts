@@ -1,8 +1,8 @@
 /** Web API clients for a widget's Slack team, from the stored installation. */
 import type { WebClient } from '@slack/web-api';
+import { ValidationError } from '../errors';
 import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
-import { ValidationError } from '../errors';
 import { slackClient } from './client';
 
 export const NOT_INSTALLED = 'Add Parley to Slack first.';

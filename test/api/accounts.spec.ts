@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { useServer } from '../helpers/app';
 import { signUpUser } from '../factories';
+import { useServer } from '../helpers/app';
 import { trialAccount } from '../helpers/billing';
 
 describe('POST /v1/accounts/{id}/upgrade/{planStripeId}', () => {
@@ -51,7 +51,7 @@ describe('POST /v1/accounts/{id}/upgrade/{planStripeId}', () => {
     expect(res.body.Message).to.include('delete some widgets first');
   });
 
-  it("answers 404 for another account and leaves its plan alone", async () => {
+  it('answers 404 for another account and leaves its plan alone', async () => {
     const owner = await trialUser();
     const other = await trialUser();
     await upgrade(other.token, owner.accountId, 'parley_business_monthly').expect(404);

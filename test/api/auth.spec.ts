@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
-import { useServer } from '../helpers/app';
 import { signUpUser } from '../factories';
+import { useServer } from '../helpers/app';
 
 /** Every signed-in call, as [method, path]. */
 const SIGNED_IN_CALLS: ['get' | 'post' | 'head', string][] = [
@@ -24,28 +24,43 @@ describe('signed-in calls without a valid session', () => {
     ['there is no Authorization header', async () => undefined],
     ['the token is not a JWT', async () => 'Bearer not-a-token'],
     ['the scheme is not Bearer', async () => `Basic ${user.token}`],
-    ['the token is signed with another secret', async () => {
-      const claims = jwt.decode(user.token) as { sub: string; jti: string };
-      return `Bearer ${jwt.sign({ sub: claims.sub, jti: claims.jti }, 'another secret that is long enough', { expiresIn: 60 })}`;
-    }],
-    ['the token names a session that never existed', async () => {
-      const claims = jwt.decode(user.token) as { sub: string };
-      return `Bearer ${jwt.sign({ sub: claims.sub, jti: 'x'.repeat(32) }, server.config.jwtSecret, { expiresIn: 60 })}`;
-    }],
-    ['the token has expired', async () => {
-      const claims = jwt.decode(user.token) as { sub: string; jti: string };
-      return `Bearer ${jwt.sign({ sub: claims.sub, jti: claims.jti, exp: Math.floor(Date.now() / 1000) - 10 }, server.config.jwtSecret)}`;
-    }],
-    ['the token claims another user than its session', async () => {
-      const other = await signUpUser(server);
-      const mine = jwt.decode(user.token) as { jti: string };
-      const theirs = jwt.decode(other.token) as { sub: string };
-      return `Bearer ${jwt.sign({ sub: theirs.sub, jti: mine.jti }, server.config.jwtSecret, { expiresIn: 60 })}`;
-    }],
-    ['the token uses the "none" algorithm', async () => {
-      const claims = jwt.decode(user.token) as { sub: string; jti: string };
-      return `Bearer ${jwt.sign({ sub: claims.sub, jti: claims.jti }, '', { algorithm: 'none' })}`;
-    }],
+    [
+      'the token is signed with another secret',
+      async () => {
+        const claims = jwt.decode(user.token) as { sub: string; jti: string };
+        return `Bearer ${jwt.sign({ sub: claims.sub, jti: claims.jti }, 'another secret that is long enough', { expiresIn: 60 })}`;
+      },
+    ],
+    [
+      'the token names a session that never existed',
+      async () => {
+        const claims = jwt.decode(user.token) as { sub: string };
+        return `Bearer ${jwt.sign({ sub: claims.sub, jti: 'x'.repeat(32) }, server.config.jwtSecret, { expiresIn: 60 })}`;
+      },
+    ],
+    [
+      'the token has expired',
+      async () => {
+        const claims = jwt.decode(user.token) as { sub: string; jti: string };
+        return `Bearer ${jwt.sign({ sub: claims.sub, jti: claims.jti, exp: Math.floor(Date.now() / 1000) - 10 }, server.config.jwtSecret)}`;
+      },
+    ],
+    [
+      'the token claims another user than its session',
+      async () => {
+        const other = await signUpUser(server);
+        const mine = jwt.decode(user.token) as { jti: string };
+        const theirs = jwt.decode(other.token) as { sub: string };
+        return `Bearer ${jwt.sign({ sub: theirs.sub, jti: mine.jti }, server.config.jwtSecret, { expiresIn: 60 })}`;
+      },
+    ],
+    [
+      'the token uses the "none" algorithm',
+      async () => {
+        const claims = jwt.decode(user.token) as { sub: string; jti: string };
+        return `Bearer ${jwt.sign({ sub: claims.sub, jti: claims.jti }, '', { algorithm: 'none' })}`;
+      },
+    ],
   ];
 
   for (const [reason, authorization] of badAuthorizations) {

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import request from 'supertest';
 import { useServer } from '../helpers/app';
-import { payCheckout, trialAccount as newTrial } from '../helpers/billing';
+import { trialAccount as newTrial, payCheckout } from '../helpers/billing';
 
 describe('the Stripe webhook', function () {
   this.timeout(60_000);
@@ -28,7 +28,9 @@ describe('the Stripe webhook', function () {
    */
   const eventAbout = async (customerId: string, type: string) => {
     await server.stripe.settled();
-    const event = server.stripe.events(type).find((e) => (e.data.object as { customer?: string }).customer === customerId || e.data.object.id === customerId);
+    const event = server.stripe
+      .events(type)
+      .find((e) => (e.data.object as { customer?: string }).customer === customerId || e.data.object.id === customerId);
     if (!event) throw new Error(`no ${type} event for ${customerId}`);
     return { ...event, id: `evt_test_${randomBytes(8).toString('hex')}` };
   };
@@ -87,7 +89,11 @@ describe('the Stripe webhook', function () {
     await server.stripe.settled();
     server.stripe.holdWebhooks();
     // Checkout paid, and nobody comes back through the return page: only webhooks tell Parley.
-    const { body } = await request(server.url).post(`/v1/accounts/${trial.accountId}/create_checkout_session`).set(as(trial.token)).send({ plan: 'parley_pro_monthly' }).expect(200);
+    const { body } = await request(server.url)
+      .post(`/v1/accounts/${trial.accountId}/create_checkout_session`)
+      .set(as(trial.token))
+      .send({ plan: 'parley_pro_monthly' })
+      .expect(200);
     expect((await payCheckout(body.url)).status).to.equal(303);
     // Then cancelled in the portal.
     const portal = await request(server.url)
@@ -112,7 +118,13 @@ describe('the Stripe webhook', function () {
     await server.stripe.settled();
 
     const account = await server.models.Account.findById(trial.accountId);
-    expect(account).to.include({ planStripeId: 'parley_pro_monthly', paymentType: 'card', last4: '4242', subscriptionStatus: 'active', delinquent: false });
+    expect(account).to.include({
+      planStripeId: 'parley_pro_monthly',
+      paymentType: 'card',
+      last4: '4242',
+      subscriptionStatus: 'active',
+      delinquent: false,
+    });
     expect(account?.cancelAt?.getTime()).to.equal((subscription?.items.data[0]?.current_period_end ?? 0) * 1000);
     expect(await server.models.StripeEvent.countDocuments({ eventId: { $in: released } })).to.equal(released.length);
     const deliveries = server.stripe.deliveries().filter((d) => released.includes(d.eventId));

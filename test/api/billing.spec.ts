@@ -6,10 +6,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
-import { useServer } from '../helpers/app';
 import { DEFAULT_CONSOLE_DIR } from '../../server/http/app';
 import { createUserInDb } from '../factories';
-import { payCheckout, trialAccount as newTrial, type TrialAccount as Trial } from '../helpers/billing';
+import { useServer } from '../helpers/app';
+import { trialAccount as newTrial, payCheckout, type TrialAccount as Trial } from '../helpers/billing';
 
 describe('account and billing calls', function () {
   this.timeout(60_000);
@@ -23,7 +23,11 @@ describe('account and billing calls', function () {
   /** A trial account that paid for `plan` through Checkout with a working card. */
   const payingAccount = async (plan = 'parley_basic_monthly'): Promise<Trial> => {
     const trial = await trialAccount();
-    const { body } = await api().post(`/v1/accounts/${trial.accountId}/create_checkout_session`).set(as(trial.token)).send({ plan }).expect(200);
+    const { body } = await api()
+      .post(`/v1/accounts/${trial.accountId}/create_checkout_session`)
+      .set(as(trial.token))
+      .send({ plan })
+      .expect(200);
     const paid = await payCheckout(body.url);
     expect(paid.status).to.equal(303);
     const back = await fetch(paid.location, { redirect: 'manual' });
@@ -51,17 +55,28 @@ describe('account and billing calls', function () {
     const answers: string[] = [];
     try {
       const trial = await trialAccount();
-      const checkout = await api().post(`/v1/accounts/${trial.accountId}/create_checkout_session`).set(as(trial.token)).send({ plan: 'parley_pro_monthly' }).expect(200);
+      const checkout = await api()
+        .post(`/v1/accounts/${trial.accountId}/create_checkout_session`)
+        .set(as(trial.token))
+        .send({ plan: 'parley_pro_monthly' })
+        .expect(200);
       answers.push(JSON.stringify(checkout.body));
       await payCheckout(checkout.body.url, '4000 0000 0000 0002');
       const paid = await payCheckout(checkout.body.url);
       await fetch(paid.location, { redirect: 'manual' });
       const account = await server.models.Account.findById(trial.accountId);
       server.stripe.addCard(account?.stripeCustomerId ?? '', '4000000000000341', { makeDefault: true });
-      await server.parley.billing.stripe.subscriptions.update(account?.stripeSubscriptionId ?? '', { default_payment_method: server.stripe.state.data.customers.find((c) => c.id === account?.stripeCustomerId)?.invoice_settings.default_payment_method ?? '' });
+      await server.parley.billing.stripe.subscriptions.update(account?.stripeSubscriptionId ?? '', {
+        default_payment_method:
+          server.stripe.state.data.customers.find((c) => c.id === account?.stripeCustomerId)?.invoice_settings.default_payment_method ?? '',
+      });
       await api().post(`/v1/accounts/${trial.accountId}/upgrade/parley_business_monthly`).set(as(trial.token)).expect(402);
       await request(server.url).post('/v1/billing/stripe-webhook').set('Stripe-Signature', 't=1,v1=bad').send('{}').expect(400);
-      for (const path of ['/v1/users/current', `/v1/accounts/${trial.accountId}/invoices`, `/v1/accounts/${trial.accountId}/next-invoice`]) {
+      for (const path of [
+        '/v1/users/current',
+        `/v1/accounts/${trial.accountId}/invoices`,
+        `/v1/accounts/${trial.accountId}/next-invoice`,
+      ]) {
         answers.push(JSON.stringify((await api().get(path).set(as(trial.token)).expect(200)).body));
       }
       await server.stripe.settled();
@@ -76,7 +91,14 @@ describe('account and billing calls', function () {
       .filter((file) => file.endsWith('.js'))
       .map((file) => readFileSync(file, 'utf8'))
       .join('\n');
-    for (const secret of [server.config.stripe.secretKey, server.config.stripe.webhookSecret, '4242424242424242', '4242 4242 4242 4242', '4000000000000341', '4000 0000 0000 0002']) {
+    for (const secret of [
+      server.config.stripe.secretKey,
+      server.config.stripe.webhookSecret,
+      '4242424242424242',
+      '4242 4242 4242 4242',
+      '4000000000000341',
+      '4000 0000 0000 0002',
+    ]) {
       expect(everything.includes(secret), `found ${secret.slice(0, 7)}… in a log line or an answer`).to.equal(false);
       expect(consoleBundle.includes(secret)).to.equal(false);
     }
@@ -98,7 +120,11 @@ describe('account and billing calls', function () {
   describe('POST /v1/accounts/{id}/create_checkout_session', () => {
     it('answers the URL of a Checkout page for the plan; paying it puts the account on the plan with the card', async () => {
       const trial = await trialAccount();
-      const { body } = await api().post(`/v1/accounts/${trial.accountId}/create_checkout_session`).set(as(trial.token)).send({ plan: 'parley_pro_monthly' }).expect(200);
+      const { body } = await api()
+        .post(`/v1/accounts/${trial.accountId}/create_checkout_session`)
+        .set(as(trial.token))
+        .send({ plan: 'parley_pro_monthly' })
+        .expect(200);
       expect(body.url).to.match(/\/sandbox\/stripe\/checkout\/cs_/);
       const paid = await payCheckout(body.url);
       expect(paid.location).to.include('/v1/billing/checkout-return?session_id=cs_');
@@ -108,13 +134,19 @@ describe('account and billing calls', function () {
       expect(me.body.account).to.include({ state: 'paying', paymentType: 'card', brand: 'visa', last4: '4242', delinquent: false });
       expect(me.body.account.plan.stripeId).to.equal('parley_pro_monthly');
       // The trial subscription made way for the paid one.
-      const subscriptions = server.stripe.state.data.subscriptions.filter((s) => s.customer === server.stripe.state.data.customers.find((c) => c.metadata.accountId === trial.accountId)?.id);
+      const subscriptions = server.stripe.state.data.subscriptions.filter(
+        (s) => s.customer === server.stripe.state.data.customers.find((c) => c.metadata.accountId === trial.accountId)?.id,
+      );
       expect(subscriptions.map((s) => s.status).sort()).to.deep.equal(['active', 'canceled']);
     });
 
     it('leaves everything as it was when the card is declined', async () => {
       const trial = await trialAccount();
-      const { body } = await api().post(`/v1/accounts/${trial.accountId}/create_checkout_session`).set(as(trial.token)).send({ plan: 'parley_pro_monthly' }).expect(200);
+      const { body } = await api()
+        .post(`/v1/accounts/${trial.accountId}/create_checkout_session`)
+        .set(as(trial.token))
+        .send({ plan: 'parley_pro_monthly' })
+        .expect(200);
       const refused = await payCheckout(body.url, '4000 0000 0000 0002');
       expect(refused.status).to.equal(402);
       expect(refused.body).to.include('Your card was declined.');
@@ -124,18 +156,34 @@ describe('account and billing calls', function () {
 
     it('answers 400 for a plan that is not in the catalog, or the Custom plan', async () => {
       const trial = await trialAccount();
-      const unknown = await api().post(`/v1/accounts/${trial.accountId}/create_checkout_session`).set(as(trial.token)).send({ plan: 'parley_gold' }).expect(400);
+      const unknown = await api()
+        .post(`/v1/accounts/${trial.accountId}/create_checkout_session`)
+        .set(as(trial.token))
+        .send({ plan: 'parley_gold' })
+        .expect(400);
       expect(unknown.body.Message).to.include('Unknown plan');
-      await api().post(`/v1/accounts/${trial.accountId}/create_checkout_session`).set(as(trial.token)).send({ plan: 'parley_custom_monthly' }).expect(400);
+      await api()
+        .post(`/v1/accounts/${trial.accountId}/create_checkout_session`)
+        .set(as(trial.token))
+        .send({ plan: 'parley_custom_monthly' })
+        .expect(400);
       await api().post(`/v1/accounts/${trial.accountId}/create_checkout_session`).set(as(trial.token)).send({}).expect(400);
     });
 
     it('answers 403 to a non-admin and 404 for another account', async () => {
       const trial = await trialAccount();
       const other = await trialAccount();
-      const res = await api().post(`/v1/accounts/${trial.accountId}/create_checkout_session`).set(as(await member(trial))).send({ plan: 'parley_pro_monthly' }).expect(403);
+      const res = await api()
+        .post(`/v1/accounts/${trial.accountId}/create_checkout_session`)
+        .set(as(await member(trial)))
+        .send({ plan: 'parley_pro_monthly' })
+        .expect(403);
       expect(res.body.Error).to.equal('admin_only');
-      await api().post(`/v1/accounts/${other.accountId}/create_checkout_session`).set(as(trial.token)).send({ plan: 'parley_pro_monthly' }).expect(404);
+      await api()
+        .post(`/v1/accounts/${other.accountId}/create_checkout_session`)
+        .set(as(trial.token))
+        .send({ plan: 'parley_pro_monthly' })
+        .expect(404);
     });
   });
 
@@ -169,7 +217,10 @@ describe('account and billing calls', function () {
     it('answers 403 to a non-admin, 404 for another account, 400 for an unknown plan', async () => {
       const trial = await trialAccount();
       const other = await trialAccount();
-      await api().post(`/v1/accounts/${trial.accountId}/upgrade/parley_pro_monthly`).set(as(await member(trial))).expect(403);
+      await api()
+        .post(`/v1/accounts/${trial.accountId}/upgrade/parley_pro_monthly`)
+        .set(as(await member(trial)))
+        .expect(403);
       await api().post(`/v1/accounts/${other.accountId}/upgrade/parley_pro_monthly`).set(as(trial.token)).expect(404);
       await api().post(`/v1/accounts/${trial.accountId}/upgrade/NOT-A-PLAN`).set(as(trial.token)).expect(400);
       expect((await server.models.Account.findById(other.accountId))?.planStripeId).to.equal('parley_basic_monthly');
@@ -179,9 +230,17 @@ describe('account and billing calls', function () {
   describe('POST /v1/accounts/{id}/create_portal_session', () => {
     it('opens the portal on its home page, or straight on cancelling the subscription', async () => {
       const paying = await payingAccount();
-      const home = await api().post(`/v1/accounts/${paying.accountId}/create_portal_session`).set(as(paying.token)).send({ type: 'home', uID: paying.userId }).expect(200);
+      const home = await api()
+        .post(`/v1/accounts/${paying.accountId}/create_portal_session`)
+        .set(as(paying.token))
+        .send({ type: 'home', uID: paying.userId })
+        .expect(200);
       expect(home.body.url).to.match(/\/sandbox\/stripe\/portal\/bps_/);
-      const cancel = await api().post(`/v1/accounts/${paying.accountId}/create_portal_session`).set(as(paying.token)).send({ type: 'subscription_cancel', uID: paying.userId }).expect(200);
+      const cancel = await api()
+        .post(`/v1/accounts/${paying.accountId}/create_portal_session`)
+        .set(as(paying.token))
+        .send({ type: 'subscription_cancel', uID: paying.userId })
+        .expect(200);
       const session = server.stripe.state.data.portalSessions.find((s) => cancel.body.url.endsWith(s.id) || cancel.body.url.includes(s.id));
       expect(session?.flow?.type).to.equal('subscription_cancel');
     });
@@ -191,7 +250,11 @@ describe('account and billing calls', function () {
       await server.stripe.settled();
       server.stripe.holdWebhooks();
       try {
-        const { body } = await api().post(`/v1/accounts/${paying.accountId}/create_portal_session`).set(as(paying.token)).send({ type: 'subscription_cancel', uID: paying.userId }).expect(200);
+        const { body } = await api()
+          .post(`/v1/accounts/${paying.accountId}/create_portal_session`)
+          .set(as(paying.token))
+          .send({ type: 'subscription_cancel', uID: paying.userId })
+          .expect(200);
         const account = await server.models.Account.findById(paying.accountId);
         const cancelled = await fetch(`${body.url}/cancel`, {
           method: 'POST',
@@ -215,10 +278,26 @@ describe('account and billing calls', function () {
     it('answers 400 for another reason or another user, 403 to a non-admin, 404 for another account', async () => {
       const trial = await trialAccount();
       const other = await trialAccount();
-      await api().post(`/v1/accounts/${trial.accountId}/create_portal_session`).set(as(trial.token)).send({ type: 'upgrade', uID: trial.userId }).expect(400);
-      await api().post(`/v1/accounts/${trial.accountId}/create_portal_session`).set(as(trial.token)).send({ type: 'home', uID: other.userId }).expect(400);
-      await api().post(`/v1/accounts/${trial.accountId}/create_portal_session`).set(as(await member(trial))).send({ type: 'home', uID: trial.userId }).expect(403);
-      await api().post(`/v1/accounts/${other.accountId}/create_portal_session`).set(as(trial.token)).send({ type: 'home', uID: trial.userId }).expect(404);
+      await api()
+        .post(`/v1/accounts/${trial.accountId}/create_portal_session`)
+        .set(as(trial.token))
+        .send({ type: 'upgrade', uID: trial.userId })
+        .expect(400);
+      await api()
+        .post(`/v1/accounts/${trial.accountId}/create_portal_session`)
+        .set(as(trial.token))
+        .send({ type: 'home', uID: other.userId })
+        .expect(400);
+      await api()
+        .post(`/v1/accounts/${trial.accountId}/create_portal_session`)
+        .set(as(await member(trial)))
+        .send({ type: 'home', uID: trial.userId })
+        .expect(403);
+      await api()
+        .post(`/v1/accounts/${other.accountId}/create_portal_session`)
+        .set(as(trial.token))
+        .send({ type: 'home', uID: trial.userId })
+        .expect(404);
     });
   });
 
@@ -258,13 +337,30 @@ describe('account and billing calls', function () {
       const trial = await trialAccount();
       const ce = await server.models.ChatEndpoint.findOne({ accountId: trial.accountId });
       const lastMonth = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1) - 86_400_000);
-      const conversations = Array.from({ length: 301 }, (_, i) => ({ accountId: ce?.accountId, ceId: ce?._id, number: i + 1, visitorId: ce?._id }));
+      const conversations = Array.from({ length: 301 }, (_, i) => ({
+        accountId: ce?.accountId,
+        ceId: ce?._id,
+        number: i + 1,
+        visitorId: ce?._id,
+      }));
       await server.models.Conversation.insertMany(conversations);
-      await server.models.Conversation.collection.insertOne({ accountId: ce?.accountId, ceId: ce?._id, number: 999, visitorId: ce?._id, createdAt: lastMonth });
-      const count = await api().get(`/v1/accounts/${trial.accountId}/conversation-count`).set(as(await member(trial))).expect(200);
+      await server.models.Conversation.collection.insertOne({
+        accountId: ce?.accountId,
+        ceId: ce?._id,
+        number: 999,
+        visitorId: ce?._id,
+        createdAt: lastMonth,
+      });
+      const count = await api()
+        .get(`/v1/accounts/${trial.accountId}/conversation-count`)
+        .set(as(await member(trial)))
+        .expect(200);
       expect(count.body).to.equal(301);
       const me = await api().get('/v1/users/current').set(as(trial.token)).expect(200);
-      expect(me.body.account.quota).to.deep.equal({ isOverquota: true, reason: '301 conversations this month, your Basic plan includes 300' });
+      expect(me.body.account.quota).to.deep.equal({
+        isOverquota: true,
+        reason: '301 conversations this month, your Basic plan includes 300',
+      });
     });
 
     it('answers 404 for another account', async () => {
@@ -289,7 +385,12 @@ describe('account and billing calls', function () {
     it('saves the fields to Parley and to the Stripe customer', async () => {
       const trial = await trialAccount();
       const res = await api().put(`/v1/accounts/${trial.accountId}`).set(as(trial.token)).send(info).expect(200);
-      expect(res.body.account).to.include({ orgName: 'Acme Inc.', email: 'invoices@acme.example', billingCountry: 'US', taxID: 'US123456789' });
+      expect(res.body.account).to.include({
+        orgName: 'Acme Inc.',
+        email: 'invoices@acme.example',
+        billingCountry: 'US',
+        taxID: 'US123456789',
+      });
       const account = await server.models.Account.findById(trial.accountId);
       const customer = server.stripe.state.data.customers.find((c) => c.id === account?.stripeCustomerId);
       expect(customer).to.include({ name: 'Acme Inc.', email: 'invoices@acme.example' });
@@ -299,17 +400,33 @@ describe('account and billing calls', function () {
 
     it('answers 400 for a bad e-mail, a bad country or an unknown field, and changes nothing', async () => {
       const trial = await trialAccount();
-      const bad = await api().put(`/v1/accounts/${trial.accountId}`).set(as(trial.token)).send({ ...info, email: 'not-an-email' }).expect(400);
+      const bad = await api()
+        .put(`/v1/accounts/${trial.accountId}`)
+        .set(as(trial.token))
+        .send({ ...info, email: 'not-an-email' })
+        .expect(400);
       expect(bad.body.Message).to.equal('Invoice e-mail is invalid');
-      await api().put(`/v1/accounts/${trial.accountId}`).set(as(trial.token)).send({ ...info, billingCountry: 'Germany' }).expect(400);
-      await api().put(`/v1/accounts/${trial.accountId}`).set(as(trial.token)).send({ ...info, paymentType: 'card' }).expect(400);
+      await api()
+        .put(`/v1/accounts/${trial.accountId}`)
+        .set(as(trial.token))
+        .send({ ...info, billingCountry: 'Germany' })
+        .expect(400);
+      await api()
+        .put(`/v1/accounts/${trial.accountId}`)
+        .set(as(trial.token))
+        .send({ ...info, paymentType: 'card' })
+        .expect(400);
       expect((await server.models.Account.findById(trial.accountId))?.orgName).to.equal('');
     });
 
     it('answers 403 to a non-admin and 404 for another account', async () => {
       const trial = await trialAccount();
       const other = await trialAccount();
-      await api().put(`/v1/accounts/${trial.accountId}`).set(as(await member(trial))).send(info).expect(403);
+      await api()
+        .put(`/v1/accounts/${trial.accountId}`)
+        .set(as(await member(trial)))
+        .send(info)
+        .expect(403);
       await api().put(`/v1/accounts/${other.accountId}`).set(as(trial.token)).send(info).expect(404);
       expect((await server.models.Account.findById(other.accountId))?.orgName).to.equal('');
     });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { useServer } from '../helpers/app';
 import { signUpUser } from '../factories';
+import { useServer } from '../helpers/app';
 import { ACME, ALICE, firstWidgetId, setUpWidget } from '../slack/helpers';
 
 const HELPER_BOT = 'U0HELPER01';
@@ -20,9 +20,16 @@ describe('bots and users API', () => {
 
   const base = (id = ceId) => `/v1/chat_endpoints/${id}`;
   const as = (t: string | undefined, req: request.Test) => (t ? req.set('Authorization', `Bearer ${t}`) : req);
-  const get = (path: string, status = 200, t: string | null = token) => as(t ?? undefined, request(server.url).get(`${base()}/${path}`)).expect(status);
-  const add = (body: Record<string, unknown>, status = 200) => as(token, request(server.url).post(`${base()}/bot`)).send(body).expect(status);
-  const remove = (body: Record<string, unknown>, status = 200) => as(token, request(server.url).delete(`${base()}/bot`)).send(body).expect(status);
+  const get = (path: string, status = 200, t: string | null = token) =>
+    as(t ?? undefined, request(server.url).get(`${base()}/${path}`)).expect(status);
+  const add = (body: Record<string, unknown>, status = 200) =>
+    as(token, request(server.url).post(`${base()}/bot`))
+      .send(body)
+      .expect(status);
+  const remove = (body: Record<string, unknown>, status = 200) =>
+    as(token, request(server.url).delete(`${base()}/bot`))
+      .send(body)
+      .expect(status);
 
   it("lists the workspace's bots first, then people, without Slackbot and Parley itself", async () => {
     const users = (await get('users')).body as { id: string; name: string; is_bot: boolean; profile: { bot_id?: string } }[];
@@ -89,11 +96,15 @@ describe('bots and users API', () => {
     const other = await signUpUser(server);
     await get('users', 404, other.token);
     await get('bot_users', 404, other.token);
-    await as(other.token, request(server.url).post(`${base()}/bot`)).send({ userID: HELPER_BOT }).expect(404);
+    await as(other.token, request(server.url).post(`${base()}/bot`))
+      .send({ userID: HELPER_BOT })
+      .expect(404);
     const otherCe = await firstWidgetId(server, other.token);
     const ce = await server.models.ChatEndpoint.findById(otherCe);
     await server.models.Account.updateOne({ _id: ce?.accountId }, { $set: { planStripeId: 'parley_pro_monthly' } });
-    await as(other.token, request(server.url).delete(`${base(otherCe)}/bot`)).send({ ID: mine.body.ID }).expect(404);
+    await as(other.token, request(server.url).delete(`${base(otherCe)}/bot`))
+      .send({ ID: mine.body.ID })
+      .expect(404);
     expect((await get('bot_users')).body).to.have.length(1);
   });
 

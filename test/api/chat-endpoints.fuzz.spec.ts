@@ -5,8 +5,8 @@
  */
 import { expect } from 'chai';
 import request from 'supertest';
-import { useServer } from '../helpers/app';
 import { signUpUser } from '../factories';
+import { useServer } from '../helpers/app';
 import { BROWSER, firstWidgetId, setUpWidget } from '../slack/helpers';
 
 const MALFORMED_JSON = ['{', '{"channelName": ', '{"a":1,}', "{'a': 1}", 'nul', '[1, 2', '{"a":1}{"b":2}'];
@@ -59,15 +59,23 @@ describe('widget setup API under garbage input', () => {
     ...bodyCases('put', 'rename-channel', 'roomName', true),
     // connect_ce takes the whole widget, so extra fields are expected there.
     ...bodyCases('put', 'connect_ce', 'RoomId', false),
-    ...['purpose=', 'purpose=install&purpose=upgrade', 'purpose[$ne]=x', 'purpose=upgrade&bot=commands,admin', `purpose=upgrade&user=${'z'.repeat(2000)}`, 'purpose=upgrade&extra=1'].map(
-      (q): Case => ({ name: `GET slack_authorize?${q.slice(0, 60)}`, method: 'get', path: `slack_authorize?${q}` }),
-    ),
+    ...[
+      'purpose=',
+      'purpose=install&purpose=upgrade',
+      'purpose[$ne]=x',
+      'purpose=upgrade&bot=commands,admin',
+      `purpose=upgrade&user=${'z'.repeat(2000)}`,
+      'purpose=upgrade&extra=1',
+    ].map((q): Case => ({ name: `GET slack_authorize?${q.slice(0, 60)}`, method: 'get', path: `slack_authorize?${q}` })),
   ];
 
   for (const c of cases()) {
     it(`answers 400 with a Message and changes nothing: ${c.name}`, async () => {
       const before = await snapshot();
-      let req = request(server.url)[c.method](`/v1/chat_endpoints/${ceId}/${c.path}`).set('Authorization', `Bearer ${token}`).set('Cookie', BROWSER);
+      let req = request(server.url)
+        [c.method](`/v1/chat_endpoints/${ceId}/${c.path}`)
+        .set('Authorization', `Bearer ${token}`)
+        .set('Cookie', BROWSER);
       if (c.body !== undefined) req = req.set('Content-Type', c.contentType ?? 'application/json').send(c.body);
       const res = await req;
       expect(res.status, res.text.slice(0, 200)).to.equal(400);

@@ -1,14 +1,16 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { useServer } from '../helpers/app';
-import { signUpUser } from '../factories';
 import { neededScopes, scopeStatus } from '../../server/slack/scopes';
+import { signUpUser } from '../factories';
+import { useServer } from '../helpers/app';
 import { ACME, BROWSER, callback, consent, firstWidgetId, setUpWidget } from '../slack/helpers';
 
 describe('Slack permissions', () => {
   describe('scope computation', () => {
     const names = (input: Parameters<typeof neededScopes>[0], type: 'bot' | 'user') =>
-      neededScopes(input).filter((s) => s.type === type).map((s) => s.scope);
+      neededScopes(input)
+        .filter((s) => s.type === type)
+        .map((s) => s.scope);
     const modern = { planAllowsBots: false, requestChatWriteUserScope: false, oauthV1: false };
 
     it('needs commands, channels:history, files:read and files:write from the bot, and channels:history from the main user', () => {
@@ -27,7 +29,14 @@ describe('Slack permissions', () => {
 
     it('asks legacy OauthV1 installs for the wider fixed set', () => {
       const legacy = { ...modern, oauthV1: true };
-      expect(names(legacy, 'bot')).to.include.members(['channels:manage', 'channels:read', 'channels:join', 'chat:write', 'chat:write.customize', 'users:read.email']);
+      expect(names(legacy, 'bot')).to.include.members([
+        'channels:manage',
+        'channels:read',
+        'channels:join',
+        'chat:write',
+        'chat:write.customize',
+        'users:read.email',
+      ]);
       expect(names(legacy, 'user')).to.include('channels:write');
     });
 

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { useServer } from '../helpers/app';
 import { signUpUser } from '../factories';
-import { ACME, ALICE, GENERAL, RANDOM, SUPPORT, firstWidgetId, installWidget, setUpWidget } from '../slack/helpers';
+import { useServer } from '../helpers/app';
+import { ACME, ALICE, firstWidgetId, GENERAL, installWidget, RANDOM, SUPPORT, setUpWidget } from '../slack/helpers';
 
 describe('widget setup API (/v1/chat_endpoints)', () => {
   const server = useServer();
@@ -95,7 +95,9 @@ describe('widget setup API (/v1/chat_endpoints)', () => {
       const other = await userWithWidget();
       await onPlan(other.token, 'parley_pro_monthly');
       await api(other.token).post(`/chat_endpoints/new/${owner.ceId}`).expect(404);
-      expect(await server.models.ChatEndpoint.countDocuments({ slackTeamId: ACME, accountId: (await widget(other.ceId)).accountId })).to.equal(0);
+      expect(
+        await server.models.ChatEndpoint.countDocuments({ slackTeamId: ACME, accountId: (await widget(other.ceId)).accountId }),
+      ).to.equal(0);
     });
 
     it('answers 403 without a token', async () => {
@@ -140,7 +142,11 @@ describe('widget setup API (/v1/chat_endpoints)', () => {
       expect(ids).to.include(SUPPORT);
       expect(ids).to.not.include(GENERAL);
       expect(ids).to.not.include(RANDOM);
-      expect(res.body.find((r: { Id: string }) => r.Id === SUPPORT)).to.deep.equal({ Id: SUPPORT, Name: 'support', Topic: 'Customer questions' });
+      expect(res.body.find((r: { Id: string }) => r.Id === SUPPORT)).to.deep.equal({
+        Id: SUPPORT,
+        Name: 'support',
+        Topic: 'Customer questions',
+      });
     });
 
     it('answers 400 Cannot fetch Slack channels before Parley is added to Slack', async () => {
@@ -221,14 +227,20 @@ describe('widget setup API (/v1/chat_endpoints)', () => {
 
     it('answers 403 without a token', async () => {
       const { ceId } = await userWithWidget(2);
-      await api().post(`/chat_endpoints/${ceId}/channels`).send({ channelName: name('x') }).expect(403);
+      await api()
+        .post(`/chat_endpoints/${ceId}/channels`)
+        .send({ channelName: name('x') })
+        .expect(403);
     });
   });
 
   describe('PUT /chat_endpoints/{id}/connect_ce', () => {
     it('links the channel, has the bot join it, moves to Step 3 and answers the current user', async () => {
       const { token, ceId } = await userWithWidget(2);
-      const created = await api(token).post(`/chat_endpoints/${ceId}/channels`).send({ channelName: name('sales') }).expect(200);
+      const created = await api(token)
+        .post(`/chat_endpoints/${ceId}/channels`)
+        .send({ channelName: name('sales') })
+        .expect(200);
       const ce = (await api(token).get('/users/current').expect(200)).body.ces[0];
       const res = await api(token)
         .put(`/chat_endpoints/${ceId}/connect_ce`)
@@ -333,13 +345,19 @@ describe('widget setup API (/v1/chat_endpoints)', () => {
       const owner = await userWithWidget(3);
       const other = await userWithWidget(3);
       const before = server.slack.state.channel(owner.channel)?.name;
-      await api(other.token).put(`/chat_endpoints/${owner.ceId}/rename-channel`).send({ roomName: name('hijack') }).expect(404);
+      await api(other.token)
+        .put(`/chat_endpoints/${owner.ceId}/rename-channel`)
+        .send({ roomName: name('hijack') })
+        .expect(404);
       expect(server.slack.state.channel(owner.channel)?.name).to.equal(before);
     });
 
     it('answers 403 without a token', async () => {
       const { ceId } = await userWithWidget(3);
-      await api().put(`/chat_endpoints/${ceId}/rename-channel`).send({ roomName: name('x') }).expect(403);
+      await api()
+        .put(`/chat_endpoints/${ceId}/rename-channel`)
+        .send({ roomName: name('x') })
+        .expect(403);
     });
   });
 
@@ -379,7 +397,9 @@ describe('widget setup API (/v1/chat_endpoints)', () => {
 
     it('asks for just the scopes named for a selective approval', async () => {
       const { token, ceId } = await userWithWidget(3);
-      const res = await api(token).get(`/chat_endpoints/${ceId}/slack_authorize?purpose=upgrade&bot=files:read&user=chat:write`).expect(200);
+      const res = await api(token)
+        .get(`/chat_endpoints/${ceId}/slack_authorize?purpose=upgrade&bot=files:read&user=chat:write`)
+        .expect(200);
       const url = new URL(res.body.url);
       expect(url.searchParams.get('scope')).to.equal('files:read');
       expect(url.searchParams.get('user_scope')).to.equal('chat:write');

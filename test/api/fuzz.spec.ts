@@ -2,19 +2,31 @@
  * Every endpoint gets garbage: malformed JSON, wrong types, huge strings, missing and extra fields.
  * Each must answer 400 with a Message (never 500, never success) and leave the database as it was.
  */
-import { expect } from 'chai';
+
 import { EJSON } from 'bson';
+import { expect } from 'chai';
 import request from 'supertest';
+import { signUpUser, uniqueEmail } from '../factories';
 import { useServer } from '../helpers/app';
 import { eventually } from '../slack/helpers';
-import { signUpUser, uniqueEmail } from '../factories';
 
 type Case = { name: string; method: 'get' | 'post'; path: string; body?: string | object; contentType?: string; auth?: boolean };
 
 const HUGE = 'x'.repeat(1_100_000);
 const LONG = 'y'.repeat(60_000);
 
-const MALFORMED_JSON = ['{', '{"email": ', '{"email":"a@example.com",}', "{'email': 'a@example.com'}", '{"email" "a"}', 'nul', 'NaN', '\u0000', '[1, 2', '{"a":1}{"b":2}'];
+const MALFORMED_JSON = [
+  '{',
+  '{"email": ',
+  '{"email":"a@example.com",}',
+  "{'email': 'a@example.com'}",
+  '{"email" "a"}',
+  'nul',
+  'NaN',
+  '\u0000',
+  '[1, 2',
+  '{"a":1}{"b":2}',
+];
 const NOT_OBJECTS = ['[]', '"a string"', '42', 'null', 'true', '[{"email":"a@example.com"}]'];
 const WRONG_VALUES: [string, unknown][] = [
   ['a number', 0],
@@ -66,7 +78,14 @@ function signedInCases(): Case[] {
   ];
   for (const [method, path] of calls) {
     for (const text of ['{', '{"a":', 'NaN']) {
-      cases.push({ name: `${method.toUpperCase()} ${path}: malformed JSON ${JSON.stringify(text)}`, method, path, body: text, contentType: 'application/json', auth: true });
+      cases.push({
+        name: `${method.toUpperCase()} ${path}: malformed JSON ${JSON.stringify(text)}`,
+        method,
+        path,
+        body: text,
+        contentType: 'application/json',
+        auth: true,
+      });
     }
   }
   const legal = (document: string, version: string) => `/v1/users/legal_confirmation/${document}/${version}`;
@@ -83,7 +102,12 @@ function signedInCases(): Case[] {
     cases.push({ name: `legal confirmation: ${label}`, method: 'post', path: path as string, auth: true });
   }
   for (const value of ['11', '-2', '1.5', '1e1', 'ten', '%20', '5%00', 'NaN', 'Infinity', '0x5', '9'.repeat(6000), '%7B%7D']) {
-    cases.push({ name: `rating: ${value.length > 20 ? `${value.length} nines` : JSON.stringify(value)}`, method: 'get', path: `/v1/users/rate/${value}`, auth: true });
+    cases.push({
+      name: `rating: ${value.length > 20 ? `${value.length} nines` : JSON.stringify(value)}`,
+      method: 'get',
+      path: `/v1/users/rate/${value}`,
+      auth: true,
+    });
   }
   return cases;
 }

@@ -1,11 +1,15 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { createUserInDb } from '../factories';
-import { eventually, say, setUpRelayWidget, VisitorSocket, type SetUp, useRelayServer } from '../relay/helpers';
 import type { GdprExportView } from '../../server/shared/team';
+import { createUserInDb } from '../factories';
 import { unzip } from '../helpers/zip';
+import { eventually, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from '../relay/helpers';
 
-const jsonLines = (text: string | undefined) => (text ?? '').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+const jsonLines = (text: string | undefined) =>
+  (text ?? '')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 describe('GDPR export and erasure (/v1/accounts/gdpr-*)', () => {
   let widget: SetUp;
@@ -24,11 +28,14 @@ describe('GDPR export and erasure (/v1/accounts/gdpr-*)', () => {
     socket.close();
   };
   const download = async (url: string) => {
-    const res = await request(server.url).get(new URL(url).pathname + new URL(url).search).buffer(true).parse((r, done) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => done(null, Buffer.concat(chunks)));
-    });
+    const res = await request(server.url)
+      .get(new URL(url).pathname + new URL(url).search)
+      .buffer(true)
+      .parse((r, done) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => done(null, Buffer.concat(chunks)));
+      });
     return res;
   };
 
@@ -54,7 +61,16 @@ describe('GDPR export and erasure (/v1/accounts/gdpr-*)', () => {
       expect(res.status).to.equal(200);
       expect(res.headers['content-disposition']).to.match(/parley-export-.*\.zip/);
       const files = await unzip(res.body as Buffer);
-      expect([...files.keys()]).to.include.members(['README.txt', 'account.jsonl', 'users.jsonl', 'widgets.jsonl', 'conversations.jsonl', 'messages.jsonl', 'visitors.jsonl', 'files.jsonl']);
+      expect([...files.keys()]).to.include.members([
+        'README.txt',
+        'account.jsonl',
+        'users.jsonl',
+        'widgets.jsonl',
+        'conversations.jsonl',
+        'messages.jsonl',
+        'visitors.jsonl',
+        'files.jsonl',
+      ]);
       for (const [name, text] of files) if (name.endsWith('.jsonl')) jsonLines(text);
       expect(jsonLines(files.get('messages.jsonl')).map((m) => m.text)).to.include('Please export me');
       expect(jsonLines(files.get('visitors.jsonl')).map((v) => v.email)).to.include('gina@example.org');
@@ -70,9 +86,17 @@ describe('GDPR export and erasure (/v1/accounts/gdpr-*)', () => {
       const url = new URL(view.url);
       const signature = url.searchParams.get('signature') ?? '';
       url.searchParams.set('signature', `${signature.slice(0, -1)}${signature.endsWith('0') ? '1' : '0'}`);
-      expect((await request(server.url).get(url.pathname + url.search).expect(404)).body.Message).to.match(/expired or is invalid/);
+      expect(
+        (
+          await request(server.url)
+            .get(url.pathname + url.search)
+            .expect(404)
+        ).body.Message,
+      ).to.match(/expired or is invalid/);
       url.searchParams.set('expires', '1000');
-      await request(server.url).get(url.pathname + url.search).expect(404);
+      await request(server.url)
+        .get(url.pathname + url.search)
+        .expect(404);
       await request(server.url).get(new URL(view.url).pathname).expect(400);
     });
 
@@ -89,7 +113,16 @@ describe('GDPR export and erasure (/v1/accounts/gdpr-*)', () => {
       await chat({ name: 'Erik', email: 'erik@example.org' }, 'Forget me please');
       const visitor = await server.models.Visitor.findOne({ email: 'erik@example.org' });
       const conversation = await server.models.Conversation.findOne({ visitorId: visitor?._id });
-      await server.models.WidgetFile.create({ ceId: widget.ceId, conversationId: conversation?._id, visitorId: visitor?._id, source: 'visitor', name: 'id-card.png', size: 3, mimetype: 'image/png', data: Buffer.from('abc') });
+      await server.models.WidgetFile.create({
+        ceId: widget.ceId,
+        conversationId: conversation?._id,
+        visitorId: visitor?._id,
+        source: 'visitor',
+        name: 'id-card.png',
+        size: 3,
+        mimetype: 'image/png',
+        data: Buffer.from('abc'),
+      });
       const erased = (await as(widget.token).post('/accounts/gdpr-erasure', { query: ' Erik@Example.org ' }).expect(201)).body;
       expect(erased).to.include({ by: 'email', visitors: 1, conversations: 1, messages: 1, files: 1 });
       expect(await server.models.Visitor.countDocuments({ email: 'erik@example.org' })).to.equal(0);
@@ -105,7 +138,11 @@ describe('GDPR export and erasure (/v1/accounts/gdpr-*)', () => {
     it('erases a visitor by visitor id', async () => {
       await chat({ name: 'Ida', email: 'ida@example.org' }, 'Hi');
       const visitor = await server.models.Visitor.findOne({ email: 'ida@example.org' });
-      const erased = (await as(widget.token).post('/accounts/gdpr-erasure', { query: String(visitor?._id) }).expect(201)).body;
+      const erased = (
+        await as(widget.token)
+          .post('/accounts/gdpr-erasure', { query: String(visitor?._id) })
+          .expect(201)
+      ).body;
       expect(erased).to.include({ by: 'visitorId', visitors: 1 });
       expect(await server.models.Visitor.findById(visitor?._id)).to.equal(null);
     });
@@ -113,10 +150,17 @@ describe('GDPR export and erasure (/v1/accounts/gdpr-*)', () => {
     it("answers 404 for an unknown visitor and for another account's visitor, whose data stays", async () => {
       const other = await createUserInDb(server);
       const ce = await server.models.ChatEndpoint.findOne({ accountId: other.account._id });
-      const theirs = await server.models.Visitor.create({ accountId: other.account._id, ceId: ce?._id, tokenHash: `x-${Date.now()}`, email: 'theirs@example.org' });
+      const theirs = await server.models.Visitor.create({
+        accountId: other.account._id,
+        ceId: ce?._id,
+        tokenHash: `x-${Date.now()}`,
+        email: 'theirs@example.org',
+      });
       const res = await as(widget.token).post('/accounts/gdpr-erasure', { query: 'nobody@example.org' }).expect(404);
       expect(res.body.Message).to.equal('No visitor with this e-mail or visitor id');
-      await as(widget.token).post('/accounts/gdpr-erasure', { query: String(theirs._id) }).expect(404);
+      await as(widget.token)
+        .post('/accounts/gdpr-erasure', { query: String(theirs._id) })
+        .expect(404);
       await as(widget.token).post('/accounts/gdpr-erasure', { query: 'theirs@example.org' }).expect(404);
       expect(await server.models.Visitor.findById(theirs._id)).to.not.equal(null);
       await as(widget.token).post('/accounts/gdpr-erasure', { query: '   ' }).expect(400);

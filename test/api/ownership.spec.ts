@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { useServer } from '../helpers/app';
-import { createUserInDb } from '../factories';
 import { findOwned } from '../../server/api/ownership';
 import { NotFoundError } from '../../server/errors';
+import { createUserInDb } from '../factories';
+import { useServer } from '../helpers/app';
 
 describe('findOwned (the shared tenant check of routes taking an id)', () => {
   const server = useServer();

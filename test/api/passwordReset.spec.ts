@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { useServer } from '../helpers/app';
-import { signUpUser, uniqueEmail } from '../factories';
 import { hashResetToken } from '../../server/commands/passwordReset';
+import { signUpUser, uniqueEmail } from '../factories';
+import { useServer } from '../helpers/app';
 
 const RESET_LINK = /\/app\/#\/reset_password\?token=([A-Za-z0-9]{64})$/;
 
@@ -56,7 +56,10 @@ describe('password reset (POST /v1/p/users/password_reset_email and /password_re
     expect(res.body.token).to.be.a('string');
 
     await request(server.url).get('/v1/users/current').set('Authorization', `Bearer ${user.token}`).expect(403);
-    await request(server.url).get('/v1/users/current').set('Authorization', `Bearer ${res.body.token as string}`).expect(200);
+    await request(server.url)
+      .get('/v1/users/current')
+      .set('Authorization', `Bearer ${res.body.token as string}`)
+      .expect(200);
     await request(server.url).post('/v1/p/sessions').send({ email: user.email, password: user.password }).expect(400);
     await request(server.url).post('/v1/p/sessions').send({ email: user.email, password: 'a brand new secret' }).expect(200);
   });
@@ -76,7 +79,10 @@ describe('password reset (POST /v1/p/users/password_reset_email and /password_re
     const newer = await requestReset(user.email);
     expect(older.token).not.to.equal(newer.token);
     await request(server.url).post('/v1/p/users/password_reset').send({ token: newer.token, password: 'newest password' }).expect(200);
-    const res = await request(server.url).post('/v1/p/users/password_reset').send({ token: older.token, password: 'sneaky password' }).expect(400);
+    const res = await request(server.url)
+      .post('/v1/p/users/password_reset')
+      .send({ token: older.token, password: 'sneaky password' })
+      .expect(400);
     expect(res.body.Message).to.equal('Invalid token');
   });
 

@@ -1,12 +1,12 @@
-import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { createHmac } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { expect } from 'chai';
 import request from 'supertest';
-import { createUserInDb } from '../factories';
-import { eventually, say, setUpRelayWidget, VisitorSocket, type SetUp, useRelayServer } from '../relay/helpers';
 import { endConversation } from '../../server/commands/endConversation';
 import { sendOfflineMessage } from '../../server/commands/sendOfflineMessage';
 import { notifyUnanswered } from '../../server/relay';
+import { createUserInDb } from '../factories';
+import { eventually, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from '../relay/helpers';
 
 /** A local receiver of webhooks: keeps each call's headers and raw body. */
 async function receiver() {
@@ -36,7 +36,11 @@ describe('API keys and the public API (/v1/api) with REST hooks', () => {
   });
 
   const generate = async (token: string, key?: 'apiKey' | 'zapierApiKey') => {
-    const res = await request(server.url).put('/v1/accounts/generate-api-key').set('Authorization', `Bearer ${token}`).send(key ? { key } : undefined).expect(200);
+    const res = await request(server.url)
+      .put('/v1/accounts/generate-api-key')
+      .set('Authorization', `Bearer ${token}`)
+      .send(key ? { key } : undefined)
+      .expect(200);
     return res.body.account[key ?? 'apiKey'] as string;
   };
   const api = (path: string, key?: string) => {
@@ -64,10 +68,18 @@ describe('API keys and the public API (/v1/api) with REST hooks', () => {
     });
 
     it('answers 400 for an unknown key name, 403 to non-admins and without a session', async () => {
-      await request(server.url).put('/v1/accounts/generate-api-key').set('Authorization', `Bearer ${widget.token}`).send({ key: 'other' }).expect(400);
+      await request(server.url)
+        .put('/v1/accounts/generate-api-key')
+        .set('Authorization', `Bearer ${widget.token}`)
+        .send({ key: 'other' })
+        .expect(400);
       const admin = await createUserInDb(server);
       const mate = await createUserInDb(server, { account: admin.account, admin: false });
-      const res = await request(server.url).put('/v1/accounts/generate-api-key').set('Authorization', `Bearer ${mate.token}`).send({}).expect(403);
+      const res = await request(server.url)
+        .put('/v1/accounts/generate-api-key')
+        .set('Authorization', `Bearer ${mate.token}`)
+        .send({})
+        .expect(403);
       expect(res.body.Error).to.equal('admin_required');
       await request(server.url).put('/v1/accounts/generate-api-key').expect(403);
     });
@@ -91,7 +103,11 @@ describe('API keys and the public API (/v1/api) with REST hooks', () => {
       const list = (await api('/conversations?email=ERIN@example.org', key).expect(200)).body;
       expect(list.nextCursor).to.equal(null);
       expect(list.data).to.have.length(1);
-      expect(list.data[0]).to.deep.include({ widgetId: widget.uuid, status: 'open', visitor: { id: list.data[0].visitor.id, name: 'Erin', email: 'erin@example.org' } });
+      expect(list.data[0]).to.deep.include({
+        widgetId: widget.uuid,
+        status: 'open',
+        visitor: { id: list.data[0].visitor.id, name: 'Erin', email: 'erin@example.org' },
+      });
       const one = (await api(`/conversations/${list.data[0].id as string}`, key).expect(200)).body;
       expect(one.messages.map((m: { text: string }) => m.text)).to.deep.equal(['Do you ship to Lyon?']);
       const visitors = (await api('/visitors?email=erin@example.org', key).expect(200)).body;
@@ -106,17 +122,27 @@ describe('API keys and the public API (/v1/api) with REST hooks', () => {
       const ce = await server.models.ChatEndpoint.findOne({ accountId: owner.account._id });
       const visitor = await server.models.Visitor.create({ accountId: owner.account._id, ceId: ce?._id, tokenHash: `t-${Date.now()}` });
       for (let n = 1; n <= 5; n++) {
-        await server.models.Conversation.create({ accountId: owner.account._id, ceId: ce?._id, number: n, visitorId: visitor._id, status: n === 5 ? 'ended' : 'open' });
+        await server.models.Conversation.create({
+          accountId: owner.account._id,
+          ceId: ce?._id,
+          number: n,
+          visitorId: visitor._id,
+          status: n === 5 ? 'ended' : 'open',
+        });
       }
       const seen: number[] = [];
       let cursor: string | null = null;
       do {
-        const page: { data: { number: number }[]; nextCursor: string | null } = (await api(`/conversations?limit=2${cursor ? `&cursor=${cursor}` : ''}`, key).expect(200)).body;
+        const page: { data: { number: number }[]; nextCursor: string | null } = (
+          await api(`/conversations?limit=2${cursor ? `&cursor=${cursor}` : ''}`, key).expect(200)
+        ).body;
         seen.push(...page.data.map((c) => c.number));
         cursor = page.nextCursor;
       } while (cursor);
       expect(seen).to.deep.equal([5, 4, 3, 2, 1]);
-      expect((await api('/conversations?status=ended', key).expect(200)).body.data.map((c: { number: number }) => c.number)).to.deep.equal([5]);
+      expect((await api('/conversations?status=ended', key).expect(200)).body.data.map((c: { number: number }) => c.number)).to.deep.equal([
+        5,
+      ]);
       expect((await api(`/conversations?widgetId=${ce?.Uuid ?? ''}`, key).expect(200)).body.data).to.have.length(5);
       expect((await api('/conversations?widgetId=someone-elses', key).expect(200)).body.data).to.have.length(0);
       expect((await api('/conversations?since=2999-01-01T00:00:00Z', key).expect(200)).body.data).to.have.length(0);
@@ -135,7 +161,12 @@ describe('API keys and the public API (/v1/api) with REST hooks', () => {
       const other = await createUserInDb(server);
       const ce = await server.models.ChatEndpoint.findOne({ accountId: other.account._id });
       const visitor = await server.models.Visitor.create({ accountId: other.account._id, ceId: ce?._id, tokenHash: `o-${Date.now()}` });
-      const conversation = await server.models.Conversation.create({ accountId: other.account._id, ceId: ce?._id, number: 1, visitorId: visitor._id });
+      const conversation = await server.models.Conversation.create({
+        accountId: other.account._id,
+        ceId: ce?._id,
+        number: 1,
+        visitorId: visitor._id,
+      });
       await api(`/conversations/${conversation.id as string}`, key).expect(404);
       await api(`/visitors/${visitor.id as string}`, key).expect(404);
       await api('/conversations/not-an-id', key).expect(400);
@@ -158,19 +189,50 @@ describe('API keys and the public API (/v1/api) with REST hooks', () => {
       const own = await receiver();
       try {
         const zkey = await generate(widget.token, 'zapierApiKey');
-        await request(server.url).post('/v1/api/hooks').set('Authorization', `Bearer ${await generate(widget.token)}`).send({ event: 'offline_message', targetUrl: zapier.url }).expect(401);
+        await request(server.url)
+          .post('/v1/api/hooks')
+          .set('Authorization', `Bearer ${await generate(widget.token)}`)
+          .send({ event: 'offline_message', targetUrl: zapier.url })
+          .expect(401);
         const hooks: Record<string, { id: string; secret: string }> = {};
-        for (const event of ['conversation.started', 'conversation.archived', 'offline_message', 'conversation.rated', 'conversation.unanswered']) {
-          const res = await request(server.url).post('/v1/api/hooks').set('Authorization', `Bearer ${zkey}`).send({ event, targetUrl: zapier.url }).expect(201);
+        for (const event of [
+          'conversation.started',
+          'conversation.archived',
+          'offline_message',
+          'conversation.rated',
+          'conversation.unanswered',
+        ]) {
+          const res = await request(server.url)
+            .post('/v1/api/hooks')
+            .set('Authorization', `Bearer ${zkey}`)
+            .send({ event, targetUrl: zapier.url })
+            .expect(201);
           expect(res.body.secret).to.match(/^whsec_/);
           hooks[event] = res.body;
         }
-        await request(server.url).post('/v1/api/hooks').set('Authorization', `Bearer ${zkey}`).send({ event: 'nope', targetUrl: zapier.url }).expect(400);
-        await request(server.url).post('/v1/api/hooks').set('Authorization', `Bearer ${zkey}`).send({ event: 'offline_message', targetUrl: 'ftp://x' }).expect(400);
+        await request(server.url)
+          .post('/v1/api/hooks')
+          .set('Authorization', `Bearer ${zkey}`)
+          .send({ event: 'nope', targetUrl: zapier.url })
+          .expect(400);
+        await request(server.url)
+          .post('/v1/api/hooks')
+          .set('Authorization', `Bearer ${zkey}`)
+          .send({ event: 'offline_message', targetUrl: 'ftp://x' })
+          .expect(400);
         expect((await request(server.url).get('/v1/api/hooks').set('Authorization', `Bearer ${zkey}`).expect(200)).body).to.have.length(5);
         await server.models.ChatEndpoint.updateOne(
           { _id: widget.ceId },
-          { $set: { newConversationWebhookURL: own.url, webhookOnArchive: true, webhookUrl: own.url, feedbackWebhookUrl: own.url, offlineMessageWebhookURL: own.url, noAnswerWebhookUrl: own.url } },
+          {
+            $set: {
+              newConversationWebhookURL: own.url,
+              webhookOnArchive: true,
+              webhookUrl: own.url,
+              feedbackWebhookUrl: own.url,
+              offlineMessageWebhookURL: own.url,
+              noAnswerWebhookUrl: own.url,
+            },
+          },
         );
 
         server.parley.relay.widgets.invalidate(widget.ceId);
@@ -182,10 +244,25 @@ describe('API keys and the public API (/v1/api) with REST hooks', () => {
         await notifyUnanswered(server.parley.relay, new Date(Date.now() + 10 * 60_000));
         await endConversation(server.parley.relay, conversation._id, 'operator');
         socket.send({ t: 'rate', rating: 'up', feedback: 'Great' });
-        await sendOfflineMessage(server.parley.relay, await widget.widget(), { email: 'later@example.org', message: 'Call me back' }, { country: '' });
+        await sendOfflineMessage(
+          server.parley.relay,
+          await widget.widget(),
+          { email: 'later@example.org', message: 'Call me back' },
+          { country: '' },
+        );
 
-        await eventually(async () => expect(zapier.calls.map((c) => c.body.event).sort()).to.deep.equal(['conversation.archived', 'conversation.rated', 'conversation.started', 'conversation.unanswered', 'offline_message']));
-        await eventually(async () => expect(own.calls.map((c) => c.body.event).sort()).to.deep.equal(zapier.calls.map((c) => c.body.event).sort()));
+        await eventually(async () =>
+          expect(zapier.calls.map((c) => c.body.event).sort()).to.deep.equal([
+            'conversation.archived',
+            'conversation.rated',
+            'conversation.started',
+            'conversation.unanswered',
+            'offline_message',
+          ]),
+        );
+        await eventually(async () =>
+          expect(own.calls.map((c) => c.body.event).sort()).to.deep.equal(zapier.calls.map((c) => c.body.event).sort()),
+        );
         for (const call of zapier.calls) {
           const hook = hooks[call.body.event];
           if (!hook) throw new Error(`unexpected ${call.body.event}`);
@@ -199,7 +276,10 @@ describe('API keys and the public API (/v1/api) with REST hooks', () => {
         }
         socket.close();
 
-        await request(server.url).delete(`/v1/api/hooks/${hooks['conversation.started']?.id ?? ''}`).set('Authorization', `Bearer ${zkey}`).expect(204);
+        await request(server.url)
+          .delete(`/v1/api/hooks/${hooks['conversation.started']?.id ?? ''}`)
+          .set('Authorization', `Bearer ${zkey}`)
+          .expect(204);
         const next = await chat({ name: 'After', email: 'after@example.org' }, 'Still there?');
         await eventually(async () => expect(own.calls.filter((c) => c.body.event === 'conversation.started')).to.have.length(2));
         await eventually(async () => expect(await server.models.OutboxJob.countDocuments({ kind: 'webhook' })).to.equal(0));
@@ -214,7 +294,16 @@ describe('API keys and the public API (/v1/api) with REST hooks', () => {
         await own.close();
         await server.models.ChatEndpoint.updateOne(
           { _id: widget.ceId },
-          { $set: { newConversationWebhookURL: '', webhookOnArchive: false, webhookUrl: '', feedbackWebhookUrl: '', offlineMessageWebhookURL: '', noAnswerWebhookUrl: '' } },
+          {
+            $set: {
+              newConversationWebhookURL: '',
+              webhookOnArchive: false,
+              webhookUrl: '',
+              feedbackWebhookUrl: '',
+              offlineMessageWebhookURL: '',
+              noAnswerWebhookUrl: '',
+            },
+          },
         );
       }
     });
@@ -222,9 +311,16 @@ describe('API keys and the public API (/v1/api) with REST hooks', () => {
     it("answers 404 when unsubscribing another account's hook", async () => {
       const other = await createUserInDb(server);
       const otherKey = await generate(other.token, 'zapierApiKey');
-      const hook = await request(server.url).post('/v1/api/hooks').set('Authorization', `Bearer ${otherKey}`).send({ event: 'offline_message', targetUrl: 'https://hooks.example.com/x' }).expect(201);
+      const hook = await request(server.url)
+        .post('/v1/api/hooks')
+        .set('Authorization', `Bearer ${otherKey}`)
+        .send({ event: 'offline_message', targetUrl: 'https://hooks.example.com/x' })
+        .expect(201);
       const mine = await generate(widget.token, 'zapierApiKey');
-      await request(server.url).delete(`/v1/api/hooks/${hook.body.id as string}`).set('Authorization', `Bearer ${mine}`).expect(404);
+      await request(server.url)
+        .delete(`/v1/api/hooks/${hook.body.id as string}`)
+        .set('Authorization', `Bearer ${mine}`)
+        .expect(404);
       expect(await server.models.RestHook.countDocuments({ _id: hook.body.id })).to.equal(1);
     });
   });

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { useServer } from '../helpers/app';
-import { signUpUser } from '../factories';
-import { firstWidgetId } from '../slack/helpers';
 import type { TreeNode } from '../../server/shared/questionGroups';
+import { signUpUser } from '../factories';
+import { useServer } from '../helpers/app';
+import { firstWidgetId } from '../slack/helpers';
 
 /** A question with answers, as the console's editor sends it. */
 function q(text: string, answers: Record<string, unknown>[], id?: string): Record<string, unknown> {
@@ -28,7 +28,14 @@ describe('question groups API', () => {
   const as = (t: string | undefined, req: request.Test) => (t ? req.set('Authorization', `Bearer ${t}`) : req);
   const list = async () => (await as(token, request(server.url).get(path())).expect(200)).body.groups as Record<string, unknown>[];
   const save = (body: Record<string, unknown>, status = 200) => as(token, request(server.url).post(path())).send(body).expect(status);
-  const group = (tree: unknown[], extra: Record<string, unknown> = {}) => ({ label: 'Triage', shortcut: 'triage', prompt: 'Hi!', auto: false, treeJson: JSON.stringify(tree), ...extra });
+  const group = (tree: unknown[], extra: Record<string, unknown> = {}) => ({
+    label: 'Triage',
+    shortcut: 'triage',
+    prompt: 'Hi!',
+    auto: false,
+    treeJson: JSON.stringify(tree),
+    ...extra,
+  });
 
   it('creates a group with generated identifiers and lists it for the account', async () => {
     const res = await save(group([q('Sales or support?', [a('Sales', 'form'), a('Support', '')])]));
@@ -62,9 +69,19 @@ describe('question groups API', () => {
 
   it('keeps only a, strong, b and br in the prompt and custom responses', async () => {
     const res = await save(
-      group([q('Q?', [a('A', 'customResponse', { customResponseText: '<b>Bold</b><script>alert(1)</script><img src=x onerror=alert(1)><a href="https://x.example" onclick="x()">link</a><em>em</em>' })])], {
-        prompt: '<strong>Hello</strong><br><iframe src="https://evil.example"></iframe><a href="javascript:alert(1)">bad</a><i>i</i>',
-      }),
+      group(
+        [
+          q('Q?', [
+            a('A', 'customResponse', {
+              customResponseText:
+                '<b>Bold</b><script>alert(1)</script><img src=x onerror=alert(1)><a href="https://x.example" onclick="x()">link</a><em>em</em>',
+            }),
+          ]),
+        ],
+        {
+          prompt: '<strong>Hello</strong><br><iframe src="https://evil.example"></iframe><a href="javascript:alert(1)">bad</a><i>i</i>',
+        },
+      ),
     );
     expect(res.body.prompt).to.equal('<strong>Hello</strong><br /><a>bad</a>i');
     const tree = JSON.parse(res.body.treeJson as string) as TreeNode[];
@@ -109,7 +126,10 @@ describe('question groups API', () => {
 
   it('answers 403 without a session', async () => {
     await request(server.url).get(path()).expect(403);
-    await request(server.url).post(path()).send(group([q('Q?', [a('A', '')])])).expect(403);
+    await request(server.url)
+      .post(path())
+      .send(group([q('Q?', [a('A', '')])]))
+      .expect(403);
   });
 
   it("answers 404 for another account's widget and groups", async () => {
@@ -119,7 +139,9 @@ describe('question groups API', () => {
     const ce = await server.models.ChatEndpoint.findById(otherCe);
     await server.models.Account.updateOne({ _id: ce?.accountId }, { $set: { planStripeId: 'parley_business_monthly' } });
     await as(other.token, request(server.url).get(path())).expect(404);
-    await as(other.token, request(server.url).post(path(otherCe))).send({ ...group([q('Q?', [a('A', '')])]), uid: created.body.uid, label: 'Stolen' }).expect(404);
+    await as(other.token, request(server.url).post(path(otherCe)))
+      .send({ ...group([q('Q?', [a('A', '')])]), uid: created.body.uid, label: 'Stolen' })
+      .expect(404);
     await as(other.token, request(server.url).delete(`${path(otherCe)}/${String(created.body.uid)}`)).expect(404);
     expect((await as(other.token, request(server.url).get(path(otherCe))).expect(200)).body.groups).to.deep.equal([]);
     expect((await list())[0]).to.include({ label: 'Triage' });
@@ -129,7 +151,10 @@ describe('question groups API', () => {
     const ce = await server.models.ChatEndpoint.findById(ceId);
     await server.models.Account.updateOne({ _id: ce?.accountId }, { $set: { planStripeId: 'parley_basic_monthly' } });
     const res = await as(token, request(server.url).get(path())).expect(402);
-    expect(res.body).to.deep.equal({ Message: 'Your plan does not have access to question groups. Please upgrade.', Error: 'plan_feature' });
+    expect(res.body).to.deep.equal({
+      Message: 'Your plan does not have access to question groups. Please upgrade.',
+      Error: 'plan_feature',
+    });
     await save(group([q('Q?', [a('A', '')])]), 402);
   });
 });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { useServer } from '../helpers/app';
 import { buildUser, signUpUser, uniqueEmail } from '../factories';
+import { useServer } from '../helpers/app';
 
 describe('rate limits on the public sign-in calls', () => {
   const server = useServer({
@@ -19,7 +19,10 @@ describe('rate limits on the public sign-in calls', () => {
   it('answers 429 with a Message after too many failed logins for one e-mail, even with the right password', async () => {
     const user = await signUpUser(server);
     for (let i = 0; i < 3; i++) {
-      await request(server.url).post('/v1/p/sessions').send({ email: user.email, password: `wrong ${i}` }).expect(400);
+      await request(server.url)
+        .post('/v1/p/sessions')
+        .send({ email: user.email, password: `wrong ${i}` })
+        .expect(400);
     }
     const res = await request(server.url).post('/v1/p/sessions').send({ email: user.email, password: user.password }).expect(429);
     expect(res.body).to.deep.equal({ Message: res.body.Message, Error: 'rate_limited' });

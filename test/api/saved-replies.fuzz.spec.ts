@@ -4,8 +4,8 @@
  */
 import { expect } from 'chai';
 import request from 'supertest';
-import { useServer } from '../helpers/app';
 import { signUpUser } from '../factories';
+import { useServer } from '../helpers/app';
 import { firstWidgetId } from '../slack/helpers';
 
 const MALFORMED_JSON = ['{', '{"label": ', "{'label': 'a'}", '[1, 2', '{"a":1}{"b":2}'];
@@ -36,13 +36,23 @@ describe('saved replies and question groups with garbage input', () => {
     [
       'question group',
       'question_groups',
-      { label: 'G', shortcut: 'g', prompt: 'p', auto: false, treeJson: JSON.stringify([{ text: 'Q?', isQ: true, children: [{ text: 'A', isQ: false, action: '' }] }]) },
+      {
+        label: 'G',
+        shortcut: 'g',
+        prompt: 'p',
+        auto: false,
+        treeJson: JSON.stringify([{ text: 'Q?', isQ: true, children: [{ text: 'A', isQ: false, action: '' }] }]),
+      },
     ],
   ];
 
   for (const [name, route, valid] of endpoints) {
     const post = (body: string, contentType = 'application/json') =>
-      request(server.url).post(`/v1/chat_endpoints/${ceId}/${route}`).set('Authorization', `Bearer ${token}`).set('content-type', contentType).send(body);
+      request(server.url)
+        .post(`/v1/chat_endpoints/${ceId}/${route}`)
+        .set('Authorization', `Bearer ${token}`)
+        .set('content-type', contentType)
+        .send(body);
 
     it(`answers 400 with a Message to every garbage ${name} body and stores nothing`, async () => {
       const bodies: string[] = [...MALFORMED_JSON, ...NOT_OBJECTS];

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { useServer } from '../helpers/app';
 import { signUpUser } from '../factories';
+import { useServer } from '../helpers/app';
 import { firstWidgetId } from '../slack/helpers';
 
 describe('saved replies API', () => {
@@ -19,7 +19,13 @@ describe('saved replies API', () => {
   const save = (body: Record<string, unknown>, status = 200) => as(token, request(server.url).post(path())).send(body).expect(status);
 
   it('creates, lists, updates and deletes a reply, keeping the response as typed', async () => {
-    const created = await save({ label: 'Pricing', triggerPhrases: 'price, how much', response: 'Plans start at 29 € — see <a href="https://x.example/p">pricing</a> & "more"', shortcut: 'price', autoSend: true });
+    const created = await save({
+      label: 'Pricing',
+      triggerPhrases: 'price, how much',
+      response: 'Plans start at 29 € — see <a href="https://x.example/p">pricing</a> & "more"',
+      shortcut: 'price',
+      autoSend: true,
+    });
     expect(created.body).to.include({ label: 'Pricing', shortcut: 'price', autoSend: true, chatEndpointId: ceId });
     expect(created.body.id).to.equal(created.body.Id);
     let replies = await list();
@@ -78,7 +84,9 @@ describe('saved replies API', () => {
     await as(other.token, request(server.url).get(path())).expect(404);
     await as(other.token, request(server.url).post(path())).send({ label: 'x', response: 'y' }).expect(404);
     const otherCe = await firstWidgetId(server, other.token);
-    await as(other.token, request(server.url).post(path(otherCe))).send({ id: created.body.id, label: 'stolen', response: 'y' }).expect(404);
+    await as(other.token, request(server.url).post(path(otherCe)))
+      .send({ id: created.body.id, label: 'stolen', response: 'y' })
+      .expect(404);
     await as(other.token, request(server.url).delete(`${path(otherCe)}/${String(created.body.id)}`)).expect(404);
     expect((await list())[0]).to.include({ label: 'Mine' });
   });
@@ -86,7 +94,17 @@ describe('saved replies API', () => {
   it('answers 402 with Error plan_feature when the plan has no saved replies', async () => {
     await server.models.Plan.updateOne(
       { stripeId: 'test_no_saved_replies' },
-      { $set: { label: 'No replies', duration: 'monthly', maxOperators: 1, maxChannels: 1, convosPerMonth: 10, rank: 99, savedReplies: false } },
+      {
+        $set: {
+          label: 'No replies',
+          duration: 'monthly',
+          maxOperators: 1,
+          maxChannels: 1,
+          convosPerMonth: 10,
+          rank: 99,
+          savedReplies: false,
+        },
+      },
       { upsert: true },
     );
     const ce = await server.models.ChatEndpoint.findById(ceId);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { useServer } from '../helpers/app';
 import { signUpUser, uniqueEmail } from '../factories';
+import { useServer } from '../helpers/app';
 
 describe('POST /v1/p/sessions (login) and HEAD /v1/users/logout', () => {
   const server = useServer();
@@ -18,12 +18,18 @@ describe('POST /v1/p/sessions (login) and HEAD /v1/users/logout', () => {
 
   it('accepts the e-mail in another case and with spaces around it', async () => {
     const user = await signUpUser(server);
-    await request(server.url).post('/v1/p/sessions').send({ email: ` ${user.email.toUpperCase()}`, password: user.password }).expect(200);
+    await request(server.url)
+      .post('/v1/p/sessions')
+      .send({ email: ` ${user.email.toUpperCase()}`, password: user.password })
+      .expect(200);
   });
 
   it('answers 400 with the same Message for a wrong password and for an unknown e-mail', async () => {
     const user = await signUpUser(server);
-    const wrongPassword = await request(server.url).post('/v1/p/sessions').send({ email: user.email, password: 'not the password' }).expect(400);
+    const wrongPassword = await request(server.url)
+      .post('/v1/p/sessions')
+      .send({ email: user.email, password: 'not the password' })
+      .expect(400);
     const unknown = await request(server.url).post('/v1/p/sessions').send({ email: uniqueEmail(), password: user.password }).expect(400);
     expect(wrongPassword.body.Message).to.be.a('string').and.not.empty;
     expect(wrongPassword.body).to.deep.equal(unknown.body);
@@ -41,7 +47,10 @@ describe('POST /v1/p/sessions (login) and HEAD /v1/users/logout', () => {
     await request(server.url).head('/v1/users/logout').set('Authorization', `Bearer ${user.token}`).expect(200);
     await request(server.url).get('/v1/users/current').set('Authorization', `Bearer ${user.token}`).expect(403);
     await request(server.url).head('/v1/users/logout').set('Authorization', `Bearer ${user.token}`).expect(403);
-    await request(server.url).get('/v1/users/current').set('Authorization', `Bearer ${other.body.token as string}`).expect(200);
+    await request(server.url)
+      .get('/v1/users/current')
+      .set('Authorization', `Bearer ${other.body.token as string}`)
+      .expect(200);
   });
 
   it('accepts the Bearer scheme in any case', async () => {

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { useServer } from '../helpers/app';
-import { buildUser, signUpUser } from '../factories';
 import { TERMS_VERSION, TRIAL_DAYS } from '../../server/shared';
+import { buildUser, signUpUser } from '../factories';
+import { useServer } from '../helpers/app';
 
 describe('POST /v1/p/users (sign-up)', () => {
   const server = useServer();
@@ -33,7 +33,10 @@ describe('POST /v1/p/users (sign-up)', () => {
 
   it('stores the e-mail trimmed and lowercased, so the same address cannot sign up twice in another case', async () => {
     const input = buildUser();
-    await request(server.url).post('/v1/p/users').send({ ...input, email: `  ${input.email.toUpperCase()} ` }).expect(200);
+    await request(server.url)
+      .post('/v1/p/users')
+      .send({ ...input, email: `  ${input.email.toUpperCase()} ` })
+      .expect(200);
     const res = await request(server.url).post('/v1/p/users').send(input).expect(400);
     expect(res.body.Error).to.equal('user_exists');
   });
@@ -41,23 +44,35 @@ describe('POST /v1/p/users (sign-up)', () => {
   it("answers 400 with Error 'user_exists' and a Message when the e-mail already has an account, and creates nothing", async () => {
     const existing = await signUpUser(server);
     const accountsBefore = await server.models.Account.countDocuments();
-    const res = await request(server.url).post('/v1/p/users').send(buildUser({ email: existing.email })).expect(400);
+    const res = await request(server.url)
+      .post('/v1/p/users')
+      .send(buildUser({ email: existing.email }))
+      .expect(400);
     expect(res.body).to.deep.include({ Error: 'user_exists' });
     expect(res.body.Message).to.be.a('string').and.not.empty;
     expect(await server.models.Account.countDocuments()).to.equal(accountsBefore);
   });
 
   it("answers 400 'Password is too short' for a password of 6 characters", async () => {
-    const res = await request(server.url).post('/v1/p/users').send(buildUser({ password: '123456' })).expect(400);
+    const res = await request(server.url)
+      .post('/v1/p/users')
+      .send(buildUser({ password: '123456' }))
+      .expect(400);
     expect(res.body.Message).to.equal('Password is too short');
   });
 
   it('accepts a password of 7 characters', async () => {
-    await request(server.url).post('/v1/p/users').send(buildUser({ password: '1234567' })).expect(200);
+    await request(server.url)
+      .post('/v1/p/users')
+      .send(buildUser({ password: '1234567' }))
+      .expect(200);
   });
 
   it("answers 400 'Email is invalid' for an address without a domain", async () => {
-    const res = await request(server.url).post('/v1/p/users').send(buildUser({ email: 'someone@' })).expect(400);
+    const res = await request(server.url)
+      .post('/v1/p/users')
+      .send(buildUser({ email: 'someone@' }))
+      .expect(400);
     expect(res.body).to.deep.equal({ Message: 'Email is invalid', Error: 'bad_request' });
   });
 

@@ -1,18 +1,30 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { useServer } from '../helpers/app';
-import { createUserInDb, signUpUser, uniqueEmail } from '../factories';
 import { NEVER_SIGNED_IN, TERMS_VERSION } from '../../server/shared/constants';
 import type { DashboardUserRow } from '../../server/shared/team';
+import { createUserInDb, signUpUser, uniqueEmail } from '../factories';
+import { useServer } from '../helpers/app';
 
 describe('team users (/v1/dashboard-admin/users) and invitations (/v1/p/invitations)', () => {
   const server = useServer();
 
   const as = (token: string) => ({
     get: () => request(server.url).get('/v1/dashboard-admin/users').set('Authorization', `Bearer ${token}`),
-    post: (body: unknown) => request(server.url).post('/v1/dashboard-admin/users').set('Authorization', `Bearer ${token}`).send(body as object),
-    put: (body: unknown) => request(server.url).put('/v1/dashboard-admin/users').set('Authorization', `Bearer ${token}`).send(body as object),
-    del: (body: unknown) => request(server.url).delete('/v1/dashboard-admin/users').set('Authorization', `Bearer ${token}`).send(body as object),
+    post: (body: unknown) =>
+      request(server.url)
+        .post('/v1/dashboard-admin/users')
+        .set('Authorization', `Bearer ${token}`)
+        .send(body as object),
+    put: (body: unknown) =>
+      request(server.url)
+        .put('/v1/dashboard-admin/users')
+        .set('Authorization', `Bearer ${token}`)
+        .send(body as object),
+    del: (body: unknown) =>
+      request(server.url)
+        .delete('/v1/dashboard-admin/users')
+        .set('Authorization', `Bearer ${token}`)
+        .send(body as object),
   });
   const tokenIn = (text: string) => /token=([A-Za-z0-9]{64})/.exec(text)?.[1] ?? '';
 
@@ -27,7 +39,11 @@ describe('team users (/v1/dashboard-admin/users) and invitations (/v1/p/invitati
   it('invites by e-mail: an invited row, and a mail whose one-time link lets the invitee set a password and sign in', async () => {
     const admin = await signUpUser(server);
     const email = uniqueEmail('invitee');
-    const invited = (await as(admin.token).post({ email: `  ${email.toUpperCase()} ` }).expect(201)).body as DashboardUserRow;
+    const invited = (
+      await as(admin.token)
+        .post({ email: `  ${email.toUpperCase()} ` })
+        .expect(201)
+    ).body as DashboardUserRow;
     expect(invited).to.include({ email, admin: false, lastSignedInAt: NEVER_SIGNED_IN });
     const rows: DashboardUserRow[] = (await as(admin.token).get().expect(200)).body;
     expect(rows.map((r) => r.email)).to.deep.equal([admin.email, email]);
@@ -39,13 +55,22 @@ describe('team users (/v1/dashboard-admin/users) and invitations (/v1/p/invitati
     expect((await request(server.url).get(`/v1/p/invitations/${token}`).expect(200)).body.email).to.equal(email);
 
     await request(server.url).post('/v1/p/invitations/accept').send({ token, password: 'new team mate pw' }).expect(400);
-    const accepted = await request(server.url).post('/v1/p/invitations/accept').send({ token, password: 'new team mate pw', acceptTerms: true }).expect(200);
-    const me = await request(server.url).get('/v1/users/current').set('Authorization', `Bearer ${accepted.body.token as string}`).expect(200);
+    const accepted = await request(server.url)
+      .post('/v1/p/invitations/accept')
+      .send({ token, password: 'new team mate pw', acceptTerms: true })
+      .expect(200);
+    const me = await request(server.url)
+      .get('/v1/users/current')
+      .set('Authorization', `Bearer ${accepted.body.token as string}`)
+      .expect(200);
     expect(me.body).to.include({ email, admin: false, ActiveTOSPP: TERMS_VERSION, accountId: me.body.account.Id });
     expect(me.body.accountId).to.equal((await server.models.User.findOne({ email: admin.email }))?.accountId.toHexString());
     await request(server.url).post('/v1/p/sessions').send({ email, password: 'new team mate pw' }).expect(200);
 
-    const again = await request(server.url).post('/v1/p/invitations/accept').send({ token, password: 'another password', acceptTerms: true }).expect(400);
+    const again = await request(server.url)
+      .post('/v1/p/invitations/accept')
+      .send({ token, password: 'another password', acceptTerms: true })
+      .expect(400);
     expect(again.body.Message).to.match(/^This invitation link is invalid or has expired/);
   });
 
@@ -103,7 +128,12 @@ describe('team users (/v1/dashboard-admin/users) and invitations (/v1/p/invitati
   it('answers 403 to users who are not admins, for every call', async () => {
     const admin = await createUserInDb(server);
     const mate = await createUserInDb(server, { account: admin.account, admin: false });
-    for (const call of [as(mate.token).get(), as(mate.token).post({ email: uniqueEmail() }), as(mate.token).put({ id: admin.user.id }), as(mate.token).del({ Id: admin.user.id })]) {
+    for (const call of [
+      as(mate.token).get(),
+      as(mate.token).post({ email: uniqueEmail() }),
+      as(mate.token).put({ id: admin.user.id }),
+      as(mate.token).del({ Id: admin.user.id }),
+    ]) {
       const res = await call.expect(403);
       expect(res.body.Error).to.equal('admin_required');
     }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { useServer } from '../helpers/app';
 import { signUpUser } from '../factories';
+import { useServer } from '../helpers/app';
 import { firstWidgetId } from '../slack/helpers';
 
 type TriggerBody = Record<string, unknown>;
@@ -15,7 +15,8 @@ const trigger = (extra: TriggerBody = {}): TriggerBody => ({
   displayStyle: 'peek',
   ...extra,
 });
-const set = (triggers: TriggerBody[], extra: TriggerBody = {}) => JSON.stringify({ minDelay: 60, matchType: 'contains', triggers, ...extra });
+const set = (triggers: TriggerBody[], extra: TriggerBody = {}) =>
+  JSON.stringify({ minDelay: 60, matchType: 'contains', triggers, ...extra });
 
 describe('triggers saved through update_config', () => {
   let token: string;
@@ -36,18 +37,33 @@ describe('triggers saved through update_config', () => {
     const req = request(server.url).put(path()).send({ triggerJson });
     return (t ? req.set('Authorization', `Bearer ${t}`) : req).expect(status);
   };
-  const stored = async () => JSON.parse((await server.models.ChatEndpoint.findById(ceId))?.triggerJson ?? '') as { minDelay: number; triggers: TriggerBody[] };
+  const stored = async () =>
+    JSON.parse((await server.models.ChatEndpoint.findById(ceId))?.triggerJson ?? '') as { minDelay: number; triggers: TriggerBody[] };
   const publicTriggers = async () => {
     const ce = await server.models.ChatEndpoint.findById(ceId);
-    return (await request(server.url).get(`/widget/api/${ce?.Uuid}/config`).expect(200)).body.settings.triggers as { triggers: TriggerBody[] };
+    return (await request(server.url).get(`/widget/api/${ce?.Uuid}/config`).expect(200)).body.settings.triggers as {
+      triggers: TriggerBody[];
+    };
   };
 
   it('stores the trigger set normalised: pages split, de-duplicated and blanks dropped, transient fields gone', async () => {
-    const res = await save(set([trigger({ on: ['/pricing, /plans  /pricing', '', ' https://shop.example/checkout '], isNew: true })], { minDelay: 15 }));
+    const res = await save(
+      set([trigger({ on: ['/pricing, /plans  /pricing', '', ' https://shop.example/checkout '], isNew: true })], { minDelay: 15 }),
+    );
     expect(JSON.parse(res.body.triggerJson as string)).to.deep.equal({
       minDelay: 15,
       matchType: 'contains',
-      triggers: [{ uid: 'trg1', message: 'Need help choosing?', after: 5, on: ['/pricing', '/plans', 'https://shop.example/checkout'], matchType: 'contains', enabled: true, displayStyle: 'peek' }],
+      triggers: [
+        {
+          uid: 'trg1',
+          message: 'Need help choosing?',
+          after: 5,
+          on: ['/pricing', '/plans', 'https://shop.example/checkout'],
+          matchType: 'contains',
+          enabled: true,
+          displayStyle: 'peek',
+        },
+      ],
     });
     expect((await publicTriggers()).triggers.map((t) => t.message)).to.deep.equal(['Need help choosing?']);
   });
@@ -72,7 +88,11 @@ describe('triggers saved through update_config', () => {
     ['a blank after', set([trigger({ after: '' })]), 'triggerJson: Trigger 1: Enter a number of seconds (0 or more).'],
     ['a negative after', set([trigger({ after: -1 })]), 'triggerJson: Trigger 1: Enter a number of seconds (0 or more).'],
     ['no pages', set([trigger({ on: [' ', ','] })]), 'triggerJson: Trigger 1: Add at least one page.'],
-    ['an unknown match type', set([trigger({ matchType: 'regex' })]), 'triggerJson: Trigger 1: matchType: Choose Contains, Starts with or Exact.'],
+    [
+      'an unknown match type',
+      set([trigger({ matchType: 'regex' })]),
+      'triggerJson: Trigger 1: matchType: Choose Contains, Starts with or Exact.',
+    ],
     ['a minDelay over 4 digits', set([], { minDelay: 10000 }), 'triggerJson: Enter a number of minutes (at most 4 digits).'],
     ['text that is not JSON', '{"minDelay": 60,', 'triggerJson: Not valid JSON.'],
     ['two triggers with one uid', set([trigger(), trigger()]), 'triggerJson: Trigger 2: Two triggers have the same uid.'],
@@ -92,7 +112,11 @@ describe('triggers saved through update_config', () => {
     const refused = await save(set([trigger({ message: 'Changed' })]), 402);
     expect(refused.body).to.deep.equal({ Message: 'Your plan does not have access to triggers. Please upgrade.', Error: 'plan_feature' });
     const ce = await server.models.ChatEndpoint.findById(ceId);
-    await request(server.url).put(path()).set('Authorization', `Bearer ${token}`).send({ triggerJson: ce?.triggerJson, onlineTitle: 'Hello there' }).expect(200);
+    await request(server.url)
+      .put(path())
+      .set('Authorization', `Bearer ${token}`)
+      .send({ triggerJson: ce?.triggerJson, onlineTitle: 'Hello there' })
+      .expect(200);
     await save(set([]));
     expect((await stored()).triggers).to.deep.equal([]);
   });

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import request from 'supertest';
 import { Types } from 'mongoose';
-import { useServer } from '../helpers/app';
-import { buildConfiguredWidget, createUserInDb, createWidgetInDb, signUpUser } from '../factories';
-import { NEVER_SIGNED_IN, TERMS_VERSION } from '../../server/shared';
+import request from 'supertest';
 import type { ChatEndpointWithStats, CurrentUser } from '../../server/shared';
+import { NEVER_SIGNED_IN, TERMS_VERSION } from '../../server/shared';
+import { buildConfiguredWidget, createUserInDb, createWidgetInDb, signUpUser } from '../factories';
+import { useServer } from '../helpers/app';
 
 describe('the signed-in user (/v1/users/...)', () => {
   const server = useServer();
@@ -22,8 +22,14 @@ describe('the signed-in user (/v1/users/...)', () => {
       expect(me.account.apiKey, 'no key until an admin generates one').to.equal('');
       const labels = me.account.availablePlans.map((p) => `${p.label}/${p.duration}`);
       expect(labels).to.deep.equal([
-        'Basic/monthly', 'Pro/monthly', 'Business/monthly', 'Custom/monthly',
-        'Basic/yearly', 'Pro/yearly', 'Business/yearly', 'Custom/yearly',
+        'Basic/monthly',
+        'Pro/monthly',
+        'Business/monthly',
+        'Custom/monthly',
+        'Basic/yearly',
+        'Pro/yearly',
+        'Business/yearly',
+        'Custom/yearly',
       ]);
       expect(me.ces[0]).to.include({ onlineTitle: 'Questions? Chat with us!', widgetAlignment: 'bottomRight', status: 'offline' });
     });
@@ -113,7 +119,7 @@ describe('the signed-in user (/v1/users/...)', () => {
   });
 
   describe('GET /users/current/chat_endpoints', () => {
-    it('lists the widgets of the caller\'s account with zeroed statistics over 30 days', async () => {
+    it("lists the widgets of the caller's account with zeroed statistics over 30 days", async () => {
       const { token } = await signUpUser(server);
       const list: ChatEndpointWithStats[] = (await get('/v1/users/current/chat_endpoints', token).expect(200)).body;
       expect(list).to.have.length(1);

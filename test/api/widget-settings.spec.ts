@@ -5,10 +5,10 @@
  */
 import { expect } from 'chai';
 import request from 'supertest';
-import { startTestServer, type TestServer } from '../helpers/app';
-import { FAST_RELAY, setUpRelayWidget, VisitorSocket, type SetUp } from '../relay/helpers';
 import { AVATAR_REMOVAL_REFUSED, HOURS_ORDER_MESSAGE, HOURS_STEP_MESSAGE, TEAM_AVATAR_NEEDED } from '../../server/shared/settings';
 import { waitFor } from '../e2e/widgetHelpers';
+import { startTestServer, type TestServer } from '../helpers/app';
+import { FAST_RELAY, type SetUp, setUpRelayWidget, VisitorSocket } from '../relay/helpers';
 
 /** A clock the test sets; starts on Monday 2026-11-23 08:00 UTC. */
 class TestClock {
@@ -18,10 +18,7 @@ class TestClock {
   }
 }
 
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 describe('widget settings API (update_config, toggle, team avatar, operating hours)', function () {
   this.timeout(60_000);
@@ -55,15 +52,29 @@ describe('widget settings API (update_config, toggle, team avatar, operating hou
 
   describe('PUT /chat_endpoints/{id}/update_config', () => {
     it('saves the fields sent, answers the widget, and leaves the others as they were', async () => {
-      const res = await update({ titleColor: '#ff0066', onlineTitle: 'Talk to us', widgetAlignment: 'bottomLeft', maxConcurrentConvos: 5 }).expect(200);
-      expect(res.body).to.include({ Id: w.ceId, titleColor: '#ff0066', onlineTitle: 'Talk to us', widgetAlignment: 'bottomLeft', maxConcurrentConvos: 5 });
+      const res = await update({
+        titleColor: '#ff0066',
+        onlineTitle: 'Talk to us',
+        widgetAlignment: 'bottomLeft',
+        maxConcurrentConvos: 5,
+      }).expect(200);
+      expect(res.body).to.include({
+        Id: w.ceId,
+        titleColor: '#ff0066',
+        onlineTitle: 'Talk to us',
+        widgetAlignment: 'bottomLeft',
+        maxConcurrentConvos: 5,
+      });
       const ce = await w.widget();
       expect(ce.titleColor).to.equal('#ff0066');
       expect(ce.offlineTitle).to.not.equal('');
     });
 
     it('turns select values sent as text into numbers, a non-numeric one into 0', async () => {
-      expect((await update({ maxConcurrentConvos: '12', responseRemindersFreq: '90' }).expect(200)).body).to.include({ maxConcurrentConvos: 12, responseRemindersFreq: 90 });
+      expect((await update({ maxConcurrentConvos: '12', responseRemindersFreq: '90' }).expect(200)).body).to.include({
+        maxConcurrentConvos: 12,
+        responseRemindersFreq: 90,
+      });
       expect((await update({ maxConcurrentConvos: 'lots' }).expect(200)).body.maxConcurrentConvos).to.equal(0);
     });
 
@@ -74,15 +85,29 @@ describe('widget settings API (update_config, toggle, team avatar, operating hou
     });
 
     it('answers 400 for a country that is no ISO code, and for country lists without collecting personal data', async () => {
-      await rejects({ collectVisitorMetaData: true, countryAllowList: 'US, XX' }, /^Allowed countries: XX is not an ISO two-letter country code/);
-      await rejects({ collectVisitorMetaData: true, countryDenyList: 'USA' }, /^Blocked countries: USA is not an ISO two-letter country code/);
-      await rejects({ collectVisitorMetaData: false, countryAllowList: 'US' }, 'Country lists need the collect personal data privacy setting on.');
-      expect((await update({ collectVisitorMetaData: true, countryAllowList: 'US, CA', countryDenyList: '' }).expect(200)).body.countryAllowList).to.equal('US, CA');
+      await rejects(
+        { collectVisitorMetaData: true, countryAllowList: 'US, XX' },
+        /^Allowed countries: XX is not an ISO two-letter country code/,
+      );
+      await rejects(
+        { collectVisitorMetaData: true, countryDenyList: 'USA' },
+        /^Blocked countries: USA is not an ISO two-letter country code/,
+      );
+      await rejects(
+        { collectVisitorMetaData: false, countryAllowList: 'US' },
+        'Country lists need the collect personal data privacy setting on.',
+      );
+      expect(
+        (await update({ collectVisitorMetaData: true, countryAllowList: 'US, CA', countryDenyList: '' }).expect(200)).body.countryAllowList,
+      ).to.equal('US, CA');
       await update({ countryAllowList: '' }).expect(200);
     });
 
     it('answers 400 for an acceptance text under three characters while acceptance is required', async () => {
-      await rejects({ requireAcceptance: true, acceptanceText: 'ok' }, 'Must be at least three characters for Acceptance text to be displayed.');
+      await rejects(
+        { requireAcceptance: true, acceptanceText: 'ok' },
+        'Must be at least three characters for Acceptance text to be displayed.',
+      );
       await update({ requireAcceptance: true, acceptanceText: 'I agree to the terms' }).expect(200);
       await update({ requireAcceptance: false }).expect(200);
     });
@@ -107,12 +132,20 @@ describe('widget settings API (update_config, toggle, team avatar, operating hou
       await rejects({ operatingHours: [{ weekday: 1, start: 910, end: 1700 }] }, HOURS_STEP_MESSAGE);
       await rejects({ operatingHours: [{ weekday: 1, start: 1700, end: 900 }] }, HOURS_ORDER_MESSAGE);
       await rejects({ operatingHours: [{ weekday: 7, start: 900, end: 1700 }] }, 'Operating hours: weekday must be 0 (Sunday) to 6');
-      const res = await update({ operatingHours: [{ weekday: 1, ceId: w.ceId, start: 900, end: 1700 }, { weekday: 2, ceId: w.ceId, start: 1200, end: 1200 }] }).expect(200);
+      const res = await update({
+        operatingHours: [
+          { weekday: 1, ceId: w.ceId, start: 900, end: 1700 },
+          { weekday: 2, ceId: w.ceId, start: 1200, end: 1200 },
+        ],
+      }).expect(200);
       expect(res.body.operatingHours).to.deep.equal([{ weekday: 1, ceId: w.ceId, start: 900, end: 1700 }]);
     });
 
     it('answers 400 when a team avatar option is chosen before a team avatar is uploaded', async () => {
-      await rejects({ forwardSlackUserName: true, showAvatarPreChat: false, showTeamAvatarPreChat: true, teamAvatarOn: true }, TEAM_AVATAR_NEEDED);
+      await rejects(
+        { forwardSlackUserName: true, showAvatarPreChat: false, showTeamAvatarPreChat: true, teamAvatarOn: true },
+        TEAM_AVATAR_NEEDED,
+      );
     });
 
     it('answers 403 without a session and 404 for another account’s widget, changing nothing', async () => {
@@ -143,7 +176,10 @@ describe('widget settings API (update_config, toggle, team avatar, operating hou
 
   describe('team avatar', () => {
     const upload = (body: Buffer, name: string, id = w.ceId, token: string | null = w.token) => {
-      const req = request(server.url).post(`/v1/chat_endpoints/${id}/team-avatar`).attach('file', body, name).field('size', String(body.length));
+      const req = request(server.url)
+        .post(`/v1/chat_endpoints/${id}/team-avatar`)
+        .attach('file', body, name)
+        .field('size', String(body.length));
       return token ? req.set('Authorization', `Bearer ${token}`) : req;
     };
 
@@ -163,7 +199,9 @@ describe('widget settings API (update_config, toggle, team avatar, operating hou
       const url = new URL((await w.widget()).teamAvatarUrl);
       const del = () => request(server.url).delete(`/v1/chat_endpoints/${w.ceId}/team-avatar`).set('Authorization', `Bearer ${w.token}`);
       expect((await del().expect(400)).body.Message).to.equal(AVATAR_REMOVAL_REFUSED);
-      await update({ forwardSlackUserName: false, showAvatarPreChat: false, showTeamAvatarPreChat: false, teamAvatarOn: false }).expect(200);
+      await update({ forwardSlackUserName: false, showAvatarPreChat: false, showTeamAvatarPreChat: false, teamAvatarOn: false }).expect(
+        200,
+      );
       expect((await del().expect(200)).body.teamAvatarUrl).to.equal('');
       await request(server.url).get(url.pathname).expect(404);
     });
@@ -174,7 +212,11 @@ describe('widget settings API (update_config, toggle, team avatar, operating hou
       );
       const big = Buffer.concat([PNG, Buffer.alloc(1024 * 1024)]);
       expect((await upload(big, 'big.png').expect(400)).body.Message).to.equal('The team avatar must be at most 1 MB.');
-      const none = await request(server.url).post(`/v1/chat_endpoints/${w.ceId}/team-avatar`).set('Authorization', `Bearer ${w.token}`).field('size', '0').expect(400);
+      const none = await request(server.url)
+        .post(`/v1/chat_endpoints/${w.ceId}/team-avatar`)
+        .set('Authorization', `Bearer ${w.token}`)
+        .field('size', '0')
+        .expect(400);
       expect(none.body.Message).to.equal('Send the image in the field "file".');
       expect((await w.widget()).teamAvatarUrl).to.equal('');
     });
@@ -190,7 +232,12 @@ describe('widget settings API (update_config, toggle, team avatar, operating hou
     it('turns the widget off at the scheduled OFF time and on at the ON time, announcing both in the channel', async () => {
       // Monday 09:00–17:00 in Paris (UTC+1 in November); the clock says Monday 08:00 UTC = 09:00 in Paris.
       clock.at = new Date('2026-11-23T08:00:00Z');
-      await update({ tz: 'Europe/Paris', onOffSchedule: true, sendOpHourChangeMessages: true, operatingHours: [{ weekday: 1, start: 900, end: 1700 }] }).expect(200);
+      await update({
+        tz: 'Europe/Paris',
+        onOffSchedule: true,
+        sendOpHourChangeMessages: true,
+        operatingHours: [{ weekday: 1, start: 900, end: 1700 }],
+      }).expect(200);
       await server.parley.relay.schedule.check();
       const { socket, welcome } = await VisitorSocket.hello(server, w.uuid);
       expect(welcome.online).to.equal(true);
@@ -200,12 +247,16 @@ describe('widget settings API (update_config, toggle, team avatar, operating hou
       expect(await socket.next('presence')).to.deep.equal({ t: 'presence', online: false });
       const config = await request(server.url).get(`/widget/api/${w.uuid}/config`).expect(200);
       expect(config.body.online).to.equal(false);
-      await waitFor('the OFF message', () => server.slack.state.channelMessages(w.channel).find((m) => m.text.includes('Operating hours have ended (Europe/Paris)')));
+      await waitFor('the OFF message', () =>
+        server.slack.state.channelMessages(w.channel).find((m) => m.text.includes('Operating hours have ended (Europe/Paris)')),
+      );
 
       clock.at = new Date('2026-11-30T08:15:00Z'); // next Monday 09:15 in Paris
       await server.parley.relay.schedule.check();
       expect(await socket.next('presence')).to.deep.equal({ t: 'presence', online: true });
-      await waitFor('the ON message', () => server.slack.state.channelMessages(w.channel).find((m) => m.text.includes('Operating hours have started (Europe/Paris)')));
+      await waitFor('the ON message', () =>
+        server.slack.state.channelMessages(w.channel).find((m) => m.text.includes('Operating hours have started (Europe/Paris)')),
+      );
       socket.close();
     });
 

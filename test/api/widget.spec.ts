@@ -1,7 +1,17 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { WIDGET_LIMITS } from '../../server/shared/widget-protocol';
-import { clientId, eventually, PAGE, say, setUpRelayWidget, VisitorSocket, webhookTarget, type SetUp, useRelayServer } from '../relay/helpers';
+import {
+  clientId,
+  eventually,
+  PAGE,
+  type SetUp,
+  say,
+  setUpRelayWidget,
+  useRelayServer,
+  VisitorSocket,
+  webhookTarget,
+} from '../relay/helpers';
 
 describe('public widget API and visitor rules', () => {
   let widget: SetUp;
@@ -25,7 +35,8 @@ describe('public widget API and visitor rules', () => {
       expect(res.body.wsUrl).to.match(/^ws:\/\/.*\/ws$/);
       expect(res.body.settings.onlineTitle).to.equal('Hi there');
       const text = JSON.stringify(res.body);
-      for (const secret of ['hooks.example.com', 'boss@example.com', widget.channel, 'T0ACME0001', 'xoxb-']) expect(text).to.not.include(secret);
+      for (const secret of ['hooks.example.com', 'boss@example.com', widget.channel, 'T0ACME0001', 'xoxb-'])
+        expect(text).to.not.include(secret);
     });
 
     it('answers 404 with a Message for an unknown widget', async () => {
@@ -56,7 +67,12 @@ describe('public widget API and visitor rules', () => {
           expect(post?.text).to.include('nora@example.com').and.include('&lt;!channel&gt;');
         });
         await eventually(async () => expect(hook.bodies).to.have.length(1));
-        expect(hook.bodies[0]).to.include({ event: 'offline_message', email: 'nora@example.com', message: 'Call me back <!channel>', widgetId: widget.uuid });
+        expect(hook.bodies[0]).to.include({
+          event: 'offline_message',
+          email: 'nora@example.com',
+          message: 'Call me back <!channel>',
+          widgetId: widget.uuid,
+        });
         expect(await server.models.OfflineMessage.countDocuments({ ceId: widget.ceId })).to.equal(1);
       } finally {
         await hook.close();
@@ -118,7 +134,11 @@ describe('public widget API and visitor rules', () => {
       expect(await denied.closed()).to.equal(1008);
       const config = await request(server.url).get(`/widget/api/${widget.uuid}/config`).set('X-Forwarded-For', '8.8.8.8').expect(200);
       expect(config.body.allowed).to.equal(false);
-      await request(server.url).post(`/widget/api/${widget.uuid}/offline`).set('X-Forwarded-For', '8.8.8.8').send({ email: 'a@example.com', message: 'hi' }).expect(403);
+      await request(server.url)
+        .post(`/widget/api/${widget.uuid}/offline`)
+        .set('X-Forwarded-For', '8.8.8.8')
+        .send({ email: 'a@example.com', message: 'hi' })
+        .expect(403);
       const { welcome } = await VisitorSocket.hello(server, widget.uuid, { headers: { 'x-forwarded-for': '81.2.69.142' } });
       expect(welcome.online).to.equal(true);
       const visitor = await server.models.Visitor.findOne({ ceId: widget.ceId }).sort({ _id: -1 });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { matchesTriggerPhrases } from '../../server/shared/savedReplies';
 import { decodeResponse, encodeResponse, renderForSlack, renderForWidget } from '../../server/commands/savedReplies';
+import { matchesTriggerPhrases } from '../../server/shared/savedReplies';
 
 describe('saved reply text', () => {
   it('matches trigger phrases as whole words or phrases, whatever the case and punctuation', () => {
@@ -25,8 +25,12 @@ describe('saved reply text', () => {
   });
 
   it('renders a response for the widget with links, bold and line breaks only', () => {
-    const rendered = renderForWidget('Hi <strong>there</strong>\n<a href="javascript:alert(1)">x</a> <a href="https://a.example">docs</a><img src=x onerror=alert(1)>');
-    expect(rendered.html).to.equal('Hi <strong>there</strong><br /><a target="_blank" rel="noopener noreferrer">x</a> <a href="https://a.example" target="_blank" rel="noopener noreferrer">docs</a>');
+    const rendered = renderForWidget(
+      'Hi <strong>there</strong>\n<a href="javascript:alert(1)">x</a> <a href="https://a.example">docs</a><img src=x onerror=alert(1)>',
+    );
+    expect(rendered.html).to.equal(
+      'Hi <strong>there</strong><br /><a target="_blank" rel="noopener noreferrer">x</a> <a href="https://a.example" target="_blank" rel="noopener noreferrer">docs</a>',
+    );
     expect(rendered.text).to.equal('Hi there\nx docs');
   });
 

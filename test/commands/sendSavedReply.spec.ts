@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { ALICE, eventually, say, setUpRelayWidget, VisitorSocket, type SetUp, useRelayServer } from '../relay/helpers';
+import { endConversation } from '../../server/commands/endConversation';
 import { sendSavedReply } from '../../server/commands/sendSavedReply';
 import { NotFoundError, ValidationError } from '../../server/errors';
-import { endConversation } from '../../server/commands/endConversation';
 import type { ConversationDocument } from '../../server/models/Conversation';
+import { ALICE, eventually, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from '../relay/helpers';
 
 describe('sendSavedReply', () => {
   let widget: SetUp;
@@ -17,7 +17,11 @@ describe('sendSavedReply', () => {
     await request(server.url)
       .post(`/v1/chat_endpoints/${widget.ceId}/saved_replies`)
       .set('Authorization', `Bearer ${widget.token}`)
-      .send({ label: 'Shipping', response: 'We ship in 2 days — see <a href="https://shop.example.com/shipping">shipping</a> & returns\nThanks!', shortcut: 'ship' })
+      .send({
+        label: 'Shipping',
+        response: 'We ship in 2 days — see <a href="https://shop.example.com/shipping">shipping</a> & returns\nThanks!',
+        shortcut: 'ship',
+      })
       .expect(200);
     ({ socket } = await VisitorSocket.hello(server, widget.uuid, { identity: { name: 'Tom' } }));
     await say(socket, 'When does it ship?');
@@ -45,7 +49,9 @@ describe('sendSavedReply', () => {
     expect(posted?.iconUrl).to.equal(operator.avatarUrl);
     expect(JSON.stringify(posted?.blocks)).to.include(`sent by <@${ALICE}>`);
     await server.slack.settled();
-    await eventually(async () => expect((await server.models.Message.findOne({ from: 'operator', conversationId: conversation._id }))?.slackTs).to.equal(posted?.ts));
+    await eventually(async () =>
+      expect((await server.models.Message.findOne({ from: 'operator', conversationId: conversation._id }))?.slackTs).to.equal(posted?.ts),
+    );
     // Parley's own post comes back as a message event: it must not reach the visitor a second time.
     await say(socket, 'thanks');
     expect(socket.msgs().filter((f) => f.message.from === 'operator')).to.have.length(1);

@@ -6,12 +6,12 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import request from 'supertest';
-import { useServer } from '../helpers/app';
-import { useBrowser } from '../helpers/browser';
-import { payCheckout, trialAccount, type TrialAccount } from '../helpers/billing';
-import { configuredWidget, waitFor } from './widgetHelpers';
-import { TERMS_VERSION } from '../../server/shared/constants';
 import { createSession } from '../../server/commands/sessions';
+import { TERMS_VERSION } from '../../server/shared/constants';
+import { useServer } from '../helpers/app';
+import { payCheckout, type TrialAccount, trialAccount } from '../helpers/billing';
+import { useBrowser } from '../helpers/browser';
+import { configuredWidget, waitFor } from './widgetHelpers';
 
 const DAY = 24 * 60 * 60;
 
@@ -113,7 +113,9 @@ describe('billing in the browser', function () {
     await planTile(page, 'Basic').getByRole('button', { name: 'Switch to annual' }).click();
     const dialog = page.getByRole('dialog');
     await dialog
-      .getByText('Are you sure? Switching plans will change the amount you will be charged and possibly the features offered by the chosen plan.')
+      .getByText(
+        'Are you sure? Switching plans will change the amount you will be charged and possibly the features offered by the chosen plan.',
+      )
       .waitFor();
     await dialog.getByText('$319').waitFor();
     expect((await server.models.Account.findById(paying.accountId))?.planStripeId).to.equal('parley_basic_monthly');
@@ -176,11 +178,17 @@ describe('billing in the browser', function () {
       await server.models.User.updateOne({ _id: failing.userId }, { $set: { ActiveTOSPP: TERMS_VERSION } });
       const failingAccount = await server.models.Account.findById(failing.accountId);
       const card = server.stripe.addCard(failing.customerId, '4000000000000341', { makeDefault: true });
-      await server.parley.billing.stripe.subscriptions.update(failingAccount?.stripeSubscriptionId ?? '', { default_payment_method: card.id });
+      await server.parley.billing.stripe.subscriptions.update(failingAccount?.stripeSubscriptionId ?? '', {
+        default_payment_method: card.id,
+      });
       await server.stripe.settled();
       server.stripe.advanceClock(32 * DAY);
-      await waitFor('the trial to end in Stripe', async () => ((await server.models.Account.findById(expired.accountId))?.subscriptionStatus === 'canceled' ? true : null));
-      await waitFor('the renewal to fail', async () => ((await server.models.Account.findById(failing.accountId))?.delinquent ? true : null));
+      await waitFor('the trial to end in Stripe', async () =>
+        (await server.models.Account.findById(expired.accountId))?.subscriptionStatus === 'canceled' ? true : null,
+      );
+      await waitFor('the renewal to fail', async () =>
+        (await server.models.Account.findById(failing.accountId))?.delinquent ? true : null,
+      );
     });
 
     it('shows visitors of the expired trial the offline form, still mails what they send, and the console the expired banner', async () => {
@@ -219,7 +227,9 @@ describe('billing in the browser', function () {
       await fillCard(page, '4242 4242 4242 4242');
       await page.locator('#portal-card-save').click();
       await page.locator('#portal-notice').waitFor();
-      await waitFor('the account paid up', async () => ((await server.models.Account.findById(failing.accountId))?.delinquent === false ? true : null));
+      await waitFor('the account paid up', async () =>
+        (await server.models.Account.findById(failing.accountId))?.delinquent === false ? true : null,
+      );
       await accountShows(page, 'Basic plan · in good standing');
       expect(await page.getByText('You account is delinquent.').count()).to.equal(0);
     });

@@ -6,9 +6,9 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { TERMS_VERSION } from '../../server/shared/constants';
-import { useBrowser } from '../helpers/browser';
 import { uniqueEmail } from '../factories';
 import { startTestServer, type TestServer } from '../helpers/app';
+import { useBrowser } from '../helpers/browser';
 
 describe('dashboard (browser)', function () {
   this.timeout(120_000);
@@ -70,7 +70,11 @@ describe('dashboard (browser)', function () {
     await page.getByRole('button', { name: 'Yes, I want to upgrade' }).click();
     // Nothing changes before the price is confirmed.
     const dialog = page.getByRole('dialog', { name: 'Upgrade to Pro?' });
-    await dialog.getByText('Are you sure? Switching plans will change the amount you will be charged and possibly the features offered by the chosen plan.').waitFor();
+    await dialog
+      .getByText(
+        'Are you sure? Switching plans will change the amount you will be charged and possibly the features offered by the chosen plan.',
+      )
+      .waitFor();
     await dialog.getByText('$79 a month once you add a card; nothing is charged during your trial.').waitFor();
     expect((await server.models.Account.findById(user?.accountId))?.planStripeId).to.equal('parley_basic_monthly');
     await dialog.getByRole('button', { name: 'Upgrade to Pro' }).click();
@@ -115,7 +119,10 @@ describe('dashboard (browser)', function () {
     expect(await widgets()).to.equal(2);
 
     // An unfinished widget (as sign-up makes) is listed apart and can be deleted.
-    const token = await page.context().cookies().then((all) => all.find((c) => c.name === 'auth_token')?.value);
+    const token = await page
+      .context()
+      .cookies()
+      .then((all) => all.find((c) => c.name === 'auth_token')?.value);
     const newId = String((await api('POST', '/chat_endpoints/new', token)).json.Id);
     await page.goto(at('/'));
     await page.reload();
@@ -160,7 +167,13 @@ describe('dashboard (browser)', function () {
     await server.stripe.settled();
     await server.models.Account.updateOne(
       { _id: user?.accountId },
-      { $set: { delinquent: true, quota: { isOverquota: true, reason: '300 conversations this month' }, trialEndAt: new Date(Date.now() - 3 * 86_400_000) } },
+      {
+        $set: {
+          delinquent: true,
+          quota: { isOverquota: true, reason: '300 conversations this month' },
+          trialEndAt: new Date(Date.now() - 3 * 86_400_000),
+        },
+      },
     );
     await server.models.ChatEndpoint.updateMany({ accountId: user?.accountId }, { $set: { OauthV1: true } });
     await page.goto(at('/'));

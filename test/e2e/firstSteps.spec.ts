@@ -5,9 +5,9 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { TERMS_VERSION } from '../../server/shared/constants';
-import { useBrowser } from '../helpers/browser';
 import { uniqueEmail } from '../factories';
 import { startTestServer, type TestServer } from '../helpers/app';
+import { useBrowser } from '../helpers/browser';
 
 const PASSWORD = 'correct horse battery';
 

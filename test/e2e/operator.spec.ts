@@ -4,12 +4,12 @@
  * chat, a saved reply sent with `/parley reply N shortcut` appears in the widget, and a DM to the app is answered.
  */
 import { expect } from 'chai';
-import request from 'supertest';
 import type { Page } from 'playwright-core';
+import request from 'supertest';
 import { buildWidget } from '../../scripts/build';
-import { useBrowser } from '../helpers/browser';
-import { startTestServer, type TestServer } from '../helpers/app';
 import { signUpUser } from '../factories';
+import { startTestServer, type TestServer } from '../helpers/app';
+import { useBrowser } from '../helpers/browser';
 import { ACME, ALICE, firstWidgetId, setUpWidget } from '../slack/helpers';
 
 type Widget = { uuid: string; ceId: string; channel: string; token: string };

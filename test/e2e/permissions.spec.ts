@@ -5,9 +5,9 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { TERMS_VERSION } from '../../server/shared/constants';
-import { useBrowser } from '../helpers/browser';
 import { uniqueEmail } from '../factories';
 import { startTestServer, type TestServer } from '../helpers/app';
+import { useBrowser } from '../helpers/browser';
 
 describe('Slack permissions page (browser)', function () {
   this.timeout(120_000);
@@ -33,10 +33,15 @@ describe('Slack permissions page (browser)', function () {
     });
     const { token } = (await res.json()) as { token: string };
     for (const doc of ['terms', 'privacy-policy']) {
-      await fetch(`${server.url}/v1/users/legal_confirmation/${doc}/${TERMS_VERSION}`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } });
+      await fetch(`${server.url}/v1/users/legal_confirmation/${doc}/${TERMS_VERSION}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}` },
+      });
     }
     await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
-    const me = (await (await fetch(`${server.url}/v1/users/current`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { ces: { Id: string }[] };
+    const me = (await (await fetch(`${server.url}/v1/users/current`, { headers: { Authorization: `Bearer ${token}` } })).json()) as {
+      ces: { Id: string }[];
+    };
     return me.ces[0]?.Id ?? '';
   }
 
@@ -71,7 +76,10 @@ describe('Slack permissions page (browser)', function () {
     const page = browser.page;
     const ceId = await connectedWidget(page);
     const widget = await server.models.ChatEndpoint.findById(ceId);
-    await server.models.Installation.updateOne({ teamId: widget?.slackTeamId }, { $pull: { botScopes: { $in: ['files:read', 'files:write'] } } });
+    await server.models.Installation.updateOne(
+      { teamId: widget?.slackTeamId },
+      { $pull: { botScopes: { $in: ['files:read', 'files:write'] } } },
+    );
 
     await page.goto(at(`/permissions/${ceId}`));
     await page.getByText('2 of 5 permissions need your approval.').waitFor();
@@ -85,7 +93,9 @@ describe('Slack permissions page (browser)', function () {
 
     await page.getByRole('button', { name: 'Upgrade permissions' }).click();
     await page.waitForURL(/\/sandbox\/slack\/oauth\/v2\/authorize/);
-    expect(await page.locator('#sandbox-oauth-bot-scopes').textContent()).to.contain('files:read').and.contain('files:write');
+    expect(await page.locator('#sandbox-oauth-bot-scopes').textContent())
+      .to.contain('files:read')
+      .and.contain('files:write');
     await page.locator('#sandbox-oauth-allow').click();
     await page.waitForURL(new RegExp(`#/permissions/${ceId}$`));
     await page.getByText('Woot!').waitFor();
@@ -101,11 +111,17 @@ describe('Slack permissions page (browser)', function () {
     await page.locator('#sandbox-oauth-user').selectOption({ label: 'Bob Baker (@bob)' });
     await page.locator('#sandbox-oauth-allow').click();
     await page.waitForURL(/\?error=wrong_user$/);
-    await page.getByRole('alert').getByText(/A different Slack user than the one you used to sign up was authenticated/).waitFor();
+    await page
+      .getByRole('alert')
+      .getByText(/A different Slack user than the one you used to sign up was authenticated/)
+      .waitFor();
     expect(await page.locator('li[data-scope="files:write"]').textContent()).to.contain('Your approval needed!');
 
     await page.goto(at(`/permissions/${ceId}?error=access_denied`));
-    await page.getByRole('alert').getByText(/An unknown problem occurred while updating your Slack permissions/).waitFor();
+    await page
+      .getByRole('alert')
+      .getByText(/An unknown problem occurred while updating your Slack permissions/)
+      .waitFor();
   });
 
   it('asks for a confirmation before migrating a legacy (OauthV1) widget to the current Slack authorisation', async () => {

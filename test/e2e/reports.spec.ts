@@ -7,11 +7,11 @@ import { readFile } from 'node:fs/promises';
 import { expect } from 'chai';
 import { parse as parseCsv } from 'csv-parse/sync';
 import type { Page } from 'playwright-core';
-import { useBrowser } from '../helpers/browser';
-import { startTestServer, type TestServer } from '../helpers/app';
-import { createUserInDb } from '../factories';
 import { TERMS_VERSION } from '../../server/shared/constants';
-import { ZONE, seedReportAccount, type Seeded } from '../reports/seed';
+import { createUserInDb } from '../factories';
+import { startTestServer, type TestServer } from '../helpers/app';
+import { useBrowser } from '../helpers/browser';
+import { type Seeded, seedReportAccount, ZONE } from '../reports/seed';
 
 describe('reports (browser)', function () {
   this.timeout(120_000);
@@ -66,7 +66,13 @@ describe('reports (browser)', function () {
     const csv = await download(page, room, 'Download CSV');
     expect(csv.file).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}\.\d{3}Z_parley_output\.csv$/);
     const rows = parseCsv(csv.text) as string[][];
-    expect(rows.map((r) => [r[0], r[1]])).to.deep.equal([['Agent', 'Total Chats'], ['Ana', '2'], ['Ben', '2'], ['Missed chats', '2'], ['All chats', '6']]);
+    expect(rows.map((r) => [r[0], r[1]])).to.deep.equal([
+      ['Agent', 'Total Chats'],
+      ['Ana', '2'],
+      ['Ben', '2'],
+      ['Missed chats', '2'],
+      ['All chats', '6'],
+    ]);
     const json = await download(page, room, 'Download JSON');
     expect(json.file).to.match(/_parley_output\.json$/);
     expect(JSON.parse(json.text).totalStats.totalChats).to.equal(6);
@@ -109,7 +115,20 @@ describe('reports (browser)', function () {
     await page.waitForFunction(() => document.querySelectorAll('.availability__day').length === 3);
     expect(await room.locator('.availability__day .availability__label').allTextContents()).to.deep.equal(['Mar 7', 'Mar 8', 'Mar 9']);
     expect(await room.locator('.availability__day .availability__pct').allTextContents()).to.deep.equal(['33.3%', '21.7%', '25%']);
-    expect(await room.locator('.availability__hours span').allTextContents()).to.deep.equal(['0', '2', '4', '6', '8', '10', '12', '14', '16', '18', '20', '22']);
+    expect(await room.locator('.availability__hours span').allTextContents()).to.deep.equal([
+      '0',
+      '2',
+      '4',
+      '6',
+      '8',
+      '10',
+      '12',
+      '14',
+      '16',
+      '18',
+      '20',
+      '22',
+    ]);
     await room.locator('.availability__day').nth(1).locator('.availability__stretch--online').first().hover();
     const popover = room.locator('.availability__popover');
     expect(await popover.innerText()).to.contain('Manual mode');
@@ -125,7 +144,11 @@ describe('reports (browser)', function () {
     expect(await page.locator('.sidebar__link', { hasText: 'Reports' }).count()).to.equal(0);
     expect(await page.locator('.reports__stat').count()).to.equal(0);
 
-    const member = await createUserInDb(server, { admin: false, ActiveTOSPP: TERMS_VERSION, account: (await server.models.Account.findById(seeded.accountId)) ?? undefined });
+    const member = await createUserInDb(server, {
+      admin: false,
+      ActiveTOSPP: TERMS_VERSION,
+      account: (await server.models.Account.findById(seeded.accountId)) ?? undefined,
+    });
     const other = await browser.newPage();
     await other.context().addCookies([{ name: 'auth_token', value: member.token, url: server.url }]);
     await other.goto(at('/reports/history'));

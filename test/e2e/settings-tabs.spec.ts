@@ -9,9 +9,9 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { TERMS_VERSION } from '../../server/shared/constants';
-import { RESULTS_DIR, useBrowser } from '../helpers/browser';
-import { startTestServer, type TestServer } from '../helpers/app';
 import { signUpUser } from '../factories';
+import { startTestServer, type TestServer } from '../helpers/app';
+import { RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { ACME, firstWidgetId, setUpWidget } from '../slack/helpers';
 import { threadWith, waitFor } from './widgetHelpers';
 
@@ -38,7 +38,10 @@ describe('settings tabs: triggers, saved replies, question groups, integrations 
     const ceId = await firstWidgetId(server, token);
     const channel = await setUpWidget(server, token, ceId);
     for (const doc of ['terms', 'privacy-policy']) {
-      await fetch(`${server.url}/v1/users/legal_confirmation/${doc}/${TERMS_VERSION}`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } });
+      await fetch(`${server.url}/v1/users/legal_confirmation/${doc}/${TERMS_VERSION}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}` },
+      });
     }
     const ce = await server.models.ChatEndpoint.findById(ceId);
     if (!ce) throw new Error('widget gone');
@@ -57,7 +60,9 @@ describe('settings tabs: triggers, saved replies, question groups, integrations 
     await page.screenshot({ path: path.join(dir, `${name}-1280.png`) });
     await page.setViewportSize({ width: 390, height: 844 });
     // The sidebar slides away on a narrow screen: the picture waits for transitions to end.
-    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity));
+    await page.waitForFunction(() =>
+      document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+    );
     await page.screenshot({ path: path.join(dir, `${name}-390.png`) });
     await page.setViewportSize({ width: 1280, height: 800 });
   }
@@ -171,7 +176,13 @@ describe('settings tabs: triggers, saved replies, question groups, integrations 
     await page.reload();
     const row = page.getByRole('row', { name: /Pricing/ });
     await row.waitFor();
-    expect((await row.getByRole('cell').allInnerTexts()).slice(0, 5)).to.deep.equal(['Pricing', 'how much, price', '', 'price', 'Plans start at 29 € — "Basic" & more']);
+    expect((await row.getByRole('cell').allInnerTexts()).slice(0, 5)).to.deep.equal([
+      'Pricing',
+      'how much, price',
+      '',
+      'price',
+      'Plans start at 29 € — "Basic" & more',
+    ]);
     expect(await row.locator('.table__check').count()).to.equal(1);
     expect(await page.getByRole('row', { name: /Hours/ }).locator('.table__check').count()).to.equal(0);
 
@@ -234,7 +245,9 @@ describe('settings tabs: triggers, saved replies, question groups, integrations 
     const card = page.locator('.qg-card', { hasText: 'Triage' });
     await card.getByText('Triggered Automatically').waitFor();
     await card.getByText('Hi! One quick question first.').waitFor();
-    expect(await page.getByLabel('Answer', { exact: true }).evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value))).to.deep.equal(['Support', 'Sales']);
+    expect(
+      await page.getByLabel('Answer', { exact: true }).evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value)),
+    ).to.deep.equal(['Support', 'Sales']);
     expect(await page.getByLabel('Then').nth(0).inputValue()).to.equal('customResponse');
     // Unsaved edits are not dropped by opening another group without asking.
     await page.locator('.qg-editor').getByLabel('Label').fill('Triage, edited');
@@ -252,7 +265,9 @@ describe('settings tabs: triggers, saved replies, question groups, integrations 
 
     await page.getByRole('button', { name: 'Remove', exact: true }).click();
     const confirm = page.getByRole('dialog', { name: 'Remove question group?' });
-    await confirm.getByText('Warning, deleting this question group will delete across all widgets, are you sure you want to remove?').waitFor();
+    await confirm
+      .getByText('Warning, deleting this question group will delete across all widgets, are you sure you want to remove?')
+      .waitFor();
     await confirm.getByRole('button', { name: 'Remove' }).click();
     await page.getByRole('heading', { name: 'Add your first question group' }).waitFor();
   });

@@ -7,8 +7,8 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { TERMS_VERSION } from '../../server/shared/constants';
-import { useBrowser } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/app';
+import { useBrowser } from '../helpers/browser';
 import { configuredWidget, type Widget } from './widgetHelpers';
 
 class TestClock {
@@ -103,7 +103,12 @@ describe('settings console (browser)', function () {
     await page.getByRole('button', { name: 'Saved' }).waitFor();
     await page.getByRole('button', { name: 'Save Changes' }).waitFor({ timeout: 10_000 });
     const ce = await saved();
-    expect({ agentLabel: ce.agentLabel, blacklistedUrls: ce.blacklistedUrls, manualMode: ce.manualMode, responseRemindersFreq: ce.responseRemindersFreq }).to.deep.equal({
+    expect({
+      agentLabel: ce.agentLabel,
+      blacklistedUrls: ce.blacklistedUrls,
+      manualMode: ce.manualMode,
+      responseRemindersFreq: ce.responseRemindersFreq,
+    }).to.deep.equal({
       agentLabel: 'Bean team',
       blacklistedUrls: '/checkout',
       manualMode: true,

@@ -4,9 +4,9 @@
  */
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { useBrowser } from '../helpers/browser';
 import { uniqueEmail } from '../factories';
 import { startTestServer, type TestServer } from '../helpers/app';
+import { useBrowser } from '../helpers/browser';
 
 const PASSWORD = 'correct horse battery';
 
@@ -58,7 +58,9 @@ describe('widget setup (browser)', function () {
     const widget = await server.models.ChatEndpoint.findById(ceId);
     expect(widget?.Step).to.equal(3);
     const snippet = page.getByTestId('embed-snippet');
-    expect(await snippet.textContent()).to.contain(`${server.url}/widget.js`).and.contain(`data-widget-id="${widget?.Uuid}"`);
+    expect(await snippet.textContent())
+      .to.contain(`${server.url}/widget.js`)
+      .and.contain(`data-widget-id="${widget?.Uuid}"`);
     return widget;
   }
 
@@ -118,7 +120,9 @@ describe('widget setup (browser)', function () {
     expect(await create.isEnabled()).to.equal(true);
     await name.fill('chat!');
     await page
-      .getByText('Slack requires lowercase letters, numbers, hyphens or underscores: no spaces or other punctuation, at most 80 characters.')
+      .getByText(
+        'Slack requires lowercase letters, numbers, hyphens or underscores: no spaces or other punctuation, at most 80 characters.',
+      )
       .waitFor();
     expect(await create.isDisabled()).to.equal(true);
     await name.fill('x'.repeat(81));
@@ -129,7 +133,10 @@ describe('widget setup (browser)', function () {
     // A name Slack already has is answered clearly and the step stays open.
     await name.fill('support');
     await create.click();
-    await page.getByRole('alert').filter({ hasText: /taken|exists/i }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /taken|exists/i })
+      .waitFor();
 
     await name.fill('Website-Chat_2');
     expect(await name.inputValue()).to.equal('website-chat_2');

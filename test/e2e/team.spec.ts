@@ -7,11 +7,11 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { planStripeId } from '../../server/shared/plans';
-import { useBrowser } from '../helpers/browser';
 import { uniqueEmail } from '../factories';
 import { startTestServer, type TestServer } from '../helpers/app';
-import { eventually } from '../slack/helpers';
+import { useBrowser } from '../helpers/browser';
 import { unzip } from '../helpers/zip';
+import { eventually } from '../slack/helpers';
 
 describe('Account team sections, docs and pricing (browser)', function () {
   this.timeout(120_000);
@@ -28,13 +28,23 @@ describe('Account team sections, docs and pricing (browser)', function () {
 
   async function signedInAdmin(page: Page): Promise<{ email: string; token: string; ceId: string; accountId: string }> {
     const email = uniqueEmail('admin');
-    const res = await fetch(`${server.url}/v1/p/users`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email, password: 'correct horse battery' }) });
+    const res = await fetch(`${server.url}/v1/p/users`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email, password: 'correct horse battery' }),
+    });
     const { token } = (await res.json()) as { token: string };
     for (const doc of ['terms', 'privacy-policy']) {
-      await fetch(`${server.url}/v1/users/legal_confirmation/${doc}/${TERMS_VERSION}`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } });
+      await fetch(`${server.url}/v1/users/legal_confirmation/${doc}/${TERMS_VERSION}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}` },
+      });
     }
     await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
-    const me = (await (await fetch(`${server.url}/v1/users/current`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { accountId: string; ces: { Id: string }[] };
+    const me = (await (await fetch(`${server.url}/v1/users/current`, { headers: { Authorization: `Bearer ${token}` } })).json()) as {
+      accountId: string;
+      ces: { Id: string }[];
+    };
     return { email, token, ceId: me.ces[0]?.Id ?? '', accountId: me.accountId };
   }
 
@@ -117,9 +127,28 @@ describe('Account team sections, docs and pricing (browser)', function () {
     const admin = await signedInAdmin(page);
     const { models } = server;
     await models.Account.updateOne({ _id: admin.accountId }, { $set: { planStripeId: planStripeId('pro', 'monthly') } });
-    const visitor = await models.Visitor.create({ accountId: admin.accountId, ceId: admin.ceId, tokenHash: `e2e-${Date.now()}`, name: 'Erin Erasable', email: 'erin.erasable@example.org' });
-    const conversation = await models.Conversation.create({ accountId: admin.accountId, ceId: admin.ceId, number: 1, visitorId: visitor._id, status: 'ended', endedAt: new Date() });
-    await models.Message.create({ conversationId: conversation._id, seq: 1, kind: 'msg', from: 'visitor', text: 'Please keep my order private' });
+    const visitor = await models.Visitor.create({
+      accountId: admin.accountId,
+      ceId: admin.ceId,
+      tokenHash: `e2e-${Date.now()}`,
+      name: 'Erin Erasable',
+      email: 'erin.erasable@example.org',
+    });
+    const conversation = await models.Conversation.create({
+      accountId: admin.accountId,
+      ceId: admin.ceId,
+      number: 1,
+      visitorId: visitor._id,
+      status: 'ended',
+      endedAt: new Date(),
+    });
+    await models.Message.create({
+      conversationId: conversation._id,
+      seq: 1,
+      kind: 'msg',
+      from: 'visitor',
+      text: 'Please keep my order private',
+    });
 
     await page.goto(at('/account'));
     await page.getByRole('button', { name: 'Request export' }).click();
@@ -135,7 +164,8 @@ describe('Account team sections, docs and pricing (browser)', function () {
     expect(files.get('messages.jsonl')).to.include('Please keep my order private');
     expect(files.get('visitors.jsonl')).to.include('erin.erasable@example.org');
 
-    const history = async () => (await (await fetch(`${server.url}/v1/reports/${admin.ceId}/chats`, { headers: { Authorization: `Bearer ${admin.token}` } })).text());
+    const history = async () =>
+      await (await fetch(`${server.url}/v1/reports/${admin.ceId}/chats`, { headers: { Authorization: `Bearer ${admin.token}` } })).text();
     expect(await history()).to.include('erin.erasable@example.org');
     await page.getByLabel('Visitor e-mail or visitor id').fill('erin.erasable@example.org');
     await page.getByRole('button', { name: 'Erase visitor' }).click();
@@ -151,7 +181,10 @@ describe('Account team sections, docs and pricing (browser)', function () {
   it('opens real Docs and FAQs pages from the header, the sidebar, setup step 3, Support and the saved replies tab', async () => {
     const { page } = browser;
     const admin = await signedInAdmin(page);
-    await server.models.ChatEndpoint.updateOne({ _id: admin.ceId }, { $set: { Step: 3, RoomId: 'C0DOCS0001', RoomName: 'support', slackTeamId: 'T0DOCS', slackBaseUrl: 'https://docs-test.slack.com/' } });
+    await server.models.ChatEndpoint.updateOne(
+      { _id: admin.ceId },
+      { $set: { Step: 3, RoomId: 'C0DOCS0001', RoomName: 'support', slackTeamId: 'T0DOCS', slackBaseUrl: 'https://docs-test.slack.com/' } },
+    );
     const opens = async (from: string, click: () => Promise<void>, expectHeading: RegExp) => {
       await page.goto(at(from));
       await click();
@@ -167,14 +200,25 @@ describe('Account team sections, docs and pricing (browser)', function () {
     // The sidebar's Docs and FAQs show in the phone menu.
     const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
     await phone.context().addCookies([{ name: 'auth_token', value: admin.token, url: server.url }]);
-    for (const [name, heading] of [['Docs', docs], ['FAQs', /Simple pricing/]] as const) {
+    for (const [name, heading] of [
+      ['Docs', docs],
+      ['FAQs', /Simple pricing/],
+    ] as const) {
       await phone.goto(at('/'));
       await phone.getByRole('button', { name: 'Open menu' }).click();
       await phone.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click();
       await phone.getByRole('heading', { level: 1, name: heading }).waitFor();
     }
     await opens(`/setup/${admin.ceId}`, () => page.getByRole('link', { name: /Read the docs/ }).click(), docs);
-    await opens('/support', () => page.getByRole('main').getByRole('link', { name: /Documentation/ }).click(), docs);
+    await opens(
+      '/support',
+      () =>
+        page
+          .getByRole('main')
+          .getByRole('link', { name: /Documentation/ })
+          .click(),
+      docs,
+    );
     await opens('/support', () => page.getByRole('main').getByRole('link', { name: /FAQs/ }).click(), /Simple pricing/);
     await opens(`/settings/${admin.ceId}/saved-replies`, () => page.getByRole('link', { name: 'Read the docs' }).click(), docs);
     await page.getByRole('heading', { name: 'Saved replies' }).waitFor();

@@ -4,14 +4,15 @@
  * /parley help, a header button, App Home) and the outbox. Every page must be free of console errors, failed
  * requests, 404s and raw Slack markup (`:emoji:`, `<!date`, `&lt;`).
  */
-import { expect } from 'chai';
+
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { buildWidget } from '../../scripts/build';
-import { RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { uniqueEmail } from '../factories';
 import { startTestServer, type TestServer } from '../helpers/app';
+import { RESULTS_DIR, useBrowser } from '../helpers/browser';
 
 const SIZES = [
   { name: 'desktop', width: 1280, height: 800 },
@@ -131,13 +132,17 @@ describe("README's Try it without Slack (browser, both sizes)", function () {
       watch(slack, problems);
       await slack.goto(`${url}/sandbox/slack`);
       await slack.locator('#op-channels a', { hasText: 'support' }).click();
-      const parent = slack.locator('#op-messages .msg', { hasText: 'Answered by' }).or(slack.locator('#op-messages .msg', { hasText: 'Waiting' }));
+      const parent = slack
+        .locator('#op-messages .msg', { hasText: 'Answered by' })
+        .or(slack.locator('#op-messages .msg', { hasText: 'Waiting' }));
       await slack.locator('#op-messages [data-act="open-thread"]').first().waitFor();
       await expectNoRawMarkup(slack, 'the sandbox channel');
       await shot(slack, size.name, '5-sandbox-channel');
       await slack.locator('#op-messages [data-act="open-thread"]').first().click();
       // The thread's first reply is the visitor's post, with the visitor's avatar (Slack's icon_url), not the app's.
-      const visitorPost = slack.locator('#op-thread .msg[data-thread-ts]:not(:first-child)', { hasText: 'Do you ship to Lisbon & Porto?' }).first();
+      const visitorPost = slack
+        .locator('#op-thread .msg[data-thread-ts]:not(:first-child)', { hasText: 'Do you ship to Lisbon & Porto?' })
+        .first();
       await visitorPost.waitFor();
       const avatar = await visitorPost.locator('img.avatar').getAttribute('src');
       expect(avatar).to.match(/\/avatars\/visitor\/[0-9a-f]{24}\.png$/);
@@ -178,10 +183,14 @@ describe("README's Try it without Slack (browser, both sizes)", function () {
       await widget.getByLabel('Email address for a transcript').press('Enter');
       await widget.getByText('The transcript is on its way to your inbox.').waitFor();
       await console.goto(`${url}/dev/outbox`);
-      await console.getByText('Transcript of your chat').first().waitFor({ timeout: 30_000 }).catch(async () => {
-        await console.reload();
-        await console.getByText('Transcript of your chat').first().waitFor();
-      });
+      await console
+        .getByText('Transcript of your chat')
+        .first()
+        .waitFor({ timeout: 30_000 })
+        .catch(async () => {
+          await console.reload();
+          await console.getByText('Transcript of your chat').first().waitFor();
+        });
       await expectNoRawMarkup(console, 'the outbox');
       await shot(console, size.name, '11-outbox');
 

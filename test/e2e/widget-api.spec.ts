@@ -9,10 +9,10 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { buildWidget } from '../../scripts/build';
-import { useBrowser } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/app';
+import { useBrowser } from '../helpers/browser';
 import { ACME, ALICE } from '../slack/helpers';
-import { animationsDone, configuredWidget, shot, threadWith, waitFor, type Widget } from './widgetHelpers';
+import { animationsDone, configuredWidget, shot, threadWith, type Widget, waitFor } from './widgetHelpers';
 
 type Win = Window & { parley: Record<string, (...args: unknown[]) => unknown>; __events: string[] };
 
@@ -69,7 +69,13 @@ describe('visitor widget API and settings (browser)', function () {
     const visitor = await waitFor('the identified visitor', () => server.models.Visitor.findOne({ identUserId: 'user-42' }).exec());
     expect(visitor.identTraits).to.include({ plan: 'pro' });
 
-    await server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, threadTs: thread.parent.ts, text: 'Hello Jane!' });
+    await server.slack.postAsUser({
+      teamId: ACME,
+      userId: ALICE,
+      channelId: widget.channel,
+      threadTs: thread.parent.ts,
+      text: 'Hello Jane!',
+    });
     await widgetOf(page).getByText('Hello Jane!').waitFor();
     await page.evaluate(() => (window as unknown as Win).parley.hide());
     expect(await page.evaluate(() => (window as unknown as Win).parley.isShown())).to.equal(false);
@@ -120,7 +126,9 @@ describe('visitor widget API and settings (browser)', function () {
     await w.getByText('I agree that Northwind stores my messages.').waitFor();
     await animationsDone(page);
     await shot(page, 'privacy-consent');
-    expect(await w.getByRole('link', { name: 'Our privacy policy' }).first().getAttribute('href')).to.equal('https://northwind.example/privacy');
+    expect(await w.getByRole('link', { name: 'Our privacy policy' }).first().getAttribute('href')).to.equal(
+      'https://northwind.example/privacy',
+    );
     expect(await w.getByRole('textbox', { name: 'Message', exact: true }).count()).to.equal(0);
     await w.getByRole('button', { name: 'Accept' }).click();
 
@@ -183,7 +191,13 @@ describe('visitor widget API and settings (browser)', function () {
     await openDemo(second, widget);
     await widgetOf(second).getByText('Message from the first tab').waitFor();
     await widgetOf(second).getByRole('button', { name: 'Minimise chat' }).click();
-    await server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, threadTs: thread.parent.ts, text: 'Reply seen in both tabs' });
+    await server.slack.postAsUser({
+      teamId: ACME,
+      userId: ALICE,
+      channelId: widget.channel,
+      threadTs: thread.parent.ts,
+      text: 'Reply seen in both tabs',
+    });
     await widgetOf(first).getByText('Reply seen in both tabs').waitFor();
     // Minimised, the second tab shows the reply as an unread badge.
     await widgetOf(second).locator('.badge', { hasText: '1' }).waitFor();
@@ -197,8 +211,24 @@ describe('visitor widget API and settings (browser)', function () {
       minDelay: 60,
       matchType: 'contains',
       triggers: [
-        { uid: 'trg-beans', message: 'Need help choosing a roast?', after: 1, on: ['widget='], matchType: 'contains', enabled: true, displayStyle: 'peek' },
-        { uid: 'trg-never', message: 'Only on the checkout page', after: 0, on: ['/checkout'], matchType: 'startsWith', enabled: true, displayStyle: 'peek' },
+        {
+          uid: 'trg-beans',
+          message: 'Need help choosing a roast?',
+          after: 1,
+          on: ['widget='],
+          matchType: 'contains',
+          enabled: true,
+          displayStyle: 'peek',
+        },
+        {
+          uid: 'trg-never',
+          message: 'Only on the checkout page',
+          after: 0,
+          on: ['/checkout'],
+          matchType: 'startsWith',
+          enabled: true,
+          displayStyle: 'peek',
+        },
       ],
     };
     const widget = await configuredWidget(server, { triggerJson: JSON.stringify(triggers) });
@@ -236,7 +266,9 @@ describe('visitor widget API and settings (browser)', function () {
     await w.locator('.msg.visitor:not(.sending)', { hasText: 'photo of the grinder' }).waitFor();
     const attach = w.getByRole('button', { name: 'Attach a file' });
     expect(await attach.isEnabled()).to.equal(true);
-    await w.locator('input[type=file]').setInputFiles({ name: 'grinder-settings.txt', mimeType: 'text/plain', buffer: Buffer.from('burr setting 14') });
+    await w
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'grinder-settings.txt', mimeType: 'text/plain', buffer: Buffer.from('burr setting 14') });
     await w.locator('.msg.visitor .files a', { hasText: 'grinder-settings.txt' }).waitFor();
     await waitFor('the file in Slack', () => server.slack.state.data.files.find((f) => JSON.stringify(f).includes('grinder-settings.txt')));
 
@@ -249,7 +281,10 @@ describe('visitor widget API and settings (browser)', function () {
   });
 
   it('offers to leave an e-mail when nobody answers in time and stores it on the visitor', async () => {
-    const widget = await configuredWidget(server, { noAnswerMessageAfterSecs: 1, noAnswerWithoutEmail: 'Sorry, everyone is busy. Leave your e-mail?' });
+    const widget = await configuredWidget(server, {
+      noAnswerMessageAfterSecs: 1,
+      noAnswerWithoutEmail: 'Sorry, everyone is busy. Leave your e-mail?',
+    });
     const page = browser.page;
     await openDemo(page, widget);
     const w = widgetOf(page);
@@ -262,7 +297,6 @@ describe('visitor widget API and settings (browser)', function () {
     await late.getByRole('button', { name: 'Send' }).click();
     await late.getByText('late@example.com').waitFor();
     await waitFor('the e-mail on the visitor', () => server.models.Visitor.findOne({ email: 'late@example.com' }).exec());
-
   });
 
   it('tells the visitor clearly when every operator is busy (maxConcurrentConvos) and keeps their message to retry', async () => {
@@ -341,11 +375,19 @@ window.parley.open(); window.parley.send('hello?');</script>
     await shot(page, 'launcher-button-left');
     expect(await launcher.evaluate((el) => getComputedStyle(el).backgroundColor)).to.equal('rgb(15, 118, 110)');
     // The demo page sets button { text-transform: uppercase }: the shadow root keeps it out.
-    expect(await page.locator('main button').first().evaluate((el) => getComputedStyle(el).textTransform)).to.equal('uppercase');
+    expect(
+      await page
+        .locator('main button')
+        .first()
+        .evaluate((el) => getComputedStyle(el).textTransform),
+    ).to.equal('uppercase');
     expect(await launcher.evaluate((el) => getComputedStyle(el).textTransform)).to.equal('none');
 
     // The browser caches the configuration for 30 s: the new settings are read by fresh profiles.
-    await server.models.ChatEndpoint.updateOne({ Uuid: widget.uuid }, { $set: { collapsedMode: 'default', widgetAlignment: 'bottomRight' } });
+    await server.models.ChatEndpoint.updateOne(
+      { Uuid: widget.uuid },
+      { $set: { collapsedMode: 'default', widgetAlignment: 'bottomRight' } },
+    );
     const sidebar = await browser.newPage();
     await openDemo(sidebar, widget, '&style=sidebar');
     const tab = widgetOf(sidebar).locator('.launcher');

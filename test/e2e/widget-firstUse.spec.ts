@@ -6,10 +6,10 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { buildWidget } from '../../scripts/build';
-import { useBrowser } from '../helpers/browser';
 import { startTestServer, type TestServer } from '../helpers/app';
+import { useBrowser } from '../helpers/browser';
 import { ACME, ALICE } from '../slack/helpers';
-import { configuredWidget, shot, threadWith, waitFor, type Widget } from './widgetHelpers';
+import { configuredWidget, shot, threadWith, type Widget, waitFor } from './widgetHelpers';
 
 describe('widget on first use (browser)', function () {
   this.timeout(90_000);
@@ -30,7 +30,12 @@ describe('widget on first use (browser)', function () {
     const host = page.locator('parley-widget');
     const launcher = host.locator('.launcher');
     await launcher.waitFor();
-    return { host, launcher, input: host.getByRole('textbox', { name: 'Message', exact: true }), log: host.getByRole('log', { name: 'Messages' }) };
+    return {
+      host,
+      launcher,
+      input: host.getByRole('textbox', { name: 'Message', exact: true }),
+      log: host.getByRole('log', { name: 'Messages' }),
+    };
   }
 
   it('shows the offline title on the launcher as soon as the widget is turned off, on the next page load', async () => {

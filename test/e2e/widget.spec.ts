@@ -6,11 +6,11 @@
 import { expect } from 'chai';
 import type { Locator, Page } from 'playwright-core';
 import { buildWidget } from '../../scripts/build';
-import { useBrowser } from '../helpers/browser';
-import { startTestServer, type TestServer } from '../helpers/app';
-import { ACME, ALICE } from '../slack/helpers';
-import { animationsDone, configuredWidget, shot, threadWith, waitFor, type Widget } from './widgetHelpers';
 import type { Message } from '../../server/sandbox/slack/types';
+import { startTestServer, type TestServer } from '../helpers/app';
+import { useBrowser } from '../helpers/browser';
+import { ACME, ALICE } from '../slack/helpers';
+import { animationsDone, configuredWidget, shot, threadWith, type Widget, waitFor } from './widgetHelpers';
 
 const count = (messages: Message[], text: string) => messages.filter((m) => m.text.includes(text)).length;
 
@@ -139,7 +139,13 @@ describe('visitor widget (browser, demo site on another origin)', function () {
     await say(panel, 'First question before the restart');
     await sent(panel.log, 'First question before the restart').waitFor();
     const before = await waitFor('the Slack thread', () => threadWith(server, widget.channel, 'First question before the restart'));
-    await server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, threadTs: before.parent.ts, text: 'Answer before the restart' });
+    await server.slack.postAsUser({
+      teamId: ACME,
+      userId: ALICE,
+      channelId: widget.channel,
+      threadTs: before.parent.ts,
+      text: 'Answer before the restart',
+    });
     await panel.log.getByText('Answer before the restart').waitFor();
 
     await server.close({ keepData: true });
@@ -151,13 +157,24 @@ describe('visitor widget (browser, demo site on another origin)', function () {
     await sent(panel.log, 'Typed while the server was down').waitFor({ timeout: 40_000 });
     const after = await waitFor('the message in the same thread', () => {
       const thread = threadWith(server, widget.channel, 'Typed while the server was down');
-      return thread && thread.replies.some((r) => r.text.includes('First question')) ? thread : undefined;
+      return thread?.replies.some((r) => r.text.includes('First question')) ? thread : undefined;
     });
     expect(after.parent.ts).to.equal(before.parent.ts);
-    await server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, threadTs: after.parent.ts, text: 'Answer after the restart' });
+    await server.slack.postAsUser({
+      teamId: ACME,
+      userId: ALICE,
+      channelId: widget.channel,
+      threadTs: after.parent.ts,
+      text: 'Answer after the restart',
+    });
     await panel.log.getByText('Answer after the restart').waitFor();
 
-    for (const text of ['First question before the restart', 'Answer before the restart', 'Typed while the server was down', 'Answer after the restart']) {
+    for (const text of [
+      'First question before the restart',
+      'Answer before the restart',
+      'Typed while the server was down',
+      'Answer after the restart',
+    ]) {
       expect(await panel.log.locator('.msg', { hasText: text }).count(), text).to.equal(1);
     }
     const final = threadWith(server, widget.channel, 'Typed while the server was down');
@@ -182,7 +199,13 @@ describe('visitor widget (browser, demo site on another origin)', function () {
 
     await browser.context.setOffline(true);
     await panel.host.getByText('Reconnecting…').waitFor();
-    await server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, threadTs: thread.parent.ts, text: 'Yes, 12 bags left.' });
+    await server.slack.postAsUser({
+      teamId: ACME,
+      userId: ALICE,
+      channelId: widget.channel,
+      threadTs: thread.parent.ts,
+      text: 'Yes, 12 bags left.',
+    });
     await server.slack.settled();
     expect(await panel.log.getByText('Yes, 12 bags left.').count()).to.equal(0);
 

@@ -2,12 +2,12 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { RESULTS_DIR } from '../helpers/browser';
-import type { TestServer } from '../helpers/app';
-import { signUpUser } from '../factories';
-import { firstWidgetId, setUpWidget } from '../slack/helpers';
 import type { ChatEndpoint } from '../../server/models/ChatEndpoint';
 import type { Message } from '../../server/sandbox/slack/types';
+import { signUpUser } from '../factories';
+import type { TestServer } from '../helpers/app';
+import { RESULTS_DIR } from '../helpers/browser';
+import { firstWidgetId, setUpWidget } from '../slack/helpers';
 
 export type Widget = { uuid: string; channel: string; ceId: string };
 
@@ -23,7 +23,11 @@ export async function configuredWidget(server: TestServer, settings: Partial<Cha
 }
 
 /** Polls `read` until it answers something other than undefined or null. */
-export async function waitFor<T>(what: string, read: () => Promise<T | null | undefined> | T | undefined, timeoutMs = 15_000): Promise<NonNullable<T>> {
+export async function waitFor<T>(
+  what: string,
+  read: () => Promise<T | null | undefined> | T | undefined,
+  timeoutMs = 15_000,
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();

@@ -3,7 +3,7 @@
  * when MONGODB_URI is set.
  */
 import { expect } from 'chai';
-import mongoose, { Schema, type Connection } from 'mongoose';
+import mongoose, { type Connection, Schema } from 'mongoose';
 import { testMongoUri, uniqueDbName } from '../helpers/mongo';
 
 interface Account {
@@ -39,26 +39,38 @@ describe('embedded MongoDB conformance (mongoose)', () => {
 
   before(async () => {
     conn = await mongoose.createConnection(await testMongoUri(), { dbName: uniqueDbName('mongoose') }).asPromise();
-    PersonModel = conn.model<Person>('Person', new Schema<Person>({
-      email: { type: String, required: true, unique: true },
-      name: String,
-    }));
-    AccountModel = conn.model<Account>('Account', new Schema<Account>({
-      name: { type: String, required: true },
-      slug: { type: String, required: true, unique: true },
-      plan: { type: String, default: 'free', index: true },
-      seats: { type: Number, default: 1 },
-      tags: [String],
-      owner: { type: Schema.Types.ObjectId, ref: 'Person' },
-      settings: { color: { type: String, default: '#000' }, greeting: String },
-    }, { timestamps: true }));
-    ConversationModel = conn.model<Conversation>('Conversation', new Schema<Conversation>({
-      account: { type: Schema.Types.ObjectId, ref: 'Account', required: true, index: true },
-      visitor: String,
-      messages: [{ from: String, text: String, at: { type: Date, default: () => new Date() } }],
-      status: { type: String, enum: ['open', 'closed'], default: 'open' },
-      closedAt: Date,
-    }));
+    PersonModel = conn.model<Person>(
+      'Person',
+      new Schema<Person>({
+        email: { type: String, required: true, unique: true },
+        name: String,
+      }),
+    );
+    AccountModel = conn.model<Account>(
+      'Account',
+      new Schema<Account>(
+        {
+          name: { type: String, required: true },
+          slug: { type: String, required: true, unique: true },
+          plan: { type: String, default: 'free', index: true },
+          seats: { type: Number, default: 1 },
+          tags: [String],
+          owner: { type: Schema.Types.ObjectId, ref: 'Person' },
+          settings: { color: { type: String, default: '#000' }, greeting: String },
+        },
+        { timestamps: true },
+      ),
+    );
+    ConversationModel = conn.model<Conversation>(
+      'Conversation',
+      new Schema<Conversation>({
+        account: { type: Schema.Types.ObjectId, ref: 'Account', required: true, index: true },
+        visitor: String,
+        messages: [{ from: String, text: String, at: { type: Date, default: () => new Date() } }],
+        status: { type: String, enum: ['open', 'closed'], default: 'open' },
+        closedAt: Date,
+      }),
+    );
     await Promise.all([PersonModel.init(), AccountModel.init(), ConversationModel.init()]);
   });
 
@@ -106,7 +118,10 @@ describe('embedded MongoDB conformance (mongoose)', () => {
     expect((reloaded as unknown as { __v: number }).__v).to.equal(2);
     expect(reloaded!.updatedAt.getTime()).to.be.at.least(reloaded!.createdAt.getTime());
 
-    await AccountModel.updateOne({ _id: account._id }, { $inc: { seats: 2 }, $addToSet: { tags: 'b' }, $unset: { 'settings.greeting': 1 } });
+    await AccountModel.updateOne(
+      { _id: account._id },
+      { $inc: { seats: 2 }, $addToSet: { tags: 'b' }, $unset: { 'settings.greeting': 1 } },
+    );
     const after = await AccountModel.findById(account._id).lean();
     expect(after!.seats).to.equal(7);
     expect(after!.tags).to.deep.equal(['b', 'c', 'd']);
@@ -122,7 +137,11 @@ describe('embedded MongoDB conformance (mongoose)', () => {
     expect(first).to.include({ slug: 'initech', name: 'Initech', plan: 'free' });
     const createdAt = first!.createdAt.getTime();
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const second = await AccountModel.findOneAndUpdate({ slug: 'initech' }, { name: 'Initech 2' }, { upsert: true, returnDocument: 'after' }).lean();
+    const second = await AccountModel.findOneAndUpdate(
+      { slug: 'initech' },
+      { name: 'Initech 2' },
+      { upsert: true, returnDocument: 'after' },
+    ).lean();
     expect(second!.name).to.equal('Initech 2');
     expect(second!.createdAt.getTime()).to.equal(createdAt);
     expect(second!.updatedAt.getTime()).to.be.greaterThan(createdAt);
@@ -149,7 +168,10 @@ describe('embedded MongoDB conformance (mongoose)', () => {
     const account = await AccountModel.create({ name: 'Umbrella', slug: 'umbrella' });
     const conversation = await ConversationModel.create({ account: account._id, visitor: 'v', messages: [] });
     await ConversationModel.updateOne({ _id: conversation._id }, { $push: { messages: { from: 'agent', text: 'one' } } });
-    await ConversationModel.updateOne({ _id: conversation._id }, { $push: { messages: { $each: [{ from: 'visitor', text: 'two' }], $position: 0 } } });
+    await ConversationModel.updateOne(
+      { _id: conversation._id },
+      { $push: { messages: { $each: [{ from: 'visitor', text: 'two' }], $position: 0 } } },
+    );
     await ConversationModel.updateOne({ _id: conversation._id, 'messages.text': 'one' }, { $set: { 'messages.$.text': 'uno' } });
     const reloaded = await ConversationModel.findById(conversation._id).lean();
     expect(reloaded!.messages.map((m) => m.text)).to.deep.equal(['two', 'uno']);
@@ -158,16 +180,23 @@ describe('embedded MongoDB conformance (mongoose)', () => {
 
   it('counts, estimates, checks existence, sorts, skips, limits and selects', async () => {
     const account = await AccountModel.create({ name: 'Stark', slug: 'stark' });
-    await ConversationModel.insertMany(Array.from({ length: 25 }, (_, i) => ({
-      account: account._id,
-      visitor: `visitor-${String(i).padStart(2, '0')}`,
-      status: i % 5 === 0 ? 'closed' : 'open',
-    })));
+    await ConversationModel.insertMany(
+      Array.from({ length: 25 }, (_, i) => ({
+        account: account._id,
+        visitor: `visitor-${String(i).padStart(2, '0')}`,
+        status: i % 5 === 0 ? 'closed' : 'open',
+      })),
+    );
     expect(await ConversationModel.countDocuments({ account: account._id, status: 'closed' })).to.equal(5);
     expect(await ConversationModel.estimatedDocumentCount()).to.be.at.least(25);
     expect(await ConversationModel.exists({ account: account._id, visitor: 'visitor-03' })).to.not.equal(null);
     expect(await ConversationModel.exists({ visitor: 'nobody' })).to.equal(null);
-    const page = await ConversationModel.find({ account: account._id }).sort({ visitor: -1 }).skip(5).limit(3).select('visitor -_id').lean();
+    const page = await ConversationModel.find({ account: account._id })
+      .sort({ visitor: -1 })
+      .skip(5)
+      .limit(3)
+      .select('visitor -_id')
+      .lean();
     expect(page).to.deep.equal([{ visitor: 'visitor-19' }, { visitor: 'visitor-18' }, { visitor: 'visitor-17' }]);
     expect((await ConversationModel.distinct('status', { account: account._id })).sort()).to.deep.equal(['closed', 'open']);
   });
@@ -184,7 +213,10 @@ describe('embedded MongoDB conformance (mongoose)', () => {
       { $group: { _id: '$status', n: { $sum: 1 } } },
       { $sort: { _id: 1 } },
     ]);
-    expect(byStatus).to.deep.equal([{ _id: 'closed', n: 2 }, { _id: 'open', n: 1 }]);
+    expect(byStatus).to.deep.equal([
+      { _id: 'closed', n: 2 },
+      { _id: 'open', n: 1 },
+    ]);
     const byDay = await ConversationModel.aggregate([
       { $match: { account: account._id, closedAt: { $exists: true } } },
       { $group: { _id: { $dateToString: { format: '%Y-%m-%d', date: '$closedAt' } }, n: { $sum: 1 } } },
@@ -218,7 +250,11 @@ describe('embedded MongoDB conformance (mongoose)', () => {
   it('syncs indexes with the schema, dropping the ones the schema no longer declares', async () => {
     const collection = conn.collection('tickets');
     await collection.createIndex({ legacy: 1 });
-    const Ticket = conn.model('Ticket', new Schema({ number: { type: Number, unique: true }, subject: { type: String, index: true } }), 'tickets');
+    const Ticket = conn.model(
+      'Ticket',
+      new Schema({ number: { type: Number, unique: true }, subject: { type: String, index: true } }),
+      'tickets',
+    );
     const dropped = await Ticket.syncIndexes();
     expect(dropped).to.deep.equal(['legacy_1']);
     const names = (await collection.listIndexes().toArray()).map((i) => i.name).sort();
@@ -230,7 +266,10 @@ describe('embedded MongoDB conformance (mongoose)', () => {
     this.timeout(150_000);
     const Token = conn.model('Token', new Schema({ value: String, createdAt: { type: Date, expires: 1 } }));
     await Token.init();
-    await Token.create([{ value: 'stale', createdAt: new Date(Date.now() - 60_000) }, { value: 'fresh', createdAt: new Date(Date.now() + 3_600_000) }]);
+    await Token.create([
+      { value: 'stale', createdAt: new Date(Date.now() - 60_000) },
+      { value: 'fresh', createdAt: new Date(Date.now() + 3_600_000) },
+    ]);
     const deadline = Date.now() + 140_000;
     while (await Token.exists({ value: 'stale' })) {
       if (Date.now() > deadline) throw new Error('the expired token was never deleted');

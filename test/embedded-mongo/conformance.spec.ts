@@ -3,7 +3,7 @@
  * MONGODB_URI is set (test/helpers/mongo.ts picks the target), so every expectation is mongod's behaviour.
  */
 import { expect } from 'chai';
-import { MongoBulkWriteError, MongoClient, MongoServerError, ObjectId, type Db, type Document } from 'mongodb';
+import { type Db, type Document, MongoBulkWriteError, MongoClient, MongoServerError, ObjectId } from 'mongodb';
 import { testMongoUri, uniqueDbName } from '../helpers/mongo';
 
 async function rejection(promise: Promise<unknown>): Promise<MongoServerError> {
@@ -70,7 +70,12 @@ describe('embedded MongoDB conformance (driver)', () => {
       const coll = db.collection('crud');
       const { insertedId } = await coll.insertOne({ name: 'Ada', nested: { level: 1 }, tags: ['a', 'b'] });
       expect(insertedId).to.be.instanceOf(ObjectId);
-      expect(await coll.findOne({ _id: insertedId })).to.deep.equal({ _id: insertedId, name: 'Ada', nested: { level: 1 }, tags: ['a', 'b'] });
+      expect(await coll.findOne({ _id: insertedId })).to.deep.equal({
+        _id: insertedId,
+        name: 'Ada',
+        nested: { level: 1 },
+        tags: ['a', 'b'],
+      });
       expect(await coll.findOne({ 'nested.level': 1, tags: 'b' })).to.include({ name: 'Ada' });
       const replaced = await coll.replaceOne({ _id: insertedId }, { name: 'Grace' });
       expect(replaced.modifiedCount).to.equal(1);
@@ -125,14 +130,21 @@ describe('embedded MongoDB conformance (driver)', () => {
     });
 
     it('rejects an unknown query operator with BadValue (2)', async () => {
-      const err = await rejection(db.collection('operators').find({ n: { $bogus: 1 } }).toArray());
+      const err = await rejection(
+        db
+          .collection('operators')
+          .find({ n: { $bogus: 1 } })
+          .toArray(),
+      );
       expect(err.code).to.equal(2);
       expect(err.message).to.include('unknown operator: $bogus');
     });
 
     it('sorts, skips, limits and projects', async () => {
       const coll = db.collection('paging');
-      await coll.insertMany(Array.from({ length: 30 }, (_, i) => ({ i, group: i % 3, name: `n${i}`, secret: 's', meta: { a: i, b: 'x' } })));
+      await coll.insertMany(
+        Array.from({ length: 30 }, (_, i) => ({ i, group: i % 3, name: `n${i}`, secret: 's', meta: { a: i, b: 'x' } })),
+      );
       const page = await coll.find({ group: 1 }).sort({ i: -1 }).skip(2).limit(3).project({ name: 1, 'meta.a': 1, _id: 0 }).toArray();
       expect(page).to.deep.equal([
         { name: 'n22', meta: { a: 22 } },
@@ -141,30 +153,66 @@ describe('embedded MongoDB conformance (driver)', () => {
       ]);
       const excluded = await coll.find({ i: 0 }).project({ secret: 0, meta: 0 }).toArray();
       expect(Object.keys(excluded[0])).to.deep.equal(['_id', 'i', 'group', 'name']);
-      const multi = await coll.find({ i: { $lt: 4 } }).sort({ group: 1, i: -1 }).project({ i: 1, _id: 0 }).toArray();
+      const multi = await coll
+        .find({ i: { $lt: 4 } })
+        .sort({ group: 1, i: -1 })
+        .project({ i: 1, _id: 0 })
+        .toArray();
       expect(multi.map((d) => d.i)).to.deep.equal([3, 0, 1, 2]);
     });
 
     it('projects array slices and the first matching element', async () => {
       const coll = db.collection('array-projection');
-      await coll.insertOne({ _id: 'p', title: 'T', tags: ['a', 'b', 'c'], items: [{ k: 'x', v: 1 }, { k: 'y', v: 2 }] } as Document);
+      await coll.insertOne({
+        _id: 'p',
+        title: 'T',
+        tags: ['a', 'b', 'c'],
+        items: [
+          { k: 'x', v: 1 },
+          { k: 'y', v: 2 },
+        ],
+      } as Document);
       expect(await coll.findOne({ _id: 'p' } as Document, { projection: { tags: { $slice: 1 } } })).to.deep.equal({
-        _id: 'p', title: 'T', tags: ['a'], items: [{ k: 'x', v: 1 }, { k: 'y', v: 2 }],
+        _id: 'p',
+        title: 'T',
+        tags: ['a'],
+        items: [
+          { k: 'x', v: 1 },
+          { k: 'y', v: 2 },
+        ],
       });
-      expect(await coll.findOne({ _id: 'p' } as Document, { projection: { title: 1, tags: { $slice: -2 } } })).to.deep.equal({ _id: 'p', title: 'T', tags: ['b', 'c'] });
-      expect(await coll.findOne({ _id: 'p' } as Document, { projection: { items: { $elemMatch: { k: 'y' } } } })).to.deep.equal({ _id: 'p', items: [{ k: 'y', v: 2 }] });
+      expect(await coll.findOne({ _id: 'p' } as Document, { projection: { title: 1, tags: { $slice: -2 } } })).to.deep.equal({
+        _id: 'p',
+        title: 'T',
+        tags: ['b', 'c'],
+      });
+      expect(await coll.findOne({ _id: 'p' } as Document, { projection: { items: { $elemMatch: { k: 'y' } } } })).to.deep.equal({
+        _id: 'p',
+        items: [{ k: 'y', v: 2 }],
+      });
     });
 
     it('sorts values of different types in BSON order', async () => {
       const coll = db.collection('mixed');
-      await coll.insertMany([{ k: 'b', v: 'text' }, { k: 'c', v: 5 }, { k: 'a', v: null }, { k: 'd', v: new Date(0) }, { k: 'e', v: true }, { k: 'f' }]);
+      await coll.insertMany([
+        { k: 'b', v: 'text' },
+        { k: 'c', v: 5 },
+        { k: 'a', v: null },
+        { k: 'd', v: new Date(0) },
+        { k: 'e', v: true },
+        { k: 'f' },
+      ]);
       const order = (await coll.find().sort({ v: 1, k: 1 }).toArray()).map((d) => d.k);
       expect(order).to.deep.equal(['a', 'f', 'c', 'b', 'e', 'd']);
     });
 
     it('sorts arrays by their smallest element ascending and their largest descending', async () => {
       const coll = db.collection('array-sort');
-      await coll.insertMany([{ k: 'a', v: [5, 1] }, { k: 'b', v: 3 }, { k: 'c', v: [2, 9] }]);
+      await coll.insertMany([
+        { k: 'a', v: [5, 1] },
+        { k: 'b', v: 3 },
+        { k: 'c', v: [2, 9] },
+      ]);
       expect((await coll.find().sort({ v: 1 }).toArray()).map((d) => d.k)).to.deep.equal(['a', 'c', 'b']);
       expect((await coll.find().sort({ v: -1 }).toArray()).map((d) => d.k)).to.deep.equal(['c', 'a', 'b']);
     });
@@ -194,14 +242,38 @@ describe('embedded MongoDB conformance (driver)', () => {
     it('applies every update operator', async () => {
       const coll = db.collection('updates');
       const { insertedId: _id } = await coll.insertOne({
-        n: 5, m: 3, lo: 10, hi: 10, old: 'x', gone: 1, list: [1, 2, 3, 2], set: ['a'], stack: [1, 2, 3], bits: 5,
-        items: [{ k: 'a', q: 1 }, { k: 'b', q: 2 }],
+        n: 5,
+        m: 3,
+        lo: 10,
+        hi: 10,
+        old: 'x',
+        gone: 1,
+        list: [1, 2, 3, 2],
+        set: ['a'],
+        stack: [1, 2, 3],
+        bits: 5,
+        items: [
+          { k: 'a', q: 1 },
+          { k: 'b', q: 2 },
+        ],
       });
-      await coll.updateOne({ _id }, {
-        $inc: { n: 2 }, $mul: { m: 2 }, $min: { lo: 4 }, $max: { hi: 20 }, $rename: { old: 'renamed' }, $unset: { gone: '' },
-        $set: { 'deep.path': true }, $pull: { list: 2 } as Document, $addToSet: { set: { $each: ['a', 'b'] } }, $pop: { stack: -1 },
-        $bit: { bits: { and: 4 } }, $currentDate: { touched: true },
-      });
+      await coll.updateOne(
+        { _id },
+        {
+          $inc: { n: 2 },
+          $mul: { m: 2 },
+          $min: { lo: 4 },
+          $max: { hi: 20 },
+          $rename: { old: 'renamed' },
+          $unset: { gone: '' },
+          $set: { 'deep.path': true },
+          $pull: { list: 2 } as Document,
+          $addToSet: { set: { $each: ['a', 'b'] } },
+          $pop: { stack: -1 },
+          $bit: { bits: { and: 4 } },
+          $currentDate: { touched: true },
+        },
+      );
       const doc = await coll.findOne({ _id });
       expect(doc).to.include({ n: 7, m: 6, lo: 4, hi: 20, renamed: 'x', bits: 4 });
       expect(doc).to.not.have.property('gone');
@@ -219,12 +291,19 @@ describe('embedded MongoDB conformance (driver)', () => {
       const after = await coll.findOne({ _id });
       expect(after!.list).to.deep.equal([0, 1, 3, 5]);
       expect(after!.set).to.deep.equal(['b']);
-      expect(after!.items).to.deep.equal([{ k: 'a', q: 1, seen: true }, { k: 'b', q: 120, seen: true }]);
+      expect(after!.items).to.deep.equal([
+        { k: 'a', q: 1, seen: true },
+        { k: 'b', q: 120, seen: true },
+      ]);
     });
 
     it('reports matched and modified counts, and updates many', async () => {
       const coll = db.collection('counts');
-      await coll.insertMany([{ g: 1, v: 0 }, { g: 1, v: 0 }, { g: 2, v: 0 }]);
+      await coll.insertMany([
+        { g: 1, v: 0 },
+        { g: 1, v: 0 },
+        { g: 2, v: 0 },
+      ]);
       const same = await coll.updateOne({ g: 2 }, { $set: { v: 0 } });
       expect(same.matchedCount).to.equal(1);
       expect(same.modifiedCount).to.equal(0);
@@ -243,9 +322,19 @@ describe('embedded MongoDB conformance (driver)', () => {
       );
       expect(first.upsertedCount).to.equal(1);
       const inserted = await coll.findOne({ _id: first.upsertedId! });
-      expect(inserted).to.deep.equal({ _id: first.upsertedId, email: 'a@example.com', profile: { plan: 'free' }, seen: 1, createdBy: 'upsert' });
+      expect(inserted).to.deep.equal({
+        _id: first.upsertedId,
+        email: 'a@example.com',
+        profile: { plan: 'free' },
+        seen: 1,
+        createdBy: 'upsert',
+      });
 
-      const second = await coll.updateOne({ email: 'a@example.com' }, { $set: { seen: 2 }, $setOnInsert: { createdBy: 'again' } }, { upsert: true });
+      const second = await coll.updateOne(
+        { email: 'a@example.com' },
+        { $set: { seen: 2 }, $setOnInsert: { createdBy: 'again' } },
+        { upsert: true },
+      );
       expect(second.upsertedCount).to.equal(0);
       expect(second.modifiedCount).to.equal(1);
       expect(await coll.findOne({ email: 'a@example.com' })).to.include({ seen: 2, createdBy: 'upsert' });
@@ -257,7 +346,11 @@ describe('embedded MongoDB conformance (driver)', () => {
 
     it('leaves regular expressions and range conditions of the filter out of an upserted document', async () => {
       const coll = db.collection('upsert-seeds');
-      const result = await coll.updateOne({ name: /^A/, plan: { $in: ['pro'] }, seats: { $gte: 2 } }, { $set: { seen: true } }, { upsert: true });
+      const result = await coll.updateOne(
+        { name: /^A/, plan: { $in: ['pro'] }, seats: { $gte: 2 } },
+        { $set: { seen: true } },
+        { upsert: true },
+      );
       expect(await coll.findOne({ _id: result.upsertedId! })).to.deep.equal({ _id: result.upsertedId, plan: 'pro', seen: true });
     });
 
@@ -265,7 +358,12 @@ describe('embedded MongoDB conformance (driver)', () => {
       const coll = db.collection('pipeline-updates');
       const { insertedId } = await coll.insertOne({ first: 'Ada', last: 'Lovelace', tmp: 1 });
       await coll.updateOne({ _id: insertedId }, [{ $set: { full: { $concat: ['$first', ' ', '$last'] } } }, { $unset: 'tmp' }]);
-      expect(await coll.findOne({ _id: insertedId })).to.deep.equal({ _id: insertedId, first: 'Ada', last: 'Lovelace', full: 'Ada Lovelace' });
+      expect(await coll.findOne({ _id: insertedId })).to.deep.equal({
+        _id: insertedId,
+        first: 'Ada',
+        last: 'Lovelace',
+        full: 'Ada Lovelace',
+      });
     });
 
     it('refuses to change _id with ImmutableField (66)', async () => {
@@ -293,8 +391,16 @@ describe('embedded MongoDB conformance (driver)', () => {
 
     it('finds and modifies one document, returning it before or after', async () => {
       const coll = db.collection('fam');
-      await coll.insertMany([{ k: 'a', n: 1 }, { k: 'a', n: 2 }, { k: 'b', n: 3 }]);
-      const before = await coll.findOneAndUpdate({ k: 'a' }, { $inc: { n: 10 } }, { sort: { n: -1 }, returnDocument: 'before', projection: { _id: 0 } });
+      await coll.insertMany([
+        { k: 'a', n: 1 },
+        { k: 'a', n: 2 },
+        { k: 'b', n: 3 },
+      ]);
+      const before = await coll.findOneAndUpdate(
+        { k: 'a' },
+        { $inc: { n: 10 } },
+        { sort: { n: -1 }, returnDocument: 'before', projection: { _id: 0 } },
+      );
       expect(before).to.deep.equal({ k: 'a', n: 2 });
       const after = await coll.findOneAndUpdate({ k: 'b' }, { $set: { done: true } }, { returnDocument: 'after' });
       expect(after).to.include({ k: 'b', n: 3, done: true });
@@ -373,10 +479,14 @@ describe('embedded MongoDB conformance (driver)', () => {
     it('reports each duplicate of an unordered batch and stops an ordered batch at the first', async () => {
       const coll = db.collection('batches');
       await coll.createIndex({ k: 1 }, { unique: true });
-      const unordered = (await rejection(coll.insertMany([{ k: 1 }, { k: 1 }, { k: 2 }, { k: 2 }, { k: 3 }], { ordered: false }))) as unknown as MongoBulkWriteError;
+      const unordered = (await rejection(
+        coll.insertMany([{ k: 1 }, { k: 1 }, { k: 2 }, { k: 2 }, { k: 3 }], { ordered: false }),
+      )) as unknown as MongoBulkWriteError;
       expect(unordered).to.be.instanceOf(MongoBulkWriteError);
       expect(unordered.insertedCount).to.equal(3);
-      const errors = ([] as Array<{ index: number; code: number; errInfo?: unknown; errmsg?: string }>).concat(unordered.writeErrors as never);
+      const errors = ([] as Array<{ index: number; code: number; errInfo?: unknown; errmsg?: string }>).concat(
+        unordered.writeErrors as never,
+      );
       expect(errors.map((e) => e.index)).to.deep.equal([1, 3]);
       expect(errors.every((e) => e.code === 11000)).to.equal(true);
 
@@ -421,7 +531,15 @@ describe('embedded MongoDB conformance (driver)', () => {
       const coll = db.collection('indexed-queries');
       await coll.createIndex({ tags: 1 });
       await coll.createIndex({ account: 1, status: 1, at: -1 });
-      await coll.insertMany(Array.from({ length: 200 }, (_, i) => ({ i, tags: [`t${i % 5}`, 'all'], account: i % 4, status: i % 2 ? 'open' : 'closed', at: i })));
+      await coll.insertMany(
+        Array.from({ length: 200 }, (_, i) => ({
+          i,
+          tags: [`t${i % 5}`, 'all'],
+          account: i % 4,
+          status: i % 2 ? 'open' : 'closed',
+          at: i,
+        })),
+      );
       expect(await coll.countDocuments({ tags: 't3' })).to.equal(40);
       expect(await coll.countDocuments({ tags: { $in: ['t1', 't2'] } })).to.equal(80);
       expect(await coll.countDocuments({ account: 1 })).to.equal(50);
@@ -453,7 +571,12 @@ describe('embedded MongoDB conformance (driver)', () => {
       await coll.deleteOne({ i: 34 });
       await coll.insertOne({ i: 1001, ce: 1, at: at(50) });
       expect(await coll.countDocuments({ ce: 1, at: { $gte: at(30), $lt: at(90) } })).to.equal(19);
-      const grouped = await coll.aggregate([{ $match: { ce: 2, at: { $gte: at(0), $lt: at(30) } } }, { $group: { _id: null, n: { $sum: 1 }, top: { $max: '$i' } } }]).toArray();
+      const grouped = await coll
+        .aggregate([
+          { $match: { ce: 2, at: { $gte: at(0), $lt: at(30) } } },
+          { $group: { _id: null, n: { $sum: 1 }, top: { $max: '$i' } } },
+        ])
+        .toArray();
       expect(grouped).to.deep.equal([{ _id: null, n: 10, top: 29 }]);
     });
 
@@ -465,7 +588,12 @@ describe('embedded MongoDB conformance (driver)', () => {
       const latest = await coll.find({ ce: 0 }).sort({ at: -1 }).limit(3).toArray();
       const all = (await coll.find({ ce: 0 }).toArray()).sort((a, b) => b.at.getTime() - a.at.getTime());
       expect(latest.map((d) => d.i)).to.deep.equal(all.slice(0, 3).map((d) => d.i));
-      const earliest = await coll.find({ ce: 0, at: { $gte: new Date(base + 50_000), $lt: new Date(base + 150_000) } }).sort({ at: 1 }).skip(2).limit(4).toArray();
+      const earliest = await coll
+        .find({ ce: 0, at: { $gte: new Date(base + 50_000), $lt: new Date(base + 150_000) } })
+        .sort({ at: 1 })
+        .skip(2)
+        .limit(4)
+        .toArray();
       const inRange = all.filter((d) => d.at.getTime() >= base + 50_000 && d.at.getTime() < base + 150_000).reverse();
       expect(earliest.map((d) => d.i)).to.deep.equal(inRange.slice(2, 6).map((d) => d.i));
     });
@@ -473,7 +601,9 @@ describe('embedded MongoDB conformance (driver)', () => {
     it('explains an index-backed range with a sort and limit as an index scan without a sort stage', async () => {
       const coll = db.collection('explained-range');
       await coll.createIndex({ ce: 1, discarded: 1, at: 1 }, { name: 'report_1' });
-      await coll.insertMany(Array.from({ length: 100 }, (_, i) => ({ ce: i % 4, discarded: false, at: new Date(Date.UTC(2026, 0, 1) + i * 3_600_000) })));
+      await coll.insertMany(
+        Array.from({ length: 100 }, (_, i) => ({ ce: i % 4, discarded: false, at: new Date(Date.UTC(2026, 0, 1) + i * 3_600_000) })),
+      );
       const filter = { ce: 2, discarded: false, at: { $gte: new Date(Date.UTC(2026, 0, 2)), $lt: new Date(Date.UTC(2026, 0, 3)) } };
       const explained = await coll.find(filter).sort({ at: -1 }).limit(5).explain('executionStats');
       const plan = JSON.stringify(explained.queryPlanner.winningPlan);
@@ -481,14 +611,24 @@ describe('embedded MongoDB conformance (driver)', () => {
       expect(plan).to.include('"indexName":"report_1"');
       expect(plan).not.to.include('"stage":"SORT"');
       expect(JSON.stringify(explained)).to.include('"nReturned":5');
-      const unsorted = JSON.stringify((await coll.find({ at: { $gte: new Date(0) } }).sort({ at: 1 }).explain()).queryPlanner.winningPlan);
+      const unsorted = JSON.stringify(
+        (
+          await coll
+            .find({ at: { $gte: new Date(0) } })
+            .sort({ at: 1 })
+            .explain()
+        ).queryPlanner.winningPlan,
+      );
       expect(unsorted).to.include('SORT');
     });
 
     it('explains which index answers a query', async () => {
       const coll = db.collection('explained');
       await coll.createIndex({ email: 1 });
-      await coll.insertMany([{ email: 'a@x', n: 1 }, { email: 'b@x', n: 2 }]);
+      await coll.insertMany([
+        { email: 'a@x', n: 1 },
+        { email: 'b@x', n: 2 },
+      ]);
       const indexed = JSON.stringify(await coll.find({ email: 'a@x' }).explain('executionStats'));
       expect(indexed).to.include('"IXSCAN"');
       expect(indexed).to.include('"indexName":"email_1"');
@@ -572,25 +712,34 @@ describe('embedded MongoDB conformance (driver)', () => {
     });
 
     it('runs $match, $group, $sort, $project and $count', async () => {
-      const totals = await db.collection('posts').aggregate([
-        { $match: { words: { $gte: 60 } } },
-        { $group: { _id: '$author', words: { $sum: '$words' }, posts: { $sum: 1 } } },
-        { $sort: { words: -1 } },
-        { $project: { _id: 0, author: '$_id', words: 1, posts: 1 } },
-      ]).toArray();
+      const totals = await db
+        .collection('posts')
+        .aggregate([
+          { $match: { words: { $gte: 60 } } },
+          { $group: { _id: '$author', words: { $sum: '$words' }, posts: { $sum: 1 } } },
+          { $sort: { words: -1 } },
+          { $project: { _id: 0, author: '$_id', words: 1, posts: 1 } },
+        ])
+        .toArray();
       expect(totals).to.deep.equal([{ words: 400, posts: 2, author: 1 }]);
-      const [counted] = await db.collection('posts').aggregate([{ $match: { author: 1 } }, { $count: 'n' }]).toArray();
+      const [counted] = await db
+        .collection('posts')
+        .aggregate([{ $match: { author: 1 } }, { $count: 'n' }])
+        .toArray();
       expect(counted).to.deep.equal({ n: 2 });
     });
 
     it('joins with $lookup and flattens with $unwind', async () => {
-      const rows = await db.collection('posts').aggregate([
-        { $lookup: { from: 'authors', localField: 'author', foreignField: '_id', as: 'author' } },
-        { $unwind: '$author' },
-        { $unwind: '$tags' },
-        { $group: { _id: '$tags', by: { $addToSet: '$author.name' } } },
-        { $sort: { _id: 1 } },
-      ]).toArray();
+      const rows = await db
+        .collection('posts')
+        .aggregate([
+          { $lookup: { from: 'authors', localField: 'author', foreignField: '_id', as: 'author' } },
+          { $unwind: '$author' },
+          { $unwind: '$tags' },
+          { $group: { _id: '$tags', by: { $addToSet: '$author.name' } } },
+          { $sort: { _id: 1 } },
+        ])
+        .toArray();
       expect(rows).to.deep.equal([
         { _id: 'code', by: ['Ada'] },
         { _id: 'math', by: ['Ada'] },
@@ -599,39 +748,67 @@ describe('embedded MongoDB conformance (driver)', () => {
     });
 
     it('joins with a $lookup sub-pipeline using let variables', async () => {
-      const rows = await db.collection('authors').aggregate([
-        { $lookup: { from: 'posts', let: { id: '$_id' }, pipeline: [{ $match: { $expr: { $eq: ['$author', '$$id'] } } }, { $count: 'n' }], as: 'stats' } },
-        { $project: { _id: 0, name: 1, posts: { $first: '$stats.n' } } },
-        { $sort: { name: 1 } },
-      ]).toArray();
-      expect(rows).to.deep.equal([{ name: 'Ada', posts: 2 }, { name: 'Grace', posts: 1 }]);
+      const rows = await db
+        .collection('authors')
+        .aggregate([
+          {
+            $lookup: {
+              from: 'posts',
+              let: { id: '$_id' },
+              pipeline: [{ $match: { $expr: { $eq: ['$author', '$$id'] } } }, { $count: 'n' }],
+              as: 'stats',
+            },
+          },
+          { $project: { _id: 0, name: 1, posts: { $first: '$stats.n' } } },
+          { $sort: { name: 1 } },
+        ])
+        .toArray();
+      expect(rows).to.deep.equal([
+        { name: 'Ada', posts: 2 },
+        { name: 'Grace', posts: 1 },
+      ]);
     });
 
     it('runs $facet, $bucket and $dateToString', async () => {
-      const [facets] = await db.collection('posts').aggregate([
-        {
-          $facet: {
-            byDay: [
-              { $group: { _id: { $dateToString: { format: '%Y-%m-%d', date: '$at' } }, n: { $sum: 1 } } },
-              { $sort: { _id: 1 } },
-            ],
-            sizes: [{ $bucket: { groupBy: '$words', boundaries: [0, 100, 1000], default: 'other', output: { n: { $sum: 1 } } } }],
-            total: [{ $count: 'n' }],
+      const [facets] = await db
+        .collection('posts')
+        .aggregate([
+          {
+            $facet: {
+              byDay: [{ $group: { _id: { $dateToString: { format: '%Y-%m-%d', date: '$at' } }, n: { $sum: 1 } } }, { $sort: { _id: 1 } }],
+              sizes: [{ $bucket: { groupBy: '$words', boundaries: [0, 100, 1000], default: 'other', output: { n: { $sum: 1 } } } }],
+              total: [{ $count: 'n' }],
+            },
           },
-        },
-      ]).toArray();
-      expect(facets.byDay).to.deep.equal([{ _id: '2024-01-05', n: 2 }, { _id: '2024-02-01', n: 1 }]);
-      expect(facets.sizes).to.deep.equal([{ _id: 0, n: 1 }, { _id: 100, n: 2 }]);
+        ])
+        .toArray();
+      expect(facets.byDay).to.deep.equal([
+        { _id: '2024-01-05', n: 2 },
+        { _id: '2024-02-01', n: 1 },
+      ]);
+      expect(facets.sizes).to.deep.equal([
+        { _id: 0, n: 1 },
+        { _id: 100, n: 2 },
+      ]);
       expect(facets.total).to.deep.equal([{ n: 3 }]);
     });
 
     it('writes results with $out and $merge', async () => {
-      await db.collection('posts').aggregate([{ $group: { _id: '$author', words: { $sum: '$words' } } }, { $out: 'author_words' }]).toArray();
-      expect(await db.collection('author_words').find().sort({ _id: 1 }).toArray()).to.deep.equal([{ _id: 1, words: 400 }, { _id: 2, words: 50 }]);
-      await db.collection('authors').aggregate([
-        { $project: { _id: 1, name: 1 } },
-        { $merge: { into: 'author_words', on: '_id', whenMatched: 'merge', whenNotMatched: 'discard' } },
-      ]).toArray();
+      await db
+        .collection('posts')
+        .aggregate([{ $group: { _id: '$author', words: { $sum: '$words' } } }, { $out: 'author_words' }])
+        .toArray();
+      expect(await db.collection('author_words').find().sort({ _id: 1 }).toArray()).to.deep.equal([
+        { _id: 1, words: 400 },
+        { _id: 2, words: 50 },
+      ]);
+      await db
+        .collection('authors')
+        .aggregate([
+          { $project: { _id: 1, name: 1 } },
+          { $merge: { into: 'author_words', on: '_id', whenMatched: 'merge', whenNotMatched: 'discard' } },
+        ])
+        .toArray();
       expect(await db.collection('author_words').find().sort({ _id: 1 }).toArray()).to.deep.equal([
         { _id: 1, words: 400, name: 'Ada' },
         { _id: 2, words: 50, name: 'Grace' },
@@ -639,7 +816,12 @@ describe('embedded MongoDB conformance (driver)', () => {
     });
 
     it('rejects an unknown stage', async () => {
-      const err = await rejection(db.collection('posts').aggregate([{ $teleport: {} }]).toArray());
+      const err = await rejection(
+        db
+          .collection('posts')
+          .aggregate([{ $teleport: {} }])
+          .toArray(),
+      );
       expect(err.code).to.equal(40324);
     });
   });
@@ -709,7 +891,12 @@ describe('embedded MongoDB conformance (driver)', () => {
       expect((await rejection(db.renameCollection('rename-a', 'rename-b'))).code).to.equal(48);
       expect((await rejection(db.renameCollection('never-created', 'rename-c'))).code).to.equal(26);
       await db.renameCollection('rename-a', 'rename-b', { dropTarget: true });
-      expect(await db.collection('rename-b').find({}, { projection: { _id: 0 } }).toArray()).to.deep.equal([{ v: 1 }]);
+      expect(
+        await db
+          .collection('rename-b')
+          .find({}, { projection: { _id: 0 } })
+          .toArray(),
+      ).to.deep.equal([{ v: 1 }]);
     });
 
     it('reports collection and database statistics', async () => {

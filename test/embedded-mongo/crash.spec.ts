@@ -1,9 +1,9 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { MongoClient, type Collection } from 'mongodb';
+import { type Collection, MongoClient } from 'mongodb';
 
 /** A written event, or (with `value` only) one writer's counter. */
 interface EventDoc {
@@ -112,9 +112,7 @@ async function checkEverything(uri: string, ack: Acknowledged): Promise<void> {
     expect(resurrected, 'acknowledged deletes undone by the crash').to.deep.equal([]);
     for (const [id, counter] of ack.counters) {
       const value = Number(present.get(id)?.value ?? 0);
-      expect(value, `${id} after ${counter.acked} acknowledged increments`)
-        .to.be.at.least(counter.acked)
-        .and.at.most(counter.sent);
+      expect(value, `${id} after ${counter.acked} acknowledged increments`).to.be.at.least(counter.acked).and.at.most(counter.sent);
       // From here on the stored value is what later increments build on.
       counter.acked = value;
       counter.sent = value;
@@ -190,7 +188,10 @@ describe('embedded MongoDB crash recovery', function () {
     server = undefined;
     expect(fs.existsSync(path.join(dbpath, 'mongod.lock')), 'lock file left after a clean stop').to.equal(false);
     expect(ack.inserted.size).to.be.greaterThan(ROUNDS * 300);
-    expect(logs.some((l) => /compacted \d+ documents/.test(l)), 'no compaction ran during the rounds').to.equal(true);
+    expect(
+      logs.some((l) => /compacted \d+ documents/.test(l)),
+      'no compaction ran during the rounds',
+    ).to.equal(true);
   });
 
   it('restarts at once after its process group is killed, 10 times, also while the killed server is an unreaped zombie', async () => {

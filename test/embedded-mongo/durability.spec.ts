@@ -2,13 +2,13 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Binary, Decimal128, type Document, EJSON, Long, ObjectId } from 'bson';
 import { expect } from 'chai';
-import { Binary, Decimal128, EJSON, Long, ObjectId, type Document } from 'bson';
 import {
-  LOCK_FILE,
-  SNAPSHOT_FILE,
-  openStorage,
   type DataImage,
+  LOCK_FILE,
+  openStorage,
+  SNAPSHOT_FILE,
   type Storage,
   type StorageOptions,
   type WriteOp,
@@ -36,7 +36,10 @@ function crashCopy(dir: string): string {
 }
 
 function journalFiles(dir: string): string[] {
-  return fs.readdirSync(dir).filter((n) => n.startsWith('journal.')).sort();
+  return fs
+    .readdirSync(dir)
+    .filter((n) => n.startsWith('journal.'))
+    .sort();
 }
 
 /** Offsets of every frame in a journal segment, and where its data ends. */
@@ -327,9 +330,7 @@ describe('embedded MongoDB storage', () => {
   it('makes every one of many concurrent appends durable', async () => {
     const dir = tempDir();
     const { storage, write } = await open(dir);
-    await Promise.all(
-      Array.from({ length: 500 }, (_, i) => write([{ op: 'insert', db: 'app', coll: 'users', doc: user(i) }])),
-    );
+    await Promise.all(Array.from({ length: 500 }, (_, i) => write([{ op: 'insert', db: 'app', coll: 'users', doc: user(i) }])));
     const copy = crashCopy(dir);
     await storage.close();
 

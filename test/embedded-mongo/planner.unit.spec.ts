@@ -2,8 +2,9 @@
  * The index planner of the embedded server, checked directly: which documents a filter makes it look at.
  * Speed itself is measured by scripts/bench/embedded-mongo.ts; this guards that indexed lookups stay lookups.
  */
+
+import { type Document, ObjectId } from 'bson';
 import { expect } from 'chai';
-import { ObjectId, type Document } from 'bson';
 import { Collection } from '../../server/embedded-mongo/collection';
 
 function collectionWith(docs: Document[]): Collection {

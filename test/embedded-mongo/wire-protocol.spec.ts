@@ -2,11 +2,12 @@
  * Wire-protocol conformance below the driver: legacy handshake, OP_MSG sections, checksums, moreToCome,
  * oversized and malformed input, many connections. Runs against a real MongoDB too when MONGODB_URI is set.
  */
-import { expect } from 'chai';
+
 import { BSON, type Document } from 'bson';
+import { expect } from 'chai';
 import { MongoClient } from 'mongodb';
 import { testMongoUri, uniqueDbName } from '../helpers/mongo';
-import { CHECKSUM_PRESENT, MORE_TO_COME, OP_MSG, OP_REPLY, WireConnection, opMsg, opQuery } from './wire-client';
+import { CHECKSUM_PRESENT, MORE_TO_COME, OP_MSG, OP_REPLY, opMsg, opQuery, WireConnection } from './wire-client';
 
 describe('embedded MongoDB wire protocol', () => {
   let uri: string;
@@ -60,7 +61,10 @@ describe('embedded MongoDB wire protocol', () => {
 
   it('accepts documents sent as a kind-1 document sequence', async () => {
     const conn = await connect();
-    const reply = await conn.command({ insert: 'sequences', $db: dbName }, { sequences: { documents: [{ _id: 1 }, { _id: 2 }, { _id: 3 }] } });
+    const reply = await conn.command(
+      { insert: 'sequences', $db: dbName },
+      { sequences: { documents: [{ _id: 1 }, { _id: 2 }, { _id: 3 }] } },
+    );
     expect(reply?.doc).to.deep.include({ n: 3, ok: 1 });
     expect(await client.db(dbName).collection('sequences').countDocuments()).to.equal(3);
   });
@@ -75,12 +79,17 @@ describe('embedded MongoDB wire protocol', () => {
     const conn = await connect();
     const session = { id: new BSON.UUID().toBinary() };
     conn.send(opMsg({ endSessions: [session], $db: 'admin' }, { flags: MORE_TO_COME }).bytes);
-    conn.send(opMsg({ insert: 'silent', documents: [{ _id: 'quiet' }], writeConcern: { w: 0 }, $db: dbName }, { flags: MORE_TO_COME }).bytes);
+    conn.send(
+      opMsg({ insert: 'silent', documents: [{ _id: 'quiet' }], writeConcern: { w: 0 }, $db: dbName }, { flags: MORE_TO_COME }).bytes,
+    );
     const ping = opMsg({ ping: 1, $db: 'admin' });
     conn.send(ping.bytes);
     const reply = await conn.next();
     expect(reply?.responseTo).to.equal(ping.requestId);
-    const found = await client.db(dbName).collection('silent').findOne({ _id: 'quiet' } as Document);
+    const found = await client
+      .db(dbName)
+      .collection('silent')
+      .findOne({ _id: 'quiet' } as Document);
     expect(found).to.deep.equal({ _id: 'quiet' });
   });
 
@@ -120,9 +129,7 @@ describe('embedded MongoDB wire protocol', () => {
   it('serves 200 concurrent connections', async function () {
     this.timeout(60_000);
     const conns = await Promise.all(Array.from({ length: 200 }, () => connect()));
-    const replies = await Promise.all(
-      conns.map((conn, i) => conn.command({ insert: 'many', documents: [{ _id: i }], $db: dbName })),
-    );
+    const replies = await Promise.all(conns.map((conn, i) => conn.command({ insert: 'many', documents: [{ _id: i }], $db: dbName })));
     expect(replies.every((r) => r?.doc.ok === 1 && r.doc.n === 1)).to.equal(true);
     expect(await client.db(dbName).collection('many').countDocuments()).to.equal(200);
   });

@@ -7,13 +7,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type express from 'express';
 import type { Connection } from 'mongoose';
-import { loadConfig, type Config } from '../../server/config';
-import { startParley, type Parley } from '../../server/main';
-import type { Models } from '../../server/models';
+import { type Config, loadConfig } from '../../server/config';
 import type { SentMail } from '../../server/mail';
+import { type Parley, startParley } from '../../server/main';
+import type { Models } from '../../server/models';
+import type { Clock } from '../../server/relay/context';
 import type { SlackSandbox } from '../../server/sandbox/slack';
 import type { StripeSandbox } from '../../server/sandbox/stripe';
-import type { Clock } from '../../server/relay/context';
 import { testMongoUri, uniqueDbName } from './mongo';
 
 export type { SentMail } from '../../server/mail';
@@ -85,7 +85,13 @@ export async function startTestServer(
     mail: { ...base.mail, ...overrides.mail },
   };
   // Webhook retries within seconds, not Stripe's hours, so settled() does not wait on an endpoint that refuses.
-  const parley = await startParley(config, { host: '127.0.0.1', dbName, logger: console, stripeSandbox: { retryDelaysMs: [100, 500, 2000] }, clock: options.clock });
+  const parley = await startParley(config, {
+    host: '127.0.0.1',
+    dbName,
+    logger: console,
+    stripeSandbox: { retryDelaysMs: [100, 500, 2000] },
+    clock: options.clock,
+  });
   const outbox = parley.mailer.outbox;
   const slack = parley.slackSandbox;
   if (!slack) throw new Error('test servers run without Slack credentials, so with the Slack sandbox');
@@ -144,7 +150,10 @@ export function startRelayServer(overrides: Partial<Config> = {}): Promise<TestS
  * pending retries are dropped, every delivery in flight is awaited, and the server is closed. The handle reads
  * through to the running server, so tests use it as the server itself (`server.url`, `server.models`).
  */
-export function useServer(overrides: Partial<Config> = {}, start: (overrides: Partial<Config>) => Promise<TestServer> = startTestServer): TestServer {
+export function useServer(
+  overrides: Partial<Config> = {},
+  start: (overrides: Partial<Config>) => Promise<TestServer> = startTestServer,
+): TestServer {
   let current: TestServer | undefined;
   before(async () => {
     current = await start(overrides);
@@ -169,4 +178,3 @@ export function useServer(overrides: Partial<Config> = {}, start: (overrides: Pa
 export function useRelayServer(overrides: Partial<Config> = {}): TestServer {
   return useServer(overrides, startRelayServer);
 }
-

@@ -1,8 +1,8 @@
 /** Billing steps the specs share: a trial account whose subscription is in the Stripe sandbox, paying on hosted pages. */
 import request from 'supertest';
-import type { TestServer } from './app';
-import { signUpUser } from '../factories';
 import { waitFor } from '../e2e/widgetHelpers';
+import { signUpUser } from '../factories';
+import type { TestServer } from './app';
 
 export type TrialAccount = { token: string; email: string; password: string; accountId: string; userId: string; customerId: string };
 
@@ -15,16 +15,34 @@ export async function trialAccount(server: TestServer): Promise<TrialAccount> {
     const found = await server.models.Account.findById(accountId);
     return found?.stripeSubscriptionId ? found : null;
   });
-  return { token: user.token, email: user.email, password: user.password, accountId, userId: me.body.Id as string, customerId: account.stripeCustomerId };
+  return {
+    token: user.token,
+    email: user.email,
+    password: user.password,
+    accountId,
+    userId: me.body.Id as string,
+    customerId: account.stripeCustomerId,
+  };
 }
 
 /** Pays a Checkout session on the sandbox's hosted page, as a person would; answers where it sent the browser. */
-export async function payCheckout(checkoutUrl: string, card = '4242 4242 4242 4242'): Promise<{ status: number; location: string; body: string }> {
+export async function payCheckout(
+  checkoutUrl: string,
+  card = '4242 4242 4242 4242',
+): Promise<{ status: number; location: string; body: string }> {
   const res = await fetch(checkoutUrl, {
     method: 'POST',
     redirect: 'manual',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ email: 'billing@example.com', cardnumber: card, expiry: '12 / 34', cvc: '123', name: 'Ada Admin', country: 'US', postal: '94107' }),
+    body: new URLSearchParams({
+      email: 'billing@example.com',
+      cardnumber: card,
+      expiry: '12 / 34',
+      cvc: '123',
+      name: 'Ada Admin',
+      country: 'US',
+      postal: '94107',
+    }),
   });
   return { status: res.status, location: res.headers.get('location') ?? '', body: await res.text() };
 }

@@ -2,11 +2,12 @@
  * The database every test talks to, over a real socket: a real MongoDB when MONGODB_URI is set,
  * otherwise one embedded MongoDB-compatible server per test process, journaling to a temporary folder.
  */
+
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { startEmbeddedMongo, type EmbeddedMongo } from '../../server/embedded-mongo';
+import { type EmbeddedMongo, startEmbeddedMongo } from '../../server/embedded-mongo';
 
 let embedded: Promise<EmbeddedMongo> | undefined;
 

@@ -23,4 +23,3 @@ export function unzip(buffer: Buffer): Promise<Map<string, string>> {
     });
   });
 }
-

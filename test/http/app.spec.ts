@@ -1,16 +1,16 @@
-import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { expect } from 'chai';
 import express from 'express';
 import mongoose from 'mongoose';
 import request from 'supertest';
-import { startTestServer, useServer } from '../helpers/app';
-import { createApp } from '../../server/http/app';
-import { createMailer } from '../../server/mail';
-import { errorHandler } from '../../server/http/errorHandler';
 import { ValidationError } from '../../server/errors';
+import { createApp } from '../../server/http/app';
+import { errorHandler } from '../../server/http/errorHandler';
+import { createMailer } from '../../server/mail';
 import { signUpUser } from '../factories';
+import { startTestServer, useServer } from '../helpers/app';
 
 describe('the HTTP app', () => {
   const server = useServer();
@@ -47,12 +47,18 @@ describe('the HTTP app', () => {
     });
 
     it('names the field when the problem is a wrong type', async () => {
-      const res = await request(server.url).post('/v1/p/users').send({ email: 'a@example.com', password: 'long enough', tklID: 7 }).expect(400);
+      const res = await request(server.url)
+        .post('/v1/p/users')
+        .send({ email: 'a@example.com', password: 'long enough', tklID: 7 })
+        .expect(400);
       expect(res.body.Message).to.equal('tklID: Invalid input: expected string, received number');
     });
 
     it('answers 400 naming the field that is not expected', async () => {
-      const res = await request(server.url).post('/v1/p/users/password_reset_email').send({ email: 'a@example.com', admin: true }).expect(400);
+      const res = await request(server.url)
+        .post('/v1/p/users/password_reset_email')
+        .send({ email: 'a@example.com', admin: true })
+        .expect(400);
       expect(res.body.Message).to.equal('Unexpected field: admin');
     });
   });
@@ -80,7 +86,13 @@ describe('the HTTP app', () => {
       writeFileSync(path.join(consoleDir, 'index.html'), '<!doctype html><title>Parley</title><script src="main-ABCD1234.js"></script>');
       writeFileSync(path.join(consoleDir, 'main-ABCD1234.js'), 'console.log("parley")');
       writeFileSync(path.join(consoleDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
-      app = createApp({ config: server.config, models: server.models, mailer: createMailer(server.config.mail), consoleDir, billing: server.parley.billing });
+      app = createApp({
+        config: server.config,
+        models: server.models,
+        mailer: createMailer(server.config.mail),
+        consoleDir,
+        billing: server.parley.billing,
+      });
     });
     after(() => rmSync(consoleDir, { recursive: true, force: true }));
 
@@ -106,7 +118,13 @@ describe('the HTTP app', () => {
     });
 
     it('answers 503 with instructions when the console has not been built', async () => {
-      const bare = createApp({ config: server.config, models: server.models, mailer: createMailer(server.config.mail), consoleDir: path.join(consoleDir, 'missing'), billing: server.parley.billing });
+      const bare = createApp({
+        config: server.config,
+        models: server.models,
+        mailer: createMailer(server.config.mail),
+        consoleDir: path.join(consoleDir, 'missing'),
+        billing: server.parley.billing,
+      });
       const res = await request(bare).get('/app/').expect(503);
       expect(res.text).to.contain('npm run build');
     });

@@ -1,7 +1,7 @@
-import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { expect } from 'chai';
 import request from 'supertest';
 import { loadConfig } from '../../server/config';
 import { startParley } from '../../server/main';

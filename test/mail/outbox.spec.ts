@@ -1,8 +1,8 @@
-import { expect } from 'chai';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { expect } from 'chai';
 import { createMailer, type Mailer } from '../../server/mail';
 import { passwordResetMail } from '../../server/mail/templates';
 
@@ -30,7 +30,12 @@ describe('the local mail outbox', () => {
 
   it('lists mails newest first, with the links of their text without trailing punctuation', async () => {
     await mailer.send({ to: 'a@example.com', subject: 'first', text: 'see https://example.com/one', html: '<p>one</p>' });
-    await mailer.send({ to: 'b@example.com', subject: 'second', text: 'see https://example.com/two and http://example.com/three.', html: '<p>two</p>' });
+    await mailer.send({
+      to: 'b@example.com',
+      subject: 'second',
+      text: 'see https://example.com/two and http://example.com/three.',
+      html: '<p>two</p>',
+    });
     const mails = await mailer.outbox?.list();
     expect(mails?.map((m) => m.subject)).to.deep.equal(['second', 'first']);
     expect(mails?.[0]?.links).to.deep.equal(['https://example.com/two', 'http://example.com/three']);

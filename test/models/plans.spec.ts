@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import mongoose, { type Connection } from 'mongoose';
-import { testMongoUri, uniqueDbName } from '../helpers/mongo';
+import { createWidget } from '../../server/commands/createWidget';
 import { createModels, ensureIndexes, type Models } from '../../server/models';
+import { CHAT_ENDPOINT_DEFAULTS } from '../../server/models/ChatEndpoint';
 import { seedPlans } from '../../server/models/Plan';
 import { PLAN_CATALOG, TRIAL_PLAN_STRIPE_ID } from '../../server/shared/plans';
-import { CHAT_ENDPOINT_DEFAULTS } from '../../server/models/ChatEndpoint';
-import { createWidget } from '../../server/commands/createWidget';
+import { testMongoUri, uniqueDbName } from '../helpers/mongo';
 
 describe('models', () => {
   let connection: Connection;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { eventually, say, setUpRelayWidget, VisitorSocket, type SetUp, useRelayServer } from './helpers';
+import { eventually, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from './helpers';
 
 describe('saved replies sent automatically on trigger phrases', () => {
   let widget: SetUp;
@@ -9,14 +9,22 @@ describe('saved replies sent automatically on trigger phrases', () => {
   beforeEach(async () => {
     widget = await setUpRelayWidget(server);
     const save = (body: Record<string, unknown>) =>
-      request(server.url).post(`/v1/chat_endpoints/${widget.ceId}/saved_replies`).set('Authorization', `Bearer ${widget.token}`).send(body).expect(200);
+      request(server.url)
+        .post(`/v1/chat_endpoints/${widget.ceId}/saved_replies`)
+        .set('Authorization', `Bearer ${widget.token}`)
+        .send(body)
+        .expect(200);
     await save({ label: 'Pricing', triggerPhrases: 'price, how much', response: 'Plans start at 29&nbsp;EUR a month.', autoSend: true });
     await save({ label: 'Manual only', triggerPhrases: 'price', response: 'Not automatic', autoSend: false });
     ({ socket } = await VisitorSocket.hello(server, widget.uuid, { identity: { name: 'Tom' } }));
   });
   afterEach(() => socket.close());
 
-  const operatorTexts = () => socket.msgs().filter((f) => f.message.from === 'operator').map((f) => f.message.text);
+  const operatorTexts = () =>
+    socket
+      .msgs()
+      .filter((f) => f.message.from === 'operator')
+      .map((f) => f.message.text);
   const threadOf = async () => {
     const conversation = await server.models.Conversation.findOne({ ceId: widget.ceId });
     return conversation?.threadTs ? server.slack.state.replies(widget.channel, conversation.threadTs) : [];

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { BOB, eventually, say, setUpRelayWidget, VisitorSocket, type SetUp, useRelayServer } from './helpers';
+import { BOB, eventually, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from './helpers';
 
 const HELPER_BOT = 'U0HELPER01';
 
@@ -14,7 +14,11 @@ describe('bots and users added to new conversations', () => {
   });
 
   const addBot = (userID: string) =>
-    request(server.url).post(`/v1/chat_endpoints/${widget.ceId}/bot`).set('Authorization', `Bearer ${widget.token}`).send({ userID }).expect(200);
+    request(server.url)
+      .post(`/v1/chat_endpoints/${widget.ceId}/bot`)
+      .set('Authorization', `Bearer ${widget.token}`)
+      .send({ userID })
+      .expect(200);
   const threadOf = (channel: string) => {
     const parent = server.slack.state.channelMessages(channel).find((m) => m.botId);
     return parent ? server.slack.state.replies(channel, parent.ts) : [];
@@ -41,7 +45,9 @@ describe('bots and users added to new conversations', () => {
     await server.models.BotUser.create({ accountId: ce.accountId, ceId: ce._id, userID: 'U0GONE0001', name: 'gone' });
     const { socket } = await VisitorSocket.hello(server, widget.uuid, { identity: { name: 'Xena' } });
     await say(socket, 'Anyone?');
-    await eventually(async () => expect(threadOf(widget.channel).map((r) => r.text)).to.include(`Added <@${HELPER_BOT}> to this conversation.`));
+    await eventually(async () =>
+      expect(threadOf(widget.channel).map((r) => r.text)).to.include(`Added <@${HELPER_BOT}> to this conversation.`),
+    );
     const refused = server.slack.state.callsOf('conversations.invite').find((c) => c.args.users === 'U0GONE0001');
     expect(refused?.error).to.equal('user_not_found');
     socket.close();

@@ -1,8 +1,19 @@
 import { rmSync } from 'node:fs';
 import { expect } from 'chai';
-import type { TestServer } from '../helpers/app';
 import { startParley } from '../../server/main';
-import { ACME, ALICE, clientId, eventually, say, setUpRelayWidget, startRelayServer, VisitorSocket, type SetUp, useRelayServer } from './helpers';
+import type { TestServer } from '../helpers/app';
+import {
+  ACME,
+  ALICE,
+  clientId,
+  eventually,
+  type SetUp,
+  say,
+  setUpRelayWidget,
+  startRelayServer,
+  useRelayServer,
+  VisitorSocket,
+} from './helpers';
 
 describe('relay delivery guarantees', () => {
   let widget: SetUp;
@@ -110,10 +121,15 @@ describe('relay delivery guarantees', () => {
         await eventually(async () => {
           const fresh = await restarted.models.Conversation.findById(c?._id);
           expect(fresh?.threadTs).to.not.equal('');
-          expect(restarted.slackSandbox?.state.replies(own.channel, fresh?.threadTs ?? '').map((m) => m.text)).to.deep.equal(['sent before the restart']);
+          expect(restarted.slackSandbox?.state.replies(own.channel, fresh?.threadTs ?? '').map((m) => m.text)).to.deep.equal([
+            'sent before the restart',
+          ]);
         });
         await eventually(async () => expect(await restarted.models.OutboxJob.countDocuments({})).to.equal(0));
-        const resumed = await VisitorSocket.hello({ url: restarted.url } as TestServer, own.uuid, { visitorToken: visitor.welcome.visitorToken, lastSeq: 1 });
+        const resumed = await VisitorSocket.hello({ url: restarted.url } as TestServer, own.uuid, {
+          visitorToken: visitor.welcome.visitorToken,
+          lastSeq: 1,
+        });
         expect(resumed.welcome.conversation).to.include({ lastSeq: 1, status: 'open' });
         resumed.socket.close();
       } finally {

@@ -1,7 +1,18 @@
 import { expect } from 'chai';
 import { endConversation } from '../../server/commands/endConversation';
 import { endInactive } from '../../server/relay';
-import { ACME, ALICE, clientId, eventually, say, setUpRelayWidget, VisitorSocket, webhookTarget, type SetUp, useRelayServer } from './helpers';
+import {
+  ACME,
+  ALICE,
+  clientId,
+  eventually,
+  type SetUp,
+  say,
+  setUpRelayWidget,
+  useRelayServer,
+  VisitorSocket,
+  webhookTarget,
+} from './helpers';
 
 describe('end of a conversation', () => {
   let widget: SetUp;
@@ -44,10 +55,18 @@ describe('end of a conversation', () => {
         expect(c).to.include({ status: 'ended', endedBy: 'visitor', rating: 'up', feedback: 'Quick and kind' });
         expect(c.endedAt).to.be.an.instanceOf(Date);
       });
-      await eventually(async () => expect(await header()).to.include('Ended by the visitor').and.include(':+1:').and.include('Quick and kind'));
+      await eventually(async () =>
+        expect(await header())
+          .to.include('Ended by the visitor')
+          .and.include(':+1:')
+          .and.include('Quick and kind'),
+      );
       await eventually(async () => expect((await server.outbox.latestTo('archive@example.com'))?.text).to.include('Question before I go'));
       await eventually(async () => expect(hook.bodies).to.have.length(1));
-      const body = hook.bodies[0] as { event: string; conversation: { number: number; messages: { text: string }[]; visitor: { name: string } } };
+      const body = hook.bodies[0] as {
+        event: string;
+        conversation: { number: number; messages: { text: string }[]; visitor: { name: string } };
+      };
       expect(body.event).to.equal('conversation.archived');
       expect(body.conversation.visitor.name).to.equal('Erin');
       expect(body.conversation.messages.map((m) => m.text)).to.deep.equal(['Question before I go']);
@@ -88,13 +107,21 @@ describe('end of a conversation', () => {
   it('mails a transcript with the operator formatting as words and links, never raw *asterisks*', async () => {
     const { socket } = await started();
     const c = await conversation();
-    await server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, threadTs: c.threadTs, text: '*Good news* and <https://shop.example.com/track|your tracking page>' });
+    await server.slack.postAsUser({
+      teamId: ACME,
+      userId: ALICE,
+      channelId: widget.channel,
+      threadTs: c.threadTs,
+      text: '*Good news* and <https://shop.example.com/track|your tracking page>',
+    });
     const reply = await socket.next('msg', (f) => f.message.from === 'operator');
     expect(reply.message.html).to.include('<a href="https://shop.example.com/track"');
     socket.send({ t: 'end' });
     await socket.next('ended');
     socket.send({ t: 'transcript', email: 'mira@example.com' });
-    await eventually(async () => expect((await server.outbox.latestTo('mira@example.com'))?.text).to.include('Good news and your tracking page'));
+    await eventually(async () =>
+      expect((await server.outbox.latestTo('mira@example.com'))?.text).to.include('Good news and your tracking page'),
+    );
     const mail = await server.outbox.latestTo('mira@example.com');
     expect(mail?.text).to.not.include('*');
     expect(mail?.html).to.include('<strong>Good news</strong>').and.include('href="https://shop.example.com/track"');
@@ -129,7 +156,9 @@ describe('end of a conversation', () => {
       expect((await socket.next('ended')).by).to.equal('operator');
       expect(await conversation()).to.include({ status: 'ended', discarded: true });
       // Post-chat jobs would be stored before endConversation returns, and stay until delivered.
-      expect(await server.models.OutboxJob.countDocuments({ key: { $in: [`mail:${String(c._id)}`, `webhook:${String(c._id)}`] } })).to.equal(0);
+      expect(
+        await server.models.OutboxJob.countDocuments({ key: { $in: [`mail:${String(c._id)}`, `webhook:${String(c._id)}`] } }),
+      ).to.equal(0);
       expect(await server.outbox.latestTo('discarded@example.com')).to.equal(undefined);
       expect(hook.bodies).to.have.length(0);
       socket.close();

@@ -1,8 +1,8 @@
+import { WebClient } from '@slack/web-api';
 import { expect } from 'chai';
 import request from 'supertest';
-import { WebClient } from '@slack/web-api';
 import { slackSignature } from '../slack/helpers';
-import { ACME, ALICE, eventually, say, setUpRelayWidget, VisitorSocket, type SetUp, useRelayServer } from './helpers';
+import { ACME, ALICE, eventually, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from './helpers';
 
 describe('files in conversations', () => {
   let widget: SetUp;
@@ -20,7 +20,10 @@ describe('files in conversations', () => {
     return ts;
   };
   const upload = (token: string, name: string, bytes: Buffer) =>
-    request(server.url).post(`/widget/api/${widget.uuid}/files`).set('X-Visitor-Token', token).attach('file', bytes, { filename: name, contentType: 'image/png' });
+    request(server.url)
+      .post(`/widget/api/${widget.uuid}/files`)
+      .set('X-Visitor-Token', token)
+      .attach('file', bytes, { filename: name, contentType: 'image/png' });
 
   it('uploads a visitor file into the thread and serves it back only to that visitor', async () => {
     const { socket, welcome } = await VisitorSocket.hello(server, widget.uuid);
@@ -35,11 +38,16 @@ describe('files in conversations', () => {
     });
     expect(server.slack.state.replies(widget.channel, ts).some((m) => (m.files ?? []).length > 0)).to.equal(true);
     const path = new URL(res.body.url as string).pathname;
-    const got = await request(server.url).get(path).query({ v: welcome.visitorToken }).buffer(true).parse((r, done) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => done(null, Buffer.concat(chunks)));
-    }).expect(200);
+    const got = await request(server.url)
+      .get(path)
+      .query({ v: welcome.visitorToken })
+      .buffer(true)
+      .parse((r, done) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => done(null, Buffer.concat(chunks)));
+      })
+      .expect(200);
     expect(Buffer.compare(got.body as Buffer, bytes)).to.equal(0);
     const other = await VisitorSocket.hello(server, widget.uuid);
     await request(server.url).get(path).query({ v: other.welcome.visitorToken }).expect(404);
@@ -83,13 +91,21 @@ describe('files in conversations', () => {
         thread_ts: ts,
       },
     });
-    await request(server.url).post('/slack/events').type('json').set(slackSignature(server.config.slack.signingSecret, body)).send(body).expect(200);
+    await request(server.url)
+      .post('/slack/events')
+      .type('json')
+      .set(slackSignature(server.config.slack.signingSecret, body))
+      .send(body)
+      .expect(200);
     const frame = await socket.next('msg', (f) => f.message.from === 'operator');
     expect(frame.message.text).to.equal('Here you go');
     const file = frame.message.files?.[0];
     expect(file?.name).to.equal('invoice.pdf');
     expect(file?.url.startsWith(`${server.url}/widget/files/`)).to.equal(true);
-    const got = await request(server.url).get(new URL(file?.url ?? '').pathname).query({ v: welcome.visitorToken }).expect(200);
+    const got = await request(server.url)
+      .get(new URL(file?.url ?? '').pathname)
+      .query({ v: welcome.visitorToken })
+      .expect(200);
     expect(got.headers['content-disposition']).to.include('attachment');
     expect(String(got.body instanceof Buffer ? got.body : got.text)).to.include('%PDF invoice');
     socket.close();

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { slackSignature } from '../slack/helpers';
-import { ACME, ALICE, BOB, eventually, say, setUpRelayWidget, VisitorSocket, type SetUp, useRelayServer } from './helpers';
+import { ACME, ALICE, BOB, eventually, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from './helpers';
 
 describe('relay from Slack to the widget', () => {
   let widget: SetUp;
@@ -49,7 +49,11 @@ describe('relay from Slack to the widget', () => {
     await eventually(async () => expect(contextLines()).to.have.length(2));
     expect(contextLines()[0].text).to.include('Internal note');
     expect(socket.msgs().filter((f) => f.message.from === 'operator')).to.have.length(1);
-    expect(await server.models.Message.countDocuments({ from: 'operator' }).where('text').regex(/VIP|order first/)).to.equal(0);
+    expect(
+      await server.models.Message.countDocuments({ from: 'operator' })
+        .where('text')
+        .regex(/VIP|order first/),
+    ).to.equal(0);
   });
 
   it('ignores bot messages in the thread', async () => {

@@ -4,14 +4,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
-import type { TestServer } from '../helpers/app';
-import { signUpUser } from '../factories';
-import { firstWidgetId, setUpWidget } from '../slack/helpers';
-import type { ClientFrame, ServerFrame } from '../../server/shared/widget-protocol';
 import type { ChatEndpointDocument } from '../../server/models/ChatEndpoint';
+import type { ClientFrame, ServerFrame } from '../../server/shared/widget-protocol';
+import { signUpUser } from '../factories';
+import type { TestServer } from '../helpers/app';
+import { firstWidgetId, setUpWidget } from '../slack/helpers';
 
-export { ACME, ALICE, BOB, eventually } from '../slack/helpers';
 export { FAST_RELAY, startRelayServer, useRelayServer } from '../helpers/app';
+export { ACME, ALICE, BOB, eventually } from '../slack/helpers';
 
 export type SetUp = { token: string; ceId: string; uuid: string; channel: string; widget(): Promise<ChatEndpointDocument> };
 
@@ -67,7 +67,12 @@ export class VisitorSocket {
   static async hello(
     server: TestServer,
     widgetId: string,
-    opts: { visitorToken?: string; lastSeq?: number; identity?: Extract<ClientFrame, { t: 'hello' }>['identity']; headers?: Record<string, string> } = {},
+    opts: {
+      visitorToken?: string;
+      lastSeq?: number;
+      identity?: Extract<ClientFrame, { t: 'hello' }>['identity'];
+      headers?: Record<string, string>;
+    } = {},
   ): Promise<{ socket: VisitorSocket; welcome: Extract<ServerFrame, { t: 'welcome' }> }> {
     const socket = await VisitorSocket.open(server, opts.headers);
     socket.send({ t: 'hello', widgetId, visitorToken: opts.visitorToken, lastSeq: opts.lastSeq ?? 0, page: PAGE, identity: opts.identity });
@@ -91,7 +96,10 @@ export class VisitorSocket {
 
   private changed(timeoutMs: number): Promise<void> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no frame within ${timeoutMs} ms; got ${JSON.stringify(this.frames.slice(-5))}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no frame within ${timeoutMs} ms; got ${JSON.stringify(this.frames.slice(-5))}`)),
+        timeoutMs,
+      );
       this.waiters.push(() => {
         clearTimeout(timer);
         resolve();
@@ -100,7 +108,11 @@ export class VisitorSocket {
   }
 
   /** Waits for a frame of type `t` (matching `where`) not yet taken by an earlier `next`. */
-  async next<T extends ServerFrame['t']>(t: T, where: (f: Extract<ServerFrame, { t: T }>) => boolean = () => true, timeoutMs = 8000): Promise<Extract<ServerFrame, { t: T }>> {
+  async next<T extends ServerFrame['t']>(
+    t: T,
+    where: (f: Extract<ServerFrame, { t: T }>) => boolean = () => true,
+    timeoutMs = 8000,
+  ): Promise<Extract<ServerFrame, { t: T }>> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.frames.find((f, i) => f.t === t && !this.taken.has(i) && where(f as Extract<ServerFrame, { t: T }>));
@@ -108,7 +120,8 @@ export class VisitorSocket {
         this.taken.add(this.frames.indexOf(found));
         return found as Extract<ServerFrame, { t: T }>;
       }
-      if (this.closeCode !== null) throw new Error(`socket closed (${this.closeCode} ${this.closeReason}) before a ${t} frame; got ${JSON.stringify(this.frames)}`);
+      if (this.closeCode !== null)
+        throw new Error(`socket closed (${this.closeCode} ${this.closeReason}) before a ${t} frame; got ${JSON.stringify(this.frames)}`);
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`no ${t} frame within ${timeoutMs} ms; got ${JSON.stringify(this.frames)}`);
       await this.changed(left).catch(() => undefined);

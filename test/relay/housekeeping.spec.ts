@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { notifyUnanswered } from '../../server/relay';
-import { ACME, ALICE, eventually, say, setUpRelayWidget, VisitorSocket, webhookTarget, type SetUp, useRelayServer } from './helpers';
+import { ACME, ALICE, eventually, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket, webhookTarget } from './helpers';
 
 describe('relay housekeeping', () => {
   let widget: SetUp;
@@ -41,7 +41,10 @@ describe('relay housekeeping', () => {
   });
 
   it('greets the visitor with the join message when an operator first answers', async () => {
-    await server.models.ChatEndpoint.updateOne({ _id: widget.ceId }, { $set: { sendOpJoinAutoResponse: true, opJoinAutoResponseMessage: '{name} has joined the conversation.' } });
+    await server.models.ChatEndpoint.updateOne(
+      { _id: widget.ceId },
+      { $set: { sendOpJoinAutoResponse: true, opJoinAutoResponseMessage: '{name} has joined the conversation.' } },
+    );
     const { socket } = await VisitorSocket.hello(server, widget.uuid);
     const done = keepAlive(socket);
     await say(socket, 'hi');
@@ -58,7 +61,10 @@ describe('relay housekeeping', () => {
   it('calls the no-answer webhook once when nobody answered in time', async () => {
     const hook = await webhookTarget();
     try {
-      await server.models.ChatEndpoint.updateOne({ _id: widget.ceId }, { $set: { noAnswerWebhookUrl: hook.url, noAnswerMessageAfterSecs: 120 } });
+      await server.models.ChatEndpoint.updateOne(
+        { _id: widget.ceId },
+        { $set: { noAnswerWebhookUrl: hook.url, noAnswerMessageAfterSecs: 120 } },
+      );
       const { socket } = await VisitorSocket.hello(server, widget.uuid);
       const done = keepAlive(socket);
       await say(socket, 'anyone?');

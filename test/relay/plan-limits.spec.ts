@@ -12,11 +12,21 @@ describe('plan limits in the relay', () => {
   it("takes the conversation over the month's quota, relays it to Slack, and marks the account over quota", async () => {
     const widget = await setUpRelayWidget(server);
     const ce = await widget.widget();
-    await server.models.Conversation.insertMany(Array.from({ length: 300 }, (_, i) => ({ accountId: ce.accountId, ceId: ce._id, number: 1000 + i, visitorId: ce._id, status: 'ended' })));
+    await server.models.Conversation.insertMany(
+      Array.from({ length: 300 }, (_, i) => ({
+        accountId: ce.accountId,
+        ceId: ce._id,
+        number: 1000 + i,
+        visitorId: ce._id,
+        status: 'ended',
+      })),
+    );
     const { socket } = await VisitorSocket.hello(server, widget.uuid, { identity: { name: 'Number 301' } });
     await say(socket, 'Hello from the 301st conversation');
     await eventually(async () => {
-      const parent = server.slack.state.channelMessages(widget.channel).find((m) => JSON.stringify(m.blocks ?? []).includes('301st conversation'));
+      const parent = server.slack.state
+        .channelMessages(widget.channel)
+        .find((m) => JSON.stringify(m.blocks ?? []).includes('301st conversation'));
       expect(parent).to.not.equal(undefined);
     });
     const account = await server.models.Account.findById(ce.accountId);
@@ -37,7 +47,8 @@ describe('plan limits in the relay', () => {
     const conversation = await server.models.Conversation.findOne({ ceId: widget.ceId });
     const threadTs = conversation?.threadTs ?? '';
     await server.slack.joinChannel({ teamId: ACME, userId: BOB, channelId: widget.channel });
-    const reply = (userId: string, text: string) => server.slack.postAsUser({ teamId: ACME, userId, channelId: widget.channel, threadTs, text });
+    const reply = (userId: string, text: string) =>
+      server.slack.postAsUser({ teamId: ACME, userId, channelId: widget.channel, threadTs, text });
 
     await reply(BOB, 'Bob here, one moment');
     await socket.next('msg', (f) => f.message.text === 'Bob here, one moment');
@@ -46,10 +57,19 @@ describe('plan limits in the relay', () => {
     await reply(ALICE, 'Still here');
     await socket.next('msg', (f) => f.message.text === 'Still here');
 
-    await eventually(async () => expect(server.slack.state.ephemeralsFor(ACME, ALICE, widget.channel).map((e) => e.text)).to.deep.equal([operatorLimitText('Basic', 3)]));
+    await eventually(async () =>
+      expect(server.slack.state.ephemeralsFor(ACME, ALICE, widget.channel).map((e) => e.text)).to.deep.equal([
+        operatorLimitText('Basic', 3),
+      ]),
+    );
     expect(server.slack.state.ephemeralsFor(ACME, BOB, widget.channel)).to.deep.equal([]);
     const seats = await server.models.OperatorSeat.find({ accountId: ce.accountId }).lean();
-    expect(seats.filter((s) => s.seated).map((s) => s.slackUserId).sort()).to.deep.equal([BOB, 'U0OTHER001', 'U0OTHER002'].sort());
+    expect(
+      seats
+        .filter((s) => s.seated)
+        .map((s) => s.slackUserId)
+        .sort(),
+    ).to.deep.equal([BOB, 'U0OTHER001', 'U0OTHER002'].sort());
     expect(seats.find((s) => s.slackUserId === ALICE)?.warnedConversationIds.map(String)).to.deep.equal([String(conversation?._id)]);
     socket.close();
   });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { ALICE, clientId, setUpRelayWidget, useRelayServer, VisitorSocket, type SetUp } from './helpers';
+import { ALICE, clientId, type SetUp, setUpRelayWidget, useRelayServer, VisitorSocket } from './helpers';
 
 describe('widget presence', () => {
   let widget: SetUp;
@@ -49,7 +49,9 @@ describe('widget presence', () => {
     const otherDay = (now.getUTCDay() + 3) % 7;
     await updateConfig({ tz: 'UTC', onOffSchedule: true, operatingHours: [{ weekday: otherDay, start: 900, end: 1700 }] }).expect(200);
     expect(await socket.next('presence')).to.deep.equal({ t: 'presence', online: false });
-    await updateConfig({ operatingHours: [{ weekday: now.getUTCDay(), start: hour * 100, end: hour === 23 ? 2400 : (hour + 1) * 100 }] }).expect(200);
+    await updateConfig({
+      operatingHours: [{ weekday: now.getUTCDay(), start: hour * 100, end: hour === 23 ? 2400 : (hour + 1) * 100 }],
+    }).expect(200);
     expect(await socket.next('presence')).to.deep.equal({ t: 'presence', online: true });
     socket.close();
   });
@@ -69,8 +71,15 @@ describe('widget presence', () => {
     expect((await updateConfig({ maxConcurrentConvos: -1 }).expect(400)).body).to.have.property('Message');
     await updateConfig({ requireAcceptance: true, acceptanceText: 'ok' }).expect(400);
     const other = await setUpRelayWidget(server);
-    await request(server.url).put(`/v1/chat_endpoints/${other.ceId}/update_config`).set('Authorization', `Bearer ${widget.token}`).send({ off: true }).expect(404);
-    await request(server.url).put(`/v1/chat_endpoints/${widget.ceId}/update_config`).send({ off: true }).expect((res) => expect(res.status).to.be.oneOf([401, 403]));
+    await request(server.url)
+      .put(`/v1/chat_endpoints/${other.ceId}/update_config`)
+      .set('Authorization', `Bearer ${widget.token}`)
+      .send({ off: true })
+      .expect(404);
+    await request(server.url)
+      .put(`/v1/chat_endpoints/${widget.ceId}/update_config`)
+      .send({ off: true })
+      .expect((res) => expect(res.status).to.be.oneOf([401, 403]));
     expect((await other.widget()).off).to.equal(false);
   });
 });

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { startQuestionGroup } from '../../server/commands/startQuestionGroup';
 import { NotFoundError, PaymentRequiredError } from '../../server/errors';
 import type { ServerFrame } from '../../server/shared/widget-protocol';
-import { eventually, say, setUpRelayWidget, VisitorSocket, type SetUp, useRelayServer } from './helpers';
+import { eventually, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from './helpers';
 
 type Question = Extract<ServerFrame, { t: 'question' }>;
 
@@ -16,13 +16,21 @@ describe('question groups in a conversation', () => {
     widget = await setUpRelayWidget(server);
     const ce = await widget.widget();
     await server.models.Account.updateOne({ _id: ce.accountId }, { $set: { planStripeId: 'parley_business_monthly' } });
-    const answer = (text: string, action: string, extra: Record<string, unknown> = {}) => ({ text, isQ: false, action, children: [], ...extra });
+    const answer = (text: string, action: string, extra: Record<string, unknown> = {}) => ({
+      text,
+      isQ: false,
+      action,
+      children: [],
+      ...extra,
+    });
     const tree = [
       {
         text: 'What do you need?',
         isQ: true,
         children: [
-          answer('Sales', 'new', { children: [{ text: 'Which plan?', isQ: true, children: [answer('Pro', 'next'), answer('Business', 'form')] }] }),
+          answer('Sales', 'new', {
+            children: [{ text: 'Which plan?', isQ: true, children: [answer('Pro', 'next'), answer('Business', 'form')] }],
+          }),
           answer('Support', 'customResponse', { customResponseText: '<b>Check</b> our docs<script>x</script>' }),
           answer('Another team', ce.Uuid),
           answer('Nothing', ''),
@@ -33,7 +41,13 @@ describe('question groups in a conversation', () => {
     const res = await request(server.url)
       .post(`/v1/chat_endpoints/${widget.ceId}/question_groups`)
       .set('Authorization', `Bearer ${widget.token}`)
-      .send({ label: 'Triage', shortcut: 'triage', prompt: '<strong>Welcome!</strong> A few questions first.', auto: false, treeJson: JSON.stringify(tree) })
+      .send({
+        label: 'Triage',
+        shortcut: 'triage',
+        prompt: '<strong>Welcome!</strong> A few questions first.',
+        auto: false,
+        treeJson: JSON.stringify(tree),
+      })
       .expect(200);
     groupUid = res.body.uid as string;
   });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ACME, ALICE, eventually, say, setUpRelayWidget, VisitorSocket, type SetUp, useRelayServer } from './helpers';
+import { ACME, ALICE, eventually, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from './helpers';
 
 describe('relay between a visitor and a Slack thread', () => {
   let widget: SetUp;
@@ -14,7 +14,9 @@ describe('relay between a visitor and a Slack thread', () => {
   };
 
   it('posts the first visitor message as a thread header and a reply with the visitor name', async () => {
-    const { socket, welcome } = await VisitorSocket.hello(server, widget.uuid, { identity: { name: 'Vera Visitor', email: 'vera@example.com' } });
+    const { socket, welcome } = await VisitorSocket.hello(server, widget.uuid, {
+      identity: { name: 'Vera Visitor', email: 'vera@example.com' },
+    });
     expect(welcome.online).to.equal(true);
     expect(welcome.conversation).to.equal(null);
     const ack = await say(socket, 'Hello, do you ship to Norway?');
@@ -24,7 +26,10 @@ describe('relay between a visitor and a Slack thread', () => {
       expect(t?.replies.map((r) => r.text)).to.deep.equal(['Hello, do you ship to Norway?']);
     });
     const t = thread(widget.channel);
-    expect(JSON.stringify(t?.parent.blocks)).to.include('Vera Visitor').and.include('Hello, do you ship to Norway?').and.include('conversation_end');
+    expect(JSON.stringify(t?.parent.blocks))
+      .to.include('Vera Visitor')
+      .and.include('Hello, do you ship to Norway?')
+      .and.include('conversation_end');
     expect(t?.replies[0].username).to.equal('Vera Visitor');
     socket.close();
   });
@@ -34,7 +39,13 @@ describe('relay between a visitor and a Slack thread', () => {
     await say(socket, 'Is anyone there?');
     await eventually(async () => expect(thread(widget.channel)?.replies).to.have.length(1));
     const parent = thread(widget.channel)?.parent;
-    await server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, threadTs: parent?.ts, text: 'Hi Olga, *Alice* here' });
+    await server.slack.postAsUser({
+      teamId: ACME,
+      userId: ALICE,
+      channelId: widget.channel,
+      threadTs: parent?.ts,
+      text: 'Hi Olga, *Alice* here',
+    });
     const frame = await socket.next('msg', (f) => f.message.from === 'operator');
     expect(frame.message.text).to.equal('Hi Olga, *Alice* here');
     expect(frame.message.html).to.include('<strong>Alice</strong>');

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { eventually, say, setUpRelayWidget, VisitorSocket, useRelayServer } from './helpers';
+import { eventually, say, setUpRelayWidget, useRelayServer, VisitorSocket } from './helpers';
 
 describe('channel broadcast of visitor messages (notifyChannelOnMsg)', () => {
   const server = useRelayServer();

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { assistantFor } from '../../server/relay/assist';
-import { ACME, ALICE, eventually, say, setUpRelayWidget, VisitorSocket, type SetUp, useRelayServer } from './helpers';
+import { ACME, ALICE, eventually, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from './helpers';
 
 /**
  * Reminders are driven by the stored times: the test runs the assistant's pass with a clock moved past the
@@ -62,7 +62,9 @@ describe('response reminders in the thread', () => {
 
     await server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, threadTs, text: 'Hi Tom, here now' });
     await socket.next('msg', (f) => f.message.from === 'operator');
-    await eventually(async () => expect((await server.models.Conversation.findOne({ ceId: widget.ceId }))?.lastOperatorMsgAt).to.be.instanceOf(Date));
+    await eventually(async () =>
+      expect((await server.models.Conversation.findOne({ ceId: widget.ceId }))?.lastOperatorMsgAt).to.be.instanceOf(Date),
+    );
     await tick(200);
     expect(reminders()).to.have.length(2);
   });

@@ -4,8 +4,8 @@
  */
 import { expect } from 'chai';
 import request from 'supertest';
+import { type ChatsPage, type OverviewReport, presetDates, rangeQuery, todayIn } from '../../server/shared/reports';
 import { ACME, ALICE, eventually, say, setUpRelayWidget, useRelayServer, VisitorSocket } from '../relay/helpers';
-import { presetDates, rangeQuery, todayIn, type ChatsPage, type OverviewReport } from '../../server/shared/reports';
 import { PRO } from './seed';
 
 describe('recording for the reports', () => {
@@ -21,7 +21,13 @@ describe('recording for the reports', () => {
     const parentOf = () => server.slack.state.channelMessages(widget.channel).find((m) => m.botId);
     await eventually(async () => expect(parentOf()).to.not.equal(undefined));
     const parent = parentOf();
-    await server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, threadTs: parent?.ts, text: 'Alice here, how can I help?' });
+    await server.slack.postAsUser({
+      teamId: ACME,
+      userId: ALICE,
+      channelId: widget.channel,
+      threadTs: parent?.ts,
+      text: 'Alice here, how can I help?',
+    });
     await socket.next('msg', (f) => f.message.from === 'operator');
     socket.send({ t: 'end' });
     await socket.next('ended');
@@ -34,7 +40,8 @@ describe('recording for the reports', () => {
 
     const auth = { Authorization: `Bearer ${widget.token}` };
     const range = rangeQuery(presetDates('today', todayIn('UTC', new Date())), 'UTC');
-    const overview = (await request(server.url).get(`/v1/reports/${widget.ceId}/overview`).query(range).set(auth).expect(200)).body as OverviewReport;
+    const overview = (await request(server.url).get(`/v1/reports/${widget.ceId}/overview`).query(range).set(auth).expect(200))
+      .body as OverviewReport;
     expect(overview.totalStats).to.include({ totalChats: 1, upRatingCount: 1, upRatingPercent: 100, avgMsgsPerChat: 3, lateReply: 0 });
     expect(overview.stats.map((s) => s.agentName)).to.deep.equal(['Alice']);
     const history = (await request(server.url).get(`/v1/reports/${widget.ceId}/chats`).set(auth).expect(200)).body as ChatsPage;

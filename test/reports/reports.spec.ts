@@ -3,13 +3,21 @@
  * worked out by hand in the comments, for presets and a custom range, across the 2026 DST change in New York.
  */
 import { expect } from 'chai';
-import request from 'supertest';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { useServer } from '../helpers/app';
-import { createUserInDb } from '../factories';
-import { NO_RESPONSE, presetDates, rangeQuery, todayIn, type AvailabilityReport, type ChatsPage, type OverviewReport } from '../../server/shared/reports';
+import request from 'supertest';
 import { createReportRecorder } from '../../server/reports/recorder';
-import { NOW, ZONE, seedReportAccount, type Seeded } from './seed';
+import {
+  type AvailabilityReport,
+  type ChatsPage,
+  NO_RESPONSE,
+  type OverviewReport,
+  presetDates,
+  rangeQuery,
+  todayIn,
+} from '../../server/shared/reports';
+import { createUserInDb } from '../factories';
+import { useServer } from '../helpers/app';
+import { NOW, type Seeded, seedReportAccount, ZONE } from './seed';
 
 describe('reports API', () => {
   let seeded: Seeded;
@@ -34,22 +42,57 @@ describe('reports API', () => {
       // Chats 1–6; the discarded chat and chat 8 (Mar 1) are out. Replies 60+180+30+300 s; durations 600+1200+300+900+3600 s;
       // messages 5+3+8+1+2+10; offline messages Mar 7 and Mar 8 (20:00 EDT).
       expect(report.totalStats).to.deep.equal({
-        totalChats: 6, avgChatsPerDay: 2, chatsFromTrigger: 3, upRatingPercent: 75, upRatingCount: 3, lateReply: 2,
-        avgTimeToFirstReply: 143, avgChatDuration: 1320, avgMsgsPerChat: 4.8, totalOfflineMsgs: 2,
+        totalChats: 6,
+        avgChatsPerDay: 2,
+        chatsFromTrigger: 3,
+        upRatingPercent: 75,
+        upRatingCount: 3,
+        lateReply: 2,
+        avgTimeToFirstReply: 143,
+        avgChatDuration: 1320,
+        avgMsgsPerChat: 4.8,
+        totalOfflineMsgs: 2,
       });
       expect(report.stats.map((s) => s.agentName)).to.deep.equal(['Ana', 'Ben', '']);
       expect(agent(report, 'Ana')).to.deep.equal({
-        agentName: 'Ana', totalChats: 2, avgChatsPerDay: 0.67, chatsFromTrigger: 1, upRatingPercent: 50, upRatingCount: 1, lateReply: 1,
-        avgTimeToFirstReply: 120, avgChatDuration: 900, avgMsgsPerChat: 4, totalOfflineMsgs: 0,
+        agentName: 'Ana',
+        totalChats: 2,
+        avgChatsPerDay: 0.67,
+        chatsFromTrigger: 1,
+        upRatingPercent: 50,
+        upRatingCount: 1,
+        lateReply: 1,
+        avgTimeToFirstReply: 120,
+        avgChatDuration: 900,
+        avgMsgsPerChat: 4,
+        totalOfflineMsgs: 0,
       });
       expect(agent(report, 'Ben')).to.deep.equal({
-        agentName: 'Ben', totalChats: 2, avgChatsPerDay: 0.67, chatsFromTrigger: 1, upRatingPercent: 100, upRatingCount: 2, lateReply: 1,
-        avgTimeToFirstReply: 165, avgChatDuration: 1950, avgMsgsPerChat: 9, totalOfflineMsgs: 0,
+        agentName: 'Ben',
+        totalChats: 2,
+        avgChatsPerDay: 0.67,
+        chatsFromTrigger: 1,
+        upRatingPercent: 100,
+        upRatingCount: 2,
+        lateReply: 1,
+        avgTimeToFirstReply: 165,
+        avgChatDuration: 1950,
+        avgMsgsPerChat: 9,
+        totalOfflineMsgs: 0,
       });
       // Missed chats: 4 (ended after 900 s) and 5 (still open).
       expect(agent(report, '')).to.deep.equal({
-        agentName: '', totalChats: 2, avgChatsPerDay: 0.67, chatsFromTrigger: 1, upRatingPercent: 0, upRatingCount: 0, lateReply: 0,
-        avgTimeToFirstReply: 0, avgChatDuration: 900, avgMsgsPerChat: 1.5, totalOfflineMsgs: 0,
+        agentName: '',
+        totalChats: 2,
+        avgChatsPerDay: 0.67,
+        chatsFromTrigger: 1,
+        upRatingPercent: 0,
+        upRatingCount: 0,
+        lateReply: 0,
+        avgTimeToFirstReply: 0,
+        avgChatDuration: 900,
+        avgMsgsPerChat: 1.5,
+        totalOfflineMsgs: 0,
       });
       // Chat 2 (23:30 EST) counts on Mar 7 and chat 5 (23:00 EDT) on Mar 8, although both are the next day in UTC.
       expect(report.chatsPerDay).to.deep.equal([
@@ -64,10 +107,21 @@ describe('reports API', () => {
       const report = await overview(preset('yesterday'));
       // Chats 3, 4, 5: one reply (30 s), durations 300 and 900 s, messages 8+1+2, offline message at 20:00 EDT.
       expect(report.totalStats).to.deep.equal({
-        totalChats: 3, avgChatsPerDay: 3, chatsFromTrigger: 2, upRatingPercent: 100, upRatingCount: 1, lateReply: 0,
-        avgTimeToFirstReply: 30, avgChatDuration: 600, avgMsgsPerChat: 3.7, totalOfflineMsgs: 1,
+        totalChats: 3,
+        avgChatsPerDay: 3,
+        chatsFromTrigger: 2,
+        upRatingPercent: 100,
+        upRatingCount: 1,
+        lateReply: 0,
+        avgTimeToFirstReply: 30,
+        avgChatDuration: 600,
+        avgMsgsPerChat: 3.7,
+        totalOfflineMsgs: 1,
       });
-      expect(report.stats.map((s) => [s.agentName, s.totalChats])).to.deep.equal([['Ben', 1], ['', 2]]);
+      expect(report.stats.map((s) => [s.agentName, s.totalChats])).to.deep.equal([
+        ['Ben', 1],
+        ['', 2],
+      ]);
     });
 
     it('spreads the same chats over seven days for last7 and adds Mar 1 for last30', async () => {
@@ -79,8 +133,16 @@ describe('reports API', () => {
       const month = await overview(preset('last30'));
       // Chat 8 adds a 90 s reply, a 400 s chat and 2 messages: (570+90)/5, (6600+400)/6, 31/7.
       expect(month.totalStats).to.deep.equal({
-        totalChats: 7, avgChatsPerDay: 0.23, chatsFromTrigger: 3, upRatingPercent: 75, upRatingCount: 3, lateReply: 2,
-        avgTimeToFirstReply: 132, avgChatDuration: 1167, avgMsgsPerChat: 4.4, totalOfflineMsgs: 3,
+        totalChats: 7,
+        avgChatsPerDay: 0.23,
+        chatsFromTrigger: 3,
+        upRatingPercent: 75,
+        upRatingCount: 3,
+        lateReply: 2,
+        avgTimeToFirstReply: 132,
+        avgChatDuration: 1167,
+        avgMsgsPerChat: 4.4,
+        totalOfflineMsgs: 3,
       });
       expect(agent(month, 'Ana')).to.include({ totalChats: 3, avgChatsPerDay: 0.1, avgTimeToFirstReply: 110 });
     });
@@ -104,9 +166,27 @@ describe('reports API', () => {
         ['Mar 9', 25], // 00:00–06:00 EDT: 6 h of 24
       ]);
       expect(stats[0].entries).to.deep.equal([
-        { state: 'Offline', prevState: 'Online', start: '2026-03-07T05:00:00.000Z', end: '2026-03-07T14:00:00.000Z', cause: 'operating-hours' },
-        { state: 'Online', prevState: 'Offline', start: '2026-03-07T14:00:00.000Z', end: '2026-03-07T22:00:00.000Z', cause: 'operating-hours' },
-        { state: 'Offline', prevState: 'Online', start: '2026-03-07T22:00:00.000Z', end: '2026-03-08T05:00:00.000Z', cause: 'operating-hours' },
+        {
+          state: 'Offline',
+          prevState: 'Online',
+          start: '2026-03-07T05:00:00.000Z',
+          end: '2026-03-07T14:00:00.000Z',
+          cause: 'operating-hours',
+        },
+        {
+          state: 'Online',
+          prevState: 'Offline',
+          start: '2026-03-07T14:00:00.000Z',
+          end: '2026-03-07T22:00:00.000Z',
+          cause: 'operating-hours',
+        },
+        {
+          state: 'Offline',
+          prevState: 'Online',
+          start: '2026-03-07T22:00:00.000Z',
+          end: '2026-03-08T05:00:00.000Z',
+          cause: 'operating-hours',
+        },
       ]);
       expect(stats[1]).to.include({ start: '2026-03-08T05:00:00.000Z', end: '2026-03-09T04:00:00.000Z' });
       expect(stats[1].entries.map((e) => [e.state, e.cause, e.start, e.end])).to.deep.equal([
@@ -122,7 +202,9 @@ describe('reports API', () => {
     });
 
     it('reads the same instants as other local days in another zone', async () => {
-      const { stats } = (await get('availability', { tz: 'UTC', startDate: '2026-03-08T00:00:00', endDate: '2026-03-08T23:59:59' }).expect(200)).body as AvailabilityReport;
+      const { stats } = (
+        await get('availability', { tz: 'UTC', startDate: '2026-03-08T00:00:00', endDate: '2026-03-08T23:59:59' }).expect(200)
+      ).body as AvailabilityReport;
       // UTC Mar 8: online 06:00–09:00 only (3 h of 24).
       expect(stats).to.have.length(1);
       expect(stats[0].onlinePercent).to.equal(12.5);
@@ -147,8 +229,18 @@ describe('reports API', () => {
       const missed = chats.find((c) => c.visitor.name === 'Zoe');
       expect(missed).to.include({ agentName: '', firstResponseAt: NO_RESPONSE, endedAt: '', chatRating: '', channelName: 'support' });
       const answered = chats.find((c) => c.visitor.name === 'Xena' && c.agentName === 'Ben');
-      expect(answered).to.include({ chatRating: 'up', chatFeedback: '=SUM(A1:A9)', startedAt: '2026-03-08T07:30:00.000Z', firstResponseAt: '2026-03-08T07:30:30.000Z' });
-      expect(answered?.visitor).to.include({ email: 'xena@example.com', location: 'Boston, US', identUserId: 'u-Xena', identTraits: '{"plan":"gold"}' });
+      expect(answered).to.include({
+        chatRating: 'up',
+        chatFeedback: '=SUM(A1:A9)',
+        startedAt: '2026-03-08T07:30:00.000Z',
+        firstResponseAt: '2026-03-08T07:30:30.000Z',
+      });
+      expect(answered?.visitor).to.include({
+        email: 'xena@example.com',
+        location: 'Boston, US',
+        identUserId: 'u-Xena',
+        identTraits: '{"plan":"gold"}',
+      });
       const transcript = (await get(`chats/${answered?.id}`).expect(200)).body;
       expect(transcript.messages.map((m: { from: string; text: string }) => [m.from, m.text])).to.deep.equal([
         ['visitor', 'Hi, I am Xena'],
@@ -162,7 +254,9 @@ describe('reports API', () => {
     it('streams the chat history as CSV, quoted and with formulas defused, named after the time', async () => {
       const res = await get('chats/download', { format: 'csv' }).buffer(true).expect(200);
       expect(res.headers['content-type']).to.match(/^text\/csv/);
-      expect(res.headers['content-disposition']).to.match(/^attachment; filename="?\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}\.\d{3}Z_parley_output\.csv"?$/);
+      expect(res.headers['content-disposition']).to.match(
+        /^attachment; filename="?\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}\.\d{3}Z_parley_output\.csv"?$/,
+      );
       const rows = parseCsv(res.text) as string[][];
       expect(rows[0].slice(0, 8)).to.deep.equal(['ID', 'Started', 'Ended', 'Visitor', 'Email', 'Agent', 'Rating', 'Feedback']);
       expect(rows).to.have.length(8);
@@ -174,7 +268,9 @@ describe('reports API', () => {
     });
 
     it('streams the chat history of a range as JSON', async () => {
-      const res = await get('chats/download', { format: 'json', ...custom }).buffer(true).expect(200);
+      const res = await get('chats/download', { format: 'json', ...custom })
+        .buffer(true)
+        .expect(200);
       expect(res.headers['content-disposition']).to.match(/Z_parley_output\.json"?$/);
       const body = JSON.parse(res.text) as ChatsPage;
       expect(body.totalChats).to.equal(6);
@@ -182,7 +278,13 @@ describe('reports API', () => {
     });
 
     it('downloads the overview as CSV and JSON', async () => {
-      const csv = parseCsv((await get('overview/download', { format: 'csv', ...custom }).buffer(true).expect(200)).text) as string[][];
+      const csv = parseCsv(
+        (
+          await get('overview/download', { format: 'csv', ...custom })
+            .buffer(true)
+            .expect(200)
+        ).text,
+      ) as string[][];
       expect(csv.map((r) => [r[0], r[1], r[4]])).to.deep.equal([
         ['Agent', 'Total Chats', 'Up Rating %'],
         ['Ana', '2', '50'],
@@ -190,7 +292,13 @@ describe('reports API', () => {
         ['Missed chats', '2', '0'],
         ['All chats', '6', '75'],
       ]);
-      const json = JSON.parse((await get('overview/download', { format: 'json', ...custom }).buffer(true).expect(200)).text);
+      const json = JSON.parse(
+        (
+          await get('overview/download', { format: 'json', ...custom })
+            .buffer(true)
+            .expect(200)
+        ).text,
+      );
       expect(json.totalStats.totalChats).to.equal(6);
       expect(json.stats).to.have.length(3);
     });
@@ -199,11 +307,18 @@ describe('reports API', () => {
   describe('access and input', () => {
     it('answers 403 without a session, to a non-admin, and to an admin whose plan has no reports', async () => {
       await get('overview', custom, '').expect(403);
-      const member = await createUserInDb(server, { admin: false, account: (await server.models.Account.findById(seeded.accountId)) ?? undefined });
+      const member = await createUserInDb(server, {
+        admin: false,
+        account: (await server.models.Account.findById(seeded.accountId)) ?? undefined,
+      });
       const refused = await get('chats', {}, member.token).expect(403);
       expect(refused.body.Message).to.equal('Reports are for account admins');
       const basic = await seedReportAccount(server, { plan: 'parley_basic_monthly' });
-      const res = await request(server.url).get(`/v1/reports/${basic.ceId}/overview`).query(custom).set('Authorization', `Bearer ${basic.token}`).expect(403);
+      const res = await request(server.url)
+        .get(`/v1/reports/${basic.ceId}/overview`)
+        .query(custom)
+        .set('Authorization', `Bearer ${basic.token}`)
+        .expect(403);
       expect(res.body.Message).to.match(/plan does not have access to reports/);
     });
 
@@ -211,7 +326,10 @@ describe('reports API', () => {
       const other = await seedReportAccount(server);
       await request(server.url).get(`/v1/reports/${other.ceId}/chats`).set('Authorization', `Bearer ${seeded.token}`).expect(404);
       await request(server.url).get('/v1/reports/nope/chats').set('Authorization', `Bearer ${seeded.token}`).expect(404);
-      await request(server.url).get(`/v1/reports/${other.ceId}/chats/download?format=csv`).set('Authorization', `Bearer ${seeded.token}`).expect(404);
+      await request(server.url)
+        .get(`/v1/reports/${other.ceId}/chats/download?format=csv`)
+        .set('Authorization', `Bearer ${seeded.token}`)
+        .expect(404);
     });
 
     for (const [what, query, message] of [
@@ -242,7 +360,10 @@ describe('reports API', () => {
       const { user } = await createUserInDb(server);
       const ce = await server.models.ChatEndpoint.findOne({ accountId: user.accountId });
       const id = String(ce?._id);
-      await server.models.ChatEndpoint.updateOne({ _id: ce?._id }, { $set: { ...{ Step: 3, RoomId: 'C0SUPPORT1', slackTeamId: 'T0NOBODY', manualMode: true } } });
+      await server.models.ChatEndpoint.updateOne(
+        { _id: ce?._id },
+        { $set: { ...{ Step: 3, RoomId: 'C0SUPPORT1', slackTeamId: 'T0NOBODY', manualMode: true } } },
+      );
       await server.parley.relay.presence.recheck(id);
       await server.models.ChatEndpoint.updateOne({ _id: ce?._id }, { $set: { off: true } });
       await server.parley.relay.presence.recheck(id);

@@ -4,10 +4,10 @@
  * each with figures the tests compute by hand.
  */
 import { randomBytes } from 'node:crypto';
-import { Types } from 'mongoose';
+import type { Types } from 'mongoose';
 import type { Models } from '../../server/models';
-import type { PresenceCause } from '../../server/shared/reports';
 import { TERMS_VERSION } from '../../server/shared/constants';
+import type { PresenceCause } from '../../server/shared/reports';
 import { buildConfiguredWidget, createUserInDb } from '../factories';
 import type { TestServer } from '../helpers/app';
 
@@ -33,19 +33,69 @@ type SeedChat = {
 /** Start times in UTC, with their New York local time beside them. */
 export const CHATS: SeedChat[] = [
   // 1: Sat Mar 7 10:00 EST
-  { at: '2026-03-07T15:00:00Z', agent: 'Ana', replyAfter: 60, endAfter: 600, rating: 'up', feedback: 'Quick, thanks', trigger: 't1', visitorMsgs: 3, operatorMsgs: 2, visitor: 'Vera' },
+  {
+    at: '2026-03-07T15:00:00Z',
+    agent: 'Ana',
+    replyAfter: 60,
+    endAfter: 600,
+    rating: 'up',
+    feedback: 'Quick, thanks',
+    trigger: 't1',
+    visitorMsgs: 3,
+    operatorMsgs: 2,
+    visitor: 'Vera',
+  },
   // 2: Sat Mar 7 23:30 EST (already Mar 8 in UTC)
-  { at: '2026-03-08T04:30:00Z', agent: 'Ana', replyAfter: 180, endAfter: 1200, rating: 'down', feedback: 'Slow', visitorMsgs: 2, operatorMsgs: 1, visitor: 'Walt' },
+  {
+    at: '2026-03-08T04:30:00Z',
+    agent: 'Ana',
+    replyAfter: 180,
+    endAfter: 1200,
+    rating: 'down',
+    feedback: 'Slow',
+    visitorMsgs: 2,
+    operatorMsgs: 1,
+    visitor: 'Walt',
+  },
   // 3: Sun Mar 8 03:30 EDT (just after the clocks jumped)
-  { at: '2026-03-08T07:30:00Z', agent: 'Ben', replyAfter: 30, endAfter: 300, rating: 'up', feedback: '=SUM(A1:A9)', trigger: 't2', visitorMsgs: 4, operatorMsgs: 4, visitor: 'Xena' },
+  {
+    at: '2026-03-08T07:30:00Z',
+    agent: 'Ben',
+    replyAfter: 30,
+    endAfter: 300,
+    rating: 'up',
+    feedback: '=SUM(A1:A9)',
+    trigger: 't2',
+    visitorMsgs: 4,
+    operatorMsgs: 4,
+    visitor: 'Xena',
+  },
   // 4: Sun Mar 8 12:00 EDT, nobody answered
   { at: '2026-03-08T16:00:00Z', endAfter: 900, trigger: 't1', visitorMsgs: 1, operatorMsgs: 0, visitor: 'Yuri' },
   // 5: Sun Mar 8 23:00 EDT (Mar 9 in UTC), nobody answered, still open
   { at: '2026-03-09T03:00:00Z', visitorMsgs: 2, operatorMsgs: 0, visitor: 'Zoe' },
   // 6: Mon Mar 9 11:00 EDT
-  { at: '2026-03-09T15:00:00Z', agent: 'Ben', replyAfter: 300, endAfter: 3600, rating: 'up', visitorMsgs: 5, operatorMsgs: 5, visitor: 'Vera' },
+  {
+    at: '2026-03-09T15:00:00Z',
+    agent: 'Ben',
+    replyAfter: 300,
+    endAfter: 3600,
+    rating: 'up',
+    visitorMsgs: 5,
+    operatorMsgs: 5,
+    visitor: 'Vera',
+  },
   // discarded with /parley discard: in no report
-  { at: '2026-03-09T15:30:00Z', agent: 'Ben', replyAfter: 10, endAfter: 20, visitorMsgs: 1, operatorMsgs: 1, discarded: true, visitor: 'Walt' },
+  {
+    at: '2026-03-09T15:30:00Z',
+    agent: 'Ben',
+    replyAfter: 10,
+    endAfter: 20,
+    visitorMsgs: 1,
+    operatorMsgs: 1,
+    discarded: true,
+    visitor: 'Walt',
+  },
   // 8: Sun Mar 1 09:00 EST, outside the custom range
   { at: '2026-03-01T14:00:00Z', agent: 'Ana', replyAfter: 90, endAfter: 400, visitorMsgs: 1, operatorMsgs: 1, visitor: 'Xena' },
 ];
@@ -65,18 +115,37 @@ export const PRESENCE: { at: string; online: boolean; cause: PresenceCause }[] =
 
 export type Seeded = { token: string; ceId: string; accountId: Types.ObjectId; chatIds: string[]; email: string; password: string };
 
-export async function seedReportAccount(server: Pick<TestServer, 'models' | 'config'>, opts: { plan?: string; admin?: boolean } = {}): Promise<Seeded> {
+export async function seedReportAccount(
+  server: Pick<TestServer, 'models' | 'config'>,
+  opts: { plan?: string; admin?: boolean } = {},
+): Promise<Seeded> {
   const { models } = server;
   const { user, account, token, password } = await createUserInDb(server, { admin: opts.admin ?? true, ActiveTOSPP: TERMS_VERSION });
   await models.Account.updateOne({ _id: account._id }, { $set: { planStripeId: opts.plan ?? PRO } });
   const ce = await models.ChatEndpoint.findOne({ accountId: account._id });
   if (!ce) throw new Error('the seeded account has no widget');
-  await models.ChatEndpoint.updateOne({ _id: ce._id }, { $set: { ...buildConfiguredWidget({ RoomName: 'support' }), tz: ZONE, noAnswerMessageAfterSecs: 120 } });
+  await models.ChatEndpoint.updateOne(
+    { _id: ce._id },
+    { $set: { ...buildConfiguredWidget({ RoomName: 'support' }), tz: ZONE, noAnswerMessageAfterSecs: 120 } },
+  );
   const chatIds = await seedChats(models, account._id, ce._id);
   await models.OfflineMessage.collection.insertMany(
-    OFFLINE_AT.map((at) => ({ accountId: account._id, ceId: ce._id, visitorId: null, name: 'N', email: 'n@example.com', message: 'Hello', pageUrl: '', country: '', createdAt: new Date(at), updatedAt: new Date(at) })),
+    OFFLINE_AT.map((at) => ({
+      accountId: account._id,
+      ceId: ce._id,
+      visitorId: null,
+      name: 'N',
+      email: 'n@example.com',
+      message: 'Hello',
+      pageUrl: '',
+      country: '',
+      createdAt: new Date(at),
+      updatedAt: new Date(at),
+    })),
   );
-  await models.PresenceChange.insertMany(PRESENCE.map((p) => ({ accountId: account._id, ceId: ce._id, at: new Date(p.at), online: p.online, cause: p.cause })));
+  await models.PresenceChange.insertMany(
+    PRESENCE.map((p) => ({ accountId: account._id, ceId: ce._id, at: new Date(p.at), online: p.online, cause: p.cause })),
+  );
   return { token, ceId: String(ce._id), accountId: account._id, chatIds, email: user.email, password };
 }
 
@@ -84,8 +153,15 @@ async function seedChats(models: Models, accountId: Types.ObjectId, ceId: Types.
   const visitors = new Map<string, Types.ObjectId>();
   for (const name of new Set(CHATS.map((c) => c.visitor))) {
     const v = await models.Visitor.create({
-      accountId, ceId, tokenHash: randomBytes(16).toString('hex'), name, email: `${name.toLowerCase()}@example.com`,
-      location: { country: 'US', city: 'Boston' }, currentPage: 'https://shop.example.com/pricing', identUserId: `u-${name}`, identTraits: { plan: 'gold' },
+      accountId,
+      ceId,
+      tokenHash: randomBytes(16).toString('hex'),
+      name,
+      email: `${name.toLowerCase()}@example.com`,
+      location: { country: 'US', city: 'Boston' },
+      currentPage: 'https://shop.example.com/pricing',
+      identUserId: `u-${name}`,
+      identTraits: { plan: 'gold' },
     });
     visitors.set(name, v._id);
   }
@@ -95,16 +171,36 @@ async function seedChats(models: Models, accountId: Types.ObjectId, ceId: Types.
     const started = new Date(c.at).getTime();
     const at = (secs?: number) => (secs === undefined ? null : new Date(started + secs * 1000));
     const conversation = await models.Conversation.create({
-      accountId, ceId, number: ++number, visitorId: visitors.get(c.visitor),
+      accountId,
+      ceId,
+      number: ++number,
+      visitorId: visitors.get(c.visitor),
       status: c.endAfter === undefined ? 'open' : 'ended',
-      startedAt: new Date(started), endedAt: at(c.endAfter), firstResponseAt: at(c.replyAfter),
-      agentName: c.agent ?? '', rating: c.rating ?? null, feedback: c.feedback ?? '', triggerUid: c.trigger ?? '',
-      pageUrl: 'https://shop.example.com/pricing?plan=gold&ref=newsletter', slackChannel: 'C0SUPPORT1', threadTs: `${started / 1000}.000100`,
-      visitorMsgs: c.visitorMsgs, operatorMsgs: c.operatorMsgs, discarded: c.discarded ?? false, lastSeq: 2,
+      startedAt: new Date(started),
+      endedAt: at(c.endAfter),
+      firstResponseAt: at(c.replyAfter),
+      agentName: c.agent ?? '',
+      rating: c.rating ?? null,
+      feedback: c.feedback ?? '',
+      triggerUid: c.trigger ?? '',
+      pageUrl: 'https://shop.example.com/pricing?plan=gold&ref=newsletter',
+      slackChannel: 'C0SUPPORT1',
+      threadTs: `${started / 1000}.000100`,
+      visitorMsgs: c.visitorMsgs,
+      operatorMsgs: c.operatorMsgs,
+      discarded: c.discarded ?? false,
+      lastSeq: 2,
     });
     await models.Message.insertMany([
       { conversationId: conversation._id, seq: 1, kind: 'msg', from: 'visitor', text: `Hi, I am ${c.visitor}` },
-      { conversationId: conversation._id, seq: 2, kind: 'msg', from: 'operator', text: 'How can I help?', author: { name: c.agent ?? 'Parley', avatarUrl: '' } },
+      {
+        conversationId: conversation._id,
+        seq: 2,
+        kind: 'msg',
+        from: 'operator',
+        text: 'How can I help?',
+        author: { name: c.agent ?? 'Parley', avatarUrl: '' },
+      },
     ]);
     ids.push(String(conversation._id));
   }

@@ -2,12 +2,13 @@
  * `npm start` as a developer runs it: a signal to the npm process (Ctrl-C, `kill <pid>`, a process manager)
  * must reach the server, so both ports are free again soon after.
  */
-import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
+
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { expect } from 'chai';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 /** The issue's promise: both ports free within 5 seconds of the signal. */

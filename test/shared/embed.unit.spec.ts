@@ -1,11 +1,11 @@
-import { expect } from 'chai';
 import vm from 'node:vm';
+import { expect } from 'chai';
 import {
   embedSnippet,
   INLINE_CONTAINER_ID,
   PROJECT_TYPES,
-  WIDGET_STYLES,
   type ProjectType,
+  WIDGET_STYLES,
   type WidgetStyle,
 } from '../../server/shared/embed';
 
@@ -91,9 +91,13 @@ describe('embed snippets', () => {
 
   it('refuses a widget id or origin that would break out of the snippet', () => {
     expect(() => embedSnippet({ projectType: 'html', style: 'standard', widgetUuid: 'x"><script>', origin: ORIGIN })).to.throw(/widget id/);
-    expect(() => embedSnippet({ projectType: 'html', style: 'standard', widgetUuid: UUID, origin: 'javascript:alert(1)' })).to.throw(/http/);
+    expect(() => embedSnippet({ projectType: 'html', style: 'standard', widgetUuid: UUID, origin: 'javascript:alert(1)' })).to.throw(
+      /http/,
+    );
     expect(() => embedSnippet({ projectType: 'html', style: 'standard', widgetUuid: UUID, origin: 'not a url' })).to.throw(/URL/);
-    expect(() => embedSnippet({ projectType: 'cobol' as ProjectType, style: 'standard', widgetUuid: UUID, origin: ORIGIN })).to.throw(/project type/);
+    expect(() => embedSnippet({ projectType: 'cobol' as ProjectType, style: 'standard', widgetUuid: UUID, origin: ORIGIN })).to.throw(
+      /project type/,
+    );
   });
 
   it('queues calls made before the loader ran, in the HTML snippet', () => {

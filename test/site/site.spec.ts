@@ -1,12 +1,12 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import express from 'express';
 import { expect } from 'chai';
+import express from 'express';
 import request from 'supertest';
-import { docsRouter, DEFAULT_DOCS_DIR } from '../../server/site/docs';
-import { siteRouter } from '../../server/site';
 import { PLAN_CATALOG } from '../../server/shared/plans';
+import { siteRouter } from '../../server/site';
+import { DEFAULT_DOCS_DIR, docsRouter } from '../../server/site/docs';
 
 describe('public pages: /docs and /pricing', () => {
   const app = express().use(siteRouter());
@@ -24,7 +24,10 @@ describe('public pages: /docs and /pricing', () => {
 
   it('renders the REST API page with its curl examples and section anchors', async () => {
     const res = await request(app).get('/docs/rest-api').expect(200);
-    expect(res.text).to.include('id="rest-hooks"').and.include('curl https://parley.example.com/v1/api/me').and.include('aria-current="page"');
+    expect(res.text)
+      .to.include('id="rest-hooks"')
+      .and.include('curl https://parley.example.com/v1/api/me')
+      .and.include('aria-current="page"');
   });
 
   it('answers 404 with the docs frame for unknown pages and names that are not page names', async () => {
@@ -38,7 +41,10 @@ describe('public pages: /docs and /pricing', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'parley-docs-'));
     try {
       writeFileSync(path.join(dir, 'index.md'), '# Home\n');
-      writeFileSync(path.join(dir, 'extra.md'), '# Extra page\n\n<script>alert(1)</script>\n\n[click](javascript:alert(1)) <img src=x onerror=alert(1)>\n');
+      writeFileSync(
+        path.join(dir, 'extra.md'),
+        '# Extra page\n\n<script>alert(1)</script>\n\n[click](javascript:alert(1)) <img src=x onerror=alert(1)>\n',
+      );
       const local = express().use(docsRouter(dir));
       const res = await request(local).get('/docs/extra').expect(200);
       expect(res.text).to.include('Extra page');

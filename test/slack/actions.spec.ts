@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { ACME, ALICE, BOB, eventually, setUpRelayWidget, VisitorSocket, type SetUp, useRelayServer } from '../relay/helpers';
-import { addQuestionGroup, addSavedReply, channelPosts, openChat, parley, type Chat } from './operatorHelpers';
+import { ACME, ALICE, BOB, eventually, type SetUp, setUpRelayWidget, useRelayServer, VisitorSocket } from '../relay/helpers';
+import { addQuestionGroup, addSavedReply, type Chat, channelPosts, openChat, parley } from './operatorHelpers';
 
 describe('Slack conversation buttons, shortcut and modals', () => {
   let widget: SetUp;
@@ -14,7 +14,12 @@ describe('Slack conversation buttons, shortcut and modals', () => {
   afterEach(() => chat.socket.close());
 
   const press = async (actionId: string, who = ALICE) => {
-    const result = await server.slack.sendBlockAction({ teamId: ACME, userId: who, actionId, message: { channelId: widget.channel, ts: chat.threadTs } });
+    const result = await server.slack.sendBlockAction({
+      teamId: ACME,
+      userId: who,
+      actionId,
+      message: { channelId: widget.channel, ts: chat.threadTs },
+    });
     expect(result.ok).to.equal(true);
     return result;
   };
@@ -37,7 +42,11 @@ describe('Slack conversation buttons, shortcut and modals', () => {
   };
   const submit = (viewId: string, values: Record<string, Record<string, unknown>> = {}) =>
     server.slack.sendViewSubmission({ teamId: ACME, userId: ALICE, viewId, values });
-  const threadText = () => server.slack.state.replies(widget.channel, chat.threadTs).map((m) => m.text).join('\n');
+  const threadText = () =>
+    server.slack.state
+      .replies(widget.channel, chat.threadTs)
+      .map((m) => m.text)
+      .join('\n');
   const lastEphemeral = () => server.slack.state.ephemeralsFor(ACME, ALICE, widget.channel).at(-1)?.text ?? '';
 
   it('End chat asks for confirmation with an optional note, then ends the chat and leaves the note in the thread', async () => {
@@ -106,15 +115,28 @@ describe('Slack conversation buttons, shortcut and modals', () => {
 
   it('refuses buttons pressed by someone who is not in the channel', async () => {
     await press('conversation_end', BOB);
-    await eventually(async () => expect(server.slack.state.ephemeralsFor(ACME, BOB, widget.channel).at(-1)?.text).to.include(`Only members of <#${widget.channel}>`));
+    await eventually(async () =>
+      expect(server.slack.state.ephemeralsFor(ACME, BOB, widget.channel).at(-1)?.text).to.include(`Only members of <#${widget.channel}>`),
+    );
     expect(server.slack.state.openModals(ACME, BOB).filter((v) => !seenViews.has(v.id))).to.have.length(0);
     expect((await server.models.Conversation.findById(chat.id))?.status).to.equal('open');
   });
 
   it('the message shortcut on a thread message picks an action, then shows that action’s modal', async () => {
-    await server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, threadTs: chat.threadTs, text: 'Let me check' });
+    await server.slack.postAsUser({
+      teamId: ACME,
+      userId: ALICE,
+      channelId: widget.channel,
+      threadTs: chat.threadTs,
+      text: 'Let me check',
+    });
     const reply = server.slack.state.replies(widget.channel, chat.threadTs).find((m) => m.text === 'Let me check');
-    const result = await server.slack.sendShortcut({ teamId: ACME, userId: ALICE, callbackId: 'parley_conversation_actions', message: { channelId: widget.channel, ts: reply?.ts ?? '' } });
+    const result = await server.slack.sendShortcut({
+      teamId: ACME,
+      userId: ALICE,
+      callbackId: 'parley_conversation_actions',
+      message: { channelId: widget.channel, ts: reply?.ts ?? '' },
+    });
     expect(result.ok).to.equal(true);
     const picker = await openModal();
     const empty = await submit(picker.id, {});
@@ -127,8 +149,18 @@ describe('Slack conversation buttons, shortcut and modals', () => {
   });
 
   it('the message shortcut starts a question group picked in the modal', async () => {
-    const group = await addQuestionGroup(server, widget, { label: 'Triage', shortcut: 'triage', question: 'Which product?', answers: ['Shoes', 'Hats'] });
-    await server.slack.sendShortcut({ teamId: ACME, userId: ALICE, callbackId: 'parley_conversation_actions', message: { channelId: widget.channel, ts: chat.threadTs } });
+    const group = await addQuestionGroup(server, widget, {
+      label: 'Triage',
+      shortcut: 'triage',
+      question: 'Which product?',
+      answers: ['Shoes', 'Hats'],
+    });
+    await server.slack.sendShortcut({
+      teamId: ACME,
+      userId: ALICE,
+      callbackId: 'parley_conversation_actions',
+      message: { channelId: widget.channel, ts: chat.threadTs },
+    });
     const picker = await openModal();
     await submit(picker.id, { action: { action: 'questionGroup' } });
     expect(JSON.stringify(server.slack.state.view(picker.id)?.definition)).to.include('Triage');
@@ -138,7 +170,12 @@ describe('Slack conversation buttons, shortcut and modals', () => {
 
   it('the message shortcut elsewhere says it only works in conversation threads', async () => {
     const other = await server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, text: 'Lunch anyone?' });
-    await server.slack.sendShortcut({ teamId: ACME, userId: ALICE, callbackId: 'parley_conversation_actions', message: { channelId: widget.channel, ts: other.ts } });
+    await server.slack.sendShortcut({
+      teamId: ACME,
+      userId: ALICE,
+      callbackId: 'parley_conversation_actions',
+      message: { channelId: widget.channel, ts: other.ts },
+    });
     await eventually(async () => expect(lastEphemeral()).to.include('not part of a Parley conversation'));
     expect(server.slack.state.openModals(ACME, ALICE).filter((v) => !seenViews.has(v.id))).to.have.length(0);
   });

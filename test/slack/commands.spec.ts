@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { ACME, ALICE, BOB, eventually, setUpRelayWidget, VisitorSocket, webhookTarget, type SetUp, useRelayServer } from '../relay/helpers';
 import { NOT_INSTALLED_TEXT } from '../../server/slack/notInstalled';
+import { ACME, ALICE, BOB, eventually, type SetUp, setUpRelayWidget, useRelayServer, VisitorSocket, webhookTarget } from '../relay/helpers';
 import { GENERAL, RANDOM } from './helpers';
 import { addQuestionGroup, addSavedReply, channelPosts, openChat, parley } from './operatorHelpers';
 
@@ -15,7 +15,13 @@ describe('/parley', () => {
   describe('widget commands', () => {
     it('answers help at once, and the help text for words it does not know', async () => {
       for (const text of ['', 'help', 'HELP']) {
-        const result = await server.slack.sendSlashCommand({ teamId: ACME, userId: ALICE, channelId: widget.channel, command: '/parley', text });
+        const result = await server.slack.sendSlashCommand({
+          teamId: ACME,
+          userId: ALICE,
+          channelId: widget.channel,
+          command: '/parley',
+          text,
+        });
         expect(result.json).to.deep.include({ response_type: 'ephemeral' });
         expect(JSON.stringify(result.json)).to.include('/parley status').and.include('/parley end N');
       }
@@ -30,7 +36,9 @@ describe('/parley', () => {
       expect(off.text).to.include('*offline*');
       expect((await widget.widget()).off).to.equal(true);
       expect((await socket.next('presence')).online).to.equal(false);
-      await eventually(async () => expect(channelPosts(server, widget.channel).join('\n')).to.include(`<@${ALICE}> turned the website chat *off*`));
+      await eventually(async () =>
+        expect(channelPosts(server, widget.channel).join('\n')).to.include(`<@${ALICE}> turned the website chat *off*`),
+      );
       const on = await parley(server, widget.channel, 'auto');
       expect(on.text).to.include('*online*');
       expect(await widget.widget()).to.include({ off: false, manualMode: false });
@@ -62,8 +70,13 @@ describe('/parley', () => {
       await parley(server, widget.channel, 'schedule off');
       expect((await widget.widget()).onOffSchedule).to.equal(false);
       expect((await parley(server, widget.channel, 'schedule maybe')).text).to.include('`/parley schedule on`');
-      await server.models.ChatEndpoint.updateOne({ _id: widget.ceId }, { $set: { tz: 'Europe/Paris', operatingHours: [{ weekday: 1, start: 900, end: 1730 }] } });
-      expect((await parley(server, widget.channel, 'hours')).text).to.include('Monday: 09:00–17:30').and.include('Europe/Paris');
+      await server.models.ChatEndpoint.updateOne(
+        { _id: widget.ceId },
+        { $set: { tz: 'Europe/Paris', operatingHours: [{ weekday: 1, start: 900, end: 1730 }] } },
+      );
+      expect((await parley(server, widget.channel, 'hours')).text)
+        .to.include('Monday: 09:00–17:30')
+        .and.include('Europe/Paris');
     });
 
     it('toggles require-info, response-reminders, notify-channel-on-msg, operator-name and print-visitor-info and says the new value', async () => {
@@ -91,7 +104,12 @@ describe('/parley', () => {
     it('answers info: widget id, plan, channel and conversation counts', async () => {
       await openChat(server, widget);
       const info = await parley(server, widget.channel, 'info');
-      expect(info.text).to.include(widget.uuid).and.include('Basic').and.include(`<#${widget.channel}>`).and.include('today: *1*').and.include('this month: *1*');
+      expect(info.text)
+        .to.include(widget.uuid)
+        .and.include('Basic')
+        .and.include(`<#${widget.channel}>`)
+        .and.include('today: *1*')
+        .and.include('this month: *1*');
     });
   });
 
@@ -138,24 +156,44 @@ describe('/parley', () => {
 
   describe('conversation commands', () => {
     it('ends a conversation by number: widget told, thread told, post-chat actions run; a second end is refused', async () => {
-      await server.models.ChatEndpoint.updateOne({ _id: widget.ceId }, { $set: { emailOnArchive: true, transcriptRecipient: 'archive@example.com' } });
+      await server.models.ChatEndpoint.updateOne(
+        { _id: widget.ceId },
+        { $set: { emailOnArchive: true, transcriptRecipient: 'archive@example.com' } },
+      );
       const chat = await openChat(server, widget);
       expect((await parley(server, widget.channel, `end ${chat.number}`)).text).to.include(`Conversation #${chat.number} ended`);
       expect((await chat.socket.next('ended')).by).to.equal('operator');
       expect((await server.models.Conversation.findById(chat.id))?.status).to.equal('ended');
-      await eventually(async () => expect(server.slack.state.replies(widget.channel, chat.threadTs).map((m) => m.text).join('\n')).to.include(`<@${ALICE}> ended this chat`));
+      await eventually(async () =>
+        expect(
+          server.slack.state
+            .replies(widget.channel, chat.threadTs)
+            .map((m) => m.text)
+            .join('\n'),
+        ).to.include(`<@${ALICE}> ended this chat`),
+      );
       await eventually(async () => expect(await server.outbox.latestTo('archive@example.com')).to.not.equal(undefined));
       expect((await parley(server, widget.channel, `x ${chat.number}`)).text).to.include('has already ended');
       chat.socket.close();
     });
 
     it('discards a conversation: ended and marked discarded, without transcript', async () => {
-      await server.models.ChatEndpoint.updateOne({ _id: widget.ceId }, { $set: { emailOnArchive: true, transcriptRecipient: 'discard@example.com' } });
+      await server.models.ChatEndpoint.updateOne(
+        { _id: widget.ceId },
+        { $set: { emailOnArchive: true, transcriptRecipient: 'discard@example.com' } },
+      );
       const chat = await openChat(server, widget);
       expect((await parley(server, widget.channel, `discard ${chat.number}`)).text).to.include('discarded');
       expect((await chat.socket.next('ended')).by).to.equal('operator');
       expect(await server.models.Conversation.findById(chat.id)).to.include({ status: 'ended', discarded: true });
-      await eventually(async () => expect(server.slack.state.replies(widget.channel, chat.threadTs).map((m) => m.text).join('\n')).to.include('discarded this chat'));
+      await eventually(async () =>
+        expect(
+          server.slack.state
+            .replies(widget.channel, chat.threadTs)
+            .map((m) => m.text)
+            .join('\n'),
+        ).to.include('discarded this chat'),
+      );
       expect(await server.outbox.latestTo('discard@example.com')).to.equal(undefined);
       chat.socket.close();
     });
@@ -173,8 +211,12 @@ describe('/parley', () => {
       try {
         await server.models.ChatEndpoint.updateOne({ _id: widget.ceId }, { $set: { webhookUrl: hook.url } });
         const chat = await openChat(server, widget);
-        expect((await parley(server, widget.channel, `e ${chat.number} boss@example.com`)).text).to.include('on its way to boss@example.com');
-        await eventually(async () => expect((await server.outbox.latestTo('boss@example.com'))?.text).to.include('Hello, is anyone there?'));
+        expect((await parley(server, widget.channel, `e ${chat.number} boss@example.com`)).text).to.include(
+          'on its way to boss@example.com',
+        );
+        await eventually(async () =>
+          expect((await server.outbox.latestTo('boss@example.com'))?.text).to.include('Hello, is anyone there?'),
+        );
         expect((await parley(server, widget.channel, `send-to-webhook ${chat.number}`)).text).to.include('on its way to the webhook');
         await eventually(async () => expect(hook.bodies).to.have.length(1));
         expect((hook.bodies[0] as { event: string }).event).to.equal('conversation.sent');
@@ -188,18 +230,32 @@ describe('/parley', () => {
       await addSavedReply(server, widget, { label: 'Opening hours', response: 'We are open 9 to 5 & on weekends', shortcut: 'hours' });
       const chat = await openChat(server, widget);
       expect((await parley(server, widget.channel, `r ${chat.number} hours`)).text).to.include('Saved reply sent');
-      expect((await chat.socket.next('msg', (f) => f.message.from === 'operator')).message.text).to.equal('We are open 9 to 5 & on weekends');
+      expect((await chat.socket.next('msg', (f) => f.message.from === 'operator')).message.text).to.equal(
+        'We are open 9 to 5 & on weekends',
+      );
       const list = await parley(server, widget.channel, `replies ${chat.number}`);
       expect(JSON.stringify(list.blocks)).to.include('Opening hours').and.include('saved_reply_send');
-      const pressed = await server.slack.sendBlockAction({ teamId: ACME, userId: ALICE, actionId: 'saved_reply_send', ephemeralId: list.id });
+      const pressed = await server.slack.sendBlockAction({
+        teamId: ACME,
+        userId: ALICE,
+        actionId: 'saved_reply_send',
+        ephemeralId: list.id,
+      });
       expect(pressed.ok).to.equal(true);
       await chat.socket.next('msg', (f) => f.message.from === 'operator');
-      await eventually(async () => expect(server.slack.state.ephemerals.find((e) => e.id === list.id)?.text).to.include('Saved reply sent'));
+      await eventually(async () =>
+        expect(server.slack.state.ephemerals.find((e) => e.id === list.id)?.text).to.include('Saved reply sent'),
+      );
       chat.socket.close();
     });
 
     it('starts a question group by shortcut: the widget gets the first question', async () => {
-      await addQuestionGroup(server, widget, { label: 'Triage', shortcut: 'triage', question: 'What is it about?', answers: ['Billing', 'Bugs'] });
+      await addQuestionGroup(server, widget, {
+        label: 'Triage',
+        shortcut: 'triage',
+        question: 'What is it about?',
+        answers: ['Billing', 'Bugs'],
+      });
       const chat = await openChat(server, widget);
       expect((await parley(server, widget.channel, `qg ${chat.number} triage`)).text).to.include('Question group started');
       const question = await chat.socket.next('question');

@@ -1,9 +1,21 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { useServer } from '../helpers/app';
-import { signUpUser } from '../factories';
 import { slackClient } from '../../server/slack/client';
-import { ACME, ALICE, callback, consent, authorizeUrlFor, eventEnvelope, eventually, firstWidgetId, installWidget, setUpWidget, slackSignature } from './helpers';
+import { signUpUser } from '../factories';
+import { useServer } from '../helpers/app';
+import {
+  ACME,
+  ALICE,
+  authorizeUrlFor,
+  callback,
+  consent,
+  eventEnvelope,
+  eventually,
+  firstWidgetId,
+  installWidget,
+  setUpWidget,
+  slackSignature,
+} from './helpers';
 
 describe('Slack events at /slack/events', () => {
   const server = useServer();
@@ -108,7 +120,13 @@ describe('Slack events at /slack/events', () => {
   describe('/parley', () => {
     it('answers the help text only to the person who typed it', async () => {
       await configured();
-      const result = await server.slack.sendSlashCommand({ teamId: ACME, userId: ALICE, channelId: 'C0SUPPORT1', command: '/parley', text: 'help' });
+      const result = await server.slack.sendSlashCommand({
+        teamId: ACME,
+        userId: ALICE,
+        channelId: 'C0SUPPORT1',
+        command: '/parley',
+        text: 'help',
+      });
       expect(result.status).to.equal(200);
       expect(result.json).to.deep.include({ response_type: 'ephemeral' });
       expect(JSON.stringify(result.json)).to.include('/parley help');
@@ -130,7 +148,10 @@ describe('Slack events at /slack/events', () => {
         const ce = me.body.ces.find((c: { Id: string }) => c.Id === ceId);
         expect(ce).to.include({ Step: 3, online: false, installationRevoked: true, status: 'offline' });
       }
-      const rooms = await request(server.url).get(`/v1/chat_endpoints/${first.ceId}/rooms`).set('Authorization', `Bearer ${first.token}`).expect(400);
+      const rooms = await request(server.url)
+        .get(`/v1/chat_endpoints/${first.ceId}/rooms`)
+        .set('Authorization', `Bearer ${first.token}`)
+        .expect(400);
       expect(rooms.body.Message).to.equal('Cannot fetch Slack channels');
 
       // Adding Parley to Slack again brings the team's widgets back.
@@ -144,14 +165,20 @@ describe('Slack events at /slack/events', () => {
       const userToken = server.slack.state.installation(ACME)?.userTokens[ALICE]?.token;
       await slackClient(server.slack.apiUrl, userToken).auth.revoke();
       await eventually(async () => expect((await widget(ceId)).Scope).to.equal(''));
-      const perms = await request(server.url).get(`/v1/chat_endpoints/${ceId}/permissions`).set('Authorization', `Bearer ${token}`).expect(200);
+      const perms = await request(server.url)
+        .get(`/v1/chat_endpoints/${ceId}/permissions`)
+        .set('Authorization', `Bearer ${token}`)
+        .expect(200);
       expect(perms.body.missing).to.deep.include({ scope: 'channels:history', type: 'user' });
       expect(perms.body.allGood).to.equal(false);
       // The widget itself keeps working on the bot token.
       expect((await widget(ceId)).installationRevoked).to.equal(false);
       // Approving again restores the user token.
       await callback(server, await consent(await authorizeUrlFor(server, token, ceId, 'upgrade'))).expect(302);
-      const again = await request(server.url).get(`/v1/chat_endpoints/${ceId}/permissions`).set('Authorization', `Bearer ${token}`).expect(200);
+      const again = await request(server.url)
+        .get(`/v1/chat_endpoints/${ceId}/permissions`)
+        .set('Authorization', `Bearer ${token}`)
+        .expect(200);
       expect(again.body.allGood).to.equal(true);
     });
   });

@@ -4,11 +4,11 @@ import path from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
 import { loadConfig } from '../../server/config';
-import { startParley, type Parley } from '../../server/main';
-import { testMongoUri, uniqueDbName } from '../helpers/mongo';
-import { CLIENT_ID, CLIENT_SECRET, SIGNING_SECRET, startSandbox, type SandboxFixture } from '../sandbox/slack/helpers';
-import { ALICE, BROWSER, callback, consent, eventually } from './helpers';
+import { type Parley, startParley } from '../../server/main';
 import { slackClient } from '../../server/slack/client';
+import { testMongoUri, uniqueDbName } from '../helpers/mongo';
+import { CLIENT_ID, CLIENT_SECRET, type SandboxFixture, SIGNING_SECRET, startSandbox } from '../sandbox/slack/helpers';
+import { ALICE, BROWSER, callback, consent, eventually } from './helpers';
 
 describe('Parley with Slack credentials (a Slack-compatible server at SLACK_API_URL)', () => {
   let slack: SandboxFixture;
@@ -28,7 +28,10 @@ describe('Parley with Slack credentials (a Slack-compatible server at SLACK_API_
       SLACK_API_URL: slack.sandbox.apiUrl,
       SLACK_OAUTH_URL: slack.sandbox.authorizeUrl,
     });
-    parley = await startParley({ ...config, port: 0, mongodbUri: await testMongoUri() }, { host: '127.0.0.1', dbName: uniqueDbName('slackext') });
+    parley = await startParley(
+      { ...config, port: 0, mongodbUri: await testMongoUri() },
+      { host: '127.0.0.1', dbName: uniqueDbName('slackext') },
+    );
     const events = `${parley.url}/slack/events`;
     slack.sandbox.setAppUrls({ eventsUrl: events, interactivityUrl: events, commandsUrl: events });
   });
@@ -60,7 +63,11 @@ describe('Parley with Slack credentials (a Slack-compatible server at SLACK_API_
       .set('Authorization', `Bearer ${token}`)
       .send({ channelName: 'web-chat' })
       .expect(200);
-    await request(parley.url).put(`/v1/chat_endpoints/${ceId}/connect_ce`).set('Authorization', `Bearer ${token}`).send({ RoomId: created.body.Id }).expect(200);
+    await request(parley.url)
+      .put(`/v1/chat_endpoints/${ceId}/connect_ce`)
+      .set('Authorization', `Bearer ${token}`)
+      .send({ RoomId: created.body.Id })
+      .expect(200);
 
     const alice = slackClient(slack.sandbox.apiUrl, slack.sandbox.state.installation('T0ACME0001')?.userTokens[ALICE]?.token);
     await alice.conversations.rename({ channel: created.body.Id, name: 'web-chat-renamed' });

@@ -4,10 +4,10 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import request from 'supertest';
-import type { TestServer } from '../helpers/app';
 import type { SlackSandbox } from '../../server/sandbox/slack';
 import { buildData } from '../../server/sandbox/slack/seed';
 import type { SandboxSeed } from '../../server/sandbox/slack/types';
+import type { TestServer } from '../helpers/app';
 
 /** The test's browser: Parley binds each OAuth state to the browser that asked for it through this cookie. */
 export const BROWSER = 'parley_oauth_browser=test-browser-0123456789abcdef';
@@ -57,7 +57,9 @@ export async function consent(
   choice: { team?: string; user?: string; decision?: 'allow' | 'cancel' } = {},
 ): Promise<URL> {
   const url = new URL(authorizeUrl);
-  await request(url.origin).get(url.pathname + url.search).expect(200);
+  await request(url.origin)
+    .get(url.pathname + url.search)
+    .expect(200);
   const form: Record<string, string> = {};
   for (const key of ['client_id', 'scope', 'user_scope', 'redirect_uri', 'state']) form[key] = url.searchParams.get(key) ?? '';
   form.team = choice.team ?? ACME;
@@ -97,7 +99,12 @@ export async function authorizeUrlFor(
 }
 
 /** Add to Slack from setup step 1, as `user` of `team`: the widget reaches Step 2. */
-export async function installWidget(server: TestServer, token: string, ceId: string, who: { team?: string; user?: string } = {}): Promise<void> {
+export async function installWidget(
+  server: TestServer,
+  token: string,
+  ceId: string,
+  who: { team?: string; user?: string } = {},
+): Promise<void> {
   const back = await consent(await authorizeUrlFor(server, token, ceId, 'install'), who);
   const res = await callback(server, back).expect(302);
   if (consoleTarget(String(res.headers.location)).hash !== `#/setup/${ceId}`) throw new Error(`install went to ${res.headers.location}`);

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { signUpUser } from '../factories';
-import { ACME, ALICE, BOB, eventually, setUpRelayWidget, VisitorSocket, type SetUp, useRelayServer } from '../relay/helpers';
 import { homeTabsFor } from '../../server/slack/home';
-import { GINA, GLOBEX, addGlobex, firstWidgetId, installWidget } from './helpers';
+import { signUpUser } from '../factories';
+import { ACME, ALICE, BOB, eventually, type SetUp, setUpRelayWidget, useRelayServer, VisitorSocket } from '../relay/helpers';
+import { addGlobex, firstWidgetId, GINA, GLOBEX, installWidget } from './helpers';
 import { channelPosts, fastHomes, openChat } from './operatorHelpers';
 
 describe('Slack App Home', () => {
@@ -28,7 +28,13 @@ describe('Slack App Home', () => {
   };
   const pressHome = async (actionId: string) => {
     const view = home(ACME, ALICE);
-    const result = await server.slack.sendBlockAction({ teamId: ACME, userId: ALICE, actionId, blockId: `home_${widget.ceId}`, viewId: view?.id ?? '' });
+    const result = await server.slack.sendBlockAction({
+      teamId: ACME,
+      userId: ALICE,
+      actionId,
+      blockId: `home_${widget.ceId}`,
+      viewId: view?.id ?? '',
+    });
     expect(result.ok).to.equal(true);
   };
 
@@ -36,7 +42,9 @@ describe('Slack App Home', () => {
     const user = await signUpUser(server);
     await installWidget(server, user.token, await firstWidgetId(server, user.token), { team: GLOBEX, user: GINA });
     await server.slack.openAppHome({ teamId: GLOBEX, userId: GINA });
-    await eventually(async () => expect(homeText(GLOBEX, GINA)).to.include('No website chat is linked to a channel you are in').and.include(`${server.url}/app/`));
+    await eventually(async () =>
+      expect(homeText(GLOBEX, GINA)).to.include('No website chat is linked to a channel you are in').and.include(`${server.url}/app/`),
+    );
     await server.slack.openAppHome({ teamId: ACME, userId: BOB });
     await eventually(async () => expect(homeText(ACME, BOB)).to.include('No website chat is linked'));
     expect(homeText(ACME, BOB)).to.not.include(widget.channel);
@@ -51,7 +59,11 @@ describe('Slack App Home', () => {
     expect(text).to.include('Today: *1*').and.include('Last 30 days: *1*');
     expect(text).to.include(`/archives/${widget.channel}/p${chat.threadTs.replace('.', '')}`);
     const buttons = JSON.stringify(home(ACME, ALICE)?.definition.blocks);
-    expect(buttons).to.include('home_go_offline').and.include('home_manual_mode').and.include('home_operating_hours').and.include(`#/settings/${widget.ceId}/behavior`);
+    expect(buttons)
+      .to.include('home_go_offline')
+      .and.include('home_manual_mode')
+      .and.include('home_operating_hours')
+      .and.include(`#/settings/${widget.ceId}/behavior`);
     chat.socket.close();
   });
 
@@ -71,7 +83,9 @@ describe('Slack App Home', () => {
     await eventually(async () => expect((await widget.widget()).manualMode).to.equal(true));
     await eventually(async () => expect(widgetText()).to.include('manual mode'));
     await pressHome('home_operating_hours');
-    await eventually(async () => expect(server.slack.state.openModals(ACME, ALICE).at(-1)?.definition.callback_id).to.equal('parley_operating_hours'));
+    await eventually(async () =>
+      expect(server.slack.state.openModals(ACME, ALICE).at(-1)?.definition.callback_id).to.equal('parley_operating_hours'),
+    );
     socket.close();
   });
 

@@ -1,8 +1,21 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { useServer } from '../helpers/app';
 import { signUpUser } from '../factories';
-import { ACME, ALICE, GINA, GLOBEX, GLOBEX_HELP, SUPPORT, addGlobex, eventEnvelope, eventually, firstWidgetId, setUpWidget, slackSignature } from './helpers';
+import { useServer } from '../helpers/app';
+import {
+  ACME,
+  ALICE,
+  addGlobex,
+  eventEnvelope,
+  eventually,
+  firstWidgetId,
+  GINA,
+  GLOBEX,
+  GLOBEX_HELP,
+  SUPPORT,
+  setUpWidget,
+  slackSignature,
+} from './helpers';
 
 describe('Slack installation store', () => {
   const server = useServer();
@@ -30,8 +43,12 @@ describe('Slack installation store', () => {
     expect(stored[0]?.botToken).to.not.equal(stored[1]?.botToken);
 
     // Each widget sees its own workspace's channels only: the calls went out with the right token.
-    expect(await rooms(acme.token, acmeCe)).to.include(SUPPORT).and.not.include(GLOBEX_HELP);
-    expect(await rooms(globex.token, globexCe)).to.include(GLOBEX_HELP).and.not.include(SUPPORT);
+    expect(await rooms(acme.token, acmeCe))
+      .to.include(SUPPORT)
+      .and.not.include(GLOBEX_HELP);
+    expect(await rooms(globex.token, globexCe))
+      .to.include(GLOBEX_HELP)
+      .and.not.include(SUPPORT);
     const lists = server.slack.state.calls.filter((c) => c.method === 'conversations.list');
     expect(lists.slice(-2).map((c) => c.teamId)).to.deep.equal([ACME, GLOBEX]);
   });
@@ -51,9 +68,19 @@ describe('Slack installation store', () => {
     const ce = await server.models.ChatEndpoint.findById(ceId);
     // The same channel id reported by another workspace changes nothing here.
     const body = eventEnvelope(ACME, { type: 'channel_rename', channel: { id: ce?.RoomId, name: 'cross-team', created: 1 } });
-    await request(server.url).post('/slack/events').type('json').set(slackSignature(server.config.slack.signingSecret, body)).send(body).expect(200);
+    await request(server.url)
+      .post('/slack/events')
+      .type('json')
+      .set(slackSignature(server.config.slack.signingSecret, body))
+      .send(body)
+      .expect(200);
     const own = eventEnvelope(GLOBEX, { type: 'channel_rename', channel: { id: ce?.RoomId, name: 'same-team', created: 1 } });
-    await request(server.url).post('/slack/events').type('json').set(slackSignature(server.config.slack.signingSecret, own)).send(own).expect(200);
+    await request(server.url)
+      .post('/slack/events')
+      .type('json')
+      .set(slackSignature(server.config.slack.signingSecret, own))
+      .send(own)
+      .expect(200);
     await eventually(async () => expect((await server.models.ChatEndpoint.findById(ceId))?.RoomName).to.equal('same-team'));
   });
 

@@ -1,12 +1,24 @@
 import { expect } from 'chai';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
-import { useServer } from '../helpers/app';
-import { signUpUser, uniqueEmail } from '../factories';
+import { TRIAL_DAYS } from '../../server/shared/constants';
 import { OAUTH_STATE_AUDIENCE } from '../../server/slack/oauthState';
 import { INSTALL_BOT_SCOPES } from '../../server/slack/scopes';
-import { TRIAL_DAYS } from '../../server/shared/constants';
-import { ACME, ALICE, BROWSER, BOB, authorizeUrlFor, callback, consent, consoleTarget, firstWidgetId, installWidget, setUpWidget } from './helpers';
+import { signUpUser, uniqueEmail } from '../factories';
+import { useServer } from '../helpers/app';
+import {
+  ACME,
+  ALICE,
+  authorizeUrlFor,
+  BOB,
+  BROWSER,
+  callback,
+  consent,
+  consoleTarget,
+  firstWidgetId,
+  installWidget,
+  setUpWidget,
+} from './helpers';
 
 describe('Slack OAuth', () => {
   const server = useServer();
@@ -37,7 +49,14 @@ describe('Slack OAuth', () => {
       expect(me.body.ces).to.have.length(1);
       const ce = me.body.ces[0];
       expect(target.hash).to.equal(`#/setup/${ce.Id}`);
-      expect(ce).to.include({ Step: 2, slackTeamId: ACME, slackMainUser: BOB, slackTeamName: 'Acme', online: false, installationRevoked: false });
+      expect(ce).to.include({
+        Step: 2,
+        slackTeamId: ACME,
+        slackMainUser: BOB,
+        slackTeamName: 'Acme',
+        online: false,
+        installationRevoked: false,
+      });
       const user = await server.models.User.findOne({ email: 'bob@acme.test' });
       expect(user?.tklID).to.equal('blog-post');
     });
@@ -92,7 +111,10 @@ describe('Slack OAuth', () => {
     it('leaves the widget at Step 1 and shows error=access_denied on setup when the person cancels', async () => {
       const { token } = await signUpUser(server);
       const ceId = await firstWidgetId(server, token);
-      const res = await callback(server, await consent(await authorizeUrlFor(server, token, ceId, 'install'), { decision: 'cancel' })).expect(302);
+      const res = await callback(
+        server,
+        await consent(await authorizeUrlFor(server, token, ceId, 'install'), { decision: 'cancel' }),
+      ).expect(302);
       const target = consoleTarget(String(res.headers.location));
       expect(target.hash).to.equal(`#/setup/${ceId}`);
       expect(target.query.get('error')).to.equal('access_denied');
@@ -202,12 +224,19 @@ describe('Slack OAuth', () => {
       const ceId = await firstWidgetId(server, token);
       await setUpWidget(server, token, ceId);
       await server.models.ChatEndpoint.updateOne({ _id: ceId }, { $set: { requestChatWriteUserScope: true } });
-      const before = await request(server.url).get(`/v1/chat_endpoints/${ceId}/permissions`).set('Authorization', `Bearer ${token}`).set('Cookie', BROWSER).expect(200);
+      const before = await request(server.url)
+        .get(`/v1/chat_endpoints/${ceId}/permissions`)
+        .set('Authorization', `Bearer ${token}`)
+        .set('Cookie', BROWSER)
+        .expect(200);
       expect(before.body.missing).to.deep.equal([{ scope: 'chat:write', type: 'user' }]);
 
       const res = await callback(server, await consent(before.body.upgradeUrl, { user: ALICE })).expect(302);
       expect(consoleTarget(String(res.headers.location)).hash).to.equal(`#/permissions/${ceId}`);
-      const after = await request(server.url).get(`/v1/chat_endpoints/${ceId}/permissions`).set('Authorization', `Bearer ${token}`).expect(200);
+      const after = await request(server.url)
+        .get(`/v1/chat_endpoints/${ceId}/permissions`)
+        .set('Authorization', `Bearer ${token}`)
+        .expect(200);
       expect(after.body.allGood).to.equal(true);
       expect((await widget(ceId)).Scope.split(',')).to.include('chat:write');
     });

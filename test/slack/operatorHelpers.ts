@@ -3,11 +3,11 @@
  * with a visitor's open conversation, saved replies and question groups to use.
  */
 import { expect } from 'chai';
-import type { TestServer } from '../helpers/app';
-import { ACME, ALICE, eventually, say, setUpRelayWidget, VisitorSocket, type SetUp } from '../relay/helpers';
-import type { EphemeralMessage } from '../../server/sandbox/slack';
 import { encodeResponse } from '../../server/commands/savedReplies';
+import type { EphemeralMessage } from '../../server/sandbox/slack';
 import { homeTabsFor } from '../../server/slack/home';
+import type { TestServer } from '../helpers/app';
+import { ACME, ALICE, eventually, type SetUp, say, setUpRelayWidget, VisitorSocket } from '../relay/helpers';
 
 /** Sends `/parley <text>` as `who` in `channel` and answers the ephemeral answer Parley gave on the response_url. */
 export async function parley(server: TestServer, channel: string, text: string, who = ALICE, teamId = ACME): Promise<EphemeralMessage> {
@@ -24,7 +24,10 @@ export async function parley(server: TestServer, channel: string, text: string, 
 
 /** Messages Parley posted in the channel itself (not in threads). */
 export function channelPosts(server: TestServer, channel: string): string[] {
-  return server.slack.state.channelMessages(channel).filter((m) => !m.threadTs || m.threadTs === m.ts).map((m) => m.text ?? '');
+  return server.slack.state
+    .channelMessages(channel)
+    .filter((m) => !m.threadTs || m.threadTs === m.ts)
+    .map((m) => m.text ?? '');
 }
 
 export type Chat = { socket: VisitorSocket; number: number; id: string; threadTs: string };
@@ -44,14 +47,37 @@ export async function openChat(server: TestServer, widget: SetUp, name = 'Erin')
 
 export async function addSavedReply(server: TestServer, widget: SetUp, fields: { label: string; response: string; shortcut: string }) {
   const ce = await widget.widget();
-  return server.models.SavedReply.create({ accountId: ce.accountId, ceId: ce._id, label: fields.label, response: encodeResponse(fields.response), shortcut: fields.shortcut });
+  return server.models.SavedReply.create({
+    accountId: ce.accountId,
+    ceId: ce._id,
+    label: fields.label,
+    response: encodeResponse(fields.response),
+    shortcut: fields.shortcut,
+  });
 }
 
-export async function addQuestionGroup(server: TestServer, widget: SetUp, fields: { label: string; shortcut: string; question: string; answers: string[] }) {
+export async function addQuestionGroup(
+  server: TestServer,
+  widget: SetUp,
+  fields: { label: string; shortcut: string; question: string; answers: string[] },
+) {
   const ce = await widget.widget();
   await server.models.Account.updateOne({ _id: ce.accountId }, { $set: { planStripeId: 'parley_business_monthly' } });
-  const tree = [{ id: 'q1', text: fields.question, isQ: true, children: fields.answers.map((text, i) => ({ id: `a${i + 1}`, text, isQ: false, action: '', children: [] })) }];
-  return server.models.QuestionGroup.create({ accountId: ce.accountId, uid: `qg${Math.random().toString(36).slice(2, 10)}`, label: fields.label, shortcut: fields.shortcut, treeJson: JSON.stringify(tree) });
+  const tree = [
+    {
+      id: 'q1',
+      text: fields.question,
+      isQ: true,
+      children: fields.answers.map((text, i) => ({ id: `a${i + 1}`, text, isQ: false, action: '', children: [] })),
+    },
+  ];
+  return server.models.QuestionGroup.create({
+    accountId: ce.accountId,
+    uid: `qg${Math.random().toString(36).slice(2, 10)}`,
+    label: fields.label,
+    shortcut: fields.shortcut,
+    treeJson: JSON.stringify(tree),
+  });
 }
 
 /** App Homes refresh without the production rate limit's 10 s wait. */

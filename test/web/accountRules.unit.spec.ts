@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import type { AccountView, InvoiceView, PlanView } from '../../server/shared';
-import { PLAN_CATALOG, monthlyPrice, nextPlan, yearlyListMonthlyPrice } from '../../server/shared/plans';
-import { planButton, statusText, usage, visibleInvoices } from '../../web/console/scenes/account/accountRules';
 import { accountState } from '../../server/billing/state';
+import type { AccountView, InvoiceView, PlanView } from '../../server/shared';
+import { monthlyPrice, nextPlan, PLAN_CATALOG, yearlyListMonthlyPrice } from '../../server/shared/plans';
+import { planButton, statusText, usage, visibleInvoices } from '../../web/console/scenes/account/accountRules';
 
 const plan = (stripeId: string): PlanView => {
   const found = PLAN_CATALOG.find((p) => p.stripeId === stripeId);
@@ -58,11 +58,15 @@ describe('Account screen rules', () => {
       trialEndAt: null,
     };
     it('names a pending cancellation first, then delinquency or good standing, else when the subscription ended', () => {
-      expect(statusText({ ...base, cancelAt: inDays(9), canceledAt: inDays(0) }, NOW)).to.equal('subscription canceled and will end on May 19, 2026');
+      expect(statusText({ ...base, cancelAt: inDays(9), canceledAt: inDays(0) }, NOW)).to.equal(
+        'subscription canceled and will end on May 19, 2026',
+      );
       expect(statusText({ ...base, delinquent: true }, NOW)).to.equal('delinquent, update billing info');
       expect(statusText(base, NOW)).to.equal('in good standing');
       expect(statusText({ ...base, state: 'canceled', canceledAt: inDays(-3) }, NOW)).to.equal('subscription ended on May 7, 2026');
-      expect(statusText({ ...base, state: 'trial_expired', paymentType: 'none', trialEndAt: inDays(-1) }, NOW)).to.equal('subscription ended on May 9, 2026');
+      expect(statusText({ ...base, state: 'trial_expired', paymentType: 'none', trialEndAt: inDays(-1) }, NOW)).to.equal(
+        'subscription ended on May 9, 2026',
+      );
     });
   });
 
@@ -73,7 +77,13 @@ describe('Account screen rules', () => {
   });
 
   it('hides a 0 invoice only when it is the only one', () => {
-    const invoice = (amount: number): InvoiceView => ({ id: `in_${amount}`, stripePlanId: 'parley_basic_monthly', dateTs: 1, amount, stripeInvoiceUrl: '' });
+    const invoice = (amount: number): InvoiceView => ({
+      id: `in_${amount}`,
+      stripePlanId: 'parley_basic_monthly',
+      dateTs: 1,
+      amount,
+      stripeInvoiceUrl: '',
+    });
     expect(visibleInvoices([invoice(0)])).to.deep.equal([]);
     expect(visibleInvoices([invoice(2900), invoice(0)])).to.have.length(2);
     expect(visibleInvoices([invoice(2900)])).to.have.length(1);

@@ -1,7 +1,7 @@
 /** The report screens' pure rules: custom range rules, the pager line, bar geometry on DST days, popover placement. */
 import { expect } from 'chai';
-import { popoverOnTop, rangeOf, showingLine, stretchGeometry, formatDuration } from '../../web/console/scenes/reports/reportRules';
 import { customDates, downloadName, shortPageUrl } from '../../server/shared/reports';
+import { formatDuration, popoverOnTop, rangeOf, showingLine, stretchGeometry } from '../../web/console/scenes/reports/reportRules';
 
 describe('report screen rules', () => {
   const now = new Date('2026-03-09T18:00:00Z');
@@ -38,7 +38,12 @@ describe('report screen rules', () => {
   });
 
   it('formats durations, page URLs and download names', () => {
-    expect([formatDuration(0), formatDuration(45), formatDuration(143), formatDuration(3900)]).to.deep.equal(['0s', '45s', '2m 23s', '1h 05m']);
+    expect([formatDuration(0), formatDuration(45), formatDuration(143), formatDuration(3900)]).to.deep.equal([
+      '0s',
+      '45s',
+      '2m 23s',
+      '1h 05m',
+    ]);
     expect(shortPageUrl('https://shop.example.com/pricing?plan=gold&ref=newsletter')).to.equal('shop.example.com/pricing?plan=go…');
     expect(downloadName(now, 'csv')).to.equal('2026-03-09T18-00-00.000Z_parley_output.csv');
   });

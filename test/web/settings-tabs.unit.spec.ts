@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { TreeNode } from '../../server/shared/questionGroups';
-import { splitPages, triggerErrors, triggerSummary, readTriggerJson } from '../../server/shared/triggers';
+import { readTriggerJson, splitPages, triggerErrors, triggerSummary } from '../../server/shared/triggers';
 import { groupErrors, moveSibling, newQuestion, parentsOf, setAction } from '../../web/console/scenes/settings/question-groups/tree';
 import { newDraft, nextSet, visibleErrors } from '../../web/console/scenes/settings/triggers/drafts';
 
@@ -24,7 +24,14 @@ describe('trigger rules shared by the console and the server', () => {
   });
 
   it('reads legacy trigger sets leniently: exact true is exact, no match type is contains', () => {
-    const set = readTriggerJson(JSON.stringify({ triggers: [{ uid: 'a', message: 'm', after: '3', on: ['/x'], exact: true }, { uid: 'b', message: 'n', on: [] }] }));
+    const set = readTriggerJson(
+      JSON.stringify({
+        triggers: [
+          { uid: 'a', message: 'm', after: '3', on: ['/x'], exact: true },
+          { uid: 'b', message: 'n', on: [] },
+        ],
+      }),
+    );
     expect(set.minDelay).to.equal(60);
     expect(set.triggers.map((t) => [t.uid, t.matchType, t.after, t.enabled])).to.deep.equal([
       ['a', 'exact', 3, true],
@@ -41,7 +48,9 @@ describe('Triggers tab drafts', () => {
   });
 
   it('saves one trigger into the stored set, keeping the others as stored, and removes one', () => {
-    const saved = readTriggerJson(JSON.stringify({ minDelay: 60, triggers: [{ uid: 'a', message: 'A', after: 1, on: ['/a'], enabled: true }] }));
+    const saved = readTriggerJson(
+      JSON.stringify({ minDelay: 60, triggers: [{ uid: 'a', message: 'A', after: 1, on: ['/a'], enabled: true }] }),
+    );
     const draft = { ...newDraft('contains'), uid: 'b', message: ' B ', after: '2', pages: '/b\n/b' };
     const next = nextSet(saved, 'b', draft, 5);
     expect(next.minDelay).to.equal(5);
@@ -54,8 +63,16 @@ describe('Triggers tab drafts', () => {
 });
 
 describe('question group tree editing', () => {
-  const answer = (id: string, text: string, action?: string): TreeNode => ({ id, text, isQ: false, children: [], ...(action !== undefined ? { action } : {}) });
-  const tree = (): TreeNode[] => [{ id: 'q1', text: 'Sales or support?', isQ: true, children: [answer('a1', 'Sales', 'form'), answer('a2', 'Support')] }];
+  const answer = (id: string, text: string, action?: string): TreeNode => ({
+    id,
+    text,
+    isQ: false,
+    children: [],
+    ...(action !== undefined ? { action } : {}),
+  });
+  const tree = (): TreeNode[] => [
+    { id: 'q1', text: 'Sales or support?', isQ: true, children: [answer('a1', 'Sales', 'form'), answer('a2', 'Support')] },
+  ];
 
   it("adds a child question with two empty answers for 'Ask new question', and drops it when the action changes", () => {
     const withNew = setAction(tree(), 'a2', 'new');
@@ -84,6 +101,8 @@ describe('question group tree editing', () => {
     const messages = Object.values(errors.nodes);
     expect(messages.filter((m) => m.text === 'Required.')).to.have.length(3);
     expect(messages.filter((m) => m.action === 'Select an option.')).to.have.length(2);
-    expect(groupErrors({ label: 'Triage', shortcut: '', auto: false, prompt: '', tree: tree() }).nodes).to.deep.equal({ a2: { action: 'Select an option.' } });
+    expect(groupErrors({ label: 'Triage', shortcut: '', auto: false, prompt: '', tree: tree() }).nodes).to.deep.equal({
+      a2: { action: 'Select an option.' },
+    });
   });
 });

@@ -5,10 +5,10 @@ import path from 'node:path';
 import { expect } from 'chai';
 import express from 'express';
 import request from 'supertest';
-import { widgetAssets } from '../../server/http/widgetAssets';
 import { demoApp } from '../../server/http/demo';
+import { widgetAssets } from '../../server/http/widgetAssets';
+import { buildConfiguredWidget, createUserInDb, createWidgetInDb } from '../factories';
 import { startTestServer, type TestServer } from '../helpers/app';
-import { createUserInDb, createWidgetInDb, buildConfiguredWidget } from '../factories';
 
 describe('widget scripts', () => {
   let dir: string;
@@ -36,7 +36,9 @@ describe('widget scripts', () => {
     expect(res.headers['access-control-allow-origin']).to.equal('*');
     expect(res.headers['cross-origin-resource-policy']).to.equal('cross-origin');
     expect(res.text).to.equal('console.log("loader")');
-    const again = await request(app).get('/widget.js').set('If-None-Match', res.headers.etag as string);
+    const again = await request(app)
+      .get('/widget.js')
+      .set('If-None-Match', res.headers.etag as string);
     expect(again.status).to.equal(304);
   });
 
@@ -72,7 +74,9 @@ describe('demo site', () => {
     const first = await createWidgetInDb(server, user, buildConfiguredWidget());
     await createWidgetInDb(server, user, buildConfiguredWidget());
     const res = await request(server.demoUrl).get('/').expect(200);
-    expect(res.text).to.contain(`<script async src="${server.url}/widget.js" data-widget-id="${first.Uuid}" data-style="standard"></script>`);
+    expect(res.text).to.contain(
+      `<script async src="${server.url}/widget.js" data-widget-id="${first.Uuid}" data-style="standard"></script>`,
+    );
     expect(res.text).to.contain('window.parley = window.parley || { _q: [] };');
     expect(new URL(server.demoUrl).origin).to.not.equal(new URL(server.url).origin);
   });

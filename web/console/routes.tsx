@@ -18,9 +18,7 @@ import { ThankYou } from './scenes/upgrade/ThankYou';
 // Screens that validate with the shared zod field rules, and long documents, load on demand: zod alone is
 // ~50 KB gzipped and most visits never need it.
 const SignUp = lazy(() => import('./scenes/signup/SignUp').then((m) => ({ default: m.SignUp })));
-const ResetPassword = lazy(() =>
-  import('./scenes/reset-password/ResetPassword').then((m) => ({ default: m.ResetPassword })),
-);
+const ResetPassword = lazy(() => import('./scenes/reset-password/ResetPassword').then((m) => ({ default: m.ResetPassword })));
 const SettingsPage = lazy(() => import('./scenes/settings/SettingsPage').then((m) => ({ default: m.SettingsPage })));
 const AcceptInvite = lazy(() => import('./scenes/accept-invite/AcceptInvite').then((m) => ({ default: m.AcceptInvite })));
 const Account = lazy(() => import('./scenes/account/Account').then((m) => ({ default: m.Account })));

@@ -5,21 +5,22 @@
  * needed: hover, click, open(), send(), or an ongoing conversation remembered in localStorage.
  * Nothing here may break the host page: every entry point catches its errors.
  */
+
+import { launcherCss } from './lib/launcherCss';
 import {
-  MOBILE_QUERY,
-  PANEL_CALLBACK,
-  readState,
-  writeState,
   type EventName,
   type Identity,
+  MOBILE_QUERY,
+  PANEL_CALLBACK,
   type PanelFactory,
   type PanelHandle,
   type PublicConfig,
+  readState,
   type Trigger,
   type VisitorSettings,
   type WidgetStyleName,
+  writeState,
 } from './lib/types';
-import { launcherCss } from './lib/launcherCss';
 
 /** File name of the content-hashed panel bundle, set by scripts/build.ts. */
 declare const __PARLEY_PANEL__: string;
@@ -47,7 +48,8 @@ const CLOSE_ICON =
   '<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path fill="none" stroke="currentColor" stroke-width="2.4" stroke-linecap="round" d="M6 6l12 12M18 6 6 18"/></svg>';
 
 function start(): void {
-  const script = (document.currentScript as HTMLScriptElement | null) ?? document.querySelector<HTMLScriptElement>('script[data-widget-id]');
+  const script =
+    (document.currentScript as HTMLScriptElement | null) ?? document.querySelector<HTMLScriptElement>('script[data-widget-id]');
   const widgetId = script?.getAttribute('data-widget-id');
   if (!script || !widgetId) return;
   const base = new URL(script.src, location.href).origin;
@@ -208,9 +210,18 @@ function start(): void {
     }
   };
 
-  launcher.addEventListener('click', guard(() => setExpanded(!expanded), undefined));
-  launcher.addEventListener('pointerenter', guard(() => void loadPanel(), undefined));
-  launcher.addEventListener('focus', guard(() => void loadPanel(), undefined));
+  launcher.addEventListener(
+    'click',
+    guard(() => setExpanded(!expanded), undefined),
+  );
+  launcher.addEventListener(
+    'pointerenter',
+    guard(() => void loadPanel(), undefined),
+  );
+  launcher.addEventListener(
+    'focus',
+    guard(() => void loadPanel(), undefined),
+  );
   guard(() => matchMedia(MOBILE_QUERY).addEventListener('change', draw), undefined)();
 
   const api = {
@@ -335,12 +346,15 @@ function start(): void {
           const text = document.createElement('span');
           text.textContent = t.message;
           card.append(text, close);
-          card.addEventListener('click', guard((event: Event) => {
-            card.remove();
-            if (event.target === close) return;
-            trigger = t;
-            setExpanded(true);
-          }, undefined));
+          card.addEventListener(
+            'click',
+            guard((event: Event) => {
+              card.remove();
+              if (event.target === close) return;
+              trigger = t;
+              setExpanded(true);
+            }, undefined),
+          );
           peek = card;
           root.appendChild(card);
           void loadPanel();

@@ -4,17 +4,17 @@
  * visitor.
  */
 import { existsSync } from 'node:fs';
-import { Router, type Request, type Response } from 'express';
+import { type Request, type Response, Router } from 'express';
 import type { z } from 'zod';
-import type { ApiDeps } from '../users/routes';
-import { requireAdmin, requireAuth, authOf } from '../../http/auth';
-import { parse, validate } from '../../http/validate';
 import { generateApiKey } from '../../commands/apiKeys';
-import { exportFile, presentExport, startGdprExport, verifyExportLink, type GdprExportDeps } from '../../commands/gdprExport';
 import { eraseVisitor, presentErasure } from '../../commands/gdprErasure';
+import { exportFile, type GdprExportDeps, presentExport, startGdprExport, verifyExportLink } from '../../commands/gdprExport';
 import { NotFoundError } from '../../errors';
+import { authOf, requireAdmin, requireAuth } from '../../http/auth';
+import { parse, validate } from '../../http/validate';
 import type { GdprErasureView, GdprExportView } from '../../shared/team';
 import { loadCurrentUser } from '../users/currentUser';
+import type { ApiDeps } from '../users/routes';
 import { ExportDownloadSchema, GdprErasureSchema, GenerateApiKeySchema } from './adminSchema';
 
 type Body<S extends z.ZodType> = Request<Record<string, string>, unknown, z.output<S>>;
@@ -24,15 +24,27 @@ const RECENT_ERASURES = 20;
 export function accountAdminRouter({ config, models, mailer, logger = console }: ApiDeps): Router {
   const router = Router();
   const admin = [requireAuth(models, config.jwtSecret), requireAdmin];
-  const exportDeps: GdprExportDeps = { models, mailer, logger, publicUrl: config.publicUrl, secret: config.jwtSecret, dataDir: config.dataDir };
+  const exportDeps: GdprExportDeps = {
+    models,
+    mailer,
+    logger,
+    publicUrl: config.publicUrl,
+    secret: config.jwtSecret,
+    dataDir: config.dataDir,
+  };
 
   // Body { key: 'apiKey' | 'zapierApiKey' } (the API key when empty). The answer carries the new key in full, once.
-  router.put('/accounts/generate-api-key', ...admin, validate(GenerateApiKeySchema), async (req: Body<typeof GenerateApiKeySchema>, res) => {
-    const { user } = authOf(res);
-    const field = req.body.key;
-    const key = await generateApiKey(models, user, field === 'apiKey' ? 'api' : 'zapier');
-    res.json(await loadCurrentUser(models, user, { field, key }));
-  });
+  router.put(
+    '/accounts/generate-api-key',
+    ...admin,
+    validate(GenerateApiKeySchema),
+    async (req: Body<typeof GenerateApiKeySchema>, res) => {
+      const { user } = authOf(res);
+      const field = req.body.key;
+      const key = await generateApiKey(models, user, field === 'apiKey' ? 'api' : 'zapier');
+      res.json(await loadCurrentUser(models, user, { field, key }));
+    },
+  );
 
   /** The latest export of the account (null when none was asked for): the console polls it for progress. */
   router.get('/accounts/gdpr-export', ...admin, async (_req, res: Response<GdprExportView | null>) => {
@@ -53,15 +65,24 @@ export function accountAdminRouter({ config, models, mailer, logger = console }:
     const job = await models.GdprExport.findOne({ _id: id, status: 'ready' });
     if (!job || !existsSync(exportFile(config.dataDir, job._id))) throw gone();
     res.set('Cache-Control', 'private, no-store');
-    res.download(exportFile(config.dataDir, job._id), `parley-export-${job.createdAt.toISOString().slice(0, 10)}.zip`, { dotfiles: 'allow' });
+    res.download(exportFile(config.dataDir, job._id), `parley-export-${job.createdAt.toISOString().slice(0, 10)}.zip`, {
+      dotfiles: 'allow',
+    });
   });
 
-  router.post('/accounts/gdpr-erasure', ...admin, validate(GdprErasureSchema), async (req: Body<typeof GdprErasureSchema>, res: Response<GdprErasureView>) => {
-    res.status(201).json(presentErasure(await eraseVisitor(models, authOf(res).user, req.body.query)));
-  });
+  router.post(
+    '/accounts/gdpr-erasure',
+    ...admin,
+    validate(GdprErasureSchema),
+    async (req: Body<typeof GdprErasureSchema>, res: Response<GdprErasureView>) => {
+      res.status(201).json(presentErasure(await eraseVisitor(models, authOf(res).user, req.body.query)));
+    },
+  );
 
   router.get('/accounts/gdpr-erasures', ...admin, async (_req, res: Response<GdprErasureView[]>) => {
-    const erasures = await models.GdprErasure.find({ accountId: authOf(res).user.accountId }).sort({ _id: -1 }).limit(RECENT_ERASURES);
+    const erasures = await models.GdprErasure.find({ accountId: authOf(res).user.accountId })
+      .sort({ _id: -1 })
+      .limit(RECENT_ERASURES);
     res.json(erasures.map(presentErasure));
   });
 

@@ -1,7 +1,7 @@
 /** Schemas of the admin-only account calls (API keys, GDPR export and erasure); see adminRoutes.ts. */
 import { z } from 'zod';
 
-export { GenerateApiKeySchema, GdprErasureSchema } from '../../shared/team';
+export { GdprErasureSchema, GenerateApiKeySchema } from '../../shared/team';
 
 /** GET /p/gdpr-exports/{id}?expires=…&signature=… (checked by verifyExportLink). */
 export const ExportDownloadSchema = z.object({

@@ -1,13 +1,13 @@
 /** Account and billing calls under /v1/accounts/{id}: plans, Checkout, the payment portal, invoices, usage, Account Info. */
-import { Router, type Response } from 'express';
-import type { ApiDeps } from '../users/routes';
-import { requireAuth, authOf } from '../../http/auth';
-import { parse } from '../../http/validate';
-import { AuthorizationError, ValidationError } from '../../errors';
+import { type Response, Router } from 'express';
 import { refreshQuota } from '../../billing';
-import { loadCurrentUser } from '../users/currentUser';
-import { ownAccount } from '../chat-endpoints/access';
+import { AuthorizationError, ValidationError } from '../../errors';
+import { authOf, requireAuth } from '../../http/auth';
+import { parse } from '../../http/validate';
 import type { InvoiceView, NextInvoiceView } from '../../shared/types';
+import { ownAccount } from '../chat-endpoints/access';
+import { loadCurrentUser } from '../users/currentUser';
+import type { ApiDeps } from '../users/routes';
 import { AccountInfoSchema, CheckoutSchema, PortalSchema, UpgradeParamsSchema } from './schema';
 
 export const ADMINS_ONLY = 'Only an admin of your account can do this';
@@ -70,4 +70,3 @@ export function accountsRouter({ config, models, billing }: ApiDeps): Router {
 
   return router;
 }
-

@@ -28,7 +28,14 @@ export const AccountInfoSchema = z
     billingCity: field(100),
     billingState: field(100),
     billingPostalCode: field(20),
-    billingCountry: z.union([z.literal(''), z.string().trim().regex(/^[A-Za-z]{2}$/, 'Country must be a 2-letter code such as US or DE').toUpperCase()]),
+    billingCountry: z.union([
+      z.literal(''),
+      z
+        .string()
+        .trim()
+        .regex(/^[A-Za-z]{2}$/, 'Country must be a 2-letter code such as US or DE')
+        .toUpperCase(),
+    ]),
     taxID: field(40),
   })
   .strict();

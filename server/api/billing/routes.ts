@@ -5,8 +5,8 @@
 import express, { Router } from 'express';
 import type { Billing } from '../../billing';
 import { CHECKOUT_RETURN_PATH, PORTAL_RETURN_PATH, WEBHOOK_PATH } from '../../billing';
-import type { Models } from '../../models';
 import { ValidationError } from '../../errors';
+import type { Models } from '../../models';
 
 /** Stripe's default: a signature more than 5 minutes old is refused (replays). */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
@@ -20,7 +20,12 @@ export function billingRouter({ billing, models }: { billing: Billing; models: M
     const payload = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     let event: ReturnType<Billing['stripe']['webhooks']['constructEvent']>;
     try {
-      event = billing.stripe.webhooks.constructEvent(payload, req.get('stripe-signature') ?? '', billing.webhookSecret, SIGNATURE_TOLERANCE_SECONDS);
+      event = billing.stripe.webhooks.constructEvent(
+        payload,
+        req.get('stripe-signature') ?? '',
+        billing.webhookSecret,
+        SIGNATURE_TOLERANCE_SECONDS,
+      );
     } catch {
       throw new ValidationError('The Stripe signature is missing, wrong or too old.', 'bad_signature');
     }

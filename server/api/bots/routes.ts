@@ -3,15 +3,15 @@
  * GET users (the Slack workspace's members; 400 with Code missing_scope without users:read), GET bot_users,
  * POST bot and DELETE bot.
  */
-import { Router, type Request, type Response } from 'express';
-import type { ApiDeps } from '../users/routes';
+import { type Request, type Response, Router } from 'express';
+import { addBotUser, listBotUsers, listSlackUsers, removeBotUser } from '../../commands/botUsers';
+import { requirePlanFeature } from '../../commands/planFeature';
 import { authOf, requireAuth } from '../../http/auth';
 import { parse } from '../../http/validate';
-import { requirePlanFeature } from '../../commands/planFeature';
-import { addBotUser, listBotUsers, listSlackUsers, removeBotUser } from '../../commands/botUsers';
 import type { BotUserView, SlackUserView } from '../../shared/bots';
 import { teamBotClient } from '../../slack/teamClients';
 import { ownChatEndpoint } from '../chat-endpoints/access';
+import type { ApiDeps } from '../users/routes';
 import { AddBotBodySchema, RemoveBotBodySchema } from './schema';
 
 export function botsRouter(deps: ApiDeps): Router {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { AddBotSchema, RemoveBotSchema } from '../../shared/bots';
 
 /** POST /chat_endpoints/{id}/bot: add a Slack bot or person to the widget's new conversations. */

@@ -3,11 +3,11 @@
  * the caller's account. Unknown, malformed and other accounts' ids get the same 404.
  */
 import type { Response } from 'express';
+import { NotFoundError } from '../../errors';
+import { authOf } from '../../http/auth';
 import type { Models } from '../../models';
 import type { AccountDocument } from '../../models/Account';
 import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
-import { authOf } from '../../http/auth';
-import { NotFoundError } from '../../errors';
 import { findOwned } from '../ownership';
 
 export function ownChatEndpoint(models: Models, res: Response, id: string): Promise<ChatEndpointDocument> {

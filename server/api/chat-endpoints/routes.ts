@@ -2,23 +2,23 @@
  * Widget setup under /v1/chat_endpoints: new widgets, Slack rooms and channels, connect, change and
  * rename channel, delete, the Slack authorisation links and the permissions page data.
  */
-import { Router, type Request, type Response } from 'express';
-import type { ApiDeps } from '../users/routes';
-import { requireAuth, authOf } from '../../http/auth';
-import { parse } from '../../http/validate';
-import { ValidationError } from '../../errors';
-import { assertBelowChannelLimit, newWidget, newWidgetForTeam } from '../../commands/newWidget';
+import { type Request, type Response, Router } from 'express';
 import { deleteWidget } from '../../commands/deleteWidget';
+import { assertBelowChannelLimit, newWidget, newWidgetForTeam } from '../../commands/newWidget';
 import { changeChannel, connectChannel, createSlackChannel, listRooms, renameChannel } from '../../commands/slackChannels';
 import { upgradeScopes, widgetScopeStatus } from '../../commands/slackPermissions';
+import { ValidationError } from '../../errors';
+import { authOf, requireAuth } from '../../http/auth';
+import { parse } from '../../http/validate';
 import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
-import { channelCreatorClient, NOT_INSTALLED, teamBotClient } from '../../slack/teamClients';
+import type { ChatEndpointView, SlackRoom } from '../../shared/types';
 import { slackAuthorizeUrl } from '../../slack/oauth';
 import { ensureBrowserId } from '../../slack/oauthState';
 import { INSTALL_BOT_SCOPES, INSTALL_USER_SCOPES, type ScopeRef } from '../../slack/scopes';
-import type { ChatEndpointView, SlackRoom } from '../../shared/types';
+import { channelCreatorClient, NOT_INSTALLED, teamBotClient } from '../../slack/teamClients';
 import { presentChatEndpoint } from '../presenters/chatEndpoint';
 import { loadCurrentUser } from '../users/currentUser';
+import type { ApiDeps } from '../users/routes';
 import { ownChatEndpoint } from './access';
 import { ConnectChannelSchema, CreateChannelSchema, RenameChannelSchema, SlackAuthorizeQuerySchema } from './schema';
 
@@ -136,13 +136,24 @@ export function chatEndpointsRouter(deps: ApiDeps): Router {
     const uid = authOf(res).user.id;
     const browserId = ensureBrowserId(req, res, secureCookies);
     const link = (bot: string[], user: string[]) =>
-      slackAuthorizeUrl(deps, { purpose: 'upgrade', browserId, uid, ceId: ce.id, botScopes: bot, userScopes: user, team: ce.slackTeamId || undefined });
+      slackAuthorizeUrl(deps, {
+        purpose: 'upgrade',
+        browserId,
+        uid,
+        ceId: ce.id,
+        botScopes: bot,
+        userScopes: user,
+        team: ce.slackTeamId || undefined,
+      });
     const wanted = upgradeScopes(status);
     const canAuthorize = ce.slackTeamId !== '';
     const selective =
       canAuthorize && status.missing.length > 1
         ? await Promise.all(
-            status.missing.map(async (s) => ({ ...s, url: await link(s.type === 'bot' ? [s.scope] : [], s.type === 'user' ? [s.scope] : []) })),
+            status.missing.map(async (s) => ({
+              ...s,
+              url: await link(s.type === 'bot' ? [s.scope] : [], s.type === 'user' ? [s.scope] : []),
+            })),
           )
         : [];
     res.json({

@@ -35,7 +35,12 @@ const scopeList = (allowed: readonly string[]) =>
   z
     .string()
     .max(1000)
-    .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.enum(allowed as [string, ...string[]], `Unknown scope; expected some of: ${allowed.join(', ')}`)))
     .optional();
 

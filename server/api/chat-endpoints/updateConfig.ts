@@ -9,14 +9,14 @@
  */
 import express, { Router } from 'express';
 import { isValidObjectId } from 'mongoose';
+import { removeTeamAvatar, setTeamAvatar } from '../../commands/teamAvatar';
+import { updateWidgetSettings, WidgetSettingsSchema } from '../../commands/updateWidgetSettings';
 import type { Config } from '../../config';
-import type { Models } from '../../models';
+import { ValidationError } from '../../errors';
 import { requireAuth } from '../../http/auth';
 import { parse } from '../../http/validate';
+import type { Models } from '../../models';
 import type { Relay } from '../../relay';
-import { ValidationError } from '../../errors';
-import { updateWidgetSettings, WidgetSettingsSchema } from '../../commands/updateWidgetSettings';
-import { removeTeamAvatar, setTeamAvatar } from '../../commands/teamAvatar';
 import { TEAM_AVATAR_MAX_BYTES } from '../../shared/settings';
 import { presentChatEndpoint } from '../presenters/chatEndpoint';
 import { ownChatEndpoint } from './access';

@@ -2,18 +2,18 @@
  * Team users (admins only) under /v1/dashboard-admin/users, and the invitee's public calls under
  * /v1/p/invitations: reading an invitation and accepting it with a password and the terms.
  */
-import { Router, type Request, type Response } from 'express';
+import { type Request, type Response, Router } from 'express';
 import type { z } from 'zod';
-import type { ApiDeps } from '../users/routes';
-import { authOf, requireAdmin, requireAuth } from '../../http/auth';
-import { parse, validate } from '../../http/validate';
-import { perIpAndEmail } from '../../http/rateLimits';
-import { findOwned } from '../ownership';
-import { acceptInvitation, deleteUser, findInvitation, inviteUser, listUsers, toggleAdmin } from '../../commands/teamUsers';
 import { createSession } from '../../commands/sessions';
-import { presentDashboardUser } from '../presenters/dashboardUser';
+import { acceptInvitation, deleteUser, findInvitation, inviteUser, listUsers, toggleAdmin } from '../../commands/teamUsers';
+import { authOf, requireAdmin, requireAuth } from '../../http/auth';
+import { perIpAndEmail } from '../../http/rateLimits';
+import { parse, validate } from '../../http/validate';
 import type { TokenResponse } from '../../shared/auth';
 import type { DashboardUserRow, InvitationView } from '../../shared/team';
+import { findOwned } from '../ownership';
+import { presentDashboardUser } from '../presenters/dashboardUser';
+import type { ApiDeps } from '../users/routes';
 import { AcceptInvitationSchema, DeleteUserSchema, InvitationParamsSchema, InviteUserSchema, ToggleAdminSchema } from './schema';
 
 type Body<S extends z.ZodType> = Request<Record<string, string>, unknown, z.output<S>>;
@@ -27,23 +27,38 @@ export function dashboardAdminRouter({ config, models, mailer }: ApiDeps): Route
     res.json((await listUsers(models, authOf(res).user.accountId)).map(presentDashboardUser));
   });
 
-  router.post('/dashboard-admin/users', ...admin, validate(InviteUserSchema), async (req: Body<typeof InviteUserSchema>, res: Response<DashboardUserRow>) => {
-    const user = await inviteUser({ models, mailer, publicUrl: config.publicUrl }, authOf(res).user, req.body.email);
-    res.status(201).json(presentDashboardUser(user));
-  });
+  router.post(
+    '/dashboard-admin/users',
+    ...admin,
+    validate(InviteUserSchema),
+    async (req: Body<typeof InviteUserSchema>, res: Response<DashboardUserRow>) => {
+      const user = await inviteUser({ models, mailer, publicUrl: config.publicUrl }, authOf(res).user, req.body.email);
+      res.status(201).json(presentDashboardUser(user));
+    },
+  );
 
-  router.put('/dashboard-admin/users', ...admin, validate(ToggleAdminSchema), async (req: Body<typeof ToggleAdminSchema>, res: Response<DashboardUserRow>) => {
-    const actor = authOf(res).user;
-    const user = await findOwned(models.User, req.body.id, actor.accountId);
-    res.json(presentDashboardUser(await toggleAdmin(models, actor, user)));
-  });
+  router.put(
+    '/dashboard-admin/users',
+    ...admin,
+    validate(ToggleAdminSchema),
+    async (req: Body<typeof ToggleAdminSchema>, res: Response<DashboardUserRow>) => {
+      const actor = authOf(res).user;
+      const user = await findOwned(models.User, req.body.id, actor.accountId);
+      res.json(presentDashboardUser(await toggleAdmin(models, actor, user)));
+    },
+  );
 
-  router.delete('/dashboard-admin/users', ...admin, validate(DeleteUserSchema), async (req: Body<typeof DeleteUserSchema>, res: Response) => {
-    const actor = authOf(res).user;
-    const user = await findOwned(models.User, req.body.Id, actor.accountId);
-    await deleteUser(models, actor, user);
-    res.status(204).end();
-  });
+  router.delete(
+    '/dashboard-admin/users',
+    ...admin,
+    validate(DeleteUserSchema),
+    async (req: Body<typeof DeleteUserSchema>, res: Response) => {
+      const actor = authOf(res).user;
+      const user = await findOwned(models.User, req.body.Id, actor.accountId);
+      await deleteUser(models, actor, user);
+      res.status(204).end();
+    },
+  );
 
   router.get('/p/invitations/:token', async (req, res: Response<InvitationView>) => {
     const { token } = parse(InvitationParamsSchema, req.params);

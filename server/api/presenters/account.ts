@@ -1,8 +1,8 @@
+import { accountState } from '../../billing/state';
 import type { AccountDocument } from '../../models/Account';
 import type { Plan } from '../../models/Plan';
 import type { AccountView } from '../../shared/types';
 import { presentPlan } from './plan';
-import { accountState } from '../../billing/state';
 
 /** A signed export link carries its expiry (`expires`, seconds); an expired one is not shown. */
 function liveLink(url: string): string {

@@ -1,6 +1,6 @@
 import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
 import { CHAT_ENDPOINT_DEFAULTS } from '../../models/ChatEndpoint';
-import type { ChatEndpointSettings, ChatEndpointView, ChatStats, ChatEndpointWithStats } from '../../shared/types';
+import type { ChatEndpointSettings, ChatEndpointView, ChatEndpointWithStats, ChatStats } from '../../shared/types';
 
 const SETTINGS_KEYS = Object.keys(CHAT_ENDPOINT_DEFAULTS) as (keyof typeof CHAT_ENDPOINT_DEFAULTS)[];
 

@@ -1,6 +1,6 @@
 import type { UserDocument } from '../../models/User';
-import type { DashboardUserRow } from '../../shared/team';
 import { NEVER_SIGNED_IN } from '../../shared/constants';
+import type { DashboardUserRow } from '../../shared/team';
 
 /** A row of the users table: no password hash, no terms or rating details. */
 export function presentDashboardUser(user: UserDocument): DashboardUserRow {

@@ -1,8 +1,8 @@
 /** What the public API (/v1/api) answers: exactly these fields, ids as strings, dates in ISO 8601. */
 import type { ConversationDocument } from '../../models/Conversation';
 import type { MessageDocument } from '../../models/Message';
-import type { VisitorDocument } from '../../models/Visitor';
 import type { RestHookDocument } from '../../models/RestHook';
+import type { VisitorDocument } from '../../models/Visitor';
 
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
 

@@ -1,6 +1,6 @@
 import type { UserDocument } from '../../models/User';
-import type { AccountView, ChatEndpointView, CurrentUser } from '../../shared/types';
 import { NEVER_SIGNED_IN } from '../../shared/constants';
+import type { AccountView, ChatEndpointView, CurrentUser } from '../../shared/types';
 
 /** How long after sign-up the satisfaction prompt first appears. */
 export const NPS_PROMPT_AFTER_DAYS = 14;

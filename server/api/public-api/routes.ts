@@ -3,18 +3,19 @@
  * conversations, one conversation with its messages, and visitors; with the Zapier key (`zk_…`) REST hook
  * subscriptions. Every key is limited per minute; a regenerated key fails on its next request.
  */
-import { Router, type Request, type Response } from 'express';
+
 import { randomBytes } from 'node:crypto';
+import { type Request, type Response, Router } from 'express';
 import type { QueryFilter, Types } from 'mongoose';
 import type { z } from 'zod';
-import type { ApiDeps } from '../users/routes';
-import type { Conversation } from '../../models/Conversation';
-import type { Visitor } from '../../models/Visitor';
 import { apiKeyOf, requireApiKey } from '../../http/auth';
 import { perApiKey } from '../../http/rateLimits';
 import { parse, validate } from '../../http/validate';
+import type { Conversation } from '../../models/Conversation';
+import type { Visitor } from '../../models/Visitor';
 import { findOwned } from '../ownership';
 import { presentApiConversation, presentApiMessage, presentApiVisitor, presentRestHook } from '../presenters/publicApi';
+import type { ApiDeps } from '../users/routes';
 import { ConversationsQuerySchema, IdParamsSchema, SubscribeHookSchema, VisitorsQuerySchema } from './schema';
 
 const DEFAULT_PER_MINUTE = 120;
@@ -65,13 +66,16 @@ export function publicApiRouter({ config, models }: ApiDeps): Router {
     }
     const filter: QueryFilter<Conversation> = { accountId, ...(ceId ? { ceId } : {}) };
     if (query.status) filter.status = query.status;
-    if (query.since || query.until) filter.startedAt = { ...(query.since ? { $gte: query.since } : {}), ...(query.until ? { $lt: query.until } : {}) };
+    if (query.since || query.until)
+      filter.startedAt = { ...(query.since ? { $gte: query.since } : {}), ...(query.until ? { $lt: query.until } : {}) };
     if (query.email !== undefined) {
       const visitors = await models.Visitor.find({ accountId, email: query.email });
       filter.visitorId = { $in: visitors.map((v) => v._id) };
     }
     if (query.cursor) filter._id = { $lt: query.cursor };
-    const page = await models.Conversation.find(filter).sort({ _id: -1 }).limit(query.limit + 1);
+    const page = await models.Conversation.find(filter)
+      .sort({ _id: -1 })
+      .limit(query.limit + 1);
     const more = page.length > query.limit;
     const items = page.slice(0, query.limit);
     const visitors = await models.Visitor.find({ _id: { $in: items.map((c) => c.visitorId) } });
@@ -107,7 +111,9 @@ export function publicApiRouter({ config, models }: ApiDeps): Router {
     const filter: QueryFilter<Visitor> = { accountId: apiKeyOf(res).accountId, ...(ceId ? { ceId } : {}) };
     if (query.email !== undefined) filter.email = query.email;
     if (query.cursor) filter._id = { $lt: query.cursor };
-    const page = await models.Visitor.find(filter).sort({ _id: -1 }).limit(query.limit + 1);
+    const page = await models.Visitor.find(filter)
+      .sort({ _id: -1 })
+      .limit(query.limit + 1);
     const items = page.slice(0, query.limit);
     res.json({
       data: items.map((v) => presentApiVisitor(v, widgets.get(String(v.ceId))?.uuid ?? '')),

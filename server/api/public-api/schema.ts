@@ -4,8 +4,14 @@ import { REST_HOOK_EVENTS } from '../../models/RestHook';
 const ObjectIdSchema = z.string().regex(/^[0-9a-f]{24}$/i, 'Not found');
 /** A page cursor is the id of the last item of the previous page. */
 const CursorSchema = z.string().regex(/^[0-9a-f]{24}$/i, 'cursor: not a cursor this API gave out');
-const LimitSchema = z.coerce.number('limit: a number from 1 to 100').int('limit: a number from 1 to 100').min(1, 'limit: a number from 1 to 100').max(100, 'limit: a number from 1 to 100').default(50);
-const DateSchema = (name: string) => z.iso.datetime({ offset: true, message: `${name}: an ISO 8601 date-time, e.g. 2026-01-31T00:00:00Z` }).transform((s) => new Date(s));
+const LimitSchema = z.coerce
+  .number('limit: a number from 1 to 100')
+  .int('limit: a number from 1 to 100')
+  .min(1, 'limit: a number from 1 to 100')
+  .max(100, 'limit: a number from 1 to 100')
+  .default(50);
+const DateSchema = (name: string) =>
+  z.iso.datetime({ offset: true, message: `${name}: an ISO 8601 date-time, e.g. 2026-01-31T00:00:00Z` }).transform((s) => new Date(s));
 
 /** GET /api/conversations */
 export const ConversationsQuerySchema = z.strictObject({

@@ -2,13 +2,19 @@
  * Question groups under /v1/chat_endpoints/{id}/question_groups (plan feature questionGroups). Groups belong
  * to the account: every widget of it lists the same ones.
  */
-import { Router, type Request, type Response } from 'express';
-import type { ApiDeps } from '../users/routes';
+import { type Request, type Response, Router } from 'express';
+import { requirePlanFeature } from '../../commands/planFeature';
+import {
+  deleteQuestionGroup,
+  listQuestionGroups,
+  presentQuestionGroup,
+  type QuestionGroupView,
+  saveQuestionGroup,
+} from '../../commands/questionGroups';
 import { authOf, requireAuth } from '../../http/auth';
 import { parse } from '../../http/validate';
-import { requirePlanFeature } from '../../commands/planFeature';
-import { deleteQuestionGroup, listQuestionGroups, presentQuestionGroup, saveQuestionGroup, type QuestionGroupView } from '../../commands/questionGroups';
 import { ownChatEndpoint } from '../chat-endpoints/access';
+import type { ApiDeps } from '../users/routes';
 import { SaveQuestionGroupSchema } from './schema';
 
 export function questionGroupsRouter(deps: ApiDeps): Router {

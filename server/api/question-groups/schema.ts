@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { QuestionGroupInputSchema } from '../../shared/questionGroups';
 
 /** POST /chat_endpoints/{id}/question_groups: create, or update the group with this uid. */

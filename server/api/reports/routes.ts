@@ -2,20 +2,20 @@
  * Reports under /v1/reports/{ceId}: overview, availability, the chat history and one chat's transcript, and
  * the downloads. For admins of accounts whose plan has reports (else 403); another account's widget is 404.
  */
-import { Router, type Request, type Response } from 'express';
-import type { ApiDeps } from '../users/routes';
-import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
+import { type Request, type Response, Router } from 'express';
+import { AuthorizationError } from '../../errors';
 import { authOf, requireAuth } from '../../http/auth';
 import { parse } from '../../http/validate';
-import { AuthorizationError } from '../../errors';
-import { ERROR_CODES } from '../../shared/constants';
-import { downloadName, type AvailabilityReport, type ChatsPage, type OverviewReport, type Transcript } from '../../shared/reports';
-import { ownChatEndpoint } from '../chat-endpoints/access';
-import { reportRange } from '../../reports/range';
-import { overviewReport } from '../../reports/overview';
+import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
 import { availabilityReport } from '../../reports/availability';
-import { allChats, chatsPage, transcript } from '../../reports/history';
 import { writeChatsCsv, writeChatsJson, writeOverviewCsv } from '../../reports/export';
+import { allChats, chatsPage, transcript } from '../../reports/history';
+import { overviewReport } from '../../reports/overview';
+import { reportRange } from '../../reports/range';
+import { ERROR_CODES } from '../../shared/constants';
+import { type AvailabilityReport, type ChatsPage, downloadName, type OverviewReport, type Transcript } from '../../shared/reports';
+import { ownChatEndpoint } from '../chat-endpoints/access';
+import type { ApiDeps } from '../users/routes';
 import { ChatsDownloadSchema, ChatsQuerySchema, OverviewDownloadSchema, RangeQuerySchema } from './schema';
 
 export function reportsRouter(deps: ApiDeps & { now?: () => Date }): Router {

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { HISTORY_PAGE_SIZE, MAX_PER_PAGE } from '../../shared/reports';
 
 const text = (name: string) =>
-  z.string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be given once`) }).max(64, `${name} is too long`);
+  z
+    .string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be given once`) })
+    .max(64, `${name} is too long`);
 
 /** GET /reports/{ceId}/overview and /availability: the range, as local times in tz (checked by reportRange). */
 export const RangeQuerySchema = z.object({ tz: text('tz'), startDate: text('startDate'), endDate: text('endDate') });
@@ -35,6 +37,9 @@ export const ChatsDownloadSchema = z
     startDate: text('startDate').optional(),
     endDate: text('endDate').optional(),
   })
-  .refine((q) => [q.tz, q.startDate, q.endDate].every((v) => v === undefined) || [q.tz, q.startDate, q.endDate].every((v) => v !== undefined), {
-    message: 'tz, startDate and endDate go together',
-  });
+  .refine(
+    (q) => [q.tz, q.startDate, q.endDate].every((v) => v === undefined) || [q.tz, q.startDate, q.endDate].every((v) => v !== undefined),
+    {
+      message: 'tz, startDate and endDate go together',
+    },
+  );

@@ -1,11 +1,11 @@
 /** Saved replies of a widget under /v1/chat_endpoints/{id}/saved_replies (plan feature savedReplies). */
-import { Router, type Request, type Response } from 'express';
-import type { ApiDeps } from '../users/routes';
+import { type Request, type Response, Router } from 'express';
+import { requirePlanFeature } from '../../commands/planFeature';
+import { deleteSavedReply, listSavedReplies, presentSavedReply, type SavedReplyView, saveSavedReply } from '../../commands/savedReplies';
 import { authOf, requireAuth } from '../../http/auth';
 import { parse } from '../../http/validate';
-import { requirePlanFeature } from '../../commands/planFeature';
-import { deleteSavedReply, listSavedReplies, presentSavedReply, saveSavedReply, type SavedReplyView } from '../../commands/savedReplies';
 import { ownChatEndpoint } from '../chat-endpoints/access';
+import type { ApiDeps } from '../users/routes';
 import { SaveSavedReplySchema } from './schema';
 
 export function savedRepliesRouter(deps: ApiDeps): Router {

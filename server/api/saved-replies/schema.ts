@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { SavedReplyInputSchema } from '../../shared/savedReplies';
 
 /** POST /chat_endpoints/{id}/saved_replies: create, or update when `id` (or `Id`) is given. */

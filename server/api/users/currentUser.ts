@@ -1,12 +1,12 @@
+import { maskedKeys } from '../../commands/apiKeys';
+import { AuthorizationError } from '../../errors';
 import type { Models } from '../../models';
 import type { Plan } from '../../models/Plan';
 import type { UserDocument } from '../../models/User';
+import type { CurrentUser } from '../../shared/types';
 import { presentAccount } from '../presenters/account';
 import { presentChatEndpoint } from '../presenters/chatEndpoint';
 import { presentCurrentUser } from '../presenters/user';
-import type { CurrentUser } from '../../shared/types';
-import { AuthorizationError } from '../../errors';
-import { maskedKeys } from '../../commands/apiKeys';
 
 /** The catalog in display order: monthly tiles then yearly ones, cheapest first. */
 export async function availablePlans(models: Models): Promise<Plan[]> {

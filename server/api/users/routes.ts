@@ -2,22 +2,23 @@
  * Accounts and sign-in: sign-up, login, password reset (public, under /p/), and the signed-in
  * user's own calls under /users/.
  */
-import { Router, type Request, type Response } from 'express';
-import type { Config } from '../../config';
-import type { Models } from '../../models';
-import type { Mailer } from '../../mail';
+import { type Request, type Response, Router } from 'express';
+import type { z } from 'zod';
 import type { Billing } from '../../billing';
-import { signUp } from '../../commands/signUp';
-import { createSession, revokeSession } from '../../commands/sessions';
-import { verifyPassword } from '../../commands/passwords';
-import { requestPasswordReset, resetPassword } from '../../commands/passwordReset';
 import { chatStatsFor, computeChatStats } from '../../commands/chatStats';
-import { requireAuth, authOf } from '../../http/auth';
-import { parse, validate } from '../../http/validate';
-import { perIpAndEmail } from '../../http/rateLimits';
+import { requestPasswordReset, resetPassword } from '../../commands/passwordReset';
+import { verifyPassword } from '../../commands/passwords';
+import { createSession, revokeSession } from '../../commands/sessions';
+import { signUp } from '../../commands/signUp';
+import type { Config } from '../../config';
 import { ValidationError } from '../../errors';
-import { ERROR_CODES, TERMS_VERSION } from '../../shared/constants';
+import { authOf, requireAuth } from '../../http/auth';
+import { perIpAndEmail } from '../../http/rateLimits';
+import { parse, validate } from '../../http/validate';
+import type { Mailer } from '../../mail';
+import type { Models } from '../../models';
 import { MESSAGES, type TokenResponse } from '../../shared/auth';
+import { ERROR_CODES, TERMS_VERSION } from '../../shared/constants';
 import type { ChatEndpointWithStats } from '../../shared/types';
 import { presentChatEndpointWithStats } from '../presenters/chatEndpoint';
 import { loadCurrentUser } from './currentUser';
@@ -29,7 +30,6 @@ import {
   RateParamsSchema,
   SignUpSchema,
 } from './schema';
-import type { z } from 'zod';
 
 export type ApiDeps = {
   config: Config;
@@ -106,7 +106,10 @@ export function usersRouter({ config, models, mailer, billing }: ApiDeps): Route
 
   router.get('/users/current/chat_endpoints', auth, async (_req, res: Response<ChatEndpointWithStats[]>) => {
     const ces = await models.ChatEndpoint.find({ accountId: authOf(res).user.accountId }).sort({ _id: 1 });
-    const stats = await chatStatsFor(models, ces.map((ce) => ce._id));
+    const stats = await chatStatsFor(
+      models,
+      ces.map((ce) => ce._id),
+    );
     res.json(ces.map((ce) => presentChatEndpointWithStats(ce, stats.get(ce._id.toHexString()) ?? computeChatStats([], 0, new Date()))));
   });
 

@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { LEGAL_DOCUMENTS } from '../../shared/constants';
 import { MESSAGES, RatingSchema } from '../../shared/auth';
+import { LEGAL_DOCUMENTS } from '../../shared/constants';
 
+export type { LoginPayload, PasswordResetEmailPayload, PasswordResetPayload, SignUpPayload } from '../../shared/auth';
 export {
-  SignUpSchema,
   LoginSchema,
   PasswordResetEmailSchema,
   PasswordResetSchema,
+  SignUpSchema,
 } from '../../shared/auth';
-export type { SignUpPayload, LoginPayload, PasswordResetEmailPayload, PasswordResetPayload } from '../../shared/auth';
 
 /** POST /users/legal_confirmation/{document}/{version} */
 export const LegalConfirmationParamsSchema = z.object({

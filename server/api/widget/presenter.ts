@@ -3,14 +3,21 @@
  * triggers.
  */
 import type { ChatEndpoint } from '../../models/ChatEndpoint';
-import { VISITOR_SETTING_KEYS, type PublicWidgetSettings } from '../../shared/widget-config';
+import { type PublicWidgetSettings, VISITOR_SETTING_KEYS } from '../../shared/widget-config';
 
 export type { PublicWidgetSettings } from '../../shared/widget-config';
 
-
-
 type TriggerJson = { minDelay?: unknown; matchType?: unknown; triggers?: unknown };
-type RawTrigger = { uid?: unknown; message?: unknown; after?: unknown; on?: unknown; matchType?: unknown; exact?: unknown; enabled?: unknown; displayStyle?: unknown };
+type RawTrigger = {
+  uid?: unknown;
+  message?: unknown;
+  after?: unknown;
+  on?: unknown;
+  matchType?: unknown;
+  exact?: unknown;
+  enabled?: unknown;
+  displayStyle?: unknown;
+};
 
 /** The enabled triggers of a widget, normalised (legacy `exact: true` reads as matchType exact). */
 export function publicTriggers(triggerJson: string): PublicWidgetSettings['triggers'] {

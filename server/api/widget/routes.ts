@@ -4,16 +4,16 @@
  * way the WebSocket does. Nothing here reveals another tenant's data: files need the visitor token of the
  * conversation they belong to.
  */
-import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import { isValidObjectId } from 'mongoose';
-import { OfflineMessageSchema, type WidgetErrorCode } from '../../shared/widget-protocol';
 import { sendOfflineMessage } from '../../commands/sendOfflineMessage';
 import type { Relay } from '../../relay';
+import { visitorMessage, WidgetRefusal } from '../../relay/conversations';
 import { hashToken, originAllowed, WS_PATH } from '../../relay/gateway';
 import { clientIp, countryAllowed, countryOf } from '../../relay/visitorIp';
-import { visitorMessage, WidgetRefusal } from '../../relay/conversations';
-import { publicSettings } from './presenter';
 import type { PublicWidgetConfig } from '../../shared/widget-config';
+import { OfflineMessageSchema, type WidgetErrorCode } from '../../shared/widget-protocol';
+import { publicSettings } from './presenter';
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
@@ -43,7 +43,8 @@ export function widgetApiRouter(relay: Relay): Router {
   const router = Router();
   const wsUrl = `${config.publicUrl.replace(/^http/, 'ws')}${WS_PATH}`;
 
-  const widget = async (uuid: string) => (typeof uuid === 'string' && uuid.length <= 64 ? models.ChatEndpoint.findOne({ Uuid: uuid }) : null);
+  const widget = async (uuid: string) =>
+    typeof uuid === 'string' && uuid.length <= 64 ? models.ChatEndpoint.findOne({ Uuid: uuid }) : null;
 
   router.options('/widget/api/:uuid/:what', (req, res) => {
     if (cors(req, res, 'GET, POST')) res.status(204).end();
@@ -90,10 +91,12 @@ export function widgetApiRouter(relay: Relay): Router {
     if (!ce) return fail(res, 404, 'unknown_widget', 'This chat widget does not exist.');
     if (!ce.enableFileUploads) return fail(res, 400, 'uploads_disabled', 'File uploads are turned off for this chat.');
     const token = req.get('x-visitor-token') ?? '';
-    const visitor = token.length >= 16 && token.length <= 128 ? await models.Visitor.findOne({ tokenHash: hashToken(token), ceId: ce._id }) : null;
+    const visitor =
+      token.length >= 16 && token.length <= 128 ? await models.Visitor.findOne({ tokenHash: hashToken(token), ceId: ce._id }) : null;
     if (!visitor) return fail(res, 400, 'bad_frame', 'Start the chat before sending a file.');
     const contentType = req.get('content-type') ?? '';
-    if (!contentType.startsWith('multipart/form-data') || !Buffer.isBuffer(req.body)) return fail(res, 400, 'bad_frame', 'Send the file as multipart/form-data in the field "file".');
+    if (!contentType.startsWith('multipart/form-data') || !Buffer.isBuffer(req.body))
+      return fail(res, 400, 'bad_frame', 'Send the file as multipart/form-data in the field "file".');
     let form: FormData;
     try {
       form = await new Response(new Uint8Array(req.body), { headers: { 'content-type': contentType } }).formData();
@@ -104,7 +107,10 @@ export function widgetApiRouter(relay: Relay): Router {
     if (!file || typeof file === 'string') return fail(res, 400, 'bad_frame', 'Send the file in the field "file".');
     if (file.size > MAX_UPLOAD_BYTES) return fail(res, 400, 'too_large', 'Files are limited to 10 MB.');
     const clientIdField = form.get('clientId');
-    const clientId = typeof clientIdField === 'string' && /^[A-Za-z0-9_-]{8,64}$/.test(clientIdField) ? clientIdField : `file-${hashToken(`${token}:${file.name}:${file.size}:${Date.now()}`).slice(0, 24)}`;
+    const clientId =
+      typeof clientIdField === 'string' && /^[A-Za-z0-9_-]{8,64}$/.test(clientIdField)
+        ? clientIdField
+        : `file-${hashToken(`${token}:${file.name}:${file.size}:${Date.now()}`).slice(0, 24)}`;
     const name = (file.name || 'file').slice(0, 200);
     const stored = await models.WidgetFile.create({
       ceId: ce._id,
@@ -130,7 +136,13 @@ export function widgetApiRouter(relay: Relay): Router {
       if (error instanceof WidgetRefusal) return fail(res, 400, error.code, error.message);
       throw error;
     }
-    res.json({ id: String(stored._id), name, size: stored.size, url: `${config.publicUrl}/widget/files/${String(stored._id)}`, mimetype: stored.mimetype });
+    res.json({
+      id: String(stored._id),
+      name,
+      size: stored.size,
+      url: `${config.publicUrl}/widget/files/${String(stored._id)}`,
+      mimetype: stored.mimetype,
+    });
   });
 
   router.get('/widget/files/:id', async (req, res) => {
@@ -160,7 +172,9 @@ export function widgetApiRouter(relay: Relay): Router {
     const info = await team.client.files.info({ file: file.slackFileId }).catch(() => null);
     const url = info?.file?.url_private_download ?? info?.file?.url_private;
     if (!url) return notFound();
-    const upstream = await fetch(url, { headers: { Authorization: `Bearer ${team.token}` }, signal: AbortSignal.timeout(20_000) }).catch(() => null);
+    const upstream = await fetch(url, { headers: { Authorization: `Bearer ${team.token}` }, signal: AbortSignal.timeout(20_000) }).catch(
+      () => null,
+    );
     if (!upstream?.ok) return notFound();
     res.send(Buffer.from(await upstream.arrayBuffer()));
   });
@@ -175,4 +189,3 @@ export function widgetApiRouter(relay: Relay): Router {
   });
   return router;
 }
-

@@ -1,7 +1,7 @@
 /** Handshake, diagnostics and session commands. */
 import type { Document } from 'bson';
-import { MAX_BSON_OBJECT_SIZE, MAX_MESSAGE_SIZE, MAX_WRITE_BATCH_SIZE } from '../protocol';
 import { CommandError, ErrorCodes } from '../errors';
+import { MAX_BSON_OBJECT_SIZE, MAX_MESSAGE_SIZE, MAX_WRITE_BATCH_SIZE } from '../protocol';
 import type { Handler } from './context';
 
 export const SERVER_VERSION = '7.0.0';
@@ -112,5 +112,8 @@ export const transactionsUnsupported = (): never => {
 };
 
 export const authenticationUnsupported: Handler = () => {
-  throw new CommandError(ErrorCodes.AuthenticationFailed, 'Authentication failed: the embedded server has no users; connect without credentials');
+  throw new CommandError(
+    ErrorCodes.AuthenticationFailed,
+    'Authentication failed: the embedded server has no users; connect without credentials',
+  );
 };

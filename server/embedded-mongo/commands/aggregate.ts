@@ -1,21 +1,60 @@
 /** aggregate: mingo runs the pipeline; a leading $match uses indexes; $out and $merge write here. */
-import { Long, ObjectId, type Document } from 'bson';
+import { type Document, Long, ObjectId } from 'bson';
 import { Aggregator, ProcessingMode } from 'mingo';
 import type { Collection } from '../collection';
-import { CommandError, ErrorCodes, badValue } from '../errors';
-import { MINGO_OPTIONS, compileFilter, lazyFilter, matches } from '../query';
+import { badValue, CommandError, ErrorCodes } from '../errors';
+import { compileFilter, lazyFilter, MINGO_OPTIONS, matches } from '../query';
 import { canonicalKey, isPlainObject } from '../values';
-import { collectionName, countDocs, selectDocs, type CommandContext, type Handler } from './context';
+import { type CommandContext, collectionName, countDocs, type Handler, selectDocs } from './context';
 import { storageStats } from './ddl';
 
 const STAGES = new Set([
-  '$collStats', '$indexStats', '$addFields', '$bucket', '$bucketAuto', '$count', '$densify', '$documents', '$facet', '$fill', '$graphLookup',
-  '$group', '$limit', '$lookup', '$match', '$merge', '$out', '$project', '$redact', '$replaceRoot', '$replaceWith',
-  '$sample', '$set', '$setWindowFields', '$skip', '$sort', '$sortByCount', '$unionWith', '$unset', '$unwind',
+  '$collStats',
+  '$indexStats',
+  '$addFields',
+  '$bucket',
+  '$bucketAuto',
+  '$count',
+  '$densify',
+  '$documents',
+  '$facet',
+  '$fill',
+  '$graphLookup',
+  '$group',
+  '$limit',
+  '$lookup',
+  '$match',
+  '$merge',
+  '$out',
+  '$project',
+  '$redact',
+  '$replaceRoot',
+  '$replaceWith',
+  '$sample',
+  '$set',
+  '$setWindowFields',
+  '$skip',
+  '$sort',
+  '$sortByCount',
+  '$unionWith',
+  '$unset',
+  '$unwind',
 ]);
 
 /** Stages that only build new documents, never write into their input objects. */
-const NON_MUTATING = new Set(['$match', '$group', '$sort', '$skip', '$limit', '$count', '$sortByCount', '$bucket', '$bucketAuto', '$project', '$sample']);
+const NON_MUTATING = new Set([
+  '$match',
+  '$group',
+  '$sort',
+  '$skip',
+  '$limit',
+  '$count',
+  '$sortByCount',
+  '$bucket',
+  '$bucketAuto',
+  '$project',
+  '$sample',
+]);
 
 function validatePipeline(pipeline: unknown): asserts pipeline is Document[] {
   if (!Array.isArray(pipeline)) {
@@ -59,10 +98,7 @@ function bucketAsGroup(spec: Document): Document[] {
   if ('default' in spec) $switch.default = spec.default;
   else $switch.default = { $literal: '$$$bucket-out-of-range' };
   const fields = isPlainObject(output) ? output : { count: { $sum: 1 } };
-  return [
-    { $group: { _id: { $switch }, ...fields } },
-    { $sort: { _id: 1 } },
-  ];
+  return [{ $group: { _id: { $switch }, ...fields } }, { $sort: { _id: 1 } }];
 }
 
 function rewriteStages(pipeline: Document[]): Document[] {
@@ -83,7 +119,7 @@ function rewriteStages(pipeline: Document[]): Document[] {
 function checkBuckets(results: Document[]): void {
   for (const doc of results) {
     if (doc._id === '$$$bucket-out-of-range') {
-      throw new CommandError(40066, "$switch could not find a matching branch for an input, and no default was specified.");
+      throw new CommandError(40066, '$switch could not find a matching branch for an input, and no default was specified.');
     }
   }
 }
@@ -144,7 +180,11 @@ function writeOut(ctx: CommandContext, spec: unknown, results: Document[]): void
   const docs = results.map(withId);
   for (const doc of docs) {
     const key = canonicalKey(doc._id);
-    if (seen.has(key)) throw new CommandError(ErrorCodes.DuplicateKey, `E11000 duplicate key error collection: ${target.db}.${target.coll} index: _id_ dup key: { _id: ${String(doc._id)} }`);
+    if (seen.has(key))
+      throw new CommandError(
+        ErrorCodes.DuplicateKey,
+        `E11000 duplicate key error collection: ${target.db}.${target.coll} index: _id_ dup key: { _id: ${String(doc._id)} }`,
+      );
     seen.add(key);
   }
   const { coll } = ctx.engine.ensure(target.db, target.coll, ctx.ops);
@@ -154,7 +194,8 @@ function writeOut(ctx: CommandContext, spec: unknown, results: Document[]): void
 
 function writeMerge(ctx: CommandContext, spec: unknown, results: Document[]): void {
   const options: Document = typeof spec === 'string' || (isPlainObject(spec) && 'coll' in spec) ? { into: spec } : (spec as Document);
-  if (!isPlainObject(options) || options.into === undefined) throw new CommandError(ErrorCodes.FailedToParse, '$merge requires an into field');
+  if (!isPlainObject(options) || options.into === undefined)
+    throw new CommandError(ErrorCodes.FailedToParse, '$merge requires an into field');
   const target = targetOf(options.into, ctx.db, '$merge');
   const on = options.on === undefined ? ['_id'] : Array.isArray(options.on) ? options.on.map(String) : [String(options.on)];
   const whenMatched = options.whenMatched ?? 'merge';
@@ -167,7 +208,11 @@ function writeMerge(ctx: CommandContext, spec: unknown, results: Document[]): vo
     const existing = selectDocs(coll, filter, lazyFilter(filter), 1)[0];
     if (!existing) {
       if (whenNotMatched === 'insert') ctx.engine.insert(coll, doc, ctx.ops);
-      else if (whenNotMatched === 'fail') throw new CommandError(13113, '$merge could not find a matching document in the target collection for at least one document in the source collection');
+      else if (whenNotMatched === 'fail')
+        throw new CommandError(
+          13113,
+          '$merge could not find a matching document in the target collection for at least one document in the source collection',
+        );
       continue;
     }
     if (whenMatched === 'keepExisting') continue;
@@ -176,20 +221,33 @@ function writeMerge(ctx: CommandContext, spec: unknown, results: Document[]): vo
     if (whenMatched === 'replace') next = { ...doc, _id: existing._id };
     else if (whenMatched === 'merge') next = { ...existing, ...doc, _id: existing._id };
     else if (Array.isArray(whenMatched)) next = runPipeline(ctx, [existing], whenMatched, { new: doc })[0] ?? existing;
-    else throw new CommandError(ErrorCodes.BadValue, `Enumeration value '${String(whenMatched)}' for field 'whenMatched' is not a valid value.`);
+    else
+      throw new CommandError(
+        ErrorCodes.BadValue,
+        `Enumeration value '${String(whenMatched)}' for field 'whenMatched' is not a valid value.`,
+      );
     ctx.engine.replace(coll, existing, { _id: existing._id, ...next }, ctx.ops);
   }
 }
 
 function mergeDuplicate(coll: Collection, existing: Document): CommandError {
-  return new CommandError(ErrorCodes.DuplicateKey, `E11000 duplicate key error collection: ${coll.ns} index: _id_ dup key: { _id: ${String(existing._id)} }`);
+  return new CommandError(
+    ErrorCodes.DuplicateKey,
+    `E11000 duplicate key error collection: ${coll.ns} index: _id_ dup key: { _id: ${String(existing._id)} }`,
+  );
 }
 
 /** $collStats / $indexStats as the first stage (what mongosh and Compass ask for). */
 function statsStage(stage: Document, coll: Collection | undefined, ns: string): Document[] {
   if (!coll) return [];
   if ('$indexStats' in stage) {
-    return coll.indexSpecs().map((spec) => ({ name: spec.name, key: spec.key, host: 'localhost', accesses: { ops: 0, since: new Date() }, spec: { v: 2, ...spec } }));
+    return coll.indexSpecs().map((spec) => ({
+      name: spec.name,
+      key: spec.key,
+      host: 'localhost',
+      accesses: { ops: 0, since: new Date() },
+      spec: { v: 2, ...spec },
+    }));
   }
   const spec = isPlainObject(stage.$collStats) ? stage.$collStats : {};
   const out: Document = { ns, host: 'localhost', localTime: new Date() };
@@ -209,7 +267,8 @@ export const aggregate: Handler = (cmd, ctx) => {
   if (!isPlainObject(cmd.cursor)) {
     throw new CommandError(ErrorCodes.FailedToParse, "The 'cursor' option is required, except for aggregate with the explain argument");
   }
-  if (cmd.collation) ctx.engine.warnOnce(`embedded-mongo: collation is not supported and was ignored (aggregate on ${ctx.db}.${name ?? ''})`);
+  if (cmd.collation)
+    ctx.engine.warnOnce(`embedded-mongo: collation is not supported and was ignored (aggregate on ${ctx.db}.${name ?? ''})`);
   const letVars = isPlainObject(cmd.let) ? cmd.let : undefined;
   const coll = name === undefined ? undefined : ctx.engine.get(ctx.db, name);
 

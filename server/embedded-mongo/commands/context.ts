@@ -1,9 +1,9 @@
-import * as BSON from 'bson';
 import type { Document } from 'bson';
+import * as BSON from 'bson';
 import type { Collection, SortSpec } from '../collection';
 import type { Engine } from '../engine';
 import { CommandError, ErrorCodes } from '../errors';
-import { matches, sortDocs, type LazyQuery } from '../query';
+import { type LazyQuery, matches, sortDocs } from '../query';
 import type { WriteOp } from '../storage';
 
 export interface CommandContext {
@@ -46,7 +46,10 @@ export function nonNegative(cmd: Document, field: string): number | undefined {
   if (v === undefined || v === null) return undefined;
   const n = typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : v instanceof BSON.Long ? v.toNumber() : NaN;
   if (Number.isNaN(n)) {
-    throw new CommandError(ErrorCodes.TypeMismatch, `BSON field '${field}' is the wrong type '${bsonTypeName(v)}', expected types '[long, int, decimal, double]'`);
+    throw new CommandError(
+      ErrorCodes.TypeMismatch,
+      `BSON field '${field}' is the wrong type '${bsonTypeName(v)}', expected types '[long, int, decimal, double]'`,
+    );
   }
   if (n < 0) throw new CommandError(51024, `BSON field '${field}' value must be >= 0, actual value '${n}'`);
   return Math.trunc(n);

@@ -1,20 +1,29 @@
 /** find, getMore, killCursors, insert, update, delete, findAndModify, count, distinct. */
 import * as BSON from 'bson';
-import { Long, ObjectId, type Document } from 'bson';
+import { type Document, Long, ObjectId } from 'bson';
 import { cursorIdOf } from '../cursors';
 import { CommandError, ErrorCodes, toCommandError } from '../errors';
 import { MAX_BSON_OBJECT_SIZE, MAX_WRITE_BATCH_SIZE } from '../protocol';
 import { compileProjection, lazyFilter, parseSort, sortDocs } from '../query';
-import { applyUpdate, buildUpsert, isOperatorUpdate, validateUpdate, type UpdateSpec } from '../update';
+import { applyUpdate, buildUpsert, isOperatorUpdate, type UpdateSpec, validateUpdate } from '../update';
 import { canonicalKey, isPlainObject, pathValues } from '../values';
 import {
-  bsonTypeName, collectionName, countDocs, nonNegative, optionalDocument, selectDocs, selectSorted, writeErrorOf,
-  type CommandContext, type Handler,
+  bsonTypeName,
+  type CommandContext,
+  collectionName,
+  countDocs,
+  type Handler,
+  nonNegative,
+  optionalDocument,
+  selectDocs,
+  selectSorted,
+  writeErrorOf,
 } from './context';
 
 function warnCollation(cmd: Document, ctx: CommandContext, holder: Document = cmd): void {
   const command = Object.keys(cmd)[0];
-  if (holder.collation) ctx.engine.warnOnce(`embedded-mongo: collation is not supported and was ignored (${command} on ${ctx.db}.${String(cmd[command])})`);
+  if (holder.collation)
+    ctx.engine.warnOnce(`embedded-mongo: collation is not supported and was ignored (${command} on ${ctx.db}.${String(cmd[command])})`);
 }
 
 export const find: Handler = (cmd, ctx) => {
@@ -48,7 +57,10 @@ export const find: Handler = (cmd, ctx) => {
 export const getMore: Handler = (cmd, ctx) => {
   const id = cursorIdOf(cmd.getMore);
   if (id === undefined) {
-    throw new CommandError(ErrorCodes.TypeMismatch, `BSON field 'getMore.getMore' is the wrong type '${bsonTypeName(cmd.getMore)}', expected type 'long'`);
+    throw new CommandError(
+      ErrorCodes.TypeMismatch,
+      `BSON field 'getMore.getMore' is the wrong type '${bsonTypeName(cmd.getMore)}', expected type 'long'`,
+    );
   }
   const name = collectionName(cmd, 'collection');
   const cursor = ctx.engine.cursors.getMore(id, `${ctx.db}.${name}`, nonNegative(cmd, 'batchSize'));
@@ -75,7 +87,8 @@ function batchOf(cmd: Document, field: string): Document[] {
   if (!Array.isArray(items)) {
     throw new CommandError(ErrorCodes.FailedToParse, `BSON field '${Object.keys(cmd)[0]}.${field}' is missing but a required field`);
   }
-  if (items.length === 0) throw new CommandError(ErrorCodes.InvalidLength, 'Write batch sizes must be between 1 and 100000. Got 0 operations.');
+  if (items.length === 0)
+    throw new CommandError(ErrorCodes.InvalidLength, 'Write batch sizes must be between 1 and 100000. Got 0 operations.');
   if (items.length > MAX_WRITE_BATCH_SIZE) {
     throw new CommandError(ErrorCodes.InvalidLength, `Write batch sizes must be between 1 and 100000. Got ${items.length} operations.`);
   }
@@ -134,7 +147,8 @@ interface UpdateStatement {
 function parseUpdateStatement(raw: Document): UpdateStatement {
   if (!isPlainObject(raw)) throw new CommandError(ErrorCodes.TypeMismatch, 'update statements must be objects');
   const q = raw.q ?? {};
-  if (!isPlainObject(q)) throw new CommandError(ErrorCodes.TypeMismatch, "BSON field 'update.updates.q' is the wrong type, expected type 'object'");
+  if (!isPlainObject(q))
+    throw new CommandError(ErrorCodes.TypeMismatch, "BSON field 'update.updates.q' is the wrong type, expected type 'object'");
   const u = raw.u;
   if (u === undefined) throw new CommandError(ErrorCodes.FailedToParse, "BSON field 'update.updates.u' is missing but a required field");
   validateUpdate(u);
@@ -204,7 +218,8 @@ export const deleteCommand: Handler = (cmd, ctx) => {
       const st = statements[i];
       if (!isPlainObject(st)) throw new CommandError(ErrorCodes.TypeMismatch, 'delete statements must be objects');
       const q = st.q ?? {};
-      if (!isPlainObject(q)) throw new CommandError(ErrorCodes.TypeMismatch, "BSON field 'delete.deletes.q' is the wrong type, expected type 'object'");
+      if (!isPlainObject(q))
+        throw new CommandError(ErrorCodes.TypeMismatch, "BSON field 'delete.deletes.q' is the wrong type, expected type 'object'");
       if (st.limit !== 0 && st.limit !== 1) {
         throw new CommandError(ErrorCodes.FailedToParse, `The limit field in delete objects must be 0 or 1. Got ${String(st.limit)}`);
       }
@@ -236,7 +251,11 @@ export const findAndModify: Handler = (cmd, ctx) => {
   if (remove && hasUpdate) throw new CommandError(ErrorCodes.FailedToParse, 'Cannot specify both an update and remove=true');
   if (!remove && !hasUpdate) throw new CommandError(ErrorCodes.FailedToParse, 'Either an update or remove=true must be specified');
   if (remove && cmd.upsert === true) throw new CommandError(ErrorCodes.FailedToParse, 'Cannot specify both upsert=true and remove=true');
-  if (remove && cmd.new === true) throw new CommandError(ErrorCodes.FailedToParse, 'Cannot specify both new=true and remove=true; \'remove\' always returns the deleted document');
+  if (remove && cmd.new === true)
+    throw new CommandError(
+      ErrorCodes.FailedToParse,
+      "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document",
+    );
   const arrayFilters = cmd.arrayFilters as Document[] | undefined;
   if (hasUpdate) validateUpdate(cmd.update);
   const coll = ctx.engine.get(ctx.db, name);
@@ -288,7 +307,11 @@ export const distinct: Handler = (cmd, ctx) => {
   const name = collectionName(cmd, 'distinct');
   warnCollation(cmd, ctx);
   const key = cmd.key;
-  if (typeof key !== 'string') throw new CommandError(ErrorCodes.TypeMismatch, `BSON field 'distinct.key' is the wrong type '${bsonTypeName(key)}', expected type 'string'`);
+  if (typeof key !== 'string')
+    throw new CommandError(
+      ErrorCodes.TypeMismatch,
+      `BSON field 'distinct.key' is the wrong type '${bsonTypeName(key)}', expected type 'string'`,
+    );
   const filter = optionalDocument(cmd, 'query') ?? {};
   const query = lazyFilter(filter);
   const seen = new Map<string, unknown>();

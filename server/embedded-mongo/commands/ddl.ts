@@ -1,6 +1,7 @@
 /** Databases, collections and indexes: create, drop, list, rename, createIndexes, dropIndexes, stats. */
-import * as BSON from 'bson';
+
 import type { Document } from 'bson';
+import * as BSON from 'bson';
 import type { Collection } from '../collection';
 import { ID_INDEX } from '../collection';
 import { validateCollName, validateDbName } from '../engine';
@@ -9,12 +10,25 @@ import { defaultIndexName, validateKeyPattern } from '../indexes';
 import { compileFilter, matches } from '../query';
 import type { IndexSpec } from '../storage';
 import { canonicalKey, isPlainObject } from '../values';
-import { bsonTypeName, collectionName, optionalDocument, type Handler } from './context';
+import { bsonTypeName, collectionName, type Handler, optionalDocument } from './context';
 
 /** Fields any command may carry that are not options of the command itself. */
 const GENERIC_FIELDS = new Set([
-  '$db', 'lsid', '$readPreference', 'readPreference', 'writeConcern', 'readConcern', '$clusterTime', 'comment',
-  'maxTimeMS', 'apiVersion', 'apiStrict', 'apiDeprecationErrors', 'txnNumber', 'autocommit', 'startTransaction',
+  '$db',
+  'lsid',
+  '$readPreference',
+  'readPreference',
+  'writeConcern',
+  'readConcern',
+  '$clusterTime',
+  'comment',
+  'maxTimeMS',
+  'apiVersion',
+  'apiStrict',
+  'apiDeprecationErrors',
+  'txnNumber',
+  'autocommit',
+  'startTransaction',
 ]);
 
 export const create: Handler = (cmd, ctx) => {
@@ -22,7 +36,10 @@ export const create: Handler = (cmd, ctx) => {
   const options: Document = {};
   for (const [field, value] of Object.entries(cmd)) if (!GENERIC_FIELDS.has(field) && field !== 'create') options[field] = value;
   if (options.viewOn !== undefined) {
-    throw new CommandError(ErrorCodes.CommandNotSupported, 'views are not supported by the embedded server; set MONGODB_URI to use a real MongoDB');
+    throw new CommandError(
+      ErrorCodes.CommandNotSupported,
+      'views are not supported by the embedded server; set MONGODB_URI to use a real MongoDB',
+    );
   }
   ctx.engine.create(ctx.db, name, options, ctx.ops);
   return { ok: 1 };
@@ -85,7 +102,10 @@ export const listDatabases: Handler = (cmd, ctx) => {
 
 function splitNs(ns: unknown, field: string): [string, string] {
   if (typeof ns !== 'string') {
-    throw new CommandError(ErrorCodes.TypeMismatch, `BSON field 'renameCollection.${field}' is the wrong type '${bsonTypeName(ns)}', expected type 'string'`);
+    throw new CommandError(
+      ErrorCodes.TypeMismatch,
+      `BSON field 'renameCollection.${field}' is the wrong type '${bsonTypeName(ns)}', expected type 'string'`,
+    );
   }
   const dot = ns.indexOf('.');
   if (dot <= 0) throw new CommandError(ErrorCodes.InvalidNamespace, `Invalid ${field} namespace: ${ns}`);
@@ -132,7 +152,10 @@ function normalizeSpec(raw: unknown): IndexSpec {
   if (spec.expireAfterSeconds !== undefined) {
     const s = spec.expireAfterSeconds;
     if (typeof s !== 'number' || !Number.isFinite(s) || s < 0) {
-      throw new CommandError(ErrorCodes.CannotCreateIndex, `TTL index 'expireAfterSeconds' option must be numeric and non-negative, but received: ${String(s)}`);
+      throw new CommandError(
+        ErrorCodes.CannotCreateIndex,
+        `TTL index 'expireAfterSeconds' option must be numeric and non-negative, but received: ${String(s)}`,
+      );
     }
   }
   if (spec.unique === false) delete spec.unique;
@@ -178,7 +201,10 @@ export const createIndexes: Handler = (cmd, ctx) => {
       throw new CommandError(ErrorCodes.IndexOptionsConflict, `Index already exists with a different name: ${sameKey.name}`);
     }
     if (sameKey && sameKey.name === ID_INDEX.name) {
-      throw new CommandError(ErrorCodes.InvalidIndexSpecificationOption, `The field 'unique' is not valid for an _id index specification. Specification: ${JSON.stringify(indexDocument(spec))}`);
+      throw new CommandError(
+        ErrorCodes.InvalidIndexSpecificationOption,
+        `The field 'unique' is not valid for an _id index specification. Specification: ${JSON.stringify(indexDocument(spec))}`,
+      );
     }
     ctx.engine.createIndex(coll, spec, ctx.ops);
     added++;
@@ -232,9 +258,17 @@ export function storageStats(coll: Collection): Document {
   for (const spec of coll.indexSpecs()) indexSizes[spec.name] = count * 32;
   const totalIndexSize = (coll.indexes.size + 1) * count * 32;
   return {
-    ns: coll.ns, size, count, avgObjSize: count ? Math.floor(size / count) : 0, storageSize: size,
-    capped: coll.options.capped === true, nindexes: coll.indexes.size + 1,
-    totalIndexSize, totalSize: size + totalIndexSize, indexSizes, scaleFactor: 1,
+    ns: coll.ns,
+    size,
+    count,
+    avgObjSize: count ? Math.floor(size / count) : 0,
+    storageSize: size,
+    capped: coll.options.capped === true,
+    nindexes: coll.indexes.size + 1,
+    totalIndexSize,
+    totalSize: size + totalIndexSize,
+    indexSizes,
+    scaleFactor: 1,
   };
 }
 
@@ -256,9 +290,19 @@ export const dbStats: Handler = (_cmd, ctx) => {
     indexes += coll.indexes.size + 1;
   }
   return {
-    db: ctx.db, collections: colls?.size ?? 0, views: 0, objects, avgObjSize: objects ? size / objects : 0,
-    dataSize: size, storageSize: size, indexes, indexSize: indexes * objects * 32, totalSize: size,
-    scaleFactor: 1, fsUsedSize: 0, fsTotalSize: 0, ok: 1,
+    db: ctx.db,
+    collections: colls?.size ?? 0,
+    views: 0,
+    objects,
+    avgObjSize: objects ? size / objects : 0,
+    dataSize: size,
+    storageSize: size,
+    indexes,
+    indexSize: indexes * objects * 32,
+    totalSize: size,
+    scaleFactor: 1,
+    fsUsedSize: 0,
+    fsTotalSize: 0,
+    ok: 1,
   };
 };
-

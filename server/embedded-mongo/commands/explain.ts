@@ -31,7 +31,8 @@ function filterOf(name: string, inner: Document): Document {
 
 export const explain: Handler = (cmd, ctx) => {
   const inner = cmd.explain;
-  if (!isPlainObject(inner)) throw new CommandError(ErrorCodes.TypeMismatch, "BSON field 'explain' is the wrong type, expected type 'object'");
+  if (!isPlainObject(inner))
+    throw new CommandError(ErrorCodes.TypeMismatch, "BSON field 'explain' is the wrong type, expected type 'object'");
   const name = Object.keys(inner)[0] ?? '';
   const collName = collectionName(inner, name);
   const filter = filterOf(name, inner);
@@ -51,7 +52,8 @@ export const explain: Handler = (cmd, ctx) => {
     scan = { stage: 'FETCH', ...(candidates.exact ? {} : { filter }), inputStage: ixscan };
   }
   // An index-backed sort needs no SORT stage: the scan already returns the documents in order.
-  if (sort && !candidates?.ordered) scan = { stage: 'SORT', sortPattern: inner.sort, ...(limit ? { limitAmount: limit } : {}), inputStage: scan };
+  if (sort && !candidates?.ordered)
+    scan = { stage: 'SORT', sortPattern: inner.sort, ...(limit ? { limitAmount: limit } : {}), inputStage: scan };
   else if (limit) scan = { stage: 'LIMIT', limitAmount: limit, inputStage: scan };
   const reply: Document = {
     explainVersion: '1',
@@ -66,7 +68,12 @@ export const explain: Handler = (cmd, ctx) => {
       if (limit && candidates?.ordered && returned >= limit) break;
     }
     if (limit) returned = Math.min(returned, limit);
-    reply.executionStats = { executionSuccess: true, nReturned: returned, totalDocsExamined: examined, totalKeysExamined: candidates?.index ? examined : 0 };
+    reply.executionStats = {
+      executionSuccess: true,
+      nReturned: returned,
+      totalDocsExamined: examined,
+      totalKeysExamined: candidates?.index ? examined : 0,
+    };
   }
   reply.serverInfo = { host: 'localhost', version: SERVER_VERSION };
   reply.command = inner;

@@ -1,7 +1,7 @@
 /** Command dispatch: the first field of the body names the command; every failure becomes an error reply. */
 import type { Document } from 'bson';
-import { CommandError, ErrorCodes, toCommandError } from '../errors';
 import { validateDbName } from '../engine';
+import { CommandError, ErrorCodes, toCommandError } from '../errors';
 import * as admin from './admin';
 import { aggregate } from './aggregate';
 import type { CommandContext, Handler } from './context';
@@ -76,7 +76,8 @@ export function runCommand(body: Document, ctx: CommandContext): Document {
     return handler(body, ctx);
   } catch (err) {
     const error = toCommandError(err);
-    if (error.code === ErrorCodes.InternalError) ctx.log(`embedded-mongo: ${Object.keys(body)[0]} failed: ${(err as Error).stack ?? error.message}`);
+    if (error.code === ErrorCodes.InternalError)
+      ctx.log(`embedded-mongo: ${Object.keys(body)[0]} failed: ${(err as Error).stack ?? error.message}`);
     return error.toReply();
   }
 }

@@ -20,10 +20,7 @@ export function encodeFrame(parts: Buffer[]): Buffer {
   return Buffer.concat([header, ...parts], FRAME_HEADER_BYTES + length);
 }
 
-export type FrameRead =
-  | { kind: 'frame'; payload: Buffer; next: number }
-  | { kind: 'end' }
-  | { kind: 'bad'; reason: string };
+export type FrameRead = { kind: 'frame'; payload: Buffer; next: number } | { kind: 'end' } | { kind: 'bad'; reason: string };
 
 function allZero(buf: Buffer, from: number, to: number): boolean {
   for (let i = from; i < to; i++) if (buf[i] !== 0) return false;

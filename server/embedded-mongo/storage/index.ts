@@ -28,16 +28,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { BSON } from 'bson';
-import { ImageBuilder, asWriteOp } from './image';
-import { JournalWriter, StorageCorruptError, listSegments, scanSegment, segmentName } from './journal';
+import { asWriteOp, ImageBuilder } from './image';
+import { JournalWriter, listSegments, StorageCorruptError, scanSegment, segmentName } from './journal';
 import { acquireLock, type DbLock } from './lock';
-import { SNAPSHOT_TEMP_FILE, captureImage, readSnapshot, writeSnapshot } from './snapshot';
+import { captureImage, readSnapshot, SNAPSHOT_TEMP_FILE, writeSnapshot } from './snapshot';
 import type { DataImage, Storage, WriteOp } from './types';
 
-export type { CollectionImage, DataImage, IndexSpec, Storage, WriteOp } from './types';
 export { StorageCorruptError } from './journal';
 export { DbPathLockedError, LOCK_FILE } from './lock';
 export { SNAPSHOT_FILE } from './snapshot';
+export type { CollectionImage, DataImage, IndexSpec, Storage, WriteOp } from './types';
 
 export interface StorageOptions {
   /** Journal bytes since the last snapshot that start a background compaction. */

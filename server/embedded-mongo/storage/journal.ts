@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { FRAME_HEADER_BYTES, encodeFrame, readFrame } from './frame';
+import { encodeFrame, FRAME_HEADER_BYTES, readFrame } from './frame';
 import { fsyncDirSync } from './fsutil';
 
 export const SEGMENT_MAGIC = Buffer.from('PRLYJNL1');

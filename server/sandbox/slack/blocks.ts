@@ -38,9 +38,20 @@ function option(element: Record<string, unknown>, value: string): Record<string,
 }
 
 /** The `actions[0]` entry of a block_actions payload for a use of `found` (a press, or a choice of `value`). */
-export function actionPayload(found: FoundElement | null, actionId: string, blockId: string | undefined, value: string | undefined): Record<string, unknown> {
+export function actionPayload(
+  found: FoundElement | null,
+  actionId: string,
+  blockId: string | undefined,
+  value: string | undefined,
+): Record<string, unknown> {
   if (!found) {
-    return { type: 'button', action_id: actionId, block_id: blockId ?? '', text: { type: 'plain_text', text: actionId, emoji: true }, ...(value !== undefined ? { value } : {}) };
+    return {
+      type: 'button',
+      action_id: actionId,
+      block_id: blockId ?? '',
+      text: { type: 'plain_text', text: actionId, emoji: true },
+      ...(value !== undefined ? { value } : {}),
+    };
   }
   const e = found.element;
   const base = { type: e.type, action_id: actionId, block_id: found.blockId };
@@ -53,7 +64,13 @@ export function actionPayload(found: FoundElement | null, actionId: string, bloc
       return { ...base, selected_option: option(e, value ?? '') };
     case 'checkboxes':
     case 'multi_static_select':
-      return { ...base, selected_options: (value ?? '').split(',').filter(Boolean).map((v) => option(e, v)) };
+      return {
+        ...base,
+        selected_options: (value ?? '')
+          .split(',')
+          .filter(Boolean)
+          .map((v) => option(e, v)),
+      };
     case 'users_select':
       return { ...base, selected_user: value };
     case 'conversations_select':
@@ -80,7 +97,13 @@ function stateValue(element: Record<string, unknown> | undefined, value: unknown
       return { type, selected_option: v ? option(element ?? {}, v) : null };
     case 'checkboxes':
     case 'multi_static_select':
-      return { type, selected_options: v.split(',').filter(Boolean).map((x) => option(element ?? {}, x)) };
+      return {
+        type,
+        selected_options: v
+          .split(',')
+          .filter(Boolean)
+          .map((x) => option(element ?? {}, x)),
+      };
     case 'users_select':
       return { type, selected_user: v || null };
     case 'conversations_select':
@@ -99,7 +122,10 @@ function stateValue(element: Record<string, unknown> | undefined, value: unknown
 }
 
 /** Builds `state.values` for a view from simple `{ blockId: { actionId: value } }` input, filling every input block. */
-export function viewValues(blocks: unknown, typed: Record<string, Record<string, unknown>> | undefined): Record<string, Record<string, Record<string, unknown>>> {
+export function viewValues(
+  blocks: unknown,
+  typed: Record<string, Record<string, unknown>> | undefined,
+): Record<string, Record<string, Record<string, unknown>>> {
   const out: Record<string, Record<string, Record<string, unknown>>> = {};
   if (!Array.isArray(blocks)) return out;
   for (const b of blocks) {
@@ -123,14 +149,14 @@ export function missingRequired(blocks: unknown, values: Record<string, Record<s
     const entry = Object.values(values[blockId] ?? {})[0];
     const empty =
       !entry ||
-      (entry.value === null || entry.value === '' || entry.value === undefined) &&
+      ((entry.value === null || entry.value === '' || entry.value === undefined) &&
         !entry.selected_option &&
         !(Array.isArray(entry.selected_options) && entry.selected_options.length > 0) &&
         !entry.selected_user &&
         !entry.selected_conversation &&
         !entry.selected_channel &&
         !entry.selected_date &&
-        !entry.selected_time;
+        !entry.selected_time);
     if (empty) errors[blockId] = 'Please complete this required field.';
   }
   return errors;

@@ -3,9 +3,21 @@
 // `authorizeUrl`. README.md lists the URLs, the test knobs and the choices made.
 import express, { type Router } from 'express';
 import { actionPayload, findElement, missingRequired, viewValues } from './blocks';
-import { operatorRouter } from './operator';
 import { oauthRouter } from './oauth';
-import { archiveChannel, deleteMessage, installApp, joinChannel, leaveChannel, openAppDm, postMessage, renameChannel, SlackApiError, uninstallApp, updateMessage } from './ops';
+import { operatorRouter } from './operator';
+import {
+  archiveChannel,
+  deleteMessage,
+  installApp,
+  joinChannel,
+  leaveChannel,
+  openAppDm,
+  postMessage,
+  renameChannel,
+  SlackApiError,
+  uninstallApp,
+  updateMessage,
+} from './ops';
 import type { PresentContext } from './present';
 import { messageObject, viewObject } from './present';
 import { RateLimiter } from './rate-limits';
@@ -16,10 +28,10 @@ import { SandboxState } from './state';
 import type { Installation, Message, SandboxSeed } from './types';
 import { webApiRouter } from './web-api';
 
-export type { DeliveryResult } from './sender';
-export { SandboxState } from './state';
 export { SlackApiError } from './ops';
 export { defaultSeed } from './seed';
+export type { DeliveryResult } from './sender';
+export { SandboxState } from './state';
 export type * from './types';
 
 /** A shortcut declared in the app's manifest, offered by the operator page. */
@@ -152,7 +164,14 @@ export interface SlackSandbox {
   /** Runs a global shortcut, or a message shortcut when `message` is given. */
   sendShortcut(input: ShortcutInput): Promise<DeliveryResult>;
   /** Posts like a human would (and sends the message event). Throws SlackApiError('not_in_channel') for non-members. */
-  postAsUser(input: { teamId: string; userId: string; channelId: string; text: string; threadTs?: string; /** "Also send to #channel" for a thread reply. */ broadcast?: boolean }): Promise<Message>;
+  postAsUser(input: {
+    teamId: string;
+    userId: string;
+    channelId: string;
+    text: string;
+    threadTs?: string /** "Also send to #channel" for a thread reply. */;
+    broadcast?: boolean;
+  }): Promise<Message>;
   /** Edits a human's own message (sends message_changed). */
   editAsUser(input: { teamId: string; userId: string; channelId: string; ts: string; text: string }): Promise<Message>;
   /** Deletes a human's own message (sends message_deleted). */
@@ -282,19 +301,31 @@ export function createSlackSandbox(opts: SlackSandboxOptions): SlackSandbox {
       if (input.message) {
         const m = requireMessage(input.message.channelId, input.message.ts);
         const found = findElement(m.blocks, input.actionId, input.blockId);
-        return sender.sendInteraction(input.teamId, input.userId, sender.blockActionFromMessage(m, input.userId, actionPayload(found, input.actionId, input.blockId, input.value)));
+        return sender.sendInteraction(
+          input.teamId,
+          input.userId,
+          sender.blockActionFromMessage(m, input.userId, actionPayload(found, input.actionId, input.blockId, input.value)),
+        );
       }
       if (input.ephemeralId) {
         const e = state.data.ephemerals.find((x) => x.id === input.ephemeralId);
         if (!e || e.teamId !== input.teamId || e.user !== input.userId) throw new SlackApiError('message_not_found');
         const found = findElement(e.blocks, input.actionId, input.blockId);
-        return sender.sendInteraction(input.teamId, input.userId, sender.blockActionFromEphemeral(e, actionPayload(found, input.actionId, input.blockId, input.value)));
+        return sender.sendInteraction(
+          input.teamId,
+          input.userId,
+          sender.blockActionFromEphemeral(e, actionPayload(found, input.actionId, input.blockId, input.value)),
+        );
       }
       if (input.viewId) {
         const v = state.view(input.viewId);
         if (!v || v.teamId !== input.teamId) throw new SlackApiError('not_found');
         const found = findElement(v.definition.blocks, input.actionId, input.blockId);
-        return sender.sendInteraction(input.teamId, input.userId, sender.blockActionFromView(v, actionPayload(found, input.actionId, input.blockId, input.value)));
+        return sender.sendInteraction(
+          input.teamId,
+          input.userId,
+          sender.blockActionFromView(v, actionPayload(found, input.actionId, input.blockId, input.value)),
+        );
       }
       throw new Error('sendBlockAction needs a message, a viewId or an ephemeralId');
     },
@@ -343,7 +374,11 @@ export function createSlackSandbox(opts: SlackSandboxOptions): SlackSandbox {
           response_url: responseUrl,
         });
       }
-      return sender.sendInteraction(input.teamId, input.userId, { type: 'shortcut', callback_id: input.callbackId, action_ts: `${Date.now() / 1000}` });
+      return sender.sendInteraction(input.teamId, input.userId, {
+        type: 'shortcut',
+        callback_id: input.callbackId,
+        action_ts: `${Date.now() / 1000}`,
+      });
     },
 
     async postAsUser(input) {
@@ -351,7 +386,14 @@ export function createSlackSandbox(opts: SlackSandboxOptions): SlackSandbox {
       const c = requireChannel(input.teamId, input.channelId);
       if (!c.members.includes(u.id)) throw new SlackApiError('not_in_channel');
       if (input.threadTs) requireMessage(c.id, input.threadTs);
-      return postMessage(ctx, { teamId: input.teamId, channel: c, user: u.id, text: input.text, threadTs: input.threadTs, replyBroadcast: !!input.threadTs && input.broadcast === true });
+      return postMessage(ctx, {
+        teamId: input.teamId,
+        channel: c,
+        user: u.id,
+        text: input.text,
+        threadTs: input.threadTs,
+        replyBroadcast: !!input.threadTs && input.broadcast === true,
+      });
     },
 
     async editAsUser(input) {
@@ -424,9 +466,20 @@ export function createSlackSandbox(opts: SlackSandboxOptions): SlackSandbox {
     },
   };
 
-  sandbox.router.use(webApiRouter(ctx, sender, { clientId: opts.app.clientId, clientSecret: opts.app.clientSecret, appId, name: appName }, limiter));
-  sandbox.router.use(oauthRouter(ctx, { clientId: opts.app.clientId, name: appName, redirectUrls: opts.app.redirectUrls, codeTtlMs: opts.codeTtlMs ?? 10 * 60_000 }));
+  sandbox.router.use(
+    webApiRouter(ctx, sender, { clientId: opts.app.clientId, clientSecret: opts.app.clientSecret, appId, name: appName }, limiter),
+  );
+  sandbox.router.use(
+    oauthRouter(ctx, {
+      clientId: opts.app.clientId,
+      name: appName,
+      redirectUrls: opts.app.redirectUrls,
+      codeTtlMs: opts.codeTtlMs ?? 10 * 60_000,
+    }),
+  );
   sandbox.router.use(fileAndResponseRoutes(ctx, sender));
-  sandbox.router.use(operatorRouter(ctx, sandbox, { appName, shortcuts: opts.app.shortcuts ?? [], commands: opts.app.commands ?? ['/parley'] }));
+  sandbox.router.use(
+    operatorRouter(ctx, sandbox, { appName, shortcuts: opts.app.shortcuts ?? [], commands: opts.app.commands ?? ['/parley'] }),
+  );
   return sandbox;
 }

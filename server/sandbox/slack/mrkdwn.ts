@@ -11,6 +11,7 @@ export type MrkdwnNames = {
 
 /** Placeholders for rendered tokens while the surrounding text is formatted (control characters never typed). */
 const HOLE = (n: number) => `\u0001${n}\u0002`;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the placeholders are control characters nobody types
 const HOLE_PATTERN = /\u0001(\d+)\u0002/g;
 
 const decodeEntities = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
@@ -22,7 +23,7 @@ export function emojify(escaped: string): string {
 }
 
 const ordinal = (n: number) => {
-  const tail = n % 100 >= 11 && n % 100 <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
+  const tail = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th');
   return `${n}${tail}`;
 };
 
@@ -62,7 +63,14 @@ function dateToken(token: string, date: Date, now: Date): string | null {
       const seconds = Math.round((now.getTime() - date.getTime()) / 1000);
       const past = seconds >= 0;
       const s = Math.abs(seconds);
-      const [n, unit] = s < 60 ? [s, 'second'] : s < 3600 ? [Math.round(s / 60), 'minute'] : s < 86_400 ? [Math.round(s / 3600), 'hour'] : [Math.round(s / 86_400), 'day'];
+      const [n, unit] =
+        s < 60
+          ? [s, 'second']
+          : s < 3600
+            ? [Math.round(s / 60), 'minute']
+            : s < 86_400
+              ? [Math.round(s / 3600), 'hour']
+              : [Math.round(s / 86_400), 'day'];
       const amount = `${n} ${unit}${n === 1 ? '' : 's'}`;
       return past ? `${amount} ago` : `in ${amount}`;
     }
@@ -116,6 +124,7 @@ function inline(escaped: string): string {
     .replace(/(^|[\s(>"'])\*(?!\s)([^*\n]+?)\*(?=$|[\s).,!?:;<"'])/g, '$1<b>$2</b>')
     .replace(/(^|[\s(>"'])_(?!\s)([^_\n]+?)_(?=$|[\s).,!?:;<"'])/g, '$1<i>$2</i>')
     .replace(/(^|[\s(>"'])~(?!\s)([^~\n]+?)~(?=$|[\s).,!?:;<"'])/g, '$1<s>$2</s>');
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the placeholders are control characters nobody types
   return formatted.replace(/\u0003(\d+)\u0004/g, (_m, i: string) => codes[Number(i)] ?? '');
 }
 

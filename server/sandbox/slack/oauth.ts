@@ -1,9 +1,10 @@
 // The OAuth v2 consent page: GET {baseUrl}/oauth/v2/authorize shows what the app asks for, lets the person pick
 // the workspace and the Slack user to authorize as, and redirects back with a single-use code (or access_denied).
-import express, { type Request, type Response, type Router } from 'express';
+
 import { randomBytes } from 'node:crypto';
-import type { PresentContext } from './present';
+import express, { type Request, type Response, type Router } from 'express';
 import { escapeHtml, pageShell } from './html';
+import type { PresentContext } from './present';
 
 export interface OAuthAppConfig {
   clientId: string;
@@ -48,7 +49,8 @@ export function oauthRouter(ctx: PresentContext, app: OAuthAppConfig): Router {
       const target = p.redirectUri.split('?')[0];
       return target === base || target.startsWith(`${base}/`);
     };
-    if (app.redirectUrls && app.redirectUrls.length > 0 && !app.redirectUrls.some(allowed)) return 'redirect_uri did not match any configured URIs';
+    if (app.redirectUrls && app.redirectUrls.length > 0 && !app.redirectUrls.some(allowed))
+      return 'redirect_uri did not match any configured URIs';
     if (p.botScopes.length === 0 && p.userScopes.length === 0) return 'Invalid permissions requested: no scope or user_scope';
     const bad = [...p.botScopes, ...p.userScopes].find((x) => !SCOPE_RE.test(x));
     if (bad) return `Invalid permissions requested: ${bad}`;
@@ -65,28 +67,51 @@ export function oauthRouter(ctx: PresentContext, app: OAuthAppConfig): Router {
     const p = parse(req.query as Record<string, unknown>);
     const err = problem(p);
     if (err) {
-      res.status(400).type('html').send(pageShell('Slack sandbox — authorization problem', `<main class="card"><h1>Something went wrong</h1><p id="sandbox-oauth-error">${escapeHtml(err)}</p></main>`));
+      res
+        .status(400)
+        .type('html')
+        .send(
+          pageShell(
+            'Slack sandbox — authorization problem',
+            `<main class="card"><h1>Something went wrong</h1><p id="sandbox-oauth-error">${escapeHtml(err)}</p></main>`,
+          ),
+        );
       return;
     }
     const workspaces = p.team ? state.data.workspaces.filter((w) => w.id === p.team) : state.data.workspaces;
     if (workspaces.length === 0) {
-      res.status(400).type('html').send(pageShell('Slack sandbox — authorization problem', `<main class="card"><h1>Unknown workspace</h1><p id="sandbox-oauth-error">No workspace ${escapeHtml(p.team)} in this sandbox.</p></main>`));
+      res
+        .status(400)
+        .type('html')
+        .send(
+          pageShell(
+            'Slack sandbox — authorization problem',
+            `<main class="card"><h1>Unknown workspace</h1><p id="sandbox-oauth-error">No workspace ${escapeHtml(p.team)} in this sandbox.</p></main>`,
+          ),
+        );
       return;
     }
     const hidden = ['client_id', 'scope', 'user_scope', 'redirect_uri', 'state']
       .map((k) => `<input type="hidden" name="${k}" value="${escapeHtml(String((req.query as Record<string, unknown>)[k] ?? ''))}">`)
       .join('');
-    const teamOptions = workspaces.map((w) => `<option value="${escapeHtml(w.id)}">${escapeHtml(w.name)} (${escapeHtml(w.domain)})</option>`).join('');
+    const teamOptions = workspaces
+      .map((w) => `<option value="${escapeHtml(w.id)}">${escapeHtml(w.name)} (${escapeHtml(w.domain)})</option>`)
+      .join('');
     const userOptions = workspaces
       .flatMap((w) =>
         state
           .usersOf(w.id)
           .filter((u) => !u.isBot && !u.deleted)
-          .map((u) => `<option value="${escapeHtml(u.id)}" data-team="${escapeHtml(w.id)}">${escapeHtml(u.realName)} (@${escapeHtml(u.name)})</option>`),
+          .map(
+            (u) =>
+              `<option value="${escapeHtml(u.id)}" data-team="${escapeHtml(w.id)}">${escapeHtml(u.realName)} (@${escapeHtml(u.name)})</option>`,
+          ),
       )
       .join('');
     const scopeList = (title: string, scopes: string[], id: string) =>
-      scopes.length === 0 ? '' : `<h2>${title}</h2><ul id="${id}">${scopes.map((x) => `<li><code>${escapeHtml(x)}</code></li>`).join('')}</ul>`;
+      scopes.length === 0
+        ? ''
+        : `<h2>${title}</h2><ul id="${id}">${scopes.map((x) => `<li><code>${escapeHtml(x)}</code></li>`).join('')}</ul>`;
     const body = `
 <main class="card oauth">
   <h1><span class="app-badge">${escapeHtml(app.name.slice(0, 1))}</span> ${escapeHtml(app.name)} is requesting permission to access a Slack workspace</h1>
@@ -127,7 +152,15 @@ export function oauthRouter(ctx: PresentContext, app: OAuthAppConfig): Router {
     const p = parse(req.body as Record<string, unknown>);
     const err = problem(p);
     if (err) {
-      res.status(400).type('html').send(pageShell('Slack sandbox — authorization problem', `<main class="card"><p id="sandbox-oauth-error">${escapeHtml(err)}</p></main>`));
+      res
+        .status(400)
+        .type('html')
+        .send(
+          pageShell(
+            'Slack sandbox — authorization problem',
+            `<main class="card"><p id="sandbox-oauth-error">${escapeHtml(err)}</p></main>`,
+          ),
+        );
       return;
     }
     const body = req.body as Record<string, string>;
@@ -139,7 +172,15 @@ export function oauthRouter(ctx: PresentContext, app: OAuthAppConfig): Router {
     const ws = state.workspace(body.team ?? '');
     const user = state.user(body.user ?? '');
     if (!ws || !user || user.teamId !== ws.id || user.isBot) {
-      res.status(400).type('html').send(pageShell('Slack sandbox — authorization problem', '<main class="card"><p id="sandbox-oauth-error">Pick a workspace and one of its people.</p></main>'));
+      res
+        .status(400)
+        .type('html')
+        .send(
+          pageShell(
+            'Slack sandbox — authorization problem',
+            '<main class="card"><p id="sandbox-oauth-error">Pick a workspace and one of its people.</p></main>',
+          ),
+        );
       return;
     }
     const code = `${Date.now()}.${randomBytes(20).toString('hex')}`;

@@ -1,11 +1,11 @@
 // The operator page's back end: a JSON view of one person's Slack (channels, threads, ephemeral answers,
 // modals, App Home) and the actions a person takes there. The page itself is in operator-page.ts.
 import express, { type Request, type Response, type Router } from 'express';
-import type { SlackSandbox, ShortcutDefinition } from './index';
-import { archiveChannel, createChannel, joinChannel, leaveChannel, postMessage, renameChannel, SlackApiError, uninstallApp } from './ops';
 import { escapeHtml } from './html';
-import { renderMrkdwn, withHtml, type MrkdwnNames } from './mrkdwn';
+import type { ShortcutDefinition, SlackSandbox } from './index';
+import { type MrkdwnNames, renderMrkdwn, withHtml } from './mrkdwn';
 import { operatorPage } from './operator-page';
+import { archiveChannel, createChannel, joinChannel, leaveChannel, postMessage, renameChannel, SlackApiError, uninstallApp } from './ops';
 import type { PresentContext } from './present';
 import type { DeliveryResult } from './sender';
 import type { Message, SandboxView } from './types';
@@ -71,7 +71,14 @@ export function operatorRouter(ctx: PresentContext, sandbox: SlackSandbox, confi
       files: (m.files ?? [])
         .map((id) => state.file(id))
         .filter((f) => !!f)
-        .map((f) => ({ id: f.id, name: f.name, title: f.title, mimetype: f.mimetype, size: f.size, url: `${ctx.baseUrl}/operator/api/file/${f.id}` })),
+        .map((f) => ({
+          id: f.id,
+          name: f.name,
+          title: f.title,
+          mimetype: f.mimetype,
+          size: f.size,
+          url: `${ctx.baseUrl}/operator/api/file/${f.id}`,
+        })),
       threadTs: m.threadTs ?? null,
       replyBroadcast: !!m.replyBroadcast,
       replyCount: m.threadTs === m.ts ? replies.length : 0,
@@ -104,22 +111,54 @@ export function operatorRouter(ctx: PresentContext, sandbox: SlackSandbox, confi
       return;
     }
     const users = state.usersOf(ws.id);
-    const me = users.find((u) => u.id === q.user && !u.isBot) ?? users.find((u) => !u.isBot && u.presence === 'active') ?? users.find((u) => !u.isBot);
+    const me =
+      users.find((u) => u.id === q.user && !u.isBot) ??
+      users.find((u) => !u.isBot && u.presence === 'active') ??
+      users.find((u) => !u.isBot);
     const meId = me?.id ?? '';
     const channels = state.channelsOf(ws.id).filter((c) => !c.isPrivate || c.members.includes(meId));
-    const channel = channels.find((c) => c.id === q.channel) ?? channels.find((c) => c.members.includes(meId) && !c.isArchived) ?? channels[0];
+    const channel =
+      channels.find((c) => c.id === q.channel) ?? channels.find((c) => c.members.includes(meId) && !c.isArchived) ?? channels[0];
     const inst = state.installation(ws.id);
     const threadParent = channel && q.thread ? state.message(channel.id, q.thread) : undefined;
     const modals = state.openModals(ws.id, meId);
     res.json({
       version: state.version,
-      app: { name: config.appName, installed: !!inst, botUserId: inst?.botUserId ?? null, botScopes: inst?.botScopes ?? [], shortcuts: config.shortcuts, commands: config.commands },
+      app: {
+        name: config.appName,
+        installed: !!inst,
+        botUserId: inst?.botUserId ?? null,
+        botScopes: inst?.botScopes ?? [],
+        shortcuts: config.shortcuts,
+        commands: config.commands,
+      },
       workspaces: state.data.workspaces.map((w) => ({ id: w.id, name: w.name, domain: w.domain })),
       team: { id: ws.id, name: ws.name, domain: ws.domain },
-      users: users.filter((u) => !u.deleted).map((u) => ({ id: u.id, name: u.name, realName: u.realName, image: u.image ?? '', presence: u.presence, isBot: u.isBot, title: u.title ?? '' })),
+      users: users
+        .filter((u) => !u.deleted)
+        .map((u) => ({
+          id: u.id,
+          name: u.name,
+          realName: u.realName,
+          image: u.image ?? '',
+          presence: u.presence,
+          isBot: u.isBot,
+          title: u.title ?? '',
+        })),
       me: meId,
-      channels: channels.map((c) => ({ id: c.id, name: c.name, isMember: c.members.includes(meId), isArchived: c.isArchived, memberCount: c.members.length })),
-      appDm: meId ? sandbox.appDmMessages({ teamId: ws.id, userId: meId }).slice(-200).map((m) => presentMessage(m, meId)) : [],
+      channels: channels.map((c) => ({
+        id: c.id,
+        name: c.name,
+        isMember: c.members.includes(meId),
+        isArchived: c.isArchived,
+        memberCount: c.members.length,
+      })),
+      appDm: meId
+        ? sandbox
+            .appDmMessages({ teamId: ws.id, userId: meId })
+            .slice(-200)
+            .map((m) => presentMessage(m, meId))
+        : [],
       channel: channel
         ? {
             id: channel.id,
@@ -128,20 +167,51 @@ export function operatorRouter(ctx: PresentContext, sandbox: SlackSandbox, confi
             purpose: channel.purpose.value,
             isArchived: channel.isArchived,
             isMember: channel.members.includes(meId),
-            members: channel.members.map((id) => ({ id, name: userName(id), presence: state.user(id)?.presence ?? 'away', isBot: !!state.user(id)?.isBot })),
+            members: channel.members.map((id) => ({
+              id,
+              name: userName(id),
+              presence: state.user(id)?.presence ?? 'away',
+              isBot: !!state.user(id)?.isBot,
+            })),
             messages: [
-              ...state.channelMessages(channel.id).slice(-200).map((m) => presentMessage(m, meId)),
+              ...state
+                .channelMessages(channel.id)
+                .slice(-200)
+                .map((m) => presentMessage(m, meId)),
               ...(state.data.joins ?? [])
                 .filter((j) => j.channel === channel.id)
                 .slice(-50)
-                .map((j) => ({ system: 'channel_join', ts: j.ts, user: j.user, author: state.user(j.user)?.realName ?? j.user, image: state.user(j.user)?.image ?? '', html: `joined #${escapeHtml(channel.name)}.` })),
+                .map((j) => ({
+                  system: 'channel_join',
+                  ts: j.ts,
+                  user: j.user,
+                  author: state.user(j.user)?.realName ?? j.user,
+                  image: state.user(j.user)?.image ?? '',
+                  html: `joined #${escapeHtml(channel.name)}.`,
+                })),
             ].sort((a, b) => Number(a.ts) - Number(b.ts)),
           }
         : null,
       thread: threadParent
-        ? { parent: presentMessage(threadParent, meId), replies: state.replies(channel?.id ?? '', threadParent.ts).map((m) => presentMessage(m, meId)) }
+        ? {
+            parent: presentMessage(threadParent, meId),
+            replies: state.replies(channel?.id ?? '', threadParent.ts).map((m) => presentMessage(m, meId)),
+          }
         : null,
-      ephemerals: channel ? state.ephemeralsFor(ws.id, meId, channel.id).slice(-20).map((e) => ({ id: e.id, text: e.text, html: renderMrkdwn(e.text, names), blocks: withHtml(e.blocks ?? [], names), threadTs: e.threadTs ?? null, messageTs: e.messageTs, from: e.from })) : [],
+      ephemerals: channel
+        ? state
+            .ephemeralsFor(ws.id, meId, channel.id)
+            .slice(-20)
+            .map((e) => ({
+              id: e.id,
+              text: e.text,
+              html: renderMrkdwn(e.text, names),
+              blocks: withHtml(e.blocks ?? [], names),
+              threadTs: e.threadTs ?? null,
+              messageTs: e.messageTs,
+              from: e.from,
+            }))
+        : [],
       modal: presentView(modals[modals.length - 1]),
       modalDepth: modals.length,
       home: presentView(state.homeView(ws.id, meId)),
@@ -157,14 +227,20 @@ export function operatorRouter(ctx: PresentContext, sandbox: SlackSandbox, confi
           attempts: d.attempts.length,
           status: d.attempts.at(-1)?.status ?? null,
           failure: d.attempts.at(-1)?.failure ?? null,
-          tries: d.attempts.map((a) => ({ retryNum: a.retryNum, retryReason: a.retryReason ?? null, status: a.status ?? null, failure: a.failure ?? null, body: (a.body ?? a.error ?? '').slice(0, 300) })),
+          tries: d.attempts.map((a) => ({
+            retryNum: a.retryNum,
+            retryReason: a.retryReason ?? null,
+            status: a.status ?? null,
+            failure: a.failure ?? null,
+            body: (a.body ?? a.error ?? '').slice(0, 300),
+          })),
         })),
     });
   });
 
   router.get('/operator/api/file/:id', (req: Request, res: Response) => {
     const f = state.file(String(req.params.id));
-    if (!f || !f.completed) {
+    if (!f?.completed) {
       res.status(404).end();
       return;
     }
@@ -199,7 +275,13 @@ export function operatorRouter(ctx: PresentContext, sandbox: SlackSandbox, confi
     if (!c || c.teamId !== s(b, 'team')) throw new SlackApiError('channel_not_found');
     return c;
   };
-  const delivery = (r: DeliveryResult) => ({ delivered: r.ok, skipped: r.skipped ?? null, status: r.status ?? null, failure: r.attempts.at(-1)?.failure ?? null, viewErrors: r.viewErrors ?? null });
+  const delivery = (r: DeliveryResult) => ({
+    delivered: r.ok,
+    skipped: r.skipped ?? null,
+    status: r.status ?? null,
+    failure: r.attempts.at(-1)?.failure ?? null,
+    viewErrors: r.viewErrors ?? null,
+  });
 
   router.use('/operator/api', express.json({ limit: '30mb' }));
 
@@ -220,10 +302,23 @@ export function operatorRouter(ctx: PresentContext, sandbox: SlackSandbox, confi
       if (!text) throw new SlackApiError('no_text');
       const slash = /^(\/[a-z0-9_-]+)(?:\s+([\s\S]*))?$/i.exec(text);
       if (slash && !s(b, 'threadTs')) {
-        const r = await sandbox.sendSlashCommand({ teamId: c.teamId, userId: u.id, channelId: c.id, command: slash[1].toLowerCase(), text: (slash[2] ?? '').trim() });
+        const r = await sandbox.sendSlashCommand({
+          teamId: c.teamId,
+          userId: u.id,
+          channelId: c.id,
+          command: slash[1].toLowerCase(),
+          text: (slash[2] ?? '').trim(),
+        });
         return { command: delivery(r) };
       }
-      const m = await sandbox.postAsUser({ teamId: c.teamId, userId: u.id, channelId: c.id, text, threadTs: s(b, 'threadTs') || undefined, broadcast: b.broadcast === true });
+      const m = await sandbox.postAsUser({
+        teamId: c.teamId,
+        userId: u.id,
+        channelId: c.id,
+        text,
+        threadTs: s(b, 'threadTs') || undefined,
+        broadcast: b.broadcast === true,
+      });
       return { ts: m.ts };
     }),
   );
@@ -382,7 +477,14 @@ export function operatorRouter(ctx: PresentContext, sandbox: SlackSandbox, confi
         uploadToken: '',
       };
       state.data.files.push(file);
-      const m = postMessage(ctx, { teamId: c.teamId, channel: c, user: u.id, text: s(b, 'comment'), threadTs: s(b, 'threadTs') || undefined, files: [file.id] });
+      const m = postMessage(ctx, {
+        teamId: c.teamId,
+        channel: c,
+        user: u.id,
+        text: s(b, 'comment'),
+        threadTs: s(b, 'threadTs') || undefined,
+        files: [file.id],
+      });
       return { ts: m.ts, file: file.id };
     }),
   );

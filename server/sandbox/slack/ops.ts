@@ -126,7 +126,11 @@ export function renameChannel(ctx: PresentContext, channel: Channel, name: strin
   channel.previousNames.unshift(channel.name);
   channel.name = name;
   ctx.state.changed();
-  emitEvent(ctx, channel.teamId, { type: 'channel_rename', channel: { id: channel.id, name, name_normalized: name, created: channel.created, is_channel: true, is_mpim: false }, event_ts: eventTs() });
+  emitEvent(ctx, channel.teamId, {
+    type: 'channel_rename',
+    channel: { id: channel.id, name, name_normalized: name, created: channel.created, is_channel: true, is_mpim: false },
+    event_ts: eventTs(),
+  });
 }
 
 export function archiveChannel(ctx: PresentContext, channel: Channel, userId: string): void {
@@ -229,11 +233,23 @@ function emitMessageEvent(ctx: PresentContext, channel: Channel, message: Messag
   delete body.is_locked;
   delete body.subscribed;
   if (message.files?.length && !message.botId) body.subtype = 'file_share';
-  emitEvent(ctx, channel.teamId, { ...body, channel: channel.id, event_ts: message.ts, channel_type: channel.isIm ? 'im' : channel.isPrivate ? 'group' : 'channel' });
+  emitEvent(ctx, channel.teamId, {
+    ...body,
+    channel: channel.id,
+    event_ts: message.ts,
+    channel_type: channel.isIm ? 'im' : channel.isPrivate ? 'group' : 'channel',
+  });
   // Slack also announces each file a person shares (file_shared, for apps subscribed to it).
   if (!message.botId) {
     for (const fileId of message.files ?? []) {
-      emitEvent(ctx, channel.teamId, { type: 'file_shared', file_id: fileId, user_id: message.user, file: { id: fileId }, channel_id: channel.id, event_ts: message.ts });
+      emitEvent(ctx, channel.teamId, {
+        type: 'file_shared',
+        file_id: fileId,
+        user_id: message.user,
+        file: { id: fileId },
+        channel_id: channel.id,
+        event_ts: message.ts,
+      });
     }
   }
 }
@@ -321,7 +337,12 @@ export function uninstallApp(ctx: PresentContext, teamId: string): boolean {
   for (const c of state.channelsOf(teamId)) c.members = c.members.filter((m) => m !== inst.botUserId);
   state.data.installations = state.data.installations.filter((i) => i !== inst);
   state.changed();
-  state.emit('slack-event-forced', teamId, { type: 'tokens_revoked', tokens: { oauth: Object.keys(inst.userTokens), bot: [inst.botUserId] }, event_ts: eventTs() }, inst);
+  state.emit(
+    'slack-event-forced',
+    teamId,
+    { type: 'tokens_revoked', tokens: { oauth: Object.keys(inst.userTokens), bot: [inst.botUserId] }, event_ts: eventTs() },
+    inst,
+  );
   state.emit('slack-event-forced', teamId, { type: 'app_uninstalled', event_ts: eventTs() }, inst);
   return true;
 }

@@ -1,6 +1,7 @@
 // Presenters: sandbox records in the exact JSON shapes the Web API, the Events API and interactivity payloads use.
-import type { Channel, Message, SandboxFile, SandboxUser, SandboxView, Workspace } from './types';
+
 import type { SandboxState } from './state';
+import type { Channel, Message, SandboxFile, SandboxUser, SandboxView, Workspace } from './types';
 
 export interface PresentContext {
   state: SandboxState;
@@ -181,7 +182,10 @@ export function messageObject(ctx: PresentContext, m: Message): Record<string, u
   if (m.attachments) out.attachments = m.attachments;
   if (m.metadata) out.metadata = m.metadata;
   if (m.files?.length) {
-    out.files = m.files.map((id) => state.file(id)).filter((f) => !!f).map((f) => fileObject(ctx, f));
+    out.files = m.files
+      .map((id) => state.file(id))
+      .filter((f) => !!f)
+      .map((f) => fileObject(ctx, f));
     out.upload = true;
     out.display_as_bot = false;
   }

@@ -1,8 +1,8 @@
 // Endpoints outside the Web API: the file upload URL, private file downloads (url_private), response_url and
 // permalinks, each checking what Slack checks.
 import express, { type Request, type Response, type Router } from 'express';
-import type { PresentContext } from './present';
 import { SlackApiError } from './ops';
+import type { PresentContext } from './present';
 import type { Sender } from './sender';
 import { isRecord, MAX_KEPT } from './sender';
 
@@ -46,7 +46,14 @@ export function fileAndResponseRoutes(ctx: PresentContext, sender: Sender): Rout
     const f = state.file(fileId ?? '');
     const token = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
     const info = token ? state.resolveToken(token) : null;
-    const allowed = !!f && f.teamId === teamId && f.completed && info !== null && info !== 'revoked' && info.installation.teamId === teamId && info.scopes.includes('files:read');
+    const allowed =
+      !!f &&
+      f.teamId === teamId &&
+      f.completed &&
+      info !== null &&
+      info !== 'revoked' &&
+      info.installation.teamId === teamId &&
+      info.scopes.includes('files:read');
     if (!allowed || !f) {
       res.redirect(302, `${ctx.baseUrl}/?redir=${encodeURIComponent(req.originalUrl)}`);
       return;
@@ -64,7 +71,14 @@ export function fileAndResponseRoutes(ctx: PresentContext, sender: Sender): Rout
     const target = sender.responseUrls.get(id);
     const body: Record<string, unknown> = isRecord(req.body) ? req.body : {};
     const record = () => {
-      state.data.responses.push({ id: state.nextId('R'), teamId: target?.teamId ?? '', channel: target?.channel, user: target?.user ?? '', body, at: Date.now() });
+      state.data.responses.push({
+        id: state.nextId('R'),
+        teamId: target?.teamId ?? '',
+        channel: target?.channel,
+        user: target?.user ?? '',
+        body,
+        at: Date.now(),
+      });
       if (state.data.responses.length > MAX_KEPT) state.data.responses.splice(0, state.data.responses.length - MAX_KEPT);
       state.changed();
     };
@@ -98,7 +112,10 @@ export function fileAndResponseRoutes(ctx: PresentContext, sender: Sender): Rout
     const ts = /^p(\d{10})(\d{6})$/.exec(p);
     const msgTs = ts ? `${ts[1]}.${ts[2]}` : '';
     const thread = typeof req.query.thread_ts === 'string' ? req.query.thread_ts : msgTs;
-    res.redirect(302, `${ctx.baseUrl}/?team=${ws?.id ?? ''}&channel=${encodeURIComponent(String(req.params.channel))}&thread=${encodeURIComponent(thread)}`);
+    res.redirect(
+      302,
+      `${ctx.baseUrl}/?team=${ws?.id ?? ''}&channel=${encodeURIComponent(String(req.params.channel))}&thread=${encodeURIComponent(thread)}`,
+    );
   });
   router.get('/workspaces/:domain/', (req: Request, res: Response) => {
     const ws = state.data.workspaces.find((w) => w.domain === req.params.domain);

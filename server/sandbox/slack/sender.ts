@@ -1,9 +1,9 @@
 // The sender: delivers signed requests to the app exactly as Slack does — Events API envelopes (with retries),
 // slash commands and interactivity payloads — and applies what the app answers (ack bodies, response_action).
 import { createHmac, randomBytes } from 'node:crypto';
+import { deleteMessage, postMessage, SlackApiError, updateMessage } from './ops';
 import type { PresentContext } from './present';
 import { messageObject, viewObject } from './present';
-import { deleteMessage, postMessage, SlackApiError, updateMessage } from './ops';
 import type { DeliveryAttempt, DeliveryRecord, EphemeralMessage, Installation, Message, PendingRetry, SandboxView } from './types';
 import { checkView, newHash, pushModal } from './views';
 
@@ -132,7 +132,11 @@ export class Sender {
   // ---- Events API ------------------------------------------------------------------------------
 
   /** Wraps `event` in an event_callback envelope and delivers it with Slack's retry policy. */
-  sendEvent(teamId: string, event: Record<string, unknown>, opts: { retries?: number; installation?: Installation } = {}): Promise<DeliveryResult> {
+  sendEvent(
+    teamId: string,
+    event: Record<string, unknown>,
+    opts: { retries?: number; installation?: Installation } = {},
+  ): Promise<DeliveryResult> {
     const inst = opts.installation ?? this.ctx.state.installation(teamId);
     if (!inst) return Promise.resolve({ ok: false, skipped: 'app_not_installed', attempts: [] });
     const eventId = `Ev${this.ctx.state.nextId('')}`;
@@ -156,7 +160,16 @@ export class Sender {
     this.envelopes.set(eventId, { teamId, summary, body, attempts: 0 });
     if (this.envelopes.size > MAX_ENVELOPES) this.envelopes.delete(this.envelopes.keys().next().value as string);
     return this.track(
-      this.deliver({ kind: 'event', teamId, eventId, url: this.config.eventsUrl, summary, body, contentType: 'application/json', retries }).then((r) => ({ ...r, eventId })),
+      this.deliver({
+        kind: 'event',
+        teamId,
+        eventId,
+        url: this.config.eventsUrl,
+        summary,
+        body,
+        contentType: 'application/json',
+        retries,
+      }).then((r) => ({ ...r, eventId })),
     );
   }
 
@@ -164,14 +177,29 @@ export class Sender {
   async verifyEventsUrl(): Promise<DeliveryResult & { challengeEchoed: boolean }> {
     const challenge = randomBytes(24).toString('base64url');
     const body = JSON.stringify({ token: this.config.verificationToken, challenge, type: 'url_verification' });
-    const r = await this.track(this.deliver({ kind: 'url_verification', url: this.config.eventsUrl, summary: 'url_verification', body, contentType: 'application/json', retries: 0 }));
+    const r = await this.track(
+      this.deliver({
+        kind: 'url_verification',
+        url: this.config.eventsUrl,
+        summary: 'url_verification',
+        body,
+        contentType: 'application/json',
+        retries: 0,
+      }),
+    );
     const echoed = r.ok && (r.body === challenge || (isRecord(r.json) && r.json.challenge === challenge));
     return { ...r, challengeEchoed: echoed };
   }
 
   // ---- slash commands and interactivity --------------------------------------------------------
 
-  async sendSlashCommand(input: { teamId: string; userId: string; channelId: string; command: string; text: string }): Promise<DeliveryResult> {
+  async sendSlashCommand(input: {
+    teamId: string;
+    userId: string;
+    channelId: string;
+    command: string;
+    text: string;
+  }): Promise<DeliveryResult> {
     const { state } = this.ctx;
     const ws = state.workspace(input.teamId);
     const user = state.user(input.userId);
@@ -205,7 +233,15 @@ export class Sender {
       trigger_id: triggerId,
     });
     const r = await this.track(
-      this.deliver({ kind: 'slash_command', teamId: ws.id, url: this.config.commandsUrl, summary: `${input.command} ${input.text}`.trim(), body: form.toString(), contentType: 'application/x-www-form-urlencoded', retries: 0 }),
+      this.deliver({
+        kind: 'slash_command',
+        teamId: ws.id,
+        url: this.config.commandsUrl,
+        summary: `${input.command} ${input.text}`.trim(),
+        body: form.toString(),
+        contentType: 'application/x-www-form-urlencoded',
+        retries: 0,
+      }),
     );
     this.applyCommandAck(r, { teamId: ws.id, channel: channel.id, user: user.id, command: input.command });
     return { ...r, triggerId, responseUrl };
@@ -229,10 +265,29 @@ export class Sender {
     }
   }
 
-  recordEphemeral(e: { teamId: string; channel: string; user: string; text: string; blocks?: unknown[]; threadTs?: string; from: 'chat.postEphemeral' | 'response_url' | 'ack' }): string {
+  recordEphemeral(e: {
+    teamId: string;
+    channel: string;
+    user: string;
+    text: string;
+    blocks?: unknown[];
+    threadTs?: string;
+    from: 'chat.postEphemeral' | 'response_url' | 'ack';
+  }): string {
     const { state } = this.ctx;
     const messageTs = state.nextTs();
-    state.data.ephemerals.push({ id: state.nextId('E'), teamId: e.teamId, channel: e.channel, user: e.user, text: e.text, blocks: e.blocks, threadTs: e.threadTs, messageTs, from: e.from, at: Date.now() });
+    state.data.ephemerals.push({
+      id: state.nextId('E'),
+      teamId: e.teamId,
+      channel: e.channel,
+      user: e.user,
+      text: e.text,
+      blocks: e.blocks,
+      threadTs: e.threadTs,
+      messageTs,
+      from: e.from,
+      at: Date.now(),
+    });
     // Ephemeral messages are short-lived at Slack too; only the recent ones are kept.
     if (state.data.ephemerals.length > MAX_KEPT) state.data.ephemerals.splice(0, state.data.ephemerals.length - MAX_KEPT);
     state.changed();
@@ -243,7 +298,12 @@ export class Sender {
    * Sends an interactivity payload. `payload` is completed with the common fields (token, api_app_id, team,
    * user, trigger_id, enterprise); the sandbox then applies what the app answers.
    */
-  async sendInteraction(teamId: string, userId: string, payload: Record<string, unknown>, extra: { view?: SandboxView } = {}): Promise<DeliveryResult> {
+  async sendInteraction(
+    teamId: string,
+    userId: string,
+    payload: Record<string, unknown>,
+    extra: { view?: SandboxView } = {},
+  ): Promise<DeliveryResult> {
     const { state } = this.ctx;
     const ws = state.workspace(teamId);
     const user = state.user(userId);
@@ -263,7 +323,15 @@ export class Sender {
     };
     const body = new URLSearchParams({ payload: JSON.stringify(full) }).toString();
     const r = await this.track(
-      this.deliver({ kind: 'interactivity', teamId, url: this.config.interactivityUrl, summary: summarize(full), body, contentType: 'application/x-www-form-urlencoded', retries: 0 }),
+      this.deliver({
+        kind: 'interactivity',
+        teamId,
+        url: this.config.interactivityUrl,
+        summary: summarize(full),
+        body,
+        contentType: 'application/x-www-form-urlencoded',
+        retries: 0,
+      }),
     );
     const result: DeliveryResult = { ...r, triggerId, responseUrl: typeof full.response_url === 'string' ? full.response_url : undefined };
     if (payload.type === 'view_submission' && extra.view) this.applyViewSubmissionAck(result, extra.view);
@@ -313,7 +381,11 @@ export class Sender {
    * shows it: ephemeral to the user by default, in the channel with response_type in_channel, or replacing or
    * deleting the message the action came from.
    */
-  applyResponse(target: { teamId: string; channel?: string; user: string; messageTs?: string; threadTs?: string; ephemeralId?: string }, body: Record<string, unknown>, from: 'response_url' | 'ack'): void {
+  applyResponse(
+    target: { teamId: string; channel?: string; user: string; messageTs?: string; threadTs?: string; ephemeralId?: string },
+    body: Record<string, unknown>,
+    from: 'response_url' | 'ack',
+  ): void {
     const { state } = this.ctx;
     const ephemeral = target.ephemeralId ? state.data.ephemerals.find((e) => e.id === target.ephemeralId) : undefined;
     if (ephemeral && isTruthy(body.delete_original)) {
@@ -371,7 +443,16 @@ export class Sender {
     /** A retry resumed after a restart waits until its time (ms since the epoch). */
     notBefore?: number;
   }): Promise<DeliveryResult> {
-    const record: DeliveryRecord = { id: this.ctx.state.nextId('D'), kind: d.kind, teamId: d.teamId, eventId: d.eventId, url: d.url, summary: d.summary, attempts: [], ok: false };
+    const record: DeliveryRecord = {
+      id: this.ctx.state.nextId('D'),
+      kind: d.kind,
+      teamId: d.teamId,
+      eventId: d.eventId,
+      url: d.url,
+      summary: d.summary,
+      attempts: [],
+      ok: false,
+    };
     let last: DeliveryResult = { ok: false, attempts: record.attempts };
     const first = d.firstRetry?.num ?? 0;
     if (d.notBefore !== undefined && d.notBefore > Date.now()) await this.sleep(d.notBefore - Date.now());
@@ -382,7 +463,16 @@ export class Sender {
         const delay = this.config.retryDelaysMs[retryNum - 1] ?? 0;
         // Written down before the wait, so a restart in between still sends it (Slack keeps retrying too).
         if (d.eventId && d.kind === 'event') {
-          this.rememberRetry({ eventId: d.eventId, teamId: d.teamId ?? '', summary: d.summary, body: d.body, retryNum, reason: reason ?? 'http_error', dueAt: Date.now() + delay, retriesLeft: first + d.retries - retryNum });
+          this.rememberRetry({
+            eventId: d.eventId,
+            teamId: d.teamId ?? '',
+            summary: d.summary,
+            body: d.body,
+            retryNum,
+            reason: reason ?? 'http_error',
+            dueAt: Date.now() + delay,
+            retriesLeft: first + d.retries - retryNum,
+          });
         }
         await this.sleep(delay);
       }
@@ -445,11 +535,27 @@ export class Sender {
     const sent = this.envelopes.get(eventId);
     if (!sent) throw new Error(`no event ${eventId} was sent`);
     return this.track(
-      this.deliver({ kind: 'event', teamId: sent.teamId, eventId, url: this.config.eventsUrl, summary: `${sent.summary} (redelivery)`, body: sent.body, contentType: 'application/json', retries: 0, firstRetry: { num: sent.attempts, reason } }).then((r) => ({ ...r, eventId })),
+      this.deliver({
+        kind: 'event',
+        teamId: sent.teamId,
+        eventId,
+        url: this.config.eventsUrl,
+        summary: `${sent.summary} (redelivery)`,
+        body: sent.body,
+        contentType: 'application/json',
+        retries: 0,
+        firstRetry: { num: sent.attempts, reason },
+      }).then((r) => ({ ...r, eventId })),
     );
   }
 
-  private async attempt(url: string, body: string, contentType: string, retryNum: number, retryReason?: string): Promise<{ ok: boolean; text?: string; json?: unknown; noRetry: boolean; attempt: DeliveryAttempt }> {
+  private async attempt(
+    url: string,
+    body: string,
+    contentType: string,
+    retryNum: number,
+    retryReason?: string,
+  ): Promise<{ ok: boolean; text?: string; json?: unknown; noRetry: boolean; attempt: DeliveryAttempt }> {
     const timestamp = Math.floor(Date.now() / 1000);
     const headers: Record<string, string> = {
       'content-type': contentType,
@@ -483,7 +589,14 @@ export class Sender {
         text,
         json,
         noRetry: res.headers.get(NO_RETRY_HEADER) === '1',
-        attempt: { retryNum, ...(retryNum > 0 ? { retryReason } : {}), status: res.status, body: text.slice(0, 2000), ...(reason ? { failure: reason } : {}), at } satisfies DeliveryAttempt,
+        attempt: {
+          retryNum,
+          ...(retryNum > 0 ? { retryReason } : {}),
+          status: res.status,
+          body: text.slice(0, 2000),
+          ...(reason ? { failure: reason } : {}),
+          at,
+        } satisfies DeliveryAttempt,
       };
     } catch (err) {
       const timedOut = abort.signal.aborted;
@@ -493,7 +606,13 @@ export class Sender {
         text: undefined,
         json: undefined,
         noRetry: false,
-        attempt: { retryNum, ...(retryNum > 0 ? { retryReason } : {}), error: timedOut ? 'timeout' : message, failure: timedOut ? 'http_timeout' : 'connection_failed', at } satisfies DeliveryAttempt,
+        attempt: {
+          retryNum,
+          ...(retryNum > 0 ? { retryReason } : {}),
+          error: timedOut ? 'timeout' : message,
+          failure: timedOut ? 'http_timeout' : 'connection_failed',
+          at,
+        } satisfies DeliveryAttempt,
       };
     } finally {
       clearTimeout(timer);
@@ -516,10 +635,22 @@ export class Sender {
   blockActionFromMessage(message: Message, userId: string, action: Record<string, unknown>): Record<string, unknown> {
     const { state } = this.ctx;
     const channel = state.channel(message.channel);
-    const responseUrl = this.newResponseUrl({ teamId: message.teamId, channel: message.channel, user: userId, messageTs: message.ts, threadTs: message.threadTs });
+    const responseUrl = this.newResponseUrl({
+      teamId: message.teamId,
+      channel: message.channel,
+      user: userId,
+      messageTs: message.ts,
+      threadTs: message.threadTs,
+    });
     return {
       type: 'block_actions',
-      container: { type: 'message', message_ts: message.ts, channel_id: message.channel, is_ephemeral: false, ...(message.threadTs ? { thread_ts: message.threadTs } : {}) },
+      container: {
+        type: 'message',
+        message_ts: message.ts,
+        channel_id: message.channel,
+        is_ephemeral: false,
+        ...(message.threadTs ? { thread_ts: message.threadTs } : {}),
+      },
       channel: { id: message.channel, name: channel?.name ?? '' },
       message: messageObject(this.ctx, message),
       state: { values: {} },
@@ -531,10 +662,22 @@ export class Sender {
   /** block_actions for an element of an ephemeral message: Slack sends the container but not the message. */
   blockActionFromEphemeral(e: EphemeralMessage, action: Record<string, unknown>): Record<string, unknown> {
     const channel = this.ctx.state.channel(e.channel);
-    const responseUrl = this.newResponseUrl({ teamId: e.teamId, channel: e.channel, user: e.user, threadTs: e.threadTs, ephemeralId: e.id });
+    const responseUrl = this.newResponseUrl({
+      teamId: e.teamId,
+      channel: e.channel,
+      user: e.user,
+      threadTs: e.threadTs,
+      ephemeralId: e.id,
+    });
     return {
       type: 'block_actions',
-      container: { type: 'message', message_ts: e.messageTs, channel_id: e.channel, is_ephemeral: true, ...(e.threadTs ? { thread_ts: e.threadTs } : {}) },
+      container: {
+        type: 'message',
+        message_ts: e.messageTs,
+        channel_id: e.channel,
+        is_ephemeral: true,
+        ...(e.threadTs ? { thread_ts: e.threadTs } : {}),
+      },
       channel: { id: e.channel, name: channel?.name ?? '' },
       state: { values: {} },
       response_url: responseUrl,

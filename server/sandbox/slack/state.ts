@@ -1,6 +1,6 @@
-import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
+import { EventEmitter } from 'node:events';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type {

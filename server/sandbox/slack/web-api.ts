@@ -1,10 +1,9 @@
 // The Web API: POST {baseUrl}/api/<method>, form-encoded or JSON, token as a Bearer header or a `token` field.
 // Answers are Slack's: HTTP 200 with { ok: true, … } or { ok: false, error, … }; HTTP 429 with Retry-After
 // when rate limited.
-import express, { type Request, type Response, type Router } from 'express';
+
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { PresentContext } from './present';
-import { channelObject, fileObject, messageObject, teamObject, userObject, viewObject } from './present';
+import express, { type Request, type Response, type Router } from 'express';
 import {
   archiveChannel,
   createChannel,
@@ -15,12 +14,14 @@ import {
   postMessage,
   renameChannel,
   revokeToken,
-  setTopic,
   SlackApiError,
-  uninstallApp,
+  setTopic,
   unarchiveChannel,
+  uninstallApp,
   updateMessage,
 } from './ops';
+import type { PresentContext } from './present';
+import { channelObject, fileObject, messageObject, teamObject, userObject, viewObject } from './present';
 import type { RateLimiter } from './rate-limits';
 import { methodScopes, missingScope } from './scopes';
 import type { Sender } from './sender';
@@ -63,7 +64,8 @@ export function webApiRouter(ctx: PresentContext, sender: Sender, app: AppCreden
   };
   const required = (args: Args, name: string): string => {
     const v = str(args, name);
-    if (v === undefined) throw new SlackApiError('invalid_arguments', { response_metadata: { messages: [`[ERROR] missing required field: ${name}`] } });
+    if (v === undefined)
+      throw new SlackApiError('invalid_arguments', { response_metadata: { messages: [`[ERROR] missing required field: ${name}`] } });
     return v;
   };
   const bool = (args: Args, name: string): boolean => {
@@ -118,7 +120,8 @@ export function webApiRouter(ctx: PresentContext, sender: Sender, app: AppCreden
       const name = raw.replace(/^#/, '');
       c = state.channelByName(call.ws.id, name);
     }
-    if (!c || c.teamId !== call.ws.id || (c.isPrivate && !c.members.includes(call.auth.userId))) throw new SlackApiError('channel_not_found');
+    if (!c || c.teamId !== call.ws.id || (c.isPrivate && !c.members.includes(call.auth.userId)))
+      throw new SlackApiError('channel_not_found');
     return c;
   };
   const mustBeMember = (call: Call, c: Channel): void => {
@@ -135,7 +138,8 @@ export function webApiRouter(ctx: PresentContext, sender: Sender, app: AppCreden
     const blocks = jsonArg(args, 'blocks', 'invalid_blocks_format');
     const attachments = jsonArg(args, 'attachments', 'invalid_attachments');
     if (blocks !== undefined) {
-      if (!Array.isArray(blocks) || blocks.some((b) => !isRecord(b) || typeof b.type !== 'string')) throw new SlackApiError('invalid_blocks');
+      if (!Array.isArray(blocks) || blocks.some((b) => !isRecord(b) || typeof b.type !== 'string'))
+        throw new SlackApiError('invalid_blocks');
       if (blocks.length > MAX_BLOCKS) throw new SlackApiError('invalid_blocks');
     }
     if (attachments !== undefined && !Array.isArray(attachments)) throw new SlackApiError('invalid_attachments');
@@ -144,7 +148,11 @@ export function webApiRouter(ctx: PresentContext, sender: Sender, app: AppCreden
     const hasBlocks = Array.isArray(blocks) && blocks.length > 0;
     const hasAttachments = Array.isArray(attachments) && attachments.length > 0;
     if (!text && !hasBlocks && !hasAttachments) throw new SlackApiError('no_text');
-    return { text, blocks: hasBlocks ? (blocks as unknown[]) : undefined, attachments: hasAttachments ? (attachments as unknown[]) : undefined };
+    return {
+      text,
+      blocks: hasBlocks ? (blocks as unknown[]) : undefined,
+      attachments: hasAttachments ? (attachments as unknown[]) : undefined,
+    };
   };
   const withEmail = (auth: TokenInfo) => auth.scopes.includes('users:read.email');
 
@@ -186,7 +194,9 @@ export function webApiRouter(ctx: PresentContext, sender: Sender, app: AppCreden
       const excludeArchived = bool(call.args, 'exclude_archived');
       const all = state
         .channelsOf(call.ws.id)
-        .filter((c) => (c.isPrivate ? types.includes('private_channel') && c.members.includes(call.auth.userId) : types.includes('public_channel')))
+        .filter((c) =>
+          c.isPrivate ? types.includes('private_channel') && c.members.includes(call.auth.userId) : types.includes('public_channel'),
+        )
         .filter((c) => !(excludeArchived && c.isArchived));
       const { items, next } = page(all, call.args, 100, 1000);
       return { channels: items.map((c) => channelObject(c, call.auth.userId)), response_metadata: { next_cursor: next } };
@@ -234,7 +244,8 @@ export function webApiRouter(ctx: PresentContext, sender: Sender, app: AppCreden
         const u = state.user(id);
         if (!u || u.teamId !== call.ws.id) throw new SlackApiError('user_not_found');
         if (id === call.auth.userId) throw new SlackApiError('cant_invite_self');
-        if (c.members.includes(id)) throw new SlackApiError('already_in_channel', { errors: [{ user: id, ok: false, error: 'already_in_channel' }] });
+        if (c.members.includes(id))
+          throw new SlackApiError('already_in_channel', { errors: [{ user: id, ok: false, error: 'already_in_channel' }] });
       }
       for (const id of ids) joinChannel(ctx, c, id, call.auth.userId);
       return { channel: channelObject(c, call.auth.userId) };
@@ -255,7 +266,9 @@ export function webApiRouter(ctx: PresentContext, sender: Sender, app: AppCreden
       const all = state
         .channelsOf(call.ws.id)
         .filter((c) => c.members.includes(userId))
-        .filter((c) => (c.isPrivate ? types.includes('private_channel') && c.members.includes(call.auth.userId) : types.includes('public_channel')))
+        .filter((c) =>
+          c.isPrivate ? types.includes('private_channel') && c.members.includes(call.auth.userId) : types.includes('public_channel'),
+        )
         .filter((c) => !(excludeArchived && c.isArchived));
       const { items, next } = page(all, call.args, 100, 1000);
       return { channels: items.map((c) => channelObject(c, null)), response_metadata: { next_cursor: next } };
@@ -395,7 +408,15 @@ export function webApiRouter(ctx: PresentContext, sender: Sender, app: AppCreden
       if (!c.members.includes(call.auth.userId)) throw new SlackApiError('not_in_channel');
       if (!c.members.includes(user.id)) throw new SlackApiError('user_not_in_channel');
       const body = messageBody(call.args);
-      const messageTs = sender.recordEphemeral({ teamId: call.ws.id, channel: c.id, user: user.id, text: body.text, blocks: body.blocks, threadTs: str(call.args, 'thread_ts'), from: 'chat.postEphemeral' });
+      const messageTs = sender.recordEphemeral({
+        teamId: call.ws.id,
+        channel: c.id,
+        user: user.id,
+        text: body.text,
+        blocks: body.blocks,
+        threadTs: str(call.args, 'thread_ts'),
+        from: 'chat.postEphemeral',
+      });
       return { message_ts: messageTs };
     },
 
@@ -417,7 +438,11 @@ export function webApiRouter(ctx: PresentContext, sender: Sender, app: AppCreden
     'users.list': (call) => {
       const all = state.usersOf(call.ws.id);
       const { items, next } = page(all, call.args, 100, 1000);
-      return { members: items.map((u) => userObject(u, withEmail(call.auth))), cache_ts: Math.floor(Date.now() / 1000), response_metadata: { next_cursor: next } };
+      return {
+        members: items.map((u) => userObject(u, withEmail(call.auth))),
+        cache_ts: Math.floor(Date.now() / 1000),
+        response_metadata: { next_cursor: next },
+      };
     },
 
     'users.lookupByEmail': (call) => {
@@ -432,7 +457,14 @@ export function webApiRouter(ctx: PresentContext, sender: Sender, app: AppCreden
       const u = state.user(id);
       if (!u || u.teamId !== call.ws.id) throw new SlackApiError('user_not_found');
       if (id === call.auth.userId) {
-        return { presence: u.presence, online: u.presence === 'active', auto_away: false, manual_away: u.presence === 'away', connection_count: u.presence === 'active' ? 1 : 0, last_activity: Math.floor(Date.now() / 1000) };
+        return {
+          presence: u.presence,
+          online: u.presence === 'active',
+          auto_away: false,
+          manual_away: u.presence === 'away',
+          connection_count: u.presence === 'active' ? 1 : 0,
+          last_activity: Math.floor(Date.now() / 1000),
+        };
       }
       return { presence: u.presence };
     },
@@ -452,7 +484,10 @@ export function webApiRouter(ctx: PresentContext, sender: Sender, app: AppCreden
     'views.update': (call) => {
       const viewId = str(call.args, 'view_id');
       const externalId = str(call.args, 'external_id');
-      if (!viewId && !externalId) throw new SlackApiError('invalid_arguments', { response_metadata: { messages: ['[ERROR] either view_id or external_id is required'] } });
+      if (!viewId && !externalId)
+        throw new SlackApiError('invalid_arguments', {
+          response_metadata: { messages: ['[ERROR] either view_id or external_id is required'] },
+        });
       const view = viewId ? state.view(viewId) : state.data.views.find((v) => v.externalId === externalId && v.teamId === call.ws.id);
       if (!view || view.teamId !== call.ws.id) throw new SlackApiError('not_found');
       const def = checkView(jsonArg(call.args, 'view'), 'any');
@@ -468,7 +503,8 @@ export function webApiRouter(ctx: PresentContext, sender: Sender, app: AppCreden
     'files.getUploadURLExternal': (call) => {
       const filename = required(call.args, 'filename');
       const length = Number(required(call.args, 'length'));
-      if (!Number.isInteger(length) || length < 0) throw new SlackApiError('invalid_arguments', { response_metadata: { messages: ['[ERROR] length must be a positive integer'] } });
+      if (!Number.isInteger(length) || length < 0)
+        throw new SlackApiError('invalid_arguments', { response_metadata: { messages: ['[ERROR] length must be a positive integer'] } });
       if (length > 1024 * 1024 * 1024) throw new SlackApiError('file_size_too_large');
       const file: SandboxFile = {
         id: state.nextId('F'),
@@ -494,7 +530,8 @@ export function webApiRouter(ctx: PresentContext, sender: Sender, app: AppCreden
 
     'files.completeUploadExternal': (call) => {
       const list = jsonArg(call.args, 'files');
-      if (!Array.isArray(list) || list.length === 0) throw new SlackApiError('invalid_arguments', { response_metadata: { messages: ['[ERROR] missing required field: files'] } });
+      if (!Array.isArray(list) || list.length === 0)
+        throw new SlackApiError('invalid_arguments', { response_metadata: { messages: ['[ERROR] missing required field: files'] } });
       const channelId = str(call.args, 'channel_id') ?? str(call.args, 'channels')?.split(',')[0];
       const threadTs = str(call.args, 'thread_ts');
       const comment = str(call.args, 'initial_comment');
@@ -520,7 +557,14 @@ export function webApiRouter(ctx: PresentContext, sender: Sender, app: AppCreden
       }
       state.changed();
       if (channel) {
-        postMessage(ctx, { teamId: call.ws.id, channel, user: call.auth.userId, text: comment ?? '', threadTs, files: files.map((f) => f.id) });
+        postMessage(ctx, {
+          teamId: call.ws.id,
+          channel,
+          user: call.auth.userId,
+          text: comment ?? '',
+          threadTs,
+          files: files.map((f) => f.id),
+        });
       }
       return { files: files.map((f) => ({ id: f.id, title: f.title })) };
     },
@@ -529,7 +573,9 @@ export function webApiRouter(ctx: PresentContext, sender: Sender, app: AppCreden
       const id = required(call.args, 'file');
       const f = state.file(id);
       if (!f || f.teamId !== call.ws.id || !f.completed) throw new SlackApiError('file_not_found');
-      const visible = f.user === call.auth.userId || f.channels.some((cid) => state.channel(cid)?.members.includes(call.auth.userId) || !state.channel(cid)?.isPrivate);
+      const visible =
+        f.user === call.auth.userId ||
+        f.channels.some((cid) => state.channel(cid)?.members.includes(call.auth.userId) || !state.channel(cid)?.isPrivate);
       if (!visible) throw new SlackApiError('file_not_found');
       return { file: fileObject(ctx, f), comments: [], response_metadata: { next_cursor: '' } };
     },
@@ -571,11 +617,15 @@ export function webApiRouter(ctx: PresentContext, sender: Sender, app: AppCreden
       app_id: app.appId,
       authed_user: {
         id: grant.userId,
-        ...(grant.userScopes.length > 0 && userToken ? { scope: userToken.scopes.join(','), access_token: userToken.token, token_type: 'user' } : {}),
+        ...(grant.userScopes.length > 0 && userToken
+          ? { scope: userToken.scopes.join(','), access_token: userToken.token, token_type: 'user' }
+          : {}),
       },
       // No bot token comes back while the app has no bot scopes in the workspace (a user-scopes-only
       // authorization of a fresh install); a re-authorization returns the installation's bot token.
-      ...(inst.botScopes.length > 0 ? { scope: inst.botScopes.join(','), token_type: 'bot', access_token: inst.botToken, bot_user_id: inst.botUserId } : {}),
+      ...(inst.botScopes.length > 0
+        ? { scope: inst.botScopes.join(','), token_type: 'bot', access_token: inst.botToken, bot_user_id: inst.botUserId }
+        : {}),
       team: { id: ws.id, name: ws.name },
       enterprise: null,
       is_enterprise_install: false,
@@ -594,7 +644,16 @@ export function webApiRouter(ctx: PresentContext, sender: Sender, app: AppCreden
     delete logged.client_secret;
     const at = Date.now();
     const reply = (status: number, body: Record<string, unknown>, info?: TokenInfo) => {
-      state.logCall({ method, teamId: info?.installation.teamId, tokenType: info?.kind, args: logged, ok: body.ok === true, error: typeof body.error === 'string' ? body.error : undefined, status, at });
+      state.logCall({
+        method,
+        teamId: info?.installation.teamId,
+        tokenType: info?.kind,
+        args: logged,
+        ok: body.ok === true,
+        error: typeof body.error === 'string' ? body.error : undefined,
+        status,
+        at,
+      });
       if (info) {
         res.setHeader('x-oauth-scopes', info.scopes.join(','));
         const rule = methodScopes[method];

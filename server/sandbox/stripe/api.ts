@@ -6,9 +6,9 @@ import qs from 'qs';
 import {
   advanceClock,
   attachPaymentMethod,
+  type Ctx,
   cancelSubscription,
   createSubscription,
-  type Ctx,
   detachPaymentMethod,
   newCustomer,
   newTaxId,
@@ -22,7 +22,21 @@ import {
 } from './billing';
 import { paymentMethodFromTestId } from './cards';
 import { invalidRequest, missing, paramMissing, StripeApiError } from './errors';
-import { arr, bool, expandList, int, isRecord, metadata, nullableStr, obj, onlyKnown, type Params, requiredStr, str, timestampOrNow } from './params';
+import {
+  arr,
+  bool,
+  expandList,
+  int,
+  isRecord,
+  metadata,
+  nullableStr,
+  obj,
+  onlyKnown,
+  type Params,
+  requiredStr,
+  str,
+  timestampOrNow,
+} from './params';
 import { plain, randomId } from './state';
 import type { Address, CheckoutSession, Customer, PortalSession } from './types';
 
@@ -37,10 +51,18 @@ interface Route {
 const LIST_PARAMS = ['limit', 'starting_after', 'ending_before', 'created'] as const;
 
 /** A Stripe list page: newest first, `limit` (1–100, default 10), `starting_after` / `ending_before`. */
-function listOf<T extends { id: string; created: number }>(items: T[], params: Params, url: string): { object: 'list'; data: T[]; has_more: boolean; url: string } {
+function listOf<T extends { id: string; created: number }>(
+  items: T[],
+  params: Params,
+  url: string,
+): { object: 'list'; data: T[]; has_more: boolean; url: string } {
   const limit = int(params, 'limit') ?? 10;
-  if (limit < 1 || limit > 100) throw invalidRequest('This value must be greater than or equal to 1 and less than or equal to 100.', 'limit');
-  const sorted = items.map((x, i) => ({ x, i })).sort((a, b) => b.x.created - a.x.created || b.i - a.i).map(({ x }) => x);
+  if (limit < 1 || limit > 100)
+    throw invalidRequest('This value must be greater than or equal to 1 and less than or equal to 100.', 'limit');
+  const sorted = items
+    .map((x, i) => ({ x, i }))
+    .sort((a, b) => b.x.created - a.x.created || b.i - a.i)
+    .map(({ x }) => x);
   let start = 0;
   const after = str(params, 'starting_after');
   const before = str(params, 'ending_before');
@@ -78,22 +100,33 @@ function itemsParam(params: Params): { id?: string; price?: string; quantity?: n
   return list.map((raw, i) => {
     if (!isRecord(raw)) throw invalidRequest('Invalid object', `items[${i}]`);
     onlyKnown(raw, ['id', 'price', 'quantity', 'deleted', 'metadata']);
-    return { id: str(raw, 'id', `items[${i}][id]`), price: str(raw, 'price', `items[${i}][price]`), quantity: int(raw, 'quantity', `items[${i}][quantity]`), deleted: bool(raw, 'deleted') };
+    return {
+      id: str(raw, 'id', `items[${i}][id]`),
+      price: str(raw, 'price', `items[${i}][price]`),
+      quantity: int(raw, 'quantity', `items[${i}][quantity]`),
+      deleted: bool(raw, 'deleted'),
+    };
   });
 }
 
 function prorationParam(params: Params): 'create_prorations' | 'always_invoice' | 'none' | undefined {
   const v = str(params, 'proration_behavior');
   if (v === undefined) return undefined;
-  if (v !== 'create_prorations' && v !== 'always_invoice' && v !== 'none') throw invalidRequest(`Invalid proration_behavior: must be one of create_prorations, none, or always_invoice`, 'proration_behavior');
+  if (v !== 'create_prorations' && v !== 'always_invoice' && v !== 'none')
+    throw invalidRequest(`Invalid proration_behavior: must be one of create_prorations, none, or always_invoice`, 'proration_behavior');
   return v;
 }
 
-function paymentBehaviorParam(params: Params): 'allow_incomplete' | 'default_incomplete' | 'error_if_incomplete' | 'pending_if_incomplete' | undefined {
+function paymentBehaviorParam(
+  params: Params,
+): 'allow_incomplete' | 'default_incomplete' | 'error_if_incomplete' | 'pending_if_incomplete' | undefined {
   const v = str(params, 'payment_behavior');
   if (v === undefined) return undefined;
   if (v !== 'allow_incomplete' && v !== 'default_incomplete' && v !== 'error_if_incomplete' && v !== 'pending_if_incomplete') {
-    throw invalidRequest('Invalid payment_behavior: must be one of allow_incomplete, default_incomplete, error_if_incomplete, or pending_if_incomplete', 'payment_behavior');
+    throw invalidRequest(
+      'Invalid payment_behavior: must be one of allow_incomplete, default_incomplete, error_if_incomplete, or pending_if_incomplete',
+      'payment_behavior',
+    );
   }
   return v;
 }
@@ -118,7 +151,11 @@ export function apiRouter(ctx: Ctx, opts: { secretKey?: string }): Router {
   on('GET', '/v1/products', [...LIST_PARAMS, 'active', 'ids'], (p) => {
     const active = bool(p, 'active');
     const ids = arr(p, 'ids');
-    return listOf(state.data.products.filter((x) => (active === undefined || x.active === active) && (!ids || ids.includes(x.id))), p, '/v1/products');
+    return listOf(
+      state.data.products.filter((x) => (active === undefined || x.active === active) && (!ids || ids.includes(x.id))),
+      p,
+      '/v1/products',
+    );
   });
   on('GET', '/v1/products/:id', [], (_p, [id]) => state.product(id ?? ''));
   on('GET', '/v1/prices', [...LIST_PARAMS, 'active', 'product', 'lookup_keys', 'type', 'currency', 'recurring'], (p) => {
@@ -145,7 +182,17 @@ export function apiRouter(ctx: Ctx, opts: { secretKey?: string }): Router {
   on('GET', '/v1/prices/:id', [], (_p, [id]) => state.price(id ?? '', 'id'));
 
   // Customers.
-  const CUSTOMER_FIELDS = ['email', 'name', 'description', 'phone', 'address', 'metadata', 'invoice_settings', 'preferred_locales', 'tax_exempt'] as const;
+  const CUSTOMER_FIELDS = [
+    'email',
+    'name',
+    'description',
+    'phone',
+    'address',
+    'metadata',
+    'invoice_settings',
+    'preferred_locales',
+    'tax_exempt',
+  ] as const;
   const applyCustomer = (c: Customer, p: Params): Record<string, unknown> => {
     const previous: Record<string, unknown> = {};
     for (const key of ['email', 'name', 'description', 'phone'] as const) {
@@ -158,7 +205,10 @@ export function apiRouter(ctx: Ctx, opts: { secretKey?: string }): Router {
     const address = addressParam(p, 'address');
     if (address !== undefined) {
       previous.address = c.address;
-      c.address = address === null ? null : { city: null, country: null, line1: null, line2: null, postal_code: null, state: null, ...(c.address ?? {}), ...address };
+      c.address =
+        address === null
+          ? null
+          : { city: null, country: null, line1: null, line2: null, postal_code: null, state: null, ...(c.address ?? {}), ...address };
     }
     const meta = metadata(p);
     if (meta) {
@@ -206,7 +256,8 @@ export function apiRouter(ctx: Ctx, opts: { secretKey?: string }): Router {
       state.publish('customer.created', c);
       if (pmId) resolvePaymentMethod(ctx, c, pmId, 'payment_method');
       const defaultPm = settings ? str(settings, 'default_payment_method') : undefined;
-      if (defaultPm) setDefaultPaymentMethod(ctx, c, resolvePaymentMethod(ctx, c, defaultPm, 'invoice_settings[default_payment_method]').id);
+      if (defaultPm)
+        setDefaultPaymentMethod(ctx, c, resolvePaymentMethod(ctx, c, defaultPm, 'invoice_settings[default_payment_method]').id);
     } catch (err) {
       state.data.customers.splice(state.data.customers.indexOf(c), 1);
       throw err;
@@ -215,7 +266,11 @@ export function apiRouter(ctx: Ctx, opts: { secretKey?: string }): Router {
   });
   on('GET', '/v1/customers', [...LIST_PARAMS, 'email'], (p) => {
     const email = str(p, 'email');
-    return listOf(state.data.customers.filter((c) => !email || c.email === email), p, '/v1/customers');
+    return listOf(
+      state.data.customers.filter((c) => !email || c.email === email),
+      p,
+      '/v1/customers',
+    );
   });
   on('GET', '/v1/customers/:id', [], (_p, [id]) => state.customer(id ?? '', 'id'));
   on('POST', '/v1/customers/:id', [...CUSTOMER_FIELDS, 'default_source'], (p, [id]) => {
@@ -253,7 +308,11 @@ export function apiRouter(ctx: Ctx, opts: { secretKey?: string }): Router {
   });
   on('GET', '/v1/customers/:id/payment_methods', [...LIST_PARAMS, 'type'], (p, [id]) => {
     const c = state.customer(id ?? '', 'id');
-    return listOf(state.data.paymentMethods.filter((pm) => pm.customer === c.id), p, `/v1/customers/${c.id}/payment_methods`);
+    return listOf(
+      state.data.paymentMethods.filter((pm) => pm.customer === c.id),
+      p,
+      `/v1/customers/${c.id}/payment_methods`,
+    );
   });
 
   // Payment methods.
@@ -271,7 +330,11 @@ export function apiRouter(ctx: Ctx, opts: { secretKey?: string }): Router {
   on('GET', '/v1/payment_methods', [...LIST_PARAMS, 'customer', 'type'], (p) => {
     const customer = str(p, 'customer');
     if (customer) state.customer(customer);
-    return listOf(state.data.paymentMethods.filter((pm) => pm.customer !== null && (!customer || pm.customer === customer)), p, '/v1/payment_methods');
+    return listOf(
+      state.data.paymentMethods.filter((pm) => pm.customer !== null && (!customer || pm.customer === customer)),
+      p,
+      '/v1/payment_methods',
+    );
   });
   on('GET', '/v1/payment_methods/:id', [], (_p, [id]) => state.paymentMethod(id ?? '', 'id'));
   on('POST', '/v1/payment_methods/:id/attach', ['customer'], (p, [id]) => {
@@ -285,13 +348,35 @@ export function apiRouter(ctx: Ctx, opts: { secretKey?: string }): Router {
   on(
     'POST',
     '/v1/subscriptions',
-    ['customer', 'items', 'trial_end', 'trial_period_days', 'default_payment_method', 'payment_behavior', 'cancel_at_period_end', 'metadata', 'description', 'trial_settings', 'proration_behavior', 'collection_method', 'off_session', 'payment_settings'],
+    [
+      'customer',
+      'items',
+      'trial_end',
+      'trial_period_days',
+      'default_payment_method',
+      'payment_behavior',
+      'cancel_at_period_end',
+      'metadata',
+      'description',
+      'trial_settings',
+      'proration_behavior',
+      'collection_method',
+      'off_session',
+      'payment_settings',
+    ],
     (p) => {
       const items = itemsParam(p);
       if (!items || items.length === 0) throw paramMissing('items');
-      const behavior = str(obj(obj(p, 'trial_settings') ?? {}, 'end_behavior') ?? {}, 'missing_payment_method', 'trial_settings[end_behavior][missing_payment_method]');
+      const behavior = str(
+        obj(obj(p, 'trial_settings') ?? {}, 'end_behavior') ?? {},
+        'missing_payment_method',
+        'trial_settings[end_behavior][missing_payment_method]',
+      );
       if (behavior !== undefined && behavior !== 'cancel' && behavior !== 'create_invoice' && behavior !== 'pause') {
-        throw invalidRequest('Invalid trial_settings[end_behavior][missing_payment_method]', 'trial_settings[end_behavior][missing_payment_method]');
+        throw invalidRequest(
+          'Invalid trial_settings[end_behavior][missing_payment_method]',
+          'trial_settings[end_behavior][missing_payment_method]',
+        );
       }
       return createSubscription(ctx, {
         customer: requiredStr(p, 'customer'),
@@ -329,11 +414,26 @@ export function apiRouter(ctx: Ctx, opts: { secretKey?: string }): Router {
   on(
     'POST',
     '/v1/subscriptions/:id',
-    ['items', 'proration_behavior', 'proration_date', 'cancel_at_period_end', 'cancel_at', 'default_payment_method', 'trial_end', 'metadata', 'payment_behavior', 'billing_cycle_anchor', 'description', 'cancellation_details', 'off_session'],
+    [
+      'items',
+      'proration_behavior',
+      'proration_date',
+      'cancel_at_period_end',
+      'cancel_at',
+      'default_payment_method',
+      'trial_end',
+      'metadata',
+      'payment_behavior',
+      'billing_cycle_anchor',
+      'description',
+      'cancellation_details',
+      'off_session',
+    ],
     (p, [id]) => {
       const sub = state.subscription(id ?? '', 'id');
       const anchor = str(p, 'billing_cycle_anchor');
-      if (anchor !== undefined && anchor !== 'now' && anchor !== 'unchanged') throw invalidRequest('Invalid billing_cycle_anchor: must be one of now or unchanged', 'billing_cycle_anchor');
+      if (anchor !== undefined && anchor !== 'now' && anchor !== 'unchanged')
+        throw invalidRequest('Invalid billing_cycle_anchor: must be one of now or unchanged', 'billing_cycle_anchor');
       const details = obj(p, 'cancellation_details');
       return updateSubscription(ctx, sub, {
         items: itemsParam(p),
@@ -351,7 +451,9 @@ export function apiRouter(ctx: Ctx, opts: { secretKey?: string }): Router {
       });
     },
   );
-  on('DELETE', '/v1/subscriptions/:id', ['invoice_now', 'prorate', 'cancellation_details'], (_p, [id]) => cancelSubscription(ctx, state.subscription(id ?? '', 'id')));
+  on('DELETE', '/v1/subscriptions/:id', ['invoice_now', 'prorate', 'cancellation_details'], (_p, [id]) =>
+    cancelSubscription(ctx, state.subscription(id ?? '', 'id')),
+  );
 
   // Invoices.
   on('GET', '/v1/invoices', [...LIST_PARAMS, 'customer', 'subscription', 'status', 'collection_method'], (p) => {
@@ -360,7 +462,10 @@ export function apiRouter(ctx: Ctx, opts: { secretKey?: string }): Router {
     const status = str(p, 'status');
     return listOf(
       state.data.invoices.filter(
-        (i) => (!customer || i.customer === customer) && (!subscription || i.parent?.subscription_details.subscription === subscription) && (!status || i.status === status),
+        (i) =>
+          (!customer || i.customer === customer) &&
+          (!subscription || i.parent?.subscription_details.subscription === subscription) &&
+          (!status || i.status === status),
       ),
       p,
       '/v1/invoices',
@@ -368,7 +473,15 @@ export function apiRouter(ctx: Ctx, opts: { secretKey?: string }): Router {
   });
   on('POST', '/v1/invoices/create_preview', ['customer', 'subscription', 'subscription_details', 'automatic_tax', 'preview_mode'], (p) => {
     const details = obj(p, 'subscription_details') ?? {};
-    onlyKnown(details, ['items', 'proration_behavior', 'proration_date', 'cancel_at_period_end', 'billing_cycle_anchor', 'trial_end', 'default_tax_rates']);
+    onlyKnown(details, [
+      'items',
+      'proration_behavior',
+      'proration_date',
+      'cancel_at_period_end',
+      'billing_cycle_anchor',
+      'trial_end',
+      'default_tax_rates',
+    ]);
     return previewInvoice(ctx, {
       customer: str(p, 'customer'),
       subscription: str(p, 'subscription'),
@@ -396,7 +509,24 @@ export function apiRouter(ctx: Ctx, opts: { secretKey?: string }): Router {
   on(
     'POST',
     '/v1/checkout/sessions',
-    ['mode', 'line_items', 'success_url', 'cancel_url', 'customer', 'customer_email', 'client_reference_id', 'metadata', 'subscription_data', 'payment_method_types', 'allow_promotion_codes', 'billing_address_collection', 'tax_id_collection', 'customer_update', 'locale', 'ui_mode'],
+    [
+      'mode',
+      'line_items',
+      'success_url',
+      'cancel_url',
+      'customer',
+      'customer_email',
+      'client_reference_id',
+      'metadata',
+      'subscription_data',
+      'payment_method_types',
+      'allow_promotion_codes',
+      'billing_address_collection',
+      'tax_id_collection',
+      'customer_update',
+      'locale',
+      'ui_mode',
+    ],
     (p) => {
       const mode = requiredStr(p, 'mode');
       if (mode !== 'subscription') throw invalidRequest('The sandbox supports Checkout in `subscription` mode only.', 'mode');
@@ -412,7 +542,8 @@ export function apiRouter(ctx: Ctx, opts: { secretKey?: string }): Router {
       const customerId = str(p, 'customer');
       const customer = customerId ? state.customer(customerId) : null;
       const customerEmail = str(p, 'customer_email');
-      if (customer && customerEmail) throw invalidRequest('You may only specify one of these parameters: customer, customer_email.', 'customer_email');
+      if (customer && customerEmail)
+        throw invalidRequest('You may only specify one of these parameters: customer, customer_email.', 'customer_email');
       const subData = obj(p, 'subscription_data') ?? {};
       onlyKnown(subData, ['trial_end', 'trial_period_days', 'metadata', 'description', 'trial_settings', 'default_tax_rates']);
       const now = state.now();
@@ -465,7 +596,10 @@ export function apiRouter(ctx: Ctx, opts: { secretKey?: string }): Router {
   on('POST', '/v1/checkout/sessions/:id/expire', [], (_p, [id]) => {
     const s = state.data.checkoutSessions.find((x) => x.id === id);
     if (!s) throw missing('cs', id ?? '');
-    if (s.status !== 'open') throw invalidRequest(`Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${s.status}".`);
+    if (s.status !== 'open')
+      throw invalidRequest(
+        `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${s.status}".`,
+      );
     s.status = 'expired';
     s.url = null;
     state.publish('checkout.session.expired', s);
@@ -478,20 +612,43 @@ export function apiRouter(ctx: Ctx, opts: { secretKey?: string }): Router {
     let flow: PortalSession['flow'] = null;
     if (flowData) {
       const type = requiredStr(flowData, 'type', 'flow_data[type]');
-      if (type !== 'subscription_cancel' && type !== 'payment_method_update') throw invalidRequest('The sandbox supports the flows subscription_cancel and payment_method_update.', 'flow_data[type]');
+      if (type !== 'subscription_cancel' && type !== 'payment_method_update')
+        throw invalidRequest('The sandbox supports the flows subscription_cancel and payment_method_update.', 'flow_data[type]');
       let cancel: { retention: null; subscription: string } | null = null;
       if (type === 'subscription_cancel') {
-        const subId = requiredStr(obj(flowData, 'subscription_cancel') ?? {}, 'subscription', 'flow_data[subscription_cancel][subscription]');
+        const subId = requiredStr(
+          obj(flowData, 'subscription_cancel') ?? {},
+          'subscription',
+          'flow_data[subscription_cancel][subscription]',
+        );
         const sub = state.subscription(subId, 'flow_data[subscription_cancel][subscription]');
-        if (sub.customer !== customer.id) throw invalidRequest(`The subscription ${subId} does not belong to the customer ${customer.id}.`, 'flow_data[subscription_cancel][subscription]');
-        if (sub.status === 'canceled' || sub.cancel_at_period_end) throw invalidRequest(`The subscription ${subId} has already been canceled or is set to cancel at period end.`, 'flow_data[subscription_cancel][subscription]');
+        if (sub.customer !== customer.id)
+          throw invalidRequest(
+            `The subscription ${subId} does not belong to the customer ${customer.id}.`,
+            'flow_data[subscription_cancel][subscription]',
+          );
+        if (sub.status === 'canceled' || sub.cancel_at_period_end)
+          throw invalidRequest(
+            `The subscription ${subId} has already been canceled or is set to cancel at period end.`,
+            'flow_data[subscription_cancel][subscription]',
+          );
         cancel = { retention: null, subscription: subId };
       }
       const after = obj(flowData, 'after_completion') ?? {};
       const afterType = str(after, 'type') ?? 'portal_homepage';
-      if (afterType !== 'redirect' && afterType !== 'portal_homepage' && afterType !== 'hosted_confirmation') throw invalidRequest('Invalid flow_data[after_completion][type]', 'flow_data[after_completion][type]');
-      const redirect = afterType === 'redirect' ? { return_url: requiredStr(obj(after, 'redirect') ?? {}, 'return_url', 'flow_data[after_completion][redirect][return_url]') } : null;
-      flow = { type, after_completion: { type: afterType, redirect, hosted_confirmation: null }, subscription_cancel: cancel, subscription_update: null, subscription_update_confirm: null };
+      if (afterType !== 'redirect' && afterType !== 'portal_homepage' && afterType !== 'hosted_confirmation')
+        throw invalidRequest('Invalid flow_data[after_completion][type]', 'flow_data[after_completion][type]');
+      const redirect =
+        afterType === 'redirect'
+          ? { return_url: requiredStr(obj(after, 'redirect') ?? {}, 'return_url', 'flow_data[after_completion][redirect][return_url]') }
+          : null;
+      flow = {
+        type,
+        after_completion: { type: afterType, redirect, hosted_confirmation: null },
+        subscription_cancel: cancel,
+        subscription_update: null,
+        subscription_update_confirm: null,
+      };
     }
     const session: PortalSession = {
       id,
@@ -515,8 +672,13 @@ export function apiRouter(ctx: Ctx, opts: { secretKey?: string }): Router {
   on('GET', '/v1/events', [...LIST_PARAMS, 'type', 'types', 'delivery_success'], (p) => {
     const type = str(p, 'type');
     const types = arr(p, 'types');
-    const matches = (t: string) => (!type || (type.endsWith('*') ? t.startsWith(type.slice(0, -1)) : t === type)) && (!types || types.includes(t));
-    return listOf(state.data.events.filter((e) => matches(e.type)), p, '/v1/events');
+    const matches = (t: string) =>
+      (!type || (type.endsWith('*') ? t.startsWith(type.slice(0, -1)) : t === type)) && (!types || types.includes(t));
+    return listOf(
+      state.data.events.filter((e) => matches(e.type)),
+      p,
+      '/v1/events',
+    );
   });
   on('GET', '/v1/events/:id', [], (_p, [id]) => {
     const e = state.data.events.find((x) => x.id === id);
@@ -537,7 +699,18 @@ export function apiRouter(ctx: Ctx, opts: { secretKey?: string }): Router {
       const price = state.price(it.price);
       const amount = price.unit_amount * it.quantity;
       const product = state.data.products.find((x) => x.id === price.product);
-      return { id: `li_${s.id.slice(8, 30)}${i}`, object: 'item', amount_discount: 0, amount_subtotal: amount, amount_tax: 0, amount_total: amount, currency: price.currency, description: product?.name ?? price.id, price: plain(price), quantity: it.quantity };
+      return {
+        id: `li_${s.id.slice(8, 30)}${i}`,
+        object: 'item',
+        amount_discount: 0,
+        amount_subtotal: amount,
+        amount_tax: 0,
+        amount_total: amount,
+        currency: price.currency,
+        description: product?.name ?? price.id,
+        price: plain(price),
+        quantity: it.quantity,
+      };
     });
     return { object: 'list', data: items, has_more: false, url: `/v1/checkout/sessions/${s.id}/line_items` };
   };
@@ -561,13 +734,24 @@ export function apiRouter(ctx: Ctx, opts: { secretKey?: string }): Router {
     let out: unknown = plain(result);
     if (isRecord(out) && out.object === 'customer' && !('deleted' in out)) out = presentCustomer(result as Customer, expand);
     else if (isRecord(out) && out.object === 'list' && Array.isArray(out.data)) {
-      out = { ...out, data: out.data.map((x) => (isRecord(x) && x.object === 'customer' ? presentCustomer(x as unknown as Customer, expand.map((e) => e.replace(/^data\./, ''))) : x)) };
+      out = {
+        ...out,
+        data: out.data.map((x) =>
+          isRecord(x) && x.object === 'customer'
+            ? presentCustomer(
+                x as unknown as Customer,
+                expand.map((e) => e.replace(/^data\./, '')),
+              )
+            : x,
+        ),
+      };
     }
     if (isRecord(out) && out.object === 'checkout.session' && expand.includes('line_items')) {
       out = { ...out, line_items: lineItemsOf(result as CheckoutSession) };
     }
     for (const path of expand) {
-      if (path === 'tax_ids' || path === 'data.tax_ids' || (path === 'line_items' && isRecord(out) && out.object === 'checkout.session')) continue;
+      if (path === 'tax_ids' || path === 'data.tax_ids' || (path === 'line_items' && isRecord(out) && out.object === 'checkout.session'))
+        continue;
       out = expandValue(out, path.split('.'), path);
     }
     return out;
@@ -590,11 +774,38 @@ export function apiRouter(ctx: Ctx, opts: { secretKey?: string }): Router {
     const basic = /^Basic (.+)$/i.exec(auth)?.[1];
     const key = bearer ?? (basic ? Buffer.from(basic, 'base64').toString('utf8').split(':')[0] : undefined);
     if (!key) {
-      send(res, 401, JSON.stringify({ error: { message: "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY'). See https://stripe.com/docs/api#authentication for details, or we can help at https://support.stripe.com/.", type: 'invalid_request_error' } }, null, 2));
+      send(
+        res,
+        401,
+        JSON.stringify(
+          {
+            error: {
+              message:
+                "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY'). See https://stripe.com/docs/api#authentication for details, or we can help at https://support.stripe.com/.",
+              type: 'invalid_request_error',
+            },
+          },
+          null,
+          2,
+        ),
+      );
       return;
     }
     if ((opts.secretKey !== undefined && key !== opts.secretKey) || !key.startsWith('sk_test_')) {
-      send(res, 401, JSON.stringify({ error: { message: `Invalid API Key provided: ${key.slice(0, 8)}${'*'.repeat(Math.max(0, key.length - 12))}${key.slice(-4)}`, type: 'invalid_request_error' } }, null, 2));
+      send(
+        res,
+        401,
+        JSON.stringify(
+          {
+            error: {
+              message: `Invalid API Key provided: ${key.slice(0, 8)}${'*'.repeat(Math.max(0, key.length - 12))}${key.slice(-4)}`,
+              type: 'invalid_request_error',
+            },
+          },
+          null,
+          2,
+        ),
+      );
       return;
     }
     const method = req.method.toUpperCase();
@@ -608,7 +819,20 @@ export function apiRouter(ctx: Ctx, opts: { secretKey?: string }): Router {
       const kept = state.data.idempotency[idempotencyKey];
       if (kept) {
         if (kept.fingerprint !== fingerprint) {
-          send(res, 400, JSON.stringify({ error: { message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`, type: 'idempotency_error' } }, null, 2));
+          send(
+            res,
+            400,
+            JSON.stringify(
+              {
+                error: {
+                  message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idempotencyKey}' if you meant to execute a different request.`,
+                  type: 'idempotency_error',
+                },
+              },
+              null,
+              2,
+            ),
+          );
           return;
         }
         res.setHeader('idempotent-replayed', 'true');
@@ -623,7 +847,11 @@ export function apiRouter(ctx: Ctx, opts: { secretKey?: string }): Router {
       const candidates = routes.filter((r) => r.pattern.test(path));
       const route = candidates.find((r) => r.method === method);
       if (!route) {
-        throw new StripeApiError(404, 'invalid_request_error', `Unrecognized request URL (${method}: ${path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`);
+        throw new StripeApiError(
+          404,
+          'invalid_request_error',
+          `Unrecognized request URL (${method}: ${path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`,
+        );
       }
       const params = qs.parse(text, { depth: 10, arrayLimit: 100, parameterLimit: 2000 }) as Params;
       onlyKnown(params, route.allowed);

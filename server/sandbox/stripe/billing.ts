@@ -1,9 +1,23 @@
 // Stripe Billing's behaviour in the sandbox: customers and their cards, subscriptions (trials, renewals, plan
 // changes with proration, cancellation), invoices and their payment attempts, and the clock that moves time.
-import { cardError, invalidRequest, paramInvalid, paramMissing, StripeApiError } from './errors';
+
 import { type CardInput, chargeSucceeds, paymentMethodFromCard, paymentMethodFromTestId } from './cards';
+import { cardError, invalidRequest, paramInvalid, paramMissing, StripeApiError } from './errors';
 import { randomId, type StripeState } from './state';
-import type { Address, CheckoutSession, Customer, Interval, Invoice, InvoiceLine, Metadata, PaymentMethod, Price, Subscription, SubscriptionItem, TaxId } from './types';
+import type {
+  Address,
+  CheckoutSession,
+  Customer,
+  Interval,
+  Invoice,
+  InvoiceLine,
+  Metadata,
+  PaymentMethod,
+  Price,
+  Subscription,
+  SubscriptionItem,
+  TaxId,
+} from './types';
 
 const DAY = 86_400;
 /** Days after the first failed attempt at which a renewal is tried again; after the last one the subscription is canceled. */
@@ -40,7 +54,17 @@ function nextPeriodEnd(start: number, interval: Interval): number {
 
 const emptyAddress = (): Address => ({ city: null, country: null, line1: null, line2: null, postal_code: null, state: null });
 
-export function newCustomer(ctx: Ctx, p: { email?: string | null; name?: string | null; description?: string | null; phone?: string | null; address?: Partial<Address> | null; metadata?: Metadata }): Customer {
+export function newCustomer(
+  ctx: Ctx,
+  p: {
+    email?: string | null;
+    name?: string | null;
+    description?: string | null;
+    phone?: string | null;
+    address?: Partial<Address> | null;
+    metadata?: Metadata;
+  },
+): Customer {
   return {
     id: randomId('cus', 14),
     object: 'customer',
@@ -51,7 +75,10 @@ export function newCustomer(ctx: Ctx, p: { email?: string | null; name?: string 
     delinquent: false,
     description: p.description ?? null,
     email: p.email ?? null,
-    invoice_prefix: randomId('x', 8).slice(2).toUpperCase().replace(/[^A-Z0-9]/g, 'X'),
+    invoice_prefix: randomId('x', 8)
+      .slice(2)
+      .toUpperCase()
+      .replace(/[^A-Z0-9]/g, 'X'),
     invoice_settings: { custom_fields: null, default_payment_method: null, footer: null, rendering_options: null },
     livemode: false,
     metadata: p.metadata ?? {},
@@ -139,7 +166,14 @@ function productName(ctx: Ctx, price: Price): string {
   return ctx.state.data.products.find((p) => p.id === price.product)?.name ?? price.product;
 }
 
-function line(sub: Subscription, item: SubscriptionItem, amount: number, description: string, period: { start: number; end: number }, proration: boolean): InvoiceLine {
+function line(
+  sub: Subscription,
+  item: SubscriptionItem,
+  amount: number,
+  description: string,
+  period: { start: number; end: number },
+  proration: boolean,
+): InvoiceLine {
   return {
     id: randomId('il', 24),
     object: 'line_item',
@@ -155,11 +189,21 @@ function line(sub: Subscription, item: SubscriptionItem, amount: number, descrip
     parent: {
       type: 'subscription_item_details',
       invoice_item_details: null,
-      subscription_item_details: { invoice_item: null, proration, proration_details: { credited_items: null }, subscription: sub.id, subscription_item: item.id },
+      subscription_item_details: {
+        invoice_item: null,
+        proration,
+        proration_details: { credited_items: null },
+        subscription: sub.id,
+        subscription_item: item.id,
+      },
     },
     period,
     pretax_credit_amounts: [],
-    pricing: { price_details: { price: item.price.id, product: item.price.product }, type: 'price_details', unit_amount_decimal: String(item.price.unit_amount) },
+    pricing: {
+      price_details: { price: item.price.id, product: item.price.product },
+      type: 'price_details',
+      unit_amount_decimal: String(item.price.unit_amount),
+    },
     quantity: item.quantity,
     quantity_decimal: String(item.quantity),
     subscription: sub.id,
@@ -195,7 +239,13 @@ function dateWords(ts: number): string {
 }
 
 /** Proration lines for replacing `oldItems` by `newItems` at `at` within the current period. */
-function prorationLines(ctx: Ctx, sub: Subscription, oldItems: SubscriptionItem[], newItems: SubscriptionItem[], at: number): InvoiceLine[] {
+function prorationLines(
+  ctx: Ctx,
+  sub: Subscription,
+  oldItems: SubscriptionItem[],
+  newItems: SubscriptionItem[],
+  at: number,
+): InvoiceLine[] {
   const first = sub.items.data[0];
   if (!first) return [];
   const start = first.current_period_start;
@@ -205,17 +255,27 @@ function prorationLines(ctx: Ctx, sub: Subscription, oldItems: SubscriptionItem[
   const lines: InvoiceLine[] = [];
   for (const item of oldItems) {
     const amount = -Math.round(item.price.unit_amount * item.quantity * fraction);
-    if (amount !== 0) lines.push(line(sub, item, amount, `Unused time on ${productName(ctx, item.price)} after ${dateWords(at)}`, period, true));
+    if (amount !== 0)
+      lines.push(line(sub, item, amount, `Unused time on ${productName(ctx, item.price)} after ${dateWords(at)}`, period, true));
   }
   for (const item of newItems) {
     const amount = Math.round(item.price.unit_amount * item.quantity * fraction);
-    if (amount !== 0) lines.push(line(sub, item, amount, `Remaining time on ${productName(ctx, item.price)} after ${dateWords(at)}`, period, true));
+    if (amount !== 0)
+      lines.push(line(sub, item, amount, `Remaining time on ${productName(ctx, item.price)} after ${dateWords(at)}`, period, true));
   }
   return lines;
 }
 
 /** Builds an invoice (not kept): totals, customer credit applied, hosted page URL. */
-function buildInvoice(ctx: Ctx, sub: Subscription, customer: Customer, lines: InvoiceLine[], reason: Invoice['billing_reason'], period: { start: number; end: number }, preview = false): Invoice {
+function buildInvoice(
+  ctx: Ctx,
+  sub: Subscription,
+  customer: Customer,
+  lines: InvoiceLine[],
+  reason: Invoice['billing_reason'],
+  period: { start: number; end: number },
+  preview = false,
+): Invoice {
   const id = preview ? randomId('upcoming_in', 24) : randomId('in', 24);
   const total = lines.reduce((s, l) => s + l.amount, 0);
   const balance = customer.balance;
@@ -356,7 +416,17 @@ export interface SubscriptionParams {
 }
 
 function newItem(ctx: Ctx, subId: string, price: Price, quantity: number, start: number, end: number): SubscriptionItem {
-  return { id: randomId('si', 14), object: 'subscription_item', created: ctx.state.now(), current_period_end: end, current_period_start: start, metadata: {}, price, quantity, subscription: subId };
+  return {
+    id: randomId('si', 14),
+    object: 'subscription_item',
+    created: ctx.state.now(),
+    current_period_end: end,
+    current_period_start: start,
+    metadata: {},
+    price,
+    quantity,
+    subscription: subId,
+  };
 }
 
 export function createSubscription(ctx: Ctx, p: SubscriptionParams): Subscription {
@@ -366,7 +436,11 @@ export function createSubscription(ctx: Ctx, p: SubscriptionParams): Subscriptio
   const prices = p.items.map((it, i) => state.price(it.price, `items[${i}][price]`));
   const first = prices[0] as Price;
   const interval = first.recurring?.interval;
-  if (!interval) throw invalidRequest(`The price specified is set to \`type=one_time\` but this field only accepts prices with \`type=recurring\`.`, 'items[0][price]');
+  if (!interval)
+    throw invalidRequest(
+      `The price specified is set to \`type=one_time\` but this field only accepts prices with \`type=recurring\`.`,
+      'items[0][price]',
+    );
   if (prices.some((pr) => pr.recurring?.interval !== interval || pr.currency !== first.currency)) {
     throw invalidRequest('All prices on a subscription must have the same `recurring.interval` and `currency`.', 'items');
   }
@@ -382,7 +456,10 @@ export function createSubscription(ctx: Ctx, p: SubscriptionParams): Subscriptio
   const behavior = p.paymentBehavior ?? 'allow_incomplete';
   if (trialEnd === null && behavior === 'error_if_incomplete') {
     const card = pm ?? state.data.paymentMethods.find((x) => x.id === customer.invoice_settings.default_payment_method) ?? null;
-    if (!card) throw invalidRequest('This customer has no attached payment source or default payment method. Please consider adding a default payment method.');
+    if (!card)
+      throw invalidRequest(
+        'This customer has no attached payment source or default payment method. Please consider adding a default payment method.',
+      );
     if (!chargeSucceeds(card)) throw cardError('declined');
   }
   const id = randomId('sub', 24);
@@ -417,7 +494,14 @@ export function createSubscription(ctx: Ctx, p: SubscriptionParams): Subscriptio
   };
   customer.currency ??= first.currency;
   state.data.subscriptions.push(sub);
-  const invoice = issueInvoice(ctx, buildInvoice(ctx, sub, customer, periodLines(ctx, sub, { start: now, end }, trialEnd !== null), 'subscription_create', { start: now, end: now }), customer);
+  const invoice = issueInvoice(
+    ctx,
+    buildInvoice(ctx, sub, customer, periodLines(ctx, sub, { start: now, end }, trialEnd !== null), 'subscription_create', {
+      start: now,
+      end: now,
+    }),
+    customer,
+  );
   sub.latest_invoice = invoice.id;
   if (behavior !== 'default_incomplete' || invoice.amount_due === 0) {
     const paid = attemptPayment(ctx, invoice, { scheduleRetry: false });
@@ -447,7 +531,11 @@ function plannedItems(ctx: Ctx, sub: Subscription, changes: NonNullable<UpdatePa
   const items = sub.items.data.map((it) => ({ ...it }));
   changes.forEach((change, i) => {
     const existing = change.id ? items.find((it) => it.id === change.id) : undefined;
-    if (change.id && !existing) throw new StripeApiError(400, 'invalid_request_error', `No such subscription item: '${change.id}'`, { code: 'resource_missing', param: `items[${i}][id]` });
+    if (change.id && !existing)
+      throw new StripeApiError(400, 'invalid_request_error', `No such subscription item: '${change.id}'`, {
+        code: 'resource_missing',
+        param: `items[${i}][id]`,
+      });
     if (change.deleted) {
       if (existing) items.splice(items.indexOf(existing), 1);
       return;
@@ -464,7 +552,8 @@ function plannedItems(ctx: Ctx, sub: Subscription, changes: NonNullable<UpdatePa
   });
   if (items.length === 0) throw invalidRequest('A subscription must have at least one active plan.', 'items');
   const interval = items[0]?.price.recurring?.interval;
-  if (items.some((it) => it.price.recurring?.interval !== interval)) throw invalidRequest('All prices on a subscription must have the same `recurring.interval`.', 'items');
+  if (items.some((it) => it.price.recurring?.interval !== interval))
+    throw invalidRequest('All prices on a subscription must have the same `recurring.interval`.', 'items');
   return items;
 }
 
@@ -483,14 +572,21 @@ export function updateSubscription(ctx: Ctx, sub: Subscription, p: UpdateParams)
   const previous: Record<string, unknown> = {};
   const pm = p.defaultPaymentMethod ? resolvePaymentMethod(ctx, customer, p.defaultPaymentMethod, 'default_payment_method') : null;
   const planned = p.items ? plannedItems(ctx, sub, p.items, now) : null;
-  const priceChanged = planned !== null && JSON.stringify(planned.map((i) => [i.id, i.price.id, i.quantity])) !== JSON.stringify(sub.items.data.map((i) => [i.id, i.price.id, i.quantity]));
+  const priceChanged =
+    planned !== null &&
+    JSON.stringify(planned.map((i) => [i.id, i.price.id, i.quantity])) !==
+      JSON.stringify(sub.items.data.map((i) => [i.id, i.price.id, i.quantity]));
   const intervalChanged = planned !== null && intervalOf(planned) !== intervalOf(sub.items.data);
   const proration = p.prorationBehavior ?? 'create_prorations';
-  const billsNow = priceChanged && sub.status !== 'trialing' && (intervalChanged || p.billingCycleAnchor === 'now' || proration === 'always_invoice');
+  const billsNow =
+    priceChanged && sub.status !== 'trialing' && (intervalChanged || p.billingCycleAnchor === 'now' || proration === 'always_invoice');
 
   if (billsNow && p.paymentBehavior === 'error_if_incomplete') {
     const card = pm ?? chargeablePaymentMethod(ctx, { default_payment_method: null } as Invoice, sub, customer);
-    if (!card) throw invalidRequest('This customer has no attached payment source or default payment method. Please consider adding a default payment method.');
+    if (!card)
+      throw invalidRequest(
+        'This customer has no attached payment source or default payment method. Please consider adding a default payment method.',
+      );
     if (!chargeSucceeds(card)) throw cardError('declined');
   }
 
@@ -508,7 +604,11 @@ export function updateSubscription(ctx: Ctx, sub: Subscription, p: UpdateParams)
   }
   if (p.cancellationDetails) {
     previous.cancellation_details = { ...sub.cancellation_details };
-    sub.cancellation_details = { ...sub.cancellation_details, comment: p.cancellationDetails.comment ?? sub.cancellation_details.comment, feedback: p.cancellationDetails.feedback ?? sub.cancellation_details.feedback };
+    sub.cancellation_details = {
+      ...sub.cancellation_details,
+      comment: p.cancellationDetails.comment ?? sub.cancellation_details.comment,
+      feedback: p.cancellationDetails.feedback ?? sub.cancellation_details.feedback,
+    };
   }
 
   let invoiceNow: Invoice | null = null;
@@ -573,8 +673,7 @@ export function updateSubscription(ctx: Ctx, sub: Subscription, p: UpdateParams)
     if (sub.trial_end !== null && sub.sandbox?.trialWillEndFor !== sub.trial_end) trialWillEnd(ctx, sub, sub.trial_end);
     sub.trial_end = now;
     endPeriod(ctx, sub, now);
-  }
-  else if (typeof p.trialEnd === 'number' && sub.status === 'trialing') {
+  } else if (typeof p.trialEnd === 'number' && sub.status === 'trialing') {
     if (p.trialEnd <= now) throw paramInvalid('trial_end', 'Invalid timestamp: must be an integer Unix timestamp in the future.');
     const before = sub.trial_end;
     sub.trial_end = p.trialEnd;
@@ -595,7 +694,11 @@ function plain<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
 
-export function cancelSubscription(ctx: Ctx, sub: Subscription, reason: 'cancellation_requested' | 'payment_failed' = 'cancellation_requested'): Subscription {
+export function cancelSubscription(
+  ctx: Ctx,
+  sub: Subscription,
+  reason: 'cancellation_requested' | 'payment_failed' = 'cancellation_requested',
+): Subscription {
   if (sub.status === 'canceled') throw invalidRequest('A canceled subscription can only update its cancellation_details and metadata.');
   const now = ctx.state.now();
   sub.status = 'canceled';
@@ -641,7 +744,14 @@ function endPeriod(ctx: Ctx, sub: Subscription, at: number): void {
   }
   if (wasTrialing) sub.billing_cycle_anchor = at;
   const lines = [...pendingFor(ctx, sub), ...periodLines(ctx, sub, { start, end }, false)];
-  const invoice = issueInvoice(ctx, buildInvoice(ctx, sub, customer, lines, 'subscription_cycle', { start: previousItems.data[0]?.current_period_start ?? start, end: start }), customer);
+  const invoice = issueInvoice(
+    ctx,
+    buildInvoice(ctx, sub, customer, lines, 'subscription_cycle', {
+      start: previousItems.data[0]?.current_period_start ?? start,
+      end: start,
+    }),
+    customer,
+  );
   const previousInvoice = sub.latest_invoice;
   sub.latest_invoice = invoice.id;
   const paid = attemptPayment(ctx, invoice);
@@ -659,7 +769,8 @@ function nextDue(ctx: Ctx, until: number): Due | null {
   const due: Due[] = [];
   for (const sub of state.data.subscriptions) {
     const end = sub.items.data[0]?.current_period_end;
-    if (end !== undefined && (sub.status === 'trialing' || sub.status === 'active' || sub.status === 'past_due')) due.push({ at: end, run: () => endPeriod(ctx, sub, end) });
+    if (end !== undefined && (sub.status === 'trialing' || sub.status === 'active' || sub.status === 'past_due'))
+      due.push({ at: end, run: () => endPeriod(ctx, sub, end) });
     if (sub.status === 'incomplete') due.push({ at: sub.created + INCOMPLETE_TTL, run: () => expireIncomplete(ctx, sub) });
     const trialEnd = sub.trial_end;
     if (sub.status === 'trialing' && trialEnd !== null && sub.sandbox?.trialWillEndFor !== trialEnd) {
@@ -707,7 +818,8 @@ function retryInvoice(ctx: Ctx, invoice: Invoice): void {
 /** Pays an open invoice now (the hosted invoice page, the portal after a new card, invoices.pay). */
 export function payInvoice(ctx: Ctx, invoice: Invoice, pm?: PaymentMethod): Invoice {
   if (invoice.status === 'paid') throw invalidRequest('Invoice is already paid.');
-  if (invoice.status !== 'open') throw invalidRequest(`You can only pay an invoice that is open; this one is ${invoice.status ?? 'draft'}.`);
+  if (invoice.status !== 'open')
+    throw invalidRequest(`You can only pay an invoice that is open; this one is ${invoice.status ?? 'draft'}.`);
   const paid = attemptPayment(ctx, invoice, { paymentMethod: pm, scheduleRetry: invoice.next_payment_attempt !== null });
   if (!paid) throw cardError('declined');
   retryInvoiceFollowUp(ctx, invoice);
@@ -717,7 +829,11 @@ export function payInvoice(ctx: Ctx, invoice: Invoice, pm?: PaymentMethod): Invo
 function retryInvoiceFollowUp(ctx: Ctx, invoice: Invoice): void {
   const subId = invoice.parent?.subscription_details.subscription;
   const sub = subId ? ctx.state.data.subscriptions.find((s) => s.id === subId) : undefined;
-  if (sub && (sub.status === 'past_due' || sub.status === 'incomplete') && !ctx.state.data.invoices.some((i) => i.parent?.subscription_details.subscription === sub.id && i.status === 'open')) {
+  if (
+    sub &&
+    (sub.status === 'past_due' || sub.status === 'incomplete') &&
+    !ctx.state.data.invoices.some((i) => i.parent?.subscription_details.subscription === sub.id && i.status === 'open')
+  ) {
     setStatus(ctx, sub, 'active');
   }
 }
@@ -768,10 +884,15 @@ export function previewInvoice(ctx: Ctx, p: PreviewParams): Invoice {
   if (!p.customer && !p.subscription) throw paramMissing('customer');
   const sub = p.subscription
     ? state.subscription(p.subscription)
-    : state.data.subscriptions.find((s) => s.customer === p.customer && ['trialing', 'active', 'past_due', 'incomplete'].includes(s.status));
+    : state.data.subscriptions.find(
+        (s) => s.customer === p.customer && ['trialing', 'active', 'past_due', 'incomplete'].includes(s.status),
+      );
   const customerId = p.customer ?? sub?.customer ?? '';
   const customer = state.customer(customerId);
-  const none = () => new StripeApiError(404, 'invalid_request_error', `No upcoming invoices for customer: ${customer.id}`, { code: 'invoice_upcoming_none' });
+  const none = () =>
+    new StripeApiError(404, 'invalid_request_error', `No upcoming invoices for customer: ${customer.id}`, {
+      code: 'invoice_upcoming_none',
+    });
   if (!sub || sub.customer !== customer.id) throw none();
   const cancels = p.cancelAtPeriodEnd ?? sub.cancel_at_period_end;
   if (sub.status === 'canceled' || sub.status === 'incomplete_expired' || (cancels && !p.items)) throw none();
@@ -801,7 +922,11 @@ export function previewInvoice(ctx: Ctx, p: PreviewParams): Invoice {
       period = { start: now, end: now };
       created = now;
     } else {
-      lines = [...pending, ...prorations, ...periodLines(ctx, shadow, { start: periodEnd, end: nextPeriodEnd(periodEnd, intervalOf(planned)) }, false)];
+      lines = [
+        ...pending,
+        ...prorations,
+        ...periodLines(ctx, shadow, { start: periodEnd, end: nextPeriodEnd(periodEnd, intervalOf(planned)) }, false),
+      ];
     }
   }
   const invoice = buildInvoice(ctx, shadow, customer, lines, created === now && p.items ? 'subscription_update' : 'upcoming', period, true);
@@ -815,7 +940,11 @@ export function previewInvoice(ctx: Ctx, p: PreviewParams): Invoice {
  * whose charges fail) changes nothing; otherwise the customer, the card, the subscription and its first invoice
  * are created and checkout.session.completed is sent.
  */
-export function completeCheckout(ctx: Ctx, session: CheckoutSession, input: { card: CardInput; email: string; name: string }): Subscription {
+export function completeCheckout(
+  ctx: Ctx,
+  session: CheckoutSession,
+  input: { card: CardInput; email: string; name: string },
+): Subscription {
   const { state } = ctx;
   if (session.status !== 'open') throw invalidRequest('This Checkout Session is no longer active.');
   const pm = paymentMethodFromCard(input.card, state.nowMs());
@@ -841,7 +970,14 @@ export function completeCheckout(ctx: Ctx, session: CheckoutSession, input: { ca
   session.payment_status = trial ? 'no_payment_required' : 'paid';
   session.customer = customer.id;
   session.customer_email = customer.email;
-  session.customer_details = { address: pm.billing_details.address, email: customer.email, name: pm.billing_details.name, phone: null, tax_exempt: 'none', tax_ids: [] };
+  session.customer_details = {
+    address: pm.billing_details.address,
+    email: customer.email,
+    name: pm.billing_details.name,
+    phone: null,
+    tax_exempt: 'none',
+    tax_ids: [],
+  };
   session.subscription = sub.id;
   session.invoice = sub.latest_invoice;
   session.url = null;
@@ -855,7 +991,9 @@ export function replaceCard(ctx: Ctx, customer: Customer, card: CardInput): Paym
   const pm = paymentMethodFromCard(card, state.nowMs());
   attachPaymentMethod(ctx, pm, customer);
   setDefaultPaymentMethod(ctx, customer, pm.id);
-  for (const sub of state.data.subscriptions.filter((s) => s.customer === customer.id && !['canceled', 'incomplete_expired'].includes(s.status))) {
+  for (const sub of state.data.subscriptions.filter(
+    (s) => s.customer === customer.id && !['canceled', 'incomplete_expired'].includes(s.status),
+  )) {
     const before = sub.default_payment_method;
     sub.default_payment_method = pm.id;
     state.publish('customer.subscription.updated', sub, { default_payment_method: before });

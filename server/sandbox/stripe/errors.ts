@@ -47,26 +47,46 @@ export const paramMissing = (param: string) =>
 export const paramInvalid = (param: string, message: string) =>
   new StripeApiError(400, 'invalid_request_error', message, { code: 'parameter_invalid_string', param });
 
-export const invalidRequest = (message: string, param?: string) => new StripeApiError(400, 'invalid_request_error', message, param === undefined ? {} : { param });
+export const invalidRequest = (message: string, param?: string) =>
+  new StripeApiError(400, 'invalid_request_error', message, param === undefined ? {} : { param });
 
 /** What a card error says, as Stripe words it. */
-export function cardError(kind: 'declined' | 'insufficient_funds' | 'incorrect_number' | 'invalid_expiry' | 'invalid_cvc' | 'live_card', param = ''): StripeApiError {
+export function cardError(
+  kind: 'declined' | 'insufficient_funds' | 'incorrect_number' | 'invalid_expiry' | 'invalid_cvc' | 'live_card',
+  param = '',
+): StripeApiError {
   switch (kind) {
     case 'declined':
-      return new StripeApiError(402, 'card_error', 'Your card was declined.', { code: 'card_declined', decline_code: 'generic_decline', param });
+      return new StripeApiError(402, 'card_error', 'Your card was declined.', {
+        code: 'card_declined',
+        decline_code: 'generic_decline',
+        param,
+      });
     case 'insufficient_funds':
-      return new StripeApiError(402, 'card_error', 'Your card has insufficient funds.', { code: 'card_declined', decline_code: 'insufficient_funds', param });
+      return new StripeApiError(402, 'card_error', 'Your card has insufficient funds.', {
+        code: 'card_declined',
+        decline_code: 'insufficient_funds',
+        param,
+      });
     case 'incorrect_number':
       return new StripeApiError(402, 'card_error', 'Your card number is incorrect.', { code: 'incorrect_number', param: 'number' });
     case 'invalid_expiry':
-      return new StripeApiError(402, 'card_error', "Your card's expiration date is invalid.", { code: 'invalid_expiry_year', param: 'exp_year' });
+      return new StripeApiError(402, 'card_error', "Your card's expiration date is invalid.", {
+        code: 'invalid_expiry_year',
+        param: 'exp_year',
+      });
     case 'invalid_cvc':
       return new StripeApiError(402, 'card_error', "Your card's security code is invalid.", { code: 'invalid_cvc', param: 'cvc' });
     case 'live_card':
-      return new StripeApiError(402, 'card_error', 'Your card was declined. Your request was in test mode, but used a non test card. For a list of valid test cards, visit: https://stripe.com/docs/testing.', {
-        code: 'card_declined',
-        decline_code: 'test_mode_live_card',
-        param,
-      });
+      return new StripeApiError(
+        402,
+        'card_error',
+        'Your card was declined. Your request was in test mode, but used a non test card. For a list of valid test cards, visit: https://stripe.com/docs/testing.',
+        {
+          code: 'card_declined',
+          decline_code: 'test_mode_live_card',
+          param,
+        },
+      );
   }
 }

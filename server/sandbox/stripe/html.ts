@@ -10,7 +10,15 @@ export function dateText(ts: number | null | undefined): string {
 }
 
 export function dateTimeText(ts: number): string {
-  return new Date(ts * 1000).toLocaleString('en-US', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' });
+  return new Date(ts * 1000).toLocaleString('en-US', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone: 'UTC',
+    timeZoneName: 'short',
+  });
 }
 
 const css = `

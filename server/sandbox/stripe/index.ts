@@ -13,9 +13,9 @@ import { emptyData, StripeState } from './state';
 import type { Delivery, PaymentMethod, StripeEvent, StripeSeed } from './types';
 import { type ReleaseOrder, STRIPE_RETRY_DELAYS_MS, WebhookSender } from './webhooks';
 
-export { signatureHeader, STRIPE_RETRY_DELAYS_MS } from './webhooks';
 export { StripeState } from './state';
 export type * from './types';
+export { STRIPE_RETRY_DELAYS_MS, signatureHeader } from './webhooks';
 
 export interface StripeSandboxOptions {
   /**

@@ -40,12 +40,18 @@ export function operatorPage(ctx: Ctx, sandbox: StripeSandbox): string {
       : `<div class="scroll"><table id="${id}"><thead><tr>${head.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
 
   const customers = newest(d.customers).map((c) => {
-    const pm = d.paymentMethods.find((p) => p.id === c.invoice_settings.default_payment_method) ?? d.paymentMethods.find((p) => p.customer === c.id);
+    const pm =
+      d.paymentMethods.find((p) => p.id === c.invoice_settings.default_payment_method) ?? d.paymentMethods.find((p) => p.customer === c.id);
     return `<tr><td><code>${c.id}</code></td><td>${escapeHtml(c.email ?? '—')}</td><td>${escapeHtml(c.name ?? '—')}</td><td>${pm ? `${escapeHtml(pm.card.brand)} •••• ${pm.card.last4}${pm.behavior && pm.behavior !== 'succeeds' ? ` <span class="badge failed">${pm.behavior.replace('_', ' ')}</span>` : ''}` : '—'}</td><td>${c.delinquent ? '<span class="badge past_due">delinquent</span>' : ''}</td><td>${dateText(c.created)}</td></tr>`;
   });
   const subscriptions = newest(d.subscriptions).map((s) => {
     const item = s.items.data[0];
-    const when = s.status === 'trialing' ? `trial ends ${dateText(s.trial_end)}` : s.status === 'canceled' ? `ended ${dateText(s.ended_at)}` : `${s.cancel_at_period_end ? 'cancels' : 'renews'} ${dateText(item?.current_period_end)}`;
+    const when =
+      s.status === 'trialing'
+        ? `trial ends ${dateText(s.trial_end)}`
+        : s.status === 'canceled'
+          ? `ended ${dateText(s.ended_at)}`
+          : `${s.cancel_at_period_end ? 'cancels' : 'renews'} ${dateText(item?.current_period_end)}`;
     return `<tr data-subscription="${s.id}"><td><code>${s.id}</code></td><td>${customerLabel(s.customer)}</td><td>${item ? `${productName(item.price.id)} · ${formatMoney(item.price.unit_amount, item.price.currency)}/${item.price.recurring?.interval ?? ''}` : ''}</td><td><span class="badge ${s.status}">${s.status}</span>${s.cancel_at_period_end ? ' <span class="badge">cancel at period end</span>' : ''}</td><td>${when}</td></tr>`;
   });
   const invoices = newest(d.invoices).map(
@@ -56,10 +62,18 @@ export function operatorPage(ctx: Ctx, sandbox: StripeSandbox): string {
     .reverse()
     .slice(0, 200)
     .map((del) => {
-      const attempts = del.attempts.map((a) => `<span class="badge ${a.status && a.status < 300 ? 'succeeded' : 'failed'}" title="${escapeHtml(dateTimeText(Math.floor(a.at / 1000)))}">${a.status ?? escapeHtml(a.error ?? 'error')}</span>`).join('');
+      const attempts = del.attempts
+        .map(
+          (a) =>
+            `<span class="badge ${a.status && a.status < 300 ? 'succeeded' : 'failed'}" title="${escapeHtml(dateTimeText(Math.floor(a.at / 1000)))}">${a.status ?? escapeHtml(a.error ?? 'error')}</span>`,
+        )
+        .join('');
       return `<tr data-event="${del.eventId}"><td>${escapeHtml(del.type)}</td><td><code>${del.eventId}</code></td><td><span class="badge ${del.status}">${del.status}</span>${del.reason !== 'event' ? ` <span class="badge">${del.reason}</span>` : ''}</td><td><div class="attempts">${attempts}</div></td><td><form method="post" action="${ctx.baseUrl}/operator/resend"><input type="hidden" name="event" value="${del.eventId}"><button class="link" type="submit">Resend</button></form></td></tr>`;
     });
-  const prices = d.prices.map((p) => `<tr><td><code>${escapeHtml(p.id)}</code></td><td>${productName(p.id)}</td><td>${formatMoney(p.unit_amount, p.currency)} / ${p.recurring?.interval ?? 'once'}</td><td>${escapeHtml(p.lookup_key ?? '')}</td></tr>`);
+  const prices = d.prices.map(
+    (p) =>
+      `<tr><td><code>${escapeHtml(p.id)}</code></td><td>${productName(p.id)}</td><td>${formatMoney(p.unit_amount, p.currency)} / ${p.recurring?.interval ?? 'once'}</td><td>${escapeHtml(p.lookup_key ?? '')}</td></tr>`,
+  );
 
   const body = `
 <div class="op">

@@ -2,14 +2,23 @@
 // (`/portal/:id`), the hosted invoice page (`/invoices/:id`), and the operator page (`/`).
 // Plain HTML forms, no script; elements carry ids for browser tests.
 import express, { type Request, type Response, type Router } from 'express';
-import { addIntervals, advanceClock, completeCheckout, type Ctx, formatMoney, payInvoice, replaceCard, updateSubscription } from './billing';
+import {
+  addIntervals,
+  advanceClock,
+  type Ctx,
+  completeCheckout,
+  formatMoney,
+  payInvoice,
+  replaceCard,
+  updateSubscription,
+} from './billing';
 import type { CardInput } from './cards';
 import { paymentMethodFromCard } from './cards';
 import { StripeApiError } from './errors';
 import { dateText, escapeHtml, pageShell } from './html';
+import type { StripeSandbox } from './index';
 import { operatorPage } from './operator-page';
 import type { CheckoutSession, Customer, Invoice, PaymentMethod, PortalSession, Price, Subscription } from './types';
-import type { StripeSandbox } from './index';
 
 const COUNTRIES: [string, string][] = [
   ['US', 'United States'],
@@ -67,7 +76,9 @@ function field(body: Body, key: string): string {
 }
 
 function cardFromForm(body: Body): CardInput {
-  const [mm, yy] = field(body, 'expiry').split('/').map((s) => s.trim());
+  const [mm, yy] = field(body, 'expiry')
+    .split('/')
+    .map((s) => s.trim());
   return {
     number: field(body, 'cardnumber'),
     expMonth: Number(mm),
@@ -122,9 +133,18 @@ export function pagesRouter(ctx: Ctx, sandbox: StripeSandbox): Router {
   const router = express.Router();
   const form = express.urlencoded({ extended: false, limit: '64kb' });
   const productName = (price: Price) => state.data.products.find((p) => p.id === price.product)?.name ?? price.product;
-  const html = (res: Response, status: number, title: string, body: string) => res.status(status).type('html').send(pageShell(title, body, pageCss));
+  const html = (res: Response, status: number, title: string, body: string) =>
+    res
+      .status(status)
+      .type('html')
+      .send(pageShell(title, body, pageCss));
   const notFound = (res: Response, what: string) =>
-    html(res, 404, 'Not found', `<div class="panel"><h1>${escapeHtml(what)}</h1><p class="muted">This link is not valid, or it has expired.</p></div>`);
+    html(
+      res,
+      404,
+      'Not found',
+      `<div class="panel"><h1>${escapeHtml(what)}</h1><p class="muted">This link is not valid, or it has expired.</p></div>`,
+    );
 
   // Checkout.
   const checkoutSession = (req: Request): CheckoutSession | undefined => state.data.checkoutSessions.find((s) => s.id === req.params.id);
@@ -134,9 +154,14 @@ export function pagesRouter(ctx: Ctx, sandbox: StripeSandbox): Router {
     const first = items[0]?.price;
     const trialDays = s.sandbox.trialPeriodDays ?? (s.sandbox.trialEnd ? Math.ceil((s.sandbox.trialEnd - state.now()) / 86400) : 0);
     const heading = first ? `Subscribe to ${productName(first)}` : 'Subscribe';
-    const amount = first ? `<div class="amount" id="checkout-amount">${formatMoney(s.amount_total, s.currency)} <small>per ${escapeHtml(first.recurring?.interval ?? 'month')}</small></div>` : '';
+    const amount = first
+      ? `<div class="amount" id="checkout-amount">${formatMoney(s.amount_total, s.currency)} <small>per ${escapeHtml(first.recurring?.interval ?? 'month')}</small></div>`
+      : '';
     const lines = items
-      .map(({ price, quantity }) => `<div class="line"><span>${escapeHtml(productName(price))}${quantity > 1 ? ` × ${quantity}` : ''}<br><span class="muted">Billed ${price.recurring?.interval === 'year' ? 'yearly' : 'monthly'}</span></span><span>${formatMoney(price.unit_amount * quantity, price.currency)}</span></div>`)
+      .map(
+        ({ price, quantity }) =>
+          `<div class="line"><span>${escapeHtml(productName(price))}${quantity > 1 ? ` × ${quantity}` : ''}<br><span class="muted">Billed ${price.recurring?.interval === 'year' ? 'yearly' : 'monthly'}</span></span><span>${formatMoney(price.unit_amount * quantity, price.currency)}</span></div>`,
+      )
       .join('');
     const email = values.email ?? customer?.email ?? s.customer_email ?? '';
     const emailLocked = Boolean(customer?.email ?? s.customer_email);
@@ -167,19 +192,32 @@ export function pagesRouter(ctx: Ctx, sandbox: StripeSandbox): Router {
   };
   router.get('/checkout/:id', (req, res) => {
     const s = checkoutSession(req);
-    if (!s) { notFound(res, 'Something went wrong'); return; }
-    if (s.status === 'complete' && s.success_url) { res.redirect(303, s.success_url.replace('{CHECKOUT_SESSION_ID}', s.id)); return; }
-    if (s.status !== 'open') { notFound(res, 'This Checkout Session is no longer active'); return; }
+    if (!s) {
+      notFound(res, 'Something went wrong');
+      return;
+    }
+    if (s.status === 'complete' && s.success_url) {
+      res.redirect(303, s.success_url.replace('{CHECKOUT_SESSION_ID}', s.id));
+      return;
+    }
+    if (s.status !== 'open') {
+      notFound(res, 'This Checkout Session is no longer active');
+      return;
+    }
     renderCheckout(res, s, {});
   });
   router.post('/checkout/:id', form, (req, res) => {
     const s = checkoutSession(req);
-    if (!s || s.status !== 'open') { notFound(res, 'This Checkout Session is no longer active'); return; }
+    if (s?.status !== 'open') {
+      notFound(res, 'This Checkout Session is no longer active');
+      return;
+    }
     const body = (req.body ?? {}) as Body;
     try {
       completeCheckout(ctx, s, { card: cardFromForm(body), email: field(body, 'email'), name: field(body, 'name') });
     } catch (err) {
-      { renderCheckout(res, s, body, errorText(err)); return; }
+      renderCheckout(res, s, body, errorText(err));
+      return;
     }
     res.redirect(303, (s.success_url ?? `${ctx.baseUrl}/`).replace('{CHECKOUT_SESSION_ID}', s.id));
   });
@@ -190,7 +228,8 @@ export function pagesRouter(ctx: Ctx, sandbox: StripeSandbox): Router {
     const customer = session ? state.data.customers.find((c) => c.id === session.customer) : undefined;
     return session && customer ? { session, customer } : undefined;
   };
-  const liveSubs = (customer: Customer) => state.data.subscriptions.filter((s) => s.customer === customer.id && !['canceled', 'incomplete_expired'].includes(s.status));
+  const liveSubs = (customer: Customer) =>
+    state.data.subscriptions.filter((s) => s.customer === customer.id && !['canceled', 'incomplete_expired'].includes(s.status));
   const defaultCard = (customer: Customer, sub?: Subscription) => {
     const id = sub?.default_payment_method ?? customer.invoice_settings.default_payment_method;
     return state.data.paymentMethods.find((p) => p.id === id);
@@ -213,12 +252,19 @@ export function pagesRouter(ctx: Ctx, sandbox: StripeSandbox): Router {
   };
   router.get('/portal/:id', (req, res) => {
     const found = portalSession(req);
-    if (!found) { notFound(res, 'This session has expired'); return; }
+    if (!found) {
+      notFound(res, 'This session has expired');
+      return;
+    }
     const { session, customer } = found;
     if (session.flow?.type === 'subscription_cancel' && session.flow.subscription_cancel && req.query.home === undefined) {
-      { res.redirect(303, `${ctx.baseUrl}/portal/${session.id}/cancel?subscription=${session.flow.subscription_cancel.subscription}`); return; }
+      res.redirect(303, `${ctx.baseUrl}/portal/${session.id}/cancel?subscription=${session.flow.subscription_cancel.subscription}`);
+      return;
     }
-    if (session.flow?.type === 'payment_method_update' && req.query.home === undefined) { res.redirect(303, `${ctx.baseUrl}/portal/${session.id}/payment-method`); return; }
+    if (session.flow?.type === 'payment_method_update' && req.query.home === undefined) {
+      res.redirect(303, `${ctx.baseUrl}/portal/${session.id}/payment-method`);
+      return;
+    }
     const notice = typeof req.query.notice === 'string' ? req.query.notice : '';
     const subs = liveSubs(customer);
     const invoices = state.data.invoices.filter((i) => i.customer === customer.id).sort((a, b) => b.created - a.created);
@@ -259,7 +305,10 @@ ${notice ? `<div class="alert ok" id="portal-notice">${escapeHtml(notice)}</div>
     invoices.length === 0
       ? '<p class="muted">No invoices yet.</p>'
       : `<table class="invoices" id="portal-invoices"><thead><tr><th>Date</th><th>Amount</th><th>Number</th><th>Status</th></tr></thead><tbody>${invoices
-          .map((i) => `<tr><td><a href="${escapeHtml(i.hosted_invoice_url ?? '#')}">${dateText(i.created)}</a></td><td>${formatMoney(i.total, i.currency)}</td><td>${escapeHtml(i.number ?? '')}</td><td><span class="badge ${i.status ?? ''}">${escapeHtml(i.status ?? '')}</span></td></tr>`)
+          .map(
+            (i) =>
+              `<tr><td><a href="${escapeHtml(i.hosted_invoice_url ?? '#')}">${dateText(i.created)}</a></td><td>${formatMoney(i.total, i.currency)}</td><td>${escapeHtml(i.number ?? '')}</td><td><span class="badge ${i.status ?? ''}">${escapeHtml(i.status ?? '')}</span></td></tr>`,
+          )
           .join('')}</tbody></table>`
   }
 </section>`;
@@ -267,10 +316,16 @@ ${notice ? `<div class="alert ok" id="portal-notice">${escapeHtml(notice)}</div>
   });
   router.get('/portal/:id/cancel', (req, res) => {
     const found = portalSession(req);
-    if (!found) { notFound(res, 'This session has expired'); return; }
+    if (!found) {
+      notFound(res, 'This session has expired');
+      return;
+    }
     const { session, customer } = found;
     const sub = liveSubs(customer).find((s) => s.id === req.query.subscription);
-    if (!sub) { res.redirect(303, `${ctx.baseUrl}/portal/${session.id}?home`); return; }
+    if (!sub) {
+      res.redirect(303, `${ctx.baseUrl}/portal/${session.id}?home`);
+      return;
+    }
     const end = sub.status === 'trialing' ? sub.trial_end : (sub.items.data[0]?.current_period_end ?? null);
     const price = sub.items.data[0]?.price;
     const main = `
@@ -286,18 +341,33 @@ ${notice ? `<div class="alert ok" id="portal-notice">${escapeHtml(notice)}</div>
   });
   router.post('/portal/:id/cancel', form, (req, res) => {
     const found = portalSession(req);
-    if (!found) { notFound(res, 'This session has expired'); return; }
+    if (!found) {
+      notFound(res, 'This session has expired');
+      return;
+    }
     const { session, customer } = found;
     const sub = liveSubs(customer).find((s) => s.id === (req.body as Body).subscription);
-    if (!sub) { res.redirect(303, `${ctx.baseUrl}/portal/${session.id}?home`); return; }
+    if (!sub) {
+      res.redirect(303, `${ctx.baseUrl}/portal/${session.id}?home`);
+      return;
+    }
     updateSubscription(ctx, sub, { cancelAtPeriodEnd: true });
     const after = session.flow?.after_completion;
-    if (after?.type === 'redirect' && after.redirect) { res.redirect(303, after.redirect.return_url); return; }
-    res.redirect(303, `${ctx.baseUrl}/portal/${session.id}?home&notice=${encodeURIComponent(`Your plan has been canceled. It remains available until ${dateText(sub.cancel_at)}.`)}`);
+    if (after?.type === 'redirect' && after.redirect) {
+      res.redirect(303, after.redirect.return_url);
+      return;
+    }
+    res.redirect(
+      303,
+      `${ctx.baseUrl}/portal/${session.id}?home&notice=${encodeURIComponent(`Your plan has been canceled. It remains available until ${dateText(sub.cancel_at)}.`)}`,
+    );
   });
   router.post('/portal/:id/renew', form, (req, res) => {
     const found = portalSession(req);
-    if (!found) { notFound(res, 'This session has expired'); return; }
+    if (!found) {
+      notFound(res, 'This session has expired');
+      return;
+    }
     const { session, customer } = found;
     const sub = liveSubs(customer).find((s) => s.id === (req.body as Body).subscription);
     if (sub) updateSubscription(ctx, sub, { cancelAtPeriodEnd: false });
@@ -316,30 +386,50 @@ ${TEST_HINT}`;
   };
   router.get('/portal/:id/payment-method', (req, res) => {
     const found = portalSession(req);
-    if (!found) { notFound(res, 'This session has expired'); return; }
+    if (!found) {
+      notFound(res, 'This session has expired');
+      return;
+    }
     renderCardPage(res, found.session, {});
   });
   router.post('/portal/:id/payment-method', form, (req, res) => {
     const found = portalSession(req);
-    if (!found) { notFound(res, 'This session has expired'); return; }
+    if (!found) {
+      notFound(res, 'This session has expired');
+      return;
+    }
     const { session, customer } = found;
     const body = (req.body ?? {}) as Body;
     try {
       replaceCard(ctx, customer, cardFromForm(body));
     } catch (err) {
-      { renderCardPage(res, session, body, errorText(err)); return; }
+      renderCardPage(res, session, body, errorText(err));
+      return;
     }
     const after = session.flow?.after_completion;
-    if (session.flow?.type === 'payment_method_update' && after?.type === 'redirect' && after.redirect) { res.redirect(303, after.redirect.return_url); return; }
+    if (session.flow?.type === 'payment_method_update' && after?.type === 'redirect' && after.redirect) {
+      res.redirect(303, after.redirect.return_url);
+      return;
+    }
     res.redirect(303, `${ctx.baseUrl}/portal/${session.id}?home&notice=${encodeURIComponent('Your payment method has been updated.')}`);
   });
 
   // Hosted invoice page.
   const renderInvoice = (res: Response, invoice: Invoice, values: Body, error?: string, notice?: string) => {
     const customer = state.data.customers.find((c) => c.id === invoice.customer);
-    const status = invoice.status === 'paid' ? `Paid on ${dateText(invoice.status_transitions.paid_at)}` : invoice.status === 'open' ? (invoice.attempt_count > 0 ? 'Payment failed — due now' : 'Due now') : (invoice.status ?? '');
+    const status =
+      invoice.status === 'paid'
+        ? `Paid on ${dateText(invoice.status_transitions.paid_at)}`
+        : invoice.status === 'open'
+          ? invoice.attempt_count > 0
+            ? 'Payment failed — due now'
+            : 'Due now'
+          : (invoice.status ?? '');
     const rows = invoice.lines.data
-      .map((l) => `<div class="line"><span>${escapeHtml(l.description ?? '')}<br><span class="muted">${dateText(l.period.start)} – ${dateText(l.period.end)}</span></span><span>${formatMoney(l.amount, l.currency)}</span></div>`)
+      .map(
+        (l) =>
+          `<div class="line"><span>${escapeHtml(l.description ?? '')}<br><span class="muted">${dateText(l.period.start)} – ${dateText(l.period.end)}</span></span><span>${formatMoney(l.amount, l.currency)}</span></div>`,
+      )
       .join('');
     const body = `
 <div class="panel">
@@ -364,12 +454,18 @@ ${TEST_HINT}`;
   };
   router.get('/invoices/:id', (req, res) => {
     const invoice = state.data.invoices.find((i) => i.id === req.params.id);
-    if (!invoice) { notFound(res, 'Invoice not found'); return; }
+    if (!invoice) {
+      notFound(res, 'Invoice not found');
+      return;
+    }
     renderInvoice(res, invoice, {}, undefined, req.query.paid !== undefined ? 'Thank you, your payment went through.' : undefined);
   });
   router.post('/invoices/:id/pay', form, (req, res) => {
     const invoice = state.data.invoices.find((i) => i.id === req.params.id);
-    if (!invoice) { notFound(res, 'Invoice not found'); return; }
+    if (!invoice) {
+      notFound(res, 'Invoice not found');
+      return;
+    }
     const body = (req.body ?? {}) as Body;
     try {
       const customer = state.customer(invoice.customer);
@@ -379,7 +475,8 @@ ${TEST_HINT}`;
       state.publish('payment_method.attached', pm);
       payInvoice(ctx, invoice, pm);
     } catch (err) {
-      { renderInvoice(res, invoice, body, errorText(err)); return; }
+      renderInvoice(res, invoice, body, errorText(err));
+      return;
     }
     res.redirect(303, `${ctx.baseUrl}/invoices/${invoice.id}?paid`);
   });
@@ -396,7 +493,9 @@ ${TEST_HINT}`;
     if (by === 'day') target = now + 86400;
     else if (by === 'month') target = addIntervals(now, 'month', 1);
     else if (by === 'trial') {
-      const ends = state.data.subscriptions.filter((s) => s.status === 'trialing' && s.trial_end !== null).map((s) => s.trial_end as number);
+      const ends = state.data.subscriptions
+        .filter((s) => s.status === 'trialing' && s.trial_end !== null)
+        .map((s) => s.trial_end as number);
       target = ends.length > 0 ? Math.min(...ends) : now;
     } else if (/^\d+$/.test(field(body, 'days'))) target = now + Number(field(body, 'days')) * 86400;
     advanceClock(ctx, target);

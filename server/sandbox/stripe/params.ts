@@ -11,7 +11,10 @@ export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v =
 export function onlyKnown(params: Params, allowed: readonly string[]): void {
   for (const key of Object.keys(params)) {
     if (key !== 'expand' && !allowed.includes(key)) {
-      throw new StripeApiError(400, 'invalid_request_error', `Received unknown parameter: ${key}`, { code: 'parameter_unknown', param: key });
+      throw new StripeApiError(400, 'invalid_request_error', `Received unknown parameter: ${key}`, {
+        code: 'parameter_unknown',
+        param: key,
+      });
     }
   }
 }
@@ -39,7 +42,10 @@ export function int(params: Params, key: string, name = key): number | undefined
   const v = params[key];
   if (v === undefined) return undefined;
   if (typeof v === 'string' && /^-?\d+$/.test(v)) return Number(v);
-  throw new StripeApiError(400, 'invalid_request_error', `Invalid integer: ${String(v)}`, { code: 'parameter_invalid_integer', param: name });
+  throw new StripeApiError(400, 'invalid_request_error', `Invalid integer: ${String(v)}`, {
+    code: 'parameter_invalid_integer',
+    param: name,
+  });
 }
 
 export function bool(params: Params, key: string): boolean | undefined {
@@ -47,7 +53,10 @@ export function bool(params: Params, key: string): boolean | undefined {
   if (v === undefined) return undefined;
   if (v === 'true') return true;
   if (v === 'false') return false;
-  throw new StripeApiError(400, 'invalid_request_error', `Invalid boolean: ${String(v)}`, { code: 'parameter_invalid_boolean', param: key });
+  throw new StripeApiError(400, 'invalid_request_error', `Invalid boolean: ${String(v)}`, {
+    code: 'parameter_invalid_boolean',
+    param: key,
+  });
 }
 
 /** `trial_end`-style: a timestamp or the word `now`. */

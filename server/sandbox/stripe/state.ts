@@ -1,7 +1,8 @@
 // The sandbox's whole state, its clock and its events. Mutations call `changed()` so the data file is written;
 // every Stripe event goes through `publish()`, which keeps it for events.list and hands it to the webhook sender.
-import { EventEmitter } from 'node:events';
+
 import { randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { missing } from './errors';
@@ -41,7 +42,9 @@ export function emptyData(): StripeData {
 
 /** A copy without the sandbox-only fields (card behaviour, checkout items, last error). */
 export function plain<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value, (key, v: unknown) => (key === 'behavior' || key === 'last_error' || key === 'sandbox' ? undefined : v))) as T;
+  return JSON.parse(
+    JSON.stringify(value, (key, v: unknown) => (key === 'behavior' || key === 'last_error' || key === 'sandbox' ? undefined : v)),
+  ) as T;
 }
 
 export class StripeState extends EventEmitter {
@@ -152,7 +155,9 @@ export class StripeState extends EventEmitter {
   /** Any kept object by id, for expand[]. */
   find(id: string): object | undefined {
     const d = this.data;
-    for (const list of [d.customers, d.subscriptions, d.invoices, d.paymentMethods, d.prices, d.products, d.checkoutSessions] as { id: string }[][]) {
+    for (const list of [d.customers, d.subscriptions, d.invoices, d.paymentMethods, d.prices, d.products, d.checkoutSessions] as {
+      id: string;
+    }[][]) {
       const hit = list.find((x) => x.id === id);
       if (hit) return hit;
     }

@@ -123,7 +123,15 @@ export interface SubscriptionItem {
   subscription: string;
 }
 
-export type SubscriptionStatus = 'incomplete' | 'incomplete_expired' | 'trialing' | 'active' | 'past_due' | 'canceled' | 'unpaid' | 'paused';
+export type SubscriptionStatus =
+  | 'incomplete'
+  | 'incomplete_expired'
+  | 'trialing'
+  | 'active'
+  | 'past_due'
+  | 'canceled'
+  | 'unpaid'
+  | 'paused';
 
 export interface Subscription {
   id: string;
@@ -170,7 +178,13 @@ export interface InvoiceLine {
   parent: {
     type: 'subscription_item_details';
     invoice_item_details: null;
-    subscription_item_details: { invoice_item: null; proration: boolean; proration_details: { credited_items: null }; subscription: string; subscription_item: string };
+    subscription_item_details: {
+      invoice_item: null;
+      proration: boolean;
+      proration_details: { credited_items: null };
+      subscription: string;
+      subscription_item: string;
+    };
   };
   period: { end: number; start: number };
   pretax_credit_amounts: [];
@@ -220,7 +234,12 @@ export interface Invoice {
   period_start: number;
   starting_balance: number;
   status: InvoiceStatus | null;
-  status_transitions: { finalized_at: number | null; marked_uncollectible_at: number | null; paid_at: number | null; voided_at: number | null };
+  status_transitions: {
+    finalized_at: number | null;
+    marked_uncollectible_at: number | null;
+    paid_at: number | null;
+    voided_at: number | null;
+  };
   subtotal: number;
   subtotal_excluding_tax: number;
   test_clock: null;
@@ -239,7 +258,14 @@ export interface CheckoutSession {
   created: number;
   currency: string;
   customer: string | null;
-  customer_details: { address: Address | null; email: string | null; name: string | null; phone: null; tax_exempt: 'none'; tax_ids: [] } | null;
+  customer_details: {
+    address: Address | null;
+    email: string | null;
+    name: string | null;
+    phone: null;
+    tax_exempt: 'none';
+    tax_ids: [];
+  } | null;
   customer_email: string | null;
   expires_at: number;
   invoice: string | null;
@@ -270,7 +296,11 @@ export interface PortalSession {
   customer: string;
   flow: {
     type: 'subscription_cancel' | 'payment_method_update' | 'subscription_update';
-    after_completion: { type: 'redirect' | 'portal_homepage' | 'hosted_confirmation'; redirect: { return_url: string } | null; hosted_confirmation: null };
+    after_completion: {
+      type: 'redirect' | 'portal_homepage' | 'hosted_confirmation';
+      redirect: { return_url: string } | null;
+      hosted_confirmation: null;
+    };
     subscription_cancel: { retention: null; subscription: string } | null;
     subscription_update: null;
     subscription_update_confirm: null;
@@ -342,6 +372,14 @@ export interface StripeSeed {
     name: string;
     description?: string;
     metadata?: Metadata;
-    prices: { id: string; lookup_key?: string; unit_amount: number; currency: string; interval: Interval; nickname?: string; metadata?: Metadata }[];
+    prices: {
+      id: string;
+      lookup_key?: string;
+      unit_amount: number;
+      currency: string;
+      interval: Interval;
+      nickname?: string;
+      metadata?: Metadata;
+    }[];
   }[];
 }

@@ -9,7 +9,17 @@ import type { Delivery, StripeEvent } from './types';
 const MAX_DELIVERIES = 1000;
 
 /** Stripe retries for up to three days with growing gaps; these are the gaps before retries 1, 2, 3 … */
-export const STRIPE_RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 5 * 3600_000, 10 * 3600_000, 10 * 3600_000, 12 * 3600_000, 24 * 3600_000];
+export const STRIPE_RETRY_DELAYS_MS = [
+  60_000,
+  5 * 60_000,
+  30 * 60_000,
+  2 * 3600_000,
+  5 * 3600_000,
+  10 * 3600_000,
+  10 * 3600_000,
+  12 * 3600_000,
+  24 * 3600_000,
+];
 
 export interface WebhookConfig {
   /** Where events are sent; unset: events are kept (events.list) but not sent. */
@@ -104,7 +114,7 @@ export class WebhookSender {
   private enqueue(event: StripeEvent, reason: Delivery['reason']): void {
     const next = this.queue.then(() => this.deliver(event, reason));
     this.queue = next.catch(() => undefined);
-    this.track(next);
+    void this.track(next);
   }
 
   private track<T>(p: Promise<T>): Promise<T> {
@@ -117,9 +127,10 @@ export class WebhookSender {
   private async deliver(event: StripeEvent, reason: Delivery['reason']): Promise<Delivery> {
     const delivery: Delivery = { id: randomId('whd', 14), eventId: event.id, type: event.type, status: 'pending', attempts: [], reason };
     this.state.data.deliveries.push(delivery);
-    if (this.state.data.deliveries.length > MAX_DELIVERIES) this.state.data.deliveries.splice(0, this.state.data.deliveries.length - MAX_DELIVERIES);
+    if (this.state.data.deliveries.length > MAX_DELIVERIES)
+      this.state.data.deliveries.splice(0, this.state.data.deliveries.length - MAX_DELIVERIES);
     const ok = await this.attempt(event, delivery);
-    if (!ok) this.track(this.retry(event, delivery));
+    if (!ok) await this.track(this.retry(event, delivery));
     return delivery;
   }
 
@@ -180,7 +191,15 @@ export class WebhookSender {
       }
       return false;
     } catch (err) {
-      record.error = this.closed ? 'sandbox closed' : abort.signal.aborted ? 'timed out' : err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
+      record.error = this.closed
+        ? 'sandbox closed'
+        : abort.signal.aborted
+          ? 'timed out'
+          : err instanceof Error
+            ? err.cause instanceof Error
+              ? err.cause.message
+              : err.message
+            : String(err);
       return false;
     } finally {
       clearTimeout(timer);

@@ -61,13 +61,28 @@ export function homeView(input: { consoleUrl: string; widgets: HomeWidget[] }): 
       w.off || !w.online
         ? { type: 'button', action_id: HOME_ACTIONS.goOnline, text: plain('Go online'), value: w.id, style: 'primary' }
         : { type: 'button', action_id: HOME_ACTIONS.goOffline, text: plain('Go offline'), value: w.id },
-      { type: 'button', action_id: HOME_ACTIONS.manualMode, text: plain(w.manualMode ? 'Manual mode: on' : 'Manual mode: off'), value: w.id },
+      {
+        type: 'button',
+        action_id: HOME_ACTIONS.manualMode,
+        text: plain(w.manualMode ? 'Manual mode: on' : 'Manual mode: off'),
+        value: w.id,
+      },
       { type: 'button', action_id: HOME_ACTIONS.operatingHours, text: plain('Operating hours'), value: w.id },
-      { type: 'button', action_id: HOME_ACTIONS.openSettings, text: plain('Open settings'), value: w.id, url: `${input.consoleUrl}#/settings/${w.id}/behavior` },
+      {
+        type: 'button',
+        action_id: HOME_ACTIONS.openSettings,
+        text: plain('Open settings'),
+        value: w.id,
+        url: `${input.consoleUrl}#/settings/${w.id}/behavior`,
+      },
     ];
     blocks.push(
       { type: 'divider' },
-      { type: 'section', block_id: `widget_${w.id}`, text: { type: 'mrkdwn', text: `<#${w.channelId}> (${esc(w.channelName)})\n${state}: ${w.why}` } },
+      {
+        type: 'section',
+        block_id: `widget_${w.id}`,
+        text: { type: 'mrkdwn', text: `<#${w.channelId}> (${esc(w.channelName)})\n${state}: ${w.why}` },
+      },
       { type: 'context', elements: [{ type: 'mrkdwn', text: `Today: *${w.today}* · Last 30 days: *${w.last30Days}*` }] },
       { type: 'section', text: { type: 'mrkdwn', text: waitingText(w) } },
       { type: 'actions', block_id: `home_${w.id}`, elements: buttons },

@@ -59,7 +59,12 @@ export function pickActionModal(c: ConversationDocument, name: string): ModalVie
   const option = (value: ConversationAction, text: string) => ({ text: plain(text), value });
   const options = [
     ...(c.status === 'open'
-      ? [option('end', 'End chat'), option('askEmail', 'Ask for e-mail'), option('savedReply', 'Send a saved reply'), option('questionGroup', 'Start a question group')]
+      ? [
+          option('end', 'End chat'),
+          option('askEmail', 'Ask for e-mail'),
+          option('savedReply', 'Send a saved reply'),
+          option('questionGroup', 'Start a question group'),
+        ]
       : []),
     option('visitorInfo', 'Visitor info'),
     option('sendTranscript', 'Send transcript'),
@@ -69,7 +74,12 @@ export function pickActionModal(c: ConversationDocument, name: string): ModalVie
     `Conversation #${c.number}`,
     [
       section(`*#${c.number} · ${escapeMrkdwn(name)}*${c.status === 'open' ? '' : ' (ended)'}`),
-      { type: 'input', block_id: FIELDS.action, label: plain('Action'), element: { type: 'radio_buttons', action_id: FIELDS.action, options } },
+      {
+        type: 'input',
+        block_id: FIELDS.action,
+        label: plain('Action'),
+        element: { type: 'radio_buttons', action_id: FIELDS.action, options },
+      },
     ],
     { submit: 'Next', metadata: String(c._id) },
   );
@@ -80,7 +90,9 @@ export function endChatModal(c: ConversationDocument, name: string): ModalView {
     VIEWS.endChat,
     'End chat',
     [
-      section(`End conversation *#${c.number}* with *${escapeMrkdwn(name)}*? The visitor sees that the chat has ended, and the post-chat actions run.`),
+      section(
+        `End conversation *#${c.number}* with *${escapeMrkdwn(name)}*? The visitor sees that the chat has ended, and the post-chat actions run.`,
+      ),
       {
         type: 'input',
         block_id: FIELDS.note,
@@ -96,15 +108,28 @@ export function endChatModal(c: ConversationDocument, name: string): ModalView {
 
 export function askEmailModal(c: ConversationDocument, visitor: VisitorDocument | null): ModalView {
   const known = visitor?.email ? ` They already gave *${escapeMrkdwn(visitor.email)}*.` : '';
-  return modal(VIEWS.askEmail, 'Ask for e-mail', [section(`Ask the visitor of conversation *#${c.number}* for their e-mail address?${known}`)], {
-    submit: 'Ask',
-    metadata: String(c._id),
-  });
+  return modal(
+    VIEWS.askEmail,
+    'Ask for e-mail',
+    [section(`Ask the visitor of conversation *#${c.number}* for their e-mail address?${known}`)],
+    {
+      submit: 'Ask',
+      metadata: String(c._id),
+    },
+  );
 }
 
 export type PickItem = { value: string; label: string; detail: string };
 
-function pickerModal(callbackId: string, title: string, field: string, c: ConversationDocument, items: PickItem[], empty: string, submit: string): ModalView {
+function pickerModal(
+  callbackId: string,
+  title: string,
+  field: string,
+  c: ConversationDocument,
+  items: PickItem[],
+  empty: string,
+  submit: string,
+): ModalView {
   if (items.length === 0) return modal(callbackId, title, [section(empty)]);
   return modal(
     callbackId,
@@ -119,7 +144,11 @@ function pickerModal(callbackId: string, title: string, field: string, c: Conver
           type: 'static_select',
           action_id: field,
           placeholder: plain('Choose…'),
-          options: items.slice(0, 100).map((i) => ({ text: plain(cut(i.label, 75)), value: i.value, ...(i.detail ? { description: plain(cut(i.detail, 75)) } : {}) })),
+          options: items.slice(0, 100).map((i) => ({
+            text: plain(cut(i.label, 75)),
+            value: i.value,
+            ...(i.detail ? { description: plain(cut(i.detail, 75)) } : {}),
+          })),
         },
       },
     ],
@@ -128,11 +157,27 @@ function pickerModal(callbackId: string, title: string, field: string, c: Conver
 }
 
 export function savedReplyModal(c: ConversationDocument, replies: PickItem[], consoleUrl: string): ModalView {
-  return pickerModal(VIEWS.savedReply, 'Saved replies', FIELDS.reply, c, replies, `This widget has no saved replies yet. <${consoleUrl}|Add some in the Parley console>.`, 'Send');
+  return pickerModal(
+    VIEWS.savedReply,
+    'Saved replies',
+    FIELDS.reply,
+    c,
+    replies,
+    `This widget has no saved replies yet. <${consoleUrl}|Add some in the Parley console>.`,
+    'Send',
+  );
 }
 
 export function questionGroupModal(c: ConversationDocument, groups: PickItem[], consoleUrl: string): ModalView {
-  return pickerModal(VIEWS.questionGroup, 'Question groups', FIELDS.group, c, groups, `Your account has no question groups yet. <${consoleUrl}|Add some in the Parley console>.`, 'Start');
+  return pickerModal(
+    VIEWS.questionGroup,
+    'Question groups',
+    FIELDS.group,
+    c,
+    groups,
+    `Your account has no question groups yet. <${consoleUrl}|Add some in the Parley console>.`,
+    'Start',
+  );
 }
 
 export function visitorInfoModal(c: ConversationDocument, visitor: VisitorDocument | null): ModalView {
@@ -186,13 +231,20 @@ export function dayRanges(ce: Pick<ChatEndpointDocument, 'operatingHours'>, week
 export function operatingHoursModal(ce: ChatEndpointDocument): ModalView {
   const scheduleOption = { text: plain('Follow the schedule: offline outside these hours'), value: 'on' };
   const blocks: KnownBlock[] = [
-    section(`Operating hours of the chat in <#${ce.RoomId}>. One or more ranges per day, e.g. \`09:00-12:30, 13:30-17:00\`, in 15-minute steps; leave a day empty when closed.`),
+    section(
+      `Operating hours of the chat in <#${ce.RoomId}>. One or more ranges per day, e.g. \`09:00-12:30, 13:30-17:00\`, in 15-minute steps; leave a day empty when closed.`,
+    ),
     {
       type: 'input',
       block_id: FIELDS.schedule,
       optional: true,
       label: plain('Schedule'),
-      element: { type: 'checkboxes', action_id: FIELDS.schedule, options: [scheduleOption], ...(ce.onOffSchedule ? { initial_options: [scheduleOption] } : {}) },
+      element: {
+        type: 'checkboxes',
+        action_id: FIELDS.schedule,
+        options: [scheduleOption],
+        ...(ce.onOffSchedule ? { initial_options: [scheduleOption] } : {}),
+      },
     },
     {
       type: 'input',
@@ -209,7 +261,13 @@ export function operatingHoursModal(ce: ChatEndpointDocument): ModalView {
       block_id: FIELDS.day(day),
       optional: true,
       label: plain(WEEKDAYS[day] ?? ''),
-      element: { type: 'plain_text_input', action_id: FIELDS.day(day), placeholder: plain('closed'), max_length: 200, ...(initial ? { initial_value: initial } : {}) },
+      element: {
+        type: 'plain_text_input',
+        action_id: FIELDS.day(day),
+        placeholder: plain('closed'),
+        max_length: 200,
+        ...(initial ? { initial_value: initial } : {}),
+      },
     });
   }
   return modal(VIEWS.operatingHours, 'Operating hours', blocks, { submit: 'Save', metadata: String(ce._id) });

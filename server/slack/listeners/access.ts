@@ -1,5 +1,5 @@
-import { isValidObjectId } from 'mongoose';
 import type { WebClient } from '@slack/web-api';
+import { isValidObjectId } from 'mongoose';
 import type { Models } from '../../models';
 import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
 import type { ConversationDocument } from '../../models/Conversation';
@@ -24,9 +24,15 @@ export async function conversationForMember(
 }
 
 /** A widget of this workspace whose channel the person is in; else a clear refusal. */
-export async function widgetForMember(models: Models, client: WebClient, who: { teamId: string; userId: string }, ceId: string): Promise<ChatEndpointDocument> {
+export async function widgetForMember(
+  models: Models,
+  client: WebClient,
+  who: { teamId: string; userId: string },
+  ceId: string,
+): Promise<ChatEndpointDocument> {
   const ce = isValidObjectId(ceId) ? await models.ChatEndpoint.findById(ceId) : null;
-  if (!ce || ce.slackTeamId !== who.teamId || ce.Step !== 3) throw new ActionRefused('This widget is no longer linked to a channel of this workspace.');
+  if (!ce || ce.slackTeamId !== who.teamId || ce.Step !== 3)
+    throw new ActionRefused('This widget is no longer linked to a channel of this workspace.');
   if (!(await isChannelMember(client, who.teamId, ce.RoomId, who.userId))) {
     throw new ActionRefused(`Only members of <#${ce.RoomId}> can change its website chat. Join the channel first.`);
   }

@@ -5,24 +5,24 @@
  */
 import type { App, BlockAction, ButtonAction, Logger } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
+import { decodeResponse } from '../../commands/savedReplies';
 import type { Config } from '../../config';
 import type { Models } from '../../models';
-import type { ConversationDocument } from '../../models/Conversation';
 import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
+import type { ConversationDocument } from '../../models/Conversation';
 import { HEADER_ACTIONS } from '../../relay/blocks';
-import { decodeResponse } from '../../commands/savedReplies';
 import { HOME_ACTIONS } from '../blocks/home';
 import {
   askEmailModal,
+  type ConversationAction,
   endChatModal,
+  type ModalView,
   operatingHoursModal,
+  type PickItem,
   questionGroupModal,
   savedReplyModal,
   sendTranscriptModal,
   visitorInfoModal,
-  type ConversationAction,
-  type ModalView,
-  type PickItem,
 } from '../blocks/modals';
 import { sendReply, visitorName } from '../conversationActions';
 import { homeTabsFor } from '../home';
@@ -44,7 +44,12 @@ export async function questionGroupItems(models: Models, ce: ChatEndpointDocumen
 }
 
 /** The modal of a thread action, built from the conversation's current state. */
-export async function actionModal(deps: Deps, action: ConversationAction, c: ConversationDocument, ce: ChatEndpointDocument): Promise<ModalView> {
+export async function actionModal(
+  deps: Deps,
+  action: ConversationAction,
+  c: ConversationDocument,
+  ce: ChatEndpointDocument,
+): Promise<ModalView> {
   const settingsUrl = (tab: string) => `${deps.config.publicUrl}/app/#/settings/${ce.id}/${tab}`;
   const visitor = await deps.models.Visitor.findById(c.visitorId);
   switch (action) {
@@ -72,7 +77,13 @@ const HEADER_MODALS: [string, ConversationAction][] = [
 ];
 
 /** Tells the person why an action did not happen: on the response_url when there is one, else in a small modal. */
-async function refuse(client: WebClient, body: BlockAction, respond: (m: { text: string; response_type: 'ephemeral'; replace_original: false }) => Promise<unknown>, text: string, logger: Logger): Promise<void> {
+async function refuse(
+  client: WebClient,
+  body: BlockAction,
+  respond: (m: { text: string; response_type: 'ephemeral'; replace_original: false }) => Promise<unknown>,
+  text: string,
+  logger: Logger,
+): Promise<void> {
   try {
     if (body.response_url) {
       await respond({ text, response_type: 'ephemeral', replace_original: false });
@@ -80,7 +91,12 @@ async function refuse(client: WebClient, body: BlockAction, respond: (m: { text:
     }
     await client.views.open({
       trigger_id: body.trigger_id,
-      view: { type: 'modal', title: { type: 'plain_text', text: 'Parley' }, close: { type: 'plain_text', text: 'Close' }, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] },
+      view: {
+        type: 'modal',
+        title: { type: 'plain_text', text: 'Parley' },
+        close: { type: 'plain_text', text: 'Close' },
+        blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }],
+      },
     });
   } catch (error) {
     logger.warn('could not tell the person why an action failed', error instanceof Error ? error.message : error);
@@ -136,7 +152,14 @@ export function registerActionListeners(app: App, deps: Deps): void {
     await changeSettings(deps, client, ce, body.user.id, { off: false }, 'turned the website chat *on* from the Parley App Home.');
   });
   homeButton(HOME_ACTIONS.goOffline, async (ce, client, body) => {
-    await changeSettings(deps, client, ce, body.user.id, { off: true }, 'turned the website chat *off* from the Parley App Home: visitors see the offline form.');
+    await changeSettings(
+      deps,
+      client,
+      ce,
+      body.user.id,
+      { off: true },
+      'turned the website chat *off* from the Parley App Home: visitors see the offline form.',
+    );
   });
   homeButton(HOME_ACTIONS.manualMode, async (ce, client, body) => {
     await toggleManualMode(deps, client, ce, body.user.id);

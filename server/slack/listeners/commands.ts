@@ -1,10 +1,10 @@
 import type { App } from '@slack/bolt';
 import type { Config } from '../../config';
 import type { Models } from '../../models';
-import { helpText, parseCommand, PARLEY_COMMAND, runParley, type Reply } from './parley';
 import { failureText } from './failures';
+import { helpText, PARLEY_COMMAND, parseCommand, type Reply, runParley } from './parley';
 
-export { PARLEY_COMMAND, helpText } from './parley';
+export { helpText, PARLEY_COMMAND } from './parley';
 
 /** `/parley`: acknowledged at once (Slack waits 3 s at most); the answer follows on the response_url. */
 export function registerCommandListeners(app: App, deps: { models: Models; config: Config }): void {
@@ -17,7 +17,12 @@ export function registerCommandListeners(app: App, deps: { models: Models; confi
     await ack();
     let reply: Reply;
     try {
-      reply = await runParley(deps, client, { teamId: command.team_id, userId: command.user_id, channelId: command.channel_id, text: command.text });
+      reply = await runParley(deps, client, {
+        teamId: command.team_id,
+        userId: command.user_id,
+        channelId: command.channel_id,
+        text: command.text,
+      });
     } catch (error) {
       reply = { text: failureText(error, logger, `/parley ${command.text}`) };
     }

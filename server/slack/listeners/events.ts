@@ -2,8 +2,8 @@
  * Events API listeners. Bolt acknowledges events before listeners run, so Slack gets its answer at once.
  */
 import type { App } from '@slack/bolt';
-import type { Models } from '../../models';
 import { markInstallationRevoked, markUserTokensRevoked } from '../../commands/slackInstallations';
+import type { Models } from '../../models';
 
 export function registerEventListeners(app: App, models: Models): void {
   // Nothing is deleted: widgets go offline and the dashboard and permissions page say why.

@@ -1,7 +1,7 @@
 import type { Logger } from '@slack/bolt';
 import { AppError } from '../../errors';
-import { ActionRefused } from '../conversationActions';
 import { isSlackCallError, slackErrorCode } from '../client';
+import { ActionRefused } from '../conversationActions';
 
 /** What to tell the operator when an action fails: refusals as they are, everything else without internals. */
 export function failureText(error: unknown, logger: Logger, what: string): string {

@@ -13,7 +13,7 @@ export function directMessageReply(consoleUrl: string): string {
 /** The app's Messages tab: a person writes to Parley directly and gets a short, helpful answer in the same DM. */
 export function registerMessagesTabListeners(app: App, deps: { config: Config }): void {
   app.event('message', async ({ event, client }) => {
-    if (event.channel_type !== 'im' || event.subtype !== undefined || 'bot_id' in event && event.bot_id) return;
+    if (event.channel_type !== 'im' || event.subtype !== undefined || ('bot_id' in event && event.bot_id)) return;
     await client.chat.postMessage({ channel: event.channel, text: directMessageReply(`${deps.config.publicUrl}/app/`) });
   });
 }

@@ -6,15 +6,26 @@
  */
 import type { types } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
+import { decodeResponse } from '../../commands/savedReplies';
+import { updateWidgetSettings } from '../../commands/updateWidgetSettings';
 import type { Config } from '../../config';
 import type { Models } from '../../models';
 import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
 import type { ConversationDocument } from '../../models/Conversation';
 import type { Relay } from '../../relay';
-import { updateWidgetSettings } from '../../commands/updateWidgetSettings';
-import { decodeResponse } from '../../commands/savedReplies';
 import { escapeMrkdwn } from '../../relay/blocks';
-import { askForEmail, discardChat, emailTranscript, endChat, sendReply, sendToWebhook, startGroup, ActionRefused } from '../conversationActions';
+import { HOME_ACTIONS } from '../blocks/home';
+import {
+  ActionRefused,
+  askForEmail,
+  discardChat,
+  emailTranscript,
+  endChat,
+  sendReply,
+  sendToWebhook,
+  startGroup,
+} from '../conversationActions';
+import { homeTabsFor } from '../home';
 import {
   availabilityOf,
   conversationCounts,
@@ -25,8 +36,6 @@ import {
   widgetOfChannel,
   widgetsOfMember,
 } from '../operators';
-import { homeTabsFor } from '../home';
-import { HOME_ACTIONS } from '../blocks/home';
 
 type KnownBlock = types.KnownBlock;
 export type Reply = { text: string; blocks?: KnownBlock[] };
@@ -71,10 +80,26 @@ const ALIASES: Record<string, string> = {
 
 type Toggle = { field: 'requireInfo' | 'responseReminders' | 'notifyChannelOnMsg' | 'forwardSlackUserName'; on: string; off: string };
 const TOGGLES: Record<string, Toggle> = {
-  'require-info': { field: 'requireInfo', on: 'visitors must give their e-mail address before chatting', off: 'visitors can chat without giving their e-mail address' },
-  'response-reminders': { field: 'responseReminders', on: 'response reminders are on: threads waiting for an answer get a reminder', off: 'response reminders are off' },
-  'notify-channel-on-msg': { field: 'notifyChannelOnMsg', on: 'visitor messages are also posted to the channel', off: 'visitor messages stay in their threads' },
-  'operator-name': { field: 'forwardSlackUserName', on: "visitors see operators' Slack names", off: `visitors see the agent label instead of operators' names` },
+  'require-info': {
+    field: 'requireInfo',
+    on: 'visitors must give their e-mail address before chatting',
+    off: 'visitors can chat without giving their e-mail address',
+  },
+  'response-reminders': {
+    field: 'responseReminders',
+    on: 'response reminders are on: threads waiting for an answer get a reminder',
+    off: 'response reminders are off',
+  },
+  'notify-channel-on-msg': {
+    field: 'notifyChannelOnMsg',
+    on: 'visitor messages are also posted to the channel',
+    off: 'visitor messages stay in their threads',
+  },
+  'operator-name': {
+    field: 'forwardSlackUserName',
+    on: "visitors see operators' Slack names",
+    off: `visitors see the agent label instead of operators' names`,
+  },
 };
 
 const CONVERSATION_COMMANDS = new Set(['end', 'discard', 'reply', 'replies', 'question-group', 'email', 'send-to-webhook', 'ask-email']);
@@ -105,7 +130,8 @@ export async function runParley(deps: Deps, client: WebClient, input: CommandInp
         : `None of the channels you are in is linked to a widget; <${deps.config.publicUrl}/app/|set one up in the Parley console>.`;
     return { text: `No Parley widget is linked to this channel. ${where}` };
   }
-  if (ce.installationRevoked) return { text: 'Parley was removed from this Slack workspace. Add it to Slack again from the Parley console.' };
+  if (ce.installationRevoked)
+    return { text: 'Parley was removed from this Slack workspace. Add it to Slack again from the Parley console.' };
   if (!(await isChannelMember(client, input.teamId, ce.RoomId, input.userId))) {
     return { text: `Only members of <#${ce.RoomId}> can use /parley for its website chat. Join the channel first.` };
   }
@@ -119,7 +145,10 @@ export async function runParley(deps: Deps, client: WebClient, input: CommandInp
     case 'off':
       return ctx.change({ off: true }, 'turned the website chat *off*: visitors see the offline form until someone types `/parley on`.');
     case 'on':
-      return ctx.change({ off: false, manualMode: false }, 'put the website chat back to *automatic*: online while someone in the channel is active in Slack.');
+      return ctx.change(
+        { off: false, manualMode: false },
+        'put the website chat back to *automatic*: online while someone in the channel is active in Slack.',
+      );
     case 'manual-mode':
       return ctx.manualMode();
     case 'hours':
@@ -161,8 +190,22 @@ export async function changeSettings(
 /** Turns manual mode on (and the widget on) or off. */
 export function toggleManualMode(deps: Deps, client: WebClient, ce: ChatEndpointDocument, userId: string): Promise<string> {
   return ce.manualMode
-    ? changeSettings(deps, client, ce, userId, { manualMode: false }, 'turned *manual mode off*: the website chat follows Slack presence again.')
-    : changeSettings(deps, client, ce, userId, { manualMode: true, off: false }, 'turned *manual mode on*: the website chat stays online, whatever Slack presence says, until turned off.');
+    ? changeSettings(
+        deps,
+        client,
+        ce,
+        userId,
+        { manualMode: false },
+        'turned *manual mode off*: the website chat follows Slack presence again.',
+      )
+    : changeSettings(
+        deps,
+        client,
+        ce,
+        userId,
+        { manualMode: true, off: false },
+        'turned *manual mode on*: the website chat stays online, whatever Slack presence says, until turned off.',
+      );
 }
 
 class CommandContext {
@@ -198,7 +241,9 @@ class CommandContext {
 
   hours(): Reply {
     const ce = this.ce;
-    const schedule = ce.onOffSchedule ? 'The schedule is *on*: the widget is offline outside these hours.' : 'The schedule is *off*: these hours are not applied (`/parley schedule on`).';
+    const schedule = ce.onOffSchedule
+      ? 'The schedule is *on*: the widget is offline outside these hours.'
+      : 'The schedule is *off*: these hours are not applied (`/parley schedule on`).';
     const text = `*Operating hours* of <#${ce.RoomId}> (${ce.tz})\n${hoursLines(ce).join('\n')}\n${schedule}`;
     return {
       text,
@@ -206,7 +251,14 @@ class CommandContext {
         { type: 'section', text: { type: 'mrkdwn', text } },
         {
           type: 'actions',
-          elements: [{ type: 'button', action_id: HOME_ACTIONS.operatingHours, text: { type: 'plain_text', text: 'Edit operating hours' }, value: ce.id }],
+          elements: [
+            {
+              type: 'button',
+              action_id: HOME_ACTIONS.operatingHours,
+              text: { type: 'plain_text', text: 'Edit operating hours' },
+              value: ce.id,
+            },
+          ],
         },
       ],
     };
@@ -221,9 +273,13 @@ class CommandContext {
     const noHours = on && !this.ce.operatingHours.some((h) => h.start !== h.end);
     const reply = await this.change(
       { onOffSchedule: on },
-      on ? 'turned the *schedule on*: the website chat is offline outside the operating hours.' : 'turned the *schedule off*: the operating hours no longer apply.',
+      on
+        ? 'turned the *schedule on*: the website chat is offline outside the operating hours.'
+        : 'turned the *schedule off*: the operating hours no longer apply.',
     );
-    return noHours ? { text: `${reply.text}\nNo operating hours are set, so the widget stays offline: \`/parley hours\` lets you set them.` } : reply;
+    return noHours
+      ? { text: `${reply.text}\nNo operating hours are set, so the widget stays offline: \`/parley hours\` lets you set them.` }
+      : reply;
   }
 
   async toggle(name: string, toggle: Toggle): Promise<Reply> {
@@ -287,7 +343,8 @@ class CommandContext {
       }
       case 'reply': {
         const c = await this.conversation(args[0], '/parley reply 12 shortcut');
-        if (!args[1]) throw new ActionRefused('Give the saved reply shortcut: `/parley reply 12 shortcut`; `/parley replies 12` lists them.');
+        if (!args[1])
+          throw new ActionRefused('Give the saved reply shortcut: `/parley reply 12 shortcut`; `/parley replies 12` lists them.');
         return done(await sendReply(relay, c, operator, { shortcut: args[1] }));
       }
       case 'question-group': {
@@ -305,17 +362,31 @@ class CommandContext {
   private async replies(c: ConversationDocument): Promise<Reply> {
     const replies = await this.deps.models.SavedReply.find({ ceId: this.ce._id }).sort({ label: 1 }).limit(40);
     if (replies.length === 0) {
-      return { text: `This widget has no saved replies yet. <${this.deps.config.publicUrl}/app/#/settings/${this.ce.id}/saved-replies|Add some in the Parley console>.` };
+      return {
+        text: `This widget has no saved replies yet. <${this.deps.config.publicUrl}/app/#/settings/${this.ce.id}/saved-replies|Add some in the Parley console>.`,
+      };
     }
     const text = `Saved replies for conversation #${c.number}`;
-    const blocks: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: `*${text}*${c.status === 'open' ? '' : ' (this conversation has ended)'}` } }];
+    const blocks: KnownBlock[] = [
+      { type: 'section', text: { type: 'mrkdwn', text: `*${text}*${c.status === 'open' ? '' : ' (this conversation has ended)'}` } },
+    ];
     for (const r of replies) {
       const preview = decodeResponse(r.response).replace(/\s+/g, ' ').slice(0, 150);
       blocks.push({
         type: 'section',
-        text: { type: 'mrkdwn', text: `*${escapeMrkdwn(r.label)}*${r.shortcut ? ` · \`${escapeMrkdwn(r.shortcut)}\`` : ''}\n${escapeMrkdwn(preview)}` },
+        text: {
+          type: 'mrkdwn',
+          text: `*${escapeMrkdwn(r.label)}*${r.shortcut ? ` · \`${escapeMrkdwn(r.shortcut)}\`` : ''}\n${escapeMrkdwn(preview)}`,
+        },
         ...(c.status === 'open'
-          ? { accessory: { type: 'button' as const, action_id: SAVED_REPLY_SEND_ACTION, text: { type: 'plain_text' as const, text: 'Send' }, value: `${String(c._id)}:${r.id as string}` } }
+          ? {
+              accessory: {
+                type: 'button' as const,
+                action_id: SAVED_REPLY_SEND_ACTION,
+                text: { type: 'plain_text' as const, text: 'Send' },
+                value: `${String(c._id)}:${r.id as string}`,
+              },
+            }
           : {}),
       });
     }

@@ -5,15 +5,24 @@
  */
 import type { AllMiddlewareArgs, App, Logger, MessageShortcut, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
+import { WidgetSettingsSchema } from '../../commands/updateWidgetSettings';
 import type { Config } from '../../config';
 import type { Models } from '../../models';
 import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
 import type { ConversationDocument } from '../../models/Conversation';
-import { WidgetSettingsSchema } from '../../commands/updateWidgetSettings';
-import { FIELDS, pickActionModal, VIEWS, type ConversationAction } from '../blocks/modals';
-import { ActionRefused, askForEmail, endChat, emailTranscript, sendReply, startGroup, transcriptAddress, visitorName } from '../conversationActions';
+import { type ConversationAction, FIELDS, pickActionModal, VIEWS } from '../blocks/modals';
+import {
+  ActionRefused,
+  askForEmail,
+  emailTranscript,
+  endChat,
+  sendReply,
+  startGroup,
+  transcriptAddress,
+  visitorName,
+} from '../conversationActions';
 import { homeTabsFor } from '../home';
-import { operatorOf, relayOf, type Operator } from '../operators';
+import { type Operator, operatorOf, relayOf } from '../operators';
 import { conversationForMember, widgetForMember } from './access';
 import { actionModal } from './actions';
 import { failureText } from './failures';
@@ -35,9 +44,19 @@ function selected(values: Values, field: string): string {
 }
 
 /** The outcome of a submitted modal, to the person, in the channel it concerns. */
-async function tell(client: WebClient, logger: Logger, where: { channel: string; user: string; threadTs?: string }, text: string): Promise<void> {
+async function tell(
+  client: WebClient,
+  logger: Logger,
+  where: { channel: string; user: string; threadTs?: string },
+  text: string,
+): Promise<void> {
   try {
-    await client.chat.postEphemeral({ channel: where.channel, user: where.user, text, ...(where.threadTs ? { thread_ts: where.threadTs } : {}) });
+    await client.chat.postEphemeral({
+      channel: where.channel,
+      user: where.user,
+      text,
+      ...(where.threadTs ? { thread_ts: where.threadTs } : {}),
+    });
   } catch (error) {
     logger.warn('could not tell the person the outcome of a modal', error instanceof Error ? error.message : error);
   }
@@ -46,7 +65,10 @@ async function tell(client: WebClient, logger: Logger, where: { channel: string;
 /** One "09:00-17:00, 18:00-20:00" day: entries, or the problem to show under the field. */
 export function parseDay(weekday: number, text: string): { weekday: number; start: number; end: number }[] | string {
   const entries: { weekday: number; start: number; end: number }[] = [];
-  for (const part of text.split(/[,;]/).map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(/[,;]/)
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const m = /^(\d{1,2})(?:[:.h]?(\d{2}))?\s*(?:-|–|—|to)\s*(\d{1,2})(?:[:.h]?(\d{2}))?$/i.exec(part);
     if (!m) return `“${part.slice(0, 40)}” is not a range like 09:00-17:00.`;
     const time = (h: string | undefined, min: string | undefined) => Number(h) * 100 + Number(min ?? 0);
@@ -64,7 +86,10 @@ export function parseDay(weekday: number, text: string): { weekday: number; star
   return entries;
 }
 
-async function conversationOfView(deps: Deps, args: SubmitArgs): Promise<{ c: ConversationDocument; ce: ChatEndpointDocument; operator: Operator }> {
+async function conversationOfView(
+  deps: Deps,
+  args: SubmitArgs,
+): Promise<{ c: ConversationDocument; ce: ChatEndpointDocument; operator: Operator }> {
   const who = { teamId: args.body.team?.id ?? '', userId: args.body.user.id };
   const { c, ce } = await conversationForMember(deps.models, args.client, who, args.view.private_metadata);
   return { c, ce, operator: await operatorOf(args.client, who.userId) };
@@ -122,7 +147,8 @@ function refusal(field: string, text: string) {
   };
 }
 
-const mustBeOpen = async (_args: SubmitArgs, c: ConversationDocument) => (c.status === 'open' ? null : `Conversation #${c.number} has already ended.`);
+const mustBeOpen = async (_args: SubmitArgs, c: ConversationDocument) =>
+  c.status === 'open' ? null : `Conversation #${c.number} has already ended.`;
 
 export function registerViewListeners(app: App, deps: Deps): void {
   // The message shortcut's first step: the chosen action's own modal replaces it.
@@ -132,7 +158,8 @@ export function registerViewListeners(app: App, deps: Deps): void {
     try {
       if (!ACTIONS.includes(action)) throw new ActionRefused('Choose an action.');
       const { c, ce } = await conversationOfView(deps, args);
-      if (c.status !== 'open' && action !== 'visitorInfo' && action !== 'sendTranscript') throw new ActionRefused(`Conversation #${c.number} has already ended.`);
+      if (c.status !== 'open' && action !== 'visitorInfo' && action !== 'sendTranscript')
+        throw new ActionRefused(`Conversation #${c.number} has already ended.`);
       await ack({ response_action: 'update', view: await actionModal(deps, action, c, ce) });
     } catch (error) {
       await ack({ response_action: 'errors', errors: { [FIELDS.action]: failureText(error, logger, 'conversation action picker') } });
@@ -144,7 +171,9 @@ export function registerViewListeners(app: App, deps: Deps): void {
   );
 
   // The confirmation modal has no input: a refusal is shown on the whole view.
-  conversationSubmission(app, deps, VIEWS.askEmail, '', mustBeOpen, (_args, { c, operator }) => askForEmail(relayOf(deps.models), c, operator));
+  conversationSubmission(app, deps, VIEWS.askEmail, '', mustBeOpen, (_args, { c, operator }) =>
+    askForEmail(relayOf(deps.models), c, operator),
+  );
 
   conversationSubmission(
     app,
@@ -210,7 +239,12 @@ export function registerViewListeners(app: App, deps: Deps): void {
     if (!checked.success) {
       for (const issue of checked.error.issues) {
         const [first, index] = issue.path;
-        const block = first === 'tz' ? FIELDS.tz : first === 'operatingHours' && typeof index === 'number' ? FIELDS.day(operatingHours[index]?.weekday ?? 0) : FIELDS.tz;
+        const block =
+          first === 'tz'
+            ? FIELDS.tz
+            : first === 'operatingHours' && typeof index === 'number'
+              ? FIELDS.day(operatingHours[index]?.weekday ?? 0)
+              : FIELDS.tz;
         errors[block] ??= issue.message;
       }
     }
@@ -229,7 +263,14 @@ export function registerViewListeners(app: App, deps: Deps): void {
     await ack();
     let text: string;
     try {
-      text = await changeSettings(deps, client, ce, who.userId, changes, `updated the *operating hours* (${changes.tz}; schedule ${changes.onOffSchedule ? 'on' : 'off'}).`);
+      text = await changeSettings(
+        deps,
+        client,
+        ce,
+        who.userId,
+        changes,
+        `updated the *operating hours* (${changes.tz}; schedule ${changes.onOffSchedule ? 'on' : 'off'}).`,
+      );
     } catch (error) {
       text = failureText(error, logger, 'operating hours modal');
     }
@@ -242,13 +283,24 @@ export function registerViewListeners(app: App, deps: Deps): void {
     const teamId = shortcut.team?.id ?? '';
     const message = shortcut.message as { ts: string; thread_ts?: string };
     try {
-      const c = await deps.models.Conversation.findOne({ slackTeamId: teamId, slackChannel: shortcut.channel.id, threadTs: message.thread_ts ?? message.ts });
-      if (!c) throw new ActionRefused('This message is not part of a Parley conversation. Use the shortcut on a message in a conversation thread.');
+      const c = await deps.models.Conversation.findOne({
+        slackTeamId: teamId,
+        slackChannel: shortcut.channel.id,
+        threadTs: message.thread_ts ?? message.ts,
+      });
+      if (!c)
+        throw new ActionRefused(
+          'This message is not part of a Parley conversation. Use the shortcut on a message in a conversation thread.',
+        );
       await conversationForMember(deps.models, client, { teamId, userId: shortcut.user.id }, String(c._id));
       await client.views.open({ trigger_id: shortcut.trigger_id, view: pickActionModal(c, await visitorName(deps.models, c)) });
     } catch (error) {
       try {
-        await respond({ text: failureText(error, logger, 'conversation actions shortcut'), response_type: 'ephemeral', replace_original: false });
+        await respond({
+          text: failureText(error, logger, 'conversation actions shortcut'),
+          response_type: 'ephemeral',
+          replace_original: false,
+        });
       } catch (answerError) {
         logger.warn('could not answer the shortcut', answerError instanceof Error ? answerError.message : answerError);
       }

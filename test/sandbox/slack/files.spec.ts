@@ -1,6 +1,6 @@
-import { expect } from 'chai';
 import { WebClient } from '@slack/web-api';
-import { ACME, ALICE, SUPPORT, clientFor, installBot, quietLogger, startSandbox, type SandboxFixture } from './helpers';
+import { expect } from 'chai';
+import { ACME, ALICE, clientFor, installBot, quietLogger, type SandboxFixture, SUPPORT, startSandbox } from './helpers';
 
 describe('Slack sandbox files', () => {
   let f: SandboxFixture;
@@ -16,7 +16,14 @@ describe('Slack sandbox files', () => {
     await client.conversations.join({ channel: SUPPORT });
     const parent = await client.chat.postMessage({ channel: SUPPORT, text: 'Chat with Jane' });
     const bytes = Buffer.from('%PDF-1.4 visitor invoice');
-    const res = await client.filesUploadV2({ channel_id: SUPPORT, thread_ts: parent.ts as string, file: bytes, filename: 'invoice.pdf', title: 'Invoice', initial_comment: 'Jane sent a file' });
+    const res = await client.filesUploadV2({
+      channel_id: SUPPORT,
+      thread_ts: parent.ts as string,
+      file: bytes,
+      filename: 'invoice.pdf',
+      title: 'Invoice',
+      initial_comment: 'Jane sent a file',
+    });
     expect(res.ok).to.equal(true);
     expect(f.sandbox.state.callsOf('files.getUploadURLExternal')).to.have.length(1);
     expect(f.sandbox.state.callsOf('files.completeUploadExternal')).to.have.length(1);
@@ -25,7 +32,14 @@ describe('Slack sandbox files', () => {
     expect(reply).to.include({ text: 'Jane sent a file', user: inst.botUserId });
     const fileId = reply.files?.[0] as string;
     const info = await client.files.info({ file: fileId });
-    expect(info.file).to.include({ id: fileId, name: 'invoice.pdf', title: 'Invoice', mimetype: 'application/pdf', filetype: 'pdf', size: bytes.length });
+    expect(info.file).to.include({
+      id: fileId,
+      name: 'invoice.pdf',
+      title: 'Invoice',
+      mimetype: 'application/pdf',
+      filetype: 'pdf',
+      size: bytes.length,
+    });
     expect(info.file?.channels).to.deep.equal([SUPPORT]);
 
     const replies = await client.conversations.replies({ channel: SUPPORT, ts: parent.ts as string });
@@ -53,7 +67,9 @@ describe('Slack sandbox files', () => {
 
   it('requires files:write to upload and files:read to read', async () => {
     const { client } = installBot(f, ['chat:write', 'channels:join']);
-    const err = await client.files.getUploadURLExternal({ filename: 'a.txt', length: 3 }).catch((e: { data: { error: string; needed: string } }) => e.data);
+    const err = await client.files
+      .getUploadURLExternal({ filename: 'a.txt', length: 3 })
+      .catch((e: { data: { error: string; needed: string } }) => e.data);
     expect(err).to.include({ error: 'missing_scope', needed: 'files:write' });
     const info = await client.files.info({ file: 'F123' }).catch((e: { data: { error: string; needed: string } }) => e.data);
     expect(info).to.include({ error: 'missing_scope', needed: 'files:read' });
@@ -97,25 +113,39 @@ describe('Slack sandbox files', () => {
     const res = await fetch(`${f.baseUrl}/operator/api/upload`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ team: ACME, user: ALICE, channel: SUPPORT, name: 'screenshot.png', contentBase64: Buffer.from('png-bytes').toString('base64') }),
+      body: JSON.stringify({
+        team: ACME,
+        user: ALICE,
+        channel: SUPPORT,
+        name: 'screenshot.png',
+        contentBase64: Buffer.from('png-bytes').toString('base64'),
+      }),
     });
     expect(res.status).to.equal(200);
     await f.sandbox.settled();
-    const event = f.app.received.map((r) => (JSON.parse(r.body) as { event: Record<string, unknown> }).event).find((e) => e.subtype === 'file_share');
+    const event = f.app.received
+      .map((r) => (JSON.parse(r.body) as { event: Record<string, unknown> }).event)
+      .find((e) => e.subtype === 'file_share');
     expect(event).to.include({ user: ALICE, channel: SUPPORT });
     const file = (event!.files as Array<{ url_private: string; mimetype: string }>)[0];
     expect(file.mimetype).to.equal('image/png');
     const bytes = await fetch(file.url_private, { headers: { authorization: `Bearer ${f.sandbox.state.installation(ACME)?.botToken}` } });
     expect(await bytes.text()).to.equal('png-bytes');
-    const shared = f.app.received.map((r) => (JSON.parse(r.body) as { event: Record<string, unknown> }).event).find((e) => e.type === 'file_shared');
-    expect(shared).to.deep.include({ user_id: ALICE, channel_id: SUPPORT, file_id: (event?.files as Array<{ id: string }>)[0]?.id });
+    const shared = f.app.received
+      .map((r) => (JSON.parse(r.body) as { event: Record<string, unknown> }).event)
+      .find((e) => e.type === 'file_shared');
+    expect(shared).to.deep.include({ user_id: ALICE, channel_id: SUPPORT, file_id: (event!.files as Array<{ id: string }>)[0]?.id });
   });
 
   it('completes an upload once when the WebClient retries through a Slack outage', async () => {
     const { inst } = installBot(f);
     await clientFor(f, inst.botToken).conversations.join({ channel: SUPPORT });
     f.sandbox.state.failNext('files.completeUploadExternal', 1, 500);
-    const retrying = new WebClient(inst.botToken, { slackApiUrl: f.sandbox.apiUrl, retryConfig: { retries: 1, minTimeout: 5, maxTimeout: 10 }, logger: quietLogger });
+    const retrying = new WebClient(inst.botToken, {
+      slackApiUrl: f.sandbox.apiUrl,
+      retryConfig: { retries: 1, minTimeout: 5, maxTimeout: 10 },
+      logger: quietLogger,
+    });
     await retrying.filesUploadV2({ channel_id: SUPPORT, content: 'plain text body', filename: 'body.txt' });
     expect(f.sandbox.state.callsOf('files.completeUploadExternal').map((c) => c.status)).to.deep.equal([500, 200]);
     expect(f.sandbox.state.files.filter((x) => x.completed)).to.have.length(1);

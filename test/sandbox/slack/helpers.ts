@@ -2,10 +2,11 @@
  * Test fixtures for the Slack sandbox: the sandbox mounted on a real loopback server (as Parley mounts it), and
  * a stand-in for the Slack app's endpoints that records what the sandbox sends and answers as told.
  */
-import express from 'express';
+
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { LogLevel, WebClient, type Logger } from '@slack/web-api';
+import { type Logger, LogLevel, WebClient } from '@slack/web-api';
+import express from 'express';
 import { createSlackSandbox, type SlackSandbox, type SlackSandboxOptions } from '../../../server/sandbox/slack';
 
 export const SIGNING_SECRET = 'test-signing-secret-0123456789';
@@ -40,7 +41,11 @@ export interface ReceivedRequest {
   body: string;
 }
 
-type Responder = (req: ReceivedRequest) => Promise<{ status?: number; body?: unknown; headers?: Record<string, string>; delayMs?: number }> | { status?: number; body?: unknown; headers?: Record<string, string>; delayMs?: number };
+type Responder = (
+  req: ReceivedRequest,
+) =>
+  | Promise<{ status?: number; body?: unknown; headers?: Record<string, string>; delayMs?: number }>
+  | { status?: number; body?: unknown; headers?: Record<string, string>; delayMs?: number };
 
 export interface AppStandIn {
   url: string;
@@ -117,7 +122,9 @@ export interface SandboxFixture {
 }
 
 /** Starts the sandbox under /sandbox/slack on a loopback server, pointed at a fresh app stand-in. */
-export async function startSandbox(overrides: Omit<Partial<SlackSandboxOptions>, 'app'> & { app?: Partial<SlackSandboxOptions['app']> } = {}): Promise<SandboxFixture> {
+export async function startSandbox(
+  overrides: Omit<Partial<SlackSandboxOptions>, 'app'> & { app?: Partial<SlackSandboxOptions['app']> } = {},
+): Promise<SandboxFixture> {
   const appStandIn = await startAppStandIn();
   const host = express();
   let router: express.Router | null = null;

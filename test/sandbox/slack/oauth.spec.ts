@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ACME, ALICE, BOB, CLIENT_ID, CLIENT_SECRET, clientFor, startSandbox, type SandboxFixture } from './helpers';
+import { ACME, ALICE, BOB, CLIENT_ID, CLIENT_SECRET, clientFor, type SandboxFixture, startSandbox } from './helpers';
 
 const REDIRECT = 'http://127.0.0.1:9/slack/oauth_redirect';
 
@@ -63,7 +63,7 @@ describe('Slack sandbox OAuth v2', () => {
     expect(good.status).to.equal(200);
   });
 
-  it('redirects with a code and the state on Allow, and oauth.v2.access returns Slack\'s shape', async () => {
+  it("redirects with a code and the state on Allow, and oauth.v2.access returns Slack's shape", async () => {
     const back = await decide(f, 'allow');
     expect(back.origin + back.pathname).to.equal(REDIRECT);
     expect(back.searchParams.get('state')).to.equal('state-123');
@@ -71,7 +71,14 @@ describe('Slack sandbox OAuth v2', () => {
     expect(code).to.be.a('string').and.not.equal('');
 
     const res = await clientFor(f).oauth.v2.access({ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, code, redirect_uri: REDIRECT });
-    expect(res).to.include({ ok: true, token_type: 'bot', scope: 'channels:read,chat:write,commands', app_id: f.sandbox.appId, enterprise: null, is_enterprise_install: false });
+    expect(res).to.include({
+      ok: true,
+      token_type: 'bot',
+      scope: 'channels:read,chat:write,commands',
+      app_id: f.sandbox.appId,
+      enterprise: null,
+      is_enterprise_install: false,
+    });
     expect(res.access_token).to.match(/^xoxb-/);
     expect(res.team).to.deep.equal({ id: ACME, name: 'Acme' });
     expect(res.authed_user).to.include({ id: ALICE, scope: 'channels:write', token_type: 'user' });
@@ -121,7 +128,10 @@ describe('Slack sandbox OAuth v2', () => {
     const code = (await decide(f, 'allow')).searchParams.get('code') as string;
     const res = await fetch(`${f.sandbox.apiUrl}oauth.v2.access`, {
       method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        authorization: `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       body: new URLSearchParams({ code }).toString(),
     });
     expect(((await res.json()) as { ok: boolean }).ok).to.equal(true);
@@ -136,7 +146,11 @@ describe('Slack sandbox OAuth v2', () => {
   });
 
   it('keeps earlier scopes and the same bot token when the app is authorized again with more scopes', async () => {
-    const first = await clientFor(f).oauth.v2.access({ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, code: (await decide(f, 'allow')).searchParams.get('code') as string });
+    const first = await clientFor(f).oauth.v2.access({
+      client_id: CLIENT_ID,
+      client_secret: CLIENT_SECRET,
+      code: (await decide(f, 'allow')).searchParams.get('code') as string,
+    });
     const again = await clientFor(f).oauth.v2.access({
       client_id: CLIENT_ID,
       client_secret: CLIENT_SECRET,
@@ -150,11 +164,23 @@ describe('Slack sandbox OAuth v2', () => {
 
   it('answers only the user token when the app has no bot scopes in the workspace, and the bot token once it has', async () => {
     const userOnly = await decide(f, 'allow', BOB, { scope: '', user_scope: 'channels:write' });
-    const first = await clientFor(f).oauth.v2.access({ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, code: userOnly.searchParams.get('code') as string });
+    const first = await clientFor(f).oauth.v2.access({
+      client_id: CLIENT_ID,
+      client_secret: CLIENT_SECRET,
+      code: userOnly.searchParams.get('code') as string,
+    });
     expect(first.access_token).to.equal(undefined);
     expect(first.authed_user).to.include({ id: BOB, scope: 'channels:write', token_type: 'user' });
-    await clientFor(f).oauth.v2.access({ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, code: (await decide(f, 'allow')).searchParams.get('code') as string });
-    const again = await clientFor(f).oauth.v2.access({ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, code: (await decide(f, 'allow', ALICE, { scope: '', user_scope: 'chat:write' })).searchParams.get('code') as string });
+    await clientFor(f).oauth.v2.access({
+      client_id: CLIENT_ID,
+      client_secret: CLIENT_SECRET,
+      code: (await decide(f, 'allow')).searchParams.get('code') as string,
+    });
+    const again = await clientFor(f).oauth.v2.access({
+      client_id: CLIENT_ID,
+      client_secret: CLIENT_SECRET,
+      code: (await decide(f, 'allow', ALICE, { scope: '', user_scope: 'chat:write' })).searchParams.get('code') as string,
+    });
     expect(again.access_token).to.equal(f.sandbox.state.installation(ACME)?.botToken);
     expect(again.authed_user).to.include({ id: ALICE, token_type: 'user' });
     expect(again.authed_user?.scope?.split(',')).to.have.members(['channels:write', 'chat:write']);
@@ -168,12 +194,18 @@ describe('Slack sandbox OAuth v2', () => {
   });
 
   it('uninstalls with apps.uninstall: the tokens stop working', async () => {
-    const res = await clientFor(f).oauth.v2.access({ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, code: (await decide(f, 'allow')).searchParams.get('code') as string });
+    const res = await clientFor(f).oauth.v2.access({
+      client_id: CLIENT_ID,
+      client_secret: CLIENT_SECRET,
+      code: (await decide(f, 'allow')).searchParams.get('code') as string,
+    });
     const bot = clientFor(f, res.access_token);
     expect((await bot.apps.uninstall({ client_id: CLIENT_ID, client_secret: CLIENT_SECRET })).ok).to.equal(true);
     const err = await bot.auth.test().catch((e: { data: { error: string } }) => e.data);
     expect(err.error).to.equal('token_revoked');
-    const userErr = await clientFor(f, res.authed_user?.access_token).auth.test().catch((e: { data: { error: string } }) => e.data);
+    const userErr = await clientFor(f, res.authed_user?.access_token)
+      .auth.test()
+      .catch((e: { data: { error: string } }) => e.data);
     expect(userErr.error).to.equal('token_revoked');
   });
 });

@@ -2,12 +2,25 @@
  * The operator page in headless Chromium, with a real Bolt app (ExpressReceiver) on the other side: a person
  * reads threads, replies, runs a slash command, fills a modal, presses a button and opens App Home.
  */
-import { expect } from 'chai';
-import { App, ExpressReceiver, LogLevel } from '@slack/bolt';
+
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { App, ExpressReceiver, LogLevel } from '@slack/bolt';
+import { expect } from 'chai';
 import { useBrowser } from '../../helpers/browser';
-import { ACME, ALICE, BOB, CLIENT_ID, SIGNING_SECRET, SUPPORT, clientFor, installBot, startSandbox, type SandboxFixture, until } from './helpers';
+import {
+  ACME,
+  ALICE,
+  BOB,
+  CLIENT_ID,
+  clientFor,
+  installBot,
+  type SandboxFixture,
+  SIGNING_SECRET,
+  SUPPORT,
+  startSandbox,
+  until,
+} from './helpers';
 
 describe('Slack sandbox operator page (browser)', function () {
   this.timeout(60_000);
@@ -18,7 +31,9 @@ describe('Slack sandbox operator page (browser)', function () {
   let seen: { messages: string[]; submissions: Array<Record<string, unknown>>; actions: string[]; homeOpened: number; shortcuts: string[] };
 
   beforeEach(async () => {
-    f = await startSandbox({ app: { shortcuts: [{ type: 'message', callbackId: 'parley_conversation_actions', name: 'Conversation actions' }] } });
+    f = await startSandbox({
+      app: { shortcuts: [{ type: 'message', callbackId: 'parley_conversation_actions', name: 'Conversation actions' }] },
+    });
     const { client, inst } = installBot(f);
     await client.conversations.join({ channel: SUPPORT });
     seen = { messages: [], submissions: [], actions: [], homeOpened: 0, shortcuts: [] };
@@ -38,8 +53,18 @@ describe('Slack sandbox operator page (browser)', function () {
             title: { type: 'plain_text', text: 'Operating hours' },
             submit: { type: 'plain_text', text: 'Save' },
             blocks: [
-              { type: 'input', block_id: 'from', label: { type: 'plain_text', text: 'Opens at' }, element: { type: 'timepicker', action_id: 't', initial_time: '09:00' } },
-              { type: 'input', block_id: 'note', label: { type: 'plain_text', text: 'Note' }, element: { type: 'plain_text_input', action_id: 'n' } },
+              {
+                type: 'input',
+                block_id: 'from',
+                label: { type: 'plain_text', text: 'Opens at' },
+                element: { type: 'timepicker', action_id: 't', initial_time: '09:00' },
+              },
+              {
+                type: 'input',
+                block_id: 'note',
+                label: { type: 'plain_text', text: 'Note' },
+                element: { type: 'plain_text_input', action_id: 'n' },
+              },
             ],
           },
         });
@@ -67,7 +92,10 @@ describe('Slack sandbox operator page (browser)', function () {
     });
     app.event('app_home_opened', async ({ event, client: c }) => {
       seen.homeOpened += 1;
-      await c.views.publish({ user_id: event.user, view: { type: 'home', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: '*Website chat* is online' } }] } });
+      await c.views.publish({
+        user_id: event.user,
+        view: { type: 'home', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: '*Website chat* is online' } }] },
+      });
     });
     server = await new Promise<Server>((ok) => {
       const s = receiver.app.listen(0, '127.0.0.1', () => ok(s));
@@ -80,7 +108,13 @@ describe('Slack sandbox operator page (browser)', function () {
       text: 'New chat with Jane',
       blocks: [
         { type: 'section', text: { type: 'mrkdwn', text: '*Jane Doe* on /pricing\n> Do you ship to Canada?' } },
-        { type: 'actions', block_id: 'conv', elements: [{ type: 'button', action_id: 'end_chat', style: 'danger', value: '12', text: { type: 'plain_text', text: 'End chat' } }] },
+        {
+          type: 'actions',
+          block_id: 'conv',
+          elements: [
+            { type: 'button', action_id: 'end_chat', style: 'danger', value: '12', text: { type: 'plain_text', text: 'End chat' } },
+          ],
+        },
       ],
     });
     parentTs = parent.ts as string;
@@ -102,7 +136,9 @@ describe('Slack sandbox operator page (browser)', function () {
 
   it('shows the channel with the thread, and a reply typed in the thread reaches the app as a message event', async () => {
     const page = await open();
-    expect(await page.textContent(`.msg[data-ts="${parentTs}"]`)).to.contain('Jane Doe').and.contain('1 reply');
+    expect(await page.textContent(`.msg[data-ts="${parentTs}"]`))
+      .to.contain('Jane Doe')
+      .and.contain('1 reply');
     await page.click(`.msg[data-ts="${parentTs}"] [data-act="open-thread"]`);
     await page.waitForSelector('#op-thread .msg >> text=Do you ship to Canada?');
     await page.fill('#op-thread-text', 'Yes, we do!');
@@ -171,7 +207,10 @@ describe('Slack sandbox operator page (browser)', function () {
     await page.click('#op-modal-submit');
     await page.waitForSelector('#op-modal.open', { state: 'detached' });
     expect(seen.submissions).to.have.length(1);
-    expect(seen.submissions[0]).to.deep.include({ note: { n: { type: 'plain_text_input', value: 'Closed on Sundays' } }, from: { t: { type: 'timepicker', selected_time: '08:30' } } });
+    expect(seen.submissions[0]).to.deep.include({
+      note: { n: { type: 'plain_text_input', value: 'Closed on Sundays' } },
+      from: { t: { type: 'timepicker', selected_time: '08:30' } },
+    });
   });
 
   it('presses a Block Kit button: the app gets block_actions and replaces the message', async () => {
@@ -195,7 +234,12 @@ describe('Slack sandbox operator page (browser)', function () {
               type: 'button',
               action_id: 'end_chat',
               text: { type: 'plain_text', text: 'Discard' },
-              confirm: { title: { type: 'plain_text', text: 'Discard the chat?' }, text: { type: 'plain_text', text: 'The visitor sees nothing.' }, confirm: { type: 'plain_text', text: 'Discard' }, deny: { type: 'plain_text', text: 'Keep' } },
+              confirm: {
+                title: { type: 'plain_text', text: 'Discard the chat?' },
+                text: { type: 'plain_text', text: 'The visitor sees nothing.' },
+                confirm: { type: 'plain_text', text: 'Discard' },
+                deny: { type: 'plain_text', text: 'Keep' },
+              },
             },
           ],
         },
@@ -267,7 +311,9 @@ describe('Slack sandbox operator page (browser)', function () {
   it('walks through the OAuth consent page and lands on the redirect URL with a code', async () => {
     const page = browser.page;
     const redirect = `${f.app.url}/slack/oauth_redirect`;
-    await page.goto(`${f.sandbox.authorizeUrl}?client_id=${CLIENT_ID}&scope=chat:write,commands&user_scope=channels:write&redirect_uri=${encodeURIComponent(redirect)}&state=s1`);
+    await page.goto(
+      `${f.sandbox.authorizeUrl}?client_id=${CLIENT_ID}&scope=chat:write,commands&user_scope=channels:write&redirect_uri=${encodeURIComponent(redirect)}&state=s1`,
+    );
     await page.selectOption('#sandbox-oauth-user', BOB);
     await Promise.all([page.waitForURL(/oauth_redirect/), page.click('#sandbox-oauth-allow')]);
     const landed = new URL(page.url());

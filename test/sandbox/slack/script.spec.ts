@@ -1,7 +1,7 @@
-import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { WebClient } from '@slack/web-api';
+import { expect } from 'chai';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 
@@ -17,7 +17,11 @@ describe('npm run sandbox:slack (the sandbox as its own process)', function () {
   });
 
   it('prints the API and authorize URLs and answers Web API calls there', async () => {
-    child = spawn(path.join(root, 'node_modules', '.bin', 'tsx'), ['scripts/sandbox-slack.ts', '--port', '0', '--client-id', 'cid', '--client-secret', 'csecret', '--app-url', 'http://127.0.0.1:9'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    child = spawn(
+      path.join(root, 'node_modules', '.bin', 'tsx'),
+      ['scripts/sandbox-slack.ts', '--port', '0', '--client-id', 'cid', '--client-secret', 'csecret', '--app-url', 'http://127.0.0.1:9'],
+      { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     let out = '';
     const apiUrl = await new Promise<string>((resolve, reject) => {
       child?.stdout?.on('data', (chunk: Buffer) => {
@@ -28,7 +32,9 @@ describe('npm run sandbox:slack (the sandbox as its own process)', function () {
       child?.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
     });
     expect(out).to.match(/SLACK_OAUTH_URL=http:\/\/127\.0\.0\.1:\d+\/oauth\/v2\/authorize/);
-    const err = await new WebClient(undefined, { slackApiUrl: apiUrl, retryConfig: { retries: 0 } }).auth.test().catch((e: { data: { error: string } }) => e.data);
+    const err = await new WebClient(undefined, { slackApiUrl: apiUrl, retryConfig: { retries: 0 } }).auth
+      .test()
+      .catch((e: { data: { error: string } }) => e.data);
     expect(err.error).to.equal('not_authed');
     const page = await fetch(apiUrl.replace(/api\/$/, ''));
     expect(await page.text()).to.contain('Slack sandbox');

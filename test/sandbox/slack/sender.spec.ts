@@ -1,20 +1,20 @@
-import { expect } from 'chai';
-import { App, ExpressReceiver, LogLevel, verifySlackRequest } from '@slack/bolt';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { App, ExpressReceiver, LogLevel, verifySlackRequest } from '@slack/bolt';
+import { expect } from 'chai';
 import {
   ACME,
   ALICE,
   BOB,
   GENERAL,
-  RANDOM,
-  SIGNING_SECRET,
-  SUPPORT,
   installBot,
   interactivityPayload,
-  startSandbox,
+  RANDOM,
   type ReceivedRequest,
   type SandboxFixture,
+  SIGNING_SECRET,
+  SUPPORT,
+  startSandbox,
   until,
 } from './helpers';
 
@@ -57,7 +57,9 @@ describe('Slack sandbox sender', () => {
       expect(body.event_time).to.be.a('number');
       expect(body.event).to.include({ type: 'app_home_opened', user: ALICE, tab: 'home' });
       expect(body.event.event_ts).to.be.a('string');
-      expect(body.authorizations).to.deep.equal([{ enterprise_id: null, team_id: ACME, user_id: inst.botUserId, is_bot: true, is_enterprise_install: false }]);
+      expect(body.authorizations).to.deep.equal([
+        { enterprise_id: null, team_id: ACME, user_id: inst.botUserId, is_bot: true, is_enterprise_install: false },
+      ]);
     });
 
     it('fails verification when the body is tampered with', async () => {
@@ -123,8 +125,18 @@ describe('Slack sandbox sender', () => {
       f.sandbox.setAppUrls({ eventsUrl: 'http://127.0.0.1:1/slack/events' });
       const result = await f.sandbox.sendEvent(ACME, { type: 'app_home_opened', user: ALICE, tab: 'home' });
       expect(result.ok).to.equal(false);
-      expect(result.attempts.map((a) => a.failure)).to.deep.equal(['connection_failed', 'connection_failed', 'connection_failed', 'connection_failed']);
-      expect(result.attempts.map((a) => a.retryReason)).to.deep.equal([undefined, 'connection_failed', 'connection_failed', 'connection_failed']);
+      expect(result.attempts.map((a) => a.failure)).to.deep.equal([
+        'connection_failed',
+        'connection_failed',
+        'connection_failed',
+        'connection_failed',
+      ]);
+      expect(result.attempts.map((a) => a.retryReason)).to.deep.equal([
+        undefined,
+        'connection_failed',
+        'connection_failed',
+        'connection_failed',
+      ]);
     });
 
     it('does not retry when the app answers with X-Slack-No-Retry: 1', async () => {
@@ -164,7 +176,16 @@ describe('Slack sandbox sender', () => {
       await f.sandbox.settled();
       const events = f.app.received.map((r) => envelope(r).event).filter((e) => e.type === 'message');
       const human = events.find((e) => e.user === ALICE);
-      expect(human).to.include({ type: 'message', channel: SUPPORT, user: ALICE, text: 'Hi Jane!', ts: reply.ts, thread_ts: parent.ts, channel_type: 'channel', team: ACME });
+      expect(human).to.include({
+        type: 'message',
+        channel: SUPPORT,
+        user: ALICE,
+        text: 'Hi Jane!',
+        ts: reply.ts,
+        thread_ts: parent.ts,
+        channel_type: 'channel',
+        team: ACME,
+      });
       expect(human?.parent_user_id).to.equal(f.sandbox.state.installation(ACME)?.botUserId);
       expect(human?.client_msg_id).to.be.a('string');
       expect(human?.bot_id).to.equal(undefined);
@@ -176,7 +197,14 @@ describe('Slack sandbox sender', () => {
       const { client } = installBot(f);
       await client.conversations.join({ channel: SUPPORT });
       const parent = await client.chat.postMessage({ channel: SUPPORT, text: 'Chat with Jane' });
-      const reply = await f.sandbox.postAsUser({ teamId: ACME, userId: ALICE, channelId: SUPPORT, text: 'Team, Jane needs a quote', threadTs: parent.ts as string, broadcast: true });
+      const reply = await f.sandbox.postAsUser({
+        teamId: ACME,
+        userId: ALICE,
+        channelId: SUPPORT,
+        text: 'Team, Jane needs a quote',
+        threadTs: parent.ts as string,
+        broadcast: true,
+      });
       await f.sandbox.settled();
       const event = f.app.received.map((r) => envelope(r).event).find((e) => e.ts === reply.ts);
       expect(event).to.include({ type: 'message', subtype: 'thread_broadcast', user: ALICE, thread_ts: parent.ts });
@@ -194,7 +222,9 @@ describe('Slack sandbox sender', () => {
     it('refuses to post for a person who is not in the channel', async () => {
       const { client } = installBot(f);
       const c = await client.conversations.create({ name: 'bots-only' });
-      const err = await f.sandbox.postAsUser({ teamId: ACME, userId: BOB, channelId: c.channel?.id as string, text: 'x' }).catch((e: { error: string }) => e);
+      const err = await f.sandbox
+        .postAsUser({ teamId: ACME, userId: BOB, channelId: c.channel?.id as string, text: 'x' })
+        .catch((e: { error: string }) => e);
       expect(err).to.include({ error: 'not_in_channel' });
     });
 
@@ -226,7 +256,11 @@ describe('Slack sandbox sender', () => {
       await f.sandbox.settled();
       const events = f.app.received.map((r) => envelope(r).event);
       expect(events.find((e) => e.type === 'channel_rename')?.channel).to.include({ id, name: 'beta' });
-      expect(events.find((e) => e.type === 'member_joined_channel')).to.include({ user: inst.botUserId, channel: SUPPORT, channel_type: 'C' });
+      expect(events.find((e) => e.type === 'member_joined_channel')).to.include({
+        user: inst.botUserId,
+        channel: SUPPORT,
+        channel_type: 'C',
+      });
       expect(events.find((e) => e.type === 'channel_archive')).to.include({ channel: id, user: inst.botUserId });
     });
 
@@ -241,7 +275,10 @@ describe('Slack sandbox sender', () => {
       await f.sandbox.settled();
       const types = f.app.received.map((r) => envelope(r).event.type);
       expect(types).to.include.members(['member_joined_channel', 'channel_rename', 'channel_archive', 'tokens_revoked', 'app_uninstalled']);
-      expect(f.app.received.map((r) => envelope(r).event).find((e) => e.type === 'member_joined_channel')).to.include({ user: BOB, channel: id });
+      expect(f.app.received.map((r) => envelope(r).event).find((e) => e.type === 'member_joined_channel')).to.include({
+        user: BOB,
+        channel: id,
+      });
     });
 
     it('sends only the events the app subscribes to when its subscriptions are given', async () => {
@@ -270,13 +307,30 @@ describe('Slack sandbox sender', () => {
     it('posts the command form-encoded and signed, with response_url and trigger_id, and shows the ack text ephemerally', async () => {
       installBot(f);
       f.app.respond(() => ({ status: 200, body: { text: 'Parley is online' } }));
-      const result = await f.sandbox.sendSlashCommand({ teamId: ACME, userId: ALICE, channelId: SUPPORT, command: '/parley', text: 'status' });
+      const result = await f.sandbox.sendSlashCommand({
+        teamId: ACME,
+        userId: ALICE,
+        channelId: SUPPORT,
+        command: '/parley',
+        text: 'status',
+      });
       expect(result.ok).to.equal(true);
       const [req] = f.app.received;
       expect(req.headers['content-type']).to.contain('application/x-www-form-urlencoded');
       expect(() => verified(req)).not.to.throw();
       const form = Object.fromEntries(new URLSearchParams(req.body));
-      expect(form).to.include({ team_id: ACME, team_domain: 'acme', channel_id: SUPPORT, channel_name: 'support', user_id: ALICE, user_name: 'alice', command: '/parley', text: 'status', api_app_id: f.sandbox.appId, is_enterprise_install: 'false' });
+      expect(form).to.include({
+        team_id: ACME,
+        team_domain: 'acme',
+        channel_id: SUPPORT,
+        channel_name: 'support',
+        user_id: ALICE,
+        user_name: 'alice',
+        command: '/parley',
+        text: 'status',
+        api_app_id: f.sandbox.appId,
+        is_enterprise_install: 'false',
+      });
       expect(form.response_url).to.equal(result.responseUrl);
       expect(form.trigger_id).to.equal(result.triggerId);
       expect(f.sandbox.state.ephemeralsFor(ACME, ALICE, SUPPORT).map((e) => e.text)).to.deep.equal(['Parley is online']);
@@ -287,17 +341,32 @@ describe('Slack sandbox sender', () => {
       f = await startSandbox({ ackTimeoutMs: 100 });
       installBot(f);
       f.app.respond(() => ({ status: 200, delayMs: 300 }));
-      const result = await f.sandbox.sendSlashCommand({ teamId: ACME, userId: ALICE, channelId: SUPPORT, command: '/parley', text: 'help' });
+      const result = await f.sandbox.sendSlashCommand({
+        teamId: ACME,
+        userId: ALICE,
+        channelId: SUPPORT,
+        command: '/parley',
+        text: 'help',
+      });
       expect(result.ok).to.equal(false);
       expect(f.app.received).to.have.length(1);
-      expect(f.sandbox.state.ephemeralsFor(ACME, ALICE).map((e) => e.text)).to.deep.equal(['/parley failed with the error "operation_timeout"']);
+      expect(f.sandbox.state.ephemeralsFor(ACME, ALICE).map((e) => e.text)).to.deep.equal([
+        '/parley failed with the error "operation_timeout"',
+      ]);
     });
 
     it('accepts ephemeral and in_channel answers on the response_url, at most five times', async () => {
       const { client, inst } = installBot(f);
       await client.conversations.join({ channel: SUPPORT });
-      const { responseUrl } = await f.sandbox.sendSlashCommand({ teamId: ACME, userId: ALICE, channelId: SUPPORT, command: '/parley', text: 'off' });
-      const post = (body: object) => fetch(responseUrl as string, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const { responseUrl } = await f.sandbox.sendSlashCommand({
+        teamId: ACME,
+        userId: ALICE,
+        channelId: SUPPORT,
+        command: '/parley',
+        text: 'off',
+      });
+      const post = (body: object) =>
+        fetch(responseUrl as string, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       expect((await post({ text: 'Only for you' })).status).to.equal(200);
       expect((await post({ text: 'Parley is now offline', response_type: 'in_channel' })).status).to.equal(200);
       expect(f.sandbox.state.ephemeralsFor(ACME, ALICE, SUPPORT).map((e) => e.text)).to.include('Only for you');
@@ -312,14 +381,26 @@ describe('Slack sandbox sender', () => {
 
     it('answers an unknown command like Slackbot and sends nothing to the app', async () => {
       installBot(f);
-      const result = await f.sandbox.sendSlashCommand({ teamId: ACME, userId: ALICE, channelId: SUPPORT, command: '/parly', text: 'status' });
+      const result = await f.sandbox.sendSlashCommand({
+        teamId: ACME,
+        userId: ALICE,
+        channelId: SUPPORT,
+        command: '/parly',
+        text: 'status',
+      });
       expect(result.skipped).to.equal('unknown_command');
       expect(f.app.received).to.have.length(0);
       expect(f.sandbox.state.ephemeralsFor(ACME, ALICE, SUPPORT)[0].text).to.contain('/parly is not a valid command');
     });
 
     it('sends nothing when the app is not installed in the workspace', async () => {
-      const result = await f.sandbox.sendSlashCommand({ teamId: ACME, userId: ALICE, channelId: SUPPORT, command: '/parley', text: 'status' });
+      const result = await f.sandbox.sendSlashCommand({
+        teamId: ACME,
+        userId: ALICE,
+        channelId: SUPPORT,
+        command: '/parley',
+        text: 'status',
+      });
       expect(result.skipped).to.equal('app_not_installed');
       expect(f.app.received).to.have.length(0);
     });
@@ -334,25 +415,51 @@ describe('Slack sandbox sender', () => {
         text: 'Chat with Jane',
         blocks: [
           { type: 'section', block_id: 'head', text: { type: 'mrkdwn', text: '*Chat with Jane*' } },
-          { type: 'actions', block_id: 'conv', elements: [{ type: 'button', action_id: 'end_chat', text: { type: 'plain_text', text: 'End chat' }, value: 'conv-42', style: 'danger' }] },
+          {
+            type: 'actions',
+            block_id: 'conv',
+            elements: [
+              { type: 'button', action_id: 'end_chat', text: { type: 'plain_text', text: 'End chat' }, value: 'conv-42', style: 'danger' },
+            ],
+          },
         ],
       });
       f.app.received.length = 0;
-      const result = await f.sandbox.sendBlockAction({ teamId: ACME, userId: BOB, actionId: 'end_chat', message: { channelId: SUPPORT, ts: header.ts as string } });
+      const result = await f.sandbox.sendBlockAction({
+        teamId: ACME,
+        userId: BOB,
+        actionId: 'end_chat',
+        message: { channelId: SUPPORT, ts: header.ts as string },
+      });
       expect(result.ok).to.equal(true);
       const req = f.app.received.find((r) => r.body.startsWith('payload='));
       expect(req).to.not.equal(undefined);
       expect(() => verified(req as ReceivedRequest)).not.to.throw();
       const p = interactivityPayload((req as ReceivedRequest).body);
-      expect(p).to.include({ type: 'block_actions', api_app_id: f.sandbox.appId, trigger_id: result.triggerId, response_url: result.responseUrl });
+      expect(p).to.include({
+        type: 'block_actions',
+        api_app_id: f.sandbox.appId,
+        trigger_id: result.triggerId,
+        response_url: result.responseUrl,
+      });
       expect(p.user).to.include({ id: BOB, username: 'bob', team_id: ACME });
       expect(p.team).to.deep.equal({ id: ACME, domain: 'acme' });
       expect(p.container).to.include({ type: 'message', message_ts: header.ts, channel_id: SUPPORT, is_ephemeral: false });
       expect(p.channel).to.deep.equal({ id: SUPPORT, name: 'support' });
       expect((p.message as { ts: string }).ts).to.equal(header.ts);
-      expect((p.actions as unknown[])[0]).to.deep.include({ type: 'button', action_id: 'end_chat', block_id: 'conv', value: 'conv-42', style: 'danger' });
+      expect((p.actions as unknown[])[0]).to.deep.include({
+        type: 'button',
+        action_id: 'end_chat',
+        block_id: 'conv',
+        value: 'conv-42',
+        style: 'danger',
+      });
 
-      await fetch(result.responseUrl as string, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ replace_original: true, text: 'Chat ended by Bob' }) });
+      await fetch(result.responseUrl as string, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ replace_original: true, text: 'Chat ended by Bob' }),
+      });
       expect(f.sandbox.state.message(SUPPORT, header.ts as string)?.text).to.equal('Chat ended by Bob');
     });
 
@@ -363,18 +470,48 @@ describe('Slack sandbox sender', () => {
         channel: SUPPORT,
         user: ALICE,
         text: 'Pick a saved reply',
-        blocks: [{ type: 'actions', block_id: 'pick', elements: [{ type: 'static_select', action_id: 'saved_reply', options: [{ text: { type: 'plain_text', text: 'Shipping' }, value: 'ship' }] }] }],
+        blocks: [
+          {
+            type: 'actions',
+            block_id: 'pick',
+            elements: [
+              {
+                type: 'static_select',
+                action_id: 'saved_reply',
+                options: [{ text: { type: 'plain_text', text: 'Shipping' }, value: 'ship' }],
+              },
+            ],
+          },
+        ],
       });
       const eph = f.sandbox.state.ephemeralsFor(ACME, ALICE, SUPPORT)[0];
       f.app.received.length = 0;
-      const result = await f.sandbox.sendBlockAction({ teamId: ACME, userId: ALICE, ephemeralId: eph.id, actionId: 'saved_reply', value: 'ship' });
+      const result = await f.sandbox.sendBlockAction({
+        teamId: ACME,
+        userId: ALICE,
+        ephemeralId: eph.id,
+        actionId: 'saved_reply',
+        value: 'ship',
+      });
       const p = interactivityPayload(f.app.received[0].body);
       expect(p.container).to.deep.include({ type: 'message', message_ts: eph.messageTs, channel_id: SUPPORT, is_ephemeral: true });
       expect(p.message).to.equal(undefined);
-      expect((p.actions as unknown[])[0]).to.deep.include({ type: 'static_select', action_id: 'saved_reply', selected_option: { text: { type: 'plain_text', text: 'Shipping' }, value: 'ship' } });
-      await fetch(result.responseUrl as string, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ replace_original: true, text: 'Sent "Shipping"' }) });
+      expect((p.actions as unknown[])[0]).to.deep.include({
+        type: 'static_select',
+        action_id: 'saved_reply',
+        selected_option: { text: { type: 'plain_text', text: 'Shipping' }, value: 'ship' },
+      });
+      await fetch(result.responseUrl as string, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ replace_original: true, text: 'Sent "Shipping"' }),
+      });
       expect(f.sandbox.state.ephemeralsFor(ACME, ALICE, SUPPORT).map((e) => e.text)).to.deep.equal(['Sent "Shipping"']);
-      await fetch(result.responseUrl as string, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ delete_original: true }) });
+      await fetch(result.responseUrl as string, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ delete_original: true }),
+      });
       expect(f.sandbox.state.ephemeralsFor(ACME, ALICE, SUPPORT)).to.have.length(0);
     });
 
@@ -383,7 +520,12 @@ describe('Slack sandbox sender', () => {
       await client.conversations.join({ channel: SUPPORT });
       const m = await f.sandbox.postAsUser({ teamId: ACME, userId: ALICE, channelId: SUPPORT, text: 'hello' });
       f.app.received.length = 0;
-      await f.sandbox.sendShortcut({ teamId: ACME, userId: ALICE, callbackId: 'parley_conversation_actions', message: { channelId: SUPPORT, ts: m.ts } });
+      await f.sandbox.sendShortcut({
+        teamId: ACME,
+        userId: ALICE,
+        callbackId: 'parley_conversation_actions',
+        message: { channelId: SUPPORT, ts: m.ts },
+      });
       await f.sandbox.sendShortcut({ teamId: ACME, userId: ALICE, callbackId: 'parley_global' });
       const payloads = f.app.received.filter((r) => r.body.startsWith('payload=')).map((r) => interactivityPayload(r.body));
       expect(payloads[0]).to.include({ type: 'message_action', callback_id: 'parley_conversation_actions', message_ts: m.ts });
@@ -407,7 +549,8 @@ describe('Slack sandbox sender', () => {
       const receiver = new ExpressReceiver({ signingSecret: SIGNING_SECRET, logLevel: LogLevel.ERROR });
       const app = new App({ token: inst.botToken, receiver, logLevel: LogLevel.ERROR, clientOptions: { slackApiUrl: f.sandbox.apiUrl } });
       app.message(async ({ message, say }) => {
-        if (message.subtype === undefined && message.user === ALICE && !message.thread_ts) await say({ text: `echo: ${message.text}`, thread_ts: message.ts });
+        if (message.subtype === undefined && message.user === ALICE && !message.thread_ts)
+          await say({ text: `echo: ${message.text}`, thread_ts: message.ts });
       });
       app.command('/parley', async ({ ack, respond, command }) => {
         await ack();
@@ -432,7 +575,13 @@ describe('Slack sandbox sender', () => {
     it('is refused by Bolt when the signing secret differs', async () => {
       installBot(f);
       const receiver = new ExpressReceiver({ signingSecret: 'another-secret', logLevel: LogLevel.ERROR });
-      const app = new App({ token: 'xoxb-unused', receiver, logLevel: LogLevel.ERROR, tokenVerificationEnabled: false, clientOptions: { slackApiUrl: f.sandbox.apiUrl } });
+      const app = new App({
+        token: 'xoxb-unused',
+        receiver,
+        logLevel: LogLevel.ERROR,
+        tokenVerificationEnabled: false,
+        clientOptions: { slackApiUrl: f.sandbox.apiUrl },
+      });
       let handled = false;
       app.event('app_home_opened', async () => {
         handled = true;

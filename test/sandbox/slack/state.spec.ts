@@ -1,9 +1,9 @@
-import { expect } from 'chai';
-import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { expect } from 'chai';
 import request from 'supertest';
-import { ACME, ALICE, BOB, CAROL, GENERAL, SUPPORT, clientFor, installBot, startSandbox, type SandboxFixture, until } from './helpers';
+import { ACME, ALICE, BOB, CAROL, clientFor, GENERAL, installBot, type SandboxFixture, SUPPORT, startSandbox, until } from './helpers';
 
 describe('Slack sandbox state', () => {
   let f: SandboxFixture | undefined;
@@ -60,7 +60,17 @@ describe('Slack sandbox state', () => {
 
   it('adds a workspace to a running sandbox, once', async () => {
     f = await startSandbox({ autoEvents: false });
-    const globex = { workspaces: [{ id: 'T0GLOBEX01', name: 'Globex', domain: 'globex', users: [{ id: 'U0GINA0001', name: 'gina', realName: 'Gina Grant' }], channels: [{ id: 'C0GHELP001', name: 'help' }] }] };
+    const globex = {
+      workspaces: [
+        {
+          id: 'T0GLOBEX01',
+          name: 'Globex',
+          domain: 'globex',
+          users: [{ id: 'U0GINA0001', name: 'gina', realName: 'Gina Grant' }],
+          channels: [{ id: 'C0GHELP001', name: 'help' }],
+        },
+      ],
+    };
     f.sandbox.addWorkspaces(globex);
     f.sandbox.addWorkspaces(globex);
     expect(f.sandbox.state.workspaces.map((w) => w.id)).to.deep.equal([ACME, 'T0GLOBEX01']);
@@ -74,7 +84,13 @@ describe('Slack sandbox state', () => {
     const { client, inst } = installBot(f);
     await client.conversations.join({ channel: SUPPORT });
     const parent = await client.chat.postMessage({ channel: SUPPORT, text: 'Chat with Jane' });
-    const reply = await f.sandbox.postAsUser({ teamId: ACME, userId: ALICE, channelId: SUPPORT, text: 'Hello Jane', threadTs: parent.ts as string });
+    const reply = await f.sandbox.postAsUser({
+      teamId: ACME,
+      userId: ALICE,
+      channelId: SUPPORT,
+      text: 'Hello Jane',
+      threadTs: parent.ts as string,
+    });
     await client.views.publish({ user_id: ALICE, view: { type: 'home', blocks: [] } });
     await f.close();
     expect(existsSync(dataFile)).to.equal(true);
@@ -116,10 +132,14 @@ describe('Slack sandbox state', () => {
     it('lists the channels, the messages and the people of the chosen workspace for the person acting', async () => {
       const fx = f as SandboxFixture;
       await fx.sandbox.postAsUser({ teamId: ACME, userId: BOB, channelId: GENERAL, text: 'Morning all' });
-      const res = await request(fx.origin).get(`/sandbox/slack/operator/api/snapshot?team=${ACME}&user=${BOB}&channel=${GENERAL}`).expect(200);
+      const res = await request(fx.origin)
+        .get(`/sandbox/slack/operator/api/snapshot?team=${ACME}&user=${BOB}&channel=${GENERAL}`)
+        .expect(200);
       expect(res.body.me).to.equal(BOB);
       expect(res.body.channels.map((c: { name: string }) => c.name)).to.deep.equal(['general', 'random', 'support']);
-      expect(res.body.channel.messages.map((m: { text: string; mine: boolean }) => [m.text, m.mine])).to.deep.equal([['Morning all', true]]);
+      expect(res.body.channel.messages.map((m: { text: string; mine: boolean }) => [m.text, m.mine])).to.deep.equal([
+        ['Morning all', true],
+      ]);
       expect(res.body.app.installed).to.equal(false);
     });
 
@@ -127,29 +147,56 @@ describe('Slack sandbox state', () => {
       const fx = f as SandboxFixture;
       const { client } = installBot(fx);
       const c = await client.conversations.create({ name: 'private-ish' });
-      await request(fx.origin).post('/sandbox/slack/operator/api/post').send({ team: ACME, user: ALICE, channel: SUPPORT, text: 'hello' }).expect(200);
+      await request(fx.origin)
+        .post('/sandbox/slack/operator/api/post')
+        .send({ team: ACME, user: ALICE, channel: SUPPORT, text: 'hello' })
+        .expect(200);
       expect(fx.sandbox.state.channelMessages(SUPPORT).at(-1)).to.include({ user: ALICE, text: 'hello' });
-      const refused = await request(fx.origin).post('/sandbox/slack/operator/api/post').send({ team: ACME, user: ALICE, channel: c.channel?.id, text: 'hello' }).expect(400);
+      const refused = await request(fx.origin)
+        .post('/sandbox/slack/operator/api/post')
+        .send({ team: ACME, user: ALICE, channel: c.channel?.id, text: 'hello' })
+        .expect(400);
       expect(refused.body).to.deep.equal({ ok: false, error: 'not_in_channel' });
-      await request(fx.origin).post('/sandbox/slack/operator/api/join').send({ team: ACME, user: ALICE, channel: c.channel?.id }).expect(200);
-      await request(fx.origin).post('/sandbox/slack/operator/api/post').send({ team: ACME, user: ALICE, channel: c.channel?.id, text: 'now I can' }).expect(200);
+      await request(fx.origin)
+        .post('/sandbox/slack/operator/api/join')
+        .send({ team: ACME, user: ALICE, channel: c.channel?.id })
+        .expect(200);
+      await request(fx.origin)
+        .post('/sandbox/slack/operator/api/post')
+        .send({ team: ACME, user: ALICE, channel: c.channel?.id, text: 'now I can' })
+        .expect(200);
     });
 
     it("creates channels with Slack's naming rules", async () => {
       const fx = f as SandboxFixture;
-      const ok = await request(fx.origin).post('/sandbox/slack/operator/api/create-channel').send({ team: ACME, user: CAROL, name: 'sales-leads' }).expect(200);
+      const ok = await request(fx.origin)
+        .post('/sandbox/slack/operator/api/create-channel')
+        .send({ team: ACME, user: CAROL, name: 'sales-leads' })
+        .expect(200);
       expect(fx.sandbox.state.channel(ok.body.channel)).to.include({ name: 'sales-leads', creator: CAROL });
-      const bad = await request(fx.origin).post('/sandbox/slack/operator/api/create-channel').send({ team: ACME, user: CAROL, name: 'Sales Leads' }).expect(400);
+      const bad = await request(fx.origin)
+        .post('/sandbox/slack/operator/api/create-channel')
+        .send({ team: ACME, user: CAROL, name: 'Sales Leads' })
+        .expect(400);
       expect(bad.body.error).to.equal('invalid_name_specials');
-      const taken = await request(fx.origin).post('/sandbox/slack/operator/api/create-channel').send({ team: ACME, user: CAROL, name: 'sales-leads' }).expect(400);
+      const taken = await request(fx.origin)
+        .post('/sandbox/slack/operator/api/create-channel')
+        .send({ team: ACME, user: CAROL, name: 'sales-leads' })
+        .expect(400);
       expect(taken.body.error).to.equal('name_taken');
     });
 
     it('refuses to act as a user of another workspace or as a bot', async () => {
       const fx = f as SandboxFixture;
       const bot = fx.sandbox.state.usersOf(ACME).find((u) => u.isBot);
-      await request(fx.origin).post('/sandbox/slack/operator/api/post').send({ team: 'T0OTHER', user: ALICE, channel: SUPPORT, text: 'x' }).expect(400);
-      await request(fx.origin).post('/sandbox/slack/operator/api/post').send({ team: ACME, user: bot?.id, channel: SUPPORT, text: 'x' }).expect(400);
+      await request(fx.origin)
+        .post('/sandbox/slack/operator/api/post')
+        .send({ team: 'T0OTHER', user: ALICE, channel: SUPPORT, text: 'x' })
+        .expect(400);
+      await request(fx.origin)
+        .post('/sandbox/slack/operator/api/post')
+        .send({ team: ACME, user: bot?.id, channel: SUPPORT, text: 'x' })
+        .expect(400);
     });
 
     it('uninstalls the app from the workspace, which revokes its tokens', async () => {

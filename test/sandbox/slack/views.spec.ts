@@ -1,6 +1,6 @@
-import { expect } from 'chai';
 import type { View } from '@slack/web-api';
-import { ACME, ALICE, SUPPORT, installBot, interactivityPayload, startSandbox, type SandboxFixture } from './helpers';
+import { expect } from 'chai';
+import { ACME, ALICE, installBot, interactivityPayload, type SandboxFixture, SUPPORT, startSandbox } from './helpers';
 
 const hoursModal = (extra: Record<string, unknown> = {}): View =>
   ({
@@ -11,8 +11,19 @@ const hoursModal = (extra: Record<string, unknown> = {}): View =>
     submit: { type: 'plain_text', text: 'Save' },
     close: { type: 'plain_text', text: 'Cancel' },
     blocks: [
-      { type: 'input', block_id: 'from', label: { type: 'plain_text', text: 'From' }, element: { type: 'timepicker', action_id: 'time', initial_time: '09:00' } },
-      { type: 'input', block_id: 'note', optional: true, label: { type: 'plain_text', text: 'Note' }, element: { type: 'plain_text_input', action_id: 'text', multiline: true } },
+      {
+        type: 'input',
+        block_id: 'from',
+        label: { type: 'plain_text', text: 'From' },
+        element: { type: 'timepicker', action_id: 'time', initial_time: '09:00' },
+      },
+      {
+        type: 'input',
+        block_id: 'note',
+        optional: true,
+        label: { type: 'plain_text', text: 'Note' },
+        element: { type: 'plain_text_input', action_id: 'text', multiline: true },
+      },
       {
         type: 'input',
         block_id: 'days',
@@ -57,7 +68,14 @@ describe('Slack sandbox views', () => {
   it('opens a modal with a fresh trigger_id and answers with the full view object', async () => {
     const { client } = installBot(f);
     const res = await client.views.open({ trigger_id: await trigger(), view: hoursModal() });
-    expect(res.view).to.include({ type: 'modal', callback_id: 'operating_hours', private_metadata: 'widget-7', app_id: f.sandbox.appId, team_id: ACME, previous_view_id: null });
+    expect(res.view).to.include({
+      type: 'modal',
+      callback_id: 'operating_hours',
+      private_metadata: 'widget-7',
+      app_id: f.sandbox.appId,
+      team_id: ACME,
+      previous_view_id: null,
+    });
     expect(res.view?.id).to.match(/^V/);
     expect(res.view?.root_view_id).to.equal(res.view?.id);
     expect(res.view?.hash).to.be.a('string');
@@ -81,8 +99,14 @@ describe('Slack sandbox views', () => {
 
   it('checks the view: a modal with inputs needs submit, and a title of at most 24 characters', async () => {
     const { client } = installBot(f);
-    expect(await slackError(client.views.open({ trigger_id: await trigger(), view: hoursModal({ submit: undefined }) }))).to.equal('invalid_arguments');
-    expect(await slackError(client.views.open({ trigger_id: await trigger(), view: hoursModal({ title: { type: 'plain_text', text: 'x'.repeat(25) } }) }))).to.equal('invalid_arguments');
+    expect(await slackError(client.views.open({ trigger_id: await trigger(), view: hoursModal({ submit: undefined }) }))).to.equal(
+      'invalid_arguments',
+    );
+    expect(
+      await slackError(
+        client.views.open({ trigger_id: await trigger(), view: hoursModal({ title: { type: 'plain_text', text: 'x'.repeat(25) } }) }),
+      ),
+    ).to.equal('invalid_arguments');
   });
 
   it('pushes up to three modals and then answers push_limit_reached', async () => {
@@ -97,10 +121,19 @@ describe('Slack sandbox views', () => {
   it('updates a view by id or external_id and answers hash_conflict for a stale hash', async () => {
     const { client } = installBot(f);
     const opened = await client.views.open({ trigger_id: await trigger(), view: hoursModal({ external_id: 'hours-w7' }) });
-    const updated = await client.views.update({ view_id: opened.view?.id as string, hash: opened.view?.hash, view: hoursModal({ title: { type: 'plain_text', text: 'Hours (saved)' } }) });
+    const updated = await client.views.update({
+      view_id: opened.view?.id as string,
+      hash: opened.view?.hash,
+      view: hoursModal({ title: { type: 'plain_text', text: 'Hours (saved)' } }),
+    });
     expect(updated.view?.title).to.deep.include({ text: 'Hours (saved)' });
-    expect(await slackError(client.views.update({ view_id: opened.view?.id as string, hash: opened.view?.hash, view: hoursModal() }))).to.equal('hash_conflict');
-    const byExternal = await client.views.update({ external_id: 'hours-w7', view: hoursModal({ title: { type: 'plain_text', text: 'Again' } }) });
+    expect(
+      await slackError(client.views.update({ view_id: opened.view?.id as string, hash: opened.view?.hash, view: hoursModal() })),
+    ).to.equal('hash_conflict');
+    const byExternal = await client.views.update({
+      external_id: 'hours-w7',
+      view: hoursModal({ title: { type: 'plain_text', text: 'Again' } }),
+    });
     expect(byExternal.view?.id).to.equal(opened.view?.id);
     expect(await slackError(client.views.update({ view_id: 'V0NOPE', view: hoursModal() }))).to.equal('not_found');
   });
@@ -116,7 +149,9 @@ describe('Slack sandbox views', () => {
     const again = await client.views.publish({ user_id: ALICE, view: home });
     expect(again.view?.id).to.equal(res.view?.id);
     await f.sandbox.openAppHome({ teamId: ACME, userId: ALICE });
-    const event = f.app.received.map((r) => (JSON.parse(r.body) as { event: Record<string, unknown> }).event).find((e) => e.type === 'app_home_opened');
+    const event = f.app.received
+      .map((r) => (JSON.parse(r.body) as { event: Record<string, unknown> }).event)
+      .find((e) => e.type === 'app_home_opened');
     expect(event).to.include({ user: ALICE, tab: 'home' });
     expect((event!.view as { id: string }).id).to.equal(res.view?.id);
   });
@@ -126,11 +161,21 @@ describe('Slack sandbox views', () => {
       const { client } = installBot(f);
       const opened = await client.views.open({ trigger_id: await trigger(), view: hoursModal() });
       f.app.received.length = 0;
-      const result = await f.sandbox.sendViewSubmission({ teamId: ACME, userId: ALICE, viewId: opened.view?.id as string, values: { from: { time: '08:30' }, note: { text: 'Closed on holidays' }, days: { pick: ['mon', 'tue'] } } });
+      const result = await f.sandbox.sendViewSubmission({
+        teamId: ACME,
+        userId: ALICE,
+        viewId: opened.view?.id as string,
+        values: { from: { time: '08:30' }, note: { text: 'Closed on holidays' }, days: { pick: ['mon', 'tue'] } },
+      });
       expect(result.ok).to.equal(true);
       const p = interactivityPayload(f.app.received[0].body);
       expect(p).to.include({ type: 'view_submission', trigger_id: result.triggerId });
-      const view = p.view as { id: string; callback_id: string; private_metadata: string; state: { values: Record<string, Record<string, Record<string, unknown>>> } };
+      const view = p.view as {
+        id: string;
+        callback_id: string;
+        private_metadata: string;
+        state: { values: Record<string, Record<string, Record<string, unknown>>> };
+      };
       expect(view).to.include({ id: opened.view?.id, callback_id: 'operating_hours', private_metadata: 'widget-7' });
       expect(view.state.values.from.time).to.deep.equal({ type: 'timepicker', selected_time: '08:30' });
       expect(view.state.values.note.text).to.deep.equal({ type: 'plain_text_input', value: 'Closed on holidays' });
@@ -141,8 +186,16 @@ describe('Slack sandbox views', () => {
     it('keeps the modal open with the field errors of response_action: errors', async () => {
       const { client } = installBot(f);
       const opened = await client.views.open({ trigger_id: await trigger(), view: hoursModal() });
-      f.app.respond(() => ({ status: 200, body: { response_action: 'errors', errors: { from: 'Opening time must be before closing time' } } }));
-      const result = await f.sandbox.sendViewSubmission({ teamId: ACME, userId: ALICE, viewId: opened.view?.id as string, values: { days: { pick: ['mon'] } } });
+      f.app.respond(() => ({
+        status: 200,
+        body: { response_action: 'errors', errors: { from: 'Opening time must be before closing time' } },
+      }));
+      const result = await f.sandbox.sendViewSubmission({
+        teamId: ACME,
+        userId: ALICE,
+        viewId: opened.view?.id as string,
+        values: { days: { pick: ['mon'] } },
+      });
       expect(result.viewErrors).to.deep.equal({ from: 'Opening time must be before closing time' });
       const view = f.sandbox.state.view(opened.view?.id as string);
       expect(view?.open).to.equal(true);
@@ -153,7 +206,12 @@ describe('Slack sandbox views', () => {
       const { client } = installBot(f);
       const opened = await client.views.open({ trigger_id: await trigger(), view: hoursModal() });
       f.app.respond(() => ({ status: 500 }));
-      const result = await f.sandbox.sendViewSubmission({ teamId: ACME, userId: ALICE, viewId: opened.view?.id as string, values: { days: { pick: ['mon'] } } });
+      const result = await f.sandbox.sendViewSubmission({
+        teamId: ACME,
+        userId: ALICE,
+        viewId: opened.view?.id as string,
+        values: { days: { pick: ['mon'] } },
+      });
       expect(result.ok).to.equal(false);
       expect(result.viewErrors?.['']).to.contain('trouble connecting');
       expect(f.sandbox.state.view(opened.view?.id as string)?.open).to.equal(true);
@@ -162,8 +220,23 @@ describe('Slack sandbox views', () => {
     it('replaces the view with response_action: update and closes every modal with clear', async () => {
       const { client } = installBot(f);
       const opened = await client.views.open({ trigger_id: await trigger(), view: hoursModal() });
-      f.app.respond(() => ({ status: 200, body: { response_action: 'update', view: { type: 'modal', title: { type: 'plain_text', text: 'Saved' }, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'Done' } }] } } }));
-      await f.sandbox.sendViewSubmission({ teamId: ACME, userId: ALICE, viewId: opened.view?.id as string, values: { days: { pick: ['mon'] } } });
+      f.app.respond(() => ({
+        status: 200,
+        body: {
+          response_action: 'update',
+          view: {
+            type: 'modal',
+            title: { type: 'plain_text', text: 'Saved' },
+            blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'Done' } }],
+          },
+        },
+      }));
+      await f.sandbox.sendViewSubmission({
+        teamId: ACME,
+        userId: ALICE,
+        viewId: opened.view?.id as string,
+        values: { days: { pick: ['mon'] } },
+      });
       expect(f.sandbox.state.view(opened.view?.id as string)?.definition.title).to.deep.include({ text: 'Saved' });
       await client.views.push({ trigger_id: await trigger(), view: hoursModal() });
       const top = f.sandbox.state.openModals(ACME, ALICE).at(-1);
@@ -198,7 +271,16 @@ describe('Slack sandbox views', () => {
     const { client } = installBot(f);
     const home = await client.views.publish({
       user_id: ALICE,
-      view: { type: 'home', blocks: [{ type: 'actions', block_id: 'w7', elements: [{ type: 'button', action_id: 'go_offline', text: { type: 'plain_text', text: 'Go offline' }, value: '7' }] }] },
+      view: {
+        type: 'home',
+        blocks: [
+          {
+            type: 'actions',
+            block_id: 'w7',
+            elements: [{ type: 'button', action_id: 'go_offline', text: { type: 'plain_text', text: 'Go offline' }, value: '7' }],
+          },
+        ],
+      },
     });
     await f.sandbox.sendBlockAction({ teamId: ACME, userId: ALICE, viewId: home.view?.id as string, actionId: 'go_offline' });
     const p = interactivityPayload(f.app.received.at(-1)?.body as string);

@@ -1,6 +1,18 @@
+import { type WebAPICallResult, WebClient, WebClientEvent } from '@slack/web-api';
 import { expect } from 'chai';
-import { WebClient, WebClientEvent, type WebAPICallResult } from '@slack/web-api';
-import { ACME, ALICE, BOB, GENERAL, RANDOM, SUPPORT, clientFor, installBot, quietLogger, startSandbox, type SandboxFixture } from './helpers';
+import {
+  ACME,
+  ALICE,
+  BOB,
+  clientFor,
+  GENERAL,
+  installBot,
+  quietLogger,
+  RANDOM,
+  type SandboxFixture,
+  SUPPORT,
+  startSandbox,
+} from './helpers';
 
 /** Runs a call that must fail and returns Slack's error body. */
 async function slackError(call: Promise<unknown>): Promise<WebAPICallResult & { error: string; needed?: string; provided?: string }> {
@@ -55,7 +67,14 @@ describe('Slack sandbox Web API', () => {
     it('describes the bot in auth.test with the workspace URL', async () => {
       const { client, inst } = installBot(f);
       const res = await client.auth.test();
-      expect(res).to.include({ ok: true, team: 'Acme', team_id: ACME, user_id: inst.botUserId, bot_id: inst.botId, is_enterprise_install: false });
+      expect(res).to.include({
+        ok: true,
+        team: 'Acme',
+        team_id: ACME,
+        user_id: inst.botUserId,
+        bot_id: inst.botId,
+        is_enterprise_install: false,
+      });
       expect(res.url).to.match(/\/workspaces\/acme\/$/);
     });
 
@@ -148,7 +167,13 @@ describe('Slack sandbox Web API', () => {
     it('creates a channel with the bot as member and answers name_taken for an existing name', async () => {
       const { client, inst } = installBot(f);
       const res = await client.conversations.create({ name: 'website-chat' });
-      expect(res.channel).to.include({ name: 'website-chat', is_channel: true, is_member: true, is_archived: false, creator: inst.botUserId });
+      expect(res.channel).to.include({
+        name: 'website-chat',
+        is_channel: true,
+        is_member: true,
+        is_archived: false,
+        creator: inst.botUserId,
+      });
       expect((await slackError(client.conversations.create({ name: 'website-chat' }))).error).to.equal('name_taken');
       expect((await slackError(client.conversations.create({ name: 'general' }))).error).to.equal('name_taken');
     });
@@ -174,12 +199,19 @@ describe('Slack sandbox Web API', () => {
     });
 
     it("creates a channel with the main user's token and invites the bot into it", async () => {
-      const inst = f.sandbox.install({ teamId: ACME, userId: ALICE, botScopes: ['channels:read', 'chat:write'], userScopes: ['channels:write'] });
+      const inst = f.sandbox.install({
+        teamId: ACME,
+        userId: ALICE,
+        botScopes: ['channels:read', 'chat:write'],
+        userScopes: ['channels:write'],
+      });
       const asAlice = clientFor(f, inst.userTokens[ALICE].token);
       const created = await asAlice.conversations.create({ name: 'web-chat' });
       const id = created.channel?.id as string;
       expect(created.channel).to.include({ creator: ALICE, is_member: true });
-      expect((await slackError(clientFor(f, inst.botToken).chat.postMessage({ channel: id, text: 'hi' }))).error).to.equal('not_in_channel');
+      expect((await slackError(clientFor(f, inst.botToken).chat.postMessage({ channel: id, text: 'hi' }))).error).to.equal(
+        'not_in_channel',
+      );
       await asAlice.conversations.invite({ channel: id, users: inst.botUserId });
       expect((await clientFor(f, inst.botToken).chat.postMessage({ channel: id, text: 'hi' })).ok).to.equal(true);
       expect((await slackError(asAlice.conversations.invite({ channel: id, users: inst.botUserId }))).error).to.equal('already_in_channel');
@@ -217,7 +249,9 @@ describe('Slack sandbox Web API', () => {
       const renamed = await client.conversations.rename({ channel: c.channel?.id as string, name: 'chat-two' });
       expect(renamed.channel).to.include({ name: 'chat-two' });
       expect(renamed.channel?.previous_names).to.deep.equal(['chat-one']);
-      expect((await slackError(client.conversations.rename({ channel: c.channel?.id as string, name: 'random' }))).error).to.equal('name_taken');
+      expect((await slackError(client.conversations.rename({ channel: c.channel?.id as string, name: 'random' }))).error).to.equal(
+        'name_taken',
+      );
       expect((await slackError(client.conversations.rename({ channel: RANDOM, name: 'fun' }))).error).to.equal('not_in_channel');
     });
 
@@ -247,10 +281,18 @@ describe('Slack sandbox Web API', () => {
       const history = await client.conversations.history({ channel: SUPPORT });
       expect(history.messages?.map((m) => m.text)).to.deep.equal(['top level', 'Visitor Jane started a chat']);
       const head = history.messages?.[1];
-      expect(head).to.include({ reply_count: 2, thread_ts: parent.ts, latest_reply: f.sandbox.state.replies(SUPPORT, parent.ts as string)[1].ts });
+      expect(head).to.include({
+        reply_count: 2,
+        thread_ts: parent.ts,
+        latest_reply: f.sandbox.state.replies(SUPPORT, parent.ts as string)[1].ts,
+      });
       const replies = await client.conversations.replies({ channel: SUPPORT, ts: parent.ts as string });
       expect(replies.messages?.map((m) => m.text)).to.deep.equal(['Visitor Jane started a chat', 'On it', 'second']);
-      expect(replies.messages?.[1]).to.include({ user: ALICE, thread_ts: parent.ts, parent_user_id: f.sandbox.state.installation(ACME)?.botUserId });
+      expect(replies.messages?.[1]).to.include({
+        user: ALICE,
+        thread_ts: parent.ts,
+        parent_user_id: f.sandbox.state.installation(ACME)?.botUserId,
+      });
     });
 
     it('answers not_in_channel for history read by a bot outside the channel, and thread_not_found for a bad ts', async () => {
@@ -275,10 +317,27 @@ describe('Slack sandbox Web API', () => {
     it('posts a thread reply with the visitor name and avatar and broadcasts it when asked', async () => {
       const { client, inst } = installBot(f);
       await client.conversations.join({ channel: SUPPORT });
-      const parent = await client.chat.postMessage({ channel: SUPPORT, text: 'New chat', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: '*New chat*' } }] });
+      const parent = await client.chat.postMessage({
+        channel: SUPPORT,
+        text: 'New chat',
+        blocks: [{ type: 'section', text: { type: 'mrkdwn', text: '*New chat*' } }],
+      });
       expect(parent.message?.blocks).to.have.length(1);
-      const reply = await client.chat.postMessage({ channel: SUPPORT, thread_ts: parent.ts as string, text: 'Hello?', username: 'Jane (visitor)', icon_url: 'https://example.com/jane.png', reply_broadcast: true });
-      expect(reply.message).to.include({ subtype: 'thread_broadcast', username: 'Jane (visitor)', thread_ts: parent.ts, bot_id: inst.botId, user: inst.botUserId });
+      const reply = await client.chat.postMessage({
+        channel: SUPPORT,
+        thread_ts: parent.ts as string,
+        text: 'Hello?',
+        username: 'Jane (visitor)',
+        icon_url: 'https://example.com/jane.png',
+        reply_broadcast: true,
+      });
+      expect(reply.message).to.include({
+        subtype: 'thread_broadcast',
+        username: 'Jane (visitor)',
+        thread_ts: parent.ts,
+        bot_id: inst.botId,
+        user: inst.botUserId,
+      });
       expect(reply.message?.icons).to.deep.include({ image_48: 'https://example.com/jane.png' });
       const history = await client.conversations.history({ channel: SUPPORT });
       expect(history.messages?.map((m) => m.text)).to.deep.equal(['Hello?', 'New chat']);
@@ -289,8 +348,12 @@ describe('Slack sandbox Web API', () => {
       await client.conversations.join({ channel: SUPPORT });
       expect((await slackError(client.chat.postMessage({ channel: SUPPORT, text: '' }))).error).to.equal('no_text');
       expect((await slackError(client.chat.postMessage({ channel: SUPPORT, text: 'x'.repeat(40_001) }))).error).to.equal('msg_too_long');
-      expect((await slackError(client.apiCall('chat.postMessage', { channel: SUPPORT, text: 'x', blocks: '[{"text":"no type"}]' }))).error).to.equal('invalid_blocks');
-      expect((await slackError(client.apiCall('chat.postMessage', { channel: SUPPORT, text: 'x', blocks: '[not json' }))).error).to.equal('invalid_blocks_format');
+      expect(
+        (await slackError(client.apiCall('chat.postMessage', { channel: SUPPORT, text: 'x', blocks: '[{"text":"no type"}]' }))).error,
+      ).to.equal('invalid_blocks');
+      expect((await slackError(client.apiCall('chat.postMessage', { channel: SUPPORT, text: 'x', blocks: '[not json' }))).error).to.equal(
+        'invalid_blocks_format',
+      );
     });
 
     it('updates its own message, refuses others with cant_update_message and unknown ones with message_not_found', async () => {
@@ -301,7 +364,9 @@ describe('Slack sandbox Web API', () => {
       expect(updated).to.include({ ok: true, ts: mine.ts, text: 'Chat with Jane — ended' });
       expect(f.sandbox.state.message(SUPPORT, mine.ts as string)?.text).to.equal('Chat with Jane — ended');
       const human = await f.sandbox.postAsUser({ teamId: ACME, userId: ALICE, channelId: SUPPORT, text: 'mine' });
-      expect((await slackError(client.chat.update({ channel: SUPPORT, ts: human.ts, text: 'hijack' }))).error).to.equal('cant_update_message');
+      expect((await slackError(client.chat.update({ channel: SUPPORT, ts: human.ts, text: 'hijack' }))).error).to.equal(
+        'cant_update_message',
+      );
       expect((await slackError(client.chat.update({ channel: SUPPORT, ts: '1.000002', text: 'x' }))).error).to.equal('message_not_found');
     });
 
@@ -322,7 +387,9 @@ describe('Slack sandbox Web API', () => {
       expect(res.message_ts).to.be.a('string');
       expect(f.sandbox.state.ephemeralsFor(ACME, ALICE, SUPPORT).map((e) => e.text)).to.deep.equal(['Only you see this']);
       const c = await client.conversations.create({ name: 'bot-only' });
-      expect((await slackError(client.chat.postEphemeral({ channel: c.channel?.id as string, user: ALICE, text: 'x' }))).error).to.equal('user_not_in_channel');
+      expect((await slackError(client.chat.postEphemeral({ channel: c.channel?.id as string, user: ALICE, text: 'x' }))).error).to.equal(
+        'user_not_in_channel',
+      );
     });
 
     it('gives a permalink that opens the message on the operator page', async () => {
@@ -382,7 +449,11 @@ describe('Slack sandbox Web API', () => {
       const { inst } = installBot(f);
       await clientFor(f, inst.botToken).conversations.join({ channel: SUPPORT });
       f.sandbox.state.rateLimit('chat.postMessage', 1);
-      const client = new WebClient(inst.botToken, { slackApiUrl: f.sandbox.apiUrl, retryConfig: { retries: 2, minTimeout: 10, maxTimeout: 20 }, logger: quietLogger });
+      const client = new WebClient(inst.botToken, {
+        slackApiUrl: f.sandbox.apiUrl,
+        retryConfig: { retries: 2, minTimeout: 10, maxTimeout: 20 },
+        logger: quietLogger,
+      });
       let rateLimitedFor: number | undefined;
       client.on(WebClientEvent.RATE_LIMITED, (seconds: number) => {
         rateLimitedFor = seconds;
@@ -414,7 +485,12 @@ describe('Slack sandbox Web API', () => {
       await client.conversations.join({ channel: SUPPORT });
       await client.conversations.join({ channel: RANDOM });
       const results = await Promise.all(
-        [0, 1, 2, 3].map((i) => client.chat.postMessage({ channel: SUPPORT, text: `m${i}` }).then(() => 'ok', (e: { code: string }) => e.code)),
+        [0, 1, 2, 3].map((i) =>
+          client.chat.postMessage({ channel: SUPPORT, text: `m${i}` }).then(
+            () => 'ok',
+            (e: { code: string }) => e.code,
+          ),
+        ),
       );
       expect(results.filter((r) => r === 'ok')).to.have.length(3);
       expect(results.filter((r) => r === 'slack_webapi_rate_limited_error')).to.have.length(1);

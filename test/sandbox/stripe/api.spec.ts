@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { clientFor, type Fixture, startSandbox, stripeError } from './helpers';
 
 describe('Stripe sandbox API through the official stripe client', () => {
@@ -60,7 +60,7 @@ describe('Stripe sandbox API through the official stripe client', () => {
       expect(byKey.parley_pro_monthly?.unit_amount).to.equal(7900);
       expect(byKey.parley_pro_monthly?.recurring?.interval).to.equal('month');
       expect(byKey.parley_pro_yearly?.recurring?.interval).to.equal('year');
-      expect((byKey.parley_pro_yearly?.product as Stripe.Product).name).to.equal('Parley Pro');
+      expect((byKey.parley_pro_yearly!.product as Stripe.Product).name).to.equal('Parley Pro');
       expect(prices.data.every((p) => p.livemode === false)).to.equal(true);
     });
 
@@ -141,13 +141,19 @@ describe('Stripe sandbox API through the official stripe client', () => {
       const pm = await f.stripe.paymentMethods.attach('pm_card_visa', { customer: c.id });
       expect(pm.id).to.match(/^pm_/);
       expect(pm.card).to.include({ brand: 'visa', last4: '4242' });
-      const updated = await f.stripe.customers.update(c.id, { invoice_settings: { default_payment_method: pm.id }, expand: ['invoice_settings.default_payment_method'] });
+      const updated = await f.stripe.customers.update(c.id, {
+        invoice_settings: { default_payment_method: pm.id },
+        expand: ['invoice_settings.default_payment_method'],
+      });
       expect((updated.invoice_settings.default_payment_method as Stripe.PaymentMethod).card?.last4).to.equal('4242');
       const list = await f.stripe.customers.listPaymentMethods(c.id);
       expect(list.data.map((p) => p.id)).to.deep.equal([pm.id]);
       const detached = await f.stripe.paymentMethods.detach(pm.id);
       expect(detached.customer).to.equal(null);
-      expect((await f.stripe.customers.retrieve(c.id)) as Stripe.Customer).to.have.nested.property('invoice_settings.default_payment_method', null);
+      expect((await f.stripe.customers.retrieve(c.id)) as Stripe.Customer).to.have.nested.property(
+        'invoice_settings.default_payment_method',
+        null,
+      );
     });
 
     it('declines attaching the 0002 card with card_declined / generic_decline and a 402', async () => {
@@ -172,7 +178,13 @@ describe('Stripe sandbox API through the official stripe client', () => {
         metadata: { accountId: 'acc_9' },
       });
       expect(session.id).to.match(/^cs_test_/);
-      expect(session).to.include({ status: 'open', payment_status: 'unpaid', mode: 'subscription', amount_total: 218900, client_reference_id: 'acc_9' });
+      expect(session).to.include({
+        status: 'open',
+        payment_status: 'unpaid',
+        mode: 'subscription',
+        amount_total: 218900,
+        client_reference_id: 'acc_9',
+      });
       expect(session.url).to.equal(`${f.apiUrl}/checkout/${session.id}`);
       const again = await f.stripe.checkout.sessions.retrieve(session.id, { expand: ['line_items'] });
       expect(again.line_items?.data[0]?.price?.id).to.equal('parley_business_yearly');
@@ -184,21 +196,34 @@ describe('Stripe sandbox API through the official stripe client', () => {
       const none = await stripeError(f.stripe.checkout.sessions.create({ mode: 'subscription', success_url: 'http://parley.test/ok' }));
       expect(none.code).to.equal('parameter_missing');
       expect(none.param).to.equal('line_items');
-      const unknown = await stripeError(f.stripe.checkout.sessions.create({ mode: 'subscription', success_url: 'http://parley.test/ok', line_items: [{ price: 'price_nope', quantity: 1 }] }));
+      const unknown = await stripeError(
+        f.stripe.checkout.sessions.create({
+          mode: 'subscription',
+          success_url: 'http://parley.test/ok',
+          line_items: [{ price: 'price_nope', quantity: 1 }],
+        }),
+      );
       expect(unknown.statusCode).to.equal(404);
       expect(unknown.param).to.equal('line_items[0][price]');
     });
 
-    it('opens a portal session, and refuses a cancel flow for another customer\'s subscription', async () => {
+    it("opens a portal session, and refuses a cancel flow for another customer's subscription", async () => {
       const owner = await f.stripe.customers.create({ email: 'owner2@acme.test' });
       const other = await f.stripe.customers.create({ email: 'other@acme.test' });
       await f.stripe.paymentMethods.attach('pm_card_visa', { customer: owner.id });
-      const sub = await f.stripe.subscriptions.create({ customer: owner.id, items: [{ price: 'parley_basic_monthly' }], trial_period_days: 10 });
+      const sub = await f.stripe.subscriptions.create({
+        customer: owner.id,
+        items: [{ price: 'parley_basic_monthly' }],
+        trial_period_days: 10,
+      });
       const portal = await f.stripe.billingPortal.sessions.create({ customer: owner.id, return_url: 'http://parley.test/account' });
       expect(portal.id).to.match(/^bps_/);
       expect(portal.url).to.equal(`${f.apiUrl}/portal/${portal.id}`);
       const err = await stripeError(
-        f.stripe.billingPortal.sessions.create({ customer: other.id, flow_data: { type: 'subscription_cancel', subscription_cancel: { subscription: sub.id } } }),
+        f.stripe.billingPortal.sessions.create({
+          customer: other.id,
+          flow_data: { type: 'subscription_cancel', subscription_cancel: { subscription: sub.id } },
+        }),
       );
       expect(err.statusCode).to.equal(400);
       expect(err.param).to.equal('flow_data[subscription_cancel][subscription]');

@@ -1,8 +1,8 @@
-import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import Stripe from 'stripe';
+import { expect } from 'chai';
+import type Stripe from 'stripe';
 import { type Fixture, startSandbox, stripeError } from './helpers';
 
 const DAY = 86_400;
@@ -25,7 +25,11 @@ describe('Stripe sandbox billing: subscriptions, invoices and the clock', () => 
 
   it('subscribes a customer with a card: active, a paid first invoice with a hosted page, periods on the item', async () => {
     const { customer } = await customerWithCard();
-    const sub = await f.stripe.subscriptions.create({ customer: customer.id, items: [{ price: 'parley_pro_monthly' }], expand: ['latest_invoice'] });
+    const sub = await f.stripe.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: 'parley_pro_monthly' }],
+      expand: ['latest_invoice'],
+    });
     expect(sub.id).to.match(/^sub_/);
     expect(sub.status).to.equal('active');
     const item = sub.items.data[0] as Stripe.SubscriptionItem;
@@ -41,7 +45,13 @@ describe('Stripe sandbox billing: subscriptions, invoices and the clock', () => 
 
   it('refuses with error_if_incomplete when the card cannot be charged, and creates nothing', async () => {
     const { customer } = await customerWithCard('pm_card_chargeCustomerFail');
-    const err = await stripeError(f.stripe.subscriptions.create({ customer: customer.id, items: [{ price: 'parley_basic_monthly' }], payment_behavior: 'error_if_incomplete' }));
+    const err = await stripeError(
+      f.stripe.subscriptions.create({
+        customer: customer.id,
+        items: [{ price: 'parley_basic_monthly' }],
+        payment_behavior: 'error_if_incomplete',
+      }),
+    );
     expect(err.type).to.equal('StripeCardError');
     expect(err.code).to.equal('card_declined');
     expect((await f.stripe.subscriptions.list({ customer: customer.id })).data).to.have.length(0);
@@ -61,9 +71,16 @@ describe('Stripe sandbox billing: subscriptions, invoices and the clock', () => 
     const preview = await f.stripe.invoices.createPreview({
       customer: customer.id,
       subscription: sub.id,
-      subscription_details: { items: [{ id: sub.items.data[0]?.id, price: 'parley_basic_yearly' }], proration_behavior: 'create_prorations' },
+      subscription_details: {
+        items: [{ id: sub.items.data[0]?.id, price: 'parley_basic_yearly' }],
+        proration_behavior: 'create_prorations',
+      },
     });
-    const updated = await f.stripe.subscriptions.update(sub.id, { items: [{ id: sub.items.data[0]?.id, price: 'parley_basic_yearly' }], proration_behavior: 'create_prorations', expand: ['latest_invoice'] });
+    const updated = await f.stripe.subscriptions.update(sub.id, {
+      items: [{ id: sub.items.data[0]?.id, price: 'parley_basic_yearly' }],
+      proration_behavior: 'create_prorations',
+      expand: ['latest_invoice'],
+    });
     expect(updated.status).to.equal('active');
     expect(updated.items.data[0]?.price.id).to.equal('parley_basic_yearly');
     const invoice = updated.latest_invoice as Stripe.Invoice;
@@ -86,7 +103,9 @@ describe('Stripe sandbox billing: subscriptions, invoices and the clock', () => 
     const prorations = upcoming.lines.data.filter((l) => l.parent?.subscription_item_details?.proration);
     expect(prorations).to.have.length(2);
     const net = prorations.reduce((s, l) => s + l.amount, 0);
-    expect(net).to.be.greaterThan(0).and.lessThan(7900 - 2900);
+    expect(net)
+      .to.be.greaterThan(0)
+      .and.lessThan(7900 - 2900);
     expect(upcoming.total).to.equal(7900 + net);
   });
 
@@ -103,19 +122,28 @@ describe('Stripe sandbox billing: subscriptions, invoices and the clock', () => 
   it('ends a trial with a card: the first invoice is charged and the subscription turns active', async () => {
     const { customer } = await customerWithCard();
     const trialEnd = f.sandbox.now() + 30 * DAY;
-    const sub = await f.stripe.subscriptions.create({ customer: customer.id, items: [{ price: 'parley_pro_monthly' }], trial_end: trialEnd });
+    const sub = await f.stripe.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: 'parley_pro_monthly' }],
+      trial_end: trialEnd,
+    });
     expect(sub.status).to.equal('trialing');
     expect(sub.trial_end).to.equal(trialEnd);
     f.sandbox.advanceClockTo(trialEnd + 60);
     const after = await f.stripe.subscriptions.retrieve(sub.id, { expand: ['latest_invoice'] });
     expect(after.status).to.equal('active');
-    expect((after.latest_invoice as Stripe.Invoice)).to.include({ status: 'paid', amount_paid: 7900, billing_reason: 'subscription_cycle' });
+    expect(after.latest_invoice as Stripe.Invoice).to.include({ status: 'paid', amount_paid: 7900, billing_reason: 'subscription_cycle' });
   });
 
   it('sends customer.subscription.trial_will_end three days before the trial ends, once', async () => {
     const customer = await f.stripe.customers.create({ email: 'soon@acme.test' });
-    const sub = await f.stripe.subscriptions.create({ customer: customer.id, items: [{ price: 'parley_basic_monthly' }], trial_period_days: 10 });
-    const reminders = () => f.sandbox.events('customer.subscription.trial_will_end').filter((e) => (e.data.object as { id: string }).id === sub.id);
+    const sub = await f.stripe.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: 'parley_basic_monthly' }],
+      trial_period_days: 10,
+    });
+    const reminders = () =>
+      f.sandbox.events('customer.subscription.trial_will_end').filter((e) => (e.data.object as { id: string }).id === sub.id);
     f.sandbox.advanceClock(6 * DAY);
     expect(reminders()).to.have.length(0);
     f.sandbox.advanceClock(1 * DAY + 60);
@@ -141,7 +169,11 @@ describe('Stripe sandbox billing: subscriptions, invoices and the clock', () => 
 
   it('fails a renewal on the 0341 card: past_due, invoice.payment_failed, retries, then paid once the card is replaced', async () => {
     const { customer } = await customerWithCard('pm_card_chargeCustomerFail');
-    const sub = await f.stripe.subscriptions.create({ customer: customer.id, items: [{ price: 'parley_pro_monthly' }], trial_period_days: 7 });
+    const sub = await f.stripe.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: 'parley_pro_monthly' }],
+      trial_period_days: 7,
+    });
     f.sandbox.advanceClock(8 * DAY);
     const failed = await f.stripe.subscriptions.retrieve(sub.id, { expand: ['latest_invoice'] });
     expect(failed.status).to.equal('past_due');
@@ -160,7 +192,11 @@ describe('Stripe sandbox billing: subscriptions, invoices and the clock', () => 
 
   it('cancels a past_due subscription after the last retry fails', async () => {
     const { customer } = await customerWithCard('pm_card_chargeCustomerFail');
-    const sub = await f.stripe.subscriptions.create({ customer: customer.id, items: [{ price: 'parley_basic_monthly' }], trial_period_days: 1 });
+    const sub = await f.stripe.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: 'parley_basic_monthly' }],
+      trial_period_days: 1,
+    });
     f.sandbox.advanceClock(2 * DAY + 20 * DAY);
     const after = await f.stripe.subscriptions.retrieve(sub.id);
     expect(after.status).to.equal('canceled');
@@ -191,7 +227,9 @@ describe('Stripe sandbox billing: subscriptions, invoices and the clock', () => 
     expect(canceled.status).to.equal('canceled');
     expect((await f.stripe.subscriptions.list({ customer: customer.id })).data).to.have.length(0);
     expect((await f.stripe.subscriptions.list({ customer: customer.id, status: 'all' })).data).to.have.length(1);
-    const err = await stripeError(f.stripe.subscriptions.update(sub.id, { items: [{ id: sub.items.data[0]?.id, price: 'parley_pro_monthly' }] }));
+    const err = await stripeError(
+      f.stripe.subscriptions.update(sub.id, { items: [{ id: sub.items.data[0]?.id, price: 'parley_pro_monthly' }] }),
+    );
     expect(err.statusCode).to.equal(400);
   });
 });
@@ -203,7 +241,11 @@ describe('Stripe sandbox data file', () => {
     const first = await startSandbox({ dataFile });
     const customer = await first.stripe.customers.create({ email: 'kept@acme.test' });
     await first.stripe.paymentMethods.attach('pm_card_visa', { customer: customer.id });
-    const sub = await first.stripe.subscriptions.create({ customer: customer.id, items: [{ price: 'parley_pro_monthly' }], trial_period_days: 30 });
+    const sub = await first.stripe.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: 'parley_pro_monthly' }],
+      trial_period_days: 30,
+    });
     first.sandbox.advanceClock(10 * DAY);
     const clock = first.sandbox.now();
     await first.close();

@@ -6,8 +6,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
-import { createStripeSandbox, type StripeSandbox, type StripeSandboxOptions } from '../../../server/sandbox/stripe';
 import { stripeSeed } from '../../../server/billing/sandbox';
+import { createStripeSandbox, type StripeSandbox, type StripeSandboxOptions } from '../../../server/sandbox/stripe';
 import { PLAN_CATALOG } from '../../../server/shared/plans';
 
 export const SECRET_KEY = 'sk_test_sandbox_0123456789abcdef';
@@ -66,7 +66,7 @@ export class WebhookEndpoint {
       });
     });
     await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', () => resolve()));
-    this.url = `http://127.0.0.1:${(this.server?.address() as AddressInfo).port}/webhook`;
+    this.url = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}/webhook`;
   }
 
   types(): string[] {

@@ -23,7 +23,10 @@ describe('Stripe sandbox hosted pages in a browser', function () {
     await f.close();
   });
 
-  async function checkoutSession(email: string, extra: Partial<Stripe.Checkout.SessionCreateParams> = {}): Promise<Stripe.Checkout.Session> {
+  async function checkoutSession(
+    email: string,
+    extra: Partial<Stripe.Checkout.SessionCreateParams> = {},
+  ): Promise<Stripe.Checkout.Session> {
     return f.stripe.checkout.sessions.create({
       mode: 'subscription',
       line_items: [{ price: 'parley_pro_monthly', quantity: 1 }],
@@ -60,7 +63,13 @@ describe('Stripe sandbox hosted pages in a browser', function () {
     const customer = (await f.stripe.customers.retrieve(done.customer as string)) as Stripe.Customer;
     expect(customer).to.include({ email: 'buyer@acme.test', name: 'Jane Buyer' });
     await f.sandbox.settled();
-    expect(f.endpoint.types()).to.include.members(['customer.created', 'payment_method.attached', 'customer.subscription.created', 'invoice.paid', 'checkout.session.completed']);
+    expect(f.endpoint.types()).to.include.members([
+      'customer.created',
+      'payment_method.attached',
+      'customer.subscription.created',
+      'invoice.paid',
+      'checkout.session.completed',
+    ]);
   });
 
   it('Portal: cancel at period end from the subscription_cancel flow, back to the return URL', async () => {
@@ -70,7 +79,11 @@ describe('Stripe sandbox hosted pages in a browser', function () {
     const portal = await f.stripe.billingPortal.sessions.create({
       customer: customer.id,
       return_url: `${f.apiUrl}/?back`,
-      flow_data: { type: 'subscription_cancel', subscription_cancel: { subscription: sub.id }, after_completion: { type: 'redirect', redirect: { return_url: `${f.apiUrl}/?canceled-in-portal` } } },
+      flow_data: {
+        type: 'subscription_cancel',
+        subscription_cancel: { subscription: sub.id },
+        after_completion: { type: 'redirect', redirect: { return_url: `${f.apiUrl}/?canceled-in-portal` } },
+      },
     });
     const { page } = b;
     await page.goto(portal.url);
@@ -81,14 +94,20 @@ describe('Stripe sandbox hosted pages in a browser', function () {
     expect(after.cancel_at_period_end).to.equal(true);
     expect(after.status).to.equal('active');
     await f.sandbox.settled();
-    const updated = f.endpoint.received.find((r) => r.event.type === 'customer.subscription.updated' && (r.event.data.object as Stripe.Subscription).id === sub.id);
+    const updated = f.endpoint.received.find(
+      (r) => r.event.type === 'customer.subscription.updated' && (r.event.data.object as Stripe.Subscription).id === sub.id,
+    );
     expect((updated?.event.data.object as Stripe.Subscription | undefined)?.cancel_at_period_end).to.equal(true);
   });
 
   it('Portal: a new card after a failed renewal pays the open invoice and lists it as paid', async () => {
     const customer = await f.stripe.customers.create({ email: 'late@acme.test' });
     await f.sandbox.addCard(customer.id, '4000000000000341', { makeDefault: true });
-    const sub = await f.stripe.subscriptions.create({ customer: customer.id, items: [{ price: 'parley_pro_monthly' }], trial_period_days: 3 });
+    const sub = await f.stripe.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: 'parley_pro_monthly' }],
+      trial_period_days: 3,
+    });
     f.sandbox.advanceClock(4 * DAY);
     expect((await f.stripe.subscriptions.retrieve(sub.id)).status).to.equal('past_due');
 
@@ -108,14 +127,18 @@ describe('Stripe sandbox hosted pages in a browser', function () {
   it('Operator page: lists the subscription and moves the clock to its trial end, which charges the first invoice', async () => {
     const customer = await f.stripe.customers.create({ email: 'operator@acme.test' });
     await f.sandbox.addCard(customer.id, 'pm_card_visa', { makeDefault: true });
-    const sub = await f.stripe.subscriptions.create({ customer: customer.id, items: [{ price: 'parley_basic_monthly' }], trial_period_days: 14 });
+    const sub = await f.stripe.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: 'parley_basic_monthly' }],
+      trial_period_days: 14,
+    });
     const { page } = b;
     await page.goto(`${f.apiUrl}/`);
     await page.locator(`#op-subscriptions tr[data-subscription="${sub.id}"]`).getByText('trialing').waitFor();
     await page.click('#op-advance-trial');
     await page.locator(`#op-subscriptions tr[data-subscription="${sub.id}"]`).getByText('active').waitFor();
     expect((await f.stripe.subscriptions.retrieve(sub.id)).status).to.equal('active');
-    expect(f.sandbox.now()).to.be.at.least((sub.trial_end ?? 0));
+    expect(f.sandbox.now()).to.be.at.least(sub.trial_end ?? 0);
     await f.sandbox.settled();
     await page.reload();
     expect(await page.locator('#op-deliveries tr[data-event]').count()).to.be.greaterThan(0);

@@ -22,7 +22,12 @@ describe('Stripe sandbox inside Parley', () => {
 
   it("hands out Checkout URLs on Parley's address", async () => {
     const stripe = clientFor(server.config.stripe.apiUrl ?? '', server.config.stripe.secretKey);
-    const session = await stripe.checkout.sessions.create({ mode: 'subscription', line_items: [{ price: 'parley_pro_monthly', quantity: 1 }], success_url: `${server.url}/app/`, cancel_url: `${server.url}/app/` });
+    const session = await stripe.checkout.sessions.create({
+      mode: 'subscription',
+      line_items: [{ price: 'parley_pro_monthly', quantity: 1 }],
+      success_url: `${server.url}/app/`,
+      cancel_url: `${server.url}/app/`,
+    });
     expect(session.url).to.equal(`${server.url}/sandbox/stripe/checkout/${session.id}`);
     const page = await fetch(session.url ?? '');
     expect(page.status).to.equal(200);

@@ -1,6 +1,6 @@
-import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { expect } from 'chai';
 import { clientFor, WEBHOOK_SECRET } from './helpers';
 
 const root = path.resolve(__dirname, '..', '..', '..');
@@ -17,10 +17,14 @@ describe('npm run sandbox:stripe (the sandbox as its own process)', function () 
   });
 
   it('prints STRIPE_API_URL, where the official client finds the plans and the operator page is at the root', async () => {
-    child = spawn(path.join(root, 'node_modules', '.bin', 'tsx'), ['scripts/sandbox-stripe.ts', '--port', '0', '--app-url', 'http://127.0.0.1:9', '--webhook-secret', WEBHOOK_SECRET], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    child = spawn(
+      path.join(root, 'node_modules', '.bin', 'tsx'),
+      ['scripts/sandbox-stripe.ts', '--port', '0', '--app-url', 'http://127.0.0.1:9', '--webhook-secret', WEBHOOK_SECRET],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let out = '';
     const apiUrl = await new Promise<string>((resolve, reject) => {
       child?.stdout?.on('data', (chunk: Buffer) => {

@@ -33,8 +33,12 @@ describe('Stripe sandbox webhooks', () => {
     const header = signatureHeader(payload, WEBHOOK_SECRET);
     const verifier = new Stripe('sk_test_x');
     expect(verifier.webhooks.constructEvent(payload, header, WEBHOOK_SECRET).id).to.equal('evt_1');
-    expect(() => verifier.webhooks.constructEvent(payload.replace('evt_1', 'evt_2'), header, WEBHOOK_SECRET)).to.throw(Stripe.errors.StripeSignatureVerificationError);
-    expect(() => verifier.webhooks.constructEvent(payload, signatureHeader(payload, 'whsec_other'), WEBHOOK_SECRET)).to.throw(Stripe.errors.StripeSignatureVerificationError);
+    expect(() => verifier.webhooks.constructEvent(payload.replace('evt_1', 'evt_2'), header, WEBHOOK_SECRET)).to.throw(
+      Stripe.errors.StripeSignatureVerificationError,
+    );
+    expect(() => verifier.webhooks.constructEvent(payload, signatureHeader(payload, 'whsec_other'), WEBHOOK_SECRET)).to.throw(
+      Stripe.errors.StripeSignatureVerificationError,
+    );
   });
 
   it('retries with backoff while the endpoint does not answer 2xx, and records every attempt', async () => {

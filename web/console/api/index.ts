@@ -12,8 +12,8 @@ import type {
 import { TERMS_VERSION } from '../../../server/shared/constants';
 import { ApiError, apiRequest, UNKNOWN_ERROR } from './client';
 
-export { ApiError, UNKNOWN_ERROR, messageOf, onSessionEnded } from './client';
-export { readToken, storeToken, removeToken, readTrackingId } from './token';
+export { ApiError, messageOf, onSessionEnded, UNKNOWN_ERROR } from './client';
+export { readToken, readTrackingId, removeToken, storeToken } from './token';
 
 function tokenOf(answer: unknown): string | null {
   const token = (answer as Partial<TokenResponse> | null | undefined)?.token;

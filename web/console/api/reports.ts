@@ -1,13 +1,14 @@
 /** Typed calls of the reports screens (docs/reports.md, spec section 7). */
 import type { AvailabilityReport, ChatsPage, OverviewReport, Transcript } from '../../../server/shared/reports';
 import { downloadName } from '../../../server/shared/reports';
-import { API_BASE, apiRequest, endSession, ApiError } from './client';
+import { API_BASE, ApiError, apiRequest, endSession } from './client';
 import { readToken } from './token';
 
 export type RangeParams = { tz: string; startDate: string; endDate: string };
 
 const base = (ceId: string) => `/reports/${encodeURIComponent(ceId)}`;
-const query = (params: Record<string, string | number>) => new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
+const query = (params: Record<string, string | number>) =>
+  new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
 
 export function fetchOverview(ceId: string, range: RangeParams): Promise<OverviewReport> {
   return apiRequest<OverviewReport>('GET', `${base(ceId)}/overview?${query(range)}`);

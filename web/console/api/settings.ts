@@ -1,6 +1,6 @@
 /** Typed calls of the per-widget settings (spec section 7): save settings, on/off toggle, team avatar upload. */
 import type { ChatEndpointSettings, ChatEndpointView } from '../../../server/shared';
-import { ApiError, API_BASE, apiRequest, endSession, UNKNOWN_ERROR } from './client';
+import { API_BASE, ApiError, apiRequest, endSession, UNKNOWN_ERROR } from './client';
 import { readToken } from './token';
 
 const ce = (id: string) => `/chat_endpoints/${encodeURIComponent(id)}`;

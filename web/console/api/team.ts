@@ -48,6 +48,9 @@ export function getInvitation(token: string): Promise<InvitationView> {
 
 /** Sets the invitee's password and records the terms; answers a session token. */
 export async function acceptInvitation(token: string, password: string): Promise<string> {
-  const answer = await apiRequest<{ token: string }>('POST', '/p/invitations/accept', { auth: false, body: { token, password, acceptTerms: true } });
+  const answer = await apiRequest<{ token: string }>('POST', '/p/invitations/accept', {
+    auth: false,
+    body: { token, password, acceptTerms: true },
+  });
   return answer.token;
 }

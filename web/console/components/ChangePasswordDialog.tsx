@@ -32,13 +32,11 @@ export function ChangePasswordDialog({ email, open, onClose }: { email: string; 
   return (
     <Dialog open={open} title="Change password" onClose={close}>
       <p className="muted">
-        For your security, we'll e-mail a link to <strong>{email}</strong>. Open it to choose a new password; the link
-        works once, for one hour.
+        For your security, we'll e-mail a link to <strong>{email}</strong>. Open it to choose a new password; the link works once, for one
+        hour.
       </p>
       {error && <Alert kind="error">{error}</Alert>}
-      {state === 'sent' && (
-        <Alert kind="success">Check your email for password reset instructions</Alert>
-      )}
+      {state === 'sent' && <Alert kind="success">Check your email for password reset instructions</Alert>}
       <div className="dialog__actions">
         {state === 'sent' ? (
           // One way out once the mail is sent: 'Close' beside 'Done!' asked the same question twice.

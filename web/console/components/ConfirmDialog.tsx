@@ -1,8 +1,8 @@
 /** A confirmation step before an action that changes or removes something (spec section 5). */
-import { useState, type ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
+import { messageOf } from '../api';
 import { Dialog } from './Dialog';
 import { Alert, Button } from './ui';
-import { messageOf } from '../api';
 
 export type ConfirmRequest = {
   title: string;

@@ -2,15 +2,15 @@
  * The embed code of a widget: pick a widget style and a project type, copy the real snippet
  * (server/shared/embed.ts). Used by the last setup step and reusable by the settings' install tab.
  */
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import {
   embedSnippet,
   INLINE_SIZE_PX,
   PROJECT_TYPE_INFO,
   PROJECT_TYPES,
+  type ProjectType,
   WIDGET_STYLE_INFO,
   WIDGET_STYLES,
-  type ProjectType,
   type WidgetStyle,
 } from '../../../server/shared/embed';
 import { CheckIcon } from './icons';
@@ -35,11 +35,19 @@ export function EmbedCode({ widgetUuid, origin = window.location.origin }: { wid
     const index = PROJECT_TYPES.indexOf(projectType);
     const last = PROJECT_TYPES.length - 1;
     const next =
-      event.key === 'ArrowRight' ? (index === last ? 0 : index + 1)
-      : event.key === 'ArrowLeft' ? (index === 0 ? last : index - 1)
-      : event.key === 'Home' ? 0
-      : event.key === 'End' ? last
-      : null;
+      event.key === 'ArrowRight'
+        ? index === last
+          ? 0
+          : index + 1
+        : event.key === 'ArrowLeft'
+          ? index === 0
+            ? last
+            : index - 1
+          : event.key === 'Home'
+            ? 0
+            : event.key === 'End'
+              ? last
+              : null;
     if (next === null) return;
     event.preventDefault();
     setProjectType(PROJECT_TYPES[next] ?? projectType);

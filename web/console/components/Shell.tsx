@@ -41,15 +41,19 @@ export function Shell() {
 
   const logout = async () => {
     await signOut();
-    navigate('/login', { replace: true });
+    await navigate('/login', { replace: true });
   };
 
   return (
     <div className={`shell${menuOpen ? ' shell--menu-open' : ''}`}>
-      <a className="skip-link" href="#main" onClick={(event) => {
-        event.preventDefault();
-        document.getElementById('main')?.focus();
-      }}>
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(event) => {
+          event.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
         Skip to content
       </a>
       <header className="topbar">
@@ -107,9 +111,7 @@ function Sidebar() {
                 <li key={widget.id}>
                   <NavLink
                     to={`/settings/${widget.id}/behavior`}
-                    className={() =>
-                      `sidebar__sublink${location.pathname.startsWith(`/settings/${widget.id}/`) ? ' active' : ''}`
-                    }
+                    className={() => `sidebar__sublink${location.pathname.startsWith(`/settings/${widget.id}/`) ? ' active' : ''}`}
                   >
                     {widget.label}
                   </NavLink>

@@ -1,17 +1,9 @@
 /** The user's e-mail in the header, opening a menu with Support, Change password and Logout. */
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ChevronDownIcon, KeyIcon, LifebuoyIcon, LogoutIcon } from './icons';
 
-export function UserMenu({
-  email,
-  onChangePassword,
-  onLogout,
-}: {
-  email: string;
-  onChangePassword: () => void;
-  onLogout: () => void;
-}) {
+export function UserMenu({ email, onChangePassword, onLogout }: { email: string; onChangePassword: () => void; onLogout: () => void }) {
   const [open, setOpen] = useState(false);
   const menuId = useId();
   const rootRef = useRef<HTMLDivElement>(null);

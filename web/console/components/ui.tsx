@@ -1,5 +1,5 @@
 /** Small building blocks shared by the screens: buttons, fields, alerts, loaders. */
-import { useEffect, useId, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode } from 'react';
+import { type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, useEffect, useId } from 'react';
 import { Link, type LinkProps } from 'react-router-dom';
 
 type Variant = 'primary' | 'secondary' | 'ghost' | 'danger' | 'dark' | 'success';
@@ -31,12 +31,7 @@ export function Button({
   );
 }
 
-export function ButtonLink({
-  variant = 'primary',
-  block,
-  className,
-  ...props
-}: LinkProps & { variant?: Variant; block?: boolean }) {
+export function ButtonLink({ variant = 'primary', block, className, ...props }: LinkProps & { variant?: Variant; block?: boolean }) {
   return <Link className={buttonClass(variant, block, className)} {...props} />;
 }
 

@@ -2,7 +2,7 @@
  * The signed-in user, shared by every screen. Loaded once from GET /users/current, reloaded after changes
  * (legal acceptance), cleared on logout and whenever the API answers 403.
  */
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import type { CurrentUser } from '../../../server/shared';
 import { getCurrentUser, logOut, onSessionEnded, readToken, removeToken, storeToken } from '../api';
 

@@ -9,17 +9,17 @@ import type { ChatMessage, ClientFrame, ServerFrame } from '../../../server/shar
 import {
   MOBILE_QUERY,
   PANEL_CALLBACK,
-  readState,
-  storageKey,
-  writeState,
   type PanelContext,
   type PanelFactory,
   type PanelHandle,
+  readState,
   type StoredState,
+  storageKey,
+  writeState,
 } from '../lib/types';
 import { Connection } from './connection';
 import { panelCss } from './css';
-import { CLIP_ICON, CLOSE_ICON, EMPTY_ICON, MENU_ICON, SEND_ICON, THUMB_UP, clear, h, iconButton } from './dom';
+import { CLIP_ICON, CLOSE_ICON, clear, EMPTY_ICON, h, iconButton, MENU_ICON, SEND_ICON, THUMB_UP } from './dom';
 import { errorText, formatSize, linkify, safeHtml, timeOf } from './text';
 
 /** WIDGET_LIMITS.messageChars, copied for the same reason as HEARTBEAT_MS. */
@@ -73,7 +73,14 @@ function createPanel(ctx: PanelContext): PanelHandle {
   const menuButton = iconButton(MENU_ICON, 'Chat options', () => toggleMenu());
   menuButton.setAttribute('aria-haspopup', 'menu');
   const closeButton = iconButton(CLOSE_ICON, 'Minimise chat', () => ctx.collapse());
-  const head = h('header', { class: 'head' }, teamAvatar, h('div', { class: 'who' }, heading, h('p', {}, statusDot, statusText)), menuButton, closeButton);
+  const head = h(
+    'header',
+    { class: 'head' },
+    teamAvatar,
+    h('div', { class: 'who' }, heading, h('p', {}, statusDot, statusText)),
+    menuButton,
+    closeButton,
+  );
 
   const banner = h('p', { class: 'banner', role: 'alert', hidden: true });
   const body = h('div', { class: 'body' });
@@ -203,13 +210,21 @@ function createPanel(ctx: PanelContext): PanelHandle {
     attach.disabled = !conn.connected;
     sendButton.hidden = settings.showSendBtnOnDesktop === false && !phone;
     const canEnd = settings.showConversationEnd !== false && conversation?.status === 'open';
-    clear(menu, canEnd && h('button', { type: 'button', role: 'menuitem', onclick: () => confirmEnd() }, settings.conversationEndMenuLinkLabel || 'End chat'));
+    clear(
+      menu,
+      canEnd &&
+        h('button', { type: 'button', role: 'menuitem', onclick: () => confirmEnd() }, settings.conversationEndMenuLinkLabel || 'End chat'),
+    );
     menuButton.hidden = !canEnd;
     clear(
       foot,
       settings.displayPrivacyPolicy &&
         settings.privacyPolicyLinkURL &&
-        h('a', { href: settings.privacyPolicyLinkURL, target: '_blank', rel: 'noopener noreferrer' }, settings.privacyPolicyLinkText || 'Privacy policy'),
+        h(
+          'a',
+          { href: settings.privacyPolicyLinkURL, target: '_blank', rel: 'noopener noreferrer' },
+          settings.privacyPolicyLinkText || 'Privacy policy',
+        ),
     );
     foot.hidden = !foot.childElementCount;
   }
@@ -255,7 +270,15 @@ function createPanel(ctx: PanelContext): PanelHandle {
       },
       h('p', {}, settings.acceptanceText || 'I agree to my personal data being stored and used to answer my questions.'),
       settings.privacyPolicyLinkURL &&
-        h('p', {}, h('a', { href: settings.privacyPolicyLinkURL, target: '_blank', rel: 'noopener noreferrer' }, settings.privacyPolicyLinkText || 'Privacy policy')),
+        h(
+          'p',
+          {},
+          h(
+            'a',
+            { href: settings.privacyPolicyLinkURL, target: '_blank', rel: 'noopener noreferrer' },
+            settings.privacyPolicyLinkText || 'Privacy policy',
+          ),
+        ),
       h('button', { class: 'btn', type: 'submit' }, settings.defaultAcceptBtnLabel || 'Accept'),
     );
   }
@@ -267,8 +290,23 @@ function createPanel(ctx: PanelContext): PanelHandle {
   function infoForm(): HTMLElement {
     const settings = s();
     const identity = ctx.identity();
-    const name = h('input', { class: 'field', name: 'name', autocomplete: 'name', required: true, maxlength: 100, value: identity?.name ?? '' });
-    const email = h('input', { class: 'field', name: 'email', type: 'email', autocomplete: 'email', required: true, maxlength: 254, value: identity?.email ?? '' });
+    const name = h('input', {
+      class: 'field',
+      name: 'name',
+      autocomplete: 'name',
+      required: true,
+      maxlength: 100,
+      value: identity?.name ?? '',
+    });
+    const email = h('input', {
+      class: 'field',
+      name: 'email',
+      type: 'email',
+      autocomplete: 'email',
+      required: true,
+      maxlength: 254,
+      value: identity?.email ?? '',
+    });
     return h(
       'form',
       {
@@ -293,7 +331,15 @@ function createPanel(ctx: PanelContext): PanelHandle {
     const settings = s();
     const identity = ctx.identity();
     const name = h('input', { class: 'field', name: 'name', autocomplete: 'name', maxlength: 100, value: identity?.name ?? '' });
-    const email = h('input', { class: 'field', name: 'email', type: 'email', autocomplete: 'email', required: true, maxlength: 254, value: identity?.email ?? '' });
+    const email = h('input', {
+      class: 'field',
+      name: 'email',
+      type: 'email',
+      autocomplete: 'email',
+      required: true,
+      maxlength: 254,
+      value: identity?.email ?? '',
+    });
     const message = h('textarea', { class: 'field', name: 'message', required: true, maxlength: MESSAGE_CHARS });
     const error = h('p', { class: 'err', role: 'alert' });
     const submit = h('button', { class: 'btn', type: 'submit' }, settings.offlineSendButton || 'Send');
@@ -325,13 +371,21 @@ function createPanel(ctx: PanelContext): PanelHandle {
               }
               clear(
                 form,
-                h('div', { class: 'thanks', role: 'status' }, h('b', {}, '✓'), settings.offlineThankYouMessage || "Thanks for your message. We'll be in touch soon!"),
+                h(
+                  'div',
+                  { class: 'thanks', role: 'status' },
+                  h('b', {}, '✓'),
+                  settings.offlineThankYouMessage || "Thanks for your message. We'll be in touch soon!",
+                ),
               );
               ctx.emit('offlineMessageSent', { email: payload.email });
             })
             .catch((err: unknown) => {
               submit.disabled = false;
-              error.textContent = err instanceof Error && err.message !== 'Failed to fetch' ? err.message : 'The message could not be sent. Please try again.';
+              error.textContent =
+                err instanceof Error && err.message !== 'Failed to fetch'
+                  ? err.message
+                  : 'The message could not be sent. Please try again.';
             });
         },
       },
@@ -405,12 +459,24 @@ function createPanel(ctx: PanelContext): PanelHandle {
       return h(
         'li',
         { class: 'msg visitor' },
-        h('div', { class: 'col' }, h('span', { class: 'sr' }, `${settings.browserSideAuthorLabel || 'You'}: `), bubbleOf(m), filesOf(m), h('span', { class: 'meta' }, timeOf(m.at))),
+        h(
+          'div',
+          { class: 'col' },
+          h('span', { class: 'sr' }, `${settings.browserSideAuthorLabel || 'You'}: `),
+          bubbleOf(m),
+          filesOf(m),
+          h('span', { class: 'meta' }, timeOf(m.at)),
+        ),
       );
     }
     // The avatar settings (spec section 4): a team avatar, the operator's Slack picture, or none.
     const name = settings.forwardSlackUserName !== false && m.author?.name ? m.author.name : settings.agentLabel || 'Support';
-    const avatarUrl = settings.teamAvatarOn && settings.teamAvatarUrl ? settings.teamAvatarUrl : settings.forwardSlackUserName !== false ? m.author?.avatarUrl : undefined;
+    const avatarUrl =
+      settings.teamAvatarOn && settings.teamAvatarUrl
+        ? settings.teamAvatarUrl
+        : settings.forwardSlackUserName !== false
+          ? m.author?.avatarUrl
+          : undefined;
     return h(
       'li',
       { class: 'msg operator' },
@@ -520,15 +586,19 @@ function createPanel(ctx: PanelContext): PanelHandle {
       clear(
         meta,
         reason,
-        h('button', {
-          type: 'button',
-          onclick: () => {
-            el.classList.replace('failed', 'sending');
-            clear(meta, 'Sending…');
-            const item = state.pending?.find((p) => p.clientId === clientId);
-            if (item) conn.send({ t: 'msg', clientId, text: item.text });
+        h(
+          'button',
+          {
+            type: 'button',
+            onclick: () => {
+              el.classList.replace('failed', 'sending');
+              clear(meta, 'Sending…');
+              const item = state.pending?.find((p) => p.clientId === clientId);
+              if (item) conn.send({ t: 'msg', clientId, text: item.text });
+            },
           },
-        }, 'Retry'),
+          'Retry',
+        ),
       );
   }
 
@@ -588,8 +658,14 @@ function createPanel(ctx: PanelContext): PanelHandle {
     noAnswerTimer = setTimeout(
       () => {
         if (answered || conversation?.status !== 'open') return;
-        if (knownEmail) log.appendChild(h('li', { class: 'system' }, settings.noAnswerWithEmail || "Sorry for the wait! We'll reply by email as soon as we can."));
-        else log.appendChild(emailCard(settings.noAnswerWithoutEmail || "Sorry for the wait! Leave your email and we'll get back to you as soon as we can."));
+        if (knownEmail)
+          log.appendChild(
+            h('li', { class: 'system' }, settings.noAnswerWithEmail || "Sorry for the wait! We'll reply by email as soon as we can."),
+          );
+        else
+          log.appendChild(
+            emailCard(settings.noAnswerWithoutEmail || "Sorry for the wait! Leave your email and we'll get back to you as soon as we can."),
+          );
         scrollDown();
       },
       Math.max(1, settings.noAnswerMessageAfterSecs ?? 120) * 1000,
@@ -598,7 +674,14 @@ function createPanel(ctx: PanelContext): PanelHandle {
 
   /** A prompt for the visitor's e-mail (operator's "ask email", or nobody answered yet). */
   function emailCard(question: string): HTMLElement {
-    const email = h('input', { class: 'field', type: 'email', required: true, autocomplete: 'email', 'aria-label': 'Email', placeholder: 'you@example.com' });
+    const email = h('input', {
+      class: 'field',
+      type: 'email',
+      required: true,
+      autocomplete: 'email',
+      'aria-label': 'Email',
+      placeholder: 'you@example.com',
+    });
     const card = h('li', { class: 'card' });
     const form = h(
       'form',
@@ -651,8 +734,30 @@ function createPanel(ctx: PanelContext): PanelHandle {
         h(
           'div',
           { class: 'row' },
-          h('button', { type: 'button', class: 'btn', onclick: () => (close(), queueFrame({ t: 'end' })) }, settings.defaultYesBtnLabel || 'Yes'),
-          h('button', { type: 'button', class: 'btn ghost', onclick: () => (close(), input.focus()) }, settings.defaultNoBtnLabel || 'No'),
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'btn',
+              onclick: () => {
+                close();
+                queueFrame({ t: 'end' });
+              },
+            },
+            settings.defaultYesBtnLabel || 'Yes',
+          ),
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'btn ghost',
+              onclick: () => {
+                close();
+                input.focus();
+              },
+            },
+            settings.defaultNoBtnLabel || 'No',
+          ),
         ),
       ),
     );
@@ -667,7 +772,13 @@ function createPanel(ctx: PanelContext): PanelHandle {
     if (settings.showConversationRating !== false) {
       const rating = h('div', {}, h('p', {}, settings.conversationRatingLabel || 'How would you rate this chat?'));
       const pick = (value: 'up' | 'down') => {
-        const feedback = h('textarea', { class: 'field', rows: 3, placeholder: settings.conversationRatingPlaceholder || 'Tell us more (optional)', maxlength: 2000, 'aria-label': 'Feedback' });
+        const feedback = h('textarea', {
+          class: 'field',
+          rows: 3,
+          placeholder: settings.conversationRatingPlaceholder || 'Tell us more (optional)',
+          maxlength: 2000,
+          'aria-label': 'Feedback',
+        });
         clear(
           rating,
           h(
@@ -693,16 +804,35 @@ function createPanel(ctx: PanelContext): PanelHandle {
     }
     if (settings.showTranscriptSendOpt !== false) {
       // The configured text is the field's visible label: as a placeholder it was cut off in the narrow row.
-      const email = h('input', { class: 'field', id: 'parley-transcript-email', type: 'email', required: true, value: knownEmail ?? '', placeholder: 'you@example.com', autocomplete: 'email' });
-      const label = h('label', { class: 'label', for: 'parley-transcript-email' }, settings.conversationEndTranscriptPlaceholder || 'Email address for a transcript');
+      const email = h('input', {
+        class: 'field',
+        id: 'parley-transcript-email',
+        type: 'email',
+        required: true,
+        value: knownEmail ?? '',
+        placeholder: 'you@example.com',
+        autocomplete: 'email',
+      });
+      const label = h(
+        'label',
+        { class: 'label', for: 'parley-transcript-email' },
+        settings.conversationEndTranscriptPlaceholder || 'Email address for a transcript',
+      );
       const box = h('form', {
         onsubmit: (event: Event) => {
           event.preventDefault();
           queueFrame({ t: 'transcript', email: email.value.trim() });
-          clear(box, h('p', { role: 'status' }, settings.conversationTranscriptSentThankYou || 'The transcript is on its way to your inbox.'));
+          clear(
+            box,
+            h('p', { role: 'status' }, settings.conversationTranscriptSentThankYou || 'The transcript is on its way to your inbox.'),
+          );
         },
       });
-      clear(box, label, h('div', { class: 'row' }, email, h('button', { class: 'btn', type: 'submit' }, settings.defaultSendBtnLabel || 'Send')));
+      clear(
+        box,
+        label,
+        h('div', { class: 'row' }, email, h('button', { class: 'btn', type: 'submit' }, settings.defaultSendBtnLabel || 'Send')),
+      );
       card.append(box);
     }
     return card;
@@ -745,7 +875,8 @@ function createPanel(ctx: PanelContext): PanelHandle {
         if (state.token && state.token !== frame.visitorToken) resetView();
         save({ token: frame.visitorToken, ongoing: frame.conversation?.status === 'open' || startedLocally });
         // A first message typed before the welcome is still on its way: its conversation is not refused yet.
-        if (frame.conversation || !startedLocally) conversation = frame.conversation && { id: frame.conversation.id, status: frame.conversation.status };
+        if (frame.conversation || !startedLocally)
+          conversation = frame.conversation && { id: frame.conversation.id, status: frame.conversation.status };
         if (first) historyUntil = frame.conversation?.lastSeq ?? 0;
         setOnline(frame.online);
         showBanner(undefined);
@@ -790,7 +921,11 @@ function createPanel(ctx: PanelContext): PanelHandle {
       case 'typing':
         clearTimeout(operatorTypingTimer);
         typing.hidden = !frame.on;
-        clear(typing, h('span', {}, h('i'), h('i'), h('i')), `${frame.author?.name && s().forwardSlackUserName !== false ? frame.author.name : s().agentLabel || 'Support'} is typing…`);
+        clear(
+          typing,
+          h('span', {}, h('i'), h('i'), h('i')),
+          `${frame.author?.name && s().forwardSlackUserName !== false ? frame.author.name : s().agentLabel || 'Support'} is typing…`,
+        );
         if (frame.on) operatorTypingTimer = setTimeout(() => (typing.hidden = true), OPERATOR_TYPING_MS);
         return;
       case 'ended': {
@@ -924,8 +1059,15 @@ function createPanel(ctx: PanelContext): PanelHandle {
           h(
             'div',
             { class: 'msg operator' },
-            settings.teamAvatarOn && settings.teamAvatarUrl ? h('img', { class: 'avatar', src: settings.teamAvatarUrl, alt: '' }) : h('span', { class: 'avatar none' }),
-            h('div', { class: 'col' }, h('span', { class: 'author' }, settings.agentLabel || 'Support'), bubbleOf({ text: opener.message })),
+            settings.teamAvatarOn && settings.teamAvatarUrl
+              ? h('img', { class: 'avatar', src: settings.teamAvatarUrl, alt: '' })
+              : h('span', { class: 'avatar none' }),
+            h(
+              'div',
+              { class: 'col' },
+              h('span', { class: 'author' }, settings.agentLabel || 'Support'),
+              bubbleOf({ text: opener.message }),
+            ),
           ),
         );
         greeting.style.marginBottom = '10px';

@@ -2,7 +2,7 @@
  * #/accept-invite?token=…: the page an invitation mail opens. The invitee sets a password and accepts the terms,
  * and is signed in.
  */
-import { useEffect, useState, type FormEvent } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { MESSAGES, NewPasswordSchema } from '../../../../server/shared';
 import { INVITATION_TOKEN_LENGTH, TEAM_MESSAGES } from '../../../../server/shared/teamMessages';
@@ -52,7 +52,7 @@ export function AcceptInvite() {
     setPending(true);
     try {
       await signIn(await acceptInvitation(token, password));
-      navigate('/', { replace: true });
+      await navigate('/', { replace: true });
     } catch (err) {
       setError(messageOf(err));
       setPending(false);
@@ -68,7 +68,10 @@ export function AcceptInvite() {
     );
   }
   return (
-    <AuthLayout title="Join your team on Parley" subtitle={`You were invited as ${email}. Choose a password to answer your website's chats from Slack.`}>
+    <AuthLayout
+      title="Join your team on Parley"
+      subtitle={`You were invited as ${email}. Choose a password to answer your website's chats from Slack.`}
+    >
       <form className="stack" onSubmit={submit} noValidate>
         {error && <Alert kind="error">{error}</Alert>}
         <TextField label="E-mail" type="email" name="email" autoComplete="username" value={email} readOnly />

@@ -8,14 +8,14 @@ import { Alert, PageHeader, useDocumentTitle } from '../../components/ui';
 import { useUser } from '../../session/session';
 import { bannersFor } from '../dashboard/dashboardRules';
 import { AccountInfoSection } from './AccountInfoSection';
+import { ApiKeysSection } from './ApiKeysSection';
 import { statusText } from './accountRules';
 import { BillingInfoSection } from './BillingInfoSection';
+import { GdprSection } from './GdprSection';
 import { InvoicesSection } from './InvoicesSection';
 import { PlanSection } from './PlanSection';
 import { UsageSection } from './UsageSection';
 import { UsersSection } from './UsersSection';
-import { ApiKeysSection } from './ApiKeysSection';
-import { GdprSection } from './GdprSection';
 
 export const BILLING_ADDED = 'You have successfully added your billing information.';
 

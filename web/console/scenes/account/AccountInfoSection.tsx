@@ -1,8 +1,8 @@
 /** Account Info (admins): organisation, invoice e-mail, billing address and tax ID, saved to Parley and Stripe. */
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import type { AccountInfoPayload } from '../../../../server/shared';
-import { updateAccountInfo } from '../../api/account';
 import { messageOf } from '../../api';
+import { updateAccountInfo } from '../../api/account';
 import { Alert, Button, TextField } from '../../components/ui';
 import { useSession, useUser } from '../../session/session';
 

@@ -3,7 +3,7 @@
  * revoked. A new key is shown in full once, with a copy button; afterwards only its first characters.
  */
 import { useState } from 'react';
-import { TEAM_MESSAGES, type ApiKeyField } from '../../../../server/shared/teamMessages';
+import { type ApiKeyField, TEAM_MESSAGES } from '../../../../server/shared/teamMessages';
 import { ApiError } from '../../api';
 import { generateApiKey } from '../../api/team';
 import { useConfirm } from '../../components/ConfirmDialog';
@@ -12,7 +12,12 @@ import { useSession, useUser } from '../../session/session';
 
 const KEYS: { field: ApiKeyField; label: string; use: string; docs: string }[] = [
   { field: 'apiKey', label: 'API key', use: 'Reads conversations, messages and visitors through the REST API.', docs: '/docs/rest-api' },
-  { field: 'zapierApiKey', label: 'Zapier API key', use: 'Connects Zapier (REST hooks) to new conversations, ended conversations, offline messages, feedback and unanswered chats.', docs: '/docs/rest-api#rest-hooks' },
+  {
+    field: 'zapierApiKey',
+    label: 'Zapier API key',
+    use: 'Connects Zapier (REST hooks) to new conversations, ended conversations, offline messages, feedback and unanswered chats.',
+    docs: '/docs/rest-api#rest-hooks',
+  },
 ];
 
 /** Spec §8: the server Message, else the error message, else the unknown-error text. */
@@ -84,7 +89,13 @@ export function ApiKeysSection() {
               </div>
               {shownOnce ? (
                 <div className="api-key__fresh">
-                  <input className="field__input api-key__value" readOnly value={shownOnce} aria-label={`New ${label}`} onFocus={(e) => e.target.select()} />
+                  <input
+                    className="field__input api-key__value"
+                    readOnly
+                    value={shownOnce}
+                    aria-label={`New ${label}`}
+                    onFocus={(e) => e.target.select()}
+                  />
                   <Button variant="secondary" onClick={() => void copy(field, shownOnce)}>
                     {copied === field ? 'Copied' : 'Copy'}
                   </Button>

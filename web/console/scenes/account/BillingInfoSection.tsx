@@ -1,7 +1,7 @@
 /** Billing Info: the card on file; admins add or update it through Stripe (Checkout or the payment portal). */
 import { useState } from 'react';
-import { checkoutUrl, portalUrl } from '../../api/account';
 import { messageOf } from '../../api';
+import { checkoutUrl, portalUrl } from '../../api/account';
 import { Alert, Button } from '../../components/ui';
 import { useUser } from '../../session/session';
 import { hasCard } from './accountRules';

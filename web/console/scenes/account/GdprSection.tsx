@@ -2,8 +2,8 @@
  * GDPR (admins): the export of everything Parley holds for the account, with its progress while it builds and
  * its link (GDPRExportSignedURL, shown when longer than 6 characters); and the erasure of one visitor.
  */
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import { GDPR_LINK_MIN_LENGTH, TEAM_MESSAGES, type GdprErasureView, type GdprExportView } from '../../../../server/shared/teamMessages';
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { GDPR_LINK_MIN_LENGTH, type GdprErasureView, type GdprExportView, TEAM_MESSAGES } from '../../../../server/shared/teamMessages';
 import { messageOf } from '../../api';
 import { eraseVisitor, latestGdprExport, listErasures, requestGdprExport } from '../../api/team';
 import { useConfirm } from '../../components/ConfirmDialog';
@@ -61,8 +61,8 @@ export function GdprSection() {
       <div className="gdpr-block">
         <h3>Export your data</h3>
         <p className="muted">
-          One archive of everything Parley holds for this account: account, users (without passwords), widgets and settings, conversations, messages,
-          visitors and uploaded files’ details, as JSON lines. We e-mail you when it is ready; the link works for 24 hours.
+          One archive of everything Parley holds for this account: account, users (without passwords), widgets and settings, conversations,
+          messages, visitors and uploaded files’ details, as JSON lines. We e-mail you when it is ready; the link works for 24 hours.
         </p>
         {error && (
           <Alert kind="error" title="Error" onDismiss={() => setError(null)}>
@@ -79,7 +79,9 @@ export function GdprSection() {
             </span>
           </div>
         )}
-        {job?.status === 'failed' && !running && <Alert kind="warning">The last export did not finish or has expired. Request a new one.</Alert>}
+        {job?.status === 'failed' && !running && (
+          <Alert kind="warning">The last export did not finish or has expired. Request a new one.</Alert>
+        )}
         {link.length > GDPR_LINK_MIN_LENGTH && !running && (
           <p className="gdpr-link">
             <a className="btn btn--secondary" href={link} download>
@@ -126,7 +128,8 @@ function ErasureBlock() {
       body: (
         <>
           <p>
-            Parley deletes every message, the identity and the files of <strong>{who}</strong>, for good. Conversations stay only as anonymous counts.
+            Parley deletes every message, the identity and the files of <strong>{who}</strong>, for good. Conversations stay only as
+            anonymous counts.
           </p>
           <p>The Slack threads stay as Slack holds them: delete them in Slack if they must go too.</p>
         </>
@@ -150,8 +153,8 @@ function ErasureBlock() {
     <div className="gdpr-block">
       <h3>Erase a visitor</h3>
       <p className="muted">
-        When a visitor asks to be forgotten: their messages’ text, identity and files are removed from Parley and the erasure is recorded. Slack threads
-        stay as Slack holds them.
+        When a visitor asks to be forgotten: their messages’ text, identity and files are removed from Parley and the erasure is recorded.
+        Slack threads stay as Slack holds them.
       </p>
       {result && (
         <Alert kind={result.kind} onDismiss={() => setResult(null)}>
@@ -159,7 +162,13 @@ function ErasureBlock() {
         </Alert>
       )}
       <form className="team-invite" onSubmit={submit} noValidate>
-        <TextField label="Visitor e-mail or visitor id" name="erase-visitor" autoComplete="off" value={query} onChange={(e) => setQuery(e.target.value)} />
+        <TextField
+          label="Visitor e-mail or visitor id"
+          name="erase-visitor"
+          autoComplete="off"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+        />
         <Button type="submit" variant="danger">
           Erase visitor
         </Button>
@@ -168,7 +177,8 @@ function ErasureBlock() {
         <ul className="gdpr-records" aria-label="Erasures">
           {records.map((r) => (
             <li key={r.Id}>
-              {when(r.createdAt)} · by {r.requestedByEmail} · {r.by === 'email' ? 'by e-mail' : 'by visitor id'} · {r.messages} message(s), {r.files} file(s)
+              {when(r.createdAt)} · by {r.requestedByEmail} · {r.by === 'email' ? 'by e-mail' : 'by visitor id'} · {r.messages} message(s),{' '}
+              {r.files} file(s)
             </li>
           ))}
         </ul>

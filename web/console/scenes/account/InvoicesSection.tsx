@@ -2,8 +2,8 @@
 import { useEffect, useState } from 'react';
 import type { InvoiceView, NextInvoiceView } from '../../../../server/shared';
 import { getNextInvoice, listInvoices } from '../../api/account';
-import { useUser } from '../../session/session';
 import { formatCents } from '../../lib/billingTexts';
+import { useUser } from '../../session/session';
 import { formatDate, hasCard, visibleInvoices } from './accountRules';
 
 export function InvoicesSection() {

@@ -1,15 +1,15 @@
 /** Plan tiles with the Monthly / Annually toggle, the plan buttons of spec section 4, and the cancel link. */
 import { useState } from 'react';
-import { monthlyPrice, yearlyListMonthlyPrice, type PlanDuration, type PlanView } from '../../../../server/shared';
+import { monthlyPrice, type PlanDuration, type PlanView, yearlyListMonthlyPrice } from '../../../../server/shared';
+import { messageOf } from '../../api';
 import { checkoutUrl, portalUrl } from '../../api/account';
 import { upgradePlan } from '../../api/widgets';
-import { messageOf } from '../../api';
 import { useConfirm } from '../../components/ConfirmDialog';
 import { CheckIcon } from '../../components/icons';
 import { Alert, Button } from '../../components/ui';
-import { useSession, useUser } from '../../session/session';
 import { formatCents, PLAN_UPDATED, planErrorText, SWITCH_CONFIRMATION } from '../../lib/billingTexts';
-import { daysUntil, formatDate, planButton, planLimits, plansFor, type PlanButton } from './accountRules';
+import { useSession, useUser } from '../../session/session';
+import { daysUntil, formatDate, type PlanButton, planButton, planLimits, plansFor } from './accountRules';
 
 const FEATURE_LABELS: [keyof PlanView, string][] = [
   ['savedReplies', 'Saved replies'],
@@ -136,14 +136,12 @@ export function PlanSection() {
                 <p className="plan-tile__note muted">{formatCents(plan.price)} billed yearly, one month free</p>
               )}
               <ul className="check-list plan-tile__features">
-                {[...planLimits(plan), ...FEATURE_LABELS.filter(([flag]) => plan[flag] === true).map(([, label]) => label)].map(
-                  (line) => (
-                    <li key={line}>
-                      <CheckIcon />
-                      {line}
-                    </li>
-                  ),
-                )}
+                {[...planLimits(plan), ...FEATURE_LABELS.filter(([flag]) => plan[flag] === true).map(([, label]) => label)].map((line) => (
+                  <li key={line}>
+                    <CheckIcon />
+                    {line}
+                  </li>
+                ))}
               </ul>
               {button &&
                 (button.disabled || !user.admin ? (
@@ -161,7 +159,11 @@ export function PlanSection() {
                     {button.label}
                   </Button>
                 ))}
-              {price === null && <a href="#/support" className="btn btn--secondary btn--block">Contact us!</a>}
+              {price === null && (
+                <a href="#/support" className="btn btn--secondary btn--block">
+                  Contact us!
+                </a>
+              )}
             </article>
           );
         })}

@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'react';
 import { conversationCount } from '../../api/account';
 import { useUser } from '../../session/session';
-import { usage, USAGE_BAR_WIDTH, type Usage } from './accountRules';
+import { USAGE_BAR_WIDTH, type Usage, usage } from './accountRules';
 
 export function UsageSection() {
   const user = useUser();
@@ -26,7 +26,11 @@ export function UsageSection() {
       {failed ? (
         <p className="muted">The conversation count could not be loaded right now.</p>
       ) : (
-        <UsageBar label="Conversations this month" value={usage(conversations ?? 0, account.plan.convosPerMonth)} loading={conversations === null} />
+        <UsageBar
+          label="Conversations this month"
+          value={usage(conversations ?? 0, account.plan.convosPerMonth)}
+          loading={conversations === null}
+        />
       )}
       <UsageBar label="Channels" value={usage(user.ces.length, account.plan.maxChannels)} />
     </section>
@@ -38,7 +42,9 @@ function UsageBar({ label, value, loading }: { label: string; value: Usage; load
     <div className={`usage${value.danger ? ' usage--danger' : ''}`}>
       <div className="usage__label">
         <span>{label}</span>
-        <span className="usage__figures">{loading ? '…' : `${value.used.toLocaleString('en-US')} of ${value.limit.toLocaleString('en-US')}`}</span>
+        <span className="usage__figures">
+          {loading ? '…' : `${value.used.toLocaleString('en-US')} of ${value.limit.toLocaleString('en-US')}`}
+        </span>
       </div>
       <div
         className="usage__track"

@@ -2,8 +2,8 @@
  * Users table (admins): invite by e-mail, toggle admin, delete with confirmation. An admin's own row has no
  * delete link and shows an image instead of its switch; an admin must be un-admined before deletion (spec §5).
  */
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { NEVER_SIGNED_IN, TEAM_MESSAGES, type DashboardUserRow } from '../../../../server/shared/teamMessages';
+import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { type DashboardUserRow, NEVER_SIGNED_IN, TEAM_MESSAGES } from '../../../../server/shared/teamMessages';
 import { ApiError } from '../../api';
 import { deleteTeamUser, inviteTeamUser, listTeamUsers, toggleTeamAdmin } from '../../api/team';
 import { useConfirm } from '../../components/ConfirmDialog';
@@ -96,14 +96,25 @@ export function UsersSection() {
       <div className="account-section__head">
         <h2 id="users-title">Users</h2>
       </div>
-      <p className="muted">Invite teammates to manage widgets and settings. Admins also see billing, reports, these users, API keys and GDPR tools.</p>
+      <p className="muted">
+        Invite teammates to manage widgets and settings. Admins also see billing, reports, these users, API keys and GDPR tools.
+      </p>
       {notice && (
         <Alert kind={notice.kind} onDismiss={() => setNotice(null)}>
           {notice.text}
         </Alert>
       )}
       <form className="team-invite" onSubmit={invite} noValidate>
-        <TextField label="Invite by e-mail" type="email" name="invite-email" autoComplete="off" placeholder="teammate@example.com" value={email} onChange={(e) => setEmail(e.target.value)} required />
+        <TextField
+          label="Invite by e-mail"
+          type="email"
+          name="invite-email"
+          autoComplete="off"
+          placeholder="teammate@example.com"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          required
+        />
         <Button type="submit" busy={busy} disabled={email.trim() === ''}>
           Invite
         </Button>
@@ -131,13 +142,22 @@ export function UsersSection() {
                     {row.email}
                     {self && <span className="muted"> (you)</span>}
                   </td>
-                  <td>{invited(row) ? <span className="badge badge--needed">Invited</span> : <span className="badge badge--ok">Active</span>}</td>
+                  <td>
+                    {invited(row) ? <span className="badge badge--needed">Invited</span> : <span className="badge badge--ok">Active</span>}
+                  </td>
                   <td>
                     {self ? (
                       <img className="team-table__self" src={SHIELD} width={22} height={22} alt="Admin (you)" title="You are an admin" />
                     ) : (
                       <label className="team-switch">
-                        <input type="checkbox" role="switch" checked={row.admin} disabled={toggling === row.Id} onChange={() => void toggle(row)} aria-label={`Admin: ${row.email}`} />
+                        <input
+                          type="checkbox"
+                          role="switch"
+                          checked={row.admin}
+                          disabled={toggling === row.Id}
+                          onChange={() => void toggle(row)}
+                          aria-label={`Admin: ${row.email}`}
+                        />
                         <span aria-hidden="true" />
                       </label>
                     )}

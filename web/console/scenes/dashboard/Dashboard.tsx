@@ -12,17 +12,17 @@ import { SlackMark, TrashIcon, UserIcon } from '../../components/moreIcons';
 import { Sparkline } from '../../components/Sparkline';
 import { Alert, Button, ButtonLink, PageLoader, useDocumentTitle } from '../../components/ui';
 import { isConfigured, stepOf } from '../../lib/rules';
-import { slackProblem, WIDGET_DELETED, type DashboardNotice } from '../../lib/slackProblems';
+import { type DashboardNotice, slackProblem, WIDGET_DELETED } from '../../lib/slackProblems';
 import { useSession, useUser } from '../../session/session';
 import {
   bannersFor,
   canDeleteUnfinished,
   channelName,
+  type DashboardWidget,
   formatAverage,
   groupByTeam,
   isWidgetOnline,
   sparklineDays,
-  type DashboardWidget,
   type TeamGroup,
 } from './dashboardRules';
 import { RatingPrompt } from './RatingPrompt';
@@ -43,9 +43,7 @@ export function Dashboard() {
   const [statsFailed, setStatsFailed] = useState(false);
   // A screen that sent the user here may say why (a widget deleted on its setup page).
   const notice = (location.state as DashboardNotice | null)?.notice;
-  const [alert, setAlert] = useState<{ kind: 'error' | 'success'; text: string } | null>(
-    notice ? { kind: 'success', text: notice } : null,
-  );
+  const [alert, setAlert] = useState<{ kind: 'error' | 'success'; text: string } | null>(notice ? { kind: 'success', text: notice } : null);
   const slackError = slackProblem(params.get('error'));
   const [adding, setAdding] = useState<string | null>(null);
   const swapped = params.has('userSwapped');
@@ -77,7 +75,7 @@ export function Dashboard() {
   const addWidget = useCallback(
     async (key: string, existingId?: string) => {
       if (atLimit) {
-        navigate('/please-upgrade');
+        await navigate('/please-upgrade');
         return;
       }
       setAdding(key);
@@ -89,10 +87,10 @@ export function Dashboard() {
         }
         const id = await createWidgetInTeam(existingId);
         await reload();
-        navigate(`/setup/${id}`);
+        await navigate(`/setup/${id}`);
       } catch (err) {
         setAdding(null);
-        if (err instanceof ApiError && err.status === 402) navigate('/please-upgrade');
+        if (err instanceof ApiError && err.status === 402) await navigate('/please-upgrade');
         else setAlert({ kind: 'error', text: existingId ? NEW_WIDGET_ERROR : messageOf(err) });
       }
     },
@@ -104,8 +102,14 @@ export function Dashboard() {
       title: 'Change the main Slack user?',
       body: (
         <p>
-          Parley creates channels as the main Slack user{team.mainUser ? <> (now <strong>{team.mainUser}</strong>)</> : null}.
-          You will approve Parley in Slack again, signed in as the new user.
+          Parley creates channels as the main Slack user
+          {team.mainUser ? (
+            <>
+              {' '}
+              (now <strong>{team.mainUser}</strong>)
+            </>
+          ) : null}
+          . You will approve Parley in Slack again, signed in as the new user.
         </p>
       ),
       confirmLabel: 'Continue to Slack',
@@ -186,9 +190,7 @@ export function Dashboard() {
           {teams.length === 0 && (
             <div className="card empty-state">
               <h2>No widgets yet</h2>
-              <p className="muted">
-                Add Parley to a Slack team and choose a channel: your first widget is ready in a minute.
-              </p>
+              <p className="muted">Add Parley to a Slack team and choose a channel: your first widget is ready in a minute.</p>
             </div>
           )}
           {teams.map((team) => (
@@ -207,12 +209,7 @@ export function Dashboard() {
             />
           ))}
           <div className="new-team">
-            <Button
-              variant="secondary"
-              onClick={() => addWidget('new-team')}
-              busy={adding === 'new-team'}
-              disabled={adding !== null}
-            >
+            <Button variant="secondary" onClick={() => addWidget('new-team')} busy={adding === 'new-team'} disabled={adding !== null}>
               <SlackMark size={18} />
               Add a channel to a new Slack Team
             </Button>
@@ -289,9 +286,7 @@ function TeamSection({
               disabled={adding !== null}
               aria-busy={adding === team.key || undefined}
             >
-              <span className="add-card__icon">
-                {adding === team.key ? <span className="spinner" aria-hidden="true" /> : <PlusIcon />}
-              </span>
+              <span className="add-card__icon">{adding === team.key ? <span className="spinner" aria-hidden="true" /> : <PlusIcon />}</span>
               <span className="add-card__label">Add new channel</span>
               <span className="add-card__text muted">Another widget answered in {team.name}</span>
             </button>

@@ -118,7 +118,8 @@ export function trialMessage(days: number): string {
 }
 
 /** What an expired or canceled account's widgets do, said on its banners. */
-export const OFFLINE_UNTIL_PLAN = 'Your widgets show visitors the offline form (their messages still reach you by e-mail) until you choose a plan.';
+export const OFFLINE_UNTIL_PLAN =
+  'Your widgets show visitors the offline form (their messages still reach you by e-mail) until you choose a plan.';
 
 /**
  * 'Your trial expired N day(s) ago' once the trial is over. Stripe ends the trial on its own clock: when that
@@ -137,11 +138,14 @@ export type Banner = {
   link?: { to: string; label: string };
 };
 
-const formatDate = (iso: string) =>
-  new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' });
+const formatDate = (iso: string) => new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' });
 
 /** The banners the account and widgets call for, most urgent first. */
-export function bannersFor(user: Pick<CurrentUser, 'account' | 'admin'>, widgets: readonly DashboardWidget[], now: Date = new Date()): Banner[] {
+export function bannersFor(
+  user: Pick<CurrentUser, 'account' | 'admin'>,
+  widgets: readonly DashboardWidget[],
+  now: Date = new Date(),
+): Banner[] {
   const { account } = user;
   const banners: Banner[] = [];
   for (const team of groupByTeam(widgets).filter((t) => t.revoked)) {

@@ -18,9 +18,7 @@ function Standalone({ code, title, text }: { code: string; title: string; text?:
 }
 
 export function NotFound() {
-  return (
-    <Standalone code="404" title="Page Not Found" text="The page you are looking for doesn't exist or has moved." />
-  );
+  return <Standalone code="404" title="Page Not Found" text="The page you are looking for doesn't exist or has moved." />;
 }
 
 export function ErrorPage() {

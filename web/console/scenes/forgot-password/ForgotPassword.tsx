@@ -1,5 +1,5 @@
 /** #/forgotpwd: asks for a password reset e-mail. */
-import { useState, type FormEvent } from 'react';
+import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { messageOf, sendPasswordResetEmail } from '../../api';
 import { AuthLayout } from '../../components/AuthLayout';

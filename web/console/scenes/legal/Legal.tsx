@@ -1,5 +1,5 @@
 /** #/legal: the user accepts the current Terms of Service and Privacy Policy before using the console. */
-import { useState, type FormEvent } from 'react';
+import { type FormEvent, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router-dom';
 import { LEGAL_DOCUMENTS, TERMS_VERSION } from '../../../../server/shared/constants';
 import { confirmLegal, messageOf } from '../../api';
@@ -29,7 +29,7 @@ export function Legal() {
     try {
       for (const document of LEGAL_DOCUMENTS) await confirmLegal(document, TERMS_VERSION);
       await reload();
-      navigate('/', { replace: true });
+      await navigate('/', { replace: true });
     } catch (err) {
       setError(messageOf(err));
       setPending(false);
@@ -52,7 +52,7 @@ export function Legal() {
             className="link-button"
             onClick={async () => {
               await signOut();
-              navigate('/login', { replace: true });
+              await navigate('/login', { replace: true });
             }}
           >
             Log out

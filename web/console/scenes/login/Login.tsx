@@ -1,5 +1,5 @@
 /** #/login: e-mail and password; the button is disabled while the request is pending. */
-import { useState, type FormEvent } from 'react';
+import { type FormEvent, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { logIn, messageOf } from '../../api';
 import { AuthLayout } from '../../components/AuthLayout';
@@ -30,7 +30,7 @@ export function Login() {
       const token = await logIn({ email: email.trim(), password });
       await signIn(token);
       const from = (location.state as LoginState | null)?.from;
-      navigate(from && from.startsWith('/') && !from.startsWith('/login') ? from : '/', { replace: true });
+      navigate(from?.startsWith('/') && !from.startsWith('/login') ? from : '/', { replace: true });
     } catch (err) {
       setError(messageOf(err));
       setPending(false);

@@ -84,8 +84,9 @@ function PermissionsFor({ ce }: { ce: ChatEndpointView }) {
         <>
           <p>Parley moves this widget from Slack’s legacy authorisation to the current one.</p>
           <p>
-            Slack asks you to approve Parley again: sign in as <strong>{ce.slackMainUserName || 'the Slack user you signed up with'}</strong>.
-            Your channel, settings and conversations stay as they are.
+            Slack asks you to approve Parley again: sign in as{' '}
+            <strong>{ce.slackMainUserName || 'the Slack user you signed up with'}</strong>. Your channel, settings and conversations stay as
+            they are.
           </p>
         </>
       ),
@@ -128,8 +129,8 @@ function PermissionsFor({ ce }: { ce: ChatEndpointView }) {
         <section className="important" aria-labelledby="important-title">
           <h2 id="important-title">IMPORTANT</h2>
           <p>
-            This widget still uses Slack’s legacy authorisation, which Slack retired on 31 March 2025. Upgrade the Slack
-            integration so visitors keep reaching your team.
+            This widget still uses Slack’s legacy authorisation, which Slack retired on 31 March 2025. Upgrade the Slack integration so
+            visitors keep reaching your team.
           </p>
           <Button variant="dark" onClick={migrate} disabled={!view.upgradeUrl}>
             <SlackMark size={18} />
@@ -184,8 +185,7 @@ function PermissionsFor({ ce }: { ce: ChatEndpointView }) {
         <section className="card selective" aria-labelledby="selective-title">
           <h2 id="selective-title">Approve one at a time</h2>
           <p className="muted">
-            If Slack refuses the whole set (an admin may have to approve some permissions), approve the missing ones
-            separately.
+            If Slack refuses the whole set (an admin may have to approve some permissions), approve the missing ones separately.
           </p>
           <SelectiveLinks title="Bot permissions" links={view.selective.filter((s) => s.type === 'bot')} />
           <SelectiveLinks title="User permissions" links={view.selective.filter((s) => s.type === 'user')} />
@@ -208,7 +208,9 @@ function ScopeList({ title, scopes }: { title: string; scopes: (SlackScopeRef & 
               <code className="scope__name">{s.scope}</code>
               {SCOPE_PURPOSE[s.scope] && <span className="scope__purpose muted">{SCOPE_PURPOSE[s.scope]}</span>}
             </span>
-            <span className={`badge ${s.granted ? 'badge--ok' : 'badge--needed'}`}>{s.granted ? 'All good!' : 'Your approval needed!'}</span>
+            <span className={`badge ${s.granted ? 'badge--ok' : 'badge--needed'}`}>
+              {s.granted ? 'All good!' : 'Your approval needed!'}
+            </span>
           </li>
         ))}
       </ul>

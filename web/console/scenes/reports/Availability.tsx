@@ -1,10 +1,10 @@
 /** The availability report: per room, one bar per day across 24 hours, its online share, and a popover per stretch. */
-import { useMemo, useState, type SyntheticEvent } from 'react';
+import { type SyntheticEvent, useMemo, useState } from 'react';
 import type { ChatEndpointView } from '../../../../server/shared';
-import { PRESENCE_CAUSE_LABELS, type AvailabilityDay, type AvailabilityEntry } from '../../../../server/shared/reports';
+import { type AvailabilityDay, type AvailabilityEntry, PRESENCE_CAUSE_LABELS } from '../../../../server/shared/reports';
 import { fetchAvailability } from '../../api/reports';
 import { RoomHead, useReport } from './parts';
-import { formatClock, HOUR_LABELS, popoverOnTop, rangeOf, stretchGeometry, type RangeChoice } from './reportRules';
+import { formatClock, HOUR_LABELS, popoverOnTop, type RangeChoice, rangeOf, stretchGeometry } from './reportRules';
 
 export function AvailabilityReportView({ rooms, range, tz }: { rooms: ChatEndpointView[]; range: RangeChoice; tz: string }) {
   return (
@@ -77,7 +77,11 @@ function DayBar({ day, tz }: { day: AvailabilityDay; tz: string }) {
           );
         })}
         {hovered && (
-          <span className={`availability__popover availability__popover--${hovered.top ? 'top' : 'bottom'}`} style={{ left: `${hovered.left}%` }} role="tooltip">
+          <span
+            className={`availability__popover availability__popover--${hovered.top ? 'top' : 'bottom'}`}
+            style={{ left: `${hovered.left}%` }}
+            role="tooltip"
+          >
             <strong>{hovered.entry.state}</strong> (was {hovered.entry.prevState})
             <br />
             {formatClock(hovered.entry.start, tz)} – {formatClock(hovered.entry.end, tz)}

@@ -14,7 +14,9 @@ export function ChatsChart({ days }: { days: { day: string; chats: number }[] })
     const step = Math.max(1, Math.ceil(days.length / 10));
     const label = (i: number) => {
       const day = days[i]?.day;
-      return day ? new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(new Date(`${day}T00:00:00Z`)) : '';
+      return day
+        ? new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(new Date(`${day}T00:00:00Z`))
+        : '';
     };
     const width = () => Math.max(240, el.clientWidth);
     const plot = new uPlot(
@@ -28,10 +30,29 @@ export function ChatsChart({ days }: { days: { day: string; chats: number }[] })
           y: { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.15))] },
         },
         axes: [
-          { stroke: '#5b6478', grid: { show: false }, splits: () => xs.filter((i) => i % step === 0), values: (_u, splits) => splits.map(label) },
-          { stroke: '#5b6478', grid: { stroke: '#eef0f5' }, size: 40, values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? String(v) : '')) },
+          {
+            stroke: '#5b6478',
+            grid: { show: false },
+            splits: () => xs.filter((i) => i % step === 0),
+            values: (_u, splits) => splits.map(label),
+          },
+          {
+            stroke: '#5b6478',
+            grid: { stroke: '#eef0f5' },
+            size: 40,
+            values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? String(v) : '')),
+          },
         ],
-        series: [{}, { label: 'Chats', fill: 'rgba(79, 70, 229, 0.75)', stroke: '#4f46e5', paths: uPlot.paths.bars?.({ size: [0.6, 48] }), points: { show: false } }],
+        series: [
+          {},
+          {
+            label: 'Chats',
+            fill: 'rgba(79, 70, 229, 0.75)',
+            stroke: '#4f46e5',
+            paths: uPlot.paths.bars?.({ size: [0.6, 48] }),
+            points: { show: false },
+          },
+        ],
       },
       [xs, ys],
       el,
@@ -44,5 +65,12 @@ export function ChatsChart({ days }: { days: { day: string; chats: number }[] })
     };
   }, [days]);
 
-  return <div ref={box} className="reports__chart" role="img" aria-label={`Chats per day: ${days.reduce((n, d) => n + d.chats, 0)} in ${days.length} days`} />;
+  return (
+    <div
+      ref={box}
+      className="reports__chart"
+      role="img"
+      aria-label={`Chats per day: ${days.reduce((n, d) => n + d.chats, 0)} in ${days.length} days`}
+    />
+  );
 }

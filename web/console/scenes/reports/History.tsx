@@ -1,7 +1,7 @@
 /** The history report: per room, a paged table of chats with hover details, the transcript of a chat, downloads. */
 import { useEffect, useState } from 'react';
 import type { ChatEndpointView } from '../../../../server/shared';
-import { DOWNLOAD_CHAT_LIMIT, HISTORY_PAGE_SIZE, shortPageUrl, type ChatRecord, type Transcript } from '../../../../server/shared/reports';
+import { type ChatRecord, DOWNLOAD_CHAT_LIMIT, HISTORY_PAGE_SIZE, shortPageUrl, type Transcript } from '../../../../server/shared/reports';
 import { downloadReport, fetchChats, fetchTranscript } from '../../api/reports';
 import { Dialog } from '../../components/Dialog';
 import { Button } from '../../components/ui';
@@ -42,14 +42,24 @@ function RoomHistory({ room, tz }: { room: ChatEndpointView; tz: string }) {
           </thead>
           <tbody>
             {chats.map((c) => (
-              <tr key={c.id} tabIndex={0} className="reports__row" onClick={() => setOpen(c)} onKeyDown={(e) => e.key === 'Enter' && setOpen(c)}>
+              <tr
+                key={c.id}
+                tabIndex={0}
+                className="reports__row"
+                onClick={() => setOpen(c)}
+                onKeyDown={(e) => e.key === 'Enter' && setOpen(c)}
+              >
                 <td>
                   {formatTime(c.startedAt, tz)}
                   <ChatDetails chat={c} tz={tz} />
                 </td>
                 <td>{c.visitor.name || c.visitor.email || 'Visitor'}</td>
                 <td>{c.agentName || <span className="reports__muted">Missed</span>}</td>
-                <td>{c.chatRating && <span className={`reports__rating reports__rating--${c.chatRating}`}>{c.chatRating === 'up' ? 'Up' : 'Down'}</span>}</td>
+                <td>
+                  {c.chatRating && (
+                    <span className={`reports__rating reports__rating--${c.chatRating}`}>{c.chatRating === 'up' ? 'Up' : 'Down'}</span>
+                  )}
+                </td>
                 <td className="reports__feedback">{c.chatFeedback}</td>
               </tr>
             ))}

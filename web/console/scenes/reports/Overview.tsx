@@ -4,7 +4,7 @@ import type { ChatEndpointView } from '../../../../server/shared';
 import type { AgentStats } from '../../../../server/shared/reports';
 import { downloadReport, fetchOverview } from '../../api/reports';
 import { RoomHead, useReport } from './parts';
-import { formatDuration, rangeOf, type RangeChoice } from './reportRules';
+import { formatDuration, type RangeChoice, rangeOf } from './reportRules';
 
 // uPlot (~20 KB gzipped) loads only when a chart is on screen.
 const ChatsChart = lazy(() => import('./ChatsChart').then((m) => ({ default: m.ChatsChart })));

@@ -5,13 +5,13 @@
  */
 import { useState } from 'react';
 import { Link, NavLink } from 'react-router-dom';
-import { DEFAULT_RANGE_PRESET, RANGE_PRESETS, RANGE_PRESET_LABELS, todayIn, type RangePreset } from '../../../../server/shared/reports';
+import { DEFAULT_RANGE_PRESET, RANGE_PRESET_LABELS, RANGE_PRESETS, type RangePreset, todayIn } from '../../../../server/shared/reports';
 import { PageHeader, useDocumentTitle } from '../../components/ui';
 import { useUser } from '../../session/session';
 import { AvailabilityReportView } from './Availability';
 import { HistoryReportView } from './History';
 import { OverviewReportView } from './Overview';
-import { browserZone, zoneChoices, type RangeChoice } from './reportRules';
+import { browserZone, type RangeChoice, zoneChoices } from './reportRules';
 
 export type ReportView = 'overview' | 'history' | 'availability';
 

@@ -1,5 +1,5 @@
 /** Pieces every report shares: a room's heading with the download buttons, and loading a report. */
-import { useEffect, useState, type DependencyList } from 'react';
+import { type DependencyList, useEffect, useState } from 'react';
 import type { ChatEndpointView } from '../../../../server/shared';
 import { Button } from '../../components/ui';
 

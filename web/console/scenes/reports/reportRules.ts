@@ -1,12 +1,12 @@
 /** Pure rules of the report screens: ranges, formatting, bar geometry and popover placement. */
 import {
-  POPOVER_FLIP_PX,
+  type AvailabilityDay,
   customDates,
+  POPOVER_FLIP_PX,
   presetDates,
+  type RangePreset,
   rangeQuery,
   todayIn,
-  type AvailabilityDay,
-  type RangePreset,
 } from '../../../../server/shared/reports';
 
 export type RangeChoice = { preset: RangePreset; customStart: string; customEnd: string };
@@ -64,7 +64,10 @@ export function formatDuration(seconds: number): string {
 }
 
 /** A bar stretch as left offset and width, in percent of the day (its real length, 23 to 25 hours). */
-export function stretchGeometry(day: Pick<AvailabilityDay, 'start' | 'end'>, entry: { start: string; end: string }): { left: number; width: number } {
+export function stretchGeometry(
+  day: Pick<AvailabilityDay, 'start' | 'end'>,
+  entry: { start: string; end: string },
+): { left: number; width: number } {
   const from = Date.parse(day.start);
   const length = Date.parse(day.end) - from;
   const left = ((Date.parse(entry.start) - from) / length) * 100;

@@ -1,5 +1,5 @@
 /** #/reset_password?token=…: sets a new password with the token from the e-mail. */
-import { useState, type FormEvent } from 'react';
+import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { MESSAGES, NewPasswordSchema, RESET_TOKEN_PATTERN } from '../../../../server/shared';
 import { messageOf, resetPassword } from '../../api';
@@ -37,9 +37,9 @@ export function ResetPassword() {
       const sessionToken = await resetPassword({ token, password });
       if (sessionToken) {
         await signIn(sessionToken);
-        navigate('/', { replace: true });
+        await navigate('/', { replace: true });
       } else {
-        navigate('/login', { replace: true });
+        await navigate('/login', { replace: true });
       }
     } catch (err) {
       setError(messageOf(err));

@@ -3,7 +3,7 @@
  * title, the room name and the tab bar; the 'Error:' banner; the setup link for unfinished widgets; the
  * unsaved-changes question when leaving a tab. Each tab is its own lazily loaded module (contract in types.ts).
  */
-import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ComponentType } from 'react';
+import { type ComponentType, lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Link, NavLink, useNavigate, useParams } from 'react-router-dom';
 import type { ChatEndpointView } from '../../../../server/shared';
 import { messageOf } from '../../api';
@@ -12,7 +12,7 @@ import { useConfirm } from '../../components/ConfirmDialog';
 import { NotFoundRedirect } from '../../components/guards';
 import { ArrowRightIcon } from '../../components/icons';
 import { PageLoader, useDocumentTitle } from '../../components/ui';
-import { isConfigured, isSettingsTab, widgetName, type SettingsTab } from '../../lib/rules';
+import { isConfigured, isSettingsTab, type SettingsTab, widgetName } from '../../lib/rules';
 import { useSession, useUser } from '../../session/session';
 import { isLocked, TAB_META, tabMeta } from './tabs';
 import type { SettingsChanges, SettingsTabProps } from './types';
@@ -123,7 +123,7 @@ function WidgetSettings({ initial, tab }: { initial: ChatEndpointView; tab: Sett
         action: async () => {
           close();
           setDirty(false);
-          navigate(to);
+          await navigate(to);
         },
       });
     };
@@ -201,4 +201,3 @@ function WidgetSettings({ initial, tab }: { initial: ChatEndpointView; tab: Sett
     </div>
   );
 }
-

@@ -5,8 +5,8 @@
  * Slack and no visitor is recorded. Online or offline is the owner's choice, to see both screens.
  */
 import { useEffect, useRef, useState } from 'react';
-import { VISITOR_SETTING_KEYS } from '../../../../server/shared/widget-config';
 import type { ChatEndpointSettings } from '../../../../server/shared';
+import type { VISITOR_SETTING_KEYS } from '../../../../server/shared/widget-config';
 
 /** What the panel bundle hands over (web/widget/lib/types.ts PanelFactory), as far as the preview uses it. */
 type PanelHandle = { expand(): void; refresh(): void };
@@ -122,10 +122,20 @@ export function WidgetPreview({ settings, widgetId }: { settings: PreviewSetting
       <div className="widget-preview__bar">
         <strong>Live preview</strong>
         <div className="segmented" role="group" aria-label="Preview as">
-          <button type="button" className={`segmented__item${online ? ' segmented__item--active' : ''}`} aria-pressed={online} onClick={() => setOnline(true)}>
+          <button
+            type="button"
+            className={`segmented__item${online ? ' segmented__item--active' : ''}`}
+            aria-pressed={online}
+            onClick={() => setOnline(true)}
+          >
             Online
           </button>
-          <button type="button" className={`segmented__item${!online ? ' segmented__item--active' : ''}`} aria-pressed={!online} onClick={() => setOnline(false)}>
+          <button
+            type="button"
+            className={`segmented__item${!online ? ' segmented__item--active' : ''}`}
+            aria-pressed={!online}
+            onClick={() => setOnline(false)}
+          >
             Offline
           </button>
         </div>

@@ -1,5 +1,5 @@
 /** Form pieces the settings tabs share: the draft of a tab's fields, and labelled inputs bound to it. */
-import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
+import { type ReactNode, useEffect, useId, useMemo, useState } from 'react';
 import type { ChatEndpointSettings, ChatEndpointView } from '../../../../server/shared';
 import type { SettingsChanges } from './types';
 
@@ -98,7 +98,21 @@ type InputProps = {
   onBlur?: () => void;
 };
 
-export function Input({ label, value, onChange, hint, error, disabled, type = 'text', placeholder, multiline, id, maxLength, onFocus, onBlur }: InputProps) {
+export function Input({
+  label,
+  value,
+  onChange,
+  hint,
+  error,
+  disabled,
+  type = 'text',
+  placeholder,
+  multiline,
+  id,
+  maxLength,
+  onFocus,
+  onBlur,
+}: InputProps) {
   const auto = useId();
   const fieldId = id ?? auto;
   const messageId = `${fieldId}-message`;
@@ -201,7 +215,14 @@ export function Radios<V extends string>({
       <legend>{legend}</legend>
       {options.map((o) => (
         <label key={o.value} className={o.disabled ? 'radio--disabled' : undefined}>
-          <input type="radio" name={name} value={o.value} checked={value === o.value} disabled={o.disabled} onChange={() => onChange(o.value)} />
+          <input
+            type="radio"
+            name={name}
+            value={o.value}
+            checked={value === o.value}
+            disabled={o.disabled}
+            onChange={() => onChange(o.value)}
+          />
           {o.label}
         </label>
       ))}
@@ -210,7 +231,19 @@ export function Radios<V extends string>({
 }
 
 /** Yes/No radios for a boolean field. */
-export function YesNo({ legend, name, value, onChange, onFocus }: { legend: string; name: string; value: boolean; onChange: (v: boolean) => void; onFocus?: () => void }) {
+export function YesNo({
+  legend,
+  name,
+  value,
+  onChange,
+  onFocus,
+}: {
+  legend: string;
+  name: string;
+  value: boolean;
+  onChange: (v: boolean) => void;
+  onFocus?: () => void;
+}) {
   return (
     <fieldset className="radio-group" onFocus={onFocus}>
       <legend>{legend}</legend>

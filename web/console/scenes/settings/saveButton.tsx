@@ -2,7 +2,7 @@
  * The save button states of spec section 4: 'Saving...' while saving, then 'Saved' for 1.5 seconds, the saved
  * text cleared after a further 1.5 seconds, then back to 'Save Changes'. A failed save goes straight back.
  */
-import { useCallback, useEffect, useRef, useState, type ButtonHTMLAttributes } from 'react';
+import { type ButtonHTMLAttributes, useCallback, useEffect, useRef, useState } from 'react';
 import { CheckIcon } from '../../components/icons';
 
 export type SaveState = 'idle' | 'saving' | 'saved' | 'clearing';
@@ -49,7 +49,13 @@ export function SaveButton({
   return (
     <button
       type="submit"
-      className={['btn', saved ? 'btn--success' : 'btn--primary', 'save-btn', state === 'clearing' ? 'save-btn--clearing' : '', className ?? '']
+      className={[
+        'btn',
+        saved ? 'btn--success' : 'btn--primary',
+        'save-btn',
+        state === 'clearing' ? 'save-btn--clearing' : '',
+        className ?? '',
+      ]
         .filter(Boolean)
         .join(' ')}
       disabled={disabled || state === 'saving'}

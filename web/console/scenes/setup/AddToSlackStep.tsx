@@ -36,8 +36,8 @@ export function AddToSlackStep({ ce }: { ce: ChatEndpointView }) {
             Connect Parley to your Slack workspace
           </h1>
           <p className="muted">
-            Parley answers your website visitors from Slack. Add it to the workspace your team already uses; you pick
-            the channel right after.
+            Parley answers your website visitors from Slack. Add it to the workspace your team already uses; you pick the channel right
+            after.
           </p>
         </div>
         <ul className="check-list">

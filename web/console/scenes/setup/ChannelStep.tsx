@@ -2,7 +2,7 @@
  * Setup step 2 (progress 67%): create a new Slack channel or pick an existing one; either connects the widget
  * and moves it to step 3. 'delete and start over?' removes the widget.
  */
-import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
+import { type FormEvent, useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { ChatEndpointView, SlackRoom } from '../../../../server/shared';
 import { messageOf } from '../../api';
@@ -11,7 +11,7 @@ import { useConfirm } from '../../components/ConfirmDialog';
 import { PlusIcon } from '../../components/icons';
 import { HashIcon, RefreshIcon } from '../../components/moreIcons';
 import { Alert, Button } from '../../components/ui';
-import { WIDGET_DELETED, type DashboardNotice } from '../../lib/slackProblems';
+import { type DashboardNotice, WIDGET_DELETED } from '../../lib/slackProblems';
 import { useSession } from '../../session/session';
 import { CHANNEL_NAME_HINT, CHANNEL_NAME_RULE, isHiddenRoom, isValidChannelName, normaliseChannelInput } from './channelName';
 
@@ -52,7 +52,7 @@ export function ChannelStep({ ce }: { ce: ChatEndpointView }) {
         await deleteWidget(ce.Id);
         confirm.close();
         // Leave the setup page first: once the session forgets the widget, its setup URL is unknown.
-        navigate('/', { replace: true, state: { notice: WIDGET_DELETED } satisfies DashboardNotice });
+        await navigate('/', { replace: true, state: { notice: WIDGET_DELETED } satisfies DashboardNotice });
         await reload();
       },
     });
@@ -64,8 +64,8 @@ export function ChannelStep({ ce }: { ce: ChatEndpointView }) {
           Choose the Slack channel for this widget
         </h1>
         <p className="muted">
-          Visitor conversations appear as threads in this channel{ce.slackTeamName ? ` of ${ce.slackTeamName}` : ''}.
-          A new, dedicated channel keeps them apart from team chatter.
+          Visitor conversations appear as threads in this channel{ce.slackTeamName ? ` of ${ce.slackTeamName}` : ''}. A new, dedicated
+          channel keeps them apart from team chatter.
         </p>
       </header>
       {error && (
@@ -155,15 +155,7 @@ function CreateChannel({
   );
 }
 
-function PickChannel({
-  ceId,
-  busy,
-  onPick,
-}: {
-  ceId: string;
-  busy: string | null;
-  onPick: (room: SlackRoom) => Promise<void>;
-}) {
+function PickChannel({ ceId, busy, onPick }: { ceId: string; busy: string | null; onPick: (room: SlackRoom) => Promise<void> }) {
   const [rooms, setRooms] = useState<SlackRoom[] | null>(null);
   const [loading, setLoading] = useState(true);
   const [failed, setFailed] = useState(false);

@@ -2,17 +2,17 @@
  * Setup step 3: the widget is connected. The embed code to copy, the channel (rename, change), links to the
  * settings, docs and dashboard, and deleting the widget (permanent, so it says so twice).
  */
-import { useState, type FormEvent } from 'react';
+import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import type { ChatEndpointView } from '../../../../server/shared';
 import { messageOf, UNKNOWN_ERROR } from '../../api';
 import { changeChannel, deleteWidget, renameChannel } from '../../api/widgets';
-import { WIDGET_DELETED, type DashboardNotice } from '../../lib/slackProblems';
 import { useConfirm } from '../../components/ConfirmDialog';
 import { EmbedCode } from '../../components/EmbedCode';
 import { ArrowRightIcon, BookIcon, CheckIcon, HomeIcon } from '../../components/icons';
 import { HashIcon, PaletteIcon, TrashIcon } from '../../components/moreIcons';
 import { Alert, Button } from '../../components/ui';
+import { type DashboardNotice, WIDGET_DELETED } from '../../lib/slackProblems';
 import { useSession } from '../../session/session';
 import { CHANNEL_NAME_HINT, isValidChannelName, normaliseChannelInput } from './channelName';
 
@@ -30,8 +30,8 @@ export function EmbedStep({ ce, inSettings = false }: { ce: ChatEndpointView; in
       title: 'Change the channel?',
       body: (
         <p>
-          New conversations will go to the channel you choose next instead of <strong>#{channel}</strong>. The widget
-          is offline until you pick one.
+          New conversations will go to the channel you choose next instead of <strong>#{channel}</strong>. The widget is offline until you
+          pick one.
         </p>
       ),
       confirmLabel: 'Change channel',
@@ -53,8 +53,8 @@ export function EmbedStep({ ce, inSettings = false }: { ce: ChatEndpointView; in
       body: (
         <>
           <p>
-            First remove the embed code with widget id <code className="inline-code">{ce.Uuid}</code> from your
-            sites: once deleted, the widget stops working there.
+            First remove the embed code with widget id <code className="inline-code">{ce.Uuid}</code> from your sites: once deleted, the
+            widget stops working there.
           </p>
           <p>Its settings and conversation statistics are deleted for good. This cannot be undone.</p>
         </>
@@ -65,7 +65,7 @@ export function EmbedStep({ ce, inSettings = false }: { ce: ChatEndpointView; in
         await deleteWidget(ce.Id);
         confirm.close();
         // Leave this page first: once the session forgets the widget, its setup URL is unknown (a 404).
-        navigate('/', { replace: true, state: { notice: WIDGET_DELETED } satisfies DashboardNotice });
+        await navigate('/', { replace: true, state: { notice: WIDGET_DELETED } satisfies DashboardNotice });
         await reload();
       },
     });
@@ -73,16 +73,16 @@ export function EmbedStep({ ce, inSettings = false }: { ce: ChatEndpointView; in
   return (
     <div className="embed-page">
       {!inSettings && (
-      <header className="finished">
-        <span className="finished__badge" aria-hidden="true">
-          <CheckIcon />
-        </span>
-        <div>
-          <h1 className="finished__title">Setup is finished!</h1>
-          <p className="finished__next">Last step: copy and paste embed code</p>
-          <p className="muted">Put this code on your site and visitors can chat with your team in Slack.</p>
-        </div>
-      </header>
+        <header className="finished">
+          <span className="finished__badge" aria-hidden="true">
+            <CheckIcon />
+          </span>
+          <div>
+            <h1 className="finished__title">Setup is finished!</h1>
+            <p className="finished__next">Last step: copy and paste embed code</p>
+            <p className="muted">Put this code on your site and visitors can chat with your team in Slack.</p>
+          </div>
+        </header>
       )}
 
       {error && (
@@ -134,14 +134,14 @@ export function EmbedStep({ ce, inSettings = false }: { ce: ChatEndpointView; in
 
       <nav className="next-steps" aria-label="What to do next">
         {!inSettings && (
-        <Link to={`/settings/${ce.Id}/behavior`} className="card card--link next-step">
-          <PaletteIcon />
-          <strong>Configure look and behavior</strong>
-          <span className="muted">Colours, texts, operating hours and what happens when you are away.</span>
-          <span className="next-step__go">
-            Open settings <ArrowRightIcon />
-          </span>
-        </Link>
+          <Link to={`/settings/${ce.Id}/behavior`} className="card card--link next-step">
+            <PaletteIcon />
+            <strong>Configure look and behavior</strong>
+            <span className="muted">Colours, texts, operating hours and what happens when you are away.</span>
+            <span className="next-step__go">
+              Open settings <ArrowRightIcon />
+            </span>
+          </Link>
         )}
         <a href="/docs" className="card card--link next-step">
           <BookIcon />

@@ -71,11 +71,7 @@ export function SetupProgress({ step }: { step: 1 | 2 | 3 }) {
           const number = index + 1;
           const state = number < step ? 'done' : number === step ? 'current' : 'todo';
           return (
-            <li
-              key={label}
-              className={`steps__item steps__item--${state}`}
-              aria-current={state === 'current' ? 'step' : undefined}
-            >
+            <li key={label} className={`steps__item steps__item--${state}`} aria-current={state === 'current' ? 'step' : undefined}>
               <span className="steps__marker">{state === 'done' ? <CheckIcon /> : number}</span>
               <span>{label}</span>
             </li>

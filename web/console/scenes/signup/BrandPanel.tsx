@@ -10,8 +10,7 @@ const TESTIMONIALS = [
     role: 'Head of Customer Success, Brightloom',
   },
   {
-    quote:
-      'No new inbox to watch and no new app for the team to learn. Every chat is a thread, so hand-offs are painless.',
+    quote: 'No new inbox to watch and no new app for the team to learn. Every chat is a thread, so hand-offs are painless.',
     name: 'Daniel Reyes',
     role: 'Founder, Tidewater Coffee Co.',
   },

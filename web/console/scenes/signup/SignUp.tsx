@@ -1,5 +1,5 @@
 /** #/signup?error=…&source=…: creates an account on a free trial, or sends the user to Slack sign-up. */
-import { useState, type FormEvent } from 'react';
+import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { EmailSchema, MESSAGES, NewPasswordSchema } from '../../../../server/shared';
 import { ERROR_CODES } from '../../../../server/shared/constants';
@@ -51,7 +51,7 @@ export function SignUp() {
       const user = await signIn(token);
       const first = firstChatEndpoint(user.ces);
       if (!first) throw new Error('no widget');
-      navigate(`/setup/${first.Id}`, { replace: true });
+      await navigate(`/setup/${first.Id}`, { replace: true });
     } catch {
       setError('Your account was created but could not be loaded. Please contact support.');
       setPending(false);
@@ -71,8 +71,8 @@ export function SignUp() {
     >
       {(queryError?.kind === 'user_exists' || exists) && (
         <Alert kind="error" title="You already have an account">
-          This user already has a Parley account. <Link to="/login">Log in</Link> or{' '}
-          <Link to="/forgotpwd">reset your password</Link>. Still stuck? Contact support.
+          This user already has a Parley account. <Link to="/login">Log in</Link> or <Link to="/forgotpwd">reset your password</Link>. Still
+          stuck? Contact support.
         </Alert>
       )}
       {queryError?.kind === 'unknown' && <Alert kind="error">{UNKNOWN_ERROR}</Alert>}

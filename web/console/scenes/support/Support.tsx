@@ -1,7 +1,7 @@
 /** #/support: where to get help, with a contact panel that drafts an e-mail to support. */
-import { useState, type FormEvent } from 'react';
-import { DOCS_URL, FAQ_URL } from '../../components/Shell';
+import { type FormEvent, useState } from 'react';
 import { BookIcon, LifebuoyIcon, MailIcon } from '../../components/icons';
+import { DOCS_URL, FAQ_URL } from '../../components/Shell';
 import { Button, PageHeader, TextField, useDocumentTitle } from '../../components/ui';
 import { useUser } from '../../session/session';
 
@@ -47,8 +47,8 @@ export function Support() {
       <section className="card contact-frame" aria-labelledby="contact-title">
         <h2 id="contact-title">Contact support</h2>
         <p className="muted">
-          Tell us what's going on. Your email app opens with the message ready to send, including your account
-          details so we can help faster.
+          Tell us what's going on. Your email app opens with the message ready to send, including your account details so we can help
+          faster.
         </p>
         <form className="stack" onSubmit={compose}>
           <TextField label="From" value={user.email} readOnly />

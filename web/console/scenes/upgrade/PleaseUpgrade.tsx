@@ -6,11 +6,10 @@ import { messageOf } from '../../api';
 import { checkoutUrl } from '../../api/account';
 import { upgradePlan } from '../../api/widgets';
 import { useConfirm } from '../../components/ConfirmDialog';
-import { formatCents, SWITCH_CONFIRMATION } from '../../lib/billingTexts';
 import { ArrowRightIcon, CheckIcon } from '../../components/icons';
 import { Alert, Button, ButtonLink, useDocumentTitle } from '../../components/ui';
+import { formatCents, SWITCH_CONFIRMATION } from '../../lib/billingTexts';
 import { useSession, useUser } from '../../session/session';
-
 
 export function PleaseUpgrade() {
   const user = useUser();
@@ -54,7 +53,7 @@ export function PleaseUpgrade() {
           await upgradePlan(account.Id, next.stripeId);
           await reload();
           confirm.close();
-          navigate('/thank-you-for-upgrading');
+          await navigate('/thank-you-for-upgrading');
         } catch (err) {
           confirm.close();
           setError(messageOf(err));
@@ -67,8 +66,8 @@ export function PleaseUpgrade() {
       <header className="upgrade__head">
         <h1 className="upgrade__title">Time to upgrade?</h1>
         <p className="muted">
-          Your {current.label} plan includes {channels(current.maxChannels)} and you are using {user.ces.length}. Move
-          to the {next.label} plan to add another channel.
+          Your {current.label} plan includes {channels(current.maxChannels)} and you are using {user.ces.length}. Move to the {next.label}{' '}
+          plan to add another channel.
         </p>
       </header>
       {error && (
@@ -86,12 +85,10 @@ export function PleaseUpgrade() {
       <div className="upgrade__actions">
         {custom ? (
           <ButtonLink to="/support">Contact us!</ButtonLink>
+        ) : user.admin ? (
+          <Button onClick={upgrade}>Yes, I want to upgrade</Button>
         ) : (
-          user.admin ? (
-            <Button onClick={upgrade}>Yes, I want to upgrade</Button>
-          ) : (
-            <p className="muted">Ask an admin of your account to upgrade the plan.</p>
-          )
+          <p className="muted">Ask an admin of your account to upgrade the plan.</p>
         )}
         <Link to="/" className="upgrade__later">
           Not now, back to the dashboard

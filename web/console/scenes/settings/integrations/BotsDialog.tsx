@@ -12,7 +12,17 @@ import { Alert, Button } from '../../../components/ui';
 
 const SUPPORT_HINT = 'If this keeps happening, contact Parley support.';
 
-export function BotsDialog({ ceId, open, onClose, onChanged }: { ceId: string; open: boolean; onClose: () => void; onChanged: (bots: BotUserView[]) => void }) {
+export function BotsDialog({
+  ceId,
+  open,
+  onClose,
+  onChanged,
+}: {
+  ceId: string;
+  open: boolean;
+  onClose: () => void;
+  onChanged: (bots: BotUserView[]) => void;
+}) {
   const [users, setUsers] = useState<SlackUserView[] | null>(null);
   const [bots, setBots] = useState<BotUserView[]>([]);
   const [missingScope, setMissingScope] = useState(false);
@@ -73,7 +83,13 @@ export function BotsDialog({ ceId, open, onClose, onChanged }: { ceId: string; o
             <div className="bots__pane-head">
               <h3 id="bots-available">Available bot users</h3>
               <label className="switch bots__all">
-                <input type="checkbox" role="switch" checked={showAll} disabled={missingScope} onChange={(e) => setShowAll(e.target.checked)} />
+                <input
+                  type="checkbox"
+                  role="switch"
+                  checked={showAll}
+                  disabled={missingScope}
+                  onChange={(e) => setShowAll(e.target.checked)}
+                />
                 <span className="switch__track" aria-hidden="true" />
                 Show all users, not just bots
               </label>
@@ -104,7 +120,9 @@ export function BotsDialog({ ceId, open, onClose, onChanged }: { ceId: string; o
                           className="btn--small"
                           busy={busy === u.id}
                           disabled={missingScope || busy !== null}
-                          onClick={() => void act(u.id, () => addBotUser(ceId, { userID: u.id, name: u.name, botID: u.profile.bot_id ?? '' }))}
+                          onClick={() =>
+                            void act(u.id, () => addBotUser(ceId, { userID: u.id, name: u.name, botID: u.profile.bot_id ?? '' }))
+                          }
                           aria-label={`${u.is_bot ? 'Add Bot' : 'Add'} ${u.name}`}
                         >
                           {u.is_bot ? 'Add Bot' : 'Add'}

@@ -3,7 +3,7 @@
  * ('Bots: n | Users: n', or Disabled) and a configure link opening the bots modal (spec section 2).
  */
 import { useCallback, useEffect, useState } from 'react';
-import { botsStatusText, type BotUserView } from '../../../../../server/shared/bots';
+import { type BotUserView, botsStatusText } from '../../../../../server/shared/bots';
 import { messageOf } from '../../../api';
 import { listBotUsers } from '../../../api/settingsFeatures';
 import { SlackMark } from '../../../components/moreIcons';

@@ -3,14 +3,14 @@
  * Save Changes and Cancel (new group) or Remove (spec sections 2, 4 and 5). The tree is normalised as the
  * server will store it before it is checked, so a question left without answers is dropped, not flagged.
  */
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { normaliseTree, QUESTION_GROUP_LIMITS, type TreeNode } from '../../../../../server/shared/questionGroups';
 import { ApiError, messageOf } from '../../../api';
-import { saveQuestionGroup, type QuestionGroup } from '../../../api/settingsFeatures';
+import { type QuestionGroup, saveQuestionGroup } from '../../../api/settingsFeatures';
 import { CheckIcon } from '../../../components/icons';
 import { Alert, Button, TextField } from '../../../components/ui';
 import { QuestionTree, type RoomChoice } from './QuestionTree';
-import { groupErrors, hasErrors, newNodeId, newQuestion, parseTreeJson, type GroupDraft } from './tree';
+import { type GroupDraft, groupErrors, hasErrors, newNodeId, newQuestion, parseTreeJson } from './tree';
 
 export const REMOVE_WARNING = 'Warning, deleting this question group will delete across all widgets, are you sure you want to remove?';
 export const SAVE_FAILED = 'There was a problem updating this question group.';
@@ -20,7 +20,13 @@ export type EditedGroup = QuestionGroup & { isNew: boolean };
 
 function draftOf(g: EditedGroup): GroupDraft {
   const tree = parseTreeJson(g.treeJson);
-  return { label: g.label, shortcut: g.shortcut, auto: g.auto, prompt: g.prompt, tree: g.isNew && tree.length === 0 ? [newQuestion()] : tree };
+  return {
+    label: g.label,
+    shortcut: g.shortcut,
+    auto: g.auto,
+    prompt: g.prompt,
+    tree: g.isNew && tree.length === 0 ? [newQuestion()] : tree,
+  };
 }
 
 export function GroupEditor({
@@ -115,7 +121,13 @@ export function GroupEditor({
         </Alert>
       )}
       <div className="settings-grid">
-        <TextField label="Label" value={draft.label} maxLength={QUESTION_GROUP_LIMITS.labelChars} onChange={(e) => set({ label: e.target.value })} error={shown.label ?? null} />
+        <TextField
+          label="Label"
+          value={draft.label}
+          maxLength={QUESTION_GROUP_LIMITS.labelChars}
+          onChange={(e) => set({ label: e.target.value })}
+          error={shown.label ?? null}
+        />
         <TextField
           label="Shortcut"
           value={draft.shortcut}
@@ -132,7 +144,9 @@ export function GroupEditor({
         <input type="checkbox" checked={draft.auto} onChange={(e) => set({ auto: e.target.checked })} />
         <span className="switch-row__text">
           Trigger Automatically
-          <span className="switch-row__hint">Ask these questions at the start of every new conversation. Only one group can do this; checking it here unchecks the other.</span>
+          <span className="switch-row__hint">
+            Ask these questions at the start of every new conversation. Only one group can do this; checking it here unchecks the other.
+          </span>
         </span>
       </label>
       <div className={`field${shown.prompt ? ' field--invalid' : ''}`}>
@@ -148,7 +162,11 @@ export function GroupEditor({
           aria-invalid={shown.prompt ? true : undefined}
           onChange={(e) => set({ prompt: e.target.value })}
         />
-        {shown.prompt ? <p className="field__error">{shown.prompt}</p> : <p className="field__hint">Shown above the first question. Links and bold text are kept.</p>}
+        {shown.prompt ? (
+          <p className="field__error">{shown.prompt}</p>
+        ) : (
+          <p className="field__hint">Shown above the first question. Links and bold text are kept.</p>
+        )}
       </div>
       <div className="qtree" role="group" aria-label="Questions and answers">
         <QuestionTree tree={draft.tree} onChange={(tree) => set({ tree })} errors={shown.nodes} rooms={rooms} />

@@ -12,7 +12,7 @@ import { Button, PageLoader } from '../../../components/ui';
 import { widgetName } from '../../../lib/rules';
 import { LockedState } from '../gated/LockedState';
 import type { SettingsTabProps } from '../types';
-import { GroupEditor, REMOVE_WARNING, type EditedGroup } from './GroupEditor';
+import { type EditedGroup, GroupEditor, REMOVE_WARNING } from './GroupEditor';
 import { randomId } from './tree';
 
 /** Prompts are stored as a little HTML (a, strong, b, br): the cards show their text. */
@@ -86,7 +86,16 @@ export default function QuestionGroupsTab({ ce, user, locked, showError, setDirt
   };
 
   const addGroup = () =>
-    switchTo({ uid: randomId(QUESTION_GROUP_LIMITS.groupUidChars), accountId: user.accountId, label: '', shortcut: '', auto: false, prompt: '', treeJson: '[]', isNew: true });
+    switchTo({
+      uid: randomId(QUESTION_GROUP_LIMITS.groupUidChars),
+      accountId: user.accountId,
+      label: '',
+      shortcut: '',
+      auto: false,
+      prompt: '',
+      treeJson: '[]',
+      isNew: true,
+    });
 
   const remove = (group: EditedGroup) =>
     confirm.ask({
@@ -110,7 +119,10 @@ export default function QuestionGroupsTab({ ce, user, locked, showError, setDirt
       {cards.length === 0 ? (
         <section className="card empty-state">
           <h2>Add your first question group</h2>
-          <p className="muted">Ask visitors a few questions with answer buttons, and send them where their answers lead: a form, a custom answer, or another room.</p>
+          <p className="muted">
+            Ask visitors a few questions with answer buttons, and send them where their answers lead: a form, a custom answer, or another
+            room.
+          </p>
           <Button onClick={addGroup}>
             <PlusIcon /> New Question Group
           </Button>
@@ -130,7 +142,9 @@ export default function QuestionGroupsTab({ ce, user, locked, showError, setDirt
             >
               <strong className="qg-card__label">{g.label || 'New Question Group'}</strong>
               {g.shortcut && <code className="inline-code">{g.shortcut}</code>}
-              <span className={`qg-card__mode${g.auto ? ' qg-card__mode--auto' : ''}`}>{g.auto ? 'Triggered Automatically' : 'Manually'}</span>
+              <span className={`qg-card__mode${g.auto ? ' qg-card__mode--auto' : ''}`}>
+                {g.auto ? 'Triggered Automatically' : 'Manually'}
+              </span>
               <span className="qg-card__prompt muted">{plainText(g.prompt)}</span>
             </button>
           ))}

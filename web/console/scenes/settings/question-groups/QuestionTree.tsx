@@ -3,14 +3,23 @@
  * lists, one per level: a node moves among its siblings, by pointer or by keyboard (focus the handle, Space,
  * arrows, Space), with a drop-zone placeholder where it will land. Questions collapse and expand.
  */
-import { closestCenter, DndContext, KeyboardSensor, PointerSensor, useSensor, useSensors, type CollisionDetection, type DragEndEvent } from '@dnd-kit/core';
+import {
+  type CollisionDetection,
+  closestCenter,
+  DndContext,
+  type DragEndEvent,
+  KeyboardSensor,
+  PointerSensor,
+  useSensor,
+  useSensors,
+} from '@dnd-kit/core';
 import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import type { ReactNode } from 'react';
 import type { TreeNode } from '../../../../../server/shared/questionGroups';
 import { ChevronDownIcon, PlusIcon } from '../../../components/icons';
 import { TrashIcon } from '../../../components/moreIcons';
-import { moveSibling, namesOf, newAnswer, parentsOf, setAction, updateNode, type GroupErrors } from './tree';
+import { type GroupErrors, moveSibling, namesOf, newAnswer, parentsOf, setAction, updateNode } from './tree';
 
 export type RoomChoice = { uuid: string; name: string };
 
@@ -22,13 +31,19 @@ type TreeProps = {
 };
 
 export function QuestionTree({ tree, onChange, errors, rooms }: TreeProps) {
-  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 4 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }));
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
   const parents = parentsOf(tree);
   const names = namesOf(tree);
   const name = (id: string | number) => names.get(String(id)) ?? 'item';
   // A node moves among its siblings only: other levels are not drop targets while it is dragged.
   const siblingsOnly: CollisionDetection = (args) =>
-    closestCenter({ ...args, droppableContainers: args.droppableContainers.filter((c) => parents.get(String(c.id)) === parents.get(String(args.active.id))) });
+    closestCenter({
+      ...args,
+      droppableContainers: args.droppableContainers.filter((c) => parents.get(String(c.id)) === parents.get(String(args.active.id))),
+    });
   const onDragEnd = ({ active, over }: DragEndEvent) => {
     if (over && active.id !== over.id) onChange(moveSibling(tree, String(active.id), String(over.id)));
   };
@@ -39,12 +54,20 @@ export function QuestionTree({ tree, onChange, errors, rooms }: TreeProps) {
       collisionDetection={siblingsOnly}
       onDragEnd={onDragEnd}
       accessibility={{
-        screenReaderInstructions: { draggable: 'To move this item, press Space. Use the arrow keys to move it among its siblings, Space to drop it, Escape to cancel.' },
+        screenReaderInstructions: {
+          draggable:
+            'To move this item, press Space. Use the arrow keys to move it among its siblings, Space to drop it, Escape to cancel.',
+        },
         announcements: {
           onDragStart: ({ active }) => `Picked up ${name(active.id)}.`,
           onDragOver: ({ active, over }) =>
-            over?.id === active.id ? undefined : over ? `${name(active.id)} is over ${name(over.id)}.` : `${name(active.id)} is no longer over a place to drop.`,
-          onDragEnd: ({ active, over }) => (over ? `${name(active.id)} was dropped at the place of ${name(over.id)}.` : `${name(active.id)} was dropped.`),
+            over?.id === active.id
+              ? undefined
+              : over
+                ? `${name(active.id)} is over ${name(over.id)}.`
+                : `${name(active.id)} is no longer over a place to drop.`,
+          onDragEnd: ({ active, over }) =>
+            over ? `${name(active.id)} was dropped at the place of ${name(over.id)}.` : `${name(active.id)} was dropped.`,
           onDragCancel: ({ active }) => `Moving ${name(active.id)} was cancelled.`,
         },
       }}
@@ -66,7 +89,17 @@ function Level({ nodes, ctx }: { nodes: TreeNode[]; ctx: NodeCtx }) {
   );
 }
 
-function Sortable({ id, className, label, children }: { id: string; className: string; label: string; children: (handle: ReactNode) => ReactNode }) {
+function Sortable({
+  id,
+  className,
+  label,
+  children,
+}: {
+  id: string;
+  className: string;
+  label: string;
+  children: (handle: ReactNode) => ReactNode;
+}) {
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id });
   const handle = (
     <button type="button" className="qtree__handle" ref={setActivatorNodeRef} {...attributes} {...listeners} aria-label={`Move ${label}`}>
@@ -116,7 +149,12 @@ function QuestionNode({ node, ctx }: { node: TreeNode; ctx: NodeCtx }) {
               />
               {error?.text && <p className="field__error">{error.text}</p>}
             </div>
-            <button type="button" className="icon-btn" aria-label={`Remove ${label}`} onClick={() => onChange(updateNode(tree, node.id, () => null))}>
+            <button
+              type="button"
+              className="icon-btn"
+              aria-label={`Remove ${label}`}
+              onClick={() => onChange(updateNode(tree, node.id, () => null))}
+            >
               <TrashIcon />
             </button>
           </div>
@@ -183,7 +221,12 @@ function AnswerNode({ node, ctx }: { node: TreeNode; ctx: NodeCtx }) {
               </select>
               {error?.action && <p className="field__error">{error.action}</p>}
             </div>
-            <button type="button" className="icon-btn" aria-label={`Remove ${label}`} onClick={() => onChange(updateNode(tree, node.id, () => null))}>
+            <button
+              type="button"
+              className="icon-btn"
+              aria-label={`Remove ${label}`}
+              onClick={() => onChange(updateNode(tree, node.id, () => null))}
+            >
               <TrashIcon />
             </button>
           </div>

@@ -10,7 +10,7 @@ import { CheckIcon, PlusIcon } from '../../../components/icons';
 import { Button, PageLoader } from '../../../components/ui';
 import { LockedState } from '../gated/LockedState';
 import type { SettingsTabProps } from '../types';
-import { SavedReplyDialog, type ReplyEditing } from './SavedReplyDialog';
+import { type ReplyEditing, SavedReplyDialog } from './SavedReplyDialog';
 
 export default function SavedRepliesTab({ ce, locked, showError, clearError }: SettingsTabProps) {
   const [replies, setReplies] = useState<SavedReply[] | null>(null);
@@ -33,8 +33,8 @@ export default function SavedRepliesTab({ ce, locked, showError, clearError }: S
   if (locked) {
     return (
       <LockedState feature="saved replies" title="Add your first saved reply">
-        Saved replies are answers your team sends from Slack with one command, or that go out by themselves when a visitor asks a
-        known question.
+        Saved replies are answers your team sends from Slack with one command, or that go out by themselves when a visitor asks a known
+        question.
       </LockedState>
     );
   }
@@ -68,8 +68,8 @@ export default function SavedRepliesTab({ ce, locked, showError, clearError }: S
         <section className="card empty-state">
           <h2>Add your first saved reply</h2>
           <p className="muted">
-            Write answers once, send them from Slack with <code className="inline-code">/parley reply N shortcut</code>, or let them go
-            out by themselves when a visitor's message has a trigger phrase. <a href="/docs#saved-replies">Read the docs</a>
+            Write answers once, send them from Slack with <code className="inline-code">/parley reply N shortcut</code>, or let them go out
+            by themselves when a visitor's message has a trigger phrase. <a href="/docs#saved-replies">Read the docs</a>
           </p>
           <Button onClick={create}>
             <PlusIcon /> Create new reply
@@ -121,7 +121,12 @@ export default function SavedRepliesTab({ ce, locked, showError, clearError }: S
                       <button type="button" className="link-button" onClick={() => setEditing({ reply: r })} aria-label={`Edit ${r.label}`}>
                         edit
                       </button>
-                      <button type="button" className="link-button link-button--danger" onClick={() => askDelete(r)} aria-label={`Delete ${r.label}`}>
+                      <button
+                        type="button"
+                        className="link-button link-button--danger"
+                        onClick={() => askDelete(r)}
+                        aria-label={`Delete ${r.label}`}
+                      >
                         delete
                       </button>
                     </td>

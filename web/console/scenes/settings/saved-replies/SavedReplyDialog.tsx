@@ -1,14 +1,24 @@
 /** The modal 'Create New Saved Reply' / 'Edit Saved Reply': label and response required (highlighted, spec section 5). */
-import { useState, type FormEvent } from 'react';
+import { type FormEvent, useState } from 'react';
 import { SAVED_REPLY_LIMITS } from '../../../../../server/shared/savedReplies';
 import { messageOf } from '../../../api';
-import { saveSavedReply, type SavedReply } from '../../../api/settingsFeatures';
+import { type SavedReply, saveSavedReply } from '../../../api/settingsFeatures';
 import { Dialog } from '../../../components/Dialog';
 import { Alert, Button, TextField } from '../../../components/ui';
 
 export type ReplyEditing = { reply: SavedReply | null };
 
-export function SavedReplyDialog({ ceId, editing, onClose, onSaved }: { ceId: string; editing: ReplyEditing | null; onClose: () => void; onSaved: () => void }) {
+export function SavedReplyDialog({
+  ceId,
+  editing,
+  onClose,
+  onSaved,
+}: {
+  ceId: string;
+  editing: ReplyEditing | null;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   return (
     <Dialog open={editing !== null} title={editing?.reply ? 'Edit Saved Reply' : 'Create New Saved Reply'} onClose={onClose}>
       {editing && <ReplyForm key={editing.reply?.id ?? 'new'} ceId={ceId} reply={editing.reply} onClose={onClose} onSaved={onSaved} />}
@@ -16,7 +26,17 @@ export function SavedReplyDialog({ ceId, editing, onClose, onSaved }: { ceId: st
   );
 }
 
-function ReplyForm({ ceId, reply, onClose, onSaved }: { ceId: string; reply: SavedReply | null; onClose: () => void; onSaved: () => void }) {
+function ReplyForm({
+  ceId,
+  reply,
+  onClose,
+  onSaved,
+}: {
+  ceId: string;
+  reply: SavedReply | null;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const [label, setLabel] = useState(reply?.label ?? '');
   const [triggerPhrases, setTriggerPhrases] = useState(reply?.triggerPhrases ?? '');
   const [shortcut, setShortcut] = useState(reply?.shortcut ?? '');
@@ -35,7 +55,14 @@ function ReplyForm({ ceId, reply, onClose, onSaved }: { ceId: string; reply: Sav
     setBusy(true);
     setError(null);
     try {
-      await saveSavedReply(ceId, { ...(reply ? { id: reply.id } : {}), label, triggerPhrases, shortcut: shortcut.trim(), response, autoSend });
+      await saveSavedReply(ceId, {
+        ...(reply ? { id: reply.id } : {}),
+        label,
+        triggerPhrases,
+        shortcut: shortcut.trim(),
+        response,
+        autoSend,
+      });
       onSaved();
     } catch (err) {
       setError(messageOf(err));

@@ -3,17 +3,36 @@
  * its own Save Changes, a colour picker for the title colours, dependent fields disabled, the acceptance-text
  * rule, and the live preview of the real widget beside the form.
  */
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { HexColorInput, HexColorPicker } from 'react-colorful';
-import { VISITOR_SETTING_KEYS } from '../../../../../server/shared/widget-config';
 import type { ChatEndpointSettings, CollapsedMode } from '../../../../../server/shared';
-import { canReadHistory, Check, Input, Radios, Section, Select, useDraft, YesNo, type Draft, type Key } from '../form';
+import { VISITOR_SETTING_KEYS } from '../../../../../server/shared/widget-config';
+import { Check, canReadHistory, type Draft, Input, type Key, Radios, Section, Select, useDraft, YesNo } from '../form';
 import { SaveButton, useSaveButton } from '../saveButton';
 import type { SettingsTabProps } from '../types';
-import { WidgetPreview, type PreviewSettings } from '../WidgetPreview';
+import { type PreviewSettings, WidgetPreview } from '../WidgetPreview';
 
-const ONLINE = ['titleColor', 'titleFontColor', 'onlineTitle', 'collapsedMode', 'browserSideAuthorLabel', 'autoResponseMessage', 'onlineMessagePlaceholder', 'noAnswerWithoutEmail', 'noAnswerWithEmail'] as const;
-const OFFLINE = ['offlineTitle', 'offlineGreeting', 'offlineEmailPlaceholder', 'offlineMessagePlaceholder', 'offlineNamePlaceholder', 'offlineSendButton', 'offlineThankYouMessage', 'offlineEmailSubject'] as const;
+const ONLINE = [
+  'titleColor',
+  'titleFontColor',
+  'onlineTitle',
+  'collapsedMode',
+  'browserSideAuthorLabel',
+  'autoResponseMessage',
+  'onlineMessagePlaceholder',
+  'noAnswerWithoutEmail',
+  'noAnswerWithEmail',
+] as const;
+const OFFLINE = [
+  'offlineTitle',
+  'offlineGreeting',
+  'offlineEmailPlaceholder',
+  'offlineMessagePlaceholder',
+  'offlineNamePlaceholder',
+  'offlineSendButton',
+  'offlineThankYouMessage',
+  'offlineEmailSubject',
+] as const;
 const CHAT_END = [
   'showConversationEnd',
   'conversationEndMenuLinkLabel',
@@ -31,7 +50,15 @@ const CHAT_END = [
 const SCREENSHOTS = ['requestScreenshotText', 'requestScreenshotAllowLabel', 'requestScreenshotDeclineLabel'] as const;
 const INFO = ['requireInfoGreeting', 'requireInfoSubmitBtn'] as const;
 const LABELS = ['defaultCancelBtnLabel', 'defaultSendBtnLabel', 'showSendBtnOnDesktop', 'defaultYesBtnLabel', 'defaultNoBtnLabel'] as const;
-const PRIVACY = ['collectVisitorMetaData', 'displayPrivacyPolicy', 'privacyPolicyLinkText', 'privacyPolicyLinkURL', 'requireAcceptance', 'defaultAcceptBtnLabel', 'acceptanceText'] as const;
+const PRIVACY = [
+  'collectVisitorMetaData',
+  'displayPrivacyPolicy',
+  'privacyPolicyLinkText',
+  'privacyPolicyLinkURL',
+  'requireAcceptance',
+  'defaultAcceptBtnLabel',
+  'acceptanceText',
+] as const;
 const ALIGNMENT = ['widgetAlignment'] as const;
 /** Everything the preview shows, plus the one text it does not (the subject of the owner's e-mail). */
 const ALL_KEYS: readonly Key[] = [...new Set<Key>([...VISITOR_SETTING_KEYS, 'offlineEmailSubject'])];
@@ -50,7 +77,6 @@ export const ACCEPTANCE_MESSAGE = 'Must be at least three characters for Accepta
 
 /** Which rectangle of the privacy sample image a focused field matches. */
 type PrivacySpot = 'metadata' | 'policy' | 'link' | 'accept' | 'text' | null;
-
 
 export default function AppearanceTab({ ce, save, setDirty }: SettingsTabProps) {
   const draft = useDraft(ce, ALL_KEYS, setDirty);
@@ -76,7 +102,13 @@ export default function AppearanceTab({ ce, save, setDirty }: SettingsTabProps) 
           </div>
           <div className="settings-grid">
             {text('onlineTitle', 'Title')}
-            <Select label="Collapsed widget" value={v.collapsedMode} options={COLLAPSED} hint="Chip and tab show as a button on phones." onChange={(m) => set('collapsedMode', m)} />
+            <Select
+              label="Collapsed widget"
+              value={v.collapsedMode}
+              options={COLLAPSED}
+              hint="Chip and tab show as a button on phones."
+              onChange={(m) => set('collapsedMode', m)}
+            />
             {text('browserSideAuthorLabel', "Visitor's name in the chat")}
             {text('onlineMessagePlaceholder', 'Message placeholder')}
           </div>
@@ -105,13 +137,23 @@ export default function AppearanceTab({ ce, save, setDirty }: SettingsTabProps) 
             {text('conversationEndConfirmationQuestion', 'Confirmation question', { disabled: endOff })}
             {text('conversationEndLabel', 'End button', { disabled: endOff })}
           </div>
-          <Check label="Ask for a rating" checked={v.showConversationRating} disabled={endOff} onChange={(c) => set('showConversationRating', c)} />
+          <Check
+            label="Ask for a rating"
+            checked={v.showConversationRating}
+            disabled={endOff}
+            onChange={(c) => set('showConversationRating', c)}
+          />
           <div className="settings-grid">
             {text('conversationRatingLabel', 'Rating question', { disabled: endOff || !v.showConversationRating })}
             {text('conversationRatingPlaceholder', 'Feedback placeholder', { disabled: endOff || !v.showConversationRating })}
             {text('conversationRatingThankYou', 'Thank-you for the rating', { disabled: endOff || !v.showConversationRating })}
           </div>
-          <Check label="Clear the messages when the chat ends" checked={v.clearMessagesOnEnd} disabled={endOff} onChange={(c) => set('clearMessagesOnEnd', c)} />
+          <Check
+            label="Clear the messages when the chat ends"
+            checked={v.clearMessagesOnEnd}
+            disabled={endOff}
+            onChange={(c) => set('clearMessagesOnEnd', c)}
+          />
           <Check
             label="Offer the visitor a transcript by e-mail"
             hint={history ? undefined : "Needs Slack's channels:history permission (see Permissions)."}
@@ -120,8 +162,12 @@ export default function AppearanceTab({ ce, save, setDirty }: SettingsTabProps) 
             onChange={(c) => set('showTranscriptSendOpt', c)}
           />
           <div className="settings-grid">
-            {text('conversationEndTranscriptPlaceholder', 'Transcript e-mail placeholder', { disabled: endOff || !history || !v.showTranscriptSendOpt })}
-            {text('conversationTranscriptSentThankYou', 'Transcript sent message', { disabled: endOff || !history || !v.showTranscriptSendOpt })}
+            {text('conversationEndTranscriptPlaceholder', 'Transcript e-mail placeholder', {
+              disabled: endOff || !history || !v.showTranscriptSendOpt,
+            })}
+            {text('conversationTranscriptSentThankYou', 'Transcript sent message', {
+              disabled: endOff || !history || !v.showTranscriptSendOpt,
+            })}
           </div>
         </Panel>
 
@@ -145,19 +191,73 @@ export default function AppearanceTab({ ce, save, setDirty }: SettingsTabProps) 
             {text('defaultYesBtnLabel', 'Yes')}
             {text('defaultNoBtnLabel', 'No')}
           </div>
-          <Check label="Show the send button on desktop" checked={v.showSendBtnOnDesktop} onChange={(c) => set('showSendBtnOnDesktop', c)} />
+          <Check
+            label="Show the send button on desktop"
+            checked={v.showSendBtnOnDesktop}
+            onChange={(c) => set('showSendBtnOnDesktop', c)}
+          />
         </Panel>
 
         <Panel title="Privacy" keys={PRIVACY} draft={draft} save={save} id="save-privacy" blocked={acceptanceError !== null}>
           <div className="privacy">
             <div className="privacy__fields">
-              <YesNo legend="Collect personal data" name="collect" value={v.collectVisitorMetaData} onChange={(b) => set('collectVisitorMetaData', b)} onFocus={() => setSpot('metadata')} />
-              <YesNo legend="Display privacy policy" name="policy" value={v.displayPrivacyPolicy} onChange={(b) => set('displayPrivacyPolicy', b)} onFocus={() => setSpot('policy')} />
-              <Input label="Privacy policy link text" value={v.privacyPolicyLinkText} disabled={!v.displayPrivacyPolicy} onChange={(t) => set('privacyPolicyLinkText', t)} onFocus={() => setSpot('link')} onBlur={() => setSpot(null)} />
-              <Input label="Privacy policy link URL" type="url" placeholder="https://" value={v.privacyPolicyLinkURL} disabled={!v.displayPrivacyPolicy} onChange={(t) => set('privacyPolicyLinkURL', t)} onFocus={() => setSpot('link')} onBlur={() => setSpot(null)} />
-              <YesNo legend="Require acceptance" name="accept" value={v.requireAcceptance} onChange={(b) => set('requireAcceptance', b)} onFocus={() => setSpot('accept')} />
-              <Input label="Accept button text" value={v.defaultAcceptBtnLabel} disabled={!v.requireAcceptance} onChange={(t) => set('defaultAcceptBtnLabel', t)} onFocus={() => setSpot('accept')} onBlur={() => setSpot(null)} />
-              <Input label="Acceptance text" multiline value={v.acceptanceText} disabled={!v.requireAcceptance} error={acceptanceError} onChange={(t) => set('acceptanceText', t)} onFocus={() => setSpot('text')} onBlur={() => setSpot(null)} />
+              <YesNo
+                legend="Collect personal data"
+                name="collect"
+                value={v.collectVisitorMetaData}
+                onChange={(b) => set('collectVisitorMetaData', b)}
+                onFocus={() => setSpot('metadata')}
+              />
+              <YesNo
+                legend="Display privacy policy"
+                name="policy"
+                value={v.displayPrivacyPolicy}
+                onChange={(b) => set('displayPrivacyPolicy', b)}
+                onFocus={() => setSpot('policy')}
+              />
+              <Input
+                label="Privacy policy link text"
+                value={v.privacyPolicyLinkText}
+                disabled={!v.displayPrivacyPolicy}
+                onChange={(t) => set('privacyPolicyLinkText', t)}
+                onFocus={() => setSpot('link')}
+                onBlur={() => setSpot(null)}
+              />
+              <Input
+                label="Privacy policy link URL"
+                type="url"
+                placeholder="https://"
+                value={v.privacyPolicyLinkURL}
+                disabled={!v.displayPrivacyPolicy}
+                onChange={(t) => set('privacyPolicyLinkURL', t)}
+                onFocus={() => setSpot('link')}
+                onBlur={() => setSpot(null)}
+              />
+              <YesNo
+                legend="Require acceptance"
+                name="accept"
+                value={v.requireAcceptance}
+                onChange={(b) => set('requireAcceptance', b)}
+                onFocus={() => setSpot('accept')}
+              />
+              <Input
+                label="Accept button text"
+                value={v.defaultAcceptBtnLabel}
+                disabled={!v.requireAcceptance}
+                onChange={(t) => set('defaultAcceptBtnLabel', t)}
+                onFocus={() => setSpot('accept')}
+                onBlur={() => setSpot(null)}
+              />
+              <Input
+                label="Acceptance text"
+                multiline
+                value={v.acceptanceText}
+                disabled={!v.requireAcceptance}
+                error={acceptanceError}
+                onChange={(t) => set('acceptanceText', t)}
+                onFocus={() => setSpot('text')}
+                onBlur={() => setSpot(null)}
+              />
             </div>
             <PrivacySample spot={spot} />
           </div>
@@ -229,7 +329,14 @@ function ColorField({ label, value, onChange }: { label: string; value: string; 
     <div className="field color-field">
       <span className="field__label">{label}</span>
       <div className="color-field__row">
-        <button type="button" className="color-field__swatch" style={{ background: value }} aria-label={`Pick ${label.toLowerCase()}`} aria-expanded={open} onClick={() => setOpen((o) => !o)} />
+        <button
+          type="button"
+          className="color-field__swatch"
+          style={{ background: value }}
+          aria-label={`Pick ${label.toLowerCase()}`}
+          aria-expanded={open}
+          onClick={() => setOpen((o) => !o)}
+        />
         <HexColorInput className="field__input color-field__hex" color={value} onChange={onChange} prefixed aria-label={`${label} (hex)`} />
       </div>
       {open && (

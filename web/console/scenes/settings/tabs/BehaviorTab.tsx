@@ -3,10 +3,12 @@
  * toggle, presence, offline messages, conversation rules, notifications, where the widget shows, transcripts and
  * webhooks, avatars and the team avatar upload.
  */
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import {
+  AVATAR_REMOVAL_REFUSED,
   AVATAR_SETTINGS,
+  type AvatarSetting,
   avatarSettingOf,
   DEFAULT_CONCURRENT_LIMIT,
   INACTIVE_GRACE_MINS,
@@ -18,12 +20,10 @@ import {
   RESPONSE_REMINDER_FREQS,
   TEAM_AVATAR_MAX_BYTES,
   usesTeamAvatar,
-  AVATAR_REMOVAL_REFUSED,
-  type AvatarSetting,
 } from '../../../../../server/shared/settings';
 import { messageOf } from '../../../api';
 import { removeTeamAvatar, toggleWidget, uploadTeamAvatar } from '../../../api/settings';
-import { canReadHistory, Check, Input, Radios, Section, Select, timeZones, useDraft, type Key } from '../form';
+import { Check, canReadHistory, Input, type Key, Radios, Section, Select, timeZones, useDraft } from '../form';
 import { SaveButton, useSaveButton } from '../saveButton';
 import type { SettingsTabProps } from '../types';
 
@@ -75,14 +75,17 @@ const AVATAR_LABELS: Record<AvatarSetting, string> = {
   'team-avatar-default-label': 'Team avatar with the agent label (no operator names)',
 };
 
-const seconds = (values: readonly number[]) => values.map((v) => ({ value: v, label: v < 60 || v % 60 ? `${v} seconds` : `${v / 60} minute${v === 60 ? '' : 's'}` }));
-const GRACE = INACTIVE_GRACE_MINS.map((m) => ({ value: m, label: m === 0 ? 'Immediately (not recommended)' : `${m} minute${m === 1 ? '' : 's'}` }));
+const seconds = (values: readonly number[]) =>
+  values.map((v) => ({ value: v, label: v < 60 || v % 60 ? `${v} seconds` : `${v / 60} minute${v === 60 ? '' : 's'}` }));
+const GRACE = INACTIVE_GRACE_MINS.map((m) => ({
+  value: m,
+  label: m === 0 ? 'Immediately (not recommended)' : `${m} minute${m === 1 ? '' : 's'}`,
+}));
 const META_INFO = [
   { value: 'compact', label: 'Compact' },
   { value: 'full', label: 'Full' },
   { value: 'none', label: 'None' },
 ] as const;
-
 
 export default function BehaviorTab({ ce, save, replaceCe, setDirty, showError, clearError }: SettingsTabProps) {
   const draft = useDraft(ce, KEYS, setDirty);
@@ -129,10 +132,17 @@ export default function BehaviorTab({ ce, save, replaceCe, setDirty, showError, 
       <Section title="Widget status">
         <div className="status-toggle">
           <span>
-            <span className={`status-dot${!ce.off ? ' status-dot--online' : ''}`} aria-hidden="true" /> The widget is <strong>{ce.off ? 'OFF' : 'ON'}</strong>
+            <span className={`status-dot${!ce.off ? ' status-dot--online' : ''}`} aria-hidden="true" /> The widget is{' '}
+            <strong>{ce.off ? 'OFF' : 'ON'}</strong>
             {ce.off ? ': visitors see the offline form, or nothing when it hides while offline.' : ': it follows its presence mode.'}
           </span>
-          <button type="button" className={`btn btn--small ${ce.off ? 'btn--primary' : 'btn--secondary'}`} onClick={toggle} disabled={toggling} aria-busy={toggling || undefined}>
+          <button
+            type="button"
+            className={`btn btn--small ${ce.off ? 'btn--primary' : 'btn--secondary'}`}
+            onClick={toggle}
+            disabled={toggling}
+            aria-busy={toggling || undefined}
+          >
             {ce.off ? 'Turn widget on' : 'Turn widget off'}
           </button>
         </div>
@@ -149,30 +159,89 @@ export default function BehaviorTab({ ce, save, replaceCe, setDirty, showError, 
           ]}
           onChange={(mode) => draft.set('manualMode', mode === 'manual')}
         />
-        <Check label="Hide the widget when offline" hint="Otherwise visitors see a form to leave a message." checked={v.hideWhenOffline} onChange={(c) => draft.set('hideWhenOffline', c)} />
+        <Check
+          label="Hide the widget when offline"
+          hint="Otherwise visitors see a form to leave a message."
+          checked={v.hideWhenOffline}
+          onChange={(c) => draft.set('hideWhenOffline', c)}
+        />
       </Section>
 
       <Section title="Offline messages">
-        <Check label="Send offline messages by e-mail" checked={v.sendOfflineMessagesToEmail} onChange={(c) => draft.set('sendOfflineMessagesToEmail', c)} />
-        <Check label="Include visitor info in e-mails" checked={v.includeVisitorInfoInEmails} onChange={(c) => draft.set('includeVisitorInfoInEmails', c)} disabled={!v.sendOfflineMessagesToEmail} />
-        <Check label="Post offline messages in the Slack channel" checked={v.sendOfflineMessagesToSlack} onChange={(c) => draft.set('sendOfflineMessagesToSlack', c)} />
-        <Input label="Offline message webhook URL" type="url" placeholder="https://" value={v.offlineMessageWebhookURL} onChange={(t) => draft.set('offlineMessageWebhookURL', t)} />
+        <Check
+          label="Send offline messages by e-mail"
+          checked={v.sendOfflineMessagesToEmail}
+          onChange={(c) => draft.set('sendOfflineMessagesToEmail', c)}
+        />
+        <Check
+          label="Include visitor info in e-mails"
+          checked={v.includeVisitorInfoInEmails}
+          onChange={(c) => draft.set('includeVisitorInfoInEmails', c)}
+          disabled={!v.sendOfflineMessagesToEmail}
+        />
+        <Check
+          label="Post offline messages in the Slack channel"
+          checked={v.sendOfflineMessagesToSlack}
+          onChange={(c) => draft.set('sendOfflineMessagesToSlack', c)}
+        />
+        <Input
+          label="Offline message webhook URL"
+          type="url"
+          placeholder="https://"
+          value={v.offlineMessageWebhookURL}
+          onChange={(t) => draft.set('offlineMessageWebhookURL', t)}
+        />
       </Section>
 
       <Section title="Conversations">
-        <Check label="Require visitor info (name and e-mail) before chatting" checked={v.requireInfo} onChange={(c) => draft.set('requireInfo', c)} />
-        <Check label="Send an automatic message when an operator joins" checked={v.sendOpJoinAutoResponse} onChange={(c) => draft.set('sendOpJoinAutoResponse', c)} />
-        <Input label="Operator joined message" hint="{name} is replaced by the operator's name." value={v.opJoinAutoResponseMessage} disabled={!v.sendOpJoinAutoResponse} onChange={(t) => draft.set('opJoinAutoResponseMessage', t)} />
+        <Check
+          label="Require visitor info (name and e-mail) before chatting"
+          checked={v.requireInfo}
+          onChange={(c) => draft.set('requireInfo', c)}
+        />
+        <Check
+          label="Send an automatic message when an operator joins"
+          checked={v.sendOpJoinAutoResponse}
+          onChange={(c) => draft.set('sendOpJoinAutoResponse', c)}
+        />
+        <Input
+          label="Operator joined message"
+          hint="{name} is replaced by the operator's name."
+          value={v.opJoinAutoResponseMessage}
+          disabled={!v.sendOpJoinAutoResponse}
+          onChange={(t) => draft.set('opJoinAutoResponseMessage', t)}
+        />
         <div className="settings-grid">
           <div className="stack-sm">
             <Check label="Response reminders in Slack" checked={v.responseReminders} onChange={(c) => draft.set('responseReminders', c)} />
-            <Select label="Remind every" value={v.responseRemindersFreq} options={seconds(RESPONSE_REMINDER_FREQS)} disabled={!v.responseReminders} onChange={(n) => draft.set('responseRemindersFreq', n)} />
+            <Select
+              label="Remind every"
+              value={v.responseRemindersFreq}
+              options={seconds(RESPONSE_REMINDER_FREQS)}
+              disabled={!v.responseReminders}
+              onChange={(n) => draft.set('responseRemindersFreq', n)}
+            />
           </div>
           <div className="stack-sm">
-            <Check label="No-answer message to the visitor" checked={v.noAnswerMessageOn} onChange={(c) => draft.set('noAnswerMessageOn', c)} />
-            <Select label="Send it after" value={v.noAnswerMessageAfterSecs} options={seconds(NO_ANSWER_AFTER_SECS)} disabled={!v.noAnswerMessageOn} onChange={(n) => draft.set('noAnswerMessageAfterSecs', n)} />
+            <Check
+              label="No-answer message to the visitor"
+              checked={v.noAnswerMessageOn}
+              onChange={(c) => draft.set('noAnswerMessageOn', c)}
+            />
+            <Select
+              label="Send it after"
+              value={v.noAnswerMessageAfterSecs}
+              options={seconds(NO_ANSWER_AFTER_SECS)}
+              disabled={!v.noAnswerMessageOn}
+              onChange={(n) => draft.set('noAnswerMessageAfterSecs', n)}
+            />
           </div>
-          <Select label="When going offline, end chats of visitors inactive for" value={v.maxVisitorInactiveMins} options={GRACE} onChange={(n) => draft.set('maxVisitorInactiveMins', n)} />
+          <Select
+            label="When going offline, end chats of visitors inactive for"
+            value={v.maxVisitorInactiveMins}
+            options={GRACE}
+            onChange={(n) => draft.set('maxVisitorInactiveMins', n)}
+          />
           <div className="stack-sm">
             <Check
               label="Limit concurrent chats"
@@ -197,16 +266,39 @@ export default function BehaviorTab({ ce, save, replaceCe, setDirty, showError, 
         </div>
         <Check label="Visitors may upload files" checked={v.enableFileUploads} onChange={(c) => draft.set('enableFileUploads', c)} />
         <div className="settings-grid">
-          <Input label="Agent label" hint="Shown to visitors instead of operator names when names are hidden." value={v.agentLabel} onChange={(t) => draft.set('agentLabel', t)} />
-          <Select label="Time zone" value={v.tz} options={timeZones(v.tz).map((z) => ({ value: z, label: z }))} onChange={(z) => draft.set('tz', z)} />
+          <Input
+            label="Agent label"
+            hint="Shown to visitors instead of operator names when names are hidden."
+            value={v.agentLabel}
+            onChange={(t) => draft.set('agentLabel', t)}
+          />
+          <Select
+            label="Time zone"
+            value={v.tz}
+            options={timeZones(v.tz).map((z) => ({ value: z, label: z }))}
+            onChange={(z) => draft.set('tz', z)}
+          />
         </div>
       </Section>
 
       <Section title="Notifications">
-        <Check label="New message notifications in the visitor's browser" checked={v.newMsgNotifications} onChange={(c) => draft.set('newMsgNotifications', c)} />
+        <Check
+          label="New message notifications in the visitor's browser"
+          checked={v.newMsgNotifications}
+          onChange={(c) => draft.set('newMsgNotifications', c)}
+        />
         <Check label="Play a sound on new messages" checked={v.playSound} onChange={(c) => draft.set('playSound', c)} />
-        <Check label="Notify the channel (@here) on every visitor message" checked={v.notifyChannelOnMsg} onChange={(c) => draft.set('notifyChannelOnMsg', c)} />
-        <Select label="Visitor info in the main channel" value={v.metaInfoInMainChannel} options={META_INFO} onChange={(m) => draft.set('metaInfoInMainChannel', m)} />
+        <Check
+          label="Notify the channel (@here) on every visitor message"
+          checked={v.notifyChannelOnMsg}
+          onChange={(c) => draft.set('notifyChannelOnMsg', c)}
+        />
+        <Select
+          label="Visitor info in the main channel"
+          value={v.metaInfoInMainChannel}
+          options={META_INFO}
+          onChange={(m) => draft.set('metaInfoInMainChannel', m)}
+        />
       </Section>
 
       <Section title="Where the widget shows">
@@ -267,16 +359,58 @@ export default function BehaviorTab({ ce, save, replaceCe, setDirty, showError, 
       >
         <div className="settings-grid">
           <div className="stack-sm">
-            <Check label="E-mail a transcript when a chat ends" checked={v.emailOnArchive} disabled={!history} onChange={(c) => draft.set('emailOnArchive', c)} />
-            <Input label="Transcript recipient" type="email" placeholder="team@example.com" value={v.transcriptRecipient} disabled={!history || !v.emailOnArchive} onChange={(t) => draft.set('transcriptRecipient', t)} />
+            <Check
+              label="E-mail a transcript when a chat ends"
+              checked={v.emailOnArchive}
+              disabled={!history}
+              onChange={(c) => draft.set('emailOnArchive', c)}
+            />
+            <Input
+              label="Transcript recipient"
+              type="email"
+              placeholder="team@example.com"
+              value={v.transcriptRecipient}
+              disabled={!history || !v.emailOnArchive}
+              onChange={(t) => draft.set('transcriptRecipient', t)}
+            />
           </div>
           <div className="stack-sm">
-            <Check label="Send the transcript to a webhook when a chat ends" checked={v.webhookOnArchive} disabled={!history} onChange={(c) => draft.set('webhookOnArchive', c)} />
-            <Input label="Transcript webhook URL" type="url" placeholder="https://" value={v.webhookUrl} disabled={!history} onChange={(t) => draft.set('webhookUrl', t)} />
+            <Check
+              label="Send the transcript to a webhook when a chat ends"
+              checked={v.webhookOnArchive}
+              disabled={!history}
+              onChange={(c) => draft.set('webhookOnArchive', c)}
+            />
+            <Input
+              label="Transcript webhook URL"
+              type="url"
+              placeholder="https://"
+              value={v.webhookUrl}
+              disabled={!history}
+              onChange={(t) => draft.set('webhookUrl', t)}
+            />
           </div>
-          <Input label="New conversation webhook URL" type="url" placeholder="https://" value={v.newConversationWebhookURL} onChange={(t) => draft.set('newConversationWebhookURL', t)} />
-          <Input label="No-answer webhook URL" type="url" placeholder="https://" value={v.noAnswerWebhookUrl} onChange={(t) => draft.set('noAnswerWebhookUrl', t)} />
-          <Input label="Feedback webhook URL" type="url" placeholder="https://" value={v.feedbackWebhookUrl} onChange={(t) => draft.set('feedbackWebhookUrl', t)} />
+          <Input
+            label="New conversation webhook URL"
+            type="url"
+            placeholder="https://"
+            value={v.newConversationWebhookURL}
+            onChange={(t) => draft.set('newConversationWebhookURL', t)}
+          />
+          <Input
+            label="No-answer webhook URL"
+            type="url"
+            placeholder="https://"
+            value={v.noAnswerWebhookUrl}
+            onChange={(t) => draft.set('noAnswerWebhookUrl', t)}
+          />
+          <Input
+            label="Feedback webhook URL"
+            type="url"
+            placeholder="https://"
+            value={v.feedbackWebhookUrl}
+            onChange={(t) => draft.set('feedbackWebhookUrl', t)}
+          />
           <Input label="Segment write key" value={v.segmentWriteKey} onChange={(t) => draft.set('segmentWriteKey', t)} />
         </div>
       </Section>
@@ -306,7 +440,15 @@ export default function BehaviorTab({ ce, save, replaceCe, setDirty, showError, 
 }
 
 /** The team avatar: upload with progress (spec section 8), preview, removal. */
-function TeamAvatar({ ce, inUse, replaceCe }: { ce: SettingsTabProps['ce']; inUse: boolean; replaceCe: (ce: SettingsTabProps['ce']) => void }) {
+function TeamAvatar({
+  ce,
+  inUse,
+  replaceCe,
+}: {
+  ce: SettingsTabProps['ce'];
+  inUse: boolean;
+  replaceCe: (ce: SettingsTabProps['ce']) => void;
+}) {
   const [status, setStatus] = useState<{ text: string; error?: boolean } | null>(null);
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
@@ -350,11 +492,22 @@ function TeamAvatar({ ce, inUse, replaceCe }: { ce: SettingsTabProps['ce']; inUs
 
   return (
     <div className="team-avatar">
-      {ce.teamAvatarUrl ? <img className="team-avatar__img" src={ce.teamAvatarUrl} alt="Team avatar" /> : <span className="team-avatar__img team-avatar__img--empty" aria-hidden="true" />}
+      {ce.teamAvatarUrl ? (
+        <img className="team-avatar__img" src={ce.teamAvatarUrl} alt="Team avatar" />
+      ) : (
+        <span className="team-avatar__img team-avatar__img--empty" aria-hidden="true" />
+      )}
       <div className="team-avatar__body">
         <label className="btn btn--secondary btn--small team-avatar__upload">
           {ce.teamAvatarUrl ? 'Replace team avatar' : 'Upload team avatar'}
-          <input ref={input} type="file" accept="image/png,image/jpeg,image/gif,image/webp" className="sr-only" disabled={busy} onChange={(e) => void upload(e.target.files?.[0])} />
+          <input
+            ref={input}
+            type="file"
+            accept="image/png,image/jpeg,image/gif,image/webp"
+            className="sr-only"
+            disabled={busy}
+            onChange={(e) => void upload(e.target.files?.[0])}
+          />
         </label>
         {ce.teamAvatarUrl && (
           <button type="button" className="link-button link-button--danger" onClick={remove} disabled={busy}>

@@ -2,7 +2,7 @@
  * Operating Hours (spec sections 2, 4, 5): zero state, the schedule switch, time zone, the channel message
  * option and the weekly table (Monday to Sunday, 15-minute steps, add and delete pairs, copy to all days).
  */
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import type { OperatingHour } from '../../../../../server/shared';
 import { formatHhmm, HOUR_STEP_MINUTES, TIME_CHOICES } from '../../../../../server/shared/settings';
 import { PlusIcon } from '../../../components/icons';
@@ -73,7 +73,12 @@ export default function OperatingHoursTab({ ce, save, setDirty }: SettingsTabPro
     () => ({ onOffSchedule: scheduleOn, tz, sendOpHourChangeMessages: announce, operatingHours: hoursOf(week, ce.Id) }),
     [scheduleOn, tz, announce, week, ce.Id],
   );
-  const saved = JSON.stringify({ onOffSchedule: ce.onOffSchedule, tz: ce.tz, sendOpHourChangeMessages: ce.sendOpHourChangeMessages, operatingHours: hoursOf(weekOf(ce.operatingHours), ce.Id) });
+  const saved = JSON.stringify({
+    onOffSchedule: ce.onOffSchedule,
+    tz: ce.tz,
+    sendOpHourChangeMessages: ce.sendOpHourChangeMessages,
+    operatingHours: hoursOf(weekOf(ce.operatingHours), ce.Id),
+  });
   const dirty = editing && JSON.stringify(changes) !== saved;
   useEffect(() => setDirty(dirty), [dirty, setDirty]);
 
@@ -101,7 +106,9 @@ export default function OperatingHoursTab({ ce, save, setDirty }: SettingsTabPro
     return (
       <section className="card empty-state">
         <h2>Set the hours your team answers chats</h2>
-        <p className="muted">Outside these hours the widget is offline: visitors leave a message or see nothing, as you chose in Behavior.</p>
+        <p className="muted">
+          Outside these hours the widget is offline: visitors leave a message or see nothing, as you chose in Behavior.
+        </p>
         <button
           type="button"
           className="btn btn--primary"
@@ -124,7 +131,13 @@ export default function OperatingHoursTab({ ce, save, setDirty }: SettingsTabPro
       <section className="card settings-section">
         <div className="schedule-head">
           <label className="schedule-switch">
-            <input type="checkbox" role="switch" checked={scheduleOn} onChange={(e) => setScheduleOn(e.target.checked)} aria-describedby="schedule-state" />
+            <input
+              type="checkbox"
+              role="switch"
+              checked={scheduleOn}
+              onChange={(e) => setScheduleOn(e.target.checked)}
+              aria-describedby="schedule-state"
+            />
             <span className="schedule-switch__track" aria-hidden="true" />
             <span>
               Schedule <strong id="schedule-state">{scheduleOn ? 'ON' : 'OFF'}</strong>
@@ -134,7 +147,11 @@ export default function OperatingHoursTab({ ce, save, setDirty }: SettingsTabPro
             <Select label="Time zone" value={tz} options={timeZones(tz).map((z) => ({ value: z, label: z }))} onChange={setTz} />
           </div>
         </div>
-        <Check label="Post a bot message in the main channel when the hours turn the widget on or off" checked={announce} onChange={setAnnounce} />
+        <Check
+          label="Post a bot message in the main channel when the hours turn the widget on or off"
+          checked={announce}
+          onChange={setAnnounce}
+        />
 
         <table className="hours-table">
           <caption className="sr-only">Weekly operating hours</caption>
@@ -148,17 +165,50 @@ export default function OperatingHoursTab({ ce, save, setDirty }: SettingsTabPro
                     {pairs.length === 0 && <span className="muted">Closed</span>}
                     {pairs.map((pair, i) => (
                       <div className="hours-pair" key={i}>
-                        <TimeSelect label={`${name} start ${i + 1}`} value={pair.start} onChange={(t) => edit(weekday, pairs.map((p, j) => (j === i ? changedPair(p, 'start', t) : p)))} />
+                        <TimeSelect
+                          label={`${name} start ${i + 1}`}
+                          value={pair.start}
+                          onChange={(t) =>
+                            edit(
+                              weekday,
+                              pairs.map((p, j) => (j === i ? changedPair(p, 'start', t) : p)),
+                            )
+                          }
+                        />
                         <span aria-hidden="true">–</span>
-                        <TimeSelect label={`${name} end ${i + 1}`} value={pair.end} onChange={(t) => edit(weekday, pairs.map((p, j) => (j === i ? changedPair(p, 'end', t) : p)))} />
-                        <button type="button" className="icon-btn" aria-label={`Delete ${name} hours ${i + 1}`} onClick={() => edit(weekday, pairs.filter((_, j) => j !== i))}>
+                        <TimeSelect
+                          label={`${name} end ${i + 1}`}
+                          value={pair.end}
+                          onChange={(t) =>
+                            edit(
+                              weekday,
+                              pairs.map((p, j) => (j === i ? changedPair(p, 'end', t) : p)),
+                            )
+                          }
+                        />
+                        <button
+                          type="button"
+                          className="icon-btn"
+                          aria-label={`Delete ${name} hours ${i + 1}`}
+                          onClick={() =>
+                            edit(
+                              weekday,
+                              pairs.filter((_, j) => j !== i),
+                            )
+                          }
+                        >
                           <TrashIcon />
                         </button>
                       </div>
                     ))}
                   </td>
                   <td className="hours-table__actions">
-                    <button type="button" className="icon-btn" aria-label={`Add hours on ${name}`} onClick={() => edit(weekday, [...pairs, { start: null, end: null }])}>
+                    <button
+                      type="button"
+                      className="icon-btn"
+                      aria-label={`Add hours on ${name}`}
+                      onClick={() => edit(weekday, [...pairs, { start: null, end: null }])}
+                    >
                       <PlusIcon />
                     </button>
                     {lastChanged === weekday && (
@@ -184,7 +234,12 @@ export default function OperatingHoursTab({ ce, save, setDirty }: SettingsTabPro
 
 function TimeSelect({ label, value, onChange }: { label: string; value: number | null; onChange: (hhmm: number) => void }) {
   return (
-    <select className="field__input field__select hours-select" aria-label={label} value={value === null ? '' : String(value)} onChange={(e) => onChange(Number(e.target.value))}>
+    <select
+      className="field__input field__select hours-select"
+      aria-label={label}
+      value={value === null ? '' : String(value)}
+      onChange={(e) => onChange(Number(e.target.value))}
+    >
       {value === null && <option value="">--:--</option>}
       {TIME_OPTIONS.map((o) => (
         <option key={o.value} value={o.value}>
@@ -198,8 +253,8 @@ function TimeSelect({ label, value, onChange }: { label: string; value: number |
 function SlackNote() {
   return (
     <p className="muted fine-print schedule-note">
-      In Slack, <code className="inline-code">/parley off</code> and <code className="inline-code">/parley on</code> switch the widget by hand,{' '}
-      <code className="inline-code">/parley schedule on</code> or <code className="inline-code">off</code> switches this schedule, and{' '}
+      In Slack, <code className="inline-code">/parley off</code> and <code className="inline-code">/parley on</code> switch the widget by
+      hand, <code className="inline-code">/parley schedule on</code> or <code className="inline-code">off</code> switches this schedule, and{' '}
       <code className="inline-code">/parley hours</code> prints the hours.
     </p>
   );

@@ -1,9 +1,9 @@
 /** One trigger of the accordion: header summary, then message, after, pages, match type, Enabled, Save Changes and Remove. */
 import { useId } from 'react';
-import { MATCH_TYPE_LABELS, MATCH_TYPES, triggerSummary, type MatchType } from '../../../../../server/shared/triggers';
+import { MATCH_TYPE_LABELS, MATCH_TYPES, type MatchType, triggerSummary } from '../../../../../server/shared/triggers';
 import { ChevronDownIcon } from '../../../components/icons';
 import { SaveButton, useSaveButton } from '../saveButton';
-import { errorsOf, visibleErrors, type TriggerDraft } from './drafts';
+import { errorsOf, type TriggerDraft, visibleErrors } from './drafts';
 
 export function TriggerPanel({
   draft,

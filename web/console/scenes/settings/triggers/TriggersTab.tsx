@@ -65,8 +65,8 @@ export default function TriggersTab({ ce, locked, save, setDirty }: SettingsTabP
       <section className="card settings-section">
         <h2>Triggers</h2>
         <p className="settings-section__intro muted">
-          A trigger shows a message beside the chat button after a visitor spent some seconds on a page you name. A visitor sees at
-          most one trigger per minimum delay.
+          A trigger shows a message beside the chat button after a visitor spent some seconds on a page you name. A visitor sees at most one
+          trigger per minimum delay.
         </p>
         <form
           className="triggers__delay"
@@ -90,7 +90,10 @@ export default function TriggersTab({ ce, locked, save, setDirty }: SettingsTabP
             />
             {!minDelayValid && <p className="field__error">{TRIGGER_MESSAGES.minDelay}</p>}
           </div>
-          <SaveButton state={delayButton.state} disabled={!minDelayValid || (minDelay === String(saved.minDelay) && delayButton.state === 'idle')} />
+          <SaveButton
+            state={delayButton.state}
+            disabled={!minDelayValid || (minDelay === String(saved.minDelay) && delayButton.state === 'idle')}
+          />
         </form>
       </section>
 

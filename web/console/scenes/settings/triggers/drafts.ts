@@ -2,7 +2,15 @@
  * The Triggers tab's editable state, kept apart from React: a draft per trigger (numbers as typed, pages as
  * one text), built from the stored set and back into the triggerJson sent to update_config.
  */
-import { readTriggerJson, splitPages, triggerErrors, type MatchType, type Trigger, type TriggerFieldErrors, type TriggerSet } from '../../../../../server/shared/triggers';
+import {
+  type MatchType,
+  readTriggerJson,
+  splitPages,
+  type Trigger,
+  type TriggerFieldErrors,
+  type TriggerSet,
+  triggerErrors,
+} from '../../../../../server/shared/triggers';
 
 export type TriggerDraft = {
   uid: string;
@@ -28,7 +36,17 @@ export function randomUid(length = 10): string {
 }
 
 export function draftOf(t: Trigger): TriggerDraft {
-  return { uid: t.uid, message: t.message, after: String(t.after), pages: t.on.join('\n'), matchType: t.matchType, enabled: t.enabled, displayStyle: t.displayStyle, isNew: false, touched: {} };
+  return {
+    uid: t.uid,
+    message: t.message,
+    after: String(t.after),
+    pages: t.on.join('\n'),
+    matchType: t.matchType,
+    enabled: t.enabled,
+    displayStyle: t.displayStyle,
+    isNew: false,
+    touched: {},
+  };
 }
 
 /** Section 4: a new trigger is enabled, after 0 seconds, on no pages, shown as a peek. */
@@ -37,7 +55,15 @@ export function newDraft(matchType: MatchType): TriggerDraft {
 }
 
 export function toTrigger(d: TriggerDraft): Trigger {
-  return { uid: d.uid, message: d.message.trim(), after: Number(d.after), on: splitPages(d.pages), matchType: d.matchType, enabled: d.enabled, displayStyle: d.displayStyle };
+  return {
+    uid: d.uid,
+    message: d.message.trim(),
+    after: Number(d.after),
+    on: splitPages(d.pages),
+    matchType: d.matchType,
+    enabled: d.enabled,
+    displayStyle: d.displayStyle,
+  };
 }
 
 export function errorsOf(d: TriggerDraft): TriggerFieldErrors {
@@ -63,7 +89,9 @@ export function isChanged(d: TriggerDraft, saved: TriggerSet): boolean {
 
 /** The stored set with one trigger replaced (or added, or removed when `draft` is null), and minDelay. */
 export function nextSet(saved: TriggerSet, uid: string, draft: TriggerDraft | null, minDelay: number): TriggerSet {
-  const triggers = saved.triggers.filter((t) => t.uid !== uid || draft !== null).map((t) => (t.uid === uid && draft ? toTrigger(draft) : t));
+  const triggers = saved.triggers
+    .filter((t) => t.uid !== uid || draft !== null)
+    .map((t) => (t.uid === uid && draft ? toTrigger(draft) : t));
   if (draft && !saved.triggers.some((t) => t.uid === uid)) triggers.push(toTrigger(draft));
   return { ...saved, minDelay, triggers };
 }
