@@ -7,6 +7,7 @@ import type { Models } from '../models';
 import type { UserDocument } from '../models/User';
 import { MESSAGES } from '../shared/auth';
 import { ERROR_CODES, RESET_TOKEN_LENGTH, RESET_TOKEN_TTL_MINUTES } from '../shared/constants';
+import { claimOneTimeToken, spendOpenTokens } from './oneTimeTokens';
 import { hashPassword } from './passwords';
 import { revokeUserSessions } from './sessions';
 
@@ -52,19 +53,11 @@ export async function resetPassword(
 ): Promise<UserDocument> {
   const invalid = () => new ValidationError(MESSAGES.invalidToken, ERROR_CODES.invalidToken);
   const now = new Date();
-  // Claiming the token in one conditional update keeps it single-use even under concurrent requests.
-  const claimed = await models.PasswordResetToken.findOneAndUpdate(
-    { tokenHash: hashResetToken(token), usedAt: null, expiresAt: { $gt: now } },
-    { $set: { usedAt: now } },
-    { returnDocument: 'after' },
-  );
-  if (!claimed) throw invalid();
-  const user = await models.User.findById(claimed.userId);
+  const user = await claimOneTimeToken(models, models.PasswordResetToken, hashResetToken(token), now);
   if (!user) throw invalid();
   user.passwordHash = await hashPassword(password, passwordHashing);
   await user.save();
-  // Older links in the same inbox must not reset the password again.
-  await models.PasswordResetToken.updateMany({ userId: user._id, usedAt: null }, { $set: { usedAt: now } });
+  await spendOpenTokens(models.PasswordResetToken, user._id, now);
   await revokeUserSessions(models, user._id);
   return user;
 }

@@ -15,6 +15,7 @@ import type { UserDocument } from '../models/User';
 import { EmailSchema } from '../shared/auth';
 import { ERROR_CODES, TERMS_VERSION } from '../shared/constants';
 import { INVITATION_TTL_DAYS, TEAM_MESSAGES } from '../shared/team';
+import { claimOneTimeToken, spendOpenTokens } from './oneTimeTokens';
 import { newResetToken } from './passwordReset';
 import { hashPassword } from './passwords';
 import { revokeUserSessions } from './sessions';
@@ -119,13 +120,7 @@ export async function acceptInvitation(
 ): Promise<UserDocument> {
   const invalid = () => new ValidationError(TEAM_MESSAGES.invitationInvalid, ERROR_CODES.invalidToken);
   const now = new Date();
-  const claimed = await models.Invitation.findOneAndUpdate(
-    { tokenHash: hashInvitationToken(token), usedAt: null, expiresAt: { $gt: now } },
-    { $set: { usedAt: now } },
-    { returnDocument: 'after' },
-  );
-  if (!claimed) throw invalid();
-  const user = await models.User.findById(claimed.userId);
+  const user = await claimOneTimeToken(models, models.Invitation, hashInvitationToken(token), now);
   if (!user) throw invalid();
   user.passwordHash = await hashPassword(password, passwordHashing);
   user.ActiveTOSPP = TERMS_VERSION;
@@ -134,6 +129,6 @@ export async function acceptInvitation(
   user.privacyPolicyAcceptedAt = now;
   user.lastSignedInAt = now;
   await user.save();
-  await models.Invitation.updateMany({ userId: user._id, usedAt: null }, { $set: { usedAt: now } });
+  await spendOpenTokens(models.Invitation, user._id, now);
   return user;
 }
