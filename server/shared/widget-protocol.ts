@@ -1,7 +1,8 @@
 /**
  * The visitor widget's wire protocol: JSON frames over the WebSocket at /ws, and the public HTTP calls
- * under /widget/api. Both the server (relay) and the widget (web/widget) import these schemas, so a frame
- * one side sends is exactly what the other side accepts.
+ * under /widget/api. The server validates with these schemas; the widget (web/widget) imports only their types
+ * and the constants of widget-constants.ts, so a frame one side sends is exactly what the other side accepts
+ * and zod stays out of the widget's bundles.
  *
  * Ordering and delivery: every frame that belongs to a conversation's history (message, edit, delete, ended,
  * system) carries the conversation's sequence number `seq`, assigned by the server when it stores it.
@@ -11,18 +12,9 @@
  * duplicate with the original ack, so nothing is lost or shown twice.
  */
 import { z } from 'zod';
+import { WIDGET_LIMITS } from './widget-constants';
 
-export const WIDGET_LIMITS = {
-  /** Longest visitor message, in characters. */
-  messageChars: 4000,
-  /** Largest frame the server reads, in bytes. */
-  frameBytes: 16 * 1024,
-  nameChars: 100,
-  emailChars: 254,
-  urlChars: 2048,
-  /** The widget pings this often; the server closes a socket silent for twice as long. */
-  heartbeatMs: 25_000,
-} as const;
+export { WIDGET_ERROR_CODES, WIDGET_LIMITS, type WidgetErrorCode } from './widget-constants';
 
 const clientId = z
   .string()
@@ -34,7 +26,7 @@ const email = z.string().trim().max(WIDGET_LIMITS.emailChars).email();
 const name = z.string().trim().min(1).max(WIDGET_LIMITS.nameChars);
 const messageText = z.string().trim().min(1).max(WIDGET_LIMITS.messageChars);
 
-export const PageSchema = z.object({ url, title: z.string().max(300).default(''), referrer: url.default('') });
+export const PageSchema = z.object({ url, title: z.string().max(WIDGET_LIMITS.titleChars).default(''), referrer: url.default('') });
 
 export const IdentitySchema = z.object({
   userId: z.string().max(200).optional(),
@@ -63,7 +55,11 @@ export const ClientFrameSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('info'), name: name.optional(), email: email.optional(), acceptedPrivacy: z.boolean().optional() }),
   z.object({ t: z.literal('page'), page: PageSchema }),
   z.object({ t: z.literal('end') }),
-  z.object({ t: z.literal('rate'), rating: z.enum(['up', 'down']), feedback: z.string().trim().max(2000).optional() }),
+  z.object({
+    t: z.literal('rate'),
+    rating: z.enum(['up', 'down']),
+    feedback: z.string().trim().max(WIDGET_LIMITS.feedbackChars).optional(),
+  }),
   z.object({ t: z.literal('transcript'), email }),
   /** An answer in a question group the operator started. */
   z.object({ t: z.literal('answer'), groupUid: z.string().max(64), nodeId: z.string().max(64) }),
@@ -123,22 +119,6 @@ export const ServerFrameSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('pong') }),
 ]);
 export type ServerFrame = z.infer<typeof ServerFrameSchema>;
-
-/** Error codes of `error` frames and of /widget/api answers; the widget shows a clear message for each. */
-export const WIDGET_ERROR_CODES = [
-  'bad_frame',
-  'too_large',
-  'rate_limited',
-  'unknown_widget',
-  'widget_offline',
-  'not_allowed_here',
-  'too_many_conversations',
-  'info_required',
-  'privacy_not_accepted',
-  'conversation_ended',
-  'uploads_disabled',
-] as const;
-export type WidgetErrorCode = (typeof WIDGET_ERROR_CODES)[number];
 
 /** Body of `POST /widget/api/{widgetUuid}/offline`. */
 export const OfflineMessageSchema = z.object({

@@ -5,6 +5,7 @@
  * acknowledged; unacknowledged ones are kept in localStorage and resent after a reconnect; every history frame
  * is shown once, by seq.
  */
+import { WIDGET_LIMITS } from '../../../server/shared/widget-constants';
 import type { ChatMessage, ClientFrame, ServerFrame } from '../../../server/shared/widget-protocol';
 import {
   MOBILE_QUERY,
@@ -22,8 +23,7 @@ import { panelCss } from './css';
 import { CLIP_ICON, CLOSE_ICON, clear, EMPTY_ICON, h, iconButton, MENU_ICON, SEND_ICON, THUMB_UP } from './dom';
 import { errorText, formatSize, linkify, safeHtml, timeOf } from './text';
 
-/** WIDGET_LIMITS.messageChars, copied for the same reason as HEARTBEAT_MS. */
-const MESSAGE_CHARS = 4000;
+const MESSAGE_CHARS = WIDGET_LIMITS.messageChars;
 const TYPING_IDLE_MS = 3000;
 const OPERATOR_TYPING_MS = 8000;
 

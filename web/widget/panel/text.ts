@@ -1,5 +1,5 @@
 /** Message text for the visitor: plain text with links, or the server's formatted HTML rebuilt from an allow-list. */
-import type { WidgetErrorCode } from '../../../server/shared/widget-protocol';
+import type { WidgetErrorCode } from '../../../server/shared/widget-constants';
 import { h } from './dom';
 
 const ALLOWED = new Set(['A', 'B', 'STRONG', 'I', 'EM', 'CODE', 'PRE', 'BR', 'P', 'UL', 'OL', 'LI', 'BLOCKQUOTE', 'S', 'DEL']);
