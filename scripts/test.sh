@@ -3,6 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-chromium.sh
+bash scripts/ensure-redis.sh
 echo "› lint"
 npm run --silent lint
 echo "› type check"

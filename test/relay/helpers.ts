@@ -53,7 +53,7 @@ export class VisitorSocket {
     });
   }
 
-  static async open(server: TestServer, headers: Record<string, string> = {}): Promise<VisitorSocket> {
+  static async open(server: Pick<TestServer, 'url'>, headers: Record<string, string> = {}): Promise<VisitorSocket> {
     const ws = new WebSocket(`${server.url.replace(/^http/, 'ws')}/ws`, { headers: { origin: 'http://shop.example.com', ...headers } });
     const socket = new VisitorSocket(ws);
     await new Promise<void>((resolve, reject) => {
@@ -65,7 +65,7 @@ export class VisitorSocket {
 
   /** Opens a socket and says hello; resolves with the welcome frame. */
   static async hello(
-    server: TestServer,
+    server: Pick<TestServer, 'url'>,
     widgetId: string,
     opts: {
       visitorToken?: string;
