@@ -149,8 +149,11 @@ export function fileObject(ctx: PresentContext, f: SandboxFile): Record<string, 
   };
 }
 
-/** A message as conversations.history, chat.postMessage and the Events API present it. */
-export function messageObject(ctx: PresentContext, m: Message): Record<string, unknown> {
+/**
+ * A message as conversations.history, chat.postMessage and the Events API present it. `metadata`: false leaves
+ * the message metadata out, as conversations.history and conversations.replies do without include_all_metadata.
+ */
+export function messageObject(ctx: PresentContext, m: Message, opts: { metadata?: boolean } = {}): Record<string, unknown> {
   const { state } = ctx;
   if (m.tombstone) {
     return {
@@ -180,7 +183,7 @@ export function messageObject(ctx: PresentContext, m: Message): Record<string, u
   }
   if (m.blocks) out.blocks = m.blocks;
   if (m.attachments) out.attachments = m.attachments;
-  if (m.metadata) out.metadata = m.metadata;
+  if (m.metadata && opts.metadata !== false) out.metadata = m.metadata;
   if (m.files?.length) {
     out.files = m.files
       .map((id) => state.file(id))

@@ -30,10 +30,26 @@ export interface TokenInfo {
 
 interface Fault {
   kind: 'ratelimit' | 'status';
-  until?: number; // ms epoch, for rate limits
+  until?: number; // ms epoch, for rate limits and outage windows
   retryAfter?: number; // seconds
   remaining?: number; // for failNext
   status?: number;
+}
+
+/** How an accepted call loses its answer: the connection is reset at once, or held open until `holdMs` passed. */
+export type DropMode = 'reset' | 'hang';
+
+interface Drop {
+  mode: DropMode;
+  holdMs: number;
+  until?: number; // ms epoch, for a window
+  remaining?: number; // for a number of calls
+}
+
+/** A dropped answer: how the Web API router ends the connection of a call it carried out. */
+export interface DroppedAnswer {
+  mode: DropMode;
+  holdMs: number;
 }
 
 const MAX_LOG = 2000;
@@ -53,6 +69,9 @@ export class SandboxState extends EventEmitter {
   /** trigger_id → expiry and owner; a trigger is valid for a short time and only once. */
   readonly triggers = new Map<string, { teamId: string; userId: string; expiresAt: number; used: boolean }>();
   private readonly faults = new Map<string, Fault>();
+  private readonly drops = new Map<string, Drop>();
+  /** Connections of calls whose answer is being withheld ('hang'), ended by clearFaults or when their time is up. */
+  private readonly held = new Set<{ destroy(): void }>();
   private lastTsMicros = 0;
   private saveTimer: NodeJS.Timeout | null = null;
   private saving: Promise<void> | null = null;
@@ -239,9 +258,68 @@ export class SandboxState extends EventEmitter {
     this.faults.set(method, { kind: 'status', remaining: times, status });
   }
 
-  /** Ends every rate limit and outage set by rateLimit/failNext. */
+  /** Makes every call of `method` (or '*') fail with HTTP `status` for `seconds` (an outage window); nothing is carried out. */
+  failFor(method: string, seconds: number, status = 503): void {
+    this.faults.set(method, { kind: 'status', until: Date.now() + seconds * 1000, status });
+  }
+
+  /**
+   * Makes Slack carry out calls of `method` (or '*') and then lose the answer, as when a connection breaks after
+   * the request arrived: the post is stored and its events are sent, but the caller hears nothing. For the next
+   * `times` calls that Slack carries out, or for every one during `seconds`. `mode` 'reset' (default) destroys
+   * the connection at once (the caller sees a socket hang-up); 'hang' holds it open without an answer for
+   * `holdMs` (default 60 s, past any sane client timeout) and then destroys it.
+   */
+  dropResponses(method: string, opts: { times?: number; seconds?: number; mode?: DropMode; holdMs?: number }): void {
+    if (opts.times === undefined && opts.seconds === undefined) throw new Error('dropResponses needs times or seconds');
+    this.drops.set(method, {
+      mode: opts.mode ?? 'reset',
+      holdMs: opts.holdMs ?? 60_000,
+      ...(opts.seconds !== undefined ? { until: Date.now() + opts.seconds * 1000 } : { remaining: opts.times }),
+    });
+  }
+
+  /** Ends every rate limit, outage and lost answer set by rateLimit/failNext/failFor/dropResponses; held connections are closed. */
   clearFaults(): void {
     this.faults.clear();
+    this.drops.clear();
+    this.releaseHeld();
+  }
+
+  /** Destroys every connection held without an answer. */
+  releaseHeld(): void {
+    for (const socket of this.held) socket.destroy();
+    this.held.clear();
+  }
+
+  /** Holds a connection without an answer for `ms`, then destroys it (or sooner, on clearFaults). */
+  hold(socket: { destroy(): void }, ms: number): void {
+    this.held.add(socket);
+    setTimeout(() => {
+      if (this.held.delete(socket)) socket.destroy();
+    }, ms).unref();
+  }
+
+  /** Consumes the lost-answer fault that applies to a carried-out call of `method`, if any. */
+  takeDrop(method: string): DroppedAnswer | null {
+    for (const key of [method, '*']) {
+      const d = this.drops.get(key);
+      if (!d) continue;
+      if (d.until !== undefined) {
+        if (d.until <= Date.now()) {
+          this.drops.delete(key);
+          continue;
+        }
+        return { mode: d.mode, holdMs: d.holdMs };
+      }
+      if ((d.remaining ?? 0) <= 0) {
+        this.drops.delete(key);
+        continue;
+      }
+      d.remaining = (d.remaining ?? 0) - 1;
+      return { mode: d.mode, holdMs: d.holdMs };
+    }
+    return null;
   }
 
   /** Consumes the fault that applies to a call of `method`, if any. */
@@ -256,6 +334,13 @@ export class SandboxState extends EventEmitter {
           continue;
         }
         return { status: 429, retryAfter: Math.max(1, Math.ceil(left / 1000)) };
+      }
+      if (f.until !== undefined) {
+        if (f.until <= Date.now()) {
+          this.faults.delete(key);
+          continue;
+        }
+        return { status: f.status ?? 503 };
       }
       if ((f.remaining ?? 0) <= 0) {
         this.faults.delete(key);

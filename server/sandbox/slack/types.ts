@@ -168,6 +168,8 @@ export interface ApiCall {
   ok: boolean;
   error?: string;
   status: number;
+  /** Carried out, but the answer was lost on the way back (state.dropResponses): how the connection ended. */
+  dropped?: 'reset' | 'hang';
   at: number;
 }
 

@@ -155,6 +155,15 @@ export function webApiRouter(ctx: PresentContext, sender: Sender, app: AppCreden
     };
   };
   const withEmail = (auth: TokenInfo) => auth.scopes.includes('users:read.email');
+  // Message metadata: { event_type, event_payload }, an object or its JSON (form-encoded calls send JSON).
+  const metadataArg = (args: Args): Record<string, unknown> | undefined => {
+    const v = jsonArg(args, 'metadata', 'invalid_metadata_format');
+    if (v === undefined) return undefined;
+    if (!isRecord(v)) throw new SlackApiError('invalid_metadata_format');
+    if (typeof v.event_type !== 'string' || v.event_type === '' || !isRecord(v.event_payload))
+      throw new SlackApiError('invalid_metadata_schema');
+    return { event_type: v.event_type, event_payload: v.event_payload };
+  };
 
   // ---- methods -----------------------------------------------------------------------------------
 
@@ -317,8 +326,9 @@ export function webApiRouter(ctx: PresentContext, sender: Sender, app: AppCreden
         .filter((m) => !oldest || (inclusive ? Number(m.ts) >= Number(oldest) : Number(m.ts) > Number(oldest)))
         .reverse();
       const { items, next } = page(msgs, call.args, 100, 999);
+      const metadata = bool(call.args, 'include_all_metadata');
       return {
-        messages: items.map((m) => messageObject(ctx, m)),
+        messages: items.map((m) => messageObject(ctx, m, { metadata })),
         has_more: next !== '',
         pin_count: 0,
         channel_actions_ts: null,
@@ -335,9 +345,22 @@ export function webApiRouter(ctx: PresentContext, sender: Sender, app: AppCreden
       if (!m) throw new SlackApiError('thread_not_found');
       const root = m.threadTs && m.threadTs !== m.ts ? state.message(c.id, m.threadTs) : m;
       if (!root) throw new SlackApiError('thread_not_found');
-      const all = [root, ...state.replies(c.id, root.ts)];
+      // oldest/latest narrow the replies; the parent always comes first, as at Slack.
+      const latest = str(call.args, 'latest');
+      const oldest = str(call.args, 'oldest');
+      const inclusive = bool(call.args, 'inclusive');
+      const replies = state
+        .replies(c.id, root.ts)
+        .filter((x) => !latest || (inclusive ? Number(x.ts) <= Number(latest) : Number(x.ts) < Number(latest)))
+        .filter((x) => !oldest || (inclusive ? Number(x.ts) >= Number(oldest) : Number(x.ts) > Number(oldest)));
+      const all = [root, ...replies];
       const { items, next } = page(all, call.args, 1000, 1000);
-      return { messages: items.map((x) => messageObject(ctx, x)), has_more: next !== '', response_metadata: { next_cursor: next } };
+      const metadata = bool(call.args, 'include_all_metadata');
+      return {
+        messages: items.map((x) => messageObject(ctx, x, { metadata })),
+        has_more: next !== '',
+        response_metadata: { next_cursor: next },
+      };
     },
 
     'chat.postMessage': (call) => {
@@ -364,7 +387,7 @@ export function webApiRouter(ctx: PresentContext, sender: Sender, app: AppCreden
         username: call.auth.kind === 'bot' ? username : undefined,
         iconUrl: call.auth.kind === 'bot' ? iconUrl : undefined,
         iconEmoji: call.auth.kind === 'bot' ? iconEmoji : undefined,
-        metadata: jsonArg(call.args, 'metadata'),
+        metadata: metadataArg(call.args),
       });
       return { channel: c.id, ts: m.ts, message: messageObject(ctx, m) };
     },
@@ -644,6 +667,9 @@ export function webApiRouter(ctx: PresentContext, sender: Sender, app: AppCreden
     delete logged.client_secret;
     const at = Date.now();
     const reply = (status: number, body: Record<string, unknown>, info?: TokenInfo) => {
+      // A call carried out may lose its answer on the way back (state.dropResponses): the caller cannot tell
+      // whether it happened, as when a connection breaks after Slack received the request.
+      const dropped = body.ok === true ? state.takeDrop(method) : null;
       state.logCall({
         method,
         teamId: info?.installation.teamId,
@@ -652,8 +678,14 @@ export function webApiRouter(ctx: PresentContext, sender: Sender, app: AppCreden
         ok: body.ok === true,
         error: typeof body.error === 'string' ? body.error : undefined,
         status,
+        ...(dropped ? { dropped: dropped.mode } : {}),
         at,
       });
+      if (dropped) {
+        if (dropped.mode === 'reset') req.socket.destroy();
+        else state.hold(req.socket, dropped.holdMs);
+        return;
+      }
       if (info) {
         res.setHeader('x-oauth-scopes', info.scopes.join(','));
         const rule = methodScopes[method];

@@ -509,6 +509,118 @@ describe('Slack sandbox Web API', () => {
     });
   });
 
+  describe('message metadata', () => {
+    const metadata = { event_type: 'parley_message', event_payload: { id: 'm-1' } };
+
+    it('stores the metadata of a post and returns it from history and replies only with include_all_metadata', async () => {
+      const { client } = installBot(f);
+      await client.conversations.join({ channel: SUPPORT });
+      const parent = await client.chat.postMessage({ channel: SUPPORT, text: 'parent', metadata });
+      expect(parent.message?.metadata).to.deep.equal(metadata);
+      const reply = await client.chat.postMessage({
+        channel: SUPPORT,
+        thread_ts: parent.ts,
+        text: 'reply',
+        metadata: { event_type: 'parley_message', event_payload: { id: 'm-2' } },
+      });
+      const plainReplies = await client.conversations.replies({ channel: SUPPORT, ts: String(parent.ts) });
+      expect(plainReplies.messages?.map((m) => m.metadata)).to.deep.equal([undefined, undefined]);
+      const replies = await client.conversations.replies({ channel: SUPPORT, ts: String(parent.ts), include_all_metadata: true });
+      expect(replies.messages?.map((m) => [m.ts, m.metadata?.event_payload])).to.deep.equal([
+        [parent.ts, { id: 'm-1' }],
+        [reply.ts, { id: 'm-2' }],
+      ]);
+      const since = await client.conversations.replies({ channel: SUPPORT, ts: String(parent.ts), oldest: String(parent.ts) });
+      expect(
+        since.messages?.map((m) => m.ts),
+        'the parent, then the replies after oldest',
+      ).to.deep.equal([parent.ts, reply.ts]);
+      const none = await client.conversations.replies({ channel: SUPPORT, ts: String(parent.ts), oldest: String(reply.ts) });
+      expect(none.messages?.map((m) => m.ts)).to.deep.equal([parent.ts]);
+      expect((await client.conversations.history({ channel: SUPPORT })).messages?.[0]?.metadata).to.equal(undefined);
+      const history = await client.conversations.history({ channel: SUPPORT, include_all_metadata: true });
+      expect(history.messages?.[0]?.metadata).to.deep.equal(metadata);
+    });
+
+    it('refuses metadata that is not JSON or lacks event_type and event_payload', async () => {
+      const { inst } = installBot(f);
+      await clientFor(f, inst.botToken).conversations.join({ channel: SUPPORT });
+      const post = async (value: string) => {
+        const res = await fetch(f.sandbox.apiUrl + 'chat.postMessage', {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${inst.botToken}` },
+          body: new URLSearchParams({ channel: SUPPORT, text: 'x', metadata: value }).toString(),
+        });
+        return ((await res.json()) as { error?: string }).error;
+      };
+      expect(await post('{not json')).to.equal('invalid_metadata_format');
+      expect(await post('"a string"')).to.equal('invalid_metadata_format');
+      expect(await post(JSON.stringify({ event_type: 'x' }))).to.equal('invalid_metadata_schema');
+      expect(await post(JSON.stringify({ event_payload: {} }))).to.equal('invalid_metadata_schema');
+      expect(f.sandbox.state.channelMessages(SUPPORT)).to.have.length(0);
+    });
+  });
+
+  describe('answers lost after the call was carried out', () => {
+    it('stores a post and then resets the connection, for the next calls asked', async () => {
+      const { client } = installBot(f);
+      await client.conversations.join({ channel: SUPPORT });
+      f.sandbox.state.dropResponses('chat.postMessage', { times: 1 });
+      const err = await client.chat.postMessage({ channel: SUPPORT, text: 'lost answer' }).catch((e: unknown) => e as { code: string });
+      expect(err).to.include({ code: 'slack_webapi_request_error' });
+      expect(f.sandbox.state.channelMessages(SUPPORT).map((m) => m.text)).to.deep.equal(['lost answer']);
+      expect(f.sandbox.state.callsOf('chat.postMessage').map((c) => c.dropped)).to.deep.equal(['reset']);
+      expect((await client.chat.postMessage({ channel: SUPPORT, text: 'heard' })).ok).to.equal(true);
+      expect(f.sandbox.state.channelMessages(SUPPORT).map((m) => m.text)).to.deep.equal(['lost answer', 'heard']);
+    });
+
+    it('does not count refused calls: only calls Slack carried out lose their answer', async () => {
+      const { client } = installBot(f);
+      f.sandbox.state.dropResponses('chat.postMessage', { times: 1 });
+      expect((await slackError(client.chat.postMessage({ channel: SUPPORT, text: 'not a member' }))).error).to.equal('not_in_channel');
+      await client.conversations.join({ channel: SUPPORT });
+      const lost = await client.chat.postMessage({ channel: SUPPORT, text: 'stored' }).catch((e: unknown) => e as { code: string });
+      expect(lost).to.include({ code: 'slack_webapi_request_error' });
+      expect(f.sandbox.state.channelMessages(SUPPORT).map((m) => m.text)).to.deep.equal(['stored']);
+    });
+
+    it('holds the connection without an answer past the client timeout in hang mode, for a time window', async () => {
+      const { inst } = installBot(f);
+      await clientFor(f, inst.botToken).conversations.join({ channel: SUPPORT });
+      f.sandbox.state.dropResponses('chat.postMessage', { seconds: 30, mode: 'hang' });
+      const client = new WebClient(inst.botToken, {
+        slackApiUrl: f.sandbox.apiUrl,
+        retryConfig: { retries: 0 },
+        timeout: 300,
+        logger: quietLogger,
+      });
+      for (const text of ['one', 'two']) {
+        const err = await client.chat.postMessage({ channel: SUPPORT, text }).catch((e: unknown) => e as { code: string });
+        expect(err).to.include({ code: 'slack_webapi_request_error' });
+      }
+      expect(f.sandbox.state.channelMessages(SUPPORT).map((m) => m.text)).to.deep.equal(['one', 'two']);
+      f.sandbox.state.clearFaults();
+      expect((await client.chat.postMessage({ channel: SUPPORT, text: 'three' })).ok).to.equal(true);
+    });
+  });
+
+  describe('outage windows', () => {
+    it('answers HTTP 5xx to every call of a method for a while, carrying none out', async () => {
+      const { client } = installBot(f);
+      await client.conversations.join({ channel: SUPPORT });
+      f.sandbox.state.failFor('chat.postMessage', 30, 503);
+      for (const text of ['a', 'b']) {
+        const err = await client.chat
+          .postMessage({ channel: SUPPORT, text })
+          .catch((e: unknown) => e as { code: string; statusCode: number });
+        expect(err).to.include({ code: 'slack_webapi_http_error', statusCode: 503 });
+      }
+      expect(f.sandbox.state.channelMessages(SUPPORT)).to.have.length(0);
+      f.sandbox.state.clearFaults();
+      expect((await client.chat.postMessage({ channel: SUPPORT, text: 'c' })).ok).to.equal(true);
+    });
+  });
+
   describe('calls log', () => {
     it('records each call with its arguments but never the token', async () => {
       const { client, inst } = installBot(f);
