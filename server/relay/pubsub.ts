@@ -1,9 +1,17 @@
 /**
- * Fan-out of frames to the sockets that watch a conversation or a widget. In one process this is a map of
- * listeners; with several processes behind a load balancer an implementation over Redis pub/sub (REDIS_URL)
- * takes its place behind the same interface, because a socket may live in another process than the one that
- * stored the message.
+ * Fan-out of frames to the sockets that watch a conversation or a widget, and of signals between processes.
+ * In one process this is a map of listeners. With REDIS_URL (several processes behind a load balancer, any of
+ * which may hold any socket) the same interface goes over Redis pub/sub: a frame is handed to this process's
+ * listeners at once and published to the others, which hand it to theirs. Each process subscribes only to the
+ * topics its sockets watch, so a frame travels only to the processes that need it.
+ *
+ * Redis away: frames still reach this process's sockets; the other processes' sockets miss live frames until it
+ * is back, and catch up on their next reconnect (the widget resumes from its last seq). Subscriptions are made
+ * again, all at once, each time the connection is back.
  */
+import { randomBytes } from 'node:crypto';
+import type { Logger } from '../http/errorHandler';
+import { closeRedis, type Redis, subscriberOf } from '../redis';
 import type { ServerFrame } from '../shared/widget-protocol';
 
 export type Topic = `conversation:${string}` | `widget:${string}` | `visitor:${string}`;
@@ -14,10 +22,28 @@ export type Topic = `conversation:${string}` | `widget:${string}` | `visitor:${s
 export type FrameMeta = { except?: string; conversationId?: string };
 export type Listener = (frame: ServerFrame, meta: FrameMeta) => void;
 
+/** What one process tells the others so that their caches and timers follow a change made here. */
+export type Signal =
+  /** A widget's settings changed: drop it from caches, recheck its presence for the sockets watching it. */
+  | { kind: 'widget'; ceId: string }
+  /** A Slack installation changed (installed again, revoked, token rotated): drop the team's cached clients. */
+  | { kind: 'team'; teamId: string }
+  /** Outbox jobs were queued: the worker looks for due jobs now rather than at its next poll. */
+  | { kind: 'outbox' };
+
 export interface PubSub {
   publish(topic: Topic, frame: ServerFrame, meta?: FrameMeta): void;
   /** Returns the unsubscribe function. */
   subscribe(topic: Topic, listener: Listener): () => void;
+  /**
+   * Settles once the subscriptions made so far also receive what other processes publish (at once in one
+   * process). A socket awaits it before reading history, so no frame falls between history and live frames.
+   */
+  ready(): Promise<void>;
+  /** Tells the other processes (not this one: it acted already). Nothing to do in one process. */
+  signal(signal: Signal): void;
+  /** Listens to other processes' signals; returns the function that stops it. */
+  onSignal(listener: (signal: Signal) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -43,8 +69,144 @@ export function inProcessPubSub(): PubSub {
         if (set.size === 0) topics.delete(topic);
       };
     },
+    ready: async () => {},
+    signal() {},
+    onSignal: () => () => {},
     async close() {
       topics.clear();
+    },
+  };
+}
+
+/** Redis pub/sub when the deployment has Redis, the in-process map otherwise. */
+export function createPubSub(deps: { redis?: Redis; logger: Logger }): PubSub {
+  return deps.redis ? redisPubSub(deps.redis, deps.logger) : inProcessPubSub();
+}
+
+const TOPIC_PREFIX = 'parley:topic:';
+const SIGNALS = 'parley:signals';
+/** Longest a socket waits for Redis to confirm its subscriptions before it goes on without. */
+const READY_WAIT_MS = 1_000;
+/** Channels per SUBSCRIBE when subscribing again after a reconnect. */
+const RESUBSCRIBE_BATCH = 1_000;
+
+type Envelope = { o: string; f?: ServerFrame; m?: FrameMeta; s?: Signal };
+
+/**
+ * Pub/sub over Redis: `redis` publishes (the caller owns it); a second connection, opened here, subscribes.
+ * Messages carry the id of the process that sent them, which skips its own (it delivered them already).
+ */
+export function redisPubSub(redis: Redis, logger: Logger): PubSub {
+  const origin = randomBytes(9).toString('base64url');
+  const local = inProcessPubSub();
+  const subscriber = subscriberOf(redis, logger);
+  /** Local listeners per topic: the topics this process subscribes to in Redis. */
+  const counts = new Map<Topic, number>();
+  const signalListeners = new Set<(signal: Signal) => void>();
+  const pending = new Set<Promise<unknown>>();
+  let closed = false;
+  let dropped = 0;
+
+  const track = (command: Promise<unknown>) => {
+    const settled = command.catch(() => undefined).finally(() => pending.delete(settled));
+    pending.add(settled);
+  };
+
+  subscriber.on('ready', () => {
+    // A new connection has no subscriptions: make them all again (ioredis's own resubscription is off, so that
+    // the topics subscribed while Redis was away are included).
+    const channels = [SIGNALS, ...[...counts.keys()].map((topic) => TOPIC_PREFIX + topic)];
+    for (let i = 0; i < channels.length; i += RESUBSCRIBE_BATCH) track(subscriber.subscribe(...channels.slice(i, i + RESUBSCRIBE_BATCH)));
+  });
+
+  subscriber.on('message', (channel: string, message: string) => {
+    let envelope: Envelope;
+    try {
+      envelope = JSON.parse(message) as Envelope;
+    } catch {
+      logger.warn(`pubsub: a message on ${channel} is not JSON; ignored`);
+      return;
+    }
+    if (envelope.o === origin) return;
+    if (channel === SIGNALS) {
+      const signal = envelope.s;
+      if (signal) for (const listener of [...signalListeners]) listener(signal);
+      return;
+    }
+    if (channel.startsWith(TOPIC_PREFIX) && envelope.f)
+      local.publish(channel.slice(TOPIC_PREFIX.length) as Topic, envelope.f, envelope.m ?? {});
+  });
+
+  const send = (channel: string, envelope: Envelope) => {
+    if (closed) return;
+    if (redis.status !== 'ready') {
+      // The connection's own log said Redis is away; count what the other processes missed.
+      dropped += 1;
+      return;
+    }
+    if (dropped > 0) {
+      logger.warn(`pubsub: ${dropped} frames and signals did not reach the other processes while Redis was away`);
+      dropped = 0;
+    }
+    redis.publish(channel, JSON.stringify(envelope)).catch((error: unknown) => {
+      logger.warn(`pubsub: could not publish on ${channel}`, error instanceof Error ? error.message : error);
+    });
+  };
+
+  return {
+    publish(topic, frame, meta = {}) {
+      local.publish(topic, frame, meta);
+      send(TOPIC_PREFIX + topic, { o: origin, f: frame, m: meta });
+    },
+    subscribe(topic, listener) {
+      const unsubscribe = local.subscribe(topic, listener);
+      const count = (counts.get(topic) ?? 0) + 1;
+      counts.set(topic, count);
+      if (count === 1 && subscriber.status === 'ready') track(subscriber.subscribe(TOPIC_PREFIX + topic));
+      let done = false;
+      return () => {
+        if (done) return;
+        done = true;
+        unsubscribe();
+        const left = (counts.get(topic) ?? 1) - 1;
+        if (left > 0) {
+          counts.set(topic, left);
+          return;
+        }
+        counts.delete(topic);
+        if (subscriber.status === 'ready' && !closed) track(subscriber.unsubscribe(TOPIC_PREFIX + topic));
+      };
+    },
+    async ready() {
+      // Still connecting for the first time: its 'ready' subscribes everything. Reconnecting: go on without.
+      const starting = ['wait', 'connecting', 'connect'].includes(subscriber.status);
+      if (!starting && (subscriber.status !== 'ready' || pending.size === 0)) return;
+      let timer: NodeJS.Timeout | undefined;
+      const subscribed = async () => {
+        if (starting) await new Promise((resolve) => subscriber.once('ready', resolve));
+        await Promise.all([...pending]);
+      };
+      await Promise.race([
+        subscribed(),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, READY_WAIT_MS);
+        }),
+      ]);
+      clearTimeout(timer);
+    },
+    signal(signal) {
+      send(SIGNALS, { o: origin, s: signal });
+    },
+    onSignal(listener) {
+      signalListeners.add(listener);
+      return () => signalListeners.delete(listener);
+    },
+    async close() {
+      closed = true;
+      signalListeners.clear();
+      counts.clear();
+      await local.close();
+      await closeRedis(subscriber);
     },
   };
 }
