@@ -7,22 +7,16 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { uniqueEmail } from '../factories';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { startTestServer, useServer } from '../helpers/app';
 import { useBrowser } from '../helpers/browser';
+import { waitFor } from './widgetHelpers';
 
 describe('dashboard (browser)', function () {
   this.timeout(120_000);
-  let server: TestServer;
+  // Declared first, so each test's pages close before its server does.
   const browser = useBrowser();
-
   // A server (and Slack sandbox) per test: a channel linked to one widget cannot be picked by another.
-  beforeEach(async function () {
-    this.timeout(60_000);
-    server = await startTestServer();
-  });
-  afterEach(async () => {
-    await server?.close();
-  });
+  const server = useServer({}, startTestServer, 'test');
 
   const at = (hashPath: string) => `${server.url}/app/#${hashPath}`;
 
@@ -195,9 +189,10 @@ describe('dashboard (browser)', function () {
     await page.locator(`[data-widget-id="${ceId}"]`).getByRole('img', { name: 'Online' }).waitFor();
 
     await server.slack.sendEvent(widget?.slackTeamId ?? '', { type: 'app_uninstalled' }, { retries: 0 });
-    for (let i = 0; i < 50 && !(await server.models.Installation.findOne({ teamId: widget?.slackTeamId }))?.revokedAt; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await waitFor(
+      'the installation marked revoked',
+      async () => (await server.models.Installation.findOne({ teamId: widget?.slackTeamId }))?.revokedAt,
+    );
     await page.reload();
     const banner = page.getByRole('alert').filter({ hasText: 'Parley was removed from Slack' });
     await banner.getByText(/Parley no longer has access to Acme/).waitFor();

@@ -8,24 +8,21 @@ import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { buildWidget } from '../../scripts/build';
 import { signUpUser } from '../factories';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { useServer } from '../helpers/app';
 import { useBrowser } from '../helpers/browser';
 import { ACME, ALICE, firstWidgetId, setUpWidget } from '../slack/helpers';
+import { waitFor } from './widgetHelpers';
 
 type Widget = { uuid: string; ceId: string; channel: string; token: string };
 
 describe('operator in Slack (browser, sandbox operator page and demo site)', function () {
   this.timeout(120_000);
-  let server: TestServer;
+  const server = useServer({ relay: { presenceTtlMs: 100, presenceRefreshMs: 200 } });
   const browser = useBrowser();
 
   before(async function () {
     this.timeout(60_000);
     await buildWidget();
-    server = await startTestServer({ relay: { presenceTtlMs: 100, presenceRefreshMs: 200 } });
-  });
-  after(async () => {
-    await server?.close();
   });
 
   async function configuredWidget(): Promise<Widget> {
@@ -90,13 +87,10 @@ describe('operator in Slack (browser, sandbox operator page and demo site)', fun
     await panel.input.fill('How fast do you ship?');
     await panel.input.press('Enter');
     await panel.log.locator('.msg.visitor:not(.sending)', { hasText: 'How fast do you ship?' }).waitFor();
-    const deadline = Date.now() + 15_000;
-    let number = 0;
-    while (number === 0 && Date.now() < deadline) {
+    const { number } = await waitFor('the conversation with its Slack thread', async () => {
       const c = await server.models.Conversation.findOne({ ceId: widget.ceId });
-      if (c?.threadTs) number = c.number;
-      else await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+      return c?.threadTs ? c : undefined;
+    });
     expect(number).to.be.greaterThan(0);
 
     const operator = await operatorPage(widget);

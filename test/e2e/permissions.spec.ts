@@ -6,21 +6,15 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { uniqueEmail } from '../factories';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { startTestServer, useServer } from '../helpers/app';
 import { useBrowser } from '../helpers/browser';
 
 describe('Slack permissions page (browser)', function () {
   this.timeout(120_000);
-  let server: TestServer;
+  // Declared first, so each test's pages close before its server does.
   const browser = useBrowser();
-
-  beforeEach(async function () {
-    this.timeout(60_000);
-    server = await startTestServer();
-  });
-  afterEach(async () => {
-    await server?.close();
-  });
+  // A server (and Slack sandbox) per test: each test sets up a widget on the sandbox's one Slack workspace.
+  const server = useServer({}, startTestServer, 'test');
 
   const at = (hashPath: string) => `${server.url}/app/#${hashPath}`;
 

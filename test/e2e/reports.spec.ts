@@ -9,23 +9,19 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import type { Page } from 'playwright-core';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { createUserInDb } from '../factories';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { useServer } from '../helpers/app';
 import { useBrowser } from '../helpers/browser';
 import { type Seeded, seedReportAccount, ZONE } from '../reports/seed';
 
 describe('reports (browser)', function () {
   this.timeout(120_000);
-  let server: TestServer;
+  const server = useServer();
   let seeded: Seeded;
   const browser = useBrowser();
 
   before(async function () {
     this.timeout(60_000);
-    server = await startTestServer();
     seeded = await seedReportAccount(server);
-  });
-  after(async () => {
-    await server?.close();
   });
 
   const at = (hashPath: string) => `${server.url}/app/#${hashPath}`;

@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { signUpUser } from '../factories';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { useServer } from '../helpers/app';
 import { RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { ACME, firstWidgetId, setUpWidget } from '../slack/helpers';
 import { threadWith, waitFor } from './widgetHelpers';
@@ -19,16 +19,8 @@ const HELPER_BOT = 'U0HELPER01';
 
 describe('settings tabs: triggers, saved replies, question groups, integrations (browser)', function () {
   this.timeout(120_000);
-  let server: TestServer;
+  const server = useServer();
   const browser = useBrowser();
-
-  before(async function () {
-    this.timeout(60_000);
-    server = await startTestServer();
-  });
-  after(async () => {
-    await server?.close();
-  });
 
   type Owner = { ceId: string; uuid: string; channel: string; token: string };
 

@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { TERMS_VERSION } from '../../server/shared/constants';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { startTestServer, useServer } from '../helpers/app';
 import { useBrowser } from '../helpers/browser';
 import { configuredWidget, type Widget } from './widgetHelpers';
 
@@ -21,15 +21,14 @@ class TestClock {
 
 describe('settings console (browser)', function () {
   this.timeout(120_000);
-  let server: TestServer;
   let widget: Widget;
   let token: string;
   const clock = new TestClock();
+  const server = useServer({ relay: { scheduleCheckMs: 3_600_000 } }, (overrides) => startTestServer(overrides, { clock }));
   const browser = useBrowser();
 
   before(async function () {
     this.timeout(60_000);
-    server = await startTestServer({ relay: { scheduleCheckMs: 3_600_000 } }, { clock });
     widget = await configuredWidget(server);
     const ce = await server.models.ChatEndpoint.findById(widget.ceId);
     const user = await server.models.User.findOne({ accountId: ce?.accountId });
@@ -40,9 +39,6 @@ describe('settings console (browser)', function () {
       body: JSON.stringify({ email: user?.email, password: 'correct horse battery' }),
     });
     token = ((await res.json()) as { token: string }).token;
-  });
-  after(async () => {
-    await server?.close();
   });
 
   const settings = async (page: Page, tab: string, ceId = widget.ceId) => {

@@ -5,24 +5,17 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { uniqueEmail } from '../factories';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { startTestServer, useServer } from '../helpers/app';
 import { useBrowser } from '../helpers/browser';
 
 const PASSWORD = 'correct horse battery';
 
 describe('widget setup (browser)', function () {
   this.timeout(120_000);
-  let server: TestServer;
+  // Declared first, so each test's pages close before its server does.
   const browser = useBrowser();
-
   // A server (and Slack sandbox) per test: a channel linked to one widget cannot be picked by another.
-  beforeEach(async function () {
-    this.timeout(60_000);
-    server = await startTestServer();
-  });
-  afterEach(async () => {
-    await server?.close();
-  });
+  const server = useServer({}, startTestServer, 'test');
 
   const at = (hashPath: string) => `${server.url}/app/#${hashPath}`;
 

@@ -6,23 +6,15 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { uniqueEmail } from '../factories';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { useServer } from '../helpers/app';
 import { useBrowser } from '../helpers/browser';
 
 const PASSWORD = 'correct horse battery';
 
 describe('console sign-in screens (browser)', function () {
   this.timeout(120_000);
-  let server: TestServer;
+  const server = useServer();
   const browser = useBrowser();
-
-  before(async function () {
-    this.timeout(60_000);
-    server = await startTestServer();
-  });
-  after(async () => {
-    await server?.close();
-  });
 
   const at = (hashPath: string) => `${server.url}/app/#${hashPath}`;
   const hashOf = (page: Page) => new URL(page.url()).hash;

@@ -8,21 +8,15 @@ import type { Page } from 'playwright-core';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { planStripeId } from '../../server/shared/plans';
 import { uniqueEmail } from '../factories';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { useServer } from '../helpers/app';
 import { useBrowser } from '../helpers/browser';
 import { unzip } from '../helpers/zip';
 import { eventually } from '../slack/helpers';
 
 describe('Account team sections, docs and pricing (browser)', function () {
   this.timeout(120_000);
-  let server: TestServer;
+  const server = useServer();
   const browser = useBrowser();
-
-  before(async function () {
-    this.timeout(60_000);
-    server = await startTestServer();
-  });
-  after(async () => server?.close());
 
   const at = (hashPath: string) => `${server.url}/app/#${hashPath}`;
 

@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { buildWidget } from '../../scripts/build';
 import { uniqueEmail } from '../factories';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { startTestServer, useServer } from '../helpers/app';
 import { RESULTS_DIR, useBrowser } from '../helpers/browser';
 
 const SIZES = [
@@ -25,15 +25,11 @@ const RAW_MARKUP = [/:[a-z][a-z0-9_+-]*[a-z0-9]:(?!\d)/, /<!date/, /&lt;|&gt;|&a
 describe("README's Try it without Slack (browser, both sizes)", function () {
   this.timeout(180_000);
   const browser = useBrowser();
-  let server: TestServer | undefined;
+  const server = useServer({}, startTestServer, 'test');
 
   before(async function () {
     this.timeout(60_000);
     await buildWidget();
-  });
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
   });
 
   /** Watches a page for what a person would notice as broken. */
@@ -78,7 +74,6 @@ describe("README's Try it without Slack (browser, both sizes)", function () {
 
   for (const size of SIZES) {
     it(`walks from sign-up to a Slack answer and the outbox at ${size.width}×${size.height}`, async () => {
-      server = await startTestServer();
       const url = server.url;
       const problems: string[] = [];
       const viewport = { width: size.width, height: size.height };

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { buildWidget } from '../../scripts/build';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { useServer } from '../helpers/app';
 import { useBrowser } from '../helpers/browser';
 import { ACME, ALICE } from '../slack/helpers';
 import { animationsDone, configuredWidget, shot, threadWith, type Widget, waitFor } from './widgetHelpers';
@@ -18,19 +18,12 @@ type Win = Window & { parley: Record<string, (...args: unknown[]) => unknown>; _
 
 describe('visitor widget API and settings (browser)', function () {
   this.timeout(120_000);
-  let server: TestServer;
+  const server = useServer();
   const browser = useBrowser();
 
   before(async function () {
     this.timeout(60_000);
     await buildWidget();
-  });
-  beforeEach(async function () {
-    this.timeout(60_000);
-    server = await startTestServer();
-  });
-  afterEach(async () => {
-    await server?.close();
   });
 
   const widgetOf = (page: Page) => page.locator('parley-widget');
@@ -233,6 +226,13 @@ describe('visitor widget API and settings (browser)', function () {
     };
     const widget = await configuredWidget(server, { triggerJson: JSON.stringify(triggers) });
     const page = browser.page;
+    // A clock the test can move on: after the reload below, the trigger's timer is run at once instead of waited for.
+    await page.clock.install();
+    await page.addInitScript(() => {
+      const w = window as unknown as Win;
+      w.__events = [];
+      document.addEventListener('parley.ready', () => w.__events.push('ready'));
+    });
     await openDemo(page, widget);
     const w = widgetOf(page);
     const peek = w.locator('.peek');
@@ -250,8 +250,8 @@ describe('visitor widget API and settings (browser)', function () {
 
     // A visitor already chatting (and within minDelay of the last one) is not approached again.
     await page.reload();
-    await w.locator('.launcher').waitFor({ state: 'attached' });
-    await page.waitForTimeout(1500);
+    await page.waitForFunction(() => (window as unknown as Win).__events.includes('ready'));
+    await page.clock.runFor(2_000);
     expect(await w.locator('.peek').count()).to.equal(0);
   });
 

@@ -6,23 +6,19 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { buildWidget } from '../../scripts/build';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { useServer } from '../helpers/app';
 import { useBrowser } from '../helpers/browser';
 import { ACME, ALICE } from '../slack/helpers';
 import { configuredWidget, shot, threadWith, type Widget, waitFor } from './widgetHelpers';
 
 describe('widget on first use (browser)', function () {
   this.timeout(90_000);
-  let server: TestServer;
+  const server = useServer();
   const browser = useBrowser();
 
   before(async function () {
     this.timeout(60_000);
     await buildWidget();
-    server = await startTestServer();
-  });
-  after(async () => {
-    await server?.close();
   });
 
   async function openDemo(page: Page, widget: Widget) {

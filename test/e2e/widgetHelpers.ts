@@ -50,9 +50,19 @@ export function threadWith(server: TestServer, channel: string, text: string): {
 export async function shot(page: Page, name: string): Promise<void> {
   const dir = path.join(RESULTS_DIR, 'widget');
   mkdirSync(dir, { recursive: true });
-  // Lets the panel's opening animation finish, so the picture shows what a person sees.
-  await page.waitForTimeout(300);
+  await transitionsDone(page);
   await page.screenshot({ path: path.join(dir, `${name}.png`) });
+}
+
+/**
+ * Waits until the widget's finite animations (the panel opening, a peek sliding in) are over, so a picture shows
+ * what a person sees; endless ones (a typing indicator) are left running.
+ */
+async function transitionsDone(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const root = document.querySelector('parley-widget')?.shadowRoot;
+    return !root || root.getAnimations().every((a) => a.effect?.getTiming().iterations === Number.POSITIVE_INFINITY);
+  });
 }
 
 /** Waits until the panel's opening animation is over, so its box is where it stays. */

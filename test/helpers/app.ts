@@ -149,16 +149,19 @@ export function startRelayServer(overrides: Partial<Config> = {}): Promise<TestS
  * One server for the enclosing `describe`: started before its first test; after its last, the Slack sandbox's
  * pending retries are dropped, every delivery in flight is awaited, and the server is closed. The handle reads
  * through to the running server, so tests use it as the server itself (`server.url`, `server.models`).
+ * `scope: 'test'` gives every test a server of its own instead, for suites whose tests each need a fresh Slack
+ * workspace (the sandbox has one).
  */
 export function useServer(
   overrides: Partial<Config> = {},
   start: (overrides: Partial<Config>) => Promise<TestServer> = startTestServer,
+  scope: 'suite' | 'test' = 'suite',
 ): TestServer {
   let current: TestServer | undefined;
-  before(async () => {
+  (scope === 'suite' ? before : beforeEach)(async () => {
     current = await start(overrides);
   });
-  after(async () => {
+  (scope === 'suite' ? after : afterEach)(async () => {
     const server = current;
     current = undefined;
     if (!server) return;
