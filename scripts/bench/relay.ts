@@ -1,40 +1,108 @@
 /**
- * `npx tsx scripts/bench/relay.ts [--visitors 50] [--rate 200] [--seconds 10] [--replies 20] [--idle 10000]`
+ * `npx tsx scripts/bench/relay.ts [--visitors 50] [--rate 200] [--replies 50] [--flood 1000] [--seconds 10] [--idle 10000]
+ *   [--profile dir]` (--profile: Parley's process writes a V8 CPU profile into dir when it stops)
  *
- * Runs Parley (embedded MongoDB, Slack sandbox, loopback only) with simulated visitors and prints:
- * messages per second, Parley's added latency visitor frame → Slack chat.postMessage call and Slack event →
- * visitor frame (p50/p99), then the memory held per idle visitor socket and the sockets held.
- * The per-channel Slack pace (about 1 post/s at real Slack) is lifted here: it is Slack's limit, not Parley's cost.
- * The sandbox does not write its state file during the run (its cost, not Parley's).
- * The idle sockets' client ends live in a child process (scripts/bench/relay-idle-clients.ts), so the memory
- * figure is Parley's own (its process also holds the embedded database, which idle sockets barely touch).
+ * Parley as a deployment runs it, each part its own process (test/helpers/processes.ts): the database, the Slack
+ * sandbox (scripts/bench/relay-slack.ts: the sandbox with a stopwatch), Parley (as `npm start` runs it), and this
+ * process as the load generator (visitors' WebSockets, operators' posts); the idle sockets' client ends live in one
+ * more child (relay-idle-clients.ts). It prints:
+ * - Parley's own CPU time per relayed message (from /proc/<pid>/stat of Parley's process; the database's is
+ *   printed apart, it is another process);
+ * - at `--rate` visitor messages/s offered: the visitor's ack (stored) p50/p99 and visitor frame → Slack's
+ *   chat.postMessage received p50/p99 (timestamped by the sandbox);
+ * - at `--replies` operator posts/s: Slack's event delivery → Parley's 200 (event ack) p50/p99 and operator post →
+ *   visitor frame p50/p99;
+ * - sustained msg/s each way, offered `--flood` msg/s;
+ * - Parley's memory with `--idle` idle visitor sockets.
+ * Slack's per-channel pace (about one post a second per channel) is lifted in Parley and in the sandbox: it is Slack's
+ * limit, not Parley's cost. Goals on a 2-core machine (PRODUCT.md §7, issue #14): ≥ 400 msg/s each way; ack p99
+ * ≤ 20 ms and visitor → Slack call p99 ≤ 50 ms at 200 msg/s; event ack p99 ≤ 100 ms; 10,000 idle sockets < 1 GB.
  */
-import { fork } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
-import type { ApiCall } from '../../server/sandbox/slack/types';
-import { ACME, ALICE, PAGE, setUpRelayWidget, startRelayServer } from '../../test/relay/helpers';
+import type { ParleyProcessConfig } from '../../test/helpers/processes';
+import {
+  FAST_PROCESS_CONFIG,
+  freePort,
+  type ProcessHandle,
+  setUpWidgetAcross,
+  startMongoProcess,
+  startParleyProcess,
+  startSlackSandboxProcess,
+} from '../../test/helpers/processes';
+import type { BenchLog } from './relay-slack';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
-  const value = i >= 0 ? Number(process.argv[i + 1]) : NaN;
+  const value = i >= 0 ? Number(process.argv[i + 1]) : Number.NaN;
   return Number.isFinite(value) && value >= 0 ? value : fallback;
 }
 
-const VISITORS = arg('visitors', 50);
+const VISITORS = Math.max(1, arg('visitors', 50));
 const RATE = arg('rate', 200);
-const SECONDS = arg('seconds', 10);
-const REPLIES = arg('replies', 20);
+const REPLIES = arg('replies', 50);
+const FLOOD = arg('flood', 1000);
+const SECONDS = Math.max(1, arg('seconds', 10));
 const IDLE = Math.min(arg('idle', 10_000), 20_000);
+/** How long the bench waits for the last message of a phase to arrive before it counts it lost. */
+const DRAIN_MS = 60_000;
+const PAGE = { url: 'https://bench.example.com/', title: 'Bench', referrer: '' };
+const profileAt = process.argv.indexOf('--profile');
+const PROFILE_DIR = profileAt >= 0 ? path.resolve(process.argv[profileAt + 1] ?? '.') : '';
 
 const percentile = (values: number[], p: number) => {
-  if (values.length === 0) return NaN;
+  if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 };
 const ms = (n: number) => `${n.toFixed(1)} ms`;
+const pct = (values: number[]) => `p50 ${ms(percentile(values, 50))}, p99 ${ms(percentile(values, 99))}`;
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 const sleep = (n: number) => new Promise((resolve) => setTimeout(resolve, n));
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
+const TICKS_PER_SECOND = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** CPU time (user + system) a process has used so far, in ms, from /proc/<pid>/stat. */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Fields 14 and 15 of proc(5): utime and stime, in clock ticks (field 3, the state, is fields[0]).
+  return ((Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND) * 1000;
+}
+
+/** Resident memory of a process, in bytes, from /proc/<pid>/status. */
+function rssBytes(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) * 1024 : Number.NaN;
+}
+
+/** CPU used by each watched process between `start()` and `stop()`. */
+function cpuMeter(processes: Record<string, ProcessHandle>) {
+  let at: Record<string, number> = {};
+  return {
+    start() {
+      at = Object.fromEntries(Object.entries(processes).map(([name, p]) => [name, cpuMs(p.pid)]));
+    },
+    stop(): Record<string, number> {
+      return Object.fromEntries(Object.entries(processes).map(([name, p]) => [name, cpuMs(p.pid) - (at[name] ?? 0)]));
+    },
+  };
+}
 
 type Frame = { t: string; visitorToken?: string; clientId?: string; message?: { text: string; from: string } };
 
@@ -47,118 +115,214 @@ function connect(wsUrl: string, onFrame: (f: Frame) => void): Promise<WebSocket>
   });
 }
 
+/** Limits lifted so the bench measures Parley's cost: Slack's per-channel pace, visitors' and sockets' rates. */
+const BENCH_CONFIG: ParleyProcessConfig = {
+  passwordHashing: FAST_PROCESS_CONFIG.passwordHashing,
+  rateLimits: FAST_PROCESS_CONFIG.rateLimits,
+  relay: {
+    slackPostsPerSecond: 1_000_000,
+    slackBurst: 1_000_000,
+    visitorMsgsPerMinute: 1_000_000,
+    framesPer10s: 1_000_000,
+    socketsPerIpPerMinute: 1_000_000,
+    presenceRefreshMs: 3_600_000,
+  },
+};
+
 async function main(): Promise<void> {
-  const server = await startRelayServer({
-    relay: {
-      slackPostsPerSecond: 100_000,
-      slackBurst: 100_000,
-      visitorMsgsPerMinute: 100_000,
-      framesPer10s: 100_000,
-      socketsPerIpPerMinute: 1_000_000,
-      presenceRefreshMs: 3_600_000,
-      outboxPollMs: 200,
-    },
-  });
+  console.log(`relay bench (load ${load()}): ${VISITORS} visitors; ${RATE} msgs/s and ${REPLIES} replies/s for ${SECONDS} s each,`);
+  console.log(`  then ${FLOOD} msgs/s offered each way for ${SECONDS} s, then ${IDLE} idle sockets`);
+  console.log("  Slack's per-channel pace (~1 post/s) is lifted in Parley and the sandbox: it is Slack's limit, not Parley's cost.");
+  const stopping: ProcessHandle[] = [];
   const closers: WebSocket[] = [];
   try {
-    const widget = await setUpRelayWidget(server);
-    const wsUrl = `${server.url.replace(/^http/, 'ws')}/ws`;
+    const mongo = await startMongoProcess();
+    stopping.push(mongo);
+    const port = await freePort();
+    const slack = await startSlackSandboxProcess({ appUrl: `http://127.0.0.1:${port}`, entry: 'scripts/bench/relay-slack.ts' });
+    stopping.push(slack);
+    const parley = await startParleyProcess({
+      mongodbUri: mongo.uri,
+      dbName: `bench_${randomBytes(4).toString('hex')}`,
+      slack,
+      jwtSecret: randomBytes(32).toString('hex'),
+      port,
+      config: BENCH_CONFIG,
+      name: 'parley',
+      env: PROFILE_DIR ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${PROFILE_DIR}` } : {},
+    });
+    stopping.push(parley);
+    const widget = await setUpWidgetAcross({ parleys: [parley], slack });
+    const wsUrl = `${parley.url.replace(/^http/, 'ws')}/ws`;
+    const cpu = cpuMeter({ parley, database: mongo, sandbox: slack });
 
-    const sentAt = new Map<string, number>();
-    const toSlack: number[] = [];
-    const state = server.slack.state;
-    // The stand-in rewrites its whole state file after every change; that is the sandbox's cost, not Parley's.
-    state.saveNow = () => undefined;
-    const logCall = state.logCall.bind(state);
-    state.logCall = (call: ApiCall) => {
-      const text = typeof call.args.text === 'string' ? call.args.text : '';
-      const t0 = call.method === 'chat.postMessage' ? sentAt.get(text) : undefined;
-      if (t0 !== undefined) {
-        toSlack.push(call.at - t0);
-        sentAt.delete(text);
+    // What the sandbox saw: chat.postMessage texts with their arrival time, and event acknowledgement times.
+    const postedAt = new Map<string, number>();
+    const eventAcks: { ms: number; ok: boolean }[] = [];
+    let reading = true;
+    const reader = (async () => {
+      while (reading) {
+        const taken = (await (await fetch(`${slack.url}/bench/log`)).json()) as BenchLog;
+        for (const p of taken.posts) postedAt.set(p.text, p.at);
+        eventAcks.push(...taken.events);
+        await sleep(100);
       }
-      logCall(call);
-    };
+    })();
 
+    const acked = new Map<string, number>();
+    const ackSentAt = new Map<string, number>();
     const replyAt = new Map<string, number>();
-    const toVisitor: number[] = [];
-    const ackAt = new Map<string, number>();
-    const acks: number[] = [];
+    const replySentAt = new Map<string, number>();
     const onFrame = (f: Frame) => {
       if (f.t === 'ack' && f.clientId) {
-        const t0 = ackAt.get(f.clientId);
-        if (t0 !== undefined) acks.push(performance.now() - t0);
-        ackAt.delete(f.clientId);
-        return;
-      }
-      if (f.t !== 'msg' || f.message?.from !== 'operator') return;
-      const t0 = replyAt.get(f.message.text);
-      if (t0 !== undefined) {
-        toVisitor.push(performance.now() - t0);
-        replyAt.delete(f.message.text);
+        const t0 = ackSentAt.get(f.clientId);
+        if (t0 !== undefined) acked.set(f.clientId, performance.now() - t0);
+      } else if (f.t === 'msg' && f.message?.from === 'operator' && replySentAt.has(f.message.text)) {
+        replyAt.set(f.message.text, Date.now());
       }
     };
 
-    console.log(
-      `relay bench: ${VISITORS} visitors, ${RATE} msgs/s for ${SECONDS} s, ${REPLIES} operator replies/s, then ${IDLE} idle sockets`,
-    );
-    const visitors: { ws: WebSocket; threadTs: string }[] = [];
+    const visitors: WebSocket[] = [];
     for (let i = 0; i < VISITORS; i++) {
       const ws = await connect(wsUrl, onFrame);
       closers.push(ws);
       ws.send(JSON.stringify({ t: 'hello', widgetId: widget.uuid, lastSeq: 0, page: PAGE }));
       ws.send(JSON.stringify({ t: 'msg', clientId: `warmup-${i}-xxxx`, text: `warm-up ${i}` }));
-      visitors.push({ ws, threadTs: '' });
+      visitors.push(ws);
     }
-    for (let tries = 0; tries < 600; tries++) {
-      const open = await server.models.Conversation.find({ ceId: widget.ceId, threadTs: { $ne: '' } }).sort({ number: 1 });
-      if (open.length >= VISITORS) {
-        open.forEach((c, i) => {
-          if (visitors[i]) visitors[i].threadTs = c.threadTs;
-        });
-        break;
-      }
-      await sleep(100);
-    }
-    // Which thread belongs to which socket does not matter: each reply is timed when any visitor receives it.
-    await sleep(500);
+    // A widget pings every 25 s; the bench's sockets do too, so none is closed as silent.
+    const pinger = setInterval(() => {
+      for (const ws of visitors) if (ws.readyState === ws.OPEN) ws.send('{"t":"ping"}');
+    }, 10_000);
+    const until = (done: () => boolean, timeoutMs: number) =>
+      (async () => {
+        const deadline = performance.now() + timeoutMs;
+        while (!done() && performance.now() < deadline) await sleep(50);
+      })();
+    await until(() => [...Array(VISITORS).keys()].every((i) => postedAt.has(`warm-up ${i}`)), DRAIN_MS);
+    const threads = (await slack.channelMessages(widget.channel)).filter((m) => m.isBot).map((m) => m.ts);
+    if (threads.length < VISITORS) throw new Error(`only ${threads.length} of ${VISITORS} conversations got a Slack thread`);
+    await sleep(1000);
 
-    const total = RATE * SECONDS;
-    const started = performance.now();
-    const base = Date.now() - performance.now();
-    let sent = 0;
-    let replies = 0;
-    const replyEvery = REPLIES > 0 ? RATE / REPLIES : Infinity;
-    while (sent < total) {
-      const due = Math.floor(((performance.now() - started) / 1000) * RATE);
-      while (sent < Math.min(due, total)) {
-        const v = visitors[sent % visitors.length];
-        const text = `b-${sent}`;
-        sentAt.set(text, base + performance.now());
-        ackAt.set(`bench-${sent}-xxxx`, performance.now());
-        v.ws.send(JSON.stringify({ t: 'msg', clientId: `bench-${sent}-xxxx`, text }));
-        if (sent % replyEvery < 1 && v.threadTs) {
-          const reply = `o-${replies++}`;
-          replyAt.set(reply, performance.now());
-          void server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, threadTs: v.threadTs, text: reply });
+    /** Sends visitor messages at `rate`/s for SECONDS; resolves with the texts sent, their wall-clock send times. */
+    const sendVisitorMessages = async (prefix: string, rate: number) => {
+      const sentAt = new Map<string, number>();
+      const total = rate * SECONDS;
+      const started = performance.now();
+      let sent = 0;
+      while (sent < total) {
+        const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * rate));
+        for (; sent < due; sent++) {
+          const text = `${prefix}-${sent}`;
+          const clientId = `${prefix}-${sent}-xxxx`;
+          ackSentAt.set(clientId, performance.now());
+          sentAt.set(text, Date.now());
+          visitors[sent % visitors.length].send(JSON.stringify({ t: 'msg', clientId, text }));
         }
-        sent += 1;
+        await sleep(2);
       }
-      await sleep(2);
-    }
-    const deadline = performance.now() + 30_000;
-    while ((sentAt.size > 0 || replyAt.size > 0) && performance.now() < deadline) await sleep(50);
-    const elapsed = (performance.now() - started) / 1000;
+      return sentAt;
+    };
+    const ackTimes = (prefix: string) => [...acked].filter(([id]) => id.startsWith(`${prefix}-`)).map(([, t]) => t);
+
+    /** Posts operator replies at `rate`/s for SECONDS, round the threads; resolves with the texts and their send times. */
+    const sendReplies = async (prefix: string, rate: number) => {
+      const total = rate * SECONDS;
+      const started = performance.now();
+      const requests: Promise<unknown>[] = [];
+      const texts: string[] = [];
+      let sent = 0;
+      while (sent < total) {
+        const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * rate));
+        // One request per thread per tick, carrying that thread's replies of the tick.
+        const batch = new Map<string, string[]>();
+        for (; sent < due; sent++) {
+          const text = `${prefix}-${sent}`;
+          replySentAt.set(text, Date.now());
+          texts.push(text);
+          const threadTs = threads[sent % threads.length];
+          batch.set(threadTs, [...(batch.get(threadTs) ?? []), text]);
+        }
+        for (const [threadTs, batchTexts] of batch) {
+          requests.push(
+            fetch(`${slack.url}/bench/post`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ channel: widget.channel, threadTs, texts: batchTexts }),
+            }).then((r) => r.arrayBuffer()),
+          );
+        }
+        await sleep(5);
+      }
+      await Promise.all(requests);
+      return texts;
+    };
+
+    // --------------------------------------------------------------- latency at RATE visitor messages/s
+    cpu.start();
+    const phaseA = performance.now();
+    const sentA = await sendVisitorMessages('a', RATE);
+    await until(() => [...sentA.keys()].every((t) => postedAt.has(t)), DRAIN_MS);
+    const cpuA = cpu.stop();
+    const reachedA = [...sentA].filter(([t]) => postedAt.has(t));
+    const toSlack = reachedA.map(([t, at]) => (postedAt.get(t) ?? at) - at);
+    console.log(`\nvisitor → Slack at ${RATE} msgs/s offered for ${SECONDS} s (load ${load()}):`);
+    console.log(`  ${reachedA.length}/${sentA.size} reached Slack in ${((performance.now() - phaseA) / 1000).toFixed(1)} s`);
+    console.log(`  visitor frame → ack (stored): ${pct(ackTimes('a'))}   goal p99 ≤ 20 ms`);
+    console.log(`  visitor frame → Slack's chat.postMessage received: ${pct(toSlack)}   goal p99 ≤ 50 ms`);
     console.log(
-      `messages: ${toSlack.length}/${total} reached Slack in ${elapsed.toFixed(1)} s → ${(toSlack.length / elapsed).toFixed(0)} msgs/s`,
-    );
-    console.log(`visitor frame → ack (stored): p50 ${ms(percentile(acks, 50))}, p99 ${ms(percentile(acks, 99))}`);
-    console.log(`visitor → Slack call: p50 ${ms(percentile(toSlack, 50))}, p99 ${ms(percentile(toSlack, 99))}`);
-    console.log(
-      `Slack event → visitor frame (from the operator's post, sandbox delivery included): ${toVisitor.length}/${replies} p50 ${ms(percentile(toVisitor, 50))}, p99 ${ms(percentile(toVisitor, 99))}`,
+      `  CPU per relayed message: Parley ${(cpuA.parley / Math.max(1, reachedA.length)).toFixed(2)} ms, database ${(cpuA.database / Math.max(1, reachedA.length)).toFixed(2)} ms, sandbox ${(cpuA.sandbox / Math.max(1, reachedA.length)).toFixed(2)} ms`,
     );
 
-    for (const v of visitors) v.ws.close();
+    // ---------------------------------------------------------------- Slack → visitor at REPLIES/s
+    await sleep(1000);
+    eventAcks.length = 0;
+    cpu.start();
+    const textsB = await sendReplies('b', REPLIES);
+    await until(() => textsB.every((t) => replyAt.has(t)), DRAIN_MS);
+    await sleep(500);
+    const cpuB = cpu.stop();
+    const toVisitor = textsB.filter((t) => replyAt.has(t)).map((t) => (replyAt.get(t) ?? 0) - (replySentAt.get(t) ?? 0));
+    console.log(`\nSlack → visitor at ${REPLIES} operator posts/s for ${SECONDS} s (load ${load()}):`);
+    console.log(
+      `  Slack's event delivery → Parley's 200 (event ack): ${pct(eventAcks.map((e) => e.ms))} over ${eventAcks.length} events (${eventAcks.filter((e) => !e.ok).length} not 2xx)   goal p99 ≤ 100 ms`,
+    );
+    console.log(
+      `  operator post → visitor frame (the sandbox's delivery included): ${toVisitor.length}/${textsB.length}, ${pct(toVisitor)}`,
+    );
+    console.log(`  Parley's CPU per relayed reply: ${(cpuB.parley / Math.max(1, toVisitor.length)).toFixed(2)} ms`);
+
+    // ------------------------------------------------------------------------- sustained, each way
+    await sleep(1000);
+    cpu.start();
+    const phaseC = Date.now();
+    const sentC = await sendVisitorMessages('c', FLOOD);
+    await until(() => [...sentC.keys()].every((t) => postedAt.has(t)), DRAIN_MS);
+    const cpuC = cpu.stop();
+    const reachedC = [...sentC.keys()].filter((t) => postedAt.has(t)).map((t) => postedAt.get(t) ?? 0);
+    const lastC = Math.max(phaseC + 1, ...reachedC);
+    console.log(`\nsustained, ${FLOOD} msgs/s offered for ${SECONDS} s (load ${load()}):`);
+    console.log(
+      `  visitor → Slack: ${reachedC.length}/${sentC.size} in ${((lastC - phaseC) / 1000).toFixed(1)} s → ${((reachedC.length * 1000) / (lastC - phaseC)).toFixed(0)} msgs/s (acks ${pct(ackTimes('c'))}); Parley ${(cpuC.parley / Math.max(1, reachedC.length)).toFixed(2)} ms CPU/msg   goal ≥ 400 msgs/s`,
+    );
+    await sleep(1000);
+    eventAcks.length = 0;
+    cpu.start();
+    const phaseD = Date.now();
+    const textsD = await sendReplies('d', FLOOD);
+    await until(() => textsD.every((t) => replyAt.has(t)), DRAIN_MS);
+    const cpuD = cpu.stop();
+    const reachedD = textsD.filter((t) => replyAt.has(t)).map((t) => replyAt.get(t) ?? 0);
+    const lastD = Math.max(phaseD + 1, ...reachedD);
+    console.log(
+      `  Slack → visitor: ${reachedD.length}/${textsD.length} in ${((lastD - phaseD) / 1000).toFixed(1)} s → ${((reachedD.length * 1000) / (lastD - phaseD)).toFixed(0)} msgs/s (event acks ${pct(eventAcks.map((e) => e.ms))}); Parley ${(cpuD.parley / Math.max(1, reachedD.length)).toFixed(2)} ms CPU/msg, sandbox ${(cpuD.sandbox / Math.max(1, reachedD.length)).toFixed(2)} ms   goal ≥ 400 msgs/s`,
+    );
+    clearInterval(pinger);
+    reading = false;
+    await reader;
+
+    // ------------------------------------------------------------------------------- idle sockets
+    for (const ws of visitors) ws.close();
     if (IDLE > 0) {
       // Idle visitors reuse a few visitor tokens so the figure is the sockets' cost, not 10,000 new visitor records.
       const tokens: string[] = [];
@@ -173,9 +337,8 @@ async function main(): Promise<void> {
         });
         tokens.push(token);
       }
-      global.gc?.();
-      await sleep(500);
-      const before = process.memoryUsage();
+      await sleep(2000);
+      const before = rssBytes(parley.pid);
       const clients = fork(path.join(__dirname, 'relay-idle-clients.ts'), [wsUrl, widget.uuid, String(IDLE), JSON.stringify(tokens)], {
         execArgv: ['--import', 'tsx'],
       });
@@ -183,19 +346,17 @@ async function main(): Promise<void> {
         clients.once('message', (m: { welcomed?: number }) => resolve(m.welcomed ?? 0));
         clients.once('exit', () => resolve(0));
       });
-      global.gc?.();
-      await sleep(1000);
-      const after = process.memoryUsage();
-      const held = server.parley.relay.gateway.socketCount;
+      await sleep(3000);
+      const after = rssBytes(parley.pid);
       clients.kill();
-      console.log(`idle sockets held by Parley: ${held} (${welcomed} welcomed)`);
+      console.log(`\n${welcomed}/${IDLE} idle sockets welcomed by Parley (load ${load()}):`);
       console.log(
-        `Parley's memory with ${held} idle sockets: rss +${mb(after.rss - before.rss)} (process total ${mb(after.rss)}, embedded database included), heap +${mb(after.heapUsed - before.heapUsed)}; about ${((after.rss - before.rss) / Math.max(1, held) / 1024).toFixed(1)} KB per socket`,
+        `  Parley's process: rss ${mb(after)} (+${mb(after - before)} for the sockets), about ${((after - before) / Math.max(1, welcomed) / 1024).toFixed(1)} KB per socket   goal < 1 GB at 10,000`,
       );
     }
   } finally {
     for (const ws of closers) ws.terminate();
-    await server.close();
+    for (const p of stopping.reverse()) await p.stop();
   }
 }
 

@@ -231,10 +231,12 @@ export const SANDBOX_ALICE = 'U0ALICE001';
 
 /**
  * The Slack sandbox as its own process (scripts/sandbox-slack.ts, default seed: the Acme workspace), sending
- * events, interactions and commands to `appUrl`/slack/events unless `eventsUrl` says otherwise.
+ * events, interactions and commands to `appUrl`/slack/events unless `eventsUrl` says otherwise. `entry`: another
+ * script taking the same flags and printing the same ready line (scripts/bench/relay-slack.ts adds a stopwatch).
  */
 export async function startSlackSandboxProcess(options: {
   appUrl: string;
+  entry?: string;
   eventsUrl?: string;
   credentials?: SlackCredentials;
   port?: number;
@@ -251,7 +253,7 @@ export async function startSlackSandboxProcess(options: {
     '--signing-secret',
     credentials.signingSecret,
   );
-  const [command, fullArgs] = tsEntry('scripts/sandbox-slack.ts', args);
+  const [command, fullArgs] = tsEntry(options.entry ?? 'scripts/sandbox-slack.ts', args);
   const { handle, match } = await spawnProcess('slack-sandbox', command, fullArgs, {
     ready: /Slack sandbox on (\S+?)\/?$/,
     echo: options.echo,
