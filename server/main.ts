@@ -1,6 +1,7 @@
 /**
  * Starts Parley from its configuration: the database (embedded unless MONGODB_URI is set), the
- * models and plan catalog, mail, and the HTTP server.
+ * models and plan catalog, mail, billing, the relay with its outbox, the Slack side, and the HTTP server.
+ * Parts are built here once and passed to what uses them; nothing looks a collaborator up by itself.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,12 +21,13 @@ import { createMailer, type Mailer } from './mail';
 import { createModels, ensureIndexes, type Models } from './models';
 import { seedPlans } from './models/Plan';
 import { createRelay, type Relay } from './relay';
-import { startAssistant } from './relay/assist';
+import { type Assistant, moveQueuedThreadPosts, startAssistant } from './relay/assist';
 import type { Clock } from './relay/context';
+import { RELAY_JOB_HANDLERS } from './relay/jobs';
 import { createReportRecorder } from './reports/recorder';
 import type { SlackSandbox } from './sandbox/slack';
 import type { StripeSandbox } from './sandbox/stripe';
-import { startSlackSandbox } from './slack';
+import { HomeTabs, SLACK_JOB_HANDLERS, startSlackSandbox } from './slack';
 
 export type Parley = {
   /** Where users reach it (config.publicUrl, or the real address when the port was chosen by the system). */
@@ -44,6 +46,10 @@ export type Parley = {
   demoUrl?: string;
   /** The visitor relay: WebSocket gateway at /ws, outbox worker, presence. */
   relay: Relay;
+  /** Response reminders in threads (tests run its pass with a clock moved forward). */
+  assistant: Assistant;
+  /** Keeps the App Home tabs people opened up to date. */
+  homeTabs: HomeTabs;
   /** Stripe billing (Stripe itself, or the Stripe sandbox through STRIPE_API_URL). */
   billing: Billing;
   close(): Promise<void>;
@@ -79,6 +85,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     await seedPlans(models.Plan);
     await forgetPlaintextApiKeys(models);
     await sweepExports({ models, dataDir: config.dataDir });
+    await moveQueuedThreadPosts(connection, models);
 
     const server = createServer();
     cleanups.push(
@@ -115,8 +122,18 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     const reports = createReportRecorder({ models, logger, now: clock ? () => clock.now() : undefined });
     const billing = createBilling({ config: effective, models, stripe: createStripeClient(effective.stripe), logger });
     cleanups.push(() => billing.idle());
-    const relay = createRelay({ config: effective, models, mailer, logger, clock, reports });
+    const relay = createRelay({
+      config: effective,
+      models,
+      mailer,
+      logger,
+      clock,
+      reports,
+      jobHandlers: { ...RELAY_JOB_HANDLERS, ...SLACK_JOB_HANDLERS },
+    });
     cleanups.push(() => relay.close());
+    const homeTabs = new HomeTabs({ models, config: effective, relay });
+    cleanups.push(() => homeTabs.stop());
     const app = createApp({
       config: effective,
       models,
@@ -126,6 +143,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       slackSandbox,
       stripeSandbox,
       relay,
+      homeTabs,
       billing,
     });
     server.on('request', app);
@@ -151,6 +169,8 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       stripeSandbox,
       demoUrl,
       relay,
+      assistant,
+      homeTabs,
       billing,
       close,
     };

@@ -1,7 +1,7 @@
 /**
  * The bots and people a widget adds to each new conversation (the console's "Configure Bots and Users"): the
  * workspace's users as Slack lists them (needs users:read), and the stored choice. The relay invites them
- * when it opens a conversation's thread (server/relay/jobs.ts, slack.invite).
+ * when it opens a conversation's thread (server/slack/outboxJobs.ts, slack.invite).
  */
 import type { WebClient } from '@slack/web-api';
 import { MissingScopeError, NotFoundError, ValidationError } from '../errors';

@@ -6,10 +6,10 @@
  */
 import type { Types } from 'mongoose';
 import type { EndedBy } from '../models/Conversation';
-import { visitorLabel } from '../relay/blocks';
 import type { RelayContext } from '../relay/context';
 import { headerUpdate, record } from '../relay/conversations';
 import { serialised } from '../relay/history';
+import { visitorLabel } from '../relay/slackText';
 import { conversationPayload, transcriptMail } from '../relay/transcript';
 import { fireWebhook } from '../relay/webhooks';
 

@@ -5,9 +5,9 @@
  * Every delivery goes through the outbox, so an unreachable Slack or webhook is retried, not lost.
  */
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
-import { escapeMrkdwn } from '../relay/blocks';
 import type { RelayContext } from '../relay/context';
 import { hashToken } from '../relay/gateway';
+import { escapeMrkdwn } from '../relay/slackText';
 import { fireWebhook } from '../relay/webhooks';
 import type { OfflineMessage } from '../shared/widget-protocol';
 

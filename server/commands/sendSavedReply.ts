@@ -1,8 +1,7 @@
 import { isValidObjectId } from 'mongoose';
 import { NotFoundError, ValidationError } from '../errors';
-import type { Models } from '../models';
-import { relayFor } from '../relay';
 import { deliverSavedReply, type SentSavedReply } from '../relay/assist';
+import type { RelayContext } from '../relay/context';
 import { requirePlanFeature } from './planFeature';
 
 export type SendSavedReplyInput = {
@@ -19,9 +18,7 @@ export type SendSavedReplyInput = {
  * thread in the operator's name. Throws NotFoundError (no such conversation or reply), ValidationError (the
  * conversation ended, neither replyId nor shortcut given) or PaymentRequiredError (plan without saved replies).
  */
-export async function sendSavedReply(deps: { models: Models }, input: SendSavedReplyInput): Promise<SentSavedReply> {
-  const ctx = relayFor(deps.models);
-  if (!ctx) throw new Error('the relay is not running');
+export async function sendSavedReply(ctx: RelayContext, input: SendSavedReplyInput): Promise<SentSavedReply> {
   const { models } = ctx;
   const conversation = isValidObjectId(input.conversationId) ? await models.Conversation.findById(input.conversationId) : null;
   if (!conversation) throw new NotFoundError('Conversation not found');

@@ -1,9 +1,8 @@
 import { isValidObjectId } from 'mongoose';
 import { NotFoundError, ValidationError } from '../errors';
-import type { Models } from '../models';
 import type { QuestionGroupDocument } from '../models/QuestionGroup';
-import { relayFor } from '../relay';
 import { askFirstQuestion } from '../relay/assist';
+import type { RelayContext } from '../relay/context';
 import { requirePlanFeature } from './planFeature';
 
 export type StartQuestionGroupInput = {
@@ -18,9 +17,7 @@ export type StartQuestionGroupInput = {
  * answers; each answer the visitor picks lands in the thread and leads where the tree says. Throws
  * NotFoundError, ValidationError (conversation ended, nothing named) or PaymentRequiredError.
  */
-export async function startQuestionGroup(deps: { models: Models }, input: StartQuestionGroupInput): Promise<QuestionGroupDocument> {
-  const ctx = relayFor(deps.models);
-  if (!ctx) throw new Error('the relay is not running');
+export async function startQuestionGroup(ctx: RelayContext, input: StartQuestionGroupInput): Promise<QuestionGroupDocument> {
   const { models } = ctx;
   const conversation = isValidObjectId(input.conversationId) ? await models.Conversation.findById(input.conversationId) : null;
   if (!conversation) throw new NotFoundError('Conversation not found');

@@ -14,7 +14,7 @@ import type { Relay } from '../relay';
 import type { SlackSandbox } from '../sandbox/slack';
 import type { StripeSandbox } from '../sandbox/stripe';
 import { siteRouter } from '../site';
-import { slackRouter } from '../slack';
+import { type HomeTabs, slackRouter } from '../slack';
 import { devOutboxRouter } from './devOutbox';
 import { errorHandler, type Logger } from './errorHandler';
 import { staticConsole } from './staticConsole';
@@ -32,8 +32,10 @@ export type AppDeps = {
   slackSandbox?: SlackSandbox;
   /** Its hosted pages and operator page mounted at /sandbox/stripe when Parley runs without STRIPE_SECRET_KEY. */
   stripeSandbox?: StripeSandbox;
-  /** Serves the public widget API under /widget when given. */
-  relay?: Relay;
+  /** The visitor relay: the Slack listeners and the widget and settings APIs work through it. */
+  relay: Relay;
+  /** App Home tabs the Slack listeners keep fresh. */
+  homeTabs: HomeTabs;
   billing: Billing;
 };
 
@@ -61,12 +63,10 @@ export function createApp(deps: AppDeps): express.Express {
   );
 
   // Before any body parser: Bolt verifies signatures on the raw body.
-  app.use(slackRouter({ config: deps.config, models: deps.models, logger }));
-  if (deps.relay) {
-    app.use(widgetApiRouter(deps.relay));
-    app.use('/v1', updateConfigRouter({ models: deps.models, config: deps.config, relay: deps.relay }));
-    app.use(teamAvatarFilesRouter(deps.models));
-  }
+  app.use(slackRouter({ config: deps.config, models: deps.models, relay: deps.relay, homeTabs: deps.homeTabs, logger }));
+  app.use(widgetApiRouter(deps.relay));
+  app.use('/v1', updateConfigRouter({ models: deps.models, config: deps.config, relay: deps.relay }));
+  app.use(teamAvatarFilesRouter(deps.models));
   // Before the API's JSON parser: Stripe's signature covers the raw body.
   app.use(billingRouter({ billing: deps.billing, models: deps.models }));
   app.use('/v1', apiRouter({ config: deps.config, models: deps.models, mailer: deps.mailer, billing: deps.billing, logger }));

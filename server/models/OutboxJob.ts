@@ -12,6 +12,7 @@ export type OutboxKind =
   | 'slack.invite'
   | 'slack.offline'
   | 'slack.ephemeral'
+  | 'slack.threadPost'
   | 'webhook'
   | 'mail';
 

@@ -8,7 +8,7 @@ import { apiKeyModel } from './ApiKey';
 import { botUserModel } from './BotUser';
 import { chatEndpointModel } from './ChatEndpoint';
 import { conversationCounterModel, conversationModel } from './Conversation';
-import { conversationAssistModel, threadPostModel } from './ConversationAssist';
+import { conversationAssistModel } from './ConversationAssist';
 import { gdprErasureModel } from './GdprErasure';
 import { gdprExportModel } from './GdprExport';
 import { installationModel } from './Installation';
@@ -51,7 +51,6 @@ export function createModels(connection: Connection) {
     SavedReply: savedReplyModel(connection),
     QuestionGroup: questionGroupModel(connection),
     ConversationAssist: conversationAssistModel(connection),
-    ThreadPost: threadPostModel(connection),
     BotUser: botUserModel(connection),
     Invitation: invitationModel(connection),
     ApiKey: apiKeyModel(connection),

@@ -1,12 +1,11 @@
 /**
  * What Parley does in conversations by itself, next to relaying: saved replies (sent by an operator or
  * automatically on trigger phrases), question groups the visitor walks through, and response reminders in
- * the thread while a visitor waits. Parley's own thread posts go through a small durable queue (ThreadPost):
- * stored first, posted in order per conversation once the thread exists, retried after failures. The
- * relay's Slack listener ignores them, as it ignores every bot post, so nothing is relayed twice.
+ * the thread while a visitor waits. Parley's own thread posts are outbox jobs (slack.threadPost) on the
+ * conversation's key, in order with its other Slack posts. The Slack message listener ignores them, as it
+ * ignores every bot post, so nothing is relayed twice.
  */
-import { ErrorCode } from '@slack/web-api';
-import type { Types } from 'mongoose';
+import type { Connection, Types } from 'mongoose';
 import { sanitiseQuestionHtml, treeOf } from '../commands/questionGroups';
 import { decodeResponse, renderForSlack, renderForWidget } from '../commands/savedReplies';
 import type { Models } from '../models';
@@ -17,133 +16,84 @@ import type { QuestionGroupDocument } from '../models/QuestionGroup';
 import type { SavedReplyDocument } from '../models/SavedReply';
 import { findNode, type TreeNode } from '../shared/questionGroups';
 import { matchesTriggerPhrases } from '../shared/savedReplies';
-import { escapeMrkdwn, visitorLabel } from './blocks';
+import { operatorAuthor } from './authors';
 import type { RelayContext } from './context';
 import { headerUpdate, record, WidgetRefusal } from './conversations';
-import { operatorAuthor } from './fromSlack';
 import { serialised } from './history';
+import { escapeMrkdwn, visitorLabel } from './slackText';
 
-/** How often the worker looks for due reminders and unposted thread posts, unless told otherwise. */
+/** How often the worker looks for due reminders, unless told otherwise. */
 export const ASSIST_TICK_MS = 5_000;
-const LOCK_MS = 60_000;
-/** A thread that never appeared (Parley uninstalled before the header was posted): give its posts up. */
-const THREAD_WAIT_MS = 30 * 60_000;
 
-type Block = Record<string, unknown>;
-type Post = { text: string; blocks?: Block[]; username?: string; iconUrl?: string; messageId?: Types.ObjectId | null };
+/** One of Parley's own posts in a conversation's thread; the Slack side builds its Block Kit (slack.threadPost). */
+export type ThreadPost = {
+  /** mrkdwn. */
+  text: string;
+  /** note: a small grey line; alert: a full-size line (reminders); reply: a saved reply, `footer` under it. */
+  look: 'note' | 'alert' | 'reply';
+  footer?: string;
+  /** Posted in this name and with this picture instead of Parley's. */
+  username?: string;
+  iconUrl?: string;
+  /** The operator message this post mirrors in the thread; its slackTs is set once posted. */
+  messageId?: string;
+};
 
-function context(text: string): Block {
-  return { type: 'context', elements: [{ type: 'mrkdwn', text }] };
-}
+type ThreadOf = { _id: Types.ObjectId; slackChannel: string };
 
-/** Stores a thread post and wakes the worker of this process. */
-export async function queueThreadPost(ctx: RelayContext, conversationId: Types.ObjectId, post: Post): Promise<void> {
-  await ctx.models.ThreadPost.create({
-    conversationId,
-    text: post.text,
-    blocks: post.blocks ?? [],
-    username: post.username ?? '',
-    iconUrl: post.iconUrl ?? '',
-    messageId: post.messageId ?? null,
+/**
+ * Queues a post in the conversation's thread: an outbox job on the conversation's key, so it goes out after
+ * the header and everything queued before it for that conversation (the visitor message that led to it),
+ * paced and retried like every other Slack post.
+ */
+export async function queueThreadPost(ctx: RelayContext, conversation: ThreadOf, post: ThreadPost): Promise<void> {
+  const payload: Record<string, unknown> = { conversationId: String(conversation._id), ...post };
+  await ctx.outbox.enqueue('slack.threadPost', String(conversation._id), payload, {
+    channel: conversation.slackChannel,
+    conversationId: conversation._id,
   });
-  assistants.get(ctx.models)?.kick();
 }
 
 /** A small context line in the thread (answers, notes of what Parley did). */
-export function queueThreadNote(ctx: RelayContext, conversationId: Types.ObjectId, text: string): Promise<void> {
-  return queueThreadPost(ctx, conversationId, { text, blocks: [context(text)] });
+export function queueThreadNote(ctx: RelayContext, conversation: ThreadOf, text: string): Promise<void> {
+  return queueThreadPost(ctx, conversation, { text, look: 'note' });
 }
-
-/** Posts waiting for a thread younger than this make the worker look again soon rather than at its next tick. */
-const SOON_MS = 30_000;
 
 /**
- * Posts the due thread posts, oldest first, one conversation at a time. `waiting`: some recent post waits for
- * its conversation's thread (the header is being posted right now).
+ * Thread posts an earlier version kept in a queue of its own (collection threadposts) move into the outbox
+ * once, at start, in their order. Each keeps its id, so a start interrupted halfway moves nothing twice.
+ * Posts that queue had given up on are dropped with it. Returns how many moved.
  */
-export async function postThreadPosts(ctx: RelayContext, now = new Date()): Promise<{ posted: number; waiting: boolean }> {
-  const due = await ctx.models.ThreadPost.find({ failedAt: null, runAt: { $lte: now } }, { conversationId: 1 })
-    .sort({ _id: 1 })
-    .limit(1000)
-    .lean<{ conversationId: Types.ObjectId }[]>();
-  const result = { posted: 0, waiting: false };
-  for (const id of new Set(due.map((d) => String(d.conversationId)))) await drainConversation(ctx, id, result);
-  return result;
-}
-
-async function drainConversation(ctx: RelayContext, conversationId: string, result: { posted: number; waiting: boolean }): Promise<void> {
-  const { ThreadPost, Conversation, Message } = ctx.models;
-  for (;;) {
-    const head = await ThreadPost.findOne({ conversationId, failedAt: null }).sort({ _id: 1 });
-    if (!head) return;
-    const now = Date.now();
-    if (head.runAt.getTime() > now || (head.lockedUntil && head.lockedUntil.getTime() > now)) return;
-    const conversation = await Conversation.findById(conversationId);
-    if (!conversation) {
-      await ThreadPost.deleteMany({ conversationId });
-      return;
-    }
-    if (!conversation.threadTs) {
-      const age = now - head.createdAt.getTime();
-      if (age > THREAD_WAIT_MS) {
-        await ThreadPost.updateMany(
-          { conversationId },
-          { $set: { failedAt: new Date(), lastError: 'the conversation never got a Slack thread' } },
-        );
-      }
-      if (age < SOON_MS) result.waiting = true;
-      return;
-    }
-    const claimed = await ThreadPost.findOneAndUpdate(
-      { _id: head._id, lockedUntil: head.lockedUntil },
-      { $set: { lockedUntil: new Date(now + LOCK_MS) }, $inc: { attempts: 1 } },
-      { returnDocument: 'after' },
-    );
-    if (!claimed) return;
-    const team = await ctx.slack.forTeam(conversation.slackTeamId);
-    if (!team) {
-      await ThreadPost.updateOne(
-        { _id: claimed._id },
-        { $set: { failedAt: new Date(), lastError: 'Parley is not installed in the team' } },
-      );
-      continue;
-    }
+export async function moveQueuedThreadPosts(connection: Connection, models: Models): Promise<number> {
+  const old = connection.collection('threadposts');
+  const rows = await old.find({ failedAt: null }).sort({ _id: 1 }).toArray();
+  let moved = 0;
+  for (const row of rows) {
+    const conversation = await models.Conversation.findById(row.conversationId, { slackChannel: 1 }).lean<{ slackChannel: string }>();
+    if (!conversation) continue;
     try {
-      const res = await team.client.chat.postMessage({
+      await models.OutboxJob.create({
+        _id: row._id,
+        kind: 'slack.threadPost',
+        key: String(row.conversationId),
         channel: conversation.slackChannel,
-        thread_ts: conversation.threadTs,
-        text: claimed.text,
-        ...(claimed.blocks.length > 0 ? { blocks: claimed.blocks } : {}),
-        ...(claimed.username ? { username: claimed.username } : {}),
-        ...(claimed.iconUrl ? { icon_url: claimed.iconUrl } : {}),
-        unfurl_links: false,
-        unfurl_media: false,
-      } as Parameters<typeof team.client.chat.postMessage>[0]);
-      if (claimed.messageId) await Message.updateOne({ _id: claimed.messageId }, { $set: { slackTs: String(res.ts) } });
-      await ThreadPost.deleteOne({ _id: claimed._id });
-      result.posted += 1;
+        conversationId: row.conversationId,
+        payload: {
+          conversationId: String(row.conversationId),
+          text: typeof row.text === 'string' ? row.text : '',
+          blocks: Array.isArray(row.blocks) ? row.blocks : [],
+          ...(row.username ? { username: String(row.username) } : {}),
+          ...(row.iconUrl ? { iconUrl: String(row.iconUrl) } : {}),
+          ...(row.messageId ? { messageId: String(row.messageId) } : {}),
+        },
+      });
+      moved += 1;
     } catch (error) {
-      const e = error as { code?: unknown; retryAfter?: unknown; data?: { error?: unknown }; message?: string };
-      const message = e.message ?? String(error);
-      if (
-        e.code === ErrorCode.PlatformError &&
-        !['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout'].includes(String(e.data?.error))
-      ) {
-        ctx.logger.warn(`assist: thread post ${String(claimed._id)} refused by Slack: ${message}`);
-        await ThreadPost.updateOne({ _id: claimed._id }, { $set: { failedAt: new Date(), lockedUntil: null, lastError: message } });
-        continue;
-      }
-      const wait =
-        e.code === ErrorCode.RateLimitedError
-          ? Math.max(1, Number(e.retryAfter) || 1) * 1000
-          : Math.min(300_000, 1000 * 2 ** Math.min(claimed.attempts, 8));
-      await ThreadPost.updateOne(
-        { _id: claimed._id },
-        { $set: { runAt: new Date(Date.now() + wait), lockedUntil: null, lastError: message } },
-      );
-      return;
+      if ((error as { code?: unknown }).code !== 11000) throw error;
     }
   }
+  if (rows.length > 0 || (await old.countDocuments({})) > 0) await old.deleteMany({});
+  return moved;
 }
 
 /**
@@ -192,7 +142,7 @@ export async function sendDueReminders(ctx: RelayContext, now = new Date()): Pro
       count <= MAX_RESPONSE_REMINDERS
         ? `<!here> :alarm_clock: ${who} has been waiting ${waited} for an answer.`
         : `:hourglass: ${who} is still unanswered after ${waited}. That was the last reminder; the visitor sees your reply whenever it comes.`;
-    await queueThreadPost(ctx, c._id, { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] });
+    await queueThreadPost(ctx, c, { text, look: 'alert' });
     sent += 1;
   }
   return sent;
@@ -255,12 +205,13 @@ export async function deliverSavedReply(
   const line = operator
     ? `Saved reply “${label}” sent by <@${operator.slackUserId}>`
     : `:robot_face: Sent automatically: saved reply “${label}” matched the visitor's message.`;
-  await queueThreadPost(ctx, conversation._id, {
+  await queueThreadPost(ctx, conversation, {
     text: slackText,
-    blocks: [{ type: 'section', text: { type: 'mrkdwn', text: slackText || ' ' } }, context(line)],
+    look: 'reply',
+    footer: line,
     username: operator ? operator.name : author.name,
     iconUrl: operator ? operator.avatarUrl : author.avatarUrl,
-    messageId: message._id,
+    messageId: String(message._id),
   });
   return { message, ...rendered };
 }
@@ -327,7 +278,7 @@ export async function askFirstQuestion(
       record(ctx, conversation, { kind: 'msg', from: 'operator', text: plain(html), html, author: widgetAuthor(ce) }),
     );
   }
-  await queueThreadNote(ctx, conversation._id, `:clipboard: Question group “${escapeMrkdwn(group.label)}” started.`);
+  await queueThreadNote(ctx, conversation, `:clipboard: Question group “${escapeMrkdwn(group.label)}” started.`);
   if (first) await ask(ctx, conversation, group.uid, first);
 }
 
@@ -384,11 +335,7 @@ export async function answerQuestion(
   );
   if (!taken) return;
   const { node, parent, top } = found;
-  await queueThreadNote(
-    ctx,
-    conversation._id,
-    `:ballot_box_with_check: ${escapeMrkdwn(parent?.text ?? '')} → *${escapeMrkdwn(node.text)}*`,
-  );
+  await queueThreadNote(ctx, conversation, `:ballot_box_with_check: ${escapeMrkdwn(parent?.text ?? '')} → *${escapeMrkdwn(node.text)}*`);
   const ce = await ctx.models.ChatEndpoint.findById(conversation.ceId);
   if (!ce) return;
   const action = node.action ?? '';
@@ -396,7 +343,7 @@ export async function answerQuestion(
   if (action === 'next' && tree[top + 1]) return ask(ctx, conversation, group.uid, tree[top + 1] as TreeNode);
   if (action === 'form') {
     await serialised(String(conversation._id), () => record(ctx, conversation, { kind: 'askEmail', from: 'operator' }));
-    await queueThreadNote(ctx, conversation._id, ':email: The visitor was asked for their e-mail address.');
+    await queueThreadNote(ctx, conversation, ':email: The visitor was asked for their e-mail address.');
     return;
   }
   if (action === 'customResponse') {
@@ -412,60 +359,46 @@ export async function answerQuestion(
     await ctx.models.ConversationAssist.updateOne({ _id: waiting._id }, { $set: { roomChoice: action } });
     await queueThreadNote(
       ctx,
-      conversation._id,
+      conversation,
       `:door: The visitor chose to chat in ${room?.RoomName ? `#${escapeMrkdwn(room.RoomName)}` : 'another room'}.`,
     );
     return;
   }
-  await queueThreadNote(ctx, conversation._id, `:checkered_flag: Question group “${escapeMrkdwn(group.label)}” finished.`);
+  await queueThreadNote(ctx, conversation, `:checkered_flag: Question group “${escapeMrkdwn(group.label)}” finished.`);
 }
 
-export type Assistant = { tick(now?: Date): Promise<void>; kick(): void; stop(): Promise<void> };
-const assistants = new WeakMap<Models, Assistant>();
+export type Assistant = { tick(now?: Date): Promise<void>; stop(): Promise<void> };
 
-/** The assistant worker running on these models, if any (tests run a tick with it). */
-export function assistantFor(models: Models): Assistant | undefined {
-  return assistants.get(models);
-}
-
-/** Starts the worker: due reminders and thread posts every `tickMs`, and thread posts at once when kicked. */
+/** Starts the reminder pass every `tickMs`; `tick` runs one now (tests pass a clock moved forward). */
 export function startAssistant(ctx: RelayContext, tickMs = ASSIST_TICK_MS): Assistant {
-  // Passes run one after another on one chain; kicks while one is waiting to start add nothing.
+  // Passes run one after another on one chain; a timer firing while one waits to start adds nothing.
   let chain: Promise<void> = Promise.resolve();
-  let kickQueued = false;
+  let waiting = false;
   let stopped = false;
-  const pass = async (now?: Date) => {
-    if (stopped) return;
-    await sendDueReminders(ctx, now);
-    const { waiting } = await postThreadPosts(ctx);
-    if (waiting && !stopped) setTimeout(kick, 250).unref();
-  };
   const queue = (work: () => Promise<void>): Promise<void> => {
     chain = chain.then(work).catch((error: unknown) => {
-      if (!stopped) ctx.logger.error('assist: pass failed', error);
+      if (!stopped) ctx.logger.error('assist: reminder pass failed', error);
     });
     return chain;
   };
-  const kick = () => {
-    if (kickQueued || stopped) return;
-    kickQueued = true;
+  const pass = async (now?: Date) => {
+    if (!stopped) await sendDueReminders(ctx, now);
+  };
+  const timer = setInterval(() => {
+    if (waiting || stopped) return;
+    waiting = true;
     void queue(() => {
-      kickQueued = false;
+      waiting = false;
       return pass();
     });
-  };
-  const timer = setInterval(kick, tickMs);
+  }, tickMs);
   timer.unref();
-  const assistant: Assistant = {
+  return {
     tick: (now) => queue(() => pass(now)),
-    kick,
     async stop() {
       stopped = true;
       clearInterval(timer);
-      assistants.delete(ctx.models);
       await chain;
     },
   };
-  assistants.set(ctx.models, assistant);
-  return assistant;
 }

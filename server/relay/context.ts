@@ -3,7 +3,7 @@ import type { Logger } from '../http/errorHandler';
 import type { Mailer } from '../mail';
 import type { Models } from '../models';
 import type { ReportRecorder } from '../reports/recorder';
-import type { SlackAuthors } from './fromSlack';
+import type { SlackAuthors } from './authors';
 import type { Outbox } from './outbox';
 import type { Presence } from './presence';
 import type { PubSub } from './pubsub';

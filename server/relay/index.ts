@@ -1,21 +1,21 @@
 /**
  * The relay between website visitors and Slack threads: the WebSocket gateway, the outbox worker, presence,
- * and the inactivity check. `startRelay` wires them on Parley's HTTP server; the Slack message listener finds
- * the relay of its models through `relayFor`.
+ * and the inactivity check. main.ts creates it, hands it to the Slack listeners and the API routers, and
+ * `start` wires it on Parley's HTTP server. It knows nothing of the Slack listeners: the Slack posts it
+ * queues are run by the job handlers main.ts gives it (server/slack/outboxJobs.ts).
  */
 import type { Server } from 'node:http';
-import type { App } from '@slack/bolt';
 import { endConversation } from '../commands/endConversation';
 import type { Config } from '../config';
 import type { Logger } from '../http/errorHandler';
 import type { Mailer } from '../mail';
 import type { Models } from '../models';
+import type { OutboxKind } from '../models/OutboxJob';
 import type { ReportRecorder } from '../reports/recorder';
+import { SlackAuthors } from './authors';
 import { type Clock, type RelayContext, SYSTEM_CLOCK } from './context';
-import { handleSlackMessage, SlackAuthors, type SlackMessageEvent } from './fromSlack';
 import { Gateway } from './gateway';
-import { JOB_HANDLERS } from './jobs';
-import { Outbox } from './outbox';
+import { type JobHandler, Outbox } from './outbox';
 import { Presence } from './presence';
 import { inProcessPubSub } from './pubsub';
 import { OperatingSchedule } from './schedule';
@@ -24,14 +24,14 @@ import { relayTuning } from './tuning';
 import { fireWebhook, hasRestHooks } from './webhooks';
 import { WidgetCache } from './widgets';
 
-export type Relay = RelayContext & { gateway: Gateway; schedule: OperatingSchedule; start(server: Server): void; close(): Promise<void> };
-
-const relays = new WeakMap<Models, Relay>();
-
-/** The relay running on these models (one per Parley instance), if any. */
-export function relayFor(models: Models): Relay | undefined {
-  return relays.get(models);
-}
+export type Relay = RelayContext & {
+  gateway: Gateway;
+  schedule: OperatingSchedule;
+  start(server: Server): void;
+  close(): Promise<void>;
+  /** True once `close` began: work still arriving (a Slack event) is let go, Slack retries it. */
+  isClosed(): boolean;
+};
 
 export function createRelay(deps: {
   config: Config;
@@ -40,10 +40,13 @@ export function createRelay(deps: {
   logger: Logger;
   clock?: Clock;
   reports: ReportRecorder;
+  /** What each outbox job kind does: the relay's own (webhooks, mails) and the Slack side's posts. */
+  jobHandlers: Record<OutboxKind, JobHandler>;
 }): Relay {
+  const { jobHandlers, ...shared } = deps;
   const tuning = relayTuning(deps.config);
   const ctx = {
-    ...deps,
+    ...shared,
     clock: deps.clock ?? SYSTEM_CLOCK,
     tuning,
     pubsub: inProcessPubSub(),
@@ -52,11 +55,12 @@ export function createRelay(deps: {
     widgets: new WidgetCache(deps.models),
     publicUrl: deps.config.publicUrl,
   } as RelayContext;
-  ctx.outbox = new Outbox(ctx, JOB_HANDLERS);
+  ctx.outbox = new Outbox(ctx, jobHandlers);
   ctx.presence = new Presence(ctx);
   const schedule = new OperatingSchedule(ctx);
   const gateway = new Gateway(ctx);
   let inactivityTimer: NodeJS.Timeout | null = null;
+  let closed = false;
   const relay: Relay = Object.assign(ctx, {
     gateway,
     schedule,
@@ -71,8 +75,9 @@ export function createRelay(deps: {
       }, tuning.inactivityCheckMs);
       inactivityTimer.unref();
     },
+    isClosed: () => closed,
     async close() {
-      relays.delete(deps.models);
+      closed = true;
       if (inactivityTimer) clearInterval(inactivityTimer);
       ctx.presence.stop();
       schedule.stop();
@@ -81,7 +86,6 @@ export function createRelay(deps: {
       await ctx.pubsub.close();
     },
   });
-  relays.set(deps.models, relay);
   return relay;
 }
 
@@ -131,19 +135,4 @@ export async function notifyUnanswered(ctx: RelayContext, now = new Date()): Pro
     notified += 1;
   }
   return notified;
-}
-
-/** Registers the Slack `message` listener of the relay on the Bolt app (acknowledged by Bolt before it runs). */
-export function registerRelayListeners(app: App, models: Models): void {
-  app.event('message', async ({ event, body }) => {
-    const relay = relayFor(models);
-    if (!relay) return;
-    const envelope = body as { team_id?: string; event_id?: string };
-    try {
-      await handleSlackMessage(relay, envelope.team_id ?? '', envelope.event_id, event as unknown as SlackMessageEvent);
-    } catch (error) {
-      // An event that arrives while Parley shuts down is lost with the closing database; Slack retries it.
-      if (relayFor(models) === relay) throw error;
-    }
-  });
 }

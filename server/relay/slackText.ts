@@ -1,8 +1,20 @@
 /**
+ * Slack message text both ways: what Parley writes into mrkdwn (escaped visitor text, visitor names), and
  * Slack message text (mrkdwn with <…> links and mentions, &amp;-escaped) to what the widget shows: plain text,
  * and a small, safe HTML (links, bold, italics, strike, code, line breaks; everything else escaped).
  */
 import { replaceShortcodes } from '../emoji';
+import type { Visitor } from '../models/Visitor';
+
+/** Slack mrkdwn needs &, < and > escaped; everything a visitor typed goes through this. */
+export function escapeMrkdwn(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** How a visitor is named in Slack: their name, else their e-mail address, else "Visitor N". */
+export function visitorLabel(visitor: Pick<Visitor, 'name' | 'email'>, number: number): string {
+  return visitor.name || visitor.email || `Visitor ${number}`;
+}
 
 /** Slack's escaping undone, and emoji shortcodes shown as the emoji the visitor would see in Slack. */
 const decodeEntities = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');

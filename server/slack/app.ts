@@ -5,9 +5,8 @@
  */
 import { App, type Authorize, ErrorCode, ExpressReceiver, LogLevel } from '@slack/bolt';
 import { type RequestHandler, Router } from 'express';
-import type { Config } from '../config';
 import type { Models } from '../models';
-import { registerRelayListeners } from '../relay';
+import type { SlackDeps } from './deps';
 import { registerActionListeners } from './listeners/actions';
 import { registerCommandListeners } from './listeners/commands';
 import { registerEventListeners } from './listeners/events';
@@ -28,14 +27,13 @@ export function authorizeFromStore(models: Models): Authorize<boolean> {
 }
 
 /** Every listener Parley registers; `registeredListeners()` replays this against a recorder. */
-export function registerListeners(app: App, deps: { models: Models; config: Config }): void {
-  registerEventListeners(app, deps.models);
+export function registerListeners(app: App, deps: SlackDeps): void {
+  registerEventListeners(app, deps);
   registerHomeListeners(app, deps);
   registerMessagesTabListeners(app, deps);
   registerCommandListeners(app, deps);
   registerActionListeners(app, deps);
   registerViewListeners(app, deps);
-  registerRelayListeners(app, deps.models);
 }
 
 /** Slack's guidance: refuse a request whose timestamp is more than five minutes away from now, either way. */
@@ -56,7 +54,7 @@ export function refusingFutureTimestamps(nowSeconds: () => number = () => Math.f
   };
 }
 
-export function boltRouter(deps: { config: Config; models: Models }): { router: Router; app: App } {
+export function boltRouter(deps: SlackDeps): { router: Router; app: App } {
   const receiver = new ExpressReceiver({
     signingSecret: deps.config.slack.signingSecret,
     endpoints: EVENTS_PATH,
@@ -95,6 +93,6 @@ export function registeredListeners(): RegisteredListeners {
     message: () => found.events.push('message'),
   };
   // The recorder implements only the registration methods; listeners are never run, so no dependencies are needed.
-  registerListeners(recorder as unknown as App, {} as { models: Models; config: Config });
+  registerListeners(recorder as unknown as App, {} as SlackDeps);
   return found;
 }

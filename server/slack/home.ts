@@ -9,8 +9,7 @@
 import type { Config } from '../config';
 import type { Models } from '../models';
 import type { Relay } from '../relay';
-import { relayFor } from '../relay';
-import { visitorLabel } from '../relay/blocks';
+import { visitorLabel } from '../relay/slackText';
 import { type HomeWidget, homeView } from './blocks/home';
 import { availabilityOf, conversationCounts, widgetsOfMember } from './operators';
 
@@ -34,11 +33,7 @@ export class HomeTabs {
   private readonly watching = new Map<string, () => void>();
   private sweepTimer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly deps: { models: Models; config: Config }) {}
-
-  private relay(): Relay | undefined {
-    return relayFor(this.deps.models);
-  }
+  constructor(private readonly deps: { models: Models; config: Config; relay: Relay }) {}
 
   /** The person opened the tab: publish now and keep it fresh from here on. */
   async opened(teamId: string, userId: string): Promise<void> {
@@ -102,9 +97,9 @@ export class HomeTabs {
     }
     viewer.publishing = true;
     try {
-      const relay = this.relay();
-      const team = relay ? await relay.slack.forTeam(teamId) : null;
-      if (!relay || !team) return;
+      const { relay } = this.deps;
+      const team = await relay.slack.forTeam(teamId);
+      if (!team) return;
       const view = homeView({
         consoleUrl: `${this.deps.config.publicUrl}/app/`,
         widgets: await homeWidgets(relay, team.client, teamId, userId),
@@ -115,7 +110,7 @@ export class HomeTabs {
       await team.client.views.publish({ user_id: userId, view });
       viewer.lastJson = json;
     } catch (error) {
-      this.relay()?.logger.warn(`home: could not publish the App Home of ${userId}`, error instanceof Error ? error.message : error);
+      this.deps.relay.logger.warn(`home: could not publish the App Home of ${userId}`, error instanceof Error ? error.message : error);
     } finally {
       viewer.publishing = false;
       if (viewer.again) {
@@ -127,8 +122,7 @@ export class HomeTabs {
 
   /** Settings and presence of the team's widgets arrive on their relay topics. */
   private async watchWidgets(teamId: string): Promise<void> {
-    const relay = this.relay();
-    if (!relay) return;
+    const { relay } = this.deps;
     const ces = await this.deps.models.ChatEndpoint.find({ slackTeamId: teamId, Step: 3 }, { _id: 1 });
     for (const ce of ces) {
       const id = String(ce._id);
@@ -149,8 +143,6 @@ export class HomeTabs {
   }
 
   private sweep(): void {
-    // The relay is gone when Parley stopped: nothing to keep fresh any more.
-    if (!this.relay()) return this.stop();
     const cutoff = Date.now() - FORGET_AFTER_MS;
     for (const [teamId, team] of this.viewers) {
       for (const [userId, v] of team) {
@@ -163,18 +155,6 @@ export class HomeTabs {
       else this.teamChanged(teamId);
     }
   }
-}
-
-const tabs = new WeakMap<Models, HomeTabs>();
-
-/** The App Home keeper of this Parley process (one per models, like the relay). */
-export function homeTabsFor(deps: { models: Models; config: Config }): HomeTabs {
-  let found = tabs.get(deps.models);
-  if (!found) {
-    found = new HomeTabs(deps);
-    tabs.set(deps.models, found);
-  }
-  return found;
 }
 
 /** What the App Home of `userId` shows: the widgets whose channel they are in. */

@@ -3,17 +3,19 @@
  * Mount before any body parser.
  */
 import { Router } from 'express';
-import type { Config } from '../config';
 import type { Logger } from '../http/errorHandler';
-import type { Models } from '../models';
 import { boltRouter } from './app';
+import type { SlackDeps } from './deps';
 import { oauthRouter } from './oauth';
 
 export { EVENTS_PATH, registeredListeners } from './app';
+export type { SlackDeps } from './deps';
+export { HomeTabs } from './home';
 export { OAUTH_REDIRECT_PATH, slackAuthorizeUrl } from './oauth';
+export { SLACK_JOB_HANDLERS } from './outboxJobs';
 export { SANDBOX_PATH, startSlackSandbox } from './sandbox';
 
-export function slackRouter(deps: { config: Config; models: Models; logger: Logger }): Router {
+export function slackRouter(deps: SlackDeps & { logger: Logger }): Router {
   const router = Router();
   router.use(boltRouter(deps).router);
   router.use(oauthRouter(deps));

@@ -7,15 +7,7 @@ import type { WebClient } from '@slack/web-api';
 import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { Relay } from '../relay';
-import { relayFor } from '../relay';
 import { withinOperatingHours } from '../relay/presence';
-
-/** The relay of this Parley process; Slack listeners run only while it does. */
-export function relayOf(models: Models): Relay {
-  const relay = relayFor(models);
-  if (!relay) throw new Error('the relay is not running');
-  return relay;
-}
 
 /** The configured widget linked to a channel, if any. */
 export function widgetOfChannel(models: Models, teamId: string, channelId: string): Promise<ChatEndpointDocument | null> {

@@ -36,7 +36,7 @@ describe('sendSavedReply', () => {
   const threadPosts = () => server.slack.state.replies(widget.channel, conversation.threadTs).filter((m) => m.username === operator.name);
 
   it('shows the decoded reply in the widget and posts it once in the thread as the operator', async () => {
-    await sendSavedReply({ models: server.models }, { conversationId: String(conversation._id), shortcut: 'ship', operator });
+    await sendSavedReply(server.parley.relay, { conversationId: String(conversation._id), shortcut: 'ship', operator });
     const frame = await socket.next('msg', (f) => f.message.from === 'operator');
     expect(frame.message.text).to.equal('We ship in 2 days — see shipping & returns\nThanks!');
     expect(frame.message.html).to.equal(
@@ -63,7 +63,7 @@ describe('sendSavedReply', () => {
 
   it('finds a reply by id as well as by shortcut', async () => {
     const reply = await server.models.SavedReply.findOne({ ceId: widget.ceId });
-    await sendSavedReply({ models: server.models }, { conversationId: String(conversation._id), replyId: String(reply?._id), operator });
+    await sendSavedReply(server.parley.relay, { conversationId: String(conversation._id), replyId: String(reply?._id), operator });
     await socket.next('msg', (f) => f.message.from === 'operator');
   });
 
@@ -71,7 +71,7 @@ describe('sendSavedReply', () => {
     const id = String(conversation._id);
     const failure = async (input: Parameters<typeof sendSavedReply>[1]) => {
       try {
-        await sendSavedReply({ models: server.models }, input);
+        await sendSavedReply(server.parley.relay, input);
       } catch (error) {
         return error as Error;
       }

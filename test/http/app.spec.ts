@@ -92,6 +92,8 @@ describe('the HTTP app', () => {
         mailer: createMailer(server.config.mail),
         consoleDir,
         billing: server.parley.billing,
+        relay: server.parley.relay,
+        homeTabs: server.parley.homeTabs,
       });
     });
     after(() => rmSync(consoleDir, { recursive: true, force: true }));
@@ -124,6 +126,8 @@ describe('the HTTP app', () => {
         mailer: createMailer(server.config.mail),
         consoleDir: path.join(consoleDir, 'missing'),
         billing: server.parley.billing,
+        relay: server.parley.relay,
+        homeTabs: server.parley.homeTabs,
       });
       const res = await request(bare).get('/app/').expect(503);
       expect(res.text).to.contain('npm run build');

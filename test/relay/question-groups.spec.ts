@@ -79,7 +79,7 @@ describe('question groups in a conversation', () => {
 
   it('walks the visitor through the tree and puts each answer in the thread', async () => {
     const conversationId = await open();
-    await startQuestionGroup({ models: server.models }, { conversationId, shortcut: 'triage' });
+    await startQuestionGroup(server.parley.relay, { conversationId, shortcut: 'triage' });
     const prompt = await socket.next('msg', (f) => f.message.from === 'operator');
     expect(prompt.message.html).to.equal('<strong>Welcome!</strong> A few questions first.');
     const first = await socket.next('question');
@@ -105,18 +105,18 @@ describe('question groups in a conversation', () => {
 
   it('shows a custom response, asks for the e-mail, or notes the room the visitor chose', async () => {
     const conversationId = await open();
-    await startQuestionGroup({ models: server.models }, { conversationId, shortcut: 'triage' });
+    await startQuestionGroup(server.parley.relay, { conversationId, shortcut: 'triage' });
     pick(await socket.next('question'), 'Support');
     const custom = await socket.next('msg', (f) => f.message.from === 'operator' && f.message.text.includes('docs'));
     expect(custom.message.html).to.equal('<b>Check</b> our docs');
 
-    await startQuestionGroup({ models: server.models }, { conversationId, uid: groupUid });
+    await startQuestionGroup(server.parley.relay, { conversationId, uid: groupUid });
     const again = await socket.next('question');
     pick(again, 'Sales');
     pick(await socket.next('question', (q) => q.text === 'Which plan?'), 'Business');
     await socket.next('askEmail');
 
-    await startQuestionGroup({ models: server.models }, { conversationId, shortcut: 'triage' });
+    await startQuestionGroup(server.parley.relay, { conversationId, shortcut: 'triage' });
     pick(await socket.next('question'), 'Another team');
     await eventually(async () => expect((await notes()).some((t) => t.startsWith(':door: The visitor chose to chat in'))).to.equal(true));
     const assist = await server.models.ConversationAssist.findOne({ conversationId });
@@ -125,7 +125,7 @@ describe('question groups in a conversation', () => {
 
   it('refuses an answer to a question that is not waiting', async () => {
     const conversationId = await open();
-    await startQuestionGroup({ models: server.models }, { conversationId, shortcut: 'triage' });
+    await startQuestionGroup(server.parley.relay, { conversationId, shortcut: 'triage' });
     const first = await socket.next('question');
     pick(first, 'Nothing');
     await eventually(async () => expect((await notes()).at(-1)).to.match(/finished/));
@@ -146,7 +146,7 @@ describe('question groups in a conversation', () => {
   it('refuses unknown groups and plans without question groups', async () => {
     const conversationId = await open();
     try {
-      await startQuestionGroup({ models: server.models }, { conversationId, shortcut: 'nope' });
+      await startQuestionGroup(server.parley.relay, { conversationId, shortcut: 'nope' });
       expect.fail('started');
     } catch (error) {
       expect(error).to.be.instanceOf(NotFoundError);
@@ -155,7 +155,7 @@ describe('question groups in a conversation', () => {
     const ce = await widget.widget();
     await server.models.Account.updateOne({ _id: ce.accountId }, { $set: { planStripeId: 'parley_basic_monthly' } });
     try {
-      await startQuestionGroup({ models: server.models }, { conversationId, shortcut: 'triage' });
+      await startQuestionGroup(server.parley.relay, { conversationId, shortcut: 'triage' });
       expect.fail('started');
     } catch (error) {
       expect(error).to.be.instanceOf(PaymentRequiredError);

@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { assistantFor } from '../../server/relay/assist';
 import { ACME, ALICE, eventually, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from './helpers';
 
 /**
@@ -26,8 +25,7 @@ describe('response reminders in the thread', () => {
 
   const later = (seconds: number) => new Date(Date.now() + seconds * 1000);
   const tick = async (seconds: number) => {
-    const assistant = assistantFor(server.models);
-    if (!assistant) throw new Error('the assistant is not running');
+    const { assistant } = server.parley;
     await assistant.tick(later(seconds));
     await assistant.tick();
   };

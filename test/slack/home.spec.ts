@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { homeTabsFor } from '../../server/slack/home';
 import { signUpUser } from '../factories';
 import { ACME, ALICE, BOB, eventually, type SetUp, setUpRelayWidget, useRelayServer, VisitorSocket } from '../relay/helpers';
 import { addGlobex, firstWidgetId, GINA, GLOBEX, installWidget } from './helpers';
@@ -90,7 +89,7 @@ describe('Slack App Home', () => {
   });
 
   it('refreshes when a conversation starts or a setting changes, at most once per interval per person', async () => {
-    const tabs = homeTabsFor({ models: server.models, config: server.config });
+    const tabs = server.parley.homeTabs;
     await server.slack.openAppHome({ teamId: ACME, userId: ALICE });
     await eventually(async () => expect(widgetText()).to.include('No conversation is waiting'));
     tabs.minIntervalMs = 400;

@@ -5,7 +5,6 @@
 import { expect } from 'chai';
 import { encodeResponse } from '../../server/commands/savedReplies';
 import type { EphemeralMessage } from '../../server/sandbox/slack';
-import { homeTabsFor } from '../../server/slack/home';
 import type { TestServer } from '../helpers/app';
 import { ACME, ALICE, eventually, type SetUp, say, setUpRelayWidget, VisitorSocket } from '../relay/helpers';
 
@@ -82,7 +81,7 @@ export async function addQuestionGroup(
 
 /** App Homes refresh without the production rate limit's 10 s wait. */
 export function fastHomes(server: TestServer, ms = 50): void {
-  homeTabsFor({ models: server.models, config: server.config }).minIntervalMs = ms;
+  server.parley.homeTabs.minIntervalMs = ms;
 }
 
 export { setUpRelayWidget };

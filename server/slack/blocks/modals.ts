@@ -6,8 +6,9 @@ import type { types } from '@slack/bolt';
 import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
 import type { ConversationDocument } from '../../models/Conversation';
 import type { VisitorDocument } from '../../models/Visitor';
-import { browserOf, escapeMrkdwn, visitorLabel } from '../../relay/blocks';
+import { escapeMrkdwn, visitorLabel } from '../../relay/slackText';
 import { hhmm, WEEKDAYS } from '../operators';
+import { browserOf } from './thread';
 
 type KnownBlock = types.KnownBlock;
 export type ModalView = types.ModalView;

@@ -6,11 +6,9 @@
 import type { App, BlockAction, ButtonAction, Logger } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { decodeResponse } from '../../commands/savedReplies';
-import type { Config } from '../../config';
 import type { Models } from '../../models';
 import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
 import type { ConversationDocument } from '../../models/Conversation';
-import { HEADER_ACTIONS } from '../../relay/blocks';
 import { HOME_ACTIONS } from '../blocks/home';
 import {
   askEmailModal,
@@ -24,14 +22,15 @@ import {
   sendTranscriptModal,
   visitorInfoModal,
 } from '../blocks/modals';
+import { HEADER_ACTIONS } from '../blocks/thread';
 import { sendReply, visitorName } from '../conversationActions';
-import { homeTabsFor } from '../home';
-import { operatorOf, relayOf } from '../operators';
+import type { SlackDeps } from '../deps';
+import { operatorOf } from '../operators';
 import { conversationForMember, widgetForMember } from './access';
 import { failureText } from './failures';
 import { changeSettings, SAVED_REPLY_SEND_ACTION, toggleManualMode } from './parley';
 
-type Deps = { models: Models; config: Config };
+type Deps = SlackDeps;
 
 export async function savedReplyItems(models: Models, ce: ChatEndpointDocument): Promise<PickItem[]> {
   const replies = await models.SavedReply.find({ ceId: ce._id }).sort({ label: 1 }).limit(100);
@@ -128,8 +127,8 @@ export function registerActionListeners(app: App, deps: Deps): void {
     const [conversationId = '', replyId = ''] = (action.value ?? '').split(':');
     try {
       const { c } = await conversationForMember(deps.models, client, who, conversationId);
-      const text = await sendReply(relayOf(deps.models), c, await operatorOf(client, who.userId), { replyId });
-      homeTabsFor(deps).teamChanged(who.teamId);
+      const text = await sendReply(deps.relay, c, await operatorOf(client, who.userId), { replyId });
+      deps.homeTabs.teamChanged(who.teamId);
       await respond({ text, response_type: 'ephemeral', replace_original: true });
     } catch (error) {
       await refuse(client, body, respond, failureText(error, logger, 'saved reply button'), logger);
@@ -145,7 +144,7 @@ export function registerActionListeners(app: App, deps: Deps): void {
       } catch (error) {
         await refuse(client, body, respond, failureText(error, logger, `button ${actionId}`), logger);
       }
-      await homeTabsFor(deps).refreshNow(who.teamId, who.userId);
+      await deps.homeTabs.refreshNow(who.teamId, who.userId);
     });
   };
   homeButton(HOME_ACTIONS.goOnline, async (ce, client, body) => {

@@ -1,13 +1,12 @@
 import type { App } from '@slack/bolt';
-import type { Config } from '../../config';
-import type { Models } from '../../models';
+import type { SlackDeps } from '../deps';
 import { failureText } from './failures';
 import { helpText, PARLEY_COMMAND, parseCommand, type Reply, runParley } from './parley';
 
 export { helpText, PARLEY_COMMAND } from './parley';
 
 /** `/parley`: acknowledged at once (Slack waits 3 s at most); the answer follows on the response_url. */
-export function registerCommandListeners(app: App, deps: { models: Models; config: Config }): void {
+export function registerCommandListeners(app: App, deps: SlackDeps): void {
   app.command(PARLEY_COMMAND, async ({ command, ack, respond, client, logger }) => {
     // Help needs nothing from the database: it is the acknowledgement itself.
     if (parseCommand(command.text).sub === 'help') {

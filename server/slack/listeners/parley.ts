@@ -8,12 +8,10 @@ import type { types } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { decodeResponse } from '../../commands/savedReplies';
 import { updateWidgetSettings } from '../../commands/updateWidgetSettings';
-import type { Config } from '../../config';
-import type { Models } from '../../models';
 import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
 import type { ConversationDocument } from '../../models/Conversation';
 import type { Relay } from '../../relay';
-import { escapeMrkdwn } from '../../relay/blocks';
+import { escapeMrkdwn } from '../../relay/slackText';
 import { HOME_ACTIONS } from '../blocks/home';
 import {
   ActionRefused,
@@ -25,14 +23,13 @@ import {
   sendToWebhook,
   startGroup,
 } from '../conversationActions';
-import { homeTabsFor } from '../home';
+import type { SlackDeps } from '../deps';
 import {
   availabilityOf,
   conversationCounts,
   hoursLines,
   isChannelMember,
   operatorOf,
-  relayOf,
   widgetOfChannel,
   widgetsOfMember,
 } from '../operators';
@@ -40,7 +37,7 @@ import {
 type KnownBlock = types.KnownBlock;
 export type Reply = { text: string; blocks?: KnownBlock[] };
 export type CommandInput = { teamId: string; userId: string; channelId: string; text: string };
-type Deps = { models: Models; config: Config };
+type Deps = SlackDeps;
 
 export const PARLEY_COMMAND = '/parley';
 export const SAVED_REPLY_SEND_ACTION = 'saved_reply_send';
@@ -120,7 +117,7 @@ export function parseCommand(text: string): { sub: string; args: string[] } {
 /** Runs a /parley command and answers what to show the person who typed it. */
 export async function runParley(deps: Deps, client: WebClient, input: CommandInput): Promise<Reply> {
   const { sub, args } = parseCommand(input.text);
-  const relay = relayOf(deps.models);
+  const relay = deps.relay;
   const ce = await widgetOfChannel(deps.models, input.teamId, input.channelId);
   if (!ce) {
     const elsewhere = await widgetsOfMember(deps.models, client, input.teamId, input.userId);
@@ -179,10 +176,10 @@ export async function changeSettings(
   changes: Record<string, unknown>,
   announcement: string,
 ): Promise<string> {
-  const relay = relayOf(deps.models);
+  const relay = deps.relay;
   await updateWidgetSettings(relay, ce, changes);
   await client.chat.postMessage({ channel: ce.RoomId, text: `<@${userId}> ${announcement}`, unfurl_links: false });
-  homeTabsFor(deps).teamChanged(ce.slackTeamId);
+  deps.homeTabs.teamChanged(ce.slackTeamId);
   const state = await availabilityOf(relay, ce);
   return `You ${announcement}\nThe widget is now *${state.online ? 'online' : 'offline'}*: ${state.why}.`;
 }
@@ -324,7 +321,7 @@ class CommandContext {
     const operator = await operatorOf(this.client, this.input.userId);
     const relay = this.relay;
     const done = (text: string): Reply => {
-      homeTabsFor(this.deps).teamChanged(this.input.teamId);
+      this.deps.homeTabs.teamChanged(this.input.teamId);
       return { text };
     };
     switch (sub) {

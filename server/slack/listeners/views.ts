@@ -6,8 +6,6 @@
 import type { AllMiddlewareArgs, App, Logger, MessageShortcut, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { WidgetSettingsSchema } from '../../commands/updateWidgetSettings';
-import type { Config } from '../../config';
-import type { Models } from '../../models';
 import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
 import type { ConversationDocument } from '../../models/Conversation';
 import { type ConversationAction, FIELDS, pickActionModal, VIEWS } from '../blocks/modals';
@@ -21,8 +19,8 @@ import {
   transcriptAddress,
   visitorName,
 } from '../conversationActions';
-import { homeTabsFor } from '../home';
-import { type Operator, operatorOf, relayOf } from '../operators';
+import type { SlackDeps } from '../deps';
+import { type Operator, operatorOf } from '../operators';
 import { conversationForMember, widgetForMember } from './access';
 import { actionModal } from './actions';
 import { failureText } from './failures';
@@ -30,7 +28,7 @@ import { changeSettings } from './parley';
 
 export const CONVERSATION_SHORTCUT = 'parley_conversation_actions';
 
-type Deps = { models: Models; config: Config };
+type Deps = SlackDeps;
 type SubmitArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 type Values = ViewSubmitAction['view']['state']['values'];
 
@@ -125,7 +123,7 @@ function conversationSubmission(
     let text: string;
     try {
       text = await run(args, found);
-      homeTabsFor(deps).teamChanged(found.c.slackTeamId);
+      deps.homeTabs.teamChanged(found.c.slackTeamId);
     } catch (error) {
       text = failureText(error, logger, `modal ${callbackId}`);
     }
@@ -167,13 +165,11 @@ export function registerViewListeners(app: App, deps: Deps): void {
   });
 
   conversationSubmission(app, deps, VIEWS.endChat, FIELDS.note, mustBeOpen, ({ view }, { c, operator }) =>
-    endChat(relayOf(deps.models), c, operator, textValue(view.state.values, FIELDS.note)),
+    endChat(deps.relay, c, operator, textValue(view.state.values, FIELDS.note)),
   );
 
   // The confirmation modal has no input: a refusal is shown on the whole view.
-  conversationSubmission(app, deps, VIEWS.askEmail, '', mustBeOpen, (_args, { c, operator }) =>
-    askForEmail(relayOf(deps.models), c, operator),
-  );
+  conversationSubmission(app, deps, VIEWS.askEmail, '', mustBeOpen, (_args, { c, operator }) => askForEmail(deps.relay, c, operator));
 
   conversationSubmission(
     app,
@@ -186,7 +182,7 @@ export function registerViewListeners(app: App, deps: Deps): void {
       const reply = /^[a-f0-9]{24}$/.test(id) ? await deps.models.SavedReply.findOne({ _id: id, ceId: c.ceId }) : null;
       return reply ? null : 'Choose one of the saved replies.';
     },
-    ({ view }, { c, operator }) => sendReply(relayOf(deps.models), c, operator, { replyId: selected(view.state.values, FIELDS.reply) }),
+    ({ view }, { c, operator }) => sendReply(deps.relay, c, operator, { replyId: selected(view.state.values, FIELDS.reply) }),
   );
 
   conversationSubmission(
@@ -199,7 +195,7 @@ export function registerViewListeners(app: App, deps: Deps): void {
       const group = await deps.models.QuestionGroup.findOne({ uid: selected(view.state.values, FIELDS.group), accountId: c.accountId });
       return group ? null : 'Choose one of the question groups.';
     },
-    ({ view }, { c, operator }) => startGroup(relayOf(deps.models), c, operator, { uid: selected(view.state.values, FIELDS.group) }),
+    ({ view }, { c, operator }) => startGroup(deps.relay, c, operator, { uid: selected(view.state.values, FIELDS.group) }),
   );
 
   conversationSubmission(
@@ -215,7 +211,7 @@ export function registerViewListeners(app: App, deps: Deps): void {
         return error instanceof ActionRefused ? error.message : 'Enter a valid e-mail address.';
       }
     },
-    ({ view }, { c, ce, operator }) => emailTranscript(relayOf(deps.models), ce, c, operator, textValue(view.state.values, FIELDS.email)),
+    ({ view }, { c, ce, operator }) => emailTranscript(deps.relay, ce, c, operator, textValue(view.state.values, FIELDS.email)),
   );
 
   app.view<ViewSubmitAction>(VIEWS.operatingHours, async (args) => {
@@ -275,7 +271,7 @@ export function registerViewListeners(app: App, deps: Deps): void {
       text = failureText(error, logger, 'operating hours modal');
     }
     await tell(client, logger, { channel: ce.RoomId, user: who.userId }, text);
-    await homeTabsFor(deps).refreshNow(who.teamId, who.userId);
+    await deps.homeTabs.refreshNow(who.teamId, who.userId);
   });
 
   app.shortcut<MessageShortcut>(CONVERSATION_SHORTCUT, async ({ ack, shortcut, client, respond, logger }) => {

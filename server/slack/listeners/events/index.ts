@@ -1,11 +1,15 @@
 /**
  * Events API listeners. Bolt acknowledges events before listeners run, so Slack gets its answer at once.
+ * Thread replies (the `message` event) are relayed to visitors by ./message.ts.
  */
 import type { App } from '@slack/bolt';
-import { markInstallationRevoked, markUserTokensRevoked } from '../../commands/slackInstallations';
-import type { Models } from '../../models';
+import { markInstallationRevoked, markUserTokensRevoked } from '../../../commands/slackInstallations';
+import type { SlackDeps } from '../../deps';
+import { registerMessageListener } from './message';
 
-export function registerEventListeners(app: App, models: Models): void {
+export function registerEventListeners(app: App, deps: Pick<SlackDeps, 'models' | 'relay'>): void {
+  const { models } = deps;
+  registerMessageListener(app, deps.relay);
   // Nothing is deleted: widgets go offline and the dashboard and permissions page say why.
   app.event('app_uninstalled', async ({ body }) => {
     await markInstallationRevoked(models, body.team_id);

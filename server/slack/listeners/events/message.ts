@@ -1,18 +1,20 @@
 /**
- * Slack → visitor. Thread replies by people in a conversation's thread become operator messages; edits and
+ * The Slack `message` event, Slack → visitor. Thread replies by people in a conversation's thread become operator messages; edits and
  * deletions of relayed replies are mirrored; notes (`;` or `//`), bot posts (Parley's own included) and other
  * subtypes are not relayed. Slack retries of an event are dropped by event id.
  */
 
+import type { App } from '@slack/bolt';
 import type { Types } from 'mongoose';
-import { operatorSeat } from '../billing/operators';
-import type { ChatEndpointDocument } from '../models/ChatEndpoint';
-import type { ConversationDocument } from '../models/Conversation';
-import type { MessageFile } from '../models/Message';
-import type { RelayContext } from './context';
-import { headerUpdate, record } from './conversations';
-import { serialised } from './history';
-import { slackToHtml, slackToText } from './slackText';
+import { operatorSeat } from '../../../billing/operators';
+import type { ConversationDocument } from '../../../models/Conversation';
+import type { MessageFile } from '../../../models/Message';
+import type { Relay } from '../../../relay';
+import { operatorAuthor, type SlackUser } from '../../../relay/authors';
+import type { RelayContext } from '../../../relay/context';
+import { headerUpdate, record } from '../../../relay/conversations';
+import { serialised } from '../../../relay/history';
+import { slackToHtml, slackToText } from '../../../relay/slackText';
 
 /** The parts of a Slack message event the relay reads. */
 export type SlackMessageEvent = {
@@ -49,31 +51,7 @@ export async function firstDelivery(ctx: RelayContext, eventId: string | undefin
   }
 }
 
-type Author = { name: string; avatarUrl: string };
-type SlackUser = { slackName: string; image: string /** false: Slack did not answer, the name is a stand-in */; known: boolean };
-
 const FALLBACK_NAME = 'Operator';
-const AUTHOR_TTL_MS = 10 * 60_000;
-
-/**
- * Operators' Slack names and avatars, per relay. Keyed by installation (team, user and bot token), so two
- * Parley servers in one process, or a reinstalled app, never share entries. Only real answers are kept: a
- * failed users.info is asked again on the next reply.
- */
-export class SlackAuthors {
-  private readonly entries = new Map<string, { user: SlackUser; until: number }>();
-
-  get(key: string): SlackUser | undefined {
-    const entry = this.entries.get(key);
-    if (entry && entry.until > Date.now()) return entry.user;
-    this.entries.delete(key);
-    return undefined;
-  }
-
-  remember(key: string, user: SlackUser): void {
-    if (user.known) this.entries.set(key, { user, until: Date.now() + AUTHOR_TTL_MS });
-  }
-}
 
 async function slackUser(ctx: RelayContext, teamId: string, userId: string): Promise<SlackUser> {
   const team = await ctx.slack.forTeam(teamId);
@@ -95,21 +73,6 @@ async function slackUser(ctx: RelayContext, teamId: string, userId: string): Pro
     ctx.logger.warn(`relay: users.info failed for ${userId}`, error instanceof Error ? error.message : error);
     return { slackName: FALLBACK_NAME, image: '', known: false };
   }
-}
-
-/** The operator's name and avatar as the widget's avatar settings say (spec section 4, avatar setting). */
-export function operatorAuthor(
-  ce: Pick<
-    ChatEndpointDocument,
-    'forwardSlackUserName' | 'showAvatarPreChat' | 'showTeamAvatarPreChat' | 'teamAvatarOn' | 'teamAvatarUrl' | 'agentLabel'
-  >,
-  user: { slackName: string; image: string },
-): Author {
-  const name = ce.forwardSlackUserName ? user.slackName : ce.agentLabel || 'Support';
-  let avatarUrl = '';
-  if (ce.teamAvatarOn) avatarUrl = ce.teamAvatarUrl;
-  else if (ce.forwardSlackUserName && (ce.showAvatarPreChat || ce.showTeamAvatarPreChat)) avatarUrl = user.image;
-  return { name, avatarUrl };
 }
 
 async function conversationOfThread(ctx: RelayContext, teamId: string, channel: string, threadTs: string) {
@@ -284,5 +247,18 @@ async function mirrorDelete(ctx: RelayContext, teamId: string, event: SlackMessa
     message.deleted = true;
     await message.save();
     await record(ctx, conversation, { kind: 'delete', from: 'operator', targetId: message._id });
+  });
+}
+
+/** Registers the `message` listener that relays thread replies (Bolt acknowledges the event before it runs). */
+export function registerMessageListener(app: App, relay: Relay): void {
+  app.event('message', async ({ event, body }) => {
+    const envelope = body as { team_id?: string; event_id?: string };
+    try {
+      await handleSlackMessage(relay, envelope.team_id ?? '', envelope.event_id, event as unknown as SlackMessageEvent);
+    } catch (error) {
+      // An event that arrives while Parley shuts down is lost with the closing database; Slack retries it.
+      if (!relay.isClosed()) throw error;
+    }
   });
 }

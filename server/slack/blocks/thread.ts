@@ -1,10 +1,13 @@
 /**
- * Block Kit of what the relay posts in Slack: the conversation header (the thread parent) and small
- * context lines. The header is rebuilt from the stored state each time, so `chat.update` is idempotent.
+ * Block Kit of what Parley posts in a conversation's Slack thread: the conversation header (the thread
+ * parent), Parley's own posts (saved replies, reminders) and small context lines. The header is rebuilt from
+ * the stored state each time, so `chat.update` is idempotent.
  */
-import type { ChatEndpoint } from '../models/ChatEndpoint';
-import type { Conversation } from '../models/Conversation';
-import type { Visitor } from '../models/Visitor';
+import type { ChatEndpoint } from '../../models/ChatEndpoint';
+import type { Conversation } from '../../models/Conversation';
+import type { Visitor } from '../../models/Visitor';
+import type { ThreadPost } from '../../relay/assist';
+import { escapeMrkdwn, visitorLabel } from '../../relay/slackText';
 
 /** Action ids of the header buttons; their handlers live with the Slack actions (value: the conversation id). */
 export const HEADER_ACTIONS = {
@@ -16,15 +19,6 @@ export const HEADER_ACTIONS = {
 } as const;
 
 type Block = Record<string, unknown>;
-
-/** Slack mrkdwn needs &, < and > escaped; everything a visitor typed goes through this. */
-export function escapeMrkdwn(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-export function visitorLabel(visitor: Pick<Visitor, 'name' | 'email'>, number: number): string {
-  return visitor.name || visitor.email || `Visitor ${number}`;
-}
 
 export function browserOf(userAgent: string): string {
   if (!userAgent) return '';
@@ -124,4 +118,12 @@ export function headerMessage(input: {
 /** A small grey line in a thread (notes, "not delivered"). */
 export function contextLine(text: string): { text: string; blocks: Block[] } {
   return { text, blocks: [{ type: 'context', elements: [{ type: 'mrkdwn', text }] }] };
+}
+
+/** One of Parley's own thread posts: a note is a context line; a reminder or saved reply a section, its footer under it. */
+export function threadPostMessage(post: Pick<ThreadPost, 'text' | 'look' | 'footer'>): { text: string; blocks: Block[] } {
+  if (post.look === 'note') return contextLine(post.text);
+  const blocks: Block[] = [{ type: 'section', text: { type: 'mrkdwn', text: post.text || ' ' } }];
+  if (post.footer) blocks.push(...contextLine(post.footer).blocks);
+  return { text: post.text, blocks };
 }

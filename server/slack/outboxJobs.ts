@@ -1,0 +1,225 @@
+/**
+ * The Slack posts of the outbox: what each `slack.*` job does. main.ts hands this table to the relay's outbox,
+ * which runs the jobs of a conversation in order, paced per channel, with its retries. Every handler is safe
+ * to run again after a crash: it checks what was already done (a stored ts, a stored Slack file id) before
+ * calling out.
+ */
+import type { Types } from 'mongoose';
+import type { Conversation } from '../models/Conversation';
+import type { Message } from '../models/Message';
+import type { OutboxKind } from '../models/OutboxJob';
+import type { Visitor } from '../models/Visitor';
+import type { ThreadPost } from '../relay/assist';
+import type { RelayContext } from '../relay/context';
+import { payloadString as str } from '../relay/jobs';
+import { type JobHandler, PermanentJobError } from '../relay/outbox';
+import { escapeMrkdwn, visitorLabel } from '../relay/slackText';
+import { visitorAvatarUrl } from '../shared/avatars';
+import { contextLine, headerMessage, threadPostMessage } from './blocks/thread';
+
+async function teamClient(ctx: RelayContext, teamId: string) {
+  const team = await ctx.slack.forTeam(teamId);
+  if (!team) throw new PermanentJobError(`Parley is not installed in team ${teamId}`);
+  return team;
+}
+
+async function loadConversation(ctx: RelayContext, id: string) {
+  const conversation = await ctx.models.Conversation.findById(id).lean<Conversation & { _id: Types.ObjectId }>();
+  if (!conversation) throw new PermanentJobError(`conversation ${id} is gone`);
+  const [ce, visitor] = await Promise.all([
+    ctx.widgets.get(conversation.ceId),
+    ctx.models.Visitor.findById(conversation.visitorId).lean<Visitor>(),
+  ]);
+  if (!ce || !visitor) throw new PermanentJobError(`widget or visitor of conversation ${id} is gone`);
+  return { conversation, ce, visitor };
+}
+
+async function firstVisitorText(ctx: RelayContext, conversationId: Types.ObjectId): Promise<string> {
+  const first = await ctx.models.Message.findOne({ conversationId, kind: 'msg', from: 'visitor' }, { text: 1 })
+    .sort({ seq: 1 })
+    .lean<{ text: string }>();
+  return first?.text ?? '';
+}
+
+const postHeader: JobHandler = async (ctx, job) => {
+  const { conversation, ce, visitor } = await loadConversation(ctx, str(job, 'conversationId'));
+  if (conversation.threadTs) return;
+  const firstMessage = await firstVisitorText(ctx, conversation._id);
+  // A conversation starts with a visitor message, stored alongside this job: a poll may pick the job up first.
+  if (!firstMessage && Date.now() - job.createdAt.getTime() < 60_000) throw new Error('the first message is not stored yet');
+  const { client } = await teamClient(ctx, conversation.slackTeamId);
+  const header = headerMessage({ ce, conversation, visitor, firstMessage });
+  const res = await client.chat.postMessage({ channel: conversation.slackChannel, ...header, unfurl_links: false, unfurl_media: false });
+  // Stored before any reply job of this conversation runs (same key, so they wait for this one).
+  await ctx.models.Conversation.updateOne({ _id: conversation._id }, { $set: { threadTs: String(res.ts) } });
+  if (await ctx.models.BotUser.exists({ ceId: conversation.ceId })) {
+    await ctx.outbox.enqueue(
+      'slack.invite',
+      String(conversation._id),
+      { conversationId: String(conversation._id) },
+      { channel: conversation.slackChannel },
+    );
+  }
+};
+
+/** Slack errors that leave nothing to do for one invited user (already there, gone, Parley itself). */
+const INVITE_SKIPS = new Set([
+  'already_in_channel',
+  'user_not_found',
+  'cant_invite_self',
+  'user_is_restricted',
+  'user_is_ultra_restricted',
+]);
+
+/** The widget's chosen bots and people join the channel and are mentioned in the new thread, so they follow it. */
+const inviteBots: JobHandler = async (ctx, job) => {
+  const { conversation } = await loadConversation(ctx, str(job, 'conversationId'));
+  if (!conversation.threadTs) return;
+  const chosen = await ctx.models.BotUser.find({ ceId: conversation.ceId }, { userID: 1 }).sort({ _id: 1 }).lean<{ userID: string }[]>();
+  if (chosen.length === 0) return;
+  const { client } = await teamClient(ctx, conversation.slackTeamId);
+  const present: string[] = [];
+  for (const { userID } of chosen) {
+    try {
+      await client.conversations.invite({ channel: conversation.slackChannel, users: userID });
+      present.push(userID);
+    } catch (error) {
+      const code = (error as { data?: { error?: unknown } } | null)?.data?.error;
+      if (typeof code !== 'string' || !INVITE_SKIPS.has(code)) throw error;
+      if (code === 'already_in_channel') present.push(userID);
+    }
+  }
+  if (present.length === 0) return;
+  const mentions = present.map((id) => `<@${id}>`).join(', ');
+  await client.chat.postMessage({
+    channel: conversation.slackChannel,
+    thread_ts: conversation.threadTs,
+    ...contextLine(`Added ${mentions} to this conversation.`),
+  });
+};
+
+const updateHeader: JobHandler = async (ctx, job) => {
+  const { conversation, ce, visitor } = await loadConversation(ctx, str(job, 'conversationId'));
+  if (!conversation.threadTs) return;
+  const { client } = await teamClient(ctx, conversation.slackTeamId);
+  const header = headerMessage({ ce, conversation, visitor, firstMessage: await firstVisitorText(ctx, conversation._id) });
+  await client.chat.update({ channel: conversation.slackChannel, ts: conversation.threadTs, ...header });
+};
+
+const postReply: JobHandler = async (ctx, job) => {
+  const message = await ctx.models.Message.findById(str(job, 'messageId')).lean<Message & { _id: Types.ObjectId }>();
+  if (!message) {
+    // The job is stored alongside its message (not after it), so a young job may briefly find none yet.
+    if (Date.now() - job.createdAt.getTime() < 60_000) throw new Error('the message is not stored yet');
+    throw new PermanentJobError('message is gone');
+  }
+  const { conversation, ce, visitor } = await loadConversation(ctx, String(message.conversationId));
+  if (!conversation.threadTs) throw new PermanentJobError('the conversation has no Slack thread');
+  const { client } = await teamClient(ctx, conversation.slackTeamId);
+  const username = visitorLabel(visitor, conversation.number);
+  if (!message.slackTs && message.text) {
+    const res = await client.chat.postMessage({
+      channel: conversation.slackChannel,
+      thread_ts: conversation.threadTs,
+      // What a visitor typed must not ping @channel or forge links.
+      text: escapeMrkdwn(message.text),
+      username,
+      // Slack shows this beside the visitor's posts, as a person's picture.
+      icon_url: visitorAvatarUrl(ctx.publicUrl, String(conversation.visitorId)),
+      reply_broadcast: ce.notifyChannelOnMsg,
+      unfurl_links: false,
+      unfurl_media: false,
+    });
+    await ctx.models.Message.updateOne({ _id: message._id }, { $set: { slackTs: String(res.ts) } });
+  }
+  for (const ref of message.files) {
+    const file = await ctx.models.WidgetFile.findById(ref.id);
+    if (!file || file.slackFileId || !file.data) continue;
+    const uploaded = await client.filesUploadV2({
+      channel_id: conversation.slackChannel,
+      thread_ts: conversation.threadTs,
+      file: file.data,
+      filename: file.name,
+      initial_comment: message.text ? undefined : `${username} sent a file`,
+    });
+    const first = (uploaded.files as { files?: { id?: string }[] }[] | undefined)?.[0]?.files?.[0]?.id ?? 'uploaded';
+    file.slackFileId = first;
+    await file.save();
+  }
+};
+
+const postNote: JobHandler = async (ctx, job) => {
+  const { client } = await teamClient(ctx, str(job, 'teamId'));
+  const threadTs = typeof job.payload.threadTs === 'string' ? job.payload.threadTs : undefined;
+  await client.chat.postMessage({
+    channel: str(job, 'channel'),
+    ...(threadTs ? { thread_ts: threadTs } : {}),
+    ...contextLine(str(job, 'text')),
+  });
+};
+
+/** Seen only by one person: `user`, in the channel (and thread) given. */
+const postEphemeral: JobHandler = async (ctx, job) => {
+  const { client } = await teamClient(ctx, str(job, 'teamId'));
+  const threadTs = typeof job.payload.threadTs === 'string' ? job.payload.threadTs : undefined;
+  await client.chat.postEphemeral({
+    channel: str(job, 'channel'),
+    user: str(job, 'user'),
+    text: str(job, 'text'),
+    ...(threadTs ? { thread_ts: threadTs } : {}),
+  });
+};
+
+const postOffline: JobHandler = async (ctx, job) => {
+  const { client } = await teamClient(ctx, str(job, 'teamId'));
+  await client.chat.postMessage({ channel: str(job, 'channel'), text: str(job, 'text'), unfurl_links: false });
+};
+
+/**
+ * One of Parley's own posts in a conversation's thread (a saved reply, a question-group answer, a note, a
+ * reminder). Its key is the conversation's, so it runs after the header and after the visitor message that
+ * led to it. A saved reply's stored ts makes a second run a no-op.
+ */
+const postInThread: JobHandler = async (ctx, job) => {
+  const post = job.payload as Partial<ThreadPost> & { blocks?: unknown };
+  const conversation = await ctx.models.Conversation.findById(str(job, 'conversationId'), {
+    slackTeamId: 1,
+    slackChannel: 1,
+    threadTs: 1,
+  }).lean<Pick<Conversation, 'slackTeamId' | 'slackChannel' | 'threadTs'>>();
+  if (!conversation) throw new PermanentJobError('the conversation is gone');
+  if (!conversation.threadTs) throw new PermanentJobError('the conversation never got a Slack thread');
+  const message = post.messageId
+    ? await ctx.models.Message.findById(post.messageId, { slackTs: 1 }).lean<Pick<Message, 'slackTs'>>()
+    : null;
+  if (message?.slackTs) return;
+  const { client } = await teamClient(ctx, conversation.slackTeamId);
+  const text = str(job, 'text');
+  // Posts queued before thread posts became outbox jobs carry their Block Kit as it was built then.
+  const body = Array.isArray(post.blocks)
+    ? { text, ...(post.blocks.length > 0 ? { blocks: post.blocks as Record<string, unknown>[] } : {}) }
+    : threadPostMessage({ text, look: post.look ?? 'note', footer: post.footer });
+  const res = await client.chat.postMessage({
+    channel: conversation.slackChannel,
+    thread_ts: conversation.threadTs,
+    ...body,
+    ...(post.username ? { username: post.username } : {}),
+    ...(post.iconUrl ? { icon_url: post.iconUrl } : {}),
+    unfurl_links: false,
+    unfurl_media: false,
+  } as Parameters<typeof client.chat.postMessage>[0]);
+  if (post.messageId) await ctx.models.Message.updateOne({ _id: post.messageId }, { $set: { slackTs: String(res.ts) } });
+};
+
+export type SlackJobKind = Extract<OutboxKind, `slack.${string}`>;
+
+export const SLACK_JOB_HANDLERS: Record<SlackJobKind, JobHandler> = {
+  'slack.header': postHeader,
+  'slack.updateHeader': updateHeader,
+  'slack.reply': postReply,
+  'slack.note': postNote,
+  'slack.invite': inviteBots,
+  'slack.offline': postOffline,
+  'slack.ephemeral': postEphemeral,
+  'slack.threadPost': postInThread,
+};
