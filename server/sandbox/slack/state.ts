@@ -253,7 +253,7 @@ export class SandboxState extends EventEmitter {
     this.faults.set(method, { kind: 'ratelimit', until: Date.now() + seconds * 1000, retryAfter: seconds });
   }
 
-  /** Makes the next `times` calls of `method` (or '*') fail with HTTP `status` (a Slack outage). */
+  /** Makes the next `times` calls of `method` (or '*') fail with HTTP `status` (a Slack outage; 429 says Retry-After: 1). */
   failNext(method: string, times: number, status = 500): void {
     this.faults.set(method, { kind: 'status', remaining: times, status });
   }
@@ -335,19 +335,23 @@ export class SandboxState extends EventEmitter {
         }
         return { status: 429, retryAfter: Math.max(1, Math.ceil(left / 1000)) };
       }
+      // Slack's 429 always says when to come back.
       if (f.until !== undefined) {
-        if (f.until <= Date.now()) {
+        const left = f.until - Date.now();
+        if (left <= 0) {
           this.faults.delete(key);
           continue;
         }
-        return { status: f.status ?? 503 };
+        const status = f.status ?? 503;
+        return status === 429 ? { status, retryAfter: Math.max(1, Math.ceil(left / 1000)) } : { status };
       }
       if ((f.remaining ?? 0) <= 0) {
         this.faults.delete(key);
         continue;
       }
       f.remaining = (f.remaining ?? 0) - 1;
-      return { status: f.status ?? 500 };
+      const status = f.status ?? 500;
+      return status === 429 ? { status, retryAfter: 1 } : { status };
     }
     return null;
   }
