@@ -507,6 +507,14 @@ describe('Slack sandbox Web API', () => {
       expect(err).to.include({ code: 'slack_webapi_http_error', statusCode: 503 });
       expect((await client.auth.test()).ok).to.equal(true);
     });
+
+    it('says Retry-After when the next call fails with 429, as Slack always does', async () => {
+      const { inst } = installBot(f);
+      f.sandbox.state.failNext('auth.test', 1, 429);
+      const res = await fetch(f.sandbox.apiUrl + 'auth.test', { method: 'POST', headers: { authorization: `Bearer ${inst.botToken}` } });
+      expect(res.status).to.equal(429);
+      expect(res.headers.get('retry-after')).to.equal('1');
+    });
   });
 
   describe('message metadata', () => {
