@@ -26,6 +26,14 @@ body { height: 100vh; overflow: hidden; }
 .op-nav form input { flex: 1; min-width: 0; padding: 3px 6px; font-size: 13px; }
 .op-nav form button { padding: 2px 8px; font-size: 13px; }
 .op-nav .app-state { margin: auto 16px 14px; font-size: 12px; color: #cfc3cf; }
+.op-nav .faults { margin: 0 16px 14px; font-size: 12px; color: #cfc3cf; }
+.op-nav .faults summary { cursor: pointer; }
+.op-nav .faults form { display: grid; grid-template-columns: 1fr 1fr; gap: 4px; padding: 6px 0 0; }
+.op-nav .faults form select, .op-nav .faults form input { font-size: 12px; min-width: 0; padding: 2px 4px; }
+.op-nav .faults form .wide { grid-column: 1 / -1; }
+.op-nav .faults ul { margin: 6px 0 0; }
+.op-nav .faults li { padding: 1px 0; }
+.op-nav .faults code { color: #fff; background: #5a2a5b; padding: 0 3px; border-radius: 3px; }
 .op-main { display: flex; flex-direction: column; min-width: 0; min-height: 0; background: #fff; }
 .op-main > header { padding: 10px 18px; border-bottom: 1px solid var(--border); display: flex; align-items: center; gap: 12px; min-height: 56px; }
 .op-main > header h2 { margin: 0; font-size: 18px; }
@@ -278,6 +286,7 @@ const script = String.raw`
     $('op-global-shortcuts').innerHTML = snap.app.shortcuts.filter(function (x) { return x.type === 'global'; }).map(function (x) {
       return '<li><a href="#" data-global-shortcut="' + esc(x.callbackId) + '">» ' + esc(x.name) + '</a></li>';
     }).join('');
+    $('op-fault-list').innerHTML = (snap.faults || []).map(function (f) { return '<li><code>' + esc(f.method) + '</code>: ' + esc(f.what) + '</li>'; }).join('') || '<li>None: Slack answers every call.</li>';
     $('op-app-state').innerHTML = snap.app.installed ? esc(snap.app.name) + ' is installed here. <button id="op-uninstall" class="danger" style="font-size:11px;padding:0 6px">Uninstall</button>' : esc(snap.app.name) + ' is not installed in this workspace.';
 
     var main = $('op-main-body');
@@ -424,6 +433,11 @@ const script = String.raw`
   $('op-team').addEventListener('change', function (e) { sel = { team: e.target.value, user: '', channel: '', thread: '', pane: 'channel' }; load(); });
   $('op-user').addEventListener('change', function (e) { sel.user = e.target.value; modalSig = ''; load(); });
   $('op-presence').addEventListener('change', function (e) { post('presence', { presence: e.target.checked ? 'active' : 'away' }); });
+  $('op-faults-form').addEventListener('submit', function (e) {
+    e.preventDefault();
+    post('faults', { fault: $('op-fault-kind').value, method: $('op-fault-method').value, seconds: Number($('op-fault-seconds').value) });
+  });
+  $('op-faults-clear').addEventListener('click', function () { post('faults', { fault: 'clear' }); });
   $('op-new-channel').addEventListener('submit', function (e) {
     e.preventDefault(); var input = $('op-new-channel-name');
     post('create-channel', { name: input.value.trim() }).then(function (r) { if (r.ok) { input.value = ''; sel.channel = r.channel; sel.pane = 'channel'; load(); } });
@@ -543,6 +557,22 @@ export function operatorPage(baseUrl: string, appName: string): string {
     <ul id="op-channels"></ul>
     <form id="op-new-channel"><input id="op-new-channel-name" placeholder="new-channel" maxlength="80" aria-label="New channel name"><button type="submit" class="secondary">Add</button></form>
     <div class="app-state" id="op-app-state"></div>
+    <details class="faults" id="op-faults">
+      <summary>Slack faults</summary>
+      <form id="op-faults-form">
+        <select id="op-fault-kind" class="wide" aria-label="Fault">
+          <option value="drop">Carried out, answer lost (reset)</option>
+          <option value="hang">Carried out, no answer (hang)</option>
+          <option value="ratelimit">429 rate limited</option>
+          <option value="outage">503 outage</option>
+        </select>
+        <input id="op-fault-method" value="chat.postMessage" aria-label="Web API method, or * for all">
+        <input id="op-fault-seconds" type="number" min="1" max="3600" value="30" aria-label="For how many seconds">
+        <button type="submit" class="secondary">Start</button>
+        <button type="button" id="op-faults-clear" class="secondary">Clear all</button>
+      </form>
+      <ul id="op-fault-list"></ul>
+    </details>
   </nav>
   <section class="op-main">
     <header><h2 id="op-channel-title"></h2><span class="topic" id="op-channel-topic"></span><span class="members" id="op-members"></span><button id="op-join" class="primary" style="display:none">Join channel</button><span id="op-channel-tools" class="channel-tools"><button id="op-rename">Rename</button><button id="op-archive">Archive</button><button id="op-leave">Leave</button></span></header>

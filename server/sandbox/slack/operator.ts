@@ -133,6 +133,7 @@ export function operatorRouter(ctx: PresentContext, sandbox: SlackSandbox, confi
         commands: config.commands,
       },
       workspaces: state.data.workspaces.map((w) => ({ id: w.id, name: w.name, domain: w.domain })),
+      faults: state.activeFaults(),
       team: { id: ws.id, name: ws.name, domain: ws.domain },
       users: users
         .filter((u) => !u.deleted)
@@ -284,6 +285,24 @@ export function operatorRouter(ctx: PresentContext, sandbox: SlackSandbox, confi
   });
 
   router.use('/operator/api', express.json({ limit: '30mb' }));
+
+  // Slack misbehaving on purpose, to watch the app cope: lost answers, rate limits, outages (per method or '*').
+  router.post(
+    '/operator/api/faults',
+    act((b) => {
+      const method = s(b, 'method').trim() || '*';
+      if (!/^(\*|[a-z]+(\.[a-zA-Z]+)+)$/.test(method)) throw new SlackApiError('invalid_method');
+      const seconds = Math.min(3600, Math.max(1, Math.round(Number(b.seconds) || 30)));
+      const fault = s(b, 'fault');
+      if (fault === 'clear') state.clearFaults();
+      else if (fault === 'drop') state.dropResponses(method, { seconds });
+      else if (fault === 'hang') state.dropResponses(method, { seconds, mode: 'hang' });
+      else if (fault === 'ratelimit') state.rateLimit(method, seconds);
+      else if (fault === 'outage') state.failFor(method, seconds, 503);
+      else throw new SlackApiError('invalid_fault');
+      state.changed();
+    }),
+  );
 
   router.post(
     '/operator/api/presence',

@@ -286,6 +286,23 @@ export class SandboxState extends EventEmitter {
     this.releaseHeld();
   }
 
+  /** The faults in force, described for the operator page (e.g. "chat.postMessage: answers lost (reset), 2 more calls"). */
+  activeFaults(now = Date.now()): { method: string; what: string }[] {
+    const left = (until: number) => `${Math.max(1, Math.ceil((until - now) / 1000))} s left`;
+    const out: { method: string; what: string }[] = [];
+    for (const [method, f] of this.faults) {
+      if (f.until !== undefined && f.until <= now) continue;
+      if (f.until === undefined && (f.remaining ?? 0) <= 0) continue;
+      const kind = f.kind === 'ratelimit' ? 'HTTP 429 ratelimited' : `HTTP ${f.status ?? 500}`;
+      out.push({ method, what: `${kind}, ${f.until !== undefined ? left(f.until) : `${f.remaining} more calls`}` });
+    }
+    for (const [method, d] of this.drops) {
+      if (d.until !== undefined ? d.until <= now : (d.remaining ?? 0) <= 0) continue;
+      out.push({ method, what: `answers lost (${d.mode}), ${d.until !== undefined ? left(d.until) : `${d.remaining} more calls`}` });
+    }
+    return out;
+  }
+
   /** Destroys every connection held without an answer. */
   releaseHeld(): void {
     for (const socket of this.held) socket.destroy();

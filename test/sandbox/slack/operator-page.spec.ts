@@ -284,6 +284,23 @@ describe('Slack sandbox operator page (browser)', function () {
     expect(f.sandbox.state.user(ALICE)?.presence).to.equal('away');
   });
 
+  it('starts a fault from the Slack faults panel: posts are carried out and their answers lost, until cleared', async () => {
+    const page = await open();
+    await page.click('#op-faults summary');
+    await page.selectOption('#op-fault-kind', 'drop');
+    await page.fill('#op-fault-method', 'chat.postMessage');
+    await page.fill('#op-fault-seconds', '60');
+    await page.click('#op-faults-form button[type=submit]');
+    await page.waitForSelector('#op-fault-list >> text=answers lost (reset)');
+    const client = clientFor(f, f.sandbox.state.installation(ACME)?.botToken);
+    const lost = await client.chat.postMessage({ channel: SUPPORT, text: 'answer lost' }).catch((e: unknown) => e as { code: string });
+    expect(lost).to.include({ code: 'slack_webapi_request_error' });
+    expect(f.sandbox.state.channelMessages(SUPPORT).map((m) => m.text)).to.include('answer lost');
+    await page.click('#op-faults-clear');
+    await page.waitForSelector('#op-fault-list >> text=None: Slack answers every call.');
+    expect((await client.chat.postMessage({ channel: SUPPORT, text: 'answered' })).ok).to.equal(true);
+  });
+
   it('edits and deletes a message of the person acting', async () => {
     const page = await open();
     const mine = await f.sandbox.postAsUser({ teamId: ACME, userId: ALICE, channelId: SUPPORT, text: 'typo hree' });
