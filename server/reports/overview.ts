@@ -2,18 +2,13 @@
  * The overview report of one widget over a range (docs/reports.md says how each figure is computed): one row
  * per agent who gave the first operator reply, a 'Missed chats' row (agentName '') for chats nobody answered,
  * the room's totals, and chats per day for the chart. Reads only the conversation fields the relay records as
- * things happen (never the messages), through the {ceId, discarded, startedAt} index.
+ * things happen (never the messages), through the {ceId, discarded, startedAt} index, and lets the database
+ * add them up: one aggregation answers with a row per agent and one per day, whatever the number of chats.
  */
 import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
-import type { Conversation } from '../models/Conversation';
 import type { AgentStats, OverviewFigures, OverviewReport } from '../shared/reports';
-import { dayIndex, type ReportRange } from './range';
-
-type ChatFacts = Pick<
-  Conversation,
-  'startedAt' | 'endedAt' | 'firstResponseAt' | 'agentName' | 'rating' | 'triggerUid' | 'visitorMsgs' | 'operatorMsgs'
->;
+import type { ReportRange } from './range';
 
 type Acc = {
   chats: number;
@@ -52,56 +47,60 @@ export function reportedChats(ce: Pick<ChatEndpointDocument, '_id'>, range: Pick
   return { ceId: ce._id, discarded: false, startedAt: { $gte: range.start, $lt: range.end } };
 }
 
+/** Per agent, the sums the figures are made of (what the database hands back: a dozen rows, whatever the range). */
+type AgentSums = Acc & { _id: string };
+
+const answered = { $gt: ['$firstResponseAt', null] };
+const ended = { $gt: ['$endedAt', null] };
+const firstReplyMs = { $subtract: ['$firstResponseAt', '$startedAt'] };
+const count = (condition: unknown) => ({ $sum: { $cond: [condition, 1, 0] } });
+
+/**
+ * One row per agent (the first operator reply's author; '' for chats nobody answered) with the sums of every
+ * figure, grouped by the database next to the data: a year of chats never travels to Parley.
+ */
+function agentSums(lateMs: number) {
+  return {
+    $group: {
+      _id: { $cond: [answered, { $ifNull: ['$agentName', ''] }, ''] },
+      chats: { $sum: 1 },
+      trigger: count({ $gt: ['$triggerUid', ''] }),
+      up: count({ $eq: ['$rating', 'up'] }),
+      down: count({ $eq: ['$rating', 'down'] }),
+      late: count({ $and: [answered, { $gt: [firstReplyMs, lateMs] }] }),
+      replied: count(answered),
+      replyMs: { $sum: { $cond: [answered, firstReplyMs, 0] } },
+      ended: count(ended),
+      durationMs: { $sum: { $cond: [ended, { $subtract: ['$endedAt', '$startedAt'] }, 0] } },
+      msgs: { $sum: { $add: [{ $ifNull: ['$visitorMsgs', 0] }, { $ifNull: ['$operatorMsgs', 0] }] } },
+    },
+  };
+}
+
+/** Chats per day of the range: the days' first instants (in the report's zone, from luxon) are the bucket boundaries. */
+function chatsByDay(range: ReportRange) {
+  const boundaries = [...range.days.map((d) => d.start), range.end];
+  return { $bucket: { groupBy: '$startedAt', boundaries, default: 'outside', output: { chats: { $sum: 1 } } } };
+}
+
 export async function overviewReport(models: Models, ce: ChatEndpointDocument, range: ReportRange): Promise<OverviewReport> {
-  const lateMs = ce.noAnswerMessageAfterSecs * 1000;
-  const [chats, offline] = await Promise.all([
-    // The driver, not mongoose: only the fields below travel, and nothing is hydrated (a year can be 30,000 chats).
+  const [[facets], offline] = await Promise.all([
     models.Conversation.collection
-      .find<ChatFacts>(reportedChats(ce, range), {
-        projection: {
-          _id: 0,
-          startedAt: 1,
-          endedAt: 1,
-          firstResponseAt: 1,
-          agentName: 1,
-          rating: 1,
-          triggerUid: 1,
-          visitorMsgs: 1,
-          operatorMsgs: 1,
-        },
-        batchSize: 10_000,
-      })
+      .aggregate<{ agents: AgentSums[]; days: { _id: Date | string; chats: number }[] }>([
+        { $match: reportedChats(ce, range) },
+        { $facet: { agents: [agentSums(ce.noAnswerMessageAfterSecs * 1000)], days: [chatsByDay(range)] } },
+      ])
       .toArray(),
     models.OfflineMessage.countDocuments({ ceId: ce._id, createdAt: { $gte: range.start, $lt: range.end } }),
   ]);
+  const { agents: sums, days: buckets } = facets ?? { agents: [], days: [] };
   const total = emptyAcc();
   const byAgent = new Map<string, Acc>();
-  const perDay = range.days.map(() => 0);
-  for (const c of chats) {
-    const agent = c.firstResponseAt ? c.agentName : '';
-    let acc = byAgent.get(agent);
-    if (!acc) byAgent.set(agent, (acc = emptyAcc()));
-    const started = c.startedAt.getTime();
-    const day = dayIndex(range.days, started);
-    if (day >= 0) perDay[day] += 1;
-    for (const a of [acc, total]) {
-      a.chats += 1;
-      if (c.triggerUid) a.trigger += 1;
-      if (c.rating === 'up') a.up += 1;
-      else if (c.rating === 'down') a.down += 1;
-      if (c.firstResponseAt) {
-        const wait = c.firstResponseAt.getTime() - started;
-        a.replied += 1;
-        a.replyMs += wait;
-        if (wait > lateMs) a.late += 1;
-      }
-      if (c.endedAt) {
-        a.ended += 1;
-        a.durationMs += c.endedAt.getTime() - started;
-      }
-      a.msgs += (c.visitorMsgs ?? 0) + (c.operatorMsgs ?? 0);
-    }
+  for (const { _id: agent, ...acc } of sums) {
+    byAgent.set(agent, acc);
+    for (const key of Object.keys(total) as (keyof Acc)[]) total[key] += acc[key];
   }
+  const perDay = new Map(buckets.map((b) => [b._id instanceof Date ? b._id.getTime() : b._id, b.chats]));
   const days = range.days.length;
   const stats: AgentStats[] = [...byAgent.entries()]
     .map(([agentName, acc]) => ({ agentName, ...figures(acc, days, 0) }))
@@ -117,6 +116,6 @@ export async function overviewReport(models: Models, ce: ChatEndpointDocument, r
     totalStats: figures(total, days, offline),
     stats,
     days,
-    chatsPerDay: range.days.map((d, i) => ({ day: d.date, chats: perDay[i] })),
+    chatsPerDay: range.days.map((d) => ({ day: d.date, chats: perDay.get(d.start.getTime()) ?? 0 })),
   };
 }

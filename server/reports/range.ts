@@ -61,16 +61,3 @@ export function reportRange(input: { tz: string; startDate: string; endDate: str
   }
   return { tz, start, end, days };
 }
-
-/** Index of the day holding instant `ms` (days are sorted and contiguous), or -1. */
-export function dayIndex(days: readonly ReportDay[], ms: number): number {
-  let lo = 0;
-  let hi = days.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    if (ms < days[mid].start.getTime()) hi = mid - 1;
-    else if (ms >= days[mid].end.getTime()) lo = mid + 1;
-    else return mid;
-  }
-  return -1;
-}

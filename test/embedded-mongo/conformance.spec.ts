@@ -793,6 +793,60 @@ describe('embedded MongoDB conformance (driver)', () => {
       expect(facets.total).to.deep.equal([{ n: 3 }]);
     });
 
+    it('groups with conditions on null and missing fields, date arithmetic and buckets between date boundaries', async () => {
+      const day = (d: number, seconds = 0) => new Date(Date.UTC(2024, 2, d) + seconds * 1000);
+      const chats = db.collection('group_chats');
+      await chats.insertMany([
+        { a: 'x', start: day(1), reply: day(1, 60), end: null, n: 2 },
+        { a: 'x', start: day(1), reply: null, n: 3, m: 1 },
+        { a: 'y', start: day(2), reply: day(2, 30), end: day(2, 600) },
+        { start: day(3), reply: day(3, 10), n: 5, m: 'many' },
+      ]);
+      const answered = { $gt: ['$reply', null] };
+      const rows = await chats
+        .aggregate([
+          { $match: { start: { $gte: day(1) } } },
+          {
+            $group: {
+              _id: { $cond: [answered, { $ifNull: ['$a', ''] }, ''] },
+              replied: { $sum: { $cond: [answered, 1, 0] } },
+              waitMs: { $sum: { $cond: { if: answered, then: { $subtract: ['$reply', '$start'] }, else: 0 } } },
+              ended: { $sum: { $cond: [{ $gt: ['$end', null] }, 1, 0] } },
+              nullEnd: { $sum: { $cond: [{ $eq: ['$end', null] }, 1, 0] } },
+              msgs: { $sum: { $add: [{ $ifNull: ['$n', 0] }, { $ifNull: [{ $cond: [{ $eq: ['$m', 1] }, 1, null] }, 0] }] } },
+              text: { $sum: '$m' },
+              late: { $sum: { $cond: [{ $and: [answered, { $gt: [{ $subtract: ['$reply', '$start'] }, 45_000] }] }, 1, 0] } },
+              most: { $max: '$n' },
+              mean: { $avg: '$n' },
+              chats: { $count: {} },
+            },
+          },
+          { $sort: { _id: 1 } },
+        ])
+        .toArray();
+      expect(rows).to.deep.equal([
+        // The unanswered chat, and the answered one without an agent; $sum leaves out a string.
+        { _id: '', replied: 1, waitMs: 10_000, ended: 0, nullEnd: 0, msgs: 9, text: 1, late: 0, most: 5, mean: 4, chats: 2 },
+        { _id: 'x', replied: 1, waitMs: 60_000, ended: 0, nullEnd: 1, msgs: 2, text: 0, late: 1, most: 2, mean: 2, chats: 1 },
+        { _id: 'y', replied: 1, waitMs: 30_000, ended: 1, nullEnd: 0, msgs: 0, text: 0, late: 0, most: null, mean: null, chats: 1 },
+      ]);
+      const buckets = await chats
+        .aggregate([
+          { $bucket: { groupBy: '$start', boundaries: [day(1), day(2), day(3)], default: 'later', output: { chats: { $sum: 1 } } } },
+        ])
+        .toArray();
+      expect(buckets).to.have.deep.members([
+        { _id: day(1), chats: 2 },
+        { _id: day(2), chats: 1 },
+        // The upper boundary is exclusive.
+        { _id: 'later', chats: 1 },
+      ]);
+      const err = await rejection(
+        chats.aggregate([{ $bucket: { groupBy: '$start', boundaries: [day(1), day(2)], output: { chats: { $sum: 1 } } } }]).toArray(),
+      );
+      expect(err.code).to.equal(40066);
+    });
+
     it('writes results with $out and $merge', async () => {
       await db
         .collection('posts')

@@ -3,6 +3,7 @@ import { type Document, Long, ObjectId } from 'bson';
 import { Aggregator, ProcessingMode } from 'mingo';
 import type { Collection } from '../collection';
 import { badValue, CommandError, ErrorCodes } from '../errors';
+import { nativeBucket, nativeGroup, Unsupported } from '../group';
 import { compileFilter, lazyFilter, MINGO_OPTIONS, matches } from '../query';
 import { canonicalKey, isPlainObject } from '../values';
 import { type CommandContext, collectionName, countDocs, type Handler, selectDocs } from './context';
@@ -145,7 +146,44 @@ function isCountGroup(stage: Document | undefined): boolean {
   return isPlainObject(acc) && Object.keys(acc).length === 1 && acc.$sum === 1;
 }
 
+/** Stages mongod refuses inside $facet: such a $facet is left to mingo. */
+const NOT_IN_FACET = new Set(['$collStats', '$indexStats', '$facet', '$out', '$merge']);
+
+function facetPipelines(spec: unknown): Array<[string, Document[]]> | undefined {
+  if (!isPlainObject(spec)) return undefined;
+  const entries = Object.entries(spec);
+  const fits = entries.every(([, sub]) => Array.isArray(sub) && sub.every((stage) => !NOT_IN_FACET.has(Object.keys(stage)[0])));
+  return entries.length && fits ? (entries as Array<[string, Document[]]>) : undefined;
+}
+
+/**
+ * Leading `$group`/`$bucket` stages run natively when their expressions allow (see group.ts), and so does a
+ * leading `$facet`, each of its pipelines on the same input; the rest, usually a sort of a few grouped rows,
+ * goes to mingo.
+ */
 function runPipeline(ctx: CommandContext, input: Document[], pipeline: Document[], letVars: Document | undefined): Document[] {
+  let docs = input;
+  let rest = pipeline;
+  while (rest.length && !letVars) {
+    const stage = rest[0];
+    const facets = '$facet' in stage ? facetPipelines(stage.$facet) : undefined;
+    try {
+      if ('$group' in stage) docs = nativeGroup(stage.$group, docs);
+      else if ('$bucket' in stage) docs = nativeBucket(stage.$bucket, docs);
+      else if (facets) {
+        const from = docs;
+        docs = [Object.fromEntries(facets.map(([name, sub]) => [name, runPipeline(ctx, from, sub, letVars)]))];
+      } else break;
+    } catch (err) {
+      if (err instanceof Unsupported) break;
+      throw err;
+    }
+    rest = rest.slice(1);
+  }
+  return runMingo(ctx, docs, rest, letVars);
+}
+
+function runMingo(ctx: CommandContext, input: Document[], pipeline: Document[], letVars: Document | undefined): Document[] {
   if (pipeline.length === 0) return input;
   const resolver = (name: string): Document[] => [...(ctx.engine.get(ctx.db, name)?.docs.values() ?? [])];
   try {
