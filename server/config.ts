@@ -76,8 +76,13 @@ export type RelayTuning = {
   /** Sustained Slack posts per second per channel, and the burst allowed above it. */
   slackPostsPerSecond: number;
   slackBurst: number;
-  /** How often the outbox looks for due jobs when nothing woke it. */
+  /**
+   * How often the outbox looks for jobs it was not told about (stored by another process, or left by a dead one);
+   * its own jobs run on timers.
+   */
   outboxPollMs: number;
+  /** How long a claimed outbox job is held (renewed while it runs); a dead process's jobs are taken over after it. */
+  outboxLeaseMs: number;
   /** Longest backoff between retries of a failing job. */
   outboxMaxBackoffMs: number;
   /** How often open conversations are checked for visitor inactivity and unanswered visitors. */

@@ -1,4 +1,4 @@
-import { type Connection, type HydratedDocument, type Model, Schema, type Types } from 'mongoose';
+import { type Connection, type Model, Schema, type Types } from 'mongoose';
 
 /**
  * A durable piece of outbound work (a Slack post, a webhook call, a mail). Jobs of one `key` (a conversation,
@@ -26,8 +26,13 @@ export interface OutboxJob {
   attempts: number;
   /** Not before this time (backoff, Retry-After). */
   runAt: Date;
-  /** Held by a worker until this time; another worker may take it after (a crashed process). */
+  /**
+   * Lease: held by one worker until this time, renewed while it runs; another worker may take the job (and
+   * the key behind it) once it passed (a crashed process). Only a key's head is leased.
+   */
   lockedUntil: Date | null;
+  /** Which claim holds the lease (a random id per claim), so a worker learns which heads it won. */
+  lockedBy: string;
   lastError: string;
   /** Set once it gave up (a permanent Slack error); kept for inspection. */
   failedAt: Date | null;
@@ -35,7 +40,8 @@ export interface OutboxJob {
   createdAt: Date;
   updatedAt: Date;
 }
-export type OutboxJobDocument = HydratedDocument<OutboxJob>;
+/** A job as the worker reads it (plain, not hydrated). */
+export type OutboxJobDocument = OutboxJob & { _id: Types.ObjectId };
 
 export const OutboxJobSchema = new Schema<OutboxJob>(
   {
@@ -46,14 +52,17 @@ export const OutboxJobSchema = new Schema<OutboxJob>(
     attempts: { type: Number, default: 0 },
     runAt: { type: Date, default: () => new Date() },
     lockedUntil: { type: Date, default: null },
+    lockedBy: { type: String, default: '' },
     lastError: { type: String, default: '' },
     failedAt: { type: Date, default: null },
     conversationId: { type: Schema.Types.ObjectId, default: null },
   },
   { timestamps: true, minimize: false },
 );
-OutboxJobSchema.index({ failedAt: 1, runAt: 1 });
+// The worker's reads: the next jobs of given keys; jobs that became due or whose lease expired since the last poll.
 OutboxJobSchema.index({ key: 1, _id: 1 });
+OutboxJobSchema.index({ failedAt: 1, runAt: 1 });
+OutboxJobSchema.index({ failedAt: 1, lockedUntil: 1 });
 
 export type OutboxJobModel = Model<OutboxJob>;
 export function outboxJobModel(connection: Connection): OutboxJobModel {

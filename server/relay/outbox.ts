@@ -4,36 +4,97 @@
  * channel (token bucket, about one a second with a small burst); a rate-limited call waits for Slack's
  * Retry-After, other transient failures back off exponentially. A job is removed only once the other side
  * accepted it, so a crash or restart re-runs it (at least once) instead of losing it.
+ *
+ * A backlog costs what its work costs, not what it holds: the keys that have jobs are kept in memory (with their
+ * channel and the time they may run next), so nothing is read while nothing is due. One timer wakes the worker at
+ * the earliest of the next Slack token of a channel with waiting keys, the earliest retry and the earliest lease
+ * expiry. When it wakes, one query reads the next jobs of every key it may run, one update claims their heads:
+ * the head's lease (`lockedUntil`, `lockedBy`) belongs to one process, which runs the head and the jobs behind it
+ * it read with it; a process that dies leaves the lease to expire, and the next process to look takes the key over.
+ * Consecutive jobs of a coalescing kind (visitor lines) are handed to their handler together, for one Slack post.
+ * Jobs stored by other processes are found by a slow safety poll (`outboxPollMs`) over the due-time indexes, or at
+ * once when the process that stored them calls `wake(key)` (cross-process notification is wired by the caller).
  */
+import { randomBytes } from 'node:crypto';
 import { ErrorCode } from '@slack/web-api';
 import type { Types } from 'mongoose';
-import type { OutboxJob, OutboxJobDocument, OutboxKind } from '../models/OutboxJob';
+import type { RelayTuning } from '../config';
+import type { Logger } from '../http/errorHandler';
+import type { OutboxJobDocument, OutboxJobModel, OutboxKind } from '../models/OutboxJob';
 import type { RelayContext } from './context';
 
 /** A failure that retrying cannot fix (Slack said channel_not_found, Parley was uninstalled …). */
 export class PermanentJobError extends Error {}
 
-export type JobHandler = (ctx: RelayContext, job: OutboxJobDocument) => Promise<void>;
+/** Runs one job. */
+export type JobHandler<C = RelayContext> = (ctx: C, job: OutboxJobDocument) => Promise<void>;
+/**
+ * Runs several consecutive jobs of one key and one kind at once (in order, oldest first), e.g. visitor lines
+ * made into one Slack post. It succeeds or fails as a whole; a permanent failure re-runs the jobs one by one,
+ * so one bad job fails alone.
+ */
+export type CoalescingHandler<C = RelayContext> = { coalesce: (ctx: C, jobs: OutboxJobDocument[]) => Promise<void>; max: number };
+export type JobHandlers<C = RelayContext> = Record<OutboxKind, JobHandler<C> | CoalescingHandler<C>>;
+
+/** What the outbox itself needs of its context (the relay's context has it all). */
+export type OutboxHost = { models: { OutboxJob: OutboxJobModel }; tuning: RelayTuning; logger: Logger };
+
+export type OutboxOptions = {
+  /**
+   * Called on stop with the keys that still have jobs here, so other processes can take them at once instead of
+   * at their next safety poll (they call `wake(key)`).
+   */
+  announce?: (keys: string[]) => void;
+};
 
 /** Slack errors that mean "try again later"; every other Slack error is permanent. */
 const TRANSIENT_SLACK_ERRORS = new Set(['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout', 'ratelimited']);
 /** Webhooks and mails of a customer may be down for good: they stop after this many attempts. */
 const MAX_ATTEMPTS_OUTSIDE_SLACK = 12;
-const LOCK_MS = 60_000;
+/** Keys running at once, and keys claimed in one round trip. */
 const CONCURRENCY = 64;
+/** Jobs stored by another process shortly before a poll may commit after it: each poll looks this far back. */
+const POLL_OVERLAP_MS = 10_000;
 
-export class Outbox {
-  private timer: NodeJS.Timeout | null = null;
-  private ticking = false;
+/** A key believed to have jobs, not running here. */
+type Waiting = {
+  /** Pacing channel of its head as last known ('' = none or not known yet). */
+  channel: string;
+  /** When its oldest waiting job was stored, as far as known: the oldest key goes first. */
+  since: number;
+  /** Not before (backoff, Retry-After, another process's lease). */
+  at: number;
+};
+
+/** The next jobs of one key as read for a claim. */
+type KeyJobs = { _id: string; jobs: OutboxJobDocument[] };
+
+const isSlack = (kind: string) => kind.startsWith('slack.');
+
+export class Outbox<C extends OutboxHost = RelayContext> {
   private stopped = true;
+  private readonly waiting = new Map<string, Waiting>();
   private readonly running = new Map<string, Promise<void>>();
-  private readonly pokes = new Set<string>();
+  /** Keys picked and being claimed (between leaving `waiting` and starting to run). */
+  private readonly claiming = new Set<string>();
+  /** Keys told about (enqueue, poke, wake) while they were claimed or ran: looked at again when they finish. */
+  private readonly again = new Set<string>();
+  /** Keys whose jobs up to this id run one by one (a coalesced batch failed for good). */
+  private readonly solo = new Map<string, string>();
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
   private readonly blockedUntil = new Map<string, number>();
+  private timer: NodeJS.Timeout | null = null;
+  private timerAt = Infinity;
+  private pumpQueued = false;
+  private pumping = false;
+  private pollTimer: NodeJS.Timeout | null = null;
+  private polling: Promise<void> | null = null;
+  private lastPollAt = 0;
 
   constructor(
-    private readonly ctx: RelayContext,
-    private readonly handlers: Record<OutboxKind, JobHandler>,
+    private readonly ctx: C,
+    private readonly handlers: JobHandlers<C>,
+    private readonly options: OutboxOptions = {},
   ) {}
 
   async enqueue(
@@ -42,112 +103,328 @@ export class Outbox {
     payload: Record<string, unknown>,
     opts: { channel?: string; conversationId?: Types.ObjectId | null; runAt?: Date; start?: boolean } = {},
   ): Promise<void> {
+    const runAt = opts.runAt ?? new Date();
     await this.ctx.models.OutboxJob.create({
       kind,
       key,
       payload,
       channel: opts.channel ?? '',
       conversationId: opts.conversationId ?? null,
-      runAt: opts.runAt ?? new Date(),
+      runAt,
     });
-    if (opts.start !== false) this.tryKey(key);
+    if (opts.start !== false) this.note(key, isSlack(kind) ? (opts.channel ?? '') : '', runAt.getTime());
   }
 
   /** Runs the due jobs of `key` now (after a job was stored with `start: false`). */
   poke(key: string): void {
-    this.tryKey(key);
+    this.note(key, '', 0);
+  }
+
+  /**
+   * Another process stored jobs of `key` (or, without a key, may have stored or left jobs anywhere): look now
+   * instead of at the next safety poll.
+   */
+  wake(key?: string): void {
+    if (key !== undefined) this.note(key, '', 0);
+    else this.poll();
   }
 
   start(): void {
     this.stopped = false;
-    this.timer = setInterval(() => this.wake(), this.ctx.tuning.outboxPollMs);
-    this.timer.unref();
-    this.wake();
+    this.lastPollAt = 0;
+    this.poll();
+    this.pollTimer = setInterval(() => this.poll(), this.ctx.tuning.outboxPollMs);
+    this.pollTimer.unref();
   }
 
   /** Stops taking jobs and waits for the running ones; jobs not yet done stay stored for the next start. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    while (this.ticking || this.running.size > 0) {
-      await Promise.allSettled([...this.running.values()]);
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    this.pollTimer = null;
+    this.setTimer(Infinity);
+    while (this.polling || this.pumping || this.running.size > 0) {
+      await Promise.allSettled([this.polling, ...this.running.values()]);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
+    const left = [...this.waiting.keys()];
+    this.waiting.clear();
+    if (left.length > 0) this.options.announce?.(left);
   }
 
-  /** Looks for due jobs of every key (retries, pacing, jobs left by a stopped or crashed process). */
-  wake(): void {
-    if (this.stopped || this.ticking) return;
-    this.ticking = true;
-    void this.scan()
-      .catch((error: unknown) => {
-        if (!this.stopped) this.ctx.logger.error('outbox: could not read jobs', error);
-      })
-      .finally(() => {
-        this.ticking = false;
-      });
-  }
-
-  private async scan(): Promise<void> {
-    const jobs = await this.ctx.models.OutboxJob.find({ failedAt: null }, { key: 1, runAt: 1, lockedUntil: 1 })
-      .sort({ _id: 1 })
-      .limit(2000)
-      .lean<Pick<OutboxJob, 'key' | 'runAt' | 'lockedUntil'>[]>();
-    const now = Date.now();
-    const seen = new Set<string>();
-    for (const job of jobs) {
-      if (seen.has(job.key)) continue;
-      // Only the oldest unfinished job of a key may run: later ones wait even when it is delayed.
-      seen.add(job.key);
-      if (job.runAt.getTime() > now || (job.lockedUntil && job.lockedUntil.getTime() > now)) continue;
-      this.tryKey(job.key);
+  /** Remembers that `key` has jobs and looks at it soon (no read now). */
+  private note(key: string, channel: string, at: number): void {
+    if (this.stopped) return;
+    if (this.running.has(key) || this.claiming.has(key)) {
+      this.again.add(key);
+      return;
     }
+    const known = this.waiting.get(key);
+    if (known) {
+      if (!known.channel) known.channel = channel;
+      known.at = Math.min(known.at, at);
+    } else {
+      this.waiting.set(key, { channel, since: Date.now(), at });
+    }
+    this.kick();
+  }
+
+  /** Runs `pump` once after the current burst of calls (many enqueues in one tick cost one pump). */
+  private kick(): void {
+    if (this.pumpQueued || this.stopped) return;
+    this.pumpQueued = true;
+    setImmediate(() => {
+      this.pumpQueued = false;
+      this.pump();
+    });
+  }
+
+  private setTimer(at: number): void {
+    if (at === this.timerAt) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.timerAt = at;
+    if (at === Infinity || this.stopped) return;
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        this.timerAt = Infinity;
+        this.pump();
+      },
+      Math.max(0, at - Date.now()),
+    );
+    this.timer.unref();
   }
 
   /**
-   * Runs the jobs of one key in order, one at a time, until none is due. A key already running is poked so it
-   * looks again before it stops (a job stored while it was finishing is not left for the next scan).
+   * Picks the keys that may run now (due, and for a paced channel holding a token, oldest first), claims them
+   * in one round trip, and sets the one timer for the earliest moment another key may run.
    */
-  private tryKey(key: string): void {
-    if (this.stopped) return;
-    if (this.running.has(key)) {
-      this.pokes.add(key);
-      return;
-    }
-    if (this.running.size >= CONCURRENCY) return;
-    const { OutboxJob } = this.ctx.models;
-    const chain = (async () => {
-      for (;;) {
-        this.pokes.delete(key);
-        if (this.stopped) return;
-        const head = await OutboxJob.findOne({ key, failedAt: null }).sort({ _id: 1 });
-        if (!head) {
-          if (this.pokes.has(key)) continue;
-          return;
-        }
-        const now = Date.now();
-        if (head.runAt.getTime() > now || (head.lockedUntil && head.lockedUntil.getTime() > now)) return;
-        if (head.kind.startsWith('slack.') && head.channel && !this.takeToken(head.channel, now)) {
-          setTimeout(() => this.tryKey(key), Math.ceil(1000 / this.ctx.tuning.slackPostsPerSecond)).unref();
-          return;
-        }
-        const claimed = await OutboxJob.findOneAndUpdate(
-          { _id: head._id, lockedUntil: head.lockedUntil },
-          { $set: { lockedUntil: new Date(now + LOCK_MS) }, $inc: { attempts: 1 } },
-          { returnDocument: 'after' },
-        );
-        if (!claimed || !(await this.run(claimed))) return;
+  private pump(): void {
+    if (this.stopped || this.pumping) return;
+    const now = Date.now();
+    const picked: { key: string; token: string }[] = [];
+    let next = Infinity;
+    const byChannel = new Map<string, [string, Waiting][]>();
+    for (const entry of this.waiting) {
+      const [key, w] = entry;
+      if (w.at > now) {
+        next = Math.min(next, w.at);
+        continue;
       }
-    })()
+      if (!w.channel) {
+        if (this.running.size + picked.length < CONCURRENCY) picked.push({ key, token: '' });
+        continue;
+      }
+      const list = byChannel.get(w.channel);
+      if (list) list.push(entry);
+      else byChannel.set(w.channel, [entry]);
+    }
+    for (const [channel, entries] of byChannel) {
+      entries.sort((a, b) => a[1].since - b[1].since);
+      for (const [key] of entries) {
+        if (this.running.size + picked.length >= CONCURRENCY) break;
+        if (!this.takeToken(channel, now)) {
+          next = Math.min(next, this.nextTokenAt(channel, now));
+          break;
+        }
+        picked.push({ key, token: channel });
+      }
+    }
+    this.setTimer(next);
+    if (picked.length === 0) return;
+    for (const { key } of picked) {
+      this.waiting.delete(key);
+      this.claiming.add(key);
+    }
+    this.pumping = true;
+    void this.claim(picked)
       .catch((error: unknown) => {
-        if (!this.stopped) this.ctx.logger.error(`outbox: jobs of ${key} could not run`, error);
+        if (!this.stopped) this.ctx.logger.error('outbox: could not claim jobs', error);
+        // Read again in a second; the keys stay known.
+        for (const { key, token } of picked) {
+          this.refund(token);
+          this.requeue(key, '', Date.now() + 1000);
+        }
       })
       .finally(() => {
-        this.running.delete(key);
-        if (this.pokes.delete(key)) this.tryKey(key);
+        this.pumping = false;
+        for (const { key } of picked) {
+          this.claiming.delete(key);
+          // Told about while being claimed and not running now: look again.
+          if (!this.running.has(key) && this.again.delete(key) && !this.waiting.has(key)) this.requeue(key, '', 0);
+        }
+        this.kick();
       });
-    this.running.set(key, chain);
+  }
+
+  /** Reads the next jobs of the picked keys (one query) and takes the leases of their heads (one update). */
+  private async claim(picked: { key: string; token: string }[]): Promise<void> {
+    const { OutboxJob } = this.ctx.models;
+    const { outboxLeaseMs } = this.ctx.tuning;
+    const groups = await OutboxJob.aggregate<KeyJobs>([
+      { $match: { key: { $in: picked.map((p) => p.key) }, failedAt: null } },
+      { $sort: { _id: 1 } },
+      { $group: { _id: '$key', jobs: { $push: '$$ROOT' } } },
+      // One more than a batch holds: it tells whether the key has more after the batch.
+      { $project: { jobs: { $slice: ['$jobs', this.maxBatch() + 1] } } },
+    ]);
+    const found = new Map(groups.map((g) => [g._id, g.jobs]));
+    const now = Date.now();
+    const heads: { key: string; batch: OutboxJobDocument[]; more: boolean; token: string }[] = [];
+    for (const { key, token } of picked) {
+      const jobs = found.get(key);
+      if (!jobs || jobs.length === 0) {
+        this.refund(token);
+        this.solo.delete(key);
+        continue;
+      }
+      const head = jobs[0];
+      const channel = isSlack(head.kind) ? head.channel : '';
+      const lockedUntil = head.lockedUntil?.getTime() ?? 0;
+      if (head.runAt.getTime() > now || lockedUntil > now) {
+        // Backing off, or another process holds the key: look again when that ends.
+        this.refund(token);
+        this.requeue(key, channel, Math.max(head.runAt.getTime(), lockedUntil + 1), head._id);
+        continue;
+      }
+      let paidBy = token;
+      if (channel !== token) {
+        this.refund(token);
+        paidBy = '';
+        if (channel) {
+          if (!this.takeToken(channel, now)) {
+            this.requeue(key, channel, 0, head._id);
+            continue;
+          }
+          paidBy = channel;
+        }
+      }
+      const batch = [head];
+      const handler = this.handlers[head.kind];
+      const soloUpTo = this.solo.get(key);
+      if (soloUpTo && String(head._id) > soloUpTo) this.solo.delete(key);
+      if (typeof handler !== 'function' && !this.solo.has(key)) {
+        for (const job of jobs.slice(1)) {
+          if (batch.length >= handler.max || job.kind !== head.kind || job.runAt.getTime() > now) break;
+          batch.push(job);
+        }
+      }
+      heads.push({ key, batch, more: jobs.length > batch.length, token: paidBy });
+    }
+    if (heads.length === 0) return;
+    const lockedBy = randomBytes(8).toString('hex');
+    const until = new Date(now + outboxLeaseMs);
+    const res = await OutboxJob.updateMany(
+      { $or: heads.map(({ batch: [head] }) => ({ _id: head._id, lockedUntil: head.lockedUntil ?? null, failedAt: null })) },
+      { $set: { lockedUntil: until, lockedBy }, $inc: { attempts: 1 } },
+    );
+    let won = heads;
+    if (res.modifiedCount < heads.length) {
+      const mine = await OutboxJob.find({ _id: { $in: heads.map((h) => h.batch[0]._id) }, lockedBy }, { _id: 1 }).lean<
+        { _id: Types.ObjectId }[]
+      >();
+      const ids = new Set(mine.map((m) => String(m._id)));
+      won = [];
+      for (const h of heads) {
+        if (ids.has(String(h.batch[0]._id))) won.push(h);
+        else {
+          // Another process took it between the read and the claim: it runs the key now.
+          this.refund(h.token);
+          this.requeue(h.key, h.batch[0].channel, now + outboxLeaseMs, h.batch[0]._id);
+        }
+      }
+    }
+    for (const h of won) {
+      const head = h.batch[0];
+      head.lockedUntil = until;
+      head.attempts += 1;
+      this.start1(h.key, h.batch, h.more, lockedBy);
+    }
+  }
+
+  /** Runs one claimed batch of a key in the background; the key is looked at again when it ends. */
+  private start1(key: string, batch: OutboxJobDocument[], more: boolean, lockedBy: string): void {
+    const head = batch[0];
+    const channel = isSlack(head.kind) ? head.channel : '';
+    const renew = setInterval(
+      () => {
+        void this.ctx.models.OutboxJob.updateOne(
+          { _id: head._id, lockedBy },
+          { $set: { lockedUntil: new Date(Date.now() + this.ctx.tuning.outboxLeaseMs) } },
+        ).catch(() => undefined);
+      },
+      Math.max(50, this.ctx.tuning.outboxLeaseMs / 3),
+    );
+    renew.unref();
+    const run = this.run(key, batch)
+      .catch((error: unknown): number => {
+        if (!this.stopped) this.ctx.logger.error(`outbox: jobs of ${key} could not run`, error);
+        return Date.now() + 1000;
+      })
+      .then((after) => {
+        // In one step: a key told about while it ran is not lost between "finished" and "no longer running".
+        clearInterval(renew);
+        this.running.delete(key);
+        const told = this.again.delete(key);
+        if (after !== 'done') this.requeue(key, channel, after);
+        else if (more || told) this.requeue(key, channel, 0);
+        this.kick();
+      });
+    this.running.set(key, run);
+  }
+
+  /** Puts a key back among the waiting (when it may run next, and since when its next job waits). */
+  private requeue(key: string, channel: string, at: number, nextId?: Types.ObjectId): void {
+    if (this.stopped) return;
+    const since = nextId ? nextId.getTimestamp().getTime() : Date.now();
+    const known = this.waiting.get(key);
+    if (known) {
+      // The caller's knowledge is the newest (it just read or ran the key).
+      known.at = at;
+      known.channel = channel || known.channel;
+      known.since = Math.min(known.since, since);
+    } else {
+      this.waiting.set(key, { channel, since, at });
+    }
+  }
+
+  /** Runs a claimed batch; 'done' when its jobs are settled (removed, or failed for good), else when to retry. */
+  private async run(key: string, batch: OutboxJobDocument[]): Promise<'done' | number> {
+    const { OutboxJob } = this.ctx.models;
+    const head = batch[0];
+    const handler = this.handlers[head.kind];
+    try {
+      if (typeof handler === 'function') await handler(this.ctx, head);
+      else await handler.coalesce(this.ctx, batch);
+      await OutboxJob.deleteMany({ _id: { $in: batch.map((j) => j._id) } });
+      return 'done';
+    } catch (error) {
+      const verdict = this.classify(head, error);
+      const message = error instanceof Error ? error.message : String(error);
+      if (verdict.permanent && batch.length > 1) {
+        // One of them may be the bad one: run them one by one.
+        this.solo.set(key, String(batch[batch.length - 1]._id));
+        await OutboxJob.updateOne({ _id: head._id }, { $set: { lockedUntil: null, lastError: message } });
+        return Date.now();
+      }
+      if (verdict.permanent) {
+        this.ctx.logger.warn(`outbox: ${head.kind} job ${String(head._id)} failed for good: ${message}`);
+        await OutboxJob.updateOne({ _id: head._id }, { $set: { failedAt: new Date(), lockedUntil: null, lastError: message } });
+        // Later jobs of the key go on without it.
+        return 'done';
+      }
+      if (verdict.blockChannelMs && head.channel) this.blockedUntil.set(head.channel, Date.now() + verdict.blockChannelMs);
+      const runAt = Date.now() + verdict.retryInMs;
+      await OutboxJob.updateOne({ _id: head._id }, { $set: { runAt: new Date(runAt), lockedUntil: null, lastError: message } });
+      return runAt;
+    }
+  }
+
+  private maxBatch(): number {
+    let max = 1;
+    for (const handler of Object.values(this.handlers)) if (typeof handler !== 'function') max = Math.max(max, handler.max);
+    return max;
   }
 
   private takeToken(channel: string, now: number): boolean {
@@ -162,30 +439,50 @@ export class Outbox {
     return true;
   }
 
-  /** Runs one claimed job; true when it is done and removed. */
-  private async run(job: OutboxJobDocument): Promise<boolean> {
+  /** A token taken for a key that turned out to have nothing to post goes back. */
+  private refund(channel: string): void {
+    const bucket = channel ? this.buckets.get(channel) : undefined;
+    if (bucket) bucket.tokens = Math.min(this.ctx.tuning.slackBurst, bucket.tokens + 1);
+  }
+
+  private nextTokenAt(channel: string, now: number): number {
+    const bucket = this.buckets.get(channel);
+    const refill = bucket ? bucket.at + Math.max(0, ((1 - bucket.tokens) / this.ctx.tuning.slackPostsPerSecond) * 1000) : now;
+    return Math.max(refill, this.blockedUntil.get(channel) ?? 0, now + 1);
+  }
+
+  /**
+   * The safety poll: keys with jobs that became due, or whose lease expired, since the last poll (jobs stored by
+   * other processes, and keys a dead process held). The first poll after start reads every unfinished job's key.
+   */
+  private poll(): void {
+    if (this.stopped || this.polling) return;
     const { OutboxJob } = this.ctx.models;
-    try {
-      await this.handlers[job.kind](this.ctx, job);
-      await OutboxJob.deleteOne({ _id: job._id });
-      return true;
-    } catch (error) {
-      const verdict = this.classify(job, error);
-      const message = error instanceof Error ? error.message : String(error);
-      if (verdict.permanent) {
-        this.ctx.logger.warn(`outbox: ${job.kind} job ${String(job._id)} failed for good: ${message}`);
-        await OutboxJob.updateOne({ _id: job._id }, { $set: { failedAt: new Date(), lockedUntil: null, lastError: message } });
-        // Later jobs of the key go on without it.
-        return true;
+    const now = new Date();
+    const first = this.lastPollAt === 0;
+    const from = new Date(this.lastPollAt - POLL_OVERLAP_MS);
+    const projection = { key: 1, channel: 1, kind: 1 };
+    type Found = { key: string; channel: string; kind: string; _id: Types.ObjectId };
+    this.polling = (async () => {
+      const found = first
+        ? await OutboxJob.find({ failedAt: null }, projection).sort({ _id: 1 }).lean<Found[]>()
+        : [
+            ...(await OutboxJob.find({ failedAt: null, runAt: { $gt: from, $lte: now } }, projection).lean<Found[]>()),
+            ...(await OutboxJob.find({ failedAt: null, lockedUntil: { $gt: from, $lte: now } }, projection).lean<Found[]>()),
+          ];
+      this.lastPollAt = now.getTime();
+      for (const job of found) {
+        if (this.running.has(job.key) || this.claiming.has(job.key) || this.waiting.has(job.key)) continue;
+        this.waiting.set(job.key, { channel: isSlack(job.kind) ? job.channel : '', since: job._id.getTimestamp().getTime(), at: 0 });
       }
-      if (verdict.blockChannelMs && job.channel) this.blockedUntil.set(job.channel, Date.now() + verdict.blockChannelMs);
-      await OutboxJob.updateOne(
-        { _id: job._id },
-        { $set: { runAt: new Date(Date.now() + verdict.retryInMs), lockedUntil: null, lastError: message } },
-      );
-      setTimeout(() => this.tryKey(job.key), verdict.retryInMs).unref();
-      return false;
-    }
+      this.kick();
+    })()
+      .catch((error: unknown) => {
+        if (!this.stopped) this.ctx.logger.error('outbox: could not read jobs', error);
+      })
+      .finally(() => {
+        this.polling = null;
+      });
   }
 
   private classify(
@@ -201,7 +498,7 @@ export class Outbox {
     if (e?.code === ErrorCode.PlatformError && typeof e.data?.error === 'string' && !TRANSIENT_SLACK_ERRORS.has(e.data.error)) {
       return { permanent: true };
     }
-    if (!job.kind.startsWith('slack.') && job.attempts >= MAX_ATTEMPTS_OUTSIDE_SLACK) return { permanent: true };
+    if (!isSlack(job.kind) && job.attempts >= MAX_ATTEMPTS_OUTSIDE_SLACK) return { permanent: true };
     const backoff = Math.min(this.ctx.tuning.outboxMaxBackoffMs, 500 * 2 ** Math.min(job.attempts - 1, 16));
     return { permanent: false, retryInMs: Math.round(backoff * (0.75 + Math.random() * 0.5)) };
   }

@@ -7,7 +7,8 @@ export const DEFAULT_RELAY_TUNING: RelayTuning = {
   // Slack allows about one chat.postMessage per second per channel, with short bursts.
   slackPostsPerSecond: 1,
   slackBurst: 3,
-  outboxPollMs: 500,
+  outboxPollMs: 30_000,
+  outboxLeaseMs: 60_000,
   outboxMaxBackoffMs: 5 * 60_000,
   inactivityCheckMs: 30_000,
   silentSocketMs: WIDGET_LIMITS.heartbeatMs * 2,
