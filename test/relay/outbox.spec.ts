@@ -1,0 +1,219 @@
+/**
+ * The outbox engine on its own, against the embedded store (over a real socket, commands counted by the MongoDB
+ * driver's command monitoring): order per key, leases and takeover, coalescing, pacing per channel, permanent
+ * failures, and no reads while nothing is due. Handlers here record what they were given; the relay's own
+ * handlers are covered by the relay specs.
+ */
+import { expect } from 'chai';
+import type { CommandStartedEvent } from 'mongodb';
+import mongoose, { type Connection } from 'mongoose';
+import type { RelayTuning } from '../../server/config';
+import { type OutboxJobDocument, type OutboxJobModel, type OutboxKind, outboxJobModel } from '../../server/models/OutboxJob';
+import { type CoalescingHandler, type JobHandler, Outbox, type OutboxHost, PermanentJobError } from '../../server/relay/outbox';
+import { DEFAULT_RELAY_TUNING } from '../../server/relay/tuning';
+import { testMongoUri, uniqueDbName } from '../helpers/mongo';
+import { eventually } from './helpers';
+
+type Host = OutboxHost;
+type Run = { key: string; texts: string[]; at: number; channel: string };
+
+const QUIET = { info: () => undefined, warn: () => undefined, error: (...args: unknown[]) => console.error(...args) };
+
+describe('the outbox engine', () => {
+  let connection: Connection;
+  let OutboxJob: OutboxJobModel;
+  const commands: CommandStartedEvent[] = [];
+  const outboxes: Outbox<Host>[] = [];
+
+  before(async () => {
+    connection = await mongoose
+      .createConnection(await testMongoUri(), { dbName: uniqueDbName('outbox'), monitorCommands: true })
+      .asPromise();
+    connection.getClient().on('commandStarted', (e) => {
+      const collection = e.command[e.commandName];
+      if (collection === 'outboxjobs') commands.push(e);
+    });
+    OutboxJob = outboxJobModel(connection);
+    await OutboxJob.init();
+  });
+  afterEach(async () => {
+    await Promise.all(outboxes.splice(0).map((o) => o.stop()));
+    await OutboxJob.deleteMany({});
+  });
+  after(async () => {
+    await connection.dropDatabase();
+    await connection.close();
+  });
+
+  const text = (job: OutboxJobDocument) => String(job.payload.text);
+
+  /** An outbox (a "process") whose handlers record every run; `fail(job)` may throw to make a run fail. */
+  function outbox(
+    tuning: Partial<RelayTuning> = {},
+    fail: (job: OutboxJobDocument, attempt: number) => void = () => undefined,
+    hold?: (jobs: OutboxJobDocument[]) => Promise<void>,
+  ) {
+    const runs: Run[] = [];
+    const attempts = new Map<string, number>();
+    const record = async (jobs: OutboxJobDocument[]) => {
+      await hold?.(jobs);
+      for (const job of jobs) {
+        const n = (attempts.get(text(job)) ?? 0) + 1;
+        attempts.set(text(job), n);
+        fail(job, n);
+      }
+      runs.push({ key: jobs[0].key, texts: jobs.map(text), at: Date.now(), channel: jobs[0].channel });
+    };
+    const single: JobHandler<Host> = (_ctx, job) => record([job]);
+    const lines: CoalescingHandler<Host> = { coalesce: (_ctx, jobs) => record(jobs), max: 20 };
+    const handlers: Record<OutboxKind, JobHandler<Host> | CoalescingHandler<Host>> = {
+      'slack.header': single,
+      'slack.reply': lines,
+      'slack.updateHeader': single,
+      'slack.note': single,
+      'slack.invite': single,
+      'slack.offline': single,
+      'slack.ephemeral': single,
+      webhook: single,
+      mail: single,
+    };
+    const host: Host = {
+      models: { OutboxJob },
+      tuning: { ...DEFAULT_RELAY_TUNING, slackPostsPerSecond: 1000, slackBurst: 1000, outboxMaxBackoffMs: 100, ...tuning },
+      logger: QUIET,
+    };
+    const box = new Outbox<Host>(host, handlers);
+    outboxes.push(box);
+    return { box, runs };
+  }
+
+  const ran = (runs: Run[], key?: string) => runs.filter((r) => !key || r.key === key).flatMap((r) => r.texts);
+
+  it('runs the jobs of a key one at a time in order, the ones behind a failing job waiting for its retries', async () => {
+    const { box, runs } = outbox({}, (job, attempt) => {
+      if (text(job) === 'b' && attempt < 3) throw new Error('the other side is down');
+    });
+    box.start();
+    for (const t of ['a', 'b', 'c', 'd']) await box.enqueue('webhook', 'k1', { text: t });
+    await box.enqueue('webhook', 'k2', { text: 'other key' });
+    await eventually(async () => expect(ran(runs, 'k1')).to.deep.equal(['a', 'b', 'c', 'd']));
+    // The other key did not wait for k1's retries.
+    expect(ran(runs, 'k2')).to.deep.equal(['other key']);
+    expect(await OutboxJob.countDocuments({})).to.equal(0);
+  });
+
+  it('sets a job that fails for good aside and runs the rest of its key', async () => {
+    const { box, runs } = outbox({}, (job) => {
+      if (text(job) === 'bad') throw new PermanentJobError('channel_not_found');
+    });
+    box.start();
+    for (const t of ['a', 'bad', 'c']) await box.enqueue('slack.note', 'k', { text: t }, { channel: 'C1' });
+    await eventually(async () => expect(ran(runs)).to.deep.equal(['a', 'c']));
+    const failed = await OutboxJob.find({}).lean();
+    expect(failed.map((j) => [j.payload.text, j.lastError, j.failedAt !== null])).to.deep.equal([['bad', 'channel_not_found', true]]);
+  });
+
+  it('hands the lines waiting behind a running one to the handler as one batch, in order', async () => {
+    let release: () => void = () => undefined;
+    const first = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { box, runs } = outbox({}, undefined, async (jobs) => {
+      if (text(jobs[0]) === 'line 1') await first;
+    });
+    box.start();
+    await box.enqueue('slack.reply', 'conv', { text: 'line 1' }, { channel: 'C1' });
+    await eventually(async () => expect(await OutboxJob.countDocuments({ lockedUntil: { $ne: null } })).to.equal(1));
+    for (const t of ['line 2', 'line 3', 'line 4']) await box.enqueue('slack.reply', 'conv', { text: t }, { channel: 'C1' });
+    await box.enqueue('slack.note', 'conv', { text: 'a note' }, { channel: 'C1' });
+    await box.enqueue('slack.reply', 'conv', { text: 'line 5' }, { channel: 'C1' });
+    release();
+    await eventually(async () => expect(ran(runs)).to.have.length(6));
+    expect(runs.map((r) => r.texts)).to.deep.equal([['line 1'], ['line 2', 'line 3', 'line 4'], ['a note'], ['line 5']]);
+  });
+
+  it('runs a coalesced batch that failed for good line by line, so only the bad line is set aside', async () => {
+    const { box, runs } = outbox({}, (job) => {
+      if (text(job) === 'too long') throw new PermanentJobError('msg_too_long');
+    });
+    for (const t of ['x', 'too long', 'y']) await box.enqueue('slack.reply', 'conv', { text: t }, { channel: 'C1', start: false });
+    box.start();
+    box.poke('conv');
+    await eventually(async () => expect(ran(runs)).to.deep.equal(['x', 'y']));
+    expect(runs.map((r) => r.texts)).to.deep.equal([['x'], ['y']]);
+    expect((await OutboxJob.find({}).lean()).map((j) => j.payload.text)).to.deep.equal(['too long']);
+  });
+
+  it('takes over the jobs a dead process held once their lease expired, and not before', async () => {
+    const leaseEnds = Date.now() + 1500;
+    await OutboxJob.create([
+      { kind: 'webhook', key: 'expired', payload: { text: 'left long ago' }, lockedUntil: new Date(Date.now() - 60_000), lockedBy: 'dead' },
+      { kind: 'webhook', key: 'held', payload: { text: 'held by a dying process' }, lockedUntil: new Date(leaseEnds), lockedBy: 'dead' },
+      { kind: 'webhook', key: 'held', payload: { text: 'behind it' } },
+    ]);
+    const { box, runs } = outbox({ outboxLeaseMs: 2000 });
+    box.start();
+    await eventually(async () => expect(ran(runs)).to.include('left long ago'));
+    await eventually(async () => expect(ran(runs, 'held')).to.deep.equal(['held by a dying process', 'behind it']));
+    expect(runs.find((r) => r.key === 'held')?.at).to.be.at.least(leaseEnds);
+  });
+
+  it('runs each job once, in order per key, with two processes sharing the store', async () => {
+    const a = outbox({ outboxLeaseMs: 5000 });
+    const b = outbox({ outboxLeaseMs: 5000 });
+    const keys = Array.from({ length: 20 }, (_, i) => `k${i}`);
+    await OutboxJob.insertMany(
+      keys.flatMap((key) => [1, 2, 3, 4].map((n) => ({ kind: 'webhook', key, payload: { text: `${key}-${n}` } }))),
+    );
+    a.box.start();
+    b.box.start();
+    await eventually(async () => expect(a.runs.length + b.runs.length).to.equal(80));
+    const all = [...a.runs, ...b.runs].sort((x, y) => x.at - y.at);
+    for (const key of keys) expect(ran(all, key)).to.deep.equal([1, 2, 3, 4].map((n) => `${key}-${n}`));
+    expect(await OutboxJob.countDocuments({})).to.equal(0);
+  });
+
+  it('paces Slack posts per channel, oldest waiting conversation first, without holding up other channels', async () => {
+    const { box, runs } = outbox({ slackPostsPerSecond: 5, slackBurst: 1 });
+    box.start();
+    for (const n of [1, 2, 3])
+      for (const key of ['conv A', 'conv B']) await box.enqueue('slack.note', key, { text: `${key} ${n}` }, { channel: 'C1' });
+    await box.enqueue('slack.note', 'conv C', { text: 'other channel' }, { channel: 'C2' });
+    await eventually(async () => expect(runs).to.have.length(7));
+    const inC1 = runs.filter((r) => r.channel === 'C1');
+    for (let i = 1; i < inC1.length; i++) expect(inC1[i].at - inC1[i - 1].at).to.be.at.least(100);
+    // Taking turns: neither conversation waits for all of the other's posts.
+    expect(inC1.map((r) => r.key).slice(0, 4)).to.have.members(['conv A', 'conv B', 'conv A', 'conv B']);
+    expect(runs.findIndex((r) => r.channel === 'C2')).to.be.below(3);
+  });
+
+  it('reads nothing while a backlog waits for Slack: each post costs its own claim and removal, no rescans', async () => {
+    const { box, runs } = outbox({ slackPostsPerSecond: 10, slackBurst: 1, outboxPollMs: 600_000 });
+    const started = commands.length;
+    box.start();
+    // The first poll after start: every unfinished job's key.
+    await eventually(async () => expect(commands.slice(started).some((c) => c.commandName === 'find')).to.equal(true));
+    for (let i = 0; i < 20; i++) await box.enqueue('slack.note', `conv ${i % 5}`, { text: `post ${i}` }, { channel: 'C1' });
+    const from = commands.length;
+    await eventually(async () => expect(runs).to.have.length(20));
+    const spent = commands.slice(from).map((c) => c.commandName);
+    // A claim is one read and one update; a finished post one delete. Nothing else, however long the backlog waits.
+    expect(spent.filter((c) => c === 'aggregate')).to.have.length.at.most(20);
+    expect(spent.filter((c) => c === 'find')).to.have.length(0);
+    expect(spent.length).to.be.at.most(60);
+  });
+
+  it('wakes for a job stored for later exactly when it is due, reading nothing meanwhile', async () => {
+    const { box, runs } = outbox({ outboxPollMs: 600_000 });
+    const started = commands.length;
+    box.start();
+    // The first poll after start: every unfinished job's key.
+    await eventually(async () => expect(commands.slice(started).some((c) => c.commandName === 'find')).to.equal(true));
+    const due = Date.now() + 1200;
+    const from = commands.length;
+    await box.enqueue('mail', 'later', { text: 'reminder' }, { runAt: new Date(due) });
+    await eventually(async () => expect(ran(runs)).to.deep.equal(['reminder']));
+    expect(runs[0].at).to.be.at.least(due);
+    expect(commands.slice(from).map((c) => c.commandName)).to.deep.equal(['insert', 'aggregate', 'update', 'delete']);
+  });
+});
