@@ -74,6 +74,7 @@ describe('the outbox engine', () => {
       'slack.invite': single,
       'slack.offline': single,
       'slack.ephemeral': single,
+      'slack.threadPost': single,
       webhook: single,
       mail: single,
     };
