@@ -8,6 +8,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
+import { escapeHtml } from '../escapeHtml';
 import type { Models } from '../models';
 import { embedSnippet, isWidgetStyle, type WidgetStyle } from '../shared/embed';
 
@@ -20,9 +21,6 @@ export type DemoOptions = {
   port: number;
   host?: string;
 };
-
-const escapeHtml = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
 const UUID = /^[A-Za-z0-9-]{1,64}$/;
 

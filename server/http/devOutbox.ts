@@ -1,9 +1,7 @@
 /** Developer pages listing the mails of the local outbox (only mounted when there is no SMTP server). */
 import { Router } from 'express';
+import { escapeHtml } from '../escapeHtml';
 import type { Outbox, SentMail } from '../mail';
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 /** The page's tab icon, inline: an envelope in Parley's indigo. */
 const OUTBOX_FAVICON = `data:image/svg+xml,${encodeURIComponent(

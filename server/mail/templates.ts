@@ -1,8 +1,7 @@
 /** The mails Parley sends, as text and HTML. */
-import type { MailMessage } from './index';
 
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+import { escapeHtml } from '../escapeHtml';
+import type { MailMessage } from './index';
 
 export function passwordResetMail(to: string, link: string, validMinutes: number): MailMessage {
   return {

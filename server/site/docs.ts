@@ -8,7 +8,8 @@ import path from 'node:path';
 import { Router } from 'express';
 import MarkdownIt from 'markdown-it';
 import sanitizeHtml from 'sanitize-html';
-import { escapeHtml, renderPage } from './layout';
+import { escapeHtml } from '../escapeHtml';
+import { renderPage } from './layout';
 
 export const DEFAULT_DOCS_DIR = path.resolve(__dirname, '..', '..', 'docs');
 

@@ -3,8 +3,7 @@
  * link into the console), a sidebar when the page has one, and the console's colours and type. Server-rendered
  * HTML with one stylesheet and no script, so it works without a session and without JavaScript.
  */
-export const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+import { escapeHtml } from '../escapeHtml';
 
 const LOGO = `<svg width="30" height="30" viewBox="0 0 32 32" aria-hidden="true" focusable="false"><rect width="32" height="32" rx="8" fill="#4f46e5"/><path d="M9 10.5A3.5 3.5 0 0 1 12.5 7h7A3.5 3.5 0 0 1 23 10.5v5a3.5 3.5 0 0 1-3.5 3.5H15l-4.2 3.4c-.6.5-1.8.1-1.8-.8V10.5z" fill="#fff"/><circle cx="13" cy="13" r="1.4" fill="#4f46e5"/><circle cx="16" cy="13" r="1.4" fill="#4f46e5"/><circle cx="19" cy="13" r="1.4" fill="#4f46e5"/></svg>`;
 

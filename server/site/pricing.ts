@@ -3,9 +3,10 @@
  * the FAQ under the #FAQ anchor the console's FAQs links open.
  */
 import { Router } from 'express';
+import { escapeHtml } from '../escapeHtml';
 import { TRIAL_DAYS } from '../shared/constants';
 import { type CatalogPlan, monthlyPrice, PLAN_CATALOG, yearlyListMonthlyPrice } from '../shared/plans';
-import { escapeHtml, renderPage } from './layout';
+import { renderPage } from './layout';
 
 const FEATURES: { key: keyof CatalogPlan; label: string }[] = [
   { key: 'savedReplies', label: 'Saved replies' },

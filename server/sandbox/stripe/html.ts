@@ -1,8 +1,6 @@
 // HTML helpers shared by the sandbox's pages (Checkout, Customer Portal, hosted invoice, operator page).
 
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
-}
+import { escapeHtml } from '../../escapeHtml';
 
 export function dateText(ts: number | null | undefined): string {
   if (ts === null || ts === undefined) return '—';

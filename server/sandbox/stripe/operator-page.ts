@@ -1,7 +1,9 @@
 // The operator page: what the sandbox holds (customers, subscriptions, invoices, webhook deliveries) and the
 // clock, with buttons to move it forward.
+
+import { escapeHtml } from '../../escapeHtml';
 import { type Ctx, formatMoney } from './billing';
-import { dateText, dateTimeText, escapeHtml, pageShell } from './html';
+import { dateText, dateTimeText, pageShell } from './html';
 import type { StripeSandbox } from './index';
 
 const css = `

@@ -2,6 +2,7 @@
 // (`/portal/:id`), the hosted invoice page (`/invoices/:id`), and the operator page (`/`).
 // Plain HTML forms, no script; elements carry ids for browser tests.
 import express, { type Request, type Response, type Router } from 'express';
+import { escapeHtml } from '../../escapeHtml';
 import {
   addIntervals,
   advanceClock,
@@ -15,7 +16,7 @@ import {
 import type { CardInput } from './cards';
 import { paymentMethodFromCard } from './cards';
 import { StripeApiError } from './errors';
-import { dateText, escapeHtml, pageShell } from './html';
+import { dateText, pageShell } from './html';
 import type { StripeSandbox } from './index';
 import { operatorPage } from './operator-page';
 import type { CheckoutSession, Customer, Invoice, PaymentMethod, PortalSession, Price, Subscription } from './types';

@@ -5,6 +5,7 @@
 import { type FormEvent, useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { ChatEndpointView, SlackRoom } from '../../../../server/shared';
+import { unescapeMrkdwn } from '../../../../server/shared/mrkdwn';
 import { messageOf } from '../../api';
 import { connectChannel, createChannel, deleteWidget, listRooms } from '../../api/widgets';
 import { useConfirm } from '../../components/ConfirmDialog';
@@ -248,12 +249,11 @@ function PickChannel({ ceId, busy, onPick }: { ceId: string; busy: string | null
 
 /** Slack topics may carry numeric HTML entities (spec section 9): show them as characters. */
 export function decodeEntities(text: string): string {
-  return text
-    .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => safeChar(parseInt(hex, 16)))
-    .replace(/&#(\d+);/g, (_, dec: string) => safeChar(Number(dec)))
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
+  return unescapeMrkdwn(
+    text
+      .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => safeChar(parseInt(hex, 16)))
+      .replace(/&#(\d+);/g, (_, dec: string) => safeChar(Number(dec))),
+  );
 }
 
 function safeChar(code: number): string {
