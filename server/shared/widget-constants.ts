@@ -4,20 +4,33 @@
  * server code keeps importing from there.
  */
 
+/** Longest visitor message, in characters. */
+export const MESSAGE_CHARS = 4000;
+/** Largest frame the server reads, in bytes. */
+export const FRAME_BYTES = 16 * 1024;
+export const NAME_CHARS = 100;
+export const EMAIL_CHARS = 254;
+export const URL_CHARS = 2048;
+/** A page's title as the widget reports it. */
+export const TITLE_CHARS = 300;
+/** The visitor's written feedback after rating a chat. */
+export const FEEDBACK_CHARS = 2000;
+/** The widget pings this often; the server closes a socket silent for twice as long. */
+export const HEARTBEAT_MS = 25_000;
+
+/**
+ * The same limits as one object, as the server uses them. The widget imports the single constants above:
+ * esbuild inlines those, where it would ship this whole object.
+ */
 export const WIDGET_LIMITS = {
-  /** Longest visitor message, in characters. */
-  messageChars: 4000,
-  /** Largest frame the server reads, in bytes. */
-  frameBytes: 16 * 1024,
-  nameChars: 100,
-  emailChars: 254,
-  urlChars: 2048,
-  /** A page's title as the widget reports it. */
-  titleChars: 300,
-  /** The visitor's written feedback after rating a chat. */
-  feedbackChars: 2000,
-  /** The widget pings this often; the server closes a socket silent for twice as long. */
-  heartbeatMs: 25_000,
+  messageChars: MESSAGE_CHARS,
+  frameBytes: FRAME_BYTES,
+  nameChars: NAME_CHARS,
+  emailChars: EMAIL_CHARS,
+  urlChars: URL_CHARS,
+  titleChars: TITLE_CHARS,
+  feedbackChars: FEEDBACK_CHARS,
+  heartbeatMs: HEARTBEAT_MS,
 } as const;
 
 /** Error codes of `error` frames and of /widget/api answers; the widget shows a clear message for each. */

@@ -6,6 +6,7 @@
  * Nothing here may break the host page: every entry point catches its errors.
  */
 
+import { blacklisted, cleanIdentity, type LauncherState, launcherView, onPage } from './lib/launcher';
 import { launcherCss } from './lib/launcherCss';
 import {
   type EventName,
@@ -65,12 +66,18 @@ function start(): void {
   let config: PublicConfig | undefined;
   let overrides: VisitorSettings = {};
   let identity: Identity | undefined;
-  let online = false;
-  /** The site may show or hide the widget through the API; blacklisted pages and denied visitors never show it. */
-  let wanted = true;
-  let usable = false;
-  let expanded = false;
-  let unread = 0;
+  /** What the launcher shows is drawn from this (lib/launcher.ts); the site's show()/hide() set `wanted`. */
+  const ls: LauncherState = {
+    style,
+    usable: false,
+    wanted: true,
+    online: false,
+    hideWhenOffline: false,
+    ongoing: false,
+    expanded: false,
+    unread: 0,
+    phone: false,
+  };
   let panel: PanelHandle | undefined;
   let trigger: Trigger | undefined;
   let peek: HTMLElement | undefined;
@@ -102,36 +109,29 @@ function start(): void {
   frame.hidden = true;
   root.append(launcher, frame);
 
-  const mobile = (): boolean => style !== 'inline' && matchMedia(MOBILE_QUERY).matches;
-
-  /** The collapsed look: chip and tab become a round button on small screens (spec: collapsed modes). */
-  const mode = (): string => {
-    const configured = settings().collapsedMode ?? 'default';
-    const chosen = configured === 'default' ? (style === 'sidebar' ? 'tab' : 'chip') : configured;
-    return chosen !== 'hidden' && mobile() ? 'button' : chosen;
+  const view = () => {
+    ls.phone = matchMedia(MOBILE_QUERY).matches;
+    ls.ongoing = !!readState(widgetId).ongoing;
+    return launcherView(ls, settings());
   };
 
   const draw = (): void => {
     const s = settings();
-    // Hidden while offline only when no conversation is going on: an open chat stays reachable.
-    const visible = usable && wanted && (online || !config?.hideWhenOffline || !!readState(widgetId).ongoing);
-    host.style.display = visible ? (style === 'inline' ? 'block' : '') : 'none';
+    const v = view();
+    host.style.display = v.visible ? (style === 'inline' ? 'block' : '') : 'none';
     css.textContent = launcherCss(s.titleColor || '#2f6fed', s.titleFontColor || '#fff');
-    const left = s.widgetAlignment === 'bottomLeft';
-    const m = mode();
-    host.setAttribute('data-mode', m);
-    frame.className = `frame ${style}${left ? ' left' : ''}${mobile() ? ' mobile' : ''}`;
-    launcher.className = `launcher ${m}${left ? ' left' : ''}`;
-    const title = (online ? s.onlineTitle : s.offlineTitle) || (online ? 'Chat with us' : 'Leave a message');
-    launcher.hidden = style === 'inline' || m === 'hidden' || (expanded && (m !== 'button' || mobile()));
-    launcher.setAttribute('aria-expanded', String(expanded));
-    launcher.setAttribute('aria-label', expanded ? 'Close chat' : title);
-    launcher.innerHTML = m === 'button' ? (expanded ? CLOSE_ICON : CHAT_ICON) : `${CHAT_ICON}<span class="label"></span>`;
+    host.setAttribute('data-mode', v.mode);
+    frame.className = `frame ${style}${v.left ? ' left' : ''}${v.mobile ? ' mobile' : ''}`;
+    launcher.className = `launcher ${v.mode}${v.left ? ' left' : ''}`;
+    launcher.hidden = v.launcherHidden;
+    launcher.setAttribute('aria-expanded', String(ls.expanded));
+    launcher.setAttribute('aria-label', ls.expanded ? 'Close chat' : v.title);
+    launcher.innerHTML = v.mode === 'button' ? (ls.expanded ? CLOSE_ICON : CHAT_ICON) : `${CHAT_ICON}<span class="label"></span>`;
     const label = launcher.querySelector('.label');
-    if (label) label.textContent = title;
-    badge.textContent = String(unread);
-    if (unread > 0 && !expanded) launcher.appendChild(badge);
-    frame.hidden = !visible || (!expanded && style !== 'inline');
+    if (label) label.textContent = v.title;
+    badge.textContent = String(ls.unread);
+    if (v.showBadge) launcher.appendChild(badge);
+    frame.hidden = v.frameHidden;
   };
 
   const loadPanel = (): Promise<PanelHandle | undefined> => {
@@ -155,11 +155,11 @@ function start(): void {
                 emit,
                 collapse: () => setExpanded(false),
                 setUnread: (n) => {
-                  unread = n;
+                  ls.unread = n;
                   draw();
                 },
                 setOnline: (value) => {
-                  online = value;
+                  ls.online = value;
                   draw();
                 },
               }),
@@ -180,15 +180,16 @@ function start(): void {
   };
 
   const setExpanded = (value: boolean): void => {
-    if (!usable) return;
+    if (!ls.usable) return;
     peek?.remove();
-    if (value && !wanted) wanted = true;
-    const changed = value !== expanded;
-    expanded = value;
-    if (value) unread = 0;
+    if (value) ls.wanted = true;
+    const changed = value !== ls.expanded;
+    ls.expanded = value;
+    if (value) ls.unread = 0;
     // Full screen on a phone: the page behind must not scroll under the visitor's thumb.
     const page = document.documentElement.style;
-    if (value && mobile()) {
+    const mobile = view().mobile;
+    if (value && mobile) {
       if (!page.getPropertyValue('--parley-overflow')) page.setProperty('--parley-overflow', page.overflow || 'visible');
       page.overflow = 'hidden';
     } else if (page.getPropertyValue('--parley-overflow')) {
@@ -199,20 +200,20 @@ function start(): void {
     draw();
     if (value) {
       void loadPanel().then((p) => {
-        if (!p || !expanded) return;
+        if (!p || !ls.expanded) return;
         p.expand();
         if (changed) emit('expanded');
       });
     } else if (panel) {
       panel.collapse();
       if (changed) emit('collapsed');
-      if (style === 'standard' && !mobile()) launcher.focus();
+      if (style === 'standard' && !mobile) launcher.focus();
     }
   };
 
   launcher.addEventListener(
     'click',
-    guard(() => setExpanded(!expanded), undefined),
+    guard(() => setExpanded(!ls.expanded), undefined),
   );
   launcher.addEventListener(
     'pointerenter',
@@ -226,39 +227,26 @@ function start(): void {
 
   const api = {
     identify: (userId?: string, traits?: Record<string, unknown>) => {
-      // Only what the hello frame accepts: a bad trait must not cost the visitor their chat.
-      const clean: NonNullable<Identity['traits']> = {};
-      for (const [key, value] of Object.entries(traits ?? {}).slice(0, 50)) {
-        if (typeof value === 'string') clean[key.slice(0, 100)] = value.slice(0, 500);
-        else if (typeof value === 'number' || typeof value === 'boolean' || value === null) clean[key.slice(0, 100)] = value;
-      }
-      const name = typeof clean.name === 'string' ? clean.name.trim().slice(0, 100) : '';
-      const email = typeof clean.email === 'string' ? clean.email.trim() : '';
-      identity = {
-        userId: userId == null ? undefined : String(userId).slice(0, 200),
-        name: name || undefined,
-        email: /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) && email.length <= 254 ? email : undefined,
-        traits: clean,
-      };
+      identity = cleanIdentity(userId, traits);
       panel?.refresh(true);
     },
     show: (options?: { expanded?: boolean }) => {
-      wanted = true;
+      ls.wanted = true;
       whenConfigured(() => (options?.expanded ? setExpanded(true) : draw()));
     },
     hide: () => {
-      wanted = false;
+      ls.wanted = false;
       whenConfigured(() => {
         setExpanded(false);
         draw();
       });
     },
     open: () => whenConfigured(() => setExpanded(true)),
-    isShown: () => usable && wanted && host.style.display !== 'none',
-    isOnline: () => (panel ? panel.isOnline() : online),
+    isShown: () => ls.usable && ls.wanted && host.style.display !== 'none',
+    isOnline: () => (panel ? panel.isOnline() : ls.online),
     send: (text: string) =>
       whenConfigured(() => {
-        if (usable) void loadPanel().then((p) => p?.send(String(text)));
+        if (ls.usable) void loadPanel().then((p) => p?.send(String(text)));
       }),
     configure: (values: VisitorSettings) => {
       overrides = { ...overrides, ...values };
@@ -268,7 +256,7 @@ function start(): void {
     reset: () => {
       identity = undefined;
       writeState(widgetId, null);
-      unread = 0;
+      ls.unread = 0;
       panel?.reset();
       whenConfigured(() => setExpanded(false));
     },
@@ -287,25 +275,12 @@ function start(): void {
     if (typeof fn === 'function') (fn as (...a: unknown[]) => unknown)(...(Array.isArray(args) ? args : []));
   }
 
-  const blacklisted = (patterns: string | undefined): boolean =>
-    (patterns ?? '')
-      .split(/[\n,]+/)
-      .map((p) => p.trim())
-      .filter(Boolean)
-      .some((p) => {
-        try {
-          return new RegExp(p).test(location.href);
-        } catch {
-          return location.href.includes(p);
-        }
-      });
-
   const mountHost = (): void => {
     if (style === 'inline') {
       const target = document.getElementById('parley-inline');
       if (!target) {
         console.warn('[parley] the inline widget needs an element with id="parley-inline"');
-        usable = false;
+        ls.usable = false;
         return;
       }
       host.setAttribute('style', 'all:initial;display:block;width:100%;height:100%');
@@ -315,25 +290,17 @@ function start(): void {
     }
   };
 
-  /** A trigger's pages: empty means every page; each entry matches the full address or the path. */
-  const onPage = (t: Trigger): boolean =>
-    t.on.length === 0 ||
-    t.on.some((p) =>
-      [location.href, location.pathname].some((here) =>
-        t.matchType === 'exact' ? here === p : t.matchType === 'startsWith' ? here.startsWith(p) : here.includes(p),
-      ),
-    );
-
   /** Proactive triggers: a message peeks out of the launcher after `after` seconds, at most once per minDelay. */
   const armTriggers = (): void => {
     const set = settings().triggers;
     for (const t of set?.triggers ?? []) {
-      if (!onPage(t)) continue;
+      if (!onPage(t, location.href, location.pathname)) continue;
       setTimeout(
         guard(() => {
-          const last = readState(widgetId).triggeredAt ?? 0;
-          if (expanded || peek?.isConnected || readState(widgetId).ongoing || Date.now() - last < (set?.minDelay ?? 60) * 60_000) return;
-          if (host.style.display === 'none' || !online) return;
+          const stored = readState(widgetId);
+          if (ls.expanded || peek?.isConnected || stored.ongoing || Date.now() - (stored.triggeredAt ?? 0) < (set?.minDelay ?? 60) * 60_000)
+            return;
+          if (host.style.display === 'none' || !ls.online) return;
           writeState(widgetId, { triggeredAt: Date.now() });
           const close = document.createElement('button');
           close.className = 'x';
@@ -369,19 +336,20 @@ function start(): void {
     .then(
       guard((loaded: PublicConfig) => {
         config = loaded;
-        online = loaded.online;
-        usable = loaded.allowed !== false && !blacklisted(loaded.settings?.blacklistedUrls);
+        ls.online = loaded.online;
+        ls.hideWhenOffline = !!loaded.hideWhenOffline;
+        ls.usable = loaded.allowed !== false && !blacklisted(loaded.settings?.blacklistedUrls, location.href);
         mountHost();
         const stored = readState(widgetId);
         draw();
         for (const fn of waiting.splice(0)) fn();
-        if (usable && (style === 'inline' || stored.ongoing || (stored.pending?.length ?? 0) > 0)) {
+        if (ls.usable && (style === 'inline' || stored.ongoing || (stored.pending?.length ?? 0) > 0)) {
           void loadPanel().then(() => {
             if (stored.expanded && stored.ongoing) setExpanded(true);
             else if (style === 'inline') panel?.expand();
           });
         }
-        if (usable) armTriggers();
+        if (ls.usable) armTriggers();
         emit('ready');
       }, undefined),
     )

@@ -3,10 +3,9 @@
  * reconnection with exponential backoff and jitter. Frames are parsed as JSON and handed over unchecked beyond
  * their shape tag: the server is the one validating with zod, and the panel stays free of zod's weight.
  */
-import { WIDGET_LIMITS } from '../../../server/shared/widget-constants';
+import { HEARTBEAT_MS } from '../../../server/shared/widget-constants';
 import type { ClientFrame, ServerFrame } from '../../../server/shared/widget-protocol';
 
-const HEARTBEAT_MS = WIDGET_LIMITS.heartbeatMs;
 const MAX_BACKOFF_MS = 30_000;
 
 export type ConnectionEvents = {

@@ -46,3 +46,8 @@ export function iconButton(icon: string, label: string, onClick: EventListener, 
 }
 export const EMPTY_ICON =
   '<svg viewBox="0 0 48 48" width="44" height="44" aria-hidden="true"><rect x="4" y="8" width="30" height="22" rx="6" fill="currentColor" opacity=".18"/><path fill="currentColor" d="M16 16h22a6 6 0 0 1 6 6v12a6 6 0 0 1-6 6h-2v5l-7-5H16a6 6 0 0 1-6-6V22a6 6 0 0 1 6-6Z" opacity=".55"/></svg>';
+
+/** A form field with its visible label. */
+export function labelled(label: string, field: HTMLElement): HTMLElement {
+  return h('label', {}, label, field);
+}

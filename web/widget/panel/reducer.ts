@@ -1,0 +1,437 @@
+/**
+ * The panel's conversation logic as a pure reducer: the current state and one server frame (or one thing the
+ * visitor or the browser did) in, the next state and a list of effects out. No DOM, no socket, no timers here:
+ * the shell (index.ts) owns those and applies the effects in order. Everything the relay guarantees the
+ * visitor (PRODUCT.md §5) is decided here and unit tested (test/widget/reducer.unit.spec.ts):
+ *
+ * - Every history frame (msg, edit, delete, ended, askEmail, question, and the ack of the visitor's own
+ *   message) carries the conversation's `seq` and passes one gate, `accept`: a seq already shown is dropped
+ *   (a replay after reconnect, a frame delivered twice), a new one is recorded and raises `lastSeq`, which the
+ *   next hello sends so the server replays only what comes after it.
+ * - Out of order: a seq below `lastSeq` that was never shown is shown, placed by seq among the others (the
+ *   server replays in order and holds live frames meanwhile, so a gap is only ever filled late, never skipped;
+ *   the panel does not wait for it).
+ * - The visitor's messages get a clientId and stay pending (kept in localStorage) until an `ack`, or the
+ *   replayed `msg` echoing that clientId, confirms them; each welcome resends the pending ones with the same
+ *   clientId, and the server answers a duplicate with the original ack.
+ * - A conversation started after one ended begins again at seq 1: it opens a new `round`, so its frames are not
+ *   taken for the old conversation's and are placed after them.
+ */
+import { MESSAGE_CHARS } from '../../../server/shared/widget-constants';
+import type { ChatMessage, ClientFrame, ServerFrame } from '../../../server/shared/widget-protocol';
+import type { EventName, Identity, StoredState, VisitorSettings } from '../lib/types';
+
+export type Conversation = { id: string; status: 'open' | 'ended' } | null;
+export type QuestionFrame = Extract<ServerFrame, { t: 'question' }>;
+export type Screen = 'chat' | 'offline' | 'consent' | 'info';
+
+export type PanelState = {
+  /** What survives page loads, mirrored from localStorage (written through `save` effects). */
+  stored: StoredState;
+  online: boolean;
+  expanded: boolean;
+  /** The inline style is always shown, so it always wants its socket. */
+  inline: boolean;
+  conversation: Conversation;
+  /** Highest seq accepted in the current round; the hello frame carries it. */
+  lastSeq: number;
+  /** Seqs accepted in the current round. */
+  seen: readonly number[];
+  /** History up to the first welcome of this page: shown without events, chimes or unread counts. */
+  historyUntil: number | undefined;
+  /** Conversations started on this page after one ended: each restarts seq at 1. */
+  round: number;
+  /** The first message of a conversation is out but not acknowledged: the conversation may still be refused. */
+  startedLocally: boolean;
+  /** An operator has replied in this conversation (no "sorry for the wait" then). */
+  answered: boolean;
+  knownEmail: string | undefined;
+  /** Fresh operator messages while collapsed: the loader's badge. */
+  unread: number;
+  /** A refusal that retrying cannot fix (unknown widget, not allowed here): no socket any more. */
+  fatal: boolean;
+  /** Frames other than messages waiting for the next welcome (privacy acceptance, details, answers). */
+  waiting: readonly ClientFrame[];
+};
+
+/** What the shell does for the reducer, in order. `key` orders history items: by round, then seq. */
+export type Effect =
+  /** Write this patch to localStorage (null: forget the visitor). */
+  | { k: 'save'; patch: StoredState | null }
+  /** Send now; when the socket cannot take it and `hold` is set, give it back as a `hold` action. */
+  | { k: 'send'; frame: ClientFrame; hold?: boolean }
+  /** Open the socket if it is not open (idempotent). */
+  | { k: 'connect' }
+  /** Close the socket; `connect` opens it again. */
+  | { k: 'disconnect' }
+  /** Drop the socket and open a new one at once (another visitor in another tab). */
+  | { k: 'reconnect' }
+  /** Empty the log: another visitor, or a reset. */
+  | { k: 'clearView' }
+  | { k: 'message'; message: ChatMessage; key: number; fresh: boolean }
+  /** Draw a "Sending…" bubble unless it is drawn; `autoAck`: the first message, followed by the auto response. */
+  | { k: 'pending'; clientId: string; text: string; autoAck: boolean }
+  | { k: 'confirm'; clientId: string; id: string; key: number }
+  | { k: 'fail'; clientId: string; reason: 'Too long' | 'Not sent' }
+  | { k: 'edit'; id: string; text: string; html?: string }
+  | { k: 'remove'; id: string }
+  | { k: 'typing'; on: boolean; author?: string }
+  | { k: 'ended'; key: number; by: 'visitor' | 'operator' | 'inactivity'; fresh: boolean }
+  | { k: 'askEmail'; key: number }
+  | { k: 'question'; key: number; question: QuestionFrame }
+  /** Arm (or cancel) the "nobody answered yet" timer; it comes back as a `noAnswerDue` action. */
+  | { k: 'noAnswer'; arm: boolean }
+  | { k: 'noAnswerNotice'; withEmail: boolean }
+  /** Rate limited: resend this message a little later (comes back as `resendDue`). */
+  | { k: 'resendLater'; clientId: string }
+  | { k: 'emit'; name: EventName; detail: unknown }
+  /** A fresh operator reply; `ifPageHidden`: the panel is open, so only chime when the page is not visible. */
+  | { k: 'chime'; ifPageHidden: boolean }
+  | { k: 'unread'; count: number }
+  | { k: 'online'; online: boolean }
+  /** Show the error for this code (the server's message as fallback), or hide the banner (no code). */
+  | { k: 'banner'; code?: string; message?: string }
+  | { k: 'config'; config: Record<string, unknown> }
+  /** Redraw header and menu. */
+  | { k: 'look' }
+  /** Redraw and pick the screen again; `rebuild`: draw it anew even when it stays the same. */
+  | { k: 'render'; rebuild: boolean };
+
+/** What the visitor, the shell's timers and the browser do. */
+export type Action =
+  | { a: 'expand' }
+  | { a: 'collapse' }
+  | { a: 'send'; text: string; clientId: string }
+  /** A frame other than a message (end, rate, transcript, answer): sent now or at the next welcome. */
+  | { a: 'queue'; frame: ClientFrame }
+  /** The socket could not take a frame sent with `hold`. */
+  | { a: 'hold'; frame: ClientFrame }
+  /** The visitor accepted the privacy notice. */
+  | { a: 'accept' }
+  /** The pre-chat form. */
+  | { a: 'details'; name: string; email: string }
+  /** An e-mail given in a prompt (the operator asked, or nobody answered yet). */
+  | { a: 'email'; email: string }
+  /** The visitor pressed Retry on a message that was not sent, or a rate-limited message is due again. */
+  | { a: 'retry'; clientId: string }
+  | { a: 'noAnswerDue' }
+  /** Another tab changed the stored state. */
+  | { a: 'storage'; stored: StoredState }
+  /** identify() or configure() changed who the visitor is. */
+  | { a: 'identity'; email: string | undefined }
+  | { a: 'reset' };
+
+export type Step = { state: PanelState; effects: Effect[] };
+
+/** Seqs of one round stay far below this; a later round's items sort after every earlier one's. */
+const ROUND = 1e9;
+
+export function initialState(stored: StoredState, online: boolean, inline: boolean, knownEmail?: string): PanelState {
+  return {
+    stored,
+    online,
+    expanded: false,
+    inline,
+    conversation: null,
+    lastSeq: 0,
+    seen: [],
+    historyUntil: undefined,
+    round: 0,
+    startedLocally: false,
+    answered: false,
+    knownEmail,
+    unread: 0,
+    fatal: false,
+    waiting: [],
+  };
+}
+
+/** Whether the panel wants its socket: shown, inline, in a conversation, or with messages to deliver. */
+export function needsSocket(state: PanelState): boolean {
+  return !state.fatal && (state.expanded || state.inline || !!state.stored.ongoing || (state.stored.pending?.length ?? 0) > 0);
+}
+
+/** Which screen the visitor sees. */
+export function screenFor(state: PanelState, settings: VisitorSettings, identity: Identity | undefined): Screen {
+  if (!state.online && state.conversation?.status !== 'open' && !state.stored.ongoing) return 'offline';
+  if (settings.requireAcceptance && !state.stored.accepted) return 'consent';
+  if (settings.requireInfo && !state.stored.infoGiven && !(identity?.name && identity.email)) return 'info';
+  return 'chat';
+}
+
+/** Where an item of the current round goes in the log. */
+export const keyOf = (state: PanelState, seq: number): number => state.round * ROUND + seq;
+
+/**
+ * A small builder the cases below share: the state changes as effects are added, so each case reads in the
+ * order things happen.
+ */
+class Builder {
+  readonly effects: Effect[] = [];
+  constructor(public state: PanelState) {}
+
+  set(patch: Partial<PanelState>): this {
+    this.state = { ...this.state, ...patch };
+    return this;
+  }
+
+  do(...effects: Effect[]): this {
+    this.effects.push(...effects);
+    return this;
+  }
+
+  save(patch: StoredState): this {
+    this.state = { ...this.state, stored: { ...this.state.stored, ...patch } };
+    return this.do({ k: 'save', patch });
+  }
+
+  /** The seq gate every history frame goes through: false when it was already shown. */
+  accept(seq: number): boolean {
+    if (this.state.seen.includes(seq)) return false;
+    this.set({ seen: [...this.state.seen, seq], lastSeq: Math.max(this.state.lastSeq, seq) });
+    return true;
+  }
+
+  /** History of this page's first welcome is shown quietly; anything later is news. */
+  fresh(seq: number): boolean {
+    const { round, historyUntil } = this.state;
+    return round > 0 || historyUntil === undefined || seq > historyUntil;
+  }
+
+  setOnline(online: boolean): this {
+    if (online === this.state.online) return this;
+    return this.set({ online }).do({ k: 'online', online }, { k: 'look' });
+  }
+
+  ensureSocket(): this {
+    if (needsSocket(this.state) || this.state.waiting.length > 0) this.do({ k: 'connect' });
+    return this;
+  }
+
+  /** Sends now, or keeps the frame for the next welcome. */
+  queue(frame: ClientFrame): this {
+    return this.ensureSocket().do({ k: 'send', frame, hold: true });
+  }
+
+  /** The visitor's pending message is stored: its bubble becomes a sent one, and it leaves localStorage. */
+  confirm(clientId: string, seq: number, id: string): this {
+    this.do({ k: 'confirm', clientId, id, key: keyOf(this.state, seq) });
+    const pending = this.state.stored.pending ?? [];
+    if (pending.some((p) => p.clientId === clientId)) this.save({ pending: pending.filter((p) => p.clientId !== clientId) });
+    return this;
+  }
+
+  resendPending(): this {
+    for (const item of this.state.stored.pending ?? []) {
+      this.do(
+        { k: 'pending', clientId: item.clientId, text: item.text, autoAck: false },
+        { k: 'send', frame: { t: 'msg', clientId: item.clientId, text: item.text } },
+      );
+    }
+    return this;
+  }
+
+  /** Everything shown belongs to someone else now (another visitor token, or a reset). */
+  resetView(): this {
+    return this.set({
+      seen: [],
+      lastSeq: 0,
+      historyUntil: undefined,
+      round: 0,
+      conversation: null,
+      unread: 0,
+    }).do({ k: 'clearView' }, { k: 'unread', count: 0 });
+  }
+
+  done(): Step {
+    return { state: this.state, effects: this.effects };
+  }
+}
+
+/** One frame from the server. */
+export function reduceFrame(state: PanelState, frame: ServerFrame): Step {
+  const b = new Builder(state);
+  switch (frame.t) {
+    case 'welcome': {
+      if (b.state.stored.token && b.state.stored.token !== frame.visitorToken) b.resetView();
+      const first = b.state.historyUntil === undefined;
+      b.save({ token: frame.visitorToken, ongoing: frame.conversation?.status === 'open' || b.state.startedLocally });
+      // A first message typed before the welcome is still on its way: its conversation is not refused yet.
+      if (frame.conversation || !b.state.startedLocally)
+        b.set({ conversation: frame.conversation && { id: frame.conversation.id, status: frame.conversation.status } });
+      if (first) b.set({ historyUntil: frame.conversation?.lastSeq ?? 0 });
+      b.setOnline(frame.online).do({ k: 'banner' });
+      for (const queued of b.state.waiting) b.do({ k: 'send', frame: queued });
+      b.set({ waiting: [] }).resendPending();
+      if (!needsSocket(b.state)) b.do({ k: 'disconnect' });
+      return b.do({ k: 'render', rebuild: false }).done();
+    }
+    case 'ack': {
+      b.accept(frame.seq);
+      b.confirm(frame.clientId, frame.seq, frame.id).set({ startedLocally: false });
+      // A stored visitor message means a conversation is open, even if the welcome (sent before it) said none.
+      if (b.state.conversation?.status !== 'open') {
+        b.set({ conversation: { id: b.state.conversation?.id ?? '', status: 'open' } })
+          .save({ ongoing: true })
+          .do({ k: 'look' });
+      }
+      return b.done();
+    }
+    case 'msg': {
+      const m = frame.message;
+      if (!b.accept(m.seq)) return b.done();
+      // The echo of the visitor's own message (a replay, or another socket's copy) confirms the pending bubble.
+      if (m.clientId && b.state.stored.pending?.some((p) => p.clientId === m.clientId)) return b.confirm(m.clientId, m.seq, m.id).done();
+      const fresh = b.fresh(m.seq);
+      b.do({ k: 'message', message: m, key: keyOf(b.state, m.seq), fresh });
+      if (m.from === 'operator') {
+        b.set({ answered: true }).do({ k: 'noAnswer', arm: false }, { k: 'typing', on: false });
+        if (fresh) {
+          b.do(
+            { k: 'chime', ifPageHidden: b.state.expanded },
+            { k: 'emit', name: 'messageReceived', detail: { text: m.text, author: m.author?.name } },
+          );
+          if (!b.state.expanded) b.set({ unread: b.state.unread + 1 }).do({ k: 'unread', count: b.state.unread });
+        }
+      }
+      return b.done();
+    }
+    case 'edit':
+      if (!b.accept(frame.seq)) return b.done();
+      return b.do({ k: 'edit', id: frame.id, text: frame.text, ...(frame.html ? { html: frame.html } : {}) }).done();
+    case 'delete':
+      if (!b.accept(frame.seq)) return b.done();
+      return b.do({ k: 'remove', id: frame.id }).done();
+    case 'presence':
+      return b.setOnline(frame.online).do({ k: 'render', rebuild: false }).done();
+    case 'typing':
+      return b.do({ k: 'typing', on: frame.on, ...(frame.author?.name ? { author: frame.author.name } : {}) }).done();
+    case 'ended': {
+      if (!b.accept(frame.seq)) return b.done();
+      const fresh = b.fresh(frame.seq);
+      b.set({ conversation: { id: b.state.conversation?.id ?? '', status: 'ended' } })
+        .do({ k: 'noAnswer', arm: false }, { k: 'typing', on: false })
+        .save({ ongoing: false })
+        .do({ k: 'ended', key: keyOf(b.state, frame.seq), by: frame.by, fresh });
+      if (fresh) b.do({ k: 'emit', name: 'conversationEnded', detail: { by: frame.by } });
+      return b.do(b.state.online ? { k: 'look' } : { k: 'render', rebuild: false }).done();
+    }
+    case 'askEmail':
+      if (!b.accept(frame.seq)) return b.done();
+      return b.do({ k: 'askEmail', key: keyOf(b.state, frame.seq) }).done();
+    case 'question':
+      if (!b.accept(frame.seq)) return b.done();
+      return b.do({ k: 'question', key: keyOf(b.state, frame.seq), question: frame }).done();
+    case 'config':
+      return b.do({ k: 'config', config: frame.config }, { k: 'render', rebuild: true }).done();
+    case 'error':
+      return refused(b, frame.code, frame.message, frame.clientId).done();
+    case 'pong':
+      return b.done();
+    default:
+      return unknownFrame(frame, b);
+  }
+}
+
+/** A frame type this panel does not know (a newer server): ignored. The `never` makes the switch exhaustive. */
+function unknownFrame(_frame: never, b: Builder): Step {
+  return b.done();
+}
+
+function refused(b: Builder, code: string, message: string, clientId: string | undefined): Builder {
+  if (clientId && code === 'rate_limited') b.do({ k: 'resendLater', clientId });
+  else if (clientId) {
+    b.do({ k: 'fail', clientId, reason: code === 'too_large' ? 'Too long' : 'Not sent' });
+    if (b.state.startedLocally) {
+      // The server refused to start the conversation: nothing is ongoing, and no End chat to offer.
+      b.set({ startedLocally: false, conversation: null }).do({ k: 'noAnswer', arm: false }).save({ ongoing: false });
+    }
+  }
+  if (code === 'info_required') b.save({ infoGiven: false });
+  if (code === 'privacy_not_accepted') b.save({ accepted: false });
+  if (code === 'widget_offline') b.setOnline(false);
+  if (code === 'unknown_widget' || code === 'not_allowed_here') b.set({ fatal: true }).do({ k: 'disconnect' });
+  if (code === 'conversation_ended') b.set({ conversation: { id: b.state.conversation?.id ?? '', status: 'ended' } });
+  return b.do({ k: 'banner', code, message }, { k: 'render', rebuild: true });
+}
+
+/** One thing the visitor, a timer or the browser did. */
+export function reduceAction(state: PanelState, action: Action): Step {
+  const b = new Builder(state);
+  switch (action.a) {
+    case 'expand':
+      return b.set({ expanded: true, unread: 0 }).do({ k: 'unread', count: 0 }, { k: 'render', rebuild: false }).ensureSocket().done();
+    case 'collapse':
+      return b.set({ expanded: false }).done();
+    case 'send':
+      return send(b, action.text, action.clientId).done();
+    case 'queue':
+      return b.queue(action.frame).done();
+    case 'hold':
+      return b
+        .set({ waiting: [...b.state.waiting, action.frame] })
+        .ensureSocket()
+        .done();
+    case 'accept':
+      return b.save({ accepted: true }).queue({ t: 'info', acceptedPrivacy: true }).do({ k: 'render', rebuild: false }).done();
+    case 'details':
+      return b
+        .set({ knownEmail: action.email })
+        .save({ infoGiven: true })
+        .queue({ t: 'info', name: action.name, email: action.email })
+        .resendPending()
+        .do({ k: 'render', rebuild: false })
+        .done();
+    case 'email':
+      return b.set({ knownEmail: action.email }).queue({ t: 'info', email: action.email }).done();
+    case 'retry': {
+      const item = b.state.stored.pending?.find((p) => p.clientId === action.clientId);
+      return (item ? b.do({ k: 'send', frame: { t: 'msg', clientId: item.clientId, text: item.text } }) : b).done();
+    }
+    case 'noAnswerDue':
+      if (b.state.answered || b.state.conversation?.status !== 'open') return b.done();
+      return b.do({ k: 'noAnswerNotice', withEmail: !!b.state.knownEmail }).done();
+    case 'storage': {
+      // A reset in another tab (the visitor token changed or went) is a reset here; otherwise keep this tab's pending.
+      if (b.state.stored.token && action.stored.token !== b.state.stored.token)
+        return b.set({ stored: action.stored }).resetView().do({ k: 'reconnect' }).done();
+      return b.set({ stored: { ...action.stored, pending: b.state.stored.pending } }).done();
+    }
+    case 'identity':
+      return b.set({ knownEmail: action.email ?? b.state.knownEmail }).done();
+    case 'reset':
+      return b
+        .do({ k: 'disconnect' }, { k: 'save', patch: null })
+        .set({ stored: {}, fatal: false, startedLocally: false, answered: false, waiting: [] })
+        .resetView()
+        .do({ k: 'render', rebuild: true })
+        .ensureSocket()
+        .done();
+    default:
+      return unknownAction(action, b);
+  }
+}
+
+function unknownAction(_action: never, b: Builder): Step {
+  return b.done();
+}
+
+function send(b: Builder, raw: string, clientId: string): Builder {
+  const text = raw.trim();
+  if (!text) return b;
+  if (text.length > MESSAGE_CHARS) return b.do({ k: 'banner', code: 'too_large' });
+  const conversation = b.state.conversation;
+  const first = !conversation || conversation.status === 'ended';
+  // The conversation after an ended one counts its seqs from 1 again.
+  if (conversation?.status === 'ended') b.set({ round: b.state.round + 1, seen: [], lastSeq: 0 });
+  b.save({ pending: [...(b.state.stored.pending ?? []), { clientId, text }] })
+    .do({ k: 'pending', clientId, text, autoAck: first })
+    .ensureSocket()
+    .do({ k: 'send', frame: { t: 'msg', clientId, text } });
+  if (first) {
+    b.set({ startedLocally: true, conversation: { id: '', status: 'open' }, answered: false })
+      .save({ ongoing: true })
+      .do({ k: 'emit', name: 'firstMessageSent', detail: { text } }, { k: 'noAnswer', arm: true }, { k: 'look' });
+  }
+  return b;
+}

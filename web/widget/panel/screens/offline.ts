@@ -1,0 +1,76 @@
+/** The offline form: a message that goes to e-mail, Slack and the webhook while nobody is online. */
+import { EMAIL_CHARS, MESSAGE_CHARS, NAME_CHARS } from '../../../../server/shared/widget-constants';
+import type { Identity, VisitorSettings } from '../../lib/types';
+import { clear, h, labelled } from '../dom';
+import { errorText } from '../text';
+
+export type OfflineDeps = {
+  settings: VisitorSettings;
+  identity: Identity | undefined;
+  /** POSTs the offline message; answers the server's response. */
+  post(body: { name?: string; email: string; message: string }): Promise<Response>;
+  sent(email: string): void;
+};
+
+export function offlineForm({ settings, identity, post, sent }: OfflineDeps): HTMLElement {
+  const name = h('input', {
+    class: 'field',
+    name: 'name',
+    autocomplete: 'name',
+    maxlength: NAME_CHARS,
+    value: identity?.name ?? '',
+  });
+  const email = h('input', {
+    class: 'field',
+    name: 'email',
+    type: 'email',
+    autocomplete: 'email',
+    required: true,
+    maxlength: EMAIL_CHARS,
+    value: identity?.email ?? '',
+  });
+  const message = h('textarea', { class: 'field', name: 'message', required: true, maxlength: MESSAGE_CHARS });
+  const error = h('p', { class: 'err', role: 'alert' });
+  const submit = h('button', { class: 'btn', type: 'submit' }, settings.offlineSendButton || 'Send');
+  const form = h(
+    'form',
+    {
+      class: 'form',
+      onsubmit: (event: Event) => {
+        event.preventDefault();
+        submit.disabled = true;
+        error.textContent = '';
+        const body = { name: name.value.trim() || undefined, email: email.value.trim(), message: message.value.trim() };
+        post(body)
+          .then(async (res) => {
+            if (!res.ok) {
+              const answer = (await res.json().catch(() => ({}))) as { Message?: string; Error?: string };
+              throw new Error(errorText(answer.Error ?? '', answer.Message));
+            }
+            clear(
+              form,
+              h(
+                'div',
+                { class: 'thanks', role: 'status' },
+                h('b', {}, '✓'),
+                settings.offlineThankYouMessage || "Thanks for your message. We'll be in touch soon!",
+              ),
+            );
+            sent(body.email);
+          })
+          .catch((err: unknown) => {
+            submit.disabled = false;
+            error.textContent =
+              err instanceof Error && err.message !== 'Failed to fetch' ? err.message : 'The message could not be sent. Please try again.';
+          });
+      },
+    },
+    h('p', {}, settings.offlineGreeting || "Sorry we aren't online at the moment. Leave a message and we'll get back to you."),
+    labelled(settings.offlineNamePlaceholder || 'Name (optional)', name),
+    labelled(settings.offlineEmailPlaceholder || 'Email', email),
+    labelled(settings.offlineMessagePlaceholder || 'Your message', message),
+    error,
+    submit,
+  );
+  return form;
+}
