@@ -6,22 +6,18 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { buildWidget } from '../../scripts/build';
 import { configuredWidget, threadWith, waitFor } from '../e2e/widgetHelpers';
-import { startTestServer, type TestServer } from '../helpers/app';
+import { useServer } from '../helpers/app';
 import { useBrowser } from '../helpers/browser';
 import { ACME, ALICE } from '../slack/helpers';
 
 describe('widget panel across conversations (browser)', function () {
   this.timeout(120_000);
-  let server: TestServer;
+  const server = useServer();
   const browser = useBrowser();
 
   before(async function () {
     this.timeout(60_000);
     await buildWidget();
-    server = await startTestServer();
-  });
-  after(async () => {
-    await server?.close();
   });
 
   async function reply(page: Page, channel: string, visitorText: string, text: string): Promise<void> {

@@ -31,6 +31,19 @@ export function consentForm(settings: VisitorSettings, onAccept: () => void): HT
   );
 }
 
+/** The required e-mail field of the forms, filled with what identify() said. */
+export function emailField(value: string | undefined): HTMLInputElement {
+  return h('input', {
+    class: 'field',
+    name: 'email',
+    type: 'email',
+    autocomplete: 'email',
+    required: true,
+    maxlength: EMAIL_CHARS,
+    value: value ?? '',
+  });
+}
+
 export function detailsForm(
   settings: VisitorSettings,
   identity: Identity | undefined,
@@ -44,15 +57,7 @@ export function detailsForm(
     maxlength: NAME_CHARS,
     value: identity?.name ?? '',
   });
-  const email = h('input', {
-    class: 'field',
-    name: 'email',
-    type: 'email',
-    autocomplete: 'email',
-    required: true,
-    maxlength: EMAIL_CHARS,
-    value: identity?.email ?? '',
-  });
+  const email = emailField(identity?.email);
   return h(
     'form',
     {

@@ -1,8 +1,9 @@
 /** The offline form: a message that goes to e-mail, Slack and the webhook while nobody is online. */
-import { EMAIL_CHARS, MESSAGE_CHARS, NAME_CHARS } from '../../../../server/shared/widget-constants';
+import { MESSAGE_CHARS, NAME_CHARS } from '../../../../server/shared/widget-constants';
 import type { Identity, VisitorSettings } from '../../lib/types';
 import { clear, h, labelled } from '../dom';
 import { errorText } from '../text';
+import { emailField } from './info';
 
 export type OfflineDeps = {
   settings: VisitorSettings;
@@ -20,15 +21,7 @@ export function offlineForm({ settings, identity, post, sent }: OfflineDeps): HT
     maxlength: NAME_CHARS,
     value: identity?.name ?? '',
   });
-  const email = h('input', {
-    class: 'field',
-    name: 'email',
-    type: 'email',
-    autocomplete: 'email',
-    required: true,
-    maxlength: EMAIL_CHARS,
-    value: identity?.email ?? '',
-  });
+  const email = emailField(identity?.email);
   const message = h('textarea', { class: 'field', name: 'message', required: true, maxlength: MESSAGE_CHARS });
   const error = h('p', { class: 'err', role: 'alert' });
   const submit = h('button', { class: 'btn', type: 'submit' }, settings.offlineSendButton || 'Send');
