@@ -1,30 +1,10 @@
 import { type Connection, type HydratedDocument, type Model, Schema } from 'mongoose';
+import type { AccountRecord } from '../shared/types';
 
-export interface Account {
+/** The stored account: the fields its view shows (AccountRecord, in shared/) and the billing bookkeeping. */
+export interface Account extends AccountRecord<Date> {
   /** stripeId of the plan in the catalog. */
   planStripeId: string;
-  /** 'none' means no payment method on file. */
-  paymentType: string;
-  trialEndAt: Date | null;
-  cancelAt: Date | null;
-  canceledAt: Date | null;
-  nextInvoiceAt: Date | null;
-  delinquent: boolean;
-  quota: { isOverquota: boolean; reason: string };
-  orgName: string;
-  /** Invoice e-mail. */
-  email: string;
-  billingAddressLine1: string;
-  billingCity: string;
-  billingState: string;
-  billingPostalCode: string;
-  billingCountry: string;
-  taxID: string;
-  last4: string;
-  brand: string;
-  expMonth: number | null;
-  expYear: number | null;
-  GDPRExportSignedURL: string;
   stripeCustomerId: string;
   stripeSubscriptionId: string;
   /** Stripe's status of that subscription ('trialing', 'active', 'past_due', 'canceled' ...); '' before there is one. */
@@ -36,39 +16,39 @@ export interface Account {
 }
 export type AccountDocument = HydratedDocument<Account>;
 
-export const AccountSchema = new Schema<Account>(
-  {
-    planStripeId: { type: String, required: true },
-    paymentType: { type: String, default: 'none' },
-    trialEndAt: { type: Date, default: null },
-    cancelAt: { type: Date, default: null },
-    canceledAt: { type: Date, default: null },
-    nextInvoiceAt: { type: Date, default: null },
-    delinquent: { type: Boolean, default: false },
-    quota: {
-      isOverquota: { type: Boolean, default: false },
-      reason: { type: String, default: '' },
-    },
-    orgName: { type: String, default: '' },
-    email: { type: String, default: '' },
-    billingAddressLine1: { type: String, default: '' },
-    billingCity: { type: String, default: '' },
-    billingState: { type: String, default: '' },
-    billingPostalCode: { type: String, default: '' },
-    billingCountry: { type: String, default: '' },
-    taxID: { type: String, default: '' },
-    last4: { type: String, default: '' },
-    brand: { type: String, default: '' },
-    expMonth: { type: Number, default: null },
-    expYear: { type: Number, default: null },
-    GDPRExportSignedURL: { type: String, default: '' },
-    stripeCustomerId: { type: String, default: '' },
-    stripeSubscriptionId: { type: String, default: '' },
-    subscriptionStatus: { type: String, default: '' },
-    hadPaidPlan: { type: Boolean, default: false },
+/** Every stored field has a path here: a field added to Account or AccountRecord fails to compile until it does. */
+const fields = {
+  planStripeId: { type: String, required: true },
+  paymentType: { type: String, default: 'none' },
+  trialEndAt: { type: Date, default: null },
+  cancelAt: { type: Date, default: null },
+  canceledAt: { type: Date, default: null },
+  nextInvoiceAt: { type: Date, default: null },
+  delinquent: { type: Boolean, default: false },
+  quota: {
+    isOverquota: { type: Boolean, default: false },
+    reason: { type: String, default: '' },
   },
-  { timestamps: true },
-);
+  orgName: { type: String, default: '' },
+  email: { type: String, default: '' },
+  billingAddressLine1: { type: String, default: '' },
+  billingCity: { type: String, default: '' },
+  billingState: { type: String, default: '' },
+  billingPostalCode: { type: String, default: '' },
+  billingCountry: { type: String, default: '' },
+  taxID: { type: String, default: '' },
+  last4: { type: String, default: '' },
+  brand: { type: String, default: '' },
+  expMonth: { type: Number, default: null },
+  expYear: { type: Number, default: null },
+  GDPRExportSignedURL: { type: String, default: '' },
+  stripeCustomerId: { type: String, default: '' },
+  stripeSubscriptionId: { type: String, default: '' },
+  subscriptionStatus: { type: String, default: '' },
+  hadPaidPlan: { type: Boolean, default: false },
+} satisfies Record<Exclude<keyof Account, 'createdAt' | 'updatedAt'>, unknown>;
+
+export const AccountSchema = new Schema<Account>(fields, { timestamps: true });
 
 AccountSchema.index({ stripeCustomerId: 1 });
 

@@ -94,20 +94,3 @@ export function conversationModel(connection: Connection): ConversationModel {
     (connection.models.Conversation as ConversationModel | undefined) ?? connection.model<Conversation>('Conversation', ConversationSchema)
   );
 }
-
-/** Per-widget counter of conversation numbers. */
-export interface ConversationCounter {
-  ceId: Types.ObjectId;
-  next: number;
-}
-const ConversationCounterSchema = new Schema<ConversationCounter>({
-  ceId: { type: Schema.Types.ObjectId, required: true, unique: true },
-  next: { type: Number, default: 0 },
-});
-export type ConversationCounterModel = Model<ConversationCounter>;
-export function conversationCounterModel(connection: Connection): ConversationCounterModel {
-  return (
-    (connection.models.ConversationCounter as ConversationCounterModel | undefined) ??
-    connection.model<ConversationCounter>('ConversationCounter', ConversationCounterSchema)
-  );
-}

@@ -20,19 +20,18 @@ export type PlanView = {
 /** Billing state of an account (spec section 4); delinquent is a separate flag. */
 export type AccountState = 'trialing' | 'trial_expired' | 'paying' | 'canceled';
 
-export type AccountView = {
-  Id: string;
-  /** Computed on the server from what Stripe last reported. */
-  state: AccountState;
-  plan: PlanView;
-  availablePlans: PlanView[];
-  /** 'none' means no payment method. */
+/**
+ * What an account stores and its view shows as it is: written once, so a field added here is in the mongoose model
+ * (`server/models/Account.ts`, where the schema must list it) and in the API's AccountView. `D` is how a moment
+ * travels: a Date in the database, an ISO string in the view.
+ */
+export type AccountRecord<D> = {
+  /** 'none' means no payment method on file. */
   paymentType: string;
-  trialEndAt: string | null;
-  cancelAt: string | null;
-  canceledAt: string | null;
-  created_at: string;
-  nextInvoiceAt: string | null;
+  trialEndAt: D | null;
+  cancelAt: D | null;
+  canceledAt: D | null;
+  nextInvoiceAt: D | null;
   delinquent: boolean;
   quota: { isOverquota: boolean; reason: string };
   orgName: string;
@@ -49,6 +48,15 @@ export type AccountView = {
   expMonth: number | null;
   expYear: number | null;
   GDPRExportSignedURL: string;
+};
+
+export type AccountView = AccountRecord<string> & {
+  Id: string;
+  /** Computed on the server from what Stripe last reported. */
+  state: AccountState;
+  plan: PlanView;
+  availablePlans: PlanView[];
+  created_at: string;
   /** Empty for non-admin users. */
   apiKey: string;
   /** Empty for non-admin users. */
