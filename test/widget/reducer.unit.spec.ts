@@ -250,6 +250,19 @@ describe('widget panel reducer', () => {
       expect(of(effects, 'message')[0]?.fresh).to.equal(true);
       expect(state.conversation?.status).to.equal('open');
     });
+
+    it('keeps the ended conversation’s lastSeq until the next one’s first message is acknowledged, so a reconnect replays nothing twice', () => {
+      const ended = run(resumed(2), { t: 'ended', seq: 3, by: 'operator' }).state;
+      const typed = run(ended, { a: 'send', text: 'are you there?', clientId: 'client-kkkk1' }).state;
+      expect(typed.lastSeq).to.equal(3);
+      // The socket dropped before the message was stored: the welcome still names the ended conversation.
+      const { effects, state } = run(typed, welcome(3, { status: 'ended' }), msg(2), { t: 'ended', seq: 3, by: 'operator' });
+      expect(shown(effects)).to.deep.equal([]);
+      expect(of(effects, 'ended')).to.deep.equal([]);
+      expect(sent(effects)).to.deep.include({ t: 'msg', clientId: 'client-kkkk1', text: 'are you there?' });
+      const acked = run(state, { t: 'ack', clientId: 'client-kkkk1', seq: 1, id: 'n1', at: '2026-11-23T21:00:00.000Z' });
+      expect(acked.state).to.include({ round: 1, lastSeq: 1 });
+    });
   });
 
   describe('each other server frame', () => {

@@ -14,8 +14,9 @@
  * - The visitor's messages get a clientId and stay pending (kept in localStorage) until an `ack`, or the
  *   replayed `msg` echoing that clientId, confirms them; each welcome resends the pending ones with the same
  *   clientId, and the server answers a duplicate with the original ack.
- * - A conversation started after one ended begins again at seq 1: it opens a new `round`, so its frames are not
- *   taken for the old conversation's and are placed after them.
+ * - A conversation started after one ended begins again at seq 1: the acknowledgement of its first message
+ *   opens a new `round`, so its frames are not taken for the old conversation's and are placed after them. Until
+ *   then the old round's lastSeq stays: a reconnect in between must not have the ended conversation replayed.
  */
 import { MESSAGE_CHARS } from '../../../server/shared/widget-constants';
 import type { ChatMessage, ClientFrame, ServerFrame } from '../../../server/shared/widget-protocol';
@@ -41,6 +42,8 @@ export type PanelState = {
   historyUntil: number | undefined;
   /** Conversations started on this page after one ended: each restarts seq at 1. */
   round: number;
+  /** The clientId of the first message after a conversation ended: its acknowledgement opens the next round. */
+  nextRound: string | undefined;
   /** The first message of a conversation is out but not acknowledged: the conversation may still be refused. */
   startedLocally: boolean;
   /** An operator has replied in this conversation (no "sorry for the wait" then). */
@@ -137,6 +140,7 @@ export function initialState(stored: StoredState, online: boolean, inline: boole
     seen: [],
     historyUntil: undefined,
     round: 0,
+    nextRound: undefined,
     startedLocally: false,
     answered: false,
     knownEmail,
@@ -183,6 +187,12 @@ class Builder {
   save(patch: StoredState): this {
     this.state = { ...this.state, stored: { ...this.state.stored, ...patch } };
     return this.do({ k: 'save', patch });
+  }
+
+  /** The first message of the conversation after an ended one is stored: seqs count from 1 again. */
+  openNextRound(clientId: string): this {
+    if (this.state.nextRound !== clientId) return this;
+    return this.set({ round: this.state.round + 1, nextRound: undefined, seen: [], lastSeq: 0 });
   }
 
   /** The seq gate every history frame goes through: false when it was already shown. */
@@ -238,6 +248,7 @@ class Builder {
       lastSeq: 0,
       historyUntil: undefined,
       round: 0,
+      nextRound: undefined,
       conversation: null,
       unread: 0,
     }).do({ k: 'clearView' }, { k: 'unread', count: 0 });
@@ -267,7 +278,7 @@ export function reduceFrame(state: PanelState, frame: ServerFrame): Step {
       return b.do({ k: 'render', rebuild: false }).done();
     }
     case 'ack': {
-      b.accept(frame.seq);
+      b.openNextRound(frame.clientId).accept(frame.seq);
       b.confirm(frame.clientId, frame.seq, frame.id).set({ startedLocally: false });
       // A stored visitor message means a conversation is open, even if the welcome (sent before it) said none.
       if (b.state.conversation?.status !== 'open') {
@@ -279,6 +290,7 @@ export function reduceFrame(state: PanelState, frame: ServerFrame): Step {
     }
     case 'msg': {
       const m = frame.message;
+      if (m.clientId) b.openNextRound(m.clientId);
       if (!b.accept(m.seq)) return b.done();
       // The echo of the visitor's own message (a replay, or another socket's copy) confirms the pending bubble.
       if (m.clientId && b.state.stored.pending?.some((p) => p.clientId === m.clientId)) return b.confirm(m.clientId, m.seq, m.id).done();
@@ -344,7 +356,7 @@ function refused(b: Builder, code: string, message: string, clientId: string | u
     b.do({ k: 'fail', clientId, reason: code === 'too_large' ? 'Too long' : 'Not sent' });
     if (b.state.startedLocally) {
       // The server refused to start the conversation: nothing is ongoing, and no End chat to offer.
-      b.set({ startedLocally: false, conversation: null }).do({ k: 'noAnswer', arm: false }).save({ ongoing: false });
+      b.set({ startedLocally: false, nextRound: undefined, conversation: null }).do({ k: 'noAnswer', arm: false }).save({ ongoing: false });
     }
   }
   if (code === 'info_required') b.save({ infoGiven: false });
@@ -422,8 +434,8 @@ function send(b: Builder, raw: string, clientId: string): Builder {
   if (text.length > MESSAGE_CHARS) return b.do({ k: 'banner', code: 'too_large' });
   const conversation = b.state.conversation;
   const first = !conversation || conversation.status === 'ended';
-  // The conversation after an ended one counts its seqs from 1 again.
-  if (conversation?.status === 'ended') b.set({ round: b.state.round + 1, seen: [], lastSeq: 0 });
+  // The conversation after an ended one counts its seqs from 1 again, from the acknowledgement of this message.
+  if (conversation?.status === 'ended') b.set({ nextRound: clientId });
   b.save({ pending: [...(b.state.stored.pending ?? []), { clientId, text }] })
     .do({ k: 'pending', clientId, text, autoAck: first })
     .ensureSocket()
