@@ -6,11 +6,15 @@
 //   --events-url / --interactivity-url / --commands-url   override each endpoint
 //   --client-id / --client-secret / --signing-secret      the app's credentials (or SLACK_CLIENT_ID …)
 //   --seed file.json   --data-file file.json        seed and persistence
+//   --rate-limits slack                             enforce Slack's rate-limit tiers (default: off)
+//   --test-controls                                 POST /test-controls/faults sets the sandbox's faults from another
+//                                                   process: { fault: 'failFor' | 'dropResponses' | 'rateLimit' | 'clear', … }
 
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import express from 'express';
-import { createSlackSandbox } from '../server/sandbox/slack';
+import { z } from 'zod';
+import { createSlackSandbox, type SlackSandbox } from '../server/sandbox/slack';
 
 const { values } = parseArgs({
   options: {
@@ -27,8 +31,33 @@ const { values } = parseArgs({
     'app-id': { type: 'string' },
     seed: { type: 'string' },
     'data-file': { type: 'string' },
+    'rate-limits': { type: 'string' },
+    'test-controls': { type: 'boolean' },
   },
 });
+
+/** The fault knobs of SandboxState (server/sandbox/slack/README.md), one request each. */
+const Fault = z.discriminatedUnion('fault', [
+  z.object({ fault: z.literal('clear') }),
+  z.object({ fault: z.literal('failFor'), method: z.string(), seconds: z.number().positive(), status: z.number().int().optional() }),
+  z.object({ fault: z.literal('rateLimit'), method: z.string(), seconds: z.number().positive() }),
+  z.object({
+    fault: z.literal('dropResponses'),
+    method: z.string(),
+    times: z.number().int().positive().optional(),
+    seconds: z.number().positive().optional(),
+    mode: z.enum(['reset', 'hang']).optional(),
+    holdMs: z.number().int().positive().optional(),
+  }),
+]);
+
+function setFault(sandbox: SlackSandbox, fault: z.infer<typeof Fault>): void {
+  const { state } = sandbox;
+  if (fault.fault === 'clear') state.clearFaults();
+  else if (fault.fault === 'failFor') state.failFor(fault.method, fault.seconds, fault.status);
+  else if (fault.fault === 'rateLimit') state.rateLimit(fault.method, fault.seconds);
+  else state.dropResponses(fault.method, fault);
+}
 
 const env = process.env;
 const port = Number(values.port ?? env.SANDBOX_SLACK_PORT ?? 3100);
@@ -40,6 +69,22 @@ const eventsUrl = values['events-url'] ?? env.SLACK_EVENTS_URL ?? defaultEndpoin
 // Listen first so that --port 0 works: the sandbox needs its public URL before it is created.
 const app = express();
 let router: express.Router | null = null;
+let started: SlackSandbox | null = null;
+if (values['test-controls']) {
+  app.post('/test-controls/faults', express.json(), (req, res) => {
+    const fault = Fault.safeParse(req.body);
+    if (!started || !fault.success) {
+      res.status(400).json({ ok: false, error: fault.error?.message ?? 'not started' });
+      return;
+    }
+    try {
+      setFault(started, fault.data);
+      res.json({ ok: true });
+    } catch (error) {
+      res.status(400).json({ ok: false, error: (error as Error).message });
+    }
+  });
+}
 app.use((req, res, next) => (router ? router(req, res, next) : next()));
 const server = app.listen(port, host, () => {
   const address = server.address();
@@ -62,8 +107,10 @@ const server = app.listen(port, host, () => {
     },
     seed: values.seed,
     dataFile: values['data-file'] ? path.resolve(values['data-file']) : undefined,
+    rateLimits: values['rate-limits'] === 'slack' ? 'slack' : 'off',
   });
   router = sandbox.router;
+  started = sandbox;
   console.log(`Slack sandbox on ${baseUrl}/`);
   console.log(`  SLACK_API_URL=${sandbox.apiUrl}`);
   console.log(`  SLACK_OAUTH_URL=${sandbox.authorizeUrl}`);

@@ -209,7 +209,15 @@ export function slackCredentials(): SlackCredentials {
 }
 
 /** A message as the sandbox's operator page shows it. */
-export type SandboxMessage = { ts: string; user: string; text: string; isBot: boolean; threadTs: string | null; replyCount: number };
+export type SandboxMessage = {
+  ts: string;
+  user: string;
+  text: string;
+  isBot: boolean;
+  threadTs: string | null;
+  replyCount: number;
+  blocks?: { type: string; text?: { type: string; text: string } }[];
+};
 
 export type SlackSandboxProcess = ProcessHandle & {
   /** Base URL, e.g. http://127.0.0.1:41234 (no trailing slash). */
@@ -224,7 +232,15 @@ export type SlackSandboxProcess = ProcessHandle & {
   threadReplies(channel: string, threadTs: string, who?: { team?: string; user?: string }): Promise<SandboxMessage[]>;
   /** Posts as a person (Alice of Acme by default), in a thread when `threadTs` is given; Slack sends the event to the app. */
   post(message: { channel: string; text: string; threadTs?: string; team?: string; user?: string }): Promise<string>;
+  /** Sets one of the sandbox's faults (server/sandbox/slack/README.md): an outage window, lost answers, a rate limit, or none. */
+  fault(fault: SandboxFault): Promise<void>;
 };
+
+export type SandboxFault =
+  | { fault: 'clear' }
+  | { fault: 'failFor'; method: string; seconds: number; status?: number }
+  | { fault: 'rateLimit'; method: string; seconds: number }
+  | { fault: 'dropResponses'; method: string; times?: number; seconds?: number; mode?: 'reset' | 'hang'; holdMs?: number };
 
 export const SANDBOX_ACME = 'T0ACME0001';
 export const SANDBOX_ALICE = 'U0ALICE001';
@@ -243,7 +259,7 @@ export async function startSlackSandboxProcess(options: {
   echo?: boolean;
 }): Promise<SlackSandboxProcess> {
   const credentials = options.credentials ?? slackCredentials();
-  const args = ['--port', String(options.port ?? 0), '--app-url', options.appUrl];
+  const args = ['--port', String(options.port ?? 0), '--app-url', options.appUrl, '--test-controls'];
   if (options.eventsUrl) args.push('--events-url', options.eventsUrl);
   args.push(
     '--client-id',
@@ -287,6 +303,14 @@ export async function startSlackSandboxProcess(options: {
       const body = (await res.json()) as { ok: boolean; ts?: string; error?: string };
       if (!body.ok || !body.ts) throw new Error(`sandbox refused the post: ${body.error ?? res.status}`);
       return body.ts;
+    },
+    async fault(fault) {
+      const res = await fetch(`${url}/test-controls/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(fault),
+      });
+      if (!res.ok) throw new Error(`sandbox refused the fault: ${await res.text()}`);
     },
   };
 }
@@ -363,7 +387,7 @@ export async function startParleyProcess(options: ParleyProcessOptions): Promise
 // ---------------------------------------------------------------------------------------------- a stack
 
 /** Fast relay timings for processes under test (as FAST_RELAY in helpers/app.ts) and cheap password hashing. */
-export const FAST_PROCESS_CONFIG: ParleyProcessConfig = {
+export const FAST_PROCESS_CONFIG = {
   relay: {
     presenceTtlMs: 50,
     presenceRefreshMs: 100,
@@ -383,7 +407,7 @@ export const FAST_PROCESS_CONFIG: ParleyProcessConfig = {
     resetEmailPerIp: 10_000,
     resetEmailPerEmail: 10_000,
   },
-};
+} satisfies ParleyProcessConfig;
 
 export type Stack = {
   mongo: MongoProcess;
