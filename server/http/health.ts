@@ -1,0 +1,64 @@
+/**
+ * GET /health, for a load balancer or an orchestrator: 200 while this process can serve (its database answers a
+ * ping within 2 s), 503 once it is stopping (so the balancer sends it no new visitors while it closes) or while the
+ * database does not answer. Redis is reported but does not fail the check: without it a process still serves the
+ * sockets it holds.
+ */
+import { Router } from 'express';
+import type { Connection } from 'mongoose';
+import type { Redis } from '../redis';
+
+const PING_TIMEOUT_MS = 2_000;
+
+export type Health = {
+  router: Router;
+  /** From now on the check answers 503: the process is shutting down. */
+  stopping(): void;
+};
+
+export type HealthReport = {
+  status: 'ok' | 'stopping' | 'database unreachable';
+  database: 'up' | 'down';
+  /** 'none': this deployment runs without Redis (one process). */
+  redis: 'up' | 'down' | 'none';
+};
+
+export function createHealth(deps: { connection: Connection; redis?: Redis }): Health {
+  let stopping = false;
+  const router = Router();
+  router.get('/health', async (_req, res) => {
+    const database = (await databaseAnswers(deps.connection)) ? 'up' : 'down';
+    const redis = deps.redis ? (deps.redis.status === 'ready' ? 'up' : 'down') : 'none';
+    const status: HealthReport['status'] = stopping ? 'stopping' : database === 'up' ? 'ok' : 'database unreachable';
+    const report: HealthReport = { status, database, redis };
+    res
+      .status(status === 'ok' ? 200 : 503)
+      .set('Cache-Control', 'no-store')
+      .json(report);
+  });
+  return {
+    router,
+    stopping: () => {
+      stopping = true;
+    },
+  };
+}
+
+async function databaseAnswers(connection: Connection): Promise<boolean> {
+  const db = connection.db;
+  if (!db || connection.readyState !== 1) return false;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      db
+        .command({ ping: 1 })
+        .then(() => true)
+        .catch(() => false),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), PING_TIMEOUT_MS);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
