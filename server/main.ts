@@ -17,13 +17,17 @@ import { startEmbeddedMongo } from './embedded-mongo';
 import { createApp } from './http/app';
 import { startDemoServer } from './http/demo';
 import type { Logger } from './http/errorHandler';
+import { createHealth } from './http/health';
+import { createRateLimiters } from './http/rateLimits';
 import { createMailer, type Mailer } from './mail';
 import { createModels, ensureIndexes, type Models } from './models';
 import { seedPlans } from './models/Plan';
+import { closeRedis, openRedis } from './redis';
 import { createRelay, type Relay } from './relay';
 import { type Assistant, moveQueuedThreadPosts, startAssistant } from './relay/assist';
 import type { Clock } from './relay/context';
 import { RELAY_JOB_HANDLERS } from './relay/jobs';
+import { createPubSub } from './relay/pubsub';
 import { createReportRecorder } from './reports/recorder';
 import type { SlackSandbox } from './sandbox/slack';
 import type { StripeSandbox } from './sandbox/stripe';
@@ -122,6 +126,10 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     const reports = createReportRecorder({ models, logger, now: clock ? () => clock.now() : undefined });
     const billing = createBilling({ config: effective, models, stripe: createStripeClient(effective.stripe), logger });
     cleanups.push(() => billing.idle());
+    // With REDIS_URL several processes share sockets' frames, signals and rate-limit counts through Redis.
+    const redis = effective.redisUrl ? await openRedis(effective.redisUrl, logger) : undefined;
+    if (redis) cleanups.push(() => closeRedis(redis));
+    const limiters = createRateLimiters({ redis, logger });
     const relay = createRelay({
       config: effective,
       models,
@@ -130,10 +138,13 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       clock,
       reports,
       jobHandlers: { ...RELAY_JOB_HANDLERS, ...SLACK_JOB_HANDLERS },
+      pubsub: createPubSub({ redis, logger }),
+      limiters,
     });
     cleanups.push(() => relay.close());
     const homeTabs = new HomeTabs({ models, config: effective, relay });
     cleanups.push(() => homeTabs.stop());
+    const health = createHealth({ connection, redis });
     const app = createApp({
       config: effective,
       models,
@@ -145,6 +156,8 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       relay,
       homeTabs,
       billing,
+      limiters,
+      health,
     });
     server.on('request', app);
     let demoUrl: string | undefined;
@@ -156,6 +169,8 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     relay.start(server);
     const assistant = startAssistant(relay);
     cleanups.push(() => assistant.stop());
+    // Run first on close: the load balancer stops sending visitors here while the rest closes.
+    cleanups.push(() => health.stopping());
 
     return {
       url: effective.publicUrl,

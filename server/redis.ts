@@ -25,6 +25,24 @@ export function connectRedis(url: string, logger: Logger, role = 'commands'): Re
   return redis;
 }
 
+/** Longest a starting process waits for Redis before it serves alone (and joins the others once Redis answers). */
+const FIRST_CONNECTION_WAIT_MS = 5_000;
+
+/** Connects and waits until Redis answers (or FIRST_CONNECTION_WAIT_MS passed: the process starts all the same). */
+export async function openRedis(url: string, logger: Logger): Promise<Redis> {
+  const redis = connectRedis(url, logger);
+  let timer: NodeJS.Timeout | undefined;
+  const answered = await Promise.race([
+    new Promise<boolean>((resolve) => redis.once('ready', () => resolve(true))),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), FIRST_CONNECTION_WAIT_MS);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (!answered) logger.warn(`redis: no answer from ${new URL(url).host} yet; starting alone, joining the other processes once it answers`);
+  return redis;
+}
+
 /**
  * A second connection for SUBSCRIBE (a subscribed connection can do nothing else). It does not resubscribe by
  * itself: its owner subscribes to everything it needs on each 'ready' event.

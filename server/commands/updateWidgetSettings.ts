@@ -182,5 +182,7 @@ export async function updateWidgetSettings(deps: SettingsDeps, ce: ChatEndpointD
     config: { ...publicSettings(ce), hideWhenOffline: ce.hideWhenOffline },
   });
   await deps.presence.recheck(ce._id.toHexString());
+  // Other processes drop their cached copy and tell the widgets open there.
+  deps.pubsub.signal({ kind: 'widget', ceId: ce._id.toHexString() });
   return ce;
 }

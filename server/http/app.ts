@@ -17,6 +17,8 @@ import { siteRouter } from '../site';
 import { type HomeTabs, slackRouter } from '../slack';
 import { devOutboxRouter } from './devOutbox';
 import { errorHandler, type Logger } from './errorHandler';
+import type { Health } from './health';
+import { createRateLimiters, type RateLimiters } from './rateLimits';
 import { staticConsole } from './staticConsole';
 import { visitorAvatarRouter } from './visitorAvatar';
 import { widgetAssets } from './widgetAssets';
@@ -37,15 +39,21 @@ export type AppDeps = {
   /** App Home tabs the Slack listeners keep fresh. */
   homeTabs: HomeTabs;
   billing: Billing;
+  /** The deployment's rate limiters (counted in Redis with several processes); in-process ones by default. */
+  limiters?: RateLimiters;
+  /** GET /health for load balancers, when given. */
+  health?: Health;
 };
 
 export const DEFAULT_CONSOLE_DIR = path.resolve(__dirname, '..', '..', 'dist', 'web', 'console');
 
 export function createApp(deps: AppDeps): express.Express {
   const logger = deps.logger ?? console;
+  const limiters = deps.limiters ?? createRateLimiters({ logger });
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
+  if (deps.health) app.use(deps.health.router);
   // The sandbox stands in for slack.com: its pages carry their own inline scripts, so Parley's CSP does not apply.
   if (deps.slackSandbox) app.use('/sandbox/slack', deps.slackSandbox.router);
   if (deps.stripeSandbox) app.use(STRIPE_SANDBOX_PATH, deps.stripeSandbox.router);
@@ -63,13 +71,13 @@ export function createApp(deps: AppDeps): express.Express {
   );
 
   // Before any body parser: Bolt verifies signatures on the raw body.
-  app.use(slackRouter({ config: deps.config, models: deps.models, relay: deps.relay, homeTabs: deps.homeTabs, logger }));
+  app.use(slackRouter({ config: deps.config, models: deps.models, relay: deps.relay, homeTabs: deps.homeTabs, limiters, logger }));
   app.use(widgetApiRouter(deps.relay));
   app.use('/v1', updateConfigRouter({ models: deps.models, config: deps.config, relay: deps.relay }));
   app.use(teamAvatarFilesRouter(deps.models));
   // Before the API's JSON parser: Stripe's signature covers the raw body.
   app.use(billingRouter({ billing: deps.billing, models: deps.models }));
-  app.use('/v1', apiRouter({ config: deps.config, models: deps.models, mailer: deps.mailer, billing: deps.billing, logger }));
+  app.use('/v1', apiRouter({ config: deps.config, models: deps.models, mailer: deps.mailer, billing: deps.billing, limiters, logger }));
   if (deps.mailer.outbox) app.use(devOutboxRouter(deps.mailer.outbox));
   app.use(siteRouter());
   app.use('/app', staticConsole(deps.consoleDir ?? DEFAULT_CONSOLE_DIR));

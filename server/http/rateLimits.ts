@@ -76,11 +76,6 @@ export function createRateLimiters(deps: { redis?: Redis; logger: Logger }): Rat
   };
 }
 
-/** In-process limiters, for routers built without the deployment's (tests of one router). */
-export function localRateLimiters(logger: Logger = console): RateLimiters {
-  return createRateLimiters({ logger });
-}
-
 /**
  * rate-limit-redis while Redis answers, a MemoryStore of this process while it does not. The Redis store is
  * built again after a failure, since its scripts may not have been loaded (Redis was away when it started).
@@ -158,14 +153,4 @@ class RedisOrLocalStore implements Store {
     if (current && this.shared === current) this.shared = null;
     return alone();
   }
-}
-
-/** In-process limits, as before the deployment's limiters are passed in. */
-export function perIpAndEmail(name: string, windowMs: number, perIp: number, perEmail: number, onlyFailures = false): RequestHandler[] {
-  return localRateLimiters().perIpAndEmail(name, windowMs, perIp, perEmail, onlyFailures);
-}
-
-/** In-process limit per API key, as before the deployment's limiters are passed in. */
-export function perApiKey(perMinute: number, keyOf: (res: Response) => string): RequestHandler {
-  return localRateLimiters().perApiKey(perMinute, keyOf);
 }

@@ -1,5 +1,6 @@
 import type { Config, RelayTuning } from '../config';
 import type { Logger } from '../http/errorHandler';
+import type { RateLimiters } from '../http/rateLimits';
 import type { Mailer } from '../mail';
 import type { Models } from '../models';
 import type { ReportRecorder } from '../reports/recorder';
@@ -18,6 +19,8 @@ export type RelayContext = {
   mailer: Mailer;
   logger: Logger;
   pubsub: PubSub;
+  /** Counters of the deployment (in Redis with several processes), e.g. new sockets per IP. */
+  limiters: RateLimiters;
   slack: SlackClients;
   /** Operators' names and avatars as Slack last told them. */
   authors: SlackAuthors;

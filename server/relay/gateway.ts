@@ -89,15 +89,18 @@ type Session = {
 export class Gateway {
   private readonly wss: WebSocketServer;
   private readonly sessions = new Set<Session>();
-  private readonly ipSockets = new Map<string, { count: number; resetAt: number }>();
   private readonly visitorBuckets = new Map<string, Bucket>();
   private bucketsClearedAt = Date.now();
   private timer: NodeJS.Timeout | null = null;
   private server: Server | null = null;
 
+  /** New sockets per IP in the current minute. */
+  private readonly socketsPerIp: { hit(ip: string): Promise<number> };
+
   constructor(private readonly ctx: RelayContext) {
     // The hard cap; frames above WIDGET_LIMITS.frameBytes but under it get a polite `too_large` first.
     this.wss = new WebSocketServer({ noServer: true, maxPayload: WIDGET_LIMITS.frameBytes * 4, perMessageDeflate: false });
+    this.socketsPerIp = ctx.limiters.counter('ws-ip', 60_000);
   }
 
   get socketCount(): number {
@@ -128,23 +131,21 @@ export class Gateway {
       return;
     }
     const ip = clientIp(req, this.ctx.config.trustProxy);
-    if (!this.allowSocketFrom(ip)) {
-      socket.end('HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-      return;
-    }
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws, req, ip));
+    // Counted over every process of the deployment; a client that goes away meanwhile is let go.
+    const gone = () => socket.destroy();
+    socket.once('error', gone);
+    void this.socketsPerIp.hit(ip).then(
+      (count) => {
+        socket.off('error', gone);
+        if (count > this.ctx.tuning.socketsPerIpPerMinute) {
+          socket.end('HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+          return;
+        }
+        this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws, req, ip));
+      },
+      () => socket.destroy(),
+    );
   };
-
-  private allowSocketFrom(ip: string): boolean {
-    const now = Date.now();
-    const entry = this.ipSockets.get(ip);
-    if (!entry || entry.resetAt <= now) {
-      this.ipSockets.set(ip, { count: 1, resetAt: now + 60_000 });
-      return true;
-    }
-    entry.count += 1;
-    return entry.count <= this.ctx.tuning.socketsPerIpPerMinute;
-  }
 
   private onConnection(ws: WebSocket, req: IncomingMessage, ip: string): void {
     const session: Session = {
@@ -188,7 +189,6 @@ export class Gateway {
         this.drop(s);
       }
     }
-    for (const [ip, entry] of this.ipSockets) if (entry.resetAt <= now) this.ipSockets.delete(ip);
     // A per-visitor bucket refills within a minute; forgetting them all every few minutes costs at most one burst.
     if (now - this.bucketsClearedAt > 5 * 60_000) {
       this.visitorBuckets.clear();
@@ -476,15 +476,19 @@ export class Gateway {
 
     const online = await this.ctx.presence.isOnline(ce).catch(() => false);
     session.unsubscribe.push(this.ctx.presence.watch(String(ce._id), online));
+    // Live frames wait from the moment they can arrive until the history after lastSeq is replayed, so nothing is
+    // skipped or sent twice.
+    session.held = [];
     session.unsubscribe.push(
       this.ctx.pubsub.subscribe(`widget:${String(ce._id)}`, (f) => this.send(session, f)),
       this.ctx.pubsub.subscribe(`visitor:${String(visitor._id)}`, (f, meta) => {
         if (meta.except !== session.id) this.deliver(session, f, meta.conversationId ?? '');
       }),
     );
+    // With several processes: frames another process publishes from now on reach this socket before history is read.
+    await this.ctx.pubsub.ready();
+    if (!this.sessions.has(session)) return;
     const conversation = await models.Conversation.findOne({ visitorId: visitor._id }).sort({ _id: -1 });
-    // Live frames wait while the history after lastSeq is replayed, so nothing is skipped or sent twice.
-    session.held = [];
     this.send(session, {
       t: 'welcome',
       visitorToken: token,

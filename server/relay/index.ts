@@ -8,6 +8,7 @@ import type { Server } from 'node:http';
 import { endConversation } from '../commands/endConversation';
 import type { Config } from '../config';
 import type { Logger } from '../http/errorHandler';
+import { createRateLimiters, type RateLimiters } from '../http/rateLimits';
 import type { Mailer } from '../mail';
 import type { Models } from '../models';
 import type { OutboxKind } from '../models/OutboxJob';
@@ -16,8 +17,9 @@ import { SlackAuthors } from './authors';
 import { type Clock, type RelayContext, SYSTEM_CLOCK } from './context';
 import { Gateway } from './gateway';
 import { type JobHandler, Outbox } from './outbox';
+import { followOtherProcesses } from './peers';
 import { Presence } from './presence';
-import { inProcessPubSub } from './pubsub';
+import { inProcessPubSub, type PubSub } from './pubsub';
 import { OperatingSchedule } from './schedule';
 import { SlackClients } from './slackClients';
 import { relayTuning } from './tuning';
@@ -42,6 +44,10 @@ export function createRelay(deps: {
   reports: ReportRecorder;
   /** What each outbox job kind does: the relay's own (webhooks, mails) and the Slack side's posts. */
   jobHandlers: Record<OutboxKind, JobHandler>;
+  /** Fan-out to the sockets of every process (createPubSub: over Redis with REDIS_URL); in-process by default. */
+  pubsub?: PubSub;
+  /** The deployment's counters (createRateLimiters); in-process by default. */
+  limiters?: RateLimiters;
 }): Relay {
   const { jobHandlers, ...shared } = deps;
   const tuning = relayTuning(deps.config);
@@ -49,7 +55,8 @@ export function createRelay(deps: {
     ...shared,
     clock: deps.clock ?? SYSTEM_CLOCK,
     tuning,
-    pubsub: inProcessPubSub(),
+    pubsub: deps.pubsub ?? inProcessPubSub(),
+    limiters: deps.limiters ?? createRateLimiters({ logger: deps.logger }),
     slack: new SlackClients(deps.models, deps.config.slack.apiUrl),
     authors: new SlackAuthors(),
     widgets: new WidgetCache(deps.models),
@@ -60,12 +67,14 @@ export function createRelay(deps: {
   const schedule = new OperatingSchedule(ctx);
   const gateway = new Gateway(ctx);
   let inactivityTimer: NodeJS.Timeout | null = null;
+  let unfollow = () => {};
   let closed = false;
   const relay: Relay = Object.assign(ctx, {
     gateway,
     schedule,
     start(server: Server) {
       gateway.attach(server);
+      unfollow = followOtherProcesses(ctx);
       ctx.outbox.start();
       ctx.presence.start();
       schedule.start();
@@ -78,6 +87,7 @@ export function createRelay(deps: {
     isClosed: () => closed,
     async close() {
       closed = true;
+      unfollow();
       if (inactivityTimer) clearInterval(inactivityTimer);
       ctx.presence.stop();
       schedule.stop();

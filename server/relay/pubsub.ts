@@ -26,10 +26,8 @@ export type Listener = (frame: ServerFrame, meta: FrameMeta) => void;
 export type Signal =
   /** A widget's settings changed: drop it from caches, recheck its presence for the sockets watching it. */
   | { kind: 'widget'; ceId: string }
-  /** A Slack installation changed (installed again, revoked, token rotated): drop the team's cached clients. */
-  | { kind: 'team'; teamId: string }
-  /** Outbox jobs were queued: the worker looks for due jobs now rather than at its next poll. */
-  | { kind: 'outbox' };
+  /** A process let go of these outbox keys (it is stopping): the others take them now, not at their next poll. */
+  | { kind: 'outbox'; keys: string[] };
 
 export interface PubSub {
   publish(topic: Topic, frame: ServerFrame, meta?: FrameMeta): void;

@@ -61,6 +61,7 @@ export class OperatingSchedule {
     );
     if (updated.modifiedCount !== 1) return;
     await this.ctx.presence.recheck(ce.id);
+    this.ctx.pubsub.signal({ kind: 'widget', ceId: ce.id });
     // A state learnt for the first time since the hours changed is no scheduled ON or OFF time: nothing to announce.
     if (ce.scheduleOpen !== null && ce.sendOpHourChangeMessages && ce.RoomId) await this.announce(ce, open);
   }

@@ -1,4 +1,5 @@
 import type { Config } from '../config';
+import type { RateLimiters } from '../http/rateLimits';
 import type { Models } from '../models';
 import type { Relay } from '../relay';
 import type { HomeTabs } from './home';
@@ -11,4 +12,6 @@ export type SlackDeps = {
   relay: Relay;
   /** Keeps open App Home tabs up to date. */
   homeTabs: HomeTabs;
+  /** Per-client limits on public calls, counted over every process of the deployment. */
+  limiters: RateLimiters;
 };

@@ -24,13 +24,13 @@ import { type GrantedInstallation, saveInstallation } from '../commands/slackIns
 import type { Config } from '../config';
 import { PaymentRequiredError } from '../errors';
 import type { Logger } from '../http/errorHandler';
-import { perIpAndEmail } from '../http/rateLimits';
+import type { RateLimiters } from '../http/rateLimits';
 import type { Models } from '../models';
 import { isSlackCallError, slackClient, slackErrorCode } from './client';
 import { browserIdOf, consumeOAuthState, createOAuthState, ensureBrowserId, type OAuthPurpose, type OAuthStatePayload } from './oauthState';
 import { INSTALL_BOT_SCOPES, INSTALL_USER_SCOPES, splitScopes } from './scopes';
 
-export type OAuthDeps = { config: Config; models: Models; logger: Logger };
+export type OAuthDeps = { config: Config; models: Models; logger: Logger; limiters: RateLimiters };
 
 export const OAUTH_REDIRECT_PATH = '/slack/oauth_redirect';
 
@@ -115,7 +115,7 @@ export function oauthRouter(deps: OAuthDeps): Router {
 
   const limits = config.rateLimits;
   // Public and each visit stores a state: held to the sign-up budget per client address.
-  const signUpLimit = perIpAndEmail('slack-signup', limits.windowMs, limits.signUpPerIp, limits.signUpPerEmail);
+  const signUpLimit = deps.limiters.perIpAndEmail('slack-signup', limits.windowMs, limits.signUpPerIp, limits.signUpPerEmail);
 
   router.get('/slack/oauth/signup', ...signUpLimit, async (req: Request, res: Response) => {
     const source = typeof req.query.source === 'string' ? req.query.source.slice(0, 200) : '';

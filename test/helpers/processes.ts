@@ -437,14 +437,17 @@ export async function startStack(
     for (const p of [...started].reverse()) await p.stop();
   };
   try {
-    const [mongo, redis] = await Promise.all([
-      startMongoProcess({ echo: options.echo }),
-      options.redis ? startRedisProcess({ echo: options.echo }) : Promise.resolve(undefined),
+    // The database, Redis and the sandbox need nothing of each other: started together.
+    const track = <T extends ProcessHandle>(starting: Promise<T>) =>
+      starting.then((handle) => {
+        started.push(handle);
+        return handle;
+      });
+    const [mongo, redis, slack] = await allStarted([
+      track(startMongoProcess({ echo: options.echo })),
+      options.redis ? track(startRedisProcess({ echo: options.echo })) : Promise.resolve(undefined),
+      track(startSlackSandboxProcess({ appUrl: `http://127.0.0.1:${ports[options.slackTo ?? 0]}`, echo: options.echo })),
     ]);
-    started.push(mongo);
-    if (redis) started.push(redis);
-    const slack = await startSlackSandboxProcess({ appUrl: `http://127.0.0.1:${ports[options.slackTo ?? 0]}`, echo: options.echo });
-    started.push(slack);
     const dbName = `stack_${randomBytes(6).toString('hex')}`;
     const jwtSecret = randomBytes(48).toString('base64url');
     const config = options.config ?? FAST_PROCESS_CONFIG;
@@ -475,6 +478,14 @@ export async function startStack(
     await closeAll();
     throw error;
   }
+}
+
+/** Like Promise.all, but settles only once every start settled, so a failure leaves no process starting unseen. */
+async function allStarted<T extends unknown[]>(starting: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const results = await Promise.allSettled(starting);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return results.map((r) => (r as PromiseFulfilledResult<unknown>).value) as T;
 }
 
 // ----------------------------------------------------------------------------------- account and widget

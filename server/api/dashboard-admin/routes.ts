@@ -7,7 +7,6 @@ import type { z } from 'zod';
 import { createSession } from '../../commands/sessions';
 import { acceptInvitation, deleteUser, findInvitation, inviteUser, listUsers, toggleAdmin } from '../../commands/teamUsers';
 import { authOf, requireAdmin, requireAuth } from '../../http/auth';
-import { perIpAndEmail } from '../../http/rateLimits';
 import { parse, validate } from '../../http/validate';
 import type { TokenResponse } from '../../shared/auth';
 import type { DashboardUserRow, InvitationView } from '../../shared/team';
@@ -18,7 +17,7 @@ import { AcceptInvitationSchema, DeleteUserSchema, InvitationParamsSchema, Invit
 
 type Body<S extends z.ZodType> = Request<Record<string, string>, unknown, z.output<S>>;
 
-export function dashboardAdminRouter({ config, models, mailer }: ApiDeps): Router {
+export function dashboardAdminRouter({ config, models, mailer, limiters }: ApiDeps): Router {
   const router = Router();
   const admin = [requireAuth(models, config.jwtSecret), requireAdmin];
   const limits = config.rateLimits;
@@ -68,7 +67,7 @@ export function dashboardAdminRouter({ config, models, mailer }: ApiDeps): Route
 
   router.post(
     '/p/invitations/accept',
-    ...perIpAndEmail('invitation', limits.windowMs, limits.resetEmailPerIp, limits.resetEmailPerEmail),
+    ...limiters.perIpAndEmail('invitation', limits.windowMs, limits.resetEmailPerIp, limits.resetEmailPerEmail),
     validate(AcceptInvitationSchema),
     async (req: Body<typeof AcceptInvitationSchema>, res: Response<TokenResponse>) => {
       const user = await acceptInvitation(models, req.body.token, req.body.password, config.passwordHashing);

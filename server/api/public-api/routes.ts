@@ -9,7 +9,6 @@ import { type Request, type Response, Router } from 'express';
 import type { QueryFilter, Types } from 'mongoose';
 import type { z } from 'zod';
 import { apiKeyOf, requireApiKey } from '../../http/auth';
-import { perApiKey } from '../../http/rateLimits';
 import { parse, validate } from '../../http/validate';
 import type { Conversation } from '../../models/Conversation';
 import type { Visitor } from '../../models/Visitor';
@@ -30,9 +29,9 @@ function widgetFilter(widgets: Widgets, widgetId: string | undefined): Types.Obj
 
 type Body<S extends z.ZodType> = Request<Record<string, string>, unknown, z.output<S>>;
 
-export function publicApiRouter({ config, models }: ApiDeps): Router {
+export function publicApiRouter({ config, models, limiters }: ApiDeps): Router {
   const router = Router();
-  const limit = perApiKey(config.apiKeyRequestsPerMinute ?? DEFAULT_PER_MINUTE, (res) => String(apiKeyOf(res)._id));
+  const limit = limiters.perApiKey(config.apiKeyRequestsPerMinute ?? DEFAULT_PER_MINUTE, (res) => String(apiKeyOf(res)._id));
   const read = [requireApiKey(models, ['api']), limit];
   const hooks = [requireApiKey(models, ['zapier']), limit];
   const any = [requireApiKey(models, ['api', 'zapier']), limit];

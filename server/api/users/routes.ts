@@ -13,7 +13,7 @@ import { signUp } from '../../commands/signUp';
 import type { Config } from '../../config';
 import { ValidationError } from '../../errors';
 import { authOf, requireAuth } from '../../http/auth';
-import { perIpAndEmail } from '../../http/rateLimits';
+import type { RateLimiters } from '../../http/rateLimits';
 import { parse, validate } from '../../http/validate';
 import type { Mailer } from '../../mail';
 import type { Models } from '../../models';
@@ -36,20 +36,22 @@ export type ApiDeps = {
   models: Models;
   mailer: Mailer;
   billing: Billing;
+  /** Per-client limits on public calls, counted over every process of the deployment. */
+  limiters: RateLimiters;
   /** For work that outlives its request (GDPR exports); console by default. */
   logger?: Pick<Console, 'error'>;
 };
 
 type Body<S extends z.ZodType> = Request<Record<string, string>, unknown, z.output<S>>;
 
-export function usersRouter({ config, models, mailer, billing }: ApiDeps): Router {
+export function usersRouter({ config, models, mailer, billing, limiters }: ApiDeps): Router {
   const router = Router();
   const limits = config.rateLimits;
   const auth = requireAuth(models, config.jwtSecret);
 
   router.post(
     '/p/users',
-    ...perIpAndEmail('signup', limits.windowMs, limits.signUpPerIp, limits.signUpPerEmail),
+    ...limiters.perIpAndEmail('signup', limits.windowMs, limits.signUpPerIp, limits.signUpPerEmail),
     validate(SignUpSchema),
     async (req: Body<typeof SignUpSchema>, res: Response<TokenResponse>) => {
       const user = await signUp(models, req.body, config.passwordHashing);
@@ -59,7 +61,7 @@ export function usersRouter({ config, models, mailer, billing }: ApiDeps): Route
 
   router.post(
     '/p/sessions',
-    ...perIpAndEmail('login', limits.windowMs, limits.loginPerIp, limits.loginPerEmail, true),
+    ...limiters.perIpAndEmail('login', limits.windowMs, limits.loginPerIp, limits.loginPerEmail, true),
     validate(LoginSchema),
     async (req: Body<typeof LoginSchema>, res: Response<TokenResponse>) => {
       const user = await models.User.findOne({ email: req.body.email });
@@ -74,7 +76,7 @@ export function usersRouter({ config, models, mailer, billing }: ApiDeps): Route
 
   router.post(
     '/p/users/password_reset_email',
-    ...perIpAndEmail('reset-email', limits.windowMs, limits.resetEmailPerIp, limits.resetEmailPerEmail),
+    ...limiters.perIpAndEmail('reset-email', limits.windowMs, limits.resetEmailPerIp, limits.resetEmailPerEmail),
     validate(PasswordResetEmailSchema),
     async (req: Body<typeof PasswordResetEmailSchema>, res: Response) => {
       await requestPasswordReset(models, mailer, config.publicUrl, req.body.email);

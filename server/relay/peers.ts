@@ -1,0 +1,22 @@
+/**
+ * What the other Parley processes tell this one over Redis (server/relay/pubsub.ts `Signal`), so that caches and
+ * open widgets here follow a change made there. Without Redis nothing arrives: there is no other process.
+ */
+import type { RelayContext } from './context';
+
+/** Acts on the other processes' signals until the returned function is called. */
+export function followOtherProcesses(ctx: RelayContext): () => void {
+  return ctx.pubsub.onSignal((signal) => {
+    switch (signal.kind) {
+      case 'widget':
+        // Drops the cached settings and tells the widgets open here if their presence changed.
+        void ctx.presence.recheck(signal.ceId).catch((error: unknown) => {
+          ctx.logger.warn(`relay: could not follow a change of widget ${signal.ceId}`, error);
+        });
+        break;
+      case 'outbox':
+        for (const key of signal.keys) ctx.outbox.poke(key);
+        break;
+    }
+  });
+}
