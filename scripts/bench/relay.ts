@@ -149,7 +149,7 @@ async function main(): Promise<void> {
       port,
       config: BENCH_CONFIG,
       name: 'parley',
-      env: PROFILE_DIR ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${PROFILE_DIR}` } : {},
+      env: PROFILE_DIR ? { NODE_OPTIONS: `--import ${path.join(__dirname, 'cpu-profile.mjs')}`, CPU_PROFILE_DIR: PROFILE_DIR } : {},
     });
     stopping.push(parley);
     const widget = await setUpWidgetAcross({ parleys: [parley], slack });
