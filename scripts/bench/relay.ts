@@ -160,11 +160,21 @@ async function main(): Promise<void> {
     const postedAt = new Map<string, number>();
     const eventAcks: { ms: number; ok: boolean }[] = [];
     let reading = true;
+    /** Visitor messages sent and not yet seen at Slack, and operator posts sent and not yet seen by a visitor. */
+    const toSlackPending = new Set<string>();
+    const toVisitorPending = new Set<string>();
     const reader = (async () => {
       while (reading) {
-        const taken = (await (await fetch(`${slack.url}/bench/log`)).json()) as BenchLog;
-        for (const p of taken.posts) postedAt.set(p.text, p.at);
-        eventAcks.push(...taken.events);
+        try {
+          const taken = (await (await fetch(`${slack.url}/bench/log`)).json()) as BenchLog;
+          for (const p of taken.posts) {
+            postedAt.set(p.text, p.at);
+            toSlackPending.delete(p.text);
+          }
+          eventAcks.push(...taken.events);
+        } catch {
+          // The sandbox is busy (a flood): the log waits there for the next read.
+        }
         await sleep(100);
       }
     })();
@@ -179,6 +189,7 @@ async function main(): Promise<void> {
         if (t0 !== undefined) acked.set(f.clientId, performance.now() - t0);
       } else if (f.t === 'msg' && f.message?.from === 'operator' && replySentAt.has(f.message.text)) {
         replyAt.set(f.message.text, Date.now());
+        toVisitorPending.delete(f.message.text);
       }
     };
 
@@ -204,56 +215,67 @@ async function main(): Promise<void> {
     if (threads.length < VISITORS) throw new Error(`only ${threads.length} of ${VISITORS} conversations got a Slack thread`);
     await sleep(1000);
 
-    /** Sends visitor messages at `rate`/s for SECONDS; resolves with the texts sent, their wall-clock send times. */
-    const sendVisitorMessages = async (prefix: string, rate: number) => {
-      const sentAt = new Map<string, number>();
+    /**
+     * Calls `send(i)` at `rate`/s for SECONDS, holding back while `pending()` has reached `cap` (a flood keeps the
+     * queue bounded: the rate measured is what gets through, not how long a backlog takes to drain).
+     */
+    const offer = async (rate: number, cap: number, pending: () => number, send: (i: number) => void) => {
       const total = rate * SECONDS;
       const started = performance.now();
       let sent = 0;
-      while (sent < total) {
+      while (sent < total && performance.now() - started < SECONDS * 1000) {
         const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * rate));
-        for (; sent < due; sent++) {
-          const text = `${prefix}-${sent}`;
-          const clientId = `${prefix}-${sent}-xxxx`;
-          ackSentAt.set(clientId, performance.now());
-          sentAt.set(text, Date.now());
-          visitors[sent % visitors.length].send(JSON.stringify({ t: 'msg', clientId, text }));
-        }
+        for (; sent < due && pending() < cap; sent++) send(sent);
         await sleep(2);
       }
+      return sent;
+    };
+
+    /** Sends visitor messages; resolves with the texts sent and their wall-clock send times. */
+    const sendVisitorMessages = async (prefix: string, rate: number, cap = Number.POSITIVE_INFINITY) => {
+      const sentAt = new Map<string, number>();
+      await offer(
+        rate,
+        cap,
+        () => toSlackPending.size,
+        (i) => {
+          const text = `${prefix}-${i}`;
+          const clientId = `${prefix}-${i}-xxxx`;
+          ackSentAt.set(clientId, performance.now());
+          sentAt.set(text, Date.now());
+          toSlackPending.add(text);
+          visitors[i % visitors.length].send(JSON.stringify({ t: 'msg', clientId, text }));
+        },
+      );
       return sentAt;
     };
     const ackTimes = (prefix: string) => [...acked].filter(([id]) => id.startsWith(`${prefix}-`)).map(([, t]) => t);
 
-    /** Posts operator replies at `rate`/s for SECONDS, round the threads; resolves with the texts and their send times. */
-    const sendReplies = async (prefix: string, rate: number) => {
-      const total = rate * SECONDS;
-      const started = performance.now();
+    /** Posts operator replies round the threads, one request per reply; resolves with the texts sent. */
+    const sendReplies = async (prefix: string, rate: number, cap = Number.POSITIVE_INFINITY) => {
       const requests: Promise<unknown>[] = [];
       const texts: string[] = [];
-      let sent = 0;
-      while (sent < total) {
-        const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * rate));
-        // One request per thread per tick, carrying that thread's replies of the tick.
-        const batch = new Map<string, string[]>();
-        for (; sent < due; sent++) {
-          const text = `${prefix}-${sent}`;
+      await offer(
+        rate,
+        cap,
+        () => toVisitorPending.size,
+        (i) => {
+          const text = `${prefix}-${i}`;
           replySentAt.set(text, Date.now());
+          toVisitorPending.add(text);
           texts.push(text);
-          const threadTs = threads[sent % threads.length];
-          batch.set(threadTs, [...(batch.get(threadTs) ?? []), text]);
-        }
-        for (const [threadTs, batchTexts] of batch) {
           requests.push(
             fetch(`${slack.url}/bench/post`, {
               method: 'POST',
               headers: { 'content-type': 'application/json' },
-              body: JSON.stringify({ channel: widget.channel, threadTs, texts: batchTexts }),
-            }).then((r) => r.arrayBuffer()),
+              body: JSON.stringify({ channel: widget.channel, threadTs: threads[i % threads.length], texts: [text] }),
+            }).then(
+              (r) => r.arrayBuffer(),
+              () => undefined,
+            ),
           );
-        }
-        await sleep(5);
-      }
+        },
+      );
       await Promise.all(requests);
       return texts;
     };
@@ -293,30 +315,32 @@ async function main(): Promise<void> {
     console.log(`  Parley's CPU per relayed reply: ${(cpuB.parley / Math.max(1, toVisitor.length)).toFixed(2)} ms`);
 
     // ------------------------------------------------------------------------- sustained, each way
+    // Offered FLOOD/s with at most FLOOD on their way; what arrives within the SECONDS window counts.
+    const windowMs = SECONDS * 1000;
     await sleep(1000);
     cpu.start();
     const phaseC = Date.now();
-    const sentC = await sendVisitorMessages('c', FLOOD);
-    await until(() => [...sentC.keys()].every((t) => postedAt.has(t)), DRAIN_MS);
+    const sentC = await sendVisitorMessages('c', FLOOD, FLOOD);
+    await until(() => Date.now() >= phaseC + windowMs, windowMs);
     const cpuC = cpu.stop();
-    const reachedC = [...sentC.keys()].filter((t) => postedAt.has(t)).map((t) => postedAt.get(t) ?? 0);
-    const lastC = Math.max(phaseC + 1, ...reachedC);
-    console.log(`\nsustained, ${FLOOD} msgs/s offered for ${SECONDS} s (load ${load()}):`);
+    const inWindowC = [...sentC.keys()].filter((t) => (postedAt.get(t) ?? Number.POSITIVE_INFINITY) <= phaseC + windowMs).length;
+    console.log(`\nsustained, ${FLOOD} msgs/s offered for ${SECONDS} s, at most ${FLOOD} on their way (load ${load()}):`);
     console.log(
-      `  visitor → Slack: ${reachedC.length}/${sentC.size} in ${((lastC - phaseC) / 1000).toFixed(1)} s → ${((reachedC.length * 1000) / (lastC - phaseC)).toFixed(0)} msgs/s (acks ${pct(ackTimes('c'))}); Parley ${(cpuC.parley / Math.max(1, reachedC.length)).toFixed(2)} ms CPU/msg   goal ≥ 400 msgs/s`,
+      `  visitor → Slack: ${inWindowC} reached Slack → ${((inWindowC * 1000) / windowMs).toFixed(0)} msgs/s (acks ${pct(ackTimes('c'))}); Parley ${(cpuC.parley / Math.max(1, inWindowC)).toFixed(2)} ms CPU/msg, database ${(cpuC.database / Math.max(1, inWindowC)).toFixed(2)} ms   goal ≥ 400 msgs/s`,
     );
+    await until(() => toSlackPending.size === 0, DRAIN_MS);
     await sleep(1000);
     eventAcks.length = 0;
     cpu.start();
     const phaseD = Date.now();
-    const textsD = await sendReplies('d', FLOOD);
-    await until(() => textsD.every((t) => replyAt.has(t)), DRAIN_MS);
+    const textsD = await sendReplies('d', FLOOD, FLOOD);
+    await until(() => Date.now() >= phaseD + windowMs, windowMs);
     const cpuD = cpu.stop();
-    const reachedD = textsD.filter((t) => replyAt.has(t)).map((t) => replyAt.get(t) ?? 0);
-    const lastD = Math.max(phaseD + 1, ...reachedD);
+    const inWindowD = textsD.filter((t) => (replyAt.get(t) ?? Number.POSITIVE_INFINITY) <= phaseD + windowMs).length;
     console.log(
-      `  Slack → visitor: ${reachedD.length}/${textsD.length} in ${((lastD - phaseD) / 1000).toFixed(1)} s → ${((reachedD.length * 1000) / (lastD - phaseD)).toFixed(0)} msgs/s (event acks ${pct(eventAcks.map((e) => e.ms))}); Parley ${(cpuD.parley / Math.max(1, reachedD.length)).toFixed(2)} ms CPU/msg, sandbox ${(cpuD.sandbox / Math.max(1, reachedD.length)).toFixed(2)} ms   goal ≥ 400 msgs/s`,
+      `  Slack → visitor: ${inWindowD} reached a visitor → ${((inWindowD * 1000) / windowMs).toFixed(0)} msgs/s (event acks ${pct(eventAcks.map((e) => e.ms))}); Parley ${(cpuD.parley / Math.max(1, inWindowD)).toFixed(2)} ms CPU/msg, sandbox ${(cpuD.sandbox / Math.max(1, inWindowD)).toFixed(2)} ms   goal ≥ 400 msgs/s`,
     );
+    await until(() => toVisitorPending.size === 0, DRAIN_MS);
     clearInterval(pinger);
     reading = false;
     await reader;

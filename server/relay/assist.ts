@@ -10,16 +10,14 @@ import { sanitiseQuestionHtml, treeOf } from '../commands/questionGroups';
 import { decodeResponse, renderForSlack, renderForWidget } from '../commands/savedReplies';
 import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
-import type { ConversationDocument } from '../models/Conversation';
-import type { MessageDocument } from '../models/Message';
 import type { QuestionGroupDocument } from '../models/QuestionGroup';
 import type { SavedReplyDocument } from '../models/SavedReply';
 import { findNode, type TreeNode } from '../shared/questionGroups';
 import { matchesTriggerPhrases } from '../shared/savedReplies';
 import { operatorAuthor } from './authors';
 import type { RelayContext } from './context';
-import { headerUpdate, record, WidgetRefusal } from './conversations';
-import { serialised } from './history';
+import { headerUpdate, type OpenConversation, record, WidgetRefusal } from './conversations';
+import { type StoredMessage, serialised } from './history';
 import { escapeMrkdwn, visitorLabel } from './slackText';
 
 /** How often the worker looks for due reminders, unless told otherwise. */
@@ -158,12 +156,12 @@ function waitedFor(ms: number): string {
 /** Records an operator-side message in the conversation and marks the conversation answered. */
 async function operatorMessage(
   ctx: RelayContext,
-  conversation: ConversationDocument,
+  conversation: OpenConversation,
   content: { text: string; html: string },
   author: { name: string; avatarUrl: string },
   slackUserId: string,
   markAnswered: boolean,
-): Promise<MessageDocument> {
+): Promise<StoredMessage> {
   const message = await serialised(String(conversation._id), () =>
     record(ctx, conversation, { kind: 'msg', from: 'operator', text: content.text, html: content.html, author, slackUserId }),
   );
@@ -179,7 +177,7 @@ async function operatorMessage(
   return message;
 }
 
-export type SentSavedReply = { message: MessageDocument; text: string; html: string };
+export type SentSavedReply = { message: StoredMessage; text: string; html: string };
 
 /**
  * Sends a saved reply into a conversation: the decoded response to the widget (text and sanitised HTML),
@@ -188,7 +186,7 @@ export type SentSavedReply = { message: MessageDocument; text: string; html: str
  */
 export async function deliverSavedReply(
   ctx: RelayContext,
-  conversation: ConversationDocument,
+  conversation: OpenConversation,
   ce: ChatEndpointDocument,
   reply: SavedReplyDocument,
   operator: { slackUserId: string; name: string; avatarUrl: string } | null,
@@ -217,7 +215,7 @@ export async function deliverSavedReply(
 }
 
 /** After a visitor message was stored: saved replies whose trigger phrases match, and the automatic question group of a new conversation. */
-export async function afterVisitorMessage(ctx: RelayContext, conversation: ConversationDocument, message: MessageDocument): Promise<void> {
+export async function afterVisitorMessage(ctx: RelayContext, conversation: OpenConversation, message: StoredMessage): Promise<void> {
   const ce = await ctx.widgets.get(conversation.ceId);
   if (!ce) return;
   if (message.seq === 1) {
@@ -267,7 +265,7 @@ function plain(html: string): string {
 /** Shows the group's prompt and asks its first question. */
 export async function askFirstQuestion(
   ctx: RelayContext,
-  conversation: ConversationDocument,
+  conversation: OpenConversation,
   ce: ChatEndpointDocument,
   group: QuestionGroupDocument,
 ): Promise<void> {
@@ -283,7 +281,7 @@ export async function askFirstQuestion(
 }
 
 /** Sends a question frame (its seq reserved in the conversation's sequence) and remembers it as the one waiting. */
-async function ask(ctx: RelayContext, conversation: ConversationDocument, groupUid: string, question: TreeNode): Promise<void> {
+async function ask(ctx: RelayContext, conversation: OpenConversation, groupUid: string, question: TreeNode): Promise<void> {
   await ctx.models.ConversationAssist.updateOne(
     { conversationId: conversation._id },
     { $set: { question: { groupUid, nodeId: question.id } } },

@@ -6,12 +6,12 @@
 import { Types } from 'mongoose';
 import { refreshQuota } from '../billing/quota';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
-import type { ConversationDocument } from '../models/Conversation';
-import type { MessageDocument, MessageFile } from '../models/Message';
-import type { VisitorDocument } from '../models/Visitor';
+import type { Conversation, ConversationDocument } from '../models/Conversation';
+import type { MessageFile } from '../models/Message';
+import type { Visitor } from '../models/Visitor';
 import type { WidgetErrorCode } from '../shared/widget-protocol';
 import type { RelayContext } from './context';
-import { appendEntry, entryFrame, type NewEntry, serialised } from './history';
+import { appendEntry, entryFrame, type NewEntry, type StoredMessage, serialised } from './history';
 import { fireWebhook } from './webhooks';
 
 export class WidgetRefusal extends Error {
@@ -33,12 +33,22 @@ export const REFUSALS = {
 /** Stores an entry, then tells the visitor's sockets (except `exceptSocket`, which got an ack instead). */
 export async function record(
   ctx: RelayContext,
-  conversation: Pick<ConversationDocument, '_id' | 'visitorId'>,
+  conversation: Pick<Conversation, 'visitorId'> & { _id: Types.ObjectId },
   entry: NewEntry,
   exceptSocket?: string,
-  conversationSet: Record<string, unknown> = {},
-): Promise<MessageDocument> {
-  const stored = await appendEntry(ctx.models, conversation._id, entry, conversationSet);
+): Promise<StoredMessage> {
+  const stored = await appendEntry(ctx.models, conversation._id, entry);
+  if (!stored) throw new Error(`conversation ${String(conversation._id)} is gone`);
+  publishEntry(ctx, conversation, stored, exceptSocket);
+  return stored;
+}
+
+function publishEntry(
+  ctx: RelayContext,
+  conversation: Pick<Conversation, 'visitorId'> & { _id: Types.ObjectId },
+  stored: StoredMessage,
+  exceptSocket?: string,
+): void {
   const frame = entryFrame(ctx.publicUrl, stored);
   if (frame) {
     ctx.pubsub.publish(`visitor:${String(conversation.visitorId)}`, frame, {
@@ -46,7 +56,6 @@ export async function record(
       conversationId: String(conversation._id),
     });
   }
-  return stored;
 }
 
 export function headerUpdate(ctx: RelayContext, conversation: Pick<ConversationDocument, '_id' | 'slackChannel'>): Promise<void> {
@@ -66,13 +75,32 @@ export function openConversationOf(ctx: RelayContext, visitorId: Types.ObjectId)
   return ctx.models.Conversation.findOne({ visitorId, status: 'open' }).sort({ _id: -1 });
 }
 
+/** What a visitor message needs of its open conversation; a socket keeps it between messages. */
+export type OpenConversation = Pick<Conversation, 'visitorId' | 'ceId' | 'accountId' | 'number' | 'slackTeamId' | 'slackChannel'> & {
+  _id: Types.ObjectId;
+};
+const OPEN_CONVERSATION_FIELDS = { visitorId: 1, ceId: 1, accountId: 1, number: 1, slackTeamId: 1, slackChannel: 1 } as const;
+
+/** The visitor's open conversation, lean: only the fields a visitor message needs. */
+export function findOpenConversation(ctx: RelayContext, visitorId: Types.ObjectId): Promise<OpenConversation | null> {
+  return ctx.models.Conversation.findOne({ visitorId, status: 'open' }, OPEN_CONVERSATION_FIELDS)
+    .sort({ _id: -1 })
+    .lean<OpenConversation>()
+    .exec();
+}
+
 /** Opens a new conversation after checking what the widget's settings demand. */
 export async function startConversation(
   ctx: RelayContext,
   ce: ChatEndpointDocument,
-  visitor: VisitorDocument,
+  visitorId: Types.ObjectId,
   origin: { pageUrl: string; triggerUid: string },
-): Promise<ConversationDocument> {
+): Promise<OpenConversation> {
+  const visitor = await ctx.models.Visitor.findById(visitorId, { email: 1, acceptedPrivacyAt: 1 })
+    .lean<Pick<Visitor, 'email' | 'acceptedPrivacyAt'>>()
+    .exec();
+  // Erased (GDPR) while its widget was open.
+  if (!visitor) throw new WidgetRefusal('unknown_widget', 'This chat is no longer available.');
   if (!(await ctx.presence.isOnline(ce))) throw new WidgetRefusal('widget_offline', REFUSALS.offline);
   if (ce.requireInfo && !visitor.email) throw new WidgetRefusal('info_required', REFUSALS.info);
   if (ce.displayPrivacyPolicy && ce.requireAcceptance && !visitor.acceptedPrivacyAt) {
@@ -91,7 +119,7 @@ export async function startConversation(
     accountId: ce.accountId,
     ceId: ce._id,
     number: counter.next,
-    visitorId: visitor._id,
+    visitorId,
     pageUrl: origin.pageUrl,
     triggerUid: origin.triggerUid,
     slackTeamId: ce.slackTeamId,
@@ -120,20 +148,34 @@ export async function startConversation(
       conversation: { id: String(conversation._id), number: conversation.number, widgetId: ce.Uuid, pageUrl: origin.pageUrl },
     },
   });
-  return conversation;
+  return {
+    _id: conversation._id,
+    visitorId,
+    ceId: conversation.ceId,
+    accountId: conversation.accountId,
+    number: conversation.number,
+    slackTeamId: conversation.slackTeamId,
+    slackChannel: conversation.slackChannel,
+  };
 }
 
-export type VisitorMessageResult = { message: MessageDocument; conversation: ConversationDocument; duplicate: boolean };
+export type VisitorMessageResult = { message: StoredMessage; conversation: OpenConversation; duplicate: boolean };
 
 /**
  * Stores a visitor message (once per clientId) in the visitor's open conversation, opening one when needed,
- * and queues it for the Slack thread.
+ * and queues it for the Slack thread. `known`: the open conversation the caller remembers (a socket keeps the
+ * last one); if it ended meanwhile, nothing is written to it and the message goes where it belongs.
+ *
+ * Before the ack: the conversation hands out the seq (only while open), then the message and its Slack job are
+ * written at once. A resent clientId is caught by the messages' unique index, not by a read before each message:
+ * its job is withdrawn and its count given back, and the message first stored is the answer.
  */
 export async function visitorMessage(
   ctx: RelayContext,
   input: {
     ce: ChatEndpointDocument;
-    visitor: VisitorDocument;
+    visitorId: Types.ObjectId;
+    known?: OpenConversation | null;
     clientId: string;
     text: string;
     files?: MessageFile[];
@@ -142,40 +184,67 @@ export async function visitorMessage(
     socket?: string;
   },
 ): Promise<VisitorMessageResult> {
-  return serialised(`visitor:${String(input.visitor._id)}`, async () => {
-    let conversation = await openConversationOf(ctx, input.visitor._id);
-    if (conversation) {
-      const earlier = await ctx.models.Message.findOne({ conversationId: conversation._id, clientId: input.clientId });
-      if (earlier) return { message: earlier, conversation, duplicate: true };
-    } else {
-      conversation = await startConversation(ctx, input.ce, input.visitor, input.origin);
+  return serialised(`visitor:${String(input.visitorId)}`, async () => {
+    let conversation = input.known ?? (await findOpenConversation(ctx, input.visitorId));
+    for (let attempt = 0; ; attempt++) {
+      if (!conversation) conversation = await startConversation(ctx, input.ce, input.visitorId, input.origin);
+      const current = conversation;
+      const stored = await storeVisitorMessage(ctx, current, input);
+      if (stored) return { ...stored, conversation: current };
+      // It ended (an operator, the inactivity check, another process): the message opens the next one.
+      conversation = attempt === 0 ? await findOpenConversation(ctx, input.visitorId) : null;
     }
-    const current = conversation;
-    // The Slack job and the message are written at once (one round trip less before the ack); the job is started
-    // only once both are stored, and a job that runs early (another process) retries until its message exists.
-    const messageId = new Types.ObjectId();
-    const [message] = await Promise.all([
-      serialised(String(current._id), () =>
-        record(
-          ctx,
-          current,
-          { _id: messageId, kind: 'msg', from: 'visitor', text: input.text, clientId: input.clientId, files: input.files ?? [] },
-          input.socket,
-          { lastVisitorMsgAt: new Date() },
-        ),
-      ),
-      ctx.outbox.enqueue(
-        'slack.reply',
-        String(current._id),
-        { messageId: String(messageId) },
-        {
-          channel: current.slackChannel,
-          conversationId: current._id,
-          start: false,
-        },
-      ),
-    ]);
-    ctx.outbox.poke(String(current._id));
-    return { message, conversation: current, duplicate: false };
   });
+}
+
+async function storeVisitorMessage(
+  ctx: RelayContext,
+  conversation: OpenConversation,
+  input: { clientId: string; text: string; files?: MessageFile[]; socket?: string },
+): Promise<{ message: StoredMessage; duplicate: boolean } | null> {
+  const entry: NewEntry = {
+    _id: new Types.ObjectId(),
+    kind: 'msg',
+    from: 'visitor',
+    text: input.text,
+    clientId: input.clientId,
+    files: input.files ?? [],
+  };
+  const key = String(conversation._id);
+  // The job is started only once both are stored; a job that runs early (another process) retries until its message exists.
+  const [message, queued] = await Promise.allSettled([
+    serialised(key, async () => {
+      const stored = await appendEntry(ctx.models, conversation._id, entry, { set: { lastVisitorMsgAt: new Date() }, whileOpen: true });
+      if (stored) publishEntry(ctx, conversation, stored, input.socket);
+      return stored;
+    }),
+    ctx.outbox.enqueue(
+      'slack.reply',
+      key,
+      { messageId: String(entry._id) },
+      { channel: conversation.slackChannel, conversationId: conversation._id, start: false },
+    ),
+  ]);
+  const duplicate = message.status === 'rejected' && (message.reason as { code?: unknown } | null)?.code === 11000;
+  if (message.status === 'rejected' || !message.value) {
+    if (queued.status === 'fulfilled') await withdrawReply(ctx, String(entry._id));
+  }
+  if (duplicate) {
+    await ctx.models.Conversation.updateOne({ _id: conversation._id }, { $inc: { visitorMsgs: -1 } });
+    const earlier = await ctx.models.Message.findOne({ conversationId: conversation._id, clientId: input.clientId })
+      .lean<StoredMessage>()
+      .exec();
+    if (!earlier) throw new Error(`message ${input.clientId} is both stored and missing`);
+    return { message: earlier, duplicate: true };
+  }
+  if (message.status === 'rejected') throw message.reason;
+  if (queued.status === 'rejected') throw queued.reason;
+  if (!message.value) return null;
+  ctx.outbox.poke(key);
+  return { message: message.value, duplicate: false };
+}
+
+/** Takes back the Slack job of a visitor message that was not stored (a resend, or its conversation had ended). */
+async function withdrawReply(ctx: RelayContext, messageId: string): Promise<void> {
+  await ctx.models.OutboxJob.deleteOne({ kind: 'slack.reply', 'payload.messageId': messageId });
 }

@@ -16,12 +16,12 @@ import type { Types } from 'mongoose';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import { endConversation } from '../commands/endConversation';
 import type { ConversationDocument } from '../models/Conversation';
-import type { VisitorDocument } from '../models/Visitor';
+import type { Visitor, VisitorDocument } from '../models/Visitor';
 import { type ClientFrame, ClientFrameSchema, type ServerFrame, WIDGET_LIMITS, type WidgetErrorCode } from '../shared/widget-protocol';
 import { afterVisitorMessage, answerQuestion } from './assist';
 import type { RelayContext } from './context';
-import { headerUpdate, openConversationOf, visitorMessage, WidgetRefusal } from './conversations';
-import { entryFrame, frameSeq } from './history';
+import { findOpenConversation, headerUpdate, type OpenConversation, visitorMessage, WidgetRefusal } from './conversations';
+import { entryFrame, frameSeq, type StoredMessage, serialised } from './history';
 import { visitorLabel } from './slackText';
 import { transcriptMail } from './transcript';
 import { clientIp, countryAllowed, countryOf } from './visitorIp';
@@ -77,6 +77,11 @@ type Session = {
   visitorId?: Types.ObjectId;
   pageUrl: string;
   triggerUid: string;
+  /**
+   * The visitor's open conversation as this socket last wrote to it (undefined: not looked up yet). Forgotten when
+   * an `ended` frame passes; a stale one costs nothing wrong: the write finds it ended and looks again.
+   */
+  open?: OpenConversation | null;
   /** The conversation whose history this socket follows, and the highest seq of it sent (never sent again). */
   conversationId: string;
   sentSeq: number;
@@ -224,6 +229,7 @@ export class Gateway {
       session.held.push({ frame, conversationId });
       return;
     }
+    if (frame.t === 'ended') session.open = undefined;
     const seq = frameSeq(frame);
     if (seq > 0) {
       // A conversation started in another tab: this socket follows it from its start.
@@ -317,20 +323,22 @@ export class Gateway {
     // Visitor typing goes nowhere (see the header comment); it needs no database read.
     if (frame.t === 'typing') return;
     const { models } = this.ctx;
-    const [ce, visitor] = await Promise.all([this.ctx.widgets.get(session.ceId), models.Visitor.findById(session.visitorId)]);
-    if (!ce || !visitor) return this.refuse(session, 'unknown_widget', 'This chat is no longer available.');
+    const { visitorId } = session;
+    // The widget from the shared cache; the visitor is read only by the frames that need more than its id.
+    const ce = await this.ctx.widgets.get(session.ceId);
+    if (!ce) return this.refuse(session, 'unknown_widget', 'This chat is no longer available.');
     // The inactivity check ends conversations of visitors gone for a while; a connected visitor is not gone.
     if (Date.now() - session.seenSavedAt > 60_000) {
       session.seenSavedAt = Date.now();
-      await models.Visitor.updateOne({ _id: session.visitorId }, { $set: { lastSeenAt: new Date() } });
+      await models.Visitor.updateOne({ _id: visitorId }, { $set: { lastSeenAt: new Date() } });
     }
     switch (frame.t) {
       case 'msg': {
-        let bucket = this.visitorBuckets.get(String(visitor._id));
+        let bucket = this.visitorBuckets.get(String(visitorId));
         if (!bucket) {
           const perMinute = this.ctx.tuning.visitorMsgsPerMinute;
           bucket = new Bucket(Math.max(5, Math.ceil(perMinute / 3)), perMinute / 60_000);
-          this.visitorBuckets.set(String(visitor._id), bucket);
+          this.visitorBuckets.set(String(visitorId), bucket);
         }
         if (!bucket.take()) {
           this.error(session, 'rate_limited', 'You are sending messages too fast; please wait a moment.', frame.clientId);
@@ -338,14 +346,16 @@ export class Gateway {
         }
         const result = await visitorMessage(this.ctx, {
           ce,
-          visitor,
+          visitorId,
+          known: session.open,
           clientId: frame.clientId,
           text: frame.text,
           origin: { pageUrl: session.pageUrl, triggerUid: session.triggerUid },
           socket: session.id,
         });
-        const { message } = result;
-        if (String(result.conversation._id) !== session.conversationId) this.switchTo(session, String(result.conversation._id));
+        const { message, conversation } = result;
+        session.open = conversation;
+        if (String(conversation._id) !== session.conversationId) this.switchTo(session, String(conversation._id));
         this.send(session, {
           t: 'ack',
           clientId: frame.clientId,
@@ -355,9 +365,10 @@ export class Gateway {
         });
         if (message.seq > session.sentSeq) session.sentSeq = message.seq;
         if (!result.duplicate) {
-          // Saved replies matching the message, and an automatic question group, follow the ack.
-          await afterVisitorMessage(this.ctx, result.conversation, message).catch((error: unknown) =>
-            this.ctx.logger.error('relay: automatic replies failed', error),
+          // Saved replies matching the message, and an automatic question group, follow the ack: in the order of the
+          // conversation's messages, without holding up this socket's next frame.
+          void serialised(`assist:${String(conversation._id)}`, () => afterVisitorMessage(this.ctx, conversation, message)).catch(
+            (error: unknown) => this.ctx.logger.error('relay: automatic replies failed', error),
           );
         }
         return;
@@ -368,22 +379,22 @@ export class Gateway {
         if (frame.email !== undefined) set.email = frame.email;
         if (frame.acceptedPrivacy === true) set.acceptedPrivacyAt = new Date();
         if (Object.keys(set).length === 0) return;
-        await models.Visitor.updateOne({ _id: visitor._id }, { $set: set });
-        const open = await openConversationOf(this.ctx, visitor._id);
+        await models.Visitor.updateOne({ _id: visitorId }, { $set: set });
+        const open = await findOpenConversation(this.ctx, visitorId);
         if (open && (frame.name !== undefined || frame.email !== undefined)) await headerUpdate(this.ctx, open);
         return;
       }
       case 'page':
         session.pageUrl = frame.page.url;
-        await models.Visitor.updateOne({ _id: visitor._id }, { $set: { currentPage: frame.page.url, pageTitle: frame.page.title } });
+        await models.Visitor.updateOne({ _id: visitorId }, { $set: { currentPage: frame.page.url, pageTitle: frame.page.title } });
         return;
       case 'end': {
-        const open = await openConversationOf(this.ctx, visitor._id);
+        const open = await findOpenConversation(this.ctx, visitorId);
         if (open) await endConversation(this.ctx, open._id, 'visitor');
         return;
       }
       case 'rate': {
-        const latest = await models.Conversation.findOne({ visitorId: visitor._id }).sort({ _id: -1 });
+        const latest = await models.Conversation.findOne({ visitorId }).sort({ _id: -1 });
         if (!latest) return;
         latest.rating = frame.rating;
         if (frame.feedback !== undefined) latest.feedback = frame.feedback;
@@ -408,8 +419,11 @@ export class Gateway {
         return;
       }
       case 'transcript': {
-        const latest = await models.Conversation.findOne({ visitorId: visitor._id }).sort({ _id: -1 });
-        if (!latest) return;
+        const [latest, visitor] = await Promise.all([
+          models.Conversation.findOne({ visitorId }).sort({ _id: -1 }),
+          models.Visitor.findById(visitorId, { name: 1, email: 1 }).lean<Pick<Visitor, 'name' | 'email'>>().exec(),
+        ]);
+        if (!latest || !visitor) return;
         const mail = await transcriptMail(models, latest, frame.email, {
           widgetName: ce.RoomName || 'us',
           visitorName: visitorLabel(visitor, latest.number),
@@ -420,7 +434,7 @@ export class Gateway {
         return;
       }
       case 'answer':
-        await answerQuestion(this.ctx, visitor._id, frame);
+        await answerQuestion(this.ctx, visitorId, frame);
         return;
     }
   }
@@ -508,6 +522,7 @@ export class Gateway {
   private async replay(session: Session, conversation: ConversationDocument): Promise<void> {
     const cursor = this.ctx.models.Message.find({ conversationId: conversation._id, seq: { $gt: session.sentSeq } })
       .sort({ seq: 1 })
+      .lean<StoredMessage>()
       .cursor();
     for await (const entry of cursor) {
       if (!this.sessions.has(session)) break;
@@ -518,6 +533,7 @@ export class Gateway {
   }
 
   private switchTo(session: Session, conversationId: string): void {
+    if (session.open && String(session.open._id) !== conversationId) session.open = undefined;
     session.conversationId = conversationId;
     session.sentSeq = 0;
   }

@@ -3,9 +3,9 @@
  * before anyone hears of it. Appends to one conversation are serialised in this process so frames are
  * published in sequence order.
  */
-import type { Types } from 'mongoose';
+import { Types } from 'mongoose';
 import type { Models } from '../models';
-import type { Message, MessageDocument } from '../models/Message';
+import type { Message } from '../models/Message';
 import type { ChatMessage, ServerFrame } from '../shared/widget-protocol';
 
 const chains = new Map<string, Promise<unknown>>();
@@ -28,30 +28,71 @@ export function serialised<T>(key: string, work: () => Promise<T>): Promise<T> {
 export type NewEntry = Partial<Omit<Message, 'conversationId' | 'seq' | 'createdAt' | 'updatedAt'>> &
   Pick<Message, 'from'> & { _id?: Types.ObjectId };
 
-/** Stores an entry with the conversation's next seq. Call inside `serialised(conversationId)`. */
+/** A history entry as stored: a plain object, as lean reads give it (no mongoose document on the hot path). */
+export type StoredMessage = Message & { _id: Types.ObjectId };
+
+/**
+ * Stores an entry with the conversation's next seq. Call inside `serialised(conversationId)`. Two writes: the
+ * conversation hands out the seq (and counts chat messages for the reports, and takes `set`), then the entry is
+ * inserted as it is, every field spelled out here (the Message type makes a new field a compile error until it
+ * is). `whileOpen`: only into an open conversation; null when it is not (ended meanwhile, perhaps by another
+ * process), and nothing is written. A clientId already stored in the conversation throws the index's
+ * duplicate-key error (code 11000) after its seq was spent: seqs may skip, never repeat.
+ */
 export async function appendEntry(
   models: Models,
   conversationId: Types.ObjectId,
   entry: NewEntry,
-  conversationSet: Record<string, unknown> = {},
-): Promise<MessageDocument> {
-  // Chat messages are counted for the reports in the same write that hands out the sequence number.
-  const counter =
-    (entry.kind ?? 'msg') === 'msg'
-      ? ({ visitor: 'visitorMsgs', operator: 'operatorMsgs' } as const)[entry.from as 'visitor' | 'operator']
-      : undefined;
+  options: { set?: Record<string, unknown>; whileOpen?: boolean } = {},
+): Promise<StoredMessage | null> {
+  const counter = countedAs(entry);
   const inc = counter ? { lastSeq: 1, [counter]: 1 } : { lastSeq: 1 };
-  const update = Object.keys(conversationSet).length > 0 ? { $inc: inc, $set: conversationSet } : { $inc: inc };
-  const conversation = await models.Conversation.findOneAndUpdate({ _id: conversationId }, update, { returnDocument: 'after' });
-  if (!conversation) throw new Error(`conversation ${String(conversationId)} is gone`);
-  return models.Message.create({ ...entry, conversationId, seq: conversation.lastSeq });
+  const update = options.set && Object.keys(options.set).length > 0 ? { $inc: inc, $set: options.set } : { $inc: inc };
+  const filter: { _id: Types.ObjectId; status?: 'open' } = { _id: conversationId };
+  if (options.whileOpen) filter.status = 'open';
+  const conversation = await models.Conversation.findOneAndUpdate(filter, update, { returnDocument: 'after', projection: { lastSeq: 1 } })
+    .lean<{ lastSeq: number }>()
+    .exec();
+  if (!conversation) {
+    if (options.whileOpen) return null;
+    throw new Error(`conversation ${String(conversationId)} is gone`);
+  }
+  const now = new Date();
+  const stored: StoredMessage = {
+    _id: entry._id ?? new Types.ObjectId(),
+    conversationId,
+    seq: conversation.lastSeq,
+    kind: entry.kind ?? 'msg',
+    from: entry.from,
+    text: entry.text ?? '',
+    html: entry.html ?? '',
+    author: entry.author ? { name: entry.author.name ?? '', avatarUrl: entry.author.avatarUrl ?? '' } : null,
+    targetId: entry.targetId ?? null,
+    ...(entry.clientId !== undefined ? { clientId: entry.clientId } : {}),
+    slackTs: entry.slackTs ?? '',
+    slackUserId: entry.slackUserId ?? '',
+    files: (entry.files ?? []).map((f) => ({ id: f.id, name: f.name, size: f.size, mimetype: f.mimetype })),
+    edited: entry.edited ?? false,
+    deleted: entry.deleted ?? false,
+    endedBy: entry.endedBy ?? '',
+    createdAt: now,
+    updatedAt: now,
+  };
+  await models.Message.collection.insertOne(stored);
+  return stored;
+}
+
+/** The conversation counter a chat message adds to (the reports' message counts); none for other entries. */
+function countedAs(entry: Pick<NewEntry, 'kind' | 'from'>): 'visitorMsgs' | 'operatorMsgs' | undefined {
+  if ((entry.kind ?? 'msg') !== 'msg') return undefined;
+  return ({ visitor: 'visitorMsgs', operator: 'operatorMsgs' } as const)[entry.from as 'visitor' | 'operator'];
 }
 
 export function fileUrl(publicUrl: string, fileId: string): string {
   return `${publicUrl}/widget/files/${fileId}`;
 }
 
-export function chatMessage(publicUrl: string, m: MessageDocument): ChatMessage {
+export function chatMessage(publicUrl: string, m: StoredMessage): ChatMessage {
   const message: ChatMessage = { seq: m.seq, id: String(m._id), from: m.from, text: m.text, at: m.createdAt.toISOString() };
   if (m.html) message.html = m.html;
   if (m.author?.name) message.author = { name: m.author.name, ...(m.author.avatarUrl ? { avatarUrl: m.author.avatarUrl } : {}) };
@@ -64,7 +105,7 @@ export function chatMessage(publicUrl: string, m: MessageDocument): ChatMessage 
 }
 
 /** The frame a history entry becomes; null for entries a widget no longer shows (a deleted message). */
-export function entryFrame(publicUrl: string, m: MessageDocument): ServerFrame | null {
+export function entryFrame(publicUrl: string, m: StoredMessage): ServerFrame | null {
   switch (m.kind) {
     case 'msg':
       return m.deleted ? null : { t: 'msg', message: chatMessage(publicUrl, m) };

@@ -78,7 +78,31 @@ describe('relay delivery guarantees', () => {
     const threadTs = await threadOf();
     await say(again.socket, 'and this one');
     await eventually(async () => expect(repliesIn(server, widget.channel, threadTs)).to.deep.equal(['did this arrive?', 'and this one']));
+    expect((await conversation()).visitorMsgs).to.equal(2);
+    // The resend's job was withdrawn: none is left once both posts are done.
+    await eventually(async () => expect(await server.models.OutboxJob.countDocuments({ kind: 'slack.reply' })).to.equal(0));
     again.socket.close();
+  });
+
+  it('starts a new conversation for a message written on a socket whose conversation another process ended', async () => {
+    const { socket } = await VisitorSocket.hello(server, widget.uuid);
+    await say(socket, 'first conversation');
+    const firstThread = await threadOf();
+    // Ended behind this process's back (no ended frame reaches the socket): the socket still knows it as open.
+    const first = await conversation();
+    await server.models.Conversation.updateOne({ _id: first._id }, { $set: { status: 'ended', endedAt: new Date(), endedBy: 'operator' } });
+    const ack = await say(socket, 'a new question');
+    expect(ack.seq).to.equal(1);
+    const second = await server.models.Conversation.findOne({ ceId: widget.ceId, _id: { $ne: first._id } });
+    expect(second?.status).to.equal('open');
+    await eventually(async () => {
+      const fresh = await server.models.Conversation.findById(second?._id);
+      expect(fresh?.threadTs).to.not.equal('');
+      expect(repliesIn(server, widget.channel, fresh?.threadTs ?? '')).to.deep.equal(['a new question']);
+    });
+    expect(repliesIn(server, widget.channel, firstThread)).to.deep.equal(['first conversation']);
+    expect((await server.models.Conversation.findById(first._id))?.lastSeq).to.equal(1);
+    socket.close();
   });
 
   it('delivers messages sent during a Slack rate limit after Retry-After, in order', async () => {

@@ -124,7 +124,7 @@ export function widgetApiRouter(relay: Relay): Router {
     try {
       const result = await visitorMessage(relay, {
         ce,
-        visitor,
+        visitorId: visitor._id,
         clientId,
         text: '',
         files: [{ id: String(stored._id), name, size: stored.size, mimetype: stored.mimetype }],
