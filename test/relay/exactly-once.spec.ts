@@ -1,0 +1,80 @@
+import { expect } from 'chai';
+import type { Message as SlackMessage } from '../../server/sandbox/slack';
+import { eventually, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from './helpers';
+
+/**
+ * Slack took the post but Parley never heard back (the connection broke after the request was sent): the
+ * retry must find the post in the thread (by the metadata Parley tags it with) instead of posting it again.
+ */
+describe('a post whose answer from Slack was lost is in the thread exactly once', () => {
+  let widget: SetUp;
+  let socket: VisitorSocket;
+  const server = useRelayServer();
+  beforeEach(async () => {
+    server.slack.state.clearFaults();
+    widget = await setUpRelayWidget(server);
+    ({ socket } = await VisitorSocket.hello(server, widget.uuid, { identity: { name: 'Tom' } }));
+  });
+  afterEach(() => {
+    socket.close();
+    server.slack.state.clearFaults();
+  });
+
+  const conversation = async () => {
+    const c = await server.models.Conversation.findOne({ ceId: widget.ceId });
+    if (!c?.threadTs) throw new Error('no Slack thread yet');
+    return c;
+  };
+  /** The visitor's lines in the thread, in Slack's order, once `last` is among them. */
+  const visitorLinesUntil = async (last: string): Promise<SlackMessage[]> => {
+    let lines: SlackMessage[] = [];
+    await eventually(async () => {
+      const { threadTs } = await conversation();
+      lines = server.slack.state.replies(widget.channel, threadTs).filter((m) => m.username);
+      expect(lines.map((m) => m.text)).to.include(last);
+    });
+    return lines;
+  };
+  const droppedPosts = () => server.slack.state.callsOf('chat.postMessage').filter((c) => c.dropped && c.args.channel === widget.channel);
+
+  it('a visitor message, and the later ones still arrive in order', async () => {
+    await say(socket, 'first question');
+    await visitorLinesUntil('first question');
+    server.slack.state.dropResponses('chat.postMessage', { times: 1 });
+    await say(socket, 'the answer to this post is lost');
+    await say(socket, 'and this one follows');
+    const lines = await visitorLinesUntil('and this one follows');
+    expect(droppedPosts(), 'Slack lost the answer to one post').to.have.length(1);
+    expect(lines.map((m) => m.text)).to.deep.equal(['first question', 'the answer to this post is lost', 'and this one follows']);
+    const lost = await server.models.Message.findOne({
+      conversationId: (await conversation())._id,
+      text: 'the answer to this post is lost',
+    });
+    expect(lost?.slackTs, 'the ts of the post found in the thread is recorded').to.equal(lines[1]?.ts);
+  });
+
+  it('the conversation header, posted to the channel, and the first message under it', async () => {
+    server.slack.state.dropResponses('chat.postMessage', { times: 1 });
+    await say(socket, 'hello, anyone there?');
+    await say(socket, 'second line');
+    const lines = await visitorLinesUntil('second line');
+    expect(
+      droppedPosts().map((c) => c.args.thread_ts),
+      'the lost answer was the header’s',
+    ).to.deep.equal([undefined]);
+    const { threadTs } = await conversation();
+    const headers = server.slack.state.channelMessages(widget.channel).filter((m) => m.botId);
+    expect(
+      headers.map((m) => m.ts),
+      'one header, and it is the thread Parley uses',
+    ).to.deep.equal([threadTs]);
+    expect(lines.map((m) => m.text)).to.deep.equal(['hello, anyone there?', 'second line']);
+  });
+
+  it('every post Parley makes carries its id in Slack message metadata', async () => {
+    await say(socket, 'tagged');
+    const [line] = await visitorLinesUntil('tagged');
+    const message = await server.models.Message.findOne({ conversationId: (await conversation())._id, text: 'tagged' });
+    expect(line?.metadata).to.deep.equal({ event_type: 'parley_post', event_payload: { id: String(message?._id) } });
+  });
+});
