@@ -1,6 +1,10 @@
+import { LogLevel, WebClient } from '@slack/web-api';
+import { createServer } from 'node:net';
 import { expect } from 'chai';
+import { Types } from 'mongoose';
 import type { Message as SlackMessage } from '../../server/sandbox/slack';
-import { eventually, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from './helpers';
+import { mayBePosted, type PostJob, postOnce } from '../../server/slack/postOnce';
+import { ACME, eventually, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from './helpers';
 
 /**
  * Slack took the post but Parley never heard back (the connection broke after the request was sent): the
@@ -71,6 +75,41 @@ describe('a post whose answer from Slack was lost is in the thread exactly once'
     expect(lines.map((m) => m.text)).to.deep.equal(['hello, anyone there?', 'second line']);
   });
 
+  it('a retry looks for the post only when the last attempt may have reached Slack', async () => {
+    const inst = await server.models.Installation.findOne({ teamId: ACME, revokedAt: null });
+    if (!inst) throw new Error('Parley is not installed');
+    const clientAt = (apiUrl: string) =>
+      new WebClient(inst.botToken, { slackApiUrl: apiUrl, retryConfig: { retries: 0 }, logLevel: LogLevel.ERROR });
+    const slack = clientAt(server.slack.apiUrl);
+    const nobodyListens = clientAt(`http://127.0.0.1:${await closedPort()}/api/`);
+    const newJob = (): PostJob => ({ _id: new Types.ObjectId(), createdAt: new Date(), attempts: 1, lastError: '', payload: {} });
+    const retry = (job: PostJob, error: unknown) => {
+      job.attempts += 1;
+      job.lastError = error instanceof Error ? error.message : String(error);
+    };
+    const lookUps = () => server.slack.state.callsOf('conversations.history').filter((c) => c.args.channel === widget.channel).length;
+    const posts = (text: string) => server.slack.state.channelMessages(widget.channel).filter((m) => m.text === text);
+
+    const refused = newJob();
+    const args = { channel: widget.channel, text: 'could not connect' };
+    const unsent = await postOnce(server.models, refused, { client: nobodyListens, postId: 'p-refused', args }).catch((e: unknown) => e);
+    expect(mayBePosted(refused, 'p-refused'), 'no connection was made: Slack cannot have it').to.equal(false);
+    retry(refused, unsent);
+    await postOnce(server.models, refused, { client: slack, postId: 'p-refused', args });
+    expect(lookUps()).to.equal(0);
+    expect(posts('could not connect')).to.have.length(1);
+
+    const lost = newJob();
+    server.slack.state.dropResponses('chat.postMessage', { times: 1 });
+    const lostArgs = { channel: widget.channel, text: 'answer lost' };
+    const hangUp = await postOnce(server.models, lost, { client: slack, postId: 'p-lost', args: lostArgs }).catch((e: unknown) => e);
+    expect(mayBePosted(lost, 'p-lost'), 'the connection broke after the request was sent').to.equal(true);
+    retry(lost, hangUp);
+    const ts = await postOnce(server.models, lost, { client: slack, postId: 'p-lost', args: lostArgs });
+    expect(lookUps()).to.equal(1);
+    expect(posts('answer lost').map((m) => m.ts)).to.deep.equal([ts]);
+  });
+
   it('every post Parley makes carries its id in Slack message metadata', async () => {
     await say(socket, 'tagged');
     const [line] = await visitorLinesUntil('tagged');
@@ -78,3 +117,13 @@ describe('a post whose answer from Slack was lost is in the thread exactly once'
     expect(line?.metadata).to.deep.equal({ event_type: 'parley_post', event_payload: { id: String(message?._id) } });
   });
 });
+
+/** A loopback port nothing listens on (taken from the system, then let go). */
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()));
+  const address = probe.address();
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
