@@ -1,5 +1,5 @@
-import { LogLevel, WebClient } from '@slack/web-api';
 import { createServer } from 'node:net';
+import { LogLevel, WebClient } from '@slack/web-api';
 import { expect } from 'chai';
 import { Types } from 'mongoose';
 import type { Message as SlackMessage } from '../../server/sandbox/slack';
