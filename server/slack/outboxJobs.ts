@@ -16,6 +16,7 @@ import { type JobHandler, PermanentJobError } from '../relay/outbox';
 import { escapeMrkdwn, visitorLabel } from '../relay/slackText';
 import { visitorAvatarUrl } from '../shared/avatars';
 import { contextLine, headerMessage, threadPostMessage } from './blocks/thread';
+import { postOnce } from './postOnce';
 
 async function teamClient(ctx: RelayContext, teamId: string) {
   const team = await ctx.slack.forTeam(teamId);
@@ -49,9 +50,13 @@ const postHeader: JobHandler = async (ctx, job) => {
   if (!firstMessage && Date.now() - job.createdAt.getTime() < 60_000) throw new Error('the first message is not stored yet');
   const { client } = await teamClient(ctx, conversation.slackTeamId);
   const header = headerMessage({ ce, conversation, visitor, firstMessage });
-  const res = await client.chat.postMessage({ channel: conversation.slackChannel, ...header, unfurl_links: false, unfurl_media: false });
+  const ts = await postOnce(ctx.models, job, {
+    client,
+    postId: String(conversation._id),
+    args: { channel: conversation.slackChannel, ...header, unfurl_links: false, unfurl_media: false },
+  });
   // Stored before any reply job of this conversation runs (same key, so they wait for this one).
-  await ctx.models.Conversation.updateOne({ _id: conversation._id }, { $set: { threadTs: String(res.ts) } });
+  await ctx.models.Conversation.updateOne({ _id: conversation._id }, { $set: { threadTs: ts } });
   if (await ctx.models.BotUser.exists({ ceId: conversation.ceId })) {
     await ctx.outbox.enqueue(
       'slack.invite',
@@ -91,10 +96,14 @@ const inviteBots: JobHandler = async (ctx, job) => {
   }
   if (present.length === 0) return;
   const mentions = present.map((id) => `<@${id}>`).join(', ');
-  await client.chat.postMessage({
-    channel: conversation.slackChannel,
-    thread_ts: conversation.threadTs,
-    ...contextLine(`Added ${mentions} to this conversation.`),
+  await postOnce(ctx.models, job, {
+    client,
+    postId: String(job._id),
+    args: {
+      channel: conversation.slackChannel,
+      thread_ts: conversation.threadTs,
+      ...contextLine(`Added ${mentions} to this conversation.`),
+    },
   });
 };
 
@@ -118,19 +127,23 @@ const postReply: JobHandler = async (ctx, job) => {
   const { client } = await teamClient(ctx, conversation.slackTeamId);
   const username = visitorLabel(visitor, conversation.number);
   if (!message.slackTs && message.text) {
-    const res = await client.chat.postMessage({
-      channel: conversation.slackChannel,
-      thread_ts: conversation.threadTs,
-      // What a visitor typed must not ping @channel or forge links.
-      text: escapeMrkdwn(message.text),
-      username,
-      // Slack shows this beside the visitor's posts, as a person's picture.
-      icon_url: visitorAvatarUrl(ctx.publicUrl, String(conversation.visitorId)),
-      reply_broadcast: ce.notifyChannelOnMsg,
-      unfurl_links: false,
-      unfurl_media: false,
+    const ts = await postOnce(ctx.models, job, {
+      client,
+      postId: String(message._id),
+      args: {
+        channel: conversation.slackChannel,
+        thread_ts: conversation.threadTs,
+        // What a visitor typed must not ping @channel or forge links.
+        text: escapeMrkdwn(message.text),
+        username,
+        // Slack shows this beside the visitor's posts, as a person's picture.
+        icon_url: visitorAvatarUrl(ctx.publicUrl, String(conversation.visitorId)),
+        reply_broadcast: ce.notifyChannelOnMsg,
+        unfurl_links: false,
+        unfurl_media: false,
+      },
     });
-    await ctx.models.Message.updateOne({ _id: message._id }, { $set: { slackTs: String(res.ts) } });
+    await ctx.models.Message.updateOne({ _id: message._id }, { $set: { slackTs: ts } });
   }
   for (const ref of message.files) {
     const file = await ctx.models.WidgetFile.findById(ref.id);
@@ -151,10 +164,10 @@ const postReply: JobHandler = async (ctx, job) => {
 const postNote: JobHandler = async (ctx, job) => {
   const { client } = await teamClient(ctx, str(job, 'teamId'));
   const threadTs = typeof job.payload.threadTs === 'string' ? job.payload.threadTs : undefined;
-  await client.chat.postMessage({
-    channel: str(job, 'channel'),
-    ...(threadTs ? { thread_ts: threadTs } : {}),
-    ...contextLine(str(job, 'text')),
+  await postOnce(ctx.models, job, {
+    client,
+    postId: String(job._id),
+    args: { channel: str(job, 'channel'), ...(threadTs ? { thread_ts: threadTs } : {}), ...contextLine(str(job, 'text')) },
   });
 };
 
@@ -172,7 +185,11 @@ const postEphemeral: JobHandler = async (ctx, job) => {
 
 const postOffline: JobHandler = async (ctx, job) => {
   const { client } = await teamClient(ctx, str(job, 'teamId'));
-  await client.chat.postMessage({ channel: str(job, 'channel'), text: str(job, 'text'), unfurl_links: false });
+  await postOnce(ctx.models, job, {
+    client,
+    postId: String(job._id),
+    args: { channel: str(job, 'channel'), text: str(job, 'text'), unfurl_links: false },
+  });
 };
 
 /**
@@ -199,16 +216,20 @@ const postInThread: JobHandler = async (ctx, job) => {
   const body = Array.isArray(post.blocks)
     ? { text, ...(post.blocks.length > 0 ? { blocks: post.blocks as Record<string, unknown>[] } : {}) }
     : threadPostMessage({ text, look: post.look ?? 'note', footer: post.footer });
-  const res = await client.chat.postMessage({
-    channel: conversation.slackChannel,
-    thread_ts: conversation.threadTs,
-    ...body,
-    ...(post.username ? { username: post.username } : {}),
-    ...(post.iconUrl ? { icon_url: post.iconUrl } : {}),
-    unfurl_links: false,
-    unfurl_media: false,
-  } as Parameters<typeof client.chat.postMessage>[0]);
-  if (post.messageId) await ctx.models.Message.updateOne({ _id: post.messageId }, { $set: { slackTs: String(res.ts) } });
+  const ts = await postOnce(ctx.models, job, {
+    client,
+    postId: post.messageId ? String(post.messageId) : String(job._id),
+    args: {
+      channel: conversation.slackChannel,
+      thread_ts: conversation.threadTs,
+      ...body,
+      ...(post.username ? { username: post.username } : {}),
+      ...(post.iconUrl ? { icon_url: post.iconUrl } : {}),
+      unfurl_links: false,
+      unfurl_media: false,
+    } as Parameters<typeof client.chat.postMessage>[0],
+  });
+  if (post.messageId) await ctx.models.Message.updateOne({ _id: post.messageId }, { $set: { slackTs: ts } });
 };
 
 export type SlackJobKind = Extract<OutboxKind, `slack.${string}`>;

@@ -2,6 +2,7 @@ import { createServer } from 'node:net';
 import { LogLevel, WebClient } from '@slack/web-api';
 import { expect } from 'chai';
 import { Types } from 'mongoose';
+import request from 'supertest';
 import type { Message as SlackMessage } from '../../server/sandbox/slack';
 import { mayBePosted, type PostJob, postOnce } from '../../server/slack/postOnce';
 import { ACME, eventually, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from './helpers';
@@ -55,6 +56,27 @@ describe('a post whose answer from Slack was lost is in the thread exactly once'
       text: 'the answer to this post is lost',
     });
     expect(lost?.slackTs, 'the ts of the post found in the thread is recorded').to.equal(lines[1]?.ts);
+  });
+
+  it('a saved reply sent automatically, and the visitor message that triggered it', async () => {
+    await request(server.url)
+      .post(`/v1/chat_endpoints/${widget.ceId}/saved_replies`)
+      .set('Authorization', `Bearer ${widget.token}`)
+      .send({ label: 'Pricing', triggerPhrases: 'price', response: 'Plans start at 29 EUR a month.', autoSend: true })
+      .expect(200);
+    await say(socket, 'hello');
+    await visitorLinesUntil('hello');
+    server.slack.state.dropResponses('chat.postMessage', { times: 2 });
+    await say(socket, 'what is the price?');
+    await socket.next('msg', (f) => f.message.from === 'operator');
+    await say(socket, 'thanks');
+    await visitorLinesUntil('thanks');
+    expect(droppedPosts(), 'Slack lost the answers to both posts').to.have.length(2);
+    const { threadTs } = await conversation();
+    const thread = server.slack.state.replies(widget.channel, threadTs).map((m) => m.text);
+    expect(thread.filter((t) => t === 'what is the price?')).to.have.length(1);
+    expect(thread.filter((t) => t.includes('Plans start at 29 EUR a month.'))).to.have.length(1);
+    expect(thread.indexOf('what is the price?')).to.be.below(thread.findIndex((t) => t.includes('Plans start at 29')));
   });
 
   it('the conversation header, posted to the channel, and the first message under it', async () => {
