@@ -50,7 +50,7 @@ const postHeader: JobHandler = async (ctx, job) => {
   if (!firstMessage && Date.now() - job.createdAt.getTime() < 60_000) throw new Error('the first message is not stored yet');
   const { client } = await teamClient(ctx, conversation.slackTeamId);
   const header = headerMessage({ ce, conversation, visitor, firstMessage });
-  const ts = await postOnce(ctx.models, job, {
+  const { ts } = await postOnce(ctx.models, job, {
     client,
     postId: String(conversation._id),
     args: { channel: conversation.slackChannel, ...header, unfurl_links: false, unfurl_media: false },
@@ -127,7 +127,7 @@ const postReply: JobHandler = async (ctx, job) => {
   const { client } = await teamClient(ctx, conversation.slackTeamId);
   const username = visitorLabel(visitor, conversation.number);
   if (!message.slackTs && message.text) {
-    const ts = await postOnce(ctx.models, job, {
+    const { ts } = await postOnce(ctx.models, job, {
       client,
       postId: String(message._id),
       args: {
@@ -216,7 +216,7 @@ const postInThread: JobHandler = async (ctx, job) => {
   const body = Array.isArray(post.blocks)
     ? { text, ...(post.blocks.length > 0 ? { blocks: post.blocks as Record<string, unknown>[] } : {}) }
     : threadPostMessage({ text, look: post.look ?? 'note', footer: post.footer });
-  const ts = await postOnce(ctx.models, job, {
+  const { ts } = await postOnce(ctx.models, job, {
     client,
     postId: post.messageId ? String(post.messageId) : String(job._id),
     args: {

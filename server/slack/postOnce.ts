@@ -54,22 +54,24 @@ export function mayBePosted(job: PostJob, postId: string): boolean {
   return job.attempts > 1 && !job.lastError;
 }
 
-/** Parley's id of a message as conversations.replies/history give it with include_all_metadata. */
-function postIdOf(message: { metadata?: { event_type?: string; event_payload?: unknown } }): string | undefined {
+/** Parley's metadata payload of a message as conversations.replies/history give it with include_all_metadata. */
+function parleyPayload(message: { metadata?: { event_type?: string; event_payload?: unknown } }): Record<string, unknown> | undefined {
   const meta = message.metadata;
-  if (meta?.event_type !== POST_EVENT_TYPE) return undefined;
-  const id = (meta.event_payload as { id?: unknown } | undefined)?.id;
-  return typeof id === 'string' ? id : undefined;
+  if (meta?.event_type !== POST_EVENT_TYPE || typeof meta.event_payload !== 'object' || meta.event_payload === null) return undefined;
+  return meta.event_payload as Record<string, unknown>;
 }
+
+/** A post of Parley's in Slack: its ts, and the metadata payload it was made with (its `id`, and what the caller added). */
+export type FoundPost = { ts: string; payload: Record<string, unknown> };
 
 /**
  * Looks for the post `postId` in the thread `threadTs` of `channel` (or among the channel's own messages without
- * a thread), made no earlier than `since`; answers its ts, or null when Slack has no such post.
+ * a thread), made no earlier than `since`; null when Slack has no such post.
  */
 export async function findPost(
   client: WebClient,
   where: { channel: string; threadTs?: string; postId: string; since: Date },
-): Promise<string | null> {
+): Promise<FoundPost | null> {
   const oldest = ((where.since.getTime() - CLOCK_SLACK_MS) / 1000).toFixed(6);
   let cursor: string | undefined;
   do {
@@ -89,8 +91,10 @@ export async function findPost(
           limit: PAGE,
           ...(cursor ? { cursor } : {}),
         });
-    const found = (page.messages ?? []).find((m) => postIdOf(m) === where.postId);
-    if (found?.ts) return found.ts;
+    for (const m of page.messages ?? []) {
+      const payload = parleyPayload(m);
+      if (m.ts && payload?.id === where.postId) return { ts: m.ts, payload };
+    }
     cursor = page.response_metadata?.next_cursor || undefined;
   } while (cursor);
   return null;
@@ -98,13 +102,20 @@ export async function findPost(
 
 /**
  * Posts `args` once, tagged with `postId` (Parley's id for it, the same on every attempt: a message id, a job
- * id), and answers its ts. When an earlier attempt may have posted it, the post is looked for first.
+ * id), and answers its ts. When an earlier attempt may have posted it, the post is looked for first and its ts
+ * answered; `found` then holds the payload it was made with. `payload` adds to the metadata (a post made of
+ * several lines lists them, so a retry finding it knows which lines it holds, even if more are waiting now).
  */
 export async function postOnce(
   deps: { OutboxJob: OutboxJobModel },
   job: PostJob,
-  post: { client: WebClient; postId: string; args: ChatPostMessageArguments },
-): Promise<string> {
+  post: {
+    client: WebClient;
+    postId: string;
+    args: ChatPostMessageArguments;
+    payload?: Record<string, string | number | boolean | string[]>;
+  },
+): Promise<{ ts: string; found?: Record<string, unknown> }> {
   const { client, postId, args } = post;
   const marks = () => (Array.isArray(job.payload[MAYBE_POSTED]) ? (job.payload[MAYBE_POSTED] as unknown[]) : []);
   const mark = async (on: boolean) => {
@@ -117,13 +128,13 @@ export async function postOnce(
   // A retry says so before it calls: it may die mid-call, or its look-up may fail, with another error on record.
   if (job.attempts > 1) await mark(true);
   if (maybe) {
-    const ts = await findPost(client, { channel: args.channel, threadTs: args.thread_ts, postId, since: job.createdAt });
-    if (ts) return ts;
+    const found = await findPost(client, { channel: args.channel, threadTs: args.thread_ts, postId, since: job.createdAt });
+    if (found) return { ts: found.ts, found: found.payload };
   }
-  const tagged = { ...args, metadata: { event_type: POST_EVENT_TYPE, event_payload: { id: postId } } } as ChatPostMessageArguments;
+  const metadata = { event_type: POST_EVENT_TYPE, event_payload: { ...post.payload, id: postId } };
   try {
-    const res = await client.chat.postMessage(tagged);
-    return String(res.ts);
+    const res = await client.chat.postMessage({ ...args, metadata } as ChatPostMessageArguments);
+    return { ts: String(res.ts) };
   } catch (error) {
     // Not in Slack for sure (refused, or never sent): the next attempt need not look for it.
     await mark(outcomeUnknown(error));

@@ -124,12 +124,41 @@ describe('a post whose answer from Slack was lost is in the thread exactly once'
     const lost = newJob();
     server.slack.state.dropResponses('chat.postMessage', { times: 1 });
     const lostArgs = { channel: widget.channel, text: 'answer lost' };
-    const hangUp = await postOnce(server.models, lost, { client: slack, postId: 'p-lost', args: lostArgs }).catch((e: unknown) => e);
+    const lines = { lines: ['m-1', 'm-2'] };
+    const hangUp = await postOnce(server.models, lost, { client: slack, postId: 'p-lost', args: lostArgs, payload: lines }).catch(
+      (e: unknown) => e,
+    );
     expect(mayBePosted(lost, 'p-lost'), 'the connection broke after the request was sent').to.equal(true);
     retry(lost, hangUp);
-    const ts = await postOnce(server.models, lost, { client: slack, postId: 'p-lost', args: lostArgs });
+    const { ts, found } = await postOnce(server.models, lost, {
+      client: slack,
+      postId: 'p-lost',
+      args: lostArgs,
+      payload: { lines: ['m-1', 'm-2', 'm-3'] },
+    });
+    expect(found, 'what the post found holds, not what this attempt would have sent').to.deep.equal({
+      id: 'p-lost',
+      lines: ['m-1', 'm-2'],
+    });
     expect(lookUps()).to.equal(1);
     expect(posts('answer lost').map((m) => m.ts)).to.deep.equal([ts]);
+
+    const timedOut = newJob();
+    const impatient = new WebClient(inst.botToken, {
+      slackApiUrl: server.slack.apiUrl,
+      retryConfig: { retries: 0 },
+      timeout: 500,
+      logLevel: LogLevel.ERROR,
+    });
+    server.slack.state.dropResponses('chat.postMessage', { times: 1, mode: 'hang' });
+    const slowArgs = { channel: widget.channel, text: 'no answer in time' };
+    const timeout = await postOnce(server.models, timedOut, { client: impatient, postId: 'p-slow', args: slowArgs }).catch(
+      (e: unknown) => e,
+    );
+    expect(mayBePosted(timedOut, 'p-slow'), 'the client gave up waiting for the answer').to.equal(true);
+    retry(timedOut, timeout);
+    const { ts: slowTs } = await postOnce(server.models, timedOut, { client: impatient, postId: 'p-slow', args: slowArgs });
+    expect(posts('no answer in time').map((m) => m.ts)).to.deep.equal([slowTs]);
   });
 
   it('every post Parley makes carries its id in Slack message metadata', async () => {
