@@ -62,7 +62,8 @@ export function createRelay(deps: {
     widgets: new WidgetCache(deps.models),
     publicUrl: deps.config.publicUrl,
   } as RelayContext;
-  ctx.outbox = new Outbox(ctx, jobHandlers);
+  // A stopping process hands its queued keys to the others at once (over Redis) instead of at their next poll.
+  ctx.outbox = new Outbox(ctx, jobHandlers, { announce: (keys) => ctx.pubsub.signal({ kind: 'outbox', keys }) });
   ctx.presence = new Presence(ctx);
   const schedule = new OperatingSchedule(ctx);
   const gateway = new Gateway(ctx);

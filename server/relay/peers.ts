@@ -15,7 +15,7 @@ export function followOtherProcesses(ctx: RelayContext): () => void {
         });
         break;
       case 'outbox':
-        for (const key of signal.keys) ctx.outbox.poke(key);
+        for (const key of signal.keys) ctx.outbox.wake(key);
         break;
     }
   });

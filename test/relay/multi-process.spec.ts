@@ -38,6 +38,8 @@ describe('Several Parley processes on one database and one Redis', function () {
       slackTo: 1,
       config: {
         ...FAST_PROCESS_CONFIG,
+        // A dead process's outbox jobs are taken over within a couple of seconds, not a minute.
+        relay: { ...FAST_PROCESS_CONFIG.relay, outboxLeaseMs: 1_500, outboxPollMs: 300 },
         rateLimits: { ...FAST_PROCESS_CONFIG.rateLimits, windowMs: 60_000, loginPerIp: LOGIN_PER_IP },
       },
     });
@@ -46,6 +48,13 @@ describe('Several Parley processes on one database and one Redis', function () {
   });
   after(async () => {
     await stack?.close();
+  });
+
+  it("answers the load balancer's health check with the database and Redis up", async () => {
+    for (const process of [a, b]) {
+      const res = await request(process.url).get('/health').expect(200);
+      expect(res.body).to.deep.equal({ status: 'ok', database: 'up', redis: 'up' });
+    }
   });
 
   it('counts failed sign-ins from one address over both processes', async () => {
