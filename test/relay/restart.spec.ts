@@ -1,0 +1,77 @@
+import { expect } from 'chai';
+import { Types } from 'mongoose';
+import { FAST_RELAY, startRelayServer, startTestServer, type TestServer } from '../helpers/app';
+import { ACME, ALICE, eventually, type SetUp, say, setUpRelayWidget, VisitorSocket } from './helpers';
+
+describe('the relay across a restart', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startRelayServer();
+  });
+  after(async () => {
+    await server.slack.close();
+    await server.slack.settled();
+    await server.close();
+  });
+
+  async function conversationWithThread(): Promise<{ widget: SetUp; visitorToken: string; conversationId: string; threadTs: string }> {
+    const widget = await setUpRelayWidget(server);
+    const { socket, welcome } = await VisitorSocket.hello(server, widget.uuid, { identity: { name: 'Tom' } });
+    await say(socket, 'Is anyone there?');
+    let found = { conversationId: '', threadTs: '' };
+    await eventually(async () => {
+      const c = await server.models.Conversation.findOne({ ceId: widget.ceId });
+      expect(c?.threadTs).to.be.a('string').and.not.equal('');
+      found = { conversationId: String(c?._id), threadTs: c?.threadTs ?? '' };
+    });
+    socket.close();
+    return { widget, visitorToken: welcome.visitorToken, ...found };
+  }
+
+  async function restart(): Promise<void> {
+    await server.close({ keepData: true });
+    server = await startTestServer({ relay: FAST_RELAY }, { restartOf: server });
+  }
+
+  // The Slack listeners are built with the relay they hand replies to (main.ts passes it in): there is no moment
+  // after start at which a thread reply is acknowledged to Slack and then dropped for want of a relay.
+  it('relays a thread reply to the visitor when it is the first thing the restarted server hears', async () => {
+    const { widget, visitorToken, threadTs } = await conversationWithThread();
+    await restart();
+    await server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, threadTs, text: 'Yes, how can I help?' });
+
+    const { socket } = await VisitorSocket.hello(server, widget.uuid, { visitorToken, lastSeq: 1 });
+    try {
+      const reply = await socket.next('msg', (f) => f.message.from === 'operator', 20_000);
+      expect(reply.message.text).to.equal('Yes, how can I help?');
+    } finally {
+      socket.close();
+    }
+  });
+
+  it('posts the thread posts an earlier version left in its own queue, once, through the outbox', async () => {
+    const { widget, conversationId, threadTs } = await conversationWithThread();
+    const text = 'Saved reply queued before the upgrade';
+    await server.connection.collection('threadposts').insertOne({
+      conversationId: new Types.ObjectId(conversationId),
+      text,
+      blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }],
+      username: 'Support',
+      iconUrl: '',
+      messageId: null,
+      runAt: new Date(),
+      lockedUntil: null,
+      attempts: 0,
+      lastError: '',
+      failedAt: null,
+    });
+    await restart();
+
+    const posted = () => server.slack.state.replies(widget.channel, threadTs).filter((m) => m.text === text);
+    await eventually(async () => expect(posted()).to.have.length(1));
+    expect(await server.connection.collection('threadposts').countDocuments({})).to.equal(0);
+    await restart();
+    expect(await server.models.OutboxJob.countDocuments({ kind: 'slack.threadPost', failedAt: null })).to.equal(0);
+    expect(posted()).to.have.length(1);
+  });
+});
