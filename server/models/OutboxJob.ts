@@ -13,6 +13,7 @@ export type OutboxKind =
   | 'slack.offline'
   | 'slack.ephemeral'
   | 'slack.threadPost'
+  | 'slack.channelPost'
   | 'webhook'
   | 'mail';
 

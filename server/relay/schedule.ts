@@ -67,8 +67,20 @@ export class OperatingSchedule {
   }
 
   private async announce(ce: ChatEndpointDocument, open: boolean): Promise<void> {
-    const team = await this.ctx.slack.forTeam(ce.slackTeamId);
-    if (!team) return;
-    await team.client.chat.postMessage({ channel: ce.RoomId, text: scheduleMessage(open, ce.tz) });
+    await announceInChannel(this.ctx, ce, scheduleMessage(open, ce.tz));
   }
+}
+
+/** A line in the widget's channel, through the outbox (after earlier announcements of the widget, paced, retried). */
+export async function announceInChannel(
+  ctx: RelayContext,
+  ce: Pick<ChatEndpointDocument, 'id' | 'slackTeamId' | 'RoomId'>,
+  text: string,
+): Promise<void> {
+  await ctx.outbox.enqueue(
+    'slack.channelPost',
+    `widget:${ce.id}`,
+    { teamId: ce.slackTeamId, channel: ce.RoomId, text },
+    { channel: ce.RoomId },
+  );
 }

@@ -183,7 +183,8 @@ const postEphemeral: JobHandler = async (ctx, job) => {
   });
 };
 
-const postOffline: JobHandler = async (ctx, job) => {
+/** A plain line in a channel, outside any thread (an offline message, an announcement of a settings change). */
+const postInChannel: JobHandler = async (ctx, job) => {
   const { client } = await teamClient(ctx, str(job, 'teamId'));
   await postOnce(ctx.models, job, {
     client,
@@ -240,7 +241,8 @@ export const SLACK_JOB_HANDLERS: Record<SlackJobKind, JobHandler> = {
   'slack.reply': postReply,
   'slack.note': postNote,
   'slack.invite': inviteBots,
-  'slack.offline': postOffline,
+  'slack.offline': postInChannel,
+  'slack.channelPost': postInChannel,
   'slack.ephemeral': postEphemeral,
   'slack.threadPost': postInThread,
 };

@@ -75,6 +75,7 @@ describe('the outbox engine', () => {
       'slack.offline': single,
       'slack.ephemeral': single,
       'slack.threadPost': single,
+      'slack.channelPost': single,
       webhook: single,
       mail: single,
     };

@@ -147,21 +147,20 @@ export function registerActionListeners(app: App, deps: Deps): void {
       await deps.homeTabs.refreshNow(who.teamId, who.userId);
     });
   };
-  homeButton(HOME_ACTIONS.goOnline, async (ce, client, body) => {
-    await changeSettings(deps, client, ce, body.user.id, { off: false }, 'turned the website chat *on* from the Parley App Home.');
+  homeButton(HOME_ACTIONS.goOnline, async (ce, _client, body) => {
+    await changeSettings(deps, ce, body.user.id, { off: false }, 'turned the website chat *on* from the Parley App Home.');
   });
-  homeButton(HOME_ACTIONS.goOffline, async (ce, client, body) => {
+  homeButton(HOME_ACTIONS.goOffline, async (ce, _client, body) => {
     await changeSettings(
       deps,
-      client,
       ce,
       body.user.id,
       { off: true },
       'turned the website chat *off* from the Parley App Home: visitors see the offline form.',
     );
   });
-  homeButton(HOME_ACTIONS.manualMode, async (ce, client, body) => {
-    await toggleManualMode(deps, client, ce, body.user.id);
+  homeButton(HOME_ACTIONS.manualMode, async (ce, _client, body) => {
+    await toggleManualMode(deps, ce, body.user.id);
   });
   homeButton(HOME_ACTIONS.operatingHours, async (ce, client, body) => {
     await client.views.open({ trigger_id: body.trigger_id, view: operatingHoursModal(ce) });

@@ -11,6 +11,7 @@ import { updateWidgetSettings } from '../../commands/updateWidgetSettings';
 import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
 import type { ConversationDocument } from '../../models/Conversation';
 import type { Relay } from '../../relay';
+import { announceInChannel } from '../../relay/schedule';
 import { escapeMrkdwn } from '../../relay/slackText';
 import { HOME_ACTIONS } from '../blocks/home';
 import {
@@ -170,7 +171,6 @@ export async function runParley(deps: Deps, client: WebClient, input: CommandInp
  */
 export async function changeSettings(
   deps: Deps,
-  client: WebClient,
   ce: ChatEndpointDocument,
   userId: string,
   changes: Record<string, unknown>,
@@ -178,26 +178,18 @@ export async function changeSettings(
 ): Promise<string> {
   const relay = deps.relay;
   await updateWidgetSettings(relay, ce, changes);
-  await client.chat.postMessage({ channel: ce.RoomId, text: `<@${userId}> ${announcement}`, unfurl_links: false });
+  await announceInChannel(relay, ce, `<@${userId}> ${announcement}`);
   deps.homeTabs.teamChanged(ce.slackTeamId);
   const state = await availabilityOf(relay, ce);
   return `You ${announcement}\nThe widget is now *${state.online ? 'online' : 'offline'}*: ${state.why}.`;
 }
 
 /** Turns manual mode on (and the widget on) or off. */
-export function toggleManualMode(deps: Deps, client: WebClient, ce: ChatEndpointDocument, userId: string): Promise<string> {
+export function toggleManualMode(deps: Deps, ce: ChatEndpointDocument, userId: string): Promise<string> {
   return ce.manualMode
-    ? changeSettings(
-        deps,
-        client,
-        ce,
-        userId,
-        { manualMode: false },
-        'turned *manual mode off*: the website chat follows Slack presence again.',
-      )
+    ? changeSettings(deps, ce, userId, { manualMode: false }, 'turned *manual mode off*: the website chat follows Slack presence again.')
     : changeSettings(
         deps,
-        client,
         ce,
         userId,
         { manualMode: true, off: false },
@@ -215,7 +207,7 @@ class CommandContext {
   ) {}
 
   async change(changes: Record<string, unknown>, announcement: string): Promise<Reply> {
-    return { text: await changeSettings(this.deps, this.client, this.ce, this.input.userId, changes, announcement) };
+    return { text: await changeSettings(this.deps, this.ce, this.input.userId, changes, announcement) };
   }
 
   async status(): Promise<Reply> {
@@ -233,7 +225,7 @@ class CommandContext {
   }
 
   async manualMode(): Promise<Reply> {
-    return { text: await toggleManualMode(this.deps, this.client, this.ce, this.input.userId) };
+    return { text: await toggleManualMode(this.deps, this.ce, this.input.userId) };
   }
 
   hours(): Reply {

@@ -261,7 +261,6 @@ export function registerViewListeners(app: App, deps: Deps): void {
     try {
       text = await changeSettings(
         deps,
-        client,
         ce,
         who.userId,
         changes,
