@@ -11,12 +11,11 @@ import type { Logger } from '../http/errorHandler';
 import { createRateLimiters, type RateLimiters } from '../http/rateLimits';
 import type { Mailer } from '../mail';
 import type { Models } from '../models';
-import type { OutboxKind } from '../models/OutboxJob';
 import type { ReportRecorder } from '../reports/recorder';
 import { SlackAuthors } from './authors';
 import { type Clock, type RelayContext, SYSTEM_CLOCK } from './context';
 import { Gateway } from './gateway';
-import { type JobHandler, Outbox } from './outbox';
+import { type JobHandlers, Outbox } from './outbox';
 import { followOtherProcesses } from './peers';
 import { Presence } from './presence';
 import { inProcessPubSub, type PubSub } from './pubsub';
@@ -43,7 +42,7 @@ export function createRelay(deps: {
   clock?: Clock;
   reports: ReportRecorder;
   /** What each outbox job kind does: the relay's own (webhooks, mails) and the Slack side's posts. */
-  jobHandlers: Record<OutboxKind, JobHandler>;
+  jobHandlers: JobHandlers;
   /** Fan-out to the sockets of every process (createPubSub: over Redis with REDIS_URL); in-process by default. */
   pubsub?: PubSub;
   /** The deployment's counters (createRateLimiters); in-process by default. */

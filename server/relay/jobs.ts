@@ -4,7 +4,7 @@
  */
 import type { Types } from 'mongoose';
 import type { OutboxJobDocument, OutboxKind } from '../models/OutboxJob';
-import { type JobHandler, PermanentJobError } from './outbox';
+import { type JobHandler, type JobHandlers, PermanentJobError } from './outbox';
 import { SIGNATURE_HEADER, webhookSignature } from './webhooks';
 
 /** A string field of the job's payload; a job without it can never run. */
@@ -65,7 +65,7 @@ const sendMail: JobHandler = async (ctx, job) => {
   });
 };
 
-export const RELAY_JOB_HANDLERS: Record<Extract<OutboxKind, 'webhook' | 'mail'>, JobHandler> = {
+export const RELAY_JOB_HANDLERS: Pick<JobHandlers, Exclude<OutboxKind, `slack.${string}`>> = {
   webhook: callWebhook,
   mail: sendMail,
 };

@@ -12,7 +12,7 @@ import type { Visitor } from '../models/Visitor';
 import type { ThreadPost } from '../relay/assist';
 import type { RelayContext } from '../relay/context';
 import { payloadString as str } from '../relay/jobs';
-import { type JobHandler, PermanentJobError } from '../relay/outbox';
+import { type JobHandler, type JobHandlers, PermanentJobError } from '../relay/outbox';
 import { escapeMrkdwn, visitorLabel } from '../relay/slackText';
 import { visitorAvatarUrl } from '../shared/avatars';
 import { contextLine, headerMessage, threadPostMessage } from './blocks/thread';
@@ -235,7 +235,7 @@ const postInThread: JobHandler = async (ctx, job) => {
 
 export type SlackJobKind = Extract<OutboxKind, `slack.${string}`>;
 
-export const SLACK_JOB_HANDLERS: Record<SlackJobKind, JobHandler> = {
+export const SLACK_JOB_HANDLERS: Pick<JobHandlers, SlackJobKind> = {
   'slack.header': postHeader,
   'slack.updateHeader': updateHeader,
   'slack.reply': postReply,
