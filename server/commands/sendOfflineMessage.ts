@@ -7,8 +7,8 @@
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { RelayContext } from '../relay/context';
 import { hashToken } from '../relay/gateway';
-import { escapeMrkdwn } from '../relay/slackText';
 import { fireWebhook } from '../relay/webhooks';
+import { escapeMrkdwn } from '../shared/mrkdwn';
 import type { OfflineMessage } from '../shared/widget-protocol';
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

@@ -12,13 +12,14 @@ import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { QuestionGroupDocument } from '../models/QuestionGroup';
 import type { SavedReplyDocument } from '../models/SavedReply';
+import { escapeMrkdwn } from '../shared/mrkdwn';
 import { findNode, type TreeNode } from '../shared/questionGroups';
 import { matchesTriggerPhrases } from '../shared/savedReplies';
 import { operatorAuthor } from './authors';
 import type { RelayContext } from './context';
 import { headerUpdate, type OpenConversation, record, WidgetRefusal } from './conversations';
 import { type StoredMessage, serialised } from './history';
-import { escapeMrkdwn, visitorLabel } from './slackText';
+import { visitorLabel } from './slackText';
 
 /** How often the worker looks for due reminders, unless told otherwise. */
 export const ASSIST_TICK_MS = 5_000;

@@ -1,15 +1,10 @@
 /**
- * Slack message text both ways: what Parley writes into mrkdwn (escaped visitor text, visitor names), and
- * Slack message text (mrkdwn with <…> links and mentions, &amp;-escaped) to what the widget shows: plain text,
- * and a small, safe HTML (links, bold, italics, strike, code, line breaks; everything else escaped).
+ * Slack message text both ways: how Parley names a visitor in Slack, and Slack message text (mrkdwn with <…>
+ * links and mentions, &amp;-escaped) to what the widget shows: plain text, and a small, safe HTML (links, bold,
+ * italics, strike, code, line breaks; everything else escaped). Escaping into mrkdwn: server/shared/mrkdwn.ts.
  */
 import { replaceShortcodes } from '../emoji';
 import type { Visitor } from '../models/Visitor';
-
-/** Slack mrkdwn needs &, < and > escaped; everything a visitor typed goes through this. */
-export function escapeMrkdwn(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
 
 /** How a visitor is named in Slack: their name, else their e-mail address, else "Visitor N". */
 export function visitorLabel(visitor: Pick<Visitor, 'name' | 'email'>, number: number): string {

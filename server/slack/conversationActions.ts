@@ -13,8 +13,9 @@ import type { ConversationDocument } from '../models/Conversation';
 import type { Relay } from '../relay';
 import { record } from '../relay/conversations';
 import { serialised } from '../relay/history';
-import { escapeMrkdwn, visitorLabel } from '../relay/slackText';
+import { visitorLabel } from '../relay/slackText';
 import { conversationPayload, transcriptMail } from '../relay/transcript';
+import { escapeMrkdwn } from '../shared/mrkdwn';
 import { ClientFrameSchema } from '../shared/widget-protocol';
 import type { Operator } from './operators';
 

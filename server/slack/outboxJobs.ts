@@ -13,8 +13,9 @@ import type { ThreadPost } from '../relay/assist';
 import type { RelayContext } from '../relay/context';
 import { payloadString as str } from '../relay/jobs';
 import { type JobHandler, type JobHandlers, PermanentJobError } from '../relay/outbox';
-import { escapeMrkdwn, visitorLabel } from '../relay/slackText';
+import { visitorLabel } from '../relay/slackText';
 import { visitorAvatarUrl } from '../shared/avatars';
+import { escapeMrkdwn } from '../shared/mrkdwn';
 import { contextLine, headerMessage, threadPostMessage } from './blocks/thread';
 import { postOnce } from './postOnce';
 

@@ -6,7 +6,8 @@ import type { types } from '@slack/bolt';
 import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
 import type { ConversationDocument } from '../../models/Conversation';
 import type { VisitorDocument } from '../../models/Visitor';
-import { escapeMrkdwn, visitorLabel } from '../../relay/slackText';
+import { visitorLabel } from '../../relay/slackText';
+import { escapeMrkdwn } from '../../shared/mrkdwn';
 import { hhmm, WEEKDAYS } from '../operators';
 import { browserOf } from './thread';
 

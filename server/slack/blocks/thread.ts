@@ -7,7 +7,8 @@ import type { ChatEndpoint } from '../../models/ChatEndpoint';
 import type { Conversation } from '../../models/Conversation';
 import type { Visitor } from '../../models/Visitor';
 import type { ThreadPost } from '../../relay/assist';
-import { escapeMrkdwn, visitorLabel } from '../../relay/slackText';
+import { visitorLabel } from '../../relay/slackText';
+import { escapeMrkdwn } from '../../shared/mrkdwn';
 
 /** Action ids of the header buttons; their handlers live with the Slack actions (value: the conversation id). */
 export const HEADER_ACTIONS = {

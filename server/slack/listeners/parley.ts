@@ -12,7 +12,7 @@ import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
 import type { ConversationDocument } from '../../models/Conversation';
 import type { Relay } from '../../relay';
 import { announceInChannel } from '../../relay/schedule';
-import { escapeMrkdwn } from '../../relay/slackText';
+import { escapeMrkdwn } from '../../shared/mrkdwn';
 import { HOME_ACTIONS } from '../blocks/home';
 import {
   ActionRefused,
