@@ -7,8 +7,8 @@ import { once } from 'node:events';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
-import { stringify as stringifySync } from 'csv-stringify/sync';
-import type { AgentStats, ChatRecord, OverviewFigures, OverviewReport } from '../shared/reports';
+import { type AgentStats, type ChatRecord, NO_RESPONSE, type OverviewFigures, type OverviewReport } from '../shared/reports';
+import { type ChatBatch, type ConversationRow, locationOf, type Room, threadUrl, traitsOf, type VisitorRow } from './history';
 
 /**
  * A cell starting with = + - @ (or a tab or carriage return) would run as a formula in a spreadsheet:
@@ -75,56 +75,60 @@ export const CHAT_COLUMNS = [
   'Link',
 ];
 
-function chatRow(c: ChatRecord): string[] {
-  const v = c.visitor;
-  return [
-    c.id,
-    c.startedAt,
-    c.endedAt,
-    v.name,
-    v.email,
-    c.agentName,
-    c.chatRating,
-    c.chatFeedback,
-    c.firstResponseAt,
-    v.currentPage,
-    v.location,
-    v.identUserId,
-    v.identTraits,
-    c.channelName,
-    c.channelUrl,
-  ];
+/**
+ * One CSV cell, as csv-stringify writes it with the options above: the formula guard, then quotes around a
+ * value holding a comma, a quote or a line break, quotes inside doubled. The chat download writes 100,000s of
+ * rows; csv-stringify spends 5 µs a row on its options and checks, this a tenth of that (test/reports checks
+ * both give the same bytes).
+ */
+export function csvCell(value: string): string {
+  const guarded = guardCell(value);
+  return /[",\r\n]/.test(guarded) ? `"${guarded.replace(/"/g, '""')}"` : guarded;
 }
 
-/** Rows turned into CSV text at a time: one write per 500 chats rather than one per chat, so little garbage outlives it. */
-const CSV_ROWS_PER_CHUNK = 500;
+const iso = (d: Date | null | undefined) => (d ? d.toISOString() : '');
 
-export async function writeChatsCsv(chats: AsyncIterable<ChatRecord>, out: Writable): Promise<void> {
-  async function* chunks() {
-    let rows: string[][] = [CHAT_COLUMNS];
-    for await (const c of chats) {
-      rows.push(chatRow(c));
-      if (rows.length === CSV_ROWS_PER_CHUNK) {
-        yield stringifySync(rows, csvOptions);
-        rows = [];
-      }
+/** One chat's CSV line, straight from the stored documents (the columns of CHAT_COLUMNS). */
+function chatLine(ce: Room, channel: string, c: ConversationRow, v: VisitorRow | undefined): string {
+  return (
+    `${String(c._id)},${iso(c.startedAt)},${iso(c.endedAt)},${csvCell(v?.name ?? '')},${csvCell(v?.email ?? '')},` +
+    `${c.firstResponseAt ? csvCell(c.agentName ?? '') : ''},${c.rating ?? ''},${csvCell(c.feedback ?? '')},` +
+    `${c.firstResponseAt ? c.firstResponseAt.toISOString() : NO_RESPONSE},${csvCell(c.pageUrl || v?.currentPage || '')},` +
+    `${csvCell(locationOf(v))},${csvCell(v?.identUserId ?? '')},${csvCell(traitsOf(v))},${channel},${csvCell(threadUrl(ce, c))}\n`
+  );
+}
+
+/**
+ * The chat history as CSV, a batch of lines at a time; pipeline waits whenever the client is slower (the
+ * response's write returns false) before the next batch is read.
+ */
+export async function writeChatsCsv(ce: Room, batches: AsyncIterable<ChatBatch>, out: Writable): Promise<void> {
+  const channel = csvCell(ce.RoomName);
+  async function* text() {
+    yield `${CHAT_COLUMNS.map(csvCell).join(',')}\n`;
+    for await (const { rows, visitors } of batches) {
+      let lines = '';
+      for (const c of rows) lines += chatLine(ce, channel, c, visitors.get(String(c.visitorId)));
+      yield lines;
     }
-    if (rows.length) yield stringifySync(rows, csvOptions);
   }
-  // pipeline waits whenever the client is slower (the response's write returns false) before the next chunk is read.
-  await pipeline(Readable.from(chunks()), out);
+  await pipeline(Readable.from(text()), out);
 }
 
-/** Writes `{"chats":[…],"totalChats":n}` one chat at a time, waiting whenever the client is slower. */
-export async function writeChatsJson(chats: AsyncIterable<ChatRecord>, out: Writable): Promise<void> {
+/** Writes `{"chats":[…],"totalChats":n}` a batch of chats at a time, waiting whenever the client is slower. */
+export async function writeChatsJson(chats: AsyncIterable<ChatRecord[]>, out: Writable): Promise<void> {
   const write = async (chunk: string) => {
     if (!out.write(chunk)) await once(out, 'drain');
   };
   let n = 0;
   await write('{"chats":[');
-  for await (const c of chats) {
-    await write((n ? ',' : '') + JSON.stringify(c));
-    n += 1;
+  for await (const batch of chats) {
+    let text = '';
+    for (const c of batch) {
+      text += (n ? ',' : '') + JSON.stringify(c);
+      n += 1;
+    }
+    await write(text);
   }
   await write(`],"totalChats":${n}}`);
   out.end();

@@ -12,37 +12,61 @@ import { type ChatRecord, type ChatsPage, NO_RESPONSE, type Transcript } from '.
 import { reportedChats } from './overview';
 import type { ReportRange } from './range';
 
-type ConversationRow = Conversation & { _id: Types.ObjectId };
-type VisitorRow = Visitor & { _id: Types.ObjectId };
-type Room = Pick<ChatEndpointDocument, '_id' | 'RoomName' | 'RoomId' | 'slackBaseUrl'>;
+export type ConversationRow = Conversation & { _id: Types.ObjectId };
+export type VisitorRow = Visitor & { _id: Types.ObjectId };
+export type Room = Pick<ChatEndpointDocument, '_id' | 'RoomName' | 'RoomId' | 'slackBaseUrl'>;
 
-/** What `presentChat` reads of a conversation: the downloads fetch no more (less to parse per chat). */
-const CHAT_FIELDS = {
+/** What the CSV download reads of a conversation and of its visitor: the fewer fields, the less to parse per chat. */
+const CSV_CHAT_FIELDS = {
   _id: 1,
-  number: 1,
   visitorId: 1,
   startedAt: 1,
   endedAt: 1,
   firstResponseAt: 1,
   agentName: 1,
-  agentAvatarUrl: 1,
   rating: 1,
   feedback: 1,
   pageUrl: 1,
   slackChannel: 1,
   threadTs: 1,
 } as const;
-const VISITOR_FIELDS = { name: 1, email: 1, location: 1, createdAt: 1, currentPage: 1, identUserId: 1, identTraits: 1 } as const;
+const CSV_VISITOR_FIELDS = {
+  name: 1,
+  email: 1,
+  'location.city': 1,
+  'location.country': 1,
+  currentPage: 1,
+  identUserId: 1,
+  identTraits: 1,
+} as const;
+/** What `presentChat` reads: the CSV's fields and a few more. */
+const CHAT_FIELDS = { ...CSV_CHAT_FIELDS, number: 1, agentAvatarUrl: 1 } as const;
+const VISITOR_FIELDS = { ...CSV_VISITOR_FIELDS, createdAt: 1 } as const;
+/** The fields a download reads: every field of a chat record, or only the CSV's columns. */
+export type DownloadFields = 'records' | 'csv';
 
-function threadUrl(ce: Room, c: ConversationRow): string {
+/** Link to the chat's Slack thread (or its channel before the first post). */
+export function threadUrl(ce: Room, c: Pick<ConversationRow, 'slackChannel' | 'threadTs'>): string {
   const base = ce.slackBaseUrl ? ce.slackBaseUrl.replace(/\/?$/, '/') : 'https://slack.com/';
   const channel = c.slackChannel || ce.RoomId;
   return c.threadTs ? `${base}archives/${channel}/p${c.threadTs.replace('.', '')}` : `${base}archives/${channel}`;
 }
 
+/** "City, Country" of a visitor, as much as is known. */
+export function locationOf(v: Pick<VisitorRow, 'location'> | undefined): string {
+  const city = v?.location?.city;
+  const country = v?.location?.country;
+  return city && country ? `${city}, ${country}` : city || country || '';
+}
+
+/** The traits a visitor was identified with (`Parley.identify`), as JSON text; '' without any. */
+export function traitsOf(v: Pick<VisitorRow, 'identTraits'> | undefined): string {
+  const traits = v?.identTraits;
+  return traits && Object.keys(traits).length ? JSON.stringify(traits) : '';
+}
+
 /** The chat record of the spec (section 3): exactly the fields that leave the server. */
 export function presentChat(ce: Room, c: ConversationRow, v: VisitorRow | undefined): ChatRecord {
-  const location = v ? [v.location?.city, v.location?.country].filter(Boolean).join(', ') : '';
   return {
     id: String(c._id),
     startedAt: c.startedAt.toISOString(),
@@ -59,21 +83,29 @@ export function presentChat(ce: Room, c: ConversationRow, v: VisitorRow | undefi
       name: v?.name ?? '',
       email: v?.email ?? '',
       avatarUrl: '',
-      location,
+      location: locationOf(v),
       createdAt: v ? v.createdAt.toISOString() : '',
       currentPage: c.pageUrl || v?.currentPage || '',
       identUserId: v?.identUserId ?? '',
-      identTraits: v && Object.keys(v.identTraits ?? {}).length ? JSON.stringify(v.identTraits) : '',
+      identTraits: traitsOf(v),
     },
   };
 }
 
-async function withVisitors(models: Models, ce: Room, rows: ConversationRow[]): Promise<ChatRecord[]> {
+async function visitorsOf(
+  models: Models,
+  rows: Pick<ConversationRow, 'visitorId'>[],
+  projection: Record<string, 1> = VISITOR_FIELDS,
+): Promise<Map<string, VisitorRow>> {
   const ids = [...new Map(rows.map((c) => [String(c.visitorId), c.visitorId])).values()];
   const visitors = ids.length
-    ? await models.Visitor.collection.find<VisitorRow>({ _id: { $in: ids } }, { projection: VISITOR_FIELDS }).toArray()
+    ? await models.Visitor.collection.find<VisitorRow>({ _id: { $in: ids } }, { projection, batchSize: ids.length }).toArray()
     : [];
-  const byId = new Map(visitors.map((v) => [String(v._id), v]));
+  return new Map(visitors.map((v) => [String(v._id), v]));
+}
+
+async function withVisitors(models: Models, ce: Room, rows: ConversationRow[]): Promise<ChatRecord[]> {
+  const byId = await visitorsOf(models, rows);
   return rows.map((c) => presentChat(ce, c, byId.get(String(c.visitorId))));
 }
 
@@ -116,34 +148,64 @@ export async function transcript(models: Models, ce: Room, chatId: string): Prom
   };
 }
 
-/** Chats read from the store and looked up with their visitors at a time by the downloads. */
-const BATCH = 1000;
+/**
+ * Chats read from the store and looked up with their visitors at a time by the downloads: few enough that a
+ * batch dies young (what outlives a garbage collection of the young generation is what grows the heap).
+ */
+const BATCH = 500;
+
+/** A batch of raw chats (the fields `presentChat` reads) and, by id, the visitors they name. */
+export type ChatBatch = { rows: ConversationRow[]; visitors: Map<string, VisitorRow> };
 
 /**
- * Every chat of the widget (in the range, when given), newest first, at most `limit`, in batches: memory stays
- * flat whatever the count.
+ * Every chat of the widget (in the range, when given), newest first, at most `limit`, as raw documents a batch
+ * at a time: memory stays flat whatever the count, and the store reads the next batch while the caller turns
+ * this one into its file.
  */
-export async function* allChats(models: Models, ce: Room, opts: { range?: ReportRange; limit?: number }): AsyncGenerator<ChatRecord> {
-  // The driver's cursor, not mongoose's: plain documents, read a batch at a time, nothing hydrated.
-  // `limit` only when there is one: the driver takes `limit: 0` as a limit already passed and asks each getMore
-  // for twice the last batch (1,000, 2,000, 4,000 … chats, each batch parsed and held at once).
+export async function* chatBatches(
+  models: Models,
+  ce: Room,
+  opts: { range?: ReportRange; limit?: number; fields?: DownloadFields },
+): AsyncGenerator<ChatBatch> {
+  const csv = opts.fields === 'csv';
+  // The driver's cursor, not mongoose's: plain documents, nothing hydrated. `limit` only when there is one: the
+  // driver takes `limit: 0` as a limit already passed and asks each getMore for twice the last batch.
   const cursor = models.Conversation.collection.find<ConversationRow>(kept(ce, opts.range), {
-    projection: CHAT_FIELDS,
+    projection: csv ? CSV_CHAT_FIELDS : CHAT_FIELDS,
     sort: { startedAt: -1 },
     batchSize: BATCH,
     ...(opts.limit ? { limit: opts.limit } : {}),
   });
-  let batch: ConversationRow[] = [];
+  const documents = cursor[Symbol.asyncIterator]();
+  const read = async (): Promise<ChatBatch | undefined> => {
+    const first = await documents.next();
+    if (first.done) return undefined;
+    // The first document of a batch makes the driver fetch it; the rest is already there.
+    const rows = [first.value, ...cursor.readBufferedDocuments()];
+    return { rows, visitors: await visitorsOf(models, rows, csv ? CSV_VISITOR_FIELDS : VISITOR_FIELDS) };
+  };
+  const ahead = () => {
+    const reading = read();
+    // Handled now, awaited later: a failed read while the caller is busy is not an unhandled rejection.
+    reading.catch(() => undefined);
+    return reading;
+  };
+  let next = ahead();
   try {
-    for await (const row of cursor) {
-      batch.push(row);
-      if (batch.length === BATCH) {
-        yield* await withVisitors(models, ce, batch);
-        batch = [];
-      }
+    for (let batch = await next; batch; batch = await next) {
+      next = ahead();
+      yield batch;
     }
-    if (batch.length) yield* await withVisitors(models, ce, batch);
   } finally {
+    // A download the client gave up on: let the read under way settle before the cursor closes.
+    await next.catch(() => undefined);
     await cursor.close();
+  }
+}
+
+/** Every chat as its chat record, batch by batch (the JSON download). */
+export async function* allChats(models: Models, ce: Room, opts: { range?: ReportRange; limit?: number }): AsyncGenerator<ChatRecord[]> {
+  for await (const { rows, visitors } of chatBatches(models, ce, opts)) {
+    yield rows.map((c) => presentChat(ce, c, visitors.get(String(c.visitorId))));
   }
 }

@@ -9,7 +9,7 @@ import { parse } from '../../http/validate';
 import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
 import { availabilityReport } from '../../reports/availability';
 import { writeChatsCsv, writeChatsJson, writeOverviewCsv } from '../../reports/export';
-import { allChats, chatsPage, transcript } from '../../reports/history';
+import { allChats, chatBatches, chatsPage, transcript } from '../../reports/history';
 import { overviewReport } from '../../reports/overview';
 import { reportRange } from '../../reports/range';
 import { ERROR_CODES } from '../../shared/constants';
@@ -60,8 +60,10 @@ export function reportsRouter(deps: ApiDeps & { now?: () => Date }): Router {
     const q = parse(ChatsDownloadSchema, req.query);
     const range = q.tz && q.startDate && q.endDate ? reportRange({ tz: q.tz, startDate: q.startDate, endDate: q.endDate }) : undefined;
     attachment(res, q.format);
-    const chats = allChats(models, ce, { range, limit: q.limit });
-    await (q.format === 'csv' ? writeChatsCsv(chats, res) : writeChatsJson(chats, res));
+    const opts = { range, limit: q.limit };
+    await (q.format === 'csv'
+      ? writeChatsCsv(ce, chatBatches(models, ce, { ...opts, fields: 'csv' }), res)
+      : writeChatsJson(allChats(models, ce, opts), res));
   });
 
   router.get('/reports/:ceId/chats/:chatId', auth, async (req, res: Response<Transcript>) => {
