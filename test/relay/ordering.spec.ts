@@ -48,35 +48,23 @@ describe('thread order while Slack refuses posts', () => {
   const autoReplyPosted = (lines: string[]) => lines.some((l) => l.startsWith('auto: '));
   const visitorAndAuto = (lines: string[]) => lines.filter((l) => l.startsWith('visitor: ') || l.startsWith('auto: '));
 
-  it('an outage answering 503 to the visitor message’s post', async () => {
-    server.slack.state.failNext('chat.postMessage', 1, 503);
-    await say(socket, 'what is the price?');
-    await socket.next('msg', (f) => f.message.from === 'operator');
-    const lines = await threadLinesUntil(autoReplyPosted);
-    expect(visitorAndAuto(lines)).to.deep.equal(['visitor: hello', 'visitor: what is the price?', 'auto: Plans start at 29 EUR a month.']);
-  });
-
-  it('a 429 with Retry-After to the visitor message’s post', async () => {
-    server.slack.state.failNext('chat.postMessage', 1, 429);
-    await say(socket, 'what is the price?');
-    await socket.next('msg', (f) => f.message.from === 'operator');
-    const lines = await threadLinesUntil(autoReplyPosted);
-    expect(visitorAndAuto(lines)).to.deep.equal(['visitor: hello', 'visitor: what is the price?', 'auto: Plans start at 29 EUR a month.']);
-  });
-
-  it('a rate limit on every post for a second', async () => {
-    server.slack.state.rateLimit('chat.postMessage', 1);
-    await say(socket, 'what is the price?');
-    await socket.next('msg', (f) => f.message.from === 'operator');
-    const lines = await threadLinesUntil(autoReplyPosted);
-    expect(visitorAndAuto(lines)).to.deep.equal(['visitor: hello', 'visitor: what is the price?', 'auto: Plans start at 29 EUR a month.']);
-  });
-
-  it('an outage answering 500 to every post for a second', async () => {
-    server.slack.state.failFor('chat.postMessage', 1, 500);
-    await say(socket, 'what is the price?');
-    await socket.next('msg', (f) => f.message.from === 'operator');
-    const lines = await threadLinesUntil(autoReplyPosted);
-    expect(visitorAndAuto(lines)).to.deep.equal(['visitor: hello', 'visitor: what is the price?', 'auto: Plans start at 29 EUR a month.']);
-  });
+  const refusals: [string, () => void][] = [
+    ['an outage answering 503 to the visitor message’s post', () => server.slack.state.failNext('chat.postMessage', 1, 503)],
+    ['a 429 with Retry-After to the visitor message’s post', () => server.slack.state.failNext('chat.postMessage', 1, 429)],
+    ['a rate limit on every post for a second', () => server.slack.state.rateLimit('chat.postMessage', 1)],
+    ['an outage answering 500 to every post for a second', () => server.slack.state.failFor('chat.postMessage', 1, 500)],
+  ];
+  for (const [name, refuse] of refusals) {
+    it(name, async () => {
+      refuse();
+      await say(socket, 'what is the price?');
+      await socket.next('msg', (f) => f.message.from === 'operator');
+      const lines = await threadLinesUntil(autoReplyPosted);
+      expect(visitorAndAuto(lines)).to.deep.equal([
+        'visitor: hello',
+        'visitor: what is the price?',
+        'auto: Plans start at 29 EUR a month.',
+      ]);
+    });
+  }
 });
