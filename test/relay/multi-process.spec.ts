@@ -83,9 +83,13 @@ describe('Several Parley processes on one database and one Redis', function () {
     await slack.post({ channel: widget.channel, threadTs: parent.ts, text: 'reply one' });
     await first.socket.next('msg', (f) => f.message.text === 'reply one', 20_000);
 
-    // Slack refuses posts for a while: A holds the next lines as outbox jobs when it dies.
-    await slack.fault({ fault: 'failFor', method: 'chat.postMessage', seconds: 2 });
+    // A dies in the middle of a Slack call: Slack made the post but A never heard back, and A holds that job (and the
+    // line queued behind it) under its lease. B takes them over once the lease expires, finds the post, and does not
+    // make it again.
+    await eventually(async () => expect(botReplies(await slack.threadReplies(widget.channel, parent.ts))).to.include('line one'));
+    await slack.fault({ fault: 'dropResponses', method: 'chat.postMessage', times: 1, mode: 'hang', holdMs: 30_000 });
     await say(first.socket, 'line two');
+    await eventually(async () => expect(botReplies(await slack.threadReplies(widget.channel, parent.ts))).to.include('line two'));
     await say(first.socket, 'line three');
     a.kill('SIGKILL');
     await a.exited;
@@ -111,8 +115,7 @@ describe('Several Parley processes on one database and one Redis', function () {
 
     // The Slack thread: each visitor line exactly once, the lines A held posted by B after A's lease ran out.
     await eventually(async () => {
-      const replies = await slack.threadReplies(widget.channel, parent.ts);
-      const bot = replies.filter((r) => r.isBot).map((r) => r.text);
+      const bot = botReplies(await slack.threadReplies(widget.channel, parent.ts));
       for (const line of ['line one', 'line two', 'line three', 'line four']) {
         expect(occurrences(bot, line), `"${line}" in ${JSON.stringify(bot)}`).to.equal(1);
       }
@@ -133,6 +136,11 @@ async function threadParent(stack: Stack, channel: string): Promise<SandboxMessa
   });
   if (!parent) throw new Error('no thread');
   return parent;
+}
+
+/** The texts of Parley's posts in a thread. */
+function botReplies(replies: SandboxMessage[]): string[] {
+  return replies.filter((r) => r.isBot).map((r) => r.text);
 }
 
 /** The sequence number a frame carries (an ack's, a message's), 0 for others. */
