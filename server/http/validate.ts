@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { z } from 'zod';
 import { ValidationError } from '../errors';
 import { MESSAGES } from '../shared/auth';
@@ -26,13 +26,36 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<
   return result.data;
 }
 
+/** Schemas for the parts of a request a route reads. */
+export type RequestSchemas = { body?: z.ZodType; params?: z.ZodType; query?: z.ZodType };
+
+type Part<S, Fallback> = S extends z.ZodType ? z.output<S> : Fallback;
+
 /**
- * Checks the JSON body against a schema before the handler runs, and replaces it with the parsed
- * value (trimmed, lowercased ... as the schema says). A missing or non-JSON body reads as undefined.
+ * The request a handler behind `validate(schemas)` receives: each validated part typed as its schema's output
+ * (`Validated<typeof SignUpSchema>` for a body schema alone).
  */
-export function validate(schema: z.ZodType): RequestHandler {
+export type Validated<S extends z.ZodType | RequestSchemas> = S extends z.ZodType
+  ? Request<Record<string, string>, unknown, z.output<S>>
+  : S extends RequestSchemas
+    ? Request<Part<S['params'], Record<string, string>>, unknown, Part<S['body'], unknown>, Part<S['query'], unknown>>
+    : never;
+
+const isSchema = (value: z.ZodType | RequestSchemas): value is z.ZodType => 'safeParse' in value;
+
+/**
+ * Checks a request against schemas before the handler runs, and replaces each part with the parsed value
+ * (trimmed, lowercased, numbers ... as the schema says); the first problem answers 400. A schema alone is the
+ * JSON body's; `{ body, params, query }` names the parts. A missing or non-JSON body reads as undefined.
+ */
+export function validate(schemas: z.ZodType | RequestSchemas): RequestHandler {
+  const { body, params, query } = isSchema(schemas) ? { body: schemas, params: undefined, query: undefined } : schemas;
   return (req, _res, next) => {
-    req.body = parse(schema, req.body);
+    // Handlers read the parsed params through Validated<…>, typed by the schema; Express's own type is a string map.
+    if (params) req.params = parse(params, req.params) as Request['params'];
+    // Express 5 reads req.query through a getter: the parsed value is set on the request itself.
+    if (query) Object.defineProperty(req, 'query', { value: parse(query, req.query), writable: true, enumerable: true });
+    if (body) req.body = parse(body, req.body);
     next();
   };
 }

@@ -1,14 +1,6 @@
 /** Field rules and payloads of the sign-in screens, enforced by the API and by the console forms alike. */
 import { z } from 'zod';
-import {
-  EMAIL_MAX_LENGTH,
-  PASSWORD_MAX_LENGTH,
-  PASSWORD_MIN_EXCLUSIVE,
-  RATING_DISMISS,
-  RATING_MAX,
-  RATING_MIN,
-  RESET_TOKEN_LENGTH,
-} from './constants';
+import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH, PASSWORD_MIN_EXCLUSIVE, RESET_TOKEN_LENGTH } from './constants';
 
 export const MESSAGES = {
   emailInvalid: 'Email is invalid',
@@ -46,12 +38,6 @@ export const LoginPasswordSchema = z
 
 export const RESET_TOKEN_PATTERN = new RegExp(`^[A-Za-z0-9]{${RESET_TOKEN_LENGTH}}$`);
 export const ResetTokenSchema = z.string(MESSAGES.invalidToken).regex(RESET_TOKEN_PATTERN, MESSAGES.invalidToken);
-
-/** A satisfaction rating: an integer 0..10, or -1 to dismiss. */
-export const RatingSchema = z
-  .number(MESSAGES.invalidRating)
-  .int(MESSAGES.invalidRating)
-  .refine((n) => n === RATING_DISMISS || (n >= RATING_MIN && n <= RATING_MAX), MESSAGES.invalidRating);
 
 /** POST /v1/p/users */
 export const SignUpSchema = z.strictObject({

@@ -74,6 +74,22 @@ export type OperatingHour = {
 
 export type SlackRoom = { Id: string; Name: string; Topic: string };
 
+export type SlackScopeRef = { scope: string; type: 'bot' | 'user' };
+
+/** GET /chat_endpoints/{id}/permissions, computed on the server from the stored installation. */
+export type PermissionsView = {
+  step: number;
+  mainUserSet: boolean;
+  oauthV1: boolean;
+  scopes: (SlackScopeRef & { granted: boolean })[];
+  missing: SlackScopeRef[];
+  allGood: boolean;
+  /** Slack authorisation link asking for what is missing ('' when the widget has no Slack team). */
+  upgradeUrl: string;
+  /** One link per missing scope, present when more than one scope is missing. */
+  selective: (SlackScopeRef & { url: string })[];
+};
+
 export type ChatStats = {
   last24h: number;
   total: number;

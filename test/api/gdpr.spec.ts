@@ -98,6 +98,10 @@ describe('GDPR export and erasure (/v1/accounts/gdpr-*)', () => {
         .get(url.pathname + url.search)
         .expect(404);
       await request(server.url).get(new URL(view.url).pathname).expect(400);
+      const malformed = await request(server.url)
+        .get(`/v1/p/gdpr-exports/not-an-export${new URL(view.url).search}`)
+        .expect(400);
+      expect(malformed.body.Message).to.equal('This export link is invalid');
     });
 
     it('refuses a second export while one is being built', async () => {

@@ -4,20 +4,19 @@
  * visitor.
  */
 import { existsSync } from 'node:fs';
-import { type Request, type Response, Router } from 'express';
-import type { z } from 'zod';
+import { type Response, Router } from 'express';
 import { generateApiKey } from '../../commands/apiKeys';
 import { eraseVisitor, presentErasure } from '../../commands/gdprErasure';
 import { exportFile, type GdprExportDeps, presentExport, startGdprExport, verifyExportLink } from '../../commands/gdprExport';
 import { NotFoundError } from '../../errors';
 import { authOf, requireAdmin, requireAuth } from '../../http/auth';
-import { parse, validate } from '../../http/validate';
+import { type Validated, validate } from '../../http/validate';
 import type { GdprErasureView, GdprExportView } from '../../shared/team';
 import { loadCurrentUser } from '../users/currentUser';
 import type { ApiDeps } from '../users/routes';
-import { ExportDownloadSchema, GdprErasureSchema, GenerateApiKeySchema } from './adminSchema';
+import { ExportDownloadParamsSchema, ExportDownloadQuerySchema, GdprErasureSchema, GenerateApiKeySchema } from './adminSchema';
 
-type Body<S extends z.ZodType> = Request<Record<string, string>, unknown, z.output<S>>;
+const ExportDownload = { params: ExportDownloadParamsSchema, query: ExportDownloadQuerySchema };
 
 const RECENT_ERASURES = 20;
 
@@ -38,7 +37,7 @@ export function accountAdminRouter({ config, models, mailer, logger = console }:
     '/accounts/generate-api-key',
     ...admin,
     validate(GenerateApiKeySchema),
-    async (req: Body<typeof GenerateApiKeySchema>, res) => {
+    async (req: Validated<typeof GenerateApiKeySchema>, res) => {
       const { user } = authOf(res);
       const field = req.body.key;
       const key = await generateApiKey(models, user, field === 'apiKey' ? 'api' : 'zapier');
@@ -58,8 +57,9 @@ export function accountAdminRouter({ config, models, mailer, logger = console }:
   });
 
   // Public: whoever holds the signed link (the admin's mail, the account page) downloads until it expires.
-  router.get('/p/gdpr-exports/:id', async (req, res) => {
-    const { id, expires, signature } = parse(ExportDownloadSchema, { ...req.query, id: req.params.id });
+  router.get('/p/gdpr-exports/:id', validate(ExportDownload), async (req: Validated<typeof ExportDownload>, res) => {
+    const { id } = req.params;
+    const { expires, signature } = req.query;
     const gone = () => new NotFoundError('This export link has expired or is invalid. Ask for a new export on the Account page.');
     if (!verifyExportLink(config.jwtSecret, id, expires, signature)) throw gone();
     const job = await models.GdprExport.findOne({ _id: id, status: 'ready' });
@@ -74,7 +74,7 @@ export function accountAdminRouter({ config, models, mailer, logger = console }:
     '/accounts/gdpr-erasure',
     ...admin,
     validate(GdprErasureSchema),
-    async (req: Body<typeof GdprErasureSchema>, res: Response<GdprErasureView>) => {
+    async (req: Validated<typeof GdprErasureSchema>, res: Response<GdprErasureView>) => {
       res.status(201).json(presentErasure(await eraseVisitor(models, authOf(res).user, req.body.query)));
     },
   );

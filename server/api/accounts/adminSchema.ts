@@ -4,8 +4,10 @@ import { z } from 'zod';
 export { GdprErasureSchema, GenerateApiKeySchema } from '../../shared/team';
 
 /** GET /p/gdpr-exports/{id}?expires=…&signature=… (checked by verifyExportLink). */
-export const ExportDownloadSchema = z.object({
+export const ExportDownloadParamsSchema = z.object({
   id: z.string().regex(/^[0-9a-f]{24}$/i, 'This export link is invalid'),
+});
+export const ExportDownloadQuerySchema = z.object({
   expires: z.string('This export link is invalid').max(20),
   signature: z.string('This export link is invalid').max(128),
 });

@@ -2,24 +2,22 @@
  * Accounts and sign-in: sign-up, login, password reset (public, under /p/), and the signed-in
  * user's own calls under /users/.
  */
-import { type Request, type Response, Router } from 'express';
-import type { z } from 'zod';
+import { type Response, Router } from 'express';
 import type { Billing } from '../../billing';
 import { chatStatsFor, computeChatStats } from '../../commands/chatStats';
+import { logIn } from '../../commands/logIn';
 import { requestPasswordReset, resetPassword } from '../../commands/passwordReset';
-import { verifyPassword } from '../../commands/passwords';
 import { createSession, revokeSession } from '../../commands/sessions';
 import { signUp } from '../../commands/signUp';
+import { confirmLegalDocument, recordNpsRating } from '../../commands/userConsents';
 import type { Config } from '../../config';
-import { ValidationError } from '../../errors';
 import { authOf, requireAuth } from '../../http/auth';
 import type { RateLimiters } from '../../http/rateLimits';
-import { parse, validate } from '../../http/validate';
+import { type Validated, validate } from '../../http/validate';
 import type { Mailer } from '../../mail';
 import type { Models } from '../../models';
-import { MESSAGES, type TokenResponse } from '../../shared/auth';
-import { ERROR_CODES, TERMS_VERSION } from '../../shared/constants';
-import type { ChatEndpointWithStats } from '../../shared/types';
+import type { TokenResponse } from '../../shared/auth';
+import type { ChatEndpointWithStats, CurrentUser } from '../../shared/types';
 import { presentChatEndpointWithStats } from '../presenters/chatEndpoint';
 import { loadCurrentUser } from './currentUser';
 import {
@@ -42,8 +40,6 @@ export type ApiDeps = {
   logger?: Pick<Console, 'error'>;
 };
 
-type Body<S extends z.ZodType> = Request<Record<string, string>, unknown, z.output<S>>;
-
 export function usersRouter({ config, models, mailer, billing, limiters }: ApiDeps): Router {
   const router = Router();
   const limits = config.rateLimits;
@@ -53,7 +49,7 @@ export function usersRouter({ config, models, mailer, billing, limiters }: ApiDe
     '/p/users',
     ...limiters.perIpAndEmail('signup', limits.windowMs, limits.signUpPerIp, limits.signUpPerEmail),
     validate(SignUpSchema),
-    async (req: Body<typeof SignUpSchema>, res: Response<TokenResponse>) => {
+    async (req: Validated<typeof SignUpSchema>, res: Response<TokenResponse>) => {
       const user = await signUp(models, req.body, config.passwordHashing);
       res.json({ token: await createSession(models, config.jwtSecret, user._id) });
     },
@@ -63,13 +59,8 @@ export function usersRouter({ config, models, mailer, billing, limiters }: ApiDe
     '/p/sessions',
     ...limiters.perIpAndEmail('login', limits.windowMs, limits.loginPerIp, limits.loginPerEmail, true),
     validate(LoginSchema),
-    async (req: Body<typeof LoginSchema>, res: Response<TokenResponse>) => {
-      const user = await models.User.findOne({ email: req.body.email });
-      // Same answer, and about the same time, for an unknown e-mail and a wrong password.
-      const ok = await verifyPassword(user?.passwordHash ?? null, req.body.password, config.passwordHashing);
-      if (!user || !ok) throw new ValidationError(MESSAGES.wrongCredentials, ERROR_CODES.invalidCredentials);
-      user.lastSignedInAt = new Date();
-      await user.save();
+    async (req: Validated<typeof LoginSchema>, res: Response<TokenResponse>) => {
+      const user = await logIn(models, req.body.email, req.body.password, config.passwordHashing);
       res.json({ token: await createSession(models, config.jwtSecret, user._id) });
     },
   );
@@ -78,7 +69,7 @@ export function usersRouter({ config, models, mailer, billing, limiters }: ApiDe
     '/p/users/password_reset_email',
     ...limiters.perIpAndEmail('reset-email', limits.windowMs, limits.resetEmailPerIp, limits.resetEmailPerEmail),
     validate(PasswordResetEmailSchema),
-    async (req: Body<typeof PasswordResetEmailSchema>, res: Response) => {
+    async (req: Validated<typeof PasswordResetEmailSchema>, res: Response) => {
       await requestPasswordReset(models, mailer, config.publicUrl, req.body.email);
       res.json({});
     },
@@ -87,7 +78,7 @@ export function usersRouter({ config, models, mailer, billing, limiters }: ApiDe
   router.post(
     '/p/users/password_reset',
     validate(PasswordResetSchema),
-    async (req: Body<typeof PasswordResetSchema>, res: Response<TokenResponse>) => {
+    async (req: Validated<typeof PasswordResetSchema>, res: Response<TokenResponse>) => {
       const user = await resetPassword(models, req.body.token, req.body.password, config.passwordHashing);
       // Every earlier session ended with the reset; this one lets the console sign straight in.
       res.json({ token: await createSession(models, config.jwtSecret, user._id) });
@@ -115,29 +106,22 @@ export function usersRouter({ config, models, mailer, billing, limiters }: ApiDe
     res.json(ces.map((ce) => presentChatEndpointWithStats(ce, stats.get(ce._id.toHexString()) ?? computeChatStats([], 0, new Date()))));
   });
 
-  router.post('/users/legal_confirmation/:document/:version', auth, async (req, res) => {
-    const { document, version } = parse(LegalConfirmationParamsSchema, req.params);
-    // Both documents are published together under the terms version.
-    if (version !== TERMS_VERSION) throw new ValidationError(`Unknown ${document} version: ${version}`);
-    const { user } = authOf(res);
-    const now = new Date();
-    if (document === 'terms') {
-      user.ActiveTOSPP = version;
-      user.termsAcceptedAt = now;
-    } else {
-      user.privacyPolicyVersion = version;
-      user.privacyPolicyAcceptedAt = now;
-    }
-    await user.save();
-    res.json(await loadCurrentUser(models, user));
-  });
+  const legalConfirmation = { params: LegalConfirmationParamsSchema };
+  router.post(
+    '/users/legal_confirmation/:document/:version',
+    auth,
+    validate(legalConfirmation),
+    async (req: Validated<typeof legalConfirmation>, res: Response<CurrentUser>) => {
+      const { user } = authOf(res);
+      await confirmLegalDocument(user, req.params.document, req.params.version);
+      res.json(await loadCurrentUser(models, user));
+    },
+  );
 
-  router.get('/users/rate/:value', auth, async (req, res) => {
-    const { value } = parse(RateParamsSchema, req.params);
+  const rate = { params: RateParamsSchema };
+  router.get('/users/rate/:value', auth, validate(rate), async (req: Validated<typeof rate>, res: Response<CurrentUser>) => {
     const { user } = authOf(res);
-    user.npsRating = value;
-    user.npsRatedAt = new Date();
-    await user.save();
+    await recordNpsRating(user, Number(req.params.value));
     res.json(await loadCurrentUser(models, user));
   });
 

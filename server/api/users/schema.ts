@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MESSAGES, RatingSchema } from '../../shared/auth';
+import { MESSAGES } from '../../shared/auth';
 import { LEGAL_DOCUMENTS } from '../../shared/constants';
 
 export type { LoginPayload, PasswordResetEmailPayload, PasswordResetPayload, SignUpPayload } from '../../shared/auth';
@@ -16,11 +16,10 @@ export const LegalConfirmationParamsSchema = z.object({
   version: z.string().max(64),
 });
 
-/** GET /users/rate/{value}: the path segment must be exactly an integer, no "5.0" or " 5". */
+/**
+ * GET /users/rate/{value}: the path segment must be exactly an integer from -1 to 10, no "5.0" or " 5". It stays a
+ * string here (Express types path parameters as strings); the route reads it as a number.
+ */
 export const RateParamsSchema = z.object({
-  value: z
-    .string()
-    .regex(/^(?:-1|10|[0-9])$/, MESSAGES.invalidRating)
-    .transform(Number)
-    .pipe(RatingSchema),
+  value: z.string().regex(/^(?:-1|10|[0-9])$/, MESSAGES.invalidRating),
 });

@@ -2,26 +2,11 @@
  * Typed calls of the widget setup, Slack permissions, dashboard and upgrade screens (spec section 7 and the
  * issue 4 API contract). Failures arrive as ApiError with the server's Message (see client.ts).
  */
-import type { ChatEndpointView, CurrentUser, SlackRoom } from '../../../server/shared';
+import type { ChatEndpointView, CurrentUser, PermissionsView, SlackRoom } from '../../../server/shared';
 import { RATING_DISMISS } from '../../../server/shared/constants';
 import { apiRequest } from './client';
 
-export type SlackScopeType = 'bot' | 'user';
-export type SlackScopeRef = { scope: string; type: SlackScopeType };
-
-/** GET /chat_endpoints/{id}/permissions, computed on the server from the stored installation. */
-export type PermissionsView = {
-  step: number;
-  mainUserSet: boolean;
-  oauthV1: boolean;
-  scopes: (SlackScopeRef & { granted: boolean })[];
-  missing: SlackScopeRef[];
-  allGood: boolean;
-  /** Slack authorisation link asking for what is missing ('' when the widget has no Slack team). */
-  upgradeUrl: string;
-  /** One link per missing scope, present when more than one scope is missing. */
-  selective: (SlackScopeRef & { url: string })[];
-};
+export type { PermissionsView, SlackScopeRef } from '../../../server/shared';
 
 export type SlackAuthorizePurpose = 'install' | 'swap_user' | 'upgrade';
 
