@@ -17,8 +17,9 @@ import { findNode, type TreeNode } from '../shared/questionGroups';
 import { matchesTriggerPhrases } from '../shared/savedReplies';
 import { operatorAuthor } from './authors';
 import type { RelayContext } from './context';
-import { headerUpdate, type OpenConversation, record, WidgetRefusal } from './conversations';
+import { type OpenConversation, record, WidgetRefusal } from './conversations';
 import { type StoredMessage, serialised } from './history';
+import { markAnswered, recordOperatorMessage } from './operatorMessages';
 import { visitorLabel } from './slackText';
 
 /** How often the worker looks for due reminders, unless told otherwise. */
@@ -154,27 +155,17 @@ function waitedFor(ms: number): string {
   return minutes < 120 ? `${minutes} minutes` : `${Math.round(minutes / 60)} hours`;
 }
 
-/** Records an operator-side message in the conversation and marks the conversation answered. */
+/** Records an operator-side message in the conversation and, when a person sent it, marks the conversation answered. */
 async function operatorMessage(
   ctx: RelayContext,
   conversation: OpenConversation,
   content: { text: string; html: string },
   author: { name: string; avatarUrl: string },
   slackUserId: string,
-  markAnswered: boolean,
+  markAsAnswered: boolean,
 ): Promise<StoredMessage> {
-  const message = await serialised(String(conversation._id), () =>
-    record(ctx, conversation, { kind: 'msg', from: 'operator', text: content.text, html: content.html, author, slackUserId }),
-  );
-  if (markAnswered) {
-    const now = new Date();
-    const first = await ctx.models.Conversation.findOneAndUpdate(
-      { _id: conversation._id, firstResponseAt: null },
-      { $set: { firstResponseAt: now, agentName: author.name, agentAvatarUrl: author.avatarUrl, agentSlackUserId: slackUserId } },
-    );
-    await ctx.models.Conversation.updateOne({ _id: conversation._id }, { $set: { lastOperatorMsgAt: now } });
-    if (first) await headerUpdate(ctx, conversation);
-  }
+  const message = await recordOperatorMessage(ctx, conversation, { ...content, author, slackUserId });
+  if (markAsAnswered) await markAnswered(ctx, conversation, author, slackUserId);
   return message;
 }
 

@@ -1,5 +1,6 @@
 /**
- * The Slack `message` event, Slack → visitor. Thread replies by people in a conversation's thread become operator messages; edits and
+ * The Slack `message` event, Slack → visitor: this file reads the event; what a reply does to the conversation
+ * is server/relay/operatorMessages.ts. Thread replies by people in a conversation's thread become operator messages; edits and
  * deletions of relayed replies are mirrored; notes (`;` or `//`), bot posts (Parley's own included) and other
  * subtypes are not relayed. Slack retries of an event are dropped by event id.
  */
@@ -12,8 +13,14 @@ import type { MessageFile } from '../../../models/Message';
 import type { Relay } from '../../../relay';
 import { operatorAuthor, type SlackUser } from '../../../relay/authors';
 import type { RelayContext } from '../../../relay/context';
-import { headerUpdate, record } from '../../../relay/conversations';
-import { serialised } from '../../../relay/history';
+import {
+  correctAgent,
+  editOperatorMessage,
+  markAnswered,
+  recordOperatorMessage,
+  recordSystemLine,
+  withdrawOperatorMessage,
+} from '../../../relay/operatorMessages';
 import { slackToHtml, slackToText } from '../../../relay/slackText';
 
 /** The parts of a Slack message event the relay reads. */
@@ -123,41 +130,21 @@ export async function handleSlackMessage(
   const slackAuthor = await slackUser(ctx, teamId, event.user);
   const author = operatorAuthor(ce, slackAuthor);
   const files = await operatorFiles(ctx, ce._id, conversation._id, teamId, event.files ?? []);
-  const eventTs = event.ts;
   const user = event.user;
-  await serialised(String(conversation._id), () =>
-    record(ctx, conversation, {
-      kind: 'msg',
-      from: 'operator',
-      text: slackToText(text),
-      html: slackToHtml(text),
-      author,
-      slackTs: eventTs,
-      slackUserId: user,
-      files,
-    }),
-  );
-  const now = new Date();
-  const first = await ctx.models.Conversation.findOneAndUpdate(
-    { _id: conversation._id, firstResponseAt: null },
-    { $set: { firstResponseAt: now, agentName: author.name, agentAvatarUrl: author.avatarUrl, agentSlackUserId: user } },
-  );
-  await ctx.models.Conversation.updateOne({ _id: conversation._id }, { $set: { lastOperatorMsgAt: now } });
+  await recordOperatorMessage(ctx, conversation, {
+    text: slackToText(text),
+    html: slackToHtml(text),
+    author,
+    slackTs: event.ts,
+    slackUserId: user,
+    files,
+  });
+  const first = await markAnswered(ctx, conversation, author, user);
+  // The first reply came while Slack did not answer users.info: the header named a stand-in until now.
   const correctsFallback = !first && slackAuthor.known && conversation.agentSlackUserId === user && conversation.agentName !== author.name;
-  if (correctsFallback) {
-    // The first reply came while Slack did not answer users.info: the header named a stand-in until now.
-    await ctx.models.Conversation.updateOne(
-      { _id: conversation._id, agentSlackUserId: user },
-      { $set: { agentName: author.name, agentAvatarUrl: author.avatarUrl } },
-    );
-    await headerUpdate(ctx, conversation);
-  }
-  if (first) {
-    await headerUpdate(ctx, conversation);
-    if (ce.sendOpJoinAutoResponse && ce.opJoinAutoResponseMessage) {
-      const text = ce.opJoinAutoResponseMessage.replace(/\{name\}/g, author.name);
-      await serialised(String(conversation._id), () => record(ctx, conversation, { kind: 'msg', from: 'system', text }));
-    }
+  if (correctsFallback) await correctAgent(ctx, conversation, author, user);
+  if (first && ce.sendOpJoinAutoResponse && ce.opJoinAutoResponseMessage) {
+    await recordSystemLine(ctx, conversation, ce.opJoinAutoResponseMessage.replace(/\{name\}/g, author.name));
   }
   const overLimit = await operatorSeat(ctx.models, conversation.accountId, user, conversation._id).catch((error: unknown) => {
     ctx.logger.warn('operators: could not check the seat', error);
@@ -219,35 +206,17 @@ async function mirrorEdit(ctx: RelayContext, teamId: string, event: SlackMessage
   if (!found || found.message.deleted) return;
   const { message, conversation } = found;
   // A reply edited into a note must no longer be seen by the visitor.
-  if (isNote(edited.text ?? '')) {
-    await serialised(String(conversation._id), async () => {
-      message.deleted = true;
-      await message.save();
-      await record(ctx, conversation, { kind: 'delete', from: 'operator', targetId: message._id });
-    });
-    return;
-  }
+  if (isNote(edited.text ?? '')) return withdrawOperatorMessage(ctx, conversation, message);
   const text = slackToText(edited.text ?? '');
   if (text === message.text) return;
-  await serialised(String(conversation._id), async () => {
-    message.text = text;
-    message.html = slackToHtml(edited.text ?? '');
-    message.edited = true;
-    await message.save();
-    await record(ctx, conversation, { kind: 'edit', from: 'operator', targetId: message._id, text: message.text, html: message.html });
-  });
+  await editOperatorMessage(ctx, conversation, message, { text, html: slackToHtml(edited.text ?? '') });
 }
 
 async function mirrorDelete(ctx: RelayContext, teamId: string, event: SlackMessageEvent): Promise<void> {
   if (!event.deleted_ts || !event.channel) return;
   const found = await relayedReply(ctx, teamId, event.channel, event.deleted_ts);
   if (!found || found.message.deleted) return;
-  const { message, conversation } = found;
-  await serialised(String(conversation._id), async () => {
-    message.deleted = true;
-    await message.save();
-    await record(ctx, conversation, { kind: 'delete', from: 'operator', targetId: message._id });
-  });
+  await withdrawOperatorMessage(ctx, found.conversation, found.message);
 }
 
 /** Registers the `message` listener that relays thread replies (Bolt acknowledges the event before it runs). */

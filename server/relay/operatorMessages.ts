@@ -1,0 +1,77 @@
+/**
+ * What an operator's message does to a conversation, wherever it came from (a thread reply in Slack, a saved
+ * reply): stored and sent to the visitor, the conversation marked answered (its first answer names the agent in
+ * the header), and later edits or deletions mirrored to the widget.
+ */
+import type { Types } from 'mongoose';
+import type { Conversation } from '../models/Conversation';
+import type { MessageDocument, MessageFile } from '../models/Message';
+import type { Author } from './authors';
+import type { RelayContext } from './context';
+import { headerUpdate, record } from './conversations';
+import { type StoredMessage, serialised } from './history';
+
+type Answered = Pick<Conversation, 'visitorId' | 'slackChannel'> & { _id: Types.ObjectId };
+
+/** Stores an operator message and sends it to the visitor's sockets. */
+export function recordOperatorMessage(
+  ctx: RelayContext,
+  conversation: Answered,
+  input: { text: string; html: string; author: Author; slackUserId: string; slackTs?: string; files?: MessageFile[] },
+): Promise<StoredMessage> {
+  return serialised(String(conversation._id), () => record(ctx, conversation, { kind: 'msg', from: 'operator', ...input }));
+}
+
+/**
+ * The operator answered: the first answer sets the agent shown in the header (and updates it), every answer moves
+ * lastOperatorMsgAt (which stops reminders). True when this was the conversation's first answer.
+ */
+export async function markAnswered(ctx: RelayContext, conversation: Answered, author: Author, slackUserId: string): Promise<boolean> {
+  const now = new Date();
+  const first = await ctx.models.Conversation.findOneAndUpdate(
+    { _id: conversation._id, firstResponseAt: null },
+    { $set: { firstResponseAt: now, agentName: author.name, agentAvatarUrl: author.avatarUrl, agentSlackUserId: slackUserId } },
+  );
+  await ctx.models.Conversation.updateOne({ _id: conversation._id }, { $set: { lastOperatorMsgAt: now } });
+  if (first) await headerUpdate(ctx, conversation);
+  return first !== null;
+}
+
+/** The agent of the first answer was named by a stand-in (Slack did not answer then): the header names them now. */
+export async function correctAgent(ctx: RelayContext, conversation: Answered, author: Author, slackUserId: string): Promise<void> {
+  await ctx.models.Conversation.updateOne(
+    { _id: conversation._id, agentSlackUserId: slackUserId },
+    { $set: { agentName: author.name, agentAvatarUrl: author.avatarUrl } },
+  );
+  await headerUpdate(ctx, conversation);
+}
+
+/** A line from Parley itself in the conversation (the widget's "operator joined" text). */
+export function recordSystemLine(ctx: RelayContext, conversation: Answered, text: string): Promise<StoredMessage> {
+  return serialised(String(conversation._id), () => record(ctx, conversation, { kind: 'msg', from: 'system', text }));
+}
+
+/** An operator message was edited where it was written: the widget shows the new text, marked edited. */
+export async function editOperatorMessage(
+  ctx: RelayContext,
+  conversation: Answered,
+  message: MessageDocument,
+  edit: { text: string; html: string },
+): Promise<void> {
+  await serialised(String(conversation._id), async () => {
+    message.text = edit.text;
+    message.html = edit.html;
+    message.edited = true;
+    await message.save();
+    await record(ctx, conversation, { kind: 'edit', from: 'operator', targetId: message._id, text: message.text, html: message.html });
+  });
+}
+
+/** An operator message was deleted (or turned into a note): the visitor no longer sees it. */
+export async function withdrawOperatorMessage(ctx: RelayContext, conversation: Answered, message: MessageDocument): Promise<void> {
+  await serialised(String(conversation._id), async () => {
+    message.deleted = true;
+    await message.save();
+    await record(ctx, conversation, { kind: 'delete', from: 'operator', targetId: message._id });
+  });
+}
