@@ -28,6 +28,7 @@ import { type Assistant, moveQueuedThreadPosts, startAssistant } from './relay/a
 import type { Clock } from './relay/context';
 import { RELAY_JOB_HANDLERS } from './relay/jobs';
 import { createPubSub } from './relay/pubsub';
+import { SlackClients } from './relay/slackClients';
 import { createReportRecorder } from './reports/recorder';
 import type { SlackSandbox } from './sandbox/slack';
 import type { StripeSandbox } from './sandbox/stripe';
@@ -138,6 +139,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       clock,
       reports,
       jobHandlers: { ...RELAY_JOB_HANDLERS, ...SLACK_JOB_HANDLERS },
+      slack: new SlackClients(models, effective.slack.apiUrl),
       pubsub: createPubSub({ redis, logger }),
       limiters,
     });

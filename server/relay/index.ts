@@ -20,7 +20,7 @@ import { followOtherProcesses } from './peers';
 import { Presence } from './presence';
 import { inProcessPubSub, type PubSub } from './pubsub';
 import { OperatingSchedule } from './schedule';
-import { SlackClients } from './slackClients';
+import type { SlackClients } from './slackClients';
 import { relayTuning } from './tuning';
 import { fireWebhook, hasRestHooks } from './webhooks';
 import { WidgetCache } from './widgets';
@@ -43,6 +43,8 @@ export function createRelay(deps: {
   reports: ReportRecorder;
   /** What each outbox job kind does: the relay's own (webhooks, mails) and the Slack side's posts. */
   jobHandlers: JobHandlers;
+  /** Bot clients of the installed workspaces, for the relay's background Slack calls. */
+  slack: SlackClients;
   /** Fan-out to the sockets of every process (createPubSub: over Redis with REDIS_URL); in-process by default. */
   pubsub?: PubSub;
   /** The deployment's counters (createRateLimiters); in-process by default. */
@@ -56,7 +58,6 @@ export function createRelay(deps: {
     tuning,
     pubsub: deps.pubsub ?? inProcessPubSub(),
     limiters: deps.limiters ?? createRateLimiters({ logger: deps.logger }),
-    slack: new SlackClients(deps.models, deps.config.slack.apiUrl),
     authors: new SlackAuthors(),
     widgets: new WidgetCache(deps.models),
     publicUrl: deps.config.publicUrl,
