@@ -74,7 +74,7 @@ describe('Slack App Home', () => {
     await eventually(async () => expect((await widget.widget()).off).to.equal(true));
     expect((await socket.next('presence')).online).to.equal(false);
     await eventually(async () => expect(widgetText()).to.include('*Offline*').and.include('turned off'));
-    expect(channelPosts(server, widget.channel).join('\n')).to.include('from the Parley App Home');
+    await eventually(async () => expect(channelPosts(server, widget.channel).join('\n')).to.include('from the Parley App Home'));
     await pressHome('home_go_online');
     await eventually(async () => expect((await widget.widget()).off).to.equal(false));
     expect((await socket.next('presence')).online).to.equal(true);
