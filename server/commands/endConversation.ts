@@ -5,16 +5,16 @@
  * webhookOnArchive). Ending an ended conversation does nothing.
  */
 import type { Types } from 'mongoose';
+import type { ConversationContext } from '../conversations/context';
+import { serialised } from '../conversations/history';
+import { headerUpdate, record } from '../conversations/record';
+import { conversationPayload, transcriptMail } from '../conversations/transcript';
+import { visitorLabel } from '../conversations/visitors';
+import { fireWebhook } from '../conversations/webhooks';
 import type { EndedBy } from '../models/Conversation';
-import type { RelayContext } from '../relay/context';
-import { headerUpdate, record } from '../relay/conversations';
-import { serialised } from '../relay/history';
-import { visitorLabel } from '../relay/slackText';
-import { conversationPayload, transcriptMail } from '../relay/transcript';
-import { fireWebhook } from '../relay/webhooks';
 
 export async function endConversation(
-  ctx: RelayContext,
+  ctx: ConversationContext,
   conversationId: Types.ObjectId | string,
   by: EndedBy,
   opts: { operatorSlackUserId?: string /** End without the post-chat actions and mark it discarded. */; discard?: boolean } = {},

@@ -4,17 +4,18 @@
  * a post in the linked Slack channel (sendOfflineMessagesToSlack), and a JSON POST to offlineMessageWebhookURL.
  * Every delivery goes through the outbox, so an unreachable Slack or webhook is retried, not lost.
  */
+
+import type { ConversationContext } from '../conversations/context';
+import { hashToken } from '../conversations/visitors';
+import { fireWebhook } from '../conversations/webhooks';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
-import type { RelayContext } from '../relay/context';
-import { hashToken } from '../relay/gateway';
-import { fireWebhook } from '../relay/webhooks';
 import { escapeMrkdwn } from '../shared/mrkdwn';
 import type { OfflineMessage } from '../shared/widget-protocol';
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 export async function sendOfflineMessage(
-  ctx: RelayContext,
+  ctx: Pick<ConversationContext, 'models' | 'outbox'>,
   ce: ChatEndpointDocument,
   input: OfflineMessage,
   meta: { country: string },

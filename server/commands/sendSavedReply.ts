@@ -1,7 +1,7 @@
 import { isValidObjectId } from 'mongoose';
 import { NotFoundError, ValidationError } from '../errors';
-import { deliverSavedReply, type SentSavedReply } from '../relay/assist';
-import type { RelayContext } from '../relay/context';
+import type { Models } from '../models';
+import type { ConversationAssistant, SentSavedReply } from './conversationAssistant';
 import { requirePlanFeature } from './planFeature';
 
 export type SendSavedReplyInput = {
@@ -18,8 +18,11 @@ export type SendSavedReplyInput = {
  * thread in the operator's name. Throws NotFoundError (no such conversation or reply), ValidationError (the
  * conversation ended, neither replyId nor shortcut given) or PaymentRequiredError (plan without saved replies).
  */
-export async function sendSavedReply(ctx: RelayContext, input: SendSavedReplyInput): Promise<SentSavedReply> {
-  const { models } = ctx;
+export async function sendSavedReply(
+  deps: { models: Models; assistant: ConversationAssistant },
+  input: SendSavedReplyInput,
+): Promise<SentSavedReply> {
+  const { models } = deps;
   const conversation = isValidObjectId(input.conversationId) ? await models.Conversation.findById(input.conversationId) : null;
   if (!conversation) throw new NotFoundError('Conversation not found');
   if (conversation.status !== 'open') throw new ValidationError('This conversation has ended; the saved reply was not sent.');
@@ -35,5 +38,5 @@ export async function sendSavedReply(ctx: RelayContext, input: SendSavedReplyInp
     throw new NotFoundError(shortcut ? `No saved reply with the shortcut “${shortcut}” in this widget.` : 'Saved reply not found');
   const ce = await models.ChatEndpoint.findById(conversation.ceId);
   if (!ce) throw new NotFoundError('Widget not found');
-  return deliverSavedReply(ctx, conversation, ce, reply, input.operator);
+  return deps.assistant.deliverSavedReply(conversation, ce, reply, input.operator);
 }

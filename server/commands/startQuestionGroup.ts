@@ -1,8 +1,8 @@
 import { isValidObjectId } from 'mongoose';
 import { NotFoundError, ValidationError } from '../errors';
+import type { Models } from '../models';
 import type { QuestionGroupDocument } from '../models/QuestionGroup';
-import { askFirstQuestion } from '../relay/assist';
-import type { RelayContext } from '../relay/context';
+import type { ConversationAssistant } from './conversationAssistant';
 import { requirePlanFeature } from './planFeature';
 
 export type StartQuestionGroupInput = {
@@ -17,8 +17,11 @@ export type StartQuestionGroupInput = {
  * answers; each answer the visitor picks lands in the thread and leads where the tree says. Throws
  * NotFoundError, ValidationError (conversation ended, nothing named) or PaymentRequiredError.
  */
-export async function startQuestionGroup(ctx: RelayContext, input: StartQuestionGroupInput): Promise<QuestionGroupDocument> {
-  const { models } = ctx;
+export async function startQuestionGroup(
+  deps: { models: Models; assistant: ConversationAssistant },
+  input: StartQuestionGroupInput,
+): Promise<QuestionGroupDocument> {
+  const { models } = deps;
   const conversation = isValidObjectId(input.conversationId) ? await models.Conversation.findById(input.conversationId) : null;
   if (!conversation) throw new NotFoundError('Conversation not found');
   if (conversation.status !== 'open') throw new ValidationError('This conversation has ended; the question group was not started.');
@@ -31,6 +34,6 @@ export async function startQuestionGroup(ctx: RelayContext, input: StartQuestion
   if (!group) throw new NotFoundError(shortcut ? `No question group with the shortcut “${shortcut}”.` : 'Question group not found');
   const ce = await models.ChatEndpoint.findById(conversation.ceId);
   if (!ce) throw new NotFoundError('Widget not found');
-  await askFirstQuestion(ctx, conversation, ce, group);
+  await deps.assistant.askFirstQuestion(conversation, ce, group);
   return group;
 }

@@ -5,11 +5,12 @@
  */
 import { z } from 'zod';
 import { publicSettings } from '../api/widget/presenter';
+import type { FramePublisher } from '../conversations/context';
 import { ValidationError } from '../errors';
 import { parse } from '../http/validate';
+import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import { CHAT_ENDPOINT_DEFAULTS } from '../models/ChatEndpoint';
-import type { RelayContext } from '../relay/context';
 import {
   HOURS_ORDER_MESSAGE,
   HOURS_STEP_MESSAGE,
@@ -143,7 +144,12 @@ export const WidgetSettingsSchema = z
     }
   });
 
-export type SettingsDeps = Pick<RelayContext, 'models' | 'pubsub' | 'presence'>;
+/** What a settings change needs: the database, the open widgets (and other processes) to tell, the presence to recheck. */
+export type SettingsDeps = {
+  models: Models;
+  pubsub: FramePublisher & { signal(signal: { kind: 'widget'; ceId: string }): void };
+  presence: { recheck(ceId: string): Promise<unknown> };
+};
 
 /**
  * Validates `input` (a whole widget as the console holds it, or just the fields to change), saves the

@@ -8,6 +8,9 @@
 import type { Connection, Types } from 'mongoose';
 import { sanitiseQuestionHtml, treeOf } from '../commands/questionGroups';
 import { decodeResponse, renderForSlack, renderForWidget } from '../commands/savedReplies';
+import { type StoredMessage, serialised } from '../conversations/history';
+import { type OpenConversation, record, WidgetRefusal } from '../conversations/record';
+import { visitorLabel } from '../conversations/visitors';
 import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { QuestionGroupDocument } from '../models/QuestionGroup';
@@ -17,10 +20,7 @@ import { findNode, type TreeNode } from '../shared/questionGroups';
 import { matchesTriggerPhrases } from '../shared/savedReplies';
 import { operatorAuthor } from './authors';
 import type { RelayContext } from './context';
-import { type OpenConversation, record, WidgetRefusal } from './conversations';
-import { type StoredMessage, serialised } from './history';
 import { markAnswered, recordOperatorMessage } from './operatorMessages';
-import { visitorLabel } from './slackText';
 
 /** How often the worker looks for due reminders, unless told otherwise. */
 export const ASSIST_TICK_MS = 5_000;

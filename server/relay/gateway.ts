@@ -9,33 +9,26 @@
  * and posting "is typing" messages would clutter the thread. Operator typing is not sent either: Slack does not
  * deliver user_typing events to bots.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Types } from 'mongoose';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import { endConversation } from '../commands/endConversation';
+import { entryFrame, frameSeq, type StoredMessage, serialised } from '../conversations/history';
+import { findOpenConversation, headerUpdate, type OpenConversation, WidgetRefusal } from '../conversations/record';
+import { transcriptMail } from '../conversations/transcript';
+import { hashToken, newVisitorToken, visitorLabel } from '../conversations/visitors';
+import { fireWebhook } from '../conversations/webhooks';
 import type { ConversationDocument } from '../models/Conversation';
 import type { Visitor, VisitorDocument } from '../models/Visitor';
 import { type ClientFrame, ClientFrameSchema, type ServerFrame, WIDGET_LIMITS, type WidgetErrorCode } from '../shared/widget-protocol';
 import { afterVisitorMessage, answerQuestion } from './assist';
 import type { RelayContext } from './context';
-import { findOpenConversation, headerUpdate, type OpenConversation, visitorMessage, WidgetRefusal } from './conversations';
-import { entryFrame, frameSeq, type StoredMessage, serialised } from './history';
-import { visitorLabel } from './slackText';
-import { transcriptMail } from './transcript';
+import { visitorMessage } from './conversations';
 import { clientIp, countryAllowed, countryOf } from './visitorIp';
-import { fireWebhook } from './webhooks';
 
 export const WS_PATH = '/ws';
-
-export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
-
-export function newVisitorToken(): string {
-  return randomBytes(24).toString('base64url');
-}
 
 /** A browser page on http(s); `null` origins (sandboxed frames, files) are refused. Absent: not a browser. */
 export function originAllowed(origin: string | undefined): boolean {

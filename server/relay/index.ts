@@ -5,13 +5,16 @@
  * queues are run by the job handlers main.ts gives it (server/slack/outboxJobs.ts).
  */
 import type { Server } from 'node:http';
+import type { ConversationAssistant } from '../commands/conversationAssistant';
 import { endConversation } from '../commands/endConversation';
 import type { Config } from '../config';
+import { fireWebhook, hasRestHooks } from '../conversations/webhooks';
 import type { Logger } from '../http/errorHandler';
 import { createRateLimiters, type RateLimiters } from '../http/rateLimits';
 import type { Mailer } from '../mail';
 import type { Models } from '../models';
 import type { ReportRecorder } from '../reports/recorder';
+import { conversationAssistant } from './assistant';
 import { SlackAuthors } from './authors';
 import { type Clock, type RelayContext, SYSTEM_CLOCK } from './context';
 import { Gateway } from './gateway';
@@ -22,11 +25,12 @@ import { inProcessPubSub, type PubSub } from './pubsub';
 import { OperatingSchedule } from './schedule';
 import type { SlackClients } from './slackClients';
 import { relayTuning } from './tuning';
-import { fireWebhook, hasRestHooks } from './webhooks';
 import { WidgetCache } from './widgets';
 
 export type Relay = RelayContext & {
   gateway: Gateway;
+  /** Saved replies and question groups, for the commands that send them by hand. */
+  assistant: ConversationAssistant;
   schedule: OperatingSchedule;
   start(server: Server): void;
   close(): Promise<void>;
@@ -72,6 +76,7 @@ export function createRelay(deps: {
   let closed = false;
   const relay: Relay = Object.assign(ctx, {
     gateway,
+    assistant: conversationAssistant(ctx),
     schedule,
     start(server: Server) {
       gateway.attach(server);

@@ -3,9 +3,9 @@
  * (server/slack/outboxJobs.ts); main.ts hands both tables to the outbox.
  */
 import type { Types } from 'mongoose';
+import { SIGNATURE_HEADER, webhookSignature } from '../conversations/webhooks';
 import type { OutboxJobDocument, OutboxKind } from '../models/OutboxJob';
 import { type JobHandler, type JobHandlers, PermanentJobError } from './outbox';
-import { SIGNATURE_HEADER, webhookSignature } from './webhooks';
 
 /** A string field of the job's payload; a job without it can never run. */
 export function payloadString(job: OutboxJobDocument, name: string): string {

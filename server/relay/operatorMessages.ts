@@ -4,12 +4,12 @@
  * the header), and later edits or deletions mirrored to the widget.
  */
 import type { Types } from 'mongoose';
+import { type StoredMessage, serialised } from '../conversations/history';
+import { headerUpdate, record } from '../conversations/record';
 import type { Conversation } from '../models/Conversation';
 import type { MessageDocument, MessageFile } from '../models/Message';
 import type { Author } from './authors';
 import type { RelayContext } from './context';
-import { headerUpdate, record } from './conversations';
-import { type StoredMessage, serialised } from './history';
 
 type Answered = Pick<Conversation, 'visitorId' | 'slackChannel'> & { _id: Types.ObjectId };
 

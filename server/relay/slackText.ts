@@ -1,15 +1,9 @@
 /**
- * Slack message text both ways: how Parley names a visitor in Slack, and Slack message text (mrkdwn with <…>
- * links and mentions, &amp;-escaped) to what the widget shows: plain text, and a small, safe HTML (links, bold,
- * italics, strike, code, line breaks; everything else escaped). Escaping into mrkdwn: server/shared/mrkdwn.ts.
+ * Slack message text (mrkdwn with <…> links and mentions, &amp;-escaped) to what the widget shows: plain text,
+ * and a small, safe HTML (links, bold, italics, strike, code, line breaks; everything else escaped). Escaping into
+ * mrkdwn: server/shared/mrkdwn.ts; how a visitor is named: server/conversations/visitors.ts.
  */
 import { replaceShortcodes } from '../emoji';
-import type { Visitor } from '../models/Visitor';
-
-/** How a visitor is named in Slack: their name, else their e-mail address, else "Visitor N". */
-export function visitorLabel(visitor: Pick<Visitor, 'name' | 'email'>, number: number): string {
-  return visitor.name || visitor.email || `Visitor ${number}`;
-}
 
 /** Slack's escaping undone, and emoji shortcodes shown as the emoji the visitor would see in Slack. */
 const decodeEntities = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
@@ -58,15 +52,6 @@ function inlineFormat(escaped: string): string {
 function linkBare(escaped: string): string {
   // The text is escaped already: &amp; inside an address stays as it is, which is right for an href.
   return escaped.replace(BARE_URL, (url) => `<a href="${url}" target="_blank" rel="noopener noreferrer nofollow">${url}</a>`);
-}
-
-/** The visitor-facing text without mrkdwn's markers: *bold*, _italics_, ~strike~ and `code` as plain words. */
-export function withoutMarkers(text: string): string {
-  return text
-    .replace(/(^|[\s(])\*([^*\n]+)\*(?=$|[\s).,!?:;])/g, '$1$2')
-    .replace(/(^|[\s(])_([^_\n]+)_(?=$|[\s).,!?:;])/g, '$1$2')
-    .replace(/(^|[\s(])~([^~\n]+)~(?=$|[\s).,!?:;])/g, '$1$2')
-    .replace(/`([^`\n]+)`/g, '$1');
 }
 
 /** Safe HTML for the widget, or '' when the text has no formatting worth it. */

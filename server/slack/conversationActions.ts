@@ -7,14 +7,14 @@
 import { endConversation } from '../commands/endConversation';
 import { sendSavedReply } from '../commands/sendSavedReply';
 import { startQuestionGroup } from '../commands/startQuestionGroup';
+import { serialised } from '../conversations/history';
+import { record } from '../conversations/record';
+import { conversationPayload, transcriptMail } from '../conversations/transcript';
+import { visitorLabel } from '../conversations/visitors';
 import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { ConversationDocument } from '../models/Conversation';
 import type { Relay } from '../relay';
-import { record } from '../relay/conversations';
-import { serialised } from '../relay/history';
-import { visitorLabel } from '../relay/slackText';
-import { conversationPayload, transcriptMail } from '../relay/transcript';
 import { escapeMrkdwn } from '../shared/mrkdwn';
 import { ClientFrameSchema } from '../shared/widget-protocol';
 import type { Operator } from './operators';

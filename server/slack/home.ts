@@ -7,9 +7,9 @@
  * change. People who have not opened the tab for an hour are forgotten until they open it again.
  */
 import type { Config } from '../config';
+import { visitorLabel } from '../conversations/visitors';
 import type { Models } from '../models';
 import type { Relay } from '../relay';
-import { visitorLabel } from '../relay/slackText';
 import { type HomeWidget, homeView } from './blocks/home';
 import { availabilityOf, conversationCounts, widgetsOfMember } from './operators';
 

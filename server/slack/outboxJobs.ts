@@ -5,6 +5,7 @@
  * calling out.
  */
 import type { Types } from 'mongoose';
+import { visitorLabel } from '../conversations/visitors';
 import type { Conversation } from '../models/Conversation';
 import type { Message } from '../models/Message';
 import type { OutboxKind } from '../models/OutboxJob';
@@ -13,7 +14,6 @@ import type { ThreadPost } from '../relay/assist';
 import type { RelayContext } from '../relay/context';
 import { payloadString as str } from '../relay/jobs';
 import { type JobHandler, type JobHandlers, PermanentJobError } from '../relay/outbox';
-import { visitorLabel } from '../relay/slackText';
 import { visitorAvatarUrl } from '../shared/avatars';
 import { escapeMrkdwn } from '../shared/mrkdwn';
 import { contextLine, headerMessage, threadPostMessage } from './blocks/thread';

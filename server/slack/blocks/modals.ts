@@ -3,10 +3,10 @@
  * or widget id); the ids of blocks with inputs are the keys field errors are returned under.
  */
 import type { types } from '@slack/bolt';
+import { visitorLabel } from '../../conversations/visitors';
 import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
 import type { ConversationDocument } from '../../models/Conversation';
 import type { VisitorDocument } from '../../models/Visitor';
-import { visitorLabel } from '../../relay/slackText';
 import { escapeMrkdwn } from '../../shared/mrkdwn';
 import { hhmm, WEEKDAYS } from '../operators';
 import { browserOf } from './thread';

@@ -3,11 +3,12 @@
  * parent), Parley's own posts (saved replies, reminders) and small context lines. The header is rebuilt from
  * the stored state each time, so `chat.update` is idempotent.
  */
+
+import { visitorLabel } from '../../conversations/visitors';
 import type { ChatEndpoint } from '../../models/ChatEndpoint';
 import type { Conversation } from '../../models/Conversation';
 import type { Visitor } from '../../models/Visitor';
 import type { ThreadPost } from '../../relay/assist';
-import { visitorLabel } from '../../relay/slackText';
 import { escapeMrkdwn } from '../../shared/mrkdwn';
 
 /** Action ids of the header buttons; their handlers live with the Slack actions (value: the conversation id). */

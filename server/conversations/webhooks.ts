@@ -7,7 +7,7 @@
 import { createHmac } from 'node:crypto';
 import type { Types } from 'mongoose';
 import type { RestHookEvent } from '../models/RestHook';
-import type { RelayContext } from './context';
+import type { ConversationContext } from './context';
 
 export type WebhookBody = Record<string, unknown>;
 
@@ -18,7 +18,11 @@ export function webhookSignature(secret: string, unixSeconds: number, body: stri
   return `t=${unixSeconds},v1=${createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex')}`;
 }
 
-export async function hasRestHooks(ctx: RelayContext, accountId: Types.ObjectId, event: RestHookEvent): Promise<boolean> {
+export async function hasRestHooks(
+  ctx: Pick<ConversationContext, 'models'>,
+  accountId: Types.ObjectId,
+  event: RestHookEvent,
+): Promise<boolean> {
   return (await ctx.models.RestHook.exists({ accountId, event })) !== null;
 }
 
@@ -27,7 +31,7 @@ export async function hasRestHooks(ctx: RelayContext, accountId: Types.ObjectId,
  * someone receives it. Jobs share `key` (the conversation), so one conversation's events arrive in order.
  */
 export async function fireWebhook(
-  ctx: RelayContext,
+  ctx: Pick<ConversationContext, 'models' | 'outbox'>,
   input: { accountId: Types.ObjectId; key: string; event: RestHookEvent; url: string; body: WebhookBody | (() => Promise<WebhookBody>) },
 ): Promise<void> {
   const hooks = await ctx.models.RestHook.find({ accountId: input.accountId, event: input.event }, { _id: 1 }).lean();

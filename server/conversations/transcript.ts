@@ -3,7 +3,6 @@
 import type { MailMessage } from '../mail';
 import type { Models } from '../models';
 import type { ConversationDocument } from '../models/Conversation';
-import { withoutMarkers } from './slackText';
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -73,4 +72,13 @@ export async function conversationPayload(models: Models, conversation: Conversa
       files: m.files.map((f) => f.name),
     })),
   };
+}
+
+/** The visitor-facing text without mrkdwn's markers: *bold*, _italics_, ~strike~ and `code` as plain words. */
+export function withoutMarkers(text: string): string {
+  return text
+    .replace(/(^|[\s(])\*([^*\n]+)\*(?=$|[\s).,!?:;])/g, '$1$2')
+    .replace(/(^|[\s(])_([^_\n]+)_(?=$|[\s).,!?:;])/g, '$1$2')
+    .replace(/(^|[\s(])~([^~\n]+)~(?=$|[\s).,!?:;])/g, '$1$2')
+    .replace(/`([^`\n]+)`/g, '$1');
 }

@@ -1,0 +1,11 @@
+import type { ConversationAssistant } from '../commands/conversationAssistant';
+import { askFirstQuestion, deliverSavedReply } from './assist';
+import type { RelayContext } from './context';
+
+/** The relay's assistant as the commands take it (sendSavedReply, startQuestionGroup). */
+export function conversationAssistant(ctx: RelayContext): ConversationAssistant {
+  return {
+    deliverSavedReply: (conversation, ce, reply, operator) => deliverSavedReply(ctx, conversation, ce, reply, operator),
+    askFirstQuestion: (conversation, ce, group) => askFirstQuestion(ctx, conversation, ce, group),
+  };
+}
