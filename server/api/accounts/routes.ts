@@ -3,7 +3,7 @@ import { type Response, Router } from 'express';
 import { refreshQuota } from '../../billing';
 import { AuthorizationError, ValidationError } from '../../errors';
 import { authOf, requireAuth } from '../../http/auth';
-import { parse } from '../../http/validate';
+import { type Validated, validate } from '../../http/validate';
 import type { InvoiceView, NextInvoiceView } from '../../shared/types';
 import { ownAccount } from '../chat-endpoints/access';
 import { loadCurrentUser } from '../users/currentUser';
@@ -22,34 +22,37 @@ export function accountsRouter({ config, models, billing }: ApiDeps): Router {
   const auth = requireAuth(models, config.jwtSecret);
   const account = (res: Response, id: unknown) => ownAccount(models, res, String(id));
 
-  router.put('/accounts/:id', auth, async (req, res) => {
+  router.put('/accounts/:id', auth, validate(AccountInfoSchema), async (req: Validated<typeof AccountInfoSchema>, res) => {
     const owned = await account(res, req.params.id);
     requireAdmin(res);
-    const info = parse(AccountInfoSchema, req.body);
-    await billing.updateInfo(owned, authOf(res).user.email, info);
+    await billing.updateInfo(owned, authOf(res).user.email, req.body);
     res.json(await loadCurrentUser(models, authOf(res).user));
   });
 
-  router.post('/accounts/:id/upgrade/:planStripeId', auth, async (req, res) => {
+  const upgrade = { params: UpgradeParamsSchema };
+  router.post('/accounts/:id/upgrade/:planStripeId', auth, validate(upgrade), async (req: Validated<typeof upgrade>, res) => {
     const owned = await account(res, req.params.id);
-    const { planStripeId } = parse(UpgradeParamsSchema, req.params);
     requireAdmin(res);
-    await billing.changePlan(owned, planStripeId);
+    await billing.changePlan(owned, req.params.planStripeId);
     await refreshQuota(models, owned._id);
     res.json(await loadCurrentUser(models, authOf(res).user));
   });
 
-  router.post('/accounts/:id/create_checkout_session', auth, async (req, res) => {
-    const owned = await account(res, req.params.id);
-    requireAdmin(res);
-    const { plan } = parse(CheckoutSchema, req.body);
-    res.json({ url: await billing.checkoutUrl(owned, authOf(res).user.email, plan) });
-  });
+  router.post(
+    '/accounts/:id/create_checkout_session',
+    auth,
+    validate(CheckoutSchema),
+    async (req: Validated<typeof CheckoutSchema>, res) => {
+      const owned = await account(res, req.params.id);
+      requireAdmin(res);
+      res.json({ url: await billing.checkoutUrl(owned, authOf(res).user.email, req.body.plan) });
+    },
+  );
 
-  router.post('/accounts/:id/create_portal_session', auth, async (req, res) => {
+  router.post('/accounts/:id/create_portal_session', auth, validate(PortalSchema), async (req: Validated<typeof PortalSchema>, res) => {
     const owned = await account(res, req.params.id);
     requireAdmin(res);
-    const { type, uID } = parse(PortalSchema, req.body);
+    const { type, uID } = req.body;
     const { user } = authOf(res);
     if (uID.toLowerCase() !== user.id) throw new ValidationError('uID must be your user Id', 'bad_user');
     res.json({ url: await billing.portalUrl(owned, user.email, type) });

@@ -7,7 +7,7 @@ import { type Request, type Response, Router } from 'express';
 import { addBotUser, listBotUsers, listSlackUsers, removeBotUser } from '../../commands/botUsers';
 import { requirePlanFeature } from '../../commands/planFeature';
 import { authOf, requireAuth } from '../../http/auth';
-import { parse } from '../../http/validate';
+import { type Validated, validate } from '../../http/validate';
 import type { BotUserView, SlackUserView } from '../../shared/bots';
 import { teamBotClient } from '../../slack/teamClients';
 import { ownChatEndpoint } from '../chat-endpoints/access';
@@ -35,16 +35,19 @@ export function botsRouter(deps: ApiDeps): Router {
     res.json(await listBotUsers(models, ce));
   });
 
-  router.post('/chat_endpoints/:id/bot', auth, async (req, res: Response<BotUserView>) => {
-    const ce = await widgetWithFeature(req, res);
-    const input = parse(AddBotBodySchema, req.body);
-    res.json(await addBotUser(models, ce, await teamBotClient(models, config.slack.apiUrl, ce), input));
-  });
+  router.post(
+    '/chat_endpoints/:id/bot',
+    auth,
+    validate(AddBotBodySchema),
+    async (req: Validated<typeof AddBotBodySchema>, res: Response<BotUserView>) => {
+      const ce = await widgetWithFeature(req, res);
+      res.json(await addBotUser(models, ce, await teamBotClient(models, config.slack.apiUrl, ce), req.body));
+    },
+  );
 
-  router.delete('/chat_endpoints/:id/bot', auth, async (req, res) => {
+  router.delete('/chat_endpoints/:id/bot', auth, validate(RemoveBotBodySchema), async (req: Validated<typeof RemoveBotBodySchema>, res) => {
     const ce = await widgetWithFeature(req, res);
-    const { ID } = parse(RemoveBotBodySchema, req.body);
-    await removeBotUser(models, ce, ID);
+    await removeBotUser(models, ce, req.body.ID);
     res.json({});
   });
 

@@ -2,20 +2,17 @@
  * Team users (admins only) under /v1/dashboard-admin/users, and the invitee's public calls under
  * /v1/p/invitations: reading an invitation and accepting it with a password and the terms.
  */
-import { type Request, type Response, Router } from 'express';
-import type { z } from 'zod';
+import { type Response, Router } from 'express';
 import { createSession } from '../../commands/sessions';
 import { acceptInvitation, deleteUser, findInvitation, inviteUser, listUsers, toggleAdmin } from '../../commands/teamUsers';
 import { authOf, requireAdmin, requireAuth } from '../../http/auth';
-import { parse, validate } from '../../http/validate';
+import { type Validated, validate } from '../../http/validate';
 import type { TokenResponse } from '../../shared/auth';
 import type { DashboardUserRow, InvitationView } from '../../shared/team';
 import { findOwned } from '../ownership';
 import { presentDashboardUser } from '../presenters/dashboardUser';
 import type { ApiDeps } from '../users/routes';
 import { AcceptInvitationSchema, DeleteUserSchema, InvitationParamsSchema, InviteUserSchema, ToggleAdminSchema } from './schema';
-
-type Body<S extends z.ZodType> = Request<Record<string, string>, unknown, z.output<S>>;
 
 export function dashboardAdminRouter({ config, models, mailer, limiters }: ApiDeps): Router {
   const router = Router();
@@ -30,7 +27,7 @@ export function dashboardAdminRouter({ config, models, mailer, limiters }: ApiDe
     '/dashboard-admin/users',
     ...admin,
     validate(InviteUserSchema),
-    async (req: Body<typeof InviteUserSchema>, res: Response<DashboardUserRow>) => {
+    async (req: Validated<typeof InviteUserSchema>, res: Response<DashboardUserRow>) => {
       const user = await inviteUser({ models, mailer, publicUrl: config.publicUrl }, authOf(res).user, req.body.email);
       res.status(201).json(presentDashboardUser(user));
     },
@@ -40,7 +37,7 @@ export function dashboardAdminRouter({ config, models, mailer, limiters }: ApiDe
     '/dashboard-admin/users',
     ...admin,
     validate(ToggleAdminSchema),
-    async (req: Body<typeof ToggleAdminSchema>, res: Response<DashboardUserRow>) => {
+    async (req: Validated<typeof ToggleAdminSchema>, res: Response<DashboardUserRow>) => {
       const actor = authOf(res).user;
       const user = await findOwned(models.User, req.body.id, actor.accountId);
       res.json(presentDashboardUser(await toggleAdmin(models, actor, user)));
@@ -51,7 +48,7 @@ export function dashboardAdminRouter({ config, models, mailer, limiters }: ApiDe
     '/dashboard-admin/users',
     ...admin,
     validate(DeleteUserSchema),
-    async (req: Body<typeof DeleteUserSchema>, res: Response) => {
+    async (req: Validated<typeof DeleteUserSchema>, res: Response) => {
       const actor = authOf(res).user;
       const user = await findOwned(models.User, req.body.Id, actor.accountId);
       await deleteUser(models, actor, user);
@@ -59,17 +56,21 @@ export function dashboardAdminRouter({ config, models, mailer, limiters }: ApiDe
     },
   );
 
-  router.get('/p/invitations/:token', async (req, res: Response<InvitationView>) => {
-    const { token } = parse(InvitationParamsSchema, req.params);
-    const invitation = await findInvitation(models, token);
-    res.json({ email: invitation.email, expiresAt: invitation.expiresAt.toISOString() });
-  });
+  const invitationParams = { params: InvitationParamsSchema };
+  router.get(
+    '/p/invitations/:token',
+    validate(invitationParams),
+    async (req: Validated<typeof invitationParams>, res: Response<InvitationView>) => {
+      const invitation = await findInvitation(models, req.params.token);
+      res.json({ email: invitation.email, expiresAt: invitation.expiresAt.toISOString() });
+    },
+  );
 
   router.post(
     '/p/invitations/accept',
     ...limiters.perIpAndEmail('invitation', limits.windowMs, limits.resetEmailPerIp, limits.resetEmailPerEmail),
     validate(AcceptInvitationSchema),
-    async (req: Body<typeof AcceptInvitationSchema>, res: Response<TokenResponse>) => {
+    async (req: Validated<typeof AcceptInvitationSchema>, res: Response<TokenResponse>) => {
       const user = await acceptInvitation(models, req.body.token, req.body.password, config.passwordHashing);
       res.json({ token: await createSession(models, config.jwtSecret, user._id) });
     },

@@ -5,11 +5,10 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import { type Request, type Response, Router } from 'express';
+import { type Response, Router } from 'express';
 import type { QueryFilter, Types } from 'mongoose';
-import type { z } from 'zod';
 import { apiKeyOf, requireApiKey } from '../../http/auth';
-import { parse, validate } from '../../http/validate';
+import { parse, type Validated, validate } from '../../http/validate';
 import type { Conversation } from '../../models/Conversation';
 import type { Visitor } from '../../models/Visitor';
 import { findOwned } from '../ownership';
@@ -27,8 +26,6 @@ function widgetFilter(widgets: Widgets, widgetId: string | undefined): Types.Obj
   return [...widgets.values()].find((w) => w.uuid === widgetId)?._id ?? null;
 }
 
-type Body<S extends z.ZodType> = Request<Record<string, string>, unknown, z.output<S>>;
-
 export function publicApiRouter({ config, models, limiters }: ApiDeps): Router {
   const router = Router();
   const limit = limiters.perApiKey(config.apiKeyRequestsPerMinute ?? DEFAULT_PER_MINUTE, (res) => String(apiKeyOf(res)._id));
@@ -41,6 +38,8 @@ export function publicApiRouter({ config, models, limiters }: ApiDeps): Router {
     const ces = await models.ChatEndpoint.find({ accountId: apiKeyOf(res).accountId }, { Uuid: 1, RoomName: 1 });
     return new Map(ces.map((ce) => [String(ce._id), { uuid: ce.Uuid, name: ce.RoomName, _id: ce._id }]));
   };
+
+  const idParams = { params: IdParamsSchema };
 
   router.get('/api/me', ...any, async (_req, res) => {
     const key = apiKeyOf(res);
@@ -85,8 +84,8 @@ export function publicApiRouter({ config, models, limiters }: ApiDeps): Router {
     });
   });
 
-  router.get('/api/conversations/:id', ...read, async (req, res) => {
-    const { id } = parse(IdParamsSchema, req.params);
+  router.get('/api/conversations/:id', ...read, validate(idParams), async (req: Validated<typeof idParams>, res) => {
+    const { id } = req.params;
     const conversation = await findOwned(models.Conversation, id, apiKeyOf(res).accountId);
     const [widgets, visitor, messages] = await Promise.all([
       widgetsOf(res),
@@ -120,8 +119,8 @@ export function publicApiRouter({ config, models, limiters }: ApiDeps): Router {
     });
   });
 
-  router.get('/api/visitors/:id', ...read, async (req, res) => {
-    const { id } = parse(IdParamsSchema, req.params);
+  router.get('/api/visitors/:id', ...read, validate(idParams), async (req: Validated<typeof idParams>, res) => {
+    const { id } = req.params;
     const visitor = await findOwned(models.Visitor, id, apiKeyOf(res).accountId);
     const widgets = await widgetsOf(res);
     res.json(presentApiVisitor(visitor, widgets.get(String(visitor.ceId))?.uuid ?? ''));
@@ -132,7 +131,7 @@ export function publicApiRouter({ config, models, limiters }: ApiDeps): Router {
     res.json((await models.RestHook.find({ accountId: key.accountId, apiKeyId: key._id }).sort({ _id: 1 })).map(presentRestHook));
   });
 
-  router.post('/api/hooks', ...hooks, validate(SubscribeHookSchema), async (req: Body<typeof SubscribeHookSchema>, res) => {
+  router.post('/api/hooks', ...hooks, validate(SubscribeHookSchema), async (req: Validated<typeof SubscribeHookSchema>, res) => {
     const key = apiKeyOf(res);
     const hook = await models.RestHook.create({
       accountId: key.accountId,
@@ -145,8 +144,8 @@ export function publicApiRouter({ config, models, limiters }: ApiDeps): Router {
     res.status(201).json({ ...presentRestHook(hook), secret: hook.secret });
   });
 
-  router.delete('/api/hooks/:id', ...hooks, async (req, res) => {
-    const { id } = parse(IdParamsSchema, req.params);
+  router.delete('/api/hooks/:id', ...hooks, validate(idParams), async (req: Validated<typeof idParams>, res) => {
+    const { id } = req.params;
     const hook = await findOwned(models.RestHook, id, apiKeyOf(res).accountId);
     await hook.deleteOne();
     res.status(204).end();

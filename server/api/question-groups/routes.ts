@@ -12,7 +12,7 @@ import {
   saveQuestionGroup,
 } from '../../commands/questionGroups';
 import { authOf, requireAuth } from '../../http/auth';
-import { parse } from '../../http/validate';
+import { type Validated, validate } from '../../http/validate';
 import { ownChatEndpoint } from '../chat-endpoints/access';
 import type { ApiDeps } from '../users/routes';
 import { SaveQuestionGroupSchema } from './schema';
@@ -33,11 +33,15 @@ export function questionGroupsRouter(deps: ApiDeps): Router {
     res.json({ groups: await listQuestionGroups(models, accountId) });
   });
 
-  router.post('/chat_endpoints/:id/question_groups', auth, async (req, res: Response<QuestionGroupView>) => {
-    const accountId = await checked(req, res);
-    const input = parse(SaveQuestionGroupSchema, req.body);
-    res.json(presentQuestionGroup(await saveQuestionGroup(models, accountId, input)));
-  });
+  router.post(
+    '/chat_endpoints/:id/question_groups',
+    auth,
+    validate(SaveQuestionGroupSchema),
+    async (req: Validated<typeof SaveQuestionGroupSchema>, res: Response<QuestionGroupView>) => {
+      const accountId = await checked(req, res);
+      res.json(presentQuestionGroup(await saveQuestionGroup(models, accountId, req.body)));
+    },
+  );
 
   router.delete('/chat_endpoints/:id/question_groups/:uid', auth, async (req, res) => {
     const accountId = await checked(req, res);

@@ -3,7 +3,7 @@ import { type Request, type Response, Router } from 'express';
 import { requirePlanFeature } from '../../commands/planFeature';
 import { deleteSavedReply, listSavedReplies, presentSavedReply, type SavedReplyView, saveSavedReply } from '../../commands/savedReplies';
 import { authOf, requireAuth } from '../../http/auth';
-import { parse } from '../../http/validate';
+import { type Validated, validate } from '../../http/validate';
 import { ownChatEndpoint } from '../chat-endpoints/access';
 import type { ApiDeps } from '../users/routes';
 import { SaveSavedReplySchema } from './schema';
@@ -24,11 +24,15 @@ export function savedRepliesRouter(deps: ApiDeps): Router {
     res.json({ replies: await listSavedReplies(models, ce) });
   });
 
-  router.post('/chat_endpoints/:id/saved_replies', auth, async (req, res: Response<SavedReplyView>) => {
-    const ce = await widgetWithFeature(req, res);
-    const input = parse(SaveSavedReplySchema, req.body);
-    res.json(presentSavedReply(await saveSavedReply(models, ce, input)));
-  });
+  router.post(
+    '/chat_endpoints/:id/saved_replies',
+    auth,
+    validate(SaveSavedReplySchema),
+    async (req: Validated<typeof SaveSavedReplySchema>, res: Response<SavedReplyView>) => {
+      const ce = await widgetWithFeature(req, res);
+      res.json(presentSavedReply(await saveSavedReply(models, ce, req.body)));
+    },
+  );
 
   router.delete('/chat_endpoints/:id/saved_replies/:replyId', auth, async (req, res) => {
     const ce = await widgetWithFeature(req, res);
