@@ -20,6 +20,8 @@ const { values } = parseArgs({
     'client-id': { type: 'string' },
     'client-secret': { type: 'string' },
     'signing-secret': { type: 'string' },
+    // Taken and ignored: the harness passes it for tests that inject faults; the bench injects none.
+    'test-controls': { type: 'boolean' },
   },
 });
 
