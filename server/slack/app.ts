@@ -10,8 +10,6 @@ import type { SlackDeps } from './deps';
 import { registerActionListeners } from './listeners/actions';
 import { registerCommandListeners } from './listeners/commands';
 import { registerEventListeners } from './listeners/events';
-import { registerHomeListeners } from './listeners/home';
-import { registerMessagesTabListeners } from './listeners/messages';
 import { registerViewListeners } from './listeners/views';
 import { refusingWhenNotInstalled } from './notInstalled';
 
@@ -29,8 +27,6 @@ export function authorizeFromStore(models: Models): Authorize<boolean> {
 /** Every listener Parley registers; `registeredListeners()` replays this against a recorder. */
 export function registerListeners(app: App, deps: SlackDeps): void {
   registerEventListeners(app, deps);
-  registerHomeListeners(app, deps);
-  registerMessagesTabListeners(app, deps);
   registerCommandListeners(app, deps);
   registerActionListeners(app, deps);
   registerViewListeners(app, deps);

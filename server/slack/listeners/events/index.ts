@@ -1,15 +1,20 @@
 /**
  * Events API listeners. Bolt acknowledges events before listeners run, so Slack gets its answer at once.
- * Thread replies (the `message` event) are relayed to visitors by ./message.ts.
+ * Thread replies (the `message` event) are relayed to visitors by ./message.ts, App Home is kept fresh by
+ * ./appHome.ts, direct messages to Parley are answered by ./directMessages.ts; workspace and channel changes here.
  */
 import type { App } from '@slack/bolt';
 import { markInstallationRevoked, markUserTokensRevoked } from '../../../commands/slackInstallations';
 import type { SlackDeps } from '../../deps';
+import { registerHomeListeners } from './appHome';
+import { registerMessagesTabListeners } from './directMessages';
 import { registerMessageListener } from './message';
 
-export function registerEventListeners(app: App, deps: Pick<SlackDeps, 'models' | 'relay'>): void {
+export function registerEventListeners(app: App, deps: SlackDeps): void {
   const { models } = deps;
   registerMessageListener(app, deps.relay);
+  registerHomeListeners(app, deps);
+  registerMessagesTabListeners(app, deps);
   // Nothing is deleted: widgets go offline and the dashboard and permissions page say why.
   app.event('app_uninstalled', async ({ body }) => {
     await markInstallationRevoked(models, body.team_id);

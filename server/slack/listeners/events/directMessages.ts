@@ -1,5 +1,5 @@
 import type { App } from '@slack/bolt';
-import type { Config } from '../../config';
+import type { Config } from '../../../config';
 
 /** Parley's answer to a direct message: what it does, where to start, where the console is. */
 export function directMessageReply(consoleUrl: string): string {

@@ -1,6 +1,6 @@
 import type { App } from '@slack/bolt';
-import type { SlackDeps } from '../deps';
-import { forgetMembers } from '../operators';
+import type { SlackDeps } from '../../deps';
+import { forgetMembers } from '../../operators';
 
 /** App Home: published when opened, kept fresh while the person looks at it (see HomeTabs). */
 export function registerHomeListeners(app: App, deps: Pick<SlackDeps, 'models' | 'homeTabs'>): void {
