@@ -264,7 +264,9 @@ export class Outbox<C extends OutboxHost = RelayContext> {
     const { outboxLeaseMs } = this.ctx.tuning;
     const groups = await OutboxJob.aggregate<KeyJobs>([
       { $match: { key: { $in: picked.map((p) => p.key) }, failedAt: null } },
-      { $sort: { _id: 1 } },
+      // In the order they were stored. Not by _id alone: ObjectIds made by two processes within one second sort by
+      // the processes' random bytes, so a job queued later by another process could run first.
+      { $sort: { createdAt: 1, _id: 1 } },
       { $group: { _id: '$key', jobs: { $push: '$$ROOT' } } },
       // One more than a batch holds: it tells whether the key has more after the batch.
       { $project: { jobs: { $slice: ['$jobs', this.maxBatch() + 1] } } },

@@ -119,6 +119,11 @@ describe('Several Parley processes on one database and one Redis', function () {
       for (const line of ['line one', 'line two', 'line three', 'line four']) {
         expect(occurrences(bot, line), `"${line}" in ${JSON.stringify(bot)}`).to.equal(1);
       }
+      const at = (line: string) => bot.findIndex((text) => text.includes(line));
+      expect([at('line one'), at('line two'), at('line three'), at('line four')], JSON.stringify(bot)).to.deep.equal(
+        [at('line one'), at('line two'), at('line three'), at('line four')].sort((x, y) => x - y),
+        'in the order the visitor wrote them',
+      );
     }, 40_000);
     // The first line also opened the thread: quoted once in its header.
     expect(occurrences(sectionTexts(parent), 'line one')).to.equal(1);
