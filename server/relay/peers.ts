@@ -4,6 +4,12 @@
  */
 import type { RelayContext } from './context';
 
+/** This process changed a team's Slack installation: the cached clients with its old tokens go, here and elsewhere. */
+export function installationChanged(ctx: Pick<RelayContext, 'slack' | 'pubsub'>, teamId: string): void {
+  ctx.slack.forget(teamId);
+  ctx.pubsub.signal({ kind: 'team', teamId });
+}
+
 /** Acts on the other processes' signals until the returned function is called. */
 export function followOtherProcesses(ctx: RelayContext): () => void {
   return ctx.pubsub.onSignal((signal) => {
@@ -13,6 +19,9 @@ export function followOtherProcesses(ctx: RelayContext): () => void {
         void ctx.presence.recheck(signal.ceId).catch((error: unknown) => {
           ctx.logger.warn(`relay: could not follow a change of widget ${signal.ceId}`, error);
         });
+        break;
+      case 'team':
+        ctx.slack.forget(signal.teamId);
         break;
       case 'outbox':
         for (const key of signal.keys) ctx.outbox.wake(key);

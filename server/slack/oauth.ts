@@ -26,11 +26,20 @@ import { PaymentRequiredError } from '../errors';
 import type { Logger } from '../http/errorHandler';
 import type { RateLimiters } from '../http/rateLimits';
 import type { Models } from '../models';
+import type { Relay } from '../relay';
+import { installationChanged } from '../relay/peers';
 import { isSlackCallError, slackClient, slackErrorCode } from './client';
 import { browserIdOf, consumeOAuthState, createOAuthState, ensureBrowserId, type OAuthPurpose, type OAuthStatePayload } from './oauthState';
 import { INSTALL_BOT_SCOPES, INSTALL_USER_SCOPES, splitScopes } from './scopes';
 
-export type OAuthDeps = { config: Config; models: Models; logger: Logger; limiters: RateLimiters };
+export type OAuthDeps = {
+  config: Config;
+  models: Models;
+  logger: Logger;
+  limiters: RateLimiters;
+  /** Its cached Slack clients are dropped when an installation changes. */
+  relay: Pick<Relay, 'slack' | 'pubsub'>;
+};
 
 export const OAUTH_REDIRECT_PATH = '/slack/oauth_redirect';
 
@@ -194,6 +203,7 @@ export function oauthRouter(deps: OAuthDeps): Router {
         : {}),
     };
     const inst = await saveInstallation(models, granted);
+    installationChanged(deps.relay, granted.teamId);
 
     const profile = await slackProfile(bot, authedUserId);
     const who: SlackAuthorizer = authorizerOf(inst, authedUserId, profile.name);

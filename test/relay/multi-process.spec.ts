@@ -39,7 +39,8 @@ describe('Several Parley processes on one database and one Redis', function () {
       config: {
         ...FAST_PROCESS_CONFIG,
         // A dead process's outbox jobs are taken over within a couple of seconds, not a minute.
-        relay: { ...FAST_PROCESS_CONFIG.relay, outboxLeaseMs: 1_500, outboxPollMs: 300 },
+        // Presence is not recomputed on a timer here: only another process's signal can tell a widget of a change.
+        relay: { ...FAST_PROCESS_CONFIG.relay, outboxLeaseMs: 1_500, outboxPollMs: 300, presenceRefreshMs: 3_600_000 },
         rateLimits: { ...FAST_PROCESS_CONFIG.rateLimits, windowMs: 60_000, loginPerIp: LOGIN_PER_IP },
       },
     });
@@ -71,6 +72,22 @@ describe('Several Parley processes on one database and one Redis', function () {
       expect(res.status).to.equal(429, `${process.name} refuses once the deployment's limit is spent`);
       expect(res.body.Message).to.be.a('string');
     }
+  });
+
+  it('tells a widget open on one process of a settings change made through the other', async () => {
+    const { socket, welcome } = await VisitorSocket.hello(b, widget.uuid);
+    expect(welcome.online).to.equal(true);
+    const update = (body: Record<string, unknown>) =>
+      request(a.url)
+        .put(`/v1/chat_endpoints/${widget.ceId}/update_config`)
+        .set('Authorization', `Bearer ${widget.token}`)
+        .send(body)
+        .expect(200);
+    await update({ off: true });
+    expect(await socket.next('presence', undefined, 20_000)).to.deep.equal({ t: 'presence', online: false });
+    await update({ off: false });
+    expect(await socket.next('presence', undefined, 20_000)).to.deep.equal({ t: 'presence', online: true });
+    socket.close();
   });
 
   it('relays both ways across processes, and a visitor whose process died resumes on the other with nothing lost or doubled', async () => {

@@ -5,6 +5,7 @@
  */
 import type { App } from '@slack/bolt';
 import { markInstallationRevoked, markUserTokensRevoked } from '../../../commands/slackInstallations';
+import { installationChanged } from '../../../relay/peers';
 import type { SlackDeps } from '../../deps';
 import { registerHomeListeners } from './appHome';
 import { registerMessagesTabListeners } from './directMessages';
@@ -18,11 +19,13 @@ export function registerEventListeners(app: App, deps: SlackDeps): void {
   // Nothing is deleted: widgets go offline and the dashboard and permissions page say why.
   app.event('app_uninstalled', async ({ body }) => {
     await markInstallationRevoked(models, body.team_id);
+    installationChanged(deps.relay, body.team_id);
   });
 
   app.event('tokens_revoked', async ({ event, body }) => {
     if ((event.tokens.bot ?? []).length > 0) await markInstallationRevoked(models, body.team_id);
     await markUserTokensRevoked(models, body.team_id, event.tokens.oauth ?? []);
+    installationChanged(deps.relay, body.team_id);
   });
 
   app.event('channel_rename', async ({ event, body }) => {
