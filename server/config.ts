@@ -46,7 +46,10 @@ export type Config = {
     from: string;
     outboxDir: string;
   };
-  /** Unset: socket fan-out stays in-process. */
+  /**
+   * Redis shared by several Parley processes (frames to sockets, signals, rate-limit counts; server/redis.ts).
+   * Unset: one process, all of it in-process.
+   */
   redisUrl?: string;
   /** Port of the demo site (a page of another origin embedding the first configured widget); unset: none. */
   demoPort?: number;
