@@ -7,7 +7,7 @@
 import type { Types } from 'mongoose';
 import type { ConversationContext } from '../conversations/context';
 import { serialised } from '../conversations/history';
-import { headerUpdate, record } from '../conversations/record';
+import { findOpenConversation, headerUpdate, record } from '../conversations/record';
 import { conversationPayload, transcriptMail } from '../conversations/transcript';
 import { visitorLabel } from '../conversations/visitors';
 import { fireWebhook } from '../conversations/webhooks';
@@ -48,4 +48,10 @@ export async function endConversation(
     });
     return { ended: true };
   });
+}
+
+/** The visitor ends their open conversation from the widget (nothing happens when none is open). */
+export async function endVisitorConversation(ctx: ConversationContext, visitorId: Types.ObjectId): Promise<void> {
+  const open = await findOpenConversation(ctx, visitorId);
+  if (open) await endConversation(ctx, open._id, 'visitor');
 }

@@ -14,18 +14,16 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Types } from 'mongoose';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
-import { endConversation } from '../commands/endConversation';
+import { endVisitorConversation } from '../commands/endConversation';
+import { identifyVisitor } from '../commands/identifyVisitor';
+import { visitorMessage } from '../commands/sendVisitorMessage';
+import { mailTranscript, rateConversation, updateVisitorInfo, visitorOnPage, visitorSeen } from '../commands/visitorFrames';
 import { entryFrame, frameSeq, type StoredMessage, serialised } from '../conversations/history';
-import { findOpenConversation, headerUpdate, type OpenConversation, WidgetRefusal } from '../conversations/record';
-import { transcriptMail } from '../conversations/transcript';
-import { hashToken, newVisitorToken, visitorLabel } from '../conversations/visitors';
-import { fireWebhook } from '../conversations/webhooks';
+import { type OpenConversation, WidgetRefusal } from '../conversations/record';
 import type { ConversationDocument } from '../models/Conversation';
-import type { Visitor, VisitorDocument } from '../models/Visitor';
 import { type ClientFrame, ClientFrameSchema, type ServerFrame, WIDGET_LIMITS, type WidgetErrorCode } from '../shared/widget-protocol';
 import { afterVisitorMessage, answerQuestion } from './assist';
 import type { RelayContext } from './context';
-import { visitorMessage } from './conversations';
 import { clientIp, countryAllowed, countryOf } from './visitorIp';
 
 export const WS_PATH = '/ws';
@@ -297,7 +295,7 @@ export class Gateway {
       this.send(session, { t: 'pong' });
       if (session.ready && session.visitorId && Date.now() - session.seenSavedAt > 60_000) {
         session.seenSavedAt = Date.now();
-        await this.ctx.models.Visitor.updateOne({ _id: session.visitorId }, { $set: { lastSeenAt: new Date() } });
+        await visitorSeen(this.ctx.models, session.visitorId);
       }
       return;
     }
@@ -315,7 +313,6 @@ export class Gateway {
     }
     // Visitor typing goes nowhere (see the header comment); it needs no database read.
     if (frame.t === 'typing') return;
-    const { models } = this.ctx;
     const { visitorId } = session;
     // The widget from the shared cache; the visitor is read only by the frames that need more than its id.
     const ce = await this.ctx.widgets.get(session.ceId);
@@ -323,17 +320,11 @@ export class Gateway {
     // The inactivity check ends conversations of visitors gone for a while; a connected visitor is not gone.
     if (Date.now() - session.seenSavedAt > 60_000) {
       session.seenSavedAt = Date.now();
-      await models.Visitor.updateOne({ _id: visitorId }, { $set: { lastSeenAt: new Date() } });
+      await visitorSeen(this.ctx.models, visitorId);
     }
     switch (frame.t) {
       case 'msg': {
-        let bucket = this.visitorBuckets.get(String(visitorId));
-        if (!bucket) {
-          const perMinute = this.ctx.tuning.visitorMsgsPerMinute;
-          bucket = new Bucket(Math.max(5, Math.ceil(perMinute / 3)), perMinute / 60_000);
-          this.visitorBuckets.set(String(visitorId), bucket);
-        }
-        if (!bucket.take()) {
+        if (!this.visitorBucket(visitorId).take()) {
           this.error(session, 'rate_limited', 'You are sending messages too fast; please wait a moment.', frame.clientId);
           return;
         }
@@ -366,70 +357,37 @@ export class Gateway {
         }
         return;
       }
-      case 'info': {
-        const set: Record<string, unknown> = {};
-        if (frame.name !== undefined) set.name = frame.name;
-        if (frame.email !== undefined) set.email = frame.email;
-        if (frame.acceptedPrivacy === true) set.acceptedPrivacyAt = new Date();
-        if (Object.keys(set).length === 0) return;
-        await models.Visitor.updateOne({ _id: visitorId }, { $set: set });
-        const open = await findOpenConversation(this.ctx, visitorId);
-        if (open && (frame.name !== undefined || frame.email !== undefined)) await headerUpdate(this.ctx, open);
+      case 'info':
+        await updateVisitorInfo(this.ctx, visitorId, { name: frame.name, email: frame.email, acceptedPrivacy: frame.acceptedPrivacy });
         return;
-      }
       case 'page':
         session.pageUrl = frame.page.url;
-        await models.Visitor.updateOne({ _id: visitorId }, { $set: { currentPage: frame.page.url, pageTitle: frame.page.title } });
+        await visitorOnPage(this.ctx.models, visitorId, frame.page);
         return;
-      case 'end': {
-        const open = await findOpenConversation(this.ctx, visitorId);
-        if (open) await endConversation(this.ctx, open._id, 'visitor');
+      case 'end':
+        await endVisitorConversation(this.ctx, visitorId);
         return;
-      }
-      case 'rate': {
-        const latest = await models.Conversation.findOne({ visitorId }).sort({ _id: -1 });
-        if (!latest) return;
-        latest.rating = frame.rating;
-        if (frame.feedback !== undefined) latest.feedback = frame.feedback;
-        await latest.save();
-        await headerUpdate(this.ctx, latest);
-        await fireWebhook(this.ctx, {
-          accountId: ce.accountId,
-          key: `webhook:${String(latest._id)}`,
-          event: 'conversation.rated',
-          url: ce.feedbackWebhookUrl,
-          body: {
-            event: 'conversation.rated',
-            conversation: {
-              id: String(latest._id),
-              number: latest.number,
-              widgetId: ce.Uuid,
-              rating: latest.rating,
-              feedback: latest.feedback,
-            },
-          },
-        });
+      case 'rate':
+        await rateConversation(this.ctx, { visitorId, ce, rating: frame.rating, feedback: frame.feedback });
         return;
-      }
-      case 'transcript': {
-        const [latest, visitor] = await Promise.all([
-          models.Conversation.findOne({ visitorId }).sort({ _id: -1 }),
-          models.Visitor.findById(visitorId, { name: 1, email: 1 }).lean<Pick<Visitor, 'name' | 'email'>>().exec(),
-        ]);
-        if (!latest || !visitor) return;
-        const mail = await transcriptMail(models, latest, frame.email, {
-          widgetName: ce.RoomName || 'us',
-          visitorName: visitorLabel(visitor, latest.number),
-          agentLabel: ce.agentLabel,
-        });
-        await this.ctx.outbox.enqueue('mail', `mail:${String(latest._id)}`, mail);
-        await models.Conversation.updateOne({ _id: latest._id }, { $set: { transcriptSentTo: frame.email } });
+      case 'transcript':
+        await mailTranscript(this.ctx, { visitorId, ce, email: frame.email });
         return;
-      }
       case 'answer':
         await answerQuestion(this.ctx, visitorId, frame);
         return;
     }
+  }
+
+  /** Messages per visitor, over all their sockets in this process. */
+  private visitorBucket(visitorId: Types.ObjectId): Bucket {
+    let bucket = this.visitorBuckets.get(String(visitorId));
+    if (!bucket) {
+      const perMinute = this.ctx.tuning.visitorMsgsPerMinute;
+      bucket = new Bucket(Math.max(5, Math.ceil(perMinute / 3)), perMinute / 60_000);
+      this.visitorBuckets.set(String(visitorId), bucket);
+    }
+    return bucket;
   }
 
   private async hello(session: Session, frame: Extract<ClientFrame, { t: 'hello' }>): Promise<void> {
@@ -440,41 +398,15 @@ export class Gateway {
     const country = ce.collectVisitorMetaData ? countryOf(session.ip) : '';
     if (!countryAllowed(ce, country)) return this.refuse(session, 'not_allowed_here', 'This chat is not available in your country.');
 
-    let visitor: VisitorDocument | null = null;
-    let token = frame.visitorToken;
-    // A token only ever opens the visitor of the widget it was issued for: another widget's token is a stranger.
-    if (token) visitor = await models.Visitor.findOne({ tokenHash: hashToken(token), ceId: ce._id });
-    const identity = frame.identity;
-    const now = new Date();
-    const changes: Record<string, unknown> = { currentPage: frame.page.url, pageTitle: frame.page.title, lastSeenAt: now };
-    if (ce.collectVisitorMetaData) {
-      changes.userAgent = session.userAgent;
-      if (country) changes['location.country'] = country;
-    }
-    if (identity?.name) changes.name = identity.name;
-    if (identity?.email) changes.email = identity.email;
-    if (identity?.userId) changes.identUserId = identity.userId;
-    if (identity?.traits) changes.identTraits = identity.traits;
-    if (visitor) {
-      visitor = await models.Visitor.findOneAndUpdate({ _id: visitor._id }, { $set: changes }, { returnDocument: 'after' });
-    }
-    if (!visitor) {
-      token = newVisitorToken();
-      visitor = await models.Visitor.create({
-        accountId: ce.accountId,
-        ceId: ce._id,
-        tokenHash: hashToken(token),
-        name: identity?.name ?? '',
-        email: identity?.email ?? '',
-        location: { country: ce.collectVisitorMetaData ? country : '', city: '' },
-        currentPage: frame.page.url,
-        pageTitle: frame.page.title,
-        userAgent: ce.collectVisitorMetaData ? session.userAgent : '',
-        identUserId: identity?.userId ?? '',
-        identTraits: identity?.traits ?? {},
-      });
-    }
-    if (!token || !this.sessions.has(session)) return;
+    const { visitor, token } = await identifyVisitor(models, {
+      ce,
+      token: frame.visitorToken,
+      identity: frame.identity,
+      page: frame.page,
+      userAgent: session.userAgent,
+      country,
+    });
+    if (!this.sessions.has(session)) return;
     session.ceId = ce._id;
     session.visitorId = visitor._id;
     session.pageUrl = frame.page.url;

@@ -7,10 +7,10 @@
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import { isValidObjectId } from 'mongoose';
 import { sendOfflineMessage } from '../../commands/sendOfflineMessage';
+import { visitorMessage } from '../../commands/sendVisitorMessage';
 import { WidgetRefusal } from '../../conversations/record';
 import { hashToken } from '../../conversations/visitors';
 import type { Relay } from '../../relay';
-import { visitorMessage } from '../../relay/conversations';
 import { originAllowed, WS_PATH } from '../../relay/gateway';
 import { clientIp, countryAllowed, countryOf } from '../../relay/visitorIp';
 import type { PublicWidgetConfig } from '../../shared/widget-config';

@@ -1,21 +1,27 @@
 /**
  * A visitor's message into their conversation, opening one when needed (the widget's socket and its file upload
- * send them); the conversation logic itself lives in server/conversations.
+ * send them). What it needs of the running relay is passed in (VisitorMessageContext; the relay has it all).
  */
 
 import { Types } from 'mongoose';
 import { refreshQuota } from '../billing/quota';
+import type { ConversationContext } from '../conversations/context';
 import { appendEntry, type NewEntry, type StoredMessage, serialised } from '../conversations/history';
 import { findOpenConversation, type OpenConversation, publishEntry, REFUSALS, WidgetRefusal } from '../conversations/record';
 import { fireWebhook } from '../conversations/webhooks';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { MessageFile } from '../models/Message';
 import type { Visitor } from '../models/Visitor';
-import type { RelayContext } from './context';
+
+export type VisitorMessageContext = ConversationContext & {
+  /** Whether someone answers in the widget's channel now (a new conversation needs it). */
+  presence: { isOnline(ce: ChatEndpointDocument): Promise<boolean> };
+  logger: Pick<Console, 'warn'>;
+};
 
 /** Opens a new conversation after checking what the widget's settings demand. */
 export async function startConversation(
-  ctx: RelayContext,
+  ctx: VisitorMessageContext,
   ce: ChatEndpointDocument,
   visitorId: Types.ObjectId,
   origin: { pageUrl: string; triggerUid: string },
@@ -95,7 +101,7 @@ export type VisitorMessageResult = { message: StoredMessage; conversation: OpenC
  * its job is withdrawn and its count given back, and the message first stored is the answer.
  */
 export async function visitorMessage(
-  ctx: RelayContext,
+  ctx: VisitorMessageContext,
   input: {
     ce: ChatEndpointDocument;
     visitorId: Types.ObjectId;
@@ -122,7 +128,7 @@ export async function visitorMessage(
 }
 
 async function storeVisitorMessage(
-  ctx: RelayContext,
+  ctx: VisitorMessageContext,
   conversation: OpenConversation,
   input: { clientId: string; text: string; files?: MessageFile[]; socket?: string },
 ): Promise<{ message: StoredMessage; duplicate: boolean } | null> {
@@ -169,6 +175,6 @@ async function storeVisitorMessage(
 }
 
 /** Takes back the Slack job of a visitor message that was not stored (a resend, or its conversation had ended). */
-async function withdrawReply(ctx: RelayContext, messageId: string): Promise<void> {
+async function withdrawReply(ctx: VisitorMessageContext, messageId: string): Promise<void> {
   await ctx.models.OutboxJob.deleteOne({ kind: 'slack.reply', 'payload.messageId': messageId });
 }
