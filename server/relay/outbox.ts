@@ -29,11 +29,15 @@ export class PermanentJobError extends Error {}
 /** Runs one job. */
 export type JobHandler<C = RelayContext> = (ctx: C, job: OutboxJobDocument) => Promise<void>;
 /**
- * Runs several consecutive jobs of one key and one kind at once (in order, oldest first), e.g. visitor lines
- * made into one Slack post. It succeeds or fails as a whole; a permanent failure re-runs the jobs one by one,
- * so one bad job fails alone.
+ * Runs several consecutive jobs of one key and one kind at once (in order, oldest first, at most `max`), e.g.
+ * visitor lines made into one Slack post. It may take fewer than offered by answering how many it did (from the
+ * front; at least the first); the others stay queued. It succeeds or fails as a whole; a permanent failure re-runs
+ * the jobs one by one, so one bad job fails alone.
  */
-export type CoalescingHandler<C = RelayContext> = { coalesce: (ctx: C, jobs: OutboxJobDocument[]) => Promise<void>; max: number };
+export type CoalescingHandler<C = RelayContext> = {
+  coalesce: (ctx: C, jobs: OutboxJobDocument[]) => Promise<number | undefined>;
+  max: number;
+};
 export type JobHandlers<C = RelayContext> = Record<OutboxKind, JobHandler<C> | CoalescingHandler<C>>;
 
 /** What the outbox itself needs of its context (the relay's context has it all). */
@@ -369,8 +373,8 @@ export class Outbox<C extends OutboxHost = RelayContext> {
         clearInterval(renew);
         this.running.delete(key);
         const told = this.again.delete(key);
-        if (after !== 'done') this.requeue(key, channel, after);
-        else if (more || told) this.requeue(key, channel, 0);
+        if (typeof after === 'number') this.requeue(key, channel, after);
+        else if (after === 'more' || more || told) this.requeue(key, channel, 0);
         this.kick();
       });
     this.running.set(key, run);
@@ -391,15 +395,23 @@ export class Outbox<C extends OutboxHost = RelayContext> {
     }
   }
 
-  /** Runs a claimed batch; 'done' when its jobs are settled (removed, or failed for good), else when to retry. */
-  private async run(key: string, batch: OutboxJobDocument[]): Promise<'done' | number> {
+  /**
+   * Runs a claimed batch: 'done' when its jobs are settled (removed, or failed for good), 'more' when the handler
+   * left some of them for later, else when to retry.
+   */
+  private async run(key: string, batch: OutboxJobDocument[]): Promise<'done' | 'more' | number> {
     const { OutboxJob } = this.ctx.models;
     const head = batch[0];
     const handler = this.handlers[head.kind];
     try {
+      let done = batch.length;
       if (typeof handler === 'function') await handler(this.ctx, head);
-      else await handler.coalesce(this.ctx, batch);
-      await OutboxJob.deleteMany({ _id: { $in: batch.map((j) => j._id) } });
+      else done = Math.max(1, Math.min(batch.length, (await handler.coalesce(this.ctx, batch)) ?? batch.length));
+      await OutboxJob.deleteMany({ _id: { $in: batch.slice(0, done).map((j) => j._id) } });
+      if (done < batch.length) {
+        // The rest were read but not claimed: the next claim reads them again.
+        return 'more';
+      }
       return 'done';
     } catch (error) {
       const verdict = this.classify(head, error);

@@ -13,7 +13,7 @@ import type { Visitor } from '../models/Visitor';
 import type { ThreadPost } from '../relay/assist';
 import type { RelayContext } from '../relay/context';
 import { payloadString as str } from '../relay/jobs';
-import { type JobHandler, type JobHandlers, PermanentJobError } from '../relay/outbox';
+import { type CoalescingHandler, type JobHandler, type JobHandlers, PermanentJobError } from '../relay/outbox';
 import { visitorAvatarUrl } from '../shared/avatars';
 import { escapeMrkdwn } from '../shared/mrkdwn';
 import { contextLine, headerMessage, threadPostMessage } from './blocks/thread';
@@ -116,50 +116,89 @@ const updateHeader: JobHandler = async (ctx, job) => {
   await client.chat.update({ channel: conversation.slackChannel, ts: conversation.threadTs, ...header });
 };
 
-const postReply: JobHandler = async (ctx, job) => {
-  const message = await ctx.models.Message.findById(str(job, 'messageId')).lean<Message & { _id: Types.ObjectId }>();
-  if (!message) {
-    // The job is stored alongside its message (not after it), so a young job may briefly find none yet.
-    if (Date.now() - job.createdAt.getTime() < 60_000) throw new Error('the message is not stored yet');
-    throw new PermanentJobError('message is gone');
-  }
-  const { conversation, ce, visitor } = await loadConversation(ctx, String(message.conversationId));
-  if (!conversation.threadTs) throw new PermanentJobError('the conversation has no Slack thread');
-  const { client } = await teamClient(ctx, conversation.slackTeamId);
-  const username = visitorLabel(visitor, conversation.number);
-  if (!message.slackTs && message.text) {
-    const { ts } = await postOnce(ctx.models, job, {
-      client,
-      postId: String(message._id),
-      args: {
-        channel: conversation.slackChannel,
-        thread_ts: conversation.threadTs,
-        // What a visitor typed must not ping @channel or forge links.
-        text: escapeMrkdwn(message.text),
-        username,
-        // Slack shows this beside the visitor's posts, as a person's picture.
-        icon_url: visitorAvatarUrl(ctx.publicUrl, String(conversation.visitorId)),
-        reply_broadcast: ce.notifyChannelOnMsg,
-        unfurl_links: false,
-        unfurl_media: false,
-      },
+/** Slack cuts a message's text at 40,000 characters: coalesced visitor lines stop well below that. */
+const MAX_POST_CHARS = 35_000;
+
+/**
+ * Visitor messages waiting for the same thread go out as one post holding their lines in order (each message
+ * records that post's ts); their files are uploaded one message at a time after it. Lines past MAX_POST_CHARS
+ * wait for the next post.
+ */
+const postReplies: CoalescingHandler = {
+  max: 20,
+  async coalesce(ctx, jobs) {
+    const ids = jobs.map((job) => str(job, 'messageId'));
+    const found = await ctx.models.Message.find({ _id: { $in: ids } }).lean<(Message & { _id: Types.ObjectId })[]>();
+    const byId = new Map(found.map((m) => [String(m._id), m]));
+    const messages = ids.map((id, i) => {
+      const message = byId.get(id);
+      // The job is stored alongside its message (not after it), so a young job may briefly find none yet.
+      if (!message && Date.now() - jobs[i].createdAt.getTime() < 60_000) throw new Error('the message is not stored yet');
+      return message ?? null;
     });
-    await ctx.models.Message.updateOne({ _id: message._id }, { $set: { slackTs: ts } });
-  }
-  for (const ref of message.files) {
-    const file = await ctx.models.WidgetFile.findById(ref.id);
-    if (!file || file.slackFileId || !file.data) continue;
-    const uploaded = await client.filesUploadV2({
-      channel_id: conversation.slackChannel,
-      thread_ts: conversation.threadTs,
-      file: file.data,
-      filename: file.name,
-      initial_comment: message.text ? undefined : `${username} sent a file`,
-    });
-    const first = (uploaded.files as { files?: { id?: string }[] }[] | undefined)?.[0]?.files?.[0]?.id ?? 'uploaded';
-    file.slackFileId = first;
-    await file.save();
-  }
+    const first = messages.find((m) => m !== null);
+    if (!first) throw new PermanentJobError('message is gone');
+    const { conversation, ce, visitor } = await loadConversation(ctx, String(first.conversationId));
+    if (!conversation.threadTs) throw new PermanentJobError('the conversation has no Slack thread');
+    const { client } = await teamClient(ctx, conversation.slackTeamId);
+    const username = visitorLabel(visitor, conversation.number);
+    // What a visitor typed must not ping @channel or forge links.
+    const lines: { id: Types.ObjectId; text: string }[] = [];
+    let taken = 0;
+    let chars = 0;
+    for (const message of messages) {
+      const text = message && !message.slackTs && message.text ? escapeMrkdwn(message.text) : '';
+      if (taken > 0 && chars + text.length > MAX_POST_CHARS) break;
+      if (message && text) lines.push({ id: message._id, text });
+      chars += text.length + 1;
+      taken += 1;
+    }
+    if (lines.length > 0) {
+      // Tagged with its first line's message id and listing every line's: a retry that finds the post made by an
+      // attempt whose answer was lost learns which lines it holds (perhaps fewer than are waiting now).
+      const { ts, found } = await postOnce(ctx.models, jobs[0], {
+        client,
+        postId: String(lines[0].id),
+        payload: { lines: lines.map((line) => String(line.id)) },
+        args: {
+          channel: conversation.slackChannel,
+          thread_ts: conversation.threadTs,
+          text: lines.map((line) => line.text).join('\n'),
+          username,
+          // Slack shows this beside the visitor's posts, as a person's picture.
+          icon_url: visitorAvatarUrl(ctx.publicUrl, String(conversation.visitorId)),
+          reply_broadcast: ce.notifyChannelOnMsg,
+          unfurl_links: false,
+          unfurl_media: false,
+        },
+      });
+      const held = Array.isArray(found?.lines) ? new Set(found.lines.map(String)) : null;
+      if (held) {
+        // Only the lines that post holds are done; the jobs after its last line wait for the next post.
+        const last = messages.findLastIndex((m) => m !== null && held.has(String(m._id)));
+        taken = Math.max(1, last + 1);
+        lines.splice(0, lines.length, ...lines.filter((line) => held.has(String(line.id))));
+      }
+      await ctx.models.Message.updateMany({ _id: { $in: lines.map((line) => line.id) } }, { $set: { slackTs: ts } });
+    }
+    for (const message of messages.slice(0, taken)) {
+      for (const ref of message?.files ?? []) {
+        const file = await ctx.models.WidgetFile.findById(ref.id);
+        if (!file || file.slackFileId || !file.data) continue;
+        const uploaded = await client.filesUploadV2({
+          channel_id: conversation.slackChannel,
+          thread_ts: conversation.threadTs,
+          file: file.data,
+          filename: file.name,
+          initial_comment: message?.text ? undefined : `${username} sent a file`,
+        });
+        const id = (uploaded.files as { files?: { id?: string }[] }[] | undefined)?.[0]?.files?.[0]?.id ?? 'uploaded';
+        file.slackFileId = id;
+        await file.save();
+      }
+    }
+    return taken;
+  },
 };
 
 const postNote: JobHandler = async (ctx, job) => {
@@ -239,7 +278,7 @@ export type SlackJobKind = Extract<OutboxKind, `slack.${string}`>;
 export const SLACK_JOB_HANDLERS: Pick<JobHandlers, SlackJobKind> = {
   'slack.header': postHeader,
   'slack.updateHeader': updateHeader,
-  'slack.reply': postReply,
+  'slack.reply': postReplies,
   'slack.note': postNote,
   'slack.invite': inviteBots,
   'slack.offline': postInChannel,

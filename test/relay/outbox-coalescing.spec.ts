@@ -1,0 +1,60 @@
+/**
+ * Visitor lines that wait for their Slack thread (a backlog, a paused worker, a rate limit) reach it as one post
+ * holding them in order, through the real relay and the Slack sandbox.
+ */
+import { expect } from 'chai';
+import { eventually, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from './helpers';
+
+describe('visitor lines waiting for Slack', () => {
+  const server = useRelayServer();
+  let widget: SetUp;
+  beforeEach(async () => {
+    widget = await setUpRelayWidget(server);
+  });
+
+  const threadOf = async () => {
+    let ts = '';
+    await eventually(async () => {
+      ts = (await server.models.Conversation.findOne({ ceId: widget.ceId }))?.threadTs ?? '';
+      expect(ts).to.not.equal('');
+    });
+    return ts;
+  };
+  const replies = (threadTs: string) => server.slack.state.replies(widget.channel, threadTs).map((m) => m.text);
+
+  it('reach the thread as one post holding the lines in order, each message recording its ts', async () => {
+    const { socket } = await VisitorSocket.hello(server, widget.uuid);
+    await say(socket, 'hello?');
+    const threadTs = await threadOf();
+    await eventually(async () => expect(replies(threadTs)).to.deep.equal(['hello?']));
+    const { outbox } = server.parley.relay;
+    await outbox.stop();
+    for (const line of ['is anyone there?', 'I have a question about my <invoice> & my plan', 'it is urgent']) await say(socket, line);
+    outbox.start();
+    await eventually(async () =>
+      expect(replies(threadTs)).to.deep.equal([
+        'hello?',
+        'is anyone there?\nI have a question about my &lt;invoice&gt; &amp; my plan\nit is urgent',
+      ]),
+    );
+    const posted = server.slack.state.replies(widget.channel, threadTs)[1];
+    const messages = await server.models.Message.find({
+      conversationId: (await server.models.Conversation.findOne({ ceId: widget.ceId }))?._id,
+      from: 'visitor',
+    })
+      .sort({ seq: 1 })
+      .lean();
+    expect(messages.map((m) => m.slackTs)).to.deep.equal([messages[0].slackTs, posted.ts, posted.ts, posted.ts]);
+    socket.close();
+  });
+
+  it('keep their own posts when they arrive one at a time', async () => {
+    const { socket } = await VisitorSocket.hello(server, widget.uuid);
+    await say(socket, 'first');
+    const threadTs = await threadOf();
+    await eventually(async () => expect(replies(threadTs)).to.deep.equal(['first']));
+    await say(socket, 'second');
+    await eventually(async () => expect(replies(threadTs)).to.deep.equal(['first', 'second']));
+    socket.close();
+  });
+});
