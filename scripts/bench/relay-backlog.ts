@@ -167,10 +167,13 @@ async function main(): Promise<void> {
       const visitors: WebSocket[] = [];
       for (let i = 0; i < BURST_VISITORS; i++) {
         const ws = await connect(wsUrl, widget.uuid);
+        waiting.set(`warm-up ${i}`, Date.now());
         ws.send(JSON.stringify({ t: 'msg', clientId: `warm-${i}-xxxx`, text: `warm-up ${i}` }));
         visitors.push(ws);
       }
       sockets.push(...visitors);
+      const warmDeadline = Date.now() + 600_000;
+      while (waiting.size > 0 && Date.now() < warmDeadline) await sleep(200);
       await emptyOutbox(600_000);
       tuning.slackPostsPerSecond = DEFAULT_RELAY_TUNING.slackPostsPerSecond;
       tuning.slackBurst = DEFAULT_RELAY_TUNING.slackBurst;
