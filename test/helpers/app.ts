@@ -134,6 +134,8 @@ export const FAST_RELAY: Config['relay'] = {
   presenceTtlMs: 50,
   presenceRefreshMs: 100,
   outboxPollMs: 50,
+  // A process killed mid-post leaves its lease: the others take its jobs over within seconds.
+  outboxLeaseMs: 3000,
   outboxMaxBackoffMs: 300,
   inactivityCheckMs: 3_600_000,
   slackBurst: 50,
