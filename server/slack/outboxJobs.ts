@@ -159,7 +159,7 @@ const postReplies: CoalescingHandler = {
       const { ts, found } = await postOnce(ctx.models, jobs[0], {
         client,
         postId: String(lines[0].id),
-        payload: { lines: lines.map((line) => String(line.id)) },
+        ...(lines.length > 1 ? { payload: { lines: lines.map((line) => String(line.id)) } } : {}),
         args: {
           channel: conversation.slackChannel,
           thread_ts: conversation.threadTs,
@@ -172,7 +172,8 @@ const postReplies: CoalescingHandler = {
           unfurl_media: false,
         },
       });
-      const held = Array.isArray(found?.lines) ? new Set(found.lines.map(String)) : null;
+      // A post found without a list holds its first line alone.
+      const held = found ? new Set(Array.isArray(found.lines) ? found.lines.map(String) : [String(lines[0].id)]) : null;
       if (held) {
         // Only the lines that post holds are done; the jobs after its last line wait for the next post.
         const last = messages.findLastIndex((m) => m !== null && held.has(String(m._id)));

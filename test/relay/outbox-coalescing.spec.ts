@@ -48,6 +48,27 @@ describe('visitor lines waiting for Slack', () => {
     socket.close();
   });
 
+  it('are in the thread once when the answer to their post was lost, and lines queued since follow in a post of their own', async () => {
+    const { socket } = await VisitorSocket.hello(server, widget.uuid);
+    await say(socket, 'hello?');
+    const threadTs = await threadOf();
+    await eventually(async () => expect(replies(threadTs)).to.deep.equal(['hello?']));
+    const { outbox } = server.parley.relay;
+    await outbox.stop();
+    for (const line of ['one', 'two', 'three']) await say(socket, line);
+    server.slack.state.dropResponses('chat.postMessage', { times: 1 });
+    outbox.start();
+    await eventually(async () => expect(server.slack.state.callsOf('chat.postMessage').filter((c) => c.dropped)).to.have.length(1));
+    await outbox.stop();
+    await say(socket, 'four');
+    outbox.start();
+    await eventually(async () =>
+      expect(replies(threadTs).flatMap((t) => t.split('\n'))).to.deep.equal(['hello?', 'one', 'two', 'three', 'four']),
+    );
+    expect(replies(threadTs)).to.deep.equal(['hello?', 'one\ntwo\nthree', 'four']);
+    socket.close();
+  });
+
   it('keep their own posts when they arrive one at a time', async () => {
     const { socket } = await VisitorSocket.hello(server, widget.uuid);
     await say(socket, 'first');
