@@ -83,8 +83,8 @@ export class Outbox<C extends OutboxHost = RelayContext> {
   private readonly claiming = new Set<string>();
   /** Keys told about (enqueue, poke, wake) while they were claimed or ran: looked at again when they finish. */
   private readonly again = new Set<string>();
-  /** Keys whose jobs up to this id run one by one (a coalesced batch failed for good). */
-  private readonly solo = new Map<string, string>();
+  /** Keys whose jobs of a coalesced batch that failed for good run one by one (the batch's job ids). */
+  private readonly solo = new Map<string, Set<string>>();
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
   private readonly blockedUntil = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
@@ -308,8 +308,7 @@ export class Outbox<C extends OutboxHost = RelayContext> {
       }
       const batch = [head];
       const handler = this.handlers[head.kind];
-      const soloUpTo = this.solo.get(key);
-      if (soloUpTo && String(head._id) > soloUpTo) this.solo.delete(key);
+      if (!this.solo.get(key)?.has(String(head._id))) this.solo.delete(key);
       if (typeof handler !== 'function' && !this.solo.has(key)) {
         for (const job of jobs.slice(1)) {
           if (batch.length >= handler.max || job.kind !== head.kind || job.runAt.getTime() > now) break;
@@ -418,7 +417,7 @@ export class Outbox<C extends OutboxHost = RelayContext> {
       const message = error instanceof Error ? error.message : String(error);
       if (verdict.permanent && batch.length > 1) {
         // One of them may be the bad one: run them one by one.
-        this.solo.set(key, String(batch[batch.length - 1]._id));
+        this.solo.set(key, new Set(batch.map((job) => String(job._id))));
         await OutboxJob.updateOne({ _id: head._id }, { $set: { lockedUntil: null, lastError: message } });
         return Date.now();
       }
