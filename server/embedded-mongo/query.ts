@@ -161,13 +161,16 @@ interface PathTree {
   [field: string]: PathTree | true;
 }
 
+/** A path tree without a prototype: a field named `constructor` or `toString` finds nothing it did not put there. */
+const emptyTree = (): PathTree => Object.create(null) as PathTree;
+
 function addPath(tree: PathTree, path: string): void {
   const parts = path.split('.');
   let node = tree;
   for (let i = 0; i < parts.length - 1; i++) {
     const next = node[parts[i]];
     if (next === true) return;
-    node = (node[parts[i]] = next ?? {}) as PathTree;
+    node = (node[parts[i]] = next ?? emptyTree()) as PathTree;
   }
   node[parts[parts.length - 1]] = true;
 }
@@ -176,9 +179,11 @@ function include(value: unknown, tree: PathTree): unknown {
   if (Array.isArray(value)) return value.filter((v) => isPlainObject(v) || Array.isArray(v)).map((v) => include(v, tree));
   if (!isPlainObject(value)) return undefined;
   const out: Document = {};
-  for (const [k, v] of Object.entries(value)) {
+  // Keys, not entries: no [key, value] pair per field of every document a find returns.
+  for (const k of Object.keys(value)) {
     const node = tree[k];
     if (node === undefined) continue;
+    const v = value[k];
     if (node === true) out[k] = v;
     else {
       const sub = include(v, node);
@@ -192,10 +197,10 @@ function exclude(value: unknown, tree: PathTree): unknown {
   if (Array.isArray(value)) return value.map((v) => (isPlainObject(v) || Array.isArray(v) ? exclude(v, tree) : v));
   if (!isPlainObject(value)) return value;
   const out: Document = {};
-  for (const [k, v] of Object.entries(value)) {
+  for (const k of Object.keys(value)) {
     const node = tree[k];
     if (node === true) continue;
-    out[k] = node === undefined ? v : exclude(v, node);
+    out[k] = node === undefined ? value[k] : exclude(value[k], node);
   }
   return out;
 }
@@ -274,12 +279,12 @@ export function compileProjection(projection: unknown): Projector | undefined {
     throw new CommandError(31254, `Cannot do exclusion on field ${excludes[0]} in inclusion projection`);
   }
   if (includes.length) {
-    const tree: PathTree = {};
+    const tree = emptyTree();
     if (idMode !== false) addPath(tree, '_id');
     for (const p of includes) addPath(tree, p);
     return (doc) => include(doc, tree) as Document;
   }
-  const tree: PathTree = {};
+  const tree = emptyTree();
   if (idMode === false) addPath(tree, '_id');
   for (const p of excludes) addPath(tree, p);
   if (idMode === true && excludes.length === 0) return undefined;

@@ -152,7 +152,7 @@ export async function transcript(models: Models, ce: Room, chatId: string): Prom
  * Chats read from the store and looked up with their visitors at a time by the downloads: few enough that a
  * batch dies young (what outlives a garbage collection of the young generation is what grows the heap).
  */
-const BATCH = 500;
+const BATCH = 250;
 
 /** A batch of raw chats (the fields `presentChat` reads) and, by id, the visitors they name. */
 export type ChatBatch = { rows: ConversationRow[]; visitors: Map<string, VisitorRow> };
