@@ -24,6 +24,17 @@ function bodyParserMessage(error: unknown): string | undefined {
   }
 }
 
+/**
+ * The public widget API (/widget/...) answers in the same `{ Message, Error }` shape, with the codes the widget
+ * shows a text for (WidgetErrorCode): an unreadable or oversized body, and input a schema refused, get theirs.
+ */
+function widgetCodes(error: unknown, body: ApiErrorBody): ApiErrorBody {
+  const type = typeof error === 'object' && error !== null ? (error as { type?: unknown }).type : undefined;
+  if (type === 'entity.too.large') return { Message: 'The request is too large.', Error: 'too_large' };
+  if (body.Error === ERROR_CODES.badRequest) return { ...body, Error: 'bad_frame' };
+  return body;
+}
+
 /** The one place errors become responses: `{ Message, Error }`, and never a leak of internals. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
@@ -52,7 +63,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       body = { Message: 'An unexpected error occurred, please contact support', Error: ERROR_CODES.internal };
       logger.error(`${req.method} ${req.originalUrl} failed:`, error instanceof Error ? error.stack : error);
     }
-    res.status(status).json(body);
+    res.status(status).json(req.originalUrl.startsWith('/widget/') ? widgetCodes(error, body) : body);
   };
 }
 

@@ -17,6 +17,8 @@ export const TITLE_CHARS = 300;
 export const FEEDBACK_CHARS = 2000;
 /** The widget pings this often; the server closes a socket silent for twice as long. */
 export const HEARTBEAT_MS = 25_000;
+/** Largest file a visitor may upload, in bytes (the panel checks it before sending, the server again). */
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
 /**
  * The same limits as one object, as the server uses them. The widget imports the single constants above:

@@ -1,6 +1,7 @@
 import { WebClient } from '@slack/web-api';
 import { expect } from 'chai';
 import request from 'supertest';
+import { MAX_UPLOAD_BYTES } from '../../server/shared/widget-constants';
 import { slackSignature } from '../slack/helpers';
 import { ACME, ALICE, eventually, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from './helpers';
 
@@ -61,6 +62,48 @@ describe('files in conversations', () => {
     const { socket, welcome } = await VisitorSocket.hello(server, widget.uuid);
     const res = await upload(welcome.visitorToken, 'a.png', Buffer.from('x')).expect(400);
     expect(res.body.Error).to.equal('uploads_disabled');
+    socket.close();
+  });
+
+  it('answers 400 too_large, with CORS headers the widget can read, for a file over the limit, and stores nothing', async () => {
+    const { socket, welcome } = await VisitorSocket.hello(server, widget.uuid);
+    const origin = 'https://shop.example';
+    const over = await upload(welcome.visitorToken, 'big.png', Buffer.alloc(MAX_UPLOAD_BYTES + 1))
+      .set('Origin', origin)
+      .expect(400);
+    expect(over.body).to.deep.equal({ Message: 'Files are limited to 10 MB.', Error: 'too_large' });
+    expect(over.headers['access-control-allow-origin']).to.equal(origin);
+    // Past what the body parser reads at all: the same code.
+    const huge = await upload(welcome.visitorToken, 'huge.png', Buffer.alloc(MAX_UPLOAD_BYTES + 256 * 1024)).expect(400);
+    expect(huge.body.Error).to.equal('too_large');
+    expect(await server.models.WidgetFile.countDocuments({ ceId: widget.ceId })).to.equal(0);
+    socket.close();
+  });
+
+  it('answers 400 bad_frame for a body that is not multipart, a form without a file, and a visitor who never started a chat', async () => {
+    const { socket, welcome } = await VisitorSocket.hello(server, widget.uuid);
+    const post = () => request(server.url).post(`/widget/api/${widget.uuid}/files`).set('X-Visitor-Token', welcome.visitorToken);
+    const json = await post().send({ file: 'x' }).expect(400);
+    expect(json.body).to.deep.equal({ Message: 'Send the file as multipart/form-data in the field "file".', Error: 'bad_frame' });
+    const noFile = await post().field('note', 'hello').expect(400);
+    expect(noFile.body).to.deep.equal({ Message: 'Send the file in the field "file".', Error: 'bad_frame' });
+    const stranger = await upload('a-token-nobody-was-ever-given', 'a.png', Buffer.from('x')).expect(400);
+    expect(stranger.body).to.deep.equal({ Message: 'Start the chat before sending a file.', Error: 'bad_frame' });
+    expect(await server.models.WidgetFile.countDocuments({ ceId: widget.ceId })).to.equal(0);
+    socket.close();
+  });
+
+  it('answers 404 unknown_widget for a widget that does not exist, and 403 not_allowed_here for a refused origin', async () => {
+    const { socket, welcome } = await VisitorSocket.hello(server, widget.uuid);
+    const unknown = await request(server.url)
+      .post('/widget/api/no-such-widget/files')
+      .set('X-Visitor-Token', welcome.visitorToken)
+      .attach('file', Buffer.from('x'), { filename: 'a.png', contentType: 'image/png' })
+      .expect(404);
+    expect(unknown.body).to.deep.equal({ Message: 'This chat widget does not exist.', Error: 'unknown_widget' });
+    const refused = await upload(welcome.visitorToken, 'a.png', Buffer.from('x')).set('Origin', 'null').expect(403);
+    expect(refused.body.Error).to.equal('not_allowed_here');
+    expect(await server.models.WidgetFile.countDocuments({ ceId: widget.ceId })).to.equal(0);
     socket.close();
   });
 

@@ -3,6 +3,7 @@
  * triggers.
  */
 import type { ChatEndpoint } from '../../models/ChatEndpoint';
+import type { WidgetFile } from '../../models/WidgetFile';
 import { type PublicWidgetSettings, VISITOR_SETTING_KEYS } from '../../shared/widget-config';
 
 export type { PublicWidgetSettings } from '../../shared/widget-config';
@@ -48,4 +49,10 @@ export function publicSettings(ce: ChatEndpoint): PublicWidgetSettings {
   const out: Record<string, unknown> = {};
   for (const key of VISITOR_SETTING_KEYS) out[key] = ce[key];
   return { ...(out as Pick<ChatEndpoint, (typeof VISITOR_SETTING_KEYS)[number]>), triggers: publicTriggers(ce.triggerJson) };
+}
+
+/** What the widget gets back for a file its visitor uploaded: the link it shows in the chat. */
+export function presentUploadedFile(file: Pick<WidgetFile, 'name' | 'size' | 'mimetype'> & { _id: unknown }, publicUrl: string) {
+  const id = String(file._id);
+  return { id, name: file.name, size: file.size, url: `${publicUrl}/widget/files/${id}`, mimetype: file.mimetype };
 }

@@ -4,7 +4,7 @@
  * to the pure reducer (reducer.ts) and applies the effects it answers. The screens draw themselves
  * (screens/: chat, offline form, info prompts, chat end, question group).
  */
-import { TITLE_CHARS, URL_CHARS } from '../../../server/shared/widget-constants';
+import { MAX_UPLOAD_BYTES, TITLE_CHARS, URL_CHARS } from '../../../server/shared/widget-constants';
 import type { ServerFrame } from '../../../server/shared/widget-protocol';
 import {
   MOBILE_QUERY,
@@ -39,7 +39,6 @@ import { errorText } from './text';
 
 /** A rate-limited message is sent again after this long. */
 const RESEND_MS = 4000;
-const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
 const newClientId = (): string =>
   typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 12)}`;
@@ -265,8 +264,8 @@ function createPanel(ctx: PanelContext): PanelHandle {
   async function upload(file: File): Promise<void> {
     const token = state.stored.token;
     if (!token) return;
-    if (file.size > MAX_FILE_BYTES) {
-      showBanner('Files can be at most 10 MB.');
+    if (file.size > MAX_UPLOAD_BYTES) {
+      showBanner(`Files can be at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB.`);
       return;
     }
     const note = h('li', { class: 'system' }, `Uploading ${file.name}…`);
