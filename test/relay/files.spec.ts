@@ -151,6 +151,14 @@ describe('files in conversations', () => {
       .expect(200);
     expect(got.headers['content-disposition']).to.include('attachment');
     expect(String(got.body instanceof Buffer ? got.body : got.text)).to.include('%PDF invoice');
+    // Gone from Slack: a plain 404 the browser shows, not an "attachment" download of the error.
+    await server.models.WidgetFile.updateOne({ slackFileId: fileId }, { $set: { slackFileId: 'F0GONE0000' } });
+    const gone = await request(server.url)
+      .get(new URL(file?.url ?? '').pathname)
+      .query({ v: welcome.visitorToken })
+      .expect(404);
+    expect(gone.body).to.deep.equal({ Message: 'File not found.', Error: 'not_found' });
+    expect(gone.headers['content-disposition']).to.equal(undefined);
     socket.close();
   });
 });

@@ -37,6 +37,18 @@ export function widgetApiRouter(relay: Relay): Router {
   const { models, config } = relay;
   const router = Router();
   const wsUrl = `${config.publicUrl.replace(/^http/, 'ws')}${WS_PATH}`;
+  /** An operator's file, fetched from Slack with the team's token; null when Slack no longer has it. */
+  const slackFileBytes = async (teamId: string, fileId: string): Promise<Buffer | null> => {
+    const team = await relay.slack.forTeam(teamId);
+    if (!team) return null;
+    const info = await team.client.files.info({ file: fileId }).catch(() => null);
+    const url = info?.file?.url_private_download ?? info?.file?.url_private;
+    if (!url) return null;
+    const upstream = await fetch(url, { headers: { Authorization: `Bearer ${team.token}` }, signal: AbortSignal.timeout(20_000) }).catch(
+      () => null,
+    );
+    return upstream?.ok ? Buffer.from(await upstream.arrayBuffer()) : null;
+  };
   const unknownWidget = () => new NotFoundError('This chat widget does not exist.', 'unknown_widget');
 
   router.options('/widget/api/:uuid/:what', cors, (_req, res) => {
@@ -106,6 +118,8 @@ export function widgetApiRouter(relay: Relay): Router {
     const conversation = file.conversationId ? await models.Conversation.findById(file.conversationId) : null;
     const mine = conversation ? conversation.visitorId.equals(visitor._id) : file.visitorId?.equals(visitor._id) === true;
     if (!mine) throw notFound();
+    const bytes = file.data ?? (await slackFileBytes(file.slackTeamId, file.slackFileId));
+    if (!bytes) throw notFound();
     res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
     res.setHeader('Cache-Control', 'private, max-age=3600');
     res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -114,20 +128,7 @@ export function widgetApiRouter(relay: Relay): Router {
     const inline = /^image\/(png|jpeg|gif|webp)$/.test(file.mimetype);
     res.setHeader('Content-Disposition', `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${safeName}`);
     res.type(inline ? file.mimetype : 'application/octet-stream');
-    if (file.data) {
-      res.send(file.data);
-      return;
-    }
-    const team = await relay.slack.forTeam(file.slackTeamId);
-    if (!team) throw notFound();
-    const info = await team.client.files.info({ file: file.slackFileId }).catch(() => null);
-    const url = info?.file?.url_private_download ?? info?.file?.url_private;
-    if (!url) throw notFound();
-    const upstream = await fetch(url, { headers: { Authorization: `Bearer ${team.token}` }, signal: AbortSignal.timeout(20_000) }).catch(
-      () => null,
-    );
-    if (!upstream?.ok) throw notFound();
-    res.send(Buffer.from(await upstream.arrayBuffer()));
+    res.send(bytes);
   });
 
   // Errors of every route here go to the one error handler (server/http/errorHandler.ts), which answers
