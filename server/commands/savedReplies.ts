@@ -9,6 +9,7 @@ import { NotFoundError, ValidationError } from '../errors';
 import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { SavedReplyDocument } from '../models/SavedReply';
+import { escapeMrkdwn } from '../shared/mrkdwn';
 import type { SavedReplyInput, SavedReplyView } from '../shared/savedReplies';
 
 export type { SavedReplyView } from '../shared/savedReplies';
@@ -91,17 +92,17 @@ export function renderForWidget(decoded: string): { text: string; html: string }
 
 /** The same response as Slack mrkdwn: links as <url|label>, bold as *…*, everything else escaped. */
 export function renderForSlack(decoded: string): string {
-  const escape = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   const parts: string[] = [];
   const tag = /<a\s[^>]*href="([^"]*)"[^>]*>([\s\S]*?)<\/a>|<(strong|b)>([\s\S]*?)<\/\3>|<br\s*\/?>/gi;
   let at = 0;
   for (const m of decoded.matchAll(tag)) {
-    parts.push(escape(he.decode(sanitizeHtml(decoded.slice(at, m.index), { allowedTags: [], allowedAttributes: {} }))));
-    if (m[1] !== undefined) parts.push(/^(https?:|mailto:)/i.test(m[1]) ? `<${m[1]}|${escape(m[2] ?? '')}>` : escape(m[2] ?? ''));
-    else if (m[3] !== undefined) parts.push(`*${escape(m[4] ?? '')}*`);
+    parts.push(escapeMrkdwn(he.decode(sanitizeHtml(decoded.slice(at, m.index), { allowedTags: [], allowedAttributes: {} }))));
+    if (m[1] !== undefined)
+      parts.push(/^(https?:|mailto:)/i.test(m[1]) ? `<${m[1]}|${escapeMrkdwn(m[2] ?? '')}>` : escapeMrkdwn(m[2] ?? ''));
+    else if (m[3] !== undefined) parts.push(`*${escapeMrkdwn(m[4] ?? '')}*`);
     else parts.push('\n');
     at = (m.index ?? 0) + m[0].length;
   }
-  parts.push(escape(he.decode(sanitizeHtml(decoded.slice(at), { allowedTags: [], allowedAttributes: {} }))));
+  parts.push(escapeMrkdwn(he.decode(sanitizeHtml(decoded.slice(at), { allowedTags: [], allowedAttributes: {} }))));
   return parts.join('');
 }

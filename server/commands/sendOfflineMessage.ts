@@ -8,11 +8,10 @@
 import type { ConversationContext } from '../conversations/context';
 import { hashToken } from '../conversations/visitors';
 import { fireWebhook } from '../conversations/webhooks';
+import { escapeHtml } from '../escapeHtml';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import { escapeMrkdwn } from '../shared/mrkdwn';
 import type { OfflineMessage } from '../shared/widget-protocol';
-
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 export async function sendOfflineMessage(
   ctx: Pick<ConversationContext, 'models' | 'outbox'>,

@@ -1,10 +1,9 @@
 /** The transcript of a conversation, as the e-mail a visitor or the transcript recipient receives. */
 
+import { escapeHtml } from '../escapeHtml';
 import type { MailMessage } from '../mail';
 import type { Models } from '../models';
 import type { ConversationDocument } from '../models/Conversation';
-
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 export async function transcriptMail(
   models: Models,

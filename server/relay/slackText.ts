@@ -4,10 +4,10 @@
  * mrkdwn: server/shared/mrkdwn.ts; how a visitor is named: server/conversations/visitors.ts.
  */
 import { replaceShortcodes } from '../emoji';
+import { unescapeMrkdwn } from '../shared/mrkdwn';
 
 /** Slack's escaping undone, and emoji shortcodes shown as the emoji the visitor would see in Slack. */
-const decodeEntities = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-const decode = (s: string) => replaceShortcodes(decodeEntities(s));
+const decode = (s: string) => replaceShortcodes(unescapeMrkdwn(s));
 const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
@@ -21,7 +21,7 @@ function pieces(raw: string): Piece[] {
     if (m.index > last) out.push({ text: decode(raw.slice(last, m.index)) });
     const target = m[1];
     const label = m[2] !== undefined ? decode(m[2]) : undefined;
-    if (/^(https?:|mailto:)/i.test(target)) out.push({ text: label ?? decodeEntities(target), href: decodeEntities(target) });
+    if (/^(https?:|mailto:)/i.test(target)) out.push({ text: label ?? unescapeMrkdwn(target), href: unescapeMrkdwn(target) });
     else if (target.startsWith('@')) out.push({ text: label ? `@${label}` : '@someone' });
     else if (target.startsWith('#')) out.push({ text: label ? `#${label}` : '#channel' });
     else if (target.startsWith('!')) out.push({ text: label ?? `@${target.slice(1).split('^')[0]}` });

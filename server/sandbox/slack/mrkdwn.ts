@@ -2,6 +2,7 @@
 // modals and every text object of a block. Slack text arrives with &, < and > escaped; <…> are tokens
 // (links, mentions, dates). Shortcodes come from Slack's own table (server/emoji.ts).
 import { replaceShortcodes } from '../../emoji';
+import { unescapeMrkdwn } from '../../shared/mrkdwn';
 import { escapeHtml } from './html';
 
 export type MrkdwnNames = {
@@ -14,7 +15,6 @@ const HOLE = (n: number) => `\u0001${n}\u0002`;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the placeholders are control characters nobody types
 const HOLE_PATTERN = /\u0001(\d+)\u0002/g;
 
-const decodeEntities = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 const SAFE_HREF = /^(https?:\/\/|mailto:)/i;
 
 /** `:name:` (and `:name::skin-tone-2:`) as emoji; unknown names (custom emoji) stay as typed, as in Slack. */
@@ -93,8 +93,8 @@ function dateHtml(parts: string[], fallback: string | undefined, now: Date): str
 /** The HTML of one `<…>` token (its inside, still entity-encoded as Slack sends it). */
 function tokenHtml(inside: string, names: MrkdwnNames, now: Date): string {
   const bar = inside.indexOf('|');
-  const target = decodeEntities(bar >= 0 ? inside.slice(0, bar) : inside);
-  const label = bar >= 0 ? decodeEntities(inside.slice(bar + 1)) : undefined;
+  const target = unescapeMrkdwn(bar >= 0 ? inside.slice(0, bar) : inside);
+  const label = bar >= 0 ? unescapeMrkdwn(inside.slice(bar + 1)) : undefined;
   const mention = (text: string) => `<span class="mention">${escapeHtml(text)}</span>`;
   if (target.startsWith('@')) return mention(`@${label ?? names.user(target.slice(1))}`);
   if (target.startsWith('#')) return mention(`#${label ?? names.channel(target.slice(1))}`);
@@ -176,7 +176,7 @@ export function renderMrkdwn(text: string, names: MrkdwnNames, now: Date = new D
         return HOLE(tokens.length - 1);
       });
       // Slack's escaping undone, then escaped once for HTML.
-      const escaped = escapeHtml(decodeEntities(withHoles));
+      const escaped = escapeHtml(unescapeMrkdwn(withHoles));
       const isCode = index % 2 === 1 && index < segments.length - 1;
       const html = isCode ? `<pre>${escaped.replace(/^\n/, '')}</pre>` : lines(escaped);
       return html.replace(HOLE_PATTERN, (_m, i: string) => tokens[Number(i)] ?? '');
@@ -186,13 +186,13 @@ export function renderMrkdwn(text: string, names: MrkdwnNames, now: Date = new D
 
 /** A plain_text object: entities decoded, shortcodes as emoji unless `emoji: false`. */
 export function renderPlain(text: string, emoji: boolean): string {
-  const escaped = escapeHtml(decodeEntities(text ?? '')).replace(/\n/g, '<br>');
+  const escaped = escapeHtml(unescapeMrkdwn(text ?? '')).replace(/\n/g, '<br>');
   return emoji ? emojify(escaped) : escaped;
 }
 
 /** Text for places that take no markup (select options, titles, placeholders): entities decoded, emoji as characters. */
 export function plainText(text: string, emoji = true): string {
-  const decoded = decodeEntities(text ?? '');
+  const decoded = unescapeMrkdwn(text ?? '');
   return emoji ? replaceShortcodes(decoded) : decoded;
 }
 

@@ -4,6 +4,7 @@
  * online, offline or into manual mode, edit the operating hours, and open the settings in the console.
  */
 import type { types } from '@slack/bolt';
+import { escapeMrkdwn } from '../../shared/mrkdwn';
 
 type KnownBlock = types.KnownBlock;
 
@@ -28,14 +29,12 @@ export type HomeWidget = {
   waiting: { number: number; name: string; since: Date; link: string }[];
 };
 
-/** Slack mrkdwn escaping of text Parley did not write. */
-const esc = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const plain = (text: string) => ({ type: 'plain_text' as const, text, emoji: true });
 
 function waitingText(w: HomeWidget): string {
   if (w.waiting.length === 0) return 'No conversation is waiting for an answer.';
   const lines = w.waiting.map((c) => {
-    const label = `#${c.number} · ${esc(c.name)}`;
+    const label = `#${c.number} · ${escapeMrkdwn(c.name)}`;
     // Slack shows the time in the reader's own time zone; the text stays the same, so an unchanged home is not republished.
     const since = `<!date^${Math.floor(c.since.getTime() / 1000)}^{time}|${c.since.toISOString().slice(11, 16)} UTC>`;
     return `• ${c.link ? `<${c.link}|${label}>` : label}, waiting since ${since}`;
@@ -81,7 +80,7 @@ export function homeView(input: { consoleUrl: string; widgets: HomeWidget[] }): 
       {
         type: 'section',
         block_id: `widget_${w.id}`,
-        text: { type: 'mrkdwn', text: `<#${w.channelId}> (${esc(w.channelName)})\n${state}: ${w.why}` },
+        text: { type: 'mrkdwn', text: `<#${w.channelId}> (${escapeMrkdwn(w.channelName)})\n${state}: ${w.why}` },
       },
       { type: 'context', elements: [{ type: 'mrkdwn', text: `Today: *${w.today}* · Last 30 days: *${w.last30Days}*` }] },
       { type: 'section', text: { type: 'mrkdwn', text: waitingText(w) } },
