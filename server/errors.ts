@@ -1,18 +1,21 @@
 /**
- * Errors that cross the HTTP boundary. Each has a code (the Error field of the `{ Message, Error }`
- * body), an HTTP status, and whether it is worth reporting to operators (only unexpected ones are).
+ * Parley's one error family (bolt-js CodedError style): every error a user may read is an AppError with a code,
+ * an HTTP status and whether it is worth reporting to operators (only unexpected ones are). Each transport turns
+ * them into its own shape in one place: http/errorHandler.ts (the `{ Message, Error }` body),
+ * slack/listeners/failures.ts (an ephemeral text) and relay/widgetErrors.ts (a widget `error` frame).
  */
 
 import { MESSAGES } from './shared/auth';
 import { ERROR_CODES } from './shared/constants';
+import type { WidgetErrorCode } from './shared/widget-constants';
 
 export class AppError extends Error {
   readonly status: number;
   readonly code: string;
   readonly isReportable: boolean;
 
-  constructor(message: string, options: { status: number; code: string; isReportable?: boolean }) {
-    super(message);
+  constructor(message: string, options: { status: number; code: string; isReportable?: boolean; cause?: unknown }) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.status = options.status;
     this.code = options.code;
@@ -71,4 +74,30 @@ export class RateLimitError extends AppError {
   constructor(message = 'Too many attempts, please wait a few minutes and try again', code: string = ERROR_CODES.rateLimited) {
     super(message, { status: 429, code });
   }
+}
+
+/** A refusal a Slack user reads as it is: the conversation ended, no webhook is set, a bad address … */
+export class ActionRefused extends AppError {
+  constructor(message: string) {
+    super(message, { status: 400, code: ERROR_CODES.actionRefused });
+  }
+}
+
+/** A visitor's request the widget protocol refuses, with the code the widget shows a message for. */
+export class WidgetRefusal extends AppError {
+  declare readonly code: WidgetErrorCode;
+  constructor(code: WidgetErrorCode, message: string) {
+    super(message, { status: 400, code });
+  }
+}
+
+/** Any thrown value as an AppError: itself when it is one, else a reportable 500 that keeps the original as its cause. */
+export function asCodedError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  return new AppError('An unexpected error occurred, please contact support', {
+    status: 500,
+    code: ERROR_CODES.internal,
+    isReportable: true,
+    cause: error,
+  });
 }

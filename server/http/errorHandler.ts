@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import mongoose from 'mongoose';
-import { AppError, MissingScopeError, NotFoundError } from '../errors';
+import { AppError, asCodedError, MissingScopeError, NotFoundError } from '../errors';
 import type { ApiErrorBody } from '../shared/auth';
 import { ERROR_CODES } from '../shared/constants';
 
@@ -59,8 +59,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       status = 400;
       body = { Message: parserMessage, Error: ERROR_CODES.badRequest };
     } else {
-      status = 500;
-      body = { Message: 'An unexpected error occurred, please contact support', Error: ERROR_CODES.internal };
+      const coded = asCodedError(error);
+      status = coded.status;
+      body = { Message: coded.message, Error: coded.code };
       logger.error(`${req.method} ${req.originalUrl} failed:`, error instanceof Error ? error.stack : error);
     }
     res.status(status).json(req.originalUrl.startsWith('/widget/') ? widgetCodes(error, body) : body);

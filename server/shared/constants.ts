@@ -58,5 +58,6 @@ export const ERROR_CODES = {
   conflict: 'conflict',
   forbidden: 'forbidden',
   internal: 'internal_error',
+  actionRefused: 'action_refused',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
