@@ -4,18 +4,10 @@
  */
 import type { Types } from 'mongoose';
 import type { Conversation } from '../models/Conversation';
-import type { WidgetErrorCode } from '../shared/widget-protocol';
 import type { ConversationContext } from './context';
 import { appendEntry, entryFrame, type NewEntry, type StoredMessage } from './history';
 
-export class WidgetRefusal extends Error {
-  constructor(
-    readonly code: WidgetErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export { WidgetRefusal } from '../errors';
 
 export const REFUSALS = {
   offline: 'Nobody is available right now. Please leave a message instead.',

@@ -19,12 +19,13 @@ import { identifyVisitor } from '../commands/identifyVisitor';
 import { visitorMessage } from '../commands/sendVisitorMessage';
 import { mailTranscript, rateConversation, updateVisitorInfo, visitorOnPage, visitorSeen } from '../commands/visitorFrames';
 import { entryFrame, frameSeq, type StoredMessage, serialised } from '../conversations/history';
-import { type OpenConversation, WidgetRefusal } from '../conversations/record';
+import type { OpenConversation } from '../conversations/record';
 import type { ConversationDocument } from '../models/Conversation';
 import { type ClientFrame, ClientFrameSchema, type ServerFrame, WIDGET_LIMITS, type WidgetErrorCode } from '../shared/widget-protocol';
 import { afterVisitorMessage, answerQuestion } from './assist';
 import type { RelayContext } from './context';
 import { clientIp, countryAllowed, countryOf } from './visitorIp';
+import { widgetErrorOf } from './widgetErrors';
 
 export const WS_PATH = '/ws';
 
@@ -280,12 +281,8 @@ export class Gateway {
     session.busy = session.busy
       .then(() => this.handle(session, frame))
       .catch((error: unknown) => {
-        if (error instanceof WidgetRefusal) {
-          this.error(session, error.code, error.message, frame.t === 'msg' ? frame.clientId : undefined);
-          return;
-        }
-        this.ctx.logger.error('relay: frame failed', error);
-        this.error(session, 'bad_frame', 'Something went wrong; please try again.', frame.t === 'msg' ? frame.clientId : undefined);
+        const { code, message } = widgetErrorOf(error, this.ctx.logger);
+        this.error(session, code, message, frame.t === 'msg' ? frame.clientId : undefined);
       });
   }
 

@@ -11,6 +11,7 @@ import { serialised } from '../conversations/history';
 import { record } from '../conversations/record';
 import { conversationPayload, transcriptMail } from '../conversations/transcript';
 import { visitorLabel } from '../conversations/visitors';
+import { ActionRefused } from '../errors';
 import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { ConversationDocument } from '../models/Conversation';
@@ -19,8 +20,7 @@ import { escapeMrkdwn } from '../shared/mrkdwn';
 import { ClientFrameSchema } from '../shared/widget-protocol';
 import type { Operator } from './operators';
 
-/** A refusal the operator reads as is (the conversation ended, no webhook set, a bad address …). */
-export class ActionRefused extends Error {}
+export { ActionRefused };
 
 /** The e-mail address as the widget's transcript request validates it; the refusal says what is wrong. */
 export function transcriptAddress(input: string): string {
