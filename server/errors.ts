@@ -6,15 +6,26 @@
  */
 
 import { MESSAGES } from './shared/auth';
-import { ERROR_CODES } from './shared/constants';
+import { ERROR_CODES, type ErrorCode } from './shared/constants';
 import type { WidgetErrorCode } from './shared/widget-constants';
+
+/**
+ * A code Parley passes on as another service said it (Slack's `name_taken`, Stripe's `card_declined` …): the
+ * console shows Slack's and Stripe's own wording for them. Made only through `external()`, so every code that is
+ * not Parley's own is marked where it enters.
+ */
+export type ExternalCode = string & { readonly __external: true };
+export const external = (code: string): ExternalCode => code as ExternalCode;
+
+/** Every code an AppError may carry: Parley's own, the widget protocol's, or one passed on from Slack or Stripe. */
+export type AppErrorCode = ErrorCode | WidgetErrorCode | ExternalCode;
 
 export class AppError extends Error {
   readonly status: number;
-  readonly code: string;
+  readonly code: AppErrorCode;
   readonly isReportable: boolean;
 
-  constructor(message: string, options: { status: number; code: string; isReportable?: boolean; cause?: unknown }) {
+  constructor(message: string, options: { status: number; code: AppErrorCode; isReportable?: boolean; cause?: unknown }) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.status = options.status;
@@ -25,7 +36,7 @@ export class AppError extends Error {
 
 /** 400: the input is wrong; the message is shown to the user. */
 export class ValidationError extends AppError {
-  constructor(message: string, code: string = ERROR_CODES.badRequest) {
+  constructor(message: string, code: AppErrorCode = ERROR_CODES.badRequest) {
     super(message, { status: 400, code });
   }
 }
@@ -43,35 +54,35 @@ export class MissingScopeError extends ValidationError {
 
 /** 401: credentials are required (used where a 403 would log the console out wrongly). */
 export class AuthenticationError extends AppError {
-  constructor(message = 'Authentication required', code: string = ERROR_CODES.unauthenticated) {
+  constructor(message = 'Authentication required', code: AppErrorCode = ERROR_CODES.unauthenticated) {
     super(message, { status: 401, code });
   }
 }
 
 /** 402: the plan does not allow this. */
 export class PaymentRequiredError extends AppError {
-  constructor(message = 'Your plan does not include this feature', code: string = ERROR_CODES.paymentRequired) {
+  constructor(message = 'Your plan does not include this feature', code: AppErrorCode = ERROR_CODES.paymentRequired) {
     super(message, { status: 402, code });
   }
 }
 
 /** 403: missing, bad or revoked session, or not allowed; the console logs out on it. */
 export class AuthorizationError extends AppError {
-  constructor(message: string = MESSAGES.sessionInvalid, code: string = ERROR_CODES.sessionInvalid) {
+  constructor(message: string = MESSAGES.sessionInvalid, code: AppErrorCode = ERROR_CODES.sessionInvalid) {
     super(message, { status: 403, code });
   }
 }
 
 /** 404: unknown, or belongs to another account (the two are not told apart). */
 export class NotFoundError extends AppError {
-  constructor(message = 'Not found', code: string = ERROR_CODES.notFound) {
+  constructor(message = 'Not found', code: AppErrorCode = ERROR_CODES.notFound) {
     super(message, { status: 404, code });
   }
 }
 
 /** 429 */
 export class RateLimitError extends AppError {
-  constructor(message = 'Too many attempts, please wait a few minutes and try again', code: string = ERROR_CODES.rateLimited) {
+  constructor(message = 'Too many attempts, please wait a few minutes and try again', code: AppErrorCode = ERROR_CODES.rateLimited) {
     super(message, { status: 429, code });
   }
 }

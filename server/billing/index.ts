@@ -7,7 +7,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Types } from 'mongoose';
 import type { Config } from '../config';
-import { AppError, PaymentRequiredError, ValidationError } from '../errors';
+import { AppError, external, PaymentRequiredError, ValidationError } from '../errors';
 import type { Logger } from '../http/errorHandler';
 import type { Models } from '../models';
 import type { AccountDocument } from '../models/Account';
@@ -43,7 +43,7 @@ function billingError(error: unknown, logger: Logger): AppError {
   if (error instanceof AppError) return error;
   const stripeError = error as { type?: string; message?: string; code?: string };
   if (stripeError.type === 'StripeCardError') {
-    return new PaymentRequiredError(stripeError.message || 'Your card was declined.', stripeError.code || 'card_declined');
+    return new PaymentRequiredError(stripeError.message || 'Your card was declined.', external(stripeError.code || 'card_declined'));
   }
   // Stripe's messages and request ids only: never the request (it may carry the key) or card data.
   logger.error(`billing: Stripe call failed (${stripeError.type ?? 'unknown'}): ${stripeError.message ?? String(error)}`);

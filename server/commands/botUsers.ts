@@ -4,7 +4,7 @@
  * when it opens a conversation's thread (server/slack/outboxJobs.ts, slack.invite).
  */
 import type { WebClient } from '@slack/web-api';
-import { MissingScopeError, NotFoundError, ValidationError } from '../errors';
+import { external, MissingScopeError, NotFoundError, ValidationError } from '../errors';
 import type { Models } from '../models';
 import type { BotUserDocument } from '../models/BotUser';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
@@ -29,7 +29,7 @@ function slackFailure(error: unknown, what: string): Error {
   const code = slackErrorCode(error);
   if (code === 'missing_scope') return new MissingScopeError(MISSING_USERS_READ);
   if (code === 'user_not_found') return new ValidationError('This Slack user does not exist (any more).', code);
-  return new ValidationError(`${what} (Slack said: ${code ?? 'unreachable'})`, code ?? 'slack_error');
+  return new ValidationError(`${what} (Slack said: ${code ?? 'unreachable'})`, code === undefined ? 'slack_error' : external(code));
 }
 
 function present(m: SlackMember): SlackUserView {

@@ -3,7 +3,7 @@
  * token of the widget's team. Slack failures become 400s with a message the console shows as is.
  */
 import type { WebClient } from '@slack/web-api';
-import { ValidationError } from '../errors';
+import { external, ValidationError } from '../errors';
 import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { SlackRoom } from '../shared/types';
@@ -35,7 +35,7 @@ function slackFailure(error: unknown, fallback: string): ValidationError {
   if (!isSlackCallError(error)) throw error;
   const code = slackErrorCode(error);
   if (code === undefined) return new ValidationError(fallback, 'slack_error');
-  return new ValidationError(MESSAGES[code] ?? `${fallback} (Slack said: ${code})`, code);
+  return new ValidationError(MESSAGES[code] ?? `${fallback} (Slack said: ${code})`, external(code));
 }
 
 type SlackChannel = {
@@ -63,7 +63,8 @@ export async function listRooms(models: Models, ce: ChatEndpointDocument, client
     }
   } catch (error) {
     if (!isSlackCallError(error)) throw error;
-    throw new ValidationError(ROOMS_ERROR, slackErrorCode(error) ?? 'slack_error');
+    const code = slackErrorCode(error);
+    throw new ValidationError(ROOMS_ERROR, code === undefined ? 'slack_error' : external(code));
   }
   rooms.sort((a, b) => a.Name.localeCompare(b.Name));
   await models.ChatEndpoint.updateOne({ _id: ce._id }, { $set: { AvailableRooms: rooms } });
