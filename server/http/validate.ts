@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 import { ValidationError } from '../errors';
 import { MESSAGES } from '../shared/auth';
@@ -58,4 +58,16 @@ export function validate(schemas: z.ZodType | RequestSchemas): RequestHandler {
     if (body) req.body = parse(body, req.body);
     next();
   };
+}
+
+/**
+ * A handler typed by the schemas `validate(schemas)` checked in front of it, for routes whose earlier middlewares
+ * fix Express's query type to strings (a parsed query holds dates and numbers, which Express's overloads refuse).
+ * Only the type changes: the values are the ones validate() already parsed.
+ */
+export function validated<S extends RequestSchemas>(
+  _schemas: S,
+  handler: (req: Validated<S>, res: Response) => Promise<void> | void,
+): RequestHandler {
+  return (req, res) => handler(req as unknown as Validated<S>, res);
 }

@@ -53,5 +53,5 @@ export const SlackAuthorizeQuerySchema = z.strictObject({
 export type SlackAuthorizeQuery = z.infer<typeof SlackAuthorizeQuerySchema>;
 
 /** PUT /chat_endpoints/{id}/toggle/{on|off} */
-export const ToggleParamsSchema = z.strictObject({ state: z.enum(['on', 'off'], 'Say on or off') });
+export const ToggleParamsSchema = z.strictObject({ id: z.string(), state: z.enum(['on', 'off'], 'Say on or off') });
 export type ToggleParams = z.infer<typeof ToggleParamsSchema>;

@@ -14,7 +14,7 @@ import { updateWidgetSettings, WidgetSettingsSchema } from '../../commands/updat
 import type { Config } from '../../config';
 import { ValidationError } from '../../errors';
 import { requireAuth } from '../../http/auth';
-import { parse } from '../../http/validate';
+import { validate, validated } from '../../http/validate';
 import type { Models } from '../../models';
 import type { Relay } from '../../relay';
 import { TEAM_AVATAR_MAX_BYTES } from '../../shared/settings';
@@ -39,11 +39,16 @@ export function updateConfigRouter(deps: Deps): Router {
     res.json(presentChatEndpoint(await updateWidgetSettings(deps.relay, ce, req.body)));
   });
 
-  router.put('/chat_endpoints/:id/toggle/:state', auth, async (req, res) => {
-    const ce = await ownChatEndpoint(deps.models, res, String(req.params.id));
-    const { state } = parse(ToggleParamsSchema, { state: req.params.state });
-    res.json(presentChatEndpoint(await updateWidgetSettings(deps.relay, ce, { off: state === 'off' })));
-  });
+  const toggle = { params: ToggleParamsSchema };
+  router.put(
+    '/chat_endpoints/:id/toggle/:state',
+    auth,
+    validate(toggle),
+    validated(toggle, async (req, res) => {
+      const ce = await ownChatEndpoint(deps.models, res, req.params.id);
+      res.json(presentChatEndpoint(await updateWidgetSettings(deps.relay, ce, { off: req.params.state === 'off' })));
+    }),
+  );
 
   router.post(
     '/chat_endpoints/:id/team-avatar',

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { type Response, Router } from 'express';
 import type { QueryFilter, Types } from 'mongoose';
 import { apiKeyOf, requireApiKey } from '../../http/auth';
-import { parse, type Validated, validate } from '../../http/validate';
+import { type Validated, validate, validated } from '../../http/validate';
 import type { Conversation } from '../../models/Conversation';
 import type { Visitor } from '../../models/Visitor';
 import { findOwned } from '../ownership';
@@ -53,36 +53,42 @@ export function publicApiRouter({ config, models, limiters }: ApiDeps): Router {
     });
   });
 
-  router.get('/api/conversations', ...read, async (req, res) => {
-    const query = parse(ConversationsQuerySchema, req.query);
-    const accountId = apiKeyOf(res).accountId;
-    const widgets = await widgetsOf(res);
-    const ceId = widgetFilter(widgets, query.widgetId);
-    if (ceId === null) {
-      res.json({ data: [], nextCursor: null });
-      return;
-    }
-    const filter: QueryFilter<Conversation> = { accountId, ...(ceId ? { ceId } : {}) };
-    if (query.status) filter.status = query.status;
-    if (query.since || query.until)
-      filter.startedAt = { ...(query.since ? { $gte: query.since } : {}), ...(query.until ? { $lt: query.until } : {}) };
-    if (query.email !== undefined) {
-      const visitors = await models.Visitor.find({ accountId, email: query.email });
-      filter.visitorId = { $in: visitors.map((v) => v._id) };
-    }
-    if (query.cursor) filter._id = { $lt: query.cursor };
-    const page = await models.Conversation.find(filter)
-      .sort({ _id: -1 })
-      .limit(query.limit + 1);
-    const more = page.length > query.limit;
-    const items = page.slice(0, query.limit);
-    const visitors = await models.Visitor.find({ _id: { $in: items.map((c) => c.visitorId) } });
-    const visitorById = new Map(visitors.map((v) => [String(v._id), v]));
-    res.json({
-      data: items.map((c) => presentApiConversation(c, widgets.get(String(c.ceId))?.uuid ?? '', visitorById.get(String(c.visitorId)))),
-      nextCursor: more ? String(items[items.length - 1]?._id) : null,
-    });
-  });
+  const conversationsQuery = { query: ConversationsQuerySchema };
+  router.get(
+    '/api/conversations',
+    ...read,
+    validate(conversationsQuery),
+    validated(conversationsQuery, async (req, res) => {
+      const { query } = req;
+      const accountId = apiKeyOf(res).accountId;
+      const widgets = await widgetsOf(res);
+      const ceId = widgetFilter(widgets, query.widgetId);
+      if (ceId === null) {
+        res.json({ data: [], nextCursor: null });
+        return;
+      }
+      const filter: QueryFilter<Conversation> = { accountId, ...(ceId ? { ceId } : {}) };
+      if (query.status) filter.status = query.status;
+      if (query.since || query.until)
+        filter.startedAt = { ...(query.since ? { $gte: query.since } : {}), ...(query.until ? { $lt: query.until } : {}) };
+      if (query.email !== undefined) {
+        const visitors = await models.Visitor.find({ accountId, email: query.email });
+        filter.visitorId = { $in: visitors.map((v) => v._id) };
+      }
+      if (query.cursor) filter._id = { $lt: query.cursor };
+      const page = await models.Conversation.find(filter)
+        .sort({ _id: -1 })
+        .limit(query.limit + 1);
+      const more = page.length > query.limit;
+      const items = page.slice(0, query.limit);
+      const visitors = await models.Visitor.find({ _id: { $in: items.map((c) => c.visitorId) } });
+      const visitorById = new Map(visitors.map((v) => [String(v._id), v]));
+      res.json({
+        data: items.map((c) => presentApiConversation(c, widgets.get(String(c.ceId))?.uuid ?? '', visitorById.get(String(c.visitorId)))),
+        nextCursor: more ? String(items[items.length - 1]?._id) : null,
+      });
+    }),
+  );
 
   router.get('/api/conversations/:id', ...read, validate(idParams), async (req: Validated<typeof idParams>, res) => {
     const { id } = req.params;
@@ -98,26 +104,32 @@ export function publicApiRouter({ config, models, limiters }: ApiDeps): Router {
     });
   });
 
-  router.get('/api/visitors', ...read, async (req, res) => {
-    const query = parse(VisitorsQuerySchema, req.query);
-    const widgets = await widgetsOf(res);
-    const ceId = widgetFilter(widgets, query.widgetId);
-    if (ceId === null) {
-      res.json({ data: [], nextCursor: null });
-      return;
-    }
-    const filter: QueryFilter<Visitor> = { accountId: apiKeyOf(res).accountId, ...(ceId ? { ceId } : {}) };
-    if (query.email !== undefined) filter.email = query.email;
-    if (query.cursor) filter._id = { $lt: query.cursor };
-    const page = await models.Visitor.find(filter)
-      .sort({ _id: -1 })
-      .limit(query.limit + 1);
-    const items = page.slice(0, query.limit);
-    res.json({
-      data: items.map((v) => presentApiVisitor(v, widgets.get(String(v.ceId))?.uuid ?? '')),
-      nextCursor: page.length > query.limit ? String(items[items.length - 1]?._id) : null,
-    });
-  });
+  const visitorsQuery = { query: VisitorsQuerySchema };
+  router.get(
+    '/api/visitors',
+    ...read,
+    validate(visitorsQuery),
+    validated(visitorsQuery, async (req, res) => {
+      const { query } = req;
+      const widgets = await widgetsOf(res);
+      const ceId = widgetFilter(widgets, query.widgetId);
+      if (ceId === null) {
+        res.json({ data: [], nextCursor: null });
+        return;
+      }
+      const filter: QueryFilter<Visitor> = { accountId: apiKeyOf(res).accountId, ...(ceId ? { ceId } : {}) };
+      if (query.email !== undefined) filter.email = query.email;
+      if (query.cursor) filter._id = { $lt: query.cursor };
+      const page = await models.Visitor.find(filter)
+        .sort({ _id: -1 })
+        .limit(query.limit + 1);
+      const items = page.slice(0, query.limit);
+      res.json({
+        data: items.map((v) => presentApiVisitor(v, widgets.get(String(v.ceId))?.uuid ?? '')),
+        nextCursor: page.length > query.limit ? String(items[items.length - 1]?._id) : null,
+      });
+    }),
+  );
 
   router.get('/api/visitors/:id', ...read, validate(idParams), async (req: Validated<typeof idParams>, res) => {
     const { id } = req.params;

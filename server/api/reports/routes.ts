@@ -2,10 +2,10 @@
  * Reports under /v1/reports/{ceId}: overview, availability, the chat history and one chat's transcript, and
  * the downloads. For admins of accounts whose plan has reports (else 403); another account's widget is 404.
  */
-import { type Request, type Response, Router } from 'express';
+import { type Response, Router } from 'express';
 import { AuthorizationError } from '../../errors';
 import { authOf, requireAuth } from '../../http/auth';
-import { parse } from '../../http/validate';
+import { validate, validated } from '../../http/validate';
 import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
 import { availabilityReport } from '../../reports/availability';
 import { writeChatsCsv, writeChatsJson, writeOverviewCsv } from '../../reports/export';
@@ -25,8 +25,8 @@ export function reportsRouter(deps: ApiDeps & { now?: () => Date }): Router {
   const auth = requireAuth(models, config.jwtSecret);
 
   /** The widget, once it is the caller's, the caller is an admin and the plan has reports. */
-  const reportable = async (req: Request, res: Response): Promise<ChatEndpointDocument> => {
-    const ce = await ownChatEndpoint(models, res, String(req.params.ceId));
+  const reportable = async (ceId: string, res: Response): Promise<ChatEndpointDocument> => {
+    const ce = await ownChatEndpoint(models, res, ceId);
     if (!authOf(res).user.admin) throw new AuthorizationError('Reports are for account admins', ERROR_CODES.adminRequired);
     const account = await models.Account.findById(ce.accountId, { planStripeId: 1 });
     const plan = account ? await models.Plan.findOne({ stripeId: account.planStripeId }, { reports: 1 }) : null;
@@ -39,46 +39,74 @@ export function reportsRouter(deps: ApiDeps & { now?: () => Date }): Router {
     res.attachment(downloadName(now(), format));
   };
 
-  router.get('/reports/:ceId/overview', auth, async (req, res: Response<OverviewReport>) => {
-    const ce = await reportable(req, res);
-    res.json(await overviewReport(models, ce, reportRange(parse(RangeQuerySchema, req.query))));
-  });
+  const range = { query: RangeQuerySchema };
+  router.get(
+    '/reports/:ceId/overview',
+    auth,
+    validate(range),
+    validated(range, async (req, res: Response<OverviewReport>) => {
+      const ce = await reportable(req.params.ceId, res);
+      res.json(await overviewReport(models, ce, reportRange(req.query)));
+    }),
+  );
 
-  router.get('/reports/:ceId/availability', auth, async (req, res: Response<AvailabilityReport>) => {
-    const ce = await reportable(req, res);
-    res.json(await availabilityReport(models, ce, reportRange(parse(RangeQuerySchema, req.query)), now()));
-  });
+  router.get(
+    '/reports/:ceId/availability',
+    auth,
+    validate(range),
+    validated(range, async (req, res: Response<AvailabilityReport>) => {
+      const ce = await reportable(req.params.ceId, res);
+      res.json(await availabilityReport(models, ce, reportRange(req.query), now()));
+    }),
+  );
 
-  router.get('/reports/:ceId/chats', auth, async (req, res: Response<ChatsPage>) => {
-    const ce = await reportable(req, res);
-    const { page, perPage } = parse(ChatsQuerySchema, req.query);
-    res.json(await chatsPage(models, ce, page, perPage));
-  });
+  const chats = { query: ChatsQuerySchema };
+  router.get(
+    '/reports/:ceId/chats',
+    auth,
+    validate(chats),
+    validated(chats, async (req, res: Response<ChatsPage>) => {
+      const ce = await reportable(req.params.ceId, res);
+      res.json(await chatsPage(models, ce, req.query.page, req.query.perPage));
+    }),
+  );
 
-  router.get('/reports/:ceId/chats/download', auth, async (req, res) => {
-    const ce = await reportable(req, res);
-    const q = parse(ChatsDownloadSchema, req.query);
-    const range = q.tz && q.startDate && q.endDate ? reportRange({ tz: q.tz, startDate: q.startDate, endDate: q.endDate }) : undefined;
-    attachment(res, q.format);
-    const opts = { range, limit: q.limit };
-    await (q.format === 'csv'
-      ? writeChatsCsv(ce, chatBatches(models, ce, { ...opts, fields: 'csv' }), res)
-      : writeChatsJson(allChats(models, ce, opts), res));
-  });
+  const chatsDownload = { query: ChatsDownloadSchema };
+  router.get(
+    '/reports/:ceId/chats/download',
+    auth,
+    validate(chatsDownload),
+    validated(chatsDownload, async (req, res) => {
+      const ce = await reportable(req.params.ceId, res);
+      const q = req.query;
+      const range = q.tz && q.startDate && q.endDate ? reportRange({ tz: q.tz, startDate: q.startDate, endDate: q.endDate }) : undefined;
+      attachment(res, q.format);
+      const opts = { range, limit: q.limit };
+      await (q.format === 'csv'
+        ? writeChatsCsv(ce, chatBatches(models, ce, { ...opts, fields: 'csv' }), res)
+        : writeChatsJson(allChats(models, ce, opts), res));
+    }),
+  );
 
   router.get('/reports/:ceId/chats/:chatId', auth, async (req, res: Response<Transcript>) => {
-    const ce = await reportable(req, res);
+    const ce = await reportable(String(req.params.ceId), res);
     res.json(await transcript(models, ce, String(req.params.chatId)));
   });
 
-  router.get('/reports/:ceId/overview/download', auth, async (req, res) => {
-    const ce = await reportable(req, res);
-    const q = parse(OverviewDownloadSchema, req.query);
-    const report = await overviewReport(models, ce, reportRange(q));
-    attachment(res, q.format);
-    if (q.format === 'csv') await writeOverviewCsv(report, res);
-    else res.send(JSON.stringify({ totalStats: report.totalStats, stats: report.stats }));
-  });
+  const overviewDownload = { query: OverviewDownloadSchema };
+  router.get(
+    '/reports/:ceId/overview/download',
+    auth,
+    validate(overviewDownload),
+    validated(overviewDownload, async (req, res) => {
+      const ce = await reportable(req.params.ceId, res);
+      const q = req.query;
+      const report = await overviewReport(models, ce, reportRange(q));
+      attachment(res, q.format);
+      if (q.format === 'csv') await writeOverviewCsv(report, res);
+      else res.send(JSON.stringify({ totalStats: report.totalStats, stats: report.stats }));
+    }),
+  );
 
   return router;
 }
