@@ -4,16 +4,23 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-/** `nodeArgs` go to node before the script (e.g. `--cpu-prof`); `pid` lets a benchmark read the process's CPU time. */
+/**
+ * `nodeArgs` go to node before the script (e.g. `--cpu-prof`), `storeArgs` to the store after it (e.g.
+ * `--compact-bytes`); `pid` lets a benchmark read the process's CPU time.
+ */
 export async function startDatabase(
   name: string,
-  options: { nodeArgs?: string[] } = {},
+  options: { nodeArgs?: string[]; storeArgs?: string[] } = {},
 ): Promise<{ uri: string; pid: number; stop(): Promise<void> }> {
   const dbpath = mkdtempSync(path.join(tmpdir(), `parley-bench-${name}-`));
   const cli = path.resolve(__dirname, '../../server/embedded-mongo/cli.ts');
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', cli, '--port', '0', '--dbpath', dbpath], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), '--import', 'tsx', cli, '--port', '0', '--dbpath', dbpath, ...(options.storeArgs ?? [])],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const uri = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
