@@ -144,7 +144,11 @@ async function storeVisitorMessage(
   // The job is started only once both are stored; a job that runs early (another process) retries until its message exists.
   const [message, queued] = await Promise.allSettled([
     serialised(key, async () => {
-      const stored = await appendEntry(ctx.models, conversation._id, entry, { set: { lastVisitorMsgAt: new Date() }, whileOpen: true });
+      const at = new Date();
+      const stored = await appendEntry(ctx.models, conversation._id, entry, {
+        set: { lastVisitorMsgAt: at, reminderAt: at },
+        whileOpen: true,
+      });
       if (stored) publishEntry(ctx, conversation, stored, input.socket);
       return stored;
     }),

@@ -32,6 +32,11 @@ export interface Conversation {
   lastSeq: number;
   lastVisitorMsgAt: Date | null;
   lastOperatorMsgAt: Date | null;
+  /**
+   * When the reminder pass looks at this conversation next (a visitor message sets it to now; the pass moves it to
+   * the next reminder's time, or null when nothing is due any more), so the pass reads only what is due.
+   */
+  reminderAt: Date | null;
   /** Set once noAnswerWebhookUrl was called for this conversation. */
   noAnswerNotifiedAt: Date | null;
   transcriptSentTo: string;
@@ -71,6 +76,7 @@ export const ConversationSchema = new Schema<Conversation>(
     lastSeq: { type: Number, default: 0 },
     lastVisitorMsgAt: { type: Date, default: null },
     lastOperatorMsgAt: { type: Date, default: null },
+    reminderAt: { type: Date, default: null },
     noAnswerNotifiedAt: { type: Date, default: null },
     transcriptSentTo: { type: String, default: '' },
     discarded: { type: Boolean, default: false },
@@ -85,6 +91,7 @@ ConversationSchema.index({ ceId: 1, number: 1 }, { unique: true });
 ConversationSchema.index({ accountId: 1, _id: -1 });
 ConversationSchema.index({ slackChannel: 1, threadTs: 1 });
 ConversationSchema.index({ status: 1, lastVisitorMsgAt: 1 });
+ConversationSchema.index({ reminderAt: 1 });
 // Reports: a widget's kept conversations in a time range (equality, then range; newest first for the history).
 ConversationSchema.index({ ceId: 1, discarded: 1, startedAt: 1 });
 

@@ -13,6 +13,7 @@ import { type OpenConversation, record, WidgetRefusal } from '../conversations/r
 import { visitorLabel } from '../conversations/visitors';
 import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
+import type { Conversation } from '../models/Conversation';
 import type { QuestionGroupDocument } from '../models/QuestionGroup';
 import type { SavedReplyDocument } from '../models/SavedReply';
 import { escapeMrkdwn } from '../shared/mrkdwn';
@@ -102,50 +103,79 @@ export async function moveQueuedThreadPosts(connection: Connection, models: Mode
  */
 export const MAX_RESPONSE_REMINDERS = 3;
 
-/** Posts a reminder in the thread of each open conversation whose visitor waits unanswered longer than the widget's responseRemindersFreq. */
+/**
+ * Posts a reminder in the thread of each open conversation whose visitor waits unanswered longer than the widget's
+ * responseRemindersFreq. Only conversations whose `reminderAt` has come are read (an index on it): a visitor message
+ * sets it to now, and each look moves it to the next reminder's time or to null, so a pass costs what is due, not
+ * what is open.
+ */
 export async function sendDueReminders(ctx: RelayContext, now = new Date()): Promise<number> {
-  const { Conversation, ConversationAssist, Visitor } = ctx.models;
-  const waiting = await Conversation.find({ status: 'open', lastVisitorMsgAt: { $ne: null } }).limit(5000);
-  const widgets = new Map<string, ChatEndpointDocument | null>();
+  const due = await ctx.models.Conversation.find({ reminderAt: { $lte: now } })
+    .sort({ reminderAt: 1 })
+    .limit(1000)
+    .lean<ConversationRow[]>();
   let sent = 0;
-  for (const c of waiting) {
-    const asked = c.lastVisitorMsgAt;
-    if (!asked || (c.lastOperatorMsgAt && c.lastOperatorMsgAt.getTime() >= asked.getTime())) continue;
-    const key = String(c.ceId);
-    if (!widgets.has(key)) widgets.set(key, await ctx.widgets.get(c.ceId));
-    const ce = widgets.get(key);
-    if (!ce?.responseReminders || !(ce.responseRemindersFreq > 0)) continue;
-    const cutoff = new Date(now.getTime() - ce.responseRemindersFreq * 1000);
-    if (asked.getTime() > cutoff.getTime()) continue;
-    const before = await ConversationAssist.findOne({ conversationId: c._id }, { remindedAt: 1, reminders: 1 });
-    const previous = before?.remindedAt ?? null;
-    if (previous && previous.getTime() > cutoff.getTime()) continue;
-    // Reminders sent before this wait began belong to an earlier question.
-    const count = previous && previous.getTime() >= asked.getTime() ? (before?.reminders ?? 0) + 1 : 1;
-    if (count > MAX_RESPONSE_REMINDERS + 1) continue;
-    try {
-      // The claim is the guard between processes: only the one that still sees the previous remindedAt moves it.
-      const claimed = await ConversationAssist.findOneAndUpdate(
-        { conversationId: c._id, remindedAt: previous },
-        { $set: { remindedAt: now, reminders: count } },
-        { upsert: !before, setDefaultsOnInsert: true },
-      );
-      if (before && !claimed) continue;
-    } catch (error) {
-      if ((error as { code?: unknown }).code === 11000) continue;
-      throw error;
-    }
-    const visitor = await Visitor.findById(c.visitorId, { name: 1, email: 1 });
-    const who = escapeMrkdwn(visitor ? visitorLabel(visitor, c.number) : `Visitor ${c.number}`);
-    const waited = waitedFor(now.getTime() - asked.getTime());
-    const text =
-      count <= MAX_RESPONSE_REMINDERS
-        ? `<!here> :alarm_clock: ${who} has been waiting ${waited} for an answer.`
-        : `:hourglass: ${who} is still unanswered after ${waited}. That was the last reminder; the visitor sees your reply whenever it comes.`;
-    await queueThreadPost(ctx, c, { text, look: 'alert' });
-    sent += 1;
+  for (const c of due) {
+    const { next, reminded } = await remindOnce(ctx, c, now);
+    if (reminded) sent += 1;
+    // Unless a visitor message moved it meanwhile (it asks for a look now).
+    await ctx.models.Conversation.updateOne({ _id: c._id, reminderAt: c.reminderAt }, { $set: { reminderAt: next } });
   }
   return sent;
+}
+
+type ConversationRow = Pick<
+  Conversation,
+  'ceId' | 'visitorId' | 'number' | 'status' | 'lastVisitorMsgAt' | 'lastOperatorMsgAt' | 'reminderAt' | 'slackChannel' | 'threadTs'
+> & { _id: Types.ObjectId };
+
+/** One look at a conversation: the reminder it is owed now, if any, and when to look again (null: not until the visitor writes). */
+async function remindOnce(ctx: RelayContext, c: ConversationRow, now: Date): Promise<{ next: Date | null; reminded: boolean }> {
+  const nothing = { next: null, reminded: false };
+  const asked = c.lastVisitorMsgAt;
+  if (c.status !== 'open' || !asked || (c.lastOperatorMsgAt && c.lastOperatorMsgAt.getTime() >= asked.getTime())) return nothing;
+  const ce = await ctx.widgets.get(c.ceId);
+  if (!ce?.responseReminders || !(ce.responseRemindersFreq > 0)) return nothing;
+  const freqMs = ce.responseRemindersFreq * 1000;
+  const cutoff = now.getTime() - freqMs;
+  if (asked.getTime() > cutoff) return { next: new Date(asked.getTime() + freqMs), reminded: false };
+  const { ConversationAssist, Visitor } = ctx.models;
+  const before = await ConversationAssist.findOne({ conversationId: c._id }, { remindedAt: 1, reminders: 1 });
+  const previous = before?.remindedAt ?? null;
+  if (previous && previous.getTime() > cutoff) return { next: new Date(previous.getTime() + freqMs), reminded: false };
+  // Reminders sent before this wait began belong to an earlier question.
+  const count = previous && previous.getTime() >= asked.getTime() ? (before?.reminders ?? 0) + 1 : 1;
+  if (count > MAX_RESPONSE_REMINDERS + 1) return nothing;
+  const again = { next: new Date(now.getTime() + freqMs), reminded: false };
+  try {
+    // The claim is the guard between processes: only the one that still sees the previous remindedAt moves it.
+    const claimed = await ConversationAssist.findOneAndUpdate(
+      { conversationId: c._id, remindedAt: previous },
+      { $set: { remindedAt: now, reminders: count } },
+      { upsert: !before, setDefaultsOnInsert: true },
+    );
+    if (before && !claimed) return again;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 11000) return again;
+    throw error;
+  }
+  const visitor = await Visitor.findById(c.visitorId, { name: 1, email: 1 });
+  const who = escapeMrkdwn(visitor ? visitorLabel(visitor, c.number) : `Visitor ${c.number}`);
+  const waited = waitedFor(now.getTime() - asked.getTime());
+  const text =
+    count <= MAX_RESPONSE_REMINDERS
+      ? `<!here> :alarm_clock: ${who} has been waiting ${waited} for an answer.`
+      : `:hourglass: ${who} is still unanswered after ${waited}. That was the last reminder; the visitor sees your reply whenever it comes.`;
+  await queueThreadPost(ctx, c, { text, look: 'alert' });
+  return { next: count <= MAX_RESPONSE_REMINDERS ? again.next : null, reminded: true };
+}
+
+/** Conversations that waited for a reminder before reminderAt existed are looked at once (a start after an upgrade). */
+export async function scheduleOldReminders(ctx: RelayContext): Promise<void> {
+  await ctx.models.Conversation.updateMany(
+    { status: 'open', lastVisitorMsgAt: { $ne: null }, reminderAt: { $exists: false } },
+    { $set: { reminderAt: new Date() } },
+  );
 }
 
 function waitedFor(ms: number): string {
@@ -374,6 +404,7 @@ export function startAssistant(ctx: RelayContext, tickMs = ASSIST_TICK_MS): Assi
   const pass = async (now?: Date) => {
     if (!stopped) await sendDueReminders(ctx, now);
   };
+  void queue(() => scheduleOldReminders(ctx));
   const timer = setInterval(() => {
     if (waiting || stopped) return;
     waiting = true;

@@ -45,6 +45,8 @@ describe('response reminders in the thread', () => {
     await tick(600);
     expect(reminders()).to.have.length(3);
     expect(last()).to.have.length(1);
+    // Done with it: the reminder pass no longer reads this conversation until the visitor writes again.
+    expect((await server.models.Conversation.findOne({ ceId: widget.ceId }))?.reminderAt).to.equal(null);
   });
 
   it('reminds after the interval, again at each interval, and stops once an operator answers', async () => {
@@ -65,6 +67,7 @@ describe('response reminders in the thread', () => {
     );
     await tick(200);
     expect(reminders()).to.have.length(2);
+    expect((await server.models.Conversation.findOne({ ceId: widget.ceId }))?.reminderAt).to.equal(null);
   });
 
   it('does not remind when reminders are off, nor after the conversation ended', async () => {
