@@ -3,8 +3,8 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { parse } from 'yaml';
 import { fillManifest, PLACEHOLDER_HOST } from '../scripts/manifest';
+import { INSTALL_BOT_SCOPES, INSTALL_USER_SCOPES } from '../server/shared/slack-scopes';
 import { registeredListeners } from '../server/slack';
-import { INSTALL_BOT_SCOPES, INSTALL_USER_SCOPES } from '../server/slack/scopes';
 
 type Manifest = {
   features?: {

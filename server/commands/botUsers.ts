@@ -9,7 +9,7 @@ import type { Models } from '../models';
 import type { BotUserDocument } from '../models/BotUser';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { AddBotPayload, BotUserView, SlackUserView } from '../shared/bots';
-import { isSlackCallError, slackErrorCode } from '../slack/client';
+import { isSlackCallError, slackErrorCode } from './slackErrors';
 
 export const MISSING_USERS_READ =
   'Parley needs the users:read Slack permission to list the bots and people of your workspace. Approve the expanded permissions on the Slack permissions page.';

@@ -7,7 +7,7 @@ import { external, ValidationError } from '../errors';
 import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { SlackRoom } from '../shared/types';
-import { isSlackCallError, slackErrorCode } from '../slack/client';
+import { isSlackCallError, slackErrorCode } from './slackErrors';
 
 export const HIDDEN_ROOM_NAMES = ['random', 'general'];
 export const ROOMS_ERROR = 'Cannot fetch Slack channels';

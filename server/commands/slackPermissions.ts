@@ -1,6 +1,6 @@
 import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
-import { neededScopes, type ScopeRef, type ScopeStatus, scopeStatus } from '../slack/scopes';
+import { neededScopes, type ScopeRef, type ScopeStatus, scopeStatus } from '../shared/slack-scopes';
 import { grantedScopes } from './slackInstallations';
 
 /** The scopes a widget needs (its plan, its options, legacy or not) against what its team's installation holds. */

@@ -4,10 +4,9 @@
  * of the settings specification; open widgets learn the new visitor-visible settings and presence at once.
  */
 import { z } from 'zod';
-import { publicSettings } from '../api/widget/presenter';
 import type { FramePublisher } from '../conversations/context';
+import { publicSettings } from '../conversations/publicSettings';
 import { ValidationError } from '../errors';
-import { parse } from '../http/validate';
 import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import { CHAT_ENDPOINT_DEFAULTS } from '../models/ChatEndpoint';
@@ -26,6 +25,7 @@ import {
   usesTeamAvatar,
 } from '../shared/settings';
 import { readTriggerJson, TriggerJsonSchema } from '../shared/triggers';
+import { parse } from '../validation';
 import { requirePlanFeature } from './planFeature';
 
 const ENUMS: Record<string, readonly [string, ...string[]]> = {

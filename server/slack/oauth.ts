@@ -20,6 +20,7 @@ import {
   type SlackAuthorizer,
   signUpWithSlack,
 } from '../commands/slackAuthorization';
+import { isSlackCallError, slackErrorCode } from '../commands/slackErrors';
 import { type GrantedInstallation, saveInstallation } from '../commands/slackInstallations';
 import type { Config } from '../config';
 import { PaymentRequiredError } from '../errors';
@@ -28,9 +29,9 @@ import type { RateLimiters } from '../http/rateLimits';
 import type { Models } from '../models';
 import type { Relay } from '../relay';
 import { installationChanged } from '../relay/peers';
-import { isSlackCallError, slackClient, slackErrorCode } from './client';
+import { INSTALL_BOT_SCOPES, INSTALL_USER_SCOPES, splitScopes } from '../shared/slack-scopes';
+import { slackClient } from './client';
 import { browserIdOf, consumeOAuthState, createOAuthState, ensureBrowserId, type OAuthPurpose, type OAuthStatePayload } from './oauthState';
-import { INSTALL_BOT_SCOPES, INSTALL_USER_SCOPES, splitScopes } from './scopes';
 
 export type OAuthDeps = {
   config: Config;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { neededScopes, scopeStatus } from '../../server/slack/scopes';
+import { neededScopes, scopeStatus } from '../../server/shared/slack-scopes';
 import { signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
 import { ACME, BROWSER, callback, consent, firstWidgetId, setUpWidget } from '../slack/helpers';

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
 import { TRIAL_DAYS } from '../../server/shared/constants';
+import { INSTALL_BOT_SCOPES } from '../../server/shared/slack-scopes';
 import { OAUTH_STATE_AUDIENCE } from '../../server/slack/oauthState';
-import { INSTALL_BOT_SCOPES } from '../../server/slack/scopes';
 import { signUpUser, uniqueEmail } from '../factories';
 import { useServer } from '../helpers/app';
 import {

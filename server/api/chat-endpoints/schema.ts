@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { INSTALL_BOT_SCOPES, INSTALL_USER_SCOPES } from '../../slack/scopes';
+import { INSTALL_BOT_SCOPES, INSTALL_USER_SCOPES } from '../../shared/slack-scopes';
 
 // Ids in paths are not parsed here: the access check answers 404 for malformed, unknown and foreign ids alike.
 

@@ -1,0 +1,49 @@
+/**
+ * What a visitor's browser may know about a widget: exactly the keys of VISITOR_SETTING_KEYS, plus its enabled
+ * triggers. Sent by the widget API (its config call) and by the relay (a config frame after a settings change).
+ */
+import type { ChatEndpoint } from '../models/ChatEndpoint';
+import { type PublicWidgetSettings, VISITOR_SETTING_KEYS } from '../shared/widget-config';
+
+type TriggerJson = { minDelay?: unknown; matchType?: unknown; triggers?: unknown };
+type RawTrigger = {
+  uid?: unknown;
+  message?: unknown;
+  after?: unknown;
+  on?: unknown;
+  matchType?: unknown;
+  exact?: unknown;
+  enabled?: unknown;
+  displayStyle?: unknown;
+};
+
+/** The enabled triggers of a widget, normalised (legacy `exact: true` reads as matchType exact). */
+export function publicTriggers(triggerJson: string): PublicWidgetSettings['triggers'] {
+  let parsed: TriggerJson = {};
+  try {
+    parsed = JSON.parse(triggerJson || '{}') as TriggerJson;
+  } catch {
+    parsed = {};
+  }
+  const defaultMatch = typeof parsed.matchType === 'string' ? parsed.matchType : 'contains';
+  const list = Array.isArray(parsed.triggers) ? (parsed.triggers as RawTrigger[]) : [];
+  return {
+    minDelay: typeof parsed.minDelay === 'number' ? parsed.minDelay : 60,
+    triggers: list
+      .filter((t) => t && t.enabled === true && typeof t.message === 'string' && t.message !== '')
+      .map((t) => ({
+        uid: typeof t.uid === 'string' ? t.uid : '',
+        message: String(t.message),
+        after: typeof t.after === 'number' ? t.after : Number(t.after) || 0,
+        on: Array.isArray(t.on) ? t.on.filter((p): p is string => typeof p === 'string') : [],
+        matchType: t.exact === true ? 'exact' : typeof t.matchType === 'string' ? t.matchType : defaultMatch,
+        displayStyle: typeof t.displayStyle === 'string' ? t.displayStyle : 'peek',
+      })),
+  };
+}
+
+export function publicSettings(ce: ChatEndpoint): PublicWidgetSettings {
+  const out: Record<string, unknown> = {};
+  for (const key of VISITOR_SETTING_KEYS) out[key] = ce[key];
+  return { ...(out as Pick<ChatEndpoint, (typeof VISITOR_SETTING_KEYS)[number]>), triggers: publicTriggers(ce.triggerJson) };
+}
