@@ -37,13 +37,13 @@ export function validate(schemas: z.ZodType | RequestSchemas): RequestHandler {
 }
 
 /**
- * A handler typed by the schemas `validate(schemas)` checked in front of it, for routes whose earlier middlewares
- * fix Express's query type to strings (a parsed query holds dates and numbers, which Express's overloads refuse).
- * Only the type changes: the values are the ones validate() already parsed.
+ * `validate(schemas)` and the handler behind it, typed by those schemas, for routes whose earlier middlewares fix
+ * Express's query type to strings (a parsed query holds dates and numbers, which Express's overloads refuse).
+ * Only the type changes: the values are the ones validate() parsed.
  */
 export function validated<S extends RequestSchemas>(
-  _schemas: S,
+  schemas: S,
   handler: (req: Validated<S>, res: Response) => Promise<void> | void,
-): RequestHandler {
-  return (req, res) => handler(req as unknown as Validated<S>, res);
+): RequestHandler[] {
+  return [validate(schemas), (req, res) => handler(req as unknown as Validated<S>, res)];
 }

@@ -14,7 +14,7 @@ import { updateWidgetSettings, WidgetSettingsSchema } from '../../commands/updat
 import type { Config } from '../../config';
 import { ValidationError } from '../../errors';
 import { requireAuth } from '../../http/auth';
-import { validate, validated } from '../../http/validate';
+import { validated } from '../../http/validate';
 import type { Models } from '../../models';
 import type { Relay } from '../../relay';
 import { TEAM_AVATAR_MAX_BYTES } from '../../shared/settings';
@@ -43,7 +43,6 @@ export function updateConfigRouter(deps: Deps): Router {
   router.put(
     '/chat_endpoints/:id/toggle/:state',
     auth,
-    validate(toggle),
     validated(toggle, async (req, res) => {
       const ce = await ownChatEndpoint(deps.models, res, req.params.id);
       res.json(presentChatEndpoint(await updateWidgetSettings(deps.relay, ce, { off: req.params.state === 'off' })));

@@ -57,7 +57,6 @@ export function publicApiRouter({ config, models, limiters }: ApiDeps): Router {
   router.get(
     '/api/conversations',
     ...read,
-    validate(conversationsQuery),
     validated(conversationsQuery, async (req, res) => {
       const { query } = req;
       const accountId = apiKeyOf(res).accountId;
@@ -108,7 +107,6 @@ export function publicApiRouter({ config, models, limiters }: ApiDeps): Router {
   router.get(
     '/api/visitors',
     ...read,
-    validate(visitorsQuery),
     validated(visitorsQuery, async (req, res) => {
       const { query } = req;
       const widgets = await widgetsOf(res);

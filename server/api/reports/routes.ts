@@ -5,7 +5,7 @@
 import { type Response, Router } from 'express';
 import { AuthorizationError } from '../../errors';
 import { authOf, requireAuth } from '../../http/auth';
-import { validate, validated } from '../../http/validate';
+import { validated } from '../../http/validate';
 import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
 import { availabilityReport } from '../../reports/availability';
 import { writeChatsCsv, writeChatsJson, writeOverviewCsv } from '../../reports/export';
@@ -43,7 +43,6 @@ export function reportsRouter(deps: ApiDeps & { now?: () => Date }): Router {
   router.get(
     '/reports/:ceId/overview',
     auth,
-    validate(range),
     validated(range, async (req, res: Response<OverviewReport>) => {
       const ce = await reportable(req.params.ceId, res);
       res.json(await overviewReport(models, ce, reportRange(req.query)));
@@ -53,7 +52,6 @@ export function reportsRouter(deps: ApiDeps & { now?: () => Date }): Router {
   router.get(
     '/reports/:ceId/availability',
     auth,
-    validate(range),
     validated(range, async (req, res: Response<AvailabilityReport>) => {
       const ce = await reportable(req.params.ceId, res);
       res.json(await availabilityReport(models, ce, reportRange(req.query), now()));
@@ -64,7 +62,6 @@ export function reportsRouter(deps: ApiDeps & { now?: () => Date }): Router {
   router.get(
     '/reports/:ceId/chats',
     auth,
-    validate(chats),
     validated(chats, async (req, res: Response<ChatsPage>) => {
       const ce = await reportable(req.params.ceId, res);
       res.json(await chatsPage(models, ce, req.query.page, req.query.perPage));
@@ -75,7 +72,6 @@ export function reportsRouter(deps: ApiDeps & { now?: () => Date }): Router {
   router.get(
     '/reports/:ceId/chats/download',
     auth,
-    validate(chatsDownload),
     validated(chatsDownload, async (req, res) => {
       const ce = await reportable(req.params.ceId, res);
       const q = req.query;
@@ -97,7 +93,6 @@ export function reportsRouter(deps: ApiDeps & { now?: () => Date }): Router {
   router.get(
     '/reports/:ceId/overview/download',
     auth,
-    validate(overviewDownload),
     validated(overviewDownload, async (req, res) => {
       const ce = await reportable(req.params.ceId, res);
       const q = req.query;
