@@ -203,6 +203,25 @@ async function startEmbedded(dataDir: string, cleanups: (() => Promise<void> | v
   return embedded.uri;
 }
 
+/** Closes Parley cleanly on SIGINT or SIGTERM (once), then ends the process: 0 after a clean close, 1 otherwise. */
+export function stopOnSignals(parley: Parley): void {
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: shutting down…`);
+    parley.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error('Shutdown failed:', error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
 async function main(): Promise<void> {
   let config: Config;
   try {
@@ -222,21 +241,7 @@ async function main(): Promise<void> {
   if (parley.demoUrl) console.log(`Demo site (another origin, embeds your first configured widget): ${parley.demoUrl}/`);
   if (parley.mailer.outbox) console.log(`Outbox (mails are not sent, read them here): ${parley.url}/dev/outbox`);
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`${signal}: shutting down…`);
-    parley.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error('Shutdown failed:', error);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  stopOnSignals(parley);
 }
 
 if (require.main === module) {

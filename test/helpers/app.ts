@@ -15,8 +15,10 @@ import type { Clock } from '../../server/relay/context';
 import type { SlackSandbox } from '../../server/sandbox/slack';
 import type { StripeSandbox } from '../../server/sandbox/stripe';
 import { testMongoUri, uniqueDbName } from './mongo';
+import { FAST_RELAY, GENEROUS_LIMITS, TEST_PASSWORD_HASHING } from './testConfig';
 
 export type { SentMail } from '../../server/mail';
+export { FAST_RELAY, TEST_PASSWORD_HASHING } from './testConfig';
 
 export type TestServer = {
   /** e.g. http://127.0.0.1:41234, no trailing slash */
@@ -43,20 +45,6 @@ export type TestServer = {
 
 /** A stopped server to start again on the same ports, database and data folder (a restart). */
 export type RestartOf = Pick<TestServer, 'url' | 'demoUrl' | 'dataDir' | 'dbName'>;
-
-/** Cheap enough that signing up hundreds of users costs milliseconds; production keeps argon2's defaults. */
-export const TEST_PASSWORD_HASHING: Config['passwordHashing'] = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
-
-/** Limits high enough that suites sending many requests from one address are not throttled. */
-const GENEROUS_LIMITS: Config['rateLimits'] = {
-  windowMs: 60_000,
-  loginPerIp: 10_000,
-  loginPerEmail: 10_000,
-  signUpPerIp: 10_000,
-  signUpPerEmail: 10_000,
-  resetEmailPerIp: 10_000,
-  resetEmailPerEmail: 10_000,
-};
 
 /**
  * `clock`: what time it is for operating hours, so a test can move it. `slackRateLimits`: the Slack sandbox
@@ -128,19 +116,6 @@ export async function startTestServer(
     },
   };
 }
-
-/** Short timings so presence and retries happen within a test. */
-export const FAST_RELAY: Config['relay'] = {
-  presenceTtlMs: 50,
-  presenceRefreshMs: 100,
-  outboxPollMs: 50,
-  // A process killed mid-post leaves its lease: the others take its jobs over within seconds.
-  outboxLeaseMs: 3000,
-  outboxMaxBackoffMs: 300,
-  inactivityCheckMs: 3_600_000,
-  slackBurst: 50,
-  slackPostsPerSecond: 50,
-};
 
 /** A test server with the relay's short timings (FAST_RELAY) under `overrides`. */
 export function startRelayServer(overrides: Partial<Config> = {}): Promise<TestServer> {

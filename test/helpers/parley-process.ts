@@ -4,7 +4,7 @@
  * carry and tests shorten (relay timings, rate limits, password hashing) from PARLEY_TEST_CONFIG, a JSON object.
  */
 import { type Config, ConfigError, loadConfig } from '../../server/config';
-import { startParley } from '../../server/main';
+import { startParley, stopOnSignals } from '../../server/main';
 import { type ParleyProcessConfig, TEST_CONFIG_VARIABLE } from './processes';
 
 async function main(): Promise<void> {
@@ -20,21 +20,7 @@ async function main(): Promise<void> {
   }
   const parley = await startParley(config, { host: '127.0.0.1' });
   console.log(`Parley is running: ${parley.url}/app/ (pid ${process.pid})`);
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`${signal}: shutting down…`);
-    parley.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error('Shutdown failed:', error);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  stopOnSignals(parley);
 }
 
 main().catch((error: unknown) => {

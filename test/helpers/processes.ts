@@ -13,6 +13,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Config } from '../../server/config';
+import { FAST_RELAY, GENEROUS_LIMITS, TEST_PASSWORD_HASHING } from './testConfig';
 
 /** The part of the configuration a test or bench may set beyond the environment (read by parley-process.ts). */
 export type ParleyProcessConfig = Partial<Pick<Config, 'relay' | 'rateLimits' | 'passwordHashing' | 'apiKeyRequestsPerMinute'>>;
@@ -386,29 +387,11 @@ export async function startParleyProcess(options: ParleyProcessOptions): Promise
 
 // ---------------------------------------------------------------------------------------------- a stack
 
-/** Fast relay timings for processes under test (as FAST_RELAY in helpers/app.ts) and cheap password hashing. */
+/** The test settings of helpers/testConfig.ts (fast relay timings, cheap password hashing, generous limits). */
 export const FAST_PROCESS_CONFIG = {
-  relay: {
-    presenceTtlMs: 50,
-    presenceRefreshMs: 100,
-    outboxPollMs: 50,
-    // A process killed mid-post leaves its lease: the others take its jobs over within seconds.
-    outboxLeaseMs: 3000,
-    outboxMaxBackoffMs: 300,
-    inactivityCheckMs: 3_600_000,
-    slackBurst: 50,
-    slackPostsPerSecond: 50,
-  },
-  passwordHashing: { memoryCost: 1024, timeCost: 1, parallelism: 1 },
-  rateLimits: {
-    windowMs: 60_000,
-    loginPerIp: 10_000,
-    loginPerEmail: 10_000,
-    signUpPerIp: 10_000,
-    signUpPerEmail: 10_000,
-    resetEmailPerIp: 10_000,
-    resetEmailPerEmail: 10_000,
-  },
+  relay: FAST_RELAY,
+  passwordHashing: TEST_PASSWORD_HASHING,
+  rateLimits: GENEROUS_LIMITS,
 } satisfies ParleyProcessConfig;
 
 export type Stack = {
