@@ -10,7 +10,7 @@ import type { Message } from '../../server/sandbox/slack/types';
 import { startTestServer, type TestServer } from '../helpers/app';
 import { useBrowser } from '../helpers/browser';
 import { ACME, ALICE } from '../slack/helpers';
-import { animationsDone, configuredWidget, shot, threadWith, type Widget, waitFor } from './widgetHelpers';
+import { animationsDone, configuredWidget, replyOnOperatorPage, shot, threadWith, type Widget, waitFor } from './widgetHelpers';
 
 const count = (messages: Message[], text: string) => messages.filter((m) => m.text.includes(text)).length;
 
@@ -58,14 +58,6 @@ describe('visitor widget (browser, demo site on another origin)', function () {
   /** A visitor bubble that the server acknowledged (no longer "Sending…"). */
   const sent = (log: Locator, text: string) => log.locator('.msg.visitor:not(.sending)', { hasText: text });
 
-  async function replyOnOperatorPage(page: Page, widget: Widget, parentTs: string, text: string): Promise<void> {
-    await page.goto(`${server.url}/sandbox/slack/?team=${ACME}&user=${ALICE}&channel=${widget.channel}`);
-    await page.click(`.msg[data-ts="${parentTs}"] [data-act="open-thread"]`);
-    await page.fill('#op-thread-text', text);
-    await page.press('#op-thread-text', 'Enter');
-    await page.waitForSelector(`#op-thread .msg >> text=${text}`);
-  }
-
   it('lets a visitor chat with an operator who answers in the Slack thread, on a page of another origin', async () => {
     const widget = await configuredWidget(server);
     const page = browser.page;
@@ -82,7 +74,7 @@ describe('visitor widget (browser, demo site on another origin)', function () {
     expect(count(thread.replies, 'Do you ship beans to Canada?')).to.equal(1);
 
     const operator = await browser.newPage();
-    await replyOnOperatorPage(operator, widget, thread.parent.ts, 'Yes, we ship to Canada every Tuesday.');
+    await replyOnOperatorPage(operator, server, widget.channel, thread.parent.ts, 'Yes, we ship to Canada every Tuesday.');
 
     const reply = panel.log.locator('.msg.operator', { hasText: 'Yes, we ship to Canada every Tuesday.' });
     await reply.waitFor();

@@ -7,7 +7,7 @@ import type { Message } from '../../server/sandbox/slack/types';
 import { signUpUser } from '../factories';
 import type { TestServer } from '../helpers/app';
 import { RESULTS_DIR } from '../helpers/browser';
-import { firstWidgetId, setUpWidget } from '../slack/helpers';
+import { ACME, ALICE, firstWidgetId, setUpWidget } from '../slack/helpers';
 
 export type Widget = { uuid: string; channel: string; ceId: string };
 
@@ -71,4 +71,13 @@ export async function animationsDone(page: Page): Promise<void> {
     const frame = document.querySelector('parley-widget')?.shadowRoot?.querySelector('.frame');
     return !!frame && frame.getAnimations().length === 0;
   });
+}
+
+/** Alice answers in the widget's Slack thread (the one whose parent is `parentTs`) on the sandbox's operator page. */
+export async function replyOnOperatorPage(page: Page, server: TestServer, channel: string, parentTs: string, text: string): Promise<void> {
+  await page.goto(`${server.url}/sandbox/slack/?team=${ACME}&user=${ALICE}&channel=${channel}`);
+  await page.click(`.msg[data-ts="${parentTs}"] [data-act="open-thread"]`);
+  await page.fill('#op-thread-text', text);
+  await page.press('#op-thread-text', 'Enter');
+  await page.waitForSelector(`#op-thread .msg >> text=${text}`);
 }

@@ -5,10 +5,9 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { buildWidget } from '../../scripts/build';
-import { configuredWidget, threadWith, waitFor } from '../e2e/widgetHelpers';
+import { configuredWidget, replyOnOperatorPage, threadWith, waitFor } from '../e2e/widgetHelpers';
 import { useServer } from '../helpers/app';
 import { useBrowser } from '../helpers/browser';
-import { ACME, ALICE } from '../slack/helpers';
 
 describe('widget panel across conversations (browser)', function () {
   this.timeout(120_000);
@@ -22,11 +21,7 @@ describe('widget panel across conversations (browser)', function () {
 
   async function reply(page: Page, channel: string, visitorText: string, text: string): Promise<void> {
     const thread = await waitFor('the Slack thread', () => threadWith(server, channel, visitorText));
-    await page.goto(`${server.url}/sandbox/slack/?team=${ACME}&user=${ALICE}&channel=${channel}`);
-    await page.click(`.msg[data-ts="${thread.parent.ts}"] [data-act="open-thread"]`);
-    await page.fill('#op-thread-text', text);
-    await page.press('#op-thread-text', 'Enter');
-    await page.waitForSelector(`#op-thread .msg >> text=${text}`);
+    await replyOnOperatorPage(page, server, channel, thread.parent.ts, text);
   }
 
   it("shows the operator's reply in a second conversation started after the first one ended", async () => {
