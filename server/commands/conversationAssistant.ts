@@ -6,16 +6,19 @@ import type { StoredMessage } from '../conversations/history';
 import type { OpenConversation } from '../conversations/record';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { QuestionGroupDocument } from '../models/QuestionGroup';
-import type { SavedReplyDocument } from '../models/SavedReply';
+import type { SavedReply } from '../models/SavedReply';
 
 export type SentSavedReply = { message: StoredMessage; text: string; html: string };
+
+/** What of a saved reply goes into a conversation. */
+export type SavedReplyContent = Pick<SavedReply, 'label' | 'response'>;
 
 export interface ConversationAssistant {
   /** Stores the reply as an operator message (the widget shows it) and posts it in the thread; `operator` null: sent automatically. */
   deliverSavedReply(
     conversation: OpenConversation,
     ce: ChatEndpointDocument,
-    reply: SavedReplyDocument,
+    reply: SavedReplyContent,
     operator: { slackUserId: string; name: string; avatarUrl: string } | null,
   ): Promise<SentSavedReply>;
   /** Shows the group's prompt and asks its first question. */

@@ -1,64 +1,26 @@
 /**
- * What Parley does in conversations by itself, next to relaying: saved replies (sent by an operator or
- * automatically on trigger phrases), question groups the visitor walks through, and response reminders in
- * the thread while a visitor waits. Parley's own thread posts are outbox jobs (slack.threadPost) on the
- * conversation's key, in order with its other Slack posts. The Slack message listener ignores them, as it
- * ignores every bot post, so nothing is relayed twice.
+ * What Parley does in conversations by itself in the background, and the relay's side of saved replies: response
+ * reminders in the thread while a visitor waits, and a saved reply delivered into a conversation (stored as an
+ * operator message, posted in the thread). What happens after a visitor message and on a question group's answer
+ * are commands (server/commands/afterVisitorMessage.ts, answerQuestion.ts).
  */
 import type { Connection, Types } from 'mongoose';
-import { sanitiseQuestionHtml, treeOf } from '../commands/questionGroups';
+import type { SavedReplyContent, SentSavedReply } from '../commands/conversationAssistant';
 import { decodeResponse, renderForSlack, renderForWidget } from '../commands/savedReplies';
-import { type StoredMessage, serialised } from '../conversations/history';
-import { type OpenConversation, record, WidgetRefusal } from '../conversations/record';
+import { queueThreadPost } from '../commands/threadPosts';
+import type { StoredMessage } from '../conversations/history';
+import type { OpenConversation } from '../conversations/record';
 import { visitorLabel } from '../conversations/visitors';
 import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { Conversation } from '../models/Conversation';
-import type { QuestionGroupDocument } from '../models/QuestionGroup';
-import type { SavedReplyDocument } from '../models/SavedReply';
 import { escapeMrkdwn } from '../shared/mrkdwn';
-import { findNode, type TreeNode } from '../shared/questionGroups';
-import { matchesTriggerPhrases } from '../shared/savedReplies';
 import { operatorAuthor } from './authors';
 import type { RelayContext } from './context';
 import { markAnswered, recordOperatorMessage } from './operatorMessages';
 
 /** How often the worker looks for due reminders, unless told otherwise. */
 export const ASSIST_TICK_MS = 5_000;
-
-/** One of Parley's own posts in a conversation's thread; the Slack side builds its Block Kit (slack.threadPost). */
-export type ThreadPost = {
-  /** mrkdwn. */
-  text: string;
-  /** note: a small grey line; alert: a full-size line (reminders); reply: a saved reply, `footer` under it. */
-  look: 'note' | 'alert' | 'reply';
-  footer?: string;
-  /** Posted in this name and with this picture instead of Parley's. */
-  username?: string;
-  iconUrl?: string;
-  /** The operator message this post mirrors in the thread; its slackTs is set once posted. */
-  messageId?: string;
-};
-
-type ThreadOf = { _id: Types.ObjectId; slackChannel: string };
-
-/**
- * Queues a post in the conversation's thread: an outbox job on the conversation's key, so it goes out after
- * the header and everything queued before it for that conversation (the visitor message that led to it),
- * paced and retried like every other Slack post.
- */
-export async function queueThreadPost(ctx: RelayContext, conversation: ThreadOf, post: ThreadPost): Promise<void> {
-  const payload: Record<string, unknown> = { conversationId: String(conversation._id), ...post };
-  await ctx.outbox.enqueue('slack.threadPost', String(conversation._id), payload, {
-    channel: conversation.slackChannel,
-    conversationId: conversation._id,
-  });
-}
-
-/** A small context line in the thread (answers, notes of what Parley did). */
-export function queueThreadNote(ctx: RelayContext, conversation: ThreadOf, text: string): Promise<void> {
-  return queueThreadPost(ctx, conversation, { text, look: 'note' });
-}
 
 /**
  * Thread posts an earlier version kept in a queue of its own (collection threadposts) move into the outbox
@@ -199,8 +161,6 @@ async function operatorMessage(
   return message;
 }
 
-export type SentSavedReply = { message: StoredMessage; text: string; html: string };
-
 /**
  * Sends a saved reply into a conversation: the decoded response to the widget (text and sanitised HTML),
  * stored as an operator message, and posted in the thread in the sender's name. `operator` null: sent
@@ -210,7 +170,7 @@ export async function deliverSavedReply(
   ctx: RelayContext,
   conversation: OpenConversation,
   ce: ChatEndpointDocument,
-  reply: SavedReplyDocument,
+  reply: SavedReplyContent,
   operator: { slackUserId: string; name: string; avatarUrl: string } | null,
 ): Promise<SentSavedReply> {
   const decoded = decodeResponse(reply.response);
@@ -234,157 +194,6 @@ export async function deliverSavedReply(
     messageId: String(message._id),
   });
   return { message, ...rendered };
-}
-
-/** After a visitor message was stored: saved replies whose trigger phrases match, and the automatic question group of a new conversation. */
-export async function afterVisitorMessage(ctx: RelayContext, conversation: OpenConversation, message: StoredMessage): Promise<void> {
-  const ce = await ctx.widgets.get(conversation.ceId);
-  if (!ce) return;
-  if (message.seq === 1) {
-    const auto = await ctx.models.QuestionGroup.findOne({ accountId: ce.accountId, auto: true });
-    if (auto && (await planAllows(ctx.models, ce.accountId, 'questionGroups'))) await askFirstQuestion(ctx, conversation, ce, auto);
-  }
-  if (!message.text) return;
-  const candidates = await ctx.models.SavedReply.find({ ceId: ce._id, autoSend: true, triggerPhrases: { $gt: '' } }).sort({ _id: 1 });
-  const matching = candidates.filter((r) => matchesTriggerPhrases(r.triggerPhrases, message.text));
-  if (matching.length === 0 || !(await planAllows(ctx.models, ce.accountId, 'savedReplies'))) return;
-  for (const reply of matching) {
-    // Each reply at most once per conversation, even when two processes see matching messages at once.
-    const claimed = await ctx.models.ConversationAssist.findOneAndUpdate(
-      { conversationId: conversation._id, autoSentReplyIds: { $ne: reply._id } },
-      { $push: { autoSentReplyIds: reply._id } },
-      { upsert: true, setDefaultsOnInsert: true },
-    ).catch((error: unknown) => {
-      if ((error as { code?: unknown }).code === 11000) return 'taken' as const;
-      throw error;
-    });
-    if (claimed === 'taken') continue;
-    await deliverSavedReply(ctx, conversation, ce, reply, null);
-  }
-}
-
-async function planAllows(models: Models, accountId: Types.ObjectId, feature: 'savedReplies' | 'questionGroups'): Promise<boolean> {
-  const account = await models.Account.findById(accountId, { planStripeId: 1 });
-  const plan = account ? await models.Plan.findOne({ stripeId: account.planStripeId }) : null;
-  return Boolean(plan?.[feature]);
-}
-
-function widgetAuthor(ce: ChatEndpointDocument): { name: string; avatarUrl: string } {
-  return { name: ce.agentLabel || 'Support', avatarUrl: ce.teamAvatarOn ? ce.teamAvatarUrl : '' };
-}
-
-function plain(html: string): string {
-  return html
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&');
-}
-
-/** Shows the group's prompt and asks its first question. */
-export async function askFirstQuestion(
-  ctx: RelayContext,
-  conversation: OpenConversation,
-  ce: ChatEndpointDocument,
-  group: QuestionGroupDocument,
-): Promise<void> {
-  const first = treeOf(group)[0];
-  if (group.prompt) {
-    const html = sanitiseQuestionHtml(group.prompt);
-    await serialised(String(conversation._id), () =>
-      record(ctx, conversation, { kind: 'msg', from: 'operator', text: plain(html), html, author: widgetAuthor(ce) }),
-    );
-  }
-  await queueThreadNote(ctx, conversation, `:clipboard: Question group “${escapeMrkdwn(group.label)}” started.`);
-  if (first) await ask(ctx, conversation, group.uid, first);
-}
-
-/** Sends a question frame (its seq reserved in the conversation's sequence) and remembers it as the one waiting. */
-async function ask(ctx: RelayContext, conversation: OpenConversation, groupUid: string, question: TreeNode): Promise<void> {
-  await ctx.models.ConversationAssist.updateOne(
-    { conversationId: conversation._id },
-    { $set: { question: { groupUid, nodeId: question.id } } },
-    { upsert: true, setDefaultsOnInsert: true },
-  );
-  await serialised(String(conversation._id), async () => {
-    const reserved = await ctx.models.Conversation.findOneAndUpdate(
-      { _id: conversation._id },
-      { $inc: { lastSeq: 1 } },
-      { returnDocument: 'after' },
-    );
-    if (!reserved) return;
-    ctx.pubsub.publish(
-      `visitor:${String(conversation.visitorId)}`,
-      {
-        t: 'question',
-        seq: reserved.lastSeq,
-        groupUid,
-        nodeId: question.id,
-        text: question.text,
-        answers: question.children.filter((a) => !a.isQ).map((a) => ({ nodeId: a.id, text: a.text })),
-      },
-      { conversationId: String(conversation._id) },
-    );
-  });
-}
-
-/** The visitor picked an answer: its line goes to the thread, then the answer's action runs. */
-export async function answerQuestion(
-  ctx: RelayContext,
-  visitorId: Types.ObjectId,
-  answer: { groupUid: string; nodeId: string },
-): Promise<void> {
-  const conversation = await ctx.models.Conversation.findOne({ visitorId, status: 'open' }).sort({ _id: -1 });
-  const waiting = conversation ? await ctx.models.ConversationAssist.findOne({ conversationId: conversation._id }) : null;
-  const group =
-    waiting?.question && waiting.question.groupUid === answer.groupUid && conversation
-      ? await ctx.models.QuestionGroup.findOne({ uid: answer.groupUid, accountId: conversation.accountId })
-      : null;
-  const tree = group ? treeOf(group) : [];
-  const found = findNode(tree, answer.nodeId);
-  if (!conversation || !waiting?.question || !group || !found || found.node.isQ || found.parent?.id !== waiting.question.nodeId) {
-    throw new WidgetRefusal('bad_frame', 'No question is waiting for this answer.');
-  }
-  // Taken once: a second click (another tab) finds the question already answered.
-  const taken = await ctx.models.ConversationAssist.findOneAndUpdate(
-    { _id: waiting._id, 'question.nodeId': waiting.question.nodeId },
-    { $set: { question: null } },
-  );
-  if (!taken) return;
-  const { node, parent, top } = found;
-  await queueThreadNote(ctx, conversation, `:ballot_box_with_check: ${escapeMrkdwn(parent?.text ?? '')} → *${escapeMrkdwn(node.text)}*`);
-  const ce = await ctx.models.ChatEndpoint.findById(conversation.ceId);
-  if (!ce) return;
-  const action = node.action ?? '';
-  if (action === 'new' && node.children[0]) return ask(ctx, conversation, group.uid, node.children[0]);
-  if (action === 'next' && tree[top + 1]) return ask(ctx, conversation, group.uid, tree[top + 1] as TreeNode);
-  if (action === 'form') {
-    await serialised(String(conversation._id), () => record(ctx, conversation, { kind: 'askEmail', from: 'operator' }));
-    await queueThreadNote(ctx, conversation, ':email: The visitor was asked for their e-mail address.');
-    return;
-  }
-  if (action === 'customResponse') {
-    const html = sanitiseQuestionHtml(node.customResponseText ?? '');
-    if (html)
-      await serialised(String(conversation._id), () =>
-        record(ctx, conversation, { kind: 'msg', from: 'operator', text: plain(html), html, author: widgetAuthor(ce) }),
-      );
-    return;
-  }
-  if (action && !['new', 'next', 'form', 'customResponse'].includes(action)) {
-    const room = await ctx.models.ChatEndpoint.findOne({ Uuid: action, accountId: conversation.accountId }, { RoomName: 1 });
-    await ctx.models.ConversationAssist.updateOne({ _id: waiting._id }, { $set: { roomChoice: action } });
-    await queueThreadNote(
-      ctx,
-      conversation,
-      `:door: The visitor chose to chat in ${room?.RoomName ? `#${escapeMrkdwn(room.RoomName)}` : 'another room'}.`,
-    );
-    return;
-  }
-  await queueThreadNote(ctx, conversation, `:checkered_flag: Question group “${escapeMrkdwn(group.label)}” finished.`);
 }
 
 export type Assistant = { tick(now?: Date): Promise<void>; stop(): Promise<void> };

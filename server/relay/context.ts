@@ -1,3 +1,4 @@
+import type { ConversationAssistant } from '../commands/conversationAssistant';
 import type { Config, RelayTuning } from '../config';
 import type { Logger } from '../http/errorHandler';
 import type { RateLimiters } from '../http/rateLimits';
@@ -27,6 +28,8 @@ export type RelayContext = {
   outbox: Outbox;
   presence: Presence;
   widgets: WidgetCache;
+  /** Saved replies and question groups sent into conversations (relay/assistant.ts). */
+  assistant: ConversationAssistant;
   /** Where presence transitions are recorded for the availability report. */
   reports: ReportRecorder;
   /** Base URL of Parley, for file links handed to widgets. */

@@ -14,6 +14,8 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Types } from 'mongoose';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
+import { afterVisitorMessage } from '../commands/afterVisitorMessage';
+import { answerQuestion } from '../commands/answerQuestion';
 import { endVisitorConversation } from '../commands/endConversation';
 import { identifyVisitor } from '../commands/identifyVisitor';
 import { visitorMessage } from '../commands/sendVisitorMessage';
@@ -22,7 +24,6 @@ import { entryFrame, frameSeq, type StoredMessage, serialised } from '../convers
 import type { OpenConversation } from '../conversations/record';
 import type { ConversationDocument } from '../models/Conversation';
 import { type ClientFrame, ClientFrameSchema, type ServerFrame, WIDGET_LIMITS, type WidgetErrorCode } from '../shared/widget-protocol';
-import { afterVisitorMessage, answerQuestion } from './assist';
 import type { RelayContext } from './context';
 import { clientIp, countryAllowed, countryOf } from './visitorIp';
 import { widgetErrorOf } from './widgetErrors';

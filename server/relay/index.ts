@@ -5,7 +5,6 @@
  * queues are run by the job handlers main.ts gives it (server/slack/outboxJobs.ts).
  */
 import type { Server } from 'node:http';
-import type { ConversationAssistant } from '../commands/conversationAssistant';
 import { endConversation } from '../commands/endConversation';
 import type { Config } from '../config';
 import { fireWebhook, hasRestHooks } from '../conversations/webhooks';
@@ -29,8 +28,6 @@ import { WidgetCache } from './widgets';
 
 export type Relay = RelayContext & {
   gateway: Gateway;
-  /** Saved replies and question groups, for the commands that send them by hand. */
-  assistant: ConversationAssistant;
   schedule: OperatingSchedule;
   start(server: Server): void;
   close(): Promise<void>;
@@ -69,6 +66,7 @@ export function createRelay(deps: {
   // A stopping process hands its queued keys to the others at once (over Redis) instead of at their next poll.
   ctx.outbox = new Outbox(ctx, jobHandlers, { announce: (keys) => ctx.pubsub.signal({ kind: 'outbox', keys }) });
   ctx.presence = new Presence(ctx);
+  ctx.assistant = conversationAssistant(ctx);
   const schedule = new OperatingSchedule(ctx);
   const gateway = new Gateway(ctx);
   let inactivityTimer: NodeJS.Timeout | null = null;
@@ -76,7 +74,6 @@ export function createRelay(deps: {
   let closed = false;
   const relay: Relay = Object.assign(ctx, {
     gateway,
-    assistant: conversationAssistant(ctx),
     schedule,
     start(server: Server) {
       gateway.attach(server);

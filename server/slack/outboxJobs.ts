@@ -5,12 +5,12 @@
  * calling out.
  */
 import type { Types } from 'mongoose';
+import type { ThreadPost } from '../commands/threadPosts';
 import { visitorLabel } from '../conversations/visitors';
 import type { Conversation } from '../models/Conversation';
 import type { Message } from '../models/Message';
 import type { OutboxKind } from '../models/OutboxJob';
 import type { Visitor } from '../models/Visitor';
-import type { ThreadPost } from '../relay/assist';
 import type { RelayContext } from '../relay/context';
 import { payloadString as str } from '../relay/jobs';
 import { type CoalescingHandler, type JobHandler, type JobHandlers, PermanentJobError } from '../relay/outbox';

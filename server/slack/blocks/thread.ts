@@ -4,11 +4,11 @@
  * the stored state each time, so `chat.update` is idempotent.
  */
 
+import type { ThreadPost } from '../../commands/threadPosts';
 import { visitorLabel } from '../../conversations/visitors';
 import type { ChatEndpoint } from '../../models/ChatEndpoint';
 import type { Conversation } from '../../models/Conversation';
 import type { Visitor } from '../../models/Visitor';
-import type { ThreadPost } from '../../relay/assist';
 import { escapeMrkdwn } from '../../shared/mrkdwn';
 
 /** Action ids of the header buttons; their handlers live with the Slack actions (value: the conversation id). */

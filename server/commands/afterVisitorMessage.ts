@@ -1,0 +1,52 @@
+/**
+ * What Parley does by itself once a visitor message is stored: the widget's saved replies whose trigger phrases
+ * match are sent automatically (each at most once per conversation), and a new conversation starts the account's
+ * automatic question group. The gateway runs it after the message's ack, in the order of the conversation's messages.
+ */
+import type { Types } from 'mongoose';
+import type { ConversationContext } from '../conversations/context';
+import type { StoredMessage } from '../conversations/history';
+import type { OpenConversation } from '../conversations/record';
+import type { ChatEndpointDocument } from '../models/ChatEndpoint';
+import { matchesTriggerPhrases } from '../shared/savedReplies';
+import { askFirstQuestion } from './askFirstQuestion';
+import type { ConversationAssistant } from './conversationAssistant';
+import { planHasFeature } from './planFeature';
+
+export type AfterVisitorMessageContext = ConversationContext & {
+  /** Widgets as the relay caches them. */
+  widgets: { get(id: Types.ObjectId): Promise<ChatEndpointDocument | null> };
+  /** Sends a saved reply into the conversation (the relay's assistant). */
+  assistant: Pick<ConversationAssistant, 'deliverSavedReply'>;
+};
+
+export async function afterVisitorMessage(
+  ctx: AfterVisitorMessageContext,
+  conversation: OpenConversation,
+  message: StoredMessage,
+): Promise<void> {
+  const ce = await ctx.widgets.get(conversation.ceId);
+  if (!ce) return;
+  if (message.seq === 1) {
+    const auto = await ctx.models.QuestionGroup.findOne({ accountId: ce.accountId, auto: true });
+    if (auto && (await planHasFeature(ctx.models, ce.accountId, 'questionGroups'))) await askFirstQuestion(ctx, conversation, ce, auto);
+  }
+  if (!message.text) return;
+  const candidates = await ctx.models.SavedReply.find({ ceId: ce._id, autoSend: true, triggerPhrases: { $gt: '' } }).sort({ _id: 1 });
+  const matching = candidates.filter((r) => matchesTriggerPhrases(r.triggerPhrases, message.text));
+  // The plan is read only when a reply would go out.
+  if (matching.length === 0 || !(await planHasFeature(ctx.models, ce.accountId, 'savedReplies'))) return;
+  for (const reply of matching) {
+    // Each reply at most once per conversation, even when two processes see matching messages at once.
+    const claimed = await ctx.models.ConversationAssist.findOneAndUpdate(
+      { conversationId: conversation._id, autoSentReplyIds: { $ne: reply._id } },
+      { $push: { autoSentReplyIds: reply._id } },
+      { upsert: true, setDefaultsOnInsert: true },
+    ).catch((error: unknown) => {
+      if ((error as { code?: unknown }).code === 11000) return 'taken' as const;
+      throw error;
+    });
+    if (claimed === 'taken') continue;
+    await ctx.assistant.deliverSavedReply(conversation, ce, reply, null);
+  }
+}

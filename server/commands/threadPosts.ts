@@ -1,0 +1,39 @@
+/**
+ * Parley's own posts in a conversation's Slack thread (saved replies, question-group lines, reminders). Each is an
+ * outbox job (slack.threadPost) on the conversation's key, so it goes out after the header and everything queued
+ * before it for that conversation (the visitor message that led to it), paced and retried like every other Slack
+ * post. The Slack side builds its Block Kit; the Slack message listener ignores these posts, as it ignores every
+ * bot post, so nothing is relayed twice.
+ */
+import type { Types } from 'mongoose';
+import type { JobQueue } from '../conversations/context';
+
+/** One of Parley's own posts in a conversation's thread; the Slack side builds its Block Kit (slack.threadPost). */
+export type ThreadPost = {
+  /** mrkdwn. */
+  text: string;
+  /** note: a small grey line; alert: a full-size line (reminders); reply: a saved reply, `footer` under it. */
+  look: 'note' | 'alert' | 'reply';
+  footer?: string;
+  /** Posted in this name and with this picture instead of Parley's. */
+  username?: string;
+  iconUrl?: string;
+  /** The operator message this post mirrors in the thread; its slackTs is set once posted. */
+  messageId?: string;
+};
+
+export type ThreadOf = { _id: Types.ObjectId; slackChannel: string };
+
+/** Queues a post in the conversation's thread, in order with the conversation's other Slack posts. */
+export async function queueThreadPost(ctx: { outbox: JobQueue }, conversation: ThreadOf, post: ThreadPost): Promise<void> {
+  const payload: Record<string, unknown> = { conversationId: String(conversation._id), ...post };
+  await ctx.outbox.enqueue('slack.threadPost', String(conversation._id), payload, {
+    channel: conversation.slackChannel,
+    conversationId: conversation._id,
+  });
+}
+
+/** A small context line in the thread (answers, notes of what Parley did). */
+export function queueThreadNote(ctx: { outbox: JobQueue }, conversation: ThreadOf, text: string): Promise<void> {
+  return queueThreadPost(ctx, conversation, { text, look: 'note' });
+}
