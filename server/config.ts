@@ -88,7 +88,7 @@ export type RelayTuning = {
   outboxLeaseMs: number;
   /** Longest backoff between retries of a failing job. */
   outboxMaxBackoffMs: number;
-  /** How often open conversations are checked for visitor inactivity and unanswered visitors. */
+  /** How often the conversations due to be ended for inactivity or reported unanswered are looked for (by due-time indexes). */
   inactivityCheckMs: number;
   /** A socket that sent nothing for this long is closed. */
   silentSocketMs: number;

@@ -17,12 +17,28 @@ export async function endConversation(
   ctx: ConversationContext,
   conversationId: Types.ObjectId | string,
   by: EndedBy,
-  opts: { operatorSlackUserId?: string /** End without the post-chat actions and mark it discarded. */; discard?: boolean } = {},
+  opts: {
+    operatorSlackUserId?: string;
+    /** End without the post-chat actions and mark it discarded. */
+    discard?: boolean;
+    /** End only while its inactivity due time is still this one (the visitor did not write since it was read). */
+    dueAt?: Date;
+  } = {},
 ): Promise<{ ended: boolean }> {
   return serialised(String(conversationId), async () => {
     const conversation = await ctx.models.Conversation.findOneAndUpdate(
-      { _id: conversationId, status: 'open' },
-      { $set: { status: 'ended', endedAt: new Date(), endedBy: by, ...(opts.discard ? { discarded: true } : {}) } },
+      { _id: conversationId, status: 'open', ...(opts.dueAt ? { inactiveAt: opts.dueAt } : {}) },
+      {
+        $set: {
+          status: 'ended',
+          endedAt: new Date(),
+          endedBy: by,
+          // Nothing is due any more for an ended conversation.
+          inactiveAt: null,
+          noAnswerAt: null,
+          ...(opts.discard ? { discarded: true } : {}),
+        },
+      },
       { returnDocument: 'after' },
     );
     if (!conversation) return { ended: false };

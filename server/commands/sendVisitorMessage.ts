@@ -12,6 +12,7 @@ import { fireWebhook } from '../conversations/webhooks';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { MessageFile } from '../models/Message';
 import type { Visitor } from '../models/Visitor';
+import { type DueSettings, inactiveAt, openingDueTimes } from './conversationDueTimes';
 
 export type VisitorMessageContext = ConversationContext & {
   /** Whether someone answers in the widget's channel now (a new conversation needs it). */
@@ -54,6 +55,7 @@ export async function startConversation(
     triggerUid: origin.triggerUid,
     slackTeamId: ce.slackTeamId,
     slackChannel: ce.RoomId,
+    ...openingDueTimes(ce),
   });
   // Over the month's quota the conversation still goes through; the account is marked and its console says so.
   await refreshQuota(ctx.models, ce.accountId).catch((error: unknown) => ctx.logger.warn('quota: could not count conversations', error));
@@ -130,7 +132,7 @@ export async function visitorMessage(
 async function storeVisitorMessage(
   ctx: VisitorMessageContext,
   conversation: OpenConversation,
-  input: { clientId: string; text: string; files?: MessageFile[]; socket?: string },
+  input: { ce: DueSettings; clientId: string; text: string; files?: MessageFile[]; socket?: string },
 ): Promise<{ message: StoredMessage; duplicate: boolean } | null> {
   const entry: NewEntry = {
     _id: new Types.ObjectId(),
@@ -146,7 +148,7 @@ async function storeVisitorMessage(
     serialised(key, async () => {
       const at = new Date();
       const stored = await appendEntry(ctx.models, conversation._id, entry, {
-        set: { lastVisitorMsgAt: at, reminderAt: at },
+        set: { lastVisitorMsgAt: at, reminderAt: at, inactiveAt: inactiveAt(at, input.ce) },
         whileOpen: true,
       });
       if (stored) publishEntry(ctx, conversation, stored, input.socket);

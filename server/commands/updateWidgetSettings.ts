@@ -26,6 +26,7 @@ import {
 } from '../shared/settings';
 import { readTriggerJson, TriggerJsonSchema } from '../shared/triggers';
 import { parse } from '../validation';
+import { recomputeDueTimes } from './conversationDueTimes';
 import { requirePlanFeature } from './planFeature';
 
 const ENUMS: Record<string, readonly [string, ...string[]]> = {
@@ -182,7 +183,10 @@ export async function updateWidgetSettings(deps: SettingsDeps, ce: ChatEndpointD
   ce.set(changes);
   // Edited hours apply at once; only the scheduled ON and OFF times that follow are announced in the channel.
   if (ce.isModified('onOffSchedule') || ce.isModified('operatingHours') || ce.isModified('tz')) ce.scheduleOpen = null;
+  const dueTimesMove = ce.isModified('maxVisitorInactiveMins') || ce.isModified('noAnswerMessageAfterSecs');
   await ce.save();
+  // Open conversations are ended for inactivity and reported unanswered by the new grace periods.
+  if (dueTimesMove) await recomputeDueTimes(deps.models, ce);
   deps.pubsub.publish(`widget:${ce._id.toHexString()}`, {
     t: 'config',
     config: { ...publicSettings(ce), hideWhenOffline: ce.hideWhenOffline },

@@ -39,6 +39,15 @@ export interface Conversation {
   reminderAt: Date | null;
   /** Set once noAnswerWebhookUrl was called for this conversation. */
   noAnswerNotifiedAt: Date | null;
+  /**
+   * When the conversation may first be ended for inactivity: the visitor's last activity (their last message, or the
+   * start) plus the widget's maxVisitorInactiveMins; null when the widget never ends conversations. The inactivity
+   * check reads only open conversations whose time has come (an index on it) and moves it on when the visitor is
+   * still on the page.
+   */
+  inactiveAt: Date | null;
+  /** When the no-answer webhook is due (startedAt + noAnswerMessageAfterSecs); null once answered, notified or ended. */
+  noAnswerAt: Date | null;
   transcriptSentTo: string;
   /** Ended with `/parley discard`: no post-chat actions ran, and reports leave it out. */
   discarded: boolean;
@@ -78,6 +87,8 @@ export const ConversationSchema = new Schema<Conversation>(
     lastOperatorMsgAt: { type: Date, default: null },
     reminderAt: { type: Date, default: null },
     noAnswerNotifiedAt: { type: Date, default: null },
+    inactiveAt: { type: Date, default: null },
+    noAnswerAt: { type: Date, default: null },
     transcriptSentTo: { type: String, default: '' },
     discarded: { type: Boolean, default: false },
     visitorMsgs: { type: Number, default: 0 },
@@ -90,8 +101,10 @@ ConversationSchema.index({ ceId: 1, number: 1 }, { unique: true });
 // The public API pages an account's conversations newest first; the GDPR export reads them all.
 ConversationSchema.index({ accountId: 1, _id: -1 });
 ConversationSchema.index({ slackChannel: 1, threadTs: 1 });
-ConversationSchema.index({ status: 1, lastVisitorMsgAt: 1 });
 ConversationSchema.index({ reminderAt: 1 });
+// The inactivity and no-answer checks: open conversations whose due time has come, earliest first.
+ConversationSchema.index({ status: 1, inactiveAt: 1 });
+ConversationSchema.index({ status: 1, noAnswerAt: 1 });
 // Reports: a widget's kept conversations in a time range (equality, then range; newest first for the history).
 ConversationSchema.index({ ceId: 1, discarded: 1, startedAt: 1 });
 

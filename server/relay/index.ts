@@ -5,6 +5,8 @@
  * queues are run by the job handlers main.ts gives it (server/slack/outboxJobs.ts).
  */
 import type { Server } from 'node:http';
+import type { Types } from 'mongoose';
+import { inactiveAt, scheduleOldDueTimes } from '../commands/conversationDueTimes';
 import { endConversation } from '../commands/endConversation';
 import type { Config } from '../config';
 import { fireWebhook, hasRestHooks } from '../conversations/webhooks';
@@ -12,6 +14,8 @@ import type { Logger } from '../http/errorHandler';
 import { createRateLimiters, type RateLimiters } from '../http/rateLimits';
 import type { Mailer } from '../mail';
 import type { Models } from '../models';
+import type { Conversation } from '../models/Conversation';
+import type { Visitor } from '../models/Visitor';
 import type { ReportRecorder } from '../reports/recorder';
 import { conversationAssistant } from './assistant';
 import { SlackAuthors } from './authors';
@@ -69,7 +73,7 @@ export function createRelay(deps: {
   ctx.assistant = conversationAssistant(ctx);
   const schedule = new OperatingSchedule(ctx);
   const gateway = new Gateway(ctx);
-  let inactivityTimer: NodeJS.Timeout | null = null;
+  let dueChecks: { stop(): Promise<void> } | null = null;
   let unfollow = () => {};
   let closed = false;
   const relay: Relay = Object.assign(ctx, {
@@ -81,17 +85,13 @@ export function createRelay(deps: {
       ctx.outbox.start();
       ctx.presence.start();
       schedule.start();
-      inactivityTimer = setInterval(() => {
-        void endInactive(ctx).catch((e: unknown) => ctx.logger.error('relay: inactivity check failed', e));
-        void notifyUnanswered(ctx).catch((e: unknown) => ctx.logger.error('relay: no-answer check failed', e));
-      }, tuning.inactivityCheckMs);
-      inactivityTimer.unref();
+      dueChecks = startDueChecks(ctx);
     },
     isClosed: () => closed,
     async close() {
       closed = true;
       unfollow();
-      if (inactivityTimer) clearInterval(inactivityTimer);
+      await dueChecks?.stop();
       ctx.presence.stop();
       schedule.stop();
       await gateway.close();
@@ -102,50 +102,178 @@ export function createRelay(deps: {
   return relay;
 }
 
-/** Ends open conversations whose visitor has been silent and away longer than the widget's maxVisitorInactiveMins. */
-export async function endInactive(ctx: RelayContext, now = new Date()): Promise<number> {
-  const candidates = await ctx.models.Conversation.find({ status: 'open' }).limit(5000);
-  let ended = 0;
-  const widgets = new Map<string, number>();
-  for (const c of candidates) {
-    const key = String(c.ceId);
-    if (!widgets.has(key)) widgets.set(key, (await ctx.models.ChatEndpoint.findById(c.ceId))?.maxVisitorInactiveMins ?? 0);
-    const minutes = widgets.get(key) ?? 0;
-    if (minutes <= 0) continue;
-    const cutoff = now.getTime() - minutes * 60_000;
-    const lastVisitorActivity = Math.max(c.lastVisitorMsgAt?.getTime() ?? 0, c.startedAt.getTime());
-    if (lastVisitorActivity > cutoff) continue;
-    const visitor = await ctx.models.Visitor.findById(c.visitorId);
-    if (visitor && visitor.lastSeenAt.getTime() > cutoff) continue;
-    if ((await endConversation(ctx, c._id, 'inactivity')).ended) ended += 1;
+/** Conversations one look at a due-time index reads at most; a pass takes up to DUE_BATCHES of them, the rest wait for the next. */
+const DUE_BATCH = 500;
+const DUE_BATCHES = 10;
+
+/**
+ * Looks at the open conversations whose `field` has come, earliest first, in batches: `look` resolves each (ends it,
+ * notifies, or moves its due time on), so a pass reads what is due and nothing when nothing is.
+ */
+async function duePass<Row extends { _id: Types.ObjectId }>(
+  ctx: RelayContext,
+  field: 'inactiveAt' | 'noAnswerAt',
+  projection: Record<keyof Omit<Row, '_id'>, 1>,
+  now: Date,
+  look: (row: Row) => Promise<boolean>,
+  stopped: () => boolean,
+): Promise<number> {
+  let done = 0;
+  for (let batch = 0; batch < DUE_BATCHES && !stopped(); batch++) {
+    const due = await ctx.models.Conversation.find({ status: 'open', [field]: { $lte: now } }, projection)
+      .sort({ [field]: 1 })
+      .limit(DUE_BATCH)
+      .lean<Row[]>()
+      .exec();
+    for (const row of due) {
+      if (stopped()) break;
+      try {
+        if (await look(row)) done += 1;
+      } catch (error) {
+        // One conversation that cannot be handled now (it stays due, and is tried again next pass) holds up no other.
+        ctx.logger.error(`relay: due ${field} check of conversation ${String(row._id)} failed`, error);
+      }
+    }
+    if (due.length < DUE_BATCH) break;
   }
-  return ended;
+  return done;
+}
+
+/** Moves a due time on, unless someone moved it since it was read (a visitor message, a settings change, another process). */
+async function reschedule(ctx: RelayContext, id: Types.ObjectId, field: 'inactiveAt' | 'noAnswerAt', was: Date | null, next: Date | null) {
+  await ctx.models.Conversation.updateOne({ _id: id, status: 'open', [field]: was }, { $set: { [field]: next } });
+}
+
+type InactiveRow = Pick<Conversation, 'ceId' | 'visitorId' | 'startedAt' | 'lastVisitorMsgAt' | 'inactiveAt'> & { _id: Types.ObjectId };
+
+/**
+ * Ends open conversations whose visitor has been silent and away longer than the widget's maxVisitorInactiveMins.
+ * Reads only those whose `inactiveAt` has come; one whose visitor is still on the page (lastSeenAt, written while the
+ * widget is open) gets its due time moved on instead.
+ */
+export function endInactive(ctx: RelayContext, now = ctx.clock.now(), stopped = () => false): Promise<number> {
+  const projection = { ceId: 1, visitorId: 1, startedAt: 1, lastVisitorMsgAt: 1, inactiveAt: 1 } as const;
+  return duePass<InactiveRow>(
+    ctx,
+    'inactiveAt',
+    projection,
+    now,
+    async (c) => {
+      const ce = await ctx.widgets.get(c.ceId);
+      const lastActivity = Math.max(c.startedAt.getTime(), c.lastVisitorMsgAt?.getTime() ?? 0);
+      // The grace period may have changed since the due time was set.
+      const dueAt = ce ? inactiveAt(new Date(lastActivity), ce) : null;
+      if (!ce || !dueAt || dueAt > now) {
+        await reschedule(ctx, c._id, 'inactiveAt', c.inactiveAt, dueAt);
+        return false;
+      }
+      const visitor = await ctx.models.Visitor.findById(c.visitorId, { lastSeenAt: 1 }).lean<Pick<Visitor, 'lastSeenAt'>>().exec();
+      const stillHere = visitor ? inactiveAt(visitor.lastSeenAt, ce) : null;
+      if (stillHere && stillHere > now) {
+        await reschedule(ctx, c._id, 'inactiveAt', c.inactiveAt, stillHere);
+        return false;
+      }
+      return (await endConversation(ctx, c._id, 'inactivity', c.inactiveAt ? { dueAt: c.inactiveAt } : {})).ended;
+    },
+    stopped,
+  );
+}
+
+type UnansweredRow = Pick<
+  Conversation,
+  'accountId' | 'ceId' | 'number' | 'startedAt' | 'pageUrl' | 'firstResponseAt' | 'noAnswerNotifiedAt' | 'noAnswerAt'
+> & { _id: Types.ObjectId };
+
+/**
+ * Calls noAnswerWebhookUrl (and the account's REST hooks) once for each open conversation nobody answered within
+ * the widget's noAnswerMessageAfterSecs. Reads only those whose `noAnswerAt` has come. (Response reminders in the
+ * thread are posted by the assistant, relay/assist.ts.)
+ */
+export function notifyUnanswered(ctx: RelayContext, now = ctx.clock.now(), stopped = () => false): Promise<number> {
+  const projection = {
+    accountId: 1,
+    ceId: 1,
+    number: 1,
+    startedAt: 1,
+    pageUrl: 1,
+    firstResponseAt: 1,
+    noAnswerNotifiedAt: 1,
+    noAnswerAt: 1,
+  } as const;
+  return duePass<UnansweredRow>(
+    ctx,
+    'noAnswerAt',
+    projection,
+    now,
+    async (c) => {
+      const ce = await ctx.widgets.get(c.ceId);
+      const waiting = ce && !c.firstResponseAt && !c.noAnswerNotifiedAt;
+      const dueAt = waiting ? new Date(c.startedAt.getTime() + ce.noAnswerMessageAfterSecs * 1000) : null;
+      if (!ce || !dueAt || dueAt > now) {
+        await reschedule(ctx, c._id, 'noAnswerAt', c.noAnswerAt, dueAt);
+        return false;
+      }
+      // Nobody to tell now: the conversation is not looked at again.
+      if (!ce.noAnswerWebhookUrl && !(await hasRestHooks(ctx, c.accountId, 'conversation.unanswered'))) {
+        await reschedule(ctx, c._id, 'noAnswerAt', c.noAnswerAt, null);
+        return false;
+      }
+      // The guard between processes and against an answer arriving meanwhile: only one marks it.
+      const marked = await ctx.models.Conversation.updateOne(
+        { _id: c._id, noAnswerNotifiedAt: null, firstResponseAt: null },
+        { $set: { noAnswerNotifiedAt: now, noAnswerAt: null } },
+      );
+      if (marked.modifiedCount !== 1) return false;
+      await fireWebhook(ctx, {
+        accountId: c.accountId,
+        key: `webhook:${String(c._id)}`,
+        event: 'conversation.unanswered',
+        url: ce.noAnswerWebhookUrl,
+        body: {
+          event: 'conversation.unanswered',
+          conversation: {
+            id: String(c._id),
+            number: c.number,
+            widgetId: ce.Uuid,
+            startedAt: c.startedAt.toISOString(),
+            pageUrl: c.pageUrl,
+          },
+        },
+      });
+      return true;
+    },
+    stopped,
+  );
 }
 
 /**
- * Calls noAnswerWebhookUrl once for each open conversation nobody answered within the widget's
- * noAnswerMessageAfterSecs. (Response reminders in the thread are posted by the assistant, relay/assist.ts.)
+ * Runs the inactivity and no-answer checks every `inactivityCheckMs`, one pass after another (a tick while one runs
+ * adds nothing), after giving conversations from before the due fields theirs.
  */
-export async function notifyUnanswered(ctx: RelayContext, now = new Date()): Promise<number> {
-  const waiting = await ctx.models.Conversation.find({ status: 'open', firstResponseAt: null, noAnswerNotifiedAt: null }).limit(5000);
-  let notified = 0;
-  for (const c of waiting) {
-    const ce = await ctx.widgets.get(c.ceId);
-    if (!ce || now.getTime() - c.startedAt.getTime() < ce.noAnswerMessageAfterSecs * 1000) continue;
-    if (!ce.noAnswerWebhookUrl && !(await hasRestHooks(ctx, c.accountId, 'conversation.unanswered'))) continue;
-    const marked = await ctx.models.Conversation.updateOne({ _id: c._id, noAnswerNotifiedAt: null }, { $set: { noAnswerNotifiedAt: now } });
-    if (marked.modifiedCount !== 1) continue;
-    await fireWebhook(ctx, {
-      accountId: c.accountId,
-      key: `webhook:${String(c._id)}`,
-      event: 'conversation.unanswered',
-      url: ce.noAnswerWebhookUrl,
-      body: {
-        event: 'conversation.unanswered',
-        conversation: { id: String(c._id), number: c.number, widgetId: ce.Uuid, startedAt: c.startedAt.toISOString(), pageUrl: c.pageUrl },
-      },
+function startDueChecks(ctx: RelayContext): { stop(): Promise<void> } {
+  let chain: Promise<void> = scheduleOldDueTimes(ctx.models).catch((e: unknown) =>
+    ctx.logger.error('relay: scheduling due checks failed', e),
+  );
+  let busy = false;
+  let stopping = false;
+  const stopped = () => stopping;
+  const pass = async () => {
+    await endInactive(ctx, ctx.clock.now(), stopped).catch((e: unknown) => ctx.logger.error('relay: inactivity check failed', e));
+    await notifyUnanswered(ctx, ctx.clock.now(), stopped).catch((e: unknown) => ctx.logger.error('relay: no-answer check failed', e));
+  };
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    chain = chain.then(pass).finally(() => {
+      busy = false;
     });
-    notified += 1;
-  }
-  return notified;
+  }, ctx.tuning.inactivityCheckMs);
+  timer.unref();
+  return {
+    async stop() {
+      stopping = true;
+      clearInterval(timer);
+      await chain;
+    },
+  };
 }

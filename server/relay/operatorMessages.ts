@@ -30,7 +30,15 @@ export async function markAnswered(ctx: RelayContext, conversation: Answered, au
   const now = new Date();
   const first = await ctx.models.Conversation.findOneAndUpdate(
     { _id: conversation._id, firstResponseAt: null },
-    { $set: { firstResponseAt: now, agentName: author.name, agentAvatarUrl: author.avatarUrl, agentSlackUserId: slackUserId } },
+    {
+      $set: {
+        firstResponseAt: now,
+        noAnswerAt: null,
+        agentName: author.name,
+        agentAvatarUrl: author.avatarUrl,
+        agentSlackUserId: slackUserId,
+      },
+    },
   );
   await ctx.models.Conversation.updateOne({ _id: conversation._id }, { $set: { lastOperatorMsgAt: now } });
   if (first) await headerUpdate(ctx, conversation);

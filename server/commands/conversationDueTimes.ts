@@ -1,0 +1,73 @@
+/**
+ * When an open conversation next needs the relay's background checks: `inactiveAt` (it may be ended for visitor
+ * inactivity) and `noAnswerAt` (the no-answer webhook is due). They are set where the facts change — a conversation
+ * opens, the visitor writes, an operator answers, a widget's grace periods change — so the checks read only what is
+ * due (relay/index.ts) instead of every open conversation.
+ */
+import type { Types } from 'mongoose';
+import type { Models } from '../models';
+import type { ChatEndpoint } from '../models/ChatEndpoint';
+
+/** The widget settings the due times follow. */
+export type DueSettings = Pick<ChatEndpoint, 'maxVisitorInactiveMins' | 'noAnswerMessageAfterSecs'>;
+
+/** The visitor was last active at `lastActivity`: when the conversation may be ended, or null when the widget never ends it. */
+export function inactiveAt(lastActivity: Date, ce: Pick<DueSettings, 'maxVisitorInactiveMins'>): Date | null {
+  return ce.maxVisitorInactiveMins > 0 ? new Date(lastActivity.getTime() + ce.maxVisitorInactiveMins * 60_000) : null;
+}
+
+/** The due fields of a conversation opening now (with its start, so both follow the same instant). */
+export function openingDueTimes(ce: DueSettings, now = new Date()): { startedAt: Date; inactiveAt: Date | null; noAnswerAt: Date } {
+  return { startedAt: now, inactiveAt: inactiveAt(now, ce), noAnswerAt: new Date(now.getTime() + ce.noAnswerMessageAfterSecs * 1000) };
+}
+
+/** True when the field is null or missing (in aggregation expressions a missing field is not equal to null). */
+const isNull = (field: string) => ({ $eq: [{ $ifNull: [field, null] }, null] });
+
+/**
+ * Recomputes the due times of a widget's open conversations from their own facts and the widget's settings, in one
+ * pipeline update (no conversation is read). `only` narrows the conversations (a start after an upgrade).
+ */
+export async function recomputeDueTimes(
+  models: Pick<Models, 'Conversation'>,
+  ce: DueSettings & { _id: Types.ObjectId },
+  only: Record<string, unknown> = {},
+): Promise<number> {
+  const graceMs = ce.maxVisitorInactiveMins > 0 ? ce.maxVisitorInactiveMins * 60_000 : 0;
+  const result = await models.Conversation.updateMany(
+    { ...only, ceId: ce._id, status: 'open' },
+    [
+      {
+        $set: {
+          // $max passes over a null lastVisitorMsgAt: a conversation without visitor messages counts from its start.
+          inactiveAt: graceMs > 0 ? { $add: [{ $max: ['$startedAt', '$lastVisitorMsgAt'] }, graceMs] } : null,
+          noAnswerAt: {
+            $cond: [
+              { $and: [isNull('$firstResponseAt'), isNull('$noAnswerNotifiedAt')] },
+              { $add: ['$startedAt', ce.noAnswerMessageAfterSecs * 1000] },
+              null,
+            ],
+          },
+        },
+      },
+    ],
+    { updatePipeline: true },
+  );
+  return result.modifiedCount;
+}
+
+/**
+ * Conversations that were open before the due fields existed get them once (a start after an upgrade); those of a
+ * widget that is gone get none, as the checks never touched them.
+ */
+export async function scheduleOldDueTimes(models: Pick<Models, 'Conversation' | 'ChatEndpoint'>): Promise<void> {
+  const unscheduled = { inactiveAt: { $exists: false } };
+  const ceIds = await models.Conversation.distinct('ceId', { status: 'open', ...unscheduled });
+  for (const ceId of ceIds) {
+    const ce = await models.ChatEndpoint.findById(ceId, { maxVisitorInactiveMins: 1, noAnswerMessageAfterSecs: 1 })
+      .lean<DueSettings & { _id: Types.ObjectId }>()
+      .exec();
+    if (ce) await recomputeDueTimes(models, ce, unscheduled);
+    else await models.Conversation.updateMany({ ceId, status: 'open', ...unscheduled }, { $set: { inactiveAt: null, noAnswerAt: null } });
+  }
+}
