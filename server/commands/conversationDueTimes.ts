@@ -7,6 +7,8 @@
 import type { Types } from 'mongoose';
 import type { Models } from '../models';
 import type { ChatEndpoint } from '../models/ChatEndpoint';
+import { HEARTBEAT_MS } from '../shared/widget-constants';
+import { SEEN_SAVED_EVERY_MS } from './visitorFrames';
 
 /** The widget settings the due times follow. */
 export type DueSettings = Pick<ChatEndpoint, 'maxVisitorInactiveMins' | 'noAnswerMessageAfterSecs'>;
@@ -15,6 +17,13 @@ export type DueSettings = Pick<ChatEndpoint, 'maxVisitorInactiveMins' | 'noAnswe
 export function inactiveAt(lastActivity: Date, ce: Pick<DueSettings, 'maxVisitorInactiveMins'>): Date | null {
   return ce.maxVisitorInactiveMins > 0 ? new Date(lastActivity.getTime() + ce.maxVisitorInactiveMins * 60_000) : null;
 }
+
+/**
+ * How old the lastSeenAt of a visitor whose widget is open can be: saved at most every SEEN_SAVED_EVERY_MS, on a
+ * frame that comes every heartbeat (a socket silent for two is closed). A visitor seen within this and the grace
+ * period is still on the page.
+ */
+export const SEEN_STALE_MS = SEEN_SAVED_EVERY_MS + 2 * HEARTBEAT_MS;
 
 /** The due fields of a conversation opening now (with its start, so both follow the same instant). */
 export function openingDueTimes(ce: DueSettings, now = new Date()): { startedAt: Date; inactiveAt: Date | null; noAnswerAt: Date } {

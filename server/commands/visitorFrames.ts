@@ -13,6 +13,9 @@ import type { Models } from '../models';
 import type { ChatEndpoint } from '../models/ChatEndpoint';
 import type { Visitor } from '../models/Visitor';
 
+/** A connected visitor's lastSeenAt is saved at most this often (on their next frame). */
+export const SEEN_SAVED_EVERY_MS = 60_000;
+
 /** A visitor's widget is open: the inactivity check leaves their conversation alone. */
 export async function visitorSeen(models: Models, visitorId: Types.ObjectId): Promise<void> {
   await models.Visitor.updateOne({ _id: visitorId }, { $set: { lastSeenAt: new Date() } });

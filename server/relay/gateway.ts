@@ -19,7 +19,14 @@ import { answerQuestion } from '../commands/answerQuestion';
 import { endVisitorConversation } from '../commands/endConversation';
 import { identifyVisitor } from '../commands/identifyVisitor';
 import { visitorMessage } from '../commands/sendVisitorMessage';
-import { mailTranscript, rateConversation, updateVisitorInfo, visitorOnPage, visitorSeen } from '../commands/visitorFrames';
+import {
+  mailTranscript,
+  rateConversation,
+  SEEN_SAVED_EVERY_MS,
+  updateVisitorInfo,
+  visitorOnPage,
+  visitorSeen,
+} from '../commands/visitorFrames';
 import { entryFrame, frameSeq, type StoredMessage, serialised } from '../conversations/history';
 import type { OpenConversation } from '../conversations/record';
 import type { ConversationDocument } from '../models/Conversation';
@@ -291,7 +298,7 @@ export class Gateway {
     if (!this.sessions.has(session)) return;
     if (frame.t === 'ping') {
       this.send(session, { t: 'pong' });
-      if (session.ready && session.visitorId && Date.now() - session.seenSavedAt > 60_000) {
+      if (session.ready && session.visitorId && Date.now() - session.seenSavedAt > SEEN_SAVED_EVERY_MS) {
         session.seenSavedAt = Date.now();
         await visitorSeen(this.ctx.models, session.visitorId);
       }
@@ -316,7 +323,7 @@ export class Gateway {
     const ce = await this.ctx.widgets.get(session.ceId);
     if (!ce) return this.refuse(session, 'unknown_widget', 'This chat is no longer available.');
     // The inactivity check ends conversations of visitors gone for a while; a connected visitor is not gone.
-    if (Date.now() - session.seenSavedAt > 60_000) {
+    if (Date.now() - session.seenSavedAt > SEEN_SAVED_EVERY_MS) {
       session.seenSavedAt = Date.now();
       await visitorSeen(this.ctx.models, visitorId);
     }

@@ -6,7 +6,7 @@
  */
 import type { Server } from 'node:http';
 import type { Types } from 'mongoose';
-import { inactiveAt, scheduleOldDueTimes } from '../commands/conversationDueTimes';
+import { inactiveAt, SEEN_STALE_MS, scheduleOldDueTimes } from '../commands/conversationDueTimes';
 import { endConversation } from '../commands/endConversation';
 import type { Config } from '../config';
 import { fireWebhook, hasRestHooks } from '../conversations/webhooks';
@@ -168,7 +168,7 @@ export function endInactive(ctx: RelayContext, now = ctx.clock.now(), stopped = 
         return false;
       }
       const visitor = await ctx.models.Visitor.findById(c.visitorId, { lastSeenAt: 1 }).lean<Pick<Visitor, 'lastSeenAt'>>().exec();
-      const stillHere = visitor ? inactiveAt(visitor.lastSeenAt, ce) : null;
+      const stillHere = visitor ? inactiveAt(new Date(visitor.lastSeenAt.getTime() + SEEN_STALE_MS), ce) : null;
       if (stillHere && stillHere > now) {
         await reschedule(ctx, c._id, 'inactiveAt', c.inactiveAt, stillHere);
         return false;
