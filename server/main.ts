@@ -11,6 +11,7 @@ import mongoose, { type Connection } from 'mongoose';
 import { type Billing, createBilling, createStripeClient } from './billing';
 import { type StripeSandboxTuning, startStripeSandbox } from './billing/sandbox';
 import { forgetPlaintextApiKeys } from './commands/apiKeys';
+import { AutoSendReplies } from './commands/autoSendReplies';
 import { sweepExports } from './commands/gdprExport';
 import { type Config, ConfigError, loadConfig } from './config';
 import { startEmbeddedMongo } from './embedded-mongo';
@@ -131,6 +132,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     const redis = effective.redisUrl ? await openRedis(effective.redisUrl, logger) : undefined;
     if (redis) cleanups.push(() => closeRedis(redis));
     const limiters = createRateLimiters({ redis, logger });
+    const pubsub = createPubSub({ redis, logger });
     const relay = createRelay({
       config: effective,
       models,
@@ -140,8 +142,10 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       reports,
       jobHandlers: { ...RELAY_JOB_HANDLERS, ...SLACK_JOB_HANDLERS },
       slack: new SlackClients(models, effective.slack.apiUrl),
-      pubsub: createPubSub({ redis, logger }),
+      pubsub,
       limiters,
+      // The widgets' automatic saved replies in memory; writes here tell the other processes over pubsub.
+      autoReplies: new AutoSendReplies({ models, peers: pubsub }),
     });
     cleanups.push(() => relay.close());
     const homeTabs = new HomeTabs({ models, config: effective, relay });

@@ -8,8 +8,8 @@ import type { ConversationContext } from '../conversations/context';
 import type { StoredMessage } from '../conversations/history';
 import type { OpenConversation } from '../conversations/record';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
-import { matchesTriggerPhrases } from '../shared/savedReplies';
 import { askFirstQuestion } from './askFirstQuestion';
+import type { AutoSendReplies } from './autoSendReplies';
 import type { ConversationAssistant } from './conversationAssistant';
 import { planHasFeature } from './planFeature';
 
@@ -18,6 +18,8 @@ export type AfterVisitorMessageContext = ConversationContext & {
   widgets: { get(id: Types.ObjectId): Promise<ChatEndpointDocument | null> };
   /** Sends a saved reply into the conversation (the relay's assistant). */
   assistant: Pick<ConversationAssistant, 'deliverSavedReply'>;
+  /** The widgets' automatic saved replies, kept in memory. */
+  autoReplies: Pick<AutoSendReplies, 'of'>;
 };
 
 export async function afterVisitorMessage(
@@ -32,8 +34,7 @@ export async function afterVisitorMessage(
     if (auto && (await planHasFeature(ctx.models, ce.accountId, 'questionGroups'))) await askFirstQuestion(ctx, conversation, ce, auto);
   }
   if (!message.text) return;
-  const candidates = await ctx.models.SavedReply.find({ ceId: ce._id, autoSend: true, triggerPhrases: { $gt: '' } }).sort({ _id: 1 });
-  const matching = candidates.filter((r) => matchesTriggerPhrases(r.triggerPhrases, message.text));
+  const matching = (await ctx.autoReplies.of(ce._id)).filter((reply) => reply.matches(message.text));
   // The plan is read only when a reply would go out.
   if (matching.length === 0 || !(await planHasFeature(ctx.models, ce.accountId, 'savedReplies'))) return;
   for (const reply of matching) {

@@ -11,6 +11,7 @@ import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { SavedReplyDocument } from '../models/SavedReply';
 import { escapeMrkdwn } from '../shared/mrkdwn';
 import type { SavedReplyInput, SavedReplyView } from '../shared/savedReplies';
+import type { SavedRepliesWritten } from './autoSendReplies';
 
 export type { SavedReplyView } from '../shared/savedReplies';
 
@@ -43,7 +44,12 @@ export async function listSavedReplies(models: Models, ce: ChatEndpointDocument)
 
 const SHORTCUT_TAKEN = 'shortcut: Another saved reply of this widget already uses that shortcut.';
 
-export async function saveSavedReply(models: Models, ce: ChatEndpointDocument, input: SavedReplyInput): Promise<SavedReplyDocument> {
+/** What a write of saved replies needs: the database, and the widgets' automatic replies to tell. */
+export type SavedReplyDeps = { models: Models; autoReplies: SavedRepliesWritten };
+
+/** Creates or (with `id`) updates a reply; the very next visitor message sees the change. */
+export async function saveSavedReply(deps: SavedReplyDeps, ce: ChatEndpointDocument, input: SavedReplyInput): Promise<SavedReplyDocument> {
+  const { models } = deps;
   const id = input.id ?? input.Id;
   const fields = {
     label: input.label,
@@ -69,12 +75,16 @@ export async function saveSavedReply(models: Models, ce: ChatEndpointDocument, i
     // Two saves racing for one shortcut: the unique index decides.
     if ((error as { code?: unknown }).code === 11000) throw new ValidationError(SHORTCUT_TAKEN);
     throw error;
+  } finally {
+    // Also after a failure: a write may have landed before it.
+    deps.autoReplies.changed(ce._id);
   }
 }
 
-export async function deleteSavedReply(models: Models, ce: ChatEndpointDocument, replyId: string): Promise<void> {
-  const found = /^[0-9a-f]{24}$/i.test(replyId) ? await models.SavedReply.findOneAndDelete({ _id: replyId, ceId: ce._id }) : null;
+export async function deleteSavedReply(deps: SavedReplyDeps, ce: ChatEndpointDocument, replyId: string): Promise<void> {
+  const found = /^[0-9a-f]{24}$/i.test(replyId) ? await deps.models.SavedReply.findOneAndDelete({ _id: replyId, ceId: ce._id }) : null;
   if (!found) throw new NotFoundError('Saved reply not found');
+  deps.autoReplies.changed(ce._id);
 }
 
 /** A decoded response as the widget shows it: plain text, and HTML keeping links, bold and line breaks. */

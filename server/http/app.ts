@@ -77,7 +77,18 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(teamAvatarFilesRouter(deps.models));
   // Before the API's JSON parser: Stripe's signature covers the raw body.
   app.use(billingRouter({ billing: deps.billing, models: deps.models }));
-  app.use('/v1', apiRouter({ config: deps.config, models: deps.models, mailer: deps.mailer, billing: deps.billing, limiters, logger }));
+  app.use(
+    '/v1',
+    apiRouter({
+      config: deps.config,
+      models: deps.models,
+      mailer: deps.mailer,
+      billing: deps.billing,
+      limiters,
+      logger,
+      autoReplies: deps.relay.autoReplies,
+    }),
+  );
   if (deps.mailer.outbox) app.use(devOutboxRouter(deps.mailer.outbox));
   app.use(siteRouter());
   app.use('/app', staticConsole(deps.consoleDir ?? DEFAULT_CONSOLE_DIR));

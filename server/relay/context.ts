@@ -1,3 +1,4 @@
+import type { AutoSendReplies } from '../commands/autoSendReplies';
 import type { ConversationAssistant } from '../commands/conversationAssistant';
 import type { Config, RelayTuning } from '../config';
 import type { Logger } from '../http/errorHandler';
@@ -30,6 +31,8 @@ export type RelayContext = {
   widgets: WidgetCache;
   /** Saved replies and question groups sent into conversations (relay/assistant.ts). */
   assistant: ConversationAssistant;
+  /** The widgets' automatic saved replies, kept in memory (built by main.ts). */
+  autoReplies: AutoSendReplies;
   /** Where presence transitions are recorded for the availability report. */
   reports: ReportRecorder;
   /** Base URL of Parley, for file links handed to widgets. */

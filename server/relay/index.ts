@@ -6,6 +6,7 @@
  */
 import type { Server } from 'node:http';
 import type { Types } from 'mongoose';
+import type { AutoSendReplies } from '../commands/autoSendReplies';
 import { inactiveAt, SEEN_STALE_MS, scheduleOldDueTimes } from '../commands/conversationDueTimes';
 import { endConversation } from '../commands/endConversation';
 import type { Config } from '../config';
@@ -54,6 +55,8 @@ export function createRelay(deps: {
   pubsub?: PubSub;
   /** The deployment's counters (createRateLimiters); in-process by default. */
   limiters?: RateLimiters;
+  /** The widgets' automatic saved replies in memory (their writes signal the other processes over `pubsub`). */
+  autoReplies: AutoSendReplies;
 }): Relay {
   const { jobHandlers, ...shared } = deps;
   const tuning = relayTuning(deps.config);

@@ -20,6 +20,9 @@ export function followOtherProcesses(ctx: RelayContext): () => void {
           ctx.logger.warn(`relay: could not follow a change of widget ${signal.ceId}`, error);
         });
         break;
+      case 'savedReplies':
+        ctx.autoReplies.forget(signal.ceId);
+        break;
       case 'team':
         ctx.slack.forget(signal.teamId);
         break;

@@ -26,6 +26,8 @@ export type Listener = (frame: ServerFrame, meta: FrameMeta) => void;
 export type Signal =
   /** A widget's settings changed: drop it from caches, recheck its presence for the sockets watching it. */
   | { kind: 'widget'; ceId: string }
+  /** A widget's saved replies changed: drop its automatic ones from memory. */
+  | { kind: 'savedReplies'; ceId: string }
   /** A team's Slack installation changed (installed again, uninstalled, tokens revoked): drop its cached clients. */
   | { kind: 'team'; teamId: string }
   /** A process let go of these outbox keys (it is stopping): the others take them now, not at their next poll. */

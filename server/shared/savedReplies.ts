@@ -61,12 +61,20 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** True when `message` contains one of the phrases as whole words (case-insensitive). */
-export function matchesTriggerPhrases(triggerPhrases: string, message: string): boolean {
-  const text = message.toLowerCase();
-  return triggerPhrasesOf(triggerPhrases).some((phrase) => {
+/** A test of messages against the phrases: true when a message contains one of them as whole words (case-insensitive). */
+export function triggerMatcher(triggerPhrases: string): (message: string) => boolean {
+  const patterns = triggerPhrasesOf(triggerPhrases).map((phrase) => {
     const words = phrase.split(/\s+/).map(escapeRegExp).join('\\s+');
     // Unicode-aware word edges: "price" matches "the price?" but not "prices" or "pricey".
-    return new RegExp(`(?<![\\p{L}\\p{N}_])${words}(?![\\p{L}\\p{N}_])`, 'u').test(text);
+    return new RegExp(`(?<![\\p{L}\\p{N}_])${words}(?![\\p{L}\\p{N}_])`, 'u');
   });
+  return (message) => {
+    const text = message.toLowerCase();
+    return patterns.some((pattern) => pattern.test(text));
+  };
+}
+
+/** True when `message` contains one of the phrases as whole words (case-insensitive). */
+export function matchesTriggerPhrases(triggerPhrases: string, message: string): boolean {
+  return triggerMatcher(triggerPhrases)(message);
 }

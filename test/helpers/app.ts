@@ -50,10 +50,12 @@ export type RestartOf = Pick<TestServer, 'url' | 'demoUrl' | 'dataDir' | 'dbName
  * `clock`: what time it is for operating hours, so a test can move it. `slackRateLimits`: the Slack sandbox
  * enforces Slack's rate-limit tiers by default, as `npm start` does, so Parley is always exercised against them;
  * `false` lifts them for a test that is about something else and would need minutes of real Slack pacing (say why).
+ * `monitorCommands`: the server's database client reports each command it sends (`connection.getClient()`'s
+ * 'commandStarted' events), for tests that count database round trips.
  */
 export async function startTestServer(
   overrides: Partial<Config> = {},
-  options: { restartOf?: RestartOf; clock?: Clock; slackRateLimits?: boolean } = {},
+  options: { restartOf?: RestartOf; clock?: Clock; slackRateLimits?: boolean; monitorCommands?: boolean } = {},
 ): Promise<TestServer> {
   const previous = options.restartOf;
   const dataDir = previous?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'parley-test-data-'));
@@ -68,7 +70,7 @@ export async function startTestServer(
     ...overrides,
     ...(previous ? { publicUrl: previous.url, demoPort: portOf(previous.demoUrl) } : {}),
     port: portOf(previous?.url),
-    mongodbUri: await testMongoUri(),
+    mongodbUri: options.monitorCommands ? withOption(await testMongoUri(), 'monitorCommands=true') : await testMongoUri(),
     // Outbox rather than SMTP unless a test asks otherwise.
     mail: { ...base.mail, ...overrides.mail },
   };
@@ -115,6 +117,10 @@ export async function startTestServer(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+function withOption(uri: string, option: string): string {
+  return `${uri}${uri.includes('?') ? '&' : '?'}${option}`;
 }
 
 /** A test server with the relay's short timings (FAST_RELAY) under `overrides`. */

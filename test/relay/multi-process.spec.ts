@@ -90,11 +90,31 @@ describe('Several Parley processes on one database and one Redis', function () {
     socket.close();
   });
 
+  it('sends automatically a saved reply added through one process to a visitor on the other, which had the old list in memory', async () => {
+    const save = (body: Record<string, unknown>) =>
+      request(a.url)
+        .post(`/v1/chat_endpoints/${widget.ceId}/saved_replies`)
+        .set('Authorization', `Bearer ${widget.token}`)
+        .send({ autoSend: true, ...body })
+        .expect(200);
+    await save({ label: 'Welcome', triggerPhrases: 'hello', response: 'Welcome!' });
+    const { socket } = await VisitorSocket.hello(b, widget.uuid);
+    await say(socket, 'hello');
+    await socket.next('msg', (f) => f.message.text === 'Welcome!', 20_000);
+    await save({ label: 'Refunds', triggerPhrases: 'refund', response: 'Refunds within 14 days.' });
+    // B hears of the change over Redis, within moments of A's answer: a message that found the old list is asked again.
+    await eventually(async () => {
+      await say(socket, 'a refund?');
+      await socket.next('msg', (f) => f.message.text === 'Refunds within 14 days.', 1_000);
+    }, 20_000);
+    socket.close();
+  });
+
   it('relays both ways across processes, and a visitor whose process died resumes on the other with nothing lost or doubled', async () => {
     const { slack } = stack;
     const first = await VisitorSocket.hello(a, widget.uuid);
     await say(first.socket, 'line one');
-    const parent = await threadParent(stack, widget.channel);
+    const parent = await threadParent(stack, widget.channel, 'line one');
 
     // Slack's event reaches B; the reply reaches the visitor's socket on A through Redis.
     await slack.post({ channel: widget.channel, threadTs: parent.ts, text: 'reply one' });
@@ -149,11 +169,13 @@ describe('Several Parley processes on one database and one Redis', function () {
   });
 });
 
-/** The thread Parley opened for the conversation in `channel` (its only top-level bot message starting "Conversation"). */
-async function threadParent(stack: Stack, channel: string): Promise<SandboxMessage> {
+/** The thread Parley opened in `channel` for the conversation that began with `firstLine` (its header quotes it). */
+async function threadParent(stack: Stack, channel: string, firstLine: string): Promise<SandboxMessage> {
   let parent: SandboxMessage | undefined;
   await eventually(async () => {
-    parent = (await stack.slack.channelMessages(channel)).find((m) => m.isBot && m.text.startsWith('Conversation #'));
+    parent = (await stack.slack.channelMessages(channel)).find(
+      (m) => m.isBot && m.text.startsWith('Conversation #') && sectionTexts(m).some((text) => text.includes(firstLine)),
+    );
     expect(parent, 'the conversation thread in Slack').to.not.equal(undefined);
   });
   if (!parent) throw new Error('no thread');

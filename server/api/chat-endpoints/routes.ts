@@ -57,7 +57,7 @@ export function chatEndpointsRouter(deps: ApiDeps): Router {
   });
 
   router.delete('/chat_endpoints/:id', auth, async (req, res) => {
-    await deleteWidget(models, await ownChatEndpoint(models, res, id(req)));
+    await deleteWidget(deps, await ownChatEndpoint(models, res, id(req)));
     res.json({});
   });
 

@@ -30,13 +30,13 @@ export function savedRepliesRouter(deps: ApiDeps): Router {
     validate(SaveSavedReplySchema),
     async (req: Validated<typeof SaveSavedReplySchema>, res: Response<SavedReplyView>) => {
       const ce = await widgetWithFeature(req, res);
-      res.json(presentSavedReply(await saveSavedReply(models, ce, req.body)));
+      res.json(presentSavedReply(await saveSavedReply(deps, ce, req.body)));
     },
   );
 
   router.delete('/chat_endpoints/:id/saved_replies/:replyId', auth, async (req, res) => {
     const ce = await widgetWithFeature(req, res);
-    await deleteSavedReply(models, ce, String(req.params.replyId));
+    await deleteSavedReply(deps, ce, String(req.params.replyId));
     res.json({});
   });
 

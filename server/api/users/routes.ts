@@ -4,6 +4,7 @@
  */
 import { type Response, Router } from 'express';
 import type { Billing } from '../../billing';
+import type { SavedRepliesWritten } from '../../commands/autoSendReplies';
 import { chatStatsFor, computeChatStats } from '../../commands/chatStats';
 import { logIn } from '../../commands/logIn';
 import { requestPasswordReset, resetPassword } from '../../commands/passwordReset';
@@ -36,6 +37,8 @@ export type ApiDeps = {
   billing: Billing;
   /** Per-client limits on public calls, counted over every process of the deployment. */
   limiters: RateLimiters;
+  /** Told of every write of a widget's saved replies (the relay keeps the automatic ones in memory). */
+  autoReplies: SavedRepliesWritten;
   /** For work that outlives its request (GDPR exports); console by default. */
   logger?: Pick<Console, 'error'>;
 };
