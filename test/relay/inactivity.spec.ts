@@ -18,7 +18,8 @@ const MINUTE = 60_000;
 
 describe('ending conversations for visitor inactivity', () => {
   let widget: SetUp;
-  const server = useRelayServer();
+  // The relay's own checks run every 200 ms here; the tests that pass a later time call them directly.
+  const server = useRelayServer({ relay: { inactivityCheckMs: 200 } });
   beforeEach(async () => {
     widget = await setUpRelayWidget(server);
     await server.models.ChatEndpoint.updateOne({ _id: widget.ceId }, { $set: { maxVisitorInactiveMins: 1 } });
@@ -40,7 +41,7 @@ describe('ending conversations for visitor inactivity', () => {
     return socket;
   };
 
-  it('is due one grace period after the last visitor message, and ends then, not before, and only once', async () => {
+  it('is due one grace period after the last visitor message, and ends then, not before, and only once, also when two processes look', async () => {
     const socket = await chatting();
     const first = await conversation();
     expect(first.inactiveAt?.getTime()).to.equal((first.lastVisitorMsgAt?.getTime() ?? 0) + MINUTE);
@@ -53,7 +54,16 @@ describe('ending conversations for visitor inactivity', () => {
 
     expect(await endInactive(server.parley.relay, new Date(due.getTime() - 1))).to.equal(0);
     expect((await conversation()).status).to.equal('open');
-    expect(await endInactive(server.parley.relay, due)).to.equal(1);
+    // Two processes looking at the same moment: one ends it.
+    const other = await mongoose.createConnection(await testMongoUri(), { dbName: server.dbName }).asPromise();
+    try {
+      const elsewhere = { ...server.parley.relay, models: createModels(other) };
+      const counts = await Promise.all([endInactive(server.parley.relay, due), endInactive(elsewhere, due)]);
+      expect(counts[0] + counts[1]).to.equal(1);
+    } finally {
+      await other.close();
+    }
+    expect(await server.models.Message.countDocuments({ conversationId: c._id, kind: 'ended' })).to.equal(1);
     expect((await socket.next('ended')).by).to.equal('inactivity');
     expect(await conversation()).to.include({ status: 'ended', endedBy: 'inactivity', inactiveAt: null, noAnswerAt: null });
     expect(await endInactive(server.parley.relay, new Date(due.getTime() + 10 * MINUTE))).to.equal(0);
@@ -74,6 +84,20 @@ describe('ending conversations for visitor inactivity', () => {
     expect(after.inactiveAt?.getTime()).to.equal(gone);
     expect(await endInactive(server.parley.relay, new Date(gone - 1))).to.equal(0);
     expect(await endInactive(server.parley.relay, new Date(gone))).to.equal(1);
+    expect((await socket.next('ended')).by).to.equal('inactivity');
+    socket.close();
+  });
+
+  it('is ended by the relay on its own once due', async () => {
+    const socket = await chatting();
+    const c = await conversation();
+    await lastSeen(c.visitorId, new Date(Date.now() - 10 * MINUTE));
+    // As if the visitor had written two minutes ago and left.
+    const then = new Date(Date.now() - 2 * MINUTE);
+    await server.models.Conversation.updateOne(
+      { _id: c._id },
+      { $set: { startedAt: then, lastVisitorMsgAt: then, inactiveAt: new Date(then.getTime() + MINUTE) } },
+    );
     expect((await socket.next('ended')).by).to.equal('inactivity');
     socket.close();
   });
