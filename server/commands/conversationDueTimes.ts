@@ -13,9 +13,16 @@ import { SEEN_SAVED_EVERY_MS } from './visitorFrames';
 /** The widget settings the due times follow. */
 export type DueSettings = Pick<ChatEndpoint, 'maxVisitorInactiveMins' | 'noAnswerMessageAfterSecs'>;
 
-/** The visitor was last active at `lastActivity`: when the conversation may be ended, or null when the widget never ends it. */
-export function inactiveAt(lastActivity: Date, ce: Pick<DueSettings, 'maxVisitorInactiveMins'>): Date | null {
-  return ce.maxVisitorInactiveMins > 0 ? new Date(lastActivity.getTime() + ce.maxVisitorInactiveMins * 60_000) : null;
+/**
+ * The visitor was last active at `lastActivity`: when the conversation may be ended, if the visitor is gone by then.
+ * A grace period of 0 is the settings' "Immediately (not recommended)": as soon as the visitor's widget is gone.
+ */
+export function inactiveAt(lastActivity: Date, ce: Pick<DueSettings, 'maxVisitorInactiveMins'>): Date {
+  return new Date(lastActivity.getTime() + graceMs(ce));
+}
+
+function graceMs(ce: Pick<DueSettings, 'maxVisitorInactiveMins'>): number {
+  return Math.max(0, ce.maxVisitorInactiveMins || 0) * 60_000;
 }
 
 /**
@@ -26,7 +33,7 @@ export function inactiveAt(lastActivity: Date, ce: Pick<DueSettings, 'maxVisitor
 export const SEEN_STALE_MS = SEEN_SAVED_EVERY_MS + 2 * HEARTBEAT_MS;
 
 /** The due fields of a conversation opening now (with its start, so both follow the same instant). */
-export function openingDueTimes(ce: DueSettings, now = new Date()): { startedAt: Date; inactiveAt: Date | null; noAnswerAt: Date } {
+export function openingDueTimes(ce: DueSettings, now = new Date()): { startedAt: Date; inactiveAt: Date; noAnswerAt: Date } {
   return { startedAt: now, inactiveAt: inactiveAt(now, ce), noAnswerAt: new Date(now.getTime() + ce.noAnswerMessageAfterSecs * 1000) };
 }
 
@@ -42,14 +49,13 @@ export async function recomputeDueTimes(
   ce: DueSettings & { _id: Types.ObjectId },
   only: Record<string, unknown> = {},
 ): Promise<number> {
-  const graceMs = ce.maxVisitorInactiveMins > 0 ? ce.maxVisitorInactiveMins * 60_000 : 0;
   const result = await models.Conversation.updateMany(
     { ...only, ceId: ce._id, status: 'open' },
     [
       {
         $set: {
           // $max passes over a null lastVisitorMsgAt: a conversation without visitor messages counts from its start.
-          inactiveAt: graceMs > 0 ? { $add: [{ $max: ['$startedAt', '$lastVisitorMsgAt'] }, graceMs] } : null,
+          inactiveAt: { $add: [{ $max: ['$startedAt', '$lastVisitorMsgAt'] }, graceMs(ce)] },
           noAnswerAt: {
             $cond: [
               { $and: [isNull('$firstResponseAt'), isNull('$noAnswerNotifiedAt')] },

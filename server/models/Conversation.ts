@@ -41,9 +41,9 @@ export interface Conversation {
   noAnswerNotifiedAt: Date | null;
   /**
    * When the conversation may first be ended for inactivity: the visitor's last activity (their last message, or the
-   * start) plus the widget's maxVisitorInactiveMins; null when the widget never ends conversations. The inactivity
-   * check reads only open conversations whose time has come (an index on it) and moves it on when the visitor is
-   * still on the page.
+   * start) plus the widget's maxVisitorInactiveMins; null once ended (or its widget is gone). The inactivity check
+   * reads only open conversations whose time has come (an index on it) and moves it on while the visitor is still on
+   * the page.
    */
   inactiveAt: Date | null;
   /** When the no-answer webhook is due (startedAt + noAnswerMessageAfterSecs); null once answered, notified or ended. */

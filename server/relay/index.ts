@@ -150,9 +150,9 @@ async function reschedule(ctx: RelayContext, id: Types.ObjectId, field: 'inactiv
 type InactiveRow = Pick<Conversation, 'ceId' | 'visitorId' | 'startedAt' | 'lastVisitorMsgAt' | 'inactiveAt'> & { _id: Types.ObjectId };
 
 /**
- * Ends open conversations whose visitor has been silent and away longer than the widget's maxVisitorInactiveMins.
- * Reads only those whose `inactiveAt` has come; one whose visitor is still on the page (lastSeenAt, written while the
- * widget is open) gets its due time moved on instead.
+ * Ends open conversations whose visitor has been silent and away longer than the widget's maxVisitorInactiveMins
+ * (0: as soon as they are away). Reads only those whose `inactiveAt` has come; one whose visitor is still on the page
+ * (lastSeenAt, written while the widget is open) gets its due time moved on instead.
  */
 export function endInactive(ctx: RelayContext, now = ctx.clock.now(), stopped = () => false): Promise<number> {
   const projection = { ceId: 1, visitorId: 1, startedAt: 1, lastVisitorMsgAt: 1, inactiveAt: 1 } as const;

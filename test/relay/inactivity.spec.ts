@@ -18,8 +18,7 @@ const MINUTE = 60_000;
 
 describe('ending conversations for visitor inactivity', () => {
   let widget: SetUp;
-  // The relay's own checks run every 200 ms here; the tests that pass a later time call them directly.
-  const server = useRelayServer({ relay: { inactivityCheckMs: 200 } });
+  const server = useRelayServer();
   beforeEach(async () => {
     widget = await setUpRelayWidget(server);
     await server.models.ChatEndpoint.updateOne({ _id: widget.ceId }, { $set: { maxVisitorInactiveMins: 1 } });
@@ -88,20 +87,6 @@ describe('ending conversations for visitor inactivity', () => {
     socket.close();
   });
 
-  it('is ended by the relay on its own once due', async () => {
-    const socket = await chatting();
-    const c = await conversation();
-    await lastSeen(c.visitorId, new Date(Date.now() - 10 * MINUTE));
-    // As if the visitor had written two minutes ago and left.
-    const then = new Date(Date.now() - 2 * MINUTE);
-    await server.models.Conversation.updateOne(
-      { _id: c._id },
-      { $set: { startedAt: then, lastVisitorMsgAt: then, inactiveAt: new Date(then.getTime() + MINUTE) } },
-    );
-    expect((await socket.next('ended')).by).to.equal('inactivity');
-    socket.close();
-  });
-
   it("moves the open conversations' due times when the widget's grace periods change", async () => {
     const socket = await chatting();
     const c = await conversation();
@@ -115,10 +100,15 @@ describe('ending conversations for visitor inactivity', () => {
     await lastSeen(c.visitorId, c.startedAt);
     expect(await endInactive(server.parley.relay, new Date((c.inactiveAt?.getTime() ?? 0) + MINUTE))).to.equal(0);
 
+    // "Immediately (not recommended)": due at once, ended as soon as the visitor's widget is gone.
     await update({ maxVisitorInactiveMins: 0 }).expect(200);
-    expect((await conversation()).inactiveAt).to.equal(null);
-    expect(await endInactive(server.parley.relay, new Date(Date.now() + 24 * 60 * MINUTE))).to.equal(0);
-    expect((await conversation()).status).to.equal('open');
+    expect((await conversation()).inactiveAt?.getTime()).to.equal(c.lastVisitorMsgAt?.getTime());
+    const now = new Date();
+    await lastSeen(c.visitorId, now);
+    expect(await endInactive(server.parley.relay, now)).to.equal(0);
+    expect((await conversation()).inactiveAt?.getTime()).to.equal(now.getTime() + SEEN_STALE_MS);
+    expect(await endInactive(server.parley.relay, new Date(now.getTime() + SEEN_STALE_MS))).to.equal(1);
+    expect((await socket.next('ended')).by).to.equal('inactivity');
     socket.close();
   });
 
@@ -182,5 +172,29 @@ describe('ending conversations for visitor inactivity', () => {
         expect(plan).to.include('IXSCAN').and.include(`status_1_${field}_1`).and.not.include('COLLSCAN');
       }
     });
+  });
+});
+
+describe("the relay's own inactivity check", () => {
+  // It runs every 200 ms here.
+  const server = useRelayServer({ relay: { inactivityCheckMs: 200 } });
+
+  it('ends a conversation once it is due, with nobody calling it', async () => {
+    const widget = await setUpRelayWidget(server);
+    await server.models.ChatEndpoint.updateOne({ _id: widget.ceId }, { $set: { maxVisitorInactiveMins: 1 } });
+    server.parley.relay.widgets.invalidate(widget.ceId);
+    const { socket } = await VisitorSocket.hello(server, widget.uuid);
+    await say(socket, 'Is the grinder in stock?');
+    const c = await server.models.Conversation.findOne({ ceId: widget.ceId }).lean();
+    if (!c) throw new Error('no conversation');
+    // As if the visitor had written two minutes ago and left.
+    const then = new Date(Date.now() - 2 * MINUTE);
+    await server.models.Visitor.updateOne({ _id: c.visitorId }, { $set: { lastSeenAt: new Date(then.getTime() - 10 * MINUTE) } });
+    await server.models.Conversation.updateOne(
+      { _id: c._id },
+      { $set: { startedAt: then, lastVisitorMsgAt: then, inactiveAt: new Date(then.getTime() + MINUTE) } },
+    );
+    expect((await socket.next('ended')).by).to.equal('inactivity');
+    socket.close();
   });
 });
