@@ -23,6 +23,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { MongoClient } from 'mongodb';
 import WebSocket from 'ws';
 import type { ParleyProcessConfig } from '../../test/helpers/processes';
 import {
@@ -104,6 +105,34 @@ function cpuMeter(processes: Record<string, ProcessHandle>) {
   };
 }
 
+type OpCounters = Record<'insert' | 'query' | 'update' | 'delete' | 'getmore' | 'command', number>;
+
+/** Database operations between `start()` and `stop()`, from serverStatus's opcounters (mongod's, or the embedded store's). */
+async function opsMeter(uri: string) {
+  const client = await new MongoClient(uri).connect();
+  const read = async () => (await client.db('admin').command({ serverStatus: 1 })).opcounters as OpCounters;
+  let at: OpCounters | null = null;
+  return {
+    async start() {
+      at = await read();
+    },
+    /** Operations per `per` (relayed messages): the total and by kind. */
+    async stop(per: number): Promise<string> {
+      const now = await read();
+      const delta = Object.fromEntries(
+        Object.entries(now).map(([k, v]) => [k, (v - (at?.[k as keyof OpCounters] ?? 0)) / Math.max(1, per)]),
+      );
+      const total = Object.values(delta).reduce((a, b) => a + b, 0);
+      const parts = Object.entries(delta)
+        .filter(([, v]) => v > 0.005)
+        .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+        .join(', ');
+      return `${total.toFixed(2)} (${parts})`;
+    },
+    close: () => client.close(),
+  };
+}
+
 type Frame = { t: string; code?: string; visitorToken?: string; clientId?: string; message?: { text: string; from: string } };
 
 function connect(wsUrl: string, onFrame: (f: Frame) => void): Promise<WebSocket> {
@@ -134,6 +163,7 @@ async function main(): Promise<void> {
   console.log(`  then ${FLOOD} msgs/s offered each way for ${SECONDS} s, then ${IDLE} idle sockets`);
   console.log("  Slack's per-channel pace (~1 post/s) is lifted in Parley and the sandbox: it is Slack's limit, not Parley's cost.");
   const stopping: ProcessHandle[] = [];
+  let closeOps = async () => {};
   const closers: WebSocket[] = [];
   try {
     const mongo = await startMongoProcess();
@@ -155,6 +185,8 @@ async function main(): Promise<void> {
     const widget = await setUpWidgetAcross({ parleys: [parley], slack });
     const wsUrl = `${parley.url.replace(/^http/, 'ws')}/ws`;
     const cpu = cpuMeter({ parley, database: mongo, sandbox: slack });
+    const ops = await opsMeter(mongo.uri);
+    closeOps = ops.close;
 
     // What the sandbox saw: chat.postMessage texts with their arrival time, and event acknowledgement times.
     const postedAt = new Map<string, number>();
@@ -285,11 +317,13 @@ async function main(): Promise<void> {
 
     // --------------------------------------------------------------- latency at RATE visitor messages/s
     cpu.start();
+    await ops.start();
     const phaseA = performance.now();
     const sentA = await sendVisitorMessages('a', RATE);
     await until(() => [...sentA.keys()].every((t) => postedAt.has(t)), DRAIN_MS);
     const cpuA = cpu.stop();
     const reachedA = [...sentA].filter(([t]) => postedAt.has(t));
+    const opsA = await ops.stop(reachedA.length);
     const toSlack = reachedA.map(([t, at]) => (postedAt.get(t) ?? at) - at);
     console.log(`\nvisitor → Slack at ${RATE} msgs/s offered for ${SECONDS} s (load ${load()}):`);
     console.log(`  ${reachedA.length}/${sentA.size} reached Slack in ${((performance.now() - phaseA) / 1000).toFixed(1)} s`);
@@ -299,16 +333,19 @@ async function main(): Promise<void> {
     console.log(
       `  CPU per relayed message: Parley ${(cpuA.parley / Math.max(1, reachedA.length)).toFixed(2)} ms, database ${(cpuA.database / Math.max(1, reachedA.length)).toFixed(2)} ms, sandbox ${(cpuA.sandbox / Math.max(1, reachedA.length)).toFixed(2)} ms`,
     );
+    console.log(`  database operations per relayed message: ${opsA}`);
 
     // ---------------------------------------------------------------- Slack → visitor at REPLIES/s
     await sleep(1000);
     eventAcks.length = 0;
     cpu.start();
+    await ops.start();
     const textsB = await sendReplies('b', REPLIES);
     await until(() => textsB.every((t) => replyAt.has(t)), DRAIN_MS);
     await sleep(500);
     const cpuB = cpu.stop();
     const toVisitor = textsB.filter((t) => replyAt.has(t)).map((t) => (replyAt.get(t) ?? 0) - (replySentAt.get(t) ?? 0));
+    const opsB = await ops.stop(toVisitor.length);
     console.log(`\nSlack → visitor at ${REPLIES} operator posts/s for ${SECONDS} s (load ${load()}):`);
     console.log(
       `  Slack's event delivery → Parley's 200 (event ack): ${pct(eventAcks.map((e) => e.ms))} over ${eventAcks.length} events (${eventAcks.filter((e) => !e.ok).length} not 2xx)   goal p99 ≤ 100 ms`,
@@ -317,6 +354,7 @@ async function main(): Promise<void> {
       `  operator post → visitor frame (the sandbox's delivery included): ${toVisitor.length}/${textsB.length}, ${pct(toVisitor)}`,
     );
     console.log(`  Parley's CPU per relayed reply: ${(cpuB.parley / Math.max(1, toVisitor.length)).toFixed(2)} ms`);
+    console.log(`  database operations per relayed reply: ${opsB}`);
 
     // ------------------------------------------------------------------------- sustained, each way
     // Offered FLOOD/s with at most FLOOD on their way; what arrives within the SECONDS window counts.
@@ -384,6 +422,7 @@ async function main(): Promise<void> {
     }
   } finally {
     for (const ws of closers) ws.terminate();
+    await closeOps();
     for (const p of stopping.reverse()) await p.stop();
   }
 }

@@ -17,9 +17,41 @@ export function operatorLimitText(planLabel: string, maxOperators: number): stri
   return `Your reply reached the visitor, but your team's ${planLabel} plan includes ${maxOperators} ${maxOperators === 1 ? 'operator' : 'operators'} a month and they are all taken. Ask an admin to upgrade the plan in Parley (Account).`;
 }
 
+/** How many seated operators a process remembers; past it, the memory starts over (seats are re-read once). */
+const REMEMBERED_SEATS = 10_000;
+
 /**
- * Takes or checks the seat of `slackUserId`; answers the text to show them privately when they are over the
- * limit and were not yet told in this conversation, else null.
+ * operatorSeat with a memory of the seats this process saw taken: a seat once taken stays taken for its month
+ * (nothing unseats an operator), so the next replies of a seated operator cost no database read.
+ */
+export class OperatorSeats {
+  private readonly seated = new Set<string>();
+  private month = '';
+
+  constructor(private readonly models: Models) {}
+
+  async check(
+    accountId: Types.ObjectId,
+    slackUserId: string,
+    conversationId: Types.ObjectId,
+    now: Date = new Date(),
+  ): Promise<string | null> {
+    const month = monthKey(now);
+    if (month !== this.month || this.seated.size >= REMEMBERED_SEATS) {
+      this.seated.clear();
+      this.month = month;
+    }
+    const key = `${String(accountId)} ${slackUserId}`;
+    if (this.seated.has(key)) return null;
+    const result = await operatorSeat(this.models, accountId, slackUserId, conversationId, now);
+    if (result.seated) this.seated.add(key);
+    return result.tell;
+  }
+}
+
+/**
+ * Takes or checks the seat of `slackUserId`; answers (`tell`) the text to show them privately when they are over
+ * the limit and were not yet told in this conversation, else null, and whether they hold a seat this month.
  */
 export async function operatorSeat(
   models: Models,
@@ -27,10 +59,11 @@ export async function operatorSeat(
   slackUserId: string,
   conversationId: Types.ObjectId,
   now: Date = new Date(),
-): Promise<string | null> {
+): Promise<{ tell: string | null; seated: boolean }> {
   const account = await models.Account.findById(accountId, { planStripeId: 1 }).lean();
   const plan = account ? catalogPlan(account.planStripeId) : undefined;
-  if (!plan || plan.maxOperators === 0) return null;
+  // Without a limit nobody needs a seat; a plan that gains one later counts seats from its first reply on.
+  if (!plan || plan.maxOperators === 0) return { tell: null, seated: false };
   const month = monthKey(now);
   const key = { accountId, month, slackUserId };
   let seat = await models.OperatorSeat.findOne(key).lean();
@@ -44,10 +77,10 @@ export async function operatorSeat(
       seat = await models.OperatorSeat.findOne(key).lean();
     }
   }
-  if (!seat || seat.seated) return null;
+  if (!seat || seat.seated) return { tell: null, seated: seat?.seated ?? false };
   const warned = await models.OperatorSeat.updateOne(
     { ...key, warnedConversationIds: { $ne: conversationId } },
     { $addToSet: { warnedConversationIds: conversationId } },
   );
-  return warned.modifiedCount === 1 ? operatorLimitText(plan.label, plan.maxOperators) : null;
+  return { tell: warned.modifiedCount === 1 ? operatorLimitText(plan.label, plan.maxOperators) : null, seated: false };
 }

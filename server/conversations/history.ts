@@ -5,6 +5,7 @@
  */
 import { Types } from 'mongoose';
 import type { Models } from '../models';
+import type { Conversation } from '../models/Conversation';
 import type { Message } from '../models/Message';
 import type { ChatMessage, ServerFrame } from '../shared/widget-protocol';
 
@@ -45,23 +46,43 @@ export async function appendEntry(
   entry: NewEntry,
   options: { set?: Record<string, unknown>; whileOpen?: boolean } = {},
 ): Promise<StoredMessage | null> {
+  return (await appendEntryReading(models, conversationId, entry, options, {}))?.message ?? null;
+}
+
+/**
+ * appendEntry that also answers `read`: those fields of the conversation as they were just before this write
+ * (the same atomic update hands out the seq, so they cost no extra round trip).
+ */
+export async function appendEntryReading<F extends keyof Conversation>(
+  models: Models,
+  conversationId: Types.ObjectId,
+  entry: NewEntry,
+  options: { set?: Record<string, unknown>; whileOpen?: boolean },
+  read: Partial<Record<F, 1>>,
+): Promise<{ message: StoredMessage; before: Partial<Pick<Conversation, F>> } | null> {
   const counter = countedAs(entry);
   const inc = counter ? { lastSeq: 1, [counter]: 1 } : { lastSeq: 1 };
-  const update = options.set && Object.keys(options.set).length > 0 ? { $inc: inc, $set: options.set } : { $inc: inc };
+  const now = new Date();
+  // Written through the driver, so the update spells out the `updatedAt` mongoose's timestamps would add.
+  const update = { $inc: inc, $set: { ...options.set, updatedAt: now } };
   const filter: { _id: Types.ObjectId; status?: 'open' } = { _id: conversationId };
   if (options.whileOpen) filter.status = 'open';
-  const conversation = await models.Conversation.findOneAndUpdate(filter, update, { returnDocument: 'after', projection: { lastSeq: 1 } })
-    .lean<{ lastSeq: number }>()
-    .exec();
-  if (!conversation) {
+  // The document as it was: lastSeq + 1 is this entry's seq ($inc is atomic), and `read` is the state before.
+  // Acknowledged once applied (j: false): the entry's insert below waits for the journal, which holds this write
+  // before it, so one journal flush makes both durable.
+  const before = await models.Conversation.collection.findOneAndUpdate(filter, update, {
+    returnDocument: 'before',
+    projection: { lastSeq: 1, ...read },
+    writeConcern: { j: false },
+  });
+  if (!before) {
     if (options.whileOpen) return null;
     throw new Error(`conversation ${String(conversationId)} is gone`);
   }
-  const now = new Date();
   const stored: StoredMessage = {
     _id: entry._id ?? new Types.ObjectId(),
     conversationId,
-    seq: conversation.lastSeq,
+    seq: (typeof before.lastSeq === 'number' ? before.lastSeq : 0) + 1,
     kind: entry.kind ?? 'msg',
     from: entry.from,
     text: entry.text ?? '',
@@ -78,8 +99,10 @@ export async function appendEntry(
     createdAt: now,
     updatedAt: now,
   };
-  await models.Message.collection.insertOne(stored);
-  return stored;
+  // Durable before anyone hears of it (a visitor's ack, a frame), whatever the deployment's default write concern.
+  await models.Message.collection.insertOne(stored, { writeConcern: { j: true } });
+  // The driver types raw documents loosely; the projection above asked for exactly these fields.
+  return { message: stored, before: before as unknown as Partial<Pick<Conversation, F>> };
 }
 
 /** The conversation counter a chat message adds to (the reports' message counts); none for other entries. */

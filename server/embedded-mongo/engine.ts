@@ -29,6 +29,8 @@ export function validateCollName(db: string, name: unknown): asserts name is str
 export class Engine {
   readonly dbs = new Map<string, Map<string, Collection>>();
   readonly cursors = new CursorStore();
+  /** serverStatus's opcounters, counted as mongod counts them (documents inserted, statements, commands). */
+  readonly opcounters = { insert: 0, query: 0, update: 0, delete: 0, getmore: 0, command: 0 };
   private readonly warned = new Set<string>();
 
   constructor(

@@ -8,6 +8,16 @@ import { encodeOpMsg, encodeOpReply, type IncomingCommand, MAX_MESSAGE_SIZE, OP_
 
 const HEADER_SIZE = 16;
 
+/**
+ * A write whose write concern says `j: false` is acknowledged once applied in memory, as a standalone mongod
+ * acknowledges w:1 writes. Every other write (no write concern, `j: true`, `w` alone) waits for the journal:
+ * stricter than mongod's default, so that an acknowledged write survives a crash unless its writer said otherwise.
+ */
+function inMemoryAck(body: Document): boolean {
+  const concern = body.writeConcern as { j?: unknown } | undefined;
+  return concern?.j === false;
+}
+
 export class WireServer {
   private readonly server: net.Server;
   private readonly sockets = new Set<net.Socket>();
@@ -105,11 +115,18 @@ export class WireServer {
     };
     let reply = runCommand(command.body, ctx);
     if (ctx.ops.length) {
-      try {
-        await this.engine.storage.append(ctx.ops);
-      } catch (err) {
-        this.log(`embedded-mongo: journal write failed: ${(err as Error).message}`);
-        reply = new CommandError(ErrorCodes.InternalError, `write could not be made durable: ${(err as Error).message}`).toReply();
+      const appended = this.engine.storage.append(ctx.ops);
+      if (inMemoryAck(command.body)) {
+        // Acknowledged once applied, as mongod does for { j: false }: the journal keeps writes in order, so any
+        // later durable write's acknowledgement covers this one too. A failed journal fails every later write.
+        appended.catch((err: unknown) => this.log(`embedded-mongo: journal write failed: ${(err as Error).message}`));
+      } else {
+        try {
+          await appended;
+        } catch (err) {
+          this.log(`embedded-mongo: journal write failed: ${(err as Error).message}`);
+          reply = new CommandError(ErrorCodes.InternalError, `write could not be made durable: ${(err as Error).message}`).toReply();
+        }
       }
     }
     if (!command.moreToCome) this.send(socket, reply, header.requestId, command.legacy);

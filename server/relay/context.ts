@@ -1,3 +1,4 @@
+import type { OperatorSeats } from '../billing/operators';
 import type { AutoSendReplies } from '../commands/autoSendReplies';
 import type { ConversationAssistant } from '../commands/conversationAssistant';
 import type { Config, RelayTuning } from '../config';
@@ -26,6 +27,8 @@ export type RelayContext = {
   slack: SlackClients;
   /** Operators' names and avatars as Slack last told them. */
   authors: SlackAuthors;
+  /** The plan's operator seats, remembered once taken. */
+  seats: OperatorSeats;
   outbox: Outbox;
   presence: Presence;
   widgets: WidgetCache;

@@ -6,6 +6,7 @@
  */
 import type { Server } from 'node:http';
 import type { Types } from 'mongoose';
+import { OperatorSeats } from '../billing/operators';
 import type { AutoSendReplies } from '../commands/autoSendReplies';
 import { inactiveAt, SEEN_STALE_MS, scheduleOldDueTimes } from '../commands/conversationDueTimes';
 import { endConversation } from '../commands/endConversation';
@@ -67,6 +68,7 @@ export function createRelay(deps: {
     pubsub: deps.pubsub ?? inProcessPubSub(),
     limiters: deps.limiters ?? createRateLimiters({ logger: deps.logger }),
     authors: new SlackAuthors(),
+    seats: new OperatorSeats(deps.models),
     widgets: new WidgetCache(deps.models),
     publicUrl: deps.config.publicUrl,
   } as RelayContext;

@@ -4,8 +4,8 @@
  * the header), and later edits or deletions mirrored to the widget.
  */
 import type { Types } from 'mongoose';
-import { type StoredMessage, serialised } from '../conversations/history';
-import { headerUpdate, record } from '../conversations/record';
+import { appendEntryReading, type StoredMessage, serialised } from '../conversations/history';
+import { headerUpdate, publishEntry, record } from '../conversations/record';
 import type { Conversation } from '../models/Conversation';
 import type { MessageDocument, MessageFile } from '../models/Message';
 import type { Author } from './authors';
@@ -14,21 +14,59 @@ import type { RelayContext } from './context';
 type Answered = Pick<Conversation, 'visitorId' | 'slackChannel'> & { _id: Types.ObjectId };
 
 /** Stores an operator message and sends it to the visitor's sockets. */
-export function recordOperatorMessage(
-  ctx: RelayContext,
-  conversation: Answered,
-  input: { text: string; html: string; author: Author; slackUserId: string; slackTs?: string; files?: MessageFile[] },
-): Promise<StoredMessage> {
+export function recordOperatorMessage(ctx: RelayContext, conversation: Answered, input: OperatorInput): Promise<StoredMessage> {
   return serialised(String(conversation._id), () => record(ctx, conversation, { kind: 'msg', from: 'operator', ...input }));
 }
 
+type OperatorInput = { text: string; html: string; author: Author; slackUserId: string; slackTs?: string; files?: MessageFile[] };
+
 /**
- * The operator answered: the first answer sets the agent shown in the header (and updates it), every answer moves
- * lastOperatorMsgAt (which stops reminders). True when this was the conversation's first answer.
+ * An operator's answer in the thread: stored, sent to the visitor, and the conversation marked answered by the
+ * same write that hands out the seq (lastOperatorMsgAt, which stops reminders). `first`: this was the
+ * conversation's first answer, which names the agent in the header (one more write, once per conversation).
+ */
+export function recordAnswer(
+  ctx: RelayContext,
+  conversation: Answered,
+  input: OperatorInput,
+): Promise<{ message: StoredMessage; first: boolean }> {
+  return serialised(String(conversation._id), async () => {
+    const now = new Date();
+    const appended = await appendEntryReading(
+      ctx.models,
+      conversation._id,
+      { kind: 'msg', from: 'operator', ...input },
+      { set: { lastOperatorMsgAt: now } },
+      { firstResponseAt: 1 },
+    );
+    if (!appended) throw new Error(`conversation ${String(conversation._id)} is gone`);
+    publishEntry(ctx, conversation, appended.message);
+    const first = !appended.before.firstResponseAt && (await claimFirstAnswer(ctx, conversation, input.author, input.slackUserId, now));
+    return { message: appended.message, first };
+  });
+}
+
+/**
+ * The operator answered (a message stored apart, such as a saved reply): the first answer sets the agent shown in
+ * the header (and updates it), every answer moves lastOperatorMsgAt (which stops reminders). True when this was
+ * the conversation's first answer.
  */
 export async function markAnswered(ctx: RelayContext, conversation: Answered, author: Author, slackUserId: string): Promise<boolean> {
   const now = new Date();
-  const first = await ctx.models.Conversation.findOneAndUpdate(
+  const first = await claimFirstAnswer(ctx, conversation, author, slackUserId, now);
+  await ctx.models.Conversation.updateOne({ _id: conversation._id }, { $set: { lastOperatorMsgAt: now } });
+  return first;
+}
+
+/** Names the agent of the conversation's first answer, unless someone answered first (another process too). */
+async function claimFirstAnswer(
+  ctx: RelayContext,
+  conversation: Answered,
+  author: Author,
+  slackUserId: string,
+  now: Date,
+): Promise<boolean> {
+  const first = await ctx.models.Conversation.updateOne(
     { _id: conversation._id, firstResponseAt: null },
     {
       $set: {
@@ -40,9 +78,9 @@ export async function markAnswered(ctx: RelayContext, conversation: Answered, au
       },
     },
   );
-  await ctx.models.Conversation.updateOne({ _id: conversation._id }, { $set: { lastOperatorMsgAt: now } });
-  if (first) await headerUpdate(ctx, conversation);
-  return first !== null;
+  if (first.modifiedCount !== 1) return false;
+  await headerUpdate(ctx, conversation);
+  return true;
 }
 
 /** The agent of the first answer was named by a stand-in (Slack did not answer then): the header names them now. */

@@ -17,7 +17,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ErrorCode } from '@slack/web-api';
-import type { Types } from 'mongoose';
+import { Types } from 'mongoose';
 import type { RelayTuning } from '../config';
 import type { Logger } from '../http/errorHandler';
 import type { OutboxJobDocument, OutboxJobModel, OutboxKind } from '../models/OutboxJob';
@@ -107,15 +107,27 @@ export class Outbox<C extends OutboxHost = RelayContext> {
     payload: Record<string, unknown>,
     opts: { channel?: string; conversationId?: Types.ObjectId | null; runAt?: Date; start?: boolean } = {},
   ): Promise<void> {
-    const runAt = opts.runAt ?? new Date();
-    await this.ctx.models.OutboxJob.create({
+    const now = new Date();
+    const runAt = opts.runAt ?? now;
+    // Through the driver, every field spelled out (the type makes a new field a compile error until it is here).
+    const job: OutboxJobDocument = {
+      _id: new Types.ObjectId(),
       kind,
       key,
-      payload,
       channel: opts.channel ?? '',
-      conversationId: opts.conversationId ?? null,
+      payload,
+      attempts: 0,
       runAt,
-    });
+      lockedUntil: null,
+      lockedBy: '',
+      lastError: '',
+      failedAt: null,
+      conversationId: opts.conversationId ?? null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    // Durable before the work it stands for is acknowledged to anyone, whatever the deployment's default.
+    await this.ctx.models.OutboxJob.collection.insertOne(job, { writeConcern: { j: true } });
     if (opts.start !== false) this.note(key, isSlack(kind) ? (opts.channel ?? '') : '', runAt.getTime());
   }
 
@@ -406,7 +418,7 @@ export class Outbox<C extends OutboxHost = RelayContext> {
       let done = batch.length;
       if (typeof handler === 'function') await handler(this.ctx, head);
       else done = Math.max(1, Math.min(batch.length, (await handler.coalesce(this.ctx, batch)) ?? batch.length));
-      await OutboxJob.deleteMany({ _id: { $in: batch.slice(0, done).map((j) => j._id) } });
+      await OutboxJob.collection.deleteMany({ _id: { $in: batch.slice(0, done).map((j) => j._id) } });
       if (done < batch.length) {
         // The rest were read but not claimed: the next claim reads them again.
         return 'more';

@@ -3,9 +3,9 @@
  * timestamp (401 for a bad or stale one) from the raw body, so nothing in front of /slack/events
  * may parse bodies. Tokens come from the installation store, per workspace.
  */
-import { App, type Authorize, ErrorCode, ExpressReceiver, LogLevel } from '@slack/bolt';
-import { type RequestHandler, Router } from 'express';
-import type { Models } from '../models';
+import { App, type Authorize, ErrorCode, ExpressReceiver, isValidSlackRequest, LogLevel } from '@slack/bolt';
+import express, { type RequestHandler, Router } from 'express';
+import type { SlackClients } from '../relay/slackClients';
 import type { SlackDeps } from './deps';
 import { registerActionListeners } from './listeners/actions';
 import { registerCommandListeners } from './listeners/commands';
@@ -15,13 +15,62 @@ import { refusingWhenNotInstalled } from './notInstalled';
 
 export const EVENTS_PATH = '/slack/events';
 
-/** Bolt's authorize: the bot token of the team's active installation. */
-export function authorizeFromStore(models: Models): Authorize<boolean> {
+/**
+ * Bolt's authorize: the bot token of the team's active installation, from the relay's clients (cached per team,
+ * dropped here and in every process when an installation changes), so an event costs no database read.
+ */
+export function authorizeFromStore(teams: Pick<SlackClients, 'forTeam'>): Authorize<boolean> {
   return async ({ teamId }) => {
-    const inst = teamId ? await models.Installation.findOne({ teamId, revokedAt: null }) : null;
-    if (!inst) throw new Error(`Parley is not installed in team ${teamId ?? '(none)'}`);
-    return { botToken: inst.botToken, botUserId: inst.botUserId, botId: inst.botId, teamId: inst.teamId };
+    const team = teamId ? await teams.forTeam(teamId) : null;
+    if (!team || !teamId) throw new Error(`Parley is not installed in team ${teamId ?? '(none)'}`);
+    return { botToken: team.token, botUserId: team.botUserId, botId: team.botId, teamId };
   };
+}
+
+/** The largest request body Slack sends to the events endpoint is well below this. */
+const EVENT_BODY_LIMIT = '1mb';
+
+type OwnPostProbe = { type?: unknown; team_id?: unknown; event?: { type?: unknown; subtype?: unknown; bot_id?: unknown; user?: unknown } };
+
+/**
+ * Every post Parley makes in a channel comes back as a `message` event, one per relayed line. Bolt would
+ * authorize each and then drop it (its ignoreSelf middleware); this acknowledges them before Bolt, by the same
+ * rule, once the request's signature holds (anything else goes on to Bolt, which answers as always). The body
+ * read here is handed to Bolt as `rawBody`, which it verifies and parses itself.
+ */
+export function acknowledgingOwnPosts(teams: Pick<SlackClients, 'forTeam'>, signingSecret: string): RequestHandler[] {
+  const readBody = express.raw({ type: () => true, limit: EVENT_BODY_LIMIT });
+  const skip: RequestHandler = async (req, res, next) => {
+    const raw = req.body;
+    if (!Buffer.isBuffer(raw)) return next();
+    // Bolt reads a body already taken from the request here (ExpressReceiver's parseExpressRequestRawBody).
+    (req as { rawBody?: Buffer }).rawBody = raw;
+    const body = raw.toString();
+    if (!req.is('application/json') || !body.includes('"bot_id"')) return next();
+    try {
+      const parsed = JSON.parse(body) as OwnPostProbe;
+      const event = parsed.event;
+      if (parsed.type !== 'event_callback' || event?.type !== 'message' || typeof parsed.team_id !== 'string') return next();
+      const team = await teams.forTeam(parsed.team_id);
+      const own = team !== null && ((event.subtype === 'bot_message' && event.bot_id === team.botId) || event.user === team.botUserId);
+      const signed = isValidSlackRequest({
+        signingSecret,
+        body,
+        headers: {
+          'x-slack-signature': req.header('x-slack-signature') ?? '',
+          'x-slack-request-timestamp': Number(req.header('x-slack-request-timestamp')),
+        },
+      });
+      if (own && signed) {
+        res.status(200).send();
+        return;
+      }
+    } catch {
+      // Not JSON, or the team could not be read now: Bolt answers it as it would any request.
+    }
+    next();
+  };
+  return [readBody, skip];
 }
 
 /** Every listener Parley registers; `registeredListeners()` replays this against a recorder. */
@@ -58,7 +107,7 @@ export function boltRouter(deps: SlackDeps): { router: Router; app: App } {
   });
   const app = new App({
     receiver,
-    authorize: refusingWhenNotInstalled(authorizeFromStore(deps.models)),
+    authorize: refusingWhenNotInstalled(authorizeFromStore(deps.relay.slack)),
     clientOptions: { slackApiUrl: deps.config.slack.apiUrl },
     logLevel: deps.config.env === 'test' ? LogLevel.ERROR : LogLevel.WARN,
   });
@@ -69,7 +118,7 @@ export function boltRouter(deps: SlackDeps): { router: Router; app: App } {
   });
   registerListeners(app, deps);
   const router = Router();
-  router.post(EVENTS_PATH, refusingFutureTimestamps());
+  router.post(EVENTS_PATH, refusingFutureTimestamps(), ...acknowledgingOwnPosts(deps.relay.slack, deps.config.slack.signingSecret));
   router.use(receiver.router as Router);
   return { router, app };
 }

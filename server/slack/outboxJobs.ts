@@ -43,6 +43,23 @@ async function firstVisitorText(ctx: RelayContext, conversationId: Types.ObjectI
   return first?.text ?? '';
 }
 
+/** What a reply post needs of its messages, its conversation and its visitor. */
+type ReplyMessage = Pick<Message, 'conversationId' | 'text' | 'slackTs' | 'files'> & { _id: Types.ObjectId };
+const REPLY_MESSAGE_FIELDS = { conversationId: 1, text: 1, slackTs: 1, files: 1 } as const;
+type ThreadOf = Pick<Conversation, 'ceId' | 'visitorId' | 'number' | 'slackTeamId' | 'slackChannel' | 'threadTs'> & { _id: Types.ObjectId };
+const THREAD_FIELDS = { ceId: 1, visitorId: 1, number: 1, slackTeamId: 1, slackChannel: 1, threadTs: 1 } as const;
+
+async function loadThread(ctx: RelayContext, id: Types.ObjectId | string) {
+  const conversation = await ctx.models.Conversation.findById(id, THREAD_FIELDS).lean<ThreadOf>();
+  if (!conversation) throw new PermanentJobError(`conversation ${String(id)} is gone`);
+  const [ce, visitor] = await Promise.all([
+    ctx.widgets.get(conversation.ceId),
+    ctx.models.Visitor.findById(conversation.visitorId, { name: 1, email: 1 }).lean<Pick<Visitor, 'name' | 'email'>>(),
+  ]);
+  if (!ce || !visitor) throw new PermanentJobError(`widget or visitor of conversation ${String(id)} is gone`);
+  return { conversation, ce, visitor };
+}
+
 const postHeader: JobHandler = async (ctx, job) => {
   const { conversation, ce, visitor } = await loadConversation(ctx, str(job, 'conversationId'));
   if (conversation.threadTs) return;
@@ -128,7 +145,12 @@ const postReplies: CoalescingHandler = {
   max: 20,
   async coalesce(ctx, jobs) {
     const ids = jobs.map((job) => str(job, 'messageId'));
-    const found = await ctx.models.Message.find({ _id: { $in: ids } }).lean<(Message & { _id: Types.ObjectId })[]>();
+    // Jobs stored since visitor messages carry their conversation on the job: its thread is read alongside them.
+    const conversationId = jobs[0].conversationId;
+    const [found, known] = await Promise.all([
+      ctx.models.Message.find({ _id: { $in: ids } }, REPLY_MESSAGE_FIELDS).lean<ReplyMessage[]>(),
+      conversationId ? loadThread(ctx, conversationId) : null,
+    ]);
     const byId = new Map(found.map((m) => [String(m._id), m]));
     const messages = ids.map((id, i) => {
       const message = byId.get(id);
@@ -138,7 +160,7 @@ const postReplies: CoalescingHandler = {
     });
     const first = messages.find((m) => m !== null);
     if (!first) throw new PermanentJobError('message is gone');
-    const { conversation, ce, visitor } = await loadConversation(ctx, String(first.conversationId));
+    const { conversation, ce, visitor } = known ?? (await loadThread(ctx, first.conversationId));
     if (!conversation.threadTs) throw new PermanentJobError('the conversation has no Slack thread');
     const { client } = await teamClient(ctx, conversation.slackTeamId);
     const username = visitorLabel(visitor, conversation.number);
@@ -180,7 +202,10 @@ const postReplies: CoalescingHandler = {
         taken = Math.max(1, last + 1);
         lines.splice(0, lines.length, ...lines.filter((line) => held.has(String(line.id))));
       }
-      await ctx.models.Message.updateMany({ _id: { $in: lines.map((line) => line.id) } }, { $set: { slackTs: ts } });
+      await ctx.models.Message.collection.updateMany(
+        { _id: { $in: lines.map((line) => line.id) } },
+        { $set: { slackTs: ts, updatedAt: new Date() } },
+      );
     }
     for (const message of messages.slice(0, taken)) {
       for (const ref of message?.files ?? []) {

@@ -89,6 +89,7 @@ export const serverStatus: Handler = (_cmd, ctx) => ({
   localTime: new Date(),
   connections: { current: ctx.connectionId },
   metrics: { cursor: { open: { total: ctx.engine.cursors.size } } },
+  opcounters: { ...ctx.engine.opcounters },
   ok: 1,
 });
 

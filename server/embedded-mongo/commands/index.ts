@@ -11,6 +11,8 @@ import { explain } from './explain';
 
 export type { CommandContext } from './context';
 
+import type { Engine } from '../engine';
+
 const HANDLERS: Record<string, Handler> = {
   hello: admin.hello,
   isMaster: admin.hello,
@@ -62,6 +64,17 @@ const HANDLERS: Record<string, Handler> = {
 /** Commands that touch no database, so `$db` need not be a valid database name. */
 const SERVER_COMMANDS = new Set(['hello', 'isMaster', 'ismaster', 'ping', 'buildInfo', 'buildinfo', 'endSessions']);
 
+/** mongod's opcounters: inserted documents, update and delete statements, finds, getMores, every other command. */
+function count(body: Document, name: string, counters: Engine['opcounters'], sequences: Map<string, number[]>): void {
+  const statements = (field: string) => (Array.isArray(body[field]) ? body[field].length : (sequences.get(field)?.length ?? 1));
+  if (name === 'insert') counters.insert += statements('documents');
+  else if (name === 'update') counters.update += statements('updates');
+  else if (name === 'delete') counters.delete += statements('deletes');
+  else if (name === 'find') counters.query += 1;
+  else if (name === 'getMore') counters.getmore += 1;
+  else counters.command += 1;
+}
+
 /** Runs one command synchronously; returns its reply (an error reply on failure, never a throw). */
 export function runCommand(body: Document, ctx: CommandContext): Document {
   try {
@@ -73,6 +86,7 @@ export function runCommand(body: Document, ctx: CommandContext): Document {
       admin.transactionsUnsupported();
     }
     if (!SERVER_COMMANDS.has(name)) validateDbName(ctx.db);
+    count(body, name, ctx.engine.opcounters, ctx.sequenceSizes);
     return handler(body, ctx);
   } catch (err) {
     const error = toCommandError(err);

@@ -7,8 +7,7 @@
 
 import type { App } from '@slack/bolt';
 import type { Types } from 'mongoose';
-import { operatorSeat } from '../../../billing/operators';
-import type { ConversationDocument } from '../../../models/Conversation';
+import type { Conversation } from '../../../models/Conversation';
 import type { MessageFile } from '../../../models/Message';
 import type { Relay } from '../../../relay';
 import { operatorAuthor, type SlackUser } from '../../../relay/authors';
@@ -16,8 +15,7 @@ import type { RelayContext } from '../../../relay/context';
 import {
   correctAgent,
   editOperatorMessage,
-  markAnswered,
-  recordOperatorMessage,
+  recordAnswer,
   recordSystemLine,
   withdrawOperatorMessage,
 } from '../../../relay/operatorMessages';
@@ -50,7 +48,9 @@ export function isNote(text: string): boolean {
 export async function firstDelivery(ctx: RelayContext, eventId: string | undefined): Promise<boolean> {
   if (!eventId) return true;
   try {
-    await ctx.models.SlackEventSeen.create({ eventId });
+    // Acknowledged once applied: the reply's own insert, which waits for the journal, comes after it and makes it
+    // durable too. A crash before that loses both, and Slack's retry is then rightly handled as new.
+    await ctx.models.SlackEventSeen.collection.insertOne({ eventId, at: new Date() }, { writeConcern: { j: false } });
     return true;
   } catch (error) {
     if ((error as { code?: unknown }).code === 11000) return false;
@@ -82,11 +82,30 @@ async function slackUser(ctx: RelayContext, teamId: string, userId: string): Pro
   }
 }
 
-async function conversationOfThread(ctx: RelayContext, teamId: string, channel: string, threadTs: string) {
-  return ctx.models.Conversation.findOne({ slackTeamId: teamId, slackChannel: channel, threadTs });
+/** What a thread reply needs of its conversation. */
+type ThreadConversation = Pick<
+  Conversation,
+  'status' | 'ceId' | 'accountId' | 'visitorId' | 'slackTeamId' | 'slackChannel' | 'threadTs' | 'agentName' | 'agentSlackUserId'
+> & { _id: Types.ObjectId };
+const THREAD_CONVERSATION_FIELDS = {
+  status: 1,
+  ceId: 1,
+  accountId: 1,
+  visitorId: 1,
+  slackTeamId: 1,
+  slackChannel: 1,
+  threadTs: 1,
+  agentName: 1,
+  agentSlackUserId: 1,
+} as const;
+
+function conversationOfThread(ctx: RelayContext, teamId: string, channel: string, threadTs: string): Promise<ThreadConversation | null> {
+  return ctx.models.Conversation.findOne({ slackTeamId: teamId, slackChannel: channel, threadTs }, THREAD_CONVERSATION_FIELDS)
+    .lean<ThreadConversation>()
+    .exec();
 }
 
-async function note(ctx: RelayContext, conversation: ConversationDocument, text: string): Promise<void> {
+async function note(ctx: RelayContext, conversation: ThreadConversation, text: string): Promise<void> {
   await ctx.outbox.enqueue(
     'slack.note',
     String(conversation._id),
@@ -131,7 +150,7 @@ export async function handleSlackMessage(
   const author = operatorAuthor(ce, slackAuthor);
   const files = await operatorFiles(ctx, ce._id, conversation._id, teamId, event.files ?? []);
   const user = event.user;
-  await recordOperatorMessage(ctx, conversation, {
+  const { first } = await recordAnswer(ctx, conversation, {
     text: slackToText(text),
     html: slackToHtml(text),
     author,
@@ -139,14 +158,13 @@ export async function handleSlackMessage(
     slackUserId: user,
     files,
   });
-  const first = await markAnswered(ctx, conversation, author, user);
   // The first reply came while Slack did not answer users.info: the header named a stand-in until now.
   const correctsFallback = !first && slackAuthor.known && conversation.agentSlackUserId === user && conversation.agentName !== author.name;
   if (correctsFallback) await correctAgent(ctx, conversation, author, user);
   if (first && ce.sendOpJoinAutoResponse && ce.opJoinAutoResponseMessage) {
     await recordSystemLine(ctx, conversation, ce.opJoinAutoResponseMessage.replace(/\{name\}/g, author.name));
   }
-  const overLimit = await operatorSeat(ctx.models, conversation.accountId, user, conversation._id).catch((error: unknown) => {
+  const overLimit = await ctx.seats.check(conversation.accountId, user, conversation._id).catch((error: unknown) => {
     ctx.logger.warn('operators: could not check the seat', error);
     return null;
   });
