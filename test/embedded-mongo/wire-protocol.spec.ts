@@ -49,6 +49,21 @@ describe('embedded MongoDB wire protocol', () => {
     expect(reply?.doc.ok).to.equal(1);
   });
 
+  it("counts operations in serverStatus's opcounters as mongod does", async () => {
+    const admin = client.db('admin');
+    const before = (await admin.command({ serverStatus: 1 })).opcounters as Record<string, number>;
+    const coll = client.db(dbName).collection('counted');
+    await coll.insertMany([{ _id: 1 }, { _id: 2 }, { _id: 3 }]);
+    await coll.find({}).toArray();
+    await coll.updateOne({ _id: 1 }, { $set: { seen: true } });
+    await coll.deleteOne({ _id: 2 });
+    const after = (await admin.command({ serverStatus: 1 })).opcounters as Record<string, number>;
+    expect(after.insert - before.insert).to.be.at.least(3);
+    expect(after.query - before.query).to.be.at.least(1);
+    expect(after.update - before.update).to.be.at.least(1);
+    expect(after.delete - before.delete).to.be.at.least(1);
+  });
+
   it('answers OP_MSG hello with an OP_MSG reply', async () => {
     const conn = await connect();
     const { bytes, requestId } = opMsg({ hello: 1, $db: 'admin' });
