@@ -52,7 +52,7 @@ describe('embedded MongoDB wire protocol', () => {
   it("counts operations in serverStatus's opcounters as mongod does", async () => {
     const admin = client.db('admin');
     const before = (await admin.command({ serverStatus: 1 })).opcounters as Record<string, number>;
-    const coll = client.db(dbName).collection('counted');
+    const coll = client.db(dbName).collection<{ _id: number; seen?: boolean }>('counted');
     await coll.insertMany([{ _id: 1 }, { _id: 2 }, { _id: 3 }]);
     await coll.find({}).toArray();
     await coll.updateOne({ _id: 1 }, { $set: { seen: true } });
