@@ -33,7 +33,7 @@ import { SlackClients } from './relay/slackClients';
 import { createReportRecorder } from './reports/recorder';
 import type { SlackSandbox } from './sandbox/slack';
 import type { StripeSandbox } from './sandbox/stripe';
-import { HomeTabs, SLACK_JOB_HANDLERS, startSlackSandbox } from './slack';
+import { HomeTabs, slackJobHandlers, startSlackSandbox } from './slack';
 
 export type Parley = {
   /** Where users reach it (config.publicUrl, or the real address when the port was chosen by the system). */
@@ -140,7 +140,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       logger,
       clock,
       reports,
-      jobHandlers: { ...RELAY_JOB_HANDLERS, ...SLACK_JOB_HANDLERS },
+      jobHandlers: { ...RELAY_JOB_HANDLERS, ...slackJobHandlers() },
       slack: new SlackClients(models, effective.slack.apiUrl),
       pubsub,
       limiters,

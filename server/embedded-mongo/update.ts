@@ -112,7 +112,11 @@ export function applyUpdate(doc: Document, u: UpdateSpec, opts: ApplyOptions = {
     guardId(doc, modifier);
     checkTargets(doc, modifier);
     next = copyDoc(doc);
-    let changed: string[];
+    let changed: string[] | undefined = plainUpdate(next, modifier);
+    if (changed) {
+      if (changed.length === 0) return doc;
+      return next;
+    }
     try {
       // Only the positional `$` operator needs the filter; compiling it for every update would be wasted work.
       const positional = Object.values(modifier).some((fields) => Object.keys(fields as Document).some((p) => /(^|\.)\$(\.|$)/.test(p)));
@@ -136,6 +140,71 @@ export function applyUpdate(doc: Document, u: UpdateSpec, opts: ApplyOptions = {
   assertSameId(doc, next);
   if (canonicalKey(next) === canonicalKey(doc)) return doc;
   return next;
+}
+
+/** The update operators plainUpdate applies itself; everything else goes through mingo. */
+const PLAIN_OPS = new Set(['$set', '$inc', '$unset']);
+
+/**
+ * The common updates ($set, $inc and $unset of fields reached through objects only: no positional `$`, no array
+ * index, no array on the way) applied natively to `next`, without mingo's per-update set-up of its operator
+ * tables. Returns the paths whose value changed, or undefined (and leaves `next` untouched) when the update is
+ * outside that subset. checkTargets has already refused $inc on a non-number.
+ */
+function plainUpdate(next: Document, modifier: Document): string[] | undefined {
+  const steps: { op: string; parts: string[]; arg: unknown }[] = [];
+  for (const [op, fields] of Object.entries(modifier)) {
+    if (!PLAIN_OPS.has(op)) return undefined;
+    for (const [path, arg] of Object.entries(fields as Document)) {
+      const parts = path.split('.');
+      if (parts.some((p) => p === '' || p.startsWith('$') || /^\d+$/.test(p))) return undefined;
+      let cur: unknown = next;
+      for (let i = 0; i < parts.length - 1 && cur !== undefined; i++) {
+        if (!isPlainObject(cur)) return undefined;
+        cur = (cur as Document)[parts[i]];
+      }
+      if (cur !== undefined && !isPlainObject(cur)) return undefined;
+      const leaf = cur === undefined ? undefined : (cur as Document)[parts[parts.length - 1]];
+      if (Array.isArray(leaf) && op !== '$set' && op !== '$unset') return undefined;
+      if (op === '$inc' && (typeof arg !== 'number' || (leaf !== undefined && typeof leaf !== 'number'))) return undefined;
+      steps.push({ op, parts, arg });
+    }
+  }
+  const changed: string[] = [];
+  for (const { op, parts, arg } of steps) {
+    const name = parts[parts.length - 1];
+    if (op === '$unset') {
+      const parent = walk(next, parts, false);
+      if (parent && name in parent) {
+        delete parent[name];
+        changed.push(parts.join('.'));
+      }
+      continue;
+    }
+    const parent = walk(next, parts, true) as Document;
+    const old = parent[name];
+    const value = op === '$inc' ? ((old as number | undefined) ?? 0) + (arg as number) : copyDoc(arg);
+    if (old === undefined || canonicalKey(old) !== canonicalKey(value) || typeName(old) !== typeName(value)) {
+      parent[name] = value;
+      changed.push(parts.join('.'));
+    }
+  }
+  return changed;
+}
+
+/** The object holding the last part of `parts` in `doc`, creating the objects on the way when `create`. */
+function walk(doc: Document, parts: string[], create: boolean): Document | undefined {
+  let cur = doc;
+  for (let i = 0; i < parts.length - 1; i++) {
+    let next = cur[parts[i]] as Document | undefined;
+    if (next === undefined) {
+      if (!create) return undefined;
+      next = {};
+      cur[parts[i]] = next;
+    }
+    cur = next;
+  }
+  return cur;
 }
 
 const NUMERIC_OPS = new Set(['$inc', '$mul']);

@@ -12,7 +12,7 @@ export { EVENTS_PATH, registeredListeners } from './app';
 export type { SlackDeps } from './deps';
 export { HomeTabs } from './home';
 export { OAUTH_REDIRECT_PATH, slackAuthorizeUrl } from './oauth';
-export { SLACK_JOB_HANDLERS } from './outboxJobs';
+export { slackJobHandlers } from './outboxJobs';
 export { SANDBOX_PATH, startSlackSandbox } from './sandbox';
 
 export function slackRouter(deps: SlackDeps & { logger: Logger }): Router {

@@ -4,6 +4,7 @@
  * to run again after a crash: it checks what was already done (a stored ts, a stored Slack file id) before
  * calling out.
  */
+import { LRUCache } from 'lru-cache';
 import type { Types } from 'mongoose';
 import type { ThreadPost } from '../commands/threadPosts';
 import { visitorLabel } from '../conversations/visitors';
@@ -49,14 +50,23 @@ const REPLY_MESSAGE_FIELDS = { conversationId: 1, text: 1, slackTs: 1, files: 1 
 type ThreadOf = Pick<Conversation, 'ceId' | 'visitorId' | 'number' | 'slackTeamId' | 'slackChannel' | 'threadTs'> & { _id: Types.ObjectId };
 const THREAD_FIELDS = { ceId: 1, visitorId: 1, number: 1, slackTeamId: 1, slackChannel: 1, threadTs: 1 } as const;
 
-async function loadThread(ctx: RelayContext, id: Types.ObjectId | string) {
-  const conversation = await ctx.models.Conversation.findById(id, THREAD_FIELDS).lean<ThreadOf>();
-  if (!conversation) throw new PermanentJobError(`conversation ${String(id)} is gone`);
+/**
+ * Conversations' threads as reply jobs need them. Every field is fixed once the thread exists (threadTs is set
+ * once, by the header job), so a thread read once is kept without invalidation, bounded by THREADS_KEPT.
+ */
+export type ThreadCache = LRUCache<string, ThreadOf>;
+const THREADS_KEPT = 10_000;
+
+async function loadThread(ctx: RelayContext, id: Types.ObjectId | string, threads?: ThreadCache) {
+  const key = String(id);
+  const conversation = threads?.get(key) ?? (await ctx.models.Conversation.findById(id, THREAD_FIELDS).lean<ThreadOf>());
+  if (!conversation) throw new PermanentJobError(`conversation ${key} is gone`);
+  if (conversation.threadTs) threads?.set(key, conversation);
   const [ce, visitor] = await Promise.all([
     ctx.widgets.get(conversation.ceId),
     ctx.models.Visitor.findById(conversation.visitorId, { name: 1, email: 1 }).lean<Pick<Visitor, 'name' | 'email'>>(),
   ]);
-  if (!ce || !visitor) throw new PermanentJobError(`widget or visitor of conversation ${String(id)} is gone`);
+  if (!ce || !visitor) throw new PermanentJobError(`widget or visitor of conversation ${key} is gone`);
   return { conversation, ce, visitor };
 }
 
@@ -141,7 +151,7 @@ const MAX_POST_CHARS = 35_000;
  * records that post's ts); their files are uploaded one message at a time after it. Lines past MAX_POST_CHARS
  * wait for the next post.
  */
-const postReplies: CoalescingHandler = {
+const replyPoster = (threads: ThreadCache): CoalescingHandler => ({
   max: 20,
   async coalesce(ctx, jobs) {
     const ids = jobs.map((job) => str(job, 'messageId'));
@@ -149,7 +159,7 @@ const postReplies: CoalescingHandler = {
     const conversationId = jobs[0].conversationId;
     const [found, known] = await Promise.all([
       ctx.models.Message.find({ _id: { $in: ids } }, REPLY_MESSAGE_FIELDS).lean<ReplyMessage[]>(),
-      conversationId ? loadThread(ctx, conversationId) : null,
+      conversationId ? loadThread(ctx, conversationId, threads) : null,
     ]);
     const byId = new Map(found.map((m) => [String(m._id), m]));
     const messages = ids.map((id, i) => {
@@ -160,7 +170,7 @@ const postReplies: CoalescingHandler = {
     });
     const first = messages.find((m) => m !== null);
     if (!first) throw new PermanentJobError('message is gone');
-    const { conversation, ce, visitor } = known ?? (await loadThread(ctx, first.conversationId));
+    const { conversation, ce, visitor } = known ?? (await loadThread(ctx, first.conversationId, threads));
     if (!conversation.threadTs) throw new PermanentJobError('the conversation has no Slack thread');
     const { client } = await teamClient(ctx, conversation.slackTeamId);
     const username = visitorLabel(visitor, conversation.number);
@@ -202,9 +212,12 @@ const postReplies: CoalescingHandler = {
         taken = Math.max(1, last + 1);
         lines.splice(0, lines.length, ...lines.filter((line) => held.has(String(line.id))));
       }
+      // Acknowledged once applied: the outbox's removal of these jobs, which waits for the journal, follows it and
+      // makes it durable too. A crash before both runs the jobs again, and postOnce finds the post.
       await ctx.models.Message.collection.updateMany(
         { _id: { $in: lines.map((line) => line.id) } },
         { $set: { slackTs: ts, updatedAt: new Date() } },
+        { writeConcern: { j: false } },
       );
     }
     for (const message of messages.slice(0, taken)) {
@@ -225,7 +238,7 @@ const postReplies: CoalescingHandler = {
     }
     return taken;
   },
-};
+});
 
 const postNote: JobHandler = async (ctx, job) => {
   const { client } = await teamClient(ctx, str(job, 'teamId'));
@@ -301,14 +314,18 @@ const postInThread: JobHandler = async (ctx, job) => {
 
 export type SlackJobKind = Extract<OutboxKind, `slack.${string}`>;
 
-export const SLACK_JOB_HANDLERS: Pick<JobHandlers, SlackJobKind> = {
-  'slack.header': postHeader,
-  'slack.updateHeader': updateHeader,
-  'slack.reply': postReplies,
-  'slack.note': postNote,
-  'slack.invite': inviteBots,
-  'slack.offline': postInChannel,
-  'slack.channelPost': postInChannel,
-  'slack.ephemeral': postEphemeral,
-  'slack.threadPost': postInThread,
-};
+/** The `slack.*` job handlers, with their own cache of conversation threads (built once by main.ts). */
+export function slackJobHandlers(): Pick<JobHandlers, SlackJobKind> {
+  const threads: ThreadCache = new LRUCache({ max: THREADS_KEPT });
+  return {
+    'slack.header': postHeader,
+    'slack.updateHeader': updateHeader,
+    'slack.reply': replyPoster(threads),
+    'slack.note': postNote,
+    'slack.invite': inviteBots,
+    'slack.offline': postInChannel,
+    'slack.channelPost': postInChannel,
+    'slack.ephemeral': postEphemeral,
+    'slack.threadPost': postInThread,
+  };
+}

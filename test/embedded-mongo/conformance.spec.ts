@@ -297,6 +297,36 @@ describe('embedded MongoDB conformance (driver)', () => {
       ]);
     });
 
+    it('applies $set, $inc and $unset as mongod does: new nested objects, unchanged values, arrays and dates', async () => {
+      const coll = db.collection('plain-updates');
+      const at = new Date('2026-01-01T00:00:00Z');
+      const { insertedId: _id } = await coll.insertOne({ a: { b: 1 }, n: 1.5, list: [{ q: 1 }], at, tags: ['x'] });
+      const nested = await coll.updateOne({ _id }, { $set: { 'a.c': 'new', 'x.y.z': 3 }, $inc: { n: 1, fresh: 0 } });
+      expect(nested.modifiedCount).to.equal(1);
+      expect(await coll.findOne({ _id })).to.deep.equal({
+        _id,
+        a: { b: 1, c: 'new' },
+        n: 2.5,
+        list: [{ q: 1 }],
+        at,
+        tags: ['x'],
+        x: { y: { z: 3 } },
+        fresh: 0,
+      });
+      // The same values again, a missing field unset: nothing changes, and mongod says so.
+      const same = await coll.updateOne({ _id }, { $set: { at: new Date(at), tags: ['x'], 'a.b': 1 }, $unset: { nowhere: '' } });
+      expect(same.modifiedCount).to.equal(0);
+      // Through an array (index, or the array itself): as before, by mongod's rules.
+      await coll.updateOne({ _id }, { $set: { 'list.0.q': 2, 'tags.1': 'y' } });
+      const arrays = await coll.findOne({ _id });
+      expect(arrays!.list).to.deep.equal([{ q: 2 }]);
+      expect(arrays!.tags).to.deep.equal(['x', 'y']);
+      const onString = await coll.updateOne({ _id }, { $inc: { 'a.c': 1 } }).catch((e: { code?: number }) => e);
+      expect((onString as { code?: number }).code).to.equal(14);
+      await coll.updateOne({ _id }, { $unset: { 'a.b': '' }, $set: { at: null } });
+      expect(await coll.findOne({ _id }, { projection: { a: 1, at: 1 } })).to.deep.equal({ _id, a: { c: 'new' }, at: null });
+    });
+
     it('reports matched and modified counts, and updates many', async () => {
       const coll = db.collection('counts');
       await coll.insertMany([

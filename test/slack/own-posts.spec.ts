@@ -48,7 +48,8 @@ describe("Slack events of Parley's own posts", () => {
       await deliver({ subtype: 'bot_message', bot_id: botId, username: 'Visitor 1', text: 'hello from the widget' }).expect(200);
       await deliver({ user: botUserId, bot_id: botId, text: 'a note from Parley' }).expect(200);
     });
-    expect(commands).to.deep.equal([]);
+    // What handling an event would touch (other suites' servers' background work may show up in between).
+    expect(commands.filter((c) => /installations|conversations|slackeventseens|messages/.test(c))).to.deep.equal([]);
   });
 
   it('answers 401 to a post of its own with a wrong signature, as to any other request', async () => {
