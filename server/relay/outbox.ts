@@ -332,9 +332,12 @@ export class Outbox<C extends OutboxHost = RelayContext> {
     if (heads.length === 0) return;
     const lockedBy = randomBytes(8).toString('hex');
     const until = new Date(now + outboxLeaseMs);
+    // Journaled whatever the deployment's default: a claim counted in `attempts` is how a rerun after a crash
+    // knows its post may already be in Slack (slack/postOnce.ts).
     const res = await OutboxJob.updateMany(
       { $or: heads.map(({ batch: [head] }) => ({ _id: head._id, lockedUntil: head.lockedUntil ?? null, failedAt: null })) },
       { $set: { lockedUntil: until, lockedBy }, $inc: { attempts: 1 } },
+      { writeConcern: { j: true } },
     );
     let won = heads;
     if (res.modifiedCount < heads.length) {
@@ -418,7 +421,7 @@ export class Outbox<C extends OutboxHost = RelayContext> {
       let done = batch.length;
       if (typeof handler === 'function') await handler(this.ctx, head);
       else done = Math.max(1, Math.min(batch.length, (await handler.coalesce(this.ctx, batch)) ?? batch.length));
-      await OutboxJob.collection.deleteMany({ _id: { $in: batch.slice(0, done).map((j) => j._id) } });
+      await OutboxJob.collection.deleteMany({ _id: { $in: batch.slice(0, done).map((j) => j._id) } }, { writeConcern: { j: true } });
       if (done < batch.length) {
         // The rest were read but not claimed: the next claim reads them again.
         return 'more';
