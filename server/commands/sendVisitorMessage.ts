@@ -98,9 +98,9 @@ export type VisitorMessageResult = { message: StoredMessage; conversation: OpenC
  * and queues it for the Slack thread. `known`: the open conversation the caller remembers (a socket keeps the
  * last one); if it ended meanwhile, nothing is written to it and the message goes where it belongs.
  *
- * Before the ack: the conversation hands out the seq (only while open), then the message and its Slack job are
- * written at once. A resent clientId is caught by the messages' unique index, not by a read before each message:
- * its job is withdrawn and its count given back, and the message first stored is the answer.
+ * Before the ack: the conversation hands out the seq (only while open), the message is stored, then its Slack job;
+ * one journal flush makes the three durable. A resent clientId is caught by the messages' unique index, not by a
+ * read before each message: no job is queued, its count is given back, and the message first stored is the answer.
  */
 export async function visitorMessage(
   ctx: VisitorMessageContext,
@@ -143,29 +143,31 @@ async function storeVisitorMessage(
     files: input.files ?? [],
   };
   const key = String(conversation._id);
-  // The job is started only once both are stored; a job that runs early (another process) retries until its message exists.
-  const [message, queued] = await Promise.allSettled([
-    serialised(key, async () => {
+  let stored: StoredMessage | null;
+  try {
+    stored = await serialised(key, async () => {
       const at = new Date();
-      const stored = await appendEntry(ctx.models, conversation._id, entry, {
+      // The message first, acknowledged once applied; then its Slack job, journaled, which makes both durable (the
+      // journal keeps writes in order). Only then does anyone hear of it: the visitor's ack, their other tabs. A
+      // job thus never exists without its message, and carries what the post needs.
+      const message = await appendEntry(ctx.models, conversation._id, entry, {
         set: { lastVisitorMsgAt: at, reminderAt: at, inactiveAt: inactiveAt(at, input.ce) },
         whileOpen: true,
+        journaled: false,
       });
-      if (stored) publishEntry(ctx, conversation, stored, input.socket);
-      return stored;
-    }),
-    ctx.outbox.enqueue(
-      'slack.reply',
-      key,
-      { messageId: String(entry._id) },
-      { channel: conversation.slackChannel, conversationId: conversation._id, start: false },
-    ),
-  ]);
-  const duplicate = message.status === 'rejected' && (message.reason as { code?: unknown } | null)?.code === 11000;
-  if (message.status === 'rejected' || !message.value) {
-    if (queued.status === 'fulfilled') await withdrawReply(ctx, String(entry._id));
-  }
-  if (duplicate) {
+      if (!message) return null;
+      await ctx.outbox.enqueue(
+        'slack.reply',
+        key,
+        { messageId: String(message._id), text: message.text, files: message.files },
+        { channel: conversation.slackChannel, conversationId: conversation._id, start: false },
+      );
+      publishEntry(ctx, conversation, message, input.socket);
+      return message;
+    });
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code !== 11000) throw error;
+    // A resend of a message already stored: its count is given back, and the message first stored is the answer.
     await ctx.models.Conversation.updateOne({ _id: conversation._id }, { $inc: { visitorMsgs: -1 } });
     const earlier = await ctx.models.Message.findOne({ conversationId: conversation._id, clientId: input.clientId })
       .lean<StoredMessage>()
@@ -173,14 +175,7 @@ async function storeVisitorMessage(
     if (!earlier) throw new Error(`message ${input.clientId} is both stored and missing`);
     return { message: earlier, duplicate: true };
   }
-  if (message.status === 'rejected') throw message.reason;
-  if (queued.status === 'rejected') throw queued.reason;
-  if (!message.value) return null;
+  if (!stored) return null;
   ctx.outbox.poke(key);
-  return { message: message.value, duplicate: false };
-}
-
-/** Takes back the Slack job of a visitor message that was not stored (a resend, or its conversation had ended). */
-async function withdrawReply(ctx: VisitorMessageContext, messageId: string): Promise<void> {
-  await ctx.models.OutboxJob.deleteOne({ kind: 'slack.reply', 'payload.messageId': messageId });
+  return { message: stored, duplicate: false };
 }

@@ -44,7 +44,7 @@ export async function appendEntry(
   models: Models,
   conversationId: Types.ObjectId,
   entry: NewEntry,
-  options: { set?: Record<string, unknown>; whileOpen?: boolean } = {},
+  options: { set?: Record<string, unknown>; whileOpen?: boolean; journaled?: boolean } = {},
 ): Promise<StoredMessage | null> {
   return (await appendEntryReading(models, conversationId, entry, options, {}))?.message ?? null;
 }
@@ -57,7 +57,7 @@ export async function appendEntryReading<F extends keyof Conversation>(
   models: Models,
   conversationId: Types.ObjectId,
   entry: NewEntry,
-  options: { set?: Record<string, unknown>; whileOpen?: boolean },
+  options: { set?: Record<string, unknown>; whileOpen?: boolean; journaled?: boolean },
   read: Partial<Record<F, 1>>,
 ): Promise<{ message: StoredMessage; before: Partial<Pick<Conversation, F>> } | null> {
   const counter = countedAs(entry);
@@ -99,8 +99,9 @@ export async function appendEntryReading<F extends keyof Conversation>(
     createdAt: now,
     updatedAt: now,
   };
-  // Durable before anyone hears of it (a visitor's ack, a frame), whatever the deployment's default write concern.
-  await models.Message.collection.insertOne(stored, { writeConcern: { j: true } });
+  // Durable before anyone hears of it (a visitor's ack, a frame), whatever the deployment's default write concern;
+  // `journaled: false` when the caller's next write is journaled and nobody hears of the entry before it.
+  await models.Message.collection.insertOne(stored, { writeConcern: { j: options.journaled !== false } });
   // The driver types raw documents loosely; the projection above asked for exactly these fields.
   return { message: stored, before: before as unknown as Partial<Pick<Conversation, F>> };
 }

@@ -5,11 +5,11 @@
  * calling out.
  */
 import { LRUCache } from 'lru-cache';
-import type { Types } from 'mongoose';
+import { Types } from 'mongoose';
 import type { ThreadPost } from '../commands/threadPosts';
 import { visitorLabel } from '../conversations/visitors';
 import type { Conversation } from '../models/Conversation';
-import type { Message } from '../models/Message';
+import type { Message, MessageFile } from '../models/Message';
 import type { OutboxKind } from '../models/OutboxJob';
 import type { Visitor } from '../models/Visitor';
 import type { RelayContext } from '../relay/context';
@@ -18,7 +18,7 @@ import { type CoalescingHandler, type JobHandler, type JobHandlers, PermanentJob
 import { visitorAvatarUrl } from '../shared/avatars';
 import { escapeMrkdwn } from '../shared/mrkdwn';
 import { contextLine, headerMessage, threadPostMessage } from './blocks/thread';
-import { postOnce } from './postOnce';
+import { type PostJob, postOnce } from './postOnce';
 
 async function teamClient(ctx: RelayContext, teamId: string) {
   const team = await ctx.slack.forTeam(teamId);
@@ -49,6 +49,16 @@ type ReplyMessage = Pick<Message, 'conversationId' | 'text' | 'slackTs' | 'files
 const REPLY_MESSAGE_FIELDS = { conversationId: 1, text: 1, slackTs: 1, files: 1 } as const;
 type ThreadOf = Pick<Conversation, 'ceId' | 'visitorId' | 'number' | 'slackTeamId' | 'slackChannel' | 'threadTs'> & { _id: Types.ObjectId };
 const THREAD_FIELDS = { ceId: 1, visitorId: 1, number: 1, slackTeamId: 1, slackChannel: 1, threadTs: 1 } as const;
+
+/**
+ * The visitor line a reply job carries (stored after its message, which therefore exists): what a post needs of
+ * it, without reading it. A line posted by an earlier attempt is found by postOnce's read-back, not by its slackTs.
+ */
+function carriedLine(job: PostJob, conversationId: Types.ObjectId): ReplyMessage[] {
+  const { messageId, text, files } = job.payload;
+  if (typeof messageId !== 'string' || typeof text !== 'string' || !Array.isArray(files)) return [];
+  return [{ _id: new Types.ObjectId(messageId), conversationId, text, slackTs: '', files: files as MessageFile[] }];
+}
 
 /**
  * Conversations' threads as reply jobs need them. Every field is fixed once the thread exists (threadTs is set
@@ -157,11 +167,14 @@ const replyPoster = (threads: ThreadCache): CoalescingHandler => ({
     const ids = jobs.map((job) => str(job, 'messageId'));
     // Jobs stored since visitor messages carry their conversation on the job: its thread is read alongside them.
     const conversationId = jobs[0].conversationId;
+    // Jobs queued since visitor messages are stored before their job carry the line itself; older ones are read.
+    const carried = new Map(jobs.flatMap((job) => (conversationId ? carriedLine(job, conversationId) : [])).map((m) => [String(m._id), m]));
+    const unread = ids.filter((id) => !carried.has(id));
     const [found, known] = await Promise.all([
-      ctx.models.Message.find({ _id: { $in: ids } }, REPLY_MESSAGE_FIELDS).lean<ReplyMessage[]>(),
+      unread.length > 0 ? ctx.models.Message.find({ _id: { $in: unread } }, REPLY_MESSAGE_FIELDS).lean<ReplyMessage[]>() : [],
       conversationId ? loadThread(ctx, conversationId, threads) : null,
     ]);
-    const byId = new Map(found.map((m) => [String(m._id), m]));
+    const byId = new Map([...carried, ...found.map((m): [string, ReplyMessage] => [String(m._id), m])]);
     const messages = ids.map((id, i) => {
       const message = byId.get(id);
       // The job is stored alongside its message (not after it), so a young job may briefly find none yet.
