@@ -278,15 +278,17 @@ export class Outbox<C extends OutboxHost = RelayContext> {
   private async claim(picked: { key: string; token: string }[]): Promise<void> {
     const { OutboxJob } = this.ctx.models;
     const { outboxLeaseMs } = this.ctx.tuning;
-    const groups = await OutboxJob.aggregate<KeyJobs>([
-      { $match: { key: { $in: picked.map((p) => p.key) }, failedAt: null } },
-      // In the order they were stored. Not by _id alone: ObjectIds made by two processes within one second sort by
-      // the processes' random bytes, so a job queued later by another process could run first.
-      { $sort: { createdAt: 1, _id: 1 } },
-      { $group: { _id: '$key', jobs: { $push: '$$ROOT' } } },
-      // One more than a batch holds: it tells whether the key has more after the batch.
-      { $project: { jobs: { $slice: ['$jobs', this.maxBatch() + 1] } } },
-    ]);
+    const groups = await OutboxJob.collection
+      .aggregate<KeyJobs>([
+        { $match: { key: { $in: picked.map((p) => p.key) }, failedAt: null } },
+        // In the order they were stored. Not by _id alone: ObjectIds made by two processes within one second sort by
+        // the processes' random bytes, so a job queued later by another process could run first.
+        { $sort: { createdAt: 1, _id: 1 } },
+        { $group: { _id: '$key', jobs: { $push: '$$ROOT' } } },
+        // One more than a batch holds: it tells whether the key has more after the batch.
+        { $project: { jobs: { $slice: ['$jobs', this.maxBatch() + 1] } } },
+      ])
+      .toArray();
     const found = new Map(groups.map((g) => [g._id, g.jobs]));
     const now = Date.now();
     const heads: { key: string; batch: OutboxJobDocument[]; more: boolean; token: string }[] = [];
@@ -334,9 +336,9 @@ export class Outbox<C extends OutboxHost = RelayContext> {
     const until = new Date(now + outboxLeaseMs);
     // Journaled whatever the deployment's default: a claim counted in `attempts` is how a rerun after a crash
     // knows its post may already be in Slack (slack/postOnce.ts).
-    const res = await OutboxJob.updateMany(
+    const res = await OutboxJob.collection.updateMany(
       { $or: heads.map(({ batch: [head] }) => ({ _id: head._id, lockedUntil: head.lockedUntil ?? null, failedAt: null })) },
-      { $set: { lockedUntil: until, lockedBy }, $inc: { attempts: 1 } },
+      { $set: { lockedUntil: until, lockedBy, updatedAt: new Date(now) }, $inc: { attempts: 1 } },
       { writeConcern: { j: true } },
     );
     let won = heads;

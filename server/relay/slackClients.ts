@@ -4,6 +4,7 @@
  */
 import { LogLevel, WebClient } from '@slack/web-api';
 import type { Models } from '../models';
+import { keepAliveFetch } from './keepAliveFetch';
 
 export type TeamClient = { client: WebClient; botUserId: string; botId: string; token: string };
 
@@ -30,6 +31,7 @@ export class SlackClients {
       rejectRateLimitedCalls: true,
       retryConfig: { retries: 0 },
       timeout: 10_000,
+      fetch: keepAliveFetch,
     });
     const value = { client, botUserId: inst.botUserId, botId: inst.botId, token: inst.botToken };
     this.cache.set(teamId, { value, until: Date.now() + 60_000 });

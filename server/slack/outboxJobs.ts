@@ -74,7 +74,10 @@ async function loadThread(ctx: RelayContext, id: Types.ObjectId | string, thread
   if (conversation.threadTs) threads?.set(key, conversation);
   const [ce, visitor] = await Promise.all([
     ctx.widgets.get(conversation.ceId),
-    ctx.models.Visitor.findById(conversation.visitorId, { name: 1, email: 1 }).lean<Pick<Visitor, 'name' | 'email'>>(),
+    ctx.models.Visitor.collection.findOne<Pick<Visitor, 'name' | 'email'>>(
+      { _id: conversation.visitorId },
+      { projection: { name: 1, email: 1 } },
+    ),
   ]);
   if (!ce || !visitor) throw new PermanentJobError(`widget or visitor of conversation ${key} is gone`);
   return { conversation, ce, visitor };

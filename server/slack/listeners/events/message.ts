@@ -100,9 +100,10 @@ const THREAD_CONVERSATION_FIELDS = {
 } as const;
 
 function conversationOfThread(ctx: RelayContext, teamId: string, channel: string, threadTs: string): Promise<ThreadConversation | null> {
-  return ctx.models.Conversation.findOne({ slackTeamId: teamId, slackChannel: channel, threadTs }, THREAD_CONVERSATION_FIELDS)
-    .lean<ThreadConversation>()
-    .exec();
+  return ctx.models.Conversation.collection.findOne<ThreadConversation>(
+    { slackTeamId: teamId, slackChannel: channel, threadTs },
+    { projection: THREAD_CONVERSATION_FIELDS },
+  );
 }
 
 async function note(ctx: RelayContext, conversation: ThreadConversation, text: string): Promise<void> {
