@@ -200,7 +200,9 @@ export function compileClauses(filter: Document, fallback: (clause: Document) =>
     // Numeric parts index into arrays; pathValues knows how, the fast walk does not.
     const simple = split.some((p) => /^\d+$/.test(p)) ? undefined : split;
     if (simple && (cond === null || (isPlainObject(cond) && Object.keys(cond).length === 1 && cond.$eq === null))) {
-      parts.push(nullEquality(simple, fallback({ [field]: cond })));
+      // mingo is compiled only if a document with an array on the path ever needs it: most never do.
+      let viaMingo: Predicate | undefined;
+      parts.push(nullEquality(simple, (doc) => (viaMingo ??= fallback({ [field]: cond }))(doc)));
       continue;
     }
     const ops = field.startsWith('$') ? undefined : compileCondition(cond);

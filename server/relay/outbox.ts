@@ -274,21 +274,36 @@ export class Outbox<C extends OutboxHost = RelayContext> {
       });
   }
 
-  /** Reads the next jobs of the picked keys (one query) and takes the leases of their heads (one update). */
+  /** Reads the next jobs of the picked keys (one read) and takes the leases of their heads (one update). */
   private async claim(picked: { key: string; token: string }[]): Promise<void> {
     const { OutboxJob } = this.ctx.models;
     const { outboxLeaseMs } = this.ctx.tuning;
-    const groups = await OutboxJob.collection
-      .aggregate<KeyJobs>([
-        { $match: { key: { $in: picked.map((p) => p.key) }, failedAt: null } },
-        // In the order they were stored. Not by _id alone: ObjectIds made by two processes within one second sort by
-        // the processes' random bytes, so a job queued later by another process could run first.
-        { $sort: { createdAt: 1, _id: 1 } },
-        { $group: { _id: '$key', jobs: { $push: '$$ROOT' } } },
-        // One more than a batch holds: it tells whether the key has more after the batch.
-        { $project: { jobs: { $slice: ['$jobs', this.maxBatch() + 1] } } },
-      ])
-      .toArray();
+    // In the order they were stored. Not by _id alone: ObjectIds made by two processes within one second sort by
+    // the processes' random bytes, so a job queued later by another process could run first. One more than a
+    // batch holds: it tells whether the key has more after the batch.
+    const order = { createdAt: 1, _id: 1 } as const;
+    const [only] = picked;
+    // One key (the usual case): a plain indexed read. Several: one aggregation gives each key its next jobs.
+    const groups: KeyJobs[] =
+      picked.length === 1
+        ? [
+            {
+              _id: only.key,
+              jobs: await OutboxJob.collection
+                .find<OutboxJobDocument>({ key: only.key, failedAt: null })
+                .sort(order)
+                .limit(this.maxBatch() + 1)
+                .toArray(),
+            },
+          ]
+        : await OutboxJob.collection
+            .aggregate<KeyJobs>([
+              { $match: { key: { $in: picked.map((p) => p.key) }, failedAt: null } },
+              { $sort: order },
+              { $group: { _id: '$key', jobs: { $push: '$$ROOT' } } },
+              { $project: { jobs: { $slice: ['$jobs', this.maxBatch() + 1] } } },
+            ])
+            .toArray();
     const found = new Map(groups.map((g) => [g._id, g.jobs]));
     const now = Date.now();
     const heads: { key: string; batch: OutboxJobDocument[]; more: boolean; token: string }[] = [];
