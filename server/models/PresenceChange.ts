@@ -11,6 +11,11 @@ export interface PresenceChange {
   at: Date;
   online: boolean;
   cause: PresenceCause;
+  /**
+   * The widget's transition number (1, 2, …; absent on transitions recorded before it existed). Unique per
+   * widget: when several processes see the same transition, the first one to store its number records it.
+   */
+  n?: number;
 }
 export type PresenceChangeDocument = HydratedDocument<PresenceChange>;
 
@@ -20,9 +25,11 @@ export const PresenceChangeSchema = new Schema<PresenceChange>({
   at: { type: Date, required: true },
   online: { type: Boolean, required: true },
   cause: { type: String, enum: PRESENCE_CAUSES, required: true },
+  n: { type: Number },
 });
 // Equality on the widget, then a range (or a latest-before sort) on the time.
 PresenceChangeSchema.index({ ceId: 1, at: 1 });
+PresenceChangeSchema.index({ ceId: 1, n: 1 }, { unique: true, partialFilterExpression: { n: { $type: 'number' } } });
 
 export type PresenceChangeModel = Model<PresenceChange>;
 export function presenceChangeModel(connection: Connection): PresenceChangeModel {

@@ -27,20 +27,32 @@ const LIFTED: Partial<Record<PresenceCause, PresenceCause>> = {
 
 export function createReportRecorder(deps: { models: Models; logger: Logger; now?: () => Date }): ReportRecorder {
   const now = deps.now ?? (() => new Date());
-  const last = new Map<string, { online: boolean; cause: PresenceCause } | null>();
+  const last = new Map<string, { online: boolean; cause: PresenceCause; n: number } | null>();
   const chains = new Map<string, Promise<void>>();
+
+  async function latest(ceId: Types.ObjectId): Promise<{ online: boolean; cause: PresenceCause; n: number } | null> {
+    const found = await deps.models.PresenceChange.findOne({ ceId }).sort({ n: -1, at: -1 }).lean();
+    return found ? { online: found.online, cause: found.cause, n: found.n ?? 0 } : null;
+  }
 
   async function record(ce: { _id: Types.ObjectId; accountId: Types.ObjectId }, online: boolean, cause: PresenceCause): Promise<void> {
     const key = String(ce._id);
-    if (!last.has(key)) {
-      const latest = await deps.models.PresenceChange.findOne({ ceId: ce._id }).sort({ at: -1 }).lean();
-      last.set(key, latest ? { online: latest.online, cause: latest.cause } : null);
+    if (!last.has(key)) last.set(key, await latest(ce._id));
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const previous = last.get(key) ?? null;
+      if (previous && previous.online === online) return;
+      const why = online && previous && LIFTED[previous.cause] ? LIFTED[previous.cause]! : cause;
+      const n = (previous?.n ?? 0) + 1;
+      try {
+        await deps.models.PresenceChange.create({ accountId: ce.accountId, ceId: ce._id, at: now(), online, cause: why, n });
+        last.set(key, { online, cause: why, n });
+        return;
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== 11000) throw error;
+        // Another process recorded a transition first (this one, or a later one): judge against what it stored.
+        last.set(key, await latest(ce._id));
+      }
     }
-    const previous = last.get(key);
-    if (previous && previous.online === online) return;
-    const why = online && previous && LIFTED[previous.cause] ? LIFTED[previous.cause]! : cause;
-    await deps.models.PresenceChange.create({ accountId: ce.accountId, ceId: ce._id, at: now(), online, cause: why });
-    last.set(key, { online, cause: why });
   }
 
   return {

@@ -378,6 +378,27 @@ describe('reports API', () => {
       ]);
     });
 
+    it('records a transition once when several processes see it, and each later one against the latest stored', async () => {
+      const { user } = await createUserInDb(server);
+      const ce = { _id: (await server.models.ChatEndpoint.findOne({ accountId: user.accountId }))!._id, accountId: user.accountId };
+      const clock = new Date('2026-03-09T06:00:00Z');
+      const [a, b] = [0, 1].map(() => createReportRecorder({ models: server.models, logger: console, now: () => clock }));
+      await Promise.all([a.presence(ce, true, 'slack-activity'), b.presence(ce, true, 'slack-activity')]);
+      await Promise.all([a.presence(ce, false, 'switched-off'), b.presence(ce, false, 'switched-off')]);
+      // B saw the widget come back and go away again; A, which remembers it offline, then sees it online.
+      await b.presence(ce, true, 'switched-on');
+      await b.presence(ce, false, 'operating-hours');
+      await a.presence(ce, true, 'slack-activity');
+      const changes = await server.models.PresenceChange.find({ ceId: ce._id }).sort({ n: 1 }).lean();
+      expect(changes.map((c) => [c.n, c.online, c.cause])).to.deep.equal([
+        [1, true, 'slack-activity'],
+        [2, false, 'switched-off'],
+        [3, true, 'switched-on'],
+        [4, false, 'operating-hours'],
+        [5, true, 'operating-hours'],
+      ]);
+    });
+
     it('keeps the last recorded state across restarts of the recorder (a new process)', async () => {
       const { user } = await createUserInDb(server);
       const ce = { _id: (await server.models.ChatEndpoint.findOne({ accountId: user.accountId }))!._id, accountId: user.accountId };
