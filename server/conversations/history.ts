@@ -7,6 +7,7 @@ import { Types } from 'mongoose';
 import type { Models } from '../models';
 import type { Conversation } from '../models/Conversation';
 import type { Message } from '../models/Message';
+import { APPLIED, JOURNALED } from '../models/writeConcerns';
 import type { ChatMessage, ServerFrame } from '../shared/widget-protocol';
 
 const chains = new Map<string, Promise<unknown>>();
@@ -73,7 +74,7 @@ export async function appendEntryReading<F extends keyof Conversation>(
   const before = await models.Conversation.collection.findOneAndUpdate(filter, update, {
     returnDocument: 'before',
     projection: { lastSeq: 1, ...read },
-    writeConcern: { j: false },
+    writeConcern: APPLIED,
   });
   if (!before) {
     if (options.whileOpen) return null;
@@ -101,7 +102,7 @@ export async function appendEntryReading<F extends keyof Conversation>(
   };
   // Durable before anyone hears of it (a visitor's ack, a frame), whatever the deployment's default write concern;
   // `journaled: false` when the caller's next write is journaled and nobody hears of the entry before it.
-  await models.Message.collection.insertOne(stored, { writeConcern: { j: options.journaled !== false } });
+  await models.Message.collection.insertOne(stored, { writeConcern: options.journaled === false ? APPLIED : JOURNALED });
   // The driver types raw documents loosely; the projection above asked for exactly these fields.
   return { message: stored, before: before as unknown as Partial<Pick<Conversation, F>> };
 }

@@ -21,6 +21,7 @@ import { Types } from 'mongoose';
 import type { RelayTuning } from '../config';
 import type { Logger } from '../http/errorHandler';
 import type { OutboxJobDocument, OutboxJobModel, OutboxKind } from '../models/OutboxJob';
+import { JOURNALED } from '../models/writeConcerns';
 import type { RelayContext } from './context';
 
 /** A failure that retrying cannot fix (Slack said channel_not_found, Parley was uninstalled …). */
@@ -127,7 +128,7 @@ export class Outbox<C extends OutboxHost = RelayContext> {
       updatedAt: now,
     };
     // Durable before the work it stands for is acknowledged to anyone, whatever the deployment's default.
-    await this.ctx.models.OutboxJob.collection.insertOne(job, { writeConcern: { j: true } });
+    await this.ctx.models.OutboxJob.collection.insertOne(job, { writeConcern: JOURNALED });
     if (opts.start !== false) this.note(key, isSlack(kind) ? (opts.channel ?? '') : '', runAt.getTime());
   }
 
@@ -354,7 +355,7 @@ export class Outbox<C extends OutboxHost = RelayContext> {
     const res = await OutboxJob.collection.updateMany(
       { $or: heads.map(({ batch: [head] }) => ({ _id: head._id, lockedUntil: head.lockedUntil ?? null, failedAt: null })) },
       { $set: { lockedUntil: until, lockedBy, updatedAt: new Date(now) }, $inc: { attempts: 1 } },
-      { writeConcern: { j: true } },
+      { writeConcern: JOURNALED },
     );
     let won = heads;
     if (res.modifiedCount < heads.length) {
@@ -438,7 +439,7 @@ export class Outbox<C extends OutboxHost = RelayContext> {
       let done = batch.length;
       if (typeof handler === 'function') await handler(this.ctx, head);
       else done = Math.max(1, Math.min(batch.length, (await handler.coalesce(this.ctx, batch)) ?? batch.length));
-      await OutboxJob.collection.deleteMany({ _id: { $in: batch.slice(0, done).map((j) => j._id) } }, { writeConcern: { j: true } });
+      await OutboxJob.collection.deleteMany({ _id: { $in: batch.slice(0, done).map((j) => j._id) } }, { writeConcern: JOURNALED });
       if (done < batch.length) {
         // The rest were read but not claimed: the next claim reads them again.
         return 'more';

@@ -12,6 +12,7 @@ import type { Conversation } from '../models/Conversation';
 import type { Message, MessageFile } from '../models/Message';
 import type { OutboxKind } from '../models/OutboxJob';
 import type { Visitor } from '../models/Visitor';
+import { APPLIED } from '../models/writeConcerns';
 import type { RelayContext } from '../relay/context';
 import { payloadString as str } from '../relay/jobs';
 import { type CoalescingHandler, type JobHandler, type JobHandlers, PermanentJobError } from '../relay/outbox';
@@ -233,7 +234,7 @@ const replyPoster = (threads: ThreadCache): CoalescingHandler => ({
       await ctx.models.Message.collection.updateMany(
         { _id: { $in: lines.map((line) => line.id) } },
         { $set: { slackTs: ts, updatedAt: new Date() } },
-        { writeConcern: { j: false } },
+        { writeConcern: APPLIED },
       );
     }
     for (const message of messages.slice(0, taken)) {

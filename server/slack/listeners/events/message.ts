@@ -9,6 +9,7 @@ import type { App } from '@slack/bolt';
 import type { Types } from 'mongoose';
 import type { Conversation } from '../../../models/Conversation';
 import type { MessageFile } from '../../../models/Message';
+import { APPLIED } from '../../../models/writeConcerns';
 import type { Relay } from '../../../relay';
 import { operatorAuthor, type SlackUser } from '../../../relay/authors';
 import type { RelayContext } from '../../../relay/context';
@@ -50,7 +51,7 @@ export async function firstDelivery(ctx: RelayContext, eventId: string | undefin
   try {
     // Acknowledged once applied: the reply's own insert, which waits for the journal, comes after it and makes it
     // durable too. A crash before that loses both, and Slack's retry is then rightly handled as new.
-    await ctx.models.SlackEventSeen.collection.insertOne({ eventId, at: new Date() }, { writeConcern: { j: false } });
+    await ctx.models.SlackEventSeen.collection.insertOne({ eventId, at: new Date() }, { writeConcern: APPLIED });
     return true;
   } catch (error) {
     if ((error as { code?: unknown }).code === 11000) return false;
