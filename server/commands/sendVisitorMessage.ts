@@ -173,9 +173,29 @@ async function storeVisitorMessage(
       .lean<StoredMessage>()
       .exec();
     if (!earlier) throw new Error(`message ${input.clientId} is both stored and missing`);
+    await requeueIfLost(ctx, conversation, earlier);
     return { message: earlier, duplicate: true };
   }
   if (!stored) return null;
   ctx.outbox.poke(key);
   return { message: stored, duplicate: false };
+}
+
+/**
+ * A resent message that is stored but has no Slack job and was never posted: the database failed between the
+ * message and its job. Queued now, so the widget's resend is what gets it to Slack. Read in this order (job, then
+ * message): a job removed after its post had set the message's slackTs first, so a posted message is never
+ * queued again.
+ */
+async function requeueIfLost(ctx: VisitorMessageContext, conversation: OpenConversation, message: StoredMessage): Promise<void> {
+  const id = String(message._id);
+  if (await ctx.models.OutboxJob.exists({ key: String(conversation._id), kind: 'slack.reply', 'payload.messageId': id })) return;
+  const now = await ctx.models.Message.findById(message._id, { slackTs: 1 }).lean<{ slackTs: string }>();
+  if (!now || now.slackTs) return;
+  await ctx.outbox.enqueue(
+    'slack.reply',
+    String(conversation._id),
+    { messageId: id, text: message.text, files: message.files },
+    { channel: conversation.slackChannel, conversationId: conversation._id },
+  );
 }

@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import { expect } from 'chai';
+import { appendEntry } from '../../server/conversations/history';
 import { startParley } from '../../server/main';
 import type { TestServer } from '../helpers/app';
 import {
@@ -81,9 +82,27 @@ describe('relay delivery guarantees', () => {
     await say(again.socket, 'and this one');
     await eventually(async () => expect(repliesIn(server, widget.channel, threadTs)).to.deep.equal(['did this arrive?', 'and this one']));
     expect((await conversation()).visitorMsgs).to.equal(2);
-    // The resend's job was withdrawn: none is left once both posts are done.
+    // The resend queued nothing: no job is left once both posts are done.
     await eventually(async () => expect(await server.models.OutboxJob.countDocuments({ kind: 'slack.reply' })).to.equal(0));
     again.socket.close();
+  });
+
+  it('posts a stored message whose Slack job was lost when the widget resends it, and only once', async () => {
+    const { socket } = await VisitorSocket.hello(server, widget.uuid);
+    await say(socket, 'opening line');
+    const threadTs = await threadOf();
+    await eventually(async () => expect(repliesIn(server, widget.channel, threadTs)).to.deep.equal(['opening line']));
+    // Stored, but the database failed before its job was: the widget got no ack and resends it.
+    const id = clientId();
+    await appendEntry(server.models, (await conversation())._id, { kind: 'msg', from: 'visitor', text: 'lost on the way', clientId: id });
+    const ack = await say(socket, 'lost on the way', id);
+    await eventually(async () => expect(repliesIn(server, widget.channel, threadTs)).to.deep.equal(['opening line', 'lost on the way']));
+    expect((await say(socket, 'lost on the way', id)).seq).to.equal(ack.seq);
+    await say(socket, 'and the next one');
+    await eventually(async () =>
+      expect(repliesIn(server, widget.channel, threadTs)).to.deep.equal(['opening line', 'lost on the way', 'and the next one']),
+    );
+    socket.close();
   });
 
   it('starts a new conversation for a message written on a socket whose conversation another process ended', async () => {
