@@ -15,6 +15,11 @@ export interface WidgetFile {
   data: Buffer | null;
   slackTeamId: string;
   slackFileId: string;
+  /**
+   * The Slack file of an upload into a thread that may not have completed (set before the call that shares it):
+   * a retry asks Slack whether it is shared before uploading again, so a lost answer never doubles the file.
+   */
+  slackPendingFileId: string;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -32,6 +37,7 @@ export const WidgetFileSchema = new Schema<WidgetFile>(
     data: { type: Buffer, default: null },
     slackTeamId: { type: String, default: '' },
     slackFileId: { type: String, default: '' },
+    slackPendingFileId: { type: String, default: '' },
   },
   { timestamps: true },
 );

@@ -4,6 +4,7 @@
  * to run again after a crash: it checks what was already done (a stored ts, a stored Slack file id) before
  * calling out.
  */
+import type { WebClient } from '@slack/web-api';
 import { LRUCache } from 'lru-cache';
 import { Types } from 'mongoose';
 import type { ThreadPost } from '../commands/threadPosts';
@@ -12,6 +13,7 @@ import type { Conversation } from '../models/Conversation';
 import type { Message, MessageFile } from '../models/Message';
 import type { OutboxKind } from '../models/OutboxJob';
 import type { Visitor } from '../models/Visitor';
+import type { WidgetFileDocument } from '../models/WidgetFile';
 import { APPLIED } from '../models/writeConcerns';
 import type { RelayContext } from '../relay/context';
 import { payloadString as str } from '../relay/jobs';
@@ -189,7 +191,7 @@ const replyPoster = (threads: ThreadCache): CoalescingHandler => ({
     if (!first) throw new PermanentJobError('message is gone');
     const { conversation, ce, visitor } = known ?? (await loadThread(ctx, first.conversationId, threads));
     if (!conversation.threadTs) throw new PermanentJobError('the conversation has no Slack thread');
-    const { client } = await teamClient(ctx, conversation.slackTeamId);
+    const { client, token } = await teamClient(ctx, conversation.slackTeamId);
     const username = visitorLabel(visitor, conversation.number);
     // What a visitor typed must not ping @channel or forge links.
     const lines: { id: Types.ObjectId; text: string }[] = [];
@@ -241,21 +243,69 @@ const replyPoster = (threads: ThreadCache): CoalescingHandler => ({
       for (const ref of message?.files ?? []) {
         const file = await ctx.models.WidgetFile.findById(ref.id);
         if (!file || file.slackFileId || !file.data) continue;
-        const uploaded = await client.filesUploadV2({
-          channel_id: conversation.slackChannel,
-          thread_ts: conversation.threadTs,
-          file: file.data,
-          filename: file.name,
-          initial_comment: message?.text ? undefined : `${username} sent a file`,
+        await uploadOnce(client, token, file, {
+          channel: conversation.slackChannel,
+          threadTs: conversation.threadTs,
+          comment: message?.text ? undefined : `${username} sent a file`,
         });
-        const id = (uploaded.files as { files?: { id?: string }[] }[] | undefined)?.[0]?.files?.[0]?.id ?? 'uploaded';
-        file.slackFileId = id;
-        await file.save();
       }
     }
     return taken;
   },
 });
+
+/** How long the bytes of one visitor file may take to reach Slack's upload URL. */
+const UPLOAD_TIMEOUT_MS = 60_000;
+
+/**
+ * A visitor's file into the thread, exactly once. Slack's three steps are made here (filesUploadV2 hides the
+ * file id): the id Slack hands out is stored before the call that shares the file, so a retry after a lost answer
+ * first asks Slack (files.info) whether that file is in the channel, and uploads again only if it is not.
+ */
+async function uploadOnce(
+  client: WebClient,
+  token: string,
+  file: WidgetFileDocument,
+  target: { channel: string; threadTs: string; comment?: string },
+): Promise<void> {
+  const data = file.data;
+  if (!data) return;
+  if (file.slackPendingFileId) {
+    const pending = file.slackPendingFileId;
+    const info = await client.files.info({ file: pending }).catch((error: unknown) => {
+      // Never completed (or gone): nothing was shared, so it is uploaded anew.
+      if ((error as { data?: { error?: unknown } } | null)?.data?.error === 'file_not_found') return null;
+      throw error;
+    });
+    const shares = info?.file?.shares as { public?: Record<string, unknown>; private?: Record<string, unknown> } | undefined;
+    if (info?.file?.channels?.includes(target.channel) || shares?.public?.[target.channel] || shares?.private?.[target.channel]) {
+      file.slackFileId = pending;
+      file.slackPendingFileId = '';
+      await file.save();
+      return;
+    }
+  }
+  const { upload_url: uploadUrl, file_id: fileId } = await client.files.getUploadURLExternal({ filename: file.name, length: data.length });
+  if (!uploadUrl || !fileId) throw new Error('Slack gave no upload URL');
+  file.slackPendingFileId = fileId;
+  await file.save();
+  const res = await fetch(uploadUrl, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
+    body: new Uint8Array(data),
+    signal: AbortSignal.timeout(UPLOAD_TIMEOUT_MS),
+  });
+  if (!res.ok) throw new Error(`Slack's upload URL answered ${res.status}`);
+  await client.files.completeUploadExternal({
+    files: [{ id: fileId, title: file.name }],
+    channel_id: target.channel,
+    thread_ts: target.threadTs,
+    ...(target.comment ? { initial_comment: target.comment } : {}),
+  });
+  file.slackFileId = fileId;
+  file.slackPendingFileId = '';
+  await file.save();
+}
 
 const postNote: JobHandler = async (ctx, job) => {
   const { client } = await teamClient(ctx, str(job, 'teamId'));

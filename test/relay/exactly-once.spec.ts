@@ -14,11 +14,14 @@ import { ACME, eventually, type SetUp, say, setUpRelayWidget, useRelayServer, Vi
 describe('a post whose answer from Slack was lost is in the thread exactly once', () => {
   let widget: SetUp;
   let socket: VisitorSocket;
+  let visitorToken = '';
   const server = useRelayServer();
   beforeEach(async () => {
     server.slack.state.clearFaults();
     widget = await setUpRelayWidget(server);
-    ({ socket } = await VisitorSocket.hello(server, widget.uuid, { identity: { name: 'Tom' } }));
+    const hello = await VisitorSocket.hello(server, widget.uuid, { identity: { name: 'Tom' } });
+    socket = hello.socket;
+    visitorToken = hello.welcome.visitorToken;
   });
   afterEach(() => {
     socket.close();
@@ -99,6 +102,28 @@ describe('a post whose answer from Slack was lost is in the thread exactly once'
       'one header, and it is the thread Parley uses',
     ).to.deep.equal([threadTs]);
     expect(textLines(lines)).to.deep.equal(['hello, anyone there?', 'second line']);
+  });
+
+  it("a visitor's file, when Slack lost the answer to the call that shares it", async () => {
+    await say(socket, 'a screenshot follows');
+    await visitorLinesUntil('a screenshot follows');
+    server.slack.state.dropResponses('files.completeUploadExternal', { times: 1 });
+    const bytes = Buffer.from('\x89PNG screenshot of the error');
+    await request(server.url)
+      .post(`/widget/api/${widget.uuid}/files`)
+      .set('X-Visitor-Token', visitorToken)
+      .attach('file', bytes, { filename: 'error.png', contentType: 'image/png' })
+      .expect(200);
+    const stored = async () => server.models.WidgetFile.findOne({ ceId: widget.ceId, name: 'error.png' });
+    await eventually(async () => expect((await stored())?.slackFileId).to.match(/^F/));
+    const dropped = server.slack.state.callsOf('files.completeUploadExternal').filter((c) => c.dropped);
+    expect(dropped, 'Slack lost the answer to the call that shared the file').to.have.length(1);
+    const { threadTs } = await conversation();
+    const shared = server.slack.state.replies(widget.channel, threadTs).flatMap((m) => m.files ?? []);
+    expect(shared, 'the file is in the thread once').to.have.length(1);
+    expect((await stored())?.slackFileId).to.equal(String(shared[0]));
+    await say(socket, 'and a line after it');
+    await visitorLinesUntil('and a line after it');
   });
 
   it('a retry looks for the post only when the last attempt may have reached Slack', async () => {
