@@ -55,6 +55,11 @@ export type Config = {
   demoPort?: number;
   /** Express "trust proxy": which X-Forwarded-For hops to believe, so per-IP limits see real clients. */
   trustProxy: boolean | number | string;
+  /**
+   * On shutdown, how long the process keeps serving while `/health` already answers 503, so a load balancer
+   * stops sending it visitors before its sockets close (SHUTDOWN_DRAIN_SECONDS; 0 by default).
+   */
+  shutdownDrainMs: number;
   /** Attempts allowed per window on the public sign-in calls; fixed, not read from the environment. */
   rateLimits: RateLimits;
   /** argon2id cost of new password hashes; fixed, not read from the environment (tests lower it). */
@@ -178,6 +183,7 @@ const EnvSchema = z.object({
   MAIL_FROM: optional(z.string().min(3)),
   REDIS_URL: optional(urlWithScheme(['redis', 'rediss'])),
   DEMO_PORT: optional(z.coerce.number().int().min(0).max(65535)),
+  SHUTDOWN_DRAIN_SECONDS: optional(z.coerce.number().min(0).max(300)),
   TRUST_PROXY: optional(
     z
       .string()
@@ -268,6 +274,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // In development the demo site listens next to Parley (PORT + 1) unless DEMO_PORT says otherwise.
     demoPort: e.DEMO_PORT ?? (nodeEnv === 'development' ? (port > 0 && port < 65535 ? port + 1 : 0) : undefined),
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    shutdownDrainMs: (e.SHUTDOWN_DRAIN_SECONDS ?? 0) * 1000,
     rateLimits: DEFAULT_RATE_LIMITS,
     passwordHashing: DEFAULT_PASSWORD_HASHING,
   };

@@ -175,8 +175,12 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     relay.start(server);
     const assistant = startAssistant(relay);
     cleanups.push(() => assistant.stop());
-    // Run first on close: the load balancer stops sending visitors here while the rest closes.
-    cleanups.push(() => health.stopping());
+    // Run first on close: the load balancer stops sending visitors here (given the drain time to notice) while
+    // this process still serves, then the rest closes.
+    cleanups.push(async () => {
+      health.stopping();
+      if (effective.shutdownDrainMs > 0) await new Promise((resolve) => setTimeout(resolve, effective.shutdownDrainMs));
+    });
 
     return {
       url: effective.publicUrl,
