@@ -60,6 +60,11 @@ export type Config = {
    * stops sending it visitors before its sockets close (SHUTDOWN_DRAIN_SECONDS; 0 by default).
    */
   shutdownDrainMs: number;
+  /**
+   * Whether webhooks and REST hooks may reach private, loopback and link-local addresses (WEBHOOKS_ALLOW_PRIVATE;
+   * by default only outside production, where an account owner could otherwise aim them at Parley's network).
+   */
+  webhooksAllowPrivate: boolean;
   /** Attempts allowed per window on the public sign-in calls; fixed, not read from the environment. */
   rateLimits: RateLimits;
   /** argon2id cost of new password hashes; fixed, not read from the environment (tests lower it). */
@@ -184,6 +189,7 @@ const EnvSchema = z.object({
   REDIS_URL: optional(urlWithScheme(['redis', 'rediss'])),
   DEMO_PORT: optional(z.coerce.number().int().min(0).max(65535)),
   SHUTDOWN_DRAIN_SECONDS: optional(z.coerce.number().min(0).max(300)),
+  WEBHOOKS_ALLOW_PRIVATE: optional(z.enum(['true', 'false'])),
   TRUST_PROXY: optional(
     z
       .string()
@@ -275,6 +281,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     demoPort: e.DEMO_PORT ?? (nodeEnv === 'development' ? (port > 0 && port < 65535 ? port + 1 : 0) : undefined),
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     shutdownDrainMs: (e.SHUTDOWN_DRAIN_SECONDS ?? 0) * 1000,
+    webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE ? e.WEBHOOKS_ALLOW_PRIVATE === 'true' : nodeEnv !== 'production',
     rateLimits: DEFAULT_RATE_LIMITS,
     passwordHashing: DEFAULT_PASSWORD_HASHING,
   };

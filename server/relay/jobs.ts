@@ -6,6 +6,7 @@ import type { Types } from 'mongoose';
 import { SIGNATURE_HEADER, webhookSignature } from '../conversations/webhooks';
 import type { OutboxJobDocument, OutboxKind } from '../models/OutboxJob';
 import { type JobHandler, type JobHandlers, PermanentJobError } from './outbox';
+import { postToUrl, UnusableTargetError } from './publicPost';
 
 /** A string field of the job's payload; a job without it can never run. */
 export function payloadString(job: OutboxJobDocument, name: string): string {
@@ -32,22 +33,23 @@ const callWebhook: JobHandler = async (ctx, job) => {
   } else {
     url = str(job, 'url');
   }
-  let res: Response;
+  let status: number;
   try {
-    res = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(10_000), redirect: 'error' });
+    status = await postToUrl(url, { headers, body, timeoutMs: 10_000, allowPrivate: ctx.config.webhooksAllowPrivate });
   } catch (error) {
+    // Aimed at a private address, or not an http(s) URL at all: no retry will change that.
+    if (error instanceof UnusableTargetError) throw new PermanentJobError(`webhook ${url} refused: ${error.message}`);
     throw new Error(`webhook ${url} unreachable: ${error instanceof Error ? error.message : String(error)}`);
   }
-  await res.arrayBuffer().catch(() => undefined);
   // The REST hooks convention: 410 Gone from the target unsubscribes it.
-  if (res.status === 410 && hookId) {
+  if (status === 410 && hookId) {
     await ctx.models.RestHook.deleteOne({ _id: hookId });
     return;
   }
-  if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429) {
-    throw new PermanentJobError(`webhook ${url} refused the call with ${res.status}`);
+  if (status >= 400 && status < 500 && status !== 408 && status !== 429) {
+    throw new PermanentJobError(`webhook ${url} refused the call with ${status}`);
   }
-  if (!res.ok) throw new Error(`webhook ${url} answered ${res.status}`);
+  if (status < 200 || status >= 300) throw new Error(`webhook ${url} answered ${status}`);
 };
 
 const sendMail: JobHandler = async (ctx, job) => {
