@@ -232,8 +232,11 @@ export class Gateway {
     if (frame.t === 'ended') session.open = undefined;
     const seq = frameSeq(frame);
     if (seq > 0) {
-      // A conversation started in another tab: this socket follows it from its start.
-      if (conversationId && conversationId !== session.conversationId) this.switchTo(session, conversationId);
+      // A conversation started in another tab: this socket follows it from its start, and says so first.
+      if (conversationId && conversationId !== session.conversationId) {
+        this.switchTo(session, conversationId);
+        this.send(session, { t: 'conversation', id: conversationId });
+      }
       if (seq <= session.sentSeq) return;
       session.sentSeq = seq;
     }
@@ -344,7 +347,10 @@ export class Gateway {
         });
         const { message, conversation } = result;
         session.open = conversation;
-        if (String(conversation._id) !== session.conversationId) this.switchTo(session, String(conversation._id));
+        if (String(conversation._id) !== session.conversationId) {
+          this.switchTo(session, String(conversation._id));
+          this.send(session, { t: 'conversation', id: String(conversation._id) });
+        }
         this.send(session, {
           t: 'ack',
           clientId: frame.clientId,
@@ -442,7 +448,9 @@ export class Gateway {
         : null,
     });
     session.conversationId = conversation ? String(conversation._id) : '';
-    session.sentSeq = conversation ? Math.min(frame.lastSeq, conversation.lastSeq) : 0;
+    // The widget's lastSeq counts in the conversation it names; a newer one (another tab's) is replayed whole.
+    const sameConversation = !frame.conversationId || frame.conversationId === session.conversationId;
+    session.sentSeq = conversation && sameConversation ? Math.min(frame.lastSeq, conversation.lastSeq) : 0;
     if (conversation) await this.replay(session, conversation);
     const held = session.held;
     session.held = null;

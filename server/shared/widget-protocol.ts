@@ -44,6 +44,11 @@ export const ClientFrameSchema = z.discriminatedUnion('t', [
     visitorToken: z.string().min(16).max(128).optional(),
     /** Last sequence number the widget has shown, 0 for none. */
     lastSeq: z.number().int().min(0).default(0),
+    /**
+     * The conversation `lastSeq` belongs to. When the visitor's latest conversation is another one (started in
+     * another tab meanwhile), the server replays that one from its start.
+     */
+    conversationId: z.string().max(64).optional(),
     page: PageSchema,
     identity: IdentitySchema.optional(),
     /** Set when a proactive trigger opened the conversation. */
@@ -97,6 +102,8 @@ export const ServerFrameSchema = z.discriminatedUnion('t', [
       .nullable(),
   }),
   z.object({ t: z.literal('ack'), clientId, seq: z.number().int().positive(), id: z.string(), at: z.string() }),
+  /** The frames that follow belong to this conversation of the visitor's, newer than the one shown: seq starts again. */
+  z.object({ t: z.literal('conversation'), id: z.string() }),
   z.object({ t: z.literal('msg'), message: ChatMessageSchema }),
   z.object({ t: z.literal('edit'), seq: z.number().int().positive(), id: z.string(), text: z.string(), html: z.string().optional() }),
   z.object({ t: z.literal('delete'), seq: z.number().int().positive(), id: z.string() }),

@@ -105,6 +105,39 @@ describe('relay delivery guarantees', () => {
     socket.close();
   });
 
+  it('tells the visitor’s other tab that a new conversation started, and replays it whole to a tab that comes back', async () => {
+    const a = await VisitorSocket.hello(server, widget.uuid);
+    const token = a.welcome.visitorToken;
+    await say(a.socket, 'first conversation');
+    const b = await VisitorSocket.hello(server, widget.uuid, { visitorToken: token });
+    await b.socket.next('msg', (f) => f.message.text === 'first conversation');
+    a.socket.send({ t: 'end' });
+    await b.socket.next('ended');
+    const first = await conversation();
+
+    await say(a.socket, 'a new question');
+    const second = await server.models.Conversation.findOne({ ceId: widget.ceId, _id: { $ne: first._id } });
+    const announced = await b.socket.next('conversation');
+    expect(announced.id).to.equal(String(second?._id));
+    const line = await b.socket.next('msg', (f) => f.message.text === 'a new question');
+    expect(line.message.seq).to.equal(1);
+    const order = b.socket.frames.map((f) => f.t);
+    expect(order.lastIndexOf('conversation')).to.be.below(order.lastIndexOf('msg'));
+    expect(a.socket.frames.filter((f) => f.t === 'conversation').map((f) => (f as { id: string }).id)).to.include(String(second?._id));
+    b.socket.close();
+
+    // A tab that was away names the conversation its lastSeq counts in: the newer one is replayed from its start.
+    const c = await VisitorSocket.hello(server, widget.uuid, {
+      visitorToken: token,
+      lastSeq: first.lastSeq,
+      conversationId: String(first._id),
+    });
+    expect(c.welcome.conversation?.id).to.equal(String(second?._id));
+    expect((await c.socket.next('msg', (f) => f.message.text === 'a new question')).message.seq).to.equal(1);
+    a.socket.close();
+    c.socket.close();
+  });
+
   it('starts a new conversation for a message written on a socket whose conversation another process ended', async () => {
     const { socket } = await VisitorSocket.hello(server, widget.uuid);
     await say(socket, 'first conversation');

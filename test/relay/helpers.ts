@@ -70,12 +70,22 @@ export class VisitorSocket {
     opts: {
       visitorToken?: string;
       lastSeq?: number;
+      /** The conversation lastSeq counts in (a widget names the one it shows). */
+      conversationId?: string;
       identity?: Extract<ClientFrame, { t: 'hello' }>['identity'];
       headers?: Record<string, string>;
     } = {},
   ): Promise<{ socket: VisitorSocket; welcome: Extract<ServerFrame, { t: 'welcome' }> }> {
     const socket = await VisitorSocket.open(server, opts.headers);
-    socket.send({ t: 'hello', widgetId, visitorToken: opts.visitorToken, lastSeq: opts.lastSeq ?? 0, page: PAGE, identity: opts.identity });
+    socket.send({
+      t: 'hello',
+      widgetId,
+      visitorToken: opts.visitorToken,
+      lastSeq: opts.lastSeq ?? 0,
+      conversationId: opts.conversationId,
+      page: PAGE,
+      identity: opts.identity,
+    });
     const welcome = await socket.next('welcome');
     return { socket, welcome };
   }

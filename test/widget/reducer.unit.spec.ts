@@ -265,6 +265,45 @@ describe('widget panel reducer', () => {
     });
   });
 
+  describe('a conversation started in another tab', () => {
+    it('follows the conversation frame into a new round: its seq 1 and 2 are shown after the ended one', () => {
+      const ended = run(resumed(2), { t: 'ended', seq: 3, by: 'operator' }).state;
+      const { effects, state } = run(
+        ended,
+        { t: 'conversation', id: 'c2' },
+        msg(1, { id: 'n1', from: 'visitor', text: 'typed in the other tab', clientId: 'client-other1' }),
+        msg(2, { id: 'n2', text: 'hello again' }),
+      );
+      expect(shown(effects)).to.deep.equal([1, 2]);
+      expect(Math.min(...of(effects, 'message').map((e) => e.key))).to.be.greaterThan(keyOf(ended, 3));
+      expect(state.conversation).to.deep.equal({ id: 'c2', status: 'open' });
+      expect(state.stored.ongoing).to.equal(true);
+      expect(state).to.include({ round: 1, lastSeq: 2 });
+    });
+
+    it('ignores a conversation frame naming the conversation already shown, and opens no round before anything was shown', () => {
+      const open = resumed(2);
+      expect(run(open, { t: 'conversation', id: 'c1' }).state).to.include({ round: 0, lastSeq: 2 });
+      const first = run(run(fresh(), welcome(null)).state, { t: 'conversation', id: 'c1' }, msg(1)).state;
+      expect(first).to.include({ round: 0, lastSeq: 1 });
+      expect(first.conversation).to.deep.equal({ id: 'c1', status: 'open' });
+    });
+
+    it('takes a welcome naming a newer conversation as a new round', () => {
+      const ended = run(resumed(2), { t: 'ended', seq: 3, by: 'operator' }).state;
+      const newer: ServerFrame = {
+        t: 'welcome',
+        visitorToken: TOKEN,
+        online: true,
+        conversation: { id: 'c2', number: 2, status: 'open', lastSeq: 1 },
+      };
+      const { effects, state } = run(ended, newer, msg(1, { id: 'n1', text: 'from the other tab' }));
+      expect(shown(effects)).to.deep.equal([1]);
+      expect(state.conversation).to.deep.equal({ id: 'c2', status: 'open' });
+      expect(state).to.include({ round: 1, lastSeq: 1 });
+    });
+  });
+
   describe('each other server frame', () => {
     it('edit: rewrites the message by id, with its formatted html when there is one', () => {
       const { effects } = run(resumed(1), { t: 'edit', seq: 2, id: 'm1', text: 'new', html: '<b>new</b>' });

@@ -118,6 +118,7 @@ function createPanel(ctx: PanelContext): PanelHandle {
         widgetId,
         visitorToken: state.stored.token,
         lastSeq: state.lastSeq,
+        conversationId: state.conversation?.id || undefined,
         page: pageInfo(s().collectVisitorMetaData !== false),
         identity: identity && (identity.userId || identity.name || identity.email || identity.traits) ? identity : undefined,
         triggerUid: ctx.trigger()?.uid || undefined,

@@ -17,6 +17,8 @@
  * - A conversation started after one ended begins again at seq 1: the acknowledgement of its first message
  *   opens a new `round`, so its frames are not taken for the old conversation's and are placed after them. Until
  *   then the old round's lastSeq stays: a reconnect in between must not have the ended conversation replayed.
+ *   A conversation started in another tab arrives as a `conversation` frame (or a welcome naming it) before its
+ *   frames, and opens the new round the same way; the hello names the conversation its lastSeq counts in.
  */
 import { MESSAGE_CHARS } from '../../../server/shared/widget-constants';
 import type { ChatMessage, ClientFrame, ServerFrame } from '../../../server/shared/widget-protocol';
@@ -265,6 +267,10 @@ export function reduceFrame(state: PanelState, frame: ServerFrame): Step {
   switch (frame.t) {
     case 'welcome': {
       if (b.state.stored.token && b.state.stored.token !== frame.visitorToken) b.resetView();
+      // Another tab started a newer conversation while this one was away: the server replays it from seq 1.
+      if (frame.conversation && b.state.conversation?.id && frame.conversation.id !== b.state.conversation.id) {
+        followConversation(b, frame.conversation.id);
+      }
       const first = b.state.historyUntil === undefined;
       b.save({ token: frame.visitorToken, ongoing: frame.conversation?.status === 'open' || b.state.startedLocally });
       // A first message typed before the welcome is still on its way: its conversation is not refused yet.
@@ -277,6 +283,8 @@ export function reduceFrame(state: PanelState, frame: ServerFrame): Step {
       if (!needsSocket(b.state)) b.do({ k: 'disconnect' });
       return b.do({ k: 'render', rebuild: false }).done();
     }
+    case 'conversation':
+      return followConversation(b, frame.id).do({ k: 'render', rebuild: false }).done();
     case 'ack': {
       b.openNextRound(frame.clientId).accept(frame.seq);
       b.confirm(frame.clientId, frame.seq, frame.id).set({ startedLocally: false });
@@ -343,6 +351,16 @@ export function reduceFrame(state: PanelState, frame: ServerFrame): Step {
     default:
       return unknownFrame(frame, b);
   }
+}
+
+/**
+ * The frames that follow belong to conversation `id` (started in another tab, or by this tab's first message):
+ * a conversation other than the one shown, once anything of that one was shown, is a new round from seq 1.
+ */
+function followConversation(b: Builder, id: string): Builder {
+  if (b.state.conversation?.id === id) return b;
+  if (b.state.seen.length > 0) b.set({ round: b.state.round + 1, nextRound: undefined, seen: [], lastSeq: 0 });
+  return b.set({ conversation: { id, status: 'open' } }).save({ ongoing: true });
 }
 
 /** A frame type this panel does not know (a newer server): ignored. The `never` makes the switch exhaustive. */
