@@ -3,8 +3,8 @@
  * never sleep through a rate limit or retry on their own: the outbox decides when to try again.
  */
 import { LogLevel, WebClient } from '@slack/web-api';
+import { keepAliveFetch } from '../keepAliveFetch';
 import type { Models } from '../models';
-import { keepAliveFetch } from './keepAliveFetch';
 
 export type TeamClient = { client: WebClient; botUserId: string; botId: string; token: string };
 

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LogLevel, WebClient } from '@slack/web-api';
 import { expect } from 'chai';
-import { keepAliveFetch } from '../../server/relay/keepAliveFetch';
+import { keepAliveFetch } from '../../server/keepAliveFetch';
 import { outcomeUnknown } from '../../server/slack/postOnce';
 
 /** The relay's Slack clients post through keepAliveFetch: it must answer and fail as fetch does. */

@@ -1,8 +1,7 @@
 // The sender: delivers signed requests to the app exactly as Slack does — Events API envelopes (with retries),
 // slash commands and interactivity payloads — and applies what the app answers (ack bodies, response_action).
 import { createHmac, randomBytes } from 'node:crypto';
-import http from 'node:http';
-import https from 'node:https';
+import { keepAliveFetch } from '../../keepAliveFetch';
 import { deleteMessage, postMessage, SlackApiError, updateMessage } from './ops';
 import type { PresentContext } from './present';
 import { messageObject, viewObject } from './present';
@@ -574,8 +573,8 @@ export class Sender {
     this.aborts.add(abort);
     const timer = setTimeout(() => abort.abort(new Error('timeout')), this.config.ackTimeoutMs);
     try {
-      const res = await post(url, headers, body, abort.signal);
-      const text = res.text;
+      const res = await keepAliveFetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: abort.signal });
+      const text = await res.text();
       let json: unknown;
       if ((res.headers.get('content-type') ?? '').includes('json') || /^\s*[{[]/.test(text)) {
         try {
@@ -728,47 +727,4 @@ function isTruthy(x: unknown): boolean {
 
 export function isRecord(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-
-/** Keep-alive connections to the app, as Slack keeps them: a delivery need not open a connection each time. */
-const AGENTS = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
-
-/**
- * One POST to the app, redirects not followed (Slack does not follow them either). Through node:http rather than
- * fetch: it costs the sandbox a fraction of the CPU per delivery, and the sandbox shares the machine with Parley.
- */
-function post(
-  url: string,
-  headers: Record<string, string>,
-  body: string,
-  signal: AbortSignal,
-): Promise<{ status: number; headers: Headers; text: string }> {
-  const target = new URL(url);
-  const transport = target.protocol === 'https:' ? https : http;
-  return new Promise((resolve, reject) => {
-    const req = transport.request(
-      target,
-      {
-        method: 'POST',
-        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-        agent: AGENTS[target.protocol as keyof typeof AGENTS],
-        signal,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const answer = new Headers();
-          for (const [name, value] of Object.entries(res.headers)) {
-            if (typeof value === 'string') answer.set(name, value);
-            else if (Array.isArray(value)) for (const v of value) answer.append(name, v);
-          }
-          resolve({ status: res.statusCode ?? 0, headers: answer, text: Buffer.concat(chunks).toString() });
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
 }
