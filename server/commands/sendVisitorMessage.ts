@@ -156,12 +156,7 @@ async function storeVisitorMessage(
         journaled: false,
       });
       if (!message) return null;
-      await ctx.outbox.enqueue(
-        'slack.reply',
-        key,
-        { messageId: String(message._id), text: message.text, files: message.files },
-        { channel: conversation.slackChannel, conversationId: conversation._id, start: false },
-      );
+      await queueReply(ctx, conversation, message, { start: false });
       publishEntry(ctx, conversation, message, input.socket);
       return message;
     });
@@ -192,10 +187,20 @@ async function requeueIfLost(ctx: VisitorMessageContext, conversation: OpenConve
   if (await ctx.models.OutboxJob.exists({ key: String(conversation._id), kind: 'slack.reply', 'payload.messageId': id })) return;
   const now = await ctx.models.Message.findById(message._id, { slackTs: 1 }).lean<{ slackTs: string }>();
   if (!now || now.slackTs) return;
-  await ctx.outbox.enqueue(
+  await queueReply(ctx, conversation, message, { start: true });
+}
+
+/** The Slack job of a stored visitor message, carrying its line (slack/outboxJobs.ts posts it without a read). */
+function queueReply(
+  ctx: VisitorMessageContext,
+  conversation: OpenConversation,
+  message: StoredMessage,
+  opts: { start: boolean },
+): Promise<void> {
+  return ctx.outbox.enqueue(
     'slack.reply',
     String(conversation._id),
-    { messageId: id, text: message.text, files: message.files },
-    { channel: conversation.slackChannel, conversationId: conversation._id },
+    { messageId: String(message._id), text: message.text, files: message.files },
+    { channel: conversation.slackChannel, conversationId: conversation._id, start: opts.start },
   );
 }
