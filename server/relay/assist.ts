@@ -17,7 +17,7 @@ import type { Conversation } from '../models/Conversation';
 import { escapeMrkdwn } from '../shared/mrkdwn';
 import { operatorAuthor } from './authors';
 import type { RelayContext } from './context';
-import { markAnswered, recordOperatorMessage } from './operatorMessages';
+import { recordAnswer, recordOperatorMessage } from './operatorMessages';
 
 /** How often the worker looks for due reminders, unless told otherwise. */
 export const ASSIST_TICK_MS = 5_000;
@@ -156,8 +156,10 @@ async function operatorMessage(
   slackUserId: string,
   markAsAnswered: boolean,
 ): Promise<StoredMessage> {
-  const message = await recordOperatorMessage(ctx, conversation, { ...content, author, slackUserId });
-  if (markAsAnswered) await markAnswered(ctx, conversation, author, slackUserId);
+  const input = { ...content, author, slackUserId };
+  const message = markAsAnswered
+    ? (await recordAnswer(ctx, conversation, input)).message
+    : await recordOperatorMessage(ctx, conversation, input);
   return message;
 }
 

@@ -21,7 +21,7 @@ export function recordOperatorMessage(ctx: RelayContext, conversation: Answered,
 type OperatorInput = { text: string; html: string; author: Author; slackUserId: string; slackTs?: string; files?: MessageFile[] };
 
 /**
- * An operator's answer in the thread: stored, sent to the visitor, and the conversation marked answered by the
+ * An operator's answer (a reply in the thread, a saved reply): stored, sent to the visitor, and the conversation marked answered by the
  * same write that hands out the seq (lastOperatorMsgAt, which stops reminders). `first`: this was the
  * conversation's first answer, which names the agent in the header (one more write, once per conversation).
  */
@@ -44,18 +44,6 @@ export function recordAnswer(
     const first = !appended.before.firstResponseAt && (await claimFirstAnswer(ctx, conversation, input.author, input.slackUserId, now));
     return { message: appended.message, first };
   });
-}
-
-/**
- * The operator answered (a message stored apart, such as a saved reply): the first answer sets the agent shown in
- * the header (and updates it), every answer moves lastOperatorMsgAt (which stops reminders). True when this was
- * the conversation's first answer.
- */
-export async function markAnswered(ctx: RelayContext, conversation: Answered, author: Author, slackUserId: string): Promise<boolean> {
-  const now = new Date();
-  const first = await claimFirstAnswer(ctx, conversation, author, slackUserId, now);
-  await ctx.models.Conversation.updateOne({ _id: conversation._id }, { $set: { lastOperatorMsgAt: now } });
-  return first;
 }
 
 /** Names the agent of the conversation's first answer, unless someone answered first (another process too). */
