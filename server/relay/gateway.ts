@@ -232,11 +232,8 @@ export class Gateway {
     if (frame.t === 'ended') session.open = undefined;
     const seq = frameSeq(frame);
     if (seq > 0) {
-      // A conversation started in another tab: this socket follows it from its start, and says so first.
-      if (conversationId && conversationId !== session.conversationId) {
-        this.switchTo(session, conversationId);
-        this.send(session, { t: 'conversation', id: conversationId });
-      }
+      // A conversation started in another tab: this socket follows it from its start.
+      if (conversationId && conversationId !== session.conversationId) this.switchTo(session, conversationId);
       if (seq <= session.sentSeq) return;
       session.sentSeq = seq;
     }
@@ -347,10 +344,7 @@ export class Gateway {
         });
         const { message, conversation } = result;
         session.open = conversation;
-        if (String(conversation._id) !== session.conversationId) {
-          this.switchTo(session, String(conversation._id));
-          this.send(session, { t: 'conversation', id: String(conversation._id) });
-        }
+        if (String(conversation._id) !== session.conversationId) this.switchTo(session, String(conversation._id));
         this.send(session, {
           t: 'ack',
           clientId: frame.clientId,
@@ -470,9 +464,11 @@ export class Gateway {
     }
   }
 
+  /** The socket follows a newer conversation of its visitor, from seq 1; the widget is told before its frames. */
   private switchTo(session: Session, conversationId: string): void {
     if (session.open && String(session.open._id) !== conversationId) session.open = undefined;
     session.conversationId = conversationId;
     session.sentSeq = 0;
+    this.send(session, { t: 'conversation', id: conversationId });
   }
 }

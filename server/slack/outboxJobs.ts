@@ -70,11 +70,11 @@ function carriedLine(job: PostJob, conversationId: Types.ObjectId): ReplyMessage
 export type ThreadCache = LRUCache<string, ThreadOf>;
 const THREADS_KEPT = 10_000;
 
-async function loadThread(ctx: RelayContext, id: Types.ObjectId | string, threads?: ThreadCache) {
+async function loadThread(ctx: RelayContext, id: Types.ObjectId | string, threads: ThreadCache) {
   const key = String(id);
-  const conversation = threads?.get(key) ?? (await ctx.models.Conversation.findById(id, THREAD_FIELDS).lean<ThreadOf>());
+  const conversation = threads.get(key) ?? (await ctx.models.Conversation.findById(id, THREAD_FIELDS).lean<ThreadOf>());
   if (!conversation) throw new PermanentJobError(`conversation ${key} is gone`);
-  if (conversation.threadTs) threads?.set(key, conversation);
+  if (conversation.threadTs) threads.set(key, conversation);
   const [ce, visitor] = await Promise.all([
     ctx.widgets.get(conversation.ceId),
     ctx.models.Visitor.collection.findOne<Pick<Visitor, 'name' | 'email'>>(
