@@ -34,7 +34,7 @@ export async function eraseVisitor(models: Models, admin: UserDocument, query: s
   await models.OutboxJob.deleteMany({ conversationId: { $in: conversationIds } });
   await models.Conversation.updateMany(
     { _id: { $in: conversationIds } },
-    { $set: { erasedAt: now, pageUrl: '', feedback: '', transcriptSentTo: '', status: 'ended' } },
+    { $set: { erasedAt: now, pageUrl: '', feedback: '', transcriptSentTo: '', firstLine: '', searchTerms: [], status: 'ended' } },
   );
   await models.Conversation.updateMany({ _id: { $in: conversationIds }, endedAt: null }, { $set: { endedAt: now } });
   await models.Visitor.deleteMany({ _id: { $in: visitorIds } });

@@ -2,7 +2,7 @@
  * A widget says hello: the visitor its token names (only a token issued by this widget counts), brought up to date
  * with the page and what the website tells of them, or a new visitor with a new token.
  */
-import { hashToken, newVisitorToken } from '../conversations/visitors';
+import { hashToken, newVisitorToken, searchableAs } from '../conversations/visitors';
 import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { VisitorDocument } from '../models/Visitor';
@@ -24,7 +24,9 @@ export async function identifyVisitor(
 ): Promise<{ visitor: VisitorDocument; token: string }> {
   const { ce, identity } = input;
   // A token only ever opens the visitor of the widget it was issued for: another widget's token is a stranger.
-  const known = input.token ? await models.Visitor.findOne({ tokenHash: hashToken(input.token), ceId: ce._id }, { _id: 1 }).lean() : null;
+  const known = input.token
+    ? await models.Visitor.findOne({ tokenHash: hashToken(input.token), ceId: ce._id }, { _id: 1, name: 1, email: 1 }).lean()
+    : null;
   if (known && input.token) {
     const changes: Record<string, unknown> = { currentPage: input.page.url, pageTitle: input.page.title, lastSeenAt: new Date() };
     if (ce.collectVisitorMetaData) {
@@ -36,6 +38,7 @@ export async function identifyVisitor(
     if (identity?.userId) changes.identUserId = identity.userId;
     if (identity?.traits) changes.identTraits = identity.traits;
     const visitor = await models.Visitor.findOneAndUpdate({ _id: known._id }, { $set: changes }, { returnDocument: 'after' });
+    if (visitor && (visitor.name !== known.name || visitor.email !== known.email)) await searchableAs(models, visitor._id, visitor);
     if (visitor) return { visitor, token: input.token };
   }
   const token = newVisitorToken();

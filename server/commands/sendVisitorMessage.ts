@@ -12,6 +12,7 @@ import { fireWebhook } from '../conversations/webhooks';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { MessageFile } from '../models/Message';
 import type { Visitor } from '../models/Visitor';
+import { visitorSearchTerms } from '../shared/searchTerms';
 import { type DueSettings, inactiveAt, openingDueTimes } from './conversationDueTimes';
 
 export type VisitorMessageContext = ConversationContext & {
@@ -20,15 +21,23 @@ export type VisitorMessageContext = ConversationContext & {
   logger: Pick<Console, 'warn'>;
 };
 
+/** The chat's first line as the history shows it: the opening message's first line, cut to FIRST_LINE_MAX characters. */
+export function firstLineOf(text: string): string {
+  const line = text.trim().split(/\r?\n/, 1)[0] ?? '';
+  return line.length > FIRST_LINE_MAX ? `${line.slice(0, FIRST_LINE_MAX - 1)}…` : line;
+}
+const FIRST_LINE_MAX = 140;
+
 /** Opens a new conversation after checking what the widget's settings demand. */
 export async function startConversation(
   ctx: VisitorMessageContext,
   ce: ChatEndpointDocument,
   visitorId: Types.ObjectId,
   origin: { pageUrl: string; triggerUid: string },
+  firstLine = '',
 ): Promise<OpenConversation> {
-  const visitor = await ctx.models.Visitor.findById(visitorId, { email: 1, acceptedPrivacyAt: 1 })
-    .lean<Pick<Visitor, 'email' | 'acceptedPrivacyAt'>>()
+  const visitor = await ctx.models.Visitor.findById(visitorId, { name: 1, email: 1, acceptedPrivacyAt: 1 })
+    .lean<Pick<Visitor, 'name' | 'email' | 'acceptedPrivacyAt'>>()
     .exec();
   // Erased (GDPR) while its widget was open.
   if (!visitor) throw new WidgetRefusal('unknown_widget', 'This chat is no longer available.');
@@ -55,6 +64,9 @@ export async function startConversation(
     triggerUid: origin.triggerUid,
     slackTeamId: ce.slackTeamId,
     slackChannel: ce.RoomId,
+    firstLine: firstLineOf(firstLine),
+    // Found in the history search by its visitor's name and e-mail; its messages add their words as they are stored.
+    searchTerms: visitorSearchTerms(visitor),
     ...openingDueTimes(ce),
   });
   // Over the month's quota the conversation still goes through; the account is marked and its console says so.
@@ -119,7 +131,10 @@ export async function visitorMessage(
   return serialised(`visitor:${String(input.visitorId)}`, async () => {
     let conversation = input.known ?? (await findOpenConversation(ctx, input.visitorId));
     for (let attempt = 0; ; attempt++) {
-      if (!conversation) conversation = await startConversation(ctx, input.ce, input.visitorId, input.origin);
+      if (!conversation) {
+        const opening = input.text.trim() || input.files?.[0]?.name || '';
+        conversation = await startConversation(ctx, input.ce, input.visitorId, input.origin, opening);
+      }
       const current = conversation;
       const stored = await storeVisitorMessage(ctx, current, input);
       if (stored) return { ...stored, conversation: current };

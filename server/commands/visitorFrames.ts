@@ -7,7 +7,7 @@ import type { Types } from 'mongoose';
 import type { ConversationContext } from '../conversations/context';
 import { findOpenConversation, headerUpdate } from '../conversations/record';
 import { transcriptMail } from '../conversations/transcript';
-import { visitorLabel } from '../conversations/visitors';
+import { searchableAs, visitorLabel } from '../conversations/visitors';
 import { fireWebhook } from '../conversations/webhooks';
 import type { Models } from '../models';
 import type { ChatEndpoint } from '../models/ChatEndpoint';
@@ -38,6 +38,7 @@ export async function updateVisitorInfo(
   if (Object.keys(set).length === 0) return;
   await ctx.models.Visitor.updateOne({ _id: visitorId }, { $set: set });
   if (info.name === undefined && info.email === undefined) return;
+  await searchableAs(ctx.models, visitorId, info);
   const open = await findOpenConversation(ctx, visitorId);
   if (open) await headerUpdate(ctx, open);
 }

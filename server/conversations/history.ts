@@ -8,6 +8,7 @@ import type { Models } from '../models';
 import type { Conversation } from '../models/Conversation';
 import type { Message } from '../models/Message';
 import { APPLIED, JOURNALED } from '../models/writeConcerns';
+import { messageSearchTerms } from '../shared/searchTerms';
 import type { ChatMessage, ServerFrame } from '../shared/widget-protocol';
 
 const chains = new Map<string, Promise<unknown>>();
@@ -65,7 +66,13 @@ export async function appendEntryReading<F extends keyof Conversation>(
   const inc = counter ? { lastSeq: 1, [counter]: 1 } : { lastSeq: 1 };
   const now = new Date();
   // Written through the driver, so the update spells out the `updatedAt` mongoose's timestamps would add.
-  const update = { $inc: inc, $set: { ...options.set, updatedAt: now } };
+  const terms = searchable(entry) ? messageSearchTerms(entry.text ?? '') : [];
+  const update = {
+    $inc: inc,
+    $set: { ...options.set, updatedAt: now },
+    // The history search finds the chat by the words of its messages (the same write: no extra round trip).
+    ...(terms.length ? { $addToSet: { searchTerms: { $each: terms } } } : {}),
+  };
   const filter: { _id: Types.ObjectId; status?: 'open' } = { _id: conversationId };
   if (options.whileOpen) filter.status = 'open';
   // The document as it was: lastSeq + 1 is this entry's seq ($inc is atomic), and `read` is the state before.
@@ -105,6 +112,12 @@ export async function appendEntryReading<F extends keyof Conversation>(
   await models.Message.collection.insertOne(stored, { writeConcern: options.journaled === false ? APPLIED : JOURNALED });
   // The driver types raw documents loosely; the projection above asked for exactly these fields.
   return { message: stored, before: before as unknown as Partial<Pick<Conversation, F>> };
+}
+
+/** Whether an entry's words are searched: chat messages and their edits, from the visitor or an operator. */
+function searchable(entry: Pick<NewEntry, 'kind' | 'from' | 'text'>): boolean {
+  const kind = entry.kind ?? 'msg';
+  return !!entry.text && (kind === 'msg' || kind === 'edit') && (entry.from === 'visitor' || entry.from === 'operator');
 }
 
 /** The conversation counter a chat message adds to (the reports' message counts); none for other entries. */

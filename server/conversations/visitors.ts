@@ -1,11 +1,11 @@
 /** Visitors: how one is named wherever Parley shows them, and the token a widget keeps to be recognised. */
 import { createHash, randomBytes } from 'node:crypto';
+import type { Types } from 'mongoose';
+import type { Models } from '../models';
 import type { Visitor } from '../models/Visitor';
+import { visitorSearchTerms } from '../shared/searchTerms';
 
-/** How a visitor is named (in Slack, mails, the console): their name, else their e-mail address, else "Visitor N". */
-export function visitorLabel(visitor: Pick<Visitor, 'name' | 'email'>, number: number): string {
-  return visitor.name || visitor.email || `Visitor ${number}`;
-}
+export { visitorLabel } from '../shared/visitors';
 
 /** Visitor tokens are stored hashed: a database read gives nobody a way in as a visitor. */
 export function hashToken(token: string): string {
@@ -14,4 +14,18 @@ export function hashToken(token: string): string {
 
 export function newVisitorToken(): string {
   return randomBytes(24).toString('base64url');
+}
+
+/**
+ * A visitor told a new name or e-mail address: their chats are found by it in the history search from now on (the
+ * words of an earlier name stay: the chat was held under it).
+ */
+export async function searchableAs(
+  models: Models,
+  visitorId: Types.ObjectId,
+  visitor: Partial<Pick<Visitor, 'name' | 'email'>>,
+): Promise<void> {
+  const terms = visitorSearchTerms(visitor);
+  if (terms.length === 0) return;
+  await models.Conversation.updateMany({ visitorId }, { $addToSet: { searchTerms: { $each: terms } } });
 }

@@ -143,7 +143,14 @@ export function applyUpdate(doc: Document, u: UpdateSpec, opts: ApplyOptions = {
 }
 
 /** The update operators plainUpdate applies itself; everything else goes through mingo. */
-const PLAIN_OPS = new Set(['$set', '$inc', '$unset']);
+const PLAIN_OPS = new Set(['$set', '$inc', '$unset', '$addToSet']);
+
+/** The items an `$addToSet` argument adds (a value, or `{ $each: [...] }`), when all are strings, numbers or booleans. */
+function addedScalars(arg: unknown): unknown[] | undefined {
+  const items = isPlainObject(arg) ? (Object.keys(arg).length === 1 && Array.isArray(arg.$each) ? arg.$each : undefined) : [arg];
+  const scalar = (v: unknown) => typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+  return items?.every(scalar) ? items : undefined;
+}
 
 /**
  * The common updates ($set, $inc and $unset of fields reached through objects only: no positional `$`, no array
@@ -165,6 +172,14 @@ function plainUpdate(next: Document, modifier: Document): string[] | undefined {
       }
       if (cur !== undefined && !isPlainObject(cur)) return undefined;
       const leaf = cur === undefined ? undefined : (cur as Document)[parts[parts.length - 1]];
+      if (op === '$addToSet') {
+        // Onto an array of plain values (or a missing field), values that are strings, numbers or booleans only.
+        if (!(leaf === undefined || (Array.isArray(leaf) && leaf.every((v) => !isPlainObject(v) && !Array.isArray(v))))) return undefined;
+        const items = addedScalars(arg);
+        if (!items) return undefined;
+        steps.push({ op, parts, arg: items });
+        continue;
+      }
       if (Array.isArray(leaf) && op !== '$set' && op !== '$unset') return undefined;
       if (op === '$inc' && (typeof arg !== 'number' || (leaf !== undefined && typeof leaf !== 'number'))) return undefined;
       steps.push({ op, parts, arg });
@@ -183,6 +198,21 @@ function plainUpdate(next: Document, modifier: Document): string[] | undefined {
     }
     const parent = walk(next, parts, true) as Document;
     const old = parent[name];
+    if (op === '$addToSet') {
+      const list = Array.isArray(old) ? [...(old as unknown[])] : [];
+      const held = new Set(list.map(canonicalKey));
+      for (const item of arg as unknown[]) {
+        const key = canonicalKey(item);
+        if (held.has(key)) continue;
+        held.add(key);
+        list.push(item);
+      }
+      if (old === undefined || list.length !== (old as unknown[]).length) {
+        parent[name] = list;
+        changed.push(parts.join('.'));
+      }
+      continue;
+    }
     const value = op === '$inc' ? ((old as number | undefined) ?? 0) + (arg as number) : copyDoc(arg);
     if (old === undefined || canonicalKey(old) !== canonicalKey(value) || typeName(old) !== typeName(value)) {
       parent[name] = value;

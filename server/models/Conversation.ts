@@ -54,6 +54,13 @@ export interface Conversation {
   /** Chat messages the visitor and the operators sent (counted as each is stored, for the reports). */
   visitorMsgs: number;
   operatorMsgs: number;
+  /** The visitor's opening message, its first line (the history report shows it); '' once erased. */
+  firstLine: string;
+  /**
+   * What the history search finds the chat by (server/shared/searchTerms.ts): the normalized words of its messages
+   * and every beginning of its visitor's name and e-mail words; emptied when the visitor is erased.
+   */
+  searchTerms: string[];
   /** Set when the visitor was erased (GDPR): the visitor, the messages and the files are gone, the count stays. */
   erasedAt: Date | null;
   createdAt: Date;
@@ -93,6 +100,8 @@ export const ConversationSchema = new Schema<Conversation>(
     discarded: { type: Boolean, default: false },
     visitorMsgs: { type: Number, default: 0 },
     operatorMsgs: { type: Number, default: 0 },
+    firstLine: { type: String, default: '' },
+    searchTerms: { type: [String], default: undefined },
     erasedAt: { type: Date, default: null },
   },
   { timestamps: true },
@@ -107,6 +116,8 @@ ConversationSchema.index({ status: 1, inactiveAt: 1 });
 ConversationSchema.index({ status: 1, noAnswerAt: 1 });
 // Reports: a widget's kept conversations in a time range (equality, then range; newest first for the history).
 ConversationSchema.index({ ceId: 1, discarded: 1, startedAt: 1 });
+// The history search: a widget's kept chats holding a word (multikey on searchTerms), newest first.
+ConversationSchema.index({ ceId: 1, discarded: 1, searchTerms: 1, startedAt: -1 });
 
 export type ConversationModel = Model<Conversation>;
 export function conversationModel(connection: Connection): ConversationModel {

@@ -8,7 +8,7 @@ import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import { stringify as stringifyRows } from 'csv-stringify/sync';
-import { type AgentStats, type ChatRecord, NO_RESPONSE, type OverviewFigures, type OverviewReport } from '../shared/reports';
+import type { AgentStats, ChatRecord, OverviewFigures, OverviewReport } from '../shared/reports';
 import { type ChatBatch, type ConversationRow, locationOf, type Room, threadUrl, traitsOf, type VisitorRow } from './history';
 
 /**
@@ -89,7 +89,7 @@ function chatRow(ce: Room, c: ConversationRow, v: VisitorRow | undefined): strin
     c.firstResponseAt ? (c.agentName ?? '') : '',
     c.rating ?? '',
     c.feedback ?? '',
-    c.firstResponseAt ? c.firstResponseAt.toISOString() : NO_RESPONSE,
+    iso(c.firstResponseAt),
     c.pageUrl || v?.currentPage || '',
     locationOf(v),
     v?.identUserId ?? '',

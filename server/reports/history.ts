@@ -8,7 +8,9 @@ import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { Conversation } from '../models/Conversation';
 import type { Visitor } from '../models/Visitor';
-import { type ChatRecord, type ChatsPage, NO_RESPONSE, type Transcript } from '../shared/reports';
+import type { ChatRecord, ChatsPage, Transcript } from '../shared/reports';
+import { searchQueryTerms } from '../shared/searchTerms';
+import { visitorLabel } from '../shared/visitors';
 import { reportedChats } from './overview';
 import type { ReportRange } from './range';
 
@@ -40,7 +42,7 @@ const CSV_VISITOR_FIELDS = {
   identTraits: 1,
 } as const;
 /** What `presentChat` reads: the CSV's fields and a few more. */
-const CHAT_FIELDS = { ...CSV_CHAT_FIELDS, number: 1, agentAvatarUrl: 1 } as const;
+const CHAT_FIELDS = { ...CSV_CHAT_FIELDS, number: 1, agentAvatarUrl: 1, firstLine: 1 } as const;
 const VISITOR_FIELDS = { ...CSV_VISITOR_FIELDS, createdAt: 1 } as const;
 /** The fields a download reads: every field of a chat record, or only the CSV's columns. */
 export type DownloadFields = 'records' | 'csv';
@@ -71,15 +73,18 @@ export function presentChat(ce: Room, c: ConversationRow, v: VisitorRow | undefi
     id: String(c._id),
     startedAt: c.startedAt.toISOString(),
     endedAt: c.endedAt ? c.endedAt.toISOString() : '',
+    number: c.number,
     title: `Conversation #${c.number}`,
+    firstLine: c.firstLine ?? '',
     channelUrl: threadUrl(ce, c),
     channelName: ce.RoomName,
     chatRating: c.rating ?? '',
     chatFeedback: c.feedback,
     agentName: c.firstResponseAt ? c.agentName : '',
     agentAvatarUrl: c.firstResponseAt ? c.agentAvatarUrl : '',
-    firstResponseAt: c.firstResponseAt ? c.firstResponseAt.toISOString() : NO_RESPONSE,
+    firstResponseAt: c.firstResponseAt ? c.firstResponseAt.toISOString() : '',
     visitor: {
+      label: v ? visitorLabel(v, c.number) : `Visitor ${c.number}`,
       name: v?.name ?? '',
       email: v?.email ?? '',
       avatarUrl: '',
@@ -113,15 +118,26 @@ function kept(ce: Room, range?: Pick<ReportRange, 'start' | 'end'>) {
   return range ? reportedChats(ce, range) : { ceId: ce._id, discarded: false };
 }
 
-/** One page (zero-based) of the widget's chats, newest first, and how many there are. */
-export async function chatsPage(models: Models, ce: Room, page: number, perPage: number): Promise<ChatsPage> {
+/**
+ * The kept chats holding every word of `search` among their search terms (server/shared/searchTerms.ts), as one
+ * filter the index {ceId, discarded, searchTerms, startedAt} answers: each word an equality on the multikey field,
+ * the longest first (the likeliest to be rare, which the index reads first). No words: every kept chat.
+ */
+export function searchFilter(ce: Room, search: string) {
+  const words = searchQueryTerms(search).sort((a, b) => b.length - a.length);
+  return words.length ? { ...kept(ce), $and: words.map((w) => ({ searchTerms: w })) } : kept(ce);
+}
+
+/** One page (zero-based) of the widget's chats, newest first, and how many there are; `search`: only those found by it. */
+export async function chatsPage(models: Models, ce: Room, page: number, perPage: number, search = ''): Promise<ChatsPage> {
+  const filter = searchFilter(ce, search);
   const [rows, totalChats] = await Promise.all([
-    models.Conversation.find(kept(ce))
+    models.Conversation.find(filter, CHAT_FIELDS)
       .sort({ startedAt: -1 })
       .skip(page * perPage)
       .limit(perPage)
       .lean<ConversationRow[]>(),
-    models.Conversation.countDocuments(kept(ce)),
+    models.Conversation.countDocuments(filter),
   ]);
   return { chats: await withVisitors(models, ce, rows), totalChats };
 }
@@ -139,7 +155,7 @@ export async function transcript(models: Models, ce: Room, chatId: string): Prom
     messages: entries.map((m) => ({
       id: String(m._id),
       from: m.from,
-      author: m.author?.name || (m.from === 'visitor' ? chat.visitor.name || 'Visitor' : m.from === 'operator' ? 'Operator' : ''),
+      author: m.author?.name || (m.from === 'visitor' ? chat.visitor.label : m.from === 'operator' ? 'Operator' : ''),
       text: m.deleted ? '' : m.text,
       at: m.createdAt.toISOString(),
       deleted: m.deleted,

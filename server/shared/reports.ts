@@ -75,6 +75,8 @@ export type OverviewReport = {
 };
 
 export type ChatVisitor = {
+  /** How the console names the visitor: their name, else their e-mail address, else "Visitor N" (N: the chat's number). */
+  label: string;
   name: string;
   email: string;
   avatarUrl: string;
@@ -87,20 +89,23 @@ export type ChatVisitor = {
 /** A chat record of the history (spec section 3). */
 export type ChatRecord = {
   id: string;
+  /** The chat's number in its widget, as its Slack thread header shows it (`/parley end N`). */
+  number: number;
   startedAt: string;
   endedAt: string;
   title: string;
+  /** The first line of the visitor's opening message ('' for chats recorded before it was kept, and erased ones). */
+  firstLine: string;
   channelUrl: string;
   channelName: string;
   chatRating: 'up' | 'down' | '';
   chatFeedback: string;
   agentName: string;
   agentAvatarUrl: string;
-  /** The zero date 0001-01-01T00:00:00Z when no operator answered. */
+  /** When the first operator reply came; '' when no operator answered. */
   firstResponseAt: string;
   visitor: ChatVisitor;
 };
-export const NO_RESPONSE = '0001-01-01T00:00:00Z';
 export type ChatsPage = { chats: ChatRecord[]; totalChats: number };
 export type TranscriptEntry = {
   id: string;
@@ -197,9 +202,22 @@ export function rangeQuery(dates: { start: string; end: string }, tz: string): {
   return { tz, startDate: `${dates.start}T00:00:00`, endDate: `${dates.end}T23:59:59` };
 }
 
-/** Download file name: an ISO timestamp with the colons replaced, then _parley_output.csv or .json. */
-export function downloadName(now: Date, format: 'csv' | 'json'): string {
-  return `${now.toISOString().replace(/:/g, '-')}_parley_output.${format}`;
+/** The reports a file can be downloaded of: the overview's figures and the chat history. */
+export type DownloadReport = 'overview' | 'history';
+
+/**
+ * Download file name: an ISO timestamp with the colons replaced, the room and the report, then _parley_output.csv
+ * or .json (`2026-03-09T18-00-00.000Z_support_history_parley_output.csv`). The room name keeps letters, digits, - and _.
+ */
+export function downloadName(now: Date, format: 'csv' | 'json', report: DownloadReport, room: string): string {
+  const safeRoom =
+    room
+      .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
+      .replace(/[^\w-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60) || 'room';
+  return `${now.toISOString().replace(/:/g, '-')}_${safeRoom}_${report}_parley_output.${format}`;
 }
 
 /** A page URL as history details show it: without the protocol, cut to PAGE_URL_MAX characters. */

@@ -60,7 +60,7 @@ describe('reports (browser)', function () {
     await room.locator('.reports__chart canvas').waitFor();
 
     const csv = await download(page, room, 'Download CSV');
-    expect(csv.file).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}\.\d{3}Z_parley_output\.csv$/);
+    expect(csv.file).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}\.\d{3}Z_support_overview_parley_output\.csv$/);
     const rows = parseCsv(csv.text) as string[][];
     expect(rows.map((r) => [r[0], r[1]])).to.deep.equal([
       ['Agent', 'Total Chats'],
@@ -70,7 +70,7 @@ describe('reports (browser)', function () {
       ['All chats', '6'],
     ]);
     const json = await download(page, room, 'Download JSON');
-    expect(json.file).to.match(/_parley_output\.json$/);
+    expect(json.file).to.match(/Z_support_overview_parley_output\.json$/);
     expect(JSON.parse(json.text).totalStats.totalChats).to.equal(6);
   });
 

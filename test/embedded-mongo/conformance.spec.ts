@@ -297,6 +297,23 @@ describe('embedded MongoDB conformance (driver)', () => {
       ]);
     });
 
+    it('applies $addToSet of plain values as mongod does: a new array, only values not held, numbers by value, an index kept in step', async () => {
+      const coll = db.collection('addtoset');
+      await coll.createIndex({ g: 1, words: 1 });
+      const { insertedId: _id } = await coll.insertOne({ g: 1 });
+      await coll.updateOne({ _id }, { $addToSet: { words: { $each: ['b', 'a', 'b'] } }, $inc: { n: 1 } });
+      expect((await coll.findOne({ _id }))?.words).to.deep.equal(['b', 'a']);
+      const unchanged = await coll.updateOne({ _id }, { $addToSet: { words: 'a' } });
+      expect(unchanged.modifiedCount).to.equal(0);
+      await coll.updateOne({ _id }, { $addToSet: { words: { $each: [1, 1.0, 'c', true] } } });
+      expect((await coll.findOne({ _id }))?.words).to.deep.equal(['b', 'a', 1, 'c', true]);
+      expect(await coll.countDocuments({ g: 1, words: 'c' })).to.equal(1);
+      expect(await coll.countDocuments({ g: 1, $and: [{ words: 'a' }, { words: 'c' }] })).to.equal(1);
+      expect(await coll.countDocuments({ g: 1, words: 'z' })).to.equal(0);
+      const err = await rejection(coll.updateOne({ _id }, { $addToSet: { g: 'x' } }));
+      expect(err.message).to.match(/array|non-array/i);
+    });
+
     it('applies $set, $inc and $unset as mongod does: new nested objects, unchanged values, arrays and dates', async () => {
       const coll = db.collection('plain-updates');
       const at = new Date('2026-01-01T00:00:00Z');

@@ -73,6 +73,16 @@ describe('embedded MongoDB index planner', () => {
     expect(coll.candidates({ tags: 'all' }).size).to.equal(1000);
   });
 
+  it('answers the history search (equality prefix, then one word of a multikey field, more words in $and) from the index', () => {
+    const search = collectionWith(docs);
+    search.addIndex({ name: 'account_1_status_1_tags_1_at_-1', key: { account: 1, status: 1, tags: 1, at: -1 } });
+    const found = search.candidates({ account: 'acct1', status: 'open', $and: [{ tags: 't1' }, { tags: 'all' }] });
+    expect(found.index?.name).to.equal('account_1_status_1_tags_1_at_-1');
+    // acct1 holds i ≡ 1 (mod 10), all odd (open); t1 is i ≡ 1 (mod 4): i ≡ 1 (mod 20), 50 documents.
+    expect(found.size).to.equal(50);
+    expect(found.exact).to.equal(false);
+  });
+
   it('scans, and re-checks every document, when no index covers the filter', () => {
     const scan = coll.candidates({ name: 'x' });
     expect(scan.size).to.equal(1000);

@@ -9,7 +9,6 @@ import { createReportRecorder } from '../../server/reports/recorder';
 import {
   type AvailabilityReport,
   type ChatsPage,
-  NO_RESPONSE,
   type OverviewReport,
   presetDates,
   rangeQuery,
@@ -224,10 +223,10 @@ describe('reports API', () => {
       expect((await get('chats').expect(200)).body.chats).to.have.length(7);
     });
 
-    it('shows a chat record with the zero date when nobody answered, and opens its transcript', async () => {
+    it('shows a chat record with an empty first response when nobody answered, and opens its transcript', async () => {
       const { chats } = (await get('chats', { perPage: 15, page: 0 }).expect(200)).body as ChatsPage;
       const missed = chats.find((c) => c.visitor.name === 'Zoe');
-      expect(missed).to.include({ agentName: '', firstResponseAt: NO_RESPONSE, endedAt: '', chatRating: '', channelName: 'support' });
+      expect(missed).to.include({ agentName: '', firstResponseAt: '', endedAt: '', chatRating: '', channelName: 'support' });
       const answered = chats.find((c) => c.visitor.name === 'Xena' && c.agentName === 'Ben');
       expect(answered).to.include({
         chatRating: 'up',
@@ -251,11 +250,11 @@ describe('reports API', () => {
   });
 
   describe('downloads', () => {
-    it('streams the chat history as CSV, quoted and with formulas defused, named after the time', async () => {
+    it('streams the chat history as CSV, quoted and with formulas defused, named after the time, the room and the report', async () => {
       const res = await get('chats/download', { format: 'csv' }).buffer(true).expect(200);
       expect(res.headers['content-type']).to.match(/^text\/csv/);
       expect(res.headers['content-disposition']).to.match(
-        /^attachment; filename="?\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}\.\d{3}Z_parley_output\.csv"?$/,
+        /^attachment; filename="?\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}\.\d{3}Z_support_history_parley_output\.csv"?$/,
       );
       const rows = parseCsv(res.text) as string[][];
       expect(rows[0].slice(0, 8)).to.deep.equal(['ID', 'Started', 'Ended', 'Visitor', 'Email', 'Agent', 'Rating', 'Feedback']);
@@ -263,6 +262,10 @@ describe('reports API', () => {
       const ben = rows.find((r) => r[3] === 'Xena' && r[5] === 'Ben');
       expect(ben?.[7]).to.equal("'=SUM(A1:A9)");
       expect(ben?.[9]).to.equal('https://shop.example.com/pricing?plan=gold&ref=newsletter');
+      // First Response (column 9 of 15): empty for a chat nobody answered, never a made-up date.
+      expect(rows[0][8]).to.equal('First Response');
+      expect(rows.filter((r) => r[3] === 'Zoe' || r[3] === 'Yuri').map((r) => r[8])).to.deep.equal(['', '']);
+      expect(ben?.[8]).to.equal('2026-03-08T07:30:30.000Z');
       const limited = parseCsv((await get('chats/download', { format: 'csv', limit: 2 }).buffer(true).expect(200)).text) as string[][];
       expect(limited.map((r) => r[3])).to.deep.equal(['Visitor', 'Vera', 'Zoe']);
     });
@@ -271,20 +274,19 @@ describe('reports API', () => {
       const res = await get('chats/download', { format: 'json', ...custom })
         .buffer(true)
         .expect(200);
-      expect(res.headers['content-disposition']).to.match(/Z_parley_output\.json"?$/);
+      expect(res.headers['content-disposition']).to.match(/Z_support_history_parley_output\.json"?$/);
       const body = JSON.parse(res.text) as ChatsPage;
       expect(body.totalChats).to.equal(6);
+      expect(body.chats.find((c) => c.visitor.name === 'Zoe')?.firstResponseAt).to.equal('');
       expect(body.chats.map((c) => c.visitor.name)).to.deep.equal(['Vera', 'Zoe', 'Yuri', 'Xena', 'Walt', 'Vera']);
     });
 
-    it('downloads the overview as CSV and JSON', async () => {
-      const csv = parseCsv(
-        (
-          await get('overview/download', { format: 'csv', ...custom })
-            .buffer(true)
-            .expect(200)
-        ).text,
-      ) as string[][];
+    it('downloads the overview as CSV and JSON, named after the room and the report', async () => {
+      const csvRes = await get('overview/download', { format: 'csv', ...custom })
+        .buffer(true)
+        .expect(200);
+      expect(csvRes.headers['content-disposition']).to.match(/Z_support_overview_parley_output\.csv"?$/);
+      const csv = parseCsv(csvRes.text) as string[][];
       expect(csv.map((r) => [r[0], r[1], r[4]])).to.deep.equal([
         ['Agent', 'Total Chats', 'Up Rating %'],
         ['Ana', '2', '50'],

@@ -45,6 +45,9 @@ describe('report screen rules', () => {
       '1h 05m',
     ]);
     expect(shortPageUrl('https://shop.example.com/pricing?plan=gold&ref=newsletter')).to.equal('shop.example.com/pricing?plan=go…');
-    expect(downloadName(now, 'csv')).to.equal('2026-03-09T18-00-00.000Z_parley_output.csv');
+    expect(downloadName(now, 'csv', 'history', 'support')).to.equal('2026-03-09T18-00-00.000Z_support_history_parley_output.csv');
+    expect(downloadName(now, 'json', 'overview', 'sales team/é')).to.equal(
+      '2026-03-09T18-00-00.000Z_sales-team-e_overview_parley_output.json',
+    );
   });
 });

@@ -13,7 +13,14 @@ import { allChats, chatBatches, chatsPage, transcript } from '../../reports/hist
 import { overviewReport } from '../../reports/overview';
 import { reportRange } from '../../reports/range';
 import { ERROR_CODES } from '../../shared/constants';
-import { type AvailabilityReport, type ChatsPage, downloadName, type OverviewReport, type Transcript } from '../../shared/reports';
+import {
+  type AvailabilityReport,
+  type ChatsPage,
+  type DownloadReport,
+  downloadName,
+  type OverviewReport,
+  type Transcript,
+} from '../../shared/reports';
 import { ownChatEndpoint } from '../chat-endpoints/access';
 import type { ApiDeps } from '../users/routes';
 import { ChatsDownloadSchema, ChatsQuerySchema, OverviewDownloadSchema, RangeQuerySchema } from './schema';
@@ -34,9 +41,9 @@ export function reportsRouter(deps: ApiDeps & { now?: () => Date }): Router {
     return ce;
   };
 
-  const attachment = (res: Response, format: 'csv' | 'json') => {
+  const attachment = (res: Response, format: 'csv' | 'json', report: DownloadReport, ce: ChatEndpointDocument) => {
     res.type(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8');
-    res.attachment(downloadName(now(), format));
+    res.attachment(downloadName(now(), format, report, ce.RoomName));
   };
 
   const range = { query: RangeQuerySchema };
@@ -64,7 +71,7 @@ export function reportsRouter(deps: ApiDeps & { now?: () => Date }): Router {
     auth,
     validated(chats, async (req, res: Response<ChatsPage>) => {
       const ce = await reportable(req.params.ceId, res);
-      res.json(await chatsPage(models, ce, req.query.page, req.query.perPage));
+      res.json(await chatsPage(models, ce, req.query.page, req.query.perPage, req.query.q));
     }),
   );
 
@@ -76,7 +83,7 @@ export function reportsRouter(deps: ApiDeps & { now?: () => Date }): Router {
       const ce = await reportable(req.params.ceId, res);
       const q = req.query;
       const range = q.tz && q.startDate && q.endDate ? reportRange({ tz: q.tz, startDate: q.startDate, endDate: q.endDate }) : undefined;
-      attachment(res, q.format);
+      attachment(res, q.format, 'history', ce);
       const opts = { range, limit: q.limit };
       await (q.format === 'csv'
         ? writeChatsCsv(ce, chatBatches(models, ce, { ...opts, fields: 'csv' }), res)
@@ -97,7 +104,7 @@ export function reportsRouter(deps: ApiDeps & { now?: () => Date }): Router {
       const ce = await reportable(req.params.ceId, res);
       const q = req.query;
       const report = await overviewReport(models, ce, reportRange(q));
-      attachment(res, q.format);
+      attachment(res, q.format, 'overview', ce);
       if (q.format === 'csv') await writeOverviewCsv(report, res);
       else res.send(JSON.stringify({ totalStats: report.totalStats, stats: report.stats }));
     }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HISTORY_PAGE_SIZE, MAX_PER_PAGE } from '../../shared/reports';
+import { SEARCH_QUERY_MAX } from '../../shared/searchTerms';
 
 const text = (name: string) =>
   z
@@ -17,10 +18,11 @@ const whole = (name: string, min: number, max: number) =>
     .transform(Number)
     .refine((n) => n >= min && n <= max, `${name} must be between ${min} and ${max}`);
 
-/** GET /reports/{ceId}/chats: zero-based page. */
+/** GET /reports/{ceId}/chats: zero-based page; `q`: only the chats found by those words (server/shared/searchTerms.ts). */
 export const ChatsQuerySchema = z.object({
   perPage: whole('perPage', 1, MAX_PER_PAGE).default(HISTORY_PAGE_SIZE),
   page: whole('page', 0, 100_000_000).default(0),
+  q: z.string({ error: 'q must be given once' }).max(SEARCH_QUERY_MAX, `q is longer than ${SEARCH_QUERY_MAX} characters`).default(''),
 });
 
 const format = z.enum(['csv', 'json'], { error: 'format must be csv or json' });

@@ -27,15 +27,16 @@ export function fetchTranscript(ceId: string, chatId: string): Promise<Transcrip
 }
 
 /**
- * Downloads a report file (the server streams it) and hands it to the browser under the spec's name.
- * `kind` chats: the newest `limit` chats; overview: the figures of the range.
+ * Downloads a report file (the server streams it) and hands it to the browser named by the moment, the room and
+ * the report. `kind` chats: the newest `limit` chats (the history); overview: the figures of the range.
  */
 export async function downloadReport(
-  ceId: string,
+  room: { Id: string; RoomName: string },
   kind: 'chats' | 'overview',
   format: 'csv' | 'json',
   params: Record<string, string | number>,
 ): Promise<void> {
+  const ceId = room.Id;
   const token = readToken();
   const response = await fetch(`${API_BASE}${base(ceId)}/${kind}/download?${query({ format, ...params })}`, {
     headers: token ? { Authorization: `Bearer ${token}` } : {},
@@ -46,7 +47,7 @@ export async function downloadReport(
   const url = URL.createObjectURL(await response.blob());
   const link = document.createElement('a');
   link.href = url;
-  link.download = downloadName(new Date(), format);
+  link.download = downloadName(new Date(), format, kind === 'chats' ? 'history' : 'overview', room.RoomName);
   document.body.append(link);
   link.click();
   link.remove();

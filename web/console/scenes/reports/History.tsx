@@ -28,7 +28,7 @@ function RoomHistory({ room, tz }: { room: ChatEndpointView; tz: string }) {
   return (
     <section className="card reports__room" aria-label={`History of ${room.RoomName}`}>
       {/* The console's buttons fetch the newest chats, page 0 (spec section 7); the server streams any number. */}
-      <RoomHead room={room} download={(format) => downloadReport(room.Id, 'chats', format, { limit: DOWNLOAD_CHAT_LIMIT })} />
+      <RoomHead room={room} download={(format) => downloadReport(room, 'chats', format, { limit: DOWNLOAD_CHAT_LIMIT })} />
       <div className="reports__history-wrap" aria-busy={loading || undefined}>
         <table className="reports__table reports__history">
           <thead>

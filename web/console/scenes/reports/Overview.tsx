@@ -26,7 +26,7 @@ function RoomOverview({ room, range, tz }: { room: ChatEndpointView; range: Rang
   const t = report?.totalStats;
   return (
     <section className="card reports__room" aria-label={`Overview of ${room.RoomName}`}>
-      <RoomHead room={room} download={(format) => downloadReport(room.Id, 'overview', format, query)} />
+      <RoomHead room={room} download={(format) => downloadReport(room, 'overview', format, query)} />
       {loading && !report ? (
         <div className="reports__loading" role="status">
           <span className="spinner" aria-hidden="true" />
