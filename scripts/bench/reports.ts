@@ -20,6 +20,7 @@ import { chatsPage } from '../../server/reports/history';
 import { overviewReport } from '../../server/reports/overview';
 import { reportRange } from '../../server/reports/range';
 import { HISTORY_PAGE_SIZE, presetDates, rangeQuery, todayIn } from '../../server/shared/reports';
+import { messageSearchTerms, visitorSearchTerms } from '../../server/shared/searchTerms';
 import { createUserInDb } from '../../test/factories';
 import { startTestServer } from '../../test/helpers/app';
 import { PRO } from '../../test/reports/seed';
@@ -152,6 +153,14 @@ async function main(): Promise<void> {
           noAnswerNotifiedAt: null,
           transcriptSentTo: '',
           discarded: false,
+          // What the relay keeps for the history search (server/conversations/history.ts, sendVisitorMessage.ts).
+          firstLine: 'Message 1 of conversation',
+          searchTerms: [
+            ...new Set([
+              ...visitorSearchTerms({ name: `Visitor ${n % visitorIds.length}`, email: `v${n % visitorIds.length}@example.com` }),
+              ...Array.from({ length: MESSAGES_PER }, (_, k) => messageSearchTerms(`Message ${k + 1} of conversation ${n + 1}`)).flat(),
+            ]),
+          ],
           visitorMsgs: Math.ceil(MESSAGES_PER / 2),
           operatorMsgs: Math.floor(MESSAGES_PER / 2),
           createdAt: new Date(started),
@@ -225,6 +234,11 @@ async function main(): Promise<void> {
     await timed(`overview, 30 days`, 300, db.pid, () => overviewReport(models, ce, last30));
     await timed(`overview, 1 year (${year.days.length} days)`, 300, db.pid, () => overviewReport(models, ce, year));
     await timed('history page (page 100 of 15)', 50, db.pid, () => chatsPage(models, ce, 100, HISTORY_PAGE_SIZE));
+    await timed('history search, one chat', 50, db.pid, () =>
+      chatsPage(models, ce, 0, HISTORY_PAGE_SIZE, `conversation ${CONVERSATIONS - 7}`),
+    );
+    await timed('history search, name beginning', 50, db.pid, () => chatsPage(models, ce, 0, HISTORY_PAGE_SIZE, 'v4321'));
+    await timed('history search, every chat, page 100', 300, db.pid, () => chatsPage(models, ce, 100, HISTORY_PAGE_SIZE, 'message'));
     await timed('availability, 30 days', 200, db.pid, () => availabilityReport(models, ce, last30, new Date(now)));
 
     // Through the API, as the console's download button asks for it: the body is read chunk by chunk and only counted,

@@ -118,19 +118,34 @@ function kept(ce: Room, range?: Pick<ReportRange, 'start' | 'end'>) {
   return range ? reportedChats(ce, range) : { ceId: ce._id, discarded: false };
 }
 
+/** How far the history search counts a word's chats when it picks the rarest word to read the index by. */
+const WORD_COUNT_LIMIT = 1000;
+
 /**
- * The kept chats holding every word of `search` among their search terms (server/shared/searchTerms.ts), as one
- * filter the index {ceId, discarded, searchTerms, startedAt} answers: each word an equality on the multikey field,
- * the longest first (the likeliest to be rare, which the index reads first). No words: every kept chat.
+ * The filter of the kept chats holding every word of `search` among their search terms (server/shared/searchTerms.ts),
+ * answered by the index {ceId, discarded, searchTerms, startedAt}: each word an equality on the multikey field, the
+ * rarest first (counted on the index, at most WORD_COUNT_LIMIT each), which the index reads; the others are checked
+ * on those chats. null when some word is in no chat at all. No words: every kept chat.
  */
-export function searchFilter(ce: Room, search: string) {
-  const words = searchQueryTerms(search).sort((a, b) => b.length - a.length);
-  return words.length ? { ...kept(ce), $and: words.map((w) => ({ searchTerms: w })) } : kept(ce);
+export async function searchFilter(models: Models, ce: Room, search: string) {
+  const words = searchQueryTerms(search);
+  if (words.length === 0) return kept(ce);
+  const counts = new Map(
+    await Promise.all(
+      words.map(
+        async (w) => [w, await models.Conversation.countDocuments({ ...kept(ce), searchTerms: w }, { limit: WORD_COUNT_LIMIT })] as const,
+      ),
+    ),
+  );
+  if ([...counts.values()].some((n) => n === 0)) return null;
+  const rarestFirst = [...words].sort((a, b) => (counts.get(a) ?? 0) - (counts.get(b) ?? 0));
+  return { ...kept(ce), $and: rarestFirst.map((w) => ({ searchTerms: w })) };
 }
 
 /** One page (zero-based) of the widget's chats, newest first, and how many there are; `search`: only those found by it. */
 export async function chatsPage(models: Models, ce: Room, page: number, perPage: number, search = ''): Promise<ChatsPage> {
-  const filter = searchFilter(ce, search);
+  const filter = await searchFilter(models, ce, search);
+  if (!filter) return { chats: [], totalChats: 0 };
   const [rows, totalChats] = await Promise.all([
     models.Conversation.find(filter, CHAT_FIELDS)
       .sort({ startedAt: -1 })

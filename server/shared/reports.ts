@@ -128,7 +128,8 @@ export type AvailabilityDay = {
   onlinePercent: number;
   entries: AvailabilityEntry[];
 };
-export type AvailabilityReport = { stats: AvailabilityDay[] };
+/** `stats`: the days of the range from the widget's creation (`createdAt`) on; nothing is known before it. */
+export type AvailabilityReport = { stats: AvailabilityDay[]; createdAt: string };
 
 /** A calendar date as y-m-d numbers; arithmetic on it ignores time zones. */
 type Ymd = { y: number; m: number; d: number };

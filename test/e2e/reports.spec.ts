@@ -81,7 +81,14 @@ describe('reports (browser)', function () {
     await page.getByLabel('Time zone').selectOption(ZONE);
     const room = page.getByRole('region', { name: 'History of support' });
     await room.getByText('Showing 1 to 7 of 7 results').waitFor();
-    expect(await room.locator('thead th').allTextContents()).to.deep.equal(['Started', 'Visitor', 'Agent', 'Rating', 'Feedback']);
+    expect(await room.locator('thead th').allTextContents()).to.deep.equal([
+      'Started',
+      'Visitor',
+      'Agent',
+      'Rating',
+      'Feedback',
+      'Transcript',
+    ]);
     // Chat 3 started at 03:30 EDT on the day the clocks changed.
     const row = room.locator('tbody tr', { hasText: '=SUM(A1:A9)' });
     expect(await row.locator('td').first().innerText()).to.contain('Mar 8, 2026, 3:30 AM');
@@ -94,12 +101,103 @@ describe('reports (browser)', function () {
     await dialog.getByRole('button', { name: 'Close' }).click();
 
     const csv = await download(page, room, 'Download CSV');
+    expect(csv.file).to.match(/Z_support_history_parley_output\.csv$/);
     const rows = parseCsv(csv.text) as string[][];
     expect(rows).to.have.length(8);
     expect(rows.find((r) => r[3] === 'Xena' && r[5] === 'Ben')?.[7]).to.equal("'=SUM(A1:A9)");
     const json = JSON.parse((await download(page, room, 'Download JSON')).text);
     expect(json.totalChats).to.equal(7);
     expect(json.chats[0].visitor.name).to.equal('Vera');
+  });
+
+  it('names each history row by chat number, visitor and first line, shows that it opens a transcript, and finds chats', async () => {
+    const page = browser.page;
+    await signIn(page, seeded.token);
+    await page.goto(at('/reports/history'));
+    await page.getByLabel('Time zone').selectOption(ZONE);
+    const room = page.getByRole('region', { name: 'History of support' });
+    await room.getByText('Showing 1 to 7 of 7 results').waitFor();
+    const first = room.locator('tbody tr').first();
+    expect(await first.locator('.reports__visitor').innerText()).to.equal('#6 Vera\nHi, I am Vera');
+    expect(await first.locator('.reports__open').innerText()).to.equal('Transcript ›');
+    expect(await first.getAttribute('aria-label')).to.equal('Chat #6 with Vera: open its transcript');
+
+    const search = room.getByLabel('Search chats');
+    await search.fill('xena');
+    await room.getByText('Showing 1 to 2 of 2 results').waitFor();
+    expect(await room.locator('tbody .reports__who').allInnerTexts()).to.deep.equal(['#3 Xena', '#8 Xena']);
+    await search.fill('slow');
+    await room.getByText('Showing 0 to 0 of 0 results').waitFor();
+    await room.getByText('No chats match “slow”.').waitFor();
+    await search.fill('walt@example.com');
+    await room.getByText('Showing 1 to 1 of 1 results').waitFor();
+    await room.locator('tbody tr').first().click();
+    await page.getByRole('dialog').getByText('Hi, I am Walt').waitFor();
+  });
+
+  it('fits every report on a phone: readable day labels, whole agent figures, one-line dates, full feedback, no days before the widget', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await signIn(page, seeded.token);
+    const inView = async (locator: ReturnType<Page['locator']>) => {
+      const box = await locator.boundingBox();
+      expect(box, 'on the page').to.not.equal(null);
+      expect(
+        (box?.x ?? -1) >= 0 && (box?.x ?? 0) + (box?.width ?? 0) <= 390,
+        `${await locator.innerText()} inside the 390 px screen`,
+      ).to.equal(true);
+      return box;
+    };
+
+    await page.goto(at('/reports/overview'));
+    await chooseMarchInNewYork(page);
+    const overview = page.getByRole('region', { name: 'Overview of support' });
+    await page.waitForFunction(() => document.querySelector('.reports__stat dd')?.textContent === '6');
+    // Every figure of an agent, not only the first four columns.
+    const ben = overview.locator('tbody tr', { hasText: 'Ben' });
+    expect(await ben.locator('td').count()).to.equal(8);
+    for (const cell of await ben.locator('td').all()) await inView(cell);
+    expect(await ben.locator('td').last().innerText()).to.equal('9');
+    // Each figure carries its name beside it (the table's head is hidden on a phone).
+    expect(
+      await ben
+        .locator('td')
+        .last()
+        .evaluate((td) => getComputedStyle(td, '::before').content),
+    ).to.equal('"Avg Msgs"');
+    const canvas = await overview.locator('.reports__chart canvas').boundingBox();
+    expect(canvas?.width ?? 999).to.be.at.most(390);
+
+    await page.goto(at('/reports/history'));
+    await page.getByLabel('Time zone').selectOption(ZONE);
+    const history = page.getByRole('region', { name: 'History of support' });
+    await history.getByText('Showing 1 to 7 of 7 results').waitFor();
+    const walt = history.locator('tbody tr', { hasText: 'Walt' });
+    // The date on one line, the feedback whole.
+    const started = await inView(walt.locator('.reports__started time'));
+    expect(started?.height ?? 99).to.be.below(24);
+    await inView(walt.locator('.reports__feedback'));
+    expect(await walt.locator('.reports__feedback').innerText()).to.equal('Slow');
+    await inView(walt.locator('.reports__open'));
+
+    await page.goto(at('/reports/availability'));
+    await page.getByLabel('Time zone').selectOption(ZONE);
+    await page.getByLabel('Date range').selectOption('custom');
+    await page.getByLabel('From', { exact: true }).fill('2026-01-29');
+    await page.getByLabel('To', { exact: true }).fill('2026-02-03');
+    const availability = page.getByRole('region', { name: 'Availability of support' });
+    await page.waitForFunction(() => document.querySelector('.availability__day .availability__label')?.textContent === 'Feb 1');
+    // Jan 29–31 were before the widget was added: left out, and said so; the colours are explained.
+    expect(await availability.locator('.availability__day .availability__label').allTextContents()).to.deep.equal([
+      'Feb 1',
+      'Feb 2',
+      'Feb 3',
+    ]);
+    await availability.getByText('#support was added on Feb 1, 2026: nothing is recorded before that.').waitFor();
+    expect(await availability.getByRole('list', { name: 'Legend' }).locator('li').allInnerTexts()).to.deep.equal([
+      'Online',
+      'Offline',
+      'Not recorded (before the widget was added, or still to come)',
+    ]);
   });
 
   it('draws availability per day with the online share, the DST day included', async () => {

@@ -16,7 +16,7 @@ import {
 } from '../../server/shared/reports';
 import { createUserInDb } from '../factories';
 import { useServer } from '../helpers/app';
-import { NOW, type Seeded, seedReportAccount, ZONE } from './seed';
+import { NOW, type Seeded, seedReportAccount, WIDGET_CREATED, ZONE } from './seed';
 
 describe('reports API', () => {
   let seeded: Seeded;
@@ -198,6 +198,18 @@ describe('reports API', () => {
         ['Online', '2026-03-09T10:00:00.000Z'],
         ['Offline', '2026-03-10T04:00:00.000Z'],
       ]);
+    });
+
+    it('leaves out the days before the widget existed and shows nothing before its creation', async () => {
+      const report = (await get('availability', { tz: ZONE, startDate: '2026-01-30T00:00:00', endDate: '2026-02-02T23:59:59' }).expect(200))
+        .body as AvailabilityReport;
+      expect(report.createdAt).to.equal(WIDGET_CREATED.toISOString());
+      // Jan 30 and 31 were before the widget: no grey "0%" days. Feb 1 starts at its creation (12:00 EST).
+      expect(report.stats.map((d) => d.label)).to.deep.equal(['Feb 1', 'Feb 2']);
+      expect(report.stats[0].entries.map((e) => [e.state, e.start, e.end])).to.deep.equal([
+        ['Offline', '2026-02-01T17:00:00.000Z', '2026-02-02T05:00:00.000Z'],
+      ]);
+      expect(report.stats[1].entries.map((e) => [e.state, e.start])).to.deep.equal([['Offline', '2026-02-02T05:00:00.000Z']]);
     });
 
     it('reads the same instants as other local days in another zone', async () => {

@@ -8,6 +8,7 @@ import type { Types } from 'mongoose';
 import type { Models } from '../../server/models';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import type { PresenceCause } from '../../server/shared/reports';
+import { messageSearchTerms, visitorSearchTerms } from '../../server/shared/searchTerms';
 import { buildConfiguredWidget, createUserInDb } from '../factories';
 import type { TestServer } from '../helpers/app';
 
@@ -15,6 +16,8 @@ export const ZONE = 'America/New_York';
 export const PRO = 'parley_pro_monthly';
 /** The controlled clock of the preset tests: Monday 2026-03-09, 14:00 in New York. */
 export const NOW = new Date('2026-03-09T18:00:00Z');
+/** When the seeded widget was added: Sun 2026-02-01, 12:00 in New York. */
+export const WIDGET_CREATED = new Date('2026-02-01T17:00:00Z');
 
 type SeedChat = {
   at: string;
@@ -128,6 +131,8 @@ export async function seedReportAccount(
     { _id: ce._id },
     { $set: { ...buildConfiguredWidget({ RoomName: 'support' }), tz: ZONE, noAnswerMessageAfterSecs: 120 } },
   );
+  // The widget was added before every seeded fact (the availability report shows nothing before a widget existed).
+  await models.ChatEndpoint.collection.updateOne({ _id: ce._id }, { $set: { createdAt: WIDGET_CREATED } });
   const chatIds = await seedChats(models, account._id, ce._id);
   await models.OfflineMessage.collection.insertMany(
     OFFLINE_AT.map((at) => ({
@@ -190,6 +195,15 @@ async function seedChats(models: Models, accountId: Types.ObjectId, ceId: Types.
       operatorMsgs: c.operatorMsgs,
       discarded: c.discarded ?? false,
       lastSeq: 2,
+      // What the relay keeps as the chat's messages are stored (server/conversations/history.ts).
+      firstLine: `Hi, I am ${c.visitor}`,
+      searchTerms: [
+        ...new Set([
+          ...visitorSearchTerms({ name: c.visitor, email: `${c.visitor.toLowerCase()}@example.com` }),
+          ...messageSearchTerms(`Hi, I am ${c.visitor}`),
+          ...messageSearchTerms('How can I help?'),
+        ]),
+      ],
     });
     await models.Message.insertMany([
       { conversationId: conversation._id, seq: 1, kind: 'msg', from: 'visitor', text: `Hi, I am ${c.visitor}` },

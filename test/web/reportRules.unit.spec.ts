@@ -1,7 +1,15 @@
 /** The report screens' pure rules: custom range rules, the pager line, bar geometry on DST days, popover placement. */
 import { expect } from 'chai';
 import { customDates, downloadName, shortPageUrl } from '../../server/shared/reports';
-import { formatDuration, popoverOnTop, rangeOf, showingLine, stretchGeometry } from '../../web/console/scenes/reports/reportRules';
+import {
+  DAY_LABEL_PX,
+  dayLabelStep,
+  formatDuration,
+  popoverOnTop,
+  rangeOf,
+  showingLine,
+  stretchGeometry,
+} from '../../web/console/scenes/reports/reportRules';
 
 describe('report screen rules', () => {
   const now = new Date('2026-03-09T18:00:00Z');
@@ -49,5 +57,22 @@ describe('report screen rules', () => {
     expect(downloadName(now, 'json', 'overview', 'sales team/é')).to.equal(
       '2026-03-09T18-00-00.000Z_sales-team-e_overview_parley_output.json',
     );
+  });
+
+  it('labels the chart’s days so that no two labels overlap, on a phone as on a desktop', () => {
+    // 30 days on a phone's chart (about 300 px wide): 3 labels fit, one every 10 days.
+    expect(dayLabelStep(30, 300)).to.equal(10);
+    // The same month on a desktop chart (1000 px): 14 labels fit, one every 3 days.
+    expect(dayLabelStep(30, 1000)).to.equal(3);
+    expect(dayLabelStep(7, 1000)).to.equal(1);
+    for (const [days, width] of [
+      [18, 300],
+      [31, 340],
+      [92, 600],
+      [3, 200],
+    ]) {
+      const labels = Math.ceil(days / dayLabelStep(days, width));
+      expect(labels * DAY_LABEL_PX, `${days} days at ${width} px`).to.be.at.most(Math.max(DAY_LABEL_PX, width - 48));
+    }
   });
 });

@@ -18,8 +18,9 @@ export function fetchAvailability(ceId: string, range: RangeParams): Promise<Ava
   return apiRequest<AvailabilityReport>('GET', `${base(ceId)}/availability?${query(range)}`);
 }
 
-export function fetchChats(ceId: string, page: number, perPage: number): Promise<ChatsPage> {
-  return apiRequest<ChatsPage>('GET', `${base(ceId)}/chats?${query({ page, perPage })}`);
+/** A page of the history, newest first; `search`: only the chats found by those words. */
+export function fetchChats(ceId: string, page: number, perPage: number, search = ''): Promise<ChatsPage> {
+  return apiRequest<ChatsPage>('GET', `${base(ceId)}/chats?${query({ page, perPage, ...(search ? { q: search } : {}) })}`);
 }
 
 export function fetchTranscript(ceId: string, chatId: string): Promise<Transcript> {

@@ -1,7 +1,7 @@
 /** The availability report: per room, one bar per day across 24 hours, its online share, and a popover per stretch. */
 import { type SyntheticEvent, useMemo, useState } from 'react';
 import type { ChatEndpointView } from '../../../../server/shared';
-import { type AvailabilityDay, type AvailabilityEntry, PRESENCE_CAUSE_LABELS } from '../../../../server/shared/reports';
+import { type AvailabilityDay, type AvailabilityEntry, PRESENCE_CAUSE_LABELS, todayIn } from '../../../../server/shared/reports';
 import { fetchAvailability } from '../../api/reports';
 import { RoomHead, useReport } from './parts';
 import { formatClock, HOUR_LABELS, popoverOnTop, type RangeChoice, rangeOf, stretchGeometry } from './reportRules';
@@ -31,6 +31,13 @@ function RoomAvailability({ room, range, tz }: { room: ChatEndpointView; range: 
         </div>
       ) : (
         <div className="availability" aria-busy={loading || undefined}>
+          <Legend />
+          {report && query.startDate.slice(0, 10) <= localDate(report.createdAt, tz) && (
+            <p className="availability__since reports__muted">
+              {room.RoomName ? `#${room.RoomName}` : 'This widget'} was added on {formatDay(report.createdAt, tz)}: nothing is recorded
+              before that.
+            </p>
+          )}
           <div className="availability__scale" aria-hidden="true">
             <span className="availability__label" />
             <span className="availability__hours">
@@ -49,6 +56,36 @@ function RoomAvailability({ room, range, tz }: { room: ChatEndpointView; range: 
       )}
     </section>
   );
+}
+
+/** What the bar colours mean. */
+function Legend() {
+  return (
+    <ul className="availability__legend" aria-label="Legend">
+      <li>
+        <span className="availability__swatch availability__stretch--online" aria-hidden="true" />
+        Online
+      </li>
+      <li>
+        <span className="availability__swatch availability__stretch--offline" aria-hidden="true" />
+        Offline
+      </li>
+      <li>
+        <span className="availability__swatch availability__swatch--none" aria-hidden="true" />
+        Not recorded (before the widget was added, or still to come)
+      </li>
+    </ul>
+  );
+}
+
+/** The yyyy-mm-dd date of an instant in a zone. */
+function localDate(iso: string, tz: string): string {
+  return todayIn(tz, new Date(iso));
+}
+
+/** "Mar 5, 2026" in a zone. */
+function formatDay(iso: string, tz: string): string {
+  return new Intl.DateTimeFormat('en-US', { timeZone: tz, dateStyle: 'medium' }).format(new Date(iso));
 }
 
 function DayBar({ day, tz }: { day: AvailabilityDay; tz: string }) {

@@ -1,6 +1,7 @@
 /** Chats per day as bars, drawn with uPlot (loaded with this module only). */
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
+import { dayLabelStep } from './reportRules';
 
 export function ChatsChart({ days }: { days: { day: string; chats: number }[] }) {
   const box = useRef<HTMLDivElement>(null);
@@ -11,7 +12,8 @@ export function ChatsChart({ days }: { days: { day: string; chats: number }[] })
     // One bar per day of the report, labelled with its own date (not an instant: days differ by zone).
     const xs = days.map((_, i) => i);
     const ys = days.map((d) => d.chats);
-    const step = Math.max(1, Math.ceil(days.length / 10));
+    // As many day labels as fit side by side at the chart's width, on whole steps of days.
+    const step = (u: uPlot) => dayLabelStep(days.length, u.width);
     const label = (i: number) => {
       const day = days[i]?.day;
       return day
@@ -33,7 +35,7 @@ export function ChatsChart({ days }: { days: { day: string; chats: number }[] })
           {
             stroke: '#5b6478',
             grid: { show: false },
-            splits: () => xs.filter((i) => i % step === 0),
+            splits: (u) => xs.filter((i) => i % step(u) === 0),
             values: (_u, splits) => splits.map(label),
           },
           {

@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import type { ChatEndpointView } from '../../../../server/shared';
 import { type ChatRecord, DOWNLOAD_CHAT_LIMIT, HISTORY_PAGE_SIZE, shortPageUrl, type Transcript } from '../../../../server/shared/reports';
+import { SEARCH_QUERY_MAX } from '../../../../server/shared/searchTerms';
 import { downloadReport, fetchChats, fetchTranscript } from '../../api/reports';
 import { Dialog } from '../../components/Dialog';
 import { Button } from '../../components/ui';
@@ -20,15 +21,40 @@ export function HistoryReportView({ rooms, tz }: { rooms: ChatEndpointView[]; tz
 
 function RoomHistory({ room, tz }: { room: ChatEndpointView; tz: string }) {
   const [page, setPage] = useState(0);
+  const [typed, setTyped] = useState('');
+  const [search, setSearch] = useState('');
   const [open, setOpen] = useState<ChatRecord | null>(null);
-  const { data, loading } = useReport(() => fetchChats(room.Id, page, HISTORY_PAGE_SIZE), [room.Id, page]);
+  // The search runs once typing pauses, from its first page.
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      setSearch(typed.trim());
+      setPage(0);
+    }, SEARCH_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [typed]);
+  const { data, loading } = useReport(() => fetchChats(room.Id, page, HISTORY_PAGE_SIZE, search), [room.Id, page, search]);
 
   const chats = data?.chats ?? [];
   const total = data?.totalChats ?? 0;
+  const searchId = `history-search-${room.Id}`;
   return (
     <section className="card reports__room" aria-label={`History of ${room.RoomName}`}>
       {/* The console's buttons fetch the newest chats, page 0 (spec section 7); the server streams any number. */}
       <RoomHead room={room} download={(format) => downloadReport(room, 'chats', format, { limit: DOWNLOAD_CHAT_LIMIT })} />
+      <div className="reports__search">
+        <label className="field__label" htmlFor={searchId}>
+          Search chats
+        </label>
+        <input
+          id={searchId}
+          type="search"
+          className="field__input"
+          placeholder="Name, e-mail or words in the chat"
+          maxLength={SEARCH_QUERY_MAX}
+          value={typed}
+          onChange={(e) => setTyped(e.target.value)}
+        />
+      </div>
       <div className="reports__history-wrap" aria-busy={loading || undefined}>
         <table className="reports__table reports__history">
           <thead>
@@ -38,6 +64,9 @@ function RoomHistory({ room, tz }: { room: ChatEndpointView; tz: string }) {
               <th scope="col">Agent</th>
               <th scope="col">Rating</th>
               <th scope="col">Feedback</th>
+              <th scope="col">
+                <span className="sr-only">Transcript</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -46,27 +75,36 @@ function RoomHistory({ room, tz }: { room: ChatEndpointView; tz: string }) {
                 key={c.id}
                 tabIndex={0}
                 className="reports__row"
+                aria-label={`Chat #${c.number} with ${c.visitor.label}: open its transcript`}
                 onClick={() => setOpen(c)}
                 onKeyDown={(e) => e.key === 'Enter' && setOpen(c)}
               >
-                <td>
-                  {formatTime(c.startedAt, tz)}
+                <td className="reports__started">
+                  <time dateTime={c.startedAt}>{formatTime(c.startedAt, tz)}</time>
                   <ChatDetails chat={c} tz={tz} />
                 </td>
-                <td>{c.visitor.name || c.visitor.email || 'Visitor'}</td>
-                <td>{c.agentName || <span className="reports__muted">Missed</span>}</td>
-                <td>
+                <td className="reports__visitor">
+                  <span className="reports__who">
+                    <span className="reports__number">#{c.number}</span> {c.visitor.label}
+                  </span>
+                  {c.firstLine && <span className="reports__first-line">{c.firstLine}</span>}
+                </td>
+                <td className="reports__agent">{c.agentName || <span className="reports__muted">Missed</span>}</td>
+                <td className="reports__rating-cell">
                   {c.chatRating && (
                     <span className={`reports__rating reports__rating--${c.chatRating}`}>{c.chatRating === 'up' ? 'Up' : 'Down'}</span>
                   )}
                 </td>
                 <td className="reports__feedback">{c.chatFeedback}</td>
+                <td className="reports__open">
+                  <span aria-hidden="true">Transcript ›</span>
+                </td>
               </tr>
             ))}
             {!loading && chats.length === 0 && (
-              <tr>
-                <td colSpan={5} className="reports__muted">
-                  No chats yet.
+              <tr className="reports__none">
+                <td colSpan={6} className="reports__muted">
+                  {search ? `No chats match “${search}”.` : 'No chats yet.'}
                 </td>
               </tr>
             )}
@@ -89,6 +127,9 @@ function RoomHistory({ room, tz }: { room: ChatEndpointView; tz: string }) {
   );
 }
 
+/** How long typing pauses before the search runs. */
+const SEARCH_PAUSE_MS = 300;
+
 /** Hover details of a row: Started, Ended, First seen, Page, ID and identity traits. */
 function ChatDetails({ chat, tz }: { chat: ChatRecord; tz: string }) {
   const v = chat.visitor;
@@ -99,7 +140,7 @@ function ChatDetails({ chat, tz }: { chat: ChatRecord; tz: string }) {
     traits = [];
   }
   return (
-    <dl className="reports__details" role="tooltip">
+    <dl className="reports__details">
       <dt>Started</dt>
       <dd>{formatTime(chat.startedAt, tz)}</dd>
       <dt>Ended</dt>
@@ -141,7 +182,7 @@ function TranscriptDialog({ ceId, chat, tz, onClose }: { ceId: string; chat: Cha
   }, [ceId, chat]);
 
   return (
-    <Dialog open={chat !== null} title={chat ? `${chat.title} · ${chat.visitor.name || 'Visitor'}` : ''} onClose={onClose}>
+    <Dialog open={chat !== null} title={chat ? `${chat.title} · ${chat.visitor.label}` : ''} onClose={onClose}>
       {chat && (
         <div className="reports__transcript">
           <p className="reports__muted">

@@ -82,3 +82,14 @@ export const HOUR_LABELS = Array.from({ length: 12 }, (_, i) => i * 2);
 export function popoverOnTop(barBottom: number, viewportHeight: number): boolean {
   return viewportHeight - barBottom < POPOVER_FLIP_PX;
 }
+
+/** Width one day label of the chart ("Mar 28") takes with room around it, in CSS pixels. */
+export const DAY_LABEL_PX = 64;
+/** Width of the chart's value axis, beside the days. */
+const VALUE_AXIS_PX = 48;
+
+/** Every how many days the chart labels a day, so that its labels never overlap at `chartWidth` pixels. */
+export function dayLabelStep(days: number, chartWidth: number): number {
+  const fit = Math.max(1, Math.floor((chartWidth - VALUE_AXIS_PX) / DAY_LABEL_PX));
+  return Math.max(1, Math.ceil(days / fit));
+}
