@@ -3,6 +3,7 @@ import type { Types } from 'mongoose';
 import type { ConversationContext } from '../conversations/context';
 import { serialised } from '../conversations/history';
 import { record, WidgetRefusal } from '../conversations/record';
+import { ownerTextPlain } from '../ownerText';
 import { escapeMrkdwn } from '../shared/mrkdwn';
 import { findNode, type TreeNode } from '../shared/questionGroups';
 import { askQuestion, sayAsWidget } from './askFirstQuestion';
@@ -37,7 +38,9 @@ export async function answerQuestion(
   );
   if (!taken) return;
   const { node, parent, top } = found;
-  await queueThreadNote(ctx, conversation, `:ballot_box_with_check: ${escapeMrkdwn(parent?.text ?? '')} → *${escapeMrkdwn(node.text)}*`);
+  // The labels as the visitor saw them (plain words), escaped for Slack.
+  const asked = escapeMrkdwn(ownerTextPlain(parent?.text ?? ''));
+  await queueThreadNote(ctx, conversation, `:ballot_box_with_check: ${asked} → *${escapeMrkdwn(ownerTextPlain(node.text))}*`);
   const ce = await ctx.models.ChatEndpoint.findById(conversation.ceId);
   if (!ce) return;
   const action = node.action ?? '';
@@ -49,8 +52,7 @@ export async function answerQuestion(
     return;
   }
   if (action === 'customResponse') {
-    const html = sanitiseQuestionHtml(node.customResponseText ?? '');
-    if (html) await sayAsWidget(ctx, conversation, ce, html);
+    await sayAsWidget(ctx, conversation, ce, sanitiseQuestionHtml(node.customResponseText ?? ''));
     return;
   }
   if (action && !['new', 'next', 'form', 'customResponse'].includes(action)) {

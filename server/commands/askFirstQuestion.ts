@@ -8,6 +8,7 @@ import { serialised } from '../conversations/history';
 import { type OpenConversation, record } from '../conversations/record';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { QuestionGroupDocument } from '../models/QuestionGroup';
+import { ownerTextPlain, renderOwnerText } from '../ownerText';
 import { escapeMrkdwn } from '../shared/mrkdwn';
 import type { TreeNode } from '../shared/questionGroups';
 import { sanitiseQuestionHtml, treeOf } from './questionGroups';
@@ -52,34 +53,27 @@ export async function askQuestion(
         seq: reserved.lastSeq,
         groupUid,
         nodeId: question.id,
-        text: question.text,
-        answers: question.children.filter((a) => !a.isQ).map((a) => ({ nodeId: a.id, text: a.text })),
+        // Labels are plain text in the widget: Markdown's markers are taken off, never shown.
+        text: ownerTextPlain(question.text),
+        answers: question.children.filter((a) => !a.isQ).map((a) => ({ nodeId: a.id, text: ownerTextPlain(a.text) })),
       },
       { conversationId: String(conversation._id) },
     );
   });
 }
 
-/** A message from the widget itself (a group's prompt, an answer's custom response): sanitised HTML and its plain text. */
+/**
+ * A message from the widget itself (a group's prompt, an answer's custom response), written by the owner in Markdown
+ * or the allowed tags: its sanitised HTML and plain text (server/ownerText.ts).
+ */
 export async function sayAsWidget(
   ctx: ConversationContext,
   conversation: Pick<OpenConversation, '_id' | 'visitorId'>,
   ce: ChatEndpointDocument,
-  html: string,
+  ownerText: string,
 ): Promise<void> {
+  const { text, html } = renderOwnerText(ownerText);
+  if (!text.trim()) return;
   const author = { name: ce.agentLabel || 'Support', avatarUrl: ce.teamAvatarOn ? ce.teamAvatarUrl : '' };
-  await serialised(String(conversation._id), () =>
-    record(ctx, conversation, { kind: 'msg', from: 'operator', text: plain(html), html, author }),
-  );
-}
-
-function plain(html: string): string {
-  return html
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&');
+  await serialised(String(conversation._id), () => record(ctx, conversation, { kind: 'msg', from: 'operator', text, html, author }));
 }

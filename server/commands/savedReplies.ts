@@ -1,15 +1,14 @@
 /**
  * Saved replies of a widget: stored with the response HTML-entity encoded, presented decoded, and rendered
- * for the widget (text and a small sanitised HTML) and for Slack.
+ * (Markdown or the few allowed tags, server/ownerText.ts) for the widget (text and a small sanitised HTML) and for Slack.
  */
 import he from 'he';
 import { isValidObjectId } from 'mongoose';
-import sanitizeHtml from 'sanitize-html';
 import { NotFoundError, ValidationError } from '../errors';
 import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { SavedReplyDocument } from '../models/SavedReply';
-import { escapeMrkdwn } from '../shared/mrkdwn';
+import { renderOwnerText } from '../ownerText';
 import type { SavedReplyInput, SavedReplyView } from '../shared/savedReplies';
 import type { SavedRepliesWritten } from './autoSendReplies';
 
@@ -87,32 +86,13 @@ export async function deleteSavedReply(deps: SavedReplyDeps, ce: ChatEndpointDoc
   deps.autoReplies.changed(ce._id);
 }
 
-/** A decoded response as the widget shows it: plain text, and HTML keeping links, bold and line breaks. */
+/** A decoded response as the widget shows it: plain text, and HTML with its bold, italics, links and line breaks. */
 export function renderForWidget(decoded: string): { text: string; html: string } {
-  const withBreaks = decoded.replace(/\r?\n/g, '<br>');
-  const html = sanitizeHtml(withBreaks, {
-    allowedTags: ['a', 'strong', 'b', 'em', 'i', 'br'],
-    allowedAttributes: { a: ['href', 'target', 'rel'] },
-    allowedSchemes: ['http', 'https', 'mailto'],
-    transformTags: { a: sanitizeHtml.simpleTransform('a', { target: '_blank', rel: 'noopener noreferrer' }) },
-  });
-  const text = he.decode(sanitizeHtml(decoded.replace(/<br\s*\/?>/gi, '\n'), { allowedTags: [], allowedAttributes: {} }));
+  const { text, html } = renderOwnerText(decoded);
   return { text, html };
 }
 
-/** The same response as Slack mrkdwn: links as <url|label>, bold as *…*, everything else escaped. */
+/** The same response as Slack mrkdwn: links as <url|label>, bold as *…*, italics as _…_, every text piece escaped. */
 export function renderForSlack(decoded: string): string {
-  const parts: string[] = [];
-  const tag = /<a\s[^>]*href="([^"]*)"[^>]*>([\s\S]*?)<\/a>|<(strong|b)>([\s\S]*?)<\/\3>|<br\s*\/?>/gi;
-  let at = 0;
-  for (const m of decoded.matchAll(tag)) {
-    parts.push(escapeMrkdwn(he.decode(sanitizeHtml(decoded.slice(at, m.index), { allowedTags: [], allowedAttributes: {} }))));
-    if (m[1] !== undefined)
-      parts.push(/^(https?:|mailto:)/i.test(m[1]) ? `<${m[1]}|${escapeMrkdwn(m[2] ?? '')}>` : escapeMrkdwn(m[2] ?? ''));
-    else if (m[3] !== undefined) parts.push(`*${escapeMrkdwn(m[4] ?? '')}*`);
-    else parts.push('\n');
-    at = (m.index ?? 0) + m[0].length;
-  }
-  parts.push(escapeMrkdwn(he.decode(sanitizeHtml(decoded.slice(at), { allowedTags: [], allowedAttributes: {} }))));
-  return parts.join('');
+  return renderOwnerText(decoded).mrkdwn;
 }

@@ -4,6 +4,7 @@ import { escapeHtml } from '../escapeHtml';
 import type { MailMessage } from '../mail';
 import type { Models } from '../models';
 import type { ConversationDocument } from '../models/Conversation';
+import { sanitizeMessageHtml } from '../ownerText';
 
 export async function transcriptMail(
   models: Models,
@@ -18,7 +19,13 @@ export async function transcriptMail(
     const files = m.files.length > 0 ? ` [${m.files.map((f) => f.name).join(', ')}]` : '';
     // Operator replies are Slack mrkdwn: the mail shows their formatting (html) or plain words, never *asterisks*.
     const plain = m.from === 'operator' ? withoutMarkers(m.text) : m.text;
-    return { who, at, text: `${plain}${files}`, html: m.from === 'operator' && m.html ? `${m.html}${escapeHtml(files)}` : '' };
+    // Their HTML (Slack's formatting, or an owner's Markdown) was sanitised when stored, and is once more for the mail.
+    return {
+      who,
+      at,
+      text: `${plain}${files}`,
+      html: m.from === 'operator' && m.html ? `${sanitizeMessageHtml(m.html)}${escapeHtml(files)}` : '',
+    };
   });
   const title = `Transcript of your chat with ${labels.widgetName} (#${conversation.number})`;
   return {

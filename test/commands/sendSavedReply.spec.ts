@@ -61,6 +61,35 @@ describe('sendSavedReply', () => {
     expect(stored?.firstResponseAt).to.be.instanceOf(Date);
   });
 
+  it('shows Markdown bold, italics and links as formatting in the widget, in Slack and in the transcript mail', async () => {
+    await request(server.url)
+      .post(`/v1/chat_endpoints/${widget.ceId}/saved_replies`)
+      .set('Authorization', `Bearer ${widget.token}`)
+      .send({
+        label: 'Returns',
+        response: '**Free** returns _within 30 days_: [our policy](https://shop.example.com/returns)',
+        shortcut: 'ret',
+      })
+      .expect(200);
+    await sendSavedReply(server.parley.relay, { conversationId: String(conversation._id), shortcut: 'ret', operator });
+    const frame = await socket.next('msg', (f) => f.message.from === 'operator');
+    expect(frame.message.text).to.equal('Free returns within 30 days: our policy');
+    expect(frame.message.html).to.equal(
+      '<strong>Free</strong> returns <em>within 30 days</em>: <a href="https://shop.example.com/returns" target="_blank" rel="noopener noreferrer">our policy</a>',
+    );
+    await eventually(async () => expect(threadPosts()).to.have.length(1));
+    expect(threadPosts()[0]?.text).to.equal('*Free* returns _within 30 days_: <https://shop.example.com/returns|our policy>');
+
+    socket.send({ t: 'end' });
+    await socket.next('ended');
+    socket.send({ t: 'transcript', email: 'tom@example.com' });
+    await eventually(async () => expect((await server.outbox.latestTo('tom@example.com'))?.text).to.include('Free returns within 30 days'));
+    const mail = await server.outbox.latestTo('tom@example.com');
+    expect(mail?.text).to.not.include('**');
+    expect(mail?.html).to.include('<strong>Free</strong> returns <em>within 30 days</em>');
+    expect(mail?.html).to.include('href="https://shop.example.com/returns"');
+  });
+
   it('finds a reply by id as well as by shortcut', async () => {
     const reply = await server.models.SavedReply.findOne({ ceId: widget.ceId });
     await sendSavedReply(server.parley.relay, { conversationId: String(conversation._id), replyId: String(reply?._id), operator });

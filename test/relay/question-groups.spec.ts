@@ -32,6 +32,9 @@ describe('question groups in a conversation', () => {
             children: [{ text: 'Which plan?', isQ: true, children: [answer('Pro', 'next'), answer('Business', 'form')] }],
           }),
           answer('Support', 'customResponse', { customResponseText: '<b>Check</b> our docs<script>x</script>' }),
+          answer('**Billing**', 'customResponse', {
+            customResponseText: '**Invoices** are in _Account_: [open it](https://app.example/account)',
+          }),
           answer('Another team', ce.Uuid),
           answer('Nothing', ''),
         ],
@@ -85,7 +88,7 @@ describe('question groups in a conversation', () => {
     const first = await socket.next('question');
     expect(first.groupUid).to.equal(groupUid);
     expect(first.text).to.equal('What do you need?');
-    expect(first.answers.map((a) => a.text)).to.deep.equal(['Sales', 'Support', 'Another team', 'Nothing']);
+    expect(first.answers.map((a) => a.text)).to.deep.equal(['Sales', 'Support', 'Billing', 'Another team', 'Nothing']);
     expect(first.seq).to.be.greaterThan(prompt.message.seq);
     pick(first, 'Sales');
     const child = await socket.next('question', (q) => q.text === 'Which plan?');
@@ -109,6 +112,16 @@ describe('question groups in a conversation', () => {
     pick(await socket.next('question'), 'Support');
     const custom = await socket.next('msg', (f) => f.message.from === 'operator' && f.message.text.includes('docs'));
     expect(custom.message.html).to.equal('<b>Check</b> our docs');
+
+    // Markdown in an answer and its custom response: formatting in the widget, plain words in the buttons and in Slack.
+    await startQuestionGroup(server.parley.relay, { conversationId, uid: groupUid });
+    pick(await socket.next('question'), 'Billing');
+    const billing = await socket.next('msg', (f) => f.message.from === 'operator' && f.message.text.includes('Invoices'));
+    expect(billing.message.text).to.equal('Invoices are in Account: open it');
+    expect(billing.message.html).to.equal(
+      '<strong>Invoices</strong> are in <em>Account</em>: <a href="https://app.example/account" target="_blank" rel="noopener noreferrer">open it</a>',
+    );
+    await eventually(async () => expect(await notes()).to.include(':ballot_box_with_check: What do you need? → *Billing*'));
 
     await startQuestionGroup(server.parley.relay, { conversationId, uid: groupUid });
     const again = await socket.next('question');

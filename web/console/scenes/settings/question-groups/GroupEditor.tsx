@@ -8,6 +8,7 @@ import { normaliseTree, QUESTION_GROUP_LIMITS, type TreeNode } from '../../../..
 import { ApiError, messageOf } from '../../../api';
 import { type QuestionGroup, saveQuestionGroup } from '../../../api/settingsFeatures';
 import { CheckIcon } from '../../../components/icons';
+import { MarkdownHint } from '../../../components/MarkdownHint';
 import { Alert, Button, TextField } from '../../../components/ui';
 import { QuestionTree, type RoomChoice } from './QuestionTree';
 import { type GroupDraft, groupErrors, hasErrors, newNodeId, newQuestion, parseTreeJson } from './tree';
@@ -165,7 +166,9 @@ export function GroupEditor({
         {shown.prompt ? (
           <p className="field__error">{shown.prompt}</p>
         ) : (
-          <p className="field__hint">Shown above the first question. Links and bold text are kept.</p>
+          <p className="field__hint">
+            Shown above the first question. <MarkdownHint />
+          </p>
         )}
       </div>
       <div className="qtree" role="group" aria-label="Questions and answers">

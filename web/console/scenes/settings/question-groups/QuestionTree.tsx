@@ -236,7 +236,7 @@ function AnswerNode({ node, ctx }: { node: TreeNode; ctx: NodeCtx }) {
                 className="field__input"
                 rows={2}
                 aria-label="Custom response"
-                placeholder="What the visitor sees (links and bold allowed)"
+                placeholder="What the visitor sees: **bold**, _italic_, [link](https://…)"
                 value={node.customResponseText ?? ''}
                 onChange={(e) => onChange(updateNode(tree, node.id, (n) => ({ ...n, customResponseText: e.target.value })))}
               />

@@ -4,6 +4,7 @@ import { SAVED_REPLY_LIMITS } from '../../../../../server/shared/savedReplies';
 import { messageOf } from '../../../api';
 import { type SavedReply, saveSavedReply } from '../../../api/settingsFeatures';
 import { Dialog } from '../../../components/Dialog';
+import { MarkdownHint } from '../../../components/MarkdownHint';
 import { Alert, Button, TextField } from '../../../components/ui';
 
 export type ReplyEditing = { reply: SavedReply | null };
@@ -117,7 +118,9 @@ function ReplyForm({
           aria-invalid={tried && responseMissing ? true : undefined}
           onChange={(e) => setResponse(e.target.value)}
         />
-        <p className="field__hint">Links, bold text and line breaks are kept.</p>
+        <p className="field__hint">
+          <MarkdownHint /> Line breaks are kept.
+        </p>
       </div>
       <label className="switch-row">
         <input type="checkbox" checked={autoSend} onChange={(e) => setAutoSend(e.target.checked)} />
