@@ -7,11 +7,12 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { buildWidget } from '../../scripts/build';
+import { TERMS_VERSION } from '../../server/shared/constants';
 import { signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
 import { useBrowser } from '../helpers/browser';
 import { ACME, ALICE, firstWidgetId, setUpWidget } from '../slack/helpers';
-import { waitFor } from './widgetHelpers';
+import { threadWith, waitFor } from './widgetHelpers';
 
 type Widget = { uuid: string; ceId: string; channel: string; token: string };
 
@@ -76,13 +77,24 @@ describe('operator in Slack (browser, sandbox operator page and demo site)', fun
     expect(await browser.page.evaluate(() => (window as unknown as { parley: { isOnline(): boolean } }).parley.isOnline())).to.equal(true);
   });
 
-  it('sends a saved reply by its shortcut into the visitor’s widget', async () => {
+  it('sends a saved reply by its shortcut into the visitor’s widget, its Markdown shown as bold and italics', async () => {
     const widget = await configuredWidget();
     await request(server.url)
       .post(`/v1/chat_endpoints/${widget.ceId}/saved_replies`)
       .set('Authorization', `Bearer ${widget.token}`)
-      .send({ label: 'Shipping times', response: 'We ship within 2 days &amp; track every parcel.', shortcut: 'ship' })
+      .send({ label: 'Shipping times', response: 'We ship within **2 days** &amp; track _every_ parcel.', shortcut: 'ship' })
       .expect(200);
+    // The owner is told how to write bold, italics and links where the reply is written.
+    const ce = await server.models.ChatEndpoint.findById(widget.ceId);
+    await server.models.User.updateMany({ accountId: ce?.accountId }, { $set: { ActiveTOSPP: TERMS_VERSION } });
+    const owner = await browser.newPage();
+    await owner.context().addCookies([{ name: 'auth_token', value: widget.token, url: server.url }]);
+    await owner.goto(`${server.url}/app/#/settings/${widget.ceId}/saved-replies`);
+    await owner.getByRole('button', { name: 'Create new reply' }).click();
+    const hint = owner.getByRole('dialog').locator('.field__hint', { hasText: '**bold**' });
+    expect(await hint.innerText()).to.equal(
+      'Write **bold**, _italic_ and [a link](https://example.com); a bare web address becomes a link too. Line breaks are kept.',
+    );
     const panel = await openWidget(browser.page, widget);
     await panel.input.fill('How fast do you ship?');
     await panel.input.press('Enter');
@@ -98,6 +110,12 @@ describe('operator in Slack (browser, sandbox operator page and demo site)', fun
     const reply = panel.log.locator('.msg.operator', { hasText: 'We ship within 2 days & track every parcel.' });
     await reply.waitFor();
     expect(await reply.count()).to.equal(1);
+    // Formatting, never the markers: the visitor sees bold and italics, the thread Slack's own *bold* and _italics_.
+    await reply.locator('strong', { hasText: '2 days' }).waitFor();
+    await reply.locator('em', { hasText: 'every' }).waitFor();
+    expect(await reply.innerText()).to.not.match(/[*_]/);
+    const thread = await waitFor('the saved reply in the thread', async () => threadWith(server, widget.channel, 'We ship within'));
+    expect(thread.replies.map((r) => r.text)).to.include('We ship within *2 days* &amp; track _every_ parcel.');
   });
 
   it('writes to Parley in its Messages tab and gets its help reply with a link to the console', async () => {
