@@ -105,9 +105,15 @@ describe('reports (browser)', function () {
     const rows = parseCsv(csv.text) as string[][];
     expect(rows).to.have.length(8);
     expect(rows.find((r) => r[3] === 'Xena' && r[5] === 'Ben')?.[7]).to.equal("'=SUM(A1:A9)");
-    const json = JSON.parse((await download(page, room, 'Download JSON')).text);
+    // Nobody answered Zoe: her chat's First Response is empty, not a made-up year-1 date.
+    expect(rows[0][8]).to.equal('First Response');
+    expect(rows.find((r) => r[3] === 'Zoe')?.[8]).to.equal('');
+    const jsonFile = await download(page, room, 'Download JSON');
+    expect(jsonFile.file).to.match(/Z_support_history_parley_output\.json$/);
+    const json = JSON.parse(jsonFile.text);
     expect(json.totalChats).to.equal(7);
     expect(json.chats[0].visitor.name).to.equal('Vera');
+    expect(json.chats.find((c: { visitor: { name: string } }) => c.visitor.name === 'Zoe').firstResponseAt).to.equal('');
   });
 
   it('names each history row by chat number, visitor and first line, shows that it opens a transcript, and finds chats', async () => {
