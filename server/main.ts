@@ -13,6 +13,7 @@ import { type StripeSandboxTuning, startStripeSandbox } from './billing/sandbox'
 import { forgetPlaintextApiKeys } from './commands/apiKeys';
 import { AutoSendReplies } from './commands/autoSendReplies';
 import { sweepExports } from './commands/gdprExport';
+import { startRetention } from './commands/retention';
 import { type Config, ConfigError, loadConfig } from './config';
 import { startEmbeddedMongo } from './embedded-mongo';
 import { createApp } from './http/app';
@@ -175,6 +176,9 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     relay.start(server);
     const assistant = startAssistant(relay);
     cleanups.push(() => assistant.stop());
+    // Data retention's daily pass (accounts that set retentionDays); every process runs it, each conversation counted once.
+    const retention = startRetention({ models, logger });
+    cleanups.push(() => retention.stop());
     // Run first on close: the load balancer stops sending visitors here (given the drain time to notice) while
     // this process still serves, then the rest closes.
     cleanups.push(async () => {

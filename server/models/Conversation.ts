@@ -56,6 +56,11 @@ export interface Conversation {
   operatorMsgs: number;
   /** Set when the visitor was erased (GDPR): the visitor, the messages and the files are gone, the count stays. */
   erasedAt: Date | null;
+  /**
+   * Set by data retention just before the conversation is deleted (after it was counted in DeletedConversations):
+   * absent on every other conversation, so a retention pass that stopped half-way never counts one twice.
+   */
+  purgedAt?: Date;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -94,6 +99,7 @@ export const ConversationSchema = new Schema<Conversation>(
     visitorMsgs: { type: Number, default: 0 },
     operatorMsgs: { type: Number, default: 0 },
     erasedAt: { type: Date, default: null },
+    purgedAt: { type: Date },
   },
   { timestamps: true },
 );

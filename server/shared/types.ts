@@ -48,6 +48,8 @@ export type AccountRecord<D> = {
   expMonth: number | null;
   expYear: number | null;
   GDPRExportSignedURL: string;
+  /** Conversations older than this many days are deleted by the daily retention job; null keeps them all. */
+  retentionDays: number | null;
 };
 
 export type AccountView = AccountRecord<string> & {

@@ -1,9 +1,11 @@
 /** Account and billing calls under /v1/accounts/{id}: plans, Checkout, the payment portal, invoices, usage, Account Info. */
 import { type Response, Router } from 'express';
 import { refreshQuota } from '../../billing';
+import { setRetention } from '../../commands/retention';
 import { AuthorizationError, ValidationError } from '../../errors';
 import { authOf, requireAuth } from '../../http/auth';
 import { type Validated, validate } from '../../http/validate';
+import { RetentionSchema } from '../../shared/retention';
 import type { InvoiceView, NextInvoiceView } from '../../shared/types';
 import { ownAccount } from '../chat-endpoints/access';
 import { loadCurrentUser } from '../users/currentUser';
@@ -26,6 +28,13 @@ export function accountsRouter({ config, models, billing }: ApiDeps): Router {
     const owned = await account(res, req.params.id);
     requireAdmin(res);
     await billing.updateInfo(owned, authOf(res).user.email, req.body);
+    res.json(await loadCurrentUser(models, authOf(res).user));
+  });
+
+  router.put('/accounts/:id/retention', auth, validate(RetentionSchema), async (req: Validated<typeof RetentionSchema>, res) => {
+    const owned = await account(res, req.params.id);
+    requireAdmin(res);
+    await setRetention(models, owned._id, req.body);
     res.json(await loadCurrentUser(models, authOf(res).user));
   });
 

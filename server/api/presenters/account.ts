@@ -46,6 +46,7 @@ export function presentAccount(
     expMonth: account.expMonth,
     expYear: account.expYear,
     GDPRExportSignedURL: viewerIsAdmin ? liveLink(account.GDPRExportSignedURL) : '',
+    retentionDays: account.retentionDays ?? null,
     apiKey: viewerIsAdmin ? keys.apiKey : '',
     zapierApiKey: viewerIsAdmin ? keys.zapierApiKey : '',
   };

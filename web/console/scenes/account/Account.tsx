@@ -14,6 +14,7 @@ import { BillingInfoSection } from './BillingInfoSection';
 import { GdprSection } from './GdprSection';
 import { InvoicesSection } from './InvoicesSection';
 import { PlanSection } from './PlanSection';
+import { RetentionSection } from './RetentionSection';
 import { UsageSection } from './UsageSection';
 import { UsersSection } from './UsersSection';
 
@@ -65,6 +66,7 @@ export function Account() {
           <UsersSection />
           <ApiKeysSection />
           <GdprSection />
+          <RetentionSection />
         </>
       )}
     </div>
