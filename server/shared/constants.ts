@@ -82,6 +82,7 @@ export const ERROR_CODES = {
   isArchived: 'is_archived',
   privateChannel: 'private_channel',
   teamAvatarInUse: 'team_avatar_in_use',
+  storageUnavailable: 'storage_unavailable',
 } as const;
 /** Parley's own error codes (the widget protocol's codes are listed in widget-constants.ts). */
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

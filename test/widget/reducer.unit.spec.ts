@@ -389,6 +389,13 @@ describe('widget panel reducer', () => {
       ]);
     });
 
+    it('try_again for a message (the server could not store it): resends it later with the same clientId, not failed', () => {
+      const state = run(resumed(1), { a: 'send', text: 'disk full', clientId: 'client-ffff2' }).state;
+      const { effects } = run(state, { t: 'error', code: 'try_again', message: 'Not saved', clientId: 'client-ffff2' });
+      expect(effects).to.deep.include({ k: 'resendLater', clientId: 'client-ffff2' });
+      expect(of(effects, 'fail')).to.deep.equal([]);
+    });
+
     it('refusing the first message of a conversation: marks it failed, and nothing is ongoing', () => {
       const state = run(fresh(), { a: 'expand' }, welcome(null), { a: 'send', text: 'hi', clientId: 'client-gggg1' }).state;
       const { state: after, effects } = run(state, {

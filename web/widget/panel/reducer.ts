@@ -369,7 +369,8 @@ function unknownFrame(_frame: never, b: Builder): Step {
 }
 
 function refused(b: Builder, code: string, message: string, clientId: string | undefined): Builder {
-  if (clientId && code === 'rate_limited') b.do({ k: 'resendLater', clientId });
+  // Both say "not now": the same message goes again a little later, with its clientId, so it is stored once.
+  if (clientId && (code === 'rate_limited' || code === 'try_again')) b.do({ k: 'resendLater', clientId });
   else if (clientId) {
     b.do({ k: 'fail', clientId, reason: code === 'too_large' ? 'Too long' : 'Not sent' });
     if (b.state.startedLocally) {
