@@ -123,7 +123,12 @@ export const STORAGE_UNAVAILABLE_MESSAGE = 'Parley cannot save changes right now
 export function asCodedError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   if (isStorageUnavailable(error)) {
-    return new AppError(STORAGE_UNAVAILABLE_MESSAGE, { status: 503, code: ERROR_CODES.storageUnavailable, isReportable: true, cause: error });
+    return new AppError(STORAGE_UNAVAILABLE_MESSAGE, {
+      status: 503,
+      code: ERROR_CODES.storageUnavailable,
+      isReportable: true,
+      cause: error,
+    });
   }
   return new AppError('An unexpected error occurred, please contact support', {
     status: 500,

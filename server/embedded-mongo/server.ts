@@ -162,7 +162,12 @@ export class WireServer {
           await appended;
         } catch (err) {
           const code = (err as NodeJS.ErrnoException).code;
-          reply = diskRefusal(this.engine.storage.writeProblem() ?? { code: code ?? 'EIO', message: `write could not be made durable: ${(err as Error).message}` });
+          reply = diskRefusal(
+            this.engine.storage.writeProblem() ?? {
+              code: code ?? 'EIO',
+              message: `write could not be made durable: ${(err as Error).message}`,
+            },
+          );
         }
       }
     }

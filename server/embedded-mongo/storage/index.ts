@@ -28,17 +28,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { BSON } from 'bson';
+import type { FileSystem } from './files';
 import { asWriteOp, ImageBuilder } from './image';
 import { JournalWriter, listSegments, StorageCorruptError, scanSegment, segmentName } from './journal';
-import type { FileSystem } from './files';
 import { acquireLock, type DbLock } from './lock';
 import { captureImage, readSnapshot, SNAPSHOT_TEMP_FILE, writeSnapshot } from './snapshot';
 import type { DataImage, Storage, WriteOp } from './types';
 
+export type { FileSystem } from './files';
 export { StorageCorruptError } from './journal';
 export { DbPathLockedError, LOCK_FILE } from './lock';
 export { SNAPSHOT_FILE } from './snapshot';
-export type { FileSystem } from './files';
 export type { CollectionImage, DataImage, IndexSpec, Storage, WriteOp } from './types';
 
 export interface StorageOptions {
@@ -298,7 +298,7 @@ class DiskStorage implements Storage {
       try {
         journal = this.openJournal(resumeAt, nextSeq);
         journal.probe();
-      } catch (err) {
+      } catch {
         if (journal) void journal.close().catch(() => undefined);
         this.logProblem();
         this.scheduleWriteRetry(resumeAt, nextSeq);

@@ -5,8 +5,8 @@
  * need no metadata update.
  */
 import nodeFs from 'node:fs';
-import type { FileSystem } from './files';
 import path from 'node:path';
+import type { FileSystem } from './files';
 import { encodeFrame, FRAME_HEADER_BYTES, readFrame } from './frame';
 import { fsyncDirSync } from './fsutil';
 
