@@ -194,6 +194,8 @@ describe('billing in the browser', function () {
       server.stripe.releaseWebhooks();
     }
     await server.stripe.settled();
+    // A fresh load of the console, which reads the account again.
+    await page.goto('about:blank');
     await accountShows(page, 'Business plan · in good standing');
     await planTile(page, 'Business').getByRole('button', { name: 'Current plan' }).waitFor();
     expect(await server.models.Account.findById(trial.accountId)).to.include({
