@@ -11,6 +11,7 @@ import { AppError, external, PaymentRequiredError, ValidationError } from '../er
 import type { Logger } from '../http/errorHandler';
 import type { Models } from '../models';
 import type { AccountDocument } from '../models/Account';
+import { CHECKOUT_NOT_COMPLETED } from '../shared/constants';
 import { catalogPlan } from '../shared/plans';
 import type { AccountInfoPayload, InvoiceView, NextInvoiceView, PortalReason } from '../shared/types';
 import { accountState } from './state';
@@ -198,22 +199,36 @@ export function createBilling({ config, models, stripe, logger }: BillingDeps) {
 
   /**
    * After a Checkout: the new subscription replaces the trial (or any older) one, and its card becomes the
-   * customer's default so renewals and later plan changes use it.
+   * customer's default so renewals and later plan changes use it. Only while nothing newer is live: Stripe
+   * retries an event for three days, so a checkout's event may come after a later Checkout or plan change, and
+   * then it changes nothing (it never cancels a subscription started after its own). 'unknown': Stripe has no
+   * such session; null: the session is not complete.
    */
-  async function completeCheckout(sessionId: string): Promise<{ customerId: string; returnTo: string } | null> {
-    const session = await call(() => stripe.checkout.sessions.retrieve(sessionId));
+  async function completeCheckout(sessionId: string): Promise<{ customerId: string; returnTo: string } | 'unknown' | null> {
+    let session: Stripe.Checkout.Session;
+    try {
+      session = await stripe.checkout.sessions.retrieve(sessionId);
+    } catch (error) {
+      if ((error as { code?: string }).code === 'resource_missing') return 'unknown';
+      throw billingError(error, logger);
+    }
     const customerId = idOf(session.customer);
     if (session.status !== 'complete' || !customerId) return null;
     const subscriptionId = idOf(session.subscription);
     if (subscriptionId) {
-      const others = (await call(() => stripe.subscriptions.list({ customer: customerId, limit: 20 }))).data.filter(
-        (s) => s.id !== subscriptionId && LIVE.has(s.status),
-      );
-      for (const other of others) await call(() => stripe.subscriptions.cancel(other.id));
-      const subscription = await call(() => stripe.subscriptions.retrieve(subscriptionId));
-      const card = idOf(subscription.default_payment_method);
-      if (card) {
-        await call(() => stripe.customers.update(customerId, { invoice_settings: { default_payment_method: card } }));
+      // Newest first, as Stripe lists them (created, then creation order within a second); ended ones left out.
+      const listed = (await call(() => stripe.subscriptions.list({ customer: customerId, limit: 20 }))).data;
+      const at = listed.findIndex((s) => s.id === subscriptionId);
+      const subscription = listed[at];
+      const newerLive = listed.slice(0, Math.max(at, 0)).some((s) => LIVE.has(s.status));
+      if (subscription && LIVE.has(subscription.status) && !newerLive) {
+        for (const older of listed.slice(at + 1).filter((s) => LIVE.has(s.status))) {
+          await call(() => stripe.subscriptions.cancel(older.id));
+        }
+        const card = idOf(subscription.default_payment_method);
+        if (card) {
+          await call(() => stripe.customers.update(customerId, { invoice_settings: { default_payment_method: card } }));
+        }
       }
     }
     return { customerId, returnTo: session.metadata?.returnTo === 'account' ? 'account' : 'thanks' };
@@ -358,7 +373,8 @@ export function createBilling({ config, models, stripe, logger }: BillingDeps) {
       stripe.invoices.createPreview({ customer: account.stripeCustomerId, subscription: account.stripeSubscriptionId }),
     );
     const dateTs = account.nextInvoiceAt ? toSeconds(account.nextInvoiceAt) : preview.period_end;
-    return { amount: preview.total, dateTs };
+    // What will be charged: the total less the customer's credit (a downgrade's proration), as Stripe applies it.
+    return { amount: preview.amount_due, dateTs };
   }
 
   /** Saves the Account Info form to the Stripe customer first, then to Parley: a Stripe failure changes nothing. */
@@ -383,18 +399,26 @@ export function createBilling({ config, models, stripe, logger }: BillingDeps) {
     return account.save();
   }
 
-  /** A verified webhook event: brings the account it is about up to date. */
+  /**
+   * A verified webhook event: brings the account it is about up to date. A Checkout session Stripe does not have
+   * is bad input (400, nothing changed).
+   */
   async function handleEvent(event: Stripe.Event): Promise<void> {
     const object = event.data.object as { object?: string; id?: string; customer?: string | { id: string } | null };
-    if (event.type === 'checkout.session.completed' && object.id) await completeCheckout(object.id);
+    if (event.type === 'checkout.session.completed' && object.id && (await completeCheckout(object.id)) === 'unknown') {
+      throw new ValidationError('No such Checkout session', 'bad_session');
+    }
     const customerId = object.object === 'customer' ? (object.id ?? '') : idOf(object.customer ?? null);
     if (customerId) await syncCustomer(customerId);
   }
 
-  /** Checkout's return: the account is synced before the console opens, so it shows the new plan at once. */
+  /**
+   * Checkout's return: the account is synced before the console opens, so it shows the new plan at once. A
+   * session Stripe does not have, or one not paid, opens the account screen saying the checkout was not completed.
+   */
   async function checkoutReturn(sessionId: string): Promise<string> {
     const done = await completeCheckout(sessionId);
-    if (!done) return consoleUrl('/account');
+    if (done === null || done === 'unknown') return consoleUrl(`/account?checkout=${CHECKOUT_NOT_COMPLETED}`);
     await syncCustomer(done.customerId);
     return done.returnTo === 'account' ? consoleUrl('/account?success=true') : consoleUrl('/thank-you-for-upgrading');
   }

@@ -315,6 +315,17 @@ describe('account and billing calls', function () {
       expect(next.body.dateTs).to.be.greaterThan(Math.floor(Date.now() / 1000) + 27 * 86_400);
     });
 
+    it("takes the customer's credit from a downgrade off the next charge (Stripe's amount due, not the total)", async () => {
+      const paying = await payingAccount('parley_business_monthly');
+      await api().post(`/v1/accounts/${paying.accountId}/upgrade/parley_pro_monthly`).set(as(paying.token)).expect(200);
+      const customer = server.stripe.state.data.customers.find((c) => c.id === paying.customerId);
+      // The unused part of the month on Business less the same part on Pro: nearly $120 of credit.
+      expect(customer?.balance).to.be.below(-11_000);
+      const next = await api().get(`/v1/accounts/${paying.accountId}/next-invoice`).set(as(paying.token)).expect(200);
+      expect(next.body.amount).to.equal(Math.max(0, 7900 + (customer?.balance ?? 0)));
+      expect(next.body.amount).to.equal(0);
+    });
+
     it("answers the trial's 0 invoice and no next invoice on a trial without a card, also to non-admins", async () => {
       const trial = await trialAccount();
       const token = await member(trial);
@@ -329,6 +340,38 @@ describe('account and billing calls', function () {
       await api().get(`/v1/accounts/${other.accountId}/invoices`).set(as(trial.token)).expect(404);
       await api().get(`/v1/accounts/${other.accountId}/next-invoice`).set(as(trial.token)).expect(404);
       await api().get(`/v1/accounts/${trial.accountId}/invoices`).expect(403);
+    });
+  });
+
+  describe('GET /v1/billing/checkout-return', () => {
+    const notCompleted = () => `${server.url}/app/#/account?checkout=not_completed`;
+
+    it('opens the account screen saying the checkout was not completed for a session Stripe does not have', async () => {
+      const res = await api().get('/v1/billing/checkout-return?session_id=cs_test_a1b2c3d4e5f6NoSuchSession').redirects(0).expect(303);
+      expect(res.headers.location).to.equal(notCompleted());
+    });
+
+    it('does the same for a session not paid, and changes nothing', async () => {
+      const trial = await trialAccount();
+      const { body } = await api()
+        .post(`/v1/accounts/${trial.accountId}/create_checkout_session`)
+        .set(as(trial.token))
+        .send({ plan: 'parley_pro_monthly' })
+        .expect(200);
+      const sessionId = String(body.url).split('/').pop();
+      const res = await api().get(`/v1/billing/checkout-return?session_id=${sessionId}`).redirects(0).expect(303);
+      expect(res.headers.location).to.equal(notCompleted());
+      expect(await server.models.Account.findById(trial.accountId)).to.include({
+        planStripeId: 'parley_basic_monthly',
+        paymentType: 'none',
+        subscriptionStatus: 'trialing',
+      });
+    });
+
+    it('answers 400 to a session id that is not one', async () => {
+      const res = await api().get('/v1/billing/checkout-return?session_id=../../etc').expect(400);
+      expect(res.body).to.deep.equal({ Message: 'Unknown Checkout session', Error: 'bad_session' });
+      await api().get('/v1/billing/checkout-return').expect(400);
     });
   });
 

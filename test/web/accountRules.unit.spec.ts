@@ -14,12 +14,24 @@ const inDays = (days: number) => new Date(NOW.getTime() + days * 86_400_000).toI
 
 describe('Account screen rules', () => {
   describe('the plan button of a tile', () => {
-    const card = { paymentType: 'card' };
+    const card = { paymentType: 'card', state: 'paying' as const };
+    const trial = { paymentType: 'none', state: 'trialing' as const };
     const basic = plan('parley_basic_monthly');
 
     it('offers Choose Plan on every other priced tile while no card is on file, and Current plan on its own', () => {
-      expect(planButton(plan('parley_pro_yearly'), basic, { paymentType: 'none' })).to.include({ label: 'Choose Plan', kind: 'checkout' });
-      expect(planButton(basic, basic, { paymentType: 'none' })).to.include({ label: 'Current plan', disabled: true });
+      expect(planButton(plan('parley_pro_yearly'), basic, trial)).to.include({ label: 'Choose Plan', kind: 'checkout' });
+      expect(planButton(basic, basic, trial)).to.include({ label: 'Current plan', disabled: true });
+    });
+
+    it('offers the ended plan again, through Checkout, once the subscription is over', () => {
+      const canceled = { paymentType: 'card', state: 'canceled' as const };
+      expect(planButton(basic, basic, canceled)).to.deep.equal({ label: 'Choose Plan', disabled: false, kind: 'checkout' });
+      expect(planButton(plan('parley_pro_monthly'), basic, canceled)).to.include({ label: 'Choose Plan', kind: 'checkout' });
+      expect(planButton(basic, basic, { paymentType: 'none', state: 'trial_expired' })).to.include({
+        label: 'Choose Plan',
+        disabled: false,
+      });
+      expect(planButton(basic, basic, card)).to.include({ label: 'Current plan', disabled: true });
     });
 
     it('says Upgrade, Downgrade, or Switch to annual/monthly for the same plan in the other duration', () => {

@@ -329,13 +329,21 @@ function buildInvoice(
   };
 }
 
-/** Keeps a finalized invoice, applies the customer's credit and publishes invoice.created/finalized. */
+/**
+ * Keeps a finalized invoice and publishes invoice.created/finalized. The customer's balance moves to the invoice's
+ * ending balance, as at Stripe: a credit it had is used up, and a negative total (a downgrade's proration) becomes
+ * a credit that the next invoices take off their amount due (customer.updated).
+ */
 function issueInvoice(ctx: Ctx, invoice: Invoice, customer: Customer): Invoice {
   customer.next_invoice_sequence += 1;
-  if (customer.balance !== 0 && invoice.ending_balance !== null) customer.balance = invoice.ending_balance;
   ctx.state.data.invoices.push(invoice);
   ctx.state.publish('invoice.created', invoice);
   ctx.state.publish('invoice.finalized', invoice);
+  const before = customer.balance;
+  if (invoice.ending_balance !== null && invoice.ending_balance !== before) {
+    customer.balance = invoice.ending_balance;
+    ctx.state.publish('customer.updated', customer, { balance: before });
+  }
   return invoice;
 }
 

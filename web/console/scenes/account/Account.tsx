@@ -4,6 +4,7 @@
  */
 import { useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import { CHECKOUT_NOT_COMPLETED } from '../../../../server/shared';
 import { Alert, PageHeader, useDocumentTitle } from '../../components/ui';
 import { useUser } from '../../session/session';
 import { bannersFor } from '../dashboard/dashboardRules';
@@ -19,6 +20,8 @@ import { UsageSection } from './UsageSection';
 import { UsersSection } from './UsersSection';
 
 export const BILLING_ADDED = 'You have successfully added your billing information.';
+/** After Checkout's return for a session Stripe does not have, or that was not paid. */
+export const CHECKOUT_NOT_COMPLETED_TEXT = 'That checkout was not completed. Nothing was charged.';
 
 /** The account's banners, minus the pending cancellation (the plan section shows it with its renew link). */
 const ACCOUNT_BANNERS = new Set(['overquota', 'delinquent', 'billing-address', 'trial', 'canceled']);
@@ -30,8 +33,8 @@ export function Account() {
   const [params, setParams] = useSearchParams();
   const banners = useMemo(() => bannersFor(user, []).filter((banner) => ACCOUNT_BANNERS.has(banner.id)), [user]);
 
-  const dismissSuccess = () => {
-    params.delete('success');
+  const dismiss = (name: 'success' | 'checkout') => {
+    params.delete(name);
     setParams(params, { replace: true });
   };
 
@@ -44,8 +47,13 @@ export function Account() {
       </PageHeader>
 
       {params.get('success') === 'true' && (
-        <Alert kind="success" onDismiss={dismissSuccess}>
+        <Alert kind="success" onDismiss={() => dismiss('success')}>
           {BILLING_ADDED}
+        </Alert>
+      )}
+      {params.get('checkout') === CHECKOUT_NOT_COMPLETED && (
+        <Alert kind="warning" onDismiss={() => dismiss('checkout')}>
+          {CHECKOUT_NOT_COMPLETED_TEXT}
         </Alert>
       )}
       {banners.map((banner) => (

@@ -9,7 +9,7 @@ import { CheckIcon } from '../../components/icons';
 import { Alert, Button } from '../../components/ui';
 import { formatCents, PLAN_UPDATED, planErrorText, SWITCH_CONFIRMATION } from '../../lib/billingTexts';
 import { useSession, useUser } from '../../session/session';
-import { daysUntil, formatDate, type PlanButton, planButton, planLimits, plansFor } from './accountRules';
+import { daysUntil, formatDate, type PlanButton, planButton, planLimits, plansFor, subscriptionEnded } from './accountRules';
 
 const FEATURE_LABELS: [keyof PlanView, string][] = [
   ['savedReplies', 'Saved replies'],
@@ -117,7 +117,7 @@ export function PlanSection() {
         {tiles.map((plan) => {
           const button = planButton(plan, current, account);
           const price = monthlyPrice(plan);
-          const isCurrent = plan.stripeId === current.stripeId;
+          const isCurrent = plan.stripeId === current.stripeId && !subscriptionEnded(account);
           return (
             <article key={plan.stripeId} className={`plan-tile${isCurrent ? ' plan-tile--current' : ''}`} aria-label={`${plan.label} plan`}>
               <h3 className="plan-tile__name">{plan.label}</h3>

@@ -42,13 +42,20 @@ function perMonth(plan: PlanView): number {
 
 export type PlanButton = { label: string; disabled: boolean; kind: 'current' | 'checkout' | 'change' };
 
+/** Once the subscription is over (canceled, or a trial that expired) no plan is current: the plan shown is the one that ended. */
+export function subscriptionEnded(account: Pick<AccountView, 'state'>): boolean {
+  return account.state === 'canceled' || account.state === 'trial_expired';
+}
+
 /**
- * The button of a plan tile (spec section 4): none for a custom plan; 'Current plan' (disabled) for the
- * account's plan; 'Choose Plan' (Checkout) without a card; otherwise Switch to annual/monthly for the same
+ * The button of a plan tile (spec section 4): none for a custom plan; 'Choose Plan' (Checkout, which shows what
+ * is due today) on every tile once the subscription ended, the ended plan's too; 'Current plan' (disabled) for
+ * the account's plan; 'Choose Plan' (Checkout) without a card; otherwise Switch to annual/monthly for the same
  * plan in the other duration, Upgrade when it costs more per month, Downgrade when less.
  */
-export function planButton(plan: PlanView, current: PlanView, account: Pick<AccountView, 'paymentType'>): PlanButton | null {
+export function planButton(plan: PlanView, current: PlanView, account: Pick<AccountView, 'paymentType' | 'state'>): PlanButton | null {
   if (plan.price === null) return null;
+  if (subscriptionEnded(account)) return { label: 'Choose Plan', disabled: false, kind: 'checkout' };
   if (plan.stripeId === current.stripeId) return { label: 'Current plan', disabled: true, kind: 'current' };
   if (!hasCard(account)) return { label: 'Choose Plan', disabled: false, kind: 'checkout' };
   if (plan.label === current.label && plan.duration !== current.duration) {
