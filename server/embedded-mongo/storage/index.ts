@@ -108,7 +108,7 @@ function encodeRecord(ops: WriteOp[]): Buffer {
 }
 
 /** Applies every op of a frame's records; returns how many records it held. */
-function replayFrame(file: string, payload: Buffer, builder: ImageBuilder): number {
+export function replayFrame(file: string, payload: Buffer, builder: ImageBuilder): number {
   let records = 0;
   for (let pos = 0; pos < payload.length; records++) {
     if (pos + 4 > payload.length) throw new StorageCorruptError(file, 'truncated record inside an intact frame');

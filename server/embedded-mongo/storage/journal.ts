@@ -24,8 +24,16 @@ const ZEROS = Buffer.alloc(1024 * 1024);
 const MAX_FRAME_BYTES = 32 * 1024 * 1024;
 
 export class StorageCorruptError extends Error {
-  constructor(file: string, detail: string) {
-    super(`embedded MongoDB data file ${file} is damaged (${detail}); refusing to start rather than lose data`);
+  constructor(
+    readonly file: string,
+    detail: string,
+  ) {
+    const dir = path.dirname(file);
+    super(
+      `embedded MongoDB data file ${file} is damaged (${detail}); refusing to start rather than lose data. ` +
+        `To keep every intact record and start again, stop whatever uses ${dir} and run: ` +
+        `npm run db -- --repair --dbpath ${dir} (the damaged files are kept beside the repaired ones)`,
+    );
     this.name = 'StorageCorruptError';
   }
 }
