@@ -168,13 +168,13 @@ describe('console sign-in screens (browser)', function () {
     await page.waitForURL(/#\/login$/);
   });
 
-  it('shows two testimonials and offers sign-up with team chat carrying the source', async () => {
+  it('shows two testimonials and offers "Sign up with Slack" carrying the source', async () => {
     const page = browser.page;
     await page.goto(at('/signup?source=pricing'));
     const testimonials = page.getByLabel('What customers say').locator('figure');
     await testimonials.first().waitFor();
     expect(await testimonials.count()).to.equal(2);
-    const teamChat = page.getByRole('link', { name: 'Sign up with team chat' });
+    const teamChat = page.getByRole('link', { name: 'Sign up with Slack', exact: true });
     expect(await teamChat.getAttribute('href')).to.equal('/slack/oauth/signup?source=pricing');
   });
 
