@@ -59,7 +59,7 @@ describe('settings console (browser)', function () {
     return host;
   };
 
-  it('shows the tab bar with BASIC on the features the plan lacks, and the page-not-found page for an unknown widget', async () => {
+  it('shows the tab bar with the unlocking plan on the features the plan lacks, and the page-not-found page for an unknown widget', async () => {
     const page = browser.page;
     await settings(page, 'behavior');
     await page.getByRole('heading', { name: 'Presence and widget behavior' }).waitFor();
@@ -68,10 +68,10 @@ describe('settings console (browser)', function () {
       'Behavior',
       'Appearance',
       'Operating Hours',
-      'TriggersBASIC',
-      'Question GroupsBASIC',
+      'TriggersPro',
+      'Question GroupsBusiness',
       'Saved Replies',
-      'IntegrationsBASIC',
+      'IntegrationsPro',
       'Embed Code',
     ]);
     await tabs.getByRole('link', { name: 'Embed Code' }).click();

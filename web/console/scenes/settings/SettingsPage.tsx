@@ -150,13 +150,16 @@ function WidgetSettings({ initial, tab }: { initial: ChatEndpointView; tab: Sett
         </div>
         <nav className="settings-tabs" aria-label="Settings">
           {TAB_META.map((m) => (
-            <NavLink key={m.tab} to={`/settings/${ce.Id}/${m.tab}`} className="settings-tabs__tab">
+            <NavLink
+              key={m.tab}
+              to={`/settings/${ce.Id}/${m.tab}`}
+              className="settings-tabs__tab"
+              aria-label={isLocked(m, plan) ? `${m.label} (needs ${unlockLabel(m)})` : undefined}
+            >
               {m.label}
               {isLocked(m, plan) && (
                 <span className="basic-label" title={`Included from the ${unlockLabel(m)} plan`}>
-                  <span className="sr-only"> (needs </span>
                   {unlockLabel(m)}
-                  <span className="sr-only">)</span>
                 </span>
               )}
             </NavLink>
