@@ -171,6 +171,11 @@ describe('console polish of issue 20 (browser)', function () {
     const site = await browser.newPage();
     await site.goto(`${server.demoUrl}/?widget=${o.uuid}`);
     const host = site.locator('parley-widget');
+    // The collapsed chip shows the whole title too.
+    const label = host.locator('.launcher .label');
+    expect(await label.innerText()).to.equal(fifty);
+    expect(await label.evaluate((el) => el.scrollWidth <= el.clientWidth)).to.equal(true);
+    await site.screenshot({ path: path.join(RESULTS_DIR, 'console-polish', 'site-chip-1280.png') });
     await host.locator('.launcher').click();
     const live = await host.getByRole('textbox', { name: 'Message', exact: true }).getAttribute('placeholder');
     expect(previewPlaceholder).to.equal(live);
@@ -306,7 +311,7 @@ describe('console polish of issue 20 (browser)', function () {
     await block.getByRole('alert').waitFor({ state: 'detached' });
   });
 
-  it('24: the Stripe sandbox pages load without asking for anything missing', async () => {
+  it('24: the Stripe sandbox pages name their icon, so no browser asks for a /favicon.ico that is not there', async () => {
     const page = browser.page;
     const missing: string[] = [];
     page.on('response', (res) => {
@@ -316,5 +321,11 @@ describe('console polish of issue 20 (browser)', function () {
     await page.getByText('Stripe sandbox').first().waitFor();
     await page.waitForLoadState('networkidle');
     expect(missing).to.deep.equal([]);
+    // A browser with a visible tab (headless Chromium asks for none) fetches the page's icon: without a
+    // <link rel="icon"> it asks the host for /favicon.ico, which Parley does not serve.
+    expect((await fetch(`${server.url}/favicon.ico`)).status).to.equal(404);
+    const icons = await page.locator('link[rel="icon"]').evaluateAll((links) => links.map((l) => (l as HTMLLinkElement).href));
+    expect(icons).to.have.length(1);
+    expect(await page.evaluate(async (href) => (await fetch(href)).ok, icons[0] ?? '')).to.equal(true);
   });
 });

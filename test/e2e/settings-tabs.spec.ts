@@ -287,7 +287,7 @@ describe('settings tabs: triggers, saved replies, question groups, integrations 
     await shots(page, 'integrations');
 
     await page.reload();
-    await page.getByRole('row', { name: /Slack/ }).getByRole('cell', { name: 'Bots: 1 | Users: 1' }).waitFor();
+    await page.getByRole('row', { name: /Slack/ }).getByRole('cell', { name: '1 bot and 1 teammate join each new conversation' }).waitFor();
 
     const visitor = await browser.newPage();
     await visitor.goto(`${server.demoUrl}/?widget=${o.uuid}`);

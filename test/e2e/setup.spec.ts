@@ -28,13 +28,14 @@ describe('widget setup (browser)', function () {
     await page.waitForURL(/#\/legal$/);
     await page.getByRole('checkbox', { name: 'I agree to the Terms of Service and Privacy Policy' }).check();
     await page.getByRole('button', { name: 'Continue' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    // The terms accepted, setup goes on where it starts: step 1 of the new widget, not the dashboard.
+    await page.waitForURL(/#\/setup\/[0-9a-f]{24}$/);
+    await page.getByRole('heading', { name: 'Connect Parley to your Slack workspace' }).waitFor();
     return email;
   }
 
-  /** Step 1 → the sandbox's consent page → Allow → back on setup step 2. */
+  /** Step 1 (where sign-up leads) → the sandbox's consent page → Allow → back on setup step 2. */
   async function addToSlack(page: Page): Promise<string> {
-    await page.getByRole('link', { name: 'Finish setup' }).click();
     await page.getByRole('heading', { name: 'Connect Parley to your Slack workspace' }).waitFor();
     expect(await page.getByRole('progressbar', { name: 'Setup progress' }).getAttribute('aria-valuenow')).to.equal('33');
     await page.getByRole('button', { name: 'Add to Slack' }).click();

@@ -1,5 +1,5 @@
 /** #/legal: the user accepts the current Terms of Service and Privacy Policy before using the console. */
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router-dom';
 import type { ChatEndpointView } from '../../../../server/shared';
 import { LEGAL_DOCUMENTS, TERMS_VERSION } from '../../../../server/shared/constants';
@@ -29,8 +29,10 @@ export function Legal() {
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const updated = user.ActiveTOSPP !== '';
-  // Nothing to accept: the current terms were accepted already (also right after Continue).
-  if (!needsTermsAcceptance(user)) return <Navigate to={afterTerms(user.ces)} replace />;
+  // Where Continue leads, set before the user is reloaded (the reload itself shows the way out below).
+  const leadsTo = useRef<string | null>(null);
+  // Nothing (more) to accept: right after Continue, on to where it leads; a user who came here by hand, home.
+  if (!needsTermsAcceptance(user)) return <Navigate to={leadsTo.current ?? '/'} replace />;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -39,8 +41,8 @@ export function Legal() {
     setError(null);
     try {
       for (const document of LEGAL_DOCUMENTS) await confirmLegal(document, TERMS_VERSION);
-      const fresh = await reload();
-      await navigate(afterTerms(fresh.ces), { replace: true });
+      leadsTo.current = afterTerms(user.ces);
+      await reload();
     } catch (err) {
       setError(messageOf(err));
       setPending(false);
