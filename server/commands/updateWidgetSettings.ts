@@ -11,6 +11,7 @@ import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import { CHAT_ENDPOINT_DEFAULTS } from '../models/ChatEndpoint';
 import {
+  EMAIL_PROBLEM,
   emailAddressProblem,
   HOURS_ORDER_MESSAGE,
   HOURS_STEP_MESSAGE,
@@ -44,12 +45,22 @@ const ENUMS: Record<string, readonly [string, ...string[]]> = {
 const URL_SETTINGS = new Set<string>(URL_FIELDS);
 const TITLE_SETTINGS = new Set<string>(TITLE_FIELDS);
 
-/** A text setting checked by one of the shared rules, its 400 saying the setting's name and the problem in words. */
+/**
+ * A text setting checked by one of the shared rules (the console's), its 400 saying the setting's name and the
+ * problem in words; stored without surrounding spaces.
+ */
 const checkedText = (name: string, problem: (value: string) => string | null) =>
-  z.string(settingMessage(name, 'Must be text.')).superRefine((value, ctx) => {
-    const found = problem(value);
-    if (found) ctx.addIssue({ code: 'custom', message: settingMessage(name, found) });
-  });
+  z
+    .string(settingMessage(name, 'Must be text.'))
+    .trim()
+    .superRefine((value, ctx) => {
+      const found = problem(value);
+      if (found) ctx.addIssue({ code: 'custom', message: settingMessage(name, found) });
+    });
+/** Mail goes to this address: beyond the console's rule, zod's stricter e-mail check. */
+const strictEmail = z.email();
+const emailProblem = (value: string) =>
+  emailAddressProblem(value) ?? (value === '' || strictEmail.safeParse(value).success ? null : EMAIL_PROBLEM);
 
 function isTimeZone(tz: string): boolean {
   try {
@@ -92,7 +103,7 @@ function fieldSchema(name: string, value: unknown): z.ZodType {
     return z.preprocess(selectNumber, z.number(message).int(message).min(0, message).max(100_000, message));
   }
   if (URL_SETTINGS.has(name)) return checkedText(name, webAddressProblem);
-  if (name === 'transcriptRecipient') return checkedText(name, emailAddressProblem);
+  if (name === 'transcriptRecipient') return checkedText(name, emailProblem);
   if (TITLE_SETTINGS.has(name)) return checkedText(name, titleProblem);
   if (name === 'triggerJson') return TriggerJsonSchema;
   if (name === 'tz') return z.string().trim().min(1).max(100).refine(isTimeZone, 'Unknown time zone');

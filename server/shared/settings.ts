@@ -183,11 +183,14 @@ export function webAddressProblem(value: string): string | null {
   return null;
 }
 
-/** E-mail addresses of the settings (transcript recipient): blank, or one address. */
+export const EMAIL_PROBLEM = 'Enter one e-mail address, like team@example.com.';
+
+/** E-mail addresses of the settings (transcript recipient): blank, or one address (no list, no display name). */
 export function emailAddressProblem(value: string): string | null {
   const text = value.trim();
   if (text === '') return null;
-  if (text.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text)) return 'Enter one e-mail address, like team@example.com.';
+  const part = '[^\\s@,;:<>"()[\\]\\\\]+';
+  if (text.length > 254 || !new RegExp(`^${part}@${part}\\.${part}$`).test(text)) return EMAIL_PROBLEM;
   return null;
 }
 
