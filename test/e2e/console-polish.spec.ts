@@ -145,6 +145,7 @@ describe('console polish of issue 20 (browser)', function () {
     await title.fill('');
     await page.getByText('Enter a title: visitors see it at the top of the widget.').waitFor();
     expect(await save.isDisabled()).to.equal(true);
+    await shots(page, 'appearance-title-error', title);
     await title.fill('x'.repeat(4000));
     expect((await title.inputValue()).length).to.equal(50);
     const fifty = 'Questions about beans, roasts or your order? Ask!!';
@@ -309,6 +310,14 @@ describe('console polish of issue 20 (browser)', function () {
     await block.getByRole('alert').waitFor();
     await page.getByLabel('Visitor e-mail or visitor id').fill('e');
     await block.getByRole('alert').waitFor({ state: 'detached' });
+  });
+
+  it("24: sign-up offers 'Sign up with Slack', not 'team chat'", async () => {
+    const page = browser.page;
+    await page.goto(at('/signup'));
+    await page.getByRole('link', { name: 'Sign up with Slack', exact: true }).waitFor();
+    expect(await page.getByText('team chat').count()).to.equal(0);
+    await shots(page, 'signup');
   });
 
   it('24: the Stripe sandbox pages name their icon, so no browser asks for a /favicon.ico that is not there', async () => {
