@@ -124,8 +124,8 @@ describe('widget settings API (update_config, toggle, team avatar, operating hou
     });
 
     it('answers 400 for a transcript recipient that is no e-mail and a webhook that is no http(s) URL', async () => {
-      await rejects({ transcriptRecipient: 'not-an-email' }, /transcriptRecipient/);
-      await rejects({ webhookUrl: 'ftp://example.com/hook' }, /webhookUrl/);
+      await rejects({ transcriptRecipient: 'not-an-email' }, /^Transcript recipient: /);
+      await rejects({ webhookUrl: 'ftp://example.com/hook' }, /^Transcript webhook URL: Enter a full web address/);
     });
 
     it('answers 400 for operating hours off the 15-minute steps or ending before they start, and drops equal pairs', async () => {

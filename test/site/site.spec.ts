@@ -30,6 +30,16 @@ describe('public pages: /docs and /pricing', () => {
       .and.include('aria-current="page"');
   });
 
+  it('writes the examples with the address the docs are served from, not parley.example.com', async () => {
+    const served = express().use(siteRouter({ publicUrl: 'https://chat.acme.test/' }));
+    for (const page of ['/docs/rest-api', '/docs/install']) {
+      const res = await request(served).get(page).expect(200);
+      expect(res.text, page).to.not.include('parley.example.com');
+    }
+    expect((await request(served).get('/docs/rest-api')).text).to.include('curl https://chat.acme.test/v1/api/me');
+    expect((await request(served).get('/docs/install')).text).to.include('src="https://chat.acme.test/widget.js"');
+  });
+
   it('answers 404 with the docs frame for unknown pages and names that are not page names', async () => {
     for (const name of ['nope', '..%2Fpackage', 'INDEX', 'a.b']) {
       const res = await request(app).get(`/docs/${name}`).expect(404);

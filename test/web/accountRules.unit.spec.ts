@@ -86,6 +86,9 @@ describe('Account screen rules', () => {
     expect(usage(150, 300)).to.deep.equal({ used: 150, limit: 300, width: 200, danger: false });
     expect(usage(300, 300)).to.include({ width: 400, danger: true });
     expect(usage(450, 300)).to.include({ width: 400, danger: true });
+    // Channels: every channel of the plan in use is a full bar, not a red one; one more than the plan is.
+    expect(usage(1, 1, true)).to.include({ width: 400, danger: false });
+    expect(usage(2, 1, true)).to.include({ width: 400, danger: true });
   });
 
   it('hides a 0 invoice only when it is the only one', () => {

@@ -82,10 +82,14 @@ export function planLimits(plan: PlanView): string[] {
 
 export type Usage = { used: number; limit: number; width: number; danger: boolean };
 
-/** A usage bar: its width out of USAGE_BAR_WIDTH, in danger style once the limit is reached. */
-export function usage(used: number, limit: number): Usage {
+/**
+ * A usage bar: its width out of USAGE_BAR_WIDTH, in danger style once the limit is reached (spec section 9), or,
+ * for a limit that is fine to fill (`fullIsFine`: the channels a plan includes), only once it is exceeded.
+ */
+export function usage(used: number, limit: number, fullIsFine = false): Usage {
   const ratio = limit > 0 ? Math.min(1, used / limit) : 1;
-  return { used, limit, width: Math.round(ratio * USAGE_BAR_WIDTH), danger: ratio >= 1 };
+  const over = limit > 0 ? used > limit : used > 0;
+  return { used, limit, width: Math.round(ratio * USAGE_BAR_WIDTH), danger: fullIsFine ? over : ratio >= 1 };
 }
 
 /** Invoices with amount 0 are hidden when only one invoice exists (spec section 9). */
