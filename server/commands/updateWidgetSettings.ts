@@ -205,7 +205,7 @@ function refuseUnknownFields(input: unknown): void {
 export type SettingsDeps = {
   models: Models;
   pubsub: FramePublisher & { signal(signal: { kind: 'widget'; ceId: string }): void };
-  presence: { recheck(ceId: string): Promise<unknown> };
+  presence: { recheck(ceId: string): Promise<boolean> };
 };
 
 /**
@@ -248,7 +248,9 @@ export async function updateWidgetSettings(deps: SettingsDeps, ce: ChatEndpointD
     t: 'config',
     config: { ...publicSettings(ce), hideWhenOffline: ce.hideWhenOffline },
   });
-  await deps.presence.recheck(ce._id.toHexString());
+  const online = await deps.presence.recheck(ce._id.toHexString());
+  // Stored by recheck; the copy answered carries it too, so the console shows what visitors get now.
+  ce.status = online ? 'online' : 'offline';
   // Other processes drop their cached copy and tell the widgets open there.
   deps.pubsub.signal({ kind: 'widget', ceId: ce._id.toHexString() });
   return ce;
