@@ -121,6 +121,12 @@ describe('Account team sections, docs and pricing (browser)', function () {
       await mate.getByRole('link', { name: 'Back to the dashboard' }).click();
       await mate.waitForURL(/#\/$/);
     }
+    // The upsell a full plan leads to is a billing page too.
+    const mate = await browser.newPage();
+    await mate.context().addCookies([{ name: 'auth_token', value: member.token, url: server.url }]);
+    await mate.goto(at('/please-upgrade'));
+    await mate.getByRole('heading', { name: 'Only admins can see this page' }).waitFor();
+    expect(await mate.getByRole('button', { name: 'Yes, I want to upgrade' }).count()).to.equal(0);
   });
 
   it('shows a new API key once and revokes the old one at once when regenerated', async () => {

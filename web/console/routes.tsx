@@ -73,7 +73,14 @@ export function AppRoutes() {
               <Route path="/settings/:ceId/:tab" element={<SettingsPage />} />
               <Route path="/permissions" element={<Permissions />} />
               <Route path="/permissions/:ceId" element={<Permissions />} />
-              <Route path="/please-upgrade" element={<PleaseUpgrade />} />
+              <Route
+                path="/please-upgrade"
+                element={
+                  <AdminOnly title="Time to upgrade?">
+                    <PleaseUpgrade />
+                  </AdminOnly>
+                }
+              />
               <Route path="/thank-you-for-upgrading" element={<ThankYou />} />
               <Route
                 path="/account"
