@@ -33,6 +33,7 @@ import {
   webAddressProblem,
 } from '../shared/settings';
 import { readTriggerJson, TriggerJsonSchema } from '../shared/triggers';
+import type { ChatEndpointSettings, ChatEndpointWithStats } from '../shared/types';
 import { parse } from '../validation';
 import { recomputeDueTimes } from './conversationDueTimes';
 import { requirePlanFeature } from './planFeature';
@@ -171,11 +172,66 @@ export const WidgetSettingsSchema = z
     }
   });
 
+/**
+ * The fields of a widget as the API answers it that are no settings: the console may send the whole widget back
+ * (spec: update_config takes the full chat endpoint object), and these are ignored. A Record, so the compiler
+ * asks for every field the view gains.
+ */
+const READ_ONLY_FIELDS: Record<Exclude<keyof ChatEndpointWithStats, keyof ChatEndpointSettings | 'off'>, true> = {
+  Id: true,
+  Uuid: true,
+  RoomId: true,
+  RoomName: true,
+  Step: true,
+  slackBaseUrl: true,
+  slackTeamId: true,
+  slackMainUser: true,
+  slackTeamName: true,
+  slackMainUserName: true,
+  online: true,
+  installationRevoked: true,
+  OauthV1: true,
+  BotScope: true,
+  Scope: true,
+  requestChatWriteUserScope: true,
+  topic: true,
+  status: true,
+  AvailableRooms: true,
+  chatStats: true,
+};
+
+const SETTING_NAMES = Object.keys(WidgetSettingsSchema.shape);
+const KNOWN_FIELDS = new Set([...SETTING_NAMES, ...Object.keys(READ_ONLY_FIELDS)]);
+
+/** The words of a camelCase name, lower case and sorted: `titleOnline` and `onlineTitle` have the same. */
+const wordsOf = (name: string) =>
+  name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+    .sort()
+    .join(' ');
+
+/** The 400 for a field no widget has, naming it, and the setting it was probably meant to be. */
+export function unknownSettingMessage(name: string): string {
+  const shown = name.length > 60 ? `${name.slice(0, 60)}…` : name;
+  const meant = SETTING_NAMES.find((setting) => wordsOf(setting) === wordsOf(name));
+  return `Unknown setting: ${shown}${meant ? ` (did you mean ${meant}?)` : ''}`;
+}
+
+/** Refuses a body with a field no widget has: saving nothing in silence would hide a misspelt setting. */
+function refuseUnknownFields(input: unknown): void {
+  if (!input || typeof input !== 'object' || Array.isArray(input)) return;
+  const unknown = Object.keys(input).find((key) => !KNOWN_FIELDS.has(key));
+  if (unknown !== undefined) throw new ValidationError(unknownSettingMessage(unknown));
+}
+
 /** What a settings change needs: the database, the open widgets (and other processes) to tell, the presence to recheck. */
 export type SettingsDeps = {
   models: Models;
   pubsub: FramePublisher & { signal(signal: { kind: 'widget'; ceId: string }): void };
-  presence: { recheck(ceId: string): Promise<unknown> };
+  presence: { recheck(ceId: string): Promise<boolean> };
 };
 
 /**
@@ -183,6 +239,7 @@ export type SettingsDeps = {
  * changes and tells open widgets. Throws ValidationError (400) with the first problem.
  */
 export async function updateWidgetSettings(deps: SettingsDeps, ce: ChatEndpointDocument, input: unknown): Promise<ChatEndpointDocument> {
+  refuseUnknownFields(input);
   const changes = parse(WidgetSettingsSchema, input ?? {}) as Record<string, unknown>;
   const next = { ...ce.toObject(), ...changes } as Record<string, unknown>;
   if (next.requireAcceptance === true && String(next.acceptanceText ?? '').trim().length < 3) {
@@ -217,7 +274,9 @@ export async function updateWidgetSettings(deps: SettingsDeps, ce: ChatEndpointD
     t: 'config',
     config: { ...publicSettings(ce), hideWhenOffline: ce.hideWhenOffline },
   });
-  await deps.presence.recheck(ce._id.toHexString());
+  const online = await deps.presence.recheck(ce._id.toHexString());
+  // Stored by recheck; the copy answered carries it too, so the console shows what visitors get now.
+  ce.status = online ? 'online' : 'offline';
   // Other processes drop their cached copy and tell the widgets open there.
   deps.pubsub.signal({ kind: 'widget', ceId: ce._id.toHexString() });
   return ce;

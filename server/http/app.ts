@@ -87,6 +87,7 @@ export function createApp(deps: AppDeps): express.Express {
       limiters,
       logger,
       autoReplies: deps.relay.autoReplies,
+      presence: deps.relay.presence,
     }),
   );
   if (deps.mailer.outbox) app.use(devOutboxRouter(deps.mailer.outbox));

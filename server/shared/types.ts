@@ -227,7 +227,7 @@ export type ChatEndpointView = ChatEndpointSettings & {
   /** Name of the Slack team and of its main user, as Slack gave them at install or swap. */
   slackTeamName: string;
   slackMainUserName: string;
-  /** Step 3, not off, and the team's installation is active. */
+  /** What visitors get now, as presence decides it (off, setup, billing, operating hours, manual mode, Slack activity). */
   online: boolean;
   /** The app was uninstalled from the team or its token revoked: the widget is offline until re-authorised. */
   installationRevoked: boolean;

@@ -326,12 +326,41 @@ describe('account and billing calls', function () {
       expect(next.body.amount).to.equal(0);
     });
 
-    it("answers the trial's 0 invoice and no next invoice on a trial without a card, also to non-admins", async () => {
+    it("answers the trial's 0 invoice and no next invoice on a trial without a card", async () => {
       const trial = await trialAccount();
-      const token = await member(trial);
-      const invoices = await api().get(`/v1/accounts/${trial.accountId}/invoices`).set(as(token)).expect(200);
+      const invoices = await api().get(`/v1/accounts/${trial.accountId}/invoices`).set(as(trial.token)).expect(200);
       expect(invoices.body.map((i: { amount: number }) => i.amount)).to.deep.equal([0]);
-      expect((await api().get(`/v1/accounts/${trial.accountId}/next-invoice`).set(as(token)).expect(200)).body).to.equal(null);
+      expect((await api().get(`/v1/accounts/${trial.accountId}/next-invoice`).set(as(trial.token)).expect(200)).body).to.equal(null);
+    });
+
+    it('answers 403 to a non-admin for invoices, the next invoice and usage, and shows them no card or invoice address', async () => {
+      const paying = await payingAccount('parley_pro_monthly');
+      await api()
+        .put(`/v1/accounts/${paying.accountId}`)
+        .set(as(paying.token))
+        .send({
+          orgName: 'Acme Inc.',
+          email: 'invoices@acme.example',
+          billingAddressLine1: '1 Main Street',
+          billingCity: 'Springfield',
+          billingState: 'OR',
+          billingPostalCode: '97477',
+          billingCountry: 'US',
+          taxID: 'US123456789',
+        })
+        .expect(200);
+      const token = await member(paying);
+      for (const call of ['invoices', 'next-invoice', 'conversation-count']) {
+        const res = await api().get(`/v1/accounts/${paying.accountId}/${call}`).set(as(token)).expect(403);
+        expect(res.body, call).to.deep.equal({ Message: 'Only an admin of your account can do this', Error: 'admin_only' });
+      }
+      const admin = (await api().get('/v1/users/current').set(as(paying.token)).expect(200)).body.account;
+      expect(admin).to.include({ last4: '4242', billingAddressLine1: '1 Main Street' });
+      const mate = (await api().get('/v1/users/current').set(as(token)).expect(200)).body.account;
+      expect(mate).to.include({ last4: '', brand: '', expMonth: null, expYear: null, billingAddressLine1: '', taxID: '', email: '' });
+      // What their dashboard's banners need stays.
+      expect(mate).to.include({ state: 'paying', paymentType: admin.paymentType });
+      expect(mate.plan.stripeId).to.equal('parley_pro_monthly');
     });
 
     it('answers 404 for another account and 403 without a session', async () => {
@@ -394,10 +423,7 @@ describe('account and billing calls', function () {
         visitorId: ce?._id,
         createdAt: lastMonth,
       });
-      const count = await api()
-        .get(`/v1/accounts/${trial.accountId}/conversation-count`)
-        .set(as(await member(trial)))
-        .expect(200);
+      const count = await api().get(`/v1/accounts/${trial.accountId}/conversation-count`).set(as(trial.token)).expect(200);
       expect(count.body).to.equal(301);
       const me = await api().get('/v1/users/current').set(as(trial.token)).expect(200);
       expect(me.body.account.quota).to.deep.equal({

@@ -14,7 +14,7 @@ import { AccountInfoSchema, CheckoutSchema, PortalSchema, UpgradeParamsSchema } 
 
 export const ADMINS_ONLY = 'Only an admin of your account can do this';
 
-/** Billing changes are for admins; others get 403 (the console never offers them those buttons). */
+/** Billing, read or changed, is for admins; others get 403 (the console shows them no Account screen). */
 function requireAdmin(res: Response): void {
   if (!authOf(res).user.admin) throw new AuthorizationError(ADMINS_ONLY, 'admin_only');
 }
@@ -67,16 +67,22 @@ export function accountsRouter({ config, models, billing }: ApiDeps): Router {
     res.json({ url: await billing.portalUrl(owned, user.email, type) });
   });
 
+  // Reading billing (invoices, the next charge, usage) is for admins too: the Account screen is theirs alone.
   router.get('/accounts/:id/invoices', auth, async (req, res: Response<InvoiceView[]>) => {
-    res.json(await billing.listInvoices(await account(res, req.params.id)));
+    const owned = await account(res, req.params.id);
+    requireAdmin(res);
+    res.json(await billing.listInvoices(owned));
   });
 
   router.get('/accounts/:id/next-invoice', auth, async (req, res: Response<NextInvoiceView>) => {
-    res.json(await billing.nextInvoice(await account(res, req.params.id)));
+    const owned = await account(res, req.params.id);
+    requireAdmin(res);
+    res.json(await billing.nextInvoice(owned));
   });
 
   router.get('/accounts/:id/conversation-count', auth, async (req, res: Response<number>) => {
     const owned = await account(res, req.params.id);
+    requireAdmin(res);
     res.json(await refreshQuota(models, owned._id));
   });
 

@@ -1,6 +1,6 @@
 /**
- * #/account ('Manage your account'): plan tiles, Billing Info, Plan Usage, Recent Invoices for every user;
- * Account Info and the team sections (users, API keys, GDPR export) for admins only.
+ * #/account ('Manage your account'), for admins only (the route's AdminOnly guard tells others so): plan tiles,
+ * Billing Info, Plan Usage, Recent Invoices, Account Info and the team sections (users, API keys, GDPR export).
  */
 import { useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
