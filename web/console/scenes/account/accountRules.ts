@@ -43,12 +43,20 @@ function perMonth(plan: PlanView): number {
 export type PlanButton = { label: string; disabled: boolean; kind: 'current' | 'checkout' | 'change' };
 
 /**
- * The button of a plan tile (spec section 4): none for a custom plan; 'Current plan' (disabled) for the
- * account's plan; 'Choose Plan' (Checkout) without a card; otherwise Switch to annual/monthly for the same
- * plan in the other duration, Upgrade when it costs more per month, Downgrade when less.
+ * The button of a plan tile (spec section 4): none for a custom plan; 'Choose Plan' on every priced tile, the
+ * last plan's included, once the trial or the subscription is over (nothing is current then); 'Current plan'
+ * (disabled) for the account's plan; 'Choose Plan' (Checkout) without a card; otherwise Switch to annual/monthly
+ * for the same plan in the other duration, Upgrade when it costs more per month, Downgrade when less.
  */
-export function planButton(plan: PlanView, current: PlanView, account: Pick<AccountView, 'paymentType'>): PlanButton | null {
+export function planButton(
+  plan: PlanView,
+  current: PlanView,
+  account: Pick<AccountView, 'paymentType'> & Partial<Pick<AccountView, 'state'>>,
+): PlanButton | null {
   if (plan.price === null) return null;
+  if (account.state === 'trial_expired' || account.state === 'canceled') {
+    return { label: 'Choose Plan', disabled: false, kind: hasCard(account) ? 'change' : 'checkout' };
+  }
   if (plan.stripeId === current.stripeId) return { label: 'Current plan', disabled: true, kind: 'current' };
   if (!hasCard(account)) return { label: 'Choose Plan', disabled: false, kind: 'checkout' };
   if (plan.label === current.label && plan.duration !== current.duration) {
