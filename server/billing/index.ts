@@ -486,7 +486,10 @@ export function createBilling({ config, models, stripe, logger, mailer }: Billin
     if (type === 'customer.subscription.trial_will_end') {
       const subscription = await call(() => stripe.subscriptions.retrieve(objectId));
       const price = subscription.items.data[0]?.price;
-      if (subscription.status !== 'trialing' || !subscription.trial_end || !price) return;
+      // Sent even when it arrives after the trial's end (a clock moved past both), but not for a trial ended at once
+      // (trial_end=now: Stripe sends the event as the trial ends) or cut short by a cancellation.
+      const cutShort = subscription.status === 'canceled' && (subscription.ended_at ?? 0) < (subscription.trial_end ?? 0);
+      if (!subscription.trial_end || at >= subscription.trial_end || !price || cutShort) return;
       const card = account.paymentType !== 'none' && account.last4 ? `${account.brand || 'card'} card ending in ${account.last4}` : '';
       key = `mail:trial-will-end:${subscription.id}:${subscription.trial_end}`;
       mail = trialEndingMail(to, {

@@ -41,8 +41,8 @@ function tile(plan: CatalogPlan): string {
       ? '<a class="btn btn--secondary" href="mailto:sales@parley.chat">Contact sales</a>'
       : plan.tier === TRIAL_PLAN.tier
         ? `<a class="btn btn--primary" href="/app/#/signup">Start ${TRIAL_DAYS}-day free trial</a>`
-        : `<a class="btn btn--primary" href="/app/#/signup">Start with a free trial</a>
-<p class="tile__note">The ${TRIAL_DAYS}-day trial runs on ${escapeHtml(TRIAL_PLAN.label)}. Choose ${escapeHtml(plan.label)} when you add a card: nothing is charged before the trial ends.</p>`;
+        : `<p class="tile__note">The ${TRIAL_DAYS}-day trial runs on ${escapeHtml(TRIAL_PLAN.label)}. Choose ${escapeHtml(plan.label)} when you add a card: nothing is charged before the trial ends.</p>
+<a class="btn btn--primary" href="/app/#/signup">Start with a free trial</a>`;
   return `<article class="tile${plan.tier === 'pro' ? ' tile--featured' : ''}">
 <h2>${escapeHtml(plan.label)}</h2>${figure}
 <ul>${limits.map((l) => `<li>${l}</li>`).join('')}${features.join('')}</ul>
