@@ -94,6 +94,9 @@ describe('trial billing in the browser', function () {
       .getByText(/Next invoice: \$29 on/)
       .waitFor();
     await shots(page, 'account-card-in-trial');
+    await page.goto(at('/thank-you-for-upgrading'));
+    await page.getByText(`Your card is saved: its first charge is on ${dayWords(trialEnd)}, when your trial ends.`).waitFor();
+    await shots(page, 'thanks-card-in-trial');
     const account = await server.models.Account.findById(trial.accountId);
     expect(account).to.include({ paymentType: 'card', subscriptionStatus: 'trialing', planStripeId: 'parley_basic_monthly' });
   });

@@ -61,6 +61,7 @@ describe('billing in the browser', function () {
 
     await page.waitForURL(/#\/thank-you-for-upgrading$/);
     await page.getByText('You are now on the Pro plan.').waitFor();
+    await page.getByText(/^Your card is saved: its first charge is on .+, when your trial ends\.$/).waitFor();
     await page.getByRole('link', { name: 'Account settings' }).click();
     await planTile(page, 'Pro').getByRole('button', { name: 'Current plan' }).waitFor();
     await page.getByText('Pro plan · free trial').waitFor();
