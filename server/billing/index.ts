@@ -290,7 +290,8 @@ export function createBilling({ config, models, stripe, logger, mailer }: Billin
     // Choosing the current plan means adding a card to it: back to the account page, not the thank-you page.
     const returnTo = plan.stripeId === account.planStripeId ? 'account' : 'thanks';
     const trialEnd = account.trialEndAt;
-    if (accountState(account) === 'trialing' && trialEnd) {
+    const inTrial = accountState(account) === 'trialing' || account.subscriptionStatus === 'trialing';
+    if (inTrial && trialEnd && trialEnd.getTime() > Date.now()) {
       // During the trial Checkout only saves the card (setup mode): Stripe charges it when the trial ends.
       const session = await call(() =>
         stripe.checkout.sessions.create({
