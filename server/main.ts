@@ -131,7 +131,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     const logger = options.logger ?? console;
     const clock = options.clock;
     const reports = createReportRecorder({ models, logger, now: clock ? () => clock.now() : undefined });
-    const billing = createBilling({ config: effective, models, stripe: createStripeClient(effective.stripe), logger });
+    const billing = createBilling({ config: effective, models, stripe: createStripeClient(effective.stripe), logger, mailer });
     cleanups.push(() => billing.idle());
     // With REDIS_URL several processes share sockets' frames, signals and rate-limit counts through Redis.
     const redis = effective.redisUrl ? await openRedis(effective.redisUrl, logger) : undefined;

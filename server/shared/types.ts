@@ -56,6 +56,8 @@ export type AccountView = AccountRecord<string> & {
   Id: string;
   /** Computed on the server from what Stripe last reported. */
   state: AccountState;
+  /** A card saved during the trial: when Stripe first charges it (the trial's end). null otherwise. */
+  firstChargeAt: string | null;
   plan: PlanView;
   availablePlans: PlanView[];
   created_at: string;

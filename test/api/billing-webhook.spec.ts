@@ -177,6 +177,8 @@ describe('the Stripe webhook', function () {
     const trial = await trialAccount();
     await server.stripe.settled();
     server.stripe.holdWebhooks();
+    // The trial is over in Parley, so Checkout charges at once.
+    await server.models.Account.updateOne({ _id: trial.accountId }, { $set: { trialEndAt: new Date(Date.now() - 1000) } });
     // Checkout paid, and nobody comes back through the return page: only webhooks tell Parley.
     const { body } = await request(server.url)
       .post(`/v1/accounts/${trial.accountId}/create_checkout_session`)

@@ -9,7 +9,7 @@ import request from 'supertest';
 import { DEFAULT_CONSOLE_DIR } from '../../server/http/app';
 import { createUserInDb } from '../factories';
 import { useServer } from '../helpers/app';
-import { trialAccount as newTrial, payCheckout, type TrialAccount as Trial } from '../helpers/billing';
+import { endTrialNow, trialAccount as newTrial, payCheckout, type TrialAccount as Trial } from '../helpers/billing';
 
 describe('account and billing calls', function () {
   this.timeout(60_000);
@@ -20,7 +20,7 @@ describe('account and billing calls', function () {
 
   const trialAccount = () => newTrial(server);
 
-  /** A trial account that paid for `plan` through Checkout with a working card. */
+  /** A trial account that chose `plan` through Checkout with a working card, its trial then ended: it paid. */
   const payingAccount = async (plan = 'parley_basic_monthly'): Promise<Trial> => {
     const trial = await trialAccount();
     const { body } = await api()
@@ -32,6 +32,7 @@ describe('account and billing calls', function () {
     expect(paid.status).to.equal(303);
     const back = await fetch(paid.location, { redirect: 'manual' });
     expect(back.status).to.equal(303);
+    await endTrialNow(server, trial.accountId);
     return trial;
   };
 
@@ -64,6 +65,7 @@ describe('account and billing calls', function () {
       await payCheckout(checkout.body.url, '4000 0000 0000 0002');
       const paid = await payCheckout(checkout.body.url);
       await fetch(paid.location, { redirect: 'manual' });
+      await endTrialNow(server, trial.accountId);
       const account = await server.models.Account.findById(trial.accountId);
       server.stripe.addCard(account?.stripeCustomerId ?? '', '4000000000000341', { makeDefault: true });
       await server.parley.billing.stripe.subscriptions.update(account?.stripeSubscriptionId ?? '', {
@@ -72,6 +74,8 @@ describe('account and billing calls', function () {
       });
       await api().post(`/v1/accounts/${trial.accountId}/upgrade/parley_business_monthly`).set(as(trial.token)).expect(402);
       await request(server.url).post('/v1/billing/stripe-webhook').set('Stripe-Signature', 't=1,v1=bad').send('{}').expect(400);
+      // The new card reaches Parley through the webhooks queued behind the trial's end.
+      await server.stripe.settled();
       for (const path of [
         '/v1/users/current',
         `/v1/accounts/${trial.accountId}/invoices`,
@@ -118,8 +122,10 @@ describe('account and billing calls', function () {
   });
 
   describe('POST /v1/accounts/{id}/create_checkout_session', () => {
-    it('answers the URL of a Checkout page for the plan; paying it puts the account on the plan with the card', async () => {
+    it('answers the URL of a Checkout page for the plan; after the trial paying it puts the account on the plan with the card', async () => {
       const trial = await trialAccount();
+      // The trial is over in Parley (its end in Stripe not yet told): Checkout subscribes and charges at once.
+      await server.models.Account.updateOne({ _id: trial.accountId }, { $set: { trialEndAt: new Date(Date.now() - 1000) } });
       const { body } = await api()
         .post(`/v1/accounts/${trial.accountId}/create_checkout_session`)
         .set(as(trial.token))

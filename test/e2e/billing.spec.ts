@@ -11,7 +11,7 @@ import request from 'supertest';
 import { createSession } from '../../server/commands/sessions';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { useServer } from '../helpers/app';
-import { payCheckout, type TrialAccount, trialAccount } from '../helpers/billing';
+import { endTrialNow, payCheckout, type TrialAccount, trialAccount } from '../helpers/billing';
 import { RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { configuredWidget, waitFor } from './widgetHelpers';
 
@@ -50,7 +50,7 @@ describe('billing in the browser', function () {
 
   const planTile = (page: Page, label: string) => page.getByRole('article', { name: `${label} plan` });
 
-  it('pays a trial through Checkout with 4242, thanks, then shows the plan, the card and the paid invoice', async () => {
+  it('saves a card on Checkout with 4242 during the trial, thanks, then shows the plan, the card and the first charge at the trial end', async () => {
     const page = browser.page;
     const trial = await signedInTrial(page);
     await page.goto(at('/account'));
@@ -63,15 +63,17 @@ describe('billing in the browser', function () {
 
     await page.waitForURL(/#\/thank-you-for-upgrading$/);
     await page.getByText('You are now on the Pro plan.').waitFor();
+    await page.getByText(/^Your card is saved: its first charge is on .+, when your trial ends\.$/).waitFor();
     await page.getByRole('link', { name: 'Account settings' }).click();
     await planTile(page, 'Pro').getByRole('button', { name: 'Current plan' }).waitFor();
-    await page.getByText('Pro plan · in good standing').waitFor();
+    await page.getByText('Pro plan · free trial').waitFor();
     const billing = page.getByRole('region', { name: 'Billing Info' });
     await billing.getByText('•••• 4242').waitFor();
     await billing.getByText('12/2034').waitFor();
+    await billing.getByText(/^First charge on .+, when your trial ends\.$/).waitFor();
     const invoices = page.getByRole('region', { name: 'Recent Invoices' });
-    await invoices.getByRole('cell', { name: '$79' }).waitFor();
-    await invoices.getByRole('cell', { name: 'Pro plan, monthly' }).waitFor();
+    await invoices.getByText(/Next invoice: \$79 on/).waitFor();
+    expect(await invoices.getByRole('cell', { name: '$79' }).count()).to.equal(0);
     expect((await server.models.Account.findById(trial.accountId))?.planStripeId).to.equal('parley_pro_monthly');
   });
 
@@ -92,7 +94,7 @@ describe('billing in the browser', function () {
     expect(account).to.include({ planStripeId: 'parley_basic_monthly', paymentType: 'none', subscriptionStatus: 'trialing' });
   });
 
-  /** A paying account on the Basic plan, signed in on `page`, after adding a 4242 card through Checkout. */
+  /** A paying account on the Basic plan, signed in on `page`, after adding a 4242 card through Checkout and its trial's end. */
   const payingAccount = async (page: Page): Promise<TrialAccount> => {
     const trial = await signedInTrial(page);
     const { body } = await request(server.url)
@@ -105,6 +107,10 @@ describe('billing in the browser', function () {
     await page.locator('#checkout-submit').click();
     await page.waitForURL(/#\/account\?success=true$/);
     await page.getByText('You have successfully added your billing information.').waitFor();
+    // The card is charged at the trial's end: end it now, as Stripe's trial_end=now does.
+    await endTrialNow(server, trial.accountId);
+    await page.reload();
+    await page.getByText('Basic plan · in good standing').waitFor();
     return trial;
   };
 

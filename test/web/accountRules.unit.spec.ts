@@ -42,6 +42,27 @@ describe('Account screen rules', () => {
       expect(planButton(plan('parley_pro_yearly'), basic, card)?.label).to.equal('Upgrade');
     });
 
+    it('offers Choose Plan on every priced tile, the last plan included, once the trial or the subscription is over', () => {
+      for (const state of ['trial_expired', 'canceled'] as const) {
+        expect(planButton(basic, basic, { paymentType: 'none', state })).to.include({
+          label: 'Choose Plan',
+          disabled: false,
+          kind: 'checkout',
+        });
+        expect(planButton(plan('parley_pro_monthly'), basic, { paymentType: 'none', state })).to.include({
+          label: 'Choose Plan',
+          kind: 'checkout',
+        });
+        // With a card still on file the plan starts through a plan change, charged to that card.
+        expect(planButton(basic, basic, { paymentType: 'card', state })).to.include({
+          label: 'Choose Plan',
+          disabled: false,
+          kind: 'change',
+        });
+      }
+      expect(planButton(basic, basic, { paymentType: 'none', state: 'trialing' })).to.include({ label: 'Current plan', disabled: true });
+    });
+
     it('has no button for the custom plan', () => {
       expect(planButton(plan('parley_custom_monthly'), basic, card)).to.equal(null);
     });

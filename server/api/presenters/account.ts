@@ -73,6 +73,7 @@ export function presentAccount(
   return {
     Id: account._id.toHexString(),
     state: accountState(account),
+    firstChargeAt: account.subscriptionStatus === 'trialing' && account.paymentType !== 'none' ? iso(account.nextInvoiceAt) : null,
     plan: presentPlan(plan),
     availablePlans: availablePlans.map(presentPlan),
     paymentType: account.paymentType,

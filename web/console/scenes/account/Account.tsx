@@ -42,7 +42,7 @@ export function Account() {
     <div className="account">
       <PageHeader title="Manage your account">
         <span className={`account-status account-status--${account.delinquent ? 'delinquent' : account.state}`}>
-          {account.plan.label} plan · {account.state === 'trialing' ? 'free trial' : statusText(account)}
+          {account.plan.label} plan · {account.state === 'trialing' || account.firstChargeAt ? 'free trial' : statusText(account)}
         </span>
       </PageHeader>
 

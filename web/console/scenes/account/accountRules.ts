@@ -48,14 +48,21 @@ export function subscriptionEnded(account: Pick<AccountView, 'state'>): boolean 
 }
 
 /**
- * The button of a plan tile (spec section 4): none for a custom plan; 'Choose Plan' (Checkout, which shows what
- * is due today) on every tile once the subscription ended, the ended plan's too; 'Current plan' (disabled) for
- * the account's plan; 'Choose Plan' (Checkout) without a card; otherwise Switch to annual/monthly for the same
- * plan in the other duration, Upgrade when it costs more per month, Downgrade when less.
+ * The button of a plan tile (spec section 4): none for a custom plan; 'Choose Plan' on every priced tile, the
+ * ended plan's included, once the trial or the subscription is over (nothing is current then: Checkout without a
+ * card, a plan change with one); 'Current plan' (disabled) for the account's plan; 'Choose Plan' (Checkout) without
+ * a card; otherwise Switch to annual/monthly for the same plan in the other duration, Upgrade when it costs more per
+ * month, Downgrade when less.
  */
-export function planButton(plan: PlanView, current: PlanView, account: Pick<AccountView, 'paymentType' | 'state'>): PlanButton | null {
+export function planButton(
+  plan: PlanView,
+  current: PlanView,
+  account: Pick<AccountView, 'paymentType'> & Partial<Pick<AccountView, 'state'>>,
+): PlanButton | null {
   if (plan.price === null) return null;
-  if (subscriptionEnded(account)) return { label: 'Choose Plan', disabled: false, kind: 'checkout' };
+  if (account.state && subscriptionEnded({ state: account.state })) {
+    return { label: 'Choose Plan', disabled: false, kind: hasCard(account) ? 'change' : 'checkout' };
+  }
   if (plan.stripeId === current.stripeId) return { label: 'Current plan', disabled: true, kind: 'current' };
   if (!hasCard(account)) return { label: 'Choose Plan', disabled: false, kind: 'checkout' };
   if (plan.label === current.label && plan.duration !== current.duration) {
