@@ -102,9 +102,34 @@ export class WidgetRefusal extends AppError {
   }
 }
 
+/** MongoDB's names for "the database is not there" (the driver's error classes). */
+const DATABASE_UNREACHABLE = new Set(['MongoNetworkError', 'MongoServerSelectionError', 'MongoNotConnectedError', 'MongoPoolClearedError']);
+/** mongod's OutOfDiskSpace: its disk (or the embedded store's) takes no writes until there is room again. */
+const OUT_OF_DISK_SPACE = 14031;
+
+/**
+ * Whether the database could not take the write (a full disk) or could not be reached: nothing was stored, and
+ * the same request a little later will do. The driver's errors are told apart by name and code, not by class,
+ * so this module needs no database import.
+ */
+export function isStorageUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  return (error as { code?: unknown }).code === OUT_OF_DISK_SPACE || DATABASE_UNREACHABLE.has(error.name);
+}
+
+export const STORAGE_UNAVAILABLE_MESSAGE = 'Parley cannot save changes right now. Please try again in a minute.';
+
 /** Any thrown value as an AppError: itself when it is one, else a reportable 500 that keeps the original as its cause. */
 export function asCodedError(error: unknown): AppError {
   if (error instanceof AppError) return error;
+  if (isStorageUnavailable(error)) {
+    return new AppError(STORAGE_UNAVAILABLE_MESSAGE, {
+      status: 503,
+      code: ERROR_CODES.storageUnavailable,
+      isReportable: true,
+      cause: error,
+    });
+  }
   return new AppError('An unexpected error occurred, please contact support', {
     status: 500,
     code: ERROR_CODES.internal,

@@ -13,8 +13,10 @@ import { type StripeSandboxTuning, startStripeSandbox } from './billing/sandbox'
 import { forgetPlaintextApiKeys } from './commands/apiKeys';
 import { AutoSendReplies } from './commands/autoSendReplies';
 import { sweepExports } from './commands/gdprExport';
+import { startRetention } from './commands/retention';
 import { type Config, ConfigError, loadConfig } from './config';
-import { startEmbeddedMongo } from './embedded-mongo';
+import { type EmbeddedMongo, startEmbeddedMongo } from './embedded-mongo';
+import type { FileSystem } from './embedded-mongo/storage';
 import { createApp } from './http/app';
 import { startDemoServer } from './http/demo';
 import type { Logger } from './http/errorHandler';
@@ -72,6 +74,8 @@ export type StartOptions = {
   stripeSandbox?: StripeSandboxTuning;
   /** What time it is for operating hours; tests pass a clock they control. */
   clock?: Clock;
+  /** The embedded store's file system (tests pass one that fails like a full disk) and how often it retries writes. */
+  embeddedStore?: { fs?: FileSystem; retryWritesMs?: number };
 };
 
 const dbNameInUri = (uri: string) => /^mongodb(?:\+srv)?:\/\/[^/]+\/([^?]+)/.exec(uri)?.[1];
@@ -83,7 +87,8 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     cleanups.length = 0;
   };
   try {
-    const uri: string = config.mongodbUri ?? (await startEmbedded(config.dataDir, cleanups));
+    const embedded = config.mongodbUri ? undefined : await startEmbedded(config.dataDir, cleanups, options.embeddedStore);
+    const uri: string = config.mongodbUri ?? (embedded as EmbeddedMongo).uri;
     const connection = await mongoose.createConnection(uri, { dbName: options.dbName ?? dbNameInUri(uri) ?? 'parley' }).asPromise();
     cleanups.push(() => connection.close());
     const models = createModels(connection);
@@ -126,7 +131,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     const logger = options.logger ?? console;
     const clock = options.clock;
     const reports = createReportRecorder({ models, logger, now: clock ? () => clock.now() : undefined });
-    const billing = createBilling({ config: effective, models, stripe: createStripeClient(effective.stripe), logger });
+    const billing = createBilling({ config: effective, models, stripe: createStripeClient(effective.stripe), logger, mailer });
     cleanups.push(() => billing.idle());
     // With REDIS_URL several processes share sockets' frames, signals and rate-limit counts through Redis.
     const redis = effective.redisUrl ? await openRedis(effective.redisUrl, logger) : undefined;
@@ -150,7 +155,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     cleanups.push(() => relay.close());
     const homeTabs = new HomeTabs({ models, config: effective, relay });
     cleanups.push(() => homeTabs.stop());
-    const health = createHealth({ connection, redis });
+    const health = createHealth({ connection, redis, databaseWriteProblem: embedded ? () => embedded.writeProblem() : undefined });
     const app = createApp({
       config: effective,
       models,
@@ -175,6 +180,9 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     relay.start(server);
     const assistant = startAssistant(relay);
     cleanups.push(() => assistant.stop());
+    // Data retention's daily pass (accounts that set retentionDays); every process runs it, each conversation counted once.
+    const retention = startRetention({ models, logger });
+    cleanups.push(() => retention.stop());
     // Run first on close: the load balancer stops sending visitors here (given the drain time to notice) while
     // this process still serves, then the rest closes.
     cleanups.push(async () => {
@@ -205,10 +213,14 @@ export async function startParley(config: Config, options: StartOptions = {}): P
   }
 }
 
-async function startEmbedded(dataDir: string, cleanups: (() => Promise<void> | void)[]): Promise<string> {
-  const embedded = await startEmbeddedMongo({ port: 0, dbpath: path.join(dataDir, 'db') });
+async function startEmbedded(
+  dataDir: string,
+  cleanups: (() => Promise<void> | void)[],
+  store: StartOptions['embeddedStore'] = {},
+): Promise<EmbeddedMongo> {
+  const embedded = await startEmbeddedMongo({ port: 0, dbpath: path.join(dataDir, 'db'), ...store });
   cleanups.push(() => embedded.stop());
-  return embedded.uri;
+  return embedded;
 }
 
 /** Closes Parley cleanly on SIGINT or SIGTERM (once), then ends the process: 0 after a clean close, 1 otherwise. */

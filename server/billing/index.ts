@@ -9,12 +9,16 @@ import type { Types } from 'mongoose';
 import type { Config } from '../config';
 import { AppError, external, PaymentRequiredError, ValidationError } from '../errors';
 import type { Logger } from '../http/errorHandler';
+import type { Mailer } from '../mail';
+import { receiptMail, trialEndedMail, trialEndingMail } from '../mail/templates';
 import type { Models } from '../models';
 import type { AccountDocument } from '../models/Account';
+import { CHECKOUT_NOT_COMPLETED } from '../shared/constants';
 import { catalogPlan } from '../shared/plans';
 import type { AccountInfoPayload, InvoiceView, NextInvoiceView, PortalReason } from '../shared/types';
 import { accountState } from './state';
 import type { Stripe } from './stripeClient';
+import { formatCents, formatDay } from './texts';
 
 export { conversationsThisMonth, refreshQuota } from './quota';
 export { acceptsConversations, accountState } from './state';
@@ -30,7 +34,7 @@ export { STRIPE_WEBHOOK_PATH as WEBHOOK_PATH } from './sandbox';
 /** Subscription statuses Stripe still bills or may still bill. */
 const LIVE = new Set(['trialing', 'active', 'past_due', 'unpaid', 'incomplete', 'paused']);
 
-export type BillingDeps = { config: Config; models: Models; stripe: Stripe; logger: Logger };
+export type BillingDeps = { config: Config; models: Models; stripe: Stripe; logger: Logger; mailer: Mailer };
 
 export type Billing = ReturnType<typeof createBilling>;
 
@@ -54,7 +58,7 @@ function billingError(error: unknown, logger: Logger): AppError {
   });
 }
 
-export function createBilling({ config, models, stripe, logger }: BillingDeps) {
+export function createBilling({ config, models, stripe, logger, mailer }: BillingDeps) {
   const consoleUrl = (hashPath: string) => `${config.publicUrl}/app/#${hashPath}`;
 
   const call = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -198,26 +202,99 @@ export function createBilling({ config, models, stripe, logger }: BillingDeps) {
 
   /**
    * After a Checkout: the new subscription replaces the trial (or any older) one, and its card becomes the
-   * customer's default so renewals and later plan changes use it.
+   * customer's default so renewals and later plan changes use it. Only while nothing newer is live: Stripe
+   * retries an event for three days, so a checkout's event may come after a later Checkout or plan change, and
+   * then it changes nothing (it never cancels a subscription started after its own). 'unknown': Stripe has no
+   * such session; null: the session is not complete.
    */
-  async function completeCheckout(sessionId: string): Promise<{ customerId: string; returnTo: string } | null> {
-    const session = await call(() => stripe.checkout.sessions.retrieve(sessionId));
+  async function completeCheckout(sessionId: string): Promise<{ customerId: string; returnTo: string } | 'unknown' | null> {
+    let session: Stripe.Checkout.Session;
+    try {
+      session = await stripe.checkout.sessions.retrieve(sessionId);
+    } catch (error) {
+      if ((error as { code?: string }).code === 'resource_missing') return 'unknown';
+      throw billingError(error, logger);
+    }
     const customerId = idOf(session.customer);
     if (session.status !== 'complete' || !customerId) return null;
+    if (session.mode === 'setup') return completeSetup(session, customerId);
     const subscriptionId = idOf(session.subscription);
     if (subscriptionId) {
-      const others = (await call(() => stripe.subscriptions.list({ customer: customerId, limit: 20 }))).data.filter(
-        (s) => s.id !== subscriptionId && LIVE.has(s.status),
-      );
-      for (const other of others) await call(() => stripe.subscriptions.cancel(other.id));
-      const subscription = await call(() => stripe.subscriptions.retrieve(subscriptionId));
-      const card = idOf(subscription.default_payment_method);
-      if (card) {
-        await call(() => stripe.customers.update(customerId, { invoice_settings: { default_payment_method: card } }));
+      // Newest first, as Stripe lists them (created, then creation order within a second); ended ones left out.
+      const listed = (await call(() => stripe.subscriptions.list({ customer: customerId, limit: 20 }))).data;
+      const at = listed.findIndex((s) => s.id === subscriptionId);
+      const subscription = listed[at];
+      const newerLive = listed.slice(0, Math.max(at, 0)).some((s) => LIVE.has(s.status));
+      if (subscription && LIVE.has(subscription.status) && !newerLive) {
+        for (const older of listed.slice(at + 1).filter((s) => LIVE.has(s.status))) {
+          await call(() => stripe.subscriptions.cancel(older.id));
+        }
+        const card = idOf(subscription.default_payment_method);
+        if (card) {
+          await call(() => stripe.customers.update(customerId, { invoice_settings: { default_payment_method: card } }));
+        }
       }
     }
     return { customerId, returnTo: session.metadata?.returnTo === 'account' ? 'account' : 'thanks' };
   }
+
+  /**
+   * Claims a once-only step (a checkout's plan, a billing mail) under `key` in the table of taken webhook events:
+   * true for the first caller only. `release` gives the claim back when the step failed.
+   */
+  async function claimOnce(key: string, type: string): Promise<boolean> {
+    try {
+      await models.StripeEvent.create({ eventId: key, type });
+      return true;
+    } catch (error) {
+      if ((error as { code?: number }).code === 11000) return false;
+      throw error;
+    }
+  }
+  const release = (key: string) => models.StripeEvent.deleteOne({ eventId: key });
+
+  /**
+   * A trial's Checkout (setup mode) saved a card: it becomes the customer's default, so Stripe charges it when the
+   * trial ends, and the plan chosen with it becomes the trial subscription's price. The plan is applied once per
+   * session, so a late repeat of the session's event never undoes a later plan change.
+   */
+  async function completeSetup(session: Stripe.Checkout.Session, customerId: string): Promise<{ customerId: string; returnTo: string }> {
+    const returnTo = session.metadata?.returnTo === 'account' ? 'account' : 'thanks';
+    const intentId = idOf(session.setup_intent);
+    const intent = intentId ? await call(() => stripe.setupIntents.retrieve(intentId)) : null;
+    const card = idOf(intent?.payment_method ?? null);
+    const claim = `checkout-plan:${session.id}`;
+    if (!card || !(await claimOnce(claim, 'parley.checkout_plan'))) return { customerId, returnTo };
+    try {
+      await call(() => stripe.customers.update(customerId, { invoice_settings: { default_payment_method: card } }));
+      const account = await models.Account.findOne({ stripeCustomerId: customerId });
+      const plan = catalogPlan(session.metadata?.plan ?? '');
+      if (account && plan && plan.price !== null) await setTrialPlan(account, plan.stripeId);
+    } catch (error) {
+      await release(claim);
+      throw error;
+    }
+    return { customerId, returnTo };
+  }
+
+  /** During the trial the plan is Parley's choice: the account's plan and the trial subscription's price, nothing charged. */
+  async function setTrialPlan(account: AccountDocument, planStripeId: string): Promise<AccountDocument> {
+    if (account.stripeSubscriptionId && account.subscriptionStatus === 'trialing') {
+      const subscription = await call(() => stripe.subscriptions.retrieve(account.stripeSubscriptionId));
+      const item = subscription.items.data[0];
+      if (subscription.status === 'trialing' && item && item.price.id !== planStripeId) {
+        await call(() =>
+          stripe.subscriptions.update(subscription.id, { items: [{ id: item.id, price: planStripeId }], proration_behavior: 'none' }),
+        );
+      }
+    }
+    account.planStripeId = planStripeId;
+    return account.save();
+  }
+
+  /** What the first charge after a trial will be, said next to Checkout's button. */
+  const firstChargeText = (plan: NonNullable<ReturnType<typeof catalogPlan>>, trialEnd: Date) =>
+    `Nothing is charged today. Your card will be charged ${formatCents(plan.price ?? 0)} for ${plan.label} (${plan.duration}) on ${formatDay(trialEnd)}, when your free trial ends.`;
 
   async function checkoutUrl(account: AccountDocument, email: string, planStripeId: string): Promise<string> {
     const plan = catalogPlan(planStripeId);
@@ -227,6 +304,26 @@ export function createBilling({ config, models, stripe, logger }: BillingDeps) {
     const customer = await ensureCustomer(account, email);
     // Choosing the current plan means adding a card to it: back to the account page, not the thank-you page.
     const returnTo = plan.stripeId === account.planStripeId ? 'account' : 'thanks';
+    const trialEnd = account.trialEndAt;
+    const inTrial = accountState(account) === 'trialing' || account.subscriptionStatus === 'trialing';
+    if (inTrial && trialEnd && trialEnd.getTime() > Date.now()) {
+      // During the trial Checkout only saves the card (setup mode): Stripe charges it when the trial ends.
+      const session = await call(() =>
+        stripe.checkout.sessions.create({
+          mode: 'setup',
+          currency: 'usd',
+          customer,
+          client_reference_id: account.id,
+          success_url: `${config.publicUrl}${CHECKOUT_RETURN_PATH}?session_id={CHECKOUT_SESSION_ID}`,
+          cancel_url: consoleUrl('/account'),
+          metadata: { accountId: account.id, returnTo, plan: plan.stripeId },
+          setup_intent_data: { metadata: { accountId: account.id } },
+          custom_text: { submit: { message: firstChargeText(plan, trialEnd) } },
+        }),
+      );
+      if (!session.url) throw billingError(new Error('Checkout answered without a URL'), logger);
+      return session.url;
+    }
     const session = await call(() =>
       stripe.checkout.sessions.create({
         mode: 'subscription',
@@ -291,19 +388,10 @@ export function createBilling({ config, models, stripe, logger }: BillingDeps) {
     if (plan.price === null) throw new ValidationError('The Custom plan is arranged with us: contact support.', 'custom_plan');
     await assertChannelsFit(account._id, plan.stripeId);
     const state = accountState(account);
-    if (account.paymentType === 'none') {
-      if (state !== 'trialing') throw new PaymentRequiredError(ADD_PAYMENT_METHOD_FIRST);
-      if (account.stripeSubscriptionId && account.subscriptionStatus === 'trialing') {
-        const subscription = await call(() => stripe.subscriptions.retrieve(account.stripeSubscriptionId));
-        const item = subscription.items.data[0];
-        if (item && item.price.id !== plan.stripeId) {
-          await call(() =>
-            stripe.subscriptions.update(subscription.id, { items: [{ id: item.id, price: plan.stripeId }], proration_behavior: 'none' }),
-          );
-        }
-      }
-      account.planStripeId = plan.stripeId;
-      return account.save();
+    // During the trial, with a card or without, only the plan changes: the first charge comes at the trial's end.
+    if (account.paymentType === 'none' || account.subscriptionStatus === 'trialing') {
+      if (account.paymentType === 'none' && state !== 'trialing') throw new PaymentRequiredError(ADD_PAYMENT_METHOD_FIRST);
+      return setTrialPlan(account, plan.stripeId);
     }
     if (plan.stripeId === account.planStripeId && LIVE.has(account.subscriptionStatus)) return account;
     const live =
@@ -358,7 +446,8 @@ export function createBilling({ config, models, stripe, logger }: BillingDeps) {
       stripe.invoices.createPreview({ customer: account.stripeCustomerId, subscription: account.stripeSubscriptionId }),
     );
     const dateTs = account.nextInvoiceAt ? toSeconds(account.nextInvoiceAt) : preview.period_end;
-    return { amount: preview.total, dateTs };
+    // What will be charged: the total less the customer's credit (a downgrade's proration), as Stripe applies it.
+    return { amount: preview.amount_due, dateTs };
   }
 
   /** Saves the Account Info form to the Stripe customer first, then to Parley: a Stripe failure changes nothing. */
@@ -383,18 +472,97 @@ export function createBilling({ config, models, stripe, logger }: BillingDeps) {
     return account.save();
   }
 
-  /** A verified webhook event: brings the account it is about up to date. */
+  /**
+   * A verified webhook event: brings the account it is about up to date, then sends the billing mail it calls for.
+   * A Checkout session Stripe does not have is bad input (400, nothing changed).
+   */
   async function handleEvent(event: Stripe.Event): Promise<void> {
     const object = event.data.object as { object?: string; id?: string; customer?: string | { id: string } | null };
-    if (event.type === 'checkout.session.completed' && object.id) await completeCheckout(object.id);
+    if (event.type === 'checkout.session.completed' && object.id && (await completeCheckout(object.id)) === 'unknown') {
+      throw new ValidationError('No such Checkout session', 'bad_session');
+    }
     const customerId = object.object === 'customer' ? (object.id ?? '') : idOf(object.customer ?? null);
-    if (customerId) await syncCustomer(customerId);
+    const account = customerId ? await syncCustomer(customerId) : null;
+    if (account && object.id) await billingMail(event.type, object.id, event.created, account);
   }
 
-  /** Checkout's return: the account is synced before the console opens, so it shows the new plan at once. */
+  /** A week after a trial's end its "trial ended" mail is no longer news (a later update of the same subscription). */
+  const TRIAL_ENDED_NEWS = 7 * 24 * 60 * 60;
+
+  /**
+   * The mails around the trial's end and each payment, decided on what Stripe says now (the event only names the
+   * object) and sent once each: three days before the trial ends (trial_will_end), when it has ended, and a
+   * receipt for each paid invoice with its hosted page. A failed send gives its claim back and fails the event,
+   * so Stripe's retry sends it.
+   */
+  async function billingMail(type: string, objectId: string, at: number, account: AccountDocument): Promise<void> {
+    const to = account.email || (await models.User.findOne({ accountId: account._id, admin: true }).sort({ _id: 1 }))?.email || '';
+    if (!to) return;
+    const accountUrl = consoleUrl('/account');
+    const planName = (price: string) => {
+      const plan = catalogPlan(price);
+      return plan ? `${plan.label} (${plan.duration})` : 'Parley';
+    };
+    let key = '';
+    let mail: Parameters<Mailer['send']>[0] | null = null;
+    if (type === 'customer.subscription.trial_will_end') {
+      const subscription = await call(() => stripe.subscriptions.retrieve(objectId));
+      const price = subscription.items.data[0]?.price;
+      // Sent even when it arrives after the trial's end (a clock moved past both), but not for a trial ended at once
+      // (trial_end=now: Stripe sends the event as the trial ends) or cut short by a cancellation.
+      const cutShort = subscription.status === 'canceled' && (subscription.ended_at ?? 0) < (subscription.trial_end ?? 0);
+      if (!subscription.trial_end || at >= subscription.trial_end || !price || cutShort) return;
+      const card = account.paymentType !== 'none' && account.last4 ? `${account.brand || 'card'} card ending in ${account.last4}` : '';
+      key = `mail:trial-will-end:${subscription.id}:${subscription.trial_end}`;
+      mail = trialEndingMail(to, {
+        endsOn: formatDay(new Date(subscription.trial_end * 1000)),
+        accountUrl,
+        charge: card ? { card, amount: formatCents(price.unit_amount ?? 0), plan: planName(price.id) } : null,
+      });
+    } else if (type === 'customer.subscription.updated' || type === 'customer.subscription.deleted') {
+      const subscription = await call(() => stripe.subscriptions.retrieve(objectId));
+      const trialEnd = subscription.trial_end;
+      if (!trialEnd || subscription.status === 'trialing' || at < trialEnd || at - trialEnd > TRIAL_ENDED_NEWS) return;
+      // Ended by the trial, not cancelled before it (a trial replaced by a paid subscription).
+      if (subscription.status === 'canceled' && (subscription.ended_at ?? 0) < trialEnd) return;
+      const outcome = subscription.status === 'active' ? 'started' : subscription.status === 'canceled' ? 'no_card' : 'payment_failed';
+      key = `mail:trial-ended:${subscription.id}`;
+      mail = trialEndedMail(to, {
+        endedOn: formatDay(new Date(trialEnd * 1000)),
+        accountUrl,
+        outcome,
+        plan: planName(subscription.items.data[0]?.price.id ?? ''),
+      });
+    } else if (type === 'invoice.paid') {
+      const invoice = await call(() => stripe.invoices.retrieve(objectId));
+      if (invoice.amount_paid <= 0) return;
+      const line = [...invoice.lines.data].reverse().find((l) => l.amount > 0) ?? invoice.lines.data[0];
+      const price = idOf(line?.pricing?.price_details?.price ?? null);
+      key = `mail:receipt:${invoice.id}`;
+      mail = receiptMail(to, {
+        amount: formatCents(invoice.amount_paid),
+        paidOn: formatDay(new Date((invoice.status_transitions?.paid_at ?? invoice.created) * 1000)),
+        description: catalogPlan(price) ? `${planName(price)} plan` : 'Parley',
+        number: invoice.number ?? '',
+        invoiceUrl: invoice.hosted_invoice_url ?? '',
+      });
+    }
+    if (!mail || !(await claimOnce(key, 'parley.mail'))) return;
+    try {
+      await mailer.send(mail);
+    } catch (error) {
+      await release(key);
+      throw error;
+    }
+  }
+
+  /**
+   * Checkout's return: the account is synced before the console opens, so it shows the new plan at once. A
+   * session Stripe does not have, or one not paid, opens the account screen saying the checkout was not completed.
+   */
   async function checkoutReturn(sessionId: string): Promise<string> {
     const done = await completeCheckout(sessionId);
-    if (!done) return consoleUrl('/account');
+    if (done === null || done === 'unknown') return consoleUrl(`/account?checkout=${CHECKOUT_NOT_COMPLETED}`);
     await syncCustomer(done.customerId);
     return done.returnTo === 'account' ? consoleUrl('/account?success=true') : consoleUrl('/thank-you-for-upgrading');
   }

@@ -11,8 +11,14 @@ export function monthStart(now: Date = new Date()): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
 }
 
-export function conversationsThisMonth(models: Models, accountId: Types.ObjectId, now: Date = new Date()): Promise<number> {
-  return models.Conversation.countDocuments({ accountId, createdAt: { $gte: monthStart(now) } });
+/** This month's conversations, those data retention already deleted (or is deleting) included. */
+export async function conversationsThisMonth(models: Models, accountId: Types.ObjectId, now: Date = new Date()): Promise<number> {
+  const month = monthStart(now);
+  const [kept, deleted] = await Promise.all([
+    models.Conversation.countDocuments({ accountId, createdAt: { $gte: month }, purgedAt: { $exists: false } }),
+    models.DeletedConversations.findOne({ accountId, month }, { count: 1 }).lean<{ count: number }>(),
+  ]);
+  return kept + (deleted?.count ?? 0);
 }
 
 /** Counts this month's conversations, sets or clears the account's over-quota mark, and answers the count. */

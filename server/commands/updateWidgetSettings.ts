@@ -11,8 +11,11 @@ import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import { CHAT_ENDPOINT_DEFAULTS } from '../models/ChatEndpoint';
 import {
+  EMAIL_PROBLEM,
+  emailAddressProblem,
   HOURS_ORDER_MESSAGE,
   HOURS_STEP_MESSAGE,
+  hoursOverlap,
   INACTIVE_GRACE_MINS,
   INVALID_FILTER,
   invalidCountries,
@@ -21,10 +24,16 @@ import {
   MAX_CONCURRENT_LIMIT,
   NO_ANSWER_AFTER_SECS,
   RESPONSE_REMINDER_FREQS,
+  settingMessage,
   TEAM_AVATAR_NEEDED,
+  TITLE_FIELDS,
+  titleProblem,
+  URL_FIELDS,
   usesTeamAvatar,
+  webAddressProblem,
 } from '../shared/settings';
 import { readTriggerJson, TriggerJsonSchema } from '../shared/triggers';
+import type { ChatEndpointSettings, ChatEndpointWithStats } from '../shared/types';
 import { parse } from '../validation';
 import { recomputeDueTimes } from './conversationDueTimes';
 import { requirePlanFeature } from './planFeature';
@@ -34,16 +43,25 @@ const ENUMS: Record<string, readonly [string, ...string[]]> = {
   metaInfoInMainChannel: ['compact', 'full', 'none'],
   widgetAlignment: ['bottomRight', 'bottomLeft'],
 };
-const URL_FIELDS = new Set([
-  'offlineMessageWebhookURL',
-  'webhookUrl',
-  'newConversationWebhookURL',
-  'noAnswerWebhookUrl',
-  'feedbackWebhookUrl',
-  'privacyPolicyLinkURL',
-  'teamAvatarUrl',
-]);
-const httpUrl = z.union([z.literal(''), z.url({ protocol: /^https?$/ }).max(2048)]);
+const URL_SETTINGS = new Set<string>(URL_FIELDS);
+const TITLE_SETTINGS = new Set<string>(TITLE_FIELDS);
+
+/**
+ * A text setting checked by one of the shared rules (the console's), its 400 saying the setting's name and the
+ * problem in words; stored without surrounding spaces.
+ */
+const checkedText = (name: string, problem: (value: string) => string | null) =>
+  z
+    .string(settingMessage(name, 'Must be text.'))
+    .trim()
+    .superRefine((value, ctx) => {
+      const found = problem(value);
+      if (found) ctx.addIssue({ code: 'custom', message: settingMessage(name, found) });
+    });
+/** Mail goes to this address: beyond the console's rule, zod's stricter e-mail check. */
+const strictEmail = z.email();
+const emailProblem = (value: string) =>
+  emailAddressProblem(value) ?? (value === '' || strictEmail.safeParse(value).success ? null : EMAIL_PROBLEM);
 
 function isTimeZone(tz: string): boolean {
   try {
@@ -65,7 +83,8 @@ const CHOICES: Record<string, { values: readonly number[]; label: string }> = {
 const selectNumber = (v: unknown) => (typeof v === 'string' ? Number(v) || 0 : v);
 
 function fieldSchema(name: string, value: unknown): z.ZodType {
-  if (ENUMS[name]) return z.enum(ENUMS[name]);
+  const enumValues = ENUMS[name];
+  if (enumValues) return z.enum(enumValues, settingMessage(name, `Must be one of ${enumValues.join(', ')}.`));
   const choice = CHOICES[name];
   if (choice) {
     const message = `${choice.label} must be one of ${choice.values.join(', ')}`;
@@ -78,14 +97,18 @@ function fieldSchema(name: string, value: unknown): z.ZodType {
     const message = `Concurrent chat limit must be a whole number from 0 (unlimited) to ${MAX_CONCURRENT_LIMIT}`;
     return z.preprocess(selectNumber, z.number(message).int(message).min(0, message).max(MAX_CONCURRENT_LIMIT, message));
   }
-  if (typeof value === 'boolean') return z.boolean();
+  if (typeof value === 'boolean') return z.boolean(settingMessage(name, 'Must be true or false.'));
   // "Select fields convert to numbers; a non-numeric value becomes 0."
-  if (typeof value === 'number') return z.preprocess(selectNumber, z.number().int().min(0).max(100_000));
-  if (URL_FIELDS.has(name)) return httpUrl;
-  if (name === 'transcriptRecipient') return z.union([z.literal(''), z.email().max(254)]);
+  if (typeof value === 'number') {
+    const message = settingMessage(name, 'Must be a whole number from 0 to 100000.');
+    return z.preprocess(selectNumber, z.number(message).int(message).min(0, message).max(100_000, message));
+  }
+  if (URL_SETTINGS.has(name)) return checkedText(name, webAddressProblem);
+  if (name === 'transcriptRecipient') return checkedText(name, emailProblem);
+  if (TITLE_SETTINGS.has(name)) return checkedText(name, titleProblem);
   if (name === 'triggerJson') return TriggerJsonSchema;
   if (name === 'tz') return z.string().trim().min(1).max(100).refine(isTimeZone, 'Unknown time zone');
-  return z.string().max(4000);
+  return z.string(settingMessage(name, 'Must be text.')).max(4000, settingMessage(name, 'Use at most 4000 characters.'));
 }
 
 const settingsShape: Record<string, z.ZodType> = {};
@@ -143,13 +166,72 @@ export const WidgetSettingsSchema = z
       // No path: the message says which entry, and the spec's wording 'Invalid filter' must not get a field prefix.
       if (bad !== undefined) ctx.addIssue({ code: 'custom', path: [], message: `${INVALID_FILTER}: ${bad.slice(0, 50)}` });
     }
+    if (Array.isArray(b.operatingHours)) {
+      const overlap = hoursOverlap(b.operatingHours as { weekday: number; start: number; end: number }[]);
+      if (overlap) ctx.addIssue({ code: 'custom', path: ['operatingHours'], message: overlap });
+    }
   });
+
+/**
+ * The fields of a widget as the API answers it that are no settings: the console may send the whole widget back
+ * (spec: update_config takes the full chat endpoint object), and these are ignored. A Record, so the compiler
+ * asks for every field the view gains.
+ */
+const READ_ONLY_FIELDS: Record<Exclude<keyof ChatEndpointWithStats, keyof ChatEndpointSettings | 'off'>, true> = {
+  Id: true,
+  Uuid: true,
+  RoomId: true,
+  RoomName: true,
+  Step: true,
+  slackBaseUrl: true,
+  slackTeamId: true,
+  slackMainUser: true,
+  slackTeamName: true,
+  slackMainUserName: true,
+  online: true,
+  installationRevoked: true,
+  OauthV1: true,
+  BotScope: true,
+  Scope: true,
+  requestChatWriteUserScope: true,
+  topic: true,
+  status: true,
+  AvailableRooms: true,
+  chatStats: true,
+};
+
+const SETTING_NAMES = Object.keys(WidgetSettingsSchema.shape);
+const KNOWN_FIELDS = new Set([...SETTING_NAMES, ...Object.keys(READ_ONLY_FIELDS)]);
+
+/** The words of a camelCase name, lower case and sorted: `titleOnline` and `onlineTitle` have the same. */
+const wordsOf = (name: string) =>
+  name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+    .sort()
+    .join(' ');
+
+/** The 400 for a field no widget has, naming it, and the setting it was probably meant to be. */
+export function unknownSettingMessage(name: string): string {
+  const shown = name.length > 60 ? `${name.slice(0, 60)}…` : name;
+  const meant = SETTING_NAMES.find((setting) => wordsOf(setting) === wordsOf(name));
+  return `Unknown setting: ${shown}${meant ? ` (did you mean ${meant}?)` : ''}`;
+}
+
+/** Refuses a body with a field no widget has: saving nothing in silence would hide a misspelt setting. */
+function refuseUnknownFields(input: unknown): void {
+  if (!input || typeof input !== 'object' || Array.isArray(input)) return;
+  const unknown = Object.keys(input).find((key) => !KNOWN_FIELDS.has(key));
+  if (unknown !== undefined) throw new ValidationError(unknownSettingMessage(unknown));
+}
 
 /** What a settings change needs: the database, the open widgets (and other processes) to tell, the presence to recheck. */
 export type SettingsDeps = {
   models: Models;
   pubsub: FramePublisher & { signal(signal: { kind: 'widget'; ceId: string }): void };
-  presence: { recheck(ceId: string): Promise<unknown> };
+  presence: { recheck(ceId: string): Promise<boolean> };
 };
 
 /**
@@ -157,6 +239,7 @@ export type SettingsDeps = {
  * changes and tells open widgets. Throws ValidationError (400) with the first problem.
  */
 export async function updateWidgetSettings(deps: SettingsDeps, ce: ChatEndpointDocument, input: unknown): Promise<ChatEndpointDocument> {
+  refuseUnknownFields(input);
   const changes = parse(WidgetSettingsSchema, input ?? {}) as Record<string, unknown>;
   const next = { ...ce.toObject(), ...changes } as Record<string, unknown>;
   if (next.requireAcceptance === true && String(next.acceptanceText ?? '').trim().length < 3) {
@@ -191,7 +274,9 @@ export async function updateWidgetSettings(deps: SettingsDeps, ce: ChatEndpointD
     t: 'config',
     config: { ...publicSettings(ce), hideWhenOffline: ce.hideWhenOffline },
   });
-  await deps.presence.recheck(ce._id.toHexString());
+  const online = await deps.presence.recheck(ce._id.toHexString());
+  // Stored by recheck; the copy answered carries it too, so the console shows what visitors get now.
+  ce.status = online ? 'online' : 'offline';
   // Other processes drop their cached copy and tell the widgets open there.
   deps.pubsub.signal({ kind: 'widget', ceId: ce._id.toHexString() });
   return ce;

@@ -1,6 +1,7 @@
 /**
  * Runs the embedded MongoDB-compatible server on its own, for mongosh, Compass or a local Parley:
  *   npm run db -- --port 27017 --dbpath ./data/db [--host 127.0.0.1] [--in-memory] [--compact-bytes N]
+ *   npm run db -- --repair --dbpath ./data/db   (keeps every intact record of a damaged dbpath, then exits)
  * Prints the connection URI, stops cleanly (final snapshot, lock released) on SIGINT or SIGTERM.
  */
 
@@ -8,6 +9,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type EmbeddedMongo, startEmbeddedMongo } from './index';
 import { configureStorage } from './storage';
+import { describeRepair, repairDbPath } from './storage/repair';
 
 const USAGE = `Usage: npm run db -- [options]
   --port <n>           TCP port, 0 for any free one (default 27017)
@@ -15,6 +17,7 @@ const USAGE = `Usage: npm run db -- [options]
   --dbpath <dir>       data directory (default ./data/db)
   --in-memory          keep nothing on disk
   --compact-bytes <n>  journal size that triggers a background snapshot (default 64 MB)
+  --repair             rebuild a damaged dbpath from every intact record, keep the damaged files aside, and exit
   -h, --help           show this help`;
 
 interface CliOptions {
@@ -22,6 +25,7 @@ interface CliOptions {
   host: string;
   dbpath: string | undefined;
   compactBytes: number | undefined;
+  repair: boolean;
 }
 
 function fail(message: string): never {
@@ -41,6 +45,7 @@ function readArgs(argv: string[]) {
         dbpath: { type: 'string', default: './data/db' },
         'in-memory': { type: 'boolean', default: false },
         'compact-bytes': { type: 'string' },
+        repair: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }).values;
@@ -67,11 +72,22 @@ function parseCli(argv: string[]): CliOptions {
     host: values.host,
     dbpath: values['in-memory'] ? undefined : path.resolve(values.dbpath),
     compactBytes,
+    repair: values.repair,
   };
 }
 
 async function main(): Promise<void> {
   const options = parseCli(process.argv.slice(2));
+  if (options.repair) {
+    if (!options.dbpath) fail('--repair needs a --dbpath, not --in-memory');
+    try {
+      process.stdout.write(`${describeRepair(await repairDbPath(options.dbpath))}\n`);
+      process.exit(0);
+    } catch (err) {
+      process.stderr.write(`embedded MongoDB could not repair ${options.dbpath}: ${(err as Error).message}\n`);
+      process.exit(1);
+    }
+  }
   if (options.compactBytes !== undefined) configureStorage({ compactBytes: options.compactBytes });
   const log = (msg: string): void => {
     process.stdout.write(`${new Date().toISOString()} ${msg}\n`);

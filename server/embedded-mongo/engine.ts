@@ -64,6 +64,15 @@ export class Engine {
     }
   }
 
+  /**
+   * Puts the live state back to what storage holds durably (after a write that could not be journaled): writes
+   * the engine applied but the disk refused are gone again, so nothing half-applied is ever read.
+   */
+  replaceImage(image: DataImage): void {
+    this.dbs.clear();
+    this.loadImage(image);
+  }
+
   /** A cheap snapshot of references for the storage layer's background compaction. */
   image(): DataImage {
     const out: DataImage = new Map();

@@ -29,6 +29,7 @@ export const ErrorCodes = {
   InvalidIndexSpecificationOption: 197,
   OperationNotSupportedInTransaction: 263,
   DuplicateKey: 11000,
+  OutOfDiskSpace: 14031,
   Location17419: 17419,
 } as const;
 

@@ -4,7 +4,7 @@
  */
 import { Engine } from './engine';
 import { WireServer } from './server';
-import { openStorage } from './storage';
+import { type FileSystem, openStorage, type StorageOptions } from './storage';
 
 export interface EmbeddedMongoOptions {
   /** 0 = any free port; default 27017. */
@@ -14,12 +14,18 @@ export interface EmbeddedMongoOptions {
   /** Folder for the journal and snapshots; undefined = memory only. */
   dbpath?: string;
   log?: (msg: string) => void;
+  /** The file system the journal writes through (tests pass one that fails like a full disk). */
+  fs?: FileSystem;
+  /** How often a store whose disk refused a write checks whether it takes writes again (default 5 s). */
+  retryWritesMs?: StorageOptions['retryWritesMs'];
 }
 
 export interface EmbeddedMongo {
   /** mongodb://127.0.0.1:PORT */
   uri: string;
   port: number;
+  /** Null while the store takes writes; otherwise why it refuses them (a full or failing disk), until it can again. */
+  writeProblem(): { code: string; message: string } | null;
   stop(): Promise<void>;
 }
 
@@ -29,10 +35,13 @@ const MONITOR_INTERVAL_MS = 2_000;
 export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promise<EmbeddedMongo> {
   const log = opts.log ?? ((msg: string) => console.warn(msg));
   const host = opts.host ?? '127.0.0.1';
-  const storage = openStorage(opts.dbpath, log);
+  const storage = openStorage(opts.dbpath, log, { fs: opts.fs, retryWritesMs: opts.retryWritesMs });
   const engine = new Engine(storage, log);
   engine.loadImage(await storage.load());
-  storage.attach(() => engine.image());
+  storage.attach(
+    () => engine.image(),
+    (durable) => engine.replaceImage(durable),
+  );
   const server = new WireServer(engine, log);
   let port: number;
   try {
@@ -47,6 +56,11 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
     if (sweeping) return;
     sweeping = true;
     engine.cursors.reap();
+    // A store whose disk refuses writes deletes nothing it could not journal.
+    if (storage.writeProblem()) {
+      sweeping = false;
+      return;
+    }
     const ops = engine.expire();
     const done = ops.length ? storage.append(ops) : Promise.resolve();
     done
@@ -61,6 +75,7 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
   return {
     uri: `mongodb://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
+    writeProblem: () => storage.writeProblem(),
     stop() {
       stopped ??= (async () => {
         clearInterval(monitor);

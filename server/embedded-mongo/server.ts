@@ -18,6 +18,35 @@ function inMemoryAck(body: Document): boolean {
   return concern?.j === false;
 }
 
+/** Commands that change data: refused, before they touch anything, while the disk refuses writes. */
+const WRITE_COMMANDS = new Set([
+  'insert',
+  'update',
+  'delete',
+  'findandmodify',
+  'create',
+  'drop',
+  'dropdatabase',
+  'createindexes',
+  'dropindexes',
+  'renamecollection',
+  'collmod',
+]);
+
+function writesData(body: Document): boolean {
+  const name = (Object.keys(body)[0] ?? '').toLowerCase();
+  if (WRITE_COMMANDS.has(name)) return true;
+  if (name !== 'aggregate' || !Array.isArray(body.pipeline)) return false;
+  const last = body.pipeline.at(-1) as Document | undefined;
+  return !!last && ('$out' in last || '$merge' in last);
+}
+
+/** mongod's answer to a write its disk cannot take: OutOfDiskSpace for ENOSPC, else an internal error. */
+function diskRefusal(problem: { code: string; message: string }): Document {
+  const code = problem.code === 'ENOSPC' ? ErrorCodes.OutOfDiskSpace : ErrorCodes.InternalError;
+  return new CommandError(code, problem.message).toReply();
+}
+
 export class WireServer {
   private readonly server: net.Server;
   private readonly sockets = new Set<net.Socket>();
@@ -113,19 +142,32 @@ export class WireServer {
       remoteAddress,
       log: this.log,
     };
+    const problem = this.engine.storage.writeProblem();
+    if (problem && writesData(command.body)) {
+      if (!command.moreToCome) this.send(socket, diskRefusal(problem), header.requestId, command.legacy);
+      return;
+    }
     let reply = runCommand(command.body, ctx);
     if (ctx.ops.length) {
       const appended = this.engine.storage.append(ctx.ops);
       if (inMemoryAck(command.body)) {
         // Acknowledged once applied, as mongod does for { j: false }: the journal keeps writes in order, so any
         // later durable write's acknowledgement covers this one too. A failed journal fails every later write.
-        appended.catch((err: unknown) => this.log(`embedded-mongo: journal write failed: ${(err as Error).message}`));
+        appended.catch((err: unknown) => {
+          // A disk that refuses writes is logged by the storage, once a minute.
+          if (!this.engine.storage.writeProblem()) this.log(`embedded-mongo: journal write failed: ${(err as Error).message}`);
+        });
       } else {
         try {
           await appended;
         } catch (err) {
-          this.log(`embedded-mongo: journal write failed: ${(err as Error).message}`);
-          reply = new CommandError(ErrorCodes.InternalError, `write could not be made durable: ${(err as Error).message}`).toReply();
+          const code = (err as NodeJS.ErrnoException).code;
+          reply = diskRefusal(
+            this.engine.storage.writeProblem() ?? {
+              code: code ?? 'EIO',
+              message: `write could not be made durable: ${(err as Error).message}`,
+            },
+          );
         }
       }
     }

@@ -87,10 +87,11 @@ export function createApp(deps: AppDeps): express.Express {
       limiters,
       logger,
       autoReplies: deps.relay.autoReplies,
+      presence: deps.relay.presence,
     }),
   );
   if (deps.mailer.outbox) app.use(devOutboxRouter(deps.mailer.outbox));
-  app.use(siteRouter());
+  app.use(siteRouter({ publicUrl: deps.config.publicUrl }));
   app.use('/app', staticConsole(deps.consoleDir ?? DEFAULT_CONSOLE_DIR));
   app.get('/', (_req, res) => res.redirect(302, '/app/'));
   app.use((_req, res) => {

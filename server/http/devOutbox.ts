@@ -44,7 +44,7 @@ export function devOutboxRouter(outbox: Outbox): Router {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="${OUTBOX_FAVICON}" type="image/svg+xml">
 <style>body{font:15px/1.5 system-ui,sans-serif;max-width:50rem;margin:2rem auto;padding:0 1rem;color:#222}
-.mail{border:1px solid #ddd;border-radius:6px;padding:0 1rem;margin:1rem 0}.meta{color:#666}pre{white-space:pre-wrap;font:inherit}</style>
+.mail{border:1px solid #ddd;border-radius:6px;padding:0 1rem;margin:1rem 0;overflow-wrap:anywhere}.meta{color:#666}pre{white-space:pre-wrap;font:inherit}</style>
 </head><body>
 <h1>Outbox</h1>
 <p>Mails Parley sent while no SMTP server is configured (SMTP_URL), newest first. Files: <code>${escapeHtml(outbox.dir)}</code></p>

@@ -6,11 +6,16 @@ import { ERROR_CODES } from '../shared/constants';
 
 export type Logger = Pick<Console, 'info' | 'warn' | 'error'>;
 
-/** Errors thrown by the body parser carry a `type` and a 4xx status: they are the client's fault. */
+/**
+ * Errors Express raises for a request it cannot read carry a 4xx status: the body parser's (with a `type`) and the
+ * router's URIError for a path parameter with a malformed percent-encoding (`%E0%A4%A`). They are the client's fault.
+ */
 function bodyParserMessage(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const { type, status } = error as { type?: unknown; status?: unknown };
-  if (typeof type !== 'string' || typeof status !== 'number' || status < 400 || status >= 500) return undefined;
+  if (typeof status !== 'number' || status < 400 || status >= 500) return undefined;
+  if (error instanceof URIError) return 'The address is not valid: it has a malformed percent-encoding';
+  if (typeof type !== 'string') return undefined;
   switch (type) {
     case 'entity.parse.failed':
       return 'The request body is not valid JSON';

@@ -17,20 +17,36 @@ export type Health = {
 };
 
 export type HealthReport = {
-  status: 'ok' | 'stopping' | 'database unreachable';
-  database: 'up' | 'down';
+  status: 'ok' | 'stopping' | 'database unreachable' | 'database refuses writes';
+  /** 'read-only': the embedded store answers but its disk takes no writes (full or failing) until it can again. */
+  database: 'up' | 'down' | 'read-only';
+  /** Why the database refuses writes, when it does. */
+  problem?: string;
   /** 'none': this deployment runs without Redis (one process). */
   redis: 'up' | 'down' | 'none';
 };
 
-export function createHealth(deps: { connection: Connection; redis?: Redis }): Health {
+export function createHealth(deps: {
+  connection: Connection;
+  redis?: Redis;
+  /** The embedded store's own word on its disk (absent with MONGODB_URI, whose server reports its own health). */
+  databaseWriteProblem?: () => { message: string } | null;
+}): Health {
   let stopping = false;
   const router = Router();
   router.get('/health', async (_req, res) => {
-    const database = (await databaseAnswers(deps.connection)) ? 'up' : 'down';
+    const answers = await databaseAnswers(deps.connection);
+    const problem = answers ? deps.databaseWriteProblem?.() : null;
+    const database: HealthReport['database'] = !answers ? 'down' : problem ? 'read-only' : 'up';
     const redis = deps.redis ? (deps.redis.status === 'ready' ? 'up' : 'down') : 'none';
-    const status: HealthReport['status'] = stopping ? 'stopping' : database === 'up' ? 'ok' : 'database unreachable';
-    const report: HealthReport = { status, database, redis };
+    const status: HealthReport['status'] = stopping
+      ? 'stopping'
+      : database === 'up'
+        ? 'ok'
+        : database === 'read-only'
+          ? 'database refuses writes'
+          : 'database unreachable';
+    const report: HealthReport = { status, database, redis, ...(problem ? { problem: problem.message } : {}) };
     res
       .status(status === 'ok' ? 200 : 503)
       .set('Cache-Control', 'no-store')

@@ -59,3 +59,92 @@ export function gdprExportReadyMail(to: string, link: string, validHours: number
     ].join('\n'),
   };
 }
+
+const offlineUntilPlan = 'your widgets show visitors the offline form (their messages still reach you by e-mail) until you choose a plan';
+
+/** Three days before a trial ends (Stripe's trial_will_end): what happens then, with a card on file or without. */
+export function trialEndingMail(
+  to: string,
+  trial: { endsOn: string; accountUrl: string; charge: { card: string; amount: string; plan: string } | null },
+): MailMessage {
+  const { endsOn, accountUrl, charge } = trial;
+  const lines = charge
+    ? [
+        `Your free trial of Parley ends on ${endsOn}.`,
+        `Then your ${charge.card} will be charged ${charge.amount} for the ${charge.plan} plan, and your widgets stay online.`,
+        'To change the plan or the card, open your Account page:',
+      ]
+    : [
+        `Your free trial of Parley ends on ${endsOn}.`,
+        `Add a card before then to keep your widgets online; nothing is charged before the trial ends. Without a card, ${offlineUntilPlan}.`,
+        'Add a card on your Account page:',
+      ];
+  return {
+    to,
+    subject: charge ? `Your Parley trial ends on ${endsOn}` : `Your Parley trial ends on ${endsOn}: add a card to stay online`,
+    text: [...lines, accountUrl].join('\n\n'),
+    html: [
+      ...lines.slice(0, -1).map((line) => `<p>${escapeHtml(line)}</p>`),
+      `<p><a href="${escapeHtml(accountUrl)}">${charge ? 'Open your Account page' : 'Add a card'}</a></p>`,
+    ].join('\n'),
+  };
+}
+
+/** The trial is over: the plan started (or its first payment failed), or, without a card, the widgets went offline. */
+export function trialEndedMail(
+  to: string,
+  trial: { endedOn: string; accountUrl: string; outcome: 'started' | 'payment_failed' | 'no_card'; plan: string },
+): MailMessage {
+  const { endedOn, accountUrl, outcome, plan } = trial;
+  const lines =
+    outcome === 'started'
+      ? [
+          `Your free trial of Parley ended on ${endedOn} and your ${plan} plan has started. The receipt of its first payment comes in a separate mail.`,
+        ]
+      : outcome === 'payment_failed'
+        ? [
+            `Your free trial of Parley ended on ${endedOn}, and the first payment of your ${plan} plan did not go through.`,
+            'Update your card on your Account page; Stripe tries the payment again over the next days.',
+          ]
+        : [
+            `Your free trial of Parley ended on ${endedOn}. No card was added, so ${offlineUntilPlan}.`,
+            'Choose a plan on your Account page:',
+          ];
+  return {
+    to,
+    subject: outcome === 'started' ? `Your Parley trial has ended: your ${plan} plan has started` : 'Your Parley trial has ended',
+    text: [...lines, accountUrl].join('\n\n'),
+    html: [
+      ...lines.map((line) => `<p>${escapeHtml(line)}</p>`),
+      `<p><a href="${escapeHtml(accountUrl)}">Open your Account page</a></p>`,
+    ].join('\n'),
+  };
+}
+
+/** A paid invoice's receipt, with Stripe's hosted invoice page. */
+export function receiptMail(
+  to: string,
+  receipt: { amount: string; paidOn: string; description: string; number: string; invoiceUrl: string },
+): MailMessage {
+  const { amount, paidOn, description, number, invoiceUrl } = receipt;
+  const facts: [string, string][] = [
+    ['Amount paid', amount],
+    ['Date', paidOn],
+    ['For', description],
+    ...(number ? [['Invoice number', number] as [string, string]] : []),
+  ];
+  return {
+    to,
+    subject: `Your Parley receipt: ${amount} on ${paidOn}`,
+    text: [
+      'Thank you for your payment.',
+      facts.map(([label, value]) => `${label}: ${value}`).join('\n'),
+      ...(invoiceUrl ? ['View or download the invoice:', invoiceUrl] : []),
+    ].join('\n\n'),
+    html: [
+      '<p>Thank you for your payment.</p>',
+      `<table>${facts.map(([label, value]) => `<tr><th align="left">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`).join('')}</table>`,
+      ...(invoiceUrl ? [`<p><a href="${escapeHtml(invoiceUrl)}">View the invoice</a></p>`] : []),
+    ].join('\n'),
+  };
+}

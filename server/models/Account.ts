@@ -42,6 +42,7 @@ const fields = {
   expMonth: { type: Number, default: null },
   expYear: { type: Number, default: null },
   GDPRExportSignedURL: { type: String, default: '' },
+  retentionDays: { type: Number, default: null },
   stripeCustomerId: { type: String, default: '' },
   stripeSubscriptionId: { type: String, default: '' },
   subscriptionStatus: { type: String, default: '' },

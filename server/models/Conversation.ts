@@ -63,6 +63,11 @@ export interface Conversation {
   searchTerms: string[];
   /** Set when the visitor was erased (GDPR): the visitor, the messages and the files are gone, the count stays. */
   erasedAt: Date | null;
+  /**
+   * Set by data retention just before the conversation is deleted (after it was counted in DeletedConversations):
+   * absent on every other conversation, so a retention pass that stopped half-way never counts one twice.
+   */
+  purgedAt?: Date;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -103,6 +108,7 @@ export const ConversationSchema = new Schema<Conversation>(
     firstLine: { type: String, default: '' },
     searchTerms: { type: [String], default: undefined },
     erasedAt: { type: Date, default: null },
+    purgedAt: { type: Date },
   },
   { timestamps: true },
 );

@@ -28,7 +28,7 @@ export type WidgetFileDocument = HydratedDocument<WidgetFile>;
 export const WidgetFileSchema = new Schema<WidgetFile>(
   {
     ceId: { type: Schema.Types.ObjectId, required: true },
-    conversationId: { type: Schema.Types.ObjectId, default: null },
+    conversationId: { type: Schema.Types.ObjectId, default: null, index: true },
     visitorId: { type: Schema.Types.ObjectId, default: null },
     source: { type: String, enum: ['visitor', 'slack', 'team-avatar'], required: true },
     name: { type: String, default: 'file' },

@@ -10,6 +10,7 @@ import { chatEndpointModel } from './ChatEndpoint';
 import { conversationModel } from './Conversation';
 import { conversationAssistModel } from './ConversationAssist';
 import { conversationCounterModel } from './ConversationCounter';
+import { deletedConversationsModel } from './DeletedConversations';
 import { gdprErasureModel } from './GdprErasure';
 import { gdprExportModel } from './GdprExport';
 import { installationModel } from './Installation';
@@ -62,6 +63,7 @@ export function createModels(connection: Connection) {
     PresenceChange: presenceChangeModel(connection),
     StripeEvent: stripeEventModel(connection),
     OperatorSeat: operatorSeatModel(connection),
+    DeletedConversations: deletedConversationsModel(connection),
   };
 }
 export type Models = ReturnType<typeof createModels>;

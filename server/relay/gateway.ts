@@ -438,7 +438,13 @@ export class Gateway {
       visitorToken: token,
       online,
       conversation: conversation
-        ? { id: String(conversation._id), number: conversation.number, status: conversation.status, lastSeq: conversation.lastSeq }
+        ? {
+            id: String(conversation._id),
+            number: conversation.number,
+            status: conversation.status,
+            lastSeq: conversation.lastSeq,
+            rated: conversation.rating !== null,
+          }
         : null,
     });
     session.conversationId = conversation ? String(conversation._id) : '';

@@ -33,8 +33,14 @@ export type SlackUserView = {
   profile: { bot_id?: string; image_48?: string };
 };
 
-/** The integrations row: 'Bots: n | Users: n'. */
+/** The integrations row, in words: '1 bot joins each new conversation', '2 bots and 1 teammate join …'. */
 export function botsStatusText(list: readonly Pick<BotUserView, 'botID'>[]): string {
   const bots = list.filter((b) => b.botID !== '').length;
-  return `Bots: ${bots} | Users: ${list.length - bots}`;
+  const people = list.length - bots;
+  const parts = [
+    bots > 0 ? `${bots} ${bots === 1 ? 'bot' : 'bots'}` : '',
+    people > 0 ? `${people} ${people === 1 ? 'teammate' : 'teammates'}` : '',
+  ].filter(Boolean);
+  if (parts.length === 0) return 'Nobody is added to new conversations';
+  return `${parts.join(' and ')} ${list.length === 1 ? 'joins' : 'join'} each new conversation`;
 }

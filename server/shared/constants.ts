@@ -32,6 +32,9 @@ export const RATING_DISMISS = -1;
 /** lastSignedInAt of a user who was invited and never signed in (the spec's "starts with '0000'"). */
 export const NEVER_SIGNED_IN = '0000-01-01T00:00:00Z';
 
+/** `#/account?checkout=not_completed`: where Checkout's return sends a session Stripe does not have, or not paid. */
+export const CHECKOUT_NOT_COMPLETED = 'not_completed';
+
 /** Statistics window of the dashboard cards, in days. */
 export const STATS_WINDOW_DAYS = 30;
 
@@ -82,6 +85,7 @@ export const ERROR_CODES = {
   isArchived: 'is_archived',
   privateChannel: 'private_channel',
   teamAvatarInUse: 'team_avatar_in_use',
+  storageUnavailable: 'storage_unavailable',
 } as const;
 /** Parley's own error codes (the widget protocol's codes are listed in widget-constants.ts). */
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

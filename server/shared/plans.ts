@@ -2,7 +2,7 @@
  * Parley's plan catalog, the one source of plans: the API seeds its Plan collection from it, the console
  * and the pricing page show it, and the Stripe sandbox seeds its products and prices from it.
  */
-import type { PlanDuration } from './constants';
+import type { PlanDuration, PlanFeature } from './constants';
 import type { PlanView } from './types';
 
 /** A catalog plan: what the API presents plus its place in the ladder and the tier it belongs to. */
@@ -106,6 +106,12 @@ export const TRIAL_PLAN_STRIPE_ID = planStripeId('basic', 'monthly');
 
 export function catalogPlan(stripeId: string): CatalogPlan | undefined {
   return PLAN_CATALOG.find((plan) => plan.stripeId === stripeId);
+}
+
+/** The label of the cheapest plan with `feature` ('Pro' for triggers, 'Business' for question groups): what unlocks it. */
+export function planUnlocking(feature: PlanFeature): string | null {
+  const tier = TIERS.filter((t) => t.monthlyPrice !== null && t[feature]).sort((a, b) => a.rank - b.rank)[0];
+  return tier?.label ?? null;
 }
 
 /** Monthly figure of a plan in whole currency units: yearly prices are shown per month, rounded up (spec §9). */

@@ -124,3 +124,119 @@ export function formatHhmm(hhmm: number): string {
 
 export const HOURS_STEP_MESSAGE = 'Operating hours must be chosen in 15-minute steps from 00:00 to 24:00.';
 export const HOURS_ORDER_MESSAGE = 'Operating hours: each end time must be after its start time.';
+
+/** Settings whose name is not said well by splitting it into words (messages name a setting as the console does). */
+const SETTING_LABELS: Record<string, string> = {
+  offlineMessageWebhookURL: 'Offline message webhook URL',
+  webhookUrl: 'Transcript webhook URL',
+  newConversationWebhookURL: 'New conversation webhook URL',
+  noAnswerWebhookUrl: 'No-answer webhook URL',
+  feedbackWebhookUrl: 'Feedback webhook URL',
+  privacyPolicyLinkURL: 'Privacy policy link URL',
+  teamAvatarUrl: 'Team avatar URL',
+  onlineTitle: 'Online title',
+  offlineTitle: 'Offline title',
+  tz: 'Time zone',
+};
+
+/** A setting's name in words, for messages: 'offlineMessageWebhookURL' → 'Offline message webhook URL'. */
+export function settingLabel(name: string): string {
+  const known = SETTING_LABELS[name];
+  if (known) return known;
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(' ')
+    .map((w, i) => (/^[A-Z]{2,}$/.test(w) ? w : i === 0 ? w.charAt(0).toUpperCase() + w.slice(1) : w.toLowerCase()));
+  return words.join(' ');
+}
+
+/** Web addresses of the settings (webhooks, the privacy policy link): http or https, at most this long. */
+export const URL_MAX_CHARS = 2048;
+export const URL_FIELDS = [
+  'offlineMessageWebhookURL',
+  'webhookUrl',
+  'newConversationWebhookURL',
+  'noAnswerWebhookUrl',
+  'feedbackWebhookUrl',
+  'privacyPolicyLinkURL',
+  'teamAvatarUrl',
+] as const;
+
+/**
+ * What is wrong with a web address typed in a setting, said to the owner, or null when it is fine (blank is fine:
+ * the setting is off). The console shows it under the field; the API answers it after the setting's name.
+ */
+export function webAddressProblem(value: string): string | null {
+  const text = value.trim();
+  if (text === '') return null;
+  if (text.length > URL_MAX_CHARS) return `Use at most ${URL_MAX_CHARS} characters.`;
+  let url: URL | null = null;
+  try {
+    url = new URL(text);
+  } catch {
+    url = null;
+  }
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.hostname === '' || /\s/.test(text)) {
+    return 'Enter a full web address starting with https://, like https://example.com/parley-hook.';
+  }
+  return null;
+}
+
+export const EMAIL_PROBLEM = 'Enter one e-mail address, like team@example.com.';
+
+/** E-mail addresses of the settings (transcript recipient): blank, or one address (no list, no display name). */
+export function emailAddressProblem(value: string): string | null {
+  const text = value.trim();
+  if (text === '') return null;
+  const part = '[^\\s@,;:<>"()[\\]\\\\]+';
+  if (text.length > 254 || !new RegExp(`^${part}@${part}\\.${part}$`).test(text)) return EMAIL_PROBLEM;
+  return null;
+}
+
+/**
+ * The widget's titles (online and offline): required, since an empty one would show a stock text instead, and
+ * no longer than the widget's header shows in full (two lines at its narrowest).
+ */
+export const TITLE_MAX_CHARS = 50;
+export const TITLE_FIELDS = ['onlineTitle', 'offlineTitle'] as const;
+
+export function titleProblem(value: string): string | null {
+  if (value.trim() === '') return 'Enter a title: visitors see it at the top of the widget.';
+  if (value.length > TITLE_MAX_CHARS) return `Use at most ${TITLE_MAX_CHARS} characters: the widget's header shows no more.`;
+  return null;
+}
+
+/** A problem of a setting as the API says it: the setting's name, then the problem ('Offline title: Enter …'). */
+export function settingMessage(name: string, problem: string): string {
+  return `${settingLabel(name)}: ${problem}`;
+}
+
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
+
+/**
+ * The first two operating hour pairs of one day that overlap (Tue 09:00–17:00 and 10:00–10:15), said in words,
+ * or null. Pairs that only touch (09:00–12:00 and 12:00–17:00) do not overlap.
+ */
+export function hoursOverlap(hours: readonly { weekday: number; start: number; end: number }[]): string | null {
+  return hoursOverlapAt(hours)?.message ?? null;
+}
+
+/** The same, with the weekday it is on, so the console can say it on that day's row. */
+export function hoursOverlapAt(
+  hours: readonly { weekday: number; start: number; end: number }[],
+): { weekday: number; message: string } | null {
+  const sorted = [...hours].filter((h) => h.end > h.start).sort((a, b) => a.weekday - b.weekday || a.start - b.start);
+  for (let i = 1; i < sorted.length; i += 1) {
+    const before = sorted[i - 1];
+    const pair = sorted[i];
+    if (before && pair && before.weekday === pair.weekday && pair.start < before.end) {
+      const span = (h: { start: number; end: number }) => `${formatHhmm(h.start)}–${formatHhmm(h.end)}`;
+      return {
+        weekday: pair.weekday,
+        message: `Operating hours overlap on ${WEEKDAYS[pair.weekday] ?? 'one day'}: ${span(before)} and ${span(pair)}. Join them into one or change one.`,
+      };
+    }
+  }
+  return null;
+}

@@ -48,12 +48,16 @@ export type AccountRecord<D> = {
   expMonth: number | null;
   expYear: number | null;
   GDPRExportSignedURL: string;
+  /** Conversations older than this many days are deleted by the daily retention job; null keeps them all. */
+  retentionDays: number | null;
 };
 
 export type AccountView = AccountRecord<string> & {
   Id: string;
   /** Computed on the server from what Stripe last reported. */
   state: AccountState;
+  /** A card saved during the trial: when Stripe first charges it (the trial's end). null otherwise. */
+  firstChargeAt: string | null;
   plan: PlanView;
   availablePlans: PlanView[];
   created_at: string;
@@ -225,7 +229,7 @@ export type ChatEndpointView = ChatEndpointSettings & {
   /** Name of the Slack team and of its main user, as Slack gave them at install or swap. */
   slackTeamName: string;
   slackMainUserName: string;
-  /** Step 3, not off, and the team's installation is active. */
+  /** What visitors get now, as presence decides it (off, setup, billing, operating hours, manual mode, Slack activity). */
   online: boolean;
   /** The app was uninstalled from the team or its token revoked: the widget is offline until re-authorised. */
   installationRevoked: boolean;

@@ -48,5 +48,7 @@ export const WIDGET_ERROR_CODES = [
   'privacy_not_accepted',
   'conversation_ended',
   'uploads_disabled',
+  /** The server could not store it just now (its database refuses writes): the widget sends it again by itself. */
+  'try_again',
 ] as const;
 export type WidgetErrorCode = (typeof WIDGET_ERROR_CODES)[number];

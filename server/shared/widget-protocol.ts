@@ -98,7 +98,14 @@ export const ServerFrameSchema = z.discriminatedUnion('t', [
     visitorToken: z.string(),
     online: z.boolean(),
     conversation: z
-      .object({ id: z.string(), number: z.number().int(), status: z.enum(['open', 'ended']), lastSeq: z.number().int() })
+      .object({
+        id: z.string(),
+        number: z.number().int(),
+        status: z.enum(['open', 'ended']),
+        lastSeq: z.number().int(),
+        /** The visitor rated it already: after a reload the end card thanks them instead of asking again. */
+        rated: z.boolean().optional(),
+      })
       .nullable(),
   }),
   z.object({ t: z.literal('ack'), clientId, seq: z.number().int().positive(), id: z.string(), at: z.string() }),

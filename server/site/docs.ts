@@ -58,8 +58,11 @@ const SANITIZE: sanitizeHtml.IOptions = {
 
 type Page = { name: string; title: string; html: string };
 
+/** The address the docs' examples are written with; each page shows the address it is served from instead. */
+export const EXAMPLE_HOST = 'https://parley.example.com';
+
 /** Reads and renders the pages, again only when a file changed (so new files show up without a restart). */
-function pageStore(dir: string) {
+function pageStore(dir: string, publicUrl: string | undefined) {
   const md = markdown();
   const cache = new Map<string, { mtimeMs: number; page: Page }>();
   const load = async (name: string): Promise<Page | null> => {
@@ -68,7 +71,8 @@ function pageStore(dir: string) {
     if (!info?.isFile()) return null;
     const hit = cache.get(name);
     if (hit && hit.mtimeMs === info.mtimeMs) return hit.page;
-    const source = await readFile(file, 'utf8');
+    const written = await readFile(file, 'utf8');
+    const source = publicUrl ? written.replaceAll(EXAMPLE_HOST, publicUrl.replace(/\/+$/, '')) : written;
     const title = /^#\s+(.+)$/m.exec(source)?.[1]?.trim() ?? name;
     const page = { name, title, html: sanitizeHtml(md.render(source), SANITIZE) };
     cache.set(name, { mtimeMs: info.mtimeMs, page });
@@ -87,9 +91,9 @@ function pageStore(dir: string) {
   return { load, list };
 }
 
-export function docsRouter(dir: string = DEFAULT_DOCS_DIR): Router {
+export function docsRouter(dir: string = DEFAULT_DOCS_DIR, publicUrl?: string): Router {
   const router = Router();
-  const store = pageStore(dir);
+  const store = pageStore(dir, publicUrl);
 
   const show = async (name: string, res: import('express').Response) => {
     const page = PAGE_NAME.test(name) ? await store.load(name) : null;

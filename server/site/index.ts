@@ -5,13 +5,17 @@ import { Router } from 'express';
 import { DEFAULT_DOCS_DIR, docsRouter } from './docs';
 import { pricingRouter } from './pricing';
 
-export function siteRouter(options: { docsDir?: string } = {}): Router {
+/**
+ * `publicUrl`: Parley's own address, written into the docs' examples in place of `https://parley.example.com`
+ * so a reader can copy them as they are.
+ */
+export function siteRouter(options: { docsDir?: string; publicUrl?: string } = {}): Router {
   const router = Router();
   const css = readFileSync(path.join(__dirname, 'site.css'), 'utf8');
   router.get('/site/site.css', (_req, res) => {
     res.type('css').set('Cache-Control', 'public, max-age=300').send(css);
   });
-  router.use(docsRouter(options.docsDir ?? DEFAULT_DOCS_DIR));
+  router.use(docsRouter(options.docsDir ?? DEFAULT_DOCS_DIR, options.publicUrl));
   router.use(pricingRouter());
   return router;
 }

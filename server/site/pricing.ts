@@ -5,7 +5,7 @@
 import { Router } from 'express';
 import { escapeHtml } from '../escapeHtml';
 import { TRIAL_DAYS } from '../shared/constants';
-import { type CatalogPlan, monthlyPrice, PLAN_CATALOG, yearlyListMonthlyPrice } from '../shared/plans';
+import { type CatalogPlan, catalogPlan, monthlyPrice, PLAN_CATALOG, TRIAL_PLAN_STRIPE_ID, yearlyListMonthlyPrice } from '../shared/plans';
 import { renderPage } from './layout';
 
 const FEATURES: { key: keyof CatalogPlan; label: string }[] = [
@@ -17,6 +17,8 @@ const FEATURES: { key: keyof CatalogPlan; label: string }[] = [
   { key: 'whiteLabel', label: 'White label' },
   { key: 'phoneSupport', label: 'Phone support' },
 ];
+
+const TRIAL_PLAN = catalogPlan(TRIAL_PLAN_STRIPE_ID) as CatalogPlan;
 
 const count = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
@@ -33,10 +35,14 @@ function tile(plan: CatalogPlan): string {
     `${count(plan.convosPerMonth, 'conversation', 'conversations')} per month`,
   ];
   const features = FEATURES.map((f) => `<li${plan[f.key] ? '' : ' class="off"'}>${f.label}</li>`);
+  // The trial runs on one plan: only its tiles promise a trial of themselves; the others say how to get there.
   const action =
     price === null
       ? '<a class="btn btn--secondary" href="mailto:sales@parley.chat">Contact sales</a>'
-      : `<a class="btn btn--primary" href="/app/#/signup">Start ${TRIAL_DAYS}-day free trial</a>`;
+      : plan.tier === TRIAL_PLAN.tier
+        ? `<a class="btn btn--primary" href="/app/#/signup">Start ${TRIAL_DAYS}-day free trial</a>`
+        : `<p class="tile__note">The ${TRIAL_DAYS}-day trial runs on ${escapeHtml(TRIAL_PLAN.label)}. Choose ${escapeHtml(plan.label)} when you add a card: nothing is charged before the trial ends.</p>
+<a class="btn btn--primary" href="/app/#/signup">Start with a free trial</a>`;
   return `<article class="tile${plan.tier === 'pro' ? ' tile--featured' : ''}">
 <h2>${escapeHtml(plan.label)}</h2>${figure}
 <ul>${limits.map((l) => `<li>${l}</li>`).join('')}${features.join('')}</ul>
@@ -47,7 +53,7 @@ ${action}
 const FAQ: [string, string][] = [
   [
     'How does the free trial work?',
-    `Every plan starts with a ${TRIAL_DAYS}-day free trial of the Basic plan, no credit card needed. Add a card on the Account page whenever you are ready; without one the widget stops at the end of the trial.`,
+    `Every plan starts with a ${TRIAL_DAYS}-day free trial of the ${TRIAL_PLAN.label} plan, no credit card needed. Add a card and choose your plan on the Account page whenever you are ready: the card is saved, and the first charge comes when the trial ends. Without a card the widget stops at the end of the trial. You get a reminder by e-mail three days before.`,
   ],
   [
     'What counts as a conversation?',

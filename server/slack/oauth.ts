@@ -1,7 +1,7 @@
 /**
  * Slack OAuth v2, Parley's own routes (not Bolt's installer, whose one-flow model does not fit four
  * purposes bound to a Parley user and widget):
- *   GET /slack/oauth/signup?source=…  public; to Slack's authorize page for "Sign up with team chat"
+ *   GET /slack/oauth/signup?source=…  public; to Slack's authorize page for "Sign up with Slack"
  *   GET /slack/oauth_redirect         the one redirect URL of the manifest, for every purpose
  * Purposes: signup, install (a widget at step 1), new_team (a widget in another workspace, created on
  * consent), swap_user, upgrade.

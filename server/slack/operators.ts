@@ -7,7 +7,7 @@ import type { WebClient } from '@slack/web-api';
 import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { Relay } from '../relay';
-import { withinOperatingHours } from '../relay/presence';
+import type { PresenceCause } from '../shared/reports';
 
 /** The configured widget linked to a channel, if any. */
 export function widgetOfChannel(models: Models, teamId: string, channelId: string): Promise<ChatEndpointDocument | null> {
@@ -62,17 +62,31 @@ export async function widgetsOfMember(models: Models, client: WebClient, teamId:
 
 export type Availability = { online: boolean; why: string };
 
-/** Online or offline, and why, in the order presence decides it (PRODUCT.md section 5). */
-export async function availabilityOf(relay: Relay, ce: ChatEndpointDocument, now = new Date()): Promise<Availability> {
-  if (ce.Step !== 3 || !ce.RoomId) return { online: false, why: 'setup is not finished in the Parley console' };
-  if (ce.installationRevoked) return { online: false, why: 'Parley was removed from this Slack workspace' };
-  if (ce.off) return { online: false, why: 'turned off (`/parley on` goes back to automatic)' };
-  if (ce.onOffSchedule && !withinOperatingHours(ce, now)) return { online: false, why: `outside operating hours (${ce.tz})` };
-  if (ce.manualMode) return { online: true, why: 'manual mode: online whatever Slack presence says, until turned off' };
-  const online = await relay.presence.isOnline(ce).catch(() => false);
-  return online
-    ? { online: true, why: `someone in <#${ce.RoomId}> is active in Slack` }
-    : { online: false, why: `nobody in <#${ce.RoomId}> is active in Slack` };
+/**
+ * Online or offline, and why: the answer of presence (`Presence.state`, the one function the widget's config, its
+ * socket and the console's dashboard also read), worded for Slack.
+ */
+export async function availabilityOf(relay: Relay, ce: ChatEndpointDocument): Promise<Availability> {
+  const { online, cause } = await relay.presence.state(ce).catch(() => ({ online: false, cause: 'slack-activity' as const }));
+  return { online, why: whyOf(ce, online, cause) };
+}
+
+function whyOf(ce: ChatEndpointDocument, online: boolean, cause: PresenceCause): string {
+  switch (cause) {
+    case 'switched-off':
+      return 'turned off (`/parley on` goes back to automatic)';
+    case 'setup':
+      return ce.installationRevoked ? 'Parley was removed from this Slack workspace' : 'setup is not finished in the Parley console';
+    case 'billing':
+      return "the account's trial is over or its subscription ended (an admin chooses a plan in the Parley console)";
+    case 'operating-hours':
+      return `outside operating hours (${ce.tz})`;
+    case 'manual-mode':
+      return 'manual mode: online whatever Slack presence says, until turned off';
+    case 'switched-on':
+    case 'slack-activity':
+      return online ? `someone in <#${ce.RoomId}> is active in Slack` : `nobody in <#${ce.RoomId}> is active in Slack`;
+  }
 }
 
 /** Midnight of `now`'s day (or the first of its month) in time zone `tz`, as an instant. */

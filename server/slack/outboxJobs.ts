@@ -246,7 +246,7 @@ const replyPoster = (threads: ThreadCache): CoalescingHandler => ({
         await uploadOnce(client, token, file, {
           channel: conversation.slackChannel,
           threadTs: conversation.threadTs,
-          comment: message?.text ? undefined : `${username} sent a file`,
+          comment: message?.text ? undefined : `${escapeMrkdwn(username)} sent a file`,
         });
       }
     }

@@ -64,6 +64,34 @@ describe('the Stripe webhook', function () {
       expect((await server.models.Account.findById(accountId))?.subscriptionStatus).to.equal('stale');
     });
 
+    it('a signed body that is not an event, or an event about a Checkout session Stripe does not have', async () => {
+      const { customerId, accountId } = await trialAccount();
+      const event = await eventAbout(customerId, 'customer.subscription.created');
+      await server.models.Account.updateOne({ _id: accountId }, { $set: { subscriptionStatus: 'stale' } });
+      const bodies = [
+        '{}',
+        '[]',
+        '"evt_1"',
+        JSON.stringify({ ...event, id: 42 }),
+        JSON.stringify({ ...event, type: undefined }),
+        JSON.stringify({ ...event, data: null }),
+        JSON.stringify({ ...event, data: { object: 'cus_1' } }),
+        JSON.stringify({ ...event, data: { object: { ...event.data.object, customer: 7 } } }),
+        JSON.stringify({
+          ...event,
+          type: 'checkout.session.completed',
+          data: { object: { id: 'cs_test_NoSuchSession', object: 'checkout.session', customer: customerId } },
+        }),
+      ];
+      for (const payload of bodies) {
+        const res = await deliver(payload, sign(payload));
+        expect(res.status, payload.slice(0, 120)).to.equal(400);
+        expect(res.body).to.have.keys(['Message', 'Error']);
+      }
+      expect(await server.models.StripeEvent.countDocuments({ eventId: event.id })).to.equal(0);
+      expect((await server.models.Account.findById(accountId))?.subscriptionStatus).to.equal('stale');
+    });
+
     it('a body changed after signing', async () => {
       const { customerId } = await trialAccount();
       const event = await eventAbout(customerId, 'customer.created');
@@ -84,10 +112,73 @@ describe('the Stripe webhook', function () {
     expect((await server.models.Account.findById(accountId))?.subscriptionStatus).to.equal('trialing');
   });
 
+  describe("a checkout's event that comes after a later Checkout", () => {
+    /** Pays a Checkout for `plan` on the hosted page and comes back through the return page, as the browser does. */
+    const checkout = async (trial: { accountId: string; token: string }, plan: string) => {
+      const { body } = await request(server.url)
+        .post(`/v1/accounts/${trial.accountId}/create_checkout_session`)
+        .set(as(trial.token))
+        .send({ plan })
+        .expect(200);
+      const paid = await payCheckout(body.url);
+      expect(paid.status).to.equal(303);
+      expect((await fetch(paid.location, { redirect: 'manual' })).status).to.equal(303);
+      return String(body.url).split('/').pop() ?? '';
+    };
+
+    /** Pro paid, then Business in a second Checkout, while Stripe's deliveries wait (an endpoint that answered 503). */
+    const proThenBusiness = async () => {
+      const trial = await trialAccount();
+      await server.stripe.settled();
+      server.stripe.holdWebhooks();
+      try {
+        const pro = await checkout(trial, 'parley_pro_monthly');
+        await checkout(trial, 'parley_business_monthly');
+        const late = server.stripe.events('checkout.session.completed').find((e) => e.data.object.id === pro);
+        if (!late) throw new Error('no checkout.session.completed for the Pro checkout');
+        return { trial, late };
+      } finally {
+        // Stripe's retries: every held event, the Pro checkout's first, now arrives after the Business checkout.
+        server.stripe.releaseWebhooks();
+      }
+    };
+
+    const expectBusinessPaid = async (accountId: string, customerId: string) => {
+      const subscriptions = server.stripe.state.data.subscriptions.filter((s) => s.customer === customerId);
+      const live = subscriptions.filter((s) => s.status !== 'canceled');
+      expect(live.map((s) => [s.items.data[0]?.price.id, s.status])).to.deep.equal([['parley_business_monthly', 'active']]);
+      expect(await server.models.Account.findById(accountId)).to.include({
+        planStripeId: 'parley_business_monthly',
+        subscriptionStatus: 'active',
+        stripeSubscriptionId: live[0]?.id,
+        paymentType: 'card',
+      });
+    };
+
+    it("never cancels the newer subscription when Stripe's retry of the first checkout's event arrives", async () => {
+      const { trial, late } = await proThenBusiness();
+      await server.stripe.settled();
+      await server.stripe.redeliver(late.id);
+      await server.stripe.settled();
+      expect(server.stripe.deliveries().filter((d) => d.eventId === late.id && d.status === 'succeeded')).to.have.length(2);
+      await expectBusinessPaid(trial.accountId, trial.customerId);
+    });
+
+    it("does the same when the first checkout's event comes again under a new id, signed afresh", async () => {
+      const { trial, late } = await proThenBusiness();
+      await server.stripe.settled();
+      const payload = JSON.stringify({ ...late, id: `evt_test_${randomBytes(8).toString('hex')}` });
+      expect((await deliver(payload, sign(payload)).expect(200)).body).to.deep.equal({ received: true });
+      await expectBusinessPaid(trial.accountId, trial.customerId);
+    });
+  });
+
   it("leaves the account as Stripe has it whatever the order and repetition of the sandbox's deliveries", async () => {
     const trial = await trialAccount();
     await server.stripe.settled();
     server.stripe.holdWebhooks();
+    // The trial is over in Parley, so Checkout charges at once.
+    await server.models.Account.updateOne({ _id: trial.accountId }, { $set: { trialEndAt: new Date(Date.now() - 1000) } });
     // Checkout paid, and nobody comes back through the return page: only webhooks tell Parley.
     const { body } = await request(server.url)
       .post(`/v1/accounts/${trial.accountId}/create_checkout_session`)

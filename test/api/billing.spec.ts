@@ -9,7 +9,7 @@ import request from 'supertest';
 import { DEFAULT_CONSOLE_DIR } from '../../server/http/app';
 import { createUserInDb } from '../factories';
 import { useServer } from '../helpers/app';
-import { trialAccount as newTrial, payCheckout, type TrialAccount as Trial } from '../helpers/billing';
+import { endTrialNow, trialAccount as newTrial, payCheckout, type TrialAccount as Trial } from '../helpers/billing';
 
 describe('account and billing calls', function () {
   this.timeout(60_000);
@@ -20,7 +20,7 @@ describe('account and billing calls', function () {
 
   const trialAccount = () => newTrial(server);
 
-  /** A trial account that paid for `plan` through Checkout with a working card. */
+  /** A trial account that chose `plan` through Checkout with a working card, its trial then ended: it paid. */
   const payingAccount = async (plan = 'parley_basic_monthly'): Promise<Trial> => {
     const trial = await trialAccount();
     const { body } = await api()
@@ -32,6 +32,7 @@ describe('account and billing calls', function () {
     expect(paid.status).to.equal(303);
     const back = await fetch(paid.location, { redirect: 'manual' });
     expect(back.status).to.equal(303);
+    await endTrialNow(server, trial.accountId);
     return trial;
   };
 
@@ -64,6 +65,7 @@ describe('account and billing calls', function () {
       await payCheckout(checkout.body.url, '4000 0000 0000 0002');
       const paid = await payCheckout(checkout.body.url);
       await fetch(paid.location, { redirect: 'manual' });
+      await endTrialNow(server, trial.accountId);
       const account = await server.models.Account.findById(trial.accountId);
       server.stripe.addCard(account?.stripeCustomerId ?? '', '4000000000000341', { makeDefault: true });
       await server.parley.billing.stripe.subscriptions.update(account?.stripeSubscriptionId ?? '', {
@@ -72,6 +74,8 @@ describe('account and billing calls', function () {
       });
       await api().post(`/v1/accounts/${trial.accountId}/upgrade/parley_business_monthly`).set(as(trial.token)).expect(402);
       await request(server.url).post('/v1/billing/stripe-webhook').set('Stripe-Signature', 't=1,v1=bad').send('{}').expect(400);
+      // The new card reaches Parley through the webhooks queued behind the trial's end.
+      await server.stripe.settled();
       for (const path of [
         '/v1/users/current',
         `/v1/accounts/${trial.accountId}/invoices`,
@@ -118,8 +122,10 @@ describe('account and billing calls', function () {
   });
 
   describe('POST /v1/accounts/{id}/create_checkout_session', () => {
-    it('answers the URL of a Checkout page for the plan; paying it puts the account on the plan with the card', async () => {
+    it('answers the URL of a Checkout page for the plan; after the trial paying it puts the account on the plan with the card', async () => {
       const trial = await trialAccount();
+      // The trial is over in Parley (its end in Stripe not yet told): Checkout subscribes and charges at once.
+      await server.models.Account.updateOne({ _id: trial.accountId }, { $set: { trialEndAt: new Date(Date.now() - 1000) } });
       const { body } = await api()
         .post(`/v1/accounts/${trial.accountId}/create_checkout_session`)
         .set(as(trial.token))
@@ -315,12 +321,52 @@ describe('account and billing calls', function () {
       expect(next.body.dateTs).to.be.greaterThan(Math.floor(Date.now() / 1000) + 27 * 86_400);
     });
 
-    it("answers the trial's 0 invoice and no next invoice on a trial without a card, also to non-admins", async () => {
+    it("takes the customer's credit from a downgrade off the next charge (Stripe's amount due, not the total)", async () => {
+      const paying = await payingAccount('parley_business_monthly');
+      await api().post(`/v1/accounts/${paying.accountId}/upgrade/parley_pro_monthly`).set(as(paying.token)).expect(200);
+      const customer = server.stripe.state.data.customers.find((c) => c.id === paying.customerId);
+      // The unused part of the month on Business less the same part on Pro: nearly $120 of credit.
+      expect(customer?.balance).to.be.below(-11_000);
+      const next = await api().get(`/v1/accounts/${paying.accountId}/next-invoice`).set(as(paying.token)).expect(200);
+      expect(next.body.amount).to.equal(Math.max(0, 7900 + (customer?.balance ?? 0)));
+      expect(next.body.amount).to.equal(0);
+    });
+
+    it("answers the trial's 0 invoice and no next invoice on a trial without a card", async () => {
       const trial = await trialAccount();
-      const token = await member(trial);
-      const invoices = await api().get(`/v1/accounts/${trial.accountId}/invoices`).set(as(token)).expect(200);
+      const invoices = await api().get(`/v1/accounts/${trial.accountId}/invoices`).set(as(trial.token)).expect(200);
       expect(invoices.body.map((i: { amount: number }) => i.amount)).to.deep.equal([0]);
-      expect((await api().get(`/v1/accounts/${trial.accountId}/next-invoice`).set(as(token)).expect(200)).body).to.equal(null);
+      expect((await api().get(`/v1/accounts/${trial.accountId}/next-invoice`).set(as(trial.token)).expect(200)).body).to.equal(null);
+    });
+
+    it('answers 403 to a non-admin for invoices, the next invoice and usage, and shows them no card or invoice address', async () => {
+      const paying = await payingAccount('parley_pro_monthly');
+      await api()
+        .put(`/v1/accounts/${paying.accountId}`)
+        .set(as(paying.token))
+        .send({
+          orgName: 'Acme Inc.',
+          email: 'invoices@acme.example',
+          billingAddressLine1: '1 Main Street',
+          billingCity: 'Springfield',
+          billingState: 'OR',
+          billingPostalCode: '97477',
+          billingCountry: 'US',
+          taxID: 'US123456789',
+        })
+        .expect(200);
+      const token = await member(paying);
+      for (const call of ['invoices', 'next-invoice', 'conversation-count']) {
+        const res = await api().get(`/v1/accounts/${paying.accountId}/${call}`).set(as(token)).expect(403);
+        expect(res.body, call).to.deep.equal({ Message: 'Only an admin of your account can do this', Error: 'admin_only' });
+      }
+      const admin = (await api().get('/v1/users/current').set(as(paying.token)).expect(200)).body.account;
+      expect(admin).to.include({ last4: '4242', billingAddressLine1: '1 Main Street' });
+      const mate = (await api().get('/v1/users/current').set(as(token)).expect(200)).body.account;
+      expect(mate).to.include({ last4: '', brand: '', expMonth: null, expYear: null, billingAddressLine1: '', taxID: '', email: '' });
+      // What their dashboard's banners need stays.
+      expect(mate).to.include({ state: 'paying', paymentType: admin.paymentType });
+      expect(mate.plan.stripeId).to.equal('parley_pro_monthly');
     });
 
     it('answers 404 for another account and 403 without a session', async () => {
@@ -329,6 +375,38 @@ describe('account and billing calls', function () {
       await api().get(`/v1/accounts/${other.accountId}/invoices`).set(as(trial.token)).expect(404);
       await api().get(`/v1/accounts/${other.accountId}/next-invoice`).set(as(trial.token)).expect(404);
       await api().get(`/v1/accounts/${trial.accountId}/invoices`).expect(403);
+    });
+  });
+
+  describe('GET /v1/billing/checkout-return', () => {
+    const notCompleted = () => `${server.url}/app/#/account?checkout=not_completed`;
+
+    it('opens the account screen saying the checkout was not completed for a session Stripe does not have', async () => {
+      const res = await api().get('/v1/billing/checkout-return?session_id=cs_test_a1b2c3d4e5f6NoSuchSession').redirects(0).expect(303);
+      expect(res.headers.location).to.equal(notCompleted());
+    });
+
+    it('does the same for a session not paid, and changes nothing', async () => {
+      const trial = await trialAccount();
+      const { body } = await api()
+        .post(`/v1/accounts/${trial.accountId}/create_checkout_session`)
+        .set(as(trial.token))
+        .send({ plan: 'parley_pro_monthly' })
+        .expect(200);
+      const sessionId = String(body.url).split('/').pop();
+      const res = await api().get(`/v1/billing/checkout-return?session_id=${sessionId}`).redirects(0).expect(303);
+      expect(res.headers.location).to.equal(notCompleted());
+      expect(await server.models.Account.findById(trial.accountId)).to.include({
+        planStripeId: 'parley_basic_monthly',
+        paymentType: 'none',
+        subscriptionStatus: 'trialing',
+      });
+    });
+
+    it('answers 400 to a session id that is not one', async () => {
+      const res = await api().get('/v1/billing/checkout-return?session_id=../../etc').expect(400);
+      expect(res.body).to.deep.equal({ Message: 'Unknown Checkout session', Error: 'bad_session' });
+      await api().get('/v1/billing/checkout-return').expect(400);
     });
   });
 
@@ -351,10 +429,7 @@ describe('account and billing calls', function () {
         visitorId: ce?._id,
         createdAt: lastMonth,
       });
-      const count = await api()
-        .get(`/v1/accounts/${trial.accountId}/conversation-count`)
-        .set(as(await member(trial)))
-        .expect(200);
+      const count = await api().get(`/v1/accounts/${trial.accountId}/conversation-count`).set(as(trial.token)).expect(200);
       expect(count.body).to.equal(301);
       const me = await api().get('/v1/users/current').set(as(trial.token)).expect(200);
       expect(me.body.account.quota).to.deep.equal({

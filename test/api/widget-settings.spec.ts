@@ -124,8 +124,27 @@ describe('widget settings API (update_config, toggle, team avatar, operating hou
     });
 
     it('answers 400 for a transcript recipient that is no e-mail and a webhook that is no http(s) URL', async () => {
-      await rejects({ transcriptRecipient: 'not-an-email' }, /transcriptRecipient/);
-      await rejects({ webhookUrl: 'ftp://example.com/hook' }, /webhookUrl/);
+      await rejects({ transcriptRecipient: 'not-an-email' }, /^Transcript recipient: /);
+      await rejects({ webhookUrl: 'ftp://example.com/hook' }, /^Transcript webhook URL: Enter a full web address/);
+    });
+
+    it('answers 400 naming a setting no widget has, saving nothing, and still takes the whole widget as the API answers it', async () => {
+      const before = await w.widget();
+      const res = await rejects(
+        { titleOnline: 'Hello there', titleColor: '#123456' },
+        'Unknown setting: titleOnline (did you mean onlineTitle?)',
+      );
+      expect(res.body.Error).to.equal('bad_request');
+      await rejects({ onlineTitle: 'Hi', colour: 'red' }, 'Unknown setting: colour');
+      const after = await w.widget();
+      expect([after.onlineTitle, after.titleColor]).to.deep.equal([before.onlineTitle, before.titleColor]);
+
+      // The console may send back the whole widget as GET /users/current/chat_endpoints answered it.
+      const me = await request(server.url).get('/v1/users/current/chat_endpoints').set('Authorization', `Bearer ${w.token}`).expect(200);
+      const whole = me.body.find((ce: { Id: string }) => ce.Id === w.ceId);
+      expect(whole).to.have.property('chatStats');
+      const saved = await update({ ...whole, onlineTitle: 'Whole widget saved' }).expect(200);
+      expect(saved.body).to.include({ Id: w.ceId, Uuid: w.uuid, onlineTitle: 'Whole widget saved' });
     });
 
     it('answers 400 for operating hours off the 15-minute steps or ending before they start, and drops equal pairs', async () => {

@@ -3,14 +3,16 @@
  * Checkout, a declined card, the annual switch, cancelling in the portal, and (with the sandbox clock moved
  * past the trial and the renewal) the expired trial's offline widget and the delinquent banner.
  */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { expect } from 'chai';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import request from 'supertest';
 import { createSession } from '../../server/commands/sessions';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { useServer } from '../helpers/app';
-import { payCheckout, type TrialAccount, trialAccount } from '../helpers/billing';
-import { useBrowser } from '../helpers/browser';
+import { endTrialNow, payCheckout, type TrialAccount, trialAccount } from '../helpers/billing';
+import { RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { configuredWidget, waitFor } from './widgetHelpers';
 
 const DAY = 24 * 60 * 60;
@@ -48,7 +50,7 @@ describe('billing in the browser', function () {
 
   const planTile = (page: Page, label: string) => page.getByRole('article', { name: `${label} plan` });
 
-  it('pays a trial through Checkout with 4242, thanks, then shows the plan, the card and the paid invoice', async () => {
+  it('saves a card on Checkout with 4242 during the trial, thanks, then shows the plan, the card and the first charge at the trial end', async () => {
     const page = browser.page;
     const trial = await signedInTrial(page);
     await page.goto(at('/account'));
@@ -61,15 +63,17 @@ describe('billing in the browser', function () {
 
     await page.waitForURL(/#\/thank-you-for-upgrading$/);
     await page.getByText('You are now on the Pro plan.').waitFor();
+    await page.getByText(/^Your card is saved: its first charge is on .+, when your trial ends\.$/).waitFor();
     await page.getByRole('link', { name: 'Account settings' }).click();
     await planTile(page, 'Pro').getByRole('button', { name: 'Current plan' }).waitFor();
-    await page.getByText('Pro plan · in good standing').waitFor();
+    await page.getByText('Pro plan · free trial').waitFor();
     const billing = page.getByRole('region', { name: 'Billing Info' });
     await billing.getByText('•••• 4242').waitFor();
     await billing.getByText('12/2034').waitFor();
+    await billing.getByText(/^First charge on .+, when your trial ends\.$/).waitFor();
     const invoices = page.getByRole('region', { name: 'Recent Invoices' });
-    await invoices.getByRole('cell', { name: '$79' }).waitFor();
-    await invoices.getByRole('cell', { name: 'Pro plan, monthly' }).waitFor();
+    await invoices.getByText(/Next invoice: \$79 on/).waitFor();
+    expect(await invoices.getByRole('cell', { name: '$79' }).count()).to.equal(0);
     expect((await server.models.Account.findById(trial.accountId))?.planStripeId).to.equal('parley_pro_monthly');
   });
 
@@ -90,7 +94,7 @@ describe('billing in the browser', function () {
     expect(account).to.include({ planStripeId: 'parley_basic_monthly', paymentType: 'none', subscriptionStatus: 'trialing' });
   });
 
-  /** A paying account on the Basic plan, signed in on `page`, after adding a 4242 card through Checkout. */
+  /** A paying account on the Basic plan, signed in on `page`, after adding a 4242 card through Checkout and its trial's end. */
   const payingAccount = async (page: Page): Promise<TrialAccount> => {
     const trial = await signedInTrial(page);
     const { body } = await request(server.url)
@@ -103,6 +107,10 @@ describe('billing in the browser', function () {
     await page.locator('#checkout-submit').click();
     await page.waitForURL(/#\/account\?success=true$/);
     await page.getByText('You have successfully added your billing information.').waitFor();
+    // The card is charged at the trial's end: end it now, as Stripe's trial_end=now does.
+    await endTrialNow(server, trial.accountId);
+    await page.reload();
+    await page.getByText('Basic plan · in good standing').waitFor();
     return trial;
   };
 
@@ -140,6 +148,118 @@ describe('billing in the browser', function () {
     const date = (account.cancelAt as Date).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
     await accountShows(page, `subscription canceled and will end on ${date}`);
     await page.getByRole('button', { name: 'Renew subscription' }).waitFor();
+  });
+
+  /** Pictures of what the person sees, at 1280×800 and 390×844 (test-results/billing/). */
+  const pictures = async (page: Page, name: string, shown?: Locator) => {
+    const dir = path.join(RESULTS_DIR, 'billing');
+    mkdirSync(dir, { recursive: true });
+    await shown?.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(dir, `${name}-1280.png`) });
+    await page.setViewportSize({ width: 390, height: 844 });
+    // The side navigation slides away at phone width.
+    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+    await shown?.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(dir, `${name}-390.png`) });
+    await page.setViewportSize({ width: 1280, height: 800 });
+  };
+
+  it('comes back from a checkout Stripe does not have to the account screen, saying it was not completed', async () => {
+    const page = browser.page;
+    await signedInTrial(page);
+    await page.goto(`${server.url}/v1/billing/checkout-return?session_id=cs_test_a1NoSuchSession`);
+    await page.waitForURL(/#\/account\?checkout=not_completed$/);
+    await page.getByText('That checkout was not completed. Nothing was charged.').waitFor();
+    await planTile(page, 'Basic').getByRole('button', { name: 'Current plan' }).waitFor();
+    await pictures(page, 'checkout-not-completed');
+  });
+
+  it("keeps the second Checkout's plan when the first checkout's event arrives after it", async () => {
+    const page = browser.page;
+    const trial = await signedInTrial(page);
+    await server.stripe.settled();
+    // Parley's endpoint takes no event for a while (it answered 503): Stripe retries them later.
+    server.stripe.holdWebhooks();
+    try {
+      await page.goto(at('/account'));
+      await planTile(page, 'Pro').getByRole('button', { name: 'Choose Plan' }).click();
+      await page.waitForURL(/\/sandbox\/stripe\/checkout\/cs_/);
+      await fillCard(page, '4242 4242 4242 4242');
+      await page.locator('#checkout-submit').click();
+      await page.getByText('You are now on the Pro plan.').waitFor();
+      const { body } = await request(server.url)
+        .post(`/v1/accounts/${trial.accountId}/create_checkout_session`)
+        .set('Authorization', `Bearer ${trial.token}`)
+        .send({ plan: 'parley_business_monthly' })
+        .expect(200);
+      await page.goto(body.url);
+      await fillCard(page, '4242 4242 4242 4242');
+      await page.locator('#checkout-submit').click();
+      await page.getByText('You are now on the Business plan.').waitFor();
+    } finally {
+      server.stripe.releaseWebhooks();
+    }
+    await server.stripe.settled();
+    // A fresh load of the console, which reads the account again.
+    await page.goto('about:blank');
+    await accountShows(page, 'Business plan · in good standing');
+    await planTile(page, 'Business').getByRole('button', { name: 'Current plan' }).waitFor();
+    expect(await server.models.Account.findById(trial.accountId)).to.include({
+      planStripeId: 'parley_business_monthly',
+      subscriptionStatus: 'active',
+    });
+  });
+
+  it("shows the next charge less the downgrade's credit", async () => {
+    const page = browser.page;
+    const trial = await signedInTrial(page);
+    const { body } = await request(server.url)
+      .post(`/v1/accounts/${trial.accountId}/create_checkout_session`)
+      .set('Authorization', `Bearer ${trial.token}`)
+      .send({ plan: 'parley_business_monthly' })
+      .expect(200);
+    await page.goto(body.url);
+    await fillCard(page, '4242 4242 4242 4242');
+    await page.locator('#checkout-submit').click();
+    await page.getByText('You are now on the Business plan.').waitFor();
+    await page.goto(at('/account'));
+    const invoices = page.getByRole('region', { name: 'Recent Invoices' });
+    await invoices.getByText(/Next invoice: \$199 on/).waitFor();
+
+    await planTile(page, 'Pro').getByRole('button', { name: 'Downgrade' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Downgrade' }).click();
+    await page.getByText('Successfully updated account plan.').waitFor();
+    await planTile(page, 'Pro').getByRole('button', { name: 'Current plan' }).waitFor();
+    // About $120 of Business's month is unused: the next month of Pro ($79) is covered by it.
+    await invoices.getByText(/Next invoice: \$0 on/).waitFor();
+    // The downgrade's invoice is that credit.
+    await invoices.getByRole('cell', { name: /^-\$1[12]\d$/ }).waitFor();
+    await pictures(page, 'next-invoice-after-downgrade', invoices);
+  });
+
+  it('offers the ended plan again once the subscription is canceled, and Checkout brings it back', async () => {
+    const page = browser.page;
+    const paying = await payingAccount(page);
+    const account = await server.models.Account.findById(paying.accountId);
+    // Canceled at once, as from Stripe's dashboard.
+    await server.parley.billing.stripe.subscriptions.cancel(account?.stripeSubscriptionId ?? '');
+    await waitFor('the cancellation from the webhook', async () =>
+      (await server.models.Account.findById(paying.accountId))?.subscriptionStatus === 'canceled' ? true : null,
+    );
+    await page.goto('about:blank');
+    await accountShows(page, /Basic plan · subscription ended on/);
+    await planTile(page, 'Basic').getByRole('button', { name: 'Choose Plan' }).waitFor();
+    await planTile(page, 'Pro').getByRole('button', { name: 'Choose Plan' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Current plan' }).count()).to.equal(0);
+    await pictures(page, 'plans-after-cancellation', planTile(page, 'Basic').getByRole('button', { name: 'Choose Plan' }));
+
+    await planTile(page, 'Basic').getByRole('button', { name: 'Choose Plan' }).click();
+    await page.waitForURL(/\/sandbox\/stripe\/checkout\/cs_/);
+    await fillCard(page, '4242 4242 4242 4242');
+    await page.locator('#checkout-submit').click();
+    await page.waitForURL(/\/app\/#\/account/);
+    await page.getByText('Basic plan · in good standing').waitFor();
+    await planTile(page, 'Basic').getByRole('button', { name: 'Current plan' }).waitFor();
   });
 
   describe('once the sandbox clock passes the trial and a renewal', () => {

@@ -3,12 +3,15 @@
  * thank-you page, new widgets for a team and a new team, unfinished widgets, the main user swap, banners and
  * the satisfaction prompt. Slack is the sandbox the test server runs.
  */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { uniqueEmail } from '../factories';
 import { startTestServer, useServer } from '../helpers/app';
-import { useBrowser } from '../helpers/browser';
+import { RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { ACME, ALICE, eventually } from '../slack/helpers';
 import { waitFor } from './widgetHelpers';
 
 describe('dashboard (browser)', function () {
@@ -27,7 +30,7 @@ describe('dashboard (browser)', function () {
   }
 
   /** A user who accepted the terms, signed in in the page, with one widget connected to #support of Acme. */
-  async function userWithWidget(page: Page): Promise<{ email: string; ceId: string }> {
+  async function userWithWidget(page: Page): Promise<{ email: string; ceId: string; token: string }> {
     const email = uniqueEmail('dash');
     const res = await fetch(`${server.url}/v1/p/users`, {
       method: 'POST',
@@ -44,8 +47,75 @@ describe('dashboard (browser)', function () {
     await page.locator('#sandbox-oauth-allow').click();
     await page.getByRole('button', { name: 'Connect #support' }).click();
     await page.getByRole('heading', { name: 'Setup is finished!' }).waitFor();
-    return { email, ceId };
+    return { email, ceId, token };
   }
+
+  it('shows a widget Offline on the dashboard and in App Home whenever visitors get the offline form: outside hours, trial over', async () => {
+    const page = browser.page;
+    server.slack.state.setPresence(ALICE, 'active');
+    const { ceId, token } = await userWithWidget(page);
+    const ce = await server.models.ChatEndpoint.findById(ceId);
+    const visitorsSee = async () => {
+      const res = await fetch(`${server.url}/widget/api/${ce?.Uuid}/config`);
+      return ((await res.json()) as { online: boolean }).online ? 'Online' : 'Offline';
+    };
+    const dot = async () => {
+      await page.goto(at('/'));
+      // A person opening the console: the page loads the account afresh.
+      await page.reload();
+      await page.locator(`[data-widget-id="${ceId}"]`).waitFor();
+      return page.locator(`[data-widget-id="${ceId}"] .status-dot`).getAttribute('aria-label');
+    };
+    /** Alice opens App Home: what it says of this widget. */
+    const homeSays = async (...parts: string[]) => {
+      await server.slack.openAppHome({ teamId: ACME, userId: ALICE });
+      await eventually(async () => {
+        const text = JSON.stringify(server.slack.state.homeView(ACME, ALICE)?.definition.blocks ?? []);
+        for (const part of [`widget_${ceId}`, ...parts]) expect(text).to.include(part);
+      });
+    };
+    const setSettings = async (body: Record<string, unknown>) => {
+      const res = await fetch(`${server.url}/v1/chat_endpoints/${ceId}/update_config`, {
+        method: 'PUT',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(res.status).to.equal(200);
+    };
+    expect(await visitorsSee()).to.equal('Online');
+    expect(await dot()).to.equal('Online');
+
+    // Operating hours on another day only: visitors get the offline form, and every place says Offline.
+    const otherDay = (new Date().getUTCDay() + 3) % 7;
+    await setSettings({ tz: 'UTC', onOffSchedule: true, operatingHours: [{ weekday: otherDay, start: 900, end: 1700 }] });
+    expect(await visitorsSee()).to.equal('Offline');
+    expect(await dot()).to.equal('Offline');
+    const dir = path.join(RESULTS_DIR, 'dashboard');
+    mkdirSync(dir, { recursive: true });
+    await page.screenshot({ path: path.join(dir, 'offline-outside-hours-1280.png') });
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await dot()).to.equal('Offline');
+    await page.waitForFunction(() => document.getAnimations().length === 0);
+    await page.screenshot({ path: path.join(dir, 'offline-outside-hours-390.png') });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await homeSays('*Offline*', 'outside operating hours');
+
+    await setSettings({ onOffSchedule: false });
+    expect(await visitorsSee()).to.equal('Online');
+    expect(await dot()).to.equal('Online');
+
+    // The trial ended without a card (the trial's Stripe set-up done first, so it does not write over this).
+    const account = await waitFor('the trial in Stripe', () =>
+      server.models.Account.findOne({ _id: ce?.accountId, stripeSubscriptionId: { $ne: '' } }).exec(),
+    );
+    await server.models.Account.updateOne(
+      { _id: account._id },
+      { $set: { trialEndAt: new Date(Date.now() - 60_000), subscriptionStatus: 'trialing', paymentType: 'none' } },
+    );
+    expect(await visitorsSee()).to.equal('Offline');
+    expect(await dot()).to.equal('Offline');
+    await homeSays('*Offline*', 'trial is over');
+  });
 
   it('sends a user at the plan limit to please-upgrade, upgrades to the next plan, then adds a channel to the team', async () => {
     const page = browser.page;

@@ -83,7 +83,9 @@ describe('first steps of a new user (browser)', function () {
     expect(await page.title()).to.equal('Dashboard · Parley');
     await page.getByRole('link', { name: /plan/ }).first().waitFor();
     const trial = page.getByRole('status').filter({ hasText: 'left on the trial' });
-    expect(await trial.textContent()).to.match(/There are 29 days left on the trial\. It ends on .+; add a card by the day before/);
+    expect(await trial.textContent()).to.match(
+      /There are 29 days left on the trial\. They count to .+, the last day to add a card before the trial ends on .+\. Nothing is charged before then\./,
+    );
     // One widget not yet in Slack: singular words, and "Not connected to Slack yet" only once.
     await page.getByRole('heading', { name: 'Unfinished widget', exact: true }).waitFor();
     await page.getByText('Finish setup to link this widget to a Slack channel.').waitFor();

@@ -59,7 +59,7 @@ describe('settings console (browser)', function () {
     return host;
   };
 
-  it('shows the tab bar with BASIC on the features the plan lacks, and the page-not-found page for an unknown widget', async () => {
+  it('shows the tab bar with the unlocking plan on the features the plan lacks, and the page-not-found page for an unknown widget', async () => {
     const page = browser.page;
     await settings(page, 'behavior');
     await page.getByRole('heading', { name: 'Presence and widget behavior' }).waitFor();
@@ -68,10 +68,10 @@ describe('settings console (browser)', function () {
       'Behavior',
       'Appearance',
       'Operating Hours',
-      'TriggersBASIC',
-      'Question GroupsBASIC',
+      'TriggersPro',
+      'Question GroupsBusiness',
       'Saved Replies',
-      'IntegrationsBASIC',
+      'IntegrationsPro',
       'Embed Code',
     ]);
     await tabs.getByRole('link', { name: 'Embed Code' }).click();
@@ -125,23 +125,23 @@ describe('settings console (browser)', function () {
     await page.getByLabel('Title colour (hex)').fill('#AA3300');
     await preview.getByRole('heading', { name: 'Talk to the roasters' }).waitFor();
     expect(await saved().then((ce) => ce.onlineTitle)).to.not.equal('Talk to the roasters');
-    await page.locator('#save-online').click();
-    await page.locator('#save-online', { hasText: 'Saved' }).waitFor();
+    await page.locator('#save-appearance').click();
+    await page.locator('#save-appearance', { hasText: 'Saved' }).waitFor();
 
     // Leaving with unsaved changes asks first.
     await page.getByLabel('Bottom Left').check();
     await page.getByRole('link', { name: 'Behavior' }).click();
     await page.getByRole('dialog', { name: 'Leave without saving?' }).getByRole('button', { name: 'Cancel' }).click();
-    await page.locator('#save-alignment').click();
-    await page.locator('#save-alignment', { hasText: 'Saved' }).waitFor();
+    await page.locator('#save-appearance').click();
+    await page.locator('#save-appearance', { hasText: 'Saved' }).waitFor();
 
     await page.getByRole('group', { name: 'Require acceptance' }).getByLabel('Yes').check();
     await page.getByLabel('Acceptance text').fill('ok');
     await page.getByText('Must be at least three characters for Acceptance text to be displayed.').waitFor();
-    expect(await page.locator('#save-privacy').isDisabled()).to.equal(true);
+    expect(await page.locator('#save-appearance').isDisabled()).to.equal(true);
     await page.getByLabel('Acceptance text').fill('I agree that Acme Beans keeps this chat.');
-    await page.locator('#save-privacy').click();
-    await page.locator('#save-privacy', { hasText: 'Saved' }).waitFor();
+    await page.locator('#save-appearance').click();
+    await page.locator('#save-appearance', { hasText: 'Saved' }).waitFor();
 
     await page.reload();
     expect(await page.getByLabel('Title', { exact: true }).first().inputValue()).to.equal('Talk to the roasters');

@@ -28,13 +28,14 @@ describe('widget setup (browser)', function () {
     await page.waitForURL(/#\/legal$/);
     await page.getByRole('checkbox', { name: 'I agree to the Terms of Service and Privacy Policy' }).check();
     await page.getByRole('button', { name: 'Continue' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    // The terms accepted, setup goes on where it starts: step 1 of the new widget, not the dashboard.
+    await page.waitForURL(/#\/setup\/[0-9a-f]{24}$/);
+    await page.getByRole('heading', { name: 'Connect Parley to your Slack workspace' }).waitFor();
     return email;
   }
 
-  /** Step 1 → the sandbox's consent page → Allow → back on setup step 2. */
+  /** Step 1 (where sign-up leads) → the sandbox's consent page → Allow → back on setup step 2. */
   async function addToSlack(page: Page): Promise<string> {
-    await page.getByRole('link', { name: 'Finish setup' }).click();
     await page.getByRole('heading', { name: 'Connect Parley to your Slack workspace' }).waitFor();
     expect(await page.getByRole('progressbar', { name: 'Setup progress' }).getAttribute('aria-valuenow')).to.equal('33');
     await page.getByRole('button', { name: 'Add to Slack' }).click();
@@ -177,10 +178,10 @@ describe('widget setup (browser)', function () {
     expect(await page.getByText('Cannot fetch Slack channels').count()).to.equal(0);
   });
 
-  it("lands a 'Sign up with team chat' user, after the terms, on the dashboard with the Slack team and setup at step 2", async () => {
+  it("continues a 'Sign up with Slack' user's setup after the terms, at step 2, rather than on the dashboard", async () => {
     const page = browser.page;
     await page.goto(at('/signup?source=e2e'));
-    await page.getByRole('link', { name: 'Sign up with team chat' }).click();
+    await page.getByRole('link', { name: 'Sign up with Slack', exact: true }).click();
     await page.waitForURL(/\/sandbox\/slack\/oauth\/v2\/authorize/);
     await page.locator('#sandbox-oauth-user').selectOption({ label: 'Carol Chen (@carol)' });
     await page.locator('#sandbox-oauth-allow').click();
@@ -188,11 +189,14 @@ describe('widget setup (browser)', function () {
     await page.getByRole('checkbox', { name: 'I agree to the Terms of Service and Privacy Policy' }).check();
     await page.getByRole('button', { name: 'Continue' }).click();
 
-    const team = page.getByRole('region', { name: 'Slack team Acme' });
-    await team.getByText('Carol', { exact: true }).waitFor();
-    await team.getByRole('link', { name: 'Finish setup' }).click();
+    await page.waitForURL(/#\/setup\/[0-9a-f]{24}$/);
     await page.getByRole('heading', { name: 'Choose the Slack channel for this widget' }).waitFor();
     await page.getByRole('button', { name: 'Connect #support' }).waitFor();
+    expect(await page.getByText('Unfinished widget').count()).to.equal(0);
+    // The dashboard still shows the team and its main user.
+    await page.goto(at('/'));
+    const team = page.getByRole('region', { name: 'Slack team Acme' });
+    await team.getByText('Carol', { exact: true }).waitFor();
   });
 
   it("deletes an unfinished widget from step 2 with 'delete and start over?'", async () => {

@@ -75,12 +75,14 @@ describe('console sign-in screens (browser)', function () {
     expect(await continueButton.isEnabled()).to.equal(true);
     await continueButton.click();
 
-    // Acceptance returns to the dashboard, inside the navigation shell.
-    await page.waitForURL(/#\/$/);
-    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    // Acceptance goes on with the setup of the new widget, inside the navigation shell.
+    await page.waitForURL(/#\/setup\/[0-9a-f]{24}$/);
+    await page.getByRole('heading', { name: 'Connect Parley to your Slack workspace' }).waitFor();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).waitFor();
     const me = await api('GET', '/users/current', undefined, await authCookie(page));
     expect(me.json.ActiveTOSPP).to.equal(TERMS_VERSION);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
 
     // Logout ends the session on the server too.
     const tokenBeforeLogout = await authCookie(page);
@@ -168,13 +170,13 @@ describe('console sign-in screens (browser)', function () {
     await page.waitForURL(/#\/login$/);
   });
 
-  it('shows two testimonials and offers sign-up with team chat carrying the source', async () => {
+  it('shows two testimonials and offers "Sign up with Slack" carrying the source', async () => {
     const page = browser.page;
     await page.goto(at('/signup?source=pricing'));
     const testimonials = page.getByLabel('What customers say').locator('figure');
     await testimonials.first().waitFor();
     expect(await testimonials.count()).to.equal(2);
-    const teamChat = page.getByRole('link', { name: 'Sign up with team chat' });
+    const teamChat = page.getByRole('link', { name: 'Sign up with Slack', exact: true });
     expect(await teamChat.getAttribute('href')).to.equal('/slack/oauth/signup?source=pricing');
   });
 

@@ -3,13 +3,16 @@
  * joins and sees only what a non-admin may, toggling and deleting users, regenerating an API key, the GDPR export
  * and erasure, and the Docs and FAQs links of every place.
  */
+
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { planStripeId } from '../../server/shared/plans';
-import { uniqueEmail } from '../factories';
+import { createUserInDb, uniqueEmail } from '../factories';
 import { useServer } from '../helpers/app';
-import { useBrowser } from '../helpers/browser';
+import { RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { unzip } from '../helpers/zip';
 import { eventually } from '../slack/helpers';
 
@@ -94,6 +97,36 @@ describe('Account team sections, docs and pricing (browser)', function () {
     const own = page.getByRole('row').filter({ hasText: '(you)' });
     expect(await own.getByRole('button', { name: 'Delete' }).count()).to.equal(0);
     await own.getByRole('img', { name: 'Admin (you)' }).waitFor();
+  });
+
+  it('tells a non-admin who opens the Account page that only admins see it, showing no plan, card, invoices or usage', async () => {
+    const admin = await signedInAdmin(browser.page);
+    const account = await server.models.Account.findById(admin.accountId);
+    const member = await createUserInDb(server, { admin: false, ActiveTOSPP: TERMS_VERSION, account: account ?? undefined });
+    const dir = path.join(RESULTS_DIR, 'account');
+    mkdirSync(dir, { recursive: true });
+    for (const [name, viewport] of [
+      ['1280', { width: 1280, height: 800 }],
+      ['390', { width: 390, height: 844 }],
+    ] as const) {
+      const mate = await browser.newPage({ viewport });
+      await mate.context().addCookies([{ name: 'auth_token', value: member.token, url: server.url }]);
+      await mate.goto(at('/account'));
+      await mate.getByRole('heading', { name: 'Only admins can see this page' }).waitFor();
+      await mate.getByText('Contact an admin on your account to add a payment method').waitFor();
+      for (const section of ['Plan', 'Billing Info', 'Plan Usage', 'Recent Invoices', 'Account Info', 'Users', 'API keys', 'GDPR']) {
+        expect(await mate.getByRole('heading', { name: section, exact: true }).count(), section).to.equal(0);
+      }
+      await mate.screenshot({ path: path.join(dir, `non-admin-${name}.png`) });
+      await mate.getByRole('link', { name: 'Back to the dashboard' }).click();
+      await mate.waitForURL(/#\/$/);
+    }
+    // The upsell a full plan leads to is a billing page too.
+    const mate = await browser.newPage();
+    await mate.context().addCookies([{ name: 'auth_token', value: member.token, url: server.url }]);
+    await mate.goto(at('/please-upgrade'));
+    await mate.getByRole('heading', { name: 'Only admins can see this page' }).waitFor();
+    expect(await mate.getByRole('button', { name: 'Yes, I want to upgrade' }).count()).to.equal(0);
   });
 
   it('shows a new API key once and revokes the old one at once when regenerated', async () => {

@@ -90,8 +90,7 @@ describe("README's Try it without Slack (browser, both sizes)", function () {
       await console.getByRole('checkbox', { name: 'I agree to the Terms of Service and Privacy Policy' }).check();
       await console.getByRole('button', { name: 'Continue' }).click();
 
-      // 2. Setup step 1 (Finish setup on the dashboard): Add to Slack, allow on the sandbox's consent page.
-      await console.getByRole('link', { name: 'Finish setup' }).click();
+      // 2. Setup step 1 (where the terms lead): Add to Slack, allow on the sandbox's consent page.
       await console.getByRole('button', { name: 'Add to Slack' }).click();
       await console.waitForURL(/\/sandbox\/slack\/oauth\/v2\/authorize/);
       await expectNoRawMarkup(console, 'the consent page');

@@ -170,6 +170,58 @@ describe('visitor widget API and settings (browser)', function () {
     expect(await page.evaluate(() => (window as unknown as Win).__events)).to.deep.equal(['conversationEnded']);
   });
 
+  it('records a thumbs-up on the click and the feedback apart; a reload keeps the automatic response and the end card', async () => {
+    const widget = await configuredWidget(server);
+    const page = browser.page;
+    await openDemo(page, widget);
+    const w = widgetOf(page);
+    const autoResponse = w.getByText('Thanks for reaching out! Someone will be with you shortly.');
+    await w.locator('.launcher').click();
+    await w.getByRole('textbox', { name: 'Message', exact: true }).fill('Is the shop open on Sunday?');
+    await w.getByRole('textbox', { name: 'Message', exact: true }).press('Enter');
+    await w.locator('.msg.visitor:not(.sending)', { hasText: 'Is the shop open on Sunday?' }).waitFor();
+    await autoResponse.waitFor();
+
+    // The conversation is ongoing: the panel opens again by itself, with the automatic response below the question.
+    await page.reload();
+    await w.locator('.msg.visitor', { hasText: 'Is the shop open on Sunday?' }).waitFor();
+    await autoResponse.waitFor();
+    expect(await autoResponse.count()).to.equal(1);
+
+    await w.getByRole('button', { name: 'Chat options' }).click();
+    await w.getByRole('menuitem', { name: 'End chat' }).click();
+    await w.getByRole('button', { name: 'Yes' }).click();
+    await w.getByText('How would you rate this chat?').waitFor();
+
+    // Left before rating: the card is still there after a reload.
+    await page.reload();
+    await w.locator('.launcher').click();
+    await w.getByText('How would you rate this chat?').waitFor();
+    await w.getByText('Email address for a transcript').waitFor();
+    await autoResponse.waitFor();
+
+    // The thumb alone is the rating: no Send needed.
+    await w.getByRole('button', { name: 'Good' }).click();
+    const rated = await waitFor('the rating', () => server.models.Conversation.findOne({ ceId: widget.ceId, rating: 'up' }).lean().exec());
+    expect(rated.feedback).to.equal('');
+    await w.getByRole('textbox', { name: 'Feedback' }).fill('Quick answer, thanks');
+    await w.getByRole('button', { name: 'Send' }).first().click();
+    await w.getByText('Thanks for your feedback!').waitFor();
+    await waitFor('the feedback', () =>
+      server.models.Conversation.findOne({ ceId: widget.ceId, rating: 'up', feedback: 'Quick answer, thanks' }).lean().exec(),
+    );
+
+    // Rated: after a reload the card thanks instead of asking again, and still offers the transcript.
+    await page.reload();
+    await w.locator('.launcher').click();
+    await w.getByText('Thanks for your feedback!').waitFor();
+    await w.getByText('Email address for a transcript').waitFor();
+    expect(await w.getByRole('button', { name: 'Good' }).count()).to.equal(0);
+    await shot(page, 'chat-ended-after-reload-1280');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot(page, 'chat-ended-after-reload-390');
+  });
+
   it('shares one conversation between tabs and page loads of the same visitor', async () => {
     const widget = await configuredWidget(server);
     const first = browser.page;

@@ -84,8 +84,9 @@ describe('visitor widget (browser, demo site on another origin)', function () {
   });
 
   it('shows the offline form when nobody in the channel is active, and the offline message reaches Slack', async () => {
-    const widget = await configuredWidget(server);
+    // Away from the start: setting the widget up already asks Slack who is active (the answer holds ~30 s).
     server.slack.state.setPresence(ALICE, 'away');
+    const widget = await configuredWidget(server);
     const page = browser.page;
     const panel = await openDemo(page, widget);
     expect(await panel.launcher.textContent()).to.contain('Contact us');

@@ -9,7 +9,7 @@ import type express from 'express';
 import type { Connection } from 'mongoose';
 import { type Config, loadConfig } from '../../server/config';
 import type { SentMail } from '../../server/mail';
-import { type Parley, startParley } from '../../server/main';
+import { type Parley, type StartOptions, startParley } from '../../server/main';
 import type { Models } from '../../server/models';
 import type { Clock } from '../../server/relay/context';
 import type { SlackSandbox } from '../../server/sandbox/slack';
@@ -55,7 +55,14 @@ export type RestartOf = Pick<TestServer, 'url' | 'demoUrl' | 'dataDir' | 'dbName
  */
 export async function startTestServer(
   overrides: Partial<Config> = {},
-  options: { restartOf?: RestartOf; clock?: Clock; slackRateLimits?: boolean; monitorCommands?: boolean } = {},
+  options: {
+    restartOf?: RestartOf;
+    clock?: Clock;
+    slackRateLimits?: boolean;
+    monitorCommands?: boolean;
+    /** Run on an embedded store of its own in the data folder (as `npm start` does), with these storage options. */
+    embeddedStore?: StartOptions['embeddedStore'];
+  } = {},
 ): Promise<TestServer> {
   const previous = options.restartOf;
   const dataDir = previous?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'parley-test-data-'));
@@ -70,7 +77,11 @@ export async function startTestServer(
     ...overrides,
     ...(previous ? { publicUrl: previous.url, demoPort: portOf(previous.demoUrl) } : {}),
     port: portOf(previous?.url),
-    mongodbUri: options.monitorCommands ? withOption(await testMongoUri(), 'monitorCommands=true') : await testMongoUri(),
+    mongodbUri: options.embeddedStore
+      ? undefined
+      : options.monitorCommands
+        ? withOption(await testMongoUri(), 'monitorCommands=true')
+        : await testMongoUri(),
     // Outbox rather than SMTP unless a test asks otherwise.
     mail: { ...base.mail, ...overrides.mail },
   };
@@ -81,6 +92,7 @@ export async function startTestServer(
     logger: console,
     stripeSandbox: { retryDelaysMs: [100, 500, 2000] },
     clock: options.clock,
+    embeddedStore: options.embeddedStore,
   });
   const outbox = parley.mailer.outbox;
   const slack = parley.slackSandbox;

@@ -46,3 +46,14 @@ export async function payCheckout(
   });
   return { status: res.status, location: res.headers.get('location') ?? '', body: await res.text() };
 }
+
+/**
+ * Ends the trial of an account whose card is saved, now, as Stripe's `trial_end=now` does: the first invoice is
+ * charged at once and the subscription becomes active. For specs that need a paying account without moving the clock.
+ */
+export async function endTrialNow(server: TestServer, accountId: string): Promise<void> {
+  const account = await server.models.Account.findById(accountId);
+  if (!account?.stripeSubscriptionId) throw new Error('no trial subscription');
+  await server.parley.billing.stripe.subscriptions.update(account.stripeSubscriptionId, { trial_end: 'now' });
+  await server.parley.billing.syncCustomer(account.stripeCustomerId);
+}

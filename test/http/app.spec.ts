@@ -35,6 +35,20 @@ describe('the HTTP app', () => {
       expect(res.body.Message).to.equal('The request body is too large');
     });
 
+    it('answers 400 with a Message, not 500, to a path parameter with a malformed percent-encoding', async () => {
+      const user = await signUpUser(server);
+      for (const path of [
+        '/v1/p/invitations/%E0%A4%A',
+        '/v1/chat_endpoints/%E0%A4%A',
+        '/widget/api/%E0%A4%A/config',
+        '/v1/api/conversations/%zz',
+      ]) {
+        const res = await request(server.url).get(path).set('Authorization', `Bearer ${user.token}`);
+        expect(res.status, path).to.equal(400);
+        expect(res.body.Message, path).to.equal('The address is not valid: it has a malformed percent-encoding');
+      }
+    });
+
     it('answers 400 when the body is JSON but not an object', async () => {
       const res = await request(server.url).post('/v1/p/sessions').set('Content-Type', 'application/json').send('[1,2]').expect(400);
       expect(res.body.Message).to.equal('The request body must be a JSON object');

@@ -30,6 +30,16 @@ describe('public pages: /docs and /pricing', () => {
       .and.include('aria-current="page"');
   });
 
+  it('writes the examples with the address the docs are served from, not parley.example.com', async () => {
+    const served = express().use(siteRouter({ publicUrl: 'https://chat.acme.test/' }));
+    for (const page of ['/docs/rest-api', '/docs/install']) {
+      const res = await request(served).get(page).expect(200);
+      expect(res.text, page).to.not.include('parley.example.com');
+    }
+    expect((await request(served).get('/docs/rest-api')).text).to.include('curl https://chat.acme.test/v1/api/me');
+    expect((await request(served).get('/docs/install')).text).to.include('src="https://chat.acme.test/widget.js"');
+  });
+
   it('answers 404 with the docs frame for unknown pages and names that are not page names', async () => {
     for (const name of ['nope', '..%2Fpackage', 'INDEX', 'a.b']) {
       const res = await request(app).get(`/docs/${name}`).expect(404);
@@ -62,5 +72,21 @@ describe('public pages: /docs and /pricing', () => {
     expect(res.text.match(/class="tile[ "]/g)).to.have.length(PLAN_CATALOG.length);
     expect(res.text).to.include('$79<small>/month</small>').and.include('Contact us!');
     expect(res.text).to.include('id="FAQ"').and.include('Frequently asked questions');
+  });
+
+  it("promises a 30-day trial only on the trial plan's tiles, and tells the others which plan the trial runs on", async () => {
+    const res = await request(app).get('/pricing').expect(200);
+    const tiles = res.text.match(/<article class="tile[\s\S]*?<\/article>/g) ?? [];
+    const tileOf = (label: string) => tiles.filter((tile) => tile.includes(`<h2>${label}</h2>`));
+    for (const tile of tileOf('Basic')) expect(tile).to.include('Start 30-day free trial');
+    for (const label of ['Pro', 'Business']) {
+      expect(tileOf(label)).to.have.length(2);
+      for (const tile of tileOf(label)) {
+        expect(tile).not.to.include('Start 30-day free trial');
+        expect(tile).to.include(
+          `The 30-day trial runs on Basic. Choose ${label} when you add a card: nothing is charged before the trial ends.`,
+        );
+      }
+    }
   });
 });

@@ -14,12 +14,24 @@ const inDays = (days: number) => new Date(NOW.getTime() + days * 86_400_000).toI
 
 describe('Account screen rules', () => {
   describe('the plan button of a tile', () => {
-    const card = { paymentType: 'card' };
+    const card = { paymentType: 'card', state: 'paying' as const };
+    const trial = { paymentType: 'none', state: 'trialing' as const };
     const basic = plan('parley_basic_monthly');
 
     it('offers Choose Plan on every other priced tile while no card is on file, and Current plan on its own', () => {
-      expect(planButton(plan('parley_pro_yearly'), basic, { paymentType: 'none' })).to.include({ label: 'Choose Plan', kind: 'checkout' });
-      expect(planButton(basic, basic, { paymentType: 'none' })).to.include({ label: 'Current plan', disabled: true });
+      expect(planButton(plan('parley_pro_yearly'), basic, trial)).to.include({ label: 'Choose Plan', kind: 'checkout' });
+      expect(planButton(basic, basic, trial)).to.include({ label: 'Current plan', disabled: true });
+    });
+
+    it('offers the ended plan again, through Checkout, once the subscription is over', () => {
+      const canceled = { paymentType: 'card', state: 'canceled' as const };
+      expect(planButton(basic, basic, canceled)).to.deep.equal({ label: 'Choose Plan', disabled: false, kind: 'checkout' });
+      expect(planButton(plan('parley_pro_monthly'), basic, canceled)).to.include({ label: 'Choose Plan', kind: 'checkout' });
+      expect(planButton(basic, basic, { paymentType: 'none', state: 'trial_expired' })).to.include({
+        label: 'Choose Plan',
+        disabled: false,
+      });
+      expect(planButton(basic, basic, card)).to.include({ label: 'Current plan', disabled: true });
     });
 
     it('says Upgrade, Downgrade, or Switch to annual/monthly for the same plan in the other duration', () => {
@@ -28,6 +40,27 @@ describe('Account screen rules', () => {
       expect(planButton(plan('parley_basic_yearly'), basic, card)?.label).to.equal('Switch to annual');
       expect(planButton(basic, plan('parley_basic_yearly'), card)?.label).to.equal('Switch to monthly');
       expect(planButton(plan('parley_pro_yearly'), basic, card)?.label).to.equal('Upgrade');
+    });
+
+    it('offers Choose Plan on every priced tile, the last plan included, once the trial or the subscription is over', () => {
+      for (const state of ['trial_expired', 'canceled'] as const) {
+        expect(planButton(basic, basic, { paymentType: 'none', state })).to.include({
+          label: 'Choose Plan',
+          disabled: false,
+          kind: 'checkout',
+        });
+        expect(planButton(plan('parley_pro_monthly'), basic, { paymentType: 'none', state })).to.include({
+          label: 'Choose Plan',
+          kind: 'checkout',
+        });
+        // With a card still on file the plan starts through a plan change, charged to that card.
+        expect(planButton(basic, basic, { paymentType: 'card', state })).to.include({
+          label: 'Choose Plan',
+          disabled: false,
+          kind: 'change',
+        });
+      }
+      expect(planButton(basic, basic, { paymentType: 'none', state: 'trialing' })).to.include({ label: 'Current plan', disabled: true });
     });
 
     it('has no button for the custom plan', () => {
@@ -74,6 +107,9 @@ describe('Account screen rules', () => {
     expect(usage(150, 300)).to.deep.equal({ used: 150, limit: 300, width: 200, danger: false });
     expect(usage(300, 300)).to.include({ width: 400, danger: true });
     expect(usage(450, 300)).to.include({ width: 400, danger: true });
+    // Channels: every channel of the plan in use is a full bar, not a red one; one more than the plan is.
+    expect(usage(1, 1, true)).to.include({ width: 400, danger: false });
+    expect(usage(2, 1, true)).to.include({ width: 400, danger: true });
   });
 
   it('hides a 0 invoice only when it is the only one', () => {

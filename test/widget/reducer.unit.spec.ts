@@ -33,12 +33,18 @@ function message(seq: number, overrides: Partial<ChatMessage> = {}): ChatMessage
 
 const msg = (seq: number, overrides: Partial<ChatMessage> = {}): ServerFrame => ({ t: 'msg', message: message(seq, overrides) });
 
-function welcome(lastSeq: number | null, overrides: { online?: boolean; status?: 'open' | 'ended'; token?: string } = {}): ServerFrame {
+function welcome(
+  lastSeq: number | null,
+  overrides: { online?: boolean; status?: 'open' | 'ended'; token?: string; rated?: boolean } = {},
+): ServerFrame {
   return {
     t: 'welcome',
     visitorToken: overrides.token ?? TOKEN,
     online: overrides.online ?? true,
-    conversation: lastSeq === null ? null : { id: 'c1', number: 1, status: overrides.status ?? 'open', lastSeq },
+    conversation:
+      lastSeq === null
+        ? null
+        : { id: 'c1', number: 1, status: overrides.status ?? 'open', lastSeq, ...(overrides.rated ? { rated: true } : {}) },
   };
 }
 
@@ -213,7 +219,7 @@ describe('widget panel reducer', () => {
       expect(typed.state.conversation).to.deep.equal({ id: '', status: 'open' });
 
       const acked = run(typed.state, { t: 'ack', clientId: 'client-bbbb1', seq: 1, id: 'm1', at: '2026-11-23T21:00:00.000Z' });
-      expect(acked.effects).to.deep.include({ k: 'confirm', clientId: 'client-bbbb1', id: 'm1', key: 1 });
+      expect(acked.effects).to.deep.include({ k: 'confirm', clientId: 'client-bbbb1', id: 'm1', key: 1, first: true });
       expect(acked.state.stored.pending).to.deep.equal([]);
       expect(acked.state.startedLocally).to.equal(false);
       // The replayed copy of the acknowledged message is not shown a second time.
@@ -333,14 +339,38 @@ describe('widget panel reducer', () => {
       expect(state.conversation?.status).to.equal('ended');
       expect(state.stored.ongoing).to.equal(false);
       expect(effects).to.deep.include({ k: 'noAnswer', arm: false });
-      expect(effects).to.deep.include({ k: 'ended', key: 2, by: 'visitor', fresh: true });
+      expect(effects).to.deep.include({ k: 'ended', key: 2, by: 'visitor', fresh: true, rated: false });
       expect(effects).to.deep.include({ k: 'emit', name: 'conversationEnded', detail: { by: 'visitor' } });
     });
 
-    it('ended: in the history of the first welcome, shows the end quietly', () => {
-      const { effects } = run(fresh(), welcome(2), msg(1), { t: 'ended', seq: 2, by: 'inactivity' });
-      expect(effects).to.deep.include({ k: 'ended', key: 2, by: 'inactivity', fresh: false });
+    it('ended: in the history of the first welcome (a reload), shows the end card again quietly', () => {
+      const { effects } = run(fresh(), welcome(2, { status: 'ended' }), msg(1), { t: 'ended', seq: 2, by: 'inactivity' });
+      expect(effects).to.deep.include({ k: 'ended', key: 2, by: 'inactivity', fresh: false, rated: false });
       expect(of(effects, 'emit')).to.deep.equal([]);
+    });
+
+    it('ended: after a reload, the card thanks instead of asking again when the welcome says the visitor rated it', () => {
+      const { effects } = run(fresh(), welcome(2, { status: 'ended', rated: true }), msg(1), { t: 'ended', seq: 2, by: 'visitor' });
+      expect(of(effects, 'ended')).to.deep.equal([{ k: 'ended', key: 2, by: 'visitor', fresh: false, rated: true }]);
+    });
+
+    it("msg: the visitor's first message, replayed after a reload or seen from another tab, brings back the automatic response", () => {
+      const history = run(
+        fresh(),
+        welcome(3),
+        msg(1, { from: 'visitor', text: 'hello', author: undefined }),
+        msg(2),
+        msg(3, { from: 'visitor', text: 'thanks', author: undefined }),
+      );
+      expect(of(history.effects, 'message').map((e) => [e.message.seq, e.first === true])).to.deep.equal([
+        [1, true],
+        [2, false],
+        [3, false],
+      ]);
+      // Sent before the reload but not acknowledged: its echo confirms the pending bubble, the first one of its conversation.
+      const pending = fresh({ token: TOKEN, pending: [{ clientId: 'client-ffff1', text: 'hello' }] });
+      const echoed = run(pending, welcome(1), msg(1, { from: 'visitor', text: 'hello', clientId: 'client-ffff1', author: undefined }));
+      expect(of(echoed.effects, 'confirm')).to.deep.equal([{ k: 'confirm', clientId: 'client-ffff1', id: 'm1', key: 1, first: true }]);
     });
 
     it('askEmail: shows the e-mail prompt at its seq', () => {
@@ -387,6 +417,13 @@ describe('widget panel reducer', () => {
       expect(sent(run(state, { a: 'retry', clientId: 'client-ffff1' }).effects)).to.deep.equal([
         { t: 'msg', clientId: 'client-ffff1', text: 'fast' },
       ]);
+    });
+
+    it('try_again for a message (the server could not store it): resends it later with the same clientId, not failed', () => {
+      const state = run(resumed(1), { a: 'send', text: 'disk full', clientId: 'client-ffff2' }).state;
+      const { effects } = run(state, { t: 'error', code: 'try_again', message: 'Not saved', clientId: 'client-ffff2' });
+      expect(effects).to.deep.include({ k: 'resendLater', clientId: 'client-ffff2' });
+      expect(of(effects, 'fail')).to.deep.equal([]);
     });
 
     it('refusing the first message of a conversation: marks it failed, and nothing is ongoing', () => {

@@ -1,7 +1,7 @@
 /** The route table of the console (spec section 2). Hash based: #/path?query. */
 import { lazy, Suspense } from 'react';
 import { HashRouter, Navigate, Outlet, Route, Routes, useParams } from 'react-router-dom';
-import { RedirectIfSignedIn, RequireAuth, useCurrentCe } from './components/guards';
+import { AdminOnly, RedirectIfSignedIn, RequireAuth, useCurrentCe } from './components/guards';
 import { Shell } from './components/Shell';
 import { PageLoader } from './components/ui';
 import { Dashboard } from './scenes/dashboard/Dashboard';
@@ -73,9 +73,23 @@ export function AppRoutes() {
               <Route path="/settings/:ceId/:tab" element={<SettingsPage />} />
               <Route path="/permissions" element={<Permissions />} />
               <Route path="/permissions/:ceId" element={<Permissions />} />
-              <Route path="/please-upgrade" element={<PleaseUpgrade />} />
+              <Route
+                path="/please-upgrade"
+                element={
+                  <AdminOnly title="Time to upgrade?">
+                    <PleaseUpgrade />
+                  </AdminOnly>
+                }
+              />
               <Route path="/thank-you-for-upgrading" element={<ThankYou />} />
-              <Route path="/account" element={<Account />} />
+              <Route
+                path="/account"
+                element={
+                  <AdminOnly title="Manage your account">
+                    <Account />
+                  </AdminOnly>
+                }
+              />
               {/* Non-admins never get here: the sign-in guard sends them to the dashboard. */}
               <Route path="/reports" element={<Outlet />}>
                 <Route index element={<Navigate to="/reports/overview" replace />} />

@@ -1,9 +1,11 @@
 /** Account and billing calls under /v1/accounts/{id}: plans, Checkout, the payment portal, invoices, usage, Account Info. */
 import { type Response, Router } from 'express';
 import { refreshQuota } from '../../billing';
+import { setRetention } from '../../commands/retention';
 import { AuthorizationError, ValidationError } from '../../errors';
 import { authOf, requireAuth } from '../../http/auth';
 import { type Validated, validate } from '../../http/validate';
+import { RetentionSchema } from '../../shared/retention';
 import type { InvoiceView, NextInvoiceView } from '../../shared/types';
 import { ownAccount } from '../chat-endpoints/access';
 import { loadCurrentUser } from '../users/currentUser';
@@ -12,7 +14,7 @@ import { AccountInfoSchema, CheckoutSchema, PortalSchema, UpgradeParamsSchema } 
 
 export const ADMINS_ONLY = 'Only an admin of your account can do this';
 
-/** Billing changes are for admins; others get 403 (the console never offers them those buttons). */
+/** Billing, read or changed, is for admins; others get 403 (the console shows them no Account screen). */
 function requireAdmin(res: Response): void {
   if (!authOf(res).user.admin) throw new AuthorizationError(ADMINS_ONLY, 'admin_only');
 }
@@ -26,6 +28,13 @@ export function accountsRouter({ config, models, billing }: ApiDeps): Router {
     const owned = await account(res, req.params.id);
     requireAdmin(res);
     await billing.updateInfo(owned, authOf(res).user.email, req.body);
+    res.json(await loadCurrentUser(models, authOf(res).user));
+  });
+
+  router.put('/accounts/:id/retention', auth, validate(RetentionSchema), async (req: Validated<typeof RetentionSchema>, res) => {
+    const owned = await account(res, req.params.id);
+    requireAdmin(res);
+    await setRetention(models, owned._id, req.body);
     res.json(await loadCurrentUser(models, authOf(res).user));
   });
 
@@ -58,16 +67,22 @@ export function accountsRouter({ config, models, billing }: ApiDeps): Router {
     res.json({ url: await billing.portalUrl(owned, user.email, type) });
   });
 
+  // Reading billing (invoices, the next charge, usage) is for admins too: the Account screen is theirs alone.
   router.get('/accounts/:id/invoices', auth, async (req, res: Response<InvoiceView[]>) => {
-    res.json(await billing.listInvoices(await account(res, req.params.id)));
+    const owned = await account(res, req.params.id);
+    requireAdmin(res);
+    res.json(await billing.listInvoices(owned));
   });
 
   router.get('/accounts/:id/next-invoice', auth, async (req, res: Response<NextInvoiceView>) => {
-    res.json(await billing.nextInvoice(await account(res, req.params.id)));
+    const owned = await account(res, req.params.id);
+    requireAdmin(res);
+    res.json(await billing.nextInvoice(owned));
   });
 
   router.get('/accounts/:id/conversation-count', auth, async (req, res: Response<number>) => {
     const owned = await account(res, req.params.id);
+    requireAdmin(res);
     res.json(await refreshQuota(models, owned._id));
   });
 

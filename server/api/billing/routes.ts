@@ -3,15 +3,30 @@
  * parser) and Checkout's return, which brings the account up to date before the console opens.
  */
 import express, { Router } from 'express';
+import { z } from 'zod';
 import type { Billing } from '../../billing';
 import { CHECKOUT_RETURN_PATH, PORTAL_RETURN_PATH, WEBHOOK_PATH } from '../../billing';
 import { ValidationError } from '../../errors';
 import type { Models } from '../../models';
+import { parse } from '../../validation';
 
 /** Stripe's default: a signature more than 5 minutes old is refused (replays). */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 const DUPLICATE_KEY = 11000;
+
+/** What Parley reads of a signed event: anything signed but shaped otherwise is bad input (400, nothing kept). */
+const StripeEventSchema = z.looseObject({
+  id: z.string().min(1).max(255),
+  type: z.string().min(1).max(255),
+  data: z.looseObject({
+    object: z.looseObject({
+      id: z.string().max(255).optional(),
+      object: z.string().max(255).optional(),
+      customer: z.union([z.string().max(255), z.looseObject({ id: z.string().max(255) }), z.null()]).optional(),
+    }),
+  }),
+});
 
 export function billingRouter({ billing, models }: { billing: Billing; models: Models }): Router {
   const router = Router();
@@ -29,6 +44,7 @@ export function billingRouter({ billing, models }: { billing: Billing; models: M
     } catch {
       throw new ValidationError('The Stripe signature is missing, wrong or too old.', 'bad_signature');
     }
+    parse(StripeEventSchema, event);
     // The event id is claimed first: a second delivery (retry, duplicate) finds it and does nothing.
     try {
       await models.StripeEvent.create({ eventId: event.id, type: event.type });

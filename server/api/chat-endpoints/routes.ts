@@ -85,6 +85,8 @@ export function chatEndpointsRouter(deps: ApiDeps): Router {
     async (req: Validated<typeof ConnectChannelSchema>, res: Response<CurrentUser>) => {
       const ce = await ownChatEndpoint(models, res, id(req));
       await connectChannel(models, ce, await botClientFor(ce), req.body.RoomId);
+      // Set up now: presence decides whether visitors can chat, and the answer shows it.
+      await deps.presence.recheck(ce.id).catch(() => false);
       res.json(await loadCurrentUser(models, authOf(res).user));
     },
   );

@@ -1,8 +1,9 @@
 /**
  * The settings calls of a widget, with the relay so open widgets learn every change at once:
  * - `PUT /v1/chat_endpoints/{id}/update_config`: saves settings (the body may be the whole widget as the console
- *   holds it; only settings fields are read, identity and Slack fields are ignored). The rules and the push to open
- *   widgets live in `updateWidgetSettings`, which Slack commands call too.
+ *   holds it; only settings fields are read, identity and Slack fields are ignored, and a field no widget has is a
+ *   400 naming it). The rules and the push to open widgets live in `updateWidgetSettings`, which Slack commands
+ *   call too.
  * - `PUT /v1/chat_endpoints/{id}/toggle/{on|off}`: the widget's on/off switch.
  * - `POST|DELETE /v1/chat_endpoints/{id}/team-avatar`: the team avatar (multipart field "file").
  * - `GET /widget/team-avatar/{fileId}`: the avatar image, public, for visitors' browsers on any site.

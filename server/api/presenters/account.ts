@@ -12,7 +12,57 @@ function liveLink(url: string): string {
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
-/** API keys are shown to admins only, masked unless just generated (`keys` says what to show). */
+type BillingDetails = Pick<
+  AccountView,
+  | 'orgName'
+  | 'email'
+  | 'billingAddressLine1'
+  | 'billingCity'
+  | 'billingState'
+  | 'billingPostalCode'
+  | 'billingCountry'
+  | 'taxID'
+  | 'last4'
+  | 'brand'
+  | 'expMonth'
+  | 'expYear'
+>;
+
+const billingDetails = (account: AccountDocument): BillingDetails => ({
+  orgName: account.orgName,
+  email: account.email,
+  billingAddressLine1: account.billingAddressLine1,
+  billingCity: account.billingCity,
+  billingState: account.billingState,
+  billingPostalCode: account.billingPostalCode,
+  billingCountry: account.billingCountry,
+  taxID: account.taxID,
+  last4: account.last4,
+  brand: account.brand,
+  expMonth: account.expMonth,
+  expYear: account.expYear,
+});
+
+const NO_BILLING_DETAILS: BillingDetails = {
+  orgName: '',
+  email: '',
+  billingAddressLine1: '',
+  billingCity: '',
+  billingState: '',
+  billingPostalCode: '',
+  billingCountry: '',
+  taxID: '',
+  last4: '',
+  brand: '',
+  expMonth: null,
+  expYear: null,
+};
+
+/**
+ * What only admins see (spec: Account is admin only): the card, the invoice address and the API keys, masked
+ * unless just generated (`keys` says what to show). Others get the plan and the account's state, which their
+ * dashboard's banners need, with these fields empty.
+ */
 export function presentAccount(
   account: AccountDocument,
   plan: Plan,
@@ -23,6 +73,7 @@ export function presentAccount(
   return {
     Id: account._id.toHexString(),
     state: accountState(account),
+    firstChargeAt: account.subscriptionStatus === 'trialing' && account.paymentType !== 'none' ? iso(account.nextInvoiceAt) : null,
     plan: presentPlan(plan),
     availablePlans: availablePlans.map(presentPlan),
     paymentType: account.paymentType,
@@ -33,19 +84,9 @@ export function presentAccount(
     nextInvoiceAt: iso(account.nextInvoiceAt),
     delinquent: account.delinquent,
     quota: { isOverquota: account.quota.isOverquota, reason: account.quota.reason },
-    orgName: account.orgName,
-    email: account.email,
-    billingAddressLine1: account.billingAddressLine1,
-    billingCity: account.billingCity,
-    billingState: account.billingState,
-    billingPostalCode: account.billingPostalCode,
-    billingCountry: account.billingCountry,
-    taxID: account.taxID,
-    last4: account.last4,
-    brand: account.brand,
-    expMonth: account.expMonth,
-    expYear: account.expYear,
+    ...(viewerIsAdmin ? billingDetails(account) : NO_BILLING_DETAILS),
     GDPRExportSignedURL: viewerIsAdmin ? liveLink(account.GDPRExportSignedURL) : '',
+    retentionDays: account.retentionDays ?? null,
     apiKey: viewerIsAdmin ? keys.apiKey : '',
     zapierApiKey: viewerIsAdmin ? keys.zapierApiKey : '',
   };

@@ -21,7 +21,9 @@ export function presentChatEndpoint(ce: ChatEndpointDocument): ChatEndpointView 
     slackMainUser: ce.slackMainUser,
     slackTeamName: ce.slackTeamName,
     slackMainUserName: ce.slackMainUserName,
-    online: ce.Step === 3 && !ce.off && !ce.installationRevoked,
+    // What presence last decided (Presence.recheck stores it; the dashboard's calls recheck first): the same
+    // answer the widget's config and socket give visitors, operating hours and billing included.
+    online: ce.Step === 3 && !ce.off && !ce.installationRevoked && ce.status === 'online',
     installationRevoked: ce.installationRevoked,
     OauthV1: ce.OauthV1,
     BotScope: ce.BotScope,

@@ -1,3 +1,4 @@
+import type { Types } from 'mongoose';
 import { maskedKeys } from '../../commands/apiKeys';
 import { AuthorizationError } from '../../errors';
 import type { Models } from '../../models';
@@ -7,6 +8,19 @@ import type { CurrentUser } from '../../shared/types';
 import { presentAccount } from '../presenters/account';
 import { presentChatEndpoint } from '../presenters/chatEndpoint';
 import { presentCurrentUser } from '../presenters/user';
+
+/** What the console's widget answers need of presence: `Presence.recheck`, which decides a widget's state and stores it. */
+export type PresenceCheck = { recheck(ceId: string): Promise<boolean> };
+
+/**
+ * Brings the stored presence (`status`, which the widget answers' `online` and `status` show) of the account's
+ * configured widgets up to date: the dashboard's dot says what a visitor gets now (the one presence function
+ * that also answers the widget's config and its socket), not what it was at the last change.
+ */
+export async function refreshPresence(models: Models, presence: PresenceCheck, accountId: Types.ObjectId): Promise<void> {
+  const ces = await models.ChatEndpoint.find({ accountId, Step: 3 }, { _id: 1 }).lean();
+  await Promise.all(ces.map((ce) => presence.recheck(String(ce._id)).catch(() => false)));
+}
 
 /** The catalog in display order: monthly tiles then yearly ones, cheapest first. */
 export async function availablePlans(models: Models): Promise<Plan[]> {

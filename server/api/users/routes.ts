@@ -20,7 +20,7 @@ import type { Models } from '../../models';
 import type { TokenResponse } from '../../shared/auth';
 import type { ChatEndpointWithStats, CurrentUser } from '../../shared/types';
 import { presentChatEndpointWithStats } from '../presenters/chatEndpoint';
-import { loadCurrentUser } from './currentUser';
+import { loadCurrentUser, type PresenceCheck, refreshPresence } from './currentUser';
 import {
   LegalConfirmationParamsSchema,
   LoginSchema,
@@ -39,11 +39,13 @@ export type ApiDeps = {
   limiters: RateLimiters;
   /** Told of every write of a widget's saved replies (the relay keeps the automatic ones in memory). */
   autoReplies: SavedRepliesWritten;
+  /** The relay's presence: widget answers say online or offline as visitors find them. */
+  presence: PresenceCheck;
   /** For work that outlives its request (GDPR exports); console by default. */
   logger?: Pick<Console, 'error'>;
 };
 
-export function usersRouter({ config, models, mailer, billing, limiters }: ApiDeps): Router {
+export function usersRouter({ config, models, mailer, billing, limiters, presence }: ApiDeps): Router {
   const router = Router();
   const limits = config.rateLimits;
   const auth = requireAuth(models, config.jwtSecret);
@@ -97,10 +99,12 @@ export function usersRouter({ config, models, mailer, billing, limiters }: ApiDe
     const { user } = authOf(res);
     // A new account's trial is set up in Stripe in the background; the console does not wait for it.
     billing.startTrialSoon(user.accountId, user.email);
+    await refreshPresence(models, presence, user.accountId);
     res.json(await loadCurrentUser(models, user));
   });
 
   router.get('/users/current/chat_endpoints', auth, async (_req, res: Response<ChatEndpointWithStats[]>) => {
+    await refreshPresence(models, presence, authOf(res).user.accountId);
     const ces = await models.ChatEndpoint.find({ accountId: authOf(res).user.accountId }).sort({ _id: 1 });
     const stats = await chatStatsFor(
       models,

@@ -28,12 +28,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { BSON } from 'bson';
+import type { FileSystem } from './files';
 import { asWriteOp, ImageBuilder } from './image';
 import { JournalWriter, listSegments, StorageCorruptError, scanSegment, segmentName } from './journal';
 import { acquireLock, type DbLock } from './lock';
 import { captureImage, readSnapshot, SNAPSHOT_TEMP_FILE, writeSnapshot } from './snapshot';
 import type { DataImage, Storage, WriteOp } from './types';
 
+export type { FileSystem } from './files';
 export { StorageCorruptError } from './journal';
 export { DbPathLockedError, LOCK_FILE } from './lock';
 export { SNAPSHOT_FILE } from './snapshot';
@@ -42,12 +44,20 @@ export type { CollectionImage, DataImage, IndexSpec, Storage, WriteOp } from './
 export interface StorageOptions {
   /** Journal bytes since the last snapshot that start a background compaction. */
   compactBytes?: number;
+  /** How often a store whose disk refused a write checks whether it takes writes again. */
+  retryWritesMs?: number;
+  /** The file system the journal writes through (tests give one that fails like a full disk). */
+  fs?: FileSystem;
 }
 
 const DEFAULT_COMPACT_BYTES = 64 * 1024 * 1024;
 const COMPACTION_RETRY_MS = 10_000;
 
-const defaults: Required<StorageOptions> = { compactBytes: DEFAULT_COMPACT_BYTES };
+const DEFAULT_RETRY_WRITES_MS = 5_000;
+/** A refused write is logged at most this often while the disk stays full. */
+const WRITE_PROBLEM_LOG_MS = 60_000;
+
+const defaults: Required<Omit<StorageOptions, 'fs'>> = { compactBytes: DEFAULT_COMPACT_BYTES, retryWritesMs: DEFAULT_RETRY_WRITES_MS };
 
 /** Changes the options of storages opened afterwards without explicit ones (the CLI's `--compact-bytes`). */
 export function configureStorage(options: StorageOptions): void {
@@ -57,7 +67,11 @@ export function configureStorage(options: StorageOptions): void {
 /** Opens the storage of a dbpath; undefined keeps everything in memory only. */
 export function openStorage(dbpath: string | undefined, log?: (msg: string) => void, options: StorageOptions = {}): Storage {
   if (dbpath === undefined) return new MemoryOnlyStorage();
-  return new DiskStorage(path.resolve(dbpath), log ?? (() => undefined), { ...defaults, ...options });
+  return new DiskStorage(path.resolve(dbpath), log ?? (() => undefined), {
+    compactBytes: options.compactBytes ?? defaults.compactBytes,
+    retryWritesMs: options.retryWritesMs ?? defaults.retryWritesMs,
+    fs: options.fs ?? fs,
+  });
 }
 
 class MemoryOnlyStorage implements Storage {
@@ -66,6 +80,10 @@ class MemoryOnlyStorage implements Storage {
   }
 
   attach(): void {}
+
+  writeProblem(): null {
+    return null;
+  }
 
   append(): Promise<void> {
     return Promise.resolve();
@@ -90,7 +108,7 @@ function encodeRecord(ops: WriteOp[]): Buffer {
 }
 
 /** Applies every op of a frame's records; returns how many records it held. */
-function replayFrame(file: string, payload: Buffer, builder: ImageBuilder): number {
+export function replayFrame(file: string, payload: Buffer, builder: ImageBuilder): number {
   let records = 0;
   for (let pos = 0; pos < payload.length; records++) {
     if (pos + 4 > payload.length) throw new StorageCorruptError(file, 'truncated record inside an intact frame');
@@ -129,6 +147,12 @@ class DiskStorage implements Storage {
   private compactionCheckQueued = false;
   private compactionRetryAt = 0;
   private closing: Promise<void> | undefined;
+  private reset: ((durable: DataImage) => void) | undefined;
+  /** Set when the disk refused a journal write; writes are refused until it takes them again. */
+  private problem: { code: string; message: string } | undefined;
+  private problemLoggedAt = 0;
+  private recovering: Promise<void> | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly dir: string,
@@ -155,6 +179,28 @@ class DiskStorage implements Storage {
   private async recover(): Promise<DataImage> {
     const started = performance.now();
     await fs.promises.rm(path.join(this.dir, SNAPSHOT_TEMP_FILE), { force: true });
+    const disk = await this.readDisk();
+    this.journal = this.openJournal(disk.resumeAt, disk.nextSeq);
+    this.journalBytes = disk.journalBytes;
+    const ms = Math.round(performance.now() - started);
+    const snapshotPart = disk.snapshot ? `a ${(disk.snapshot.bytes / 1048576).toFixed(1)} MB snapshot` : 'no snapshot';
+    this.log(
+      `embedded MongoDB: loaded ${disk.documents} documents from ${snapshotPart} and ${disk.records} journal records ` +
+        `in ${ms} ms (${this.dir})`,
+    );
+    return disk.image;
+  }
+
+  private openJournal(resumeAt: { seq: number; end: number } | undefined, nextSeq: number): JournalWriter {
+    const journal = resumeAt
+      ? JournalWriter.resume(this.dir, resumeAt.seq, resumeAt.end, this.options.fs)
+      : JournalWriter.create(this.dir, nextSeq, this.options.fs);
+    journal.onFailure = (err) => this.writeFailed(err);
+    return journal;
+  }
+
+  /** What is durable on disk: the snapshot and every intact journal frame after it (a torn last write cut off). */
+  private async readDisk() {
     const builder = new ImageBuilder();
     const snapshot = await readSnapshot(this.dir, builder);
     const first = snapshot?.nextSegment ?? 1;
@@ -186,28 +232,93 @@ class DiskStorage implements Storage {
       if (isLast && !scan.unborn) resumeAt = { seq, end: scan.end };
       if (isLast && scan.unborn) await fs.promises.rm(file);
     }
-    this.journal = resumeAt
-      ? JournalWriter.resume(this.dir, resumeAt.seq, resumeAt.end)
-      : JournalWriter.create(this.dir, live.at(-1) ?? first);
-    this.journalBytes = journalBytes;
-
-    const image = builder.toImage();
-    const ms = Math.round(performance.now() - started);
-    const snapshotPart = snapshot ? `a ${(snapshot.bytes / 1048576).toFixed(1)} MB snapshot` : 'no snapshot';
-    this.log(
-      `embedded MongoDB: loaded ${builder.documentCount} documents from ${snapshotPart} and ${records} journal records ` +
-        `in ${ms} ms (${this.dir})`,
-    );
-    return image;
+    return {
+      image: builder.toImage(),
+      documents: builder.documentCount,
+      snapshot,
+      records,
+      journalBytes,
+      resumeAt,
+      nextSeq: live.at(-1) ?? first,
+    };
   }
 
-  attach(image: () => DataImage): void {
+  attach(image: () => DataImage, reset?: (durable: DataImage) => void): void {
     this.image = image;
+    this.reset = reset;
+  }
+
+  writeProblem(): { code: string; message: string } | null {
+    return this.problem ?? null;
+  }
+
+  /**
+   * The disk refused a journal write (ENOSPC, EIO): the writes of that frame and every one queued after it were
+   * refused to their clients, but the engine had already applied them. Writes are refused from now on; the live
+   * state goes back to what is durable (read again from disk), and the store checks every retryWritesMs whether
+   * the disk takes writes again, then carries on by itself.
+   */
+  private writeFailed(err: Error): void {
+    if (this.problem) return;
+    const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
+    this.problem = {
+      code,
+      message:
+        code === 'ENOSPC'
+          ? 'the embedded database has no space left on its disk; writes resume by themselves once there is room'
+          : `the embedded database cannot write to its disk (${err.message}); writes resume by themselves once it can`,
+    };
+    this.logProblem();
+    this.recovering = this.undoUnjournaled().catch((error: unknown) => {
+      this.log(`embedded MongoDB: could not read back the durable state after a failed write: ${(error as Error).message}`);
+    });
+  }
+
+  private logProblem(): void {
+    if (!this.problem || Date.now() - this.problemLoggedAt < WRITE_PROBLEM_LOG_MS) return;
+    this.problemLoggedAt = Date.now();
+    this.log(`embedded MongoDB: writes refused: ${this.problem.message} (${this.dir})`);
+  }
+
+  private async undoUnjournaled(): Promise<void> {
+    // Let the failed flush settle (every queued append rejected) before closing its files.
+    await this.journal?.close().catch(() => undefined);
+    if (this.compaction) await this.compaction;
+    const disk = await this.readDisk();
+    this.reset?.(disk.image);
+    this.journalBytes = disk.journalBytes;
+    this.scheduleWriteRetry(disk.resumeAt, disk.nextSeq);
+  }
+
+  private scheduleWriteRetry(resumeAt: { seq: number; end: number } | undefined, nextSeq: number): void {
+    if (this.state !== 'open') return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      let journal: JournalWriter | undefined;
+      try {
+        journal = this.openJournal(resumeAt, nextSeq);
+        journal.probe();
+      } catch {
+        if (journal) void journal.close().catch(() => undefined);
+        this.logProblem();
+        this.scheduleWriteRetry(resumeAt, nextSeq);
+        return;
+      }
+      this.journal = journal;
+      this.problem = undefined;
+      this.problemLoggedAt = 0;
+      this.log(`embedded MongoDB: the disk takes writes again; writes resumed (${this.dir})`);
+    }, this.options.retryWritesMs);
+    this.retryTimer.unref();
   }
 
   append(ops: WriteOp[]): Promise<void> {
     if (this.state !== 'open' && this.state !== 'closing') {
       return Promise.reject(new Error(`embedded MongoDB storage is ${this.state}, cannot write`));
+    }
+    if (this.problem && ops.length > 0) {
+      this.logProblem();
+      return Promise.reject(Object.assign(new Error(this.problem.message), { code: this.problem.code }));
     }
     if (ops.length === 0) return Promise.resolve();
     let record: Buffer;
@@ -231,6 +342,7 @@ class DiskStorage implements Storage {
       this.compactionCheckQueued = false;
       if (
         this.state === 'open' &&
+        !this.problem &&
         this.image &&
         !this.compaction &&
         this.journalBytes >= this.options.compactBytes &&
@@ -288,7 +400,15 @@ class DiskStorage implements Storage {
     }
     this.closing = (async () => {
       this.state = 'closing';
+      clearTimeout(this.retryTimer);
+      if (this.recovering) await this.recovering;
       if (this.compaction) await this.compaction;
+      if (this.problem) {
+        // What is durable is on disk already; the journal stays as it is for the next start.
+        this.lock?.release();
+        this.state = 'closed';
+        return;
+      }
       if (this.dirty && this.image) await this.compact();
       await this.journal?.close();
       this.lock?.release();

@@ -4,8 +4,9 @@
  * flight, go into one frame and one write (group commit). Segments are preallocated with zeros so most writes
  * need no metadata update.
  */
-import fs from 'node:fs';
+import nodeFs from 'node:fs';
 import path from 'node:path';
+import type { FileSystem } from './files';
 import { encodeFrame, FRAME_HEADER_BYTES, readFrame } from './frame';
 import { fsyncDirSync } from './fsutil';
 
@@ -23,8 +24,16 @@ const ZEROS = Buffer.alloc(1024 * 1024);
 const MAX_FRAME_BYTES = 32 * 1024 * 1024;
 
 export class StorageCorruptError extends Error {
-  constructor(file: string, detail: string) {
-    super(`embedded MongoDB data file ${file} is damaged (${detail}); refusing to start rather than lose data`);
+  constructor(
+    readonly file: string,
+    detail: string,
+  ) {
+    const dir = path.dirname(file);
+    super(
+      `embedded MongoDB data file ${file} is damaged (${detail}); refusing to start rather than lose data. ` +
+        `To keep every intact record and start again, stop whatever uses ${dir} and run: ` +
+        `npm run db -- --repair --dbpath ${dir} (the damaged files are kept beside the repaired ones)`,
+    );
     this.name = 'StorageCorruptError';
   }
 }
@@ -35,7 +44,7 @@ export function segmentName(seq: number): string {
 
 /** Journal segment numbers present in `dir`, ascending. */
 export async function listSegments(dir: string): Promise<number[]> {
-  const names = await fs.promises.readdir(dir);
+  const names = await nodeFs.promises.readdir(dir);
   const seqs: number[] = [];
   for (const name of names) {
     const match = /^journal\.(\d{12})$/.exec(name);
@@ -116,7 +125,7 @@ interface OpenSegment {
   closed: boolean;
 }
 
-function openSegmentFds(file: string, create: boolean): { dataFd: number; fillFd: number } {
+function openSegmentFds(fs: FileSystem, file: string, create: boolean): { dataFd: number; fillFd: number } {
   const c = fs.constants;
   const dataFd = fs.openSync(file, c.O_RDWR | (c.O_DSYNC ?? 0) | (create ? c.O_CREAT | c.O_EXCL : 0), 0o644);
   try {
@@ -127,13 +136,13 @@ function openSegmentFds(file: string, create: boolean): { dataFd: number; fillFd
   }
 }
 
-function closeSegment(segment: OpenSegment): void {
+function closeSegment(fs: FileSystem, segment: OpenSegment): void {
   segment.closed = true;
   fs.closeSync(segment.dataFd);
   if (segment.fillSyncs === 0) fs.closeSync(segment.fillFd);
 }
 
-function writeAllSync(fd: number, data: Buffer, position: number): void {
+function writeAllSync(fs: FileSystem, fd: number, data: Buffer, position: number): void {
   for (let done = 0; done < data.length; ) done += fs.writeSync(fd, data, done, data.length - done, position + done);
 }
 
@@ -149,30 +158,34 @@ export class JournalWriter {
   private failure: Error | undefined;
   private nextSeq: number;
 
+  /** Told once, synchronously, when a write fails: from then on every append is refused. */
+  onFailure: ((err: Error) => void) | undefined;
+
   private constructor(
     private readonly dir: string,
     private segment: OpenSegment,
+    private readonly fs: FileSystem,
   ) {
     this.nextSeq = segment.seq + 1;
   }
 
   /** Creates segment `seq` (magic plus preallocated zeros), durable in the directory. */
-  static create(dir: string, seq: number): JournalWriter {
-    return new JournalWriter(dir, createSegment(dir, seq));
+  static create(dir: string, seq: number, fs: FileSystem = nodeFs): JournalWriter {
+    return new JournalWriter(dir, createSegment(fs, dir, seq), fs);
   }
 
   /** Continues an existing segment whose valid data ends at `end` (anything after it is cut off first). */
-  static resume(dir: string, seq: number, end: number): JournalWriter {
+  static resume(dir: string, seq: number, end: number, fs: FileSystem = nodeFs): JournalWriter {
     const file = path.join(dir, segmentName(seq));
-    const { dataFd, fillFd } = openSegmentFds(file, false);
+    const { dataFd, fillFd } = openSegmentFds(fs, file, false);
     try {
       const size = fs.fstatSync(dataFd).size;
-      if (size > end && !isZeroFilled(fillFd, end, size)) {
+      if (size > end && !isZeroFilled(fs, fillFd, end, size)) {
         fs.ftruncateSync(fillFd, end);
         fs.fsyncSync(fillFd);
       }
       const allocated = Math.max(end, fs.fstatSync(dataFd).size);
-      return new JournalWriter(dir, { seq, dataFd, fillFd, pos: end, allocated, fillSyncs: 0, closed: false });
+      return new JournalWriter(dir, { seq, dataFd, fillFd, pos: end, allocated, fillSyncs: 0, closed: false }, fs);
     } catch (err) {
       fs.closeSync(dataFd);
       fs.closeSync(fillFd);
@@ -215,10 +228,10 @@ export class JournalWriter {
     await this.drain();
     // The zeros past the data are only there to speed up writes: a closed segment does not need them.
     if (!this.failure && this.segment.allocated > this.segment.pos) {
-      fs.ftruncateSync(this.segment.dataFd, this.segment.pos);
-      fs.fdatasyncSync(this.segment.dataFd);
+      this.fs.ftruncateSync(this.segment.dataFd, this.segment.pos);
+      this.fs.fdatasyncSync(this.segment.dataFd);
     }
-    closeSegment(this.segment);
+    closeSegment(this.fs, this.segment);
   }
 
   private schedule(): void {
@@ -245,10 +258,10 @@ export class JournalWriter {
       if (head.kind === 'rotate') {
         this.queue.shift();
         try {
-          const next = createSegment(this.dir, head.seq);
+          const next = createSegment(this.fs, this.dir, head.seq);
           const old = this.segment;
           this.segment = next;
-          closeSegment(old);
+          closeSegment(this.fs, old);
           head.resolve();
         } catch (err) {
           head.reject(err as Error);
@@ -280,10 +293,10 @@ export class JournalWriter {
     const seg = this.segment;
     const end = seg.pos + frame.length;
     if (end + PREALLOCATE_MARGIN_BYTES > seg.allocated && frame.length < LARGE_WRITE_BYTES) this.preallocate(end);
-    await writeAt(seg.dataFd, frame, seg.pos);
+    await writeAt(this.fs, seg.dataFd, frame, seg.pos);
     // Platforms without O_DSYNC (Windows) get the same guarantee from an explicit sync.
-    if (fs.constants.O_DSYNC === undefined) {
-      await new Promise<void>((resolve, reject) => fs.fdatasync(seg.dataFd, (err) => (err ? reject(err) : resolve())));
+    if (this.fs.constants.O_DSYNC === undefined) {
+      await new Promise<void>((resolve, reject) => this.fs.fdatasync(seg.dataFd, (err) => (err ? reject(err) : resolve())));
     }
     seg.pos = end;
     seg.allocated = Math.max(seg.allocated, end);
@@ -297,25 +310,44 @@ export class JournalWriter {
   private preallocate(end: number): void {
     const seg = this.segment;
     const target = Math.max(seg.allocated, end) + PREALLOCATE_BYTES;
-    for (let pos = seg.allocated; pos < target; pos += ZEROS.length) {
-      writeAllSync(seg.fillFd, ZEROS.subarray(0, Math.min(ZEROS.length, target - pos)), pos);
+    try {
+      for (let pos = seg.allocated; pos < target; pos += ZEROS.length) {
+        writeAllSync(this.fs, seg.fillFd, ZEROS.subarray(0, Math.min(ZEROS.length, target - pos)), pos);
+      }
+    } catch {
+      // No room for zeros ahead (a full disk): the data write itself says whether it still fits.
+      seg.allocated = Math.max(seg.allocated, this.fs.fstatSync(seg.fillFd).size);
+      return;
     }
     seg.allocated = target;
     seg.fillSyncs++;
-    fs.fdatasync(seg.fillFd, () => {
+    this.fs.fdatasync(seg.fillFd, () => {
       // A failed sync of zeros loses nothing: data writes are O_DSYNC on their own.
-      if (--seg.fillSyncs === 0 && seg.closed) fs.close(seg.fillFd, () => undefined);
+      if (--seg.fillSyncs === 0 && seg.closed) this.fs.close(seg.fillFd, () => undefined);
     });
+  }
+
+  /**
+   * Whether the disk takes writes again: zeros written and synced just past the data (where nothing has been
+   * written yet), then cut back. Throws what the file system says when it still cannot.
+   */
+  probe(bytes = PREALLOCATE_MARGIN_BYTES): void {
+    const seg = this.segment;
+    writeAllSync(this.fs, seg.fillFd, ZEROS.subarray(0, Math.min(bytes, ZEROS.length)), seg.pos);
+    this.fs.fdatasyncSync(seg.fillFd);
   }
 
   /** After a failed write the order of what is on disk is unknown: refuse everything that follows. */
   private fail(err: Error): void {
-    this.failure = new Error(`embedded MongoDB journal write failed: ${err.message}`);
+    this.failure = Object.assign(new Error(`embedded MongoDB journal write failed: ${err.message}`), {
+      code: (err as NodeJS.ErrnoException).code,
+    });
     for (const item of this.queue.splice(0)) item.reject(this.failure);
+    this.onFailure?.(this.failure);
   }
 }
 
-function writeAt(fd: number, data: Buffer, position: number): Promise<void> {
+function writeAt(fs: FileSystem, fd: number, data: Buffer, position: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const step = (offset: number): void => {
       fs.write(fd, data, offset, data.length - offset, position + offset, (err, written) => {
@@ -328,7 +360,7 @@ function writeAt(fd: number, data: Buffer, position: number): Promise<void> {
   });
 }
 
-function isZeroFilled(fd: number, from: number, to: number): boolean {
+function isZeroFilled(fs: FileSystem, fd: number, from: number, to: number): boolean {
   const chunk = Buffer.alloc(Math.min(1024 * 1024, to - from));
   for (let pos = from; pos < to; pos += chunk.length) {
     const n = fs.readSync(fd, chunk, 0, Math.min(chunk.length, to - pos), pos);
@@ -338,13 +370,13 @@ function isZeroFilled(fd: number, from: number, to: number): boolean {
 }
 
 /** A new segment: magic and zeros, on disk and in the directory before any record goes into it. */
-function createSegment(dir: string, seq: number): OpenSegment {
+function createSegment(fs: FileSystem, dir: string, seq: number): OpenSegment {
   const file = path.join(dir, segmentName(seq));
-  const { dataFd, fillFd } = openSegmentFds(file, true);
+  const { dataFd, fillFd } = openSegmentFds(fs, file, true);
   try {
     const initial = Buffer.alloc(INITIAL_SEGMENT_BYTES);
     SEGMENT_MAGIC.copy(initial, 0);
-    writeAllSync(fillFd, initial, 0);
+    writeAllSync(fs, fillFd, initial, 0);
     fs.fdatasyncSync(fillFd);
     fsyncDirSync(dir);
   } catch (err) {

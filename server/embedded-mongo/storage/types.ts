@@ -34,8 +34,13 @@ export type DataImage = Map<string, Map<string, CollectionImage>>;
 export interface Storage {
   /** Snapshot plus journal replay; an empty Map for a new dbpath. Takes the dbpath lock. */
   load(): Promise<DataImage>;
-  /** After load: how to read the live state (synchronously) for background snapshots. */
-  attach(image: () => DataImage): void;
+  /**
+   * After load: how to read the live state (synchronously) for background snapshots, and how to put the live
+   * state back to what is on disk after a write that could not be journaled (nothing half-applied stays).
+   */
+  attach(image: () => DataImage, reset?: (durable: DataImage) => void): void;
+  /** Null while writes are taken; otherwise why not (a full or failing disk), until writes resume by themselves. */
+  writeProblem(): { code: string; message: string } | null;
   /** One command's writes; resolves only once they are durable on disk. */
   append(ops: WriteOp[]): Promise<void>;
   /** Flushes, writes a final snapshot when anything changed, releases the lock. */

@@ -505,7 +505,7 @@ export function apiRouter(ctx: Ctx, opts: { secretKey?: string }): Router {
     return payInvoice(ctx, invoice, pm);
   });
 
-  // Checkout sessions (mode subscription) and customer portal sessions.
+  // Checkout sessions (mode subscription or setup) and customer portal sessions.
   on(
     'POST',
     '/v1/checkout/sessions',
@@ -514,11 +514,14 @@ export function apiRouter(ctx: Ctx, opts: { secretKey?: string }): Router {
       'line_items',
       'success_url',
       'cancel_url',
+      'currency',
+      'custom_text',
       'customer',
       'customer_email',
       'client_reference_id',
       'metadata',
       'subscription_data',
+      'setup_intent_data',
       'payment_method_types',
       'allow_promotion_codes',
       'billing_address_collection',
@@ -529,16 +532,28 @@ export function apiRouter(ctx: Ctx, opts: { secretKey?: string }): Router {
     ],
     (p) => {
       const mode = requiredStr(p, 'mode');
-      if (mode !== 'subscription') throw invalidRequest('The sandbox supports Checkout in `subscription` mode only.', 'mode');
+      if (mode !== 'subscription' && mode !== 'setup')
+        throw invalidRequest('The sandbox supports Checkout in `subscription` and `setup` mode only.', 'mode');
       const successUrl = str(p, 'success_url');
       if (!successUrl) throw invalidRequest('You must provide `success_url` when `ui_mode` is `hosted`.', 'success_url');
       const lineItems = arr(p, 'line_items');
-      if (!lineItems || lineItems.length === 0) throw paramMissing('line_items');
-      const items = lineItems.map((raw, i) => {
-        if (!isRecord(raw)) throw invalidRequest('Invalid object', `line_items[${i}]`);
-        const price = state.price(requiredStr(raw, 'price', `line_items[${i}][price]`), `line_items[${i}][price]`);
-        return { price: price.id, quantity: int(raw, 'quantity', `line_items[${i}][quantity]`) ?? 1 };
-      });
+      let items: { price: string; quantity: number }[] = [];
+      if (mode === 'subscription') {
+        if (!lineItems || lineItems.length === 0) throw paramMissing('line_items');
+        if (p.setup_intent_data !== undefined)
+          throw invalidRequest('You can only pass `setup_intent_data` in `setup` mode.', 'setup_intent_data');
+        items = lineItems.map((raw, i) => {
+          if (!isRecord(raw)) throw invalidRequest('Invalid object', `line_items[${i}]`);
+          const price = state.price(requiredStr(raw, 'price', `line_items[${i}][price]`), `line_items[${i}][price]`);
+          return { price: price.id, quantity: int(raw, 'quantity', `line_items[${i}][quantity]`) ?? 1 };
+        });
+      } else {
+        if (lineItems !== undefined) throw invalidRequest('You cannot pass `line_items` in `setup` mode.', 'line_items');
+        if (p.subscription_data !== undefined)
+          throw invalidRequest('You can only pass `subscription_data` in `subscription` mode.', 'subscription_data');
+        if (!str(p, 'currency') && !arr(p, 'payment_method_types'))
+          throw invalidRequest('`currency` is required in `setup` mode when `payment_method_types` is not set.', 'currency');
+      }
       const customerId = str(p, 'customer');
       const customer = customerId ? state.customer(customerId) : null;
       const customerEmail = str(p, 'customer_email');
@@ -546,16 +561,28 @@ export function apiRouter(ctx: Ctx, opts: { secretKey?: string }): Router {
         throw invalidRequest('You may only specify one of these parameters: customer, customer_email.', 'customer_email');
       const subData = obj(p, 'subscription_data') ?? {};
       onlyKnown(subData, ['trial_end', 'trial_period_days', 'metadata', 'description', 'trial_settings', 'default_tax_rates']);
+      const setupData = obj(p, 'setup_intent_data') ?? {};
+      onlyKnown(setupData, ['metadata', 'description', 'on_behalf_of']);
+      const customText = obj(p, 'custom_text') ?? {};
+      onlyKnown(customText, ['after_submit', 'shipping_address', 'submit', 'terms_of_service_acceptance']);
+      const textOf = (key: string) => {
+        const part = obj(customText, key);
+        if (!part) return null;
+        onlyKnown(part, ['message']);
+        const message = requiredStr(part, 'message', `custom_text[${key}][message]`);
+        if (message.length > 1200) throw invalidRequest('This value must be at most 1200 characters long.', `custom_text[${key}][message]`);
+        return { message };
+      };
       const now = state.now();
       const id = randomId('cs_test', 58);
-      const amount = items.reduce((s, it) => s + state.price(it.price).unit_amount * it.quantity, 0);
+      const amount = mode === 'setup' ? null : items.reduce((s, it) => s + state.price(it.price).unit_amount * it.quantity, 0);
       const session: CheckoutSession = {
         id,
         object: 'checkout.session',
         cancel_url: str(p, 'cancel_url') ?? null,
         client_reference_id: str(p, 'client_reference_id') ?? null,
         created: now,
-        currency: state.price(items[0]?.price ?? '').currency,
+        currency: mode === 'setup' ? (str(p, 'currency') ?? 'usd').toLowerCase() : state.price(items[0]?.price ?? '').currency,
         customer: customer?.id ?? null,
         customer_details: null,
         customer_email: customerEmail ?? null,
@@ -563,19 +590,27 @@ export function apiRouter(ctx: Ctx, opts: { secretKey?: string }): Router {
         invoice: null,
         livemode: false,
         metadata: metadata(p) ?? {},
-        mode: 'subscription',
-        payment_status: 'unpaid',
+        mode,
+        payment_status: mode === 'setup' ? 'no_payment_required' : 'unpaid',
         status: 'open',
         subscription: null,
+        setup_intent: null,
         success_url: successUrl,
         url: `${ctx.baseUrl}/checkout/${id}`,
         amount_subtotal: amount,
         amount_total: amount,
+        custom_text: {
+          after_submit: textOf('after_submit'),
+          shipping_address: textOf('shipping_address'),
+          submit: textOf('submit'),
+          terms_of_service_acceptance: textOf('terms_of_service_acceptance'),
+        },
         sandbox: {
           items,
           trialEnd: int(subData, 'trial_end', 'subscription_data[trial_end]') ?? null,
           trialPeriodDays: int(subData, 'trial_period_days', 'subscription_data[trial_period_days]') ?? null,
           subscriptionMetadata: metadata(subData) ?? {},
+          setupIntentMetadata: metadata(setupData) ?? {},
         },
       };
       state.data.checkoutSessions.push(session);
@@ -604,6 +639,11 @@ export function apiRouter(ctx: Ctx, opts: { secretKey?: string }): Router {
     s.url = null;
     state.publish('checkout.session.expired', s);
     return s;
+  });
+  on('GET', '/v1/setup_intents/:id', ['client_secret'], (_p, [id]) => {
+    const intent = state.data.setupIntents.find((x) => x.id === id);
+    if (!intent) throw missing('seti', id ?? '');
+    return intent;
   });
   on('POST', '/v1/billing_portal/sessions', ['customer', 'return_url', 'flow_data', 'configuration', 'locale', 'on_behalf_of'], (p) => {
     const customer = state.customer(requiredStr(p, 'customer'));

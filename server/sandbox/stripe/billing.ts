@@ -14,6 +14,7 @@ import type {
   Metadata,
   PaymentMethod,
   Price,
+  SetupIntent,
   Subscription,
   SubscriptionItem,
   TaxId,
@@ -329,13 +330,21 @@ function buildInvoice(
   };
 }
 
-/** Keeps a finalized invoice, applies the customer's credit and publishes invoice.created/finalized. */
+/**
+ * Keeps a finalized invoice and publishes invoice.created/finalized. The customer's balance moves to the invoice's
+ * ending balance, as at Stripe: a credit it had is used up, and a negative total (a downgrade's proration) becomes
+ * a credit that the next invoices take off their amount due (customer.updated).
+ */
 function issueInvoice(ctx: Ctx, invoice: Invoice, customer: Customer): Invoice {
   customer.next_invoice_sequence += 1;
-  if (customer.balance !== 0 && invoice.ending_balance !== null) customer.balance = invoice.ending_balance;
   ctx.state.data.invoices.push(invoice);
   ctx.state.publish('invoice.created', invoice);
   ctx.state.publish('invoice.finalized', invoice);
+  const before = customer.balance;
+  if (invoice.ending_balance !== null && invoice.ending_balance !== before) {
+    customer.balance = invoice.ending_balance;
+    ctx.state.publish('customer.updated', customer, { balance: before });
+  }
   return invoice;
 }
 
@@ -944,12 +953,13 @@ export function completeCheckout(
   ctx: Ctx,
   session: CheckoutSession,
   input: { card: CardInput; email: string; name: string },
-): Subscription {
+): Subscription | SetupIntent {
   const { state } = ctx;
   if (session.status !== 'open') throw invalidRequest('This Checkout Session is no longer active.');
+  if (session.mode === 'setup') return completeSetup(ctx, session, input);
   const pm = paymentMethodFromCard(input.card, state.nowMs());
   const trial = session.sandbox.trialEnd !== null || (session.sandbox.trialPeriodDays ?? 0) > 0;
-  if (!trial && session.amount_total > 0 && !chargeSucceeds(pm)) throw cardError('declined');
+  if (!trial && (session.amount_total ?? 0) > 0 && !chargeSucceeds(pm)) throw cardError('declined');
   let customer = session.customer ? state.customer(session.customer) : null;
   if (!customer) {
     customer = newCustomer(ctx, { email: input.email || session.customer_email, name: input.name || null });
@@ -983,6 +993,69 @@ export function completeCheckout(
   session.url = null;
   state.publish('checkout.session.completed', session);
   return sub;
+}
+
+/**
+ * Checkout in setup mode: the card is checked (a declined one changes nothing), attached to the session's customer
+ * through a SetupIntent, and nothing is charged. As at Stripe, the card does not become the customer's default:
+ * the integration does that on checkout.session.completed.
+ */
+function completeSetup(ctx: Ctx, session: CheckoutSession, input: { card: CardInput; email: string; name: string }): SetupIntent {
+  const { state } = ctx;
+  const pm = paymentMethodFromCard(input.card, state.nowMs());
+  const customer = session.customer ? state.customer(session.customer) : null;
+  pm.billing_details.email = input.email || customer?.email || null;
+  if (customer) attachPaymentMethod(ctx, pm, customer);
+  else {
+    if (pm.behavior === 'declined') throw cardError('declined');
+    if (pm.behavior === 'insufficient_funds') throw cardError('insufficient_funds');
+    state.data.paymentMethods.push(pm);
+  }
+  const now = state.now();
+  const intent: SetupIntent = {
+    id: randomId('seti', 24),
+    object: 'setup_intent',
+    application: null,
+    automatic_payment_methods: null,
+    cancellation_reason: null,
+    client_secret: '',
+    created: now,
+    customer: customer?.id ?? null,
+    description: null,
+    flow_directions: null,
+    last_setup_error: null,
+    latest_attempt: null,
+    livemode: false,
+    mandate: null,
+    metadata: session.sandbox.setupIntentMetadata ?? {},
+    next_action: null,
+    on_behalf_of: null,
+    payment_method: pm.id,
+    payment_method_options: { card: { mandate_options: null, network: null, request_three_d_secure: 'automatic' } },
+    payment_method_types: ['card'],
+    single_use_mandate: null,
+    status: 'succeeded',
+    usage: 'off_session',
+  };
+  intent.client_secret = `${intent.id}_secret_${randomId('x', 24).slice(2)}`;
+  state.data.setupIntents.push(intent);
+  state.publish('setup_intent.created', intent);
+  state.publish('setup_intent.succeeded', intent);
+  session.status = 'complete';
+  session.payment_status = 'no_payment_required';
+  session.customer_email = customer?.email ?? (input.email || session.customer_email);
+  session.customer_details = {
+    address: pm.billing_details.address,
+    email: session.customer_email,
+    name: pm.billing_details.name,
+    phone: null,
+    tax_exempt: 'none',
+    tax_ids: [],
+  };
+  session.setup_intent = intent.id;
+  session.url = null;
+  state.publish('checkout.session.completed', session);
+  return intent;
 }
 
 /** A new default card from the portal: for the customer and its live subscriptions; open invoices are tried again. */

@@ -36,6 +36,7 @@ const OBJECT_NAMES: Record<string, string> = {
   evt: 'event',
   txi: 'tax_id',
   si: 'subscription item',
+  seti: 'setupintent',
 };
 
 export const missing = (kind: keyof typeof OBJECT_NAMES, id: string, param = 'id') =>

@@ -156,7 +156,7 @@ export function pagesRouter(ctx: Ctx, sandbox: StripeSandbox): Router {
     const trialDays = s.sandbox.trialPeriodDays ?? (s.sandbox.trialEnd ? Math.ceil((s.sandbox.trialEnd - state.now()) / 86400) : 0);
     const heading = first ? `Subscribe to ${productName(first)}` : 'Subscribe';
     const amount = first
-      ? `<div class="amount" id="checkout-amount">${formatMoney(s.amount_total, s.currency)} <small>per ${escapeHtml(first.recurring?.interval ?? 'month')}</small></div>`
+      ? `<div class="amount" id="checkout-amount">${formatMoney(s.amount_total ?? 0, s.currency)} <small>per ${escapeHtml(first.recurring?.interval ?? 'month')}</small></div>`
       : '';
     const lines = items
       .map(
@@ -166,26 +166,37 @@ export function pagesRouter(ctx: Ctx, sandbox: StripeSandbox): Router {
       .join('');
     const email = values.email ?? customer?.email ?? s.customer_email ?? '';
     const emailLocked = Boolean(customer?.email ?? s.customer_email);
+    const setup = s.mode === 'setup';
+    // Setup mode saves a card and charges nothing: no amount, no total, as on Stripe's page.
+    const summary = setup
+      ? `<div class="amount" id="checkout-amount">Save a card</div><div class="muted">for future payments to ${escapeHtml(ctx.accountName)}</div>`
+      : `<div class="muted">${escapeHtml(heading)}</div>
+    ${trialDays > 0 ? `<div class="amount">${trialDays} days free</div><div class="muted">Then ${first ? priceWords(first) : ''}</div>` : amount}
+    <div style="margin-top:28px">${lines}
+      <div class="line total"><span>Total due today</span><span id="checkout-total">${formatMoney(trialDays > 0 ? 0 : (s.amount_total ?? 0), s.currency)}</span></div>
+    </div>`;
+    const submitMessage = s.custom_text?.submit?.message;
     const body = `
 <div class="checkout">
   <div class="summary"><div class="inner">
     ${s.cancel_url ? `<a class="back" id="checkout-back" href="${escapeHtml(s.cancel_url)}"><span class="logo">${escapeHtml(ctx.accountName.charAt(0))}</span> ← ${escapeHtml(ctx.accountName)}</a>` : `<div class="back"><span class="logo">${escapeHtml(ctx.accountName.charAt(0))}</span> ${escapeHtml(ctx.accountName)}</div>`}
-    <div class="muted">${escapeHtml(heading)}</div>
-    ${trialDays > 0 ? `<div class="amount">${trialDays} days free</div><div class="muted">Then ${first ? priceWords(first) : ''}</div>` : amount}
-    <div style="margin-top:28px">${lines}
-      <div class="line total"><span>${trialDays > 0 ? 'Total due today' : 'Total due today'}</span><span id="checkout-total">${formatMoney(trialDays > 0 ? 0 : s.amount_total, s.currency)}</span></div>
-    </div>
+    ${summary}
   </div></div>
   <div class="pay"><div class="inner">
-    <h1>Pay with card</h1>
+    <h1>${setup ? 'Card details' : 'Pay with card'}</h1>
     ${error ? `<div class="alert error" id="checkout-error" role="alert">${escapeHtml(error)}</div>` : ''}
     <form method="post" action="${ctx.baseUrl}/checkout/${s.id}" id="checkout-form">
       <label for="email">Email</label>
       <input id="email" name="email" type="email" autocomplete="email" value="${escapeHtml(email)}"${emailLocked ? ' readonly' : ''} required>
       ${cardFields(values, true)}
-      <button class="primary submit" id="checkout-submit" type="submit">${trialDays > 0 ? 'Start trial' : 'Subscribe'}</button>
+      ${submitMessage ? `<p class="hint" id="checkout-submit-message">${escapeHtml(submitMessage)}</p>` : ''}
+      <button class="primary submit" id="checkout-submit" type="submit">${setup ? 'Save card' : trialDays > 0 ? 'Start trial' : 'Subscribe'}</button>
     </form>
-    <p class="muted" style="margin-top:14px;font-size:12.5px">By confirming your subscription, you allow ${escapeHtml(ctx.accountName)} to charge your card for this payment and future payments in accordance with their terms. You can always cancel your subscription.</p>
+    <p class="muted" style="margin-top:14px;font-size:12.5px">${
+      setup
+        ? `By saving your card, you allow ${escapeHtml(ctx.accountName)} to charge it for future payments in accordance with their terms.`
+        : `By confirming your subscription, you allow ${escapeHtml(ctx.accountName)} to charge your card for this payment and future payments in accordance with their terms. You can always cancel your subscription.`
+    }</p>
     ${TEST_HINT}
   </div></div>
 </div>`;

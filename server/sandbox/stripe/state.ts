@@ -32,6 +32,7 @@ export function emptyData(): StripeData {
     subscriptions: [],
     invoices: [],
     checkoutSessions: [],
+    setupIntents: [],
     portalSessions: [],
     events: [],
     deliveries: [],
@@ -155,7 +156,16 @@ export class StripeState extends EventEmitter {
   /** Any kept object by id, for expand[]. */
   find(id: string): object | undefined {
     const d = this.data;
-    for (const list of [d.customers, d.subscriptions, d.invoices, d.paymentMethods, d.prices, d.products, d.checkoutSessions] as {
+    for (const list of [
+      d.customers,
+      d.subscriptions,
+      d.invoices,
+      d.paymentMethods,
+      d.prices,
+      d.products,
+      d.checkoutSessions,
+      d.setupIntents,
+    ] as {
       id: string;
     }[][]) {
       const hit = list.find((x) => x.id === id);

@@ -271,21 +271,59 @@ export interface CheckoutSession {
   invoice: string | null;
   livemode: false;
   metadata: Metadata;
-  mode: 'subscription';
+  /** `subscription`: pay for a plan; `setup`: save a card for later charges (a SetupIntent, nothing charged). */
+  mode: 'subscription' | 'setup';
   payment_status: 'paid' | 'unpaid' | 'no_payment_required';
   status: 'open' | 'complete' | 'expired';
   subscription: string | null;
+  /** Setup mode: the SetupIntent that saved the card, once the session is complete. */
+  setup_intent: string | null;
   success_url: string | null;
   url: string | null;
-  amount_subtotal: number;
-  amount_total: number;
-  /** Sandbox-only, never presented: what to subscribe to. */
+  /** null in setup mode. */
+  amount_subtotal: number | null;
+  amount_total: number | null;
+  custom_text: {
+    after_submit: { message: string } | null;
+    shipping_address: { message: string } | null;
+    submit: { message: string } | null;
+    terms_of_service_acceptance: { message: string } | null;
+  };
+  /** Sandbox-only, never presented: what to subscribe to (subscription mode), the SetupIntent's metadata (setup mode). */
   sandbox: {
     items: { price: string; quantity: number }[];
     trialEnd: number | null;
     trialPeriodDays: number | null;
     subscriptionMetadata: Metadata;
+    setupIntentMetadata?: Metadata;
   };
+}
+
+/** A card saved for later off-session charges (Checkout in setup mode creates one). */
+export interface SetupIntent {
+  id: string;
+  object: 'setup_intent';
+  application: null;
+  automatic_payment_methods: null;
+  cancellation_reason: null;
+  client_secret: string;
+  created: number;
+  customer: string | null;
+  description: string | null;
+  flow_directions: null;
+  last_setup_error: null;
+  latest_attempt: null;
+  livemode: false;
+  mandate: null;
+  metadata: Metadata;
+  next_action: null;
+  on_behalf_of: null;
+  payment_method: string | null;
+  payment_method_options: { card: { mandate_options: null; network: null; request_three_d_secure: 'automatic' } };
+  payment_method_types: string[];
+  single_use_mandate: null;
+  status: 'requires_payment_method' | 'succeeded' | 'canceled';
+  usage: 'off_session' | 'on_session';
 }
 
 export interface PortalSession {
@@ -357,6 +395,7 @@ export interface StripeData {
   subscriptions: Subscription[];
   invoices: Invoice[];
   checkoutSessions: CheckoutSession[];
+  setupIntents: SetupIntent[];
   portalSessions: PortalSession[];
   events: StripeEvent[];
   deliveries: Delivery[];

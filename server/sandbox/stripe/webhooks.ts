@@ -1,7 +1,8 @@
 // Webhook deliveries as Stripe makes them: the event as JSON, `Stripe-Signature: t=…,v1=…` (HMAC-SHA256 of
-// `t.payload` with the endpoint's secret), retried with backoff until the endpoint answers 2xx. Events go out
-// one at a time in the order they happened; tests can hold them and release them in another order, or send
-// one again.
+// `t.payload` with the endpoint's secret), retried with backoff until the endpoint answers 2xx. First attempts go
+// out one at a time in the order events happened; an event the endpoint did not take is retried on its own
+// schedule, as at Stripe, while later events go on. Tests can hold events and release them in another order, or
+// send one again.
 import { createHmac } from 'node:crypto';
 import { randomId, type StripeState } from './state';
 import type { Delivery, StripeEvent } from './types';
@@ -123,14 +124,17 @@ export class WebhookSender {
     return p;
   }
 
-  /** First attempt now; on failure the retries run in the background (tracked by settled()). */
+  /**
+   * First attempt now; on failure the retries run in the background on their own schedule (tracked by settled()),
+   * so an event waiting for its retries holds back no later event, of this customer or any other.
+   */
   private async deliver(event: StripeEvent, reason: Delivery['reason']): Promise<Delivery> {
     const delivery: Delivery = { id: randomId('whd', 14), eventId: event.id, type: event.type, status: 'pending', attempts: [], reason };
     this.state.data.deliveries.push(delivery);
     if (this.state.data.deliveries.length > MAX_DELIVERIES)
       this.state.data.deliveries.splice(0, this.state.data.deliveries.length - MAX_DELIVERIES);
     const ok = await this.attempt(event, delivery);
-    if (!ok) await this.track(this.retry(event, delivery));
+    if (!ok) void this.track(this.retry(event, delivery));
     return delivery;
   }
 

@@ -73,7 +73,8 @@ export function headerMessage(input: {
   const { ce, conversation: c, visitor: v } = input;
   const name = visitorLabel(v, c.number);
   const mode = ce.metaInfoInMainChannel;
-  const text = `Conversation #${c.number} with ${name}`;
+  // The top-level text is Slack's notification text and is parsed as mrkdwn like the blocks: escaped the same way.
+  const text = `Conversation #${c.number} with ${escapeMrkdwn(name)}`;
   const blocks: Block[] = [{ type: 'section', text: { type: 'mrkdwn', text: `*#${c.number} · ${escapeMrkdwn(name)}*` } }];
   const location = [v.location.city, v.location.country].filter(Boolean).join(', ');
   const page = c.pageUrl || v.currentPage;

@@ -207,6 +207,69 @@ describe('Stripe sandbox API through the official stripe client', () => {
       expect(unknown.param).to.equal('line_items[0][price]');
     });
 
+    it('creates a setup Checkout Session (currency, no line items) whose page saves a card through a SetupIntent, charging nothing', async () => {
+      const customer = await f.stripe.customers.create({ email: 'ada@example.com' });
+      const noCurrency = await stripeError(
+        f.stripe.checkout.sessions.create({ mode: 'setup', customer: customer.id, success_url: 'http://parley.test/ok' }),
+      );
+      expect(noCurrency.param).to.equal('currency');
+      const withItems = await stripeError(
+        f.stripe.checkout.sessions.create({
+          mode: 'setup',
+          currency: 'usd',
+          customer: customer.id,
+          success_url: 'http://parley.test/ok',
+          line_items: [{ price: 'parley_basic_monthly', quantity: 1 }],
+        }),
+      );
+      expect(withItems.param).to.equal('line_items');
+      const session = await f.stripe.checkout.sessions.create({
+        mode: 'setup',
+        currency: 'usd',
+        customer: customer.id,
+        success_url: 'http://parley.test/ok?session_id={CHECKOUT_SESSION_ID}',
+        setup_intent_data: { metadata: { accountId: 'acc_7' } },
+        custom_text: { submit: { message: 'Charged when the trial ends.' } },
+      });
+      expect(session).to.include({
+        mode: 'setup',
+        status: 'open',
+        payment_status: 'no_payment_required',
+        amount_total: null,
+        setup_intent: null,
+      });
+      const page = await (await fetch(session.url ?? '')).text();
+      expect(page).to.include('Save card').and.include('Charged when the trial ends.').and.not.include('Total due today');
+
+      const post = (cardnumber: string) =>
+        fetch(session.url ?? '', {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ email: 'ada@example.com', cardnumber, expiry: '12 / 34', cvc: '123', name: 'Ada' }),
+        });
+      expect((await post('4000 0000 0000 0002')).status).to.equal(402);
+      expect((await f.stripe.customers.listPaymentMethods(customer.id)).data).to.have.length(0);
+      const saved = await post('4242 4242 4242 4242');
+      expect(saved.headers.get('location')).to.equal(`http://parley.test/ok?session_id=${session.id}`);
+
+      const done = await f.stripe.checkout.sessions.retrieve(session.id, { expand: ['setup_intent'] });
+      expect(done.status).to.equal('complete');
+      const intent = done.setup_intent as Stripe.SetupIntent;
+      expect(intent).to.include({ object: 'setup_intent', status: 'succeeded', usage: 'off_session', customer: customer.id });
+      expect(intent.metadata).to.deep.equal({ accountId: 'acc_7' });
+      const card = await f.stripe.paymentMethods.retrieve(String(intent.payment_method));
+      expect(card).to.include({ customer: customer.id });
+      // As at Stripe, the card is attached but not the customer's default, and nothing was invoiced.
+      expect((await f.stripe.customers.retrieve(customer.id)) as Stripe.Customer).to.have.nested.property(
+        'invoice_settings.default_payment_method',
+        null,
+      );
+      expect((await f.stripe.invoices.list({ customer: customer.id })).data).to.have.length(0);
+      expect(f.sandbox.events('setup_intent.succeeded').map((e) => e.data.object.id)).to.include(intent.id);
+      expect(f.sandbox.events('checkout.session.completed').map((e) => e.data.object.id)).to.include(session.id);
+    });
+
     it("opens a portal session, and refuses a cancel flow for another customer's subscription", async () => {
       const owner = await f.stripe.customers.create({ email: 'owner2@acme.test' });
       const other = await f.stripe.customers.create({ email: 'other@acme.test' });

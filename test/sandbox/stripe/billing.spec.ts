@@ -109,6 +109,43 @@ describe('Stripe sandbox billing: subscriptions, invoices and the clock', () => 
     expect(upcoming.total).to.equal(7900 + net);
   });
 
+  it("credits a downgrade's negative invoice to the customer's balance, which the next invoice takes off its amount due", async () => {
+    const { customer } = await customerWithCard();
+    const sub = await f.stripe.subscriptions.create({ customer: customer.id, items: [{ price: 'parley_business_monthly' }] });
+    f.sandbox.advanceClock(15 * DAY);
+    const updated = await f.stripe.subscriptions.update(sub.id, {
+      items: [{ id: sub.items.data[0]?.id, price: 'parley_pro_monthly' }],
+      proration_behavior: 'always_invoice',
+      expand: ['latest_invoice'],
+    });
+    const downgrade = updated.latest_invoice as Stripe.Invoice;
+    const credit = downgrade.total;
+    expect(credit).to.be.lessThan(-(19900 - 7900) / 3);
+    expect(downgrade).to.include({ status: 'paid', amount_due: 0, amount_paid: 0, starting_balance: 0, ending_balance: credit });
+    expect(((await f.stripe.customers.retrieve(customer.id)) as Stripe.Customer).balance).to.equal(credit);
+    const balanceEvent = f.sandbox
+      .events('customer.updated')
+      .find((e) => e.data.object.id === customer.id && e.data.previous_attributes?.balance === 0);
+    expect(balanceEvent?.data.object.balance).to.equal(credit);
+
+    const upcoming = await f.stripe.invoices.createPreview({ customer: customer.id, subscription: sub.id });
+    expect(upcoming.total).to.equal(7900);
+    expect(upcoming.amount_due).to.equal(Math.max(0, 7900 + credit));
+
+    f.sandbox.advanceClockTo((updated.items.data[0]?.current_period_end ?? 0) + 60);
+    const renewal = (await f.stripe.invoices.list({ subscription: sub.id, limit: 1 })).data[0];
+    expect(renewal).to.include({
+      billing_reason: 'subscription_cycle',
+      status: 'paid',
+      total: 7900,
+      amount_due: Math.max(0, 7900 + credit),
+      amount_paid: Math.max(0, 7900 + credit),
+      starting_balance: credit,
+      ending_balance: Math.min(0, 7900 + credit),
+    });
+    expect(((await f.stripe.customers.retrieve(customer.id)) as Stripe.Customer).balance).to.equal(Math.min(0, 7900 + credit));
+  });
+
   it('answers invoice_upcoming_none for a subscription set to cancel at period end', async () => {
     const { customer } = await customerWithCard();
     const sub = await f.stripe.subscriptions.create({ customer: customer.id, items: [{ price: 'parley_pro_monthly' }] });

@@ -34,11 +34,13 @@ export interface ReceivedEvent {
   signature: string;
 }
 
-/** A webhook endpoint: verifies signatures, records events, answers `status()` (200 unless changed). */
+/** A webhook endpoint: verifies signatures, records events, answers `status` (200 unless changed; 503 to what `refuses`). */
 export class WebhookEndpoint {
   readonly received: ReceivedEvent[] = [];
   readonly rejected: string[] = [];
   status = 200;
+  /** Events answered 503 whatever `status` says (an endpoint that fails on some events only). */
+  refuses: (event: Stripe.Event) => boolean = () => false;
   private server: Server | null = null;
   private waiters: { check: () => boolean; resolve: () => void }[] = [];
   url = '';
@@ -51,16 +53,18 @@ export class WebhookEndpoint {
       req.on('end', () => {
         const body = Buffer.concat(chunks).toString('utf8');
         const signature = String(req.headers['stripe-signature'] ?? '');
+        let status = this.status;
         try {
           const event = verifier.webhooks.constructEvent(body, signature, WEBHOOK_SECRET, 300);
-          if (this.status >= 200 && this.status < 300) this.received.push({ event, signature });
+          if (this.refuses(event)) status = 503;
+          if (status >= 200 && status < 300) this.received.push({ event, signature });
         } catch (err) {
           this.rejected.push(err instanceof Error ? err.message : String(err));
           res.statusCode = 400;
           res.end();
           return;
         }
-        res.statusCode = this.status;
+        res.statusCode = status;
         res.end('{}');
         this.wake();
       });

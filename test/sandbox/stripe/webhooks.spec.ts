@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import Stripe from 'stripe';
 import { signatureHeader } from '../../../server/sandbox/stripe';
+import { waitFor } from '../../e2e/widgetHelpers';
 import { type Fixture, startSandbox, WEBHOOK_SECRET } from './helpers';
 
 describe('Stripe sandbox webhooks', () => {
@@ -54,6 +55,29 @@ describe('Stripe sandbox webhooks', () => {
     expect(delivery?.attempts.length).to.be.at.least(3);
     expect(delivery?.attempts[0]?.status).to.equal(500);
     expect(f.endpoint.received.filter((r) => r.event.id === eventId)).to.have.length(1);
+  });
+
+  it("retries an event on its own schedule: meanwhile later events, the same customer's and others', go out", async () => {
+    // Stripe's first retry comes an hour later; here a minute, longer than the test waits.
+    const g = await startSandbox({ webhook: { secret: WEBHOOK_SECRET, retryDelaysMs: [60_000] } });
+    try {
+      g.sandbox.setWebhookUrl(g.endpoint.url);
+      g.endpoint.refuses = (event) =>
+        event.type === 'customer.created' && (event.data.object as Stripe.Customer).email === 'down@acme.test';
+      const down = await g.stripe.customers.create({ email: 'down@acme.test' });
+      const other = await g.stripe.customers.create({ email: 'other@acme.test' });
+      await g.stripe.customers.update(down.id, { name: 'Down Inc.' });
+      await waitFor('the later events', () => (g.endpoint.received.length >= 2 ? true : null));
+      expect(g.endpoint.received.map((r) => [r.event.type, (r.event.data.object as Stripe.Customer).id])).to.deep.equal([
+        ['customer.created', other.id],
+        ['customer.updated', down.id],
+      ]);
+      const waiting = g.sandbox.deliveries().find((d) => d.type === 'customer.created' && d.status !== 'succeeded');
+      expect(waiting).to.include({ status: 'pending' });
+      expect(waiting?.attempts.map((a) => a.status)).to.deep.equal([503]);
+    } finally {
+      await g.close();
+    }
   });
 
   it('gives up after the last retry and marks the delivery failed', async () => {

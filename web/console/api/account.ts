@@ -37,3 +37,8 @@ export async function portalUrl(accountId: string, type: PortalReason, uID: stri
 export function updateAccountInfo(accountId: string, info: AccountInfoPayload): Promise<CurrentUser> {
   return apiRequest('PUT', account(accountId), { body: info });
 }
+
+/** Saves the data retention period (null: keep everything); answers the current user. */
+export function updateRetention(accountId: string, retentionDays: number | null): Promise<CurrentUser> {
+  return apiRequest('PUT', `${account(accountId)}/retention`, { body: { retentionDays } });
+}

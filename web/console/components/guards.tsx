@@ -1,11 +1,11 @@
 /** Route guards: the sign-in requirement, the terms redirect, admin-only pages, and the current widget. */
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import type { ChatEndpointView } from '../../../server/shared';
 import { ApiError, readToken } from '../api';
 import { firstChatEndpoint, signedInRedirect } from '../lib/rules';
 import { useSession, useUser } from '../session/session';
-import { PageLoader } from './ui';
+import { ButtonLink, PageHeader, PageLoader, useDocumentTitle } from './ui';
 
 /** Where the login screen sends the user back to after signing in. */
 export type LoginState = { from?: string };
@@ -34,6 +34,34 @@ export function RequireAuth() {
   const redirect = signedInRedirect(user, location.pathname);
   if (redirect) return <Navigate to={redirect} replace />;
   return <Outlet />;
+}
+
+export const ADMINS_ONLY_TITLE = 'Only admins can see this page';
+export const ADMINS_ONLY_TEXT =
+  'Plans, billing, invoices and usage are for the admins of your account. Contact an admin on your account to add a payment method or change the plan.';
+
+/**
+ * A page only admins may see (the Account screen): others get a clear message and a way back, not the page, and
+ * the API refuses them its data (403) anyway.
+ */
+export function AdminOnly({ title, children }: { title: string; children: ReactNode }) {
+  const user = useUser();
+  if (user.admin) return children;
+  return <AdminsOnlyMessage title={title} />;
+}
+
+function AdminsOnlyMessage({ title }: { title: string }) {
+  useDocumentTitle(title);
+  return (
+    <>
+      <PageHeader title={title} />
+      <section className="card admins-only" aria-labelledby="admins-only-title">
+        <h2 id="admins-only-title">{ADMINS_ONLY_TITLE}</h2>
+        <p className="muted">{ADMINS_ONLY_TEXT}</p>
+        <ButtonLink to="/">Back to the dashboard</ButtonLink>
+      </section>
+    </>
+  );
 }
 
 /** The login page is for signed-out visitors: with a token it goes to the dashboard. */

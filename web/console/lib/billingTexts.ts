@@ -11,8 +11,8 @@ export function planErrorText(host: string = window.location.hostname): string {
   return `Error updating plan, contact support@${host}`;
 }
 
-/** A price in cents as dollars: $29, $79.50. */
+/** A price in cents as dollars: $29, $79.50; a credit (a downgrade's invoice) as -$120. */
 export function formatCents(cents: number): string {
-  const dollars = cents / 100;
-  return `$${Number.isInteger(dollars) ? dollars.toString() : dollars.toFixed(2)}`;
+  const dollars = Math.abs(cents) / 100;
+  return `${cents < 0 ? '-' : ''}$${Number.isInteger(dollars) ? dollars.toString() : dollars.toFixed(2)}`;
 }

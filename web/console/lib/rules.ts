@@ -113,7 +113,7 @@ export function widgetName(ce: Pick<ChatEndpointView, 'RoomName'>, max?: number)
   return `#${max === undefined ? name : cutName(name, max)}`;
 }
 
-/** Href of the 'Sign up with team chat' button, carrying the optional marketing source. */
+/** Href of the 'Sign up with Slack' button, carrying the optional marketing source. */
 export function teamChatSignUpHref(source: string | null): string {
   return source ? `/slack/oauth/signup?source=${encodeURIComponent(source)}` : '/slack/oauth/signup';
 }

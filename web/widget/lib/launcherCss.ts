@@ -8,7 +8,7 @@ background:${bg};color:${fg};font:600 15px/1.2 system-ui,-apple-system,"Segoe UI
 .launcher:focus-visible{outline:3px solid ${bg};outline-offset:3px}
 .launcher[hidden]{display:none}
 .launcher.left{right:auto;left:20px}
-.launcher.chip{bottom:0;height:46px;padding:0 20px;border-radius:14px 14px 0 0;max-width:320px}
+.launcher.chip{bottom:0;height:46px;padding:0 20px;border-radius:14px 14px 0 0;max-width:520px}
 .launcher.chip .label,.launcher.tab .label{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .launcher.button{width:60px;height:60px;border-radius:50%;justify-content:center;padding:0}
 .launcher.tab{top:50%;bottom:auto;right:0;padding:16px 11px;border-radius:0 12px 12px 0;writing-mode:vertical-rl;transform:translateY(-50%) rotate(180deg)}

@@ -7,7 +7,7 @@ font:14.5px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",sans
 :where(.panel) :where(button,input,textarea){font:inherit;color:inherit}
 .head{display:flex;align-items:center;gap:10px;padding:14px 12px 14px 16px;background:var(--bg);color:var(--fg);flex:none}
 .head .who{flex:1;min-width:0}
-.head h2{margin:0;font-size:16px;font-weight:650;line-height:1.25;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.head h2{margin:0;font-size:16px;font-weight:650;line-height:1.25;overflow:hidden;overflow-wrap:anywhere;display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:2}
 .head p{margin:2px 0 0;font-size:12.5px;opacity:.88;display:flex;align-items:center;gap:6px}
 .dot{width:8px;height:8px;border-radius:50%;background:#9ca3af;box-shadow:0 0 0 2px rgba(255,255,255,.35)}
 .dot.on{background:#22c55e}

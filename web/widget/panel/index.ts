@@ -319,12 +319,14 @@ function createPanel(ctx: PanelContext): PanelHandle {
         return;
       case 'message':
         chat.message(effect.message, effect.key);
+        if (effect.first) chat.autoResponse(effect.key, settings.autoResponseMessage || '');
         return;
       case 'pending':
         chat.pending(effect.clientId, effect.text, effect.autoAck ? settings.autoResponseMessage || '' : '');
         return;
       case 'confirm':
         chat.confirm(effect.clientId, effect.id, effect.key);
+        if (effect.first) chat.autoResponse(effect.key, settings.autoResponseMessage || '');
         return;
       case 'fail':
         chat.fail(effect.clientId, effect.reason);
@@ -339,11 +341,10 @@ function createPanel(ctx: PanelContext): PanelHandle {
         chat.showTyping(effect.on, effect.author);
         return;
       case 'ended':
-        if (effect.fresh && settings.clearMessagesOnEnd) chat.clear(false);
+        // Replayed after a reload too: the visitor sees the chat end as they left it, with its rating and transcript.
+        if (settings.clearMessagesOnEnd) chat.clear(false);
         chat.place(
-          effect.fresh
-            ? endedCard(settings, state.knownEmail, (frame) => dispatch({ a: 'queue', frame }))
-            : h('li', { class: 'system' }, settings.conversationEndLabel || 'This chat has ended.'),
+          endedCard(settings, state.knownEmail, (frame) => dispatch({ a: 'queue', frame }), effect.rated),
           effect.key,
         );
         chat.scrollDown();

@@ -24,7 +24,8 @@ import { MESSAGE_CHARS } from '../../../server/shared/widget-constants';
 import type { ChatMessage, ClientFrame, ServerFrame } from '../../../server/shared/widget-protocol';
 import type { EventName, Identity, StoredState, VisitorSettings } from '../lib/types';
 
-export type Conversation = { id: string; status: 'open' | 'ended' } | null;
+/** `rated`: the visitor rated it already (the welcome says so), so its end card thanks them instead of asking. */
+export type Conversation = { id: string; status: 'open' | 'ended'; rated?: boolean } | null;
 export type QuestionFrame = Extract<ServerFrame, { t: 'question' }>;
 export type Screen = 'chat' | 'offline' | 'consent' | 'info';
 
@@ -73,15 +74,17 @@ export type Effect =
   | { k: 'reconnect' }
   /** Empty the log: another visitor, or a reset. */
   | { k: 'clearView' }
-  | { k: 'message'; message: ChatMessage; key: number; fresh: boolean }
+  /** `first`: the visitor's first message of a conversation, which the automatic response follows. */
+  | { k: 'message'; message: ChatMessage; key: number; fresh: boolean; first?: boolean }
   /** Draw a "Sending…" bubble unless it is drawn; `autoAck`: the first message, followed by the auto response. */
   | { k: 'pending'; clientId: string; text: string; autoAck: boolean }
-  | { k: 'confirm'; clientId: string; id: string; key: number }
+  | { k: 'confirm'; clientId: string; id: string; key: number; first?: boolean }
   | { k: 'fail'; clientId: string; reason: 'Too long' | 'Not sent' }
   | { k: 'edit'; id: string; text: string; html?: string }
   | { k: 'remove'; id: string }
   | { k: 'typing'; on: boolean; author?: string }
-  | { k: 'ended'; key: number; by: 'visitor' | 'operator' | 'inactivity'; fresh: boolean }
+  /** The end card (rating, transcript), also when the end comes in replayed history; `rated`: thank, do not ask. */
+  | { k: 'ended'; key: number; by: 'visitor' | 'operator' | 'inactivity'; fresh: boolean; rated: boolean }
   | { k: 'askEmail'; key: number }
   | { k: 'question'; key: number; question: QuestionFrame }
   /** Arm (or cancel) the "nobody answered yet" timer; it comes back as a `noAnswerDue` action. */
@@ -227,7 +230,7 @@ class Builder {
 
   /** The visitor's pending message is stored: its bubble becomes a sent one, and it leaves localStorage. */
   confirm(clientId: string, seq: number, id: string): this {
-    this.do({ k: 'confirm', clientId, id, key: keyOf(this.state, seq) });
+    this.do({ k: 'confirm', clientId, id, key: keyOf(this.state, seq), ...firstOf(seq) });
     const pending = this.state.stored.pending ?? [];
     if (pending.some((p) => p.clientId === clientId)) this.save({ pending: pending.filter((p) => p.clientId !== clientId) });
     return this;
@@ -261,6 +264,9 @@ class Builder {
   }
 }
 
+/** A conversation starts with the visitor's first message at seq 1: the automatic response goes below it. */
+const firstOf = (seq: number): { first?: true } => (seq === 1 ? { first: true } : {});
+
 /** One frame from the server. */
 export function reduceFrame(state: PanelState, frame: ServerFrame): Step {
   const b = new Builder(state);
@@ -275,7 +281,13 @@ export function reduceFrame(state: PanelState, frame: ServerFrame): Step {
       b.save({ token: frame.visitorToken, ongoing: frame.conversation?.status === 'open' || b.state.startedLocally });
       // A first message typed before the welcome is still on its way: its conversation is not refused yet.
       if (frame.conversation || !b.state.startedLocally)
-        b.set({ conversation: frame.conversation && { id: frame.conversation.id, status: frame.conversation.status } });
+        b.set({
+          conversation: frame.conversation && {
+            id: frame.conversation.id,
+            status: frame.conversation.status,
+            ...(frame.conversation.rated ? { rated: true } : {}),
+          },
+        });
       if (first) b.set({ historyUntil: frame.conversation?.lastSeq ?? 0 });
       b.setOnline(frame.online).do({ k: 'banner' });
       for (const queued of b.state.waiting) b.do({ k: 'send', frame: queued });
@@ -303,7 +315,7 @@ export function reduceFrame(state: PanelState, frame: ServerFrame): Step {
       // The echo of the visitor's own message (a replay, or another socket's copy) confirms the pending bubble.
       if (m.clientId && b.state.stored.pending?.some((p) => p.clientId === m.clientId)) return b.confirm(m.clientId, m.seq, m.id).done();
       const fresh = b.fresh(m.seq);
-      b.do({ k: 'message', message: m, key: keyOf(b.state, m.seq), fresh });
+      b.do({ k: 'message', message: m, key: keyOf(b.state, m.seq), fresh, ...(m.from === 'visitor' ? firstOf(m.seq) : {}) });
       if (m.from === 'operator') {
         b.set({ answered: true }).do({ k: 'noAnswer', arm: false }, { k: 'typing', on: false });
         if (fresh) {
@@ -329,10 +341,11 @@ export function reduceFrame(state: PanelState, frame: ServerFrame): Step {
     case 'ended': {
       if (!b.accept(frame.seq)) return b.done();
       const fresh = b.fresh(frame.seq);
-      b.set({ conversation: { id: b.state.conversation?.id ?? '', status: 'ended' } })
+      const rated = b.state.conversation?.rated === true;
+      b.set({ conversation: { id: b.state.conversation?.id ?? '', status: 'ended', ...(rated ? { rated } : {}) } })
         .do({ k: 'noAnswer', arm: false }, { k: 'typing', on: false })
         .save({ ongoing: false })
-        .do({ k: 'ended', key: keyOf(b.state, frame.seq), by: frame.by, fresh });
+        .do({ k: 'ended', key: keyOf(b.state, frame.seq), by: frame.by, fresh, rated });
       if (fresh) b.do({ k: 'emit', name: 'conversationEnded', detail: { by: frame.by } });
       return b.do(b.state.online ? { k: 'look' } : { k: 'render', rebuild: false }).done();
     }
@@ -369,7 +382,8 @@ function unknownFrame(_frame: never, b: Builder): Step {
 }
 
 function refused(b: Builder, code: string, message: string, clientId: string | undefined): Builder {
-  if (clientId && code === 'rate_limited') b.do({ k: 'resendLater', clientId });
+  // Both say "not now": the same message goes again a little later, with its clientId, so it is stored once.
+  if (clientId && (code === 'rate_limited' || code === 'try_again')) b.do({ k: 'resendLater', clientId });
   else if (clientId) {
     b.do({ k: 'fail', clientId, reason: code === 'too_large' ? 'Too long' : 'Not sent' });
     if (b.state.startedLocally) {

@@ -56,6 +56,7 @@ export const ERROR_TEXT: Record<WidgetErrorCode, string> = {
   bad_frame: 'Something went wrong sending that. Please try again.',
   too_large: 'That message is too long to send. Please shorten it.',
   rate_limited: 'You are sending messages very fast. Your message will go out in a moment.',
+  try_again: 'We could not save your message just now. It will be sent again in a moment.',
   unknown_widget: 'This chat is not available any more.',
   widget_offline: 'We are offline right now. Leave us a message instead.',
   not_allowed_here: 'Chat is not available on this page.',

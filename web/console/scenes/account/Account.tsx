@@ -1,9 +1,10 @@
 /**
- * #/account ('Manage your account'): plan tiles, Billing Info, Plan Usage, Recent Invoices for every user;
- * Account Info and the team sections (users, API keys, GDPR export) for admins only.
+ * #/account ('Manage your account'), for admins only (the route's AdminOnly guard tells others so): plan tiles,
+ * Billing Info, Plan Usage, Recent Invoices, Account Info and the team sections (users, API keys, GDPR export).
  */
 import { useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import { CHECKOUT_NOT_COMPLETED } from '../../../../server/shared';
 import { Alert, PageHeader, useDocumentTitle } from '../../components/ui';
 import { useUser } from '../../session/session';
 import { bannersFor } from '../dashboard/dashboardRules';
@@ -14,10 +15,13 @@ import { BillingInfoSection } from './BillingInfoSection';
 import { GdprSection } from './GdprSection';
 import { InvoicesSection } from './InvoicesSection';
 import { PlanSection } from './PlanSection';
+import { RetentionSection } from './RetentionSection';
 import { UsageSection } from './UsageSection';
 import { UsersSection } from './UsersSection';
 
 export const BILLING_ADDED = 'You have successfully added your billing information.';
+/** After Checkout's return for a session Stripe does not have, or that was not paid. */
+export const CHECKOUT_NOT_COMPLETED_TEXT = 'That checkout was not completed. Nothing was charged.';
 
 /** The account's banners, minus the pending cancellation (the plan section shows it with its renew link). */
 const ACCOUNT_BANNERS = new Set(['overquota', 'delinquent', 'billing-address', 'trial', 'canceled']);
@@ -29,8 +33,8 @@ export function Account() {
   const [params, setParams] = useSearchParams();
   const banners = useMemo(() => bannersFor(user, []).filter((banner) => ACCOUNT_BANNERS.has(banner.id)), [user]);
 
-  const dismissSuccess = () => {
-    params.delete('success');
+  const dismiss = (name: 'success' | 'checkout') => {
+    params.delete(name);
     setParams(params, { replace: true });
   };
 
@@ -38,13 +42,18 @@ export function Account() {
     <div className="account">
       <PageHeader title="Manage your account">
         <span className={`account-status account-status--${account.delinquent ? 'delinquent' : account.state}`}>
-          {account.plan.label} plan · {account.state === 'trialing' ? 'free trial' : statusText(account)}
+          {account.plan.label} plan · {account.state === 'trialing' || account.firstChargeAt ? 'free trial' : statusText(account)}
         </span>
       </PageHeader>
 
       {params.get('success') === 'true' && (
-        <Alert kind="success" onDismiss={dismissSuccess}>
+        <Alert kind="success" onDismiss={() => dismiss('success')}>
           {BILLING_ADDED}
+        </Alert>
+      )}
+      {params.get('checkout') === CHECKOUT_NOT_COMPLETED && (
+        <Alert kind="warning" onDismiss={() => dismiss('checkout')}>
+          {CHECKOUT_NOT_COMPLETED_TEXT}
         </Alert>
       )}
       {banners.map((banner) => (
@@ -65,6 +74,7 @@ export function Account() {
           <UsersSection />
           <ApiKeysSection />
           <GdprSection />
+          <RetentionSection />
         </>
       )}
     </div>

@@ -4,7 +4,7 @@ import { messageOf } from '../../api';
 import { checkoutUrl, portalUrl } from '../../api/account';
 import { Alert, Button } from '../../components/ui';
 import { useUser } from '../../session/session';
-import { hasCard } from './accountRules';
+import { formatDate, hasCard } from './accountRules';
 
 export const CONTACT_ADMIN = 'Contact an admin on your account to add a payment method';
 
@@ -19,7 +19,7 @@ export function BillingInfoSection() {
     setBusy(true);
     setError(null);
     try {
-      // With a card on file the portal updates it; without one, Checkout subscribes to the current plan.
+      // With a card on file the portal updates it; without one, Checkout saves one (during the trial) or subscribes to the current plan.
       const url = card ? await portalUrl(account.Id, 'home', user.Id) : await checkoutUrl(account.Id, account.plan.stripeId);
       window.location.assign(url);
     } catch (err) {
@@ -51,6 +51,16 @@ export function BillingInfoSection() {
         </dl>
       ) : (
         <p className="muted">No payment method on file.</p>
+      )}
+      {account.state === 'trialing' && account.trialEndAt && (
+        <p className="muted" id="billing-trial-note">
+          A card added now is saved, not charged: billing starts when your trial ends on {formatDate(account.trialEndAt)}.
+        </p>
+      )}
+      {account.firstChargeAt && (
+        <p className="muted" id="billing-trial-note">
+          First charge on {formatDate(account.firstChargeAt)}, when your trial ends.
+        </p>
       )}
       {user.admin ? (
         <Button variant={card ? 'secondary' : 'primary'} onClick={open} busy={busy}>

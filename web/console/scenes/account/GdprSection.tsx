@@ -167,7 +167,11 @@ function ErasureBlock() {
           name="erase-visitor"
           autoComplete="off"
           value={query}
-          onChange={(e) => setQuery(e.target.value)}
+          onChange={(e) => {
+            setQuery(e.target.value);
+            // A complaint about the last try is stale once the visitor is typed anew; a success note stays.
+            setResult((r) => (r?.kind === 'error' ? null : r));
+          }}
         />
         <Button type="submit" variant="danger">
           Erase visitor

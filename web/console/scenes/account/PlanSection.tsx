@@ -1,7 +1,7 @@
 /** Plan tiles with the Monthly / Annually toggle, the plan buttons of spec section 4, and the cancel link. */
 import { useState } from 'react';
 import { monthlyPrice, type PlanDuration, type PlanView, yearlyListMonthlyPrice } from '../../../../server/shared';
-import { messageOf } from '../../api';
+import { ApiError, messageOf } from '../../api';
 import { checkoutUrl, portalUrl } from '../../api/account';
 import { upgradePlan } from '../../api/widgets';
 import { useConfirm } from '../../components/ConfirmDialog';
@@ -9,7 +9,7 @@ import { CheckIcon } from '../../components/icons';
 import { Alert, Button } from '../../components/ui';
 import { formatCents, PLAN_UPDATED, planErrorText, SWITCH_CONFIRMATION } from '../../lib/billingTexts';
 import { useSession, useUser } from '../../session/session';
-import { daysUntil, formatDate, type PlanButton, planButton, planLimits, plansFor } from './accountRules';
+import { daysUntil, formatDate, type PlanButton, planButton, planLimits, plansFor, subscriptionEnded } from './accountRules';
 
 const FEATURE_LABELS: [keyof PlanView, string][] = [
   ['savedReplies', 'Saved replies'],
@@ -28,7 +28,8 @@ export function PlanSection() {
   const current = account.plan;
   const [duration, setDuration] = useState<PlanDuration>(current.duration);
   const [busy, setBusy] = useState<string | null>(null);
-  const [notice, setNotice] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+  // A refused card (402) shows Stripe's reason with a way to update the card; any other failure the spec's text.
+  const [notice, setNotice] = useState<{ kind: 'success' | 'error'; text: string; updateCard?: boolean } | null>(null);
   const confirm = useConfirm();
 
   const goTo = async (stripeId: string, open: () => Promise<string>) => {
@@ -54,8 +55,12 @@ export function PlanSection() {
           <p>{SWITCH_CONFIRMATION}</p>
           {plan.price !== null && (
             <p>
-              New price: <strong>{formatCents(plan.price)}</strong> {plan.duration === 'yearly' ? 'per year' : 'per month'}, prorated
-              against what you already paid.
+              New price: <strong>{formatCents(plan.price)}</strong> {plan.duration === 'yearly' ? 'per year' : 'per month'}
+              {account.firstChargeAt
+                ? `, first charged on ${formatDate(account.firstChargeAt)} when your trial ends.`
+                : subscribed
+                  ? ', prorated against what you already paid.'
+                  : ', charged today.'}
             </p>
           )}
         </>
@@ -66,8 +71,13 @@ export function PlanSection() {
           await upgradePlan(account.Id, plan.stripeId);
           await reload();
           setNotice({ kind: 'success', text: PLAN_UPDATED });
-        } catch {
-          setNotice({ kind: 'error', text: planErrorText() });
+        } catch (err) {
+          const refused = err instanceof ApiError && err.status === 402;
+          setNotice({
+            kind: 'error',
+            text: refused ? `${messageOf(err)} Your plan was not changed.` : planErrorText(),
+            updateCard: refused,
+          });
           setDuration(current.duration);
         }
         confirm.close();
@@ -101,6 +111,14 @@ export function PlanSection() {
       {notice && (
         <Alert kind={notice.kind} onDismiss={() => setNotice(null)}>
           {notice.text}
+          {notice.updateCard && (
+            <>
+              {' '}
+              <button type="button" className="link-button" onClick={() => goTo('card', () => portalUrl(account.Id, 'home', user.Id))}>
+                Update your card
+              </button>
+            </>
+          )}
         </Alert>
       )}
       {cancelPending && account.cancelAt && (
@@ -117,7 +135,7 @@ export function PlanSection() {
         {tiles.map((plan) => {
           const button = planButton(plan, current, account);
           const price = monthlyPrice(plan);
-          const isCurrent = plan.stripeId === current.stripeId;
+          const isCurrent = plan.stripeId === current.stripeId && !subscriptionEnded(account);
           return (
             <article key={plan.stripeId} className={`plan-tile${isCurrent ? ' plan-tile--current' : ''}`} aria-label={`${plan.label} plan`}>
               <h3 className="plan-tile__name">{plan.label}</h3>

@@ -32,7 +32,8 @@ export function UsageSection() {
           loading={conversations === null}
         />
       )}
-      <UsageBar label="Channels" value={usage(user.ces.length, account.plan.maxChannels)} />
+      {/* Using every channel the plan includes is how a plan is meant to be used: red only past the limit. */}
+      <UsageBar label="Channels" value={usage(user.ces.length, account.plan.maxChannels, true)} />
     </section>
   );
 }

@@ -97,7 +97,8 @@ export function UsersSection() {
         <h2 id="users-title">Users</h2>
       </div>
       <p className="muted">
-        Invite teammates to manage widgets and settings. Admins also see billing, reports, these users, API keys and GDPR tools.
+        Invite teammates to manage widgets and settings. Only admins see this Account page (plans, billing, invoices and usage), reports,
+        these users, API keys and GDPR tools.
       </p>
       {notice && (
         <Alert kind={notice.kind} onDismiss={() => setNotice(null)}>

@@ -42,13 +42,27 @@ function perMonth(plan: PlanView): number {
 
 export type PlanButton = { label: string; disabled: boolean; kind: 'current' | 'checkout' | 'change' };
 
+/** Once the subscription is over (canceled, or a trial that expired) no plan is current: the plan shown is the one that ended. */
+export function subscriptionEnded(account: Pick<AccountView, 'state'>): boolean {
+  return account.state === 'canceled' || account.state === 'trial_expired';
+}
+
 /**
- * The button of a plan tile (spec section 4): none for a custom plan; 'Current plan' (disabled) for the
- * account's plan; 'Choose Plan' (Checkout) without a card; otherwise Switch to annual/monthly for the same
- * plan in the other duration, Upgrade when it costs more per month, Downgrade when less.
+ * The button of a plan tile (spec section 4): none for a custom plan; 'Choose Plan' on every priced tile, the
+ * ended plan's included, once the trial or the subscription is over (nothing is current then: Checkout without a
+ * card, a plan change with one); 'Current plan' (disabled) for the account's plan; 'Choose Plan' (Checkout) without
+ * a card; otherwise Switch to annual/monthly for the same plan in the other duration, Upgrade when it costs more per
+ * month, Downgrade when less.
  */
-export function planButton(plan: PlanView, current: PlanView, account: Pick<AccountView, 'paymentType'>): PlanButton | null {
+export function planButton(
+  plan: PlanView,
+  current: PlanView,
+  account: Pick<AccountView, 'paymentType'> & Partial<Pick<AccountView, 'state'>>,
+): PlanButton | null {
   if (plan.price === null) return null;
+  if (account.state && subscriptionEnded({ state: account.state })) {
+    return { label: 'Choose Plan', disabled: false, kind: hasCard(account) ? 'change' : 'checkout' };
+  }
   if (plan.stripeId === current.stripeId) return { label: 'Current plan', disabled: true, kind: 'current' };
   if (!hasCard(account)) return { label: 'Choose Plan', disabled: false, kind: 'checkout' };
   if (plan.label === current.label && plan.duration !== current.duration) {
@@ -75,10 +89,14 @@ export function planLimits(plan: PlanView): string[] {
 
 export type Usage = { used: number; limit: number; width: number; danger: boolean };
 
-/** A usage bar: its width out of USAGE_BAR_WIDTH, in danger style once the limit is reached. */
-export function usage(used: number, limit: number): Usage {
+/**
+ * A usage bar: its width out of USAGE_BAR_WIDTH, in danger style once the limit is reached (spec section 9), or,
+ * for a limit that is fine to fill (`fullIsFine`: the channels a plan includes), only once it is exceeded.
+ */
+export function usage(used: number, limit: number, fullIsFine = false): Usage {
   const ratio = limit > 0 ? Math.min(1, used / limit) : 1;
-  return { used, limit, width: Math.round(ratio * USAGE_BAR_WIDTH), danger: ratio >= 1 };
+  const over = limit > 0 ? used > limit : used > 0;
+  return { used, limit, width: Math.round(ratio * USAGE_BAR_WIDTH), danger: fullIsFine ? over : ratio >= 1 };
 }
 
 /** Invoices with amount 0 are hidden when only one invoice exists (spec section 9). */

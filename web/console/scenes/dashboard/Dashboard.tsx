@@ -67,20 +67,26 @@ export function Dashboard() {
   const banners = useMemo(() => bannersFor(user, widgets), [user, widgets]);
   const plan = user.account.plan;
   const atLimit = user.ces.length >= plan.maxChannels;
+  // A widget never linked to Slack (step 1) is the one a new team's consent goes to: no second widget, no upsell.
+  const unlinked = useMemo(() => user.ces.find((ce) => stepOf(ce) === 1), [user.ces]);
 
   /**
    * A widget in a team Parley is in opens its setup at step 2; for a new team, Slack's consent comes first and
-   * the widget is made only when it is given. The plan limit sends to the upsell.
+   * the widget is made only when it is given, or the unlinked widget is linked. The plan limit sends to the upsell.
    */
   const addWidget = useCallback(
     async (key: string, existingId?: string) => {
-      if (atLimit) {
+      if (atLimit && (existingId || !unlinked)) {
         await navigate('/please-upgrade');
         return;
       }
       setAdding(key);
       setAlert(null);
       try {
+        if (!existingId && unlinked) {
+          window.location.href = await slackAuthorizeUrl(unlinked.Id, 'install');
+          return;
+        }
         if (!existingId) {
           window.location.href = await slackAuthorizeNewTeamUrl();
           return;
@@ -94,7 +100,7 @@ export function Dashboard() {
         else setAlert({ kind: 'error', text: existingId ? NEW_WIDGET_ERROR : messageOf(err) });
       }
     },
-    [atLimit, navigate, reload],
+    [atLimit, unlinked, navigate, reload],
   );
 
   const changeMainUser = (team: TeamGroup) =>
@@ -213,7 +219,7 @@ export function Dashboard() {
               <SlackMark size={18} />
               Add a channel to a new Slack Team
             </Button>
-            {atLimit && (
+            {atLimit && !unlinked && (
               <span className="muted">
                 Your {plan.label} plan includes {plan.maxChannels} {plan.maxChannels === 1 ? 'channel' : 'channels'}.
               </span>

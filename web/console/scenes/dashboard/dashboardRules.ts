@@ -1,5 +1,6 @@
 /** Pure rules of the dashboard (spec "Dashboard" and section 4): teams, card states, trial and banners. */
 import type { AccountView, ChatEndpointView, ChatStats, CurrentUser } from '../../../../server/shared';
+import { formatCents } from '../../lib/billingTexts';
 import { isConfigured, stepOf } from '../../lib/rules';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -203,12 +204,27 @@ export function bannersFor(
   }
   if (account.state === 'trialing' && account.trialEndAt) {
     const days = trialDaysLeft(account, now) ?? 0;
+    const end = Date.parse(account.trialEndAt);
     banners.push({
       id: 'trial',
       kind: days <= 3 ? 'warning' : 'info',
-      // The count stops a day short without a card (spec section 4): say so, or 29 days after a 30-day promise reads as a mistake.
-      text: `${trialMessage(days)} It ends on ${formatDate(account.trialEndAt)}; add a card by the day before to keep your widgets online without a break.`,
+      // The count stops a day short without a card (spec section 4): the banner names that day, or 29 days after a
+      // 30-day promise reads as a mistake.
+      text:
+        days > 0
+          ? `${trialMessage(days)} They count to ${formatDate(new Date(end - DAY_MS).toISOString())}, the last day to add a card before the trial ends on ${formatDate(account.trialEndAt)}. Nothing is charged before then.`
+          : `${trialMessage(days)} It ends on ${formatDate(account.trialEndAt)}: add a card to keep your widgets online. Nothing is charged before then.`,
       link: { to: '/account', label: 'Add payment method' },
+    });
+  }
+  if (account.firstChargeAt && account.trialEndAt) {
+    const price = account.plan.price;
+    banners.push({
+      id: 'trial',
+      kind: 'info',
+      text: `Your free trial ends on ${formatDate(account.trialEndAt)}. Your card is saved: its first charge${
+        price === null ? '' : `, ${formatCents(price)} for ${account.plan.label} (${account.plan.duration}),`
+      } is on ${formatDate(account.firstChargeAt)}.`,
     });
   }
   if (account.state === 'trial_expired') {

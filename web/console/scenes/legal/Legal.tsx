@@ -1,13 +1,24 @@
 /** #/legal: the user accepts the current Terms of Service and Privacy Policy before using the console. */
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router-dom';
+import type { ChatEndpointView } from '../../../../server/shared';
 import { LEGAL_DOCUMENTS, TERMS_VERSION } from '../../../../server/shared/constants';
 import { confirmLegal, messageOf } from '../../api';
 import { AuthLayout } from '../../components/AuthLayout';
 import { TermsCheckbox } from '../../components/TermsCheckbox';
 import { Alert, Button, useDocumentTitle } from '../../components/ui';
-import { needsTermsAcceptance } from '../../lib/rules';
+import { firstChatEndpoint, isConfigured, needsTermsAcceptance } from '../../lib/rules';
 import { useSession, useUser } from '../../session/session';
+
+/**
+ * Where Continue leads: a user still setting up (no widget finished yet) goes on with the setup of their first
+ * widget; anyone else to the dashboard (spec: acceptance returns to the dashboard).
+ */
+function afterTerms(ces: readonly ChatEndpointView[]): string {
+  if (ces.some(isConfigured)) return '/';
+  const first = firstChatEndpoint(ces);
+  return first ? `/setup/${first.Id}` : '/';
+}
 
 export function Legal() {
   useDocumentTitle('Terms and privacy');
@@ -18,8 +29,10 @@ export function Legal() {
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const updated = user.ActiveTOSPP !== '';
-  // Nothing to accept: the current terms were accepted already (also right after Continue).
-  if (!needsTermsAcceptance(user)) return <Navigate to="/" replace />;
+  // Where Continue leads, set before the user is reloaded (the reload itself shows the way out below).
+  const leadsTo = useRef<string | null>(null);
+  // Nothing (more) to accept: right after Continue, on to where it leads; a user who came here by hand, home.
+  if (!needsTermsAcceptance(user)) return <Navigate to={leadsTo.current ?? '/'} replace />;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -28,8 +41,8 @@ export function Legal() {
     setError(null);
     try {
       for (const document of LEGAL_DOCUMENTS) await confirmLegal(document, TERMS_VERSION);
+      leadsTo.current = afterTerms(user.ces);
       await reload();
-      await navigate('/', { replace: true });
     } catch (err) {
       setError(messageOf(err));
       setPending(false);

@@ -49,6 +49,11 @@ export function Reports({ view }: { view: ReportView }) {
             {view !== 'history' && <RangePicker value={range} onChange={setRange} today={today} />}
             <ZonePicker value={tz} onChange={setTz} />
           </div>
+          {user.account.retentionDays !== null && (
+            <p className="muted reports__retention">
+              Data goes back {user.account.retentionDays} days: older conversations are deleted (data retention, on the Account page).
+            </p>
+          )}
           {rooms.length === 0 ? (
             <p className="reports__empty">Reports appear once a widget has finished setup.</p>
           ) : view === 'overview' ? (

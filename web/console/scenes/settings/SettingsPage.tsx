@@ -14,7 +14,7 @@ import { ArrowRightIcon } from '../../components/icons';
 import { PageLoader, useDocumentTitle } from '../../components/ui';
 import { isConfigured, isSettingsTab, type SettingsTab, widgetName } from '../../lib/rules';
 import { useSession, useUser } from '../../session/session';
-import { isLocked, TAB_META, tabMeta } from './tabs';
+import { isLocked, TAB_META, tabMeta, unlockLabel } from './tabs';
 import type { SettingsChanges, SettingsTabProps } from './types';
 
 const TABS: Record<SettingsTab, ComponentType<SettingsTabProps>> = {
@@ -139,12 +139,6 @@ function WidgetSettings({ initial, tab }: { initial: ChatEndpointView; tab: Sett
     };
   }, [dirty, ask, close, navigate]);
 
-  // On a narrow screen the tab bar scrolls sideways: keep the open tab in view.
-  const tabBar = useRef<HTMLElement>(null);
-  useEffect(() => {
-    tabBar.current?.querySelector('.active')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-  }, [tab]);
-
   const Tab = TABS[tab];
   const locked = isLocked(meta, plan);
   return (
@@ -154,11 +148,20 @@ function WidgetSettings({ initial, tab }: { initial: ChatEndpointView; tab: Sett
           <h1 className="page-header__title">{meta.title}</h1>
           <p className="settings__room muted">{widgetName(ce)}</p>
         </div>
-        <nav className="settings-tabs" aria-label="Settings" ref={tabBar}>
+        <nav className="settings-tabs" aria-label="Settings">
           {TAB_META.map((m) => (
-            <NavLink key={m.tab} to={`/settings/${ce.Id}/${m.tab}`} className="settings-tabs__tab">
+            <NavLink
+              key={m.tab}
+              to={`/settings/${ce.Id}/${m.tab}`}
+              className="settings-tabs__tab"
+              aria-label={isLocked(m, plan) ? `${m.label} (needs ${unlockLabel(m)})` : undefined}
+            >
               {m.label}
-              {isLocked(m, plan) && <span className="basic-label">BASIC</span>}
+              {isLocked(m, plan) && (
+                <span className="basic-label" title={`Included from the ${unlockLabel(m)} plan`}>
+                  {unlockLabel(m)}
+                </span>
+              )}
             </NavLink>
           ))}
         </nav>

@@ -60,6 +60,10 @@ export function WidgetPreview({ settings, widgetId }: { settings: PreviewSetting
       const doc = el.contentDocument;
       const host = doc?.getElementById('host');
       if (!live || !win || !doc || !host) return;
+      // The panel tells a phone from a computer by the width of the window it runs in. In the live widget that is
+      // the visitor's page; here it would be this narrow frame, and the preview would show the phone's texts (the
+      // composer's placeholder without "and press Enter") on a computer. It asks the console's window instead.
+      win.matchMedia = (query: string) => window.matchMedia(query);
       const root = host.attachShadow({ mode: 'open' });
       const style = doc.createElement('style');
       style.textContent = FRAME_CSS;

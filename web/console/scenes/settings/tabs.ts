@@ -1,5 +1,6 @@
 /** The settings tabs (spec section 2): order in the tab bar, labels, page titles and plan gating. */
 import type { PlanFeature } from '../../../../server/shared';
+import { planUnlocking } from '../../../../server/shared/plans';
 import type { SettingsTab } from '../../lib/rules';
 
 export type TabMeta = { tab: SettingsTab; label: string; title: string; feature?: PlanFeature; featureName?: string };
@@ -21,7 +22,12 @@ export function tabMeta(tab: SettingsTab): TabMeta {
   return meta;
 }
 
-/** A gated tab whose feature the plan lacks (shown with a BASIC label, its content with the upgrade warning). */
+/** A gated tab whose feature the plan lacks (shown with the plan that unlocks it, its content with the upgrade warning). */
 export function isLocked(meta: TabMeta, plan: Partial<Record<PlanFeature, boolean>>): boolean {
   return meta.feature !== undefined && plan[meta.feature] !== true;
+}
+
+/** The badge of a locked tab: the plan that unlocks its feature ('Pro', 'Business'), never the plan the account is on. */
+export function unlockLabel(meta: TabMeta): string {
+  return (meta.feature && planUnlocking(meta.feature)) || 'Upgrade';
 }

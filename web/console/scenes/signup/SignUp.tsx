@@ -77,7 +77,7 @@ export function SignUp() {
       )}
       {queryError?.kind === 'unknown' && <Alert kind="error">{UNKNOWN_ERROR}</Alert>}
       <a className="btn btn--dark btn--block" href={teamChatSignUpHref(source)}>
-        <SlackMark /> Sign up with team chat
+        <SlackMark /> Sign up with Slack
       </a>
       <div className="divider">
         <span>or with your email</span>

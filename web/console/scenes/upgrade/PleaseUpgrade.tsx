@@ -10,6 +10,7 @@ import { ArrowRightIcon, CheckIcon } from '../../components/icons';
 import { Alert, Button, ButtonLink, useDocumentTitle } from '../../components/ui';
 import { formatCents, SWITCH_CONFIRMATION } from '../../lib/billingTexts';
 import { useSession, useUser } from '../../session/session';
+import { formatDate } from '../account/accountRules';
 
 export function PleaseUpgrade() {
   const user = useUser();
@@ -28,11 +29,13 @@ export function PleaseUpgrade() {
   const charge =
     next.price === null
       ? null
-      : account.paymentType !== 'none'
-        ? `You will be charged ${formatCents(next.price)} ${next.duration === 'yearly' ? 'a year' : 'a month'}, starting with the prorated difference today.`
-        : throughCheckout
-          ? `${formatCents(next.price)} ${next.duration === 'yearly' ? 'a year' : 'a month'}: you will add your card on the next page.`
-          : `${formatCents(next.price)} ${next.duration === 'yearly' ? 'a year' : 'a month'} once you add a card; nothing is charged during your trial.`;
+      : account.firstChargeAt
+        ? `${formatCents(next.price)} ${next.duration === 'yearly' ? 'a year' : 'a month'}, first charged to your card on ${formatDate(account.firstChargeAt)}, when your trial ends.`
+        : account.paymentType !== 'none'
+          ? `You will be charged ${formatCents(next.price)} ${next.duration === 'yearly' ? 'a year' : 'a month'}, starting with the prorated difference today.`
+          : throughCheckout
+            ? `${formatCents(next.price)} ${next.duration === 'yearly' ? 'a year' : 'a month'}: you will add your card on the next page.`
+            : `${formatCents(next.price)} ${next.duration === 'yearly' ? 'a year' : 'a month'} once you add a card; nothing is charged during your trial.`;
 
   const upgrade = () =>
     confirm.ask({

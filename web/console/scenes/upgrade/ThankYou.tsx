@@ -2,6 +2,7 @@
 import { CheckIcon } from '../../components/icons';
 import { ButtonLink, useDocumentTitle } from '../../components/ui';
 import { useUser } from '../../session/session';
+import { formatDate } from '../account/accountRules';
 
 export function ThankYou() {
   const user = useUser();
@@ -17,6 +18,9 @@ export function ThankYou() {
       <p>
         You are now on the <strong>{user.account.plan.label}</strong> plan.
       </p>
+      {user.account.firstChargeAt && (
+        <p className="muted">Your card is saved: its first charge is on {formatDate(user.account.firstChargeAt)}, when your trial ends.</p>
+      )}
       <div className="thanks__actions">
         <ButtonLink to="/">Go to the dashboard</ButtonLink>
         <ButtonLink to="/account" variant="secondary">

@@ -237,6 +237,12 @@ export function chatScreen(deps: ChatDeps) {
       }
     },
 
+    /** The automatic response below the first message at `key` (after a reload, or seen from another tab), once. */
+    autoResponse(key: number, text: string): void {
+      if (!text || log.querySelector(`[data-key="${key + 0.5}"]`)) return;
+      place(h('li', { class: 'system', role: 'status' }, text), key + 0.5);
+    },
+
     fail(clientId: string, reason: string): void {
       const item = pendingEls.get(clientId);
       const meta = item?.querySelector('.meta');

@@ -28,17 +28,27 @@ export function confirmEndOverlay(settings: VisitorSettings, onYes: () => void, 
   return overlay;
 }
 
-/** After the end: the end line, then rating and transcript as configured. */
-export function endedCard(settings: VisitorSettings, knownEmail: string | undefined, send: (frame: ClientFrame) => void): HTMLElement {
+/** After the end: the end line, then rating (a thank-you once `rated`) and transcript as configured. */
+export function endedCard(
+  settings: VisitorSettings,
+  knownEmail: string | undefined,
+  send: (frame: ClientFrame) => void,
+  rated: boolean,
+): HTMLElement {
   const card = h('li', { class: 'card' }, h('p', {}, h('b', {}, settings.conversationEndLabel || 'This chat has ended.')));
-  if (settings.showConversationRating !== false) card.append(ratingBox(settings, send));
+  if (settings.showConversationRating !== false) card.append(rated ? thanks(settings) : ratingBox(settings, send));
   if (settings.showTranscriptSendOpt !== false) card.append(transcriptBox(settings, knownEmail, send));
   return card;
 }
 
+const thanks = (settings: VisitorSettings) =>
+  h('p', { role: 'status' }, settings.conversationRatingThankYou || 'Thanks for your feedback!');
+
+/** The rating is recorded on the click; the feedback text, optional, follows with Send. */
 function ratingBox(settings: VisitorSettings, send: (frame: ClientFrame) => void): HTMLElement {
   const rating = h('div', {}, h('p', {}, settings.conversationRatingLabel || 'How would you rate this chat?'));
   const pick = (value: 'up' | 'down') => {
+    send({ t: 'rate', rating: value });
     const feedback = h('textarea', {
       class: 'field',
       rows: 3,
@@ -53,8 +63,9 @@ function ratingBox(settings: VisitorSettings, send: (frame: ClientFrame) => void
         {
           onsubmit: (event: Event) => {
             event.preventDefault();
-            send({ t: 'rate', rating: value, feedback: feedback.value.trim() || undefined });
-            clear(rating, h('p', { role: 'status' }, settings.conversationRatingThankYou || 'Thanks for your feedback!'));
+            const text = feedback.value.trim();
+            if (text) send({ t: 'rate', rating: value, feedback: text });
+            clear(rating, thanks(settings));
           },
         },
         feedback,

@@ -1,6 +1,7 @@
 /**
  * #/settings/{ceId}/integrations: one row for Slack with the bots and users added to new conversations
- * ('Bots: n | Users: n', or Disabled) and a configure link opening the bots modal (spec section 2).
+ * (in words: '1 bot and 1 teammate join each new conversation', or Disabled) and a configure link opening the bots
+ * modal (spec section 2).
  */
 import { useCallback, useEffect, useState } from 'react';
 import { type BotUserView, botsStatusText } from '../../../../../server/shared/bots';

@@ -21,6 +21,7 @@ import { ChevronDownIcon, PlusIcon } from '../../../components/icons';
 import { TrashIcon } from '../../../components/moreIcons';
 import { type GroupErrors, moveSibling, namesOf, newAnswer, parentsOf, setAction, updateNode } from './tree';
 
+/** Another room an answer can send the visitor to; `name` as the console shows it, with its # ('#support'). */
 export type RoomChoice = { uuid: string; name: string };
 
 type TreeProps = {
@@ -208,14 +209,14 @@ function AnswerNode({ node, ctx }: { node: TreeNode; ctx: NodeCtx }) {
                 onChange={(e) => onChange(setAction(tree, node.id, e.target.value))}
               >
                 {action === null && <option value="-">Then…</option>}
+                <option value="">End the questions</option>
                 <option value="new">Ask new question</option>
                 <option value="next">Ask next question</option>
                 <option value="form">Ask for e-mail</option>
                 <option value="customResponse">Show a custom response</option>
-                <option value="">End the questions</option>
                 {rooms.map((r) => (
                   <option key={r.uuid} value={r.uuid}>
-                    Chat in #{r.name}
+                    Chat in {r.name}
                   </option>
                 ))}
               </select>

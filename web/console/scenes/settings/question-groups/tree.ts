@@ -14,8 +14,9 @@ export function randomId(length: number): string {
 
 export const newNodeId = () => randomId(QUESTION_GROUP_LIMITS.nodeIdChars);
 
+/** A new answer ends the questions until the owner picks another "Then": no answer starts without one. */
 export function newAnswer(): TreeNode {
-  return { id: newNodeId(), text: '', isQ: false, children: [] };
+  return { id: newNodeId(), text: '', isQ: false, children: [], action: '' };
 }
 
 /** A question with two empty answers (how a new group and 'Ask new question' start). */

@@ -9,6 +9,10 @@ import { Alert, Button, TextField } from '../../../components/ui';
 
 export type ReplyEditing = { reply: SavedReply | null };
 
+/** What a missing required field says under it, beside its red border. */
+export const LABEL_MISSING = 'Enter a label: operators find the reply by it.';
+export const RESPONSE_MISSING = 'Enter the response: it is what the visitor receives.';
+
 export function SavedReplyDialog({
   ceId,
   editing,
@@ -83,7 +87,7 @@ function ReplyForm({
         value={label}
         maxLength={SAVED_REPLY_LIMITS.labelChars}
         onChange={(e) => setLabel(e.target.value)}
-        error={tried && labelMissing ? ' ' : null}
+        error={tried && labelMissing ? LABEL_MISSING : null}
         hint="An internal name, never shown to visitors."
         autoFocus
       />
@@ -116,8 +120,14 @@ function ReplyForm({
           value={response}
           maxLength={SAVED_REPLY_LIMITS.responseChars}
           aria-invalid={tried && responseMissing ? true : undefined}
+          aria-describedby={tried && responseMissing ? 'saved-reply-response-error' : undefined}
           onChange={(e) => setResponse(e.target.value)}
         />
+        {tried && responseMissing && (
+          <p className="field__error" id="saved-reply-response-error">
+            {RESPONSE_MISSING}
+          </p>
+        )}
         <p className="field__hint">
           <MarkdownHint /> Line breaks are kept.
         </p>

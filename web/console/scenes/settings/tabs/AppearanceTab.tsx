@@ -1,65 +1,19 @@
 /**
- * Appearance (spec sections 2, 3 Appearance, privacy and alignment, 5): one panel per group of texts, each with
- * its own Save Changes, a colour picker for the title colours, dependent fields disabled, the acceptance-text
- * rule, and the live preview of the real widget beside the form.
+ * Appearance (spec sections 2, 3 Appearance, privacy and alignment, 5): one panel per group of texts and one
+ * sticky Save Changes for the page (as Behavior), a colour picker for the title colours, dependent fields
+ * disabled, the title and acceptance-text rules shown as typed, and the live preview of the real widget beside
+ * the form.
  */
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { HexColorInput, HexColorPicker } from 'react-colorful';
 import type { ChatEndpointSettings, CollapsedMode } from '../../../../../server/shared';
+import { TITLE_MAX_CHARS, titleProblem, webAddressProblem } from '../../../../../server/shared/settings';
 import { VISITOR_SETTING_KEYS } from '../../../../../server/shared/widget-config';
-import { Check, canReadHistory, type Draft, Input, type Key, Radios, Section, Select, useDraft, YesNo } from '../form';
+import { Check, canReadHistory, Input, type Key, Radios, Section, Select, useDraft, YesNo } from '../form';
 import { SaveButton, useSaveButton } from '../saveButton';
 import type { SettingsTabProps } from '../types';
 import { type PreviewSettings, WidgetPreview } from '../WidgetPreview';
 
-const ONLINE = [
-  'titleColor',
-  'titleFontColor',
-  'onlineTitle',
-  'collapsedMode',
-  'browserSideAuthorLabel',
-  'autoResponseMessage',
-  'onlineMessagePlaceholder',
-  'noAnswerWithoutEmail',
-  'noAnswerWithEmail',
-] as const;
-const OFFLINE = [
-  'offlineTitle',
-  'offlineGreeting',
-  'offlineEmailPlaceholder',
-  'offlineMessagePlaceholder',
-  'offlineNamePlaceholder',
-  'offlineSendButton',
-  'offlineThankYouMessage',
-  'offlineEmailSubject',
-] as const;
-const CHAT_END = [
-  'showConversationEnd',
-  'conversationEndMenuLinkLabel',
-  'conversationEndConfirmationQuestion',
-  'conversationEndLabel',
-  'showConversationRating',
-  'conversationRatingLabel',
-  'conversationRatingThankYou',
-  'conversationRatingPlaceholder',
-  'clearMessagesOnEnd',
-  'showTranscriptSendOpt',
-  'conversationEndTranscriptPlaceholder',
-  'conversationTranscriptSentThankYou',
-] as const;
-const SCREENSHOTS = ['requestScreenshotText', 'requestScreenshotAllowLabel', 'requestScreenshotDeclineLabel'] as const;
-const INFO = ['requireInfoGreeting', 'requireInfoSubmitBtn'] as const;
-const LABELS = ['defaultCancelBtnLabel', 'defaultSendBtnLabel', 'showSendBtnOnDesktop', 'defaultYesBtnLabel', 'defaultNoBtnLabel'] as const;
-const PRIVACY = [
-  'collectVisitorMetaData',
-  'displayPrivacyPolicy',
-  'privacyPolicyLinkText',
-  'privacyPolicyLinkURL',
-  'requireAcceptance',
-  'defaultAcceptBtnLabel',
-  'acceptanceText',
-] as const;
-const ALIGNMENT = ['widgetAlignment'] as const;
 /** Everything the preview shows, plus the one text it does not (the subject of the owner's e-mail). */
 const ALL_KEYS: readonly Key[] = [...new Set<Key>([...VISITOR_SETTING_KEYS, 'offlineEmailSubject'])];
 
@@ -86,22 +40,42 @@ export default function AppearanceTab({ ce, save, setDirty }: SettingsTabProps) 
   const text = (field: TextKey, label: string, extra: { disabled?: boolean; multiline?: boolean; hint?: ReactNode } = {}) => (
     <Input label={label} value={String(v[field])} onChange={(t) => set(field, t)} {...extra} />
   );
+  const title = (field: 'onlineTitle' | 'offlineTitle', error: string | null) => (
+    <Input
+      label="Title"
+      value={v[field]}
+      maxLength={TITLE_MAX_CHARS}
+      error={error}
+      hint={`Up to ${TITLE_MAX_CHARS} characters, the most the widget's header shows.`}
+      onChange={(t) => set(field, t)}
+    />
+  );
   const endOff = !v.showConversationEnd;
   const history = canReadHistory(ce);
   const acceptanceError = v.requireAcceptance && v.acceptanceText.trim().length < 3 ? ACCEPTANCE_MESSAGE : null;
+  const onlineTitleError = titleProblem(v.onlineTitle);
+  const offlineTitleError = titleProblem(v.offlineTitle);
+  const policyUrlError = webAddressProblem(v.privacyPolicyLinkURL);
+  const blocked = acceptanceError !== null || onlineTitleError !== null || offlineTitleError !== null || policyUrlError !== null;
+  const button = useSaveButton();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (blocked || !draft.dirty) return;
+    await button.run(() => save(draft.changes));
+  };
   const preview = {} as Record<string, unknown>;
   for (const k of VISITOR_SETTING_KEYS) preview[k] = v[k];
 
   return (
     <div className="appearance">
-      <div className="appearance__form">
-        <Panel title="Online mode" keys={ONLINE} draft={draft} save={save} id="save-online">
+      <form className="appearance__form" onSubmit={submit} noValidate>
+        <Section title="Online mode">
           <div className="settings-grid">
             <ColorField label="Title colour" value={v.titleColor} onChange={(c) => set('titleColor', c)} />
             <ColorField label="Title text colour" value={v.titleFontColor} onChange={(c) => set('titleFontColor', c)} />
           </div>
           <div className="settings-grid">
-            {text('onlineTitle', 'Title')}
+            {title('onlineTitle', onlineTitleError)}
             <Select
               label="Collapsed widget"
               value={v.collapsedMode}
@@ -115,11 +89,11 @@ export default function AppearanceTab({ ce, save, setDirty }: SettingsTabProps) 
           {text('autoResponseMessage', 'Automatic first answer', { multiline: true })}
           {text('noAnswerWithoutEmail', 'No answer yet (visitor gave no e-mail)', { multiline: true })}
           {text('noAnswerWithEmail', 'No answer yet (visitor gave an e-mail)', { multiline: true })}
-        </Panel>
+        </Section>
 
-        <Panel title="Offline mode" keys={OFFLINE} draft={draft} save={save} id="save-offline">
+        <Section title="Offline mode">
           <div className="settings-grid">
-            {text('offlineTitle', 'Title')}
+            {title('offlineTitle', offlineTitleError)}
             {text('offlineSendButton', 'Send button')}
             {text('offlineNamePlaceholder', 'Name placeholder')}
             {text('offlineEmailPlaceholder', 'E-mail placeholder')}
@@ -128,9 +102,9 @@ export default function AppearanceTab({ ce, save, setDirty }: SettingsTabProps) 
           </div>
           {text('offlineGreeting', 'Greeting', { multiline: true })}
           {text('offlineThankYouMessage', 'Thank-you message', { multiline: true })}
-        </Panel>
+        </Section>
 
-        <Panel title="Chat End" keys={CHAT_END} draft={draft} save={save} id="save-chat-end">
+        <Section title="Chat End">
           <Check label="Visitors can end the chat" checked={v.showConversationEnd} onChange={(c) => set('showConversationEnd', c)} />
           <div className="settings-grid">
             {text('conversationEndMenuLinkLabel', 'Menu link', { disabled: endOff })}
@@ -169,22 +143,22 @@ export default function AppearanceTab({ ce, save, setDirty }: SettingsTabProps) 
               disabled: endOff || !history || !v.showTranscriptSendOpt,
             })}
           </div>
-        </Panel>
+        </Section>
 
-        <Panel title="Screenshots" keys={SCREENSHOTS} draft={draft} save={save} id="save-screenshots">
+        <Section title="Screenshots">
           {text('requestScreenshotText', 'Request text', { multiline: true })}
           <div className="settings-grid">
             {text('requestScreenshotAllowLabel', 'Allow button')}
             {text('requestScreenshotDeclineLabel', 'Decline button')}
           </div>
-        </Panel>
+        </Section>
 
-        <Panel title="Info prompt" keys={INFO} draft={draft} save={save} id="save-info">
+        <Section title="Info prompt">
           {text('requireInfoGreeting', 'Greeting', { multiline: true })}
           {text('requireInfoSubmitBtn', 'Submit button')}
-        </Panel>
+        </Section>
 
-        <Panel title="Generic button labels" keys={LABELS} draft={draft} save={save} id="save-labels">
+        <Section title="Generic button labels">
           <div className="settings-grid">
             {text('defaultSendBtnLabel', 'Send')}
             {text('defaultCancelBtnLabel', 'Cancel')}
@@ -196,9 +170,9 @@ export default function AppearanceTab({ ce, save, setDirty }: SettingsTabProps) 
             checked={v.showSendBtnOnDesktop}
             onChange={(c) => set('showSendBtnOnDesktop', c)}
           />
-        </Panel>
+        </Section>
 
-        <Panel title="Privacy" keys={PRIVACY} draft={draft} save={save} id="save-privacy" blocked={acceptanceError !== null}>
+        <Section title="Privacy">
           <div className="privacy">
             <div className="privacy__fields">
               <YesNo
@@ -228,6 +202,7 @@ export default function AppearanceTab({ ce, save, setDirty }: SettingsTabProps) 
                 type="url"
                 placeholder="https://"
                 value={v.privacyPolicyLinkURL}
+                error={policyUrlError}
                 disabled={!v.displayPrivacyPolicy}
                 onChange={(t) => set('privacyPolicyLinkURL', t)}
                 onFocus={() => setSpot('link')}
@@ -261,9 +236,9 @@ export default function AppearanceTab({ ce, save, setDirty }: SettingsTabProps) 
             </div>
             <PrivacySample spot={spot} />
           </div>
-        </Panel>
+        </Section>
 
-        <Panel title="Alignment" keys={ALIGNMENT} draft={draft} save={save} id="save-alignment">
+        <Section title="Alignment">
           <Radios
             legend="Where the widget sits"
             name="alignment"
@@ -274,52 +249,18 @@ export default function AppearanceTab({ ce, save, setDirty }: SettingsTabProps) 
             ]}
             onChange={(a) => set('widgetAlignment', a)}
           />
-        </Panel>
+        </Section>
 
         <p className="muted appearance__css">
           Need more? Every part of the widget can be restyled with your own CSS: see <a href="/docs">the customization docs</a>.
         </p>
-      </div>
+        <div className="settings-actions">
+          <SaveButton id="save-appearance" state={button.state} disabled={blocked || (!draft.dirty && button.state === 'idle')} />
+          {draft.dirty && <span className="muted">{blocked ? 'Fix the fields marked above to save' : 'Unsaved changes'}</span>}
+        </div>
+      </form>
       <WidgetPreview settings={preview as PreviewSettings} widgetId={ce.Uuid} />
     </div>
-  );
-}
-
-/** A panel of the form with its own Save Changes, saving only its fields. */
-function Panel<K extends Key>({
-  title,
-  keys,
-  draft,
-  save,
-  id,
-  blocked,
-  children,
-}: {
-  title: string;
-  keys: readonly K[];
-  draft: Draft<Key>;
-  save: SettingsTabProps['save'];
-  id: string;
-  blocked?: boolean;
-  children: ReactNode;
-}) {
-  const button = useSaveButton();
-  const changes = Object.fromEntries(Object.entries(draft.changes).filter(([k]) => (keys as readonly string[]).includes(k)));
-  const dirty = Object.keys(changes).length > 0;
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (blocked || !dirty) return;
-    await button.run(() => save(changes));
-  };
-  return (
-    <form onSubmit={submit} noValidate>
-      <Section title={title}>
-        {children}
-        <div className="panel-actions">
-          <SaveButton id={id} state={button.state} disabled={blocked || (!dirty && button.state === 'idle')} />
-        </div>
-      </Section>
-    </form>
   );
 }
 

@@ -11,6 +11,7 @@ import {
   type AvatarSetting,
   avatarSettingOf,
   DEFAULT_CONCURRENT_LIMIT,
+  emailAddressProblem,
   INACTIVE_GRACE_MINS,
   INVALID_FILTER,
   invalidCountries,
@@ -20,6 +21,7 @@ import {
   RESPONSE_REMINDER_FREQS,
   TEAM_AVATAR_MAX_BYTES,
   usesTeamAvatar,
+  webAddressProblem,
 } from '../../../../../server/shared/settings';
 import { messageOf } from '../../../api';
 import { removeTeamAvatar, toggleWidget, uploadTeamAvatar } from '../../../api/settings';
@@ -100,7 +102,21 @@ export default function BehaviorTab({ ce, save, replaceCe, setDirty, showError, 
   const limited = v.maxConcurrentConvos > 0 || limitInput === '';
   const history = canReadHistory(ce);
   const avatar = avatarSettingOf(v);
-  const invalid = filterErrors.length > 0 || allowErrors.length > 0 || denyErrors.length > 0 || limitInput.trim() === '';
+  // Web addresses and the e-mail address are checked as typed, by the rules the API applies.
+  const addressErrors = {
+    offlineMessageWebhookURL: webAddressProblem(v.offlineMessageWebhookURL),
+    webhookUrl: webAddressProblem(v.webhookUrl),
+    newConversationWebhookURL: webAddressProblem(v.newConversationWebhookURL),
+    noAnswerWebhookUrl: webAddressProblem(v.noAnswerWebhookUrl),
+    feedbackWebhookUrl: webAddressProblem(v.feedbackWebhookUrl),
+    transcriptRecipient: emailAddressProblem(v.transcriptRecipient),
+  };
+  const invalid =
+    filterErrors.length > 0 ||
+    allowErrors.length > 0 ||
+    denyErrors.length > 0 ||
+    limitInput.trim() === '' ||
+    Object.values(addressErrors).some((e) => e !== null);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -189,6 +205,7 @@ export default function BehaviorTab({ ce, save, replaceCe, setDirty, showError, 
           type="url"
           placeholder="https://"
           value={v.offlineMessageWebhookURL}
+          error={addressErrors.offlineMessageWebhookURL}
           onChange={(t) => draft.set('offlineMessageWebhookURL', t)}
         />
       </Section>
@@ -370,6 +387,7 @@ export default function BehaviorTab({ ce, save, replaceCe, setDirty, showError, 
               type="email"
               placeholder="team@example.com"
               value={v.transcriptRecipient}
+              error={addressErrors.transcriptRecipient}
               disabled={!history || !v.emailOnArchive}
               onChange={(t) => draft.set('transcriptRecipient', t)}
             />
@@ -386,6 +404,7 @@ export default function BehaviorTab({ ce, save, replaceCe, setDirty, showError, 
               type="url"
               placeholder="https://"
               value={v.webhookUrl}
+              error={addressErrors.webhookUrl}
               disabled={!history}
               onChange={(t) => draft.set('webhookUrl', t)}
             />
@@ -395,6 +414,7 @@ export default function BehaviorTab({ ce, save, replaceCe, setDirty, showError, 
             type="url"
             placeholder="https://"
             value={v.newConversationWebhookURL}
+            error={addressErrors.newConversationWebhookURL}
             onChange={(t) => draft.set('newConversationWebhookURL', t)}
           />
           <Input
@@ -402,6 +422,7 @@ export default function BehaviorTab({ ce, save, replaceCe, setDirty, showError, 
             type="url"
             placeholder="https://"
             value={v.noAnswerWebhookUrl}
+            error={addressErrors.noAnswerWebhookUrl}
             onChange={(t) => draft.set('noAnswerWebhookUrl', t)}
           />
           <Input
@@ -409,6 +430,7 @@ export default function BehaviorTab({ ce, save, replaceCe, setDirty, showError, 
             type="url"
             placeholder="https://"
             value={v.feedbackWebhookUrl}
+            error={addressErrors.feedbackWebhookUrl}
             onChange={(t) => draft.set('feedbackWebhookUrl', t)}
           />
           <Input label="Segment write key" value={v.segmentWriteKey} onChange={(t) => draft.set('segmentWriteKey', t)} />
@@ -433,7 +455,7 @@ export default function BehaviorTab({ ce, save, replaceCe, setDirty, showError, 
 
       <div className="settings-actions">
         <SaveButton state={button.state} disabled={invalid || (!draft.dirty && button.state === 'idle')} />
-        {draft.dirty && <span className="muted">Unsaved changes</span>}
+        {draft.dirty && <span className="muted">{invalid ? 'Fix the fields marked above to save' : 'Unsaved changes'}</span>}
       </div>
     </form>
   );

@@ -4,7 +4,7 @@
  */
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import type { OperatingHour } from '../../../../../server/shared';
-import { formatHhmm, HOUR_STEP_MINUTES, TIME_CHOICES } from '../../../../../server/shared/settings';
+import { formatHhmm, HOUR_STEP_MINUTES, hoursOverlapAt, TIME_CHOICES } from '../../../../../server/shared/settings';
 import { PlusIcon } from '../../../components/icons';
 import { TrashIcon } from '../../../components/moreIcons';
 import { browserTimeZone, Check, Select, timeZones } from '../form';
@@ -80,6 +80,8 @@ export default function OperatingHoursTab({ ce, save, setDirty }: SettingsTabPro
     operatingHours: hoursOf(weekOf(ce.operatingHours), ce.Id),
   });
   const dirty = editing && JSON.stringify(changes) !== saved;
+  // Two pairs of one day that overlap are refused by the server too; say so here, before saving.
+  const overlap = hoursOverlapAt(changes.operatingHours);
   useEffect(() => setDirty(dirty), [dirty, setDirty]);
 
   const edit = (weekday: number, pairs: Pair[]) => {
@@ -99,6 +101,7 @@ export default function OperatingHoursTab({ ce, save, setDirty }: SettingsTabPro
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (overlap) return;
     await button.run(() => save(changes));
   };
 
@@ -201,6 +204,11 @@ export default function OperatingHoursTab({ ce, save, setDirty }: SettingsTabPro
                         </button>
                       </div>
                     ))}
+                    {overlap?.weekday === weekday && (
+                      <p className="field__error" role="alert">
+                        {overlap.message}
+                      </p>
+                    )}
                   </td>
                   <td className="hours-table__actions">
                     <button
@@ -224,7 +232,7 @@ export default function OperatingHoursTab({ ce, save, setDirty }: SettingsTabPro
         </table>
         <p className="field__hint">Changes take effect at once; after that the widget turns on and off at each scheduled time.</p>
         <div className="panel-actions">
-          <SaveButton id="save-op-hours" state={button.state} disabled={!dirty && button.state === 'idle'} />
+          <SaveButton id="save-op-hours" state={button.state} disabled={overlap !== null || (!dirty && button.state === 'idle')} />
         </div>
       </section>
       <SlackNote />

@@ -1,0 +1,78 @@
+/**
+ * Data retention on the Account screen (browser): an admin turns it on with a worded error for an out-of-range
+ * period, saves it, and the Reports screen says how far back its data goes; a phone shows the same section.
+ */
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import { TERMS_VERSION } from '../../server/shared/constants';
+import { planStripeId } from '../../server/shared/plans';
+import { RETENTION_MESSAGES } from '../../server/shared/retention';
+import { uniqueEmail } from '../factories';
+import { useServer } from '../helpers/app';
+import { screenshotPath, useBrowser } from '../helpers/browser';
+
+describe('Data retention (browser)', function () {
+  this.timeout(120_000);
+  const server = useServer();
+
+  async function signedInAdmin(page: Page): Promise<{ accountId: string }> {
+    const email = uniqueEmail('admin');
+    const res = await fetch(`${server.url}/v1/p/users`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email, password: 'correct horse battery' }),
+    });
+    const { token } = (await res.json()) as { token: string };
+    for (const doc of ['terms', 'privacy-policy']) {
+      await fetch(`${server.url}/v1/users/legal_confirmation/${doc}/${TERMS_VERSION}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}` },
+      });
+    }
+    await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
+    const me = (await (await fetch(`${server.url}/v1/users/current`, { headers: { Authorization: `Bearer ${token}` } })).json()) as {
+      accountId: string;
+    };
+    return me;
+  }
+
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
+    describe(`at ${viewport.width}×${viewport.height}`, () => {
+      const browser = useBrowser({ viewport });
+
+      it('turns retention on with a checked period and the reports say how far back data goes', async function () {
+        const { page } = browser;
+        const { accountId } = await signedInAdmin(page);
+        // Reports need a plan that has them.
+        await server.models.Account.updateOne({ _id: accountId }, { $set: { planStripeId: planStripeId('business', 'monthly') } });
+        await page.goto(`${server.url}/app/#/account`);
+        const section = page.getByRole('region', { name: 'Data retention' });
+        await section.getByLabel('Delete old conversations').check();
+        const days = section.getByLabel('Keep conversations for (days)');
+        await days.fill('10');
+        await section.getByRole('button', { name: 'Save data retention' }).click();
+        await section.getByText(RETENTION_MESSAGES.range).waitFor();
+        expect((await server.models.Account.findById(accountId))?.retentionDays).to.equal(null);
+        await days.fill('90');
+        await section.getByRole('button', { name: 'Save data retention' }).click();
+        await section.getByRole('button', { name: 'Saved' }).waitFor();
+        expect((await server.models.Account.findById(accountId))?.retentionDays).to.equal(90);
+        await section.scrollIntoViewIfNeeded();
+        await page.screenshot({ path: screenshotPath(`${this.test?.fullTitle()} account`) });
+
+        await page.goto(`${server.url}/app/#/reports/overview`);
+        await page.getByText('Data goes back 90 days: older conversations are deleted (data retention, on the Account page).').waitFor();
+        await page.screenshot({ path: screenshotPath(`${this.test?.fullTitle()} reports`) });
+
+        await page.goto(`${server.url}/app/#/account`);
+        await section.getByLabel('Delete old conversations').uncheck();
+        await section.getByRole('button', { name: 'Save data retention' }).click();
+        await section.getByRole('button', { name: 'Saved' }).waitFor();
+        expect((await server.models.Account.findById(accountId))?.retentionDays).to.equal(null);
+      });
+    });
+  }
+});
