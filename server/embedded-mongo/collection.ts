@@ -168,17 +168,25 @@ export class Collection {
     if (canonicalKey(newDoc._id) !== idKey) {
       throw new CommandError(ErrorCodes.ImmutableField, "Performing an update on the path '_id' would modify the immutable field '_id'");
     }
-    const computed = this.check(newDoc, idKey, true);
-    const unchanged = new Set<Index>();
-    for (const index of this.indexes.values()) {
-      const before = index.entriesFor(oldDoc);
-      const after = computed.get(index) ?? [];
-      // Most updates leave the indexed fields alone: keep their keys (and the ordered views) untouched.
-      if (before.length === after.length && before.every((e, i) => e.key === after[i].key)) unchanged.add(index);
-      else index.remove(idKey, before);
+    // Most updates leave the indexed fields alone: an index whose fields hold the same values keeps its keys (and its
+    // ordered view) untouched, without working them out (a multikey field's array would cost a key per element).
+    const changed = [...this.indexes.values()].filter((index) => !index.sameFields(oldDoc, newDoc));
+    // An array of plain values that only changed itself (words added to a list) is answered by the elements that
+    // came and went; any other change by all of the document's keys.
+    const grown = new Map(changed.map((index) => [index, index.elementChanges(oldDoc, newDoc)] as const));
+    const computed = new Map<Index, IndexEntry[]>();
+    for (const index of changed) {
+      const entries = grown.get(index)?.added ?? index.entriesFor(newDoc);
+      index.checkUnique(this.ns, newDoc, idKey, entries);
+      computed.set(index, entries);
     }
+    const before = new Map(changed.map((index) => [index, grown.get(index)?.gone ?? index.entriesFor(oldDoc)] as const));
     this.docs.set(idKey, newDoc);
-    for (const [index, entries] of computed) if (!unchanged.has(index)) index.add(idKey, entries);
+    for (const [index, entries] of computed) {
+      const diff = grown.get(index);
+      if (diff) index.applyElementChanges(idKey, diff);
+      else index.update(idKey, before.get(index) ?? [], entries);
+    }
   }
 
   remove(doc: Document): void {

@@ -94,16 +94,23 @@ export class Index {
     this.ordered = null;
     const perField = this.fields.map((f) => leafValues(doc, f));
     if (this.sparse && perField.every((vals) => vals.every((v) => v === undefined))) return [];
-    let combos: unknown[][] = [[]];
+    // Each value's canonical key is worked out once, not once per combination (an array of n elements beside other
+    // fields makes n combinations); a combination's key is its parts joined as Index.keyOf joins them.
+    const single = this.fields.length === 1;
+    let combos: { values: unknown[]; key: string }[] = [{ values: [], key: '' }];
     for (const vals of perField) {
-      const next: unknown[][] = [];
-      for (const combo of combos) for (const v of vals) next.push([...combo, v === undefined ? null : v]);
+      const encoded = vals.map((raw) => {
+        const v = raw === undefined ? null : raw;
+        const k = canonicalKey(v);
+        return { v, part: single ? k : k.length + ':' + k };
+      });
+      const next: { values: unknown[]; key: string }[] = [];
+      for (const combo of combos) for (const e of encoded) next.push({ values: [...combo.values, e.v], key: combo.key + e.part });
       combos = next;
     }
     const seen = new Set<string>();
     const out: IndexEntry[] = [];
-    for (const values of combos) {
-      const key = Index.keyOf(values);
+    for (const { values, key } of combos) {
       if (seen.has(key)) continue;
       seen.add(key);
       out.push({ key, values });
@@ -179,6 +186,112 @@ export class Index {
     });
   }
 
+  /** Whether two versions of a document hold the same values on every field of this index (and its filter's). */
+  sameFields(a: Document, b: Document): boolean {
+    if (this.partial) return false;
+    for (const parts of this.paths) {
+      let x: unknown = a;
+      let y: unknown = b;
+      for (const part of parts) {
+        x = x !== null && typeof x === 'object' && !Array.isArray(x) ? (x as Document)[part] : Array.isArray(x) ? x : undefined;
+        y = y !== null && typeof y === 'object' && !Array.isArray(y) ? (y as Document)[part] : Array.isArray(y) ? y : undefined;
+        if (Array.isArray(x) || Array.isArray(y)) break;
+      }
+      if (!sameValue(x, y)) return false;
+    }
+    return true;
+  }
+
+  /**
+   * When the only difference between two versions of a document on this index is one top-level array of strings,
+   * numbers or booleans (the other fields equal scalars, no filter): the keys of the elements that went and came,
+   * worked out from those elements alone. undefined otherwise (the caller compares all keys).
+   */
+  elementChanges(a: Document, b: Document): ElementChanges | undefined {
+    if (this.partial || this.sparse) return undefined;
+    let at = -1;
+    for (let i = 0; i < this.paths.length; i++) {
+      const parts = this.paths[i];
+      if (parts.length !== 1) return undefined;
+      const x = a[parts[0]];
+      const y = b[parts[0]];
+      if (Array.isArray(x) || Array.isArray(y)) {
+        if (at >= 0 || !Array.isArray(x) || !Array.isArray(y) || x.length === 0 || y.length === 0) return undefined;
+        if (![...x, ...y].every((v) => typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && !Number.isNaN(v)))) {
+          return undefined;
+        }
+        at = i;
+      } else if ((x !== null && typeof x === 'object' && !isScalarObject(x)) || !sameValue(x, y)) return undefined;
+    }
+    if (at < 0) return undefined;
+    const field = this.paths[at][0];
+    const was = new Set((a[field] as unknown[]).map(canonicalKey));
+    const is = new Set((b[field] as unknown[]).map(canonicalKey));
+    const entry = (v: unknown): IndexEntry => {
+      const values = this.paths.map((parts, i) => (i === at ? v : (b[parts[0]] ?? null)));
+      return { key: Index.keyOf(values), values };
+    };
+    const distinct = (list: unknown[], keep: (k: string) => boolean) => {
+      const seen = new Set<string>();
+      return list.filter((v) => {
+        const k = canonicalKey(v);
+        if (seen.has(k) || !keep(k)) return false;
+        seen.add(k);
+        return true;
+      });
+    };
+    return {
+      at,
+      gone: distinct(a[field] as unknown[], (k) => !is.has(k)).map(entry),
+      added: distinct(b[field] as unknown[], (k) => !was.has(k)).map(entry),
+    };
+  }
+
+  /** Applies elementChanges: the went and came keys, and the leading-field keys that hold the array's position. */
+  applyElementChanges(idKey: string, { at, gone, added }: ElementChanges): void {
+    this.multikey = true;
+    this.ordered = null;
+    for (const entry of gone) removeFrom(this.entries, entry.key, idKey);
+    for (const entry of added) addTo(this.entries, entry.key, idKey);
+    // Prefixes shorter than the array's position hold equal scalars: unchanged. Longer ones carry the element.
+    this.prefixes.forEach((map, i) => {
+      if (i < at) return;
+      for (const entry of gone) removeFrom(map, Index.keyOf(entry.values.slice(0, i + 1)), idKey);
+      for (const entry of added) addTo(map, Index.keyOf(entry.values.slice(0, i + 1)), idKey);
+    });
+  }
+
+  /**
+   * Replaces a document's keys `before` by `after`, touching only the keys (and leading-field keys) that differ: a
+   * multikey field that gained a few elements adds those few keys.
+   */
+  update(idKey: string, before: IndexEntry[], after: IndexEntry[]): void {
+    const afterKeys = new Set(after.map((e) => e.key));
+    const beforeKeys = new Set(before.map((e) => e.key));
+    const gone = before.filter((e) => !afterKeys.has(e.key));
+    const added = after.filter((e) => !beforeKeys.has(e.key));
+    if (gone.length === 0 && added.length === 0) return;
+    for (const entry of gone) removeFrom(this.entries, entry.key, idKey);
+    for (const entry of added) addTo(this.entries, entry.key, idKey);
+    if (this.ordered) {
+      for (const entry of gone) {
+        const at = this.firstAtOrAfter({ values: entry.values, id: idKey });
+        if (at < this.ordered.length && this.ordered[at].id === idKey) this.ordered.splice(at, 1);
+      }
+      for (const entry of added) {
+        const item = { values: entry.values, id: idKey };
+        this.ordered.splice(this.firstAtOrAfter(item), 0, item);
+      }
+    }
+    this.prefixes.forEach((map, i) => {
+      const prefixKeys = (entries: IndexEntry[]) => new Set(entries.map((e) => Index.keyOf(e.values.slice(0, i + 1))));
+      const was = prefixKeys(before);
+      const is = prefixKeys(after);
+      for (const k of was) if (!is.has(k)) removeFrom(map, k, idKey);
+      for (const k of is) if (!was.has(k)) addTo(map, k, idKey);
+    });
+  }
+
   /** Builds the ordered view from the collection's documents unless it is already kept. */
   ensureOrdered(docs: Iterable<[string, Document]>): void {
     if (this.ordered) return;
@@ -247,6 +360,26 @@ export class Index {
     this.entries.clear();
     for (const map of this.prefixes) map.clear();
   }
+}
+
+/** What elementChanges answers: the array field's position in the index, and the keys of its elements gone and come. */
+export interface ElementChanges {
+  at: number;
+  gone: IndexEntry[];
+  added: IndexEntry[];
+}
+
+/** Values an index keys as one scalar although they are objects (dates, ids, binaries). */
+function isScalarObject(v: object): boolean {
+  return !Array.isArray(v) && Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null;
+}
+
+/** Equal values as an index keys them: elementwise for arrays (no key strings built for the common, equal case). */
+function sameValue(x: unknown, y: unknown): boolean {
+  if (x === y) return true;
+  if (Array.isArray(x) && Array.isArray(y)) return x.length === y.length && x.every((v, i) => sameValue(v, y[i]));
+  if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false;
+  return canonicalKey(x) === canonicalKey(y);
 }
 
 /** The first position of a sorted array where `before` turns false (binary search). */

@@ -83,6 +83,30 @@ describe('embedded MongoDB index planner', () => {
     expect(found.exact).to.equal(false);
   });
 
+  it('keeps a multikey index in step when an array gains and loses elements, by the elements that changed', () => {
+    const local = new Collection('planner', 'words', {});
+    local.addIndex({ name: 'g_1_words_1_at_-1', key: { g: 1, words: 1, at: -1 } });
+    const doc = { _id: 'a', g: 1, words: ['x', 'y'], at: new Date(1) };
+    local.insert(doc);
+    local.insert({ _id: 'b', g: 1, words: ['y'], at: new Date(2) });
+    const grown = { ...doc, words: ['x', 'y', 'z', 'z'] };
+    local.replace(doc, grown);
+    const ids = (filter: Document) => [...local.candidates(filter).docs].map((d) => d._id).sort();
+    expect(ids({ g: 1, words: 'z' })).to.deep.equal(['a']);
+    expect(ids({ g: 1, words: 'y' })).to.deep.equal(['a', 'b']);
+    const shrunk = { ...grown, words: ['z'] };
+    local.replace(grown, shrunk);
+    expect(ids({ g: 1, words: 'x' })).to.deep.equal([]);
+    expect(ids({ g: 1, words: 'y' })).to.deep.equal(['b']);
+    expect(ids({ g: 1, words: 'z' })).to.deep.equal(['a']);
+    expect(ids({ g: 1 })).to.deep.equal(['a', 'b']);
+    // A change of another field of the index moves every key of the document.
+    local.replace(shrunk, { ...shrunk, g: 2, words: ['z', 'w'] });
+    expect(ids({ g: 1, words: 'z' })).to.deep.equal([]);
+    expect(ids({ g: 2, words: 'w' })).to.deep.equal(['a']);
+    expect(ids({ g: 1 })).to.deep.equal(['b']);
+  });
+
   it('scans, and re-checks every document, when no index covers the filter', () => {
     const scan = coll.candidates({ name: 'x' });
     expect(scan.size).to.equal(1000);
