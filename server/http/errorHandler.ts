@@ -1,10 +1,9 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import mongoose from 'mongoose';
 import { AppError, asCodedError, MissingScopeError, NotFoundError } from '../errors';
+import type { Logger } from '../logger';
 import type { ApiErrorBody } from '../shared/auth';
 import { ERROR_CODES } from '../shared/constants';
-
-export type Logger = Pick<Console, 'info' | 'warn' | 'error'>;
 
 /** Errors thrown by the body parser carry a `type` and a 4xx status: they are the client's fault. */
 function bodyParserMessage(error: unknown): string | undefined {
@@ -35,9 +34,13 @@ function widgetCodes(error: unknown, body: ApiErrorBody): ApiErrorBody {
   return body;
 }
 
-/** The one place errors become responses: `{ Message, Error }`, and never a leak of internals. */
+/**
+ * The one place errors become responses: `{ Message, Error }`, and never a leak of internals. Logged on the
+ * request's own logger (its request id and the ids it knows) when pino-http gave it one.
+ */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
+    const log: Logger = (req as { log?: Logger }).log ?? logger;
     if (res.headersSent) {
       next(error);
       return;
@@ -48,7 +51,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (error instanceof AppError) {
       status = error.status;
       body = { Message: error.message, Error: error.code, ...(error instanceof MissingScopeError ? error.body : {}) };
-      if (error.isReportable) logger.error(error);
+      if (error.isReportable) log.error({ err: error }, error.message);
     } else if (error instanceof mongoose.Error.ValidationError || error instanceof mongoose.Error.CastError) {
       // A value a route's schema let through but the model refuses: still the input's fault, never a 500.
       status = 400;
@@ -62,7 +65,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       const coded = asCodedError(error);
       status = coded.status;
       body = { Message: coded.message, Error: coded.code };
-      logger.error(`${req.method} ${req.originalUrl} failed:`, error instanceof Error ? error.stack : error);
+      log.error({ err: error }, `${req.method} ${req.path} failed`);
     }
     res.status(status).json(req.originalUrl.startsWith('/widget/') ? widgetCodes(error, body) : body);
   };

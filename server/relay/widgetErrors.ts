@@ -1,12 +1,13 @@
 import { WidgetRefusal } from '../errors';
+import type { Logger } from '../logger';
 import type { WidgetErrorCode } from '../shared/widget-protocol';
 
 /**
  * What a widget's `error` frame says for a failed frame: a refusal as it is (its code picks the widget's message),
  * anything else logged and answered with a generic retry that leaks nothing.
  */
-export function widgetErrorOf(error: unknown, logger: Pick<Console, 'error'>): { code: WidgetErrorCode; message: string } {
+export function widgetErrorOf(error: unknown, logger: Pick<Logger, 'error'>): { code: WidgetErrorCode; message: string } {
   if (error instanceof WidgetRefusal) return { code: error.code, message: error.message };
-  logger.error('relay: frame failed', error);
+  logger.error({ err: error }, 'relay: frame failed');
   return { code: 'bad_frame', message: 'Something went wrong; please try again.' };
 }

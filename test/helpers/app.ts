@@ -78,7 +78,6 @@ export async function startTestServer(
   const parley = await startParley(config, {
     host: '127.0.0.1',
     dbName,
-    logger: console,
     stripeSandbox: { retryDelaysMs: [100, 500, 2000] },
     clock: options.clock,
   });

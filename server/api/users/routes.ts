@@ -15,6 +15,7 @@ import type { Config } from '../../config';
 import { authOf, requireAuth } from '../../http/auth';
 import type { RateLimiters } from '../../http/rateLimits';
 import { type Validated, validate } from '../../http/validate';
+import type { Logger } from '../../logger';
 import type { Mailer } from '../../mail';
 import type { Models } from '../../models';
 import type { TokenResponse } from '../../shared/auth';
@@ -39,8 +40,8 @@ export type ApiDeps = {
   limiters: RateLimiters;
   /** Told of every write of a widget's saved replies (the relay keeps the automatic ones in memory). */
   autoReplies: SavedRepliesWritten;
-  /** For work that outlives its request (GDPR exports); console by default. */
-  logger?: Pick<Console, 'error'>;
+  /** For work that outlives its request (GDPR exports). */
+  logger: Pick<Logger, 'error'>;
 };
 
 export function usersRouter({ config, models, mailer, billing, limiters }: ApiDeps): Router {
