@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type express from 'express';
 import mongoose, { type Connection } from 'mongoose';
+import type { DestinationStream } from 'pino';
 import { type Billing, createBilling, createStripeClient } from './billing';
 import { type StripeSandboxTuning, startStripeSandbox } from './billing/sandbox';
 import { forgetPlaintextApiKeys } from './commands/apiKeys';
@@ -73,8 +74,10 @@ export type StartOptions = {
   host?: string;
   /** Database name; by default the one in MONGODB_URI, else 'parley'. */
   dbName?: string;
-  /** Where Parley logs; by default JSON lines on standard output at config.logLevel, secrets blanked. */
+  /** Where Parley logs; by default JSON lines at config.logLevel, secrets blanked, to `logDestination`. */
   logger?: Logger;
+  /** Where the default logger writes; standard output by default (tests read a run's whole log). */
+  logDestination?: DestinationStream;
   consoleDir?: string;
   /** Timings of the in-process Stripe sandbox (tests shorten webhook retries). */
   stripeSandbox?: StripeSandboxTuning;
@@ -90,7 +93,8 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     for (const cleanup of cleanups.reverse()) await cleanup();
     cleanups.length = 0;
   };
-  const logger = options.logger ?? createLogger({ level: config.logLevel, secrets: configuredSecrets(config) });
+  const logger =
+    options.logger ?? createLogger({ level: config.logLevel, secrets: configuredSecrets(config), destination: options.logDestination });
   // A registry of this Parley's own, not prom-client's global one: several Parleys in one process keep theirs apart.
   const metrics = createMetrics({ processMetrics: config.metricsToken !== undefined });
   try {

@@ -94,6 +94,7 @@ export function createApp(deps: AppDeps): express.Express {
       billing: deps.billing,
       limiters,
       logger,
+      slackFetch: deps.relay.slack.fetch,
       autoReplies: deps.relay.autoReplies,
     }),
   );

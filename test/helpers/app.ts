@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type express from 'express';
 import type { Connection } from 'mongoose';
+import type { DestinationStream } from 'pino';
 import { type Config, loadConfig } from '../../server/config';
 import type { SentMail } from '../../server/mail';
 import { type Parley, startParley } from '../../server/main';
@@ -55,7 +56,14 @@ export type RestartOf = Pick<TestServer, 'url' | 'demoUrl' | 'dataDir' | 'dbName
  */
 export async function startTestServer(
   overrides: Partial<Config> = {},
-  options: { restartOf?: RestartOf; clock?: Clock; slackRateLimits?: boolean; monitorCommands?: boolean } = {},
+  options: {
+    restartOf?: RestartOf;
+    clock?: Clock;
+    slackRateLimits?: boolean;
+    monitorCommands?: boolean;
+    /** Where Parley's logger writes (it is built as in production, from config.logLevel); standard output by default. */
+    logDestination?: DestinationStream;
+  } = {},
 ): Promise<TestServer> {
   const previous = options.restartOf;
   const dataDir = previous?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'parley-test-data-'));
@@ -78,6 +86,7 @@ export async function startTestServer(
   const parley = await startParley(config, {
     host: '127.0.0.1',
     dbName,
+    logDestination: options.logDestination,
     stripeSandbox: { retryDelaysMs: [100, 500, 2000] },
     clock: options.clock,
   });

@@ -27,7 +27,7 @@ export function botsRouter(deps: ApiDeps): Router {
 
   router.get('/chat_endpoints/:id/users', auth, async (req, res: Response<SlackUserView[]>) => {
     const ce = await widgetWithFeature(req, res);
-    res.json(await listSlackUsers(models, ce, await teamBotClient(models, config.slack.apiUrl, ce)));
+    res.json(await listSlackUsers(models, ce, await teamBotClient(models, { url: config.slack.apiUrl, fetch: deps.slackFetch }, ce)));
   });
 
   router.get('/chat_endpoints/:id/bot_users', auth, async (req, res: Response<BotUserView[]>) => {
@@ -41,7 +41,7 @@ export function botsRouter(deps: ApiDeps): Router {
     validate(AddBotBodySchema),
     async (req: Validated<typeof AddBotBodySchema>, res: Response<BotUserView>) => {
       const ce = await widgetWithFeature(req, res);
-      res.json(await addBotUser(models, ce, await teamBotClient(models, config.slack.apiUrl, ce), req.body));
+      res.json(await addBotUser(models, ce, await teamBotClient(models, { url: config.slack.apiUrl, fetch: deps.slackFetch }, ce), req.body));
     },
   );
 

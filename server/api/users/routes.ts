@@ -40,6 +40,8 @@ export type ApiDeps = {
   limiters: RateLimiters;
   /** Told of every write of a widget's saved replies (the relay keeps the automatic ones in memory). */
   autoReplies: SavedRepliesWritten;
+  /** How the API's Slack clients reach Slack (the relay's fetch: each call counted); the global fetch by default. */
+  slackFetch?: typeof globalThis.fetch;
   /** For work that outlives its request (GDPR exports). */
   logger: Pick<Logger, 'error'>;
 };
