@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
+import { parse as parseYaml } from 'yaml';
 import { WEBHOOK_PATH } from '../../server/billing';
 import { signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
@@ -144,6 +147,67 @@ describe('GET /metrics', () => {
         }
         await eventually(async () => expect(await server.models.OutboxJob.countDocuments({})).to.equal(0));
       });
+    });
+  });
+
+  describe('the Grafana dashboard and the Prometheus configuration in docs/', () => {
+    const server = useServer({ metricsToken: TOKEN });
+    const ROOT = path.resolve(__dirname, '..', '..');
+    /** Metric names in a PromQL expression (a histogram's _bucket, _sum and _count series belong to its family). */
+    const metricsIn = (expr: string) => [...expr.matchAll(/\b((?:parley|nodejs|process)_[a-z0-9_]+)\b/g)].map((m) => m[1]);
+    const familyOf = (name: string, families: Map<string, string>) =>
+      families.has(name) ? name : name.replace(/_(bucket|sum|count)$/, '');
+    const yamlBlocks = () =>
+      [...readFileSync(path.join(ROOT, 'docs', 'self-hosting.md'), 'utf8').matchAll(/```yaml\n([\s\S]*?)```/g)].map(
+        (m) => parseYaml(m[1]) as Record<string, unknown>,
+      );
+    const exposed = async () => {
+      const res = await request(server.url).get('/metrics').set('Authorization', `Bearer ${TOKEN}`).expect(200);
+      return parsePrometheus(res.text).families;
+    };
+
+    it('uses only metrics Parley exposes, shows every one of Parley's own, on a Prometheus data source', async () => {
+      const families = await exposed();
+      const dashboard = JSON.parse(readFileSync(path.join(ROOT, 'docs', 'grafana-dashboard.json'), 'utf8')) as {
+        title: string;
+        panels: { type: string; title: string; datasource?: { type: string }; targets?: { expr: string }[] }[];
+      };
+      expect(dashboard.title).to.equal('Parley');
+      const panels = dashboard.panels.filter((p) => p.type !== 'row');
+      expect(panels.length).to.be.greaterThan(10);
+      const used = new Set<string>();
+      for (const panel of panels) {
+        expect(panel.datasource?.type, panel.title).to.equal('prometheus');
+        expect(panel.targets ?? [], panel.title).to.have.length.greaterThan(0);
+        for (const { expr } of panel.targets ?? []) {
+          expect(metricsIn(expr), `${panel.title}: ${expr}`).to.have.length.greaterThan(0);
+          for (const name of metricsIn(expr)) {
+            expect(families.has(familyOf(name, families)), `${panel.title} uses ${name}, which Parley does not expose`).to.equal(true);
+            used.add(familyOf(name, families));
+          }
+        }
+      }
+      // Every metric of Parley's own is on the dashboard.
+      for (const family of families.keys())
+        if (family.startsWith('parley_')) expect(used.has(family), `${family} is on no panel`).to.equal(true);
+    });
+
+    it('shows a scrape job with the bearer token, and alert rules on exposed metrics (outbox age, Slack failures, ack p99)', async () => {
+      const families = await exposed();
+      const [scrape, rules] = yamlBlocks();
+      const job = (scrape.scrape_configs as { job_name: string; metrics_path: string; authorization: { type: string } }[])[0];
+      expect(job).to.include({ job_name: 'parley', metrics_path: '/metrics' });
+      expect(job.authorization.type).to.equal('Bearer');
+      const alerts = (rules.groups as { rules: { alert: string; expr: string }[] }[])[0].rules;
+      const exprs = alerts.map((r) => r.expr).join('\n');
+      for (const needed of ['parley_outbox_oldest_job_age_seconds', 'parley_slack_api_calls_total', 'parley_relay_ack_seconds_bucket']) {
+        expect(exprs).to.contain(needed);
+      }
+      for (const rule of alerts) {
+        for (const name of metricsIn(rule.expr)) {
+          expect(families.has(familyOf(name, families)), `${rule.alert} uses ${name}, which Parley does not expose`).to.equal(true);
+        }
+      }
     });
   });
 
