@@ -166,7 +166,7 @@ describe('GET /metrics', () => {
       return parsePrometheus(res.text).families;
     };
 
-    it('uses only metrics Parley exposes, shows every one of Parley's own, on a Prometheus data source', async () => {
+    it("uses only metrics Parley exposes, shows every one of Parley's own, on a Prometheus data source", async () => {
       const families = await exposed();
       const dashboard = JSON.parse(readFileSync(path.join(ROOT, 'docs', 'grafana-dashboard.json'), 'utf8')) as {
         title: string;
