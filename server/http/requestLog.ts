@@ -88,7 +88,12 @@ export function requestLog(deps: { logger: Logger; metrics: Metrics }): RequestH
       return id;
     },
     customAttributeKeys: { reqId: 'requestId' },
+    // The request's own logger (req.log) carries its id alone; the request itself, and the ids it was about, are
+    // added to its one line when it is answered, so nothing is serialized for a line LOG_LEVEL leaves out.
     quietReqLogger: true,
+    quietResLogger: true,
+    customSuccessObject: (req, res, line: object) => ({ req, ...idsOf(req as Request, res as Response), ...line }),
+    customErrorObject: (req, res, _error, line: object) => ({ req, ...idsOf(req as Request, res as Response), ...line }),
     serializers: {
       req: (req: { id: unknown; method: string; url: string; headers: Record<string, unknown>; remoteAddress?: string }) => ({
         method: req.method,
@@ -98,8 +103,6 @@ export function requestLog(deps: { logger: Logger; metrics: Metrics }): RequestH
       }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
-    // Called when the request starts and again when it is answered: the ids are known only by then.
-    customProps: (req, res) => (res.headersSent ? idsOf(req as Request, res as Response) : {}),
     customLogLevel: (req, res, error) => {
       if (error || res.statusCode >= 500) return 'error';
       // Load balancers' and Prometheus' polls would drown the rest.
