@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { LOG_LEVELS, type LogLevel } from './logger';
 
 export type NodeEnv = 'development' | 'production' | 'test';
 
@@ -65,6 +66,13 @@ export type Config = {
    * by default only outside production, where an account owner could otherwise aim them at Parley's network).
    */
   webhooksAllowPrivate: boolean;
+  /** The lowest level logged (LOG_LEVEL): info by default, warn when NODE_ENV=test. */
+  logLevel: LogLevel;
+  /**
+   * The bearer token GET /metrics answers to (METRICS_TOKEN); unset: /metrics is off (404) and the process metrics
+   * (event loop, heap, GC) are not collected.
+   */
+  metricsToken?: string;
   /** Attempts allowed per window on the public sign-in calls; fixed, not read from the environment. */
   rateLimits: RateLimits;
   /** argon2id cost of new password hashes; fixed, not read from the environment (tests lower it). */
@@ -190,6 +198,13 @@ const EnvSchema = z.object({
   DEMO_PORT: optional(z.coerce.number().int().min(0).max(65535)),
   SHUTDOWN_DRAIN_SECONDS: optional(z.coerce.number().min(0).max(300)),
   WEBHOOKS_ALLOW_PRIVATE: optional(z.enum(['true', 'false'])),
+  LOG_LEVEL: optional(z.enum(LOG_LEVELS)),
+  METRICS_TOKEN: optional(
+    z
+      .string()
+      .min(16, 'must be at least 16 characters')
+      .regex(/^[A-Za-z0-9._~+/=-]+$/, 'must be a bearer token: letters, digits and . _ ~ + / = -'),
+  ),
   TRUST_PROXY: optional(
     z
       .string()
@@ -282,6 +297,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     shutdownDrainMs: (e.SHUTDOWN_DRAIN_SECONDS ?? 0) * 1000,
     webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE ? e.WEBHOOKS_ALLOW_PRIVATE === 'true' : nodeEnv !== 'production',
+    logLevel: e.LOG_LEVEL ?? (nodeEnv === 'test' ? 'warn' : 'info'),
+    metricsToken: e.METRICS_TOKEN,
     rateLimits: DEFAULT_RATE_LIMITS,
     passwordHashing: DEFAULT_PASSWORD_HASHING,
   };

@@ -47,6 +47,7 @@ export async function sendOfflineMessage(
           ].filter(([, v]) => v)
         : [['E-mail', input.email]];
       await ctx.outbox.enqueue('mail', `${key}:mail`, {
+        kind: 'offline_message',
         to: owner.email,
         subject: ce.offlineEmailSubject || 'New message from your website',
         text: `${input.message}\n\n${details.map(([k, v]) => `${k}: ${v}`).join('\n')}\n\nReply to this mail to answer the visitor at ${input.email}.`,

@@ -4,11 +4,13 @@
  */
 
 import { Types } from 'mongoose';
+import type { Counter } from 'prom-client';
 import { refreshQuota } from '../billing/quota';
 import type { ConversationContext } from '../conversations/context';
 import { appendEntry, type NewEntry, type StoredMessage, serialised } from '../conversations/history';
 import { findOpenConversation, type OpenConversation, publishEntry, REFUSALS, WidgetRefusal } from '../conversations/record';
 import { fireWebhook } from '../conversations/webhooks';
+import type { Logger } from '../logger';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { MessageFile } from '../models/Message';
 import type { Visitor } from '../models/Visitor';
@@ -17,7 +19,8 @@ import { type DueSettings, inactiveAt, openingDueTimes } from './conversationDue
 export type VisitorMessageContext = ConversationContext & {
   /** Whether someone answers in the widget's channel now (a new conversation needs it). */
   presence: { isOnline(ce: ChatEndpointDocument): Promise<boolean> };
-  logger: Pick<Console, 'warn'>;
+  logger: Pick<Logger, 'warn'>;
+  metrics: { conversationsStarted: Pick<Counter, 'inc'> };
 };
 
 /** Opens a new conversation after checking what the widget's settings demand. */
@@ -57,8 +60,11 @@ export async function startConversation(
     slackChannel: ce.RoomId,
     ...openingDueTimes(ce),
   });
+  ctx.metrics.conversationsStarted.inc();
   // Over the month's quota the conversation still goes through; the account is marked and its console says so.
-  await refreshQuota(ctx.models, ce.accountId).catch((error: unknown) => ctx.logger.warn('quota: could not count conversations', error));
+  await refreshQuota(ctx.models, ce.accountId).catch((error: unknown) =>
+    ctx.logger.warn({ accountId: String(ce.accountId), err: error }, 'quota: could not count conversations'),
+  );
   // Started by the caller once the first message is stored: the header quotes it.
   await ctx.outbox.enqueue(
     'slack.header',

@@ -2,9 +2,10 @@ import type { OperatorSeats } from '../billing/operators';
 import type { AutoSendReplies } from '../commands/autoSendReplies';
 import type { ConversationAssistant } from '../commands/conversationAssistant';
 import type { Config, RelayTuning } from '../config';
-import type { Logger } from '../http/errorHandler';
 import type { RateLimiters } from '../http/rateLimits';
+import type { Logger } from '../logger';
 import type { Mailer } from '../mail';
+import type { Metrics } from '../metrics';
 import type { Models } from '../models';
 import type { ReportRecorder } from '../reports/recorder';
 import type { SlackAuthors } from './authors';
@@ -21,6 +22,8 @@ export type RelayContext = {
   models: Models;
   mailer: Mailer;
   logger: Logger;
+  /** Parley's Prometheus metrics (server/metrics.ts): counted where things happen. */
+  metrics: Metrics;
   pubsub: PubSub;
   /** Counters of the deployment (in Redis with several processes), e.g. new sockets per IP. */
   limiters: RateLimiters;

@@ -15,7 +15,11 @@ type Answered = Pick<Conversation, 'visitorId' | 'slackChannel'> & { _id: Types.
 
 /** Stores an operator message and sends it to the visitor's sockets. */
 export function recordOperatorMessage(ctx: RelayContext, conversation: Answered, input: OperatorInput): Promise<StoredMessage> {
-  return serialised(String(conversation._id), () => record(ctx, conversation, { kind: 'msg', from: 'operator', ...input }));
+  return serialised(String(conversation._id), async () => {
+    const message = await record(ctx, conversation, { kind: 'msg', from: 'operator', ...input });
+    ctx.metrics.operatorMessages.inc();
+    return message;
+  });
 }
 
 type OperatorInput = { text: string; html: string; author: Author; slackUserId: string; slackTs?: string; files?: MessageFile[] };
@@ -41,6 +45,7 @@ export function recordAnswer(
     );
     if (!appended) throw new Error(`conversation ${String(conversation._id)} is gone`);
     publishEntry(ctx, conversation, appended.message);
+    ctx.metrics.operatorMessages.inc();
     const first = !appended.before.firstResponseAt && (await claimFirstAnswer(ctx, conversation, input.author, input.slackUserId, now));
     return { message: appended.message, first };
   });

@@ -78,7 +78,7 @@ async function slackUser(ctx: RelayContext, teamId: string, userId: string): Pro
     ctx.authors.remember(key, user);
     return user;
   } catch (error) {
-    ctx.logger.warn(`relay: users.info failed for ${userId}`, error instanceof Error ? error.message : error);
+    ctx.logger.warn({ slackUser: userId, err: error }, 'relay: users.info failed');
     return { slackName: FALLBACK_NAME, image: '', known: false };
   }
 }
@@ -167,7 +167,7 @@ export async function handleSlackMessage(
     await recordSystemLine(ctx, conversation, ce.opJoinAutoResponseMessage.replace(/\{name\}/g, author.name));
   }
   const overLimit = await ctx.seats.check(conversation.accountId, user, conversation._id).catch((error: unknown) => {
-    ctx.logger.warn('operators: could not check the seat', error);
+    ctx.logger.warn({ err: error }, 'operators: could not check the seat');
     return null;
   });
   if (overLimit) {
