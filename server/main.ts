@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type express from 'express';
 import mongoose, { type Connection } from 'mongoose';
+import { createSegmentTracker, type SegmentTracker } from './analytics/segment';
 import { type Billing, createBilling, createStripeClient } from './billing';
 import { type StripeSandboxTuning, startStripeSandbox } from './billing/sandbox';
 import { forgetPlaintextApiKeys } from './commands/apiKeys';
@@ -58,6 +59,8 @@ export type Parley = {
   homeTabs: HomeTabs;
   /** Stripe billing (Stripe itself, or the Stripe sandbox through STRIPE_API_URL). */
   billing: Billing;
+  /** Segment clients, one per widget write key. */
+  analytics: SegmentTracker;
   close(): Promise<void>;
 };
 
@@ -133,6 +136,9 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     if (redis) cleanups.push(() => closeRedis(redis));
     const limiters = createRateLimiters({ redis, logger });
     const pubsub = createPubSub({ redis, logger });
+    // One Segment client per widget write key; flushed after the relay stopped (cleanups run last first).
+    const analytics = createSegmentTracker({ host: effective.segment?.host, flushIntervalMs: effective.segment?.flushIntervalMs, logger });
+    cleanups.push(() => analytics.close());
     const relay = createRelay({
       config: effective,
       models,
@@ -146,6 +152,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       limiters,
       // The widgets' automatic saved replies in memory; writes here tell the other processes over pubsub.
       autoReplies: new AutoSendReplies({ models, peers: pubsub }),
+      analytics,
     });
     cleanups.push(() => relay.close());
     const homeTabs = new HomeTabs({ models, config: effective, relay });
@@ -197,6 +204,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       assistant,
       homeTabs,
       billing,
+      analytics,
       close,
     };
   } catch (error) {
