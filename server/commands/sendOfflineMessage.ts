@@ -79,6 +79,7 @@ export async function sendOfflineMessage(
     url: ce.offlineMessageWebhookURL,
     body: {
       event: 'offline_message',
+      id: String(stored._id),
       widgetId: ce.Uuid,
       name: input.name ?? '',
       email: input.email,
