@@ -171,6 +171,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       billing,
       limiters,
       health,
+      segment: analytics,
     });
     server.on('request', app);
     let demoUrl: string | undefined;

@@ -6,8 +6,10 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
+import request from 'supertest';
 import { endConversation } from '../../server/commands/endConversation';
 import { sendOfflineMessage } from '../../server/commands/sendOfflineMessage';
+import { createUserInDb } from '../factories';
 import type { TestServer } from '../helpers/app';
 import { ACME, ALICE, eventually, type SetUp, say, setUpRelayWidget, startRelayServer, VisitorSocket } from '../relay/helpers';
 
@@ -139,6 +141,18 @@ describe('Segment track events (SEGMENT_HOST)', () => {
     expect(offline?.anonymousId).to.match(/^offline-[0-9a-f]{24}$/);
     expect(server.parley.analytics.status(WRITE_KEY).lastDeliveredAt).to.be.a('string');
     expect(server.parley.analytics.status(WRITE_KEY).lastError).to.equal(null);
+  });
+
+  it("answers the widget's Segment status to its owner only (GET /v1/chat_endpoints/{id}/segment)", async () => {
+    const res = await request(server.url)
+      .get(`/v1/chat_endpoints/${widget.ceId}/segment`)
+      .set('Authorization', `Bearer ${widget.token}`)
+      .expect(200);
+    expect(res.body).to.include({ enabled: true, lastError: null });
+    expect(res.body.lastDeliveredAt).to.be.a('string');
+    await request(server.url).get(`/v1/chat_endpoints/${widget.ceId}/segment`).expect(403);
+    const other = await createUserInDb(server);
+    await request(server.url).get(`/v1/chat_endpoints/${widget.ceId}/segment`).set('Authorization', `Bearer ${other.token}`).expect(404);
   });
 
   it("ties a visitor's events to the visitor id as anonymousId when the site did not identify them", async () => {
