@@ -99,7 +99,7 @@ export function docsRouter(dir: string = DEFAULT_DOCS_DIR): Router {
         (p) =>
           `<li><a href="${p.name === 'index' ? '/docs' : `/docs/${p.name}`}"${p.name === name ? ' aria-current="page"' : ''}>${escapeHtml(p.title)}</a></li>`,
       )
-      .join('')}</ul>`;
+      .join('')}<li><a href="/docs/api">API reference</a></li></ul>`;
     if (!page) {
       res
         .status(404)

@@ -21,7 +21,9 @@ describe('the API reference page (/docs/api)', () => {
       .get('/docs/assets/redoc.standalone.js')
       .expect(200)
       .expect('content-type', /javascript/);
-    expect((await request(server.url).get('/docs/rest-api').expect(200)).text).to.not.include('redoc');
+    const prose = (await request(server.url).get('/docs/rest-api').expect(200)).text;
+    expect(prose).to.not.include('redoc');
+    expect(prose).to.include('<a href="/docs/api">API reference</a>');
   });
 
   for (const viewport of [
