@@ -81,6 +81,11 @@ export type Config = {
   relay?: Partial<RelayTuning>;
   /** Requests per minute each API or Zapier key may make to /v1/api; 120 unless a test says otherwise. */
   apiKeyRequestsPerMinute?: number;
+  /**
+   * Segment, for widgets with a write key (server/analytics): `host` is its tracking API (SEGMENT_HOST; unset:
+   * Segment's own), `flushIntervalMs` how long events wait to be batched (10 s; fixed, tests shorten it).
+   */
+  segment?: { host?: string; flushIntervalMs?: number };
 };
 
 /** argon2id parameters: memory in KiB, passes, lanes. */
@@ -195,6 +200,7 @@ const EnvSchema = z.object({
   SMTP_URL: optional(urlWithScheme(['smtp', 'smtps'])),
   MAIL_FROM: optional(z.string().min(3)),
   REDIS_URL: optional(urlWithScheme(['redis', 'rediss'])),
+  SEGMENT_HOST: optional(urlWithScheme(['http', 'https'])),
   DEMO_PORT: optional(z.coerce.number().int().min(0).max(65535)),
   SHUTDOWN_DRAIN_SECONDS: optional(z.coerce.number().min(0).max(300)),
   WEBHOOKS_ALLOW_PRIVATE: optional(z.enum(['true', 'false'])),
@@ -301,6 +307,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsToken: e.METRICS_TOKEN,
     rateLimits: DEFAULT_RATE_LIMITS,
     passwordHashing: DEFAULT_PASSWORD_HASHING,
+    segment: { host: e.SEGMENT_HOST },
   };
 }
 

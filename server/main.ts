@@ -9,6 +9,7 @@ import path from 'node:path';
 import type express from 'express';
 import mongoose, { type Connection } from 'mongoose';
 import type { DestinationStream } from 'pino';
+import { createSegmentTracker, type SegmentTracker } from './analytics/segment';
 import { type Billing, createBilling, createStripeClient } from './billing';
 import { type StripeSandboxTuning, startStripeSandbox } from './billing/sandbox';
 import { forgetPlaintextApiKeys } from './commands/apiKeys';
@@ -68,6 +69,8 @@ export type Parley = {
   logger: Logger;
   /** This Parley's Prometheus registry and metrics (GET /metrics with METRICS_TOKEN). */
   metrics: Metrics;
+  /** Segment clients, one per widget write key. */
+  analytics: SegmentTracker;
   close(): Promise<void>;
 };
 
@@ -152,6 +155,9 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     if (redis) cleanups.push(() => closeRedis(redis));
     const limiters = createRateLimiters({ redis, logger });
     const pubsub = createPubSub({ redis, logger });
+    // One Segment client per widget write key; flushed after the relay stopped (cleanups run last first).
+    const analytics = createSegmentTracker({ host: effective.segment?.host, flushIntervalMs: effective.segment?.flushIntervalMs, logger });
+    cleanups.push(() => analytics.close());
     const relay = createRelay({
       config: effective,
       models,
@@ -167,6 +173,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       limiters,
       // The widgets' automatic saved replies in memory; writes here tell the other processes over pubsub.
       autoReplies: new AutoSendReplies({ models, peers: pubsub }),
+      analytics,
     });
     cleanups.push(() => relay.close());
     const homeTabs = new HomeTabs({ models, config: effective, relay });
@@ -186,6 +193,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       billing,
       limiters,
       health,
+      segment: analytics,
     });
     server.on('request', app);
     let demoUrl: string | undefined;
@@ -224,6 +232,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       billing,
       logger,
       metrics,
+      analytics,
       close,
     };
   } catch (error) {

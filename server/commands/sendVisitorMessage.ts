@@ -6,6 +6,7 @@
 import { Types } from 'mongoose';
 import type { Counter } from 'prom-client';
 import { refreshQuota } from '../billing/quota';
+import { conversationProperties, trackEvent } from '../conversations/analytics';
 import type { ConversationContext } from '../conversations/context';
 import { appendEntry, type NewEntry, type StoredMessage, serialised } from '../conversations/history';
 import { findOpenConversation, type OpenConversation, publishEntry, REFUSALS, WidgetRefusal } from '../conversations/record';
@@ -86,6 +87,13 @@ export async function startConversation(
       conversation: { id: String(conversation._id), number: conversation.number, widgetId: ce.Uuid, pageUrl: origin.pageUrl },
     },
   });
+  await trackEvent(ctx, {
+    ce,
+    event: 'Chat Started',
+    visitorId,
+    properties: { ...conversationProperties(conversation), pageUrl: origin.pageUrl },
+    at: conversation.startedAt,
+  });
   return {
     _id: conversation._id,
     visitorId,
@@ -128,10 +136,52 @@ export async function visitorMessage(
       if (!conversation) conversation = await startConversation(ctx, input.ce, input.visitorId, input.origin);
       const current = conversation;
       const stored = await storeVisitorMessage(ctx, current, input);
+      if (stored && !stored.duplicate) {
+        // After the ack, in the conversation's order, without holding up the visitor: REST hooks and Segment.
+        const { message } = stored;
+        void serialised(`announce:${String(current._id)}`, () => announceVisitorMessage(ctx, input.ce, current, message)).catch(
+          (error: unknown) => ctx.logger.warn({ err: error }, 'visitor message: REST hooks or Segment failed'),
+        );
+      }
       if (stored) return { ...stored, conversation: current };
       // It ended (an operator, the inactivity check, another process): the message opens the next one.
       conversation = attempt === 0 ? await findOpenConversation(ctx, input.visitorId) : null;
     }
+  });
+}
+
+/** A new visitor message for the account's `visitor_message` REST hooks and the widget's Segment source. */
+async function announceVisitorMessage(
+  ctx: VisitorMessageContext,
+  ce: ChatEndpointDocument,
+  conversation: OpenConversation,
+  message: StoredMessage,
+): Promise<void> {
+  const id = String(conversation._id);
+  await fireWebhook(ctx, {
+    accountId: ce.accountId,
+    key: `webhook:${id}`,
+    event: 'visitor_message',
+    url: '',
+    body: {
+      event: 'visitor_message',
+      conversation: { id, number: conversation.number, widgetId: ce.Uuid },
+      visitor: { id: String(conversation.visitorId) },
+      message: {
+        id: String(message._id),
+        seq: message.seq,
+        text: message.text,
+        files: message.files.map((f) => ({ name: f.name, size: f.size, mimetype: f.mimetype })),
+        createdAt: message.createdAt.toISOString(),
+      },
+    },
+  });
+  await trackEvent(ctx, {
+    ce,
+    event: 'Visitor Message Sent',
+    visitorId: conversation.visitorId,
+    properties: { ...conversationProperties(conversation), messageId: String(message._id), seq: message.seq, files: message.files.length },
+    at: message.createdAt,
   });
 }
 

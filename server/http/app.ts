@@ -1,7 +1,7 @@
 import path from 'node:path';
 import express from 'express';
 import helmet from 'helmet';
-import { apiRouter } from '../api';
+import { type ApiDeps, apiRouter } from '../api';
 import { billingRouter } from '../api/billing/routes';
 import { teamAvatarFilesRouter, updateConfigRouter } from '../api/chat-endpoints/updateConfig';
 import { widgetApiRouter } from '../api/widget/routes';
@@ -49,6 +49,8 @@ export type AppDeps = {
   limiters?: RateLimiters;
   /** GET /health for load balancers, when given. */
   health?: Health;
+  /** Segment delivery status per write key, for the console's Integrations tab. */
+  segment?: ApiDeps['segment'];
 };
 
 export const DEFAULT_CONSOLE_DIR = path.resolve(__dirname, '..', '..', 'dist', 'web', 'console');
@@ -97,6 +99,7 @@ export function createApp(deps: AppDeps): express.Express {
       slackFetch: deps.relay.slack.fetch,
       autoReplies: deps.relay.autoReplies,
       presence: deps.relay.presence,
+      segment: deps.segment,
     }),
   );
   if (deps.mailer.outbox) app.use(devOutboxRouter(deps.mailer.outbox));

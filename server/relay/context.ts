@@ -2,6 +2,7 @@ import type { OperatorSeats } from '../billing/operators';
 import type { AutoSendReplies } from '../commands/autoSendReplies';
 import type { ConversationAssistant } from '../commands/conversationAssistant';
 import type { Config, RelayTuning } from '../config';
+import type { ConversationAnalytics } from '../conversations/context';
 import type { RateLimiters } from '../http/rateLimits';
 import type { Logger } from '../logger';
 import type { Mailer } from '../mail';
@@ -41,6 +42,8 @@ export type RelayContext = {
   autoReplies: AutoSendReplies;
   /** Where presence transitions are recorded for the availability report. */
   reports: ReportRecorder;
+  /** Segment track calls for widgets with a write key (built by main.ts). */
+  analytics: ConversationAnalytics;
   /** Base URL of Parley, for file links handed to widgets. */
   publicUrl: string;
   /** What time it is; tests pass a clock they control. */

@@ -11,6 +11,7 @@ import type { AutoSendReplies } from '../commands/autoSendReplies';
 import { inactiveAt, SEEN_STALE_MS, scheduleOldDueTimes } from '../commands/conversationDueTimes';
 import { endConversation } from '../commands/endConversation';
 import type { Config } from '../config';
+import type { ConversationAnalytics } from '../conversations/context';
 import { fireWebhook, hasRestHooks } from '../conversations/webhooks';
 import { createRateLimiters, type RateLimiters } from '../http/rateLimits';
 import type { Logger } from '../logger';
@@ -62,6 +63,8 @@ export function createRelay(deps: {
   limiters?: RateLimiters;
   /** The widgets' automatic saved replies in memory (their writes signal the other processes over `pubsub`). */
   autoReplies: AutoSendReplies;
+  /** Segment track calls for widgets with a write key. */
+  analytics: ConversationAnalytics;
 }): Relay {
   const { jobHandlers, ...shared } = deps;
   const tuning = relayTuning(deps.config);

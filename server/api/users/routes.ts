@@ -3,6 +3,7 @@
  * user's own calls under /users/.
  */
 import { type Response, Router } from 'express';
+import type { SegmentStatus } from '../../analytics/segment';
 import type { Billing } from '../../billing';
 import type { SavedRepliesWritten } from '../../commands/autoSendReplies';
 import { chatStatsFor, computeChatStats } from '../../commands/chatStats';
@@ -46,6 +47,8 @@ export type ApiDeps = {
   slackFetch?: typeof globalThis.fetch;
   /** For work that outlives its request (GDPR exports). */
   logger: Pick<Logger, 'error'>;
+  /** How each widget's Segment deliveries fared in this process (the Integrations tab); none when not given. */
+  segment?: { status(writeKey: string): SegmentStatus };
 };
 
 export function usersRouter({ config, models, mailer, billing, limiters, presence }: ApiDeps): Router {

@@ -86,13 +86,14 @@ async function slackUser(ctx: RelayContext, teamId: string, userId: string): Pro
 /** What a thread reply needs of its conversation. */
 type ThreadConversation = Pick<
   Conversation,
-  'status' | 'ceId' | 'accountId' | 'visitorId' | 'slackTeamId' | 'slackChannel' | 'threadTs' | 'agentName' | 'agentSlackUserId'
+  'status' | 'ceId' | 'accountId' | 'visitorId' | 'number' | 'slackTeamId' | 'slackChannel' | 'threadTs' | 'agentName' | 'agentSlackUserId'
 > & { _id: Types.ObjectId };
 const THREAD_CONVERSATION_FIELDS = {
   status: 1,
   ceId: 1,
   accountId: 1,
   visitorId: 1,
+  number: 1,
   slackTeamId: 1,
   slackChannel: 1,
   threadTs: 1,
