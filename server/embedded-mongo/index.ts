@@ -47,6 +47,7 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
     if (sweeping) return;
     sweeping = true;
     engine.cursors.reap();
+    engine.snapshots.reap();
     const ops = engine.expire();
     const done = ops.length ? storage.append(ops) : Promise.resolve();
     done
@@ -66,6 +67,7 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
         clearInterval(monitor);
         await server.close();
         engine.cursors.clear();
+        engine.snapshots.clear();
         await storage.close();
       })();
       return stopped;
