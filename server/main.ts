@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type express from 'express';
 import mongoose, { type Connection } from 'mongoose';
+import { startScheduledBackups } from './backup/schedule';
 import { type Billing, createBilling, createStripeClient } from './billing';
 import { type StripeSandboxTuning, startStripeSandbox } from './billing/sandbox';
 import { forgetPlaintextApiKeys } from './commands/apiKeys';
@@ -150,7 +151,11 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     cleanups.push(() => relay.close());
     const homeTabs = new HomeTabs({ models, config: effective, relay });
     cleanups.push(() => homeTabs.stop());
-    const health = createHealth({ connection, redis });
+    const backups = effective.backup
+      ? await startScheduledBackups({ uri, dbName: connection.name, settings: effective.backup, logger })
+      : undefined;
+    if (backups) cleanups.push(() => backups.stop());
+    const health = createHealth({ connection, redis, backups });
     const app = createApp({
       config: effective,
       models,
@@ -244,6 +249,9 @@ async function main(): Promise<void> {
   const parley = await startParley(config);
   console.log(`Parley is running: ${parley.url}/app/`);
   if (!config.mongodbUri) console.log(`Database: embedded, in ${path.join(config.dataDir, 'db')}`);
+  if (config.backup) {
+    console.log(`Backups: every ${config.backup.everyHours} h into ${config.backup.dir}, the newest ${config.backup.keep} kept`);
+  }
   if (parley.slackSandbox) console.log(`Slack: sandbox (no SLACK_CLIENT_ID), operator page: ${parley.url}/sandbox/slack`);
   if (parley.stripeSandbox) console.log(`Stripe: sandbox (no STRIPE_SECRET_KEY), operator page: ${parley.url}/sandbox/stripe`);
   if (parley.demoUrl) console.log(`Demo site (another origin, embeds your first configured widget): ${parley.demoUrl}/`);

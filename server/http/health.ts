@@ -21,9 +21,14 @@ export type HealthReport = {
   database: 'up' | 'down';
   /** 'none': this deployment runs without Redis (one process). */
   redis: 'up' | 'down' | 'none';
+  /** With BACKUP_DIR: when the newest backup was taken and how old it is (null: none yet), and why the last attempt failed. */
+  backup?: { lastAt: string | null; ageSeconds: number | null; lastError?: string };
 };
 
-export function createHealth(deps: { connection: Connection; redis?: Redis }): Health {
+/** What the check reads of Parley's scheduled backups. */
+export type BackupHealth = { status(): { lastAt?: Date; lastError?: string } };
+
+export function createHealth(deps: { connection: Connection; redis?: Redis; backups?: BackupHealth }): Health {
   let stopping = false;
   const router = Router();
   router.get('/health', async (_req, res) => {
@@ -31,6 +36,7 @@ export function createHealth(deps: { connection: Connection; redis?: Redis }): H
     const redis = deps.redis ? (deps.redis.status === 'ready' ? 'up' : 'down') : 'none';
     const status: HealthReport['status'] = stopping ? 'stopping' : database === 'up' ? 'ok' : 'database unreachable';
     const report: HealthReport = { status, database, redis };
+    if (deps.backups) report.backup = backupReport(deps.backups);
     res
       .status(status === 'ok' ? 200 : 503)
       .set('Cache-Control', 'no-store')
@@ -61,4 +67,13 @@ async function databaseAnswers(connection: Connection): Promise<boolean> {
   } finally {
     clearTimeout(timer);
   }
+}
+
+function backupReport(backups: BackupHealth): NonNullable<HealthReport['backup']> {
+  const { lastAt, lastError } = backups.status();
+  return {
+    lastAt: lastAt?.toISOString() ?? null,
+    ageSeconds: lastAt ? Math.max(0, Math.round((Date.now() - lastAt.getTime()) / 1000)) : null,
+    ...(lastError ? { lastError } : {}),
+  };
 }
