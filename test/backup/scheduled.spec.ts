@@ -9,7 +9,6 @@ import { gunzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import request from 'supertest';
 import { backupName, listBackups } from '../../server/backup/schedule';
-import { loadConfig } from '../../server/config';
 import { startTestServer, type TestServer } from '../helpers/app';
 import { eventually } from '../relay/helpers';
 
@@ -64,18 +63,5 @@ describe('scheduled backups', () => {
     server = await startTestServer();
     const health = await request(server.url).get('/health').expect(200);
     expect(health.body).to.not.have.property('backup');
-  });
-
-  it('reads BACKUP_DIR, BACKUP_EVERY_HOURS and BACKUP_KEEP, and refuses the other two without BACKUP_DIR', () => {
-    const env = { NODE_ENV: 'test', DATA_DIR: dir };
-    expect(loadConfig({ ...env, BACKUP_DIR: 'backups' }).backup).to.deep.equal({ dir: path.resolve('backups'), everyHours: 24, keep: 7 });
-    expect(loadConfig({ ...env, BACKUP_DIR: '/b', BACKUP_EVERY_HOURS: '6', BACKUP_KEEP: '28' }).backup).to.deep.equal({
-      dir: '/b',
-      everyHours: 6,
-      keep: 28,
-    });
-    expect(() => loadConfig({ ...env, BACKUP_KEEP: '3' })).to.throw('BACKUP_KEEP is set but BACKUP_DIR is not');
-    expect(() => loadConfig({ ...env, BACKUP_DIR: '/b', BACKUP_KEEP: '0' })).to.throw('BACKUP_KEEP');
-    expect(loadConfig(env).backup).to.equal(undefined);
   });
 });
