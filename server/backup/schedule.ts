@@ -19,8 +19,6 @@ const NAME = /^parley-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z$/;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /** A failed backup is tried again after this long (or the interval, if shorter). */
 const RETRY_MS = 10 * 60 * 1000;
-/** Documents per reply: the embedded store runs in Parley's process, so each reply stays a few milliseconds of work. */
-const BATCH_SIZE = 1000;
 
 export type BackupSettings = { dir: string; everyHours: number; keep: number };
 
@@ -114,7 +112,6 @@ export async function startScheduledBackups(deps: {
         db: deps.dbName,
         out: partial,
         gzip: true,
-        batchSize: BATCH_SIZE,
         warn: (message) => logger.info(`backup: ${message}`),
       });
       await rename(partial, path.join(settings.dir, name));
