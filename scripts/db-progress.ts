@@ -12,12 +12,12 @@ export function progressLine(stream: NodeJS.WriteStream): ProgressLine {
       const now = Date.now();
       if (now - last < 100) return;
       last = now;
-      const width = Math.max(20, (stream.columns ?? 80) - 1);
+      const width = Math.max(20, (stream.columns || 80) - 1);
       stream.write(`\r${text.slice(0, width).padEnd(width)}`);
       shown = true;
     },
     done() {
-      if (shown) stream.write(`\r${' '.repeat(Math.max(20, (stream.columns ?? 80) - 1))}\r`);
+      if (shown) stream.write(`\r${' '.repeat(Math.max(20, (stream.columns || 80) - 1))}\r`);
     },
   };
 }
