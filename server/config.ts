@@ -73,6 +73,11 @@ export type Config = {
    * (event loop, heap, GC) are not collected.
    */
   metricsToken?: string;
+  /**
+   * Parley's own dumps of its database (BACKUP_DIR, BACKUP_EVERY_HOURS, BACKUP_KEEP; server/backup/schedule.ts);
+   * unset: none.
+   */
+  backup?: { dir: string; everyHours: number; keep: number };
   /** Attempts allowed per window on the public sign-in calls; fixed, not read from the environment. */
   rateLimits: RateLimits;
   /** argon2id cost of new password hashes; fixed, not read from the environment (tests lower it). */
@@ -211,6 +216,14 @@ const EnvSchema = z.object({
       .min(16, 'must be at least 16 characters')
       .regex(/^[A-Za-z0-9._~+/=-]+$/, 'must be a bearer token: letters, digits and . _ ~ + / = -'),
   ),
+  BACKUP_DIR: optional(z.string()),
+  BACKUP_EVERY_HOURS: optional(
+    z.coerce
+      .number()
+      .positive()
+      .max(24 * 366),
+  ),
+  BACKUP_KEEP: optional(z.coerce.number().int().min(1).max(10_000)),
   TRUST_PROXY: optional(
     z
       .string()
@@ -257,6 +270,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const port = e.PORT ?? 3000;
   const dataDir = path.resolve(e.DATA_DIR ?? './data');
 
+  if (e.BACKUP_DIR === undefined) {
+    const orphans = (['BACKUP_EVERY_HOURS', 'BACKUP_KEEP'] as const).filter((name) => e[name] !== undefined);
+    if (orphans.length > 0) throw new ConfigError(orphans.map((name) => `${name} is set but BACKUP_DIR is not: set BACKUP_DIR too`));
+  }
   if (nodeEnv === 'production') {
     const missing = REQUIRED_IN_PRODUCTION.filter((name) => e[name] === undefined);
     if (missing.length > 0) throw new ConfigError(missing.map((name) => `${name} is required in production`));
@@ -305,6 +322,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE ? e.WEBHOOKS_ALLOW_PRIVATE === 'true' : nodeEnv !== 'production',
     logLevel: e.LOG_LEVEL ?? (nodeEnv === 'test' ? 'warn' : 'info'),
     metricsToken: e.METRICS_TOKEN,
+    backup:
+      e.BACKUP_DIR === undefined
+        ? undefined
+        : { dir: path.resolve(e.BACKUP_DIR), everyHours: e.BACKUP_EVERY_HOURS ?? 24, keep: e.BACKUP_KEEP ?? 7 },
     rateLimits: DEFAULT_RATE_LIMITS,
     passwordHashing: DEFAULT_PASSWORD_HASHING,
     segment: { host: e.SEGMENT_HOST },

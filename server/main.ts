@@ -10,6 +10,7 @@ import type express from 'express';
 import mongoose, { type Connection } from 'mongoose';
 import type { DestinationStream } from 'pino';
 import { createSegmentTracker, type SegmentTracker } from './analytics/segment';
+import { startScheduledBackups } from './backup/schedule';
 import { type Billing, createBilling, createStripeClient } from './billing';
 import { type StripeSandboxTuning, startStripeSandbox } from './billing/sandbox';
 import { forgetPlaintextApiKeys } from './commands/apiKeys';
@@ -178,7 +179,16 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     cleanups.push(() => relay.close());
     const homeTabs = new HomeTabs({ models, config: effective, relay });
     cleanups.push(() => homeTabs.stop());
-    const health = createHealth({ connection, redis, databaseWriteProblem: embedded ? () => embedded.writeProblem() : undefined });
+    const backups = effective.backup
+      ? await startScheduledBackups({ uri, dbName: connection.name, settings: effective.backup, logger })
+      : undefined;
+    if (backups) cleanups.push(() => backups.stop());
+    const health = createHealth({
+      connection,
+      redis,
+      backups,
+      databaseWriteProblem: embedded ? () => embedded.writeProblem() : undefined,
+    });
     const app = createApp({
       config: effective,
       models,
@@ -307,6 +317,9 @@ async function main(): Promise<void> {
   logger.info({ url: `${parley.url}/app/` }, `Parley is running: ${parley.url}/app/`);
   if (!config.mongodbUri)
     logger.info({ dbpath: path.join(config.dataDir, 'db') }, `Database: embedded, in ${path.join(config.dataDir, 'db')}`);
+  if (config.backup) {
+    logger.info(`Backups: every ${config.backup.everyHours} h into ${config.backup.dir}, the newest ${config.backup.keep} kept`);
+  }
   if (parley.slackSandbox) logger.info(`Slack: sandbox (no SLACK_CLIENT_ID), operator page: ${parley.url}/sandbox/slack`);
   if (parley.stripeSandbox) logger.info(`Stripe: sandbox (no STRIPE_SECRET_KEY), operator page: ${parley.url}/sandbox/stripe`);
   if (parley.demoUrl) logger.info(`Demo site (another origin, embeds your first configured widget): ${parley.demoUrl}/`);

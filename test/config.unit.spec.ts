@@ -147,4 +147,21 @@ describe('loadConfig', () => {
     expect(config.mongodbUri).to.equal(undefined);
     expect(config.redisUrl).to.equal(undefined);
   });
+
+  it('reads BACKUP_DIR, BACKUP_EVERY_HOURS and BACKUP_KEEP, and refuses the other two without BACKUP_DIR', () => {
+    const env = { DATA_DIR: dataDir };
+    expect(loadConfig(env).backup).to.equal(undefined);
+    expect(loadConfig({ ...env, BACKUP_DIR: 'backups' }).backup).to.deep.equal({ dir: path.resolve('backups'), everyHours: 24, keep: 7 });
+    expect(loadConfig({ ...env, BACKUP_DIR: '/b', BACKUP_EVERY_HOURS: '0.5', BACKUP_KEEP: '28' }).backup).to.deep.equal({
+      dir: '/b',
+      everyHours: 0.5,
+      keep: 28,
+    });
+    expect(configError(() => loadConfig({ ...env, BACKUP_KEEP: '3' })).problems).to.deep.equal([
+      'BACKUP_KEEP is set but BACKUP_DIR is not: set BACKUP_DIR too',
+    ]);
+    expect(configError(() => loadConfig({ ...env, BACKUP_DIR: '/b', BACKUP_KEEP: '0', BACKUP_EVERY_HOURS: '-1' })).problems).to.have.length(
+      2,
+    );
+  });
 });
