@@ -1,4 +1,5 @@
-// `npm start`: build the web bundles when they are missing (or always with --dev, watching), then run the server.
+// `npm start`: build the web bundles when they are missing (or always with --dev, watching), then run the server
+// (with --dev, its log lines made readable by pino-pretty).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -14,6 +15,15 @@ if (dev) {
   const built = spawnSync(tsx, ['scripts/build.ts'], { cwd: root, stdio: 'inherit' });
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
-const server = spawn(tsx, [...(dev ? ['watch'] : []), 'server/main.ts'], { cwd: root, stdio: 'inherit' });
+// Parley logs JSON lines; `npm run dev` alone shows them through pino-pretty (a dev dependency), for a person to read.
+const server = spawn(tsx, [...(dev ? ['watch'] : []), 'server/main.ts'], {
+  cwd: root,
+  stdio: ['inherit', dev ? 'pipe' : 'inherit', 'inherit'],
+});
+if (dev) {
+  // In this process, not a child of its own: Ctrl-C must not end the reader before the server has said goodbye.
+  const { default: pinoPretty } = await import('pino-pretty');
+  server.stdout.pipe(pinoPretty({ translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }));
+}
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 0));

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { LOG_LEVELS, type LogLevel } from './logger';
 
 export type NodeEnv = 'development' | 'production' | 'test';
 
@@ -65,6 +66,18 @@ export type Config = {
    * by default only outside production, where an account owner could otherwise aim them at Parley's network).
    */
   webhooksAllowPrivate: boolean;
+  /** The lowest level logged (LOG_LEVEL): info by default, warn when NODE_ENV=test. */
+  logLevel: LogLevel;
+  /**
+   * The bearer token GET /metrics answers to (METRICS_TOKEN); unset: /metrics is off (404) and the process metrics
+   * (event loop, heap, GC) are not collected.
+   */
+  metricsToken?: string;
+  /**
+   * Parley's own dumps of its database (BACKUP_DIR, BACKUP_EVERY_HOURS, BACKUP_KEEP; server/backup/schedule.ts);
+   * unset: none.
+   */
+  backup?: { dir: string; everyHours: number; keep: number };
   /** Attempts allowed per window on the public sign-in calls; fixed, not read from the environment. */
   rateLimits: RateLimits;
   /** argon2id cost of new password hashes; fixed, not read from the environment (tests lower it). */
@@ -73,6 +86,11 @@ export type Config = {
   relay?: Partial<RelayTuning>;
   /** Requests per minute each API or Zapier key may make to /v1/api; 120 unless a test says otherwise. */
   apiKeyRequestsPerMinute?: number;
+  /**
+   * Segment, for widgets with a write key (server/analytics): `host` is its tracking API (SEGMENT_HOST; unset:
+   * Segment's own), `flushIntervalMs` how long events wait to be batched (10 s; fixed, tests shorten it).
+   */
+  segment?: { host?: string; flushIntervalMs?: number };
 };
 
 /** argon2id parameters: memory in KiB, passes, lanes. */
@@ -187,9 +205,25 @@ const EnvSchema = z.object({
   SMTP_URL: optional(urlWithScheme(['smtp', 'smtps'])),
   MAIL_FROM: optional(z.string().min(3)),
   REDIS_URL: optional(urlWithScheme(['redis', 'rediss'])),
+  SEGMENT_HOST: optional(urlWithScheme(['http', 'https'])),
   DEMO_PORT: optional(z.coerce.number().int().min(0).max(65535)),
   SHUTDOWN_DRAIN_SECONDS: optional(z.coerce.number().min(0).max(300)),
   WEBHOOKS_ALLOW_PRIVATE: optional(z.enum(['true', 'false'])),
+  LOG_LEVEL: optional(z.enum(LOG_LEVELS)),
+  METRICS_TOKEN: optional(
+    z
+      .string()
+      .min(16, 'must be at least 16 characters')
+      .regex(/^[A-Za-z0-9._~+/=-]+$/, 'must be a bearer token: letters, digits and . _ ~ + / = -'),
+  ),
+  BACKUP_DIR: optional(z.string()),
+  BACKUP_EVERY_HOURS: optional(
+    z.coerce
+      .number()
+      .positive()
+      .max(24 * 366),
+  ),
+  BACKUP_KEEP: optional(z.coerce.number().int().min(1).max(10_000)),
   TRUST_PROXY: optional(
     z
       .string()
@@ -236,6 +270,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const port = e.PORT ?? 3000;
   const dataDir = path.resolve(e.DATA_DIR ?? './data');
 
+  if (e.BACKUP_DIR === undefined) {
+    const orphans = (['BACKUP_EVERY_HOURS', 'BACKUP_KEEP'] as const).filter((name) => e[name] !== undefined);
+    if (orphans.length > 0) throw new ConfigError(orphans.map((name) => `${name} is set but BACKUP_DIR is not: set BACKUP_DIR too`));
+  }
   if (nodeEnv === 'production') {
     const missing = REQUIRED_IN_PRODUCTION.filter((name) => e[name] === undefined);
     if (missing.length > 0) throw new ConfigError(missing.map((name) => `${name} is required in production`));
@@ -282,8 +320,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     shutdownDrainMs: (e.SHUTDOWN_DRAIN_SECONDS ?? 0) * 1000,
     webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE ? e.WEBHOOKS_ALLOW_PRIVATE === 'true' : nodeEnv !== 'production',
+    logLevel: e.LOG_LEVEL ?? (nodeEnv === 'test' ? 'warn' : 'info'),
+    metricsToken: e.METRICS_TOKEN,
+    backup:
+      e.BACKUP_DIR === undefined
+        ? undefined
+        : { dir: path.resolve(e.BACKUP_DIR), everyHours: e.BACKUP_EVERY_HOURS ?? 24, keep: e.BACKUP_KEEP ?? 7 },
     rateLimits: DEFAULT_RATE_LIMITS,
     passwordHashing: DEFAULT_PASSWORD_HASHING,
+    segment: { host: e.SEGMENT_HOST },
   };
 }
 

@@ -8,6 +8,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type express from 'express';
 import mongoose, { type Connection } from 'mongoose';
+import type { DestinationStream } from 'pino';
+import { createSegmentTracker, type SegmentTracker } from './analytics/segment';
+import { startScheduledBackups } from './backup/schedule';
 import { type Billing, createBilling, createStripeClient } from './billing';
 import { type StripeSandboxTuning, startStripeSandbox } from './billing/sandbox';
 import { forgetPlaintextApiKeys } from './commands/apiKeys';
@@ -19,10 +22,12 @@ import { type EmbeddedMongo, startEmbeddedMongo } from './embedded-mongo';
 import type { FileSystem } from './embedded-mongo/storage';
 import { createApp } from './http/app';
 import { startDemoServer } from './http/demo';
-import type { Logger } from './http/errorHandler';
 import { createHealth } from './http/health';
 import { createRateLimiters } from './http/rateLimits';
+import { keepAliveFetch } from './keepAliveFetch';
+import { createLogger, type Logger } from './logger';
 import { createMailer, type Mailer } from './mail';
+import { createMetrics, type Metrics } from './metrics';
 import { createModels, ensureIndexes, type Models } from './models';
 import { seedPlans } from './models/Plan';
 import { closeRedis, openRedis } from './redis';
@@ -36,6 +41,7 @@ import { createReportRecorder } from './reports/recorder';
 import type { SlackSandbox } from './sandbox/slack';
 import type { StripeSandbox } from './sandbox/stripe';
 import { HomeTabs, slackJobHandlers, startSlackSandbox } from './slack';
+import { countingSlackFetch } from './slackApiFetch';
 
 export type Parley = {
   /** Where users reach it (config.publicUrl, or the real address when the port was chosen by the system). */
@@ -60,6 +66,12 @@ export type Parley = {
   homeTabs: HomeTabs;
   /** Stripe billing (Stripe itself, or the Stripe sandbox through STRIPE_API_URL). */
   billing: Billing;
+  /** Where everything logs (JSON lines on standard output unless a test passed its own). */
+  logger: Logger;
+  /** This Parley's Prometheus registry and metrics (GET /metrics with METRICS_TOKEN). */
+  metrics: Metrics;
+  /** Segment clients, one per widget write key. */
+  analytics: SegmentTracker;
   close(): Promise<void>;
 };
 
@@ -68,7 +80,10 @@ export type StartOptions = {
   host?: string;
   /** Database name; by default the one in MONGODB_URI, else 'parley'. */
   dbName?: string;
+  /** Where Parley logs; by default JSON lines at config.logLevel, secrets blanked, to `logDestination`. */
   logger?: Logger;
+  /** Where the default logger writes; standard output by default (tests read a run's whole log). */
+  logDestination?: DestinationStream;
   consoleDir?: string;
   /** Timings of the in-process Stripe sandbox (tests shorten webhook retries). */
   stripeSandbox?: StripeSandboxTuning;
@@ -86,8 +101,12 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     for (const cleanup of cleanups.reverse()) await cleanup();
     cleanups.length = 0;
   };
+  const logger =
+    options.logger ?? createLogger({ level: config.logLevel, secrets: configuredSecrets(config), destination: options.logDestination });
+  // A registry of this Parley's own, not prom-client's global one: several Parleys in one process keep theirs apart.
+  const metrics = createMetrics({ processMetrics: config.metricsToken !== undefined });
   try {
-    const embedded = config.mongodbUri ? undefined : await startEmbedded(config.dataDir, cleanups, options.embeddedStore);
+    const embedded = config.mongodbUri ? undefined : await startEmbedded(config.dataDir, cleanups, logger, options.embeddedStore);
     const uri: string = config.mongodbUri ?? (embedded as EmbeddedMongo).uri;
     const connection = await mongoose.createConnection(uri, { dbName: options.dbName ?? dbNameInUri(uri) ?? 'parley' }).asPromise();
     cleanups.push(() => connection.close());
@@ -126,9 +145,8 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       cleanups.push(() => started.close());
     }
 
-    const mailer = createMailer(effective.mail);
+    const mailer = createMailer(effective.mail, metrics.emailsSent);
     cleanups.push(() => mailer.close());
-    const logger = options.logger ?? console;
     const clock = options.clock;
     const reports = createReportRecorder({ models, logger, now: clock ? () => clock.now() : undefined });
     const billing = createBilling({ config: effective, models, stripe: createStripeClient(effective.stripe), logger, mailer });
@@ -138,29 +156,45 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     if (redis) cleanups.push(() => closeRedis(redis));
     const limiters = createRateLimiters({ redis, logger });
     const pubsub = createPubSub({ redis, logger });
+    // One Segment client per widget write key; flushed after the relay stopped (cleanups run last first).
+    const analytics = createSegmentTracker({ host: effective.segment?.host, flushIntervalMs: effective.segment?.flushIntervalMs, logger });
+    cleanups.push(() => analytics.close());
     const relay = createRelay({
       config: effective,
       models,
       mailer,
       logger,
+      metrics,
       clock,
       reports,
       jobHandlers: { ...RELAY_JOB_HANDLERS, ...slackJobHandlers() },
-      slack: new SlackClients(models, effective.slack.apiUrl),
+      // Every Slack Web API call goes over keep-alive connections and is counted.
+      slack: new SlackClients(models, effective.slack.apiUrl, countingSlackFetch(keepAliveFetch, metrics.slackApiCalls)),
       pubsub,
       limiters,
       // The widgets' automatic saved replies in memory; writes here tell the other processes over pubsub.
       autoReplies: new AutoSendReplies({ models, peers: pubsub }),
+      analytics,
     });
     cleanups.push(() => relay.close());
     const homeTabs = new HomeTabs({ models, config: effective, relay });
     cleanups.push(() => homeTabs.stop());
-    const health = createHealth({ connection, redis, databaseWriteProblem: embedded ? () => embedded.writeProblem() : undefined });
+    const backups = effective.backup
+      ? await startScheduledBackups({ uri, dbName: connection.name, settings: effective.backup, logger })
+      : undefined;
+    if (backups) cleanups.push(() => backups.stop());
+    const health = createHealth({
+      connection,
+      redis,
+      backups,
+      databaseWriteProblem: embedded ? () => embedded.writeProblem() : undefined,
+    });
     const app = createApp({
       config: effective,
       models,
       mailer,
-      logger: options.logger,
+      logger,
+      metrics,
       consoleDir: options.consoleDir,
       slackSandbox,
       stripeSandbox,
@@ -169,6 +203,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       billing,
       limiters,
       health,
+      segment: analytics,
     });
     server.on('request', app);
     let demoUrl: string | undefined;
@@ -205,6 +240,9 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       assistant,
       homeTabs,
       billing,
+      logger,
+      metrics,
+      analytics,
       close,
     };
   } catch (error) {
@@ -216,11 +254,25 @@ export async function startParley(config: Config, options: StartOptions = {}): P
 async function startEmbedded(
   dataDir: string,
   cleanups: (() => Promise<void> | void)[],
+  logger: Logger,
   store: StartOptions['embeddedStore'] = {},
 ): Promise<EmbeddedMongo> {
-  const embedded = await startEmbeddedMongo({ port: 0, dbpath: path.join(dataDir, 'db'), ...store });
+  const log = logger.child({ module: 'embedded-mongo' });
+  const embedded = await startEmbeddedMongo({ port: 0, dbpath: path.join(dataDir, 'db'), log: (msg) => log.warn(msg), ...store });
   cleanups.push(() => embedded.stop());
   return embedded;
+}
+
+/** The deployment's own secrets, blanked in every log line whatever they look like. */
+export function configuredSecrets(config: Config): string[] {
+  return [
+    config.jwtSecret,
+    config.slack.clientSecret,
+    config.slack.signingSecret,
+    config.stripe.secretKey,
+    config.stripe.webhookSecret,
+    config.metricsToken ?? '',
+  ].filter((secret) => secret !== '');
 }
 
 /** Closes Parley cleanly on SIGINT or SIGTERM (once), then ends the process: 0 after a clean close, 1 otherwise. */
@@ -229,11 +281,11 @@ export function stopOnSignals(parley: Parley): void {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: shutting down…`);
+    parley.logger.info({ signal }, 'shutting down');
     parley.close().then(
       () => process.exit(0),
       (error: unknown) => {
-        console.error('Shutdown failed:', error);
+        parley.logger.fatal({ err: error }, 'shutdown failed');
         process.exit(1);
       },
     );
@@ -248,25 +300,38 @@ async function main(): Promise<void> {
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(error.message);
+      // No configuration, so no LOG_LEVEL: said at the level a start failure deserves.
+      createLogger({ level: 'info' }).fatal({ problems: error.problems }, error.message);
       process.exit(1);
     }
     throw error;
   }
-  const parley = await startParley(config);
-  console.log(`Parley is running: ${parley.url}/app/`);
-  if (!config.mongodbUri) console.log(`Database: embedded, in ${path.join(config.dataDir, 'db')}`);
-  if (parley.slackSandbox) console.log(`Slack: sandbox (no SLACK_CLIENT_ID), operator page: ${parley.url}/sandbox/slack`);
-  if (parley.stripeSandbox) console.log(`Stripe: sandbox (no STRIPE_SECRET_KEY), operator page: ${parley.url}/sandbox/stripe`);
-  if (parley.demoUrl) console.log(`Demo site (another origin, embeds your first configured widget): ${parley.demoUrl}/`);
-  if (parley.mailer.outbox) console.log(`Outbox (mails are not sent, read them here): ${parley.url}/dev/outbox`);
+  const logger = createLogger({ level: config.logLevel, secrets: configuredSecrets(config) });
+  let parley: Parley;
+  try {
+    parley = await startParley(config, { logger });
+  } catch (error) {
+    logger.fatal({ err: error }, 'Parley failed to start');
+    process.exit(1);
+  }
+  logger.info({ url: `${parley.url}/app/` }, `Parley is running: ${parley.url}/app/`);
+  if (!config.mongodbUri)
+    logger.info({ dbpath: path.join(config.dataDir, 'db') }, `Database: embedded, in ${path.join(config.dataDir, 'db')}`);
+  if (config.backup) {
+    logger.info(`Backups: every ${config.backup.everyHours} h into ${config.backup.dir}, the newest ${config.backup.keep} kept`);
+  }
+  if (parley.slackSandbox) logger.info(`Slack: sandbox (no SLACK_CLIENT_ID), operator page: ${parley.url}/sandbox/slack`);
+  if (parley.stripeSandbox) logger.info(`Stripe: sandbox (no STRIPE_SECRET_KEY), operator page: ${parley.url}/sandbox/stripe`);
+  if (parley.demoUrl) logger.info(`Demo site (another origin, embeds your first configured widget): ${parley.demoUrl}/`);
+  if (parley.mailer.outbox) logger.info(`Outbox (mails are not sent, read them here): ${parley.url}/dev/outbox`);
+  if (config.metricsToken) logger.info(`Metrics: ${parley.url}/metrics (Authorization: Bearer <METRICS_TOKEN>)`);
 
   stopOnSignals(parley);
 }
 
 if (require.main === module) {
   main().catch((error: unknown) => {
-    console.error('Parley failed to start:', error);
+    createLogger({ level: 'info' }).fatal({ err: error }, 'Parley failed to start');
     process.exit(1);
   });
 }

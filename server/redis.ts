@@ -7,7 +7,7 @@
  * reconnects by itself, and the change is logged once each way rather than at every failed command.
  */
 import { Redis } from 'ioredis';
-import type { Logger } from './http/errorHandler';
+import type { Logger } from './logger';
 
 export type { Redis } from 'ioredis';
 
@@ -39,7 +39,8 @@ export async function openRedis(url: string, logger: Logger): Promise<Redis> {
     }),
   ]);
   clearTimeout(timer);
-  if (!answered) logger.warn(`redis: no answer from ${new URL(url).host} yet; starting alone, joining the other processes once it answers`);
+  if (!answered)
+    logger.warn({ redisHost: new URL(url).host }, 'redis: no answer yet; starting alone, joining the other processes once it answers');
   return redis;
 }
 
@@ -58,12 +59,12 @@ function watchConnection(redis: Redis, logger: Logger, role: string): void {
   redis.on('error', (error: Error) => {
     if (down) return;
     down = true;
-    logger.warn(`redis (${role}): ${error.message}; serving this process's sockets alone until it is back`);
+    logger.warn({ role, err: error }, "redis: connection lost; serving this process's sockets alone until it is back");
   });
   redis.on('ready', () => {
     if (!down) return;
     down = false;
-    logger.info(`redis (${role}): connected again`);
+    logger.info({ role }, 'redis: connected again');
   });
 }
 

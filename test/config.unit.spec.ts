@@ -120,6 +120,21 @@ describe('loadConfig', () => {
     for (const name of ['PORT', 'MONGODB_URI', 'SMTP_URL', 'JWT_SECRET']) expect(text).to.contain(name);
   });
 
+  it('logs at info by default (warn under test) or at LOG_LEVEL, and refuses a level pino does not know', () => {
+    expect(loadConfig({ DATA_DIR: dataDir }).logLevel).to.equal('info');
+    expect(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test' }).logLevel).to.equal('warn');
+    expect(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'debug' }).logLevel).to.equal('debug');
+    expect(configError(() => loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'verbose' })).problems.join('\n')).to.contain('LOG_LEVEL');
+  });
+
+  it('turns metrics on only with a METRICS_TOKEN of 16 characters or more', () => {
+    expect(loadConfig({ DATA_DIR: dataDir }).metricsToken).to.equal(undefined);
+    expect(loadConfig({ DATA_DIR: dataDir, METRICS_TOKEN: 'a-long-enough-token-1234' }).metricsToken).to.equal('a-long-enough-token-1234');
+    for (const bad of ['short', 'has spaces in it, sixteen+']) {
+      expect(configError(() => loadConfig({ DATA_DIR: dataDir, METRICS_TOKEN: bad })).problems.join('\n')).to.contain('METRICS_TOKEN');
+    }
+  });
+
   it('believes no proxy by default, and the hops or addresses TRUST_PROXY names', () => {
     expect(loadConfig({ DATA_DIR: dataDir }).trustProxy).to.equal(false);
     expect(loadConfig({ DATA_DIR: dataDir, TRUST_PROXY: '1' }).trustProxy).to.equal(1);
@@ -131,5 +146,22 @@ describe('loadConfig', () => {
     expect(config.port).to.equal(3000);
     expect(config.mongodbUri).to.equal(undefined);
     expect(config.redisUrl).to.equal(undefined);
+  });
+
+  it('reads BACKUP_DIR, BACKUP_EVERY_HOURS and BACKUP_KEEP, and refuses the other two without BACKUP_DIR', () => {
+    const env = { DATA_DIR: dataDir };
+    expect(loadConfig(env).backup).to.equal(undefined);
+    expect(loadConfig({ ...env, BACKUP_DIR: 'backups' }).backup).to.deep.equal({ dir: path.resolve('backups'), everyHours: 24, keep: 7 });
+    expect(loadConfig({ ...env, BACKUP_DIR: '/b', BACKUP_EVERY_HOURS: '0.5', BACKUP_KEEP: '28' }).backup).to.deep.equal({
+      dir: '/b',
+      everyHours: 0.5,
+      keep: 28,
+    });
+    expect(configError(() => loadConfig({ ...env, BACKUP_KEEP: '3' })).problems).to.deep.equal([
+      'BACKUP_KEEP is set but BACKUP_DIR is not: set BACKUP_DIR too',
+    ]);
+    expect(configError(() => loadConfig({ ...env, BACKUP_DIR: '/b', BACKUP_KEEP: '0', BACKUP_EVERY_HOURS: '-1' })).problems).to.have.length(
+      2,
+    );
   });
 });

@@ -1,5 +1,5 @@
 /**
- * `npx tsx scripts/bench/relay.ts [--visitors 50] [--rate 200] [--replies 50] [--flood 1000] [--seconds 10] [--idle 10000]
+ * `[METRICS_TOKEN=… LOG_LEVEL=…] npx tsx scripts/bench/relay.ts [--visitors 50] [--rate 200] [--replies 50] [--flood 1000] [--seconds 10] [--idle 10000]
  *   [--profile dir]` (--profile: Parley's process writes a V8 CPU profile into dir when it stops)
  *
  * Parley as a deployment runs it, each part its own process (test/helpers/processes.ts): the database, the Slack
@@ -181,7 +181,11 @@ async function main(): Promise<void> {
       port,
       config: BENCH_CONFIG,
       name: 'parley',
-      env: PROFILE_DIR ? { NODE_OPTIONS: `--import ${path.join(__dirname, 'cpu-profile.mjs')}`, CPU_PROFILE_DIR: PROFILE_DIR } : {},
+      env: {
+        ...(PROFILE_DIR ? { NODE_OPTIONS: `--import ${path.join(__dirname, 'cpu-profile.mjs')}`, CPU_PROFILE_DIR: PROFILE_DIR } : {}),
+        // METRICS_TOKEN (metrics on, process metrics included) and LOG_LEVEL reach Parley's process when given.
+        ...Object.fromEntries(['METRICS_TOKEN', 'LOG_LEVEL'].flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : []))),
+      },
     });
     stopping.push(parley);
     const widget = await setUpWidgetAcross({ parleys: [parley], slack });

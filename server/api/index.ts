@@ -5,6 +5,7 @@ import { accountsRouter } from './accounts/routes';
 import { botsRouter } from './bots/routes';
 import { chatEndpointsRouter } from './chat-endpoints/routes';
 import { dashboardAdminRouter } from './dashboard-admin/routes';
+import { integrationsRouter } from './integrations/routes';
 import { publicApiRouter } from './public-api/routes';
 import { questionGroupsRouter } from './question-groups/routes';
 import { reportsRouter } from './reports/routes';
@@ -30,6 +31,7 @@ export function apiRouter(deps: ApiDeps): Router {
   router.use(savedRepliesRouter(deps));
   router.use(questionGroupsRouter(deps));
   router.use(botsRouter(deps));
+  router.use(integrationsRouter(deps));
   router.use(dashboardAdminRouter(deps));
   router.use(publicApiRouter(deps));
   router.use(reportsRouter(deps));

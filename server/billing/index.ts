@@ -8,7 +8,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Types } from 'mongoose';
 import type { Config } from '../config';
 import { AppError, external, PaymentRequiredError, ValidationError } from '../errors';
-import type { Logger } from '../http/errorHandler';
+import type { Logger } from '../logger';
 import type { Mailer } from '../mail';
 import { receiptMail, trialEndedMail, trialEndingMail } from '../mail/templates';
 import type { Models } from '../models';
@@ -50,7 +50,10 @@ function billingError(error: unknown, logger: Logger): AppError {
     return new PaymentRequiredError(stripeError.message || 'Your card was declined.', external(stripeError.code || 'card_declined'));
   }
   // Stripe's messages and request ids only: never the request (it may carry the key) or card data.
-  logger.error(`billing: Stripe call failed (${stripeError.type ?? 'unknown'}): ${stripeError.message ?? String(error)}`);
+  logger.error(
+    { stripeErrorType: stripeError.type ?? 'unknown', detail: stripeError.message ?? String(error) },
+    'billing: Stripe call failed',
+  );
   return new AppError('Billing is not reachable right now. Please try again in a minute.', {
     status: 503,
     code: 'billing_unavailable',
@@ -114,9 +117,7 @@ export function createBilling({ config, models, stripe, logger, mailer }: Billin
       const account = await models.Account.findById(accountId);
       if (account && !account.stripeSubscriptionId) await startTrial(account, email);
     })()
-      .catch((error: unknown) =>
-        logger.warn(`billing: the trial of account ${key} is not in Stripe yet: ${error instanceof Error ? error.message : String(error)}`),
-      )
+      .catch((error: unknown) => logger.warn({ accountId: key, err: error }, 'billing: the trial of an account is not in Stripe yet'))
       .finally(() => starting.delete(key));
     starting.set(key, work);
   }

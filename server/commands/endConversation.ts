@@ -5,6 +5,7 @@
  * webhookOnArchive). Ending an ended conversation does nothing.
  */
 import type { Types } from 'mongoose';
+import { conversationProperties, trackEvent } from '../conversations/analytics';
 import type { ConversationContext } from '../conversations/context';
 import { serialised } from '../conversations/history';
 import { findOpenConversation, headerUpdate, record } from '../conversations/record';
@@ -61,6 +62,18 @@ export async function endConversation(
       event: 'conversation.archived',
       url: ce.webhookOnArchive ? ce.webhookUrl : '',
       body: async () => ({ event: 'conversation.archived', conversation: await conversationPayload(ctx.models, conversation) }),
+    });
+    await trackEvent(ctx, {
+      ce,
+      event: 'Chat Ended',
+      visitorId: conversation.visitorId,
+      properties: {
+        ...conversationProperties(conversation),
+        endedBy: by,
+        answered: conversation.firstResponseAt !== null,
+        durationSeconds: Math.round(((conversation.endedAt?.getTime() ?? Date.now()) - conversation.startedAt.getTime()) / 1000),
+      },
+      at: conversation.endedAt ?? undefined,
     });
     return { ended: true };
   });

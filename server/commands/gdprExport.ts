@@ -16,6 +16,7 @@ import { finished } from 'node:stream/promises';
 import { ZipArchive } from 'archiver';
 import type { mongo, Types } from 'mongoose';
 import { ValidationError } from '../errors';
+import type { Logger } from '../logger';
 import type { Mailer } from '../mail';
 import { gdprExportReadyMail } from '../mail/templates';
 import type { Models } from '../models';
@@ -32,7 +33,7 @@ export type GdprExportDeps = {
   secret: string;
   /** Archives are written under dataDir/exports. */
   dataDir: string;
-  logger: Pick<Console, 'error'>;
+  logger: Pick<Logger, 'error'>;
 };
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -114,7 +115,7 @@ export async function startGdprExport(
   }
   const job = await models.GdprExport.create({ accountId: admin.accountId, requestedBy: admin._id, status: 'running' });
   const built = buildArchive(deps, job, admin).catch(async (error: unknown) => {
-    deps.logger.error(`GDPR export ${job.id as string} failed`, error);
+    deps.logger.error({ exportId: job.id as string, err: error }, 'GDPR export failed');
     await models.GdprExport.updateOne({ _id: job._id }, { $set: { status: 'failed' } }).catch(() => undefined);
     await rm(exportFile(deps.dataDir, job._id), { force: true });
   });
@@ -208,7 +209,7 @@ async function buildArchive(deps: GdprExportDeps, job: GdprExportDocument, admin
   // The mail goes before the export shows as ready, so whoever sees the link can find the mail too; a mail that
   // cannot be sent does not throw away a good archive.
   await deps.mailer.send(gdprExportReadyMail(admin.email, url, GDPR_EXPORT_TTL_HOURS)).catch((error: unknown) => {
-    deps.logger.error(`GDPR export ${job.id as string}: the ready mail could not be sent`, error);
+    deps.logger.error({ exportId: job.id as string, err: error }, 'GDPR export: the ready mail could not be sent');
   });
   await models.GdprExport.updateOne({ _id: job._id }, { $set: { status: 'ready', done: total, size, expiresAt, finishedAt: new Date() } });
 }

@@ -11,6 +11,7 @@
  */
 import { setImmediate as yieldToOthers } from 'node:timers/promises';
 import { Types } from 'mongoose';
+import type { Logger } from '../logger';
 import type { Models } from '../models';
 import { type RetentionPayload, retentionCutoff } from '../shared/retention';
 
@@ -135,19 +136,16 @@ async function purgeVisitors(models: Models, accountId: Types.ObjectId, cutoff: 
 }
 
 /** Runs a pass now and then every `everyMs` (a day) until stopped; a failed pass is logged and tried next time. */
-export function startRetention(deps: {
-  models: Models;
-  logger: { warn(message: string, ...rest: unknown[]): void };
-  everyMs?: number;
-  firstAfterMs?: number;
-}): { stop(): Promise<void> } {
+export function startRetention(deps: { models: Models; logger: Pick<Logger, 'warn'>; everyMs?: number; firstAfterMs?: number }): {
+  stop(): Promise<void>;
+} {
   const everyMs = deps.everyMs ?? 24 * 60 * 60 * 1000;
   let running: Promise<unknown> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   const run = () => {
     running = purgeExpired(deps.models)
-      .catch((error: unknown) => deps.logger.warn('retention: the daily pass failed; it runs again tomorrow', error))
+      .catch((error: unknown) => deps.logger.warn({ err: error }, 'retention: the daily pass failed; it runs again tomorrow'))
       .finally(() => {
         if (!stopped) timer = setTimeout(run, everyMs);
       });

@@ -5,6 +5,7 @@
  * Every delivery goes through the outbox, so an unreachable Slack or webhook is retried, not lost.
  */
 
+import { trackEvent } from '../conversations/analytics';
 import type { ConversationContext } from '../conversations/context';
 import { hashToken } from '../conversations/visitors';
 import { fireWebhook } from '../conversations/webhooks';
@@ -14,7 +15,7 @@ import { escapeMrkdwn } from '../shared/mrkdwn';
 import type { OfflineMessage } from '../shared/widget-protocol';
 
 export async function sendOfflineMessage(
-  ctx: Pick<ConversationContext, 'models' | 'outbox'>,
+  ctx: Pick<ConversationContext, 'models' | 'outbox' | 'analytics'>,
   ce: ChatEndpointDocument,
   input: OfflineMessage,
   meta: { country: string },
@@ -47,6 +48,7 @@ export async function sendOfflineMessage(
           ].filter(([, v]) => v)
         : [['E-mail', input.email]];
       await ctx.outbox.enqueue('mail', `${key}:mail`, {
+        kind: 'offline_message',
         to: owner.email,
         subject: ce.offlineEmailSubject || 'New message from your website',
         text: `${input.message}\n\n${details.map(([k, v]) => `${k}: ${v}`).join('\n')}\n\nReply to this mail to answer the visitor at ${input.email}.`,
@@ -78,6 +80,7 @@ export async function sendOfflineMessage(
     url: ce.offlineMessageWebhookURL,
     body: {
       event: 'offline_message',
+      id: String(stored._id),
       widgetId: ce.Uuid,
       name: input.name ?? '',
       email: input.email,
@@ -85,5 +88,13 @@ export async function sendOfflineMessage(
       pageUrl,
       createdAt: stored.createdAt.toISOString(),
     },
+  });
+  await trackEvent(ctx, {
+    ce,
+    event: 'Offline Message Left',
+    visitorId: visitor?._id ?? null,
+    fallbackId: `offline-${String(stored._id)}`,
+    properties: { offlineMessageId: String(stored._id), pageUrl },
+    at: stored.createdAt,
   });
 }

@@ -4,11 +4,14 @@
  */
 
 import { Types } from 'mongoose';
+import type { Counter } from 'prom-client';
 import { refreshQuota } from '../billing/quota';
+import { conversationProperties, trackEvent } from '../conversations/analytics';
 import type { ConversationContext } from '../conversations/context';
 import { appendEntry, type NewEntry, type StoredMessage, serialised } from '../conversations/history';
 import { findOpenConversation, type OpenConversation, publishEntry, REFUSALS, WidgetRefusal } from '../conversations/record';
 import { fireWebhook } from '../conversations/webhooks';
+import type { Logger } from '../logger';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { MessageFile } from '../models/Message';
 import type { Visitor } from '../models/Visitor';
@@ -18,7 +21,8 @@ import { type DueSettings, inactiveAt, openingDueTimes } from './conversationDue
 export type VisitorMessageContext = ConversationContext & {
   /** Whether someone answers in the widget's channel now (a new conversation needs it). */
   presence: { isOnline(ce: ChatEndpointDocument): Promise<boolean> };
-  logger: Pick<Console, 'warn'>;
+  logger: Pick<Logger, 'warn'>;
+  metrics: { conversationsStarted: Pick<Counter, 'inc'> };
 };
 
 /** The chat's first line as the history shows it: the opening message's first line, cut to FIRST_LINE_MAX characters. */
@@ -69,8 +73,11 @@ export async function startConversation(
     searchTerms: visitorSearchTerms(visitor),
     ...openingDueTimes(ce),
   });
+  ctx.metrics.conversationsStarted.inc();
   // Over the month's quota the conversation still goes through; the account is marked and its console says so.
-  await refreshQuota(ctx.models, ce.accountId).catch((error: unknown) => ctx.logger.warn('quota: could not count conversations', error));
+  await refreshQuota(ctx.models, ce.accountId).catch((error: unknown) =>
+    ctx.logger.warn({ accountId: String(ce.accountId), err: error }, 'quota: could not count conversations'),
+  );
   // Started by the caller once the first message is stored: the header quotes it.
   await ctx.outbox.enqueue(
     'slack.header',
@@ -91,6 +98,13 @@ export async function startConversation(
       event: 'conversation.started',
       conversation: { id: String(conversation._id), number: conversation.number, widgetId: ce.Uuid, pageUrl: origin.pageUrl },
     },
+  });
+  await trackEvent(ctx, {
+    ce,
+    event: 'Chat Started',
+    visitorId,
+    properties: { ...conversationProperties(conversation), pageUrl: origin.pageUrl },
+    at: conversation.startedAt,
   });
   return {
     _id: conversation._id,
@@ -137,10 +151,52 @@ export async function visitorMessage(
       }
       const current = conversation;
       const stored = await storeVisitorMessage(ctx, current, input);
+      if (stored && !stored.duplicate) {
+        // After the ack, in the conversation's order, without holding up the visitor: REST hooks and Segment.
+        const { message } = stored;
+        void serialised(`announce:${String(current._id)}`, () => announceVisitorMessage(ctx, input.ce, current, message)).catch(
+          (error: unknown) => ctx.logger.warn({ err: error }, 'visitor message: REST hooks or Segment failed'),
+        );
+      }
       if (stored) return { ...stored, conversation: current };
       // It ended (an operator, the inactivity check, another process): the message opens the next one.
       conversation = attempt === 0 ? await findOpenConversation(ctx, input.visitorId) : null;
     }
+  });
+}
+
+/** A new visitor message for the account's `visitor_message` REST hooks and the widget's Segment source. */
+async function announceVisitorMessage(
+  ctx: VisitorMessageContext,
+  ce: ChatEndpointDocument,
+  conversation: OpenConversation,
+  message: StoredMessage,
+): Promise<void> {
+  const id = String(conversation._id);
+  await fireWebhook(ctx, {
+    accountId: ce.accountId,
+    key: `webhook:${id}`,
+    event: 'visitor_message',
+    url: '',
+    body: {
+      event: 'visitor_message',
+      conversation: { id, number: conversation.number, widgetId: ce.Uuid },
+      visitor: { id: String(conversation.visitorId) },
+      message: {
+        id: String(message._id),
+        seq: message.seq,
+        text: message.text,
+        files: message.files.map((f) => ({ name: f.name, size: f.size, mimetype: f.mimetype })),
+        createdAt: message.createdAt.toISOString(),
+      },
+    },
+  });
+  await trackEvent(ctx, {
+    ce,
+    event: 'Visitor Message Sent',
+    visitorId: conversation.visitorId,
+    properties: { ...conversationProperties(conversation), messageId: String(message._id), seq: message.seq, files: message.files.length },
+    at: message.createdAt,
   });
 }
 

@@ -4,6 +4,7 @@
  * call them as well.
  */
 import type { Types } from 'mongoose';
+import { conversationProperties, trackEvent } from '../conversations/analytics';
 import type { ConversationContext } from '../conversations/context';
 import { findOpenConversation, headerUpdate } from '../conversations/record';
 import { transcriptMail } from '../conversations/transcript';
@@ -43,11 +44,11 @@ export async function updateVisitorInfo(
   if (open) await headerUpdate(ctx, open);
 }
 
-type WidgetOf = Pick<ChatEndpoint, 'accountId' | 'Uuid' | 'feedbackWebhookUrl' | 'RoomName' | 'agentLabel'>;
+type WidgetOf = Pick<ChatEndpoint, 'accountId' | 'Uuid' | 'feedbackWebhookUrl' | 'RoomName' | 'agentLabel' | 'segmentWriteKey'>;
 
 /** Rates the visitor's latest conversation: stored, shown in the thread header, sent to the feedback webhook. */
 export async function rateConversation(
-  ctx: Pick<ConversationContext, 'models' | 'outbox'>,
+  ctx: Pick<ConversationContext, 'models' | 'outbox' | 'analytics'>,
   input: { visitorId: Types.ObjectId; ce: WidgetOf; rating: 'up' | 'down'; feedback?: string },
 ): Promise<void> {
   const latest = await ctx.models.Conversation.findOne({ visitorId: input.visitorId }).sort({ _id: -1 });
@@ -71,6 +72,12 @@ export async function rateConversation(
         feedback: latest.feedback,
       },
     },
+  });
+  await trackEvent(ctx, {
+    ce: input.ce,
+    event: 'Chat Rated',
+    visitorId: latest.visitorId,
+    properties: { ...conversationProperties(latest), rating: latest.rating, feedback: latest.feedback },
   });
 }
 

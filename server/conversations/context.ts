@@ -23,10 +23,35 @@ export interface JobQueue {
   poke(key: string): void;
 }
 
+/** The Segment events Parley sends for a widget with a write key (server/conversations/analytics.ts). */
+export type TrackEvent =
+  | 'Chat Started'
+  | 'Visitor Message Sent'
+  | 'Operator Replied'
+  | 'Chat Ended'
+  | 'Chat Rated'
+  | 'Offline Message Left';
+
+/** One track call: the visitor's identify userId when there is one, its anonymous id otherwise. */
+export type TrackMessage = {
+  event: TrackEvent;
+  userId?: string;
+  anonymousId: string;
+  properties: Record<string, string | number | boolean | null>;
+  timestamp: Date;
+};
+
+/** Track calls to a widget's Segment source, batched and sent later (server/analytics/segment.ts); never throws. */
+export interface ConversationAnalytics {
+  track(writeKey: string, message: TrackMessage): void;
+}
+
 export type ConversationContext = {
   models: Models;
   pubsub: FramePublisher;
   outbox: JobQueue;
+  /** Segment, for widgets with a write key. */
+  analytics: ConversationAnalytics;
   /** Base URL of Parley, for file links handed to widgets. */
   publicUrl: string;
 };

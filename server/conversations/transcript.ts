@@ -29,6 +29,7 @@ export async function transcriptMail(
   });
   const title = `Transcript of your chat with ${labels.widgetName} (#${conversation.number})`;
   return {
+    kind: 'transcript',
     to,
     subject: title,
     text: [title, '', ...lines.map((l) => `[${l.at} UTC] ${l.who}: ${l.text}`)].join('\n'),

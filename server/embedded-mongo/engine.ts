@@ -6,6 +6,7 @@ import type { Document } from 'bson';
 import { Collection, ID_INDEX } from './collection';
 import { CursorStore } from './cursors';
 import { CommandError, ErrorCodes } from './errors';
+import { SnapshotStore } from './snapshots';
 import type { DataImage, IndexSpec, Storage, WriteOp } from './storage';
 import { canonicalKey, pathValues } from './values';
 
@@ -29,6 +30,8 @@ export function validateCollName(db: string, name: unknown): asserts name is str
 export class Engine {
   readonly dbs = new Map<string, Map<string, Collection>>();
   readonly cursors = new CursorStore();
+  /** Point-in-time views for snapshot reads (snapshots.ts). */
+  readonly snapshots = new SnapshotStore();
   /** serverStatus's opcounters, counted as mongod counts them (documents inserted, statements, commands). */
   readonly opcounters = { insert: 0, query: 0, update: 0, delete: 0, getmore: 0, command: 0 };
   private readonly warned = new Set<string>();

@@ -27,6 +27,7 @@ export const ErrorCodes = {
   IndexKeySpecsConflict: 86,
   CommandNotSupported: 115,
   InvalidIndexSpecificationOption: 197,
+  SnapshotTooOld: 239,
   OperationNotSupportedInTransaction: 263,
   DuplicateKey: 11000,
   OutOfDiskSpace: 14031,

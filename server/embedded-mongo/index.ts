@@ -56,6 +56,7 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
     if (sweeping) return;
     sweeping = true;
     engine.cursors.reap();
+    engine.snapshots.reap();
     // A store whose disk refuses writes deletes nothing it could not journal.
     if (storage.writeProblem()) {
       sweeping = false;
@@ -81,6 +82,7 @@ export async function startEmbeddedMongo(opts: EmbeddedMongoOptions = {}): Promi
         clearInterval(monitor);
         await server.close();
         engine.cursors.clear();
+        engine.snapshots.clear();
         await storage.close();
       })();
       return stopped;

@@ -1,14 +1,16 @@
 import path from 'node:path';
 import express from 'express';
 import helmet from 'helmet';
-import { apiRouter } from '../api';
+import { type ApiDeps, apiRouter } from '../api';
 import { billingRouter } from '../api/billing/routes';
 import { teamAvatarFilesRouter, updateConfigRouter } from '../api/chat-endpoints/updateConfig';
 import { widgetApiRouter } from '../api/widget/routes';
 import type { Billing } from '../billing';
 import { STRIPE_SANDBOX_PATH } from '../billing/sandbox';
 import type { Config } from '../config';
+import type { Logger } from '../logger';
 import type { Mailer } from '../mail';
+import type { Metrics } from '../metrics';
 import type { Models } from '../models';
 import type { Relay } from '../relay';
 import type { SlackSandbox } from '../sandbox/slack';
@@ -16,9 +18,11 @@ import type { StripeSandbox } from '../sandbox/stripe';
 import { siteRouter } from '../site';
 import { type HomeTabs, slackRouter } from '../slack';
 import { devOutboxRouter } from './devOutbox';
-import { errorHandler, type Logger } from './errorHandler';
+import { errorHandler } from './errorHandler';
 import type { Health } from './health';
+import { metricsRouter } from './metrics';
 import { createRateLimiters, type RateLimiters } from './rateLimits';
+import { requestLog } from './requestLog';
 import { staticConsole } from './staticConsole';
 import { visitorAvatarRouter } from './visitorAvatar';
 import { widgetAssets } from './widgetAssets';
@@ -27,7 +31,9 @@ export type AppDeps = {
   config: Config;
   models: Models;
   mailer: Mailer;
-  logger?: Logger;
+  logger: Logger;
+  /** Counted per request (and per Stripe webhook); served at GET /metrics when METRICS_TOKEN is set. */
+  metrics: Metrics;
   /** Folder of the built console; dist/web/console by default. */
   consoleDir?: string;
   /** Mounted at /sandbox/slack when Parley runs without Slack credentials. */
@@ -43,17 +49,21 @@ export type AppDeps = {
   limiters?: RateLimiters;
   /** GET /health for load balancers, when given. */
   health?: Health;
+  /** Segment delivery status per write key, for the console's Integrations tab. */
+  segment?: ApiDeps['segment'];
 };
 
 export const DEFAULT_CONSOLE_DIR = path.resolve(__dirname, '..', '..', 'dist', 'web', 'console');
 
 export function createApp(deps: AppDeps): express.Express {
-  const logger = deps.logger ?? console;
+  const { logger, metrics } = deps;
   const limiters = deps.limiters ?? createRateLimiters({ logger });
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
+  app.use(requestLog({ logger, metrics }));
   if (deps.health) app.use(deps.health.router);
+  app.use(metricsRouter({ registry: metrics.registry, token: deps.config.metricsToken }));
   // The sandbox stands in for slack.com: its pages carry their own inline scripts, so Parley's CSP does not apply.
   if (deps.slackSandbox) app.use('/sandbox/slack', deps.slackSandbox.router);
   if (deps.stripeSandbox) app.use(STRIPE_SANDBOX_PATH, deps.stripeSandbox.router);
@@ -76,7 +86,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use('/v1', updateConfigRouter({ models: deps.models, config: deps.config, relay: deps.relay }));
   app.use(teamAvatarFilesRouter(deps.models));
   // Before the API's JSON parser: Stripe's signature covers the raw body.
-  app.use(billingRouter({ billing: deps.billing, models: deps.models }));
+  app.use(billingRouter({ billing: deps.billing, models: deps.models, webhooks: metrics.stripeWebhooks }));
   app.use(
     '/v1',
     apiRouter({
@@ -86,8 +96,10 @@ export function createApp(deps: AppDeps): express.Express {
       billing: deps.billing,
       limiters,
       logger,
+      slackFetch: deps.relay.slack.fetch,
       autoReplies: deps.relay.autoReplies,
       presence: deps.relay.presence,
+      segment: deps.segment,
     }),
   );
   if (deps.mailer.outbox) app.use(devOutboxRouter(deps.mailer.outbox));

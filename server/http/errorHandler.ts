@@ -1,10 +1,9 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import mongoose from 'mongoose';
 import { AppError, asCodedError, MissingScopeError, NotFoundError } from '../errors';
+import type { Logger } from '../logger';
 import type { ApiErrorBody } from '../shared/auth';
 import { ERROR_CODES } from '../shared/constants';
-
-export type Logger = Pick<Console, 'info' | 'warn' | 'error'>;
 
 /**
  * Errors Express raises for a request it cannot read carry a 4xx status: the body parser's (with a `type`) and the
@@ -40,9 +39,13 @@ function widgetCodes(error: unknown, body: ApiErrorBody): ApiErrorBody {
   return body;
 }
 
-/** The one place errors become responses: `{ Message, Error }`, and never a leak of internals. */
+/**
+ * The one place errors become responses: `{ Message, Error }`, and never a leak of internals. Logged on the
+ * request's own logger (its request id and the ids it knows) when pino-http gave it one.
+ */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
+    const log: Logger = (req as { log?: Logger }).log ?? logger;
     if (res.headersSent) {
       next(error);
       return;
@@ -53,7 +56,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (error instanceof AppError) {
       status = error.status;
       body = { Message: error.message, Error: error.code, ...(error instanceof MissingScopeError ? error.body : {}) };
-      if (error.isReportable) logger.error(error);
+      if (error.isReportable) log.error({ err: error }, error.message);
     } else if (error instanceof mongoose.Error.ValidationError || error instanceof mongoose.Error.CastError) {
       // A value a route's schema let through but the model refuses: still the input's fault, never a 500.
       status = 400;
@@ -67,7 +70,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       const coded = asCodedError(error);
       status = coded.status;
       body = { Message: coded.message, Error: coded.code };
-      logger.error(`${req.method} ${req.originalUrl} failed:`, error instanceof Error ? error.stack : error);
+      log.error({ err: error }, `${req.method} ${req.path} failed`);
     }
     res.status(status).json(req.originalUrl.startsWith('/widget/') ? widgetCodes(error, body) : body);
   };

@@ -24,11 +24,17 @@ export type HealthReport = {
   problem?: string;
   /** 'none': this deployment runs without Redis (one process). */
   redis: 'up' | 'down' | 'none';
+  /** With BACKUP_DIR: when the newest backup was taken and how old it is (null: none yet), and why the last attempt failed. */
+  backup?: { lastAt: string | null; ageSeconds: number | null; lastError?: string };
 };
+
+/** What the check reads of Parley's scheduled backups. */
+export type BackupHealth = { status(): { lastAt?: Date; lastError?: string } };
 
 export function createHealth(deps: {
   connection: Connection;
   redis?: Redis;
+  backups?: BackupHealth;
   /** The embedded store's own word on its disk (absent with MONGODB_URI, whose server reports its own health). */
   databaseWriteProblem?: () => { message: string } | null;
 }): Health {
@@ -47,6 +53,7 @@ export function createHealth(deps: {
           ? 'database refuses writes'
           : 'database unreachable';
     const report: HealthReport = { status, database, redis, ...(problem ? { problem: problem.message } : {}) };
+    if (deps.backups) report.backup = backupReport(deps.backups);
     res
       .status(status === 'ok' ? 200 : 503)
       .set('Cache-Control', 'no-store')
@@ -77,4 +84,13 @@ async function databaseAnswers(connection: Connection): Promise<boolean> {
   } finally {
     clearTimeout(timer);
   }
+}
+
+function backupReport(backups: BackupHealth): NonNullable<HealthReport['backup']> {
+  const { lastAt, lastError } = backups.status();
+  return {
+    lastAt: lastAt?.toISOString() ?? null,
+    ageSeconds: lastAt ? Math.max(0, Math.round((Date.now() - lastAt.getTime()) / 1000)) : null,
+    ...(lastError ? { lastError } : {}),
+  };
 }

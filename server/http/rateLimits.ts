@@ -8,8 +8,8 @@ import type { Request, RequestHandler, Response } from 'express';
 import { type IncrementResponse, ipKeyGenerator, MemoryStore, type Options, rateLimit, type Store } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
 import { RateLimitError } from '../errors';
+import type { Logger } from '../logger';
 import type { Redis } from '../redis';
-import type { Logger } from './errorHandler';
 
 type Limit = { windowMs: number; limit: number; onlyFailures?: boolean };
 
@@ -142,11 +142,11 @@ class RedisOrLocalStore implements Store {
     if (current && (await current.loaded)) {
       try {
         const result = await shared(current.store);
-        if (this.failing) this.logger.info(`rate limits (${this.prefix}): counted in Redis again`);
+        if (this.failing) this.logger.info({ limiter: this.prefix }, 'rate limits: counted in Redis again');
         this.failing = false;
         return result;
       } catch (error) {
-        if (!this.failing) this.logger.warn(`rate limits (${this.prefix}): Redis failed, counting in this process`, error);
+        if (!this.failing) this.logger.warn({ limiter: this.prefix, err: error }, 'rate limits: Redis failed, counting in this process');
         this.failing = true;
       }
     }

@@ -2,12 +2,18 @@
  * Sending e-mail: SMTP when SMTP_URL is set, otherwise the local outbox folder.
  */
 import nodemailer from 'nodemailer';
+import type { Counter } from 'prom-client';
 import type { Config } from '../config';
 import { createOutbox, type Outbox } from './outbox';
 
 export type { Outbox, SentMail } from './outbox';
 
+/** What a mail is, for the metrics (parley_emails_sent_total{kind}). */
+export const MAIL_KINDS = ['password_reset', 'invitation', 'gdpr_export', 'transcript', 'offline_message'] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
+
 export type MailMessage = {
+  kind?: MailKind;
   to: string;
   subject: string;
   text: string;
@@ -23,12 +29,15 @@ export type Mailer = {
   close(): void;
 };
 
-export function createMailer(config: Config['mail']): Mailer {
+/** `sent`: counts each mail handed on (the metrics' parley_emails_sent_total), by kind. */
+export function createMailer(config: Config['mail'], sent?: Pick<Counter<'kind'>, 'inc'>): Mailer {
+  const counted = (kind: MailKind | undefined) => sent?.inc({ kind: kind ?? 'other' });
   if (config.smtpUrl) {
     const transport = nodemailer.createTransport(config.smtpUrl);
     return {
-      async send(message) {
+      async send({ kind, ...message }) {
         await transport.sendMail({ from: config.from, ...message });
+        counted(kind);
       },
       close: () => transport.close(),
     };
@@ -37,10 +46,11 @@ export function createMailer(config: Config['mail']): Mailer {
   const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     outbox,
-    async send(message) {
+    async send({ kind, ...message }) {
       const info = await composer.sendMail({ from: config.from, ...message });
       const eml = Buffer.isBuffer(info.message) ? info.message : Buffer.from(String(info.message));
       await outbox.save({ from: config.from, ...message }, eml);
+      counted(kind);
     },
     close: () => composer.close(),
   };

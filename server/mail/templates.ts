@@ -5,6 +5,7 @@ import type { MailMessage } from './index';
 
 export function passwordResetMail(to: string, link: string, validMinutes: number): MailMessage {
   return {
+    kind: 'password_reset',
     to,
     subject: 'Reset your Parley password',
     text: [
@@ -25,6 +26,7 @@ export function passwordResetMail(to: string, link: string, validMinutes: number
 
 export function invitationMail(to: string, invitedBy: string, link: string, validDays: number): MailMessage {
   return {
+    kind: 'invitation',
     to,
     subject: 'You are invited to Parley',
     text: [
@@ -45,6 +47,7 @@ export function invitationMail(to: string, invitedBy: string, link: string, vali
 
 export function gdprExportReadyMail(to: string, link: string, validHours: number): MailMessage {
   return {
+    kind: 'gdpr_export',
     to,
     subject: 'Your Parley data export is ready',
     text: [

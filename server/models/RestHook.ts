@@ -1,8 +1,12 @@
 import { type Connection, type HydratedDocument, type Model, Schema, type Types } from 'mongoose';
 
-/** The events a REST hook can subscribe to: the widget's webhooks, by the `event` field of their payloads. */
+/**
+ * The events a REST hook can subscribe to: the widget's webhooks, by the `event` field of their payloads, and
+ * `visitor_message` (each message a visitor sends), which only REST hooks receive.
+ */
 export const REST_HOOK_EVENTS = [
   'conversation.started',
+  'visitor_message',
   'conversation.archived',
   'offline_message',
   'conversation.rated',

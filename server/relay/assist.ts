@@ -208,7 +208,7 @@ export function startAssistant(ctx: RelayContext, tickMs = ASSIST_TICK_MS): Assi
   let stopped = false;
   const queue = (work: () => Promise<void>): Promise<void> => {
     chain = chain.then(work).catch((error: unknown) => {
-      if (!stopped) ctx.logger.error('assist: reminder pass failed', error);
+      if (!stopped) ctx.logger.error({ err: error }, 'assist: reminder pass failed');
     });
     return chain;
   };

@@ -2,9 +2,11 @@ import type { OperatorSeats } from '../billing/operators';
 import type { AutoSendReplies } from '../commands/autoSendReplies';
 import type { ConversationAssistant } from '../commands/conversationAssistant';
 import type { Config, RelayTuning } from '../config';
-import type { Logger } from '../http/errorHandler';
+import type { ConversationAnalytics } from '../conversations/context';
 import type { RateLimiters } from '../http/rateLimits';
+import type { Logger } from '../logger';
 import type { Mailer } from '../mail';
+import type { Metrics } from '../metrics';
 import type { Models } from '../models';
 import type { ReportRecorder } from '../reports/recorder';
 import type { SlackAuthors } from './authors';
@@ -21,6 +23,8 @@ export type RelayContext = {
   models: Models;
   mailer: Mailer;
   logger: Logger;
+  /** Parley's Prometheus metrics (server/metrics.ts): counted where things happen. */
+  metrics: Metrics;
   pubsub: PubSub;
   /** Counters of the deployment (in Redis with several processes), e.g. new sockets per IP. */
   limiters: RateLimiters;
@@ -38,6 +42,8 @@ export type RelayContext = {
   autoReplies: AutoSendReplies;
   /** Where presence transitions are recorded for the availability report. */
   reports: ReportRecorder;
+  /** Segment track calls for widgets with a write key (built by main.ts). */
+  analytics: ConversationAnalytics;
   /** Base URL of Parley, for file links handed to widgets. */
   publicUrl: string;
   /** What time it is; tests pass a clock they control. */

@@ -241,6 +241,7 @@ export class Gateway {
   }
 
   private onFrame(session: Session, data: RawData, isBinary: boolean): void {
+    const receivedAt = performance.now();
     session.lastHeard = Date.now();
     const size = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : data instanceof ArrayBuffer ? data.byteLength : data.length;
     if (size > WIDGET_LIMITS.frameBytes) {
@@ -287,14 +288,16 @@ export class Gateway {
     const frame = result.data;
     // Frames of one socket are handled in order.
     session.busy = session.busy
-      .then(() => this.handle(session, frame))
+      .then(() => this.handle(session, frame, receivedAt))
       .catch((error: unknown) => {
-        const { code, message } = widgetErrorOf(error, this.ctx.logger);
+        const logger = this.ctx.logger.child({ widgetId: session.ceId, conversationId: session.conversationId || undefined });
+        const { code, message } = widgetErrorOf(error, logger);
         this.error(session, code, message, frame.t === 'msg' ? frame.clientId : undefined);
       });
   }
 
-  private async handle(session: Session, frame: ClientFrame): Promise<void> {
+  /** `receivedAt`: when the frame arrived (performance.now()), for the ack's latency. */
+  private async handle(session: Session, frame: ClientFrame, receivedAt: number): Promise<void> {
     if (!this.sessions.has(session)) return;
     if (frame.t === 'ping') {
       this.send(session, { t: 'pong' });
@@ -352,12 +355,18 @@ export class Gateway {
           id: String(message._id),
           at: message.createdAt.toISOString(),
         });
+        this.ctx.metrics.relayAck.observe((performance.now() - receivedAt) / 1000);
+        if (!result.duplicate) this.ctx.metrics.visitorMessages.inc();
         if (message.seq > session.sentSeq) session.sentSeq = message.seq;
         if (!result.duplicate) {
           // Saved replies matching the message, and an automatic question group, follow the ack: in the order of the
           // conversation's messages, without holding up this socket's next frame.
           void serialised(`assist:${String(conversation._id)}`, () => afterVisitorMessage(this.ctx, conversation, message)).catch(
-            (error: unknown) => this.ctx.logger.error('relay: automatic replies failed', error),
+            (error: unknown) =>
+              this.ctx.logger.error(
+                { widgetId: String(ce._id), conversationId: String(conversation._id), err: error },
+                'relay: automatic replies failed',
+              ),
           );
         }
         return;

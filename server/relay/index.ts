@@ -11,10 +11,12 @@ import type { AutoSendReplies } from '../commands/autoSendReplies';
 import { inactiveAt, SEEN_STALE_MS, scheduleOldDueTimes } from '../commands/conversationDueTimes';
 import { endConversation } from '../commands/endConversation';
 import type { Config } from '../config';
+import type { ConversationAnalytics } from '../conversations/context';
 import { fireWebhook, hasRestHooks } from '../conversations/webhooks';
-import type { Logger } from '../http/errorHandler';
 import { createRateLimiters, type RateLimiters } from '../http/rateLimits';
+import type { Logger } from '../logger';
 import type { Mailer } from '../mail';
+import type { Metrics } from '../metrics';
 import type { Models } from '../models';
 import type { Conversation } from '../models/Conversation';
 import type { Visitor } from '../models/Visitor';
@@ -23,6 +25,7 @@ import { conversationAssistant } from './assistant';
 import { SlackAuthors } from './authors';
 import { type Clock, type RelayContext, SYSTEM_CLOCK } from './context';
 import { Gateway } from './gateway';
+import { registerRelayGauges } from './metrics';
 import { type JobHandlers, Outbox } from './outbox';
 import { followOtherProcesses } from './peers';
 import { Presence } from './presence';
@@ -46,6 +49,8 @@ export function createRelay(deps: {
   models: Models;
   mailer: Mailer;
   logger: Logger;
+  /** Where the relay counts messages and times acks and Slack posts; it adds its gauges (sockets, outbox). */
+  metrics: Metrics;
   clock?: Clock;
   reports: ReportRecorder;
   /** What each outbox job kind does: the relay's own (webhooks, mails) and the Slack side's posts. */
@@ -58,6 +63,8 @@ export function createRelay(deps: {
   limiters?: RateLimiters;
   /** The widgets' automatic saved replies in memory (their writes signal the other processes over `pubsub`). */
   autoReplies: AutoSendReplies;
+  /** Segment track calls for widgets with a write key. */
+  analytics: ConversationAnalytics;
 }): Relay {
   const { jobHandlers, ...shared } = deps;
   const tuning = relayTuning(deps.config);
@@ -78,6 +85,7 @@ export function createRelay(deps: {
   ctx.assistant = conversationAssistant(ctx);
   const schedule = new OperatingSchedule(ctx);
   const gateway = new Gateway(ctx);
+  registerRelayGauges(deps.metrics.registry, { gateway, models: deps.models });
   let dueChecks: { stop(): Promise<void> } | null = null;
   let unfollow = () => {};
   let closed = false;
@@ -136,7 +144,7 @@ async function duePass<Row extends { _id: Types.ObjectId }>(
         if (await look(row)) done += 1;
       } catch (error) {
         // One conversation that cannot be handled now (it stays due, and is tried again next pass) holds up no other.
-        ctx.logger.error(`relay: due ${field} check of conversation ${String(row._id)} failed`, error);
+        ctx.logger.error({ conversationId: String(row._id), field, err: error }, 'relay: due check of a conversation failed');
       }
     }
     if (due.length < DUE_BATCH) break;
@@ -257,14 +265,16 @@ export function notifyUnanswered(ctx: RelayContext, now = ctx.clock.now(), stopp
  */
 function startDueChecks(ctx: RelayContext): { stop(): Promise<void> } {
   let chain: Promise<void> = scheduleOldDueTimes(ctx.models).catch((e: unknown) =>
-    ctx.logger.error('relay: scheduling due checks failed', e),
+    ctx.logger.error({ err: e }, 'relay: scheduling due checks failed'),
   );
   let busy = false;
   let stopping = false;
   const stopped = () => stopping;
   const pass = async () => {
-    await endInactive(ctx, ctx.clock.now(), stopped).catch((e: unknown) => ctx.logger.error('relay: inactivity check failed', e));
-    await notifyUnanswered(ctx, ctx.clock.now(), stopped).catch((e: unknown) => ctx.logger.error('relay: no-answer check failed', e));
+    await endInactive(ctx, ctx.clock.now(), stopped).catch((e: unknown) => ctx.logger.error({ err: e }, 'relay: inactivity check failed'));
+    await notifyUnanswered(ctx, ctx.clock.now(), stopped).catch((e: unknown) =>
+      ctx.logger.error({ err: e }, 'relay: no-answer check failed'),
+    );
   };
   const timer = setInterval(() => {
     if (busy) return;

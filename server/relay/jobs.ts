@@ -4,6 +4,7 @@
  */
 import type { Types } from 'mongoose';
 import { SIGNATURE_HEADER, webhookSignature } from '../conversations/webhooks';
+import { MAIL_KINDS, type MailKind } from '../mail';
 import type { OutboxJobDocument, OutboxKind } from '../models/OutboxJob';
 import { type JobHandler, type JobHandlers, PermanentJobError } from './outbox';
 import { postToUrl, UnusableTargetError } from './publicPost';
@@ -56,7 +57,10 @@ const sendMail: JobHandler = async (ctx, job) => {
   // Optional: only offline-message mails name the visitor to reply to.
   const replyTo = job.payload.replyToAddress;
   const replyName = job.payload.replyToName;
+  const kind = job.payload.kind;
   await ctx.mailer.send({
+    // Jobs queued before mails had a kind are counted as 'other'.
+    kind: typeof kind === 'string' && (MAIL_KINDS as readonly string[]).includes(kind) ? (kind as MailKind) : undefined,
     to: str(job, 'to'),
     subject: str(job, 'subject'),
     text: str(job, 'text'),

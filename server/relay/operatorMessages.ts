@@ -4,6 +4,7 @@
  * the header), and later edits or deletions mirrored to the widget.
  */
 import type { Types } from 'mongoose';
+import { conversationProperties, trackEvent } from '../conversations/analytics';
 import { appendEntryReading, type StoredMessage, serialised } from '../conversations/history';
 import { headerUpdate, publishEntry, record } from '../conversations/record';
 import type { Conversation } from '../models/Conversation';
@@ -11,11 +12,15 @@ import type { MessageDocument, MessageFile } from '../models/Message';
 import type { Author } from './authors';
 import type { RelayContext } from './context';
 
-type Answered = Pick<Conversation, 'visitorId' | 'slackChannel'> & { _id: Types.ObjectId };
+type Answered = Pick<Conversation, 'visitorId' | 'slackChannel' | 'ceId' | 'number'> & { _id: Types.ObjectId };
 
 /** Stores an operator message and sends it to the visitor's sockets. */
 export function recordOperatorMessage(ctx: RelayContext, conversation: Answered, input: OperatorInput): Promise<StoredMessage> {
-  return serialised(String(conversation._id), () => record(ctx, conversation, { kind: 'msg', from: 'operator', ...input }));
+  return serialised(String(conversation._id), async () => {
+    const message = await record(ctx, conversation, { kind: 'msg', from: 'operator', ...input });
+    ctx.metrics.operatorMessages.inc();
+    return message;
+  });
 }
 
 type OperatorInput = { text: string; html: string; author: Author; slackUserId: string; slackTs?: string; files?: MessageFile[] };
@@ -41,7 +46,23 @@ export function recordAnswer(
     );
     if (!appended) throw new Error(`conversation ${String(conversation._id)} is gone`);
     publishEntry(ctx, conversation, appended.message);
+    ctx.metrics.operatorMessages.inc();
     const first = !appended.before.firstResponseAt && (await claimFirstAnswer(ctx, conversation, input.author, input.slackUserId, now));
+    const ce = await ctx.widgets.get(conversation.ceId);
+    if (ce) {
+      await trackEvent(ctx, {
+        ce,
+        event: 'Operator Replied',
+        visitorId: conversation.visitorId,
+        properties: {
+          ...conversationProperties(conversation),
+          messageId: String(appended.message._id),
+          operatorName: input.author.name,
+          firstReply: first,
+        },
+        at: now,
+      });
+    }
     return { message: appended.message, first };
   });
 }

@@ -19,7 +19,7 @@ import { randomBytes } from 'node:crypto';
 import { ErrorCode } from '@slack/web-api';
 import { Types } from 'mongoose';
 import type { RelayTuning } from '../config';
-import type { Logger } from '../http/errorHandler';
+import type { Logger } from '../logger';
 import type { OutboxJobDocument, OutboxJobModel, OutboxKind } from '../models/OutboxJob';
 import { JOURNALED } from '../models/writeConcerns';
 import type { RelayContext } from './context';
@@ -257,7 +257,7 @@ export class Outbox<C extends OutboxHost = RelayContext> {
     this.pumping = true;
     void this.claim(picked)
       .catch((error: unknown) => {
-        if (!this.stopped) this.ctx.logger.error('outbox: could not claim jobs', error);
+        if (!this.stopped) this.ctx.logger.error({ err: error }, 'outbox: could not claim jobs');
         // Read again in a second; the keys stay known.
         for (const { key, token } of picked) {
           this.refund(token);
@@ -397,7 +397,7 @@ export class Outbox<C extends OutboxHost = RelayContext> {
     renew.unref();
     const run = this.run(key, batch)
       .catch((error: unknown): number => {
-        if (!this.stopped) this.ctx.logger.error(`outbox: jobs of ${key} could not run`, error);
+        if (!this.stopped) this.ctx.logger.error({ key, err: error }, 'outbox: jobs of a key could not run');
         return Date.now() + 1000;
       })
       .then((after) => {
@@ -455,7 +455,15 @@ export class Outbox<C extends OutboxHost = RelayContext> {
         return Date.now();
       }
       if (verdict.permanent) {
-        this.ctx.logger.warn(`outbox: ${head.kind} job ${String(head._id)} failed for good: ${message}`);
+        this.ctx.logger.warn(
+          {
+            jobKind: head.kind,
+            jobId: String(head._id),
+            conversationId: head.conversationId ? String(head.conversationId) : undefined,
+            detail: message,
+          },
+          'outbox: a job failed for good',
+        );
         await OutboxJob.updateOne({ _id: head._id }, { $set: { failedAt: new Date(), lockedUntil: null, lastError: message } });
         // Later jobs of the key go on without it.
         return 'done';
@@ -524,7 +532,7 @@ export class Outbox<C extends OutboxHost = RelayContext> {
       this.kick();
     })()
       .catch((error: unknown) => {
-        if (!this.stopped) this.ctx.logger.error('outbox: could not read jobs', error);
+        if (!this.stopped) this.ctx.logger.error({ err: error }, 'outbox: could not read jobs');
       })
       .finally(() => {
         this.polling = null;

@@ -17,7 +17,7 @@ export function followOtherProcesses(ctx: RelayContext): () => void {
       case 'widget':
         // Drops the cached settings and tells the widgets open here if their presence changed.
         void ctx.presence.recheck(signal.ceId).catch((error: unknown) => {
-          ctx.logger.warn(`relay: could not follow a change of widget ${signal.ceId}`, error);
+          ctx.logger.warn({ widgetId: signal.ceId, err: error }, 'relay: could not follow a change of a widget');
         });
         break;
       case 'savedReplies':

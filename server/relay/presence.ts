@@ -132,7 +132,7 @@ export class Presence {
       try {
         await this.recheck(ceId);
       } catch (error) {
-        this.ctx.logger.warn(`presence: could not check widget ${ceId}`, error);
+        this.ctx.logger.warn({ widgetId: ceId, err: error }, 'presence: could not check a widget');
       }
     }
   }
@@ -153,7 +153,7 @@ export class Presence {
       (error: unknown) => {
         // Slack unreachable or rate limited: keep the last answer a little longer rather than flap.
         this.channels.set(key, { active: cached?.active ?? false, until: Date.now() + this.ctx.tuning.presenceTtlMs });
-        this.ctx.logger.warn(`presence: Slack did not answer for ${channel}`, error instanceof Error ? error.message : error);
+        this.ctx.logger.warn({ channel, err: error }, 'presence: Slack did not answer');
         return cached?.active ?? false;
       },
     );

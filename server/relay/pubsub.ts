@@ -10,7 +10,7 @@
  * again, all at once, each time the connection is back.
  */
 import { randomBytes } from 'node:crypto';
-import type { Logger } from '../http/errorHandler';
+import type { Logger } from '../logger';
 import { closeRedis, type Redis, subscriberOf } from '../redis';
 import type { ServerFrame } from '../shared/widget-protocol';
 
@@ -126,7 +126,7 @@ export function redisPubSub(redis: Redis, logger: Logger): PubSub {
     try {
       envelope = JSON.parse(message) as Envelope;
     } catch {
-      logger.warn(`pubsub: a message on ${channel} is not JSON; ignored`);
+      logger.warn({ channel }, 'pubsub: a message is not JSON; ignored');
       return;
     }
     if (envelope.o === origin) return;
@@ -147,11 +147,11 @@ export function redisPubSub(redis: Redis, logger: Logger): PubSub {
       return;
     }
     if (dropped > 0) {
-      logger.warn(`pubsub: ${dropped} frames and signals did not reach the other processes while Redis was away`);
+      logger.warn({ dropped }, 'pubsub: frames and signals did not reach the other processes while Redis was away');
       dropped = 0;
     }
     redis.publish(channel, JSON.stringify(envelope)).catch((error: unknown) => {
-      logger.warn(`pubsub: could not publish on ${channel}`, error instanceof Error ? error.message : error);
+      logger.warn({ channel, err: error }, 'pubsub: could not publish');
     });
   };
 

@@ -47,7 +47,7 @@ export class OperatingSchedule {
       try {
         await this.checkWidget(ce, now);
       } catch (error) {
-        this.ctx.logger.warn(`schedule: could not check widget ${ce.id}`, error);
+        this.ctx.logger.warn({ widgetId: ce.id, err: error }, 'schedule: could not check a widget');
       }
     }
   }

@@ -3,7 +3,6 @@
  * never sleep through a rate limit or retry on their own: the outbox decides when to try again.
  */
 import { LogLevel, WebClient } from '@slack/web-api';
-import { keepAliveFetch } from '../keepAliveFetch';
 import type { Models } from '../models';
 
 export type TeamClient = { client: WebClient; botUserId: string; botId: string; token: string };
@@ -11,9 +10,14 @@ export type TeamClient = { client: WebClient; botUserId: string; botId: string; 
 export class SlackClients {
   private readonly cache = new Map<string, { value: TeamClient; until: number }>();
 
+  /**
+   * `fetch`: how the clients reach Slack (main.ts: keep-alive connections, each call counted in the metrics); the
+   * Bolt app and OAuth use it too.
+   */
   constructor(
     private readonly models: Models,
     private readonly apiUrl: string,
+    readonly fetch: typeof globalThis.fetch = globalThis.fetch,
   ) {}
 
   /** The bot client of a team's active installation, or null when Parley is not (or no longer) installed. */
@@ -31,7 +35,7 @@ export class SlackClients {
       rejectRateLimitedCalls: true,
       retryConfig: { retries: 0 },
       timeout: 10_000,
-      fetch: keepAliveFetch,
+      fetch: this.fetch,
     });
     const value = { client, botUserId: inst.botUserId, botId: inst.botId, token: inst.botToken };
     this.cache.set(teamId, { value, until: Date.now() + 60_000 });

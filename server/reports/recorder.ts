@@ -5,7 +5,7 @@
  * their own documents.) Built once in main.ts and handed to the relay.
  */
 import type { Types } from 'mongoose';
-import type { Logger } from '../http/errorHandler';
+import type { Logger } from '../logger';
 import type { Models } from '../models';
 import type { PresenceCause } from '../shared/reports';
 
@@ -63,7 +63,7 @@ export function createReportRecorder(deps: { models: Models; logger: Logger; now
         .then(() => record(ce, online, cause))
         .catch((error: unknown) => {
           last.delete(key);
-          deps.logger.warn(`reports: could not record the presence of widget ${key}`, error);
+          deps.logger.warn({ widgetId: key, err: error }, 'reports: could not record the presence of a widget');
         });
       chains.set(key, next);
       void next.then(() => {

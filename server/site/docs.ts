@@ -14,7 +14,7 @@ import { renderPage } from './layout';
 export const DEFAULT_DOCS_DIR = path.resolve(__dirname, '..', '..', 'docs');
 
 /** Pages in reading order; any other file follows, alphabetically. */
-const ORDER = ['index', 'install', 'widget-api', 'slack-commands', 'webhooks', 'rest-api', 'self-hosting'];
+const ORDER = ['index', 'install', 'widget-api', 'slack-commands', 'webhooks', 'rest-api', 'integrations', 'self-hosting'];
 const PAGE_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 export const slugify = (text: string) =>
@@ -103,7 +103,7 @@ export function docsRouter(dir: string = DEFAULT_DOCS_DIR, publicUrl?: string): 
         (p) =>
           `<li><a href="${p.name === 'index' ? '/docs' : `/docs/${p.name}`}"${p.name === name ? ' aria-current="page"' : ''}>${escapeHtml(p.title)}</a></li>`,
       )
-      .join('')}</ul>`;
+      .join('')}<li><a href="/docs/api">API reference</a></li></ul>`;
     if (!page) {
       res
         .status(404)

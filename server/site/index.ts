@@ -1,7 +1,11 @@
-/** Parley's public pages, served without a session: /docs (from docs/*.md), /pricing, and their stylesheet. */
+/**
+ * Parley's public pages, served without a session: /docs (from docs/*.md), /docs/api (the API reference),
+ * /pricing, and their stylesheet.
+ */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Router } from 'express';
+import { apiReferenceRouter } from './apiReference';
 import { DEFAULT_DOCS_DIR, docsRouter } from './docs';
 import { pricingRouter } from './pricing';
 
@@ -15,6 +19,8 @@ export function siteRouter(options: { docsDir?: string; publicUrl?: string } = {
   router.get('/site/site.css', (_req, res) => {
     res.type('css').set('Cache-Control', 'public, max-age=300').send(css);
   });
+  // Before the Markdown pages: /docs/api is the API reference, not a docs/*.md file.
+  router.use(apiReferenceRouter());
   router.use(docsRouter(options.docsDir ?? DEFAULT_DOCS_DIR, options.publicUrl));
   router.use(pricingRouter());
   return router;

@@ -1,7 +1,8 @@
 /**
  * The frame of Parley's public pages (docs, pricing): the console's header look (logo, Docs, FAQs, and a
  * link into the console), a sidebar when the page has one, and the console's colours and type. Server-rendered
- * HTML with one stylesheet and no script, so it works without a session and without JavaScript.
+ * HTML with one stylesheet and no script (but the API reference's renderer), so it works without a session and
+ * without JavaScript.
  */
 import { escapeHtml } from '../escapeHtml';
 
@@ -15,6 +16,10 @@ export type PageFrame = {
   main: string;
   /** Trusted HTML of the sidebar, if the page has one. */
   sidebar?: string;
+  /** Scripts (same-origin paths) the page loads: only /docs/api has one, its renderer. */
+  scripts?: string[];
+  /** The page spans the whole width (the API reference lays out its own columns). */
+  wide?: boolean;
 };
 
 export function renderPage(frame: PageFrame): string {
@@ -39,12 +44,13 @@ export function renderPage(frame: PageFrame): string {
   </nav>
   <a class="btn btn--primary topbar__cta" href="/app/">Open console</a>
 </header>
-<div class="page${frame.sidebar ? ' page--with-sidebar' : ''}">
+<div class="page${frame.sidebar ? ' page--with-sidebar' : ''}${frame.wide ? ' page--wide' : ''}">
 ${frame.sidebar ? `<nav class="sidebar" aria-label="Documentation">${frame.sidebar}</nav>` : ''}
 <main id="main" class="content">
 ${frame.main}
 </main>
 </div>
+${(frame.scripts ?? []).map((src) => `<script src="${escapeHtml(src)}"></script>`).join('\n')}
 </body>
 </html>`;
 }

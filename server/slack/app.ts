@@ -6,6 +6,7 @@
 import { App, type Authorize, ErrorCode, ExpressReceiver, isValidSlackRequest, LogLevel } from '@slack/bolt';
 import express, { type RequestHandler, Router } from 'express';
 import type { SlackClients } from '../relay/slackClients';
+import { slackLogger } from './boltLogger';
 import type { SlackDeps } from './deps';
 import { registerActionListeners } from './listeners/actions';
 import { registerCommandListeners } from './listeners/commands';
@@ -103,16 +104,24 @@ export function refusingFutureTimestamps(nowSeconds: () => number = () => Math.f
 }
 
 export function boltRouter(deps: SlackDeps): { router: Router; app: App } {
+  const logLevel = deps.config.env === 'test' ? LogLevel.ERROR : LogLevel.WARN;
   const receiver = new ExpressReceiver({
     signingSecret: deps.config.slack.signingSecret,
     endpoints: EVENTS_PATH,
-    logLevel: deps.config.env === 'test' ? LogLevel.ERROR : LogLevel.WARN,
+    logger: slackLogger(deps.relay.logger, 'bolt-receiver', logLevel),
+    logLevel,
   });
   const app = new App({
     receiver,
     authorize: refusingWhenNotInstalled(authorizeFromStore(deps.relay.slack)),
-    clientOptions: { slackApiUrl: deps.config.slack.apiUrl },
-    logLevel: deps.config.env === 'test' ? LogLevel.ERROR : LogLevel.WARN,
+    // The listeners' clients reach Slack as the relay's do: every call counted in the metrics.
+    clientOptions: {
+      slackApiUrl: deps.config.slack.apiUrl,
+      fetch: deps.relay.slack.fetch,
+      logger: slackLogger(deps.relay.logger, 'slack-web-api', logLevel),
+    },
+    logger: slackLogger(deps.relay.logger, 'bolt', logLevel),
+    logLevel,
   });
   // A workspace without an active installation was told why (refusingWhenNotInstalled); Slack gets its 200.
   app.error(async (error) => {

@@ -110,7 +110,7 @@ export class HomeTabs {
       await team.client.views.publish({ user_id: userId, view });
       viewer.lastJson = json;
     } catch (error) {
-      this.deps.relay.logger.warn(`home: could not publish the App Home of ${userId}`, error instanceof Error ? error.message : error);
+      this.deps.relay.logger.warn({ slackUser: userId, err: error }, 'home: could not publish an App Home');
     } finally {
       viewer.publishing = false;
       if (viewer.again) {

@@ -3,7 +3,7 @@
  * Mount before any body parser.
  */
 import { Router } from 'express';
-import type { Logger } from '../http/errorHandler';
+import type { Logger } from '../logger';
 import { boltRouter } from './app';
 import type { SlackDeps } from './deps';
 import { oauthRouter } from './oauth';

@@ -24,8 +24,8 @@ import { isSlackCallError, slackErrorCode } from '../commands/slackErrors';
 import { type GrantedInstallation, saveInstallation } from '../commands/slackInstallations';
 import type { Config } from '../config';
 import { PaymentRequiredError } from '../errors';
-import type { Logger } from '../http/errorHandler';
 import type { RateLimiters } from '../http/rateLimits';
+import type { Logger } from '../logger';
 import type { Models } from '../models';
 import type { Relay } from '../relay';
 import { installationChanged } from '../relay/peers';
@@ -121,7 +121,7 @@ function refusedPage(res: Response, problem: string): void {
 export function oauthRouter(deps: OAuthDeps): Router {
   const { config, models, logger } = deps;
   const router = Router();
-  const api = slackClient(config.slack.apiUrl);
+  const api = slackClient(config.slack.apiUrl, undefined, deps.relay.slack.fetch);
 
   const limits = config.rateLimits;
   // Public and each visit stores a state: held to the sign-up budget per client address.
@@ -167,7 +167,7 @@ export function oauthRouter(deps: OAuthDeps): Router {
       });
     } catch (error) {
       if (!isSlackCallError(error)) throw error;
-      logger.error('Slack oauth.v2.access failed', slackErrorCode(error) ?? error);
+      logger.error({ slackError: slackErrorCode(error), err: error }, 'Slack oauth.v2.access failed');
       return fail('oauth_failed');
     }
     const teamId = access.team?.id ?? '';
@@ -178,7 +178,7 @@ export function oauthRouter(deps: OAuthDeps): Router {
     // Only the main user may approve more permissions; a colleague's approval changes nothing.
     if (ce && payload.purpose === 'upgrade' && ce.slackMainUser && ce.slackMainUser !== authedUserId) return fail('wrong_user');
 
-    const bot = slackClient(config.slack.apiUrl, access.access_token);
+    const bot = slackClient(config.slack.apiUrl, access.access_token, deps.relay.slack.fetch);
     let url = '';
     let botId = '';
     try {

@@ -238,6 +238,12 @@ const replyPoster = (threads: ThreadCache): CoalescingHandler => ({
         { $set: { slackTs: ts, updatedAt: new Date() } },
         { writeConcern: APPLIED },
       );
+      // Each posted line's wait: its message stored (its job queued alongside) → Slack accepted the post.
+      const posted = new Set(lines.map((line) => String(line.id)));
+      const now = Date.now();
+      for (const [i, job] of jobs.slice(0, taken).entries()) {
+        if (posted.has(ids[i])) ctx.metrics.slackPost.observe((now - job.createdAt.getTime()) / 1000);
+      }
     }
     for (const message of messages.slice(0, taken)) {
       for (const ref of message?.files ?? []) {

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import request from 'supertest';
 import { useServer } from '../helpers/app';
-import { trialAccount as newTrial, payCheckout } from '../helpers/billing';
+import { endTrialNow, trialAccount as newTrial, payCheckout } from '../helpers/billing';
 
 describe('the Stripe webhook', function () {
   this.timeout(60_000);
@@ -129,6 +129,8 @@ describe('the Stripe webhook', function () {
     /** Pro paid, then Business in a second Checkout, while Stripe's deliveries wait (an endpoint that answered 503). */
     const proThenBusiness = async () => {
       const trial = await trialAccount();
+      // After the trial, Checkout subscribes (during it, it only saves the card).
+      await endTrialNow(server, trial.accountId);
       await server.stripe.settled();
       server.stripe.holdWebhooks();
       try {

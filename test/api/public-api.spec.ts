@@ -86,11 +86,11 @@ describe('API keys and the public API (/v1/api) with REST hooks', () => {
   });
 
   describe('reading with the API key', () => {
-    it('answers 401 with no key, a wrong key, a Zapier key and a revoked key; 200 with the live one', async () => {
+    it('answers 401 with no key, a wrong key and a revoked key; 200 with the live one and with the Zapier key', async () => {
       const old = await generate(widget.token);
       expect((await api('/conversations').expect(401)).body.Error).to.equal('invalid_api_key');
       await api('/conversations', 'pk_wrongwrongwrongwrongwrongwrongwrongwrong12').expect(401);
-      await api('/conversations', await generate(widget.token, 'zapierApiKey')).expect(401);
+      await api('/conversations', await generate(widget.token, 'zapierApiKey')).expect(200);
       await api('/conversations', old).expect(200);
       const fresh = await generate(widget.token);
       await api('/conversations', old).expect(401);
@@ -305,6 +305,40 @@ describe('API keys and the public API (/v1/api) with REST hooks', () => {
             },
           },
         );
+      }
+    });
+
+    it('delivers each visitor message to visitor_message hooks, in order, and nothing to the widget URLs', async () => {
+      const zapier = await receiver();
+      try {
+        const zkey = await generate(widget.token, 'zapierApiKey');
+        const hook = (
+          await request(server.url)
+            .post('/v1/api/hooks')
+            .set('Authorization', `Bearer ${zkey}`)
+            .send({ event: 'visitor_message', targetUrl: zapier.url })
+            .expect(201)
+        ).body;
+        const socket = await chat({ name: 'Vi', email: 'vi@example.org' }, 'First line');
+        await say(socket, 'Second line');
+        await eventually(async () =>
+          expect(zapier.calls.map((c) => (c.body.message as { text: string }).text)).to.deep.equal(['First line', 'Second line']),
+        );
+        const [call] = zapier.calls;
+        const conversation = await server.models.Conversation.findOne({ accountId: (await widget.widget()).accountId }).sort({ _id: -1 });
+        expect(call?.body).to.deep.include({
+          event: 'visitor_message',
+          conversation: { id: String(conversation?._id), number: conversation?.number, widgetId: widget.uuid },
+          visitor: { id: String(conversation?.visitorId) },
+        });
+        expect(call?.body.message).to.include({ seq: 1, text: 'First line' });
+        expect(call?.headers['x-parley-event']).to.equal('visitor_message');
+        const [t, v1] = String(call?.headers['x-parley-signature']).split(',');
+        const timestamp = t?.replace('t=', '') ?? '';
+        expect(v1).to.equal(`v1=${createHmac('sha256', hook.secret).update(`${timestamp}.${call?.raw}`).digest('hex')}`);
+        socket.close();
+      } finally {
+        await zapier.close();
       }
     });
 

@@ -177,6 +177,8 @@ describe('billing in the browser', function () {
   it("keeps the second Checkout's plan when the first checkout's event arrives after it", async () => {
     const page = browser.page;
     const trial = await signedInTrial(page);
+    // After the trial, Checkout subscribes (during it, it only saves the card).
+    await endTrialNow(server, trial.accountId);
     await server.stripe.settled();
     // Parley's endpoint takes no event for a while (it answered 503): Stripe retries them later.
     server.stripe.holdWebhooks();
@@ -213,6 +215,7 @@ describe('billing in the browser', function () {
   it("shows the next charge less the downgrade's credit", async () => {
     const page = browser.page;
     const trial = await signedInTrial(page);
+    await endTrialNow(server, trial.accountId);
     const { body } = await request(server.url)
       .post(`/v1/accounts/${trial.accountId}/create_checkout_session`)
       .set('Authorization', `Bearer ${trial.token}`)

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type express from 'express';
 import type { Connection } from 'mongoose';
+import type { DestinationStream } from 'pino';
 import { type Config, loadConfig } from '../../server/config';
 import type { SentMail } from '../../server/mail';
 import { type Parley, type StartOptions, startParley } from '../../server/main';
@@ -62,6 +63,8 @@ export async function startTestServer(
     monitorCommands?: boolean;
     /** Run on an embedded store of its own in the data folder (as `npm start` does), with these storage options. */
     embeddedStore?: StartOptions['embeddedStore'];
+    /** Where Parley's logger writes (it is built as in production, from config.logLevel); standard output by default. */
+    logDestination?: DestinationStream;
   } = {},
 ): Promise<TestServer> {
   const previous = options.restartOf;
@@ -89,7 +92,7 @@ export async function startTestServer(
   const parley = await startParley(config, {
     host: '127.0.0.1',
     dbName,
-    logger: console,
+    logDestination: options.logDestination,
     stripeSandbox: { retryDelaysMs: [100, 500, 2000] },
     clock: options.clock,
     embeddedStore: options.embeddedStore,

@@ -11,6 +11,7 @@ import { errorHandler } from '../../server/http/errorHandler';
 import { createMailer } from '../../server/mail';
 import { signUpUser } from '../factories';
 import { startTestServer, useServer } from '../helpers/app';
+import { captureLogs } from '../helpers/logs';
 
 describe('the HTTP app', () => {
   const server = useServer();
@@ -104,6 +105,8 @@ describe('the HTTP app', () => {
         config: server.config,
         models: server.models,
         mailer: createMailer(server.config.mail),
+        logger: server.parley.logger,
+        metrics: server.parley.metrics,
         consoleDir,
         billing: server.parley.billing,
         relay: server.parley.relay,
@@ -138,6 +141,8 @@ describe('the HTTP app', () => {
         config: server.config,
         models: server.models,
         mailer: createMailer(server.config.mail),
+        logger: server.parley.logger,
+        metrics: server.parley.metrics,
         consoleDir: path.join(consoleDir, 'missing'),
         billing: server.parley.billing,
         relay: server.parley.relay,
@@ -150,13 +155,13 @@ describe('the HTTP app', () => {
 
   describe('the error handler', () => {
     function appThrowing(error: unknown) {
-      const logged: unknown[][] = [];
-      const logger = { info: () => {}, warn: () => {}, error: (...args: unknown[]) => logged.push(args) };
+      const logs = captureLogs();
+      const logged = () => logs.lines().filter((line) => line.level === 'error');
       const app = express();
       app.get('/boom', () => {
         throw error;
       });
-      app.use(errorHandler(logger));
+      app.use(errorHandler(logs.logger));
       return { app, logged };
     }
 
@@ -165,7 +170,8 @@ describe('the HTTP app', () => {
       const res = await request(app).get('/boom').expect(500);
       expect(res.body).to.deep.equal({ Message: 'An unexpected error occurred, please contact support', Error: 'internal_error' });
       expect(JSON.stringify(res.body)).not.to.contain('hunter2');
-      expect(String(logged[0]?.[1])).to.contain('hunter2').and.contain('app.spec.ts');
+      const stack = (logged()[0]?.err as { stack?: string } | undefined)?.stack;
+      expect(stack).to.contain('hunter2').and.contain('app.spec.ts');
     });
 
     it('answers 400, not 500, when a model refuses a value that got past a route', async () => {
@@ -178,7 +184,7 @@ describe('the HTTP app', () => {
         const res = await request(app).get('/boom').expect(400);
         expect(res.body.Error).to.equal('bad_request');
         expect(res.body.Message).to.match(/^Invalid value for (size|_id)$/);
-        expect(logged).to.have.length(0);
+        expect(logged()).to.have.length(0);
       }
     });
 
@@ -186,7 +192,7 @@ describe('the HTTP app', () => {
       const { app, logged } = appThrowing(new ValidationError('Channel name has spaces', 'bad_channel'));
       const res = await request(app).get('/boom').expect(400);
       expect(res.body).to.deep.equal({ Message: 'Channel name has spaces', Error: 'bad_channel' });
-      expect(logged).to.have.length(0);
+      expect(logged()).to.have.length(0);
     });
   });
 

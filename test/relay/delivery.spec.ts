@@ -195,7 +195,7 @@ describe('relay delivery guarantees', () => {
       const config = separate.parley.config;
       await separate.parley.close();
 
-      const restarted = await startParley({ ...config, port: 0 }, { host: '127.0.0.1', dbName, logger: console });
+      const restarted = await startParley({ ...config, port: 0 }, { host: '127.0.0.1', dbName, logger: separate.parley.logger });
       try {
         const c = await restarted.models.Conversation.findOne({ ceId: own.ceId });
         await eventually(async () => {

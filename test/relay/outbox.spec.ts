@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import type { CommandStartedEvent } from 'mongodb';
 import mongoose, { type Connection } from 'mongoose';
 import type { RelayTuning } from '../../server/config';
+import { createLogger } from '../../server/logger';
 import { type OutboxJobDocument, type OutboxJobModel, type OutboxKind, outboxJobModel } from '../../server/models/OutboxJob';
 import { type CoalescingHandler, type JobHandler, Outbox, type OutboxHost, PermanentJobError } from '../../server/relay/outbox';
 import { DEFAULT_RELAY_TUNING } from '../../server/relay/tuning';
@@ -17,7 +18,7 @@ import { eventually } from './helpers';
 type Host = OutboxHost;
 type Run = { key: string; texts: string[]; at: number; channel: string };
 
-const QUIET = { info: () => undefined, warn: () => undefined, error: (...args: unknown[]) => console.error(...args) };
+const QUIET = createLogger({ level: 'error' });
 
 describe('the outbox engine', () => {
   let connection: Connection;

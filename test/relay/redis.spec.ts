@@ -4,15 +4,16 @@
  * while Redis is away.
  */
 import { expect } from 'chai';
-import type { Logger } from '../../server/http/errorHandler';
 import { createRateLimiters } from '../../server/http/rateLimits';
+import type { Logger } from '../../server/logger';
 import { closeRedis, connectRedis, type Redis } from '../../server/redis';
 import { type PubSub, redisPubSub, type Signal } from '../../server/relay/pubsub';
 import type { ServerFrame } from '../../server/shared/widget-protocol';
+import { quietLogger } from '../helpers/logs';
 import { type RedisProcess, startRedisProcess } from '../helpers/processes';
 import { eventually } from '../slack/helpers';
 
-const quiet: Logger = { info() {}, warn() {}, error() {} };
+const quiet: Logger = quietLogger();
 const presence = (online: boolean): ServerFrame => ({ t: 'presence', online });
 
 describe('Redis between processes', () => {

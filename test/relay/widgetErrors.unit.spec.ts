@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { ActionRefused, AppError, asCodedError, NotFoundError, WidgetRefusal } from '../../server/errors';
 import { widgetErrorOf } from '../../server/relay/widgetErrors';
+import { captureLogs } from '../helpers/logs';
 
 describe('the one error family', () => {
   it('makes refusals of the widget and of Slack actions AppErrors with a code and a 400 status', () => {
@@ -28,17 +29,19 @@ describe('the one error family', () => {
   });
 
   it('tells the widget a refusal as it is, and anything else as a generic retry after logging it', () => {
-    const logged: unknown[] = [];
-    const logger = { error: (...args: unknown[]) => logged.push(args) };
+    const logs = captureLogs();
+    const { logger } = logs;
     expect(widgetErrorOf(new WidgetRefusal('info_required', 'Please tell us your e-mail address.'), logger)).to.deep.equal({
       code: 'info_required',
       message: 'Please tell us your e-mail address.',
     });
-    expect(logged).to.have.length(0);
+    expect(logs.lines()).to.have.length(0);
     expect(widgetErrorOf(new Error('database is down at 10.0.0.3'), logger)).to.deep.equal({
       code: 'bad_frame',
       message: 'Something went wrong; please try again.',
     });
-    expect(logged).to.have.length(1);
+    expect(logs.lines()).to.have.length(1);
+    expect(logs.lines()[0]).to.include({ level: 'error', msg: 'relay: frame failed' });
+    expect((logs.lines()[0].err as { message: string }).message).to.equal('database is down at 10.0.0.3');
   });
 });

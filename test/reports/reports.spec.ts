@@ -396,7 +396,7 @@ describe('reports API', () => {
       const { user } = await createUserInDb(server);
       const ce = { _id: (await server.models.ChatEndpoint.findOne({ accountId: user.accountId }))!._id, accountId: user.accountId };
       const clock = new Date('2026-03-09T06:00:00Z');
-      const [a, b] = [0, 1].map(() => createReportRecorder({ models: server.models, logger: console, now: () => clock }));
+      const [a, b] = [0, 1].map(() => createReportRecorder({ models: server.models, logger: server.parley.logger, now: () => clock }));
       await Promise.all([a.presence(ce, true, 'slack-activity'), b.presence(ce, true, 'slack-activity')]);
       await Promise.all([a.presence(ce, false, 'switched-off'), b.presence(ce, false, 'switched-off')]);
       // B saw the widget come back and go away again; A, which remembers it offline, then sees it online.
@@ -417,10 +417,10 @@ describe('reports API', () => {
       const { user } = await createUserInDb(server);
       const ce = { _id: (await server.models.ChatEndpoint.findOne({ accountId: user.accountId }))!._id, accountId: user.accountId };
       let clock = new Date('2026-03-08T06:00:00Z');
-      const first = createReportRecorder({ models: server.models, logger: console, now: () => clock });
+      const first = createReportRecorder({ models: server.models, logger: server.parley.logger, now: () => clock });
       await first.presence(ce, true, 'slack-activity');
       clock = new Date('2026-03-08T07:00:00Z');
-      const second = createReportRecorder({ models: server.models, logger: console, now: () => clock });
+      const second = createReportRecorder({ models: server.models, logger: server.parley.logger, now: () => clock });
       await second.presence(ce, true, 'slack-activity');
       await second.presence(ce, false, 'operating-hours');
       const changes = await server.models.PresenceChange.find({ ceId: ce._id }).lean();

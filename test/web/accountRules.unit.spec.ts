@@ -53,11 +53,11 @@ describe('Account screen rules', () => {
           label: 'Choose Plan',
           kind: 'checkout',
         });
-        // With a card still on file the plan starts through a plan change, charged to that card.
+        // With a card still on file too: a new subscription goes through Checkout, which shows what is due today.
         expect(planButton(basic, basic, { paymentType: 'card', state })).to.include({
           label: 'Choose Plan',
           disabled: false,
-          kind: 'change',
+          kind: 'checkout',
         });
       }
       expect(planButton(basic, basic, { paymentType: 'none', state: 'trialing' })).to.include({ label: 'Current plan', disabled: true });

@@ -20,7 +20,7 @@ const ExportDownload = { params: ExportDownloadParamsSchema, query: ExportDownlo
 
 const RECENT_ERASURES = 20;
 
-export function accountAdminRouter({ config, models, mailer, logger = console }: ApiDeps): Router {
+export function accountAdminRouter({ config, models, mailer, logger }: ApiDeps): Router {
   const router = Router();
   const admin = [requireAuth(models, config.jwtSecret), requireAdmin];
   const exportDeps: GdprExportDeps = {

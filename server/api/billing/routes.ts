@@ -3,6 +3,7 @@
  * parser) and Checkout's return, which brings the account up to date before the console opens.
  */
 import express, { Router } from 'express';
+import type { Counter } from 'prom-client';
 import { z } from 'zod';
 import type { Billing } from '../../billing';
 import { CHECKOUT_RETURN_PATH, PORTAL_RETURN_PATH, WEBHOOK_PATH } from '../../billing';
@@ -28,7 +29,16 @@ const StripeEventSchema = z.looseObject({
   }),
 });
 
-export function billingRouter({ billing, models }: { billing: Billing; models: Models }): Router {
+/** `webhooks`: counts each delivery by event type and outcome (parley_stripe_webhooks_total). */
+export function billingRouter({
+  billing,
+  models,
+  webhooks,
+}: {
+  billing: Billing;
+  models: Models;
+  webhooks: Pick<Counter<'type' | 'outcome'>, 'inc'>;
+}): Router {
   const router = Router();
 
   router.post(WEBHOOK_PATH, express.raw({ type: () => true, limit: '1mb' }), async (req, res) => {
@@ -42,6 +52,7 @@ export function billingRouter({ billing, models }: { billing: Billing; models: M
         SIGNATURE_TOLERANCE_SECONDS,
       );
     } catch {
+      webhooks.inc({ type: 'unknown', outcome: 'invalid_signature' });
       throw new ValidationError('The Stripe signature is missing, wrong or too old.', 'bad_signature');
     }
     parse(StripeEventSchema, event);
@@ -50,6 +61,7 @@ export function billingRouter({ billing, models }: { billing: Billing; models: M
       await models.StripeEvent.create({ eventId: event.id, type: event.type });
     } catch (error) {
       if ((error as { code?: number }).code === DUPLICATE_KEY) {
+        webhooks.inc({ type: event.type, outcome: 'duplicate' });
         res.json({ received: true, duplicate: true });
         return;
       }
@@ -60,8 +72,10 @@ export function billingRouter({ billing, models }: { billing: Billing; models: M
     } catch (error) {
       // Not taken: Stripe delivers it again later.
       await models.StripeEvent.deleteOne({ eventId: event.id });
+      webhooks.inc({ type: event.type, outcome: 'failed' });
       throw error;
     }
+    webhooks.inc({ type: event.type, outcome: 'processed' });
     res.json({ received: true });
   });
 

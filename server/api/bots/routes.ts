@@ -18,6 +18,7 @@ export function botsRouter(deps: ApiDeps): Router {
   const { config, models } = deps;
   const router = Router();
   const auth = requireAuth(models, config.jwtSecret);
+  const slackApi = { url: config.slack.apiUrl, fetch: deps.slackFetch };
 
   const widgetWithFeature = async (req: Request, res: Response) => {
     const ce = await ownChatEndpoint(models, res, String(req.params.id));
@@ -27,7 +28,7 @@ export function botsRouter(deps: ApiDeps): Router {
 
   router.get('/chat_endpoints/:id/users', auth, async (req, res: Response<SlackUserView[]>) => {
     const ce = await widgetWithFeature(req, res);
-    res.json(await listSlackUsers(models, ce, await teamBotClient(models, config.slack.apiUrl, ce)));
+    res.json(await listSlackUsers(models, ce, await teamBotClient(models, slackApi, ce)));
   });
 
   router.get('/chat_endpoints/:id/bot_users', auth, async (req, res: Response<BotUserView[]>) => {
@@ -41,7 +42,7 @@ export function botsRouter(deps: ApiDeps): Router {
     validate(AddBotBodySchema),
     async (req: Validated<typeof AddBotBodySchema>, res: Response<BotUserView>) => {
       const ce = await widgetWithFeature(req, res);
-      res.json(await addBotUser(models, ce, await teamBotClient(models, config.slack.apiUrl, ce), req.body));
+      res.json(await addBotUser(models, ce, await teamBotClient(models, slackApi, ce), req.body));
     },
   );
 

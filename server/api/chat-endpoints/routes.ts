@@ -28,8 +28,9 @@ export function chatEndpointsRouter(deps: ApiDeps): Router {
   const auth = requireAuth(models, config.jwtSecret);
   const id = (req: Request) => String(req.params.id);
   const secureCookies = config.publicUrl.startsWith('https:');
+  const slackApi = { url: config.slack.apiUrl, fetch: deps.slackFetch };
 
-  const botClientFor = (ce: ChatEndpointDocument, failure?: string) => teamBotClient(models, config.slack.apiUrl, ce, failure);
+  const botClientFor = (ce: ChatEndpointDocument, failure?: string) => teamBotClient(models, slackApi, ce, failure);
 
   router.post('/chat_endpoints/new', auth, async (_req, res: Response<{ Id: string }>) => {
     const ce = await newWidget(models, authOf(res).user);
@@ -73,7 +74,7 @@ export function chatEndpointsRouter(deps: ApiDeps): Router {
     validate(CreateChannelSchema),
     async (req: Validated<typeof CreateChannelSchema>, res: Response<{ Id: string; Name: string }>) => {
       const ce = await ownChatEndpoint(models, res, id(req));
-      const room = await createSlackChannel(await channelCreatorClient(models, config.slack.apiUrl, ce), req.body.channelName);
+      const room = await createSlackChannel(await channelCreatorClient(models, slackApi, ce), req.body.channelName);
       res.json({ Id: room.Id, Name: room.Name });
     },
   );

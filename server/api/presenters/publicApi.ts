@@ -1,12 +1,17 @@
-/** What the public API (/v1/api) answers: exactly these fields, ids as strings, dates in ISO 8601. */
+/**
+ * What the public API (/v1/api) answers: exactly these fields, ids as strings, dates in ISO 8601, typed by the
+ * response schemas of the OpenAPI document (public-api/schema.ts).
+ */
 import type { ConversationDocument } from '../../models/Conversation';
 import type { MessageDocument } from '../../models/Message';
+import type { OfflineMessageDocument } from '../../models/OfflineMessage';
 import type { RestHookDocument } from '../../models/RestHook';
 import type { VisitorDocument } from '../../models/Visitor';
+import type { ApiConversation, ApiMessage, ApiOfflineMessage, ApiRestHook, ApiVisitor } from '../public-api/schema';
 
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
 
-export function presentApiVisitor(visitor: VisitorDocument, widgetId: string) {
+export function presentApiVisitor(visitor: VisitorDocument, widgetId: string): ApiVisitor {
   return {
     id: String(visitor._id),
     widgetId,
@@ -21,7 +26,11 @@ export function presentApiVisitor(visitor: VisitorDocument, widgetId: string) {
   };
 }
 
-export function presentApiConversation(conversation: ConversationDocument, widgetId: string, visitor: VisitorDocument | undefined) {
+export function presentApiConversation(
+  conversation: ConversationDocument,
+  widgetId: string,
+  visitor: VisitorDocument | undefined,
+): ApiConversation {
   return {
     id: String(conversation._id),
     number: conversation.number,
@@ -39,7 +48,7 @@ export function presentApiConversation(conversation: ConversationDocument, widge
   };
 }
 
-export function presentApiMessage(message: MessageDocument) {
+export function presentApiMessage(message: MessageDocument): ApiMessage {
   return {
     id: String(message._id),
     seq: message.seq,
@@ -54,6 +63,19 @@ export function presentApiMessage(message: MessageDocument) {
   };
 }
 
-export function presentRestHook(hook: RestHookDocument) {
+export function presentApiOfflineMessage(message: OfflineMessageDocument, widgetId: string): ApiOfflineMessage {
+  return {
+    id: String(message._id),
+    widgetId,
+    visitorId: message.visitorId ? String(message.visitorId) : null,
+    name: message.name,
+    email: message.email,
+    message: message.message,
+    pageUrl: message.pageUrl,
+    createdAt: iso(message.createdAt),
+  };
+}
+
+export function presentRestHook(hook: RestHookDocument): ApiRestHook {
   return { id: String(hook._id), event: hook.event, targetUrl: hook.targetUrl, createdAt: iso(hook.createdAt) };
 }

@@ -1,7 +1,8 @@
 /**
- * The public API under /v1/api, for programs: with the API key (`Authorization: Bearer pk_…`) the account's
- * conversations, one conversation with its messages, and visitors; with the Zapier key (`zk_…`) REST hook
- * subscriptions. Every key is limited per minute; a regenerated key fails on its next request.
+ * The public API under /v1/api, for programs: with the API key (`Authorization: Bearer pk_…`) or the Zapier key
+ * (`zk_…`) the account's conversations, one conversation with its messages, visitors and offline messages; with
+ * the Zapier key alone REST hook subscriptions (a Zapier app thus needs one key). Every key is limited per
+ * minute; a regenerated key fails on its next request. Its contract is GET /v1/api/openapi.json (./openapi.ts).
  */
 
 import { randomBytes } from 'node:crypto';
@@ -10,11 +11,26 @@ import type { QueryFilter, Types } from 'mongoose';
 import { apiKeyOf, requireApiKey } from '../../http/auth';
 import { type Validated, validate, validated } from '../../http/validate';
 import type { Conversation } from '../../models/Conversation';
+import type { OfflineMessage } from '../../models/OfflineMessage';
 import type { Visitor } from '../../models/Visitor';
 import { findOwned } from '../ownership';
-import { presentApiConversation, presentApiMessage, presentApiVisitor, presentRestHook } from '../presenters/publicApi';
+import {
+  presentApiConversation,
+  presentApiMessage,
+  presentApiOfflineMessage,
+  presentApiVisitor,
+  presentRestHook,
+} from '../presenters/publicApi';
 import type { ApiDeps } from '../users/routes';
-import { ConversationsQuerySchema, IdParamsSchema, SubscribeHookSchema, VisitorsQuerySchema } from './schema';
+import { openApiDocument } from './openapi';
+import {
+  type ApiMe,
+  ConversationsQuerySchema,
+  IdParamsSchema,
+  OfflineMessagesQuerySchema,
+  SubscribeHookSchema,
+  VisitorsQuerySchema,
+} from './schema';
 
 const DEFAULT_PER_MINUTE = 120;
 
@@ -29,9 +45,14 @@ function widgetFilter(widgets: Widgets, widgetId: string | undefined): Types.Obj
 export function publicApiRouter({ config, models, limiters }: ApiDeps): Router {
   const router = Router();
   const limit = limiters.perApiKey(config.apiKeyRequestsPerMinute ?? DEFAULT_PER_MINUTE, (res) => String(apiKeyOf(res)._id));
-  const read = [requireApiKey(models, ['api']), limit];
+  const read = [requireApiKey(models, ['api', 'zapier']), limit];
   const hooks = [requireApiKey(models, ['zapier']), limit];
-  const any = [requireApiKey(models, ['api', 'zapier']), limit];
+  // Built once: it depends only on the schemas and the public URL.
+  const document = JSON.stringify(openApiDocument(`${config.publicUrl}/v1/api`));
+
+  router.get('/api/openapi.json', (_req, res) => {
+    res.type('json').set('Cache-Control', 'public, max-age=300').set('Access-Control-Allow-Origin', '*').send(document);
+  });
 
   /** Widget ids (Uuid) by internal id, for the account of the request's key. */
   const widgetsOf = async (res: Response): Promise<Widgets> => {
@@ -41,16 +62,17 @@ export function publicApiRouter({ config, models, limiters }: ApiDeps): Router {
 
   const idParams = { params: IdParamsSchema };
 
-  router.get('/api/me', ...any, async (_req, res) => {
+  router.get('/api/me', ...read, async (_req, res) => {
     const key = apiKeyOf(res);
     const account = await models.Account.findById(key.accountId);
     const widgets = await widgetsOf(res);
-    res.json({
+    const me: ApiMe = {
       accountId: String(key.accountId),
       orgName: account?.orgName ?? '',
       key: key.kind,
       widgets: [...widgets.values()].map((w) => ({ widgetId: w.uuid, channel: w.name })),
-    });
+    };
+    res.json(me);
   });
 
   const conversationsQuery = { query: ConversationsQuerySchema };
@@ -135,6 +157,31 @@ export function publicApiRouter({ config, models, limiters }: ApiDeps): Router {
     const widgets = await widgetsOf(res);
     res.json(presentApiVisitor(visitor, widgets.get(String(visitor.ceId))?.uuid ?? ''));
   });
+
+  const offlineQuery = { query: OfflineMessagesQuerySchema };
+  router.get(
+    '/api/offline-messages',
+    ...read,
+    validated(offlineQuery, async (req, res) => {
+      const { query } = req;
+      const widgets = await widgetsOf(res);
+      const ceId = widgetFilter(widgets, query.widgetId);
+      if (ceId === null) {
+        res.json({ data: [], nextCursor: null });
+        return;
+      }
+      const filter: QueryFilter<OfflineMessage> = { accountId: apiKeyOf(res).accountId, ...(ceId ? { ceId } : {}) };
+      if (query.cursor) filter._id = { $lt: query.cursor };
+      const page = await models.OfflineMessage.find(filter)
+        .sort({ _id: -1 })
+        .limit(query.limit + 1);
+      const items = page.slice(0, query.limit);
+      res.json({
+        data: items.map((m) => presentApiOfflineMessage(m, widgets.get(String(m.ceId))?.uuid ?? '')),
+        nextCursor: page.length > query.limit ? String(items[items.length - 1]?._id) : null,
+      });
+    }),
+  );
 
   router.get('/api/hooks', ...hooks, async (_req, res) => {
     const key = apiKeyOf(res);

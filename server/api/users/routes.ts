@@ -3,6 +3,7 @@
  * user's own calls under /users/.
  */
 import { type Response, Router } from 'express';
+import type { SegmentStatus } from '../../analytics/segment';
 import type { Billing } from '../../billing';
 import type { SavedRepliesWritten } from '../../commands/autoSendReplies';
 import { chatStatsFor, computeChatStats } from '../../commands/chatStats';
@@ -15,6 +16,7 @@ import type { Config } from '../../config';
 import { authOf, requireAuth } from '../../http/auth';
 import type { RateLimiters } from '../../http/rateLimits';
 import { type Validated, validate } from '../../http/validate';
+import type { Logger } from '../../logger';
 import type { Mailer } from '../../mail';
 import type { Models } from '../../models';
 import type { TokenResponse } from '../../shared/auth';
@@ -41,8 +43,12 @@ export type ApiDeps = {
   autoReplies: SavedRepliesWritten;
   /** The relay's presence: widget answers say online or offline as visitors find them. */
   presence: PresenceCheck;
-  /** For work that outlives its request (GDPR exports); console by default. */
-  logger?: Pick<Console, 'error'>;
+  /** How the API's Slack clients reach Slack (the relay's fetch: each call counted); the global fetch by default. */
+  slackFetch?: typeof globalThis.fetch;
+  /** For work that outlives its request (GDPR exports). */
+  logger: Pick<Logger, 'error'>;
+  /** How each widget's Segment deliveries fared in this process (the Integrations tab); none when not given. */
+  segment?: { status(writeKey: string): SegmentStatus };
 };
 
 export function usersRouter({ config, models, mailer, billing, limiters, presence }: ApiDeps): Router {

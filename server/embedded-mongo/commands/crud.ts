@@ -5,6 +5,7 @@ import { cursorIdOf } from '../cursors';
 import { CommandError, ErrorCodes, toCommandError } from '../errors';
 import { MAX_BSON_OBJECT_SIZE, MAX_WRITE_BATCH_SIZE } from '../protocol';
 import { compileProjection, lazyFilter, parseSort, sortDocs } from '../query';
+import { selectFromSnapshot, snapshotOf } from '../snapshots';
 import { applyUpdate, buildUpsert, isOperatorUpdate, type UpdateSpec, validateUpdate } from '../update';
 import { canonicalKey, isPlainObject, pathValues } from '../values';
 import {
@@ -39,8 +40,11 @@ export const find: Handler = (cmd, ctx) => {
   const coll = ctx.engine.get(ctx.db, name);
   // {$natural: -1} asks for reverse insertion order; other sort keys then apply on top (stable sort).
   const reverse = isPlainObject(cmd.sort) && Number(cmd.sort.$natural) === -1;
+  const snapshot = snapshotOf(cmd, ctx.engine.snapshots, ctx.engine.dbs);
   let docs: Document[];
-  if (sort && !reverse) {
+  if (snapshot) {
+    docs = selectFromSnapshot(snapshot, `${ctx.db}.${name}`, filter, query, sort, reverse);
+  } else if (sort && !reverse) {
     docs = selectSorted(coll, filter, query, sort, limit ? skip + limit : Infinity);
   } else {
     docs = selectDocs(coll, filter, query, sort || reverse || limit === 0 ? Infinity : skip + limit);
@@ -51,7 +55,9 @@ export const find: Handler = (cmd, ctx) => {
   if (limit) docs = docs.slice(0, limit);
   const singleBatch = cmd.singleBatch === true;
   const cursor = ctx.engine.cursors.create(`${ctx.db}.${name}`, docs, { batchSize, singleBatch, map: projector });
-  return { cursor: { firstBatch: cursor.batch, id: cursor.id, ns: cursor.ns }, ok: 1 };
+  const reply: Document = { firstBatch: cursor.batch, id: cursor.id, ns: cursor.ns };
+  if (snapshot) reply.atClusterTime = snapshot.time;
+  return { cursor: reply, ok: 1 };
 };
 
 export const getMore: Handler = (cmd, ctx) => {

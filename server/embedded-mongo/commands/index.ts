@@ -64,6 +64,9 @@ const HANDLERS: Record<string, Handler> = {
 /** Commands that touch no database, so `$db` need not be a valid database name. */
 const SERVER_COMMANDS = new Set(['hello', 'isMaster', 'ismaster', 'ping', 'buildInfo', 'buildinfo', 'endSessions']);
 
+/** Commands mongod reads at a snapshot that the embedded server does not (snapshots.ts serves find). */
+const SNAPSHOT_UNSUPPORTED = new Set(['aggregate', 'distinct', 'count']);
+
 /** mongod's opcounters: inserted documents, update and delete statements, finds, getMores, every other command. */
 function count(body: Document, name: string, counters: Engine['opcounters'], sequences: Map<string, number[]>): void {
   const statements = (field: string) => (Array.isArray(body[field]) ? body[field].length : (sequences.get(field)?.length ?? 1));
@@ -86,6 +89,9 @@ export function runCommand(body: Document, ctx: CommandContext): Document {
       admin.transactionsUnsupported();
     }
     if (!SERVER_COMMANDS.has(name)) validateDbName(ctx.db);
+    if (SNAPSHOT_UNSUPPORTED.has(name) && (body.readConcern as Document | undefined)?.level === 'snapshot') {
+      throw new CommandError(ErrorCodes.InvalidOptions, `the embedded server answers snapshot reads with find only, not ${name}`);
+    }
     count(body, name, ctx.engine.opcounters, ctx.sequenceSizes);
     return handler(body, ctx);
   } catch (err) {

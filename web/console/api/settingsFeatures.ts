@@ -1,8 +1,9 @@
 /**
  * Typed calls of the gated settings tabs (spec section 7): saved replies, question groups, and the bots and
- * users added to new conversations. Triggers are saved through update_config (api/settings.ts).
+ * users added to new conversations, the Segment status. Triggers are saved through update_config (api/settings.ts).
  */
 import type { BotUserView, SlackUserView } from '../../../server/shared/bots';
+import type { SegmentStatusView } from '../../../server/shared/integrations';
 import type { QuestionGroupInput, QuestionGroupView } from '../../../server/shared/questionGroups';
 import type { SavedReplyInput, SavedReplyView } from '../../../server/shared/savedReplies';
 import { apiRequest } from './client';
@@ -53,4 +54,9 @@ export function addBotUser(ceId: string, user: { userID: string; name: string; b
 
 export function removeBotUser(ceId: string, bot: { ID: string; name: string }): Promise<void> {
   return apiRequest('DELETE', `${ce(ceId)}/bot`, { body: bot });
+}
+
+/** Whether the widget sends its events to Segment, and how the last batch fared. */
+export function segmentStatus(ceId: string): Promise<SegmentStatusView> {
+  return apiRequest('GET', `${ce(ceId)}/segment`);
 }

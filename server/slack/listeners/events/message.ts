@@ -78,7 +78,7 @@ async function slackUser(ctx: RelayContext, teamId: string, userId: string): Pro
     ctx.authors.remember(key, user);
     return user;
   } catch (error) {
-    ctx.logger.warn(`relay: users.info failed for ${userId}`, error instanceof Error ? error.message : error);
+    ctx.logger.warn({ slackUser: userId, err: error }, 'relay: users.info failed');
     return { slackName: FALLBACK_NAME, image: '', known: false };
   }
 }
@@ -86,13 +86,14 @@ async function slackUser(ctx: RelayContext, teamId: string, userId: string): Pro
 /** What a thread reply needs of its conversation. */
 type ThreadConversation = Pick<
   Conversation,
-  'status' | 'ceId' | 'accountId' | 'visitorId' | 'slackTeamId' | 'slackChannel' | 'threadTs' | 'agentName' | 'agentSlackUserId'
+  'status' | 'ceId' | 'accountId' | 'visitorId' | 'number' | 'slackTeamId' | 'slackChannel' | 'threadTs' | 'agentName' | 'agentSlackUserId'
 > & { _id: Types.ObjectId };
 const THREAD_CONVERSATION_FIELDS = {
   status: 1,
   ceId: 1,
   accountId: 1,
   visitorId: 1,
+  number: 1,
   slackTeamId: 1,
   slackChannel: 1,
   threadTs: 1,
@@ -167,7 +168,7 @@ export async function handleSlackMessage(
     await recordSystemLine(ctx, conversation, ce.opJoinAutoResponseMessage.replace(/\{name\}/g, author.name));
   }
   const overLimit = await ctx.seats.check(conversation.accountId, user, conversation._id).catch((error: unknown) => {
-    ctx.logger.warn('operators: could not check the seat', error);
+    ctx.logger.warn({ err: error }, 'operators: could not check the seat');
     return null;
   });
   if (overLimit) {

@@ -49,8 +49,8 @@ export function subscriptionEnded(account: Pick<AccountView, 'state'>): boolean 
 
 /**
  * The button of a plan tile (spec section 4): none for a custom plan; 'Choose Plan' on every priced tile, the
- * ended plan's included, once the trial or the subscription is over (nothing is current then: Checkout without a
- * card, a plan change with one); 'Current plan' (disabled) for the account's plan; 'Choose Plan' (Checkout) without
+ * ended plan's included, once the trial or the subscription is over (nothing is current then: Checkout, which shows
+ * what is due today); 'Current plan' (disabled) for the account's plan; 'Choose Plan' (Checkout) without
  * a card; otherwise Switch to annual/monthly for the same plan in the other duration, Upgrade when it costs more per
  * month, Downgrade when less.
  */
@@ -60,9 +60,8 @@ export function planButton(
   account: Pick<AccountView, 'paymentType'> & Partial<Pick<AccountView, 'state'>>,
 ): PlanButton | null {
   if (plan.price === null) return null;
-  if (account.state && subscriptionEnded({ state: account.state })) {
-    return { label: 'Choose Plan', disabled: false, kind: hasCard(account) ? 'change' : 'checkout' };
-  }
+  // A new subscription goes through Checkout, where the customer sees what is due today and confirms the card.
+  if (account.state && subscriptionEnded({ state: account.state })) return { label: 'Choose Plan', disabled: false, kind: 'checkout' };
   if (plan.stripeId === current.stripeId) return { label: 'Current plan', disabled: true, kind: 'current' };
   if (!hasCard(account)) return { label: 'Choose Plan', disabled: false, kind: 'checkout' };
   if (plan.label === current.label && plan.duration !== current.duration) {
