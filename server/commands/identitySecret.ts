@@ -3,12 +3,18 @@ import { newIdentitySecret } from '../conversations/identity';
 import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 
-/**
- * Replaces the widget's identity secret with a new one and answers it: the only time it leaves the server. Hashes
- * made with the old secret stop verifying at once (the relay's widget cache keeps a copy for at most a second).
- */
-export async function regenerateIdentitySecret(models: Models, ce: ChatEndpointDocument): Promise<string> {
+export type IdentitySecretDeps = {
+  models: Models;
+  /** Every process drops its cached copy of the widget, so hashes of the old secret stop verifying at once. */
+  pubsub: { signal(signal: { kind: 'widget'; ceId: string }): void };
+  widgets: { invalidate(ceId: string): void };
+};
+
+/** Replaces the widget's identity secret with a new one and answers it: the only time it leaves the server. */
+export async function regenerateIdentitySecret(deps: IdentitySecretDeps, ce: ChatEndpointDocument): Promise<string> {
   const identitySecret = newIdentitySecret();
-  await models.ChatEndpoint.updateOne({ _id: ce._id }, { $set: { identitySecret, identitySecretCreatedAt: new Date() } });
+  await deps.models.ChatEndpoint.updateOne({ _id: ce._id }, { $set: { identitySecret, identitySecretCreatedAt: new Date() } });
+  deps.widgets.invalidate(ce._id.toHexString());
+  deps.pubsub.signal({ kind: 'widget', ceId: ce._id.toHexString() });
   return identitySecret;
 }

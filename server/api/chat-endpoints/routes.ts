@@ -1,16 +1,14 @@
 /**
  * Widget setup under /v1/chat_endpoints: new widgets, Slack rooms and channels, connect, change and
- * rename channel, delete, the Slack authorisation links, the permissions page data, and a new identity secret
- * (`PUT /chat_endpoints/{id}/identity_secret`, admins only: answers `{ identitySecret }`, the one time it is shown).
+ * rename channel, delete, the Slack authorisation links and the permissions page data.
  */
 import { type Request, type Response, Router } from 'express';
 import { deleteWidget } from '../../commands/deleteWidget';
-import { regenerateIdentitySecret } from '../../commands/identitySecret';
 import { assertBelowChannelLimit, newWidget, newWidgetForTeam } from '../../commands/newWidget';
 import { changeChannel, connectChannel, createSlackChannel, listRooms, renameChannel } from '../../commands/slackChannels';
 import { scopesToAuthorize, widgetPermissions } from '../../commands/widgetPermissions';
 import { ValidationError } from '../../errors';
-import { authOf, requireAdmin, requireAuth } from '../../http/auth';
+import { authOf, requireAuth } from '../../http/auth';
 import { type Validated, validate } from '../../http/validate';
 import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
 import { INSTALL_BOT_SCOPES, INSTALL_USER_SCOPES } from '../../shared/slack-scopes';
@@ -61,12 +59,6 @@ export function chatEndpointsRouter(deps: ApiDeps): Router {
   router.delete('/chat_endpoints/:id', auth, async (req, res) => {
     await deleteWidget(deps, await ownChatEndpoint(models, res, id(req)));
     res.json({});
-  });
-
-  // Admins only, and before the widget is looked up: a member learns nothing, not even whether the id exists.
-  router.put('/chat_endpoints/:id/identity_secret', auth, requireAdmin, async (req, res: Response<{ identitySecret: string }>) => {
-    const ce = await ownChatEndpoint(models, res, id(req));
-    res.json({ identitySecret: await regenerateIdentitySecret(models, ce) });
   });
 
   router.get('/chat_endpoints/:id/rooms', auth, async (req, res: Response<SlackRoom[]>) => {
