@@ -437,7 +437,7 @@ export class Gateway {
       this.error(
         session,
         'identity_unverified',
-        'parley.identify() was ignored: this widget requires verified identities and the userHash is missing or wrong.',
+        'parley.identify() was ignored: this widget requires a verified identity and the userHash is missing or wrong.',
       );
     }
     this.send(session, {
