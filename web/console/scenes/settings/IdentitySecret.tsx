@@ -102,7 +102,7 @@ export function IdentitySecretCard({ ce, admin, onMade }: { ce: ChatEndpointView
                 <CopyButton text={secret} />
               </div>
             </div>
-            <pre className="snippet__code identity__value" tabIndex={0} data-testid="identity-secret">
+            <pre className="snippet__code identity__value" data-testid="identity-secret">
               <code>{secret}</code>
             </pre>
           </div>
@@ -160,21 +160,21 @@ export function IdentitySecretCard({ ce, admin, onMade }: { ce: ChatEndpointView
             <CopyButton text={identityServerSnippet(language)} />
           </div>
         </div>
-        <pre className="snippet__code" tabIndex={0} data-testid="identity-snippet">
+        <pre className="snippet__code identity__code" data-testid="identity-snippet">
           <code>{identityServerSnippet(language)}</code>
         </pre>
       </div>
 
       <div className="embed__legend identity__legend">2. On the page, pass it with the user's id</div>
 
-      <div className="snippet" aria-label="Browser code">
+      <div className="snippet">
         <div className="snippet__bar">
           <p className="snippet__where">After the embed code, on pages where the user is signed in.</p>
           <div className="snippet__actions">
             <CopyButton text={IDENTIFY_BROWSER_SNIPPET} />
           </div>
         </div>
-        <pre className="snippet__code" tabIndex={0}>
+        <pre className="snippet__code identity__code">
           <code>{IDENTIFY_BROWSER_SNIPPET}</code>
         </pre>
       </div>
