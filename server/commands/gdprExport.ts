@@ -134,13 +134,13 @@ async function buildArchive(deps: GdprExportDeps, job: GdprExportDocument, admin
   const entries: [string, Source][] = [
     ['account.jsonl', { collection: models.Account.collection, filter: { _id: accountId } }],
     ['users.jsonl', { collection: models.User.collection, filter: ofAccount, projection: { passwordHash: 0 } }],
-    ['widgets.jsonl', { collection: models.ChatEndpoint.collection, filter: ofAccount }],
+    ['widgets.jsonl', { collection: models.ChatEndpoint.collection, filter: ofAccount, projection: { identitySecret: 0 } }],
     // searchTerms is the history search's index, derived from the messages and visitors exported beside it.
     [
       'conversations.jsonl',
       { collection: models.Conversation.collection, filter: ofAccount, projection: { searchTerms: 0 }, sort: { _id: 1 } },
     ],
-    ['visitors.jsonl', { collection: models.Visitor.collection, filter: ofAccount, projection: { tokenHash: 0 } }],
+    ['visitors.jsonl', { collection: models.Visitor.collection, filter: ofAccount, projection: { tokenHash: 0, deviceTokenHashes: 0 } }],
     ['files.jsonl', { collection: models.WidgetFile.collection, filter: { ceId: { $in: ceIds } }, projection: { data: 0 } }],
     ['offline-messages.jsonl', { collection: models.OfflineMessage.collection, filter: ofAccount }],
     ['saved-replies.jsonl', { collection: models.SavedReply.collection, filter: ofAccount }],

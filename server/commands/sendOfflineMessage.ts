@@ -7,7 +7,7 @@
 
 import { trackEvent } from '../conversations/analytics';
 import type { ConversationContext } from '../conversations/context';
-import { hashToken } from '../conversations/visitors';
+import { findVisitorByToken } from '../conversations/visitors';
 import { fireWebhook } from '../conversations/webhooks';
 import { escapeHtml } from '../escapeHtml';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
@@ -21,7 +21,7 @@ export async function sendOfflineMessage(
   meta: { country: string },
 ): Promise<void> {
   const { models } = ctx;
-  const visitor = input.visitorToken ? await models.Visitor.findOne({ tokenHash: hashToken(input.visitorToken), ceId: ce._id }) : null;
+  const visitor = input.visitorToken ? await findVisitorByToken(models.Visitor, input.visitorToken, ce._id) : null;
   const pageUrl = input.page?.url ?? '';
   const stored = await models.OfflineMessage.create({
     accountId: ce.accountId,

@@ -198,6 +198,7 @@ const READ_ONLY_FIELDS: Record<Exclude<keyof ChatEndpointWithStats, keyof ChatEn
   status: true,
   AvailableRooms: true,
   chatStats: true,
+  identitySecretCreatedAt: true,
 };
 
 const SETTING_NAMES = Object.keys(WidgetSettingsSchema.shape);

@@ -6,7 +6,7 @@
  */
 
 import { WidgetRefusal } from '../conversations/record';
-import { hashToken } from '../conversations/visitors';
+import { findVisitorByToken, hashToken } from '../conversations/visitors';
 import { NotFoundError, ValidationError } from '../errors';
 import type { WidgetFileDocument } from '../models/WidgetFile';
 import { MAX_UPLOAD_BYTES } from '../shared/widget-constants';
@@ -42,8 +42,7 @@ export async function uploadVisitorFile(ctx: VisitorMessageContext, upload: Visi
   if (!ce) throw new NotFoundError('This chat widget does not exist.', 'unknown_widget');
   if (!ce.enableFileUploads) throw new ValidationError('File uploads are turned off for this chat.', 'uploads_disabled');
   const token = upload.visitorToken;
-  const visitor =
-    token.length >= 16 && token.length <= 128 ? await models.Visitor.findOne({ tokenHash: hashToken(token), ceId: ce._id }) : null;
+  const visitor = token.length >= 16 && token.length <= 128 ? await findVisitorByToken(models.Visitor, token, ce._id) : null;
   if (!visitor) throw new ValidationError('Start the chat before sending a file.', 'bad_frame');
   const form = await readForm(upload.contentType, upload.body);
   const file = form.get('file');

@@ -32,6 +32,13 @@ export interface ChatEndpoint extends Omit<ChatEndpointSettings, 'operatingHours
    * checked since the hours, time zone or schedule switch last changed), so each ON or OFF time is announced once.
    */
   scheduleOpen: boolean | null;
+  /**
+   * The key of `userHash` (HMAC-SHA256 of a user id) for verified visitor identities; '' until an admin makes one.
+   * Shown once to the admin who makes it (PUT /v1/chat_endpoints/{id}/identity_secret); no presenter, export or
+   * log carries it.
+   */
+  identitySecret: string;
+  identitySecretCreatedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -121,6 +128,7 @@ export const CHAT_ENDPOINT_DEFAULTS: Omit<ChatEndpointSettings, 'operatingHours'
   defaultYesBtnLabel: 'Yes',
   defaultNoBtnLabel: 'No',
   collectVisitorMetaData: true,
+  requireVerifiedIdentity: false,
   displayPrivacyPolicy: false,
   privacyPolicyLinkText: 'Privacy policy',
   privacyPolicyLinkURL: '',
@@ -186,6 +194,8 @@ export const ChatEndpointSchema = new Schema<ChatEndpoint>(
     AvailableRooms: { type: [SlackRoomSchema], default: [] },
     operatingHours: { type: [OperatingHourSchema], default: [] },
     scheduleOpen: { type: Boolean, default: null },
+    identitySecret: { type: String, default: '' },
+    identitySecretCreatedAt: { type: Date, default: null },
     ...settingsPaths(),
   },
   { timestamps: true },

@@ -18,6 +18,15 @@ export interface Visitor {
   userAgent: string;
   identUserId: string;
   identTraits: Record<string, string | number | boolean | null>;
+  /**
+   * The site's user id proven by a valid userHash ('' for anonymous and merely claimed identities): one visitor per
+   * verified user and widget, whatever browser or device they come from.
+   */
+  verifiedUserId: string;
+  /** The e-mail address the verified identify gave ('' if none): Slack marks the visitor's e-mail verified while it is this one. */
+  verifiedEmail: string;
+  /** Hashes of the tokens issued to a verified visitor's other browsers (tokenHash is the first one's). */
+  deviceTokenHashes: string[];
   acceptedPrivacyAt: Date | null;
   lastSeenAt: Date;
   createdAt: Date;
@@ -41,11 +50,16 @@ export const VisitorSchema = new Schema<Visitor>(
     userAgent: { type: String, default: '' },
     identUserId: { type: String, default: '' },
     identTraits: { type: Schema.Types.Mixed, default: () => ({}) },
+    verifiedUserId: { type: String, default: '' },
+    verifiedEmail: { type: String, default: '' },
+    deviceTokenHashes: { type: [String], default: [], index: true },
     acceptedPrivacyAt: { type: Date, default: null },
     lastSeenAt: { type: Date, default: () => new Date() },
   },
   { timestamps: true, minimize: false },
 );
+
+VisitorSchema.index({ ceId: 1, verifiedUserId: 1 }, { unique: true, partialFilterExpression: { verifiedUserId: { $gt: '' } } });
 
 export type VisitorModel = Model<Visitor>;
 export function visitorModel(connection: Connection): VisitorModel {

@@ -412,7 +412,7 @@ export class Gateway {
     const country = ce.collectVisitorMetaData ? countryOf(session.ip) : '';
     if (!countryAllowed(ce, country)) return this.refuse(session, 'not_allowed_here', 'This chat is not available in your country.');
 
-    const { visitor, token } = await identifyVisitor(models, {
+    const { visitor, token, identity } = await identifyVisitor(models, {
       ce,
       token: frame.visitorToken,
       identity: frame.identity,
@@ -442,6 +442,13 @@ export class Gateway {
     await this.ctx.pubsub.ready();
     if (!this.sessions.has(session)) return;
     const conversation = await models.Conversation.findOne({ visitorId: visitor._id }).sort({ _id: -1 });
+    if (identity === 'dropped') {
+      this.error(
+        session,
+        'identity_unverified',
+        'parley.identify() was ignored: this widget requires a verified identity and the userHash is missing or wrong.',
+      );
+    }
     this.send(session, {
       t: 'welcome',
       visitorToken: token,

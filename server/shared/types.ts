@@ -199,6 +199,8 @@ export type ChatEndpointSettings = {
   defaultNoBtnLabel: string;
   // Privacy and alignment
   collectVisitorMetaData: boolean;
+  /** An identity from `parley.identify` without a valid userHash is dropped (the widget is told so) instead of kept as a label. */
+  requireVerifiedIdentity: boolean;
   displayPrivacyPolicy: boolean;
   privacyPolicyLinkText: string;
   privacyPolicyLinkURL: string;
@@ -242,6 +244,8 @@ export type ChatEndpointView = ChatEndpointSettings & {
   off: boolean;
   status: 'online' | 'offline';
   AvailableRooms: SlackRoom[];
+  /** When the widget's identity secret was made (ISO), null when it has none; the secret itself never leaves. */
+  identitySecretCreatedAt: string | null;
 };
 
 /** An item of GET /v1/users/current/chat_endpoints. */

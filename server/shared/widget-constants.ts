@@ -48,6 +48,11 @@ export const WIDGET_ERROR_CODES = [
   'privacy_not_accepted',
   'conversation_ended',
   'uploads_disabled',
+  /**
+   * hello carried an identity without a valid userHash while the widget requires verified identities: the identity
+   * was dropped (the visitor chats anonymously) and the widget says why in the browser's console.
+   */
+  'identity_unverified',
   /** The server could not store it just now (its database refuses writes): the widget sends it again by itself. */
   'try_again',
 ] as const;

@@ -33,6 +33,11 @@ export const IdentitySchema = z.object({
   name: name.optional(),
   email: email.optional(),
   traits: z.record(z.string(), z.union([z.string().max(500), z.number(), z.boolean(), z.null()])).optional(),
+  /**
+   * Hex HMAC-SHA256 of `userId` under the widget's identity secret, computed by the site's server: with it the
+   * visitor is that user on every browser and device; without it (or wrong) the identity is only a label.
+   */
+  userHash: z.string().max(128).optional(),
 });
 
 /** Frames the widget sends. */

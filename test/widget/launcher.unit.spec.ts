@@ -67,7 +67,18 @@ describe('widget loader decisions', () => {
       name: 'Jane',
       email: undefined,
       traits: { name: '  Jane  ', email: 'not-an-email', plan: 'pro', seats: 3, gone: null },
+      userHash: undefined,
     });
     expect(cleanIdentity(undefined, { email: 'jane@example.com' }).email).to.equal('jane@example.com');
+  });
+
+  it("sends identify()'s userHash apart from the traits, and only when it is 64 hex digits", () => {
+    const hash = 'ab'.repeat(32);
+    const identity = cleanIdentity('u-1', { name: 'Jane', userHash: hash });
+    expect(identity.userHash).to.equal(hash);
+    expect(identity.traits).to.deep.equal({ name: 'Jane' });
+    expect(cleanIdentity('u-1', { userHash: 'not-hex' }).userHash).to.equal(undefined);
+    expect(cleanIdentity('u-1', { userHash: 'ab'.repeat(33) }).userHash).to.equal(undefined);
+    expect(cleanIdentity('u-1', { userHash: 42 }).traits).to.deep.equal({});
   });
 });

@@ -409,6 +409,16 @@ describe('widget panel reducer', () => {
   });
 
   describe('error frames', () => {
+    it("identity_unverified: told to the site's developer in the console, nothing shown to the visitor", () => {
+      const state = fresh({});
+      const message = 'parley.identify() was ignored: this widget requires a verified identity and the userHash is missing or wrong.';
+      const step = reduceFrame(state, { t: 'error', code: 'identity_unverified', message });
+      expect(step.effects).to.deep.equal([{ k: 'warn', message }]);
+      expect(step.state).to.equal(state);
+      // The welcome that follows goes on as for any visitor.
+      expect(run(step.state, welcome(null)).state.stored.token).to.equal(TOKEN);
+    });
+
     it('rate_limited for a message: resends it later with the same clientId', () => {
       const state = run(resumed(1), { a: 'send', text: 'fast', clientId: 'client-ffff1' }).state;
       const { effects } = run(state, { t: 'error', code: 'rate_limited', message: 'Slow down', clientId: 'client-ffff1' });

@@ -6,15 +6,18 @@
  *   call too.
  * - `PUT /v1/chat_endpoints/{id}/toggle/{on|off}`: the widget's on/off switch.
  * - `POST|DELETE /v1/chat_endpoints/{id}/team-avatar`: the team avatar (multipart field "file").
+ * - `PUT /v1/chat_endpoints/{id}/identity_secret`: admins only; a new identity secret, answered as
+ *   `{ identitySecret }` this once (no other call returns it).
  * - `GET /widget/team-avatar/{fileId}`: the avatar image, public, for visitors' browsers on any site.
  */
-import express, { Router } from 'express';
+import express, { type Response, Router } from 'express';
 import { isValidObjectId } from 'mongoose';
+import { regenerateIdentitySecret } from '../../commands/identitySecret';
 import { removeTeamAvatar, setTeamAvatar } from '../../commands/teamAvatar';
 import { updateWidgetSettings, WidgetSettingsSchema } from '../../commands/updateWidgetSettings';
 import type { Config } from '../../config';
 import { ValidationError } from '../../errors';
-import { requireAuth } from '../../http/auth';
+import { requireAdmin, requireAuth } from '../../http/auth';
 import { validated } from '../../http/validate';
 import type { Models } from '../../models';
 import type { Relay } from '../../relay';
@@ -49,6 +52,12 @@ export function updateConfigRouter(deps: Deps): Router {
       res.json(presentChatEndpoint(await updateWidgetSettings(deps.relay, ce, { off: req.params.state === 'off' })));
     }),
   );
+
+  // Admins only, checked before the widget is looked up: a member learns nothing, not even whether the id exists.
+  router.put('/chat_endpoints/:id/identity_secret', auth, requireAdmin, async (req, res: Response<{ identitySecret: string }>) => {
+    const ce = await ownChatEndpoint(deps.models, res, String(req.params.id));
+    res.json({ identitySecret: await regenerateIdentitySecret(deps.relay, ce) });
+  });
 
   router.post(
     '/chat_endpoints/:id/team-avatar',

@@ -34,6 +34,7 @@ export function presentChatEndpoint(ce: ChatEndpointDocument): ChatEndpointView 
     // Unconfigured widgets, and those of an uninstalled team, are offline whatever presence says.
     status: ce.Step < 3 || ce.installationRevoked ? 'offline' : ce.status,
     AvailableRooms: ce.AvailableRooms.map((r) => ({ Id: r.Id, Name: r.Name, Topic: r.Topic })),
+    identitySecretCreatedAt: ce.identitySecretCreatedAt ? ce.identitySecretCreatedAt.toISOString() : null,
   };
 }
 

@@ -8,7 +8,7 @@ import express, { type RequestHandler, Router } from 'express';
 import { isValidObjectId } from 'mongoose';
 import { sendOfflineMessage } from '../../commands/sendOfflineMessage';
 import { uploadVisitorFile } from '../../commands/uploadVisitorFile';
-import { hashToken } from '../../conversations/visitors';
+import { findVisitorByToken } from '../../conversations/visitors';
 import { AuthorizationError, NotFoundError } from '../../errors';
 import { type Validated, validate } from '../../http/validate';
 import type { Relay } from '../../relay';
@@ -113,7 +113,7 @@ export function widgetApiRouter(relay: Relay): Router {
     const id = req.params.id;
     const notFound = () => new NotFoundError('File not found.');
     if (!isValidObjectId(id) || token.length < 16 || token.length > 128) throw notFound();
-    const [file, visitor] = await Promise.all([models.WidgetFile.findById(id), models.Visitor.findOne({ tokenHash: hashToken(token) })]);
+    const [file, visitor] = await Promise.all([models.WidgetFile.findById(id), findVisitorByToken(models.Visitor, token)]);
     if (!file || !visitor) throw notFound();
     const conversation = file.conversationId ? await models.Conversation.findById(file.conversationId) : null;
     const mine = conversation ? conversation.visitorId.equals(visitor._id) : file.visitorId?.equals(visitor._id) === true;

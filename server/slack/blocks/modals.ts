@@ -193,7 +193,7 @@ export function visitorInfoModal(c: ConversationDocument, visitor: VisitorDocume
     ['Location', location || '—'],
     ['Browser', (v && browserOf(v.userAgent)) || '—'],
     ['First seen', v ? v.createdAt.toISOString().replace('T', ' ').slice(0, 16) + ' UTC' : '—'],
-    ['User id', v?.identUserId || '—'],
+    ['User id', v?.verifiedUserId ? `${v.verifiedUserId} (verified)` : v?.identUserId || '—'],
   ];
   const blocks: KnownBlock[] = [
     section(`*#${c.number} · ${escapeMrkdwn(v ? visitorLabel(v, c.number) : `Visitor ${c.number}`)}*`),

@@ -22,6 +22,9 @@ export const HEADER_ACTIONS = {
 
 type Block = Record<string, unknown>;
 
+/** Beside a visitor's name and e-mail when the site verified their identity (a valid userHash). */
+export const VERIFIED_MARK = ':ballot_box_with_check: _verified_';
+
 export function browserOf(userAgent: string): string {
   if (!userAgent) return '';
   const browser = /Edg\//.test(userAgent)
@@ -75,20 +78,24 @@ export function headerMessage(input: {
   const mode = ce.metaInfoInMainChannel;
   // The top-level text is Slack's notification text and is parsed as mrkdwn like the blocks: escaped the same way.
   const text = `Conversation #${c.number} with ${escapeMrkdwn(name)}`;
-  const blocks: Block[] = [{ type: 'section', text: { type: 'mrkdwn', text: `*#${c.number} · ${escapeMrkdwn(name)}*` } }];
+  // The site proved who this visitor is (a valid userHash): say so beside the name and the e-mail it gave.
+  const verified = v.verifiedUserId ? ` ${VERIFIED_MARK}` : '';
+  const emailMark = v.verifiedUserId && v.email && v.email === v.verifiedEmail ? ` ${VERIFIED_MARK}` : '';
+  const blocks: Block[] = [{ type: 'section', text: { type: 'mrkdwn', text: `*#${c.number} · ${escapeMrkdwn(name)}*${verified}` } }];
   const location = [v.location.city, v.location.country].filter(Boolean).join(', ');
   const page = c.pageUrl || v.currentPage;
   if (mode === 'full') {
     const fields = [
-      ['Name', v.name || '—'],
-      ['E-mail', v.email || '—'],
-      ['Page', page || '—'],
-      ['Location', location || '—'],
-      ['Browser', browserOf(v.userAgent) || '—'],
-    ].map(([label, value]) => ({ type: 'mrkdwn', text: `*${label}*\n${escapeMrkdwn(value)}` }));
+      ['Name', v.name || '—', v.name ? verified : ''],
+      ['E-mail', v.email || '—', emailMark],
+      ['Page', page || '—', ''],
+      ['Location', location || '—', ''],
+      ['Browser', browserOf(v.userAgent) || '—', ''],
+    ].map(([label, value, mark]) => ({ type: 'mrkdwn', text: `*${label}*\n${escapeMrkdwn(value ?? '')}${mark ?? ''}` }));
     blocks.push({ type: 'section', fields });
   } else if (mode === 'compact') {
     const bits = [v.email, page, location, browserOf(v.userAgent)].filter(Boolean).map(escapeMrkdwn);
+    if (emailMark && bits[0]) bits[0] += emailMark;
     if (bits.length > 0) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: bits.join(' · ') }] });
   }
   if (mode !== 'none' && input.firstMessage) {

@@ -52,3 +52,8 @@ export function uploadTeamAvatar(id: string, file: File, onProgress: (percent: n
 export function removeTeamAvatar(id: string): Promise<ChatEndpointView> {
   return apiRequest('DELETE', `${ce(id)}/team-avatar`);
 }
+
+/** PUT /v1/chat_endpoints/{id}/identity_secret (admins): a new identity secret, answered this once. */
+export function regenerateIdentitySecret(id: string): Promise<{ identitySecret: string }> {
+  return apiRequest('PUT', `${ce(id)}/identity_secret`);
+}

@@ -86,7 +86,8 @@ export function onPage(trigger: Trigger, href: string, pathname: string): boolea
 /** identify()'s arguments, cut to what the hello frame accepts: a bad trait must not cost the visitor their chat. */
 export function cleanIdentity(userId: unknown, traits: Record<string, unknown> | undefined): Identity {
   const clean: NonNullable<Identity['traits']> = {};
-  for (const [key, value] of Object.entries(traits ?? {}).slice(0, 50)) {
+  const { userHash, ...rest } = traits ?? {};
+  for (const [key, value] of Object.entries(rest).slice(0, 50)) {
     if (typeof value === 'string') clean[key.slice(0, 100)] = value.slice(0, 500);
     else if (typeof value === 'number' || typeof value === 'boolean' || value === null) clean[key.slice(0, 100)] = value;
   }
@@ -97,5 +98,7 @@ export function cleanIdentity(userId: unknown, traits: Record<string, unknown> |
     name: name || undefined,
     email: /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) && email.length <= EMAIL_CHARS ? email : undefined,
     traits: clean,
+    // Only ever sent to Parley, never kept as a trait; a malformed one is left out (the identity is then unverified).
+    userHash: typeof userHash === 'string' && /^[0-9a-f]{64}$/i.test(userHash) ? userHash : undefined,
   };
 }

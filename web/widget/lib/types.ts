@@ -22,7 +22,14 @@ export type EventName =
   | 'conversationEnded'
   | 'offlineMessageSent';
 
-export type Identity = { userId?: string; name?: string; email?: string; traits?: Record<string, string | number | boolean | null> };
+export type Identity = {
+  userId?: string;
+  name?: string;
+  email?: string;
+  traits?: Record<string, string | number | boolean | null>;
+  /** Hex HMAC-SHA256 of userId under the widget's identity secret, from the site's server. */
+  userHash?: string;
+};
 
 /** What the loader gives the panel when it mounts it. */
 export type PanelContext = {

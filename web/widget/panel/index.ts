@@ -391,6 +391,9 @@ function createPanel(ctx: PanelContext): PanelHandle {
       case 'online':
         ctx.setOnline(effect.online);
         return;
+      case 'warn':
+        console.warn('[parley]', effect.message);
+        return;
       case 'banner':
         showBanner(effect.code === undefined ? undefined : errorText(effect.code, effect.message));
         return;

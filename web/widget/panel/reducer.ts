@@ -93,6 +93,8 @@ export type Effect =
   /** Rate limited: resend this message a little later (comes back as `resendDue`). */
   | { k: 'resendLater'; clientId: string }
   | { k: 'emit'; name: EventName; detail: unknown }
+  /** Tell the site's developer, in the browser's console (not the visitor). */
+  | { k: 'warn'; message: string }
   /** A fresh operator reply; `ifPageHidden`: the panel is open, so only chime when the page is not visible. */
   | { k: 'chime'; ifPageHidden: boolean }
   | { k: 'unread'; count: number }
@@ -358,6 +360,8 @@ export function reduceFrame(state: PanelState, frame: ServerFrame): Step {
     case 'config':
       return b.do({ k: 'config', config: frame.config }, { k: 'render', rebuild: true }).done();
     case 'error':
+      // The site's identify() was refused: its developer needs to know, the visitor chats on as a guest.
+      if (frame.code === 'identity_unverified') return b.do({ k: 'warn', message: frame.message }).done();
       return refused(b, frame.code, frame.message, frame.clientId).done();
     case 'pong':
       return b.done();

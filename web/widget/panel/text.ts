@@ -65,6 +65,8 @@ export const ERROR_TEXT: Record<WidgetErrorCode, string> = {
   privacy_not_accepted: 'Please accept the privacy notice to start chatting.',
   conversation_ended: 'This chat has ended. Send a new message to start another one.',
   uploads_disabled: 'File uploads are not available in this chat.',
+  // Never shown: the site's mistake, reported in the browser's console (the visitor chats on as a guest).
+  identity_unverified: 'You are chatting as a guest.',
 };
 
 export const errorText = (code: string, fallback?: string): string =>

@@ -2,7 +2,7 @@
  * Setup step 3: the widget is connected. The embed code to copy, the channel (rename, change), links to the
  * settings, docs and dashboard, and deleting the widget (permanent, so it says so twice).
  */
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import type { ChatEndpointView } from '../../../../server/shared';
 import { messageOf, UNKNOWN_ERROR } from '../../api';
@@ -16,8 +16,11 @@ import { type DashboardNotice, WIDGET_DELETED } from '../../lib/slackProblems';
 import { useSession } from '../../session/session';
 import { CHANNEL_NAME_HINT, isValidChannelName, normaliseChannelInput } from './channelName';
 
-/** `inSettings`: shown as the settings' Embed Code tab, so without the setup's finish header and settings link. */
-export function EmbedStep({ ce, inSettings = false }: { ce: ChatEndpointView; inSettings?: boolean }) {
+/**
+ * `inSettings`: shown as the settings' Embed Code tab, so without the setup's finish header and settings link;
+ * `children` follow the embed code there (the verified identity card).
+ */
+export function EmbedStep({ ce, inSettings = false, children }: { ce: ChatEndpointView; inSettings?: boolean; children?: ReactNode }) {
   const { reload } = useSession();
   const navigate = useNavigate();
   const confirm = useConfirm();
@@ -131,6 +134,7 @@ export function EmbedStep({ ce, inSettings = false }: { ce: ChatEndpointView; in
         </h2>
         <EmbedCode widgetUuid={ce.Uuid} />
       </section>
+      {children}
 
       <nav className="next-steps" aria-label="What to do next">
         {!inSettings && (

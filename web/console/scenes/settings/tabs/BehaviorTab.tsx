@@ -37,6 +37,7 @@ const KEYS = [
   'sendOfflineMessagesToSlack',
   'offlineMessageWebhookURL',
   'requireInfo',
+  'requireVerifiedIdentity',
   'sendOpJoinAutoResponse',
   'opJoinAutoResponseMessage',
   'responseReminders',
@@ -215,6 +216,12 @@ export default function BehaviorTab({ ce, save, replaceCe, setDirty, showError, 
           label="Require visitor info (name and e-mail) before chatting"
           checked={v.requireInfo}
           onChange={(c) => draft.set('requireInfo', c)}
+        />
+        <Check
+          label="Accept only verified identities"
+          hint="Names and e-mails your site passes to parley.identify() without a valid userHash are dropped. See Verified identity on the Embed Code tab."
+          checked={v.requireVerifiedIdentity}
+          onChange={(c) => draft.set('requireVerifiedIdentity', c)}
         />
         <Check
           label="Send an automatic message when an operator joins"
