@@ -80,8 +80,8 @@ describe('identity secret (PUT /v1/chat_endpoints/{id}/identity_secret)', () => 
     keep(await as(widget.token).get(`/chat_endpoints/${widget.ceId}/permissions`).expect(200));
     keep(await request(server.url).get(`/widget/api/${widget.uuid}/config`).expect(200));
     for (const text of answers) expect(text).to.not.include(identitySecret);
-    // Nor can a settings save set it: the secret is not a setting.
-    await as(widget.token).put(`/chat_endpoints/${widget.ceId}/update_config`, { identitySecret: 'chosen-by-me' }).expect(200);
+    // Nor can a settings save set it: the secret is not a setting (an unknown setting is refused).
+    await as(widget.token).put(`/chat_endpoints/${widget.ceId}/update_config`, { identitySecret: 'chosen-by-me' }).expect(400);
     expect(await stored(widget.ceId)).to.equal(identitySecret);
     expect(JSON.parse(answers[2] ?? '{}')).to.include({ requireVerifiedIdentity: true });
 
