@@ -22,6 +22,7 @@ import { startDemoServer } from './http/demo';
 import type { Logger } from './http/errorHandler';
 import { createHealth } from './http/health';
 import { createRateLimiters } from './http/rateLimits';
+import { receiveContext, type SmtpReceiver, startSmtpReceiver } from './inbound';
 import { createMailer, type Mailer } from './mail';
 import { createModels, ensureIndexes, type Models } from './models';
 import { seedPlans } from './models/Plan';
@@ -52,6 +53,8 @@ export type Parley = {
   stripeSandbox?: StripeSandbox;
   /** The demo site on another origin embedding the first configured widget (when config.demoPort is set). */
   demoUrl?: string;
+  /** Parley's SMTP receiver for visitors' answers by mail, when running (its port: INBOUND_SMTP_PORT, or chosen by the system). */
+  smtpReceiver?: SmtpReceiver;
   /** The visitor relay: WebSocket gateway at /ws, outbox worker, presence. */
   relay: Relay;
   /** Response reminders in threads (tests run its pass with a clock moved forward). */
@@ -153,6 +156,20 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       autoReplies: new AutoSendReplies({ models, peers: pubsub }),
     });
     cleanups.push(() => relay.close());
+    // Visitors' answers by mail: Parley's own SMTP receiver (on by default outside production, INBOUND_SMTP_PORT).
+    const inboundPort = effective.mail.inbound.smtpPort;
+    const smtpReceiver =
+      inboundPort === null
+        ? undefined
+        : await startSmtpReceiver({
+            config: { ...effective.mail.inbound, smtpPort: inboundPort },
+            ctx: receiveContext(relay, effective),
+            logger,
+          });
+    if (smtpReceiver) {
+      const started = smtpReceiver;
+      cleanups.push(() => started.close());
+    }
     const homeTabs = new HomeTabs({ models, config: effective, relay });
     cleanups.push(() => homeTabs.stop());
     const health = createHealth({ connection, redis, databaseWriteProblem: embedded ? () => embedded.writeProblem() : undefined });
@@ -169,6 +186,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       billing,
       limiters,
       health,
+      inboundSmtpPort: smtpReceiver?.port ?? null,
     });
     server.on('request', app);
     let demoUrl: string | undefined;
@@ -201,6 +219,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       slackSandbox,
       stripeSandbox,
       demoUrl,
+      smtpReceiver,
       relay,
       assistant,
       homeTabs,
@@ -260,6 +279,7 @@ async function main(): Promise<void> {
   if (parley.stripeSandbox) console.log(`Stripe: sandbox (no STRIPE_SECRET_KEY), operator page: ${parley.url}/sandbox/stripe`);
   if (parley.demoUrl) console.log(`Demo site (another origin, embeds your first configured widget): ${parley.demoUrl}/`);
   if (parley.mailer.outbox) console.log(`Outbox (mails are not sent, read them here): ${parley.url}/dev/outbox`);
+  if (parley.smtpReceiver) console.log(`SMTP receiver for visitors' answers by mail: port ${parley.smtpReceiver.port}`);
 
   stopOnSignals(parley);
 }

@@ -11,6 +11,7 @@ import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import { CHAT_ENDPOINT_DEFAULTS } from '../models/ChatEndpoint';
 import {
+  EMAIL_UNSEEN_AFTER_MINS,
   HOURS_ORDER_MESSAGE,
   HOURS_STEP_MESSAGE,
   INACTIVE_GRACE_MINS,
@@ -59,6 +60,7 @@ const CHOICES: Record<string, { values: readonly number[]; label: string }> = {
   responseRemindersFreq: { values: RESPONSE_REMINDER_FREQS, label: 'Response reminder frequency' },
   noAnswerMessageAfterSecs: { values: NO_ANSWER_AFTER_SECS, label: 'No-answer message delay' },
   maxVisitorInactiveMins: { values: INACTIVE_GRACE_MINS, label: 'Inactive visitor grace period' },
+  emailUnseenAfterMinutes: { values: EMAIL_UNSEEN_AFTER_MINS, label: 'Unseen replies by e-mail after' },
 };
 
 // "Select fields convert to numbers; a non-numeric value becomes 0."

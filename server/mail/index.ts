@@ -14,6 +14,8 @@ export type MailMessage = {
   html: string;
   /** Where a reply goes instead of the no-reply sender (the visitor of an offline message). */
   replyTo?: { name: string; address: string };
+  /** Extra headers (List-Unsubscribe …). */
+  headers?: Record<string, string>;
 };
 
 export type Mailer = {
@@ -23,7 +25,7 @@ export type Mailer = {
   close(): void;
 };
 
-export function createMailer(config: Config['mail']): Mailer {
+export function createMailer(config: Pick<Config['mail'], 'smtpUrl' | 'from' | 'outboxDir'>): Mailer {
   if (config.smtpUrl) {
     const transport = nodemailer.createTransport(config.smtpUrl);
     return {
@@ -40,7 +42,7 @@ export function createMailer(config: Config['mail']): Mailer {
     async send(message) {
       const info = await composer.sendMail({ from: config.from, ...message });
       const eml = Buffer.isBuffer(info.message) ? info.message : Buffer.from(String(info.message));
-      await outbox.save({ from: config.from, ...message }, eml);
+      await outbox.save({ from: config.from, ...message, messageId: info.messageId }, eml);
     },
     close: () => composer.close(),
   };

@@ -19,6 +19,8 @@ export interface Visitor {
   identUserId: string;
   identTraits: Record<string, string | number | boolean | null>;
   acceptedPrivacyAt: Date | null;
+  /** Set by the unsubscribe link of a mail of unseen replies: no such mail goes to this visitor again. */
+  emailUnsubscribedAt: Date | null;
   lastSeenAt: Date;
   createdAt: Date;
   updatedAt: Date;
@@ -42,6 +44,7 @@ export const VisitorSchema = new Schema<Visitor>(
     identUserId: { type: String, default: '' },
     identTraits: { type: Schema.Types.Mixed, default: () => ({}) },
     acceptedPrivacyAt: { type: Date, default: null },
+    emailUnsubscribedAt: { type: Date, default: null },
     lastSeenAt: { type: Date, default: () => new Date() },
   },
   { timestamps: true, minimize: false },

@@ -4,6 +4,7 @@
  * the header), and later edits or deletions mirrored to the widget.
  */
 import type { Types } from 'mongoose';
+import { startUnseenWait } from '../commands/unseenReplies';
 import { appendEntryReading, type StoredMessage, serialised } from '../conversations/history';
 import { headerUpdate, publishEntry, record } from '../conversations/record';
 import type { Conversation } from '../models/Conversation';
@@ -37,9 +38,12 @@ export function recordAnswer(
       conversation._id,
       { kind: 'msg', from: 'operator', ...input },
       { set: { lastOperatorMsgAt: now } },
-      { firstResponseAt: 1 },
+      { firstResponseAt: 1, ceId: 1 },
     );
     if (!appended) throw new Error(`conversation ${String(conversation._id)} is gone`);
+    // Unseen by the visitor within the widget's emailUnseenAfterMinutes, it goes out by e-mail. The wait starts before
+    // the widget hears of the reply, so a `seen` frame for it always finds the wait to end.
+    if (appended.before.ceId) await startUnseenWait(ctx, { _id: conversation._id, ceId: appended.before.ceId }, appended.message.seq, now);
     publishEntry(ctx, conversation, appended.message);
     const first = !appended.before.firstResponseAt && (await claimFirstAnswer(ctx, conversation, input.author, input.slackUserId, now));
     return { message: appended.message, first };
