@@ -16,6 +16,7 @@ import type { InboundMailConfig } from '../config';
 import { tokenConversation, tokenOfAddress, verifyMailToken } from '../conversations/mailTokens';
 import { escapeHtml } from '../escapeHtml';
 import type { Models } from '../models';
+import { siteOf } from '../relay/unseenMail';
 import { headersOf, parseMime } from './parse';
 
 /** True when Mailgun signed this timestamp and token with the signing key (compared in constant time). */
@@ -106,7 +107,7 @@ export function inboundRouter(deps: { config: InboundMailConfig; ctx: ReceiveCon
   const unsubscribe = async (token: string): Promise<string | null> => {
     const id = tokenConversation(token);
     const conversation = id
-      ? await models.Conversation.findById(id, { visitorId: 1, ceId: 1 }).lean<{ visitorId: Types.ObjectId; ceId: Types.ObjectId }>()
+      ? await models.Conversation.findById(id, { visitorId: 1, pageUrl: 1 }).lean<{ visitorId: Types.ObjectId; pageUrl: string }>()
       : null;
     if (
       !id ||
@@ -119,11 +120,7 @@ export function inboundRouter(deps: { config: InboundMailConfig; ctx: ReceiveCon
       { _id: conversation.visitorId, emailUnsubscribedAt: null },
       { $set: { emailUnsubscribedAt: new Date() } },
     );
-    const ce = await models.ChatEndpoint.findById(conversation.ceId, { onlineTitle: 1, RoomName: 1 }).lean<{
-      onlineTitle: string;
-      RoomName: string;
-    }>();
-    return ce?.onlineTitle || ce?.RoomName || 'this chat';
+    return siteOf(conversation.pageUrl) || 'this website';
   };
   const page = (title: string, text: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
@@ -137,7 +134,7 @@ export function inboundRouter(deps: { config: InboundMailConfig; ctx: ReceiveCon
       res.status(404).type('html').send(page('Link not valid', 'This unsubscribe link is not valid. Copy the whole link from the mail.'));
       return;
     }
-    res.type('html').send(page('You are unsubscribed', `You will get no more e-mails about your chats with ${from}.`));
+    res.type('html').send(page('You are unsubscribed', `You will get no more e-mails about your chats on ${from}.`));
   });
   // RFC 8058: mail clients unsubscribe with a POST to the List-Unsubscribe link.
   router.post('/mail/unsubscribe/:token', async (req, res) => {

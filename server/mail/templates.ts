@@ -73,6 +73,8 @@ export type MailLine = {
 export type UnseenRepliesMail = {
   to: string;
   widget: { title: string; titleColor: string; titleFontColor: string };
+  /** Where the chat was: the page's host name (the widget's title when the page is not known). */
+  site: string;
   operator: { name: string; avatarUrl: string };
   replies: MailLine[];
   /** Earlier lines of the conversation, oldest first. */
@@ -102,9 +104,9 @@ export function unseenRepliesMail(mail: UnseenRepliesMail): MailMessage {
   const background = colour(mail.widget.titleColor, '#2f6fed');
   const foreground = colour(mail.widget.titleFontColor, '#ffffff');
   const count = mail.replies.length;
-  const subject = `${mail.operator.name} replied to your chat: ${mail.widget.title}`;
+  const subject = `${mail.operator.name} replied to your chat on ${mail.site}`;
   const text = [
-    `${mail.operator.name} replied to your chat (${mail.widget.title}):`,
+    `${mail.operator.name} replied to your chat on ${mail.site}:`,
     '',
     ...mail.replies.map(lineText).flatMap((t) => [t, '']),
     'Answer this mail to reply; your answer goes straight to the chat.',
@@ -135,7 +137,7 @@ export function unseenRepliesMail(mail: UnseenRepliesMail): MailMessage {
           .join('')}</div>`
       : '',
     '</div>',
-    `<p style="color:#999;font-size:12px;text-align:center">You get this mail because you chatted with ${escapeHtml(mail.widget.title)}. <a href="${escapeHtml(mail.unsubscribeUrl)}" style="color:#999">Unsubscribe</a></p>`,
+    `<p style="color:#999;font-size:12px;text-align:center">You get this mail because you chatted on ${escapeHtml(mail.site)}. <a href="${escapeHtml(mail.unsubscribeUrl)}" style="color:#999">Unsubscribe</a></p>`,
     '</div>',
   ].join('\n');
   return {

@@ -92,6 +92,7 @@ export const sendUnseenReplies: JobHandler = async (ctx, job) => {
       unseenRepliesMail({
         to: visitor.email,
         widget: { title: ce.onlineTitle || ce.RoomName, titleColor: ce.titleColor, titleFontColor: ce.titleFontColor },
+        site: siteOf(c.pageUrl || visitor.currentPage) || ce.onlineTitle || ce.RoomName,
         operator: { name: last.author?.name || ce.agentLabel || 'Support', avatarUrl: last.author?.avatarUrl ?? '' },
         replies: replies.map(line),
         context: earlier.reverse().map(line),
@@ -107,6 +108,16 @@ export const sendUnseenReplies: JobHandler = async (ctx, job) => {
   }
   if (visitor?.email) await queueThreadNote(ctx, c, sentByEmailNote(visitor.email));
 };
+
+/** The host name of the chat's page ('' when it is not an http(s) address). */
+export function siteOf(page: string): string {
+  try {
+    const url = new URL(page);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.hostname : '';
+  } catch {
+    return '';
+  }
+}
 
 /** The chat's page with the fragment that reopens the widget on this conversation; empty for a page that is not http(s). */
 export function openUrl(page: string, conversationId: string): string {
