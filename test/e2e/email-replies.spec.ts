@@ -4,12 +4,17 @@
  * Slack thread and into the widget when the visitor comes back by the mail's link; a reply the visitor sees sends
  * no mail and gets :eyes: in Slack; the unsubscribe link stops further mails.
  */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { buildWidget } from '../../scripts/build';
 import { mailUnseenReplies } from '../../server/relay';
+import { TERMS_VERSION } from '../../server/shared/constants';
+import { signUpUser } from '../factories';
 import { startRelayServer, type TestServer } from '../helpers/app';
-import { useBrowser } from '../helpers/browser';
+import { RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { firstWidgetId, setUpWidget } from '../slack/helpers';
 import { configuredWidget, replyOnOperatorPage, shot, threadWith, type Widget, waitFor } from './widgetHelpers';
 
 const MINUTE = 60_000;
@@ -133,6 +138,44 @@ describe('replies by e-mail and answers by mail (browser)', function () {
     await afterTheWait();
     expect(await server.models.OutboxJob.countDocuments({ kind: 'mail.unseen' })).to.equal(0);
     expect(await mailsTo(address)).to.have.length(0);
+  });
+
+  it('lets the owner choose after how long unseen replies are mailed, or never, in Behavior', async () => {
+    const { token } = await signUpUser(server);
+    const ceId = await firstWidgetId(server, token);
+    await setUpWidget(server, token, ceId);
+    await fetch(`${server.url}/v1/users/legal_confirmation/terms/${TERMS_VERSION}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    await fetch(`${server.url}/v1/users/legal_confirmation/privacy-policy/${TERMS_VERSION}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    const page = browser.page;
+    await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
+    await page.goto(`${server.url}/app/#/settings/${ceId}/behavior`);
+    const field = page.getByLabel('E-mail replies the visitor has not seen after');
+    expect(await field.inputValue()).to.equal('2');
+    await field.selectOption({ label: '10 minutes' });
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByRole('button', { name: 'Saved' }).waitFor();
+    expect((await server.models.ChatEndpoint.findById(ceId).lean())?.emailUnseenAfterMinutes).to.equal(10);
+    await page.reload();
+    await field.waitFor();
+    expect(await field.inputValue()).to.equal('10');
+    await field.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    const dir = path.join(RESULTS_DIR, 'settings');
+    mkdirSync(dir, { recursive: true });
+    await page.screenshot({ path: path.join(dir, 'behavior-email-unseen-1280.png') });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await field.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+    await page.screenshot({ path: path.join(dir, 'behavior-email-unseen-390.png') });
+    await field.selectOption({ label: 'Never' });
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByRole('button', { name: 'Saved' }).waitFor();
+    expect((await server.models.ChatEndpoint.findById(ceId).lean())?.emailUnseenAfterMinutes).to.equal(0);
   });
 
   it('stops mailing a visitor who clicked the unsubscribe link', async () => {
