@@ -82,6 +82,8 @@ export type InboundMailConfig = {
   domain: string;
   /** Port of Parley's own SMTP receiver (INBOUND_SMTP_PORT; 0: any free port); null: no receiver. */
   smtpPort: number | null;
+  /** True when INBOUND_SMTP_PORT named the port; the default port, when taken, gives way to any free one. */
+  smtpPortGiven: boolean;
   /** Address the receiver listens on: loopback outside production, every interface in production. */
   smtpHost: string;
   /** The receiver's STARTTLS certificate (INBOUND_SMTP_TLS_KEY, INBOUND_SMTP_TLS_CERT: PEM files); unset: smtp-server's own. */
@@ -307,6 +309,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           e.INBOUND_SMTP_PORT === 'off'
             ? null
             : (e.INBOUND_SMTP_PORT ?? (nodeEnv === 'production' ? null : nodeEnv === 'test' ? 0 : DEFAULT_INBOUND_SMTP_PORT)),
+        smtpPortGiven: e.INBOUND_SMTP_PORT !== undefined,
         smtpHost: nodeEnv === 'production' ? '0.0.0.0' : '127.0.0.1',
         tls:
           e.INBOUND_SMTP_TLS_KEY && e.INBOUND_SMTP_TLS_CERT

@@ -87,17 +87,22 @@ export async function visitorSaw(
   );
 }
 
-export type UnseenRow = Pick<Conversation, 'ceId' | 'visitorId' | 'slackChannel' | 'seenSeq' | 'mailedSeq' | 'unseenMailAt'> & {
+export type UnseenRow = Pick<Conversation, 'ceId' | 'visitorId' | 'slackChannel' | 'seenSeq' | 'mailedSeq' | 'unseenMailAt' | 'lastSeq'> & {
   _id: Types.ObjectId;
 };
-export const UNSEEN_ROW = { ceId: 1, visitorId: 1, slackChannel: 1, seenSeq: 1, mailedSeq: 1, unseenMailAt: 1 } as const;
+export const UNSEEN_ROW = { ceId: 1, visitorId: 1, slackChannel: 1, seenSeq: 1, mailedSeq: 1, unseenMailAt: 1, lastSeq: 1 } as const;
 
 /**
- * A wait came due: queues its mail (or, for a visitor Parley cannot mail, the thread's note) and ends the wait.
- * The job is queued before the wait is cleared, so a crash in between leaves a second job at worst, which finds
- * its replies claimed and sends nothing (relay/unseenMail.ts). True when a mail was queued.
+ * A wait came due: queues its mail of the replies up to now (or, for a visitor Parley cannot mail, the thread's
+ * note) and ends the wait. The job is queued before the wait is cleared, so a crash in between leaves a second job
+ * at worst, which finds its replies claimed and sends nothing (relay/unseenMail.ts). A reply stored meanwhile, after
+ * the ones this mail takes, starts a wait of its own. True when a mail was queued.
  */
-export async function unseenWaitDue(ctx: { models: Models; outbox: JobQueue; widgets: Widgets }, c: UnseenRow): Promise<boolean> {
+export async function unseenWaitDue(
+  ctx: { models: Models; outbox: JobQueue; widgets: Widgets },
+  c: UnseenRow,
+  now: Date,
+): Promise<boolean> {
   const { Conversation, Message, Visitor } = ctx.models;
   const end = () => Conversation.updateOne({ _id: c._id, unseenMailAt: c.unseenMailAt }, { $set: { unseenMailAt: null } });
   const ce = await ctx.widgets.get(c.ceId);
@@ -119,7 +124,17 @@ export async function unseenWaitDue(ctx: { models: Models; outbox: JobQueue; wid
     }
     return false;
   }
-  await ctx.outbox.enqueue('mail.unseen', `mail:${String(c._id)}`, { conversationId: String(c._id) }, { conversationId: c._id });
+  await ctx.outbox.enqueue(
+    'mail.unseen',
+    `mail:${String(c._id)}`,
+    { conversationId: String(c._id), upToSeq: c.lastSeq },
+    { conversationId: c._id },
+  );
   await end();
+  // Its wait may have seen this one still running and not started: it starts now.
+  const newer = await Message.findOne({ conversationId: c._id, ...OPERATOR_LINES, seq: { $gt: c.lastSeq } }, { seq: 1 })
+    .lean<{ seq: number }>()
+    .exec();
+  if (newer) await startUnseenWait(ctx, c, newer.seq, now);
   return true;
 }

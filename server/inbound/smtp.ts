@@ -81,11 +81,24 @@ export async function startSmtpReceiver(deps: {
         });
     },
   });
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => {
+      // smtp-server re-emits its socket's errors on itself.
+      server.once('error', reject);
+      server.listen(port, config.smtpHost, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  try {
+    await listen(config.smtpPort);
+  } catch (error) {
+    // A second Parley on one machine (or anything else on 2525): the default port gives way; a chosen one does not.
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || config.smtpPortGiven) throw error;
+    logger.warn(`inbound smtp: port ${config.smtpPort} is taken, listening on another one`);
+    await listen(0);
+  }
   server.on('error', (error) => logger.error('inbound smtp:', error));
-  await new Promise<void>((resolve, reject) => {
-    server.server.once('error', reject);
-    server.listen(config.smtpPort, config.smtpHost, () => resolve());
-  });
   const { port } = server.server.address() as AddressInfo;
   return {
     port,

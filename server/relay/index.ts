@@ -261,7 +261,7 @@ export function notifyUnanswered(ctx: RelayContext, now = ctx.clock.now(), stopp
  * commands/unseenReplies.ts). Reads only conversations whose `unseenMailAt` has come.
  */
 export function mailUnseenReplies(ctx: RelayContext, now = ctx.clock.now(), stopped = () => false): Promise<number> {
-  return duePass<UnseenRow>(ctx, 'unseenMailAt', UNSEEN_ROW, now, (c) => unseenWaitDue(ctx, c), stopped);
+  return duePass<UnseenRow>(ctx, 'unseenMailAt', UNSEEN_ROW, now, (c) => unseenWaitDue(ctx, c, ctx.clock.now()), stopped);
 }
 
 /**

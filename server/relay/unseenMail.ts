@@ -26,6 +26,12 @@ export const OPEN_FRAGMENT = 'parley-open';
 
 type Claimable = Pick<Conversation, 'mailedSeq' | 'mailJobId' | 'mailedFromSeq' | 'lastSeq'> & { _id: Types.ObjectId };
 
+/** The highest seq the job mails (the conversation's lastSeq when its wait came due). */
+function upToOf(job: OutboxJobDocument): number {
+  const upTo = job.payload.upToSeq;
+  return typeof upTo === 'number' ? upTo : Number.POSITIVE_INFINITY;
+}
+
 function conversationIdOf(job: OutboxJobDocument): string {
   const id = job.payload.conversationId;
   if (typeof id !== 'string') throw new PermanentJobError('job payload misses conversationId');
@@ -44,12 +50,13 @@ async function claimRange(ctx: RelayContext, job: OutboxJobDocument): Promise<{ 
     if (c.mailJobId === jobId || c.mailJobId === `${jobId}:sent`) {
       return { from: c.mailedFromSeq, to: c.mailedSeq, sent: c.mailJobId !== jobId };
     }
-    if (c.lastSeq <= c.mailedSeq) return null;
+    const to = Math.min(c.lastSeq, upToOf(job));
+    if (to <= c.mailedSeq) return null;
     const claimed = await ctx.models.Conversation.updateOne(
       { _id: c._id, mailedSeq: c.mailedSeq, mailJobId: c.mailJobId },
-      { $set: { mailedFromSeq: c.mailedSeq, mailedSeq: c.lastSeq, mailJobId: jobId } },
+      { $set: { mailedFromSeq: c.mailedSeq, mailedSeq: to, mailJobId: jobId } },
     );
-    if (claimed.modifiedCount === 1) return { from: c.mailedSeq, to: c.lastSeq, sent: false };
+    if (claimed.modifiedCount === 1) return { from: c.mailedSeq, to, sent: false };
   }
   throw new Error(`conversation ${id}: the mail's replies could not be claimed`);
 }

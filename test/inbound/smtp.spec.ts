@@ -4,10 +4,12 @@
  * auto-replies and bounces dropped and counted, a recipient Parley did not sign refused at RCPT TO, an ended
  * conversation reopened (or, ended long ago, followed by a new one that links it).
  */
+import { createServer } from 'node:net';
 import { expect } from 'chai';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import { endConversation } from '../../server/commands/endConversation';
+import { startTestServer } from '../helpers/app';
 import { ACME, eventually, useRelayServer, VisitorSocket } from '../relay/helpers';
 import { ANSWER, ANSWER_WITH_QUOTE, type Waiting, waitingConversation } from './helpers';
 
@@ -132,5 +134,32 @@ describe('visitor answers through the SMTP receiver', () => {
       expect(link).to.match(new RegExp(`<https?://[^|>]+${waiting.threadTs.replace('.', '')}[^|>]*\\|conversation #${old?.number}>`));
     });
     expect(server.slack.state.installation(ACME)).to.not.equal(undefined);
+  });
+});
+
+describe('the SMTP receiver port', () => {
+  it('gives way to a free port when the default one is taken, but not when INBOUND_SMTP_PORT chose it', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const address = taken.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    try {
+      const server = await startTestServer({ mail: { inbound: { smtpPort: port, smtpPortGiven: false } } });
+      try {
+        expect(server.parley.smtpReceiver?.port).to.be.a('number').and.not.equal(port);
+      } finally {
+        await server.close();
+      }
+      const refused = await startTestServer({ mail: { inbound: { smtpPort: port, smtpPortGiven: true } } }).then(
+        async (server) => {
+          await server.close();
+          return null;
+        },
+        (error: NodeJS.ErrnoException) => error,
+      );
+      expect(refused?.code).to.equal('EADDRINUSE');
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   });
 });

@@ -6,7 +6,14 @@
  */
 import { expect } from 'chai';
 import request from 'supertest';
-import { CANNOT_REACH_NOTE, sentByEmailNote, UNSUBSCRIBED_NOTE } from '../../server/commands/unseenReplies';
+import {
+  CANNOT_REACH_NOTE,
+  sentByEmailNote,
+  UNSEEN_ROW,
+  UNSUBSCRIBED_NOTE,
+  type UnseenRow,
+  unseenWaitDue,
+} from '../../server/commands/unseenReplies';
 import { mailUnseenReplies } from '../../server/relay';
 import { ACME, ALICE, eventually, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from './helpers';
 
@@ -85,6 +92,28 @@ describe('replies the visitor did not see, by e-mail', () => {
     const [second] = await mailsTo();
     expect(second.text).to.include('shipping is free');
     expect(second.text.split('— Earlier in the conversation —')[0]).to.not.include('Delivery takes 3 days.');
+  });
+
+  it('gives a reply that arrives while its wait is being mailed a wait of its own, so it is mailed too, once', async () => {
+    await reply('First: yes.');
+    await socket.next('msg', (f) => f.message.text === 'First: yes.');
+    // The check read the conversation; the operator writes again before the check ends the wait.
+    const row = await server.models.Conversation.findOne({ ceId: widget.ceId }, UNSEEN_ROW).lean<UnseenRow>();
+    if (!row) throw new Error('no conversation');
+    await reply('Second: it ships Monday.');
+    await socket.next('msg', (f) => f.message.text === 'Second: it ships Monday.');
+    expect((await conversation()).unseenMailAt?.getTime()).to.equal(row.unseenMailAt?.getTime());
+    expect(await unseenWaitDue(server.parley.relay, row, new Date())).to.equal(true);
+    await eventually(async () => expect(await mailsTo()).to.have.length(1));
+    const [first] = await mailsTo();
+    expect(first.text).to.include('First: yes.');
+    expect(first.text).to.not.include('Second: it ships Monday.');
+    expect((await conversation()).unseenMailAt).to.not.equal(null);
+    await later(3);
+    await eventually(async () => expect(await mailsTo()).to.have.length(2));
+    const [second] = await mailsTo();
+    expect(second.text.split('— Earlier in the conversation —')[0]).to.include('Second: it ships Monday.');
+    expect(second.text.split('— Earlier in the conversation —')[0]).to.not.include('First: yes.');
   });
 
   it('sends nothing for a reply the visitor saw, and Slack shows :eyes: on it once', async () => {
