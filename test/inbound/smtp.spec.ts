@@ -137,7 +137,39 @@ describe('visitor answers through the SMTP receiver', () => {
   });
 });
 
-describe('the SMTP receiver port', () => {
+describe('the SMTP receiver limits', () => {
+  it('refuses a mail over the size limit with 552, posting nothing', async () => {
+    const server = await startTestServer({ mail: { inbound: { maxBytes: 20_000 } } });
+    const smtp = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: server.parley.smtpReceiver?.port ?? 0,
+      secure: false,
+      tls: { rejectUnauthorized: false },
+    });
+    try {
+      const waiting = await waitingConversation(server);
+      const refused = await smtp
+        .sendMail({
+          from: waiting.email,
+          to: waiting.address,
+          subject: 'Re: photos',
+          text: ANSWER,
+          attachments: [{ filename: 'big.bin', content: Buffer.alloc(60_000, 1) }],
+        })
+        .then(
+          () => null,
+          (error: { responseCode?: number }) => error,
+        );
+      expect(refused?.responseCode).to.equal(552);
+      expect(await server.models.Message.countDocuments({ conversationId: waiting.conversationId, from: 'visitor' })).to.equal(1);
+    } finally {
+      smtp.close();
+      await server.slack.close();
+      await server.slack.settled();
+      await server.close();
+    }
+  });
+
   it('gives way to a free port when the default one is taken, but not when INBOUND_SMTP_PORT chose it', async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
