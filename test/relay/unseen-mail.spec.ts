@@ -5,6 +5,7 @@
  * (`seen` frame) sends nothing and gets :eyes: in Slack, one reaction for what one frame showed.
  */
 import { expect } from 'chai';
+import mongoose from 'mongoose';
 import request from 'supertest';
 import {
   CANNOT_REACH_NOTE,
@@ -14,7 +15,9 @@ import {
   type UnseenRow,
   unseenWaitDue,
 } from '../../server/commands/unseenReplies';
+import { createModels } from '../../server/models';
 import { mailUnseenReplies } from '../../server/relay';
+import { testMongoUri } from '../helpers/mongo';
 import { ACME, ALICE, eventually, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from './helpers';
 
 const MINUTE = 60_000;
@@ -92,6 +95,24 @@ describe('replies the visitor did not see, by e-mail', () => {
     const [second] = await mailsTo();
     expect(second.text).to.include('shipping is free');
     expect(second.text.split('— Earlier in the conversation —')[0]).to.not.include('Delivery takes 3 days.');
+  });
+
+  it('sends one mail per wait when two processes look at the same moment', async () => {
+    await reply('We have it in stock.');
+    await socket.next('msg', (f) => f.message.from === 'operator');
+    const other = await mongoose.createConnection(await testMongoUri(), { dbName: server.dbName }).asPromise();
+    try {
+      const elsewhere = { ...server.parley.relay, models: createModels(other) };
+      const at = new Date(Date.now() + 3 * MINUTE);
+      await Promise.all([mailUnseenReplies(server.parley.relay, at), mailUnseenReplies(elsewhere, at)]);
+    } finally {
+      await other.close();
+    }
+    await eventually(async () => {
+      expect(await mailsTo()).to.have.length(1);
+      expect(await server.models.OutboxJob.countDocuments({ kind: 'mail.unseen' })).to.equal(0);
+    });
+    await eventually(async () => expect(notes().filter((n) => n === sentByEmailNote(email))).to.have.length(1));
   });
 
   it('gives a reply that arrives while its wait is being mailed a wait of its own, so it is mailed too, once', async () => {
