@@ -21,6 +21,8 @@ export async function sendOfflineMessage(
 ): Promise<void> {
   const { models } = ctx;
   const visitor = input.visitorToken ? await models.Visitor.findOne({ tokenHash: hashToken(input.visitorToken), ceId: ce._id }) : null;
+  // The address the visitor gave is where replies they do not see are mailed (unseenReplies.ts), unless they gave one before.
+  if (visitor && !visitor.email) await models.Visitor.updateOne({ _id: visitor._id, email: '' }, { $set: { email: input.email } });
   const pageUrl = input.page?.url ?? '';
   const stored = await models.OfflineMessage.create({
     accountId: ce.accountId,

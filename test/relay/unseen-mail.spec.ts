@@ -28,11 +28,14 @@ describe('replies the visitor did not see, by e-mail', () => {
   let socket: VisitorSocket;
   let threadTs: string;
   let email: string;
+  let visitorToken: string;
 
   beforeEach(async () => {
     widget = await setUpRelayWidget(server);
     email = `jane.${Date.now()}@example.com`;
-    ({ socket } = await VisitorSocket.hello(server, widget.uuid));
+    const hello = await VisitorSocket.hello(server, widget.uuid);
+    socket = hello.socket;
+    visitorToken = hello.welcome.visitorToken;
     socket.send({ t: 'info', email });
     await say(socket, 'Do you ship to Norway?');
     await eventually(async () => {
@@ -184,6 +187,21 @@ describe('replies the visitor did not see, by e-mail', () => {
     expect(await mailsTo()).to.have.length(0);
     await later(10);
     expect(notes().filter((n) => n === CANNOT_REACH_NOTE)).to.have.length(1);
+  });
+
+  it('takes the address a visitor without one gave in the offline form', async () => {
+    const visitorId = (await conversation()).visitorId;
+    await server.models.Visitor.updateOne({ _id: visitorId }, { $set: { email: '' } });
+    await request(server.url)
+      .post(`/widget/api/${widget.uuid}/offline`)
+      .set('origin', 'http://shop.example.com')
+      .send({ email, message: 'Call me back please', visitorToken })
+      .expect((res) => expect(res.status).to.be.below(300));
+    expect((await server.models.Visitor.findById(visitorId).lean())?.email).to.equal(email);
+    await reply('Calling you now.');
+    await socket.next('msg', (f) => f.message.text === 'Calling you now.');
+    await later(3);
+    await eventually(async () => expect(await mailsTo()).to.have.length(1));
   });
 
   it('stops mailing once the visitor unsubscribed with the link, and a forged link does nothing', async () => {
