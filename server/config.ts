@@ -46,6 +46,8 @@ export type Config = {
     smtpUrl?: string;
     from: string;
     outboxDir: string;
+    /** Visitors' answers to the mails of replies they did not see (server/inbound). */
+    inbound: InboundMailConfig;
   };
   /**
    * Redis shared by several Parley processes (frames to sockets, signals, rate-limit counts; server/redis.ts).
@@ -92,6 +94,26 @@ export type Config = {
    */
   segment?: { host?: string; flushIntervalMs?: number };
 };
+
+export type InboundMailConfig = {
+  /** The domain of the Reply-To addresses `reply+<token>@<domain>` (INBOUND_MAIL_DOMAIN). */
+  domain: string;
+  /** Port of Parley's own SMTP receiver (INBOUND_SMTP_PORT; 0: any free port); null: no receiver. */
+  smtpPort: number | null;
+  /** True when INBOUND_SMTP_PORT named the port; the default port, when taken, gives way to any free one. */
+  smtpPortGiven: boolean;
+  /** Address the receiver listens on: loopback outside production, every interface in production. */
+  smtpHost: string;
+  /** The receiver's STARTTLS certificate (INBOUND_SMTP_TLS_KEY, INBOUND_SMTP_TLS_CERT: PEM files); unset: smtp-server's own. */
+  tls?: { keyFile: string; certFile: string };
+  /** Largest mail the receiver and the webhook take, in bytes. */
+  maxBytes: number;
+  /** Mailgun's HTTP webhook signing key (MAILGUN_SIGNING_KEY); unset: the inbound webhook answers 404. */
+  mailgunSigningKey?: string;
+};
+
+/** The SMTP receiver's port outside production when INBOUND_SMTP_PORT is not given. */
+export const DEFAULT_INBOUND_SMTP_PORT = 2525;
 
 /** argon2id parameters: memory in KiB, passes, lanes. */
 export type PasswordHashing = { memoryCost: number; timeCost: number; parallelism: number };
@@ -206,6 +228,11 @@ const EnvSchema = z.object({
   MAIL_FROM: optional(z.string().min(3)),
   REDIS_URL: optional(urlWithScheme(['redis', 'rediss'])),
   SEGMENT_HOST: optional(urlWithScheme(['http', 'https'])),
+  INBOUND_MAIL_DOMAIN: optional(z.string().regex(/^[A-Za-z0-9.-]+$/, 'must be a domain name, like reply.example.com')),
+  INBOUND_SMTP_PORT: optional(z.union([z.literal('off'), z.coerce.number().int().min(0).max(65535)])),
+  INBOUND_SMTP_TLS_KEY: optional(z.string()),
+  INBOUND_SMTP_TLS_CERT: optional(z.string()),
+  MAILGUN_SIGNING_KEY: optional(z.string().min(8)),
   DEMO_PORT: optional(z.coerce.number().int().min(0).max(65535)),
   SHUTDOWN_DRAIN_SECONDS: optional(z.coerce.number().min(0).max(300)),
   WEBHOOKS_ALLOW_PRIVATE: optional(z.enum(['true', 'false'])),
@@ -313,6 +340,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       smtpUrl: e.SMTP_URL,
       from: e.MAIL_FROM ?? `Parley <no-reply@${new URL(publicUrl).hostname}>`,
       outboxDir: path.join(dataDir, 'outbox'),
+      inbound: {
+        domain: e.INBOUND_MAIL_DOMAIN ?? new URL(publicUrl).hostname,
+        // On by default outside production, so the e-mail loop works offline; in production only when given.
+        smtpPort:
+          e.INBOUND_SMTP_PORT === 'off'
+            ? null
+            : (e.INBOUND_SMTP_PORT ?? (nodeEnv === 'production' ? null : nodeEnv === 'test' ? 0 : DEFAULT_INBOUND_SMTP_PORT)),
+        smtpPortGiven: e.INBOUND_SMTP_PORT !== undefined,
+        smtpHost: nodeEnv === 'production' ? '0.0.0.0' : '127.0.0.1',
+        tls:
+          e.INBOUND_SMTP_TLS_KEY && e.INBOUND_SMTP_TLS_CERT
+            ? { keyFile: e.INBOUND_SMTP_TLS_KEY, certFile: e.INBOUND_SMTP_TLS_CERT }
+            : undefined,
+        maxBytes: 25 * 1024 * 1024,
+        mailgunSigningKey: e.MAILGUN_SIGNING_KEY,
+      },
     },
     redisUrl: e.REDIS_URL,
     // In development the demo site listens next to Parley (PORT + 1) unless DEMO_PORT says otherwise.

@@ -24,6 +24,7 @@ import { createApp } from './http/app';
 import { startDemoServer } from './http/demo';
 import { createHealth } from './http/health';
 import { createRateLimiters } from './http/rateLimits';
+import { receiveContext, type SmtpReceiver, startSmtpReceiver } from './inbound';
 import { keepAliveFetch } from './keepAliveFetch';
 import { createLogger, type Logger } from './logger';
 import { createMailer, type Mailer } from './mail';
@@ -58,6 +59,8 @@ export type Parley = {
   stripeSandbox?: StripeSandbox;
   /** The demo site on another origin embedding the first configured widget (when config.demoPort is set). */
   demoUrl?: string;
+  /** Parley's SMTP receiver for visitors' answers by mail, when running (its port: INBOUND_SMTP_PORT, or chosen by the system). */
+  smtpReceiver?: SmtpReceiver;
   /** The visitor relay: WebSocket gateway at /ws, outbox worker, presence. */
   relay: Relay;
   /** Response reminders in threads (tests run its pass with a clock moved forward). */
@@ -177,6 +180,20 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       analytics,
     });
     cleanups.push(() => relay.close());
+    // Visitors' answers by mail: Parley's own SMTP receiver (on by default outside production, INBOUND_SMTP_PORT).
+    const inboundPort = effective.mail.inbound.smtpPort;
+    const smtpReceiver =
+      inboundPort === null
+        ? undefined
+        : await startSmtpReceiver({
+            config: { ...effective.mail.inbound, smtpPort: inboundPort },
+            ctx: receiveContext(relay, effective),
+            logger,
+          });
+    if (smtpReceiver) {
+      const started = smtpReceiver;
+      cleanups.push(() => started.close());
+    }
     const homeTabs = new HomeTabs({ models, config: effective, relay });
     cleanups.push(() => homeTabs.stop());
     const backups = effective.backup
@@ -204,6 +221,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       limiters,
       health,
       segment: analytics,
+      inboundSmtpPort: smtpReceiver?.port ?? null,
     });
     server.on('request', app);
     let demoUrl: string | undefined;
@@ -236,6 +254,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       slackSandbox,
       stripeSandbox,
       demoUrl,
+      smtpReceiver,
       relay,
       assistant,
       homeTabs,
@@ -325,6 +344,7 @@ async function main(): Promise<void> {
   if (parley.demoUrl) logger.info(`Demo site (another origin, embeds your first configured widget): ${parley.demoUrl}/`);
   if (parley.mailer.outbox) logger.info(`Outbox (mails are not sent, read them here): ${parley.url}/dev/outbox`);
   if (config.metricsToken) logger.info(`Metrics: ${parley.url}/metrics (Authorization: Bearer <METRICS_TOKEN>)`);
+  if (parley.smtpReceiver) logger.info(`SMTP receiver for visitors' answers by mail: port ${parley.smtpReceiver.port}`);
 
   stopOnSignals(parley);
 }

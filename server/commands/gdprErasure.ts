@@ -32,6 +32,8 @@ export async function eraseVisitor(models: Models, admin: UserDocument, query: s
   });
   // Queued Slack posts, mails and webhooks of these conversations carry the visitor's words: they go too.
   await models.OutboxJob.deleteMany({ conversationId: { $in: conversationIds } });
+  // The record of their mail answers keeps their address (From).
+  await models.InboundMail.deleteMany({ conversationId: { $in: conversationIds } });
   await models.Conversation.updateMany(
     { _id: { $in: conversationIds } },
     { $set: { erasedAt: now, pageUrl: '', feedback: '', transcriptSentTo: '', firstLine: '', searchTerms: [], status: 'ended' } },

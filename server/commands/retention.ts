@@ -62,6 +62,7 @@ async function purgeAccount(models: Models, accountId: Types.ObjectId, cutoff: D
       models.Message.deleteMany({ conversationId: { $in: ids } }),
       models.WidgetFile.deleteMany({ conversationId: { $in: ids } }),
       models.OutboxJob.deleteMany({ conversationId: { $in: ids } }),
+      models.InboundMail.deleteMany({ conversationId: { $in: ids } }),
     ]);
     const removed = await models.Conversation.deleteMany({ _id: { $in: ids }, purgedAt: { $exists: true } });
     pass.conversations += removed.deletedCount;

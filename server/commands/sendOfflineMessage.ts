@@ -22,6 +22,8 @@ export async function sendOfflineMessage(
 ): Promise<void> {
   const { models } = ctx;
   const visitor = input.visitorToken ? await findVisitorByToken(models.Visitor, input.visitorToken, ce._id) : null;
+  // The address the visitor gave is where replies they do not see are mailed (unseenReplies.ts), unless they gave one before.
+  if (visitor && !visitor.email) await models.Visitor.updateOne({ _id: visitor._id, email: '' }, { $set: { email: input.email } });
   const pageUrl = input.page?.url ?? '';
   const stored = await models.OfflineMessage.create({
     accountId: ce.accountId,

@@ -39,18 +39,21 @@ export async function startConversation(
   visitorId: Types.ObjectId,
   origin: { pageUrl: string; triggerUid: string },
   firstLine = '',
+  /** checks: false for a visitor answering by e-mail, whom the widget's rules for new chats do not concern. */
+  options: { checks?: boolean } = {},
 ): Promise<OpenConversation> {
   const visitor = await ctx.models.Visitor.findById(visitorId, { name: 1, email: 1, acceptedPrivacyAt: 1 })
     .lean<Pick<Visitor, 'name' | 'email' | 'acceptedPrivacyAt'>>()
     .exec();
   // Erased (GDPR) while its widget was open.
   if (!visitor) throw new WidgetRefusal('unknown_widget', 'This chat is no longer available.');
-  if (!(await ctx.presence.isOnline(ce))) throw new WidgetRefusal('widget_offline', REFUSALS.offline);
-  if (ce.requireInfo && !visitor.email) throw new WidgetRefusal('info_required', REFUSALS.info);
-  if (ce.displayPrivacyPolicy && ce.requireAcceptance && !visitor.acceptedPrivacyAt) {
+  const checks = options.checks !== false;
+  if (checks && !(await ctx.presence.isOnline(ce))) throw new WidgetRefusal('widget_offline', REFUSALS.offline);
+  if (checks && ce.requireInfo && !visitor.email) throw new WidgetRefusal('info_required', REFUSALS.info);
+  if (checks && ce.displayPrivacyPolicy && ce.requireAcceptance && !visitor.acceptedPrivacyAt) {
     throw new WidgetRefusal('privacy_not_accepted', REFUSALS.privacy);
   }
-  if (ce.maxConcurrentConvos > 0) {
+  if (checks && ce.maxConcurrentConvos > 0) {
     const open = await ctx.models.Conversation.countDocuments({ ceId: ce._id, status: 'open' });
     if (open >= ce.maxConcurrentConvos) throw new WidgetRefusal('too_many_conversations', REFUSALS.tooMany);
   }

@@ -20,6 +20,8 @@ export type ThreadPost = {
   iconUrl?: string;
   /** The operator message this post mirrors in the thread; its slackTs is set once posted. */
   messageId?: string;
+  /** `{link}` in the text becomes a link to this message (its Slack permalink, asked for when posting), or the label. */
+  linkTo?: { channel: string; ts: string; label: string };
 };
 
 export type ThreadOf = { _id: Types.ObjectId; slackChannel: string };

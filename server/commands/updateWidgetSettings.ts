@@ -12,6 +12,7 @@ import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import { CHAT_ENDPOINT_DEFAULTS } from '../models/ChatEndpoint';
 import {
   EMAIL_PROBLEM,
+  EMAIL_UNSEEN_AFTER_MINS,
   emailAddressProblem,
   HOURS_ORDER_MESSAGE,
   HOURS_STEP_MESSAGE,
@@ -77,6 +78,7 @@ const CHOICES: Record<string, { values: readonly number[]; label: string }> = {
   responseRemindersFreq: { values: RESPONSE_REMINDER_FREQS, label: 'Response reminder frequency' },
   noAnswerMessageAfterSecs: { values: NO_ANSWER_AFTER_SECS, label: 'No-answer message delay' },
   maxVisitorInactiveMins: { values: INACTIVE_GRACE_MINS, label: 'Inactive visitor grace period' },
+  emailUnseenAfterMinutes: { values: EMAIL_UNSEEN_AFTER_MINS, label: 'Unseen replies by e-mail after' },
 };
 
 // "Select fields convert to numbers; a non-numeric value becomes 0."

@@ -8,6 +8,8 @@ import { widgetApiRouter } from '../api/widget/routes';
 import type { Billing } from '../billing';
 import { STRIPE_SANDBOX_PATH } from '../billing/sandbox';
 import type { Config } from '../config';
+import { receiveContext } from '../inbound';
+import { inboundRouter } from '../inbound/routes';
 import type { Logger } from '../logger';
 import type { Mailer } from '../mail';
 import type { Metrics } from '../metrics';
@@ -47,6 +49,8 @@ export type AppDeps = {
   billing: Billing;
   /** The deployment's rate limiters (counted in Redis with several processes); in-process ones by default. */
   limiters?: RateLimiters;
+  /** Port of the running SMTP receiver for visitors' answers (the dev outbox's "Reply as the visitor" sends there). */
+  inboundSmtpPort?: number | null;
   /** GET /health for load balancers, when given. */
   health?: Health;
   /** Segment delivery status per write key, for the console's Integrations tab. */
@@ -102,7 +106,9 @@ export function createApp(deps: AppDeps): express.Express {
       segment: deps.segment,
     }),
   );
-  if (deps.mailer.outbox) app.use(devOutboxRouter(deps.mailer.outbox));
+  app.use(inboundRouter({ config: deps.config.mail.inbound, ctx: receiveContext(deps.relay, deps.config), models: deps.models }));
+  if (deps.mailer.outbox)
+    app.use(devOutboxRouter(deps.mailer.outbox, { smtpPort: deps.inboundSmtpPort ?? null, domain: deps.config.mail.inbound.domain }));
   app.use(siteRouter({ publicUrl: deps.config.publicUrl }));
   app.use('/app', staticConsole(deps.consoleDir ?? DEFAULT_CONSOLE_DIR));
   app.get('/', (_req, res) => res.redirect(302, '/app/'));

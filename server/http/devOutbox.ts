@@ -1,7 +1,25 @@
 /** Developer pages listing the mails of the local outbox (only mounted when there is no SMTP server). */
-import { Router } from 'express';
+import express, { Router } from 'express';
+import nodemailer from 'nodemailer';
+import { tokenOfAddress } from '../conversations/mailTokens';
 import { escapeHtml } from '../escapeHtml';
 import type { Outbox, SentMail } from '../mail';
+
+/** Where "Reply as the visitor" sends: Parley's own SMTP receiver (none when it is off). */
+export type DevInbound = { smtpPort: number | null; domain: string };
+
+/** The mail's Reply-To leads back into a conversation, and the receiver runs to take the answer. */
+const answerable = (mail: SentMail, inbound: DevInbound) =>
+  inbound.smtpPort !== null && !!mail.replyTo && tokenOfAddress(mail.replyTo.address, inbound.domain) !== null;
+
+/** The answer as a mail client writes it: the text, then the mail it answers quoted below "On … wrote:". */
+function answerOf(mail: SentMail, text: string): string {
+  const quoted = mail.text
+    .split('\n')
+    .map((line) => `> ${line}`)
+    .join('\n');
+  return `${text}\n\nOn ${new Date(mail.date).toUTCString()}, ${mail.from} wrote:\n${quoted}\n`;
+}
 
 /** The page's tab icon, inline: an envelope in Parley's indigo. */
 const OUTBOX_FAVICON = `data:image/svg+xml,${encodeURIComponent(
@@ -17,8 +35,14 @@ function linkify(text: string): string {
     .join('');
 }
 
-function renderMail(mail: SentMail): string {
-  return `<article class="mail">
+function renderMail(mail: SentMail, inbound: DevInbound): string {
+  const reply = answerable(mail, inbound)
+    ? `<form method="post" action="/dev/outbox/${encodeURIComponent(mail.id)}/reply" class="reply">
+  <label>Reply as the visitor (${escapeHtml(mail.to)}), through Parley's SMTP receiver<textarea name="text" rows="3" required></textarea></label>
+  <button type="submit">Reply as the visitor</button>
+</form>`
+    : '';
+  return `<article class="mail" data-mail-id="${escapeHtml(mail.id)}">
   <h2>${escapeHtml(mail.subject)}</h2>
   <p class="meta">To <b>${escapeHtml(mail.to)}</b> · from ${escapeHtml(mail.from)}${
     mail.replyTo
@@ -26,16 +50,52 @@ function renderMail(mail: SentMail): string {
       : ''
   } · <time datetime="${escapeHtml(mail.date)}">${escapeHtml(mail.date)}</time></p>
   <pre>${linkify(mail.text)}</pre>
+  ${reply}
 </article>`;
 }
 
-export function devOutboxRouter(outbox: Outbox): Router {
+export function devOutboxRouter(outbox: Outbox, inbound: DevInbound = { smtpPort: null, domain: '' }): Router {
   const router = Router();
+  // Sends the answer over SMTP to the receiver, as the visitor's mail server would: the whole loop without a provider.
+  router.post('/dev/outbox/:id/reply', express.urlencoded({ extended: false, limit: '100kb' }), async (req, res) => {
+    const mail = (await outbox.list()).find((m) => m.id === req.params.id);
+    const text = typeof req.body?.text === 'string' ? req.body.text.trim() : '';
+    if (!mail?.replyTo || !answerable(mail, inbound) || !text) {
+      res.status(400).json({ Message: 'Write an answer to a mail that has a conversation to reply to.', Error: 'bad_request' });
+      return;
+    }
+    const transport = nodemailer.createTransport({
+      host: '127.0.0.1',
+      port: inbound.smtpPort ?? 0,
+      secure: false,
+      // The receiver offers STARTTLS with a certificate made for tests; on loopback that is all right.
+      tls: { rejectUnauthorized: false },
+    });
+    try {
+      await transport.sendMail({
+        from: mail.to,
+        to: mail.replyTo.address,
+        subject: mail.subject.startsWith('Re:') ? mail.subject : `Re: ${mail.subject}`,
+        text: answerOf(mail, text),
+        ...(mail.messageId ? { inReplyTo: mail.messageId, references: [mail.messageId] } : {}),
+      });
+    } catch (error) {
+      res.status(502).json({
+        Message: `The SMTP receiver refused the answer: ${error instanceof Error ? error.message : String(error)}`,
+        Error: 'smtp_refused',
+      });
+      return;
+    } finally {
+      transport.close();
+    }
+    res.redirect(303, `/dev/outbox?answered=${encodeURIComponent(mail.id)}`);
+  });
   router.get('/dev/outbox.json', async (_req, res) => {
     res.set('Cache-Control', 'no-store').json(await outbox.list());
   });
-  router.get('/dev/outbox', async (_req, res) => {
+  router.get('/dev/outbox', async (req, res) => {
     const mails = await outbox.list();
+    const answered = typeof req.query.answered === 'string' ? mails.find((m) => m.id === req.query.answered) : undefined;
     res
       .set('Cache-Control', 'no-store')
       .type('html')
@@ -44,11 +104,15 @@ export function devOutboxRouter(outbox: Outbox): Router {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="${OUTBOX_FAVICON}" type="image/svg+xml">
 <style>body{font:15px/1.5 system-ui,sans-serif;max-width:50rem;margin:2rem auto;padding:0 1rem;color:#222}
-.mail{border:1px solid #ddd;border-radius:6px;padding:0 1rem;margin:1rem 0;overflow-wrap:anywhere}.meta{color:#666}pre{white-space:pre-wrap;font:inherit}</style>
+.mail{border:1px solid #ddd;border-radius:6px;padding:0 1rem;margin:1rem 0;overflow-wrap:anywhere}.meta{color:#666}pre{white-space:pre-wrap;font:inherit}
+.reply{margin:0 0 1rem}.reply label{display:block;color:#444;font-size:14px}.reply textarea{display:block;width:100%;box-sizing:border-box;margin:.25rem 0 .5rem;font:inherit;padding:.4rem}
+.reply button{font:inherit;padding:.35rem .9rem;border:0;border-radius:5px;background:#4f46e5;color:#fff;cursor:pointer}
+.notice{background:#ecfdf5;border:1px solid #a7f3d0;border-radius:6px;padding:.5rem 1rem}</style>
 </head><body>
 <h1>Outbox</h1>
 <p>Mails Parley sent while no SMTP server is configured (SMTP_URL), newest first. Files: <code>${escapeHtml(outbox.dir)}</code></p>
-${mails.length === 0 ? '<p>No mail yet.</p>' : mails.map(renderMail).join('\n')}
+${answered ? `<p class="notice" role="status">Your answer to “${escapeHtml(answered.subject)}” went to Parley's SMTP receiver as ${escapeHtml(answered.to)}.</p>` : ''}
+${mails.length === 0 ? '<p>No mail yet.</p>' : mails.map((mail) => renderMail(mail, inbound)).join('\n')}
 </body></html>`);
   });
   return router;

@@ -20,6 +20,8 @@ export type MailMessage = {
   html: string;
   /** Where a reply goes instead of the no-reply sender (the visitor of an offline message). */
   replyTo?: { name: string; address: string };
+  /** Extra headers (List-Unsubscribe …). */
+  headers?: Record<string, string>;
 };
 
 export type Mailer = {
@@ -30,7 +32,7 @@ export type Mailer = {
 };
 
 /** `sent`: counts each mail handed on (the metrics' parley_emails_sent_total), by kind. */
-export function createMailer(config: Config['mail'], sent?: Pick<Counter<'kind'>, 'inc'>): Mailer {
+export function createMailer(config: Pick<Config['mail'], 'smtpUrl' | 'from' | 'outboxDir'>, sent?: Pick<Counter<'kind'>, 'inc'>): Mailer {
   const counted = (kind: MailKind | undefined) => sent?.inc({ kind: kind ?? 'other' });
   if (config.smtpUrl) {
     const transport = nodemailer.createTransport(config.smtpUrl);
@@ -49,7 +51,7 @@ export function createMailer(config: Config['mail'], sent?: Pick<Counter<'kind'>
     async send({ kind, ...message }) {
       const info = await composer.sendMail({ from: config.from, ...message });
       const eml = Buffer.isBuffer(info.message) ? info.message : Buffer.from(String(info.message));
-      await outbox.save({ from: config.from, ...message }, eml);
+      await outbox.save({ from: config.from, ...message, messageId: info.messageId }, eml);
       counted(kind);
     },
     close: () => composer.close(),

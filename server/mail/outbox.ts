@@ -17,6 +17,9 @@ export const SentMailSchema = z.object({
   text: z.string(),
   html: z.string(),
   replyTo: z.object({ name: z.string(), address: z.string() }).optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  /** The Message-ID the mail was sent with (an answer names it in In-Reply-To). */
+  messageId: z.string().optional(),
   /** Every http(s) link of the text part, in order. */
   links: z.array(z.string()),
 });

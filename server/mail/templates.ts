@@ -151,3 +151,99 @@ export function receiptMail(
     ].join('\n'),
   };
 }
+
+/** One line of a conversation as the mail of unseen replies shows it. */
+export type MailLine = {
+  who: string;
+  /** Plain text (mrkdwn markers already taken out for operator lines). */
+  text: string;
+  /** Operator formatting as the widget shows it (server-built, sanitised HTML); empty: `text` is escaped. */
+  html: string;
+  files: { name: string; url: string }[];
+};
+
+export type UnseenRepliesMail = {
+  to: string;
+  widget: { title: string; titleColor: string; titleFontColor: string };
+  /** Where the chat was: the page's host name (the widget's title when the page is not known). */
+  site: string;
+  operator: { name: string; avatarUrl: string };
+  replies: MailLine[];
+  /** Earlier lines of the conversation, oldest first. */
+  context: MailLine[];
+  /** The page the chat was on, with the fragment that reopens the widget; empty when the page is not known. */
+  openUrl: string;
+  unsubscribeUrl: string;
+  replyTo: string;
+};
+
+/** Only a #rgb or #rrggbb colour reaches a style attribute; anything else falls back. */
+const colour = (value: string, fallback: string) => (/^#(?:[0-9a-f]{3}){1,2}$/i.test(value) ? value : fallback);
+
+const lineHtml = (line: MailLine, size: string) =>
+  `<div style="margin:0 0 12px;font-size:${size}">${line.html || escapeHtml(line.text).replace(/\n/g, '<br>')}${line.files
+    .map((f) => `<br><a href="${escapeHtml(f.url)}">${escapeHtml(f.name)}</a>`)
+    .join('')}</div>`;
+
+const lineText = (line: MailLine) => [line.text, ...line.files.map((f) => `${f.name}: ${f.url}`)].filter(Boolean).join('\n');
+
+/**
+ * Operator replies the visitor did not see in the widget: in the widget's title and colours, from the operator, with
+ * the lines before them, a link back to the page (which reopens the chat) and a one-click unsubscribe link. The
+ * visitor answers by replying (Reply-To: reply+<token>@<INBOUND_MAIL_DOMAIN>).
+ */
+export function unseenRepliesMail(mail: UnseenRepliesMail): MailMessage {
+  const background = colour(mail.widget.titleColor, '#2f6fed');
+  const foreground = colour(mail.widget.titleFontColor, '#ffffff');
+  const count = mail.replies.length;
+  const subject = `${mail.operator.name} replied to your chat on ${mail.site}`;
+  const text = [
+    `${mail.operator.name} replied to your chat on ${mail.site}:`,
+    '',
+    ...mail.replies.map(lineText).flatMap((t) => [t, '']),
+    'Answer this mail to reply; your answer goes straight to the chat.',
+    ...(mail.openUrl ? [`Or continue on the website: ${mail.openUrl}`] : []),
+    ...(mail.context.length > 0 ? ['', '— Earlier in the conversation —', ...mail.context.map((l) => `${l.who}: ${lineText(l)}`)] : []),
+    '',
+    `No more e-mails about this chat: ${mail.unsubscribeUrl}`,
+  ].join('\n');
+  const avatar = mail.operator.avatarUrl
+    ? `<img src="${escapeHtml(mail.operator.avatarUrl)}" alt="" width="36" height="36" style="border-radius:18px;vertical-align:middle;margin-right:8px">`
+    : '';
+  const html = [
+    '<div style="font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;max-width:560px;margin:0 auto;color:#1d1c1d">',
+    `<div style="background:${background};color:${foreground};padding:14px 18px;border-radius:8px 8px 0 0;font-size:16px;font-weight:600">${escapeHtml(mail.widget.title)}</div>`,
+    '<div style="border:1px solid #e3e3e3;border-top:0;padding:18px;border-radius:0 0 8px 8px">',
+    `<p style="margin:0 0 12px">${avatar}<strong>${escapeHtml(mail.operator.name)}</strong> ${count === 1 ? 'replied' : `sent ${count} replies`}:</p>`,
+    ...mail.replies.map((line) => lineHtml(line, '15px')),
+    '<p style="margin:16px 0 0;color:#555;font-size:13px">Answer this mail to reply; your answer goes straight to the chat.</p>',
+    mail.openUrl
+      ? `<p style="margin:12px 0 0"><a href="${escapeHtml(mail.openUrl)}" style="display:inline-block;background:${background};color:${foreground};padding:8px 14px;border-radius:6px;text-decoration:none">Continue the chat on the website</a></p>`
+      : '',
+    mail.context.length > 0
+      ? `<div style="margin-top:20px;padding-top:12px;border-top:1px solid #eee;color:#666"><p style="margin:0 0 8px;font-size:12px">Earlier in the conversation</p>${mail.context
+          .map(
+            (l) =>
+              `<div style="font-size:13px;margin:0 0 6px"><strong>${escapeHtml(l.who)}</strong>: ${l.html || escapeHtml(l.text)}</div>`,
+          )
+          .join('')}</div>`
+      : '',
+    '</div>',
+    `<p style="color:#999;font-size:12px;text-align:center">You get this mail because you chatted on ${escapeHtml(mail.site)}. <a href="${escapeHtml(mail.unsubscribeUrl)}" style="color:#999">Unsubscribe</a></p>`,
+    '</div>',
+  ].join('\n');
+  return {
+    to: mail.to,
+    subject,
+    text,
+    html,
+    replyTo: { name: mail.widget.title, address: mail.replyTo },
+    headers: {
+      // RFC 8058 one-click unsubscribe: mail clients POST to the link.
+      'List-Unsubscribe': `<${mail.unsubscribeUrl}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      // Auto-responders answer no automatic mail (RFC 3834).
+      'Auto-Submitted': 'auto-generated',
+    },
+  };
+}

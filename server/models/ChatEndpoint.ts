@@ -64,6 +64,7 @@ export const CHAT_ENDPOINT_DEFAULTS: Omit<ChatEndpointSettings, 'operatingHours'
   noAnswerMessageOn: true,
   noAnswerMessageAfterSecs: 120,
   maxVisitorInactiveMins: 5,
+  emailUnseenAfterMinutes: 2,
   newMsgNotifications: true,
   playSound: true,
   blacklistedUrls: '',

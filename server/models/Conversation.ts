@@ -48,6 +48,20 @@ export interface Conversation {
   inactiveAt: Date | null;
   /** When the no-answer webhook is due (startedAt + noAnswerMessageAfterSecs); null once answered, notified or ended. */
   noAnswerAt: Date | null;
+  /** Highest seq any of the visitor's tabs has shown with the panel open and the page visible (`seen` frames). */
+  seenSeq: number;
+  /**
+   * When operator replies the visitor has not seen are mailed (the first unseen reply of a wait plus the widget's
+   * emailUnseenAfterMinutes); null while nothing waits. The unseen-mail check reads only those whose time has come.
+   */
+  unseenMailAt: Date | null;
+  /** Highest seq already mailed: a reply is never mailed twice. */
+  mailedSeq: number;
+  /** The mail job that last claimed replies (a rerun of it sends the same range: `mailedFromSeq` < seq ≤ `mailedSeq`). */
+  mailJobId: string;
+  mailedFromSeq: number;
+  /** Highest operator reply that got Slack's :eyes: reaction (the visitor saw it). */
+  eyesSeq: number;
   transcriptSentTo: string;
   /** Ended with `/parley discard`: no post-chat actions ran, and reports leave it out. */
   discarded: boolean;
@@ -101,6 +115,12 @@ export const ConversationSchema = new Schema<Conversation>(
     noAnswerNotifiedAt: { type: Date, default: null },
     inactiveAt: { type: Date, default: null },
     noAnswerAt: { type: Date, default: null },
+    seenSeq: { type: Number, default: 0 },
+    unseenMailAt: { type: Date, default: null },
+    mailedSeq: { type: Number, default: 0 },
+    mailJobId: { type: String, default: '' },
+    mailedFromSeq: { type: Number, default: 0 },
+    eyesSeq: { type: Number, default: 0 },
     transcriptSentTo: { type: String, default: '' },
     discarded: { type: Boolean, default: false },
     visitorMsgs: { type: Number, default: 0 },
@@ -120,6 +140,8 @@ ConversationSchema.index({ reminderAt: 1 });
 // The inactivity and no-answer checks: open conversations whose due time has come, earliest first.
 ConversationSchema.index({ status: 1, inactiveAt: 1 });
 ConversationSchema.index({ status: 1, noAnswerAt: 1 });
+// The unseen-replies mail: conversations (open or ended) whose wait has come, earliest first.
+ConversationSchema.index({ unseenMailAt: 1 });
 // Reports: a widget's kept conversations in a time range (equality, then range; newest first for the history).
 ConversationSchema.index({ ceId: 1, discarded: 1, startedAt: 1 });
 // The history search: a widget's kept chats holding a word (multikey on searchTerms), newest first.

@@ -14,8 +14,10 @@ export type OutboxKind =
   | 'slack.ephemeral'
   | 'slack.threadPost'
   | 'slack.channelPost'
+  | 'slack.react'
   | 'webhook'
-  | 'mail';
+  | 'mail'
+  | 'mail.unseen';
 
 export interface OutboxJob {
   kind: OutboxKind;

@@ -28,6 +28,8 @@ export interface Visitor {
   /** Hashes of the tokens issued to a verified visitor's other browsers (tokenHash is the first one's). */
   deviceTokenHashes: string[];
   acceptedPrivacyAt: Date | null;
+  /** Set by the unsubscribe link of a mail of unseen replies: no such mail goes to this visitor again. */
+  emailUnsubscribedAt: Date | null;
   lastSeenAt: Date;
   createdAt: Date;
   updatedAt: Date;
@@ -54,6 +56,7 @@ export const VisitorSchema = new Schema<Visitor>(
     verifiedEmail: { type: String, default: '' },
     deviceTokenHashes: { type: [String], default: [], index: true },
     acceptedPrivacyAt: { type: Date, default: null },
+    emailUnsubscribedAt: { type: Date, default: null },
     lastSeenAt: { type: Date, default: () => new Date() },
   },
   { timestamps: true, minimize: false },

@@ -13,6 +13,7 @@ import { conversationCounterModel } from './ConversationCounter';
 import { deletedConversationsModel } from './DeletedConversations';
 import { gdprErasureModel } from './GdprErasure';
 import { gdprExportModel } from './GdprExport';
+import { inboundMailModel } from './InboundMail';
 import { installationModel } from './Installation';
 import { invitationModel } from './Invitation';
 import { messageModel } from './Message';
@@ -64,6 +65,7 @@ export function createModels(connection: Connection) {
     StripeEvent: stripeEventModel(connection),
     OperatorSeat: operatorSeatModel(connection),
     DeletedConversations: deletedConversationsModel(connection),
+    InboundMail: inboundMailModel(connection),
   };
 }
 export type Models = ReturnType<typeof createModels>;

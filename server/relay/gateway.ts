@@ -12,13 +12,14 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Types } from 'mongoose';
+import { Types } from 'mongoose';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import { afterVisitorMessage } from '../commands/afterVisitorMessage';
 import { answerQuestion } from '../commands/answerQuestion';
 import { endVisitorConversation } from '../commands/endConversation';
 import { identifyVisitor } from '../commands/identifyVisitor';
 import { visitorMessage } from '../commands/sendVisitorMessage';
+import { visitorSaw } from '../commands/unseenReplies';
 import {
   mailTranscript,
   rateConversation,
@@ -389,6 +390,11 @@ export class Gateway {
         return;
       case 'answer':
         await answerQuestion(this.ctx, visitorId, frame);
+        return;
+      case 'seen':
+        if (session.conversationId) {
+          await visitorSaw(this.ctx, { conversationId: new Types.ObjectId(session.conversationId), visitorId, seq: frame.seq });
+        }
         return;
     }
   }

@@ -10,6 +10,7 @@ import { OperatorSeats } from '../billing/operators';
 import type { AutoSendReplies } from '../commands/autoSendReplies';
 import { inactiveAt, SEEN_STALE_MS, scheduleOldDueTimes } from '../commands/conversationDueTimes';
 import { endConversation } from '../commands/endConversation';
+import { UNSEEN_ROW, type UnseenRow, unseenWaitDue } from '../commands/unseenReplies';
 import type { Config } from '../config';
 import type { ConversationAnalytics } from '../conversations/context';
 import { fireWebhook, hasRestHooks } from '../conversations/webhooks';
@@ -120,12 +121,13 @@ const DUE_BATCH = 500;
 const DUE_BATCHES = 10;
 
 /**
- * Looks at the open conversations whose `field` has come, earliest first, in batches: `look` resolves each (ends it,
- * notifies, or moves its due time on), so a pass reads what is due and nothing when nothing is.
+ * Looks at the conversations whose `field` has come, earliest first, in batches: `look` resolves each (ends it,
+ * notifies, or moves its due time on), so a pass reads what is due and nothing when nothing is. Open ones only,
+ * except for the unseen-replies mail, which an ended conversation still gets.
  */
 async function duePass<Row extends { _id: Types.ObjectId }>(
   ctx: RelayContext,
-  field: 'inactiveAt' | 'noAnswerAt',
+  field: 'inactiveAt' | 'noAnswerAt' | 'unseenMailAt',
   projection: Record<keyof Omit<Row, '_id'>, 1>,
   now: Date,
   look: (row: Row) => Promise<boolean>,
@@ -133,7 +135,10 @@ async function duePass<Row extends { _id: Types.ObjectId }>(
 ): Promise<number> {
   let done = 0;
   for (let batch = 0; batch < DUE_BATCHES && !stopped(); batch++) {
-    const due = await ctx.models.Conversation.find({ status: 'open', [field]: { $lte: now } }, projection)
+    const due = await ctx.models.Conversation.find(
+      { ...(field === 'unseenMailAt' ? {} : { status: 'open' }), [field]: { $lte: now } },
+      projection,
+    )
       .sort({ [field]: 1 })
       .limit(DUE_BATCH)
       .lean<Row[]>()
@@ -260,6 +265,14 @@ export function notifyUnanswered(ctx: RelayContext, now = ctx.clock.now(), stopp
 }
 
 /**
+ * Mails operator replies the visitor has not seen within the widget's emailUnseenAfterMinutes (one mail per wait;
+ * commands/unseenReplies.ts). Reads only conversations whose `unseenMailAt` has come.
+ */
+export function mailUnseenReplies(ctx: RelayContext, now = ctx.clock.now(), stopped = () => false): Promise<number> {
+  return duePass<UnseenRow>(ctx, 'unseenMailAt', UNSEEN_ROW, now, (c) => unseenWaitDue(ctx, c, ctx.clock.now()), stopped);
+}
+
+/**
  * Runs the inactivity and no-answer checks every `inactivityCheckMs`, one pass after another (a tick while one runs
  * adds nothing), after giving conversations from before the due fields theirs.
  */
@@ -274,6 +287,9 @@ function startDueChecks(ctx: RelayContext): { stop(): Promise<void> } {
     await endInactive(ctx, ctx.clock.now(), stopped).catch((e: unknown) => ctx.logger.error({ err: e }, 'relay: inactivity check failed'));
     await notifyUnanswered(ctx, ctx.clock.now(), stopped).catch((e: unknown) =>
       ctx.logger.error({ err: e }, 'relay: no-answer check failed'),
+    );
+    await mailUnseenReplies(ctx, ctx.clock.now(), stopped).catch((e: unknown) =>
+      ctx.logger.error({ err: e }, 'relay: unseen-replies mail failed'),
     );
   };
   const timer = setInterval(() => {

@@ -8,6 +8,7 @@ import { MAIL_KINDS, type MailKind } from '../mail';
 import type { OutboxJobDocument, OutboxKind } from '../models/OutboxJob';
 import { type JobHandler, type JobHandlers, PermanentJobError } from './outbox';
 import { postToUrl, UnusableTargetError } from './publicPost';
+import { sendUnseenReplies } from './unseenMail';
 
 /** A string field of the job's payload; a job without it can never run. */
 export function payloadString(job: OutboxJobDocument, name: string): string {
@@ -74,4 +75,5 @@ const sendMail: JobHandler = async (ctx, job) => {
 export const RELAY_JOB_HANDLERS: Pick<JobHandlers, Exclude<OutboxKind, `slack.${string}`>> = {
   webhook: callWebhook,
   mail: sendMail,
+  'mail.unseen': sendUnseenReplies,
 };

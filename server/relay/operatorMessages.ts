@@ -4,6 +4,7 @@
  * the header), and later edits or deletions mirrored to the widget.
  */
 import type { Types } from 'mongoose';
+import { startUnseenWait } from '../commands/unseenReplies';
 import { conversationProperties, trackEvent } from '../conversations/analytics';
 import { appendEntryReading, type StoredMessage, serialised } from '../conversations/history';
 import { headerUpdate, publishEntry, record } from '../conversations/record';
@@ -42,9 +43,12 @@ export function recordAnswer(
       conversation._id,
       { kind: 'msg', from: 'operator', ...input },
       { set: { lastOperatorMsgAt: now } },
-      { firstResponseAt: 1 },
+      { firstResponseAt: 1, ceId: 1 },
     );
     if (!appended) throw new Error(`conversation ${String(conversation._id)} is gone`);
+    // Unseen by the visitor within the widget's emailUnseenAfterMinutes, it goes out by e-mail. The wait starts before
+    // the widget hears of the reply, so a `seen` frame for it always finds the wait to end.
+    if (appended.before.ceId) await startUnseenWait(ctx, { _id: conversation._id, ceId: appended.before.ceId }, appended.message.seq, now);
     publishEntry(ctx, conversation, appended.message);
     ctx.metrics.operatorMessages.inc();
     const first = !appended.before.firstResponseAt && (await claimFirstAnswer(ctx, conversation, input.author, input.slackUserId, now));

@@ -50,6 +50,8 @@ export const TEAM_AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image
 export const RESPONSE_REMINDER_FREQS = [30, 60, 90, 120] as const;
 export const NO_ANSWER_AFTER_SECS = [30, 60, 90, 120, 180, 240, 300] as const;
 export const INACTIVE_GRACE_MINS = [0, 1, 2, 3, 4, 5, 10, 15] as const;
+/** Minutes after which operator replies the visitor has not seen are mailed to them; 0 = never. */
+export const EMAIL_UNSEEN_AFTER_MINS = [0, 1, 2, 5, 10, 15, 30, 60] as const;
 /** The concurrent-chat limit set when the limit is switched on; 0 means unlimited. */
 export const DEFAULT_CONCURRENT_LIMIT = 5;
 export const MAX_CONCURRENT_LIMIT = 1000;

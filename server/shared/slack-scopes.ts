@@ -18,6 +18,7 @@ export const INSTALL_BOT_SCOPES = [
   'files:read',
   'files:write',
   'im:history',
+  'reactions:write',
   'team:read',
   'users:read',
   'users:read.email',

@@ -127,6 +127,8 @@ export type ChatEndpointSettings = {
   noAnswerMessageAfterSecs: number;
   /** Minutes: 0, 1, 2, 3, 4, 5, 10 or 15. */
   maxVisitorInactiveMins: number;
+  /** Minutes: operator replies the visitor has not seen by then are mailed to them; 0 = off (0, 1, 2, 5, 10, 15, 30 or 60). */
+  emailUnseenAfterMinutes: number;
   newMsgNotifications: boolean;
   playSound: boolean;
   /** Regular expressions separated by whitespace or commas. */

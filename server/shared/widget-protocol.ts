@@ -74,6 +74,11 @@ export const ClientFrameSchema = z.discriminatedUnion('t', [
   /** An answer in a question group the operator started. */
   z.object({ t: z.literal('answer'), groupUid: z.string().max(64), nodeId: z.string().max(64) }),
   z.object({ t: z.literal('ping') }),
+  /**
+   * The highest seq of the socket's conversation this tab has shown with the panel open and the page visible:
+   * replies seen are not mailed, and Slack shows :eyes: on them.
+   */
+  z.object({ t: z.literal('seen'), seq: z.number().int().min(0) }),
 ]);
 export type ClientFrame = z.infer<typeof ClientFrameSchema>;
 

@@ -14,7 +14,7 @@ import { renderPage } from './layout';
 export const DEFAULT_DOCS_DIR = path.resolve(__dirname, '..', '..', 'docs');
 
 /** Pages in reading order; any other file follows, alphabetically. */
-const ORDER = ['index', 'install', 'widget-api', 'slack-commands', 'webhooks', 'rest-api', 'integrations', 'self-hosting'];
+const ORDER = ['index', 'install', 'widget-api', 'slack-commands', 'email-replies', 'webhooks', 'rest-api', 'integrations', 'self-hosting'];
 const PAGE_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 export const slugify = (text: string) =>

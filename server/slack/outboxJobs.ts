@@ -335,6 +335,19 @@ const postEphemeral: JobHandler = async (ctx, job) => {
   });
 };
 
+/** `{link}` made a link to another message (its permalink), or its label when Slack has none to give. */
+async function withLink(client: WebClient, text: string, linkTo: ThreadPost['linkTo']): Promise<string> {
+  if (!linkTo || !text.includes('{link}')) return text;
+  const label = escapeMrkdwn(linkTo.label);
+  const permalink = linkTo.ts
+    ? await client.chat
+        .getPermalink({ channel: linkTo.channel, message_ts: linkTo.ts })
+        .then((r) => r.permalink ?? '')
+        .catch(() => '')
+    : '';
+  return text.replace('{link}', permalink ? `<${permalink}|${label}>` : label);
+}
+
 /** A plain line in a channel, outside any thread (an offline message, an announcement of a settings change). */
 const postInChannel: JobHandler = async (ctx, job) => {
   const { client } = await teamClient(ctx, str(job, 'teamId'));
@@ -364,7 +377,7 @@ const postInThread: JobHandler = async (ctx, job) => {
     : null;
   if (message?.slackTs) return;
   const { client } = await teamClient(ctx, conversation.slackTeamId);
-  const text = str(job, 'text');
+  const text = await withLink(client, str(job, 'text'), post.linkTo);
   // Posts queued before thread posts became outbox jobs carry their Block Kit as it was built then.
   const body = Array.isArray(post.blocks)
     ? { text, ...(post.blocks.length > 0 ? { blocks: post.blocks as Record<string, unknown>[] } : {}) }
@@ -385,6 +398,20 @@ const postInThread: JobHandler = async (ctx, job) => {
   if (post.messageId) await ctx.models.Message.updateOne({ _id: post.messageId }, { $set: { slackTs: ts } });
 };
 
+/**
+ * A reaction on a message in a thread (:eyes: once the visitor saw an operator's reply). Slack's already_reacted
+ * means an earlier attempt got there: done.
+ */
+const addReaction: JobHandler = async (ctx, job) => {
+  const { client } = await teamClient(ctx, str(job, 'teamId'));
+  try {
+    await client.reactions.add({ channel: str(job, 'channel'), timestamp: str(job, 'ts'), name: str(job, 'name') });
+  } catch (error) {
+    if ((error as { data?: { error?: unknown } }).data?.error === 'already_reacted') return;
+    throw error;
+  }
+};
+
 export type SlackJobKind = Extract<OutboxKind, `slack.${string}`>;
 
 /** The `slack.*` job handlers, with their own cache of conversation threads (built once by main.ts). */
@@ -400,5 +427,6 @@ export function slackJobHandlers(): Pick<JobHandlers, SlackJobKind> {
     'slack.channelPost': postInChannel,
     'slack.ephemeral': postEphemeral,
     'slack.threadPost': postInThread,
+    'slack.react': addReaction,
   };
 }

@@ -21,6 +21,11 @@ import { FAST_RELAY, GENEROUS_LIMITS, TEST_PASSWORD_HASHING } from './testConfig
 export type { SentMail } from '../../server/mail';
 export { FAST_RELAY, TEST_PASSWORD_HASHING } from './testConfig';
 
+/** Settings a test changes; the mail settings (and their inbound part) field by field. */
+export type ConfigOverrides = Partial<Omit<Config, 'mail'>> & {
+  mail?: Partial<Omit<Config['mail'], 'inbound'>> & { inbound?: Partial<Config['mail']['inbound']> };
+};
+
 export type TestServer = {
   /** e.g. http://127.0.0.1:41234, no trailing slash */
   url: string;
@@ -55,7 +60,7 @@ export type RestartOf = Pick<TestServer, 'url' | 'demoUrl' | 'dataDir' | 'dbName
  * 'commandStarted' events), for tests that count database round trips.
  */
 export async function startTestServer(
-  overrides: Partial<Config> = {},
+  overrides: ConfigOverrides = {},
   options: {
     restartOf?: RestartOf;
     clock?: Clock;
@@ -86,7 +91,7 @@ export async function startTestServer(
         ? withOption(await testMongoUri(), 'monitorCommands=true')
         : await testMongoUri(),
     // Outbox rather than SMTP unless a test asks otherwise.
-    mail: { ...base.mail, ...overrides.mail },
+    mail: { ...base.mail, ...overrides.mail, inbound: { ...base.mail.inbound, ...overrides.mail?.inbound } },
   };
   // Webhook retries within seconds, not Stripe's hours, so settled() does not wait on an endpoint that refuses.
   const parley = await startParley(config, {
@@ -139,7 +144,7 @@ function withOption(uri: string, option: string): string {
 }
 
 /** A test server with the relay's short timings (FAST_RELAY) under `overrides`. */
-export function startRelayServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+export function startRelayServer(overrides: ConfigOverrides = {}): Promise<TestServer> {
   return startTestServer({ ...overrides, relay: { ...FAST_RELAY, ...overrides.relay } });
 }
 
@@ -151,8 +156,8 @@ export function startRelayServer(overrides: Partial<Config> = {}): Promise<TestS
  * workspace (the sandbox has one).
  */
 export function useServer(
-  overrides: Partial<Config> = {},
-  start: (overrides: Partial<Config>) => Promise<TestServer> = startTestServer,
+  overrides: ConfigOverrides = {},
+  start: (overrides: ConfigOverrides) => Promise<TestServer> = startTestServer,
   scope: 'suite' | 'test' = 'suite',
 ): TestServer {
   let current: TestServer | undefined;
@@ -176,6 +181,6 @@ export function useServer(
 }
 
 /** useServer with the relay's short timings (FAST_RELAY). */
-export function useRelayServer(overrides: Partial<Config> = {}): TestServer {
+export function useRelayServer(overrides: ConfigOverrides = {}): TestServer {
   return useServer(overrides, startRelayServer);
 }

@@ -85,8 +85,10 @@ describe('the outbox engine', () => {
       'slack.ephemeral': single,
       'slack.threadPost': single,
       'slack.channelPost': single,
+      'slack.react': single,
       webhook: single,
       mail: single,
+      'mail.unseen': single,
     };
     const host: Host = {
       models: { OutboxJob },

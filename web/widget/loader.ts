@@ -343,9 +343,11 @@ function start(): void {
         const stored = readState(widgetId);
         draw();
         for (const fn of waiting.splice(0)) fn();
-        if (ls.usable && (style === 'inline' || stored.ongoing || (stored.pending?.length ?? 0) > 0)) {
+        // The link of a mail of unseen replies (#parley-open=<conversation>) opens the chat on that conversation.
+        const fromMail = location.hash.startsWith('#parley-open');
+        if (ls.usable && (style === 'inline' || fromMail || stored.ongoing || (stored.pending?.length ?? 0) > 0)) {
           void loadPanel().then(() => {
-            if (stored.expanded && stored.ongoing) setExpanded(true);
+            if (fromMail || (stored.expanded && stored.ongoing)) setExpanded(true);
             else if (style === 'inline') panel?.expand();
           });
         }

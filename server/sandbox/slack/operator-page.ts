@@ -50,6 +50,8 @@ body { height: 100vh; overflow: hidden; }
 .msg .when { color: var(--muted); font-size: 12px; margin-left: 6px; }
 .msg .text { white-space: normal; word-wrap: break-word; }
 .msg .edited { color: var(--muted); font-size: 12px; }
+.reactions { margin-top: 4px; }
+.reaction { display: inline-block; border: 1px solid var(--border); border-radius: 12px; padding: 0 8px; font-size: 13px; margin-right: 4px; }
 .msg .tools { display: none; position: absolute; right: 16px; top: -10px; background: #fff; border: 1px solid var(--border); border-radius: 6px; padding: 2px; gap: 2px; }
 .msg:hover .tools, .msg:focus-within .tools { display: flex; }
 .msg .tools button { border: 0; padding: 2px 8px; font-size: 12px; }
@@ -233,6 +235,7 @@ const script = String.raw`
     var files = (m.files || []).map(function (f) {
       return '<div class="file-chip" data-file-id="' + esc(f.id) + '">' + (/^image\//.test(f.mimetype) ? '<img src="' + esc(f.url) + '" alt="' + esc(f.name) + '">' : '<a href="' + esc(f.url) + '" target="_blank">' + esc(f.title || f.name) + '</a> <span class="muted">' + f.size + ' B</span>') + '</div>';
     }).join('');
+    var reactions = (m.reactions || []).length ? '<div class="reactions">' + m.reactions.map(function (r) { return '<span class="reaction" data-reaction="' + esc(r.name) + '" title=":' + esc(r.name) + ':">' + esc(r.emoji) + ' ' + r.count + '</span>'; }).join('') + '</div>' : '';
     var replies = (!inThread && m.replyCount > 0) ? '<button class="replies" data-act="open-thread" data-ts="' + esc(m.ts) + '">' + m.replyUsers.map(function (u) { return '<img src="' + esc(u.image) + '" alt="">'; }).join('') + m.replyCount + (m.replyCount === 1 ? ' reply' : ' replies') + '</button>' : '';
     var body = m.tombstone ? '<div class="text">This message was deleted.</div>' :
       (m.blocks.length ? '<div class="blocks">' + blocks(m.blocks, where) + '</div>' : '<div class="text">' + m.html + '</div>');
@@ -241,7 +244,7 @@ const script = String.raw`
       '<img class="avatar" src="' + esc(m.image) + '" alt="">' +
       '<div><span class="who">' + esc(m.author) + '</span>' + (m.isBot ? '<span class="app-tag">APP</span>' : '') + '<span class="when">' + time(m.ts) + '</span>' +
       (m.replyBroadcast ? ' <span class="muted">replied to a thread</span>' : '') +
-      body + (m.edited ? '<span class="edited">(edited)</span>' : '') + files + replies + '</div>' + tools + '</div>';
+      body + (m.edited ? '<span class="edited">(edited)</span>' : '') + files + reactions + replies + '</div>' + tools + '</div>';
   }
   // Without the app's shortcut list, a person can still run one by its callback_id.
   function messageShortcuts(ts) {

@@ -1,6 +1,7 @@
 // The operator page's back end: a JSON view of one person's Slack (channels, threads, ephemeral answers,
 // modals, App Home) and the actions a person takes there. The page itself is in operator-page.ts.
 import express, { type Request, type Response, type Router } from 'express';
+import { emojiFor } from '../../emoji';
 import { escapeHtml } from './html';
 import type { ShortcutDefinition, SlackSandbox } from './index';
 import { type MrkdwnNames, renderMrkdwn, withHtml } from './mrkdwn';
@@ -84,6 +85,7 @@ export function operatorRouter(ctx: PresentContext, sandbox: SlackSandbox, confi
       replyCount: m.threadTs === m.ts ? replies.length : 0,
       replyUsers: [...new Set(replies.map((r) => r.user))].slice(0, 3).map((id) => ({ id, image: state.user(id)?.image ?? '' })),
       edited: !!m.edited,
+      reactions: (m.reactions ?? []).map((r) => ({ name: r.name, emoji: emojiFor(r.name) ?? `:${r.name}:`, count: r.users.length })),
       tombstone: !!m.tombstone,
       mine: m.user === me,
     };

@@ -193,6 +193,7 @@ export function messageObject(ctx: PresentContext, m: Message, opts: { metadata?
     out.display_as_bot = false;
   }
   if (m.edited) out.edited = m.edited;
+  if (m.reactions?.length) out.reactions = m.reactions.map((r) => ({ name: r.name, users: [...r.users], count: r.users.length }));
   if (m.threadTs) {
     out.thread_ts = m.threadTs;
     if (m.threadTs !== m.ts) {

@@ -28,6 +28,7 @@ const methodTier: Record<string, keyof typeof TIER_PER_MINUTE> = {
   'chat.delete': 3,
   'chat.postEphemeral': 4,
   'chat.getPermalink': 4,
+  'reactions.add': 3,
   'views.open': 4,
   'views.push': 4,
   'views.update': 4,

@@ -34,6 +34,7 @@ export const methodScopes: Record<string, ScopeRule> = {
   'chat.delete': { bot: ['chat:write'], user: ['chat:write'] },
   'chat.postEphemeral': { bot: ['chat:write'], user: ['chat:write'] },
   'chat.getPermalink': { bot: [], user: [] },
+  'reactions.add': { bot: ['reactions:write'], user: ['reactions:write'] },
   'users.info': { bot: ['users:read'], user: ['users:read'] },
   'users.list': { bot: ['users:read'], user: ['users:read'] },
   'users.getPresence': { bot: ['users:read'], user: ['users:read'] },

@@ -71,6 +71,8 @@ export interface Message {
   metadata?: unknown;
   files?: string[];
   edited?: { user: string; ts: string };
+  /** Emoji reactions in the order first added, each with who added it (reactions.add). */
+  reactions?: { name: string; users: string[] }[];
   /** A deleted thread parent with replies stays as a tombstone, as in Slack. */
   tombstone?: boolean;
   clientMsgId?: string;

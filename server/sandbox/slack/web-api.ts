@@ -4,6 +4,7 @@
 
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
+import { emojiFor } from '../../emoji';
 import {
   archiveChannel,
   createChannel,
@@ -49,6 +50,8 @@ type Handler = (call: Call) => Record<string, unknown>;
 
 const MAX_TEXT = 40_000;
 const MAX_BLOCKS = 50;
+/** Distinct emoji on one message (Slack's limit). */
+const MAX_REACTIONS = 50;
 
 export function webApiRouter(ctx: PresentContext, sender: Sender, app: AppCredentials, limiter: RateLimiter | null): Router {
   const router = express.Router();
@@ -411,6 +414,26 @@ export function webApiRouter(ctx: PresentContext, sender: Sender, app: AppCreden
         editor: call.auth.userId,
       });
       return { channel: c.id, ts: m.ts, text: m.text, message: messageObject(ctx, m) };
+    },
+
+    // As Slack: the caller must see the channel, the emoji must exist, and the same person reacts with one emoji once.
+    'reactions.add': (call) => {
+      const c = channelArg(call);
+      if (!c.members.includes(call.auth.userId)) throw new SlackApiError('not_in_channel');
+      const ts = required(call.args, 'timestamp');
+      const name = required(call.args, 'name').replace(/^:|:$/g, '');
+      const m = state.message(c.id, ts);
+      if (!m || m.tombstone) throw new SlackApiError('message_not_found');
+      if (!emojiFor(name)) throw new SlackApiError('invalid_name');
+      const reactions = m.reactions ?? [];
+      const existing = reactions.find((r) => r.name === name);
+      if (existing?.users.includes(call.auth.userId)) throw new SlackApiError('already_reacted');
+      if (!existing && reactions.length >= MAX_REACTIONS) throw new SlackApiError('too_many_reactions');
+      if (existing) existing.users.push(call.auth.userId);
+      else reactions.push({ name, users: [call.auth.userId] });
+      m.reactions = reactions;
+      state.changed();
+      return {};
     },
 
     'chat.delete': (call) => {

@@ -30,6 +30,7 @@ export const ALL_BOT_SCOPES = [
   'commands',
   'files:read',
   'files:write',
+  'reactions:write',
   'team:read',
   'users:read',
   'users:read.email',

@@ -392,6 +392,30 @@ describe('Slack sandbox Web API', () => {
       );
     });
 
+    it('adds a reaction as Slack does: once per person and emoji, on a message that exists, with reactions:write', async () => {
+      const human = await f.sandbox.postAsUser({ teamId: ACME, userId: ALICE, channelId: SUPPORT, text: 'Shipping takes 3 days' });
+      const { client: narrow } = installBot(f, ['channels:history', 'channels:join', 'chat:write']);
+      await narrow.conversations.join({ channel: SUPPORT });
+      const refused = await slackError(narrow.reactions.add({ channel: SUPPORT, timestamp: human.ts, name: 'eyes' }));
+      expect(refused).to.include({ error: 'missing_scope', needed: 'reactions:write' });
+
+      const { client } = installBot(f);
+      expect(await client.reactions.add({ channel: SUPPORT, timestamp: human.ts, name: 'eyes' })).to.include({ ok: true });
+      expect((await slackError(client.reactions.add({ channel: SUPPORT, timestamp: human.ts, name: 'eyes' }))).error).to.equal(
+        'already_reacted',
+      );
+      expect((await slackError(client.reactions.add({ channel: SUPPORT, timestamp: human.ts, name: 'not-an-emoji' }))).error).to.equal(
+        'invalid_name',
+      );
+      expect((await slackError(client.reactions.add({ channel: SUPPORT, timestamp: '1.000001', name: 'eyes' }))).error).to.equal(
+        'message_not_found',
+      );
+      const history = await client.conversations.history({ channel: SUPPORT });
+      const shown = history.messages?.find((m) => m.ts === human.ts);
+      const me = (await client.auth.test()).user_id;
+      expect(shown?.reactions).to.deep.equal([{ name: 'eyes', users: [me], count: 1 }]);
+    });
+
     it('gives a permalink that opens the message on the operator page', async () => {
       const { client } = installBot(f);
       await client.conversations.join({ channel: SUPPORT });

@@ -294,6 +294,20 @@ function createPanel(ctx: PanelContext): PanelHandle {
   function apply(step: { state: PanelState; effects: Effect[] }): void {
     state = step.state;
     for (const effect of step.effects) run(effect);
+    reportSeen();
+  }
+
+  // What this tab has shown with the panel open and the page visible: the server mails only replies no tab saw.
+  let seenSeq = 0;
+  let seenIn: string | undefined;
+  function reportSeen(): void {
+    const id = state.conversation?.id;
+    if (id !== seenIn) {
+      seenIn = id;
+      seenSeq = 0;
+    }
+    if (!id || state.lastSeq <= seenSeq || !(state.expanded || state.inline) || document.visibilityState !== 'visible') return;
+    if (conn.send({ t: 'seen', seq: state.lastSeq })) seenSeq = state.lastSeq;
   }
 
   function run(effect: Effect): void {
@@ -420,6 +434,7 @@ function createPanel(ctx: PanelContext): PanelHandle {
     if (needsSocket(state)) conn.restart();
   });
   addEventListener('offline', () => conn.interrupt());
+  document.addEventListener('visibilitychange', reportSeen);
 
   render();
   if (needsSocket(state)) conn.start();

@@ -11,6 +11,7 @@ import {
   type AvatarSetting,
   avatarSettingOf,
   DEFAULT_CONCURRENT_LIMIT,
+  EMAIL_UNSEEN_AFTER_MINS,
   emailAddressProblem,
   INACTIVE_GRACE_MINS,
   INVALID_FILTER,
@@ -45,6 +46,7 @@ const KEYS = [
   'noAnswerMessageOn',
   'noAnswerMessageAfterSecs',
   'maxVisitorInactiveMins',
+  'emailUnseenAfterMinutes',
   'newMsgNotifications',
   'playSound',
   'blacklistedUrls',
@@ -83,6 +85,10 @@ const seconds = (values: readonly number[]) =>
 const GRACE = INACTIVE_GRACE_MINS.map((m) => ({
   value: m,
   label: m === 0 ? 'Immediately (not recommended)' : `${m} minute${m === 1 ? '' : 's'}`,
+}));
+const UNSEEN_MAIL = EMAIL_UNSEEN_AFTER_MINS.map((m) => ({
+  value: m,
+  label: m === 0 ? 'Never' : `${m} minute${m === 1 ? '' : 's'}`,
 }));
 const META_INFO = [
   { value: 'compact', label: 'Compact' },
@@ -265,6 +271,13 @@ export default function BehaviorTab({ ce, save, replaceCe, setDirty, showError, 
             value={v.maxVisitorInactiveMins}
             options={GRACE}
             onChange={(n) => draft.set('maxVisitorInactiveMins', n)}
+          />
+          <Select
+            label="E-mail replies the visitor has not seen after"
+            hint="Sent to the visitor's e-mail address, with a link back to the chat; their answer by mail comes back into the thread."
+            value={v.emailUnseenAfterMinutes}
+            options={UNSEEN_MAIL}
+            onChange={(n) => draft.set('emailUnseenAfterMinutes', n)}
           />
           <div className="stack-sm">
             <Check
