@@ -4,10 +4,9 @@
  */
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { TERMS_VERSION } from '../../server/shared/constants';
-import { uniqueEmail } from '../factories';
 import { startTestServer, useServer } from '../helpers/app';
 import { useBrowser } from '../helpers/browser';
+import { signedInAdmin } from './consoleHelpers';
 
 describe('Slack permissions page (browser)', function () {
   this.timeout(120_000);
@@ -18,26 +17,7 @@ describe('Slack permissions page (browser)', function () {
 
   const at = (hashPath: string) => `${server.url}/app/#${hashPath}`;
 
-  async function signedInUser(page: Page): Promise<string> {
-    const email = uniqueEmail('perm');
-    const res = await fetch(`${server.url}/v1/p/users`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email, password: 'correct horse battery' }),
-    });
-    const { token } = (await res.json()) as { token: string };
-    for (const doc of ['terms', 'privacy-policy']) {
-      await fetch(`${server.url}/v1/users/legal_confirmation/${doc}/${TERMS_VERSION}`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${token}` },
-      });
-    }
-    await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
-    const me = (await (await fetch(`${server.url}/v1/users/current`, { headers: { Authorization: `Bearer ${token}` } })).json()) as {
-      ces: { Id: string }[];
-    };
-    return me.ces[0]?.Id ?? '';
-  }
+  const signedInUser = async (page: Page): Promise<string> => (await signedInAdmin(server, page, 'perm')).ceId;
 
   async function connectedWidget(page: Page): Promise<string> {
     const ceId = await signedInUser(page);

@@ -3,38 +3,15 @@
  * period, saves it, and the Reports screen says how far back its data goes; a phone shows the same section.
  */
 import { expect } from 'chai';
-import type { Page } from 'playwright-core';
-import { TERMS_VERSION } from '../../server/shared/constants';
 import { planStripeId } from '../../server/shared/plans';
 import { RETENTION_MESSAGES } from '../../server/shared/retention';
-import { uniqueEmail } from '../factories';
 import { useServer } from '../helpers/app';
 import { screenshotPath, useBrowser } from '../helpers/browser';
+import { signedInAdmin } from './consoleHelpers';
 
 describe('Data retention (browser)', function () {
   this.timeout(120_000);
   const server = useServer();
-
-  async function signedInAdmin(page: Page): Promise<{ accountId: string }> {
-    const email = uniqueEmail('admin');
-    const res = await fetch(`${server.url}/v1/p/users`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email, password: 'correct horse battery' }),
-    });
-    const { token } = (await res.json()) as { token: string };
-    for (const doc of ['terms', 'privacy-policy']) {
-      await fetch(`${server.url}/v1/users/legal_confirmation/${doc}/${TERMS_VERSION}`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${token}` },
-      });
-    }
-    await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
-    const me = (await (await fetch(`${server.url}/v1/users/current`, { headers: { Authorization: `Bearer ${token}` } })).json()) as {
-      accountId: string;
-    };
-    return me;
-  }
 
   for (const viewport of [
     { width: 1280, height: 800 },
@@ -45,7 +22,7 @@ describe('Data retention (browser)', function () {
 
       it('turns retention on with a checked period and the reports say how far back data goes', async function () {
         const { page } = browser;
-        const { accountId } = await signedInAdmin(page);
+        const { accountId } = await signedInAdmin(server, page);
         // Reports need a plan that has them.
         await server.models.Account.updateOne({ _id: accountId }, { $set: { planStripeId: planStripeId('business', 'monthly') } });
         await page.goto(`${server.url}/app/#/account`);

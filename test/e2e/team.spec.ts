@@ -15,6 +15,7 @@ import { useServer } from '../helpers/app';
 import { RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { unzip } from '../helpers/zip';
 import { eventually } from '../slack/helpers';
+import { signedInAdmin as signedIn } from './consoleHelpers';
 
 describe('Account team sections, docs and pricing (browser)', function () {
   this.timeout(120_000);
@@ -23,27 +24,7 @@ describe('Account team sections, docs and pricing (browser)', function () {
 
   const at = (hashPath: string) => `${server.url}/app/#${hashPath}`;
 
-  async function signedInAdmin(page: Page): Promise<{ email: string; token: string; ceId: string; accountId: string }> {
-    const email = uniqueEmail('admin');
-    const res = await fetch(`${server.url}/v1/p/users`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email, password: 'correct horse battery' }),
-    });
-    const { token } = (await res.json()) as { token: string };
-    for (const doc of ['terms', 'privacy-policy']) {
-      await fetch(`${server.url}/v1/users/legal_confirmation/${doc}/${TERMS_VERSION}`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${token}` },
-      });
-    }
-    await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
-    const me = (await (await fetch(`${server.url}/v1/users/current`, { headers: { Authorization: `Bearer ${token}` } })).json()) as {
-      accountId: string;
-      ces: { Id: string }[];
-    };
-    return { email, token, ceId: me.ces[0]?.Id ?? '', accountId: me.accountId };
-  }
+  const signedInAdmin = (page: Page) => signedIn(server, page);
 
   it('invites a teammate who sets a password, joins as a non-admin and sees only what a non-admin may; the admin toggles and deletes', async () => {
     const { page } = browser;

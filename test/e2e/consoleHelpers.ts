@@ -1,0 +1,30 @@
+/** Driving the console in a browser: a new account's admin, signed in with the terms accepted, as after sign-up. */
+import type { Page } from 'playwright-core';
+import { TERMS_VERSION } from '../../server/shared/constants';
+import { uniqueEmail } from '../factories';
+import type { TestServer } from '../helpers/app';
+
+export type SignedIn = { email: string; token: string; ceId: string; accountId: string };
+
+/** Signs up a new account through the API, accepts the terms and the privacy policy, and signs `page` in as its admin. */
+export async function signedInAdmin(server: Pick<TestServer, 'url'>, page: Page, prefix = 'admin'): Promise<SignedIn> {
+  const email = uniqueEmail(prefix);
+  const res = await fetch(`${server.url}/v1/p/users`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password: 'correct horse battery' }),
+  });
+  const { token } = (await res.json()) as { token: string };
+  for (const doc of ['terms', 'privacy-policy']) {
+    await fetch(`${server.url}/v1/users/legal_confirmation/${doc}/${TERMS_VERSION}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}` },
+    });
+  }
+  await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
+  const me = (await (await fetch(`${server.url}/v1/users/current`, { headers: { Authorization: `Bearer ${token}` } })).json()) as {
+    accountId: string;
+    ces: { Id: string }[];
+  };
+  return { email, token, ceId: me.ces[0]?.Id ?? '', accountId: me.accountId };
+}
