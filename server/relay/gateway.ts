@@ -18,6 +18,7 @@ import { afterVisitorMessage } from '../commands/afterVisitorMessage';
 import { answerQuestion } from '../commands/answerQuestion';
 import { endVisitorConversation } from '../commands/endConversation';
 import { identifyVisitor } from '../commands/identifyVisitor';
+import { answerScreenshot } from '../commands/screenshots';
 import { visitorMessage } from '../commands/sendVisitorMessage';
 import {
   mailTranscript,
@@ -380,6 +381,9 @@ export class Gateway {
         return;
       case 'answer':
         await answerQuestion(this.ctx, visitorId, frame);
+        return;
+      case 'screenshot':
+        await answerScreenshot(this.ctx, visitorId, frame.id, frame.answer);
         return;
     }
   }
