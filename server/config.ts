@@ -73,6 +73,20 @@ export type Config = {
   relay?: Partial<RelayTuning>;
   /** Requests per minute each API or Zapier key may make to /v1/api; 120 unless a test says otherwise. */
   apiKeyRequestsPerMinute?: number;
+  /** The console's Support page: Parley's own chat there, and the phone line of plans with phone support. */
+  support?: SupportSettings;
+};
+
+export type SupportSettings = {
+  /**
+   * The widget (its public id) the Support page embeds, so customers chat with the team running this deployment
+   * (SUPPORT_WIDGET_ID); unset: the docs and a mail link only.
+   */
+  widgetId?: string;
+  /** Development without SUPPORT_WIDGET_ID: the first widget set up on this machine stands in for it. */
+  firstLocalWidget: boolean;
+  /** The support phone number shown to plans with phone support (SUPPORT_PHONE); unset: none shown. */
+  phone?: string;
 };
 
 /** argon2id parameters: memory in KiB, passes, lanes. */
@@ -188,6 +202,13 @@ const EnvSchema = z.object({
   MAIL_FROM: optional(z.string().min(3)),
   REDIS_URL: optional(urlWithScheme(['redis', 'rediss'])),
   DEMO_PORT: optional(z.coerce.number().int().min(0).max(65535)),
+  SUPPORT_WIDGET_ID: optional(z.string().regex(/^[A-Za-z0-9-]{1,64}$/, "must be a widget's id (letters, digits and dashes)")),
+  SUPPORT_PHONE: optional(
+    z
+      .string()
+      .trim()
+      .regex(/^\+?[0-9][0-9 ().-]{4,28}[0-9]$/, 'must be a phone number such as +1 415 555 0100'),
+  ),
   SHUTDOWN_DRAIN_SECONDS: optional(z.coerce.number().min(0).max(300)),
   WEBHOOKS_ALLOW_PRIVATE: optional(z.enum(['true', 'false'])),
   TRUST_PROXY: optional(
@@ -284,6 +305,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE ? e.WEBHOOKS_ALLOW_PRIVATE === 'true' : nodeEnv !== 'production',
     rateLimits: DEFAULT_RATE_LIMITS,
     passwordHashing: DEFAULT_PASSWORD_HASHING,
+    support: {
+      widgetId: e.SUPPORT_WIDGET_ID,
+      firstLocalWidget: nodeEnv === 'development' && e.SUPPORT_WIDGET_ID === undefined,
+      phone: e.SUPPORT_PHONE,
+    },
   };
 }
 

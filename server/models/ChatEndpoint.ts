@@ -120,6 +120,7 @@ export const CHAT_ENDPOINT_DEFAULTS: Omit<ChatEndpointSettings, 'operatingHours'
   showSendBtnOnDesktop: true,
   defaultYesBtnLabel: 'Yes',
   defaultNoBtnLabel: 'No',
+  footerText: '',
   collectVisitorMetaData: true,
   displayPrivacyPolicy: false,
   privacyPolicyLinkText: 'Privacy policy',

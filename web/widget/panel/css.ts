@@ -87,6 +87,8 @@ textarea.field{min-height:110px;resize:vertical}
 .thanks b{display:block;font-size:32px;margin-bottom:8px;color:var(--bg)}
 .foot{flex:none;padding:6px 12px 8px;text-align:center;font-size:11.5px;color:#94a3b8;background:#fff}
 .foot a{color:#64748b}
+.foot .brand{color:#64748b;text-decoration:none}
+.foot .brand:hover{text-decoration:underline}
 .overlay{position:absolute;inset:0;background:rgba(15,23,42,.35);display:grid;place-items:center;padding:20px;z-index:3}
 .overlay .card{max-width:300px}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}

@@ -188,16 +188,21 @@ function createPanel(ctx: PanelContext): PanelHandle {
         h('button', { type: 'button', role: 'menuitem', onclick: () => confirmEnd() }, settings.conversationEndMenuLinkLabel || 'End chat'),
     );
     menuButton.hidden = !canEnd;
-    clear(
-      foot,
+    // Plans without white label say whose chat this is; plans with it may put a line of their own there.
+    const poweredBy = ctx.config.poweredBy;
+    const own = poweredBy ? '' : (settings.footerText ?? '').trim();
+    const privacy =
       settings.displayPrivacyPolicy &&
-        settings.privacyPolicyLinkURL &&
-        h(
-          'a',
-          { href: settings.privacyPolicyLinkURL, target: '_blank', rel: 'noopener noreferrer' },
-          settings.privacyPolicyLinkText || 'Privacy policy',
-        ),
-    );
+      settings.privacyPolicyLinkURL &&
+      h(
+        'a',
+        { href: settings.privacyPolicyLinkURL, target: '_blank', rel: 'noopener noreferrer' },
+        settings.privacyPolicyLinkText || 'Privacy policy',
+      );
+    const brand = poweredBy
+      ? h('a', { class: 'brand', href: poweredBy, target: '_blank', rel: 'noopener' }, 'Chat by Parley')
+      : own && h('span', {}, own);
+    clear(foot, privacy, privacy && brand && h('span', { 'aria-hidden': 'true' }, ' · '), brand);
     foot.hidden = !foot.childElementCount;
   }
 
