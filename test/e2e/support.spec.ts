@@ -8,7 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { buildWidget } from '../../scripts/build';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { planStripeId } from '../../server/shared/plans';
@@ -56,11 +56,21 @@ describe('white label, phone support and the support chat (browser)', function (
 
   const at = (hashPath: string) => `${server.url}/app/#${hashPath}`;
 
-  async function shots(page: Page, name: string): Promise<void> {
+  /** Screenshots at 1280×800 and 390×844 (then back), with `focus` (if any) in the middle of both. */
+  async function shots(page: Page, name: string, focus?: Locator): Promise<void> {
     const dir = path.join(RESULTS_DIR, 'support');
     mkdirSync(dir, { recursive: true });
+    const settle = () =>
+      page.waitForFunction(() =>
+        document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+      );
+    const centre = () => focus?.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await centre();
+    await settle();
     await page.screenshot({ path: path.join(dir, `${name}-1280.png`) });
     await page.setViewportSize({ width: 390, height: 844 });
+    await settle();
+    await centre();
     await page.screenshot({ path: path.join(dir, `${name}-390.png`) });
     await page.setViewportSize({ width: 1280, height: 800 });
   }
@@ -100,7 +110,7 @@ describe('white label, phone support and the support chat (browser)', function (
     await field.scrollIntoViewIfNeeded();
     expect(await field.isDisabled()).to.equal(true);
     await page.getByText('Your plan shows a small “Chat by Parley” link under the chat.').waitFor();
-    await shots(page, 'appearance-footer-basic');
+    await shots(page, 'appearance-footer-basic', field);
 
     await server.models.Account.updateOne(
       { _id: (await server.models.ChatEndpoint.findById(o.ceId))?.accountId },
@@ -162,7 +172,7 @@ describe('white label, phone support and the support chat (browser)', function (
     const section = page.getByRole('region', { name: 'Phone support' });
     await section.waitFor();
     expect(await section.textContent()).to.contain(`Call ${PHONE}: phone support is part of your Business plan.`);
-    await shots(page, 'account-phone');
+    await shots(page, 'account-phone', section);
   });
 });
 
