@@ -20,6 +20,7 @@ import {
   type PickItem,
   questionGroupModal,
   savedReplyModal,
+  screenshotModal,
   sendTranscriptModal,
   visitorInfoModal,
 } from '../blocks/modals';
@@ -57,6 +58,8 @@ export async function actionModal(
       return endChatModal(c, await visitorName(deps.models, c));
     case 'askEmail':
       return askEmailModal(c, visitor);
+    case 'screenshot':
+      return screenshotModal(c);
     case 'savedReply':
       return savedReplyModal(c, await savedReplyItems(deps.models, ce), settingsUrl('saved-replies'));
     case 'questionGroup':
