@@ -161,4 +161,51 @@ describe('screenshot requests (browser, demo site and Slack sandbox)', function 
     );
     expect(server.slack.state.files.some((f) => f.channels.includes(widget.channel))).to.equal(false);
   });
+
+  it("takes the phone's screen on a phone, and sends it", async () => {
+    const widget = await configuredWidget(server);
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const visitor = await visitorInChat(page, widget, 'The menu covers the page');
+    const operator = await operatorPage(widget);
+    await operator.fill('#op-text', `/parley ss ${visitor.number}`);
+    await operator.press('#op-text', 'Enter');
+    const card = visitor.log.locator('.card.shot');
+    await card.getByRole('button', { name: 'Allow' }).click();
+    await page.waitForFunction(() => {
+      const img = document.querySelector('parley-widget')?.shadowRoot?.querySelector<HTMLImageElement>('img.preview');
+      return !!img && img.complete && img.naturalWidth > 0;
+    });
+    const size = await page.evaluate(() => {
+      const img = document.querySelector('parley-widget')?.shadowRoot?.querySelector<HTMLImageElement>('img.preview');
+      const ratio = (img?.naturalWidth ?? 0) / document.documentElement.clientWidth;
+      return { width: (img?.naturalWidth ?? 0) / ratio, height: (img?.naturalHeight ?? 0) / ratio };
+    });
+    expect(size).to.deep.equal({ width: 390, height: 844 });
+    await shot(page, 'screenshot-preview-phone');
+    await card.getByRole('button', { name: 'Send' }).click();
+    await waitFor('the screenshot in the thread', () =>
+      server.slack.state.replies(widget.channel, visitor.threadTs).find((m) => (m.files ?? []).length > 0),
+    );
+  });
+
+  it('tells the visitor and the thread politely when the browser cannot draw the page', async () => {
+    const widget = await configuredWidget(server);
+    const page = browser.page;
+    const visitor = await visitorInChat(page, widget, 'Is the sale still on?');
+    // A browser without canvas export (older or locked-down ones).
+    await page.evaluate(() => {
+      Object.defineProperty(HTMLCanvasElement.prototype, 'toBlob', { value: undefined, configurable: true });
+    });
+    const operator = await operatorPage(widget);
+    await operator.locator('[data-action-id="conversation_screenshot"]').first().click();
+    const card = visitor.log.locator('.card.shot');
+    await card.getByRole('button', { name: 'Allow' }).click();
+    await visitor.log
+      .getByText("Sorry, this browser can't take a screenshot of this page. Please describe what you see instead.")
+      .waitFor();
+    await waitFor('the note in the thread', () =>
+      threadTexts(widget, visitor.threadTs).find((t) => t.includes('their browser could not take one of this page')),
+    );
+    await shot(page, 'screenshot-unsupported');
+  });
 });
