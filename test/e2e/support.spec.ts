@@ -64,7 +64,7 @@ describe('white label, phone support and the support chat (browser)', function (
       page.waitForFunction(() =>
         document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
       );
-    const centre = () => focus?.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    const centre = () => focus?.evaluate((el) => el.scrollIntoView({ block: 'center', behavior: 'instant' }));
     await centre();
     await settle();
     await page.screenshot({ path: path.join(dir, `${name}-1280.png`) });
@@ -121,6 +121,12 @@ describe('white label, phone support and the support chat (browser)', function (
     await own.getByText('Northwind Coffee, roasted in Leeds').waitFor();
     expect(await own.getByText('Chat by Parley').count()).to.equal(0);
     await shots(page, 'footer-white-label');
+    await page.goto(at(`/settings/${o.ceId}/appearance`));
+    const ownField = page.getByLabel('Footer text');
+    await page.getByText('Your plan shows no Parley link.', { exact: false }).waitFor();
+    expect(await ownField.isDisabled()).to.equal(false);
+    expect(await ownField.inputValue()).to.equal('Northwind Coffee, roasted in Leeds');
+    await shots(page, 'appearance-footer-white-label', ownField);
 
     // Cleared, the footer is gone altogether.
     expect((await setFooter('')).status).to.equal(200);
