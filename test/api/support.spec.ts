@@ -22,6 +22,11 @@ describe('support and white label API', () => {
 
     it('answers the support widget to everyone, and the phone number only to plans with phone support', async () => {
       const user = await signUpUser(server);
+      // SUPPORT_WIDGET_ID names no widget yet: the page keeps its mail form.
+      const none = await request(server.url).get('/v1/support').set('Authorization', `Bearer ${user.token}`).expect(200);
+      expect(none.body).to.deep.equal({ widgetId: null, phone: null });
+      const team = await setUpRelayWidget(server);
+      await server.models.ChatEndpoint.updateOne({ _id: team.ceId }, { $set: { Uuid: 'parley-team-widget' } });
       const basic = await request(server.url).get('/v1/support').set('Authorization', `Bearer ${user.token}`).expect(200);
       expect(basic.body).to.deep.equal({ widgetId: 'parley-team-widget', phone: null });
       const me = await request(server.url).get('/v1/users/current').set('Authorization', `Bearer ${user.token}`).expect(200);

@@ -11,10 +11,10 @@ import type { Models } from '../../models';
 import type { SupportView } from '../../shared/types';
 import type { ApiDeps } from '../users/routes';
 
-/** The support widget's public id, if this deployment has one. */
+/** The support widget's public id, if this deployment has one (and it exists: a mistyped id shows the mail form). */
 export async function supportWidgetId(models: Models, config: Config): Promise<string | null> {
   const support = config.support;
-  if (support?.widgetId) return support.widgetId;
+  if (support?.widgetId) return (await models.ChatEndpoint.exists({ Uuid: support.widgetId })) ? support.widgetId : null;
   if (!support?.firstLocalWidget) return null;
   const first = await models.ChatEndpoint.findOne({ Step: 3 }).sort({ createdAt: 1, _id: 1 }).select({ Uuid: 1 }).lean();
   return first?.Uuid ?? null;
