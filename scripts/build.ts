@@ -2,6 +2,9 @@
  * Builds the web bundles with esbuild.
  *   web/console/main.tsx   → dist/web/console/ (content-hashed JS and CSS, lazy chunks, index.html)
  *   web/widget/<entry>.ts  → dist/web/widget/<entry>.js (stable names: the embed snippet loads them by name)
+ *   web/widget/screenshot/index.ts → dist/web/widget/screenshot.<hash>.js (modern-screenshot, loaded by the panel
+ *                            only when a visitor allows a screenshot; the panel is built after it, with the hashed
+ *                            name compiled in as __PARLEY_SCREENSHOT__; its own budget, outside the panel's)
  *   web/widget/panel/index.ts → dist/web/widget/panel.<hash>.js (the lazily loaded chat panel; the loader is built
  *                            after it, with the hashed name compiled in as __PARLEY_PANEL__)
  * `tsx scripts/build.ts` builds once, minified, and fails when a size budget is exceeded.
@@ -26,6 +29,8 @@ const BUDGETS = {
   consoleInitialJs: 200 * KB,
   widgetLoader: 5 * KB,
   widgetOther: 30 * KB,
+  /** The screenshot script, loaded only once a visitor allows a screenshot. */
+  widgetScreenshot: 20 * KB,
 };
 
 const gzipSize = (file: string): number => gzipSync(readFileSync(file), { level: 9 }).length;
@@ -132,7 +137,12 @@ function widgetSizes(meta: esbuild.Metafile): WidgetSize[] {
       file,
       bytes: statSync(file).size,
       gzipped: gzipSize(file),
-      budget: path.basename(file) === 'loader.js' ? BUDGETS.widgetLoader : BUDGETS.widgetOther,
+      budget:
+        path.basename(file) === 'loader.js'
+          ? BUDGETS.widgetLoader
+          : path.basename(file).startsWith('screenshot')
+            ? BUDGETS.widgetScreenshot
+            : BUDGETS.widgetOther,
     }));
 }
 
@@ -146,20 +156,43 @@ function finishWidget(meta: esbuild.Metafile, enforce: boolean): string[] {
 }
 
 const panelEntry = path.join(widgetSrc, 'panel', 'index.ts');
+const screenshotEntry = path.join(widgetSrc, 'screenshot', 'index.ts');
 
-/** The panel's options: content-hashed name in production (served immutable), a stable one while watching. */
-function panelOptions(dev: boolean): esbuild.BuildOptions {
-  return { ...widgetOptions(dev, [panelEntry]), entryNames: dev ? 'panel' : 'panel.[hash]' };
+/** The screenshot script's options: content-hashed like the panel's. */
+function screenshotOptions(dev: boolean): esbuild.BuildOptions {
+  return { ...widgetOptions(dev, [screenshotEntry]), entryNames: dev ? 'screenshot' : 'screenshot.[hash]' };
 }
 
-/** Builds the panel, then the loader entries with the panel's file name compiled in; answers both metafiles. */
+/** The panel's options: content-hashed name in production (served immutable), a stable one while watching. */
+function panelOptions(dev: boolean, screenshotFile = 'screenshot.js'): esbuild.BuildOptions {
+  const base = widgetOptions(dev, [panelEntry]);
+  return {
+    ...base,
+    entryNames: dev ? 'panel' : 'panel.[hash]',
+    define: { ...base.define, __PARLEY_SCREENSHOT__: JSON.stringify(screenshotFile) },
+  };
+}
+
+const outputName = (meta: esbuild.Metafile, fallback: string): string =>
+  path.basename(Object.keys(meta.outputs).find((f) => !f.endsWith('.map')) ?? fallback);
+
+/**
+ * Builds the screenshot script, then the panel with its file name compiled in, then the loader entries with the
+ * panel's; answers every metafile.
+ */
 async function buildWidgetBundles(dev: boolean, entries: string[]): Promise<esbuild.Metafile[]> {
   const metas: esbuild.Metafile[] = [];
   let panelFile = 'panel.js';
+  let screenshotFile = 'screenshot.js';
+  if (existsSync(screenshotEntry)) {
+    const screenshot = await esbuild.build(screenshotOptions(dev));
+    metas.push(screenshot.metafile!);
+    screenshotFile = outputName(screenshot.metafile!, screenshotFile);
+  }
   if (existsSync(panelEntry)) {
-    const panel = await esbuild.build(panelOptions(dev));
+    const panel = await esbuild.build(panelOptions(dev, screenshotFile));
     metas.push(panel.metafile!);
-    panelFile = path.basename(Object.keys(panel.metafile!.outputs).find((f) => !f.endsWith('.map')) ?? panelFile);
+    panelFile = outputName(panel.metafile!, panelFile);
   }
   const loader = await esbuild.build(loaderOptions(dev, entries, panelFile));
   metas.push(loader.metafile!);
@@ -303,6 +336,13 @@ async function buildWatching(): Promise<void> {
       plugins: [onRebuilt('widget', (meta) => void finishWidget(meta, false))],
     });
     await widgetCtx.watch();
+    if (existsSync(screenshotEntry)) {
+      const screenshotCtx = await esbuild.context({
+        ...screenshotOptions(true),
+        plugins: [onRebuilt('widget screenshot', (meta) => void finishWidget(meta, false))],
+      });
+      await screenshotCtx.watch();
+    }
     if (existsSync(panelEntry)) {
       const panelCtx = await esbuild.context({
         ...panelOptions(true),

@@ -93,6 +93,20 @@ export type Config = {
    * Segment's own), `flushIntervalMs` how long events wait to be batched (10 s; fixed, tests shorten it).
    */
   segment?: { host?: string; flushIntervalMs?: number };
+  /** The console's Support page: Parley's own chat there, and the phone line of plans with phone support. */
+  support?: SupportSettings;
+};
+
+export type SupportSettings = {
+  /**
+   * The widget (its public id) the Support page embeds, so customers chat with the team running this deployment
+   * (SUPPORT_WIDGET_ID); unset: the docs and a mail link only.
+   */
+  widgetId?: string;
+  /** Development without SUPPORT_WIDGET_ID: the first widget set up on this machine stands in for it. */
+  firstLocalWidget: boolean;
+  /** The support phone number shown to plans with phone support (SUPPORT_PHONE); unset: none shown. */
+  phone?: string;
 };
 
 export type InboundMailConfig = {
@@ -234,6 +248,13 @@ const EnvSchema = z.object({
   INBOUND_SMTP_TLS_CERT: optional(z.string()),
   MAILGUN_SIGNING_KEY: optional(z.string().min(8)),
   DEMO_PORT: optional(z.coerce.number().int().min(0).max(65535)),
+  SUPPORT_WIDGET_ID: optional(z.string().regex(/^[A-Za-z0-9-]{1,64}$/, "must be a widget's id (letters, digits and dashes)")),
+  SUPPORT_PHONE: optional(
+    z
+      .string()
+      .trim()
+      .regex(/^\+?[0-9][0-9 ().-]{4,28}[0-9]$/, 'must be a phone number such as +1 415 555 0100'),
+  ),
   SHUTDOWN_DRAIN_SECONDS: optional(z.coerce.number().min(0).max(300)),
   WEBHOOKS_ALLOW_PRIVATE: optional(z.enum(['true', 'false'])),
   LOG_LEVEL: optional(z.enum(LOG_LEVELS)),
@@ -372,6 +393,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimits: DEFAULT_RATE_LIMITS,
     passwordHashing: DEFAULT_PASSWORD_HASHING,
     segment: { host: e.SEGMENT_HOST },
+    support: {
+      widgetId: e.SUPPORT_WIDGET_ID,
+      firstLocalWidget: nodeEnv === 'development' && e.SUPPORT_WIDGET_ID === undefined,
+      phone: e.SUPPORT_PHONE,
+    },
   };
 }
 

@@ -46,6 +46,18 @@ describe('loadConfig', () => {
     expect(config.slack.apiUrl).to.equal('https://slack.com/api/');
   });
 
+  it('takes the support widget and phone number, and in development only stands the first local widget in for the widget', () => {
+    expect(loadConfig({ DATA_DIR: dataDir }).support).to.deep.equal({ widgetId: undefined, firstLocalWidget: true, phone: undefined });
+    expect(loadConfig({ ...PRODUCTION_ENV, DATA_DIR: dataDir }).support?.firstLocalWidget).to.equal(false);
+    const given = loadConfig({ ...PRODUCTION_ENV, DATA_DIR: dataDir, SUPPORT_WIDGET_ID: 'a1b2-c3', SUPPORT_PHONE: '+1 (415) 555-0100' });
+    expect(given.support).to.deep.equal({ widgetId: 'a1b2-c3', firstLocalWidget: false, phone: '+1 (415) 555-0100' });
+    const bad = configError(() => loadConfig({ DATA_DIR: dataDir, SUPPORT_WIDGET_ID: '<script>', SUPPORT_PHONE: 'call us' }));
+    expect(bad.problems).to.deep.equal([
+      "SUPPORT_WIDGET_ID: must be a widget's id (letters, digits and dashes)",
+      'SUPPORT_PHONE: must be a phone number such as +1 415 555 0100',
+    ]);
+  });
+
   it('derives the public URL from PORT when PUBLIC_URL is not set, and drops a trailing slash from it', () => {
     expect(loadConfig({ DATA_DIR: dataDir, PORT: '4100' }).publicUrl).to.equal('http://localhost:4100');
     expect(loadConfig({ DATA_DIR: dataDir, PUBLIC_URL: 'https://x.example.com/' }).publicUrl).to.equal('https://x.example.com');

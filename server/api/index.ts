@@ -10,6 +10,7 @@ import { publicApiRouter } from './public-api/routes';
 import { questionGroupsRouter } from './question-groups/routes';
 import { reportsRouter } from './reports/routes';
 import { savedRepliesRouter } from './saved-replies/routes';
+import { supportRouter } from './support/routes';
 import { type ApiDeps, usersRouter } from './users/routes';
 
 export type { ApiDeps } from './users/routes';
@@ -35,6 +36,7 @@ export function apiRouter(deps: ApiDeps): Router {
   router.use(dashboardAdminRouter(deps));
   router.use(publicApiRouter(deps));
   router.use(reportsRouter(deps));
+  router.use(supportRouter(deps));
   router.use(notFound);
   return router;
 }

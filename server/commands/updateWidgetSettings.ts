@@ -14,6 +14,7 @@ import {
   EMAIL_PROBLEM,
   EMAIL_UNSEEN_AFTER_MINS,
   emailAddressProblem,
+  FOOTER_TEXT_CHARS,
   HOURS_ORDER_MESSAGE,
   HOURS_STEP_MESSAGE,
   hoursOverlap,
@@ -108,6 +109,10 @@ function fieldSchema(name: string, value: unknown): z.ZodType {
   if (URL_SETTINGS.has(name)) return checkedText(name, webAddressProblem);
   if (name === 'transcriptRecipient') return checkedText(name, emailProblem);
   if (TITLE_SETTINGS.has(name)) return checkedText(name, titleProblem);
+  if (name === 'footerText') {
+    const message = settingMessage(name, `Use at most ${FOOTER_TEXT_CHARS} characters.`);
+    return z.string(settingMessage(name, 'Must be text.')).trim().max(FOOTER_TEXT_CHARS, message);
+  }
   if (name === 'triggerJson') return TriggerJsonSchema;
   if (name === 'tz') return z.string().trim().min(1).max(100).refine(isTimeZone, 'Unknown time zone');
   return z.string(settingMessage(name, 'Must be text.')).max(4000, settingMessage(name, 'Use at most 4000 characters.'));
@@ -265,6 +270,10 @@ export async function updateWidgetSettings(deps: SettingsDeps, ce: ChatEndpointD
     if (changes.triggerJson !== before && readTriggerJson(changes.triggerJson).triggers.length > 0) {
       await requirePlanFeature(deps.models, ce.accountId, 'triggers');
     }
+  }
+  // An own footer line is white label; clearing it is always allowed.
+  if (typeof changes.footerText === 'string' && changes.footerText !== '' && changes.footerText !== ce.footerText) {
+    await requirePlanFeature(deps.models, ce.accountId, 'whiteLabel');
   }
   ce.set(changes);
   // Edited hours apply at once; only the scheduled ON and OFF times that follow are announced in the channel.

@@ -155,6 +155,9 @@ export function entryFrame(publicUrl: string, m: StoredMessage): ServerFrame | n
       return { t: 'ended', seq: m.seq, by: m.endedBy === 'operator' || m.endedBy === 'inactivity' ? m.endedBy : 'visitor' };
     case 'askEmail':
       return { t: 'askEmail', seq: m.seq };
+    case 'screenshot':
+      // An answered request is not asked again after a reload.
+      return m.answer ? null : { t: 'screenshot', seq: m.seq, id: String(m._id) };
   }
 }
 
@@ -167,6 +170,7 @@ export function frameSeq(frame: ServerFrame): number {
     case 'delete':
     case 'ended':
     case 'askEmail':
+    case 'screenshot':
     case 'question':
       return frame.seq;
     default:

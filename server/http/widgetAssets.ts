@@ -2,6 +2,7 @@
  * The visitor widget's scripts, built by scripts/build.ts into dist/web/widget:
  *   GET /widget.js              the loader; its URL is fixed in every embed snippet, so a short cache and an ETag
  *   GET /widget/panel.<hash>.js the chat panel; the name changes with the content, so it is cached for a year
+ *   GET /widget/screenshot.<hash>.js the screenshot script the panel loads when a visitor allows one; cached the same
  *   GET /widget/panel-file      the panel's current file name, for the console's live preview of a widget
  * Both are loaded by pages of other origins: mounted before helmet, with CORS and a cross-origin resource policy.
  */
@@ -13,9 +14,10 @@ import { type Response, Router } from 'express';
 export const DEFAULT_WIDGET_DIR = path.resolve(__dirname, '..', '..', 'dist', 'web', 'widget');
 
 const LOADER_MAX_AGE_S = 300;
-const HASHED_NAME = /^panel\.[A-Za-z0-9]{6,}\.js$/;
+const HASHED_NAME = /^(panel|screenshot)\.[A-Za-z0-9]{6,}\.js$/;
 /** What `build --watch` writes: not hashed, so never cached. */
-const DEV_NAME = /^panel\.js$/;
+const DEV_NAME = /^(panel|screenshot)\.js$/;
+const PANEL_NAME = /^panel[.]/;
 
 type Cached = { mtimeMs: number; body: Buffer; etag: string };
 
@@ -66,7 +68,9 @@ export function widgetAssets(dir: string = DEFAULT_WIDGET_DIR): Router {
 
   router.get('/widget/panel-file', async (_req, res, next) => {
     try {
-      const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => HASHED_NAME.test(n) || DEV_NAME.test(n));
+      const names = (await readdir(dir).catch(() => [] as string[])).filter(
+        (n) => PANEL_NAME.test(n) && (HASHED_NAME.test(n) || DEV_NAME.test(n)),
+      );
       const dated = await Promise.all(names.map(async (name) => ({ name, mtimeMs: (await stat(path.join(dir, name))).mtimeMs })));
       const newest = dated.sort((a, b) => b.mtimeMs - a.mtimeMs)[0];
       if (!newest) {

@@ -128,6 +128,7 @@ export const CHAT_ENDPOINT_DEFAULTS: Omit<ChatEndpointSettings, 'operatingHours'
   showSendBtnOnDesktop: true,
   defaultYesBtnLabel: 'Yes',
   defaultNoBtnLabel: 'No',
+  footerText: '',
   collectVisitorMetaData: true,
   requireVerifiedIdentity: false,
   displayPrivacyPolicy: false,

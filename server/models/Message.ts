@@ -3,10 +3,10 @@ import { type Connection, type HydratedDocument, type Model, Schema, type Types 
 /**
  * One entry of a conversation's history, in sequence order. `kind` says what happened: a chat message, an
  * edit or deletion of an earlier message (`targetId`), the end of the conversation, or the operator asking
- * for the visitor's e-mail. Each has its own `seq`, so a widget that resumes after `lastSeq` sees edits and
+ * for the visitor's e-mail or for a screenshot of their page (`answer` once the visitor answered it). Each has its own `seq`, so a widget that resumes after `lastSeq` sees edits and
  * deletions that happened while it was away.
  */
-export type MessageKind = 'msg' | 'edit' | 'delete' | 'ended' | 'askEmail';
+export type MessageKind = 'msg' | 'edit' | 'delete' | 'ended' | 'askEmail' | 'screenshot';
 
 export interface MessageFile {
   id: string;
@@ -35,6 +35,8 @@ export interface Message {
   deleted: boolean;
   /** For `ended`: who ended it. */
   endedBy: string;
+  /** For `screenshot`: how the visitor answered ('sent', 'declined', 'unsupported'); empty while it waits. */
+  answer?: string;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -46,7 +48,7 @@ export const MessageSchema = new Schema<Message>(
   {
     conversationId: { type: Schema.Types.ObjectId, ref: 'Conversation', required: true },
     seq: { type: Number, required: true },
-    kind: { type: String, enum: ['msg', 'edit', 'delete', 'ended', 'askEmail'], default: 'msg' },
+    kind: { type: String, enum: ['msg', 'edit', 'delete', 'ended', 'askEmail', 'screenshot'], default: 'msg' },
     from: { type: String, enum: ['visitor', 'operator', 'system'], required: true },
     text: { type: String, default: '' },
     html: { type: String, default: '' },
@@ -59,6 +61,7 @@ export const MessageSchema = new Schema<Message>(
     edited: { type: Boolean, default: false },
     deleted: { type: Boolean, default: false },
     endedBy: { type: String, default: '' },
+    answer: { type: String },
   },
   { timestamps: true },
 );

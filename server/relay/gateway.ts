@@ -18,6 +18,7 @@ import { afterVisitorMessage } from '../commands/afterVisitorMessage';
 import { answerQuestion } from '../commands/answerQuestion';
 import { endVisitorConversation } from '../commands/endConversation';
 import { identifyVisitor } from '../commands/identifyVisitor';
+import { answerScreenshot } from '../commands/screenshots';
 import { visitorMessage } from '../commands/sendVisitorMessage';
 import { visitorSaw } from '../commands/unseenReplies';
 import {
@@ -395,6 +396,9 @@ export class Gateway {
         if (session.conversationId) {
           await visitorSaw(this.ctx, { conversationId: new Types.ObjectId(session.conversationId), visitorId, seq: frame.seq });
         }
+        return;
+      case 'screenshot':
+        await answerScreenshot(this.ctx, visitorId, frame.id, frame.answer);
         return;
     }
   }

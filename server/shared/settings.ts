@@ -203,6 +203,9 @@ export function emailAddressProblem(value: string): string | null {
 export const TITLE_MAX_CHARS = 50;
 export const TITLE_FIELDS = ['onlineTitle', 'offlineTitle'] as const;
 
+/** The most the widget's footer line holds (white label plans' own footer text). */
+export const FOOTER_TEXT_CHARS = 120;
+
 export function titleProblem(value: string): string | null {
   if (value.trim() === '') return 'Enter a title: visitors see it at the top of the widget.';
   if (value.length > TITLE_MAX_CHARS) return `Use at most ${TITLE_MAX_CHARS} characters: the widget's header shows no more.`;

@@ -199,6 +199,8 @@ export type ChatEndpointSettings = {
   showSendBtnOnDesktop: boolean;
   defaultYesBtnLabel: string;
   defaultNoBtnLabel: string;
+  /** The panel's footer line instead of "Chat by Parley": plans with white label only. */
+  footerText: string;
   // Privacy and alignment
   collectVisitorMetaData: boolean;
   /** An identity from `parley.identify` without a valid userHash is dropped (the widget is told so) instead of kept as a label. */
@@ -292,3 +294,11 @@ export type AccountInfoPayload = Pick<
   AccountView,
   'orgName' | 'email' | 'billingAddressLine1' | 'billingCity' | 'billingState' | 'billingPostalCode' | 'billingCountry' | 'taxID'
 >;
+
+/** GET /v1/support: Parley's own chat widget for the Support page, and the phone line of plans with phone support. */
+export type SupportView = {
+  /** The public id of the widget to embed; null: the page offers the docs and a mail link only. */
+  widgetId: string | null;
+  /** Shown on the Support page and the Account screen; null unless the plan has phone support. */
+  phone: string | null;
+};

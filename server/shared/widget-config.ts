@@ -48,6 +48,7 @@ export const VISITOR_SETTING_KEYS = [
   'showSendBtnOnDesktop',
   'defaultYesBtnLabel',
   'defaultNoBtnLabel',
+  'footerText',
   'collectVisitorMetaData',
   'displayPrivacyPolicy',
   'privacyPolicyLinkText',
@@ -81,6 +82,11 @@ export type PublicWidgetConfig = {
   allowed: boolean;
   online: boolean;
   hideWhenOffline: boolean;
+  /**
+   * Where the panel's "Chat by Parley" footer link goes (Parley's site, with the widget as referral), on plans
+   * without white label; null on plans with it, whose footer is the owner's footerText (or nothing).
+   */
+  poweredBy: string | null;
   wsUrl: string;
   settings: PublicWidgetSettings;
 };

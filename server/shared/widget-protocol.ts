@@ -73,6 +73,11 @@ export const ClientFrameSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('transcript'), email }),
   /** An answer in a question group the operator started. */
   z.object({ t: z.literal('answer'), groupUid: z.string().max(64), nodeId: z.string().max(64) }),
+  /**
+   * The visitor turned down an operator's screenshot request, or their browser could not take it. An allowed one is
+   * answered by its upload (POST /widget/api/{uuid}/files with the field `screenshotFor`).
+   */
+  z.object({ t: z.literal('screenshot'), id: z.string().max(64), answer: z.enum(['declined', 'unsupported']) }),
   z.object({ t: z.literal('ping') }),
   /**
    * The highest seq of the socket's conversation this tab has shown with the panel open and the page visible:
@@ -129,6 +134,8 @@ export const ServerFrameSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('ended'), seq: z.number().int().positive(), by: z.enum(['visitor', 'operator', 'inactivity']) }),
   /** The operator asks for the visitor's e-mail. */
   z.object({ t: z.literal('askEmail'), seq: z.number().int().positive() }),
+  /** The operator asks for a screenshot of the visitor's page (`id`: the request, named again in the answer). */
+  z.object({ t: z.literal('screenshot'), seq: z.number().int().positive(), id: z.string() }),
   z.object({
     t: z.literal('question'),
     seq: z.number().int().positive(),

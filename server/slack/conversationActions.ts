@@ -5,6 +5,7 @@
  */
 
 import { endConversation } from '../commands/endConversation';
+import { requestScreenshot } from '../commands/screenshots';
 import { sendSavedReply } from '../commands/sendSavedReply';
 import { startQuestionGroup } from '../commands/startQuestionGroup';
 import { serialised } from '../conversations/history';
@@ -79,6 +80,13 @@ export async function askForEmail(relay: Relay, c: ConversationDocument, operato
   await serialised(String(c._id), () => record(relay, c, { kind: 'askEmail', from: 'system', slackUserId: operator.slackUserId }));
   await threadNote(relay, c, `:e-mail: <@${operator.slackUserId}> asked the visitor for their e-mail address.`);
   return `Asked the visitor of conversation #${c.number} for their e-mail address.`;
+}
+
+export async function askForScreenshot(relay: Relay, c: ConversationDocument, operator: Operator): Promise<string> {
+  mustBeOpen(c);
+  await requestScreenshot(relay, c, operator.slackUserId);
+  await threadNote(relay, c, `:camera: <@${operator.slackUserId}> asked the visitor for a screenshot of their page.`);
+  return `Asked the visitor of conversation #${c.number} for a screenshot of their page.`;
 }
 
 export async function emailTranscript(

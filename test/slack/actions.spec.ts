@@ -70,6 +70,43 @@ describe('Slack conversation buttons, shortcut and modals', () => {
     await eventually(async () => expect(threadText()).to.include('asked the visitor for their e-mail'));
   });
 
+  it('Request screenshot asks the visitor at once; their refusal is said in the thread once, and not asked again', async () => {
+    await press('conversation_screenshot');
+    const request = await chat.socket.next('screenshot');
+    await eventually(async () => expect(threadText()).to.include('asked the visitor for a screenshot of their page'));
+    chat.socket.send({ t: 'screenshot', id: request.id, answer: 'declined' });
+    await eventually(async () => expect(threadText()).to.include('The visitor declined the screenshot request.'));
+    // Another tab answering the same request changes nothing; a reconnecting widget is not asked again.
+    chat.socket.send({ t: 'screenshot', id: request.id, answer: 'unsupported' });
+    const welcome = chat.socket.frames.find((f) => f.t === 'welcome');
+    const { socket: again } = await VisitorSocket.hello(server, widget.uuid, {
+      visitorToken: welcome?.t === 'welcome' ? welcome.visitorToken : '',
+      lastSeq: 0,
+    });
+    await eventually(async () => expect(again.frames.some((f) => f.t === 'msg')).to.equal(true));
+    expect(again.frames.some((f) => f.t === 'screenshot')).to.equal(false);
+    again.close();
+    expect(threadText()).to.not.include('could not take one');
+    expect(threadText().match(/declined the screenshot request/g)).to.have.length(1);
+  });
+
+  it('the message shortcut asks for a screenshot after a confirmation, and not in an ended chat', async () => {
+    await server.slack.sendShortcut({
+      teamId: ACME,
+      userId: ALICE,
+      callbackId: 'parley_conversation_actions',
+      message: { channelId: widget.channel, ts: chat.threadTs },
+    });
+    const picker = await openModal();
+    await submit(picker.id, { action: { action: 'screenshot' } });
+    expect(server.slack.state.view(picker.id)?.definition.callback_id).to.equal('parley_screenshot');
+    await submit(picker.id, {});
+    await chat.socket.next('screenshot');
+    await parley(server, widget.channel, `end ${chat.number}`);
+    const refused = await parley(server, widget.channel, `screenshot ${chat.number}`);
+    expect(JSON.stringify(refused)).to.include(`Conversation #${chat.number} has already ended.`);
+  });
+
   it('Saved replies opens a picker whose choice reaches the widget', async () => {
     const reply = await addSavedReply(server, widget, { label: 'Thanks', response: 'Thanks for waiting!', shortcut: 'ty' });
     await press('conversation_saved_replies');

@@ -29,6 +29,13 @@ describe('widget bundles', () => {
     });
   }
 
+  it('keep the screenshot library in the screenshot script, out of the panel', async () => {
+    const screenshot = await inputsOf('web/widget/screenshot/index.ts');
+    expect(screenshot.some((file) => file.includes('node_modules/modern-screenshot/'))).to.equal(true);
+    expect(screenshot).to.not.include('server/shared/widget-protocol.ts');
+    expect((await inputsOf('web/widget/panel/index.ts')).some((file) => file.includes('modern-screenshot'))).to.equal(false);
+  });
+
   it('take the protocol limits from the shared constants module', async () => {
     expect(await inputsOf('web/widget/panel/index.ts')).to.include('server/shared/widget-constants.ts');
   });

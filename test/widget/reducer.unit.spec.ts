@@ -377,6 +377,12 @@ describe('widget panel reducer', () => {
       expect(run(resumed(1), { t: 'askEmail', seq: 2 }).effects).to.deep.equal([{ k: 'askEmail', key: 2 }]);
     });
 
+    it('screenshot: shows the request at its seq, once (a replay of the same seq draws nothing)', () => {
+      const asked = run(resumed(1), { t: 'screenshot', seq: 2, id: 'r1' });
+      expect(asked.effects).to.deep.equal([{ k: 'screenshot', key: 2, id: 'r1' }]);
+      expect(run(asked.state, { t: 'screenshot', seq: 2, id: 'r1' }).effects).to.deep.equal([]);
+    });
+
     it('question: shows the question group step with its answers', () => {
       const question: ServerFrame = {
         t: 'question',

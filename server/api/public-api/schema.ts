@@ -119,7 +119,7 @@ export const ApiMessageSchema = z
   .object({
     id: z.string(),
     seq: z.number().int(),
-    kind: z.enum(['msg', 'edit', 'delete', 'ended', 'askEmail']),
+    kind: z.enum(['msg', 'edit', 'delete', 'ended', 'askEmail', 'screenshot']),
     from: z.enum(['visitor', 'operator', 'system']),
     text: z.string(),
     author: z.string(),

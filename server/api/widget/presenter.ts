@@ -9,3 +9,8 @@ export function presentUploadedFile(file: Pick<WidgetFile, 'name' | 'size' | 'mi
   const id = String(file._id);
   return { id, name: file.name, size: file.size, url: `${publicUrl}/widget/files/${id}`, mimetype: file.mimetype };
 }
+
+/** The "Chat by Parley" footer link: Parley's public page, with the widget as referral. */
+export function poweredByUrl(publicUrl: string, widgetUuid: string): string {
+  return `${publicUrl}/pricing?ref=${encodeURIComponent(widgetUuid)}&utm_source=widget&utm_medium=referral`;
+}

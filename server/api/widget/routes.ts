@@ -6,6 +6,7 @@
  */
 import express, { type RequestHandler, Router } from 'express';
 import { isValidObjectId } from 'mongoose';
+import { planHasFeature } from '../../commands/planFeature';
 import { sendOfflineMessage } from '../../commands/sendOfflineMessage';
 import { uploadVisitorFile } from '../../commands/uploadVisitorFile';
 import { findVisitorByToken } from '../../conversations/visitors';
@@ -16,7 +17,7 @@ import { originAllowed, WS_PATH } from '../../relay/gateway';
 import { clientIp, countryAllowed, countryOf } from '../../relay/visitorIp';
 import type { PublicWidgetConfig } from '../../shared/widget-config';
 import { MAX_UPLOAD_BYTES } from '../../shared/widget-constants';
-import { presentUploadedFile, publicSettings } from './presenter';
+import { poweredByUrl, presentUploadedFile, publicSettings } from './presenter';
 import { OfflineMessageRequest, UploadRequest } from './schema';
 
 /** POSTs come only from sites allowed to embed the widget; their answers (errors too) carry CORS headers. */
@@ -70,6 +71,7 @@ export function widgetApiRouter(relay: Relay): Router {
       allowed: countryAllowed(ce, country),
       online,
       hideWhenOffline: ce.hideWhenOffline,
+      poweredBy: (await planHasFeature(models, ce.accountId, 'whiteLabel')) ? null : poweredByUrl(config.publicUrl, ce.Uuid),
       wsUrl,
       settings: publicSettings(ce),
     };

@@ -18,6 +18,7 @@ export const VIEWS = {
   pickAction: 'parley_pick_action',
   endChat: 'parley_end_chat',
   askEmail: 'parley_ask_email',
+  screenshot: 'parley_screenshot',
   savedReply: 'parley_saved_reply',
   questionGroup: 'parley_question_group',
   sendTranscript: 'parley_send_transcript',
@@ -54,7 +55,7 @@ function modal(callbackId: string, title: string, blocks: KnownBlock[], opts: { 
   };
 }
 
-export type ConversationAction = 'end' | 'askEmail' | 'savedReply' | 'questionGroup' | 'visitorInfo' | 'sendTranscript';
+export type ConversationAction = 'end' | 'askEmail' | 'screenshot' | 'savedReply' | 'questionGroup' | 'visitorInfo' | 'sendTranscript';
 
 /** The message shortcut's first step: which thread action to take. */
 export function pickActionModal(c: ConversationDocument, name: string): ModalView {
@@ -64,6 +65,7 @@ export function pickActionModal(c: ConversationDocument, name: string): ModalVie
       ? [
           option('end', 'End chat'),
           option('askEmail', 'Ask for e-mail'),
+          option('screenshot', 'Request screenshot'),
           option('savedReply', 'Send a saved reply'),
           option('questionGroup', 'Start a question group'),
         ]
@@ -118,6 +120,19 @@ export function askEmailModal(c: ConversationDocument, visitor: VisitorDocument 
       submit: 'Ask',
       metadata: String(c._id),
     },
+  );
+}
+
+export function screenshotModal(c: ConversationDocument): ModalView {
+  return modal(
+    VIEWS.screenshot,
+    'Request screenshot',
+    [
+      section(
+        `Ask the visitor of conversation *#${c.number}* for a screenshot of the page they are on? They see the picture before it is sent, and may decline.`,
+      ),
+    ],
+    { submit: 'Ask', metadata: String(c._id) },
   );
 }
 

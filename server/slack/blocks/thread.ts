@@ -15,6 +15,7 @@ import { escapeMrkdwn } from '../../shared/mrkdwn';
 export const HEADER_ACTIONS = {
   end: 'conversation_end',
   askEmail: 'conversation_ask_email',
+  screenshot: 'conversation_screenshot',
   savedReplies: 'conversation_saved_replies',
   visitorInfo: 'conversation_visitor_info',
   sendTranscript: 'conversation_send_transcript',
@@ -116,6 +117,7 @@ export function headerMessage(input: {
       ? [
           button('End chat', HEADER_ACTIONS.end, 'danger'),
           button('Ask for e-mail', HEADER_ACTIONS.askEmail),
+          button('Request screenshot', HEADER_ACTIONS.screenshot),
           button('Saved replies', HEADER_ACTIONS.savedReplies),
           button('Visitor info', HEADER_ACTIONS.visitorInfo),
           button('Send transcript', HEADER_ACTIONS.sendTranscript),

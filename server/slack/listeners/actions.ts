@@ -1,5 +1,6 @@
 /**
- * Buttons: the conversation header's (End chat, Ask for e-mail, Saved replies, Visitor info, Send transcript),
+ * Buttons: the conversation header's (End chat, Ask for e-mail, Request screenshot, Saved replies, Visitor info,
+ * Send transcript),
  * the Send buttons of `/parley replies N`, and the App Home's. Each is acknowledged first; buttons that need a
  * choice or a confirmation open a modal with the trigger id.
  */
@@ -19,11 +20,12 @@ import {
   type PickItem,
   questionGroupModal,
   savedReplyModal,
+  screenshotModal,
   sendTranscriptModal,
   visitorInfoModal,
 } from '../blocks/modals';
 import { HEADER_ACTIONS } from '../blocks/thread';
-import { sendReply, visitorName } from '../conversationActions';
+import { askForScreenshot, sendReply, visitorName } from '../conversationActions';
 import type { SlackDeps } from '../deps';
 import { operatorOf } from '../operators';
 import { conversationForMember, widgetForMember } from './access';
@@ -56,6 +58,8 @@ export async function actionModal(
       return endChatModal(c, await visitorName(deps.models, c));
     case 'askEmail':
       return askEmailModal(c, visitor);
+    case 'screenshot':
+      return screenshotModal(c);
     case 'savedReply':
       return savedReplyModal(c, await savedReplyItems(deps.models, ce), settingsUrl('saved-replies'));
     case 'questionGroup':
@@ -120,6 +124,18 @@ export function registerActionListeners(app: App, deps: Deps): void {
       }
     });
   }
+
+  // Asked at once, no modal: the request is harmless (the visitor decides), and the thread gets a line saying who asked.
+  app.action<BlockAction<ButtonAction>>(HEADER_ACTIONS.screenshot, async ({ ack, body, action, client, respond, logger }) => {
+    await ack();
+    const who = { teamId: body.team?.id ?? '', userId: body.user.id };
+    try {
+      const { c } = await conversationForMember(deps.models, client, who, action.value ?? '');
+      await askForScreenshot(deps.relay, c, await operatorOf(client, who.userId));
+    } catch (error) {
+      await refuse(client, body, respond, failureText(error, logger, `button ${HEADER_ACTIONS.screenshot}`), logger);
+    }
+  });
 
   app.action<BlockAction<ButtonAction>>(SAVED_REPLY_SEND_ACTION, async ({ ack, body, action, client, respond, logger }) => {
     await ack();

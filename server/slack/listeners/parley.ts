@@ -17,6 +17,7 @@ import { HOME_ACTIONS } from '../blocks/home';
 import {
   ActionRefused,
   askForEmail,
+  askForScreenshot,
   discardChat,
   emailTranscript,
   endChat,
@@ -57,6 +58,7 @@ export function helpText(): string {
     '`/parley end N` (`x`) · `/parley discard N`: end without transcript, webhook or rating',
     '`/parley reply N shortcut` (`r`) · `/parley replies N`: saved replies · `/parley question-group N shortcut` (`qg`)',
     '`/parley email N address` (`e`): transcript by e-mail · `/parley send-to-webhook N` (`stw`) · `/parley ask-email N`',
+    '`/parley screenshot N` (`ss`): ask the visitor for a screenshot of the page they are on',
     'The buttons on each conversation header and the *Conversation actions* shortcut on any message of a thread do the same without a number.',
     '`/parley help` shows this message.',
   ].join('\n');
@@ -71,6 +73,7 @@ const ALIASES: Record<string, string> = {
   e: 'email',
   stw: 'send-to-webhook',
   askemail: 'ask-email',
+  ss: 'screenshot',
   manual: 'manual-mode',
   manualmode: 'manual-mode',
   printvisitorinfo: 'print-visitor-info',
@@ -100,7 +103,17 @@ const TOGGLES: Record<string, Toggle> = {
   },
 };
 
-const CONVERSATION_COMMANDS = new Set(['end', 'discard', 'reply', 'replies', 'question-group', 'email', 'send-to-webhook', 'ask-email']);
+const CONVERSATION_COMMANDS = new Set([
+  'end',
+  'discard',
+  'reply',
+  'replies',
+  'question-group',
+  'email',
+  'send-to-webhook',
+  'ask-email',
+  'screenshot',
+]);
 
 const yesNo = (v: boolean) => (v ? 'on' : 'off');
 
@@ -323,6 +336,8 @@ class CommandContext {
         return done(await discardChat(relay, await this.conversation(args[0], '/parley discard 12'), operator));
       case 'ask-email':
         return done(await askForEmail(relay, await this.conversation(args[0], '/parley ask-email 12'), operator));
+      case 'screenshot':
+        return done(await askForScreenshot(relay, await this.conversation(args[0], '/parley screenshot 12'), operator));
       case 'send-to-webhook':
         return done(await sendToWebhook(relay, this.ce, await this.conversation(args[0], '/parley send-to-webhook 12'), operator));
       case 'email': {

@@ -12,6 +12,7 @@ import { type ConversationAction, FIELDS, pickActionModal, VIEWS } from '../bloc
 import {
   ActionRefused,
   askForEmail,
+  askForScreenshot,
   emailTranscript,
   endChat,
   sendReply,
@@ -32,7 +33,7 @@ type Deps = SlackDeps;
 type SubmitArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 type Values = ViewSubmitAction['view']['state']['values'];
 
-const ACTIONS: ConversationAction[] = ['end', 'askEmail', 'savedReply', 'questionGroup', 'visitorInfo', 'sendTranscript'];
+const ACTIONS: ConversationAction[] = ['end', 'askEmail', 'screenshot', 'savedReply', 'questionGroup', 'visitorInfo', 'sendTranscript'];
 
 function textValue(values: Values, field: string): string {
   return values[field]?.[field]?.value ?? '';
@@ -170,6 +171,9 @@ export function registerViewListeners(app: App, deps: Deps): void {
 
   // The confirmation modal has no input: a refusal is shown on the whole view.
   conversationSubmission(app, deps, VIEWS.askEmail, '', mustBeOpen, (_args, { c, operator }) => askForEmail(deps.relay, c, operator));
+  conversationSubmission(app, deps, VIEWS.screenshot, '', mustBeOpen, (_args, { c, operator }) =>
+    askForScreenshot(deps.relay, c, operator),
+  );
 
   conversationSubmission(
     app,

@@ -1,5 +1,5 @@
 /** Typed account and billing calls of the console (spec section 7). URLs answered by the server are navigated to. */
-import type { AccountInfoPayload, CurrentUser, InvoiceView, NextInvoiceView, PortalReason } from '../../../server/shared';
+import type { AccountInfoPayload, CurrentUser, InvoiceView, NextInvoiceView, PortalReason, SupportView } from '../../../server/shared';
 import { apiRequest } from './client';
 
 const account = (id: string) => `/accounts/${encodeURIComponent(id)}`;
@@ -41,4 +41,13 @@ export function updateAccountInfo(accountId: string, info: AccountInfoPayload): 
 /** Saves the data retention period (null: keep everything); answers the current user. */
 export function updateRetention(accountId: string, retentionDays: number | null): Promise<CurrentUser> {
   return apiRequest('PUT', `${account(accountId)}/retention`, { body: { retentionDays } });
+}
+
+/** Parley's own chat widget for the Support page and the phone line of plans with phone support. */
+export async function getSupport(): Promise<SupportView> {
+  const answer = await apiRequest<Partial<SupportView> | null>('GET', '/support');
+  return {
+    widgetId: typeof answer?.widgetId === 'string' && answer.widgetId !== '' ? answer.widgetId : null,
+    phone: typeof answer?.phone === 'string' && answer.phone !== '' ? answer.phone : null,
+  };
 }

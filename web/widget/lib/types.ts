@@ -113,3 +113,17 @@ export function writeState(widgetId: string, patch: StoredState | null): StoredS
 }
 
 export const MOBILE_QUERY = '(max-width: 640px)';
+
+/**
+ * The screenshot script (web/widget/screenshot, loaded by the panel only when a visitor allows a screenshot) calls
+ * this global once it has run, handing over its capture function.
+ */
+export const SCREENSHOT_CALLBACK = '__parleyScreenshot';
+/** Pictures the part of the page the visitor sees, without the widget and with private parts masked. */
+export type ScreenshotCapture = () => Promise<Blob>;
+
+/**
+ * What a screenshot hides: password fields, anything marked `data-parley-mask`, and what sites commonly mark
+ * private for session recorders (`data-private`, the class `parley-mask`).
+ */
+export const SCREENSHOT_MASK = 'input[type="password"],[data-parley-mask],[data-private],.parley-mask';

@@ -59,6 +59,7 @@ font:14.5px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",sans
 .choice:hover:not(:disabled){background:var(--bg);color:var(--fg)}
 .choice:disabled{opacity:.55;cursor:default}
 .choice.picked{background:var(--bg);color:var(--fg);opacity:1}
+.preview{display:block;width:100%;max-height:260px;object-fit:contain;object-position:center top;margin:0 0 10px;border:1px solid #e2e8f0;border-radius:8px;background:#f8fafc}
 .typing{display:flex;align-items:center;gap:8px;color:#64748b;font-size:12.5px;padding:0 16px 6px;min-height:20px}
 .typing[hidden]{display:none}
 .typing i{display:inline-block;width:6px;height:6px;margin-right:3px;border-radius:50%;background:#94a3b8;animation:blink 1.2s infinite both}
@@ -86,6 +87,8 @@ textarea.field{min-height:110px;resize:vertical}
 .thanks b{display:block;font-size:32px;margin-bottom:8px;color:var(--bg)}
 .foot{flex:none;padding:6px 12px 8px;text-align:center;font-size:11.5px;color:#94a3b8;background:#fff}
 .foot a{color:#64748b}
+.foot .brand{color:#64748b;text-decoration:none}
+.foot .brand:hover{text-decoration:underline}
 .overlay{position:absolute;inset:0;background:rgba(15,23,42,.35);display:grid;place-items:center;padding:20px;z-index:3}
 .overlay .card{max-width:300px}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}

@@ -13,6 +13,8 @@ import {
   type PanelFactory,
   type PanelHandle,
   readState,
+  SCREENSHOT_CALLBACK,
+  type ScreenshotCapture,
   storageKey,
   writeState,
 } from '../lib/types';
@@ -35,7 +37,11 @@ import { confirmEndOverlay, endedCard } from './screens/chatEnd';
 import { consentForm, detailsForm, emailCard } from './screens/info';
 import { offlineForm } from './screens/offline';
 import { questionCard } from './screens/question';
+import { screenshotCard } from './screens/screenshot';
 import { errorText } from './text';
+
+/** File name of the content-hashed screenshot script, set by scripts/build.ts. */
+declare const __PARLEY_SCREENSHOT__: string;
 
 /** A rate-limited message is sent again after this long. */
 const RESEND_MS = 4000;
@@ -182,16 +188,21 @@ function createPanel(ctx: PanelContext): PanelHandle {
         h('button', { type: 'button', role: 'menuitem', onclick: () => confirmEnd() }, settings.conversationEndMenuLinkLabel || 'End chat'),
     );
     menuButton.hidden = !canEnd;
-    clear(
-      foot,
+    // Plans without white label say whose chat this is; plans with it may put a line of their own there.
+    const poweredBy = ctx.config.poweredBy;
+    const own = poweredBy ? '' : (settings.footerText ?? '').trim();
+    const privacy =
       settings.displayPrivacyPolicy &&
-        settings.privacyPolicyLinkURL &&
-        h(
-          'a',
-          { href: settings.privacyPolicyLinkURL, target: '_blank', rel: 'noopener noreferrer' },
-          settings.privacyPolicyLinkText || 'Privacy policy',
-        ),
-    );
+      settings.privacyPolicyLinkURL &&
+      h(
+        'a',
+        { href: settings.privacyPolicyLinkURL, target: '_blank', rel: 'noopener noreferrer' },
+        settings.privacyPolicyLinkText || 'Privacy policy',
+      );
+    const brand = poweredBy
+      ? h('a', { class: 'brand', href: poweredBy, target: '_blank', rel: 'noopener' }, 'Chat by Parley')
+      : own && h('span', {}, own);
+    clear(foot, privacy, privacy && brand && h('span', { 'aria-hidden': 'true' }, ' · '), brand);
     foot.hidden = !foot.childElementCount;
   }
 
@@ -262,7 +273,38 @@ function createPanel(ctx: PanelContext): PanelHandle {
     }
   }
 
-  async function upload(file: File): Promise<void> {
+  let screenshotLoading: Promise<ScreenshotCapture> | undefined;
+  /** The screenshot script, loaded the first time a visitor allows a screenshot; rejects when it cannot load. */
+  function screenshotScript(): Promise<ScreenshotCapture> {
+    screenshotLoading ??= new Promise<ScreenshotCapture>((resolve, reject) => {
+      const w = window as unknown as Record<string, unknown>;
+      w[SCREENSHOT_CALLBACK] = (capture: ScreenshotCapture) => {
+        delete w[SCREENSHOT_CALLBACK];
+        resolve(capture);
+      };
+      const tag = h('script', { async: true, src: `${base}/widget/${__PARLEY_SCREENSHOT__}` });
+      tag.onerror = () => {
+        screenshotLoading = undefined;
+        reject(new Error('the screenshot script did not load'));
+      };
+      document.head.appendChild(tag);
+    });
+    return screenshotLoading;
+  }
+
+  /** Browsers without canvas export or SVG images of HTML cannot draw the page: they are not asked to try. */
+  const canScreenshot = (): boolean =>
+    typeof HTMLCanvasElement !== 'undefined' &&
+    typeof HTMLCanvasElement.prototype.toBlob === 'function' &&
+    typeof XMLSerializer !== 'undefined';
+
+  async function takeScreenshot(): Promise<Blob> {
+    if (!canScreenshot()) throw new Error('this browser cannot draw the page');
+    const capture = await screenshotScript();
+    return capture();
+  }
+
+  async function upload(file: File, fields: Record<string, string> = {}): Promise<void> {
     const token = state.stored.token;
     if (!token) return;
     if (file.size > MAX_UPLOAD_BYTES) {
@@ -272,6 +314,7 @@ function createPanel(ctx: PanelContext): PanelHandle {
     const note = h('li', { class: 'system' }, `Uploading ${file.name}…`);
     chat.append(note);
     const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
     form.append('file', file);
     try {
       const res = await fetch(`${base}/widget/api/${encodeURIComponent(widgetId)}/files`, {
@@ -365,6 +408,23 @@ function createPanel(ctx: PanelContext): PanelHandle {
         return;
       case 'askEmail':
         chat.place(askEmail('Could you leave your e-mail so we can follow up?'), effect.key);
+        chat.scrollDown();
+        return;
+      case 'screenshot':
+        chat.place(
+          screenshotCard({
+            settings,
+            take: takeScreenshot,
+            send: (picture) => {
+              const stamp = new Date().toISOString().slice(0, 16).replace(/[-:]/g, '').replace('T', '-');
+              const type = picture.type === 'image/jpeg' ? 'jpg' : 'png';
+              void upload(new File([picture], `screenshot-${stamp}.${type}`, { type: picture.type }), { screenshotFor: effect.id });
+            },
+            answer: (answer) => dispatch({ a: 'queue', frame: { t: 'screenshot', id: effect.id, answer } }),
+            resized: () => chat.scrollDown(),
+          }),
+          effect.key,
+        );
         chat.scrollDown();
         return;
       case 'question':

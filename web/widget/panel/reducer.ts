@@ -4,7 +4,7 @@
  * the shell (index.ts) owns those and applies the effects in order. Everything the relay guarantees the
  * visitor (PRODUCT.md §5) is decided here and unit tested (test/widget/reducer.unit.spec.ts):
  *
- * - Every history frame (msg, edit, delete, ended, askEmail, question, and the ack of the visitor's own
+ * - Every history frame (msg, edit, delete, ended, askEmail, screenshot, question, and the ack of the visitor's own
  *   message) carries the conversation's `seq` and passes one gate, `accept`: a seq already shown is dropped
  *   (a replay after reconnect, a frame delivered twice), a new one is recorded and raises `lastSeq`, which the
  *   next hello sends so the server replays only what comes after it.
@@ -86,6 +86,8 @@ export type Effect =
   /** The end card (rating, transcript), also when the end comes in replayed history; `rated`: thank, do not ask. */
   | { k: 'ended'; key: number; by: 'visitor' | 'operator' | 'inactivity'; fresh: boolean; rated: boolean }
   | { k: 'askEmail'; key: number }
+  /** An operator's screenshot request waiting for the visitor's answer. */
+  | { k: 'screenshot'; key: number; id: string }
   | { k: 'question'; key: number; question: QuestionFrame }
   /** Arm (or cancel) the "nobody answered yet" timer; it comes back as a `noAnswerDue` action. */
   | { k: 'noAnswer'; arm: boolean }
@@ -354,6 +356,9 @@ export function reduceFrame(state: PanelState, frame: ServerFrame): Step {
     case 'askEmail':
       if (!b.accept(frame.seq)) return b.done();
       return b.do({ k: 'askEmail', key: keyOf(b.state, frame.seq) }).done();
+    case 'screenshot':
+      if (!b.accept(frame.seq)) return b.done();
+      return b.do({ k: 'screenshot', key: keyOf(b.state, frame.seq), id: frame.id }).done();
     case 'question':
       if (!b.accept(frame.seq)) return b.done();
       return b.do({ k: 'question', key: keyOf(b.state, frame.seq), question: frame }).done();

@@ -14,6 +14,7 @@ import { statusText } from './accountRules';
 import { BillingInfoSection } from './BillingInfoSection';
 import { GdprSection } from './GdprSection';
 import { InvoicesSection } from './InvoicesSection';
+import { PhoneSupport } from './PhoneSupport';
 import { PlanSection } from './PlanSection';
 import { RetentionSection } from './RetentionSection';
 import { UsageSection } from './UsageSection';
@@ -63,6 +64,7 @@ export function Account() {
       ))}
 
       <PlanSection />
+      <PhoneSupport plan={account.plan.label} />
       <div className="account-grid">
         <BillingInfoSection />
         <UsageSection />

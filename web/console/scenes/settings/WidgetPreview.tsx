@@ -39,7 +39,19 @@ body{background-image:linear-gradient(#e2e5ee 1px,transparent 1px);background-si
 
 export type PreviewSettings = Pick<ChatEndpointSettings, (typeof VISITOR_SETTING_KEYS)[number]>;
 
-export function WidgetPreview({ settings, widgetId }: { settings: PreviewSettings; widgetId: string }) {
+/**
+ * `poweredBy`: the "Chat by Parley" link visitors see under the chat on plans without white label (null on plans
+ * with it).
+ */
+export function WidgetPreview({
+  settings,
+  widgetId,
+  poweredBy,
+}: {
+  settings: PreviewSettings;
+  widgetId: string;
+  poweredBy: string | null;
+}) {
   const iframe = useRef<HTMLIFrameElement>(null);
   const current = useRef(settings);
   current.current = settings;
@@ -80,7 +92,7 @@ export function WidgetPreview({ settings, widgetId }: { settings: PreviewSetting
           widgetId: `preview-${widgetId}`,
           style: 'standard',
           // A URL no WebSocket accepts (an empty one would resolve against the page and reach Parley).
-          config: { widgetId, allowed: true, online, hideWhenOffline: false, wsUrl: 'about:blank', settings: current.current },
+          config: { widgetId, allowed: true, online, hideWhenOffline: false, poweredBy, wsUrl: 'about:blank', settings: current.current },
           settings: () => current.current,
           identity: noop,
           trigger: noop,
@@ -107,7 +119,7 @@ export function WidgetPreview({ settings, widgetId }: { settings: PreviewSetting
       live = false;
       el.removeEventListener('load', onLoad);
     };
-  }, [online, widgetId]);
+  }, [online, widgetId, poweredBy]);
 
   const shown = useRef('');
   useEffect(() => {

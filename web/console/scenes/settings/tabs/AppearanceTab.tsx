@@ -6,9 +6,11 @@
  */
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { HexColorInput, HexColorPicker } from 'react-colorful';
+import { Link } from 'react-router-dom';
 import type { ChatEndpointSettings, CollapsedMode } from '../../../../../server/shared';
-import { TITLE_MAX_CHARS, titleProblem, webAddressProblem } from '../../../../../server/shared/settings';
+import { FOOTER_TEXT_CHARS, TITLE_MAX_CHARS, titleProblem, webAddressProblem } from '../../../../../server/shared/settings';
 import { VISITOR_SETTING_KEYS } from '../../../../../server/shared/widget-config';
+import { useUser } from '../../../session/session';
 import { Check, canReadHistory, Input, type Key, Radios, Section, Select, useDraft, YesNo } from '../form';
 import { SaveButton, useSaveButton } from '../saveButton';
 import type { SettingsTabProps } from '../types';
@@ -34,6 +36,7 @@ type PrivacySpot = 'metadata' | 'policy' | 'link' | 'accept' | 'text' | null;
 
 export default function AppearanceTab({ ce, save, setDirty }: SettingsTabProps) {
   const draft = useDraft(ce, ALL_KEYS, setDirty);
+  const whiteLabel = Boolean(useUser().account.plan.whiteLabel);
   const v = draft.values as ChatEndpointSettings;
   const [spot, setSpot] = useState<PrivacySpot>(null);
   const set = draft.set as <F extends Key>(field: F, value: ChatEndpointSettings[F]) => void;
@@ -238,6 +241,27 @@ export default function AppearanceTab({ ce, save, setDirty }: SettingsTabProps) 
           </div>
         </Section>
 
+        <Section title="Footer">
+          <Input
+            label="Footer text"
+            value={whiteLabel ? v.footerText : ''}
+            maxLength={FOOTER_TEXT_CHARS}
+            disabled={!whiteLabel}
+            placeholder={whiteLabel ? 'Nothing: no line under the chat' : 'Chat by Parley'}
+            hint={
+              whiteLabel ? (
+                `A line of your own under the chat, up to ${FOOTER_TEXT_CHARS} characters. Your plan shows no Parley link.`
+              ) : (
+                <>
+                  Your plan shows a small “Chat by Parley” link under the chat. <Link to="/account">Upgrade to white label</Link> to remove
+                  it or write your own line.
+                </>
+              )
+            }
+            onChange={(t) => set('footerText', t)}
+          />
+        </Section>
+
         <Section title="Alignment">
           <Radios
             legend="Where the widget sits"
@@ -259,7 +283,7 @@ export default function AppearanceTab({ ce, save, setDirty }: SettingsTabProps) 
           {draft.dirty && <span className="muted">{blocked ? 'Fix the fields marked above to save' : 'Unsaved changes'}</span>}
         </div>
       </form>
-      <WidgetPreview settings={preview as PreviewSettings} widgetId={ce.Uuid} />
+      <WidgetPreview settings={preview as PreviewSettings} widgetId={ce.Uuid} poweredBy={whiteLabel ? null : '/pricing'} />
     </div>
   );
 }

@@ -1,0 +1,36 @@
+/**
+ * GET /v1/support: what the console's Support page offers the signed-in user besides the docs and the mail link:
+ * the chat widget of the team running this deployment (SUPPORT_WIDGET_ID; in development the first widget set up
+ * locally), and the support phone number when the account's plan has phone support and SUPPORT_PHONE is set.
+ */
+import { type Response, Router } from 'express';
+import { planHasFeature } from '../../commands/planFeature';
+import type { Config } from '../../config';
+import { authOf, requireAuth } from '../../http/auth';
+import type { Models } from '../../models';
+import type { SupportView } from '../../shared/types';
+import type { ApiDeps } from '../users/routes';
+
+/** The support widget's public id, if this deployment has one (and it exists: a mistyped id shows the mail form). */
+export async function supportWidgetId(models: Models, config: Config): Promise<string | null> {
+  const support = config.support;
+  if (support?.widgetId) return (await models.ChatEndpoint.exists({ Uuid: support.widgetId })) ? support.widgetId : null;
+  if (!support?.firstLocalWidget) return null;
+  const first = await models.ChatEndpoint.findOne({ Step: 3 }).sort({ createdAt: 1, _id: 1 }).select({ Uuid: 1 }).lean();
+  return first?.Uuid ?? null;
+}
+
+export function supportRouter({ config, models }: ApiDeps): Router {
+  const router = Router();
+  const auth = requireAuth(models, config.jwtSecret);
+
+  router.get('/support', auth, async (_req, res: Response<SupportView>) => {
+    const phone = config.support?.phone;
+    res.json({
+      widgetId: await supportWidgetId(models, config),
+      phone: phone && (await planHasFeature(models, authOf(res).user.accountId, 'phoneSupport')) ? phone : null,
+    });
+  });
+
+  return router;
+}
