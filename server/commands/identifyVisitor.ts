@@ -20,6 +20,8 @@ export async function identifyVisitor(
     /** Kept only when the widget collects visitor metadata. */
     userAgent: string;
     country: string;
+    /** The browser's preferred language (a BCP 47 tag, or ''), kept like the user agent. */
+    language: string;
   },
 ): Promise<{ visitor: VisitorDocument; token: string }> {
   const { ce, identity } = input;
@@ -29,6 +31,7 @@ export async function identifyVisitor(
     const changes: Record<string, unknown> = { currentPage: input.page.url, pageTitle: input.page.title, lastSeenAt: new Date() };
     if (ce.collectVisitorMetaData) {
       changes.userAgent = input.userAgent;
+      if (input.language) changes.language = input.language;
       if (input.country) changes['location.country'] = input.country;
     }
     if (identity?.name) changes.name = identity.name;
@@ -49,6 +52,7 @@ export async function identifyVisitor(
     currentPage: input.page.url,
     pageTitle: input.page.title,
     userAgent: ce.collectVisitorMetaData ? input.userAgent : '',
+    language: ce.collectVisitorMetaData ? input.language : '',
     identUserId: identity?.userId ?? '',
     identTraits: identity?.traits ?? {},
   });
