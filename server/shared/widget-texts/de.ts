@@ -5,7 +5,7 @@ export const texts: WidgetTexts = {
   onlineTitle: 'Fragen? Schreiben Sie uns!',
   browserSideAuthorLabel: 'Sie',
   autoResponseMessage: 'Danke für Ihre Nachricht! Gleich ist jemand für Sie da.',
-  onlineMessagePlaceholder: 'Nachricht eingeben und Enter drücken…',
+  onlineMessagePlaceholder: 'Nachricht eingeben, Enter sendet…',
   noAnswerWithoutEmail: 'Entschuldigen Sie die Wartezeit! Hinterlassen Sie Ihre E-Mail-Adresse, dann melden wir uns so bald wie möglich.',
   noAnswerWithEmail: 'Entschuldigen Sie die Wartezeit! Wir antworten Ihnen so bald wie möglich per E-Mail.',
   offlineTitle: 'Kontakt',

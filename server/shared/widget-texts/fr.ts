@@ -5,7 +5,7 @@ export const texts: WidgetTexts = {
   onlineTitle: 'Des questions ? Écrivez-nous !',
   browserSideAuthorLabel: 'Vous',
   autoResponseMessage: 'Merci de nous avoir contactés ! Quelqu’un va vous répondre très vite.',
-  onlineMessagePlaceholder: 'Écrivez votre message et appuyez sur Entrée…',
+  onlineMessagePlaceholder: 'Écrivez, puis appuyez sur Entrée…',
   noAnswerWithoutEmail: 'Désolés pour l’attente ! Laissez-nous votre e-mail et nous vous répondrons dès que possible.',
   noAnswerWithEmail: 'Désolés pour l’attente ! Nous vous répondrons par e-mail dès que possible.',
   offlineTitle: 'Contactez-nous',

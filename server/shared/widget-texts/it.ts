@@ -5,7 +5,7 @@ export const texts: WidgetTexts = {
   onlineTitle: 'Domande? Scrivici!',
   browserSideAuthorLabel: 'Tu',
   autoResponseMessage: 'Grazie per averci scritto! Qualcuno ti risponderà a breve.',
-  onlineMessagePlaceholder: 'Scrivi il tuo messaggio e premi Invio…',
+  onlineMessagePlaceholder: 'Scrivi un messaggio e premi Invio…',
   noAnswerWithoutEmail: 'Scusa l’attesa! Lasciaci la tua e-mail e ti risponderemo il prima possibile.',
   noAnswerWithEmail: 'Scusa l’attesa! Ti risponderemo via e-mail il prima possibile.',
   offlineTitle: 'Contattaci',

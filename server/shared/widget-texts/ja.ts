@@ -5,7 +5,7 @@ export const texts: WidgetTexts = {
   onlineTitle: 'ご質問はチャットでどうぞ！',
   browserSideAuthorLabel: 'あなた',
   autoResponseMessage: 'お問い合わせありがとうございます。担当者がまもなく対応いたします。',
-  onlineMessagePlaceholder: 'メッセージを入力して Enter キーを押してください…',
+  onlineMessagePlaceholder: 'メッセージを入力して Enter で送信…',
   noAnswerWithoutEmail: 'お待たせして申し訳ありません。メールアドレスを残していただければ、できるだけ早くご連絡いたします。',
   noAnswerWithEmail: 'お待たせして申し訳ありません。できるだけ早くメールでご返信いたします。',
   offlineTitle: 'お問い合わせ',

@@ -5,7 +5,7 @@ export const texts: WidgetTexts = {
   onlineTitle: 'Dúvidas? Fale com a gente!',
   browserSideAuthorLabel: 'Você',
   autoResponseMessage: 'Obrigado pelo contato! Alguém vai atender você em instantes.',
-  onlineMessagePlaceholder: 'Escreva sua mensagem e pressione Enter…',
+  onlineMessagePlaceholder: 'Sua mensagem (Enter para enviar)…',
   noAnswerWithoutEmail: 'Desculpe a espera! Deixe seu e-mail e responderemos assim que possível.',
   noAnswerWithEmail: 'Desculpe a espera! Responderemos por e-mail assim que possível.',
   offlineTitle: 'Fale conosco',
