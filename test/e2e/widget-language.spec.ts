@@ -3,14 +3,18 @@
  * and a German clock, one set to Arabic sees Arabic laid out right to left, and an owner's override for one
  * language wins there and only there.
  */
+
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { buildWidget } from '../../scripts/build';
+import { TERMS_VERSION } from '../../server/shared/constants';
 import { texts as ar } from '../../server/shared/widget-texts/ar';
 import { texts as de } from '../../server/shared/widget-texts/de';
 import { texts as fr } from '../../server/shared/widget-texts/fr';
 import { useServer } from '../helpers/app';
-import { useBrowser } from '../helpers/browser';
+import { RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { eventually } from '../slack/helpers';
 import { configuredWidget, shot, type Widget } from './widgetHelpers';
 
@@ -103,5 +107,57 @@ describe('visitor widget in the visitor’s language (browser)', function () {
     await eventually(async () => expect(await french.host.locator('.launcher').textContent()).to.contain(fr.onlineTitle));
     await french.host.locator('.launcher').click();
     await french.host.getByText(`${fr.agentLabel} · en ligne`).waitFor();
+  });
+
+  it('lets the owner write German texts in Appearance (language selector, live preview in German), which German visitors then see', async () => {
+    const ce = await server.models.ChatEndpoint.findById(widget.ceId);
+    const user = await server.models.User.findOne({ accountId: ce?.accountId });
+    await server.models.User.updateOne({ _id: user?._id }, { $set: { ActiveTOSPP: TERMS_VERSION } });
+    const res = await fetch(`${server.url}/v1/p/sessions`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: user?.email, password: 'correct horse battery' }),
+    });
+    const { token } = (await res.json()) as { token: string };
+    const page = browser.page;
+    await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
+    await page.goto(`${server.url}/app/#/settings/${widget.ceId}/appearance`);
+    const preview = page.frameLocator('iframe[title="Widget preview"]');
+    await preview.getByRole('heading', { name: 'Questions? Chat with us!' }).waitFor();
+
+    await page.getByLabel('Texts for').selectOption('de');
+    // The German title set by the earlier test shows; an empty field shows what German visitors get in grey.
+    const title = page.getByLabel('Title', { exact: true }).first();
+    await eventually(async () => expect(await title.inputValue()).to.equal('Fragen an die Kaffeerösterei?'));
+    const greeting = page.getByLabel('Greeting').first();
+    await eventually(async () => expect(await greeting.getAttribute('placeholder')).to.equal(de.offlineGreeting));
+    expect(await greeting.inputValue()).to.equal('');
+    await preview.getByRole('heading', { name: 'Fragen an die Kaffeerösterei?' }).waitFor();
+    await title.fill('Fragen zu unseren Bohnen?');
+    await preview.getByRole('heading', { name: 'Fragen zu unseren Bohnen?' }).waitFor();
+    await page.locator('#save-appearance').click();
+    await page.locator('#save-appearance', { hasText: 'Saved' }).waitFor();
+    const stored = await server.models.ChatEndpoint.findById(widget.ceId);
+    expect(stored?.textOverrides).to.deep.equal({ de: { onlineTitle: 'Fragen zu unseren Bohnen?', agentLabel: 'Röster-Team' } });
+    // The texts for every language are untouched.
+    expect(stored?.onlineTitle).to.equal('Questions? Chat with us!');
+
+    const dir = path.join(RESULTS_DIR, 'settings');
+    mkdirSync(dir, { recursive: true });
+    await page.getByLabel('Texts for').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(dir, 'appearance-language-1280.png') });
+    await page.getByLabel('Greeting').first().scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(dir, 'appearance-language-fields-1280.png') });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForFunction(() =>
+      document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+    );
+    await page.getByLabel('Texts for').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(dir, 'appearance-language-390.png') });
+
+    const german = await open('de-DE');
+    await eventually(async () => expect(await german.host.locator('.launcher').textContent()).to.contain('Fragen zu unseren Bohnen?'));
+    const english = await open('en-US');
+    await eventually(async () => expect(await english.host.locator('.launcher').textContent()).to.contain('Questions? Chat with us!'));
   });
 });
