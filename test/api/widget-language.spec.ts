@@ -9,7 +9,7 @@ import { texts as ar } from '../../server/shared/widget-texts/ar';
 import { texts as de } from '../../server/shared/widget-texts/de';
 import { texts as en } from '../../server/shared/widget-texts/en';
 import { texts as fr } from '../../server/shared/widget-texts/fr';
-import { eventually, PAGE, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from '../relay/helpers';
+import { ACME, ALICE, eventually, PAGE, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from '../relay/helpers';
 
 describe('widget language (config, overrides, config frames, Slack header)', () => {
   let widget: SetUp;
@@ -129,6 +129,21 @@ describe('widget language (config, overrides, config frames, Slack header)', () 
           const header = JSON.stringify(server.slack.state.message(widget.channel, threadTs)?.blocks ?? []);
           expect(header).to.include('German (Germany)');
           if (meta === 'full') expect(header).to.include('*Language*');
+        });
+        if (meta !== 'full') return;
+        // And in the thread's Visitor info.
+        const threadTs = (await server.models.Conversation.findOne({ ceId: widget.ceId }))?.threadTs ?? '';
+        await server.slack.sendBlockAction({
+          teamId: ACME,
+          userId: ALICE,
+          actionId: 'conversation_visitor_info',
+          message: { channelId: widget.channel, ts: threadTs },
+        });
+        await eventually(async () => {
+          const opened = server.slack.state.calls.find((c) => c.method === 'views.open' && c.ok);
+          expect(JSON.stringify(opened?.args ?? {}))
+            .to.include('*Language*')
+            .and.include('German (Germany)');
         });
       } finally {
         socket.close();
