@@ -115,6 +115,18 @@ describe('widget language (config, overrides, config frames, Slack header)', () 
     }
   });
 
+  it('welcomes a hello whose language list breaks the limits (dropped, English), rather than refusing the visitor', async () => {
+    const socket = await VisitorSocket.open(server);
+    try {
+      socket.send({ t: 'hello', widgetId: widget.uuid, lastSeq: 0, page: PAGE, languages: ['de', 'x'.repeat(80)] });
+      await socket.next('welcome');
+      await update({ agentLabel: 'Acme' }).expect(200);
+      expect((await socket.next('config')).config).to.include({ onlineTitle: en.onlineTitle, agentLabel: 'Acme' });
+    } finally {
+      socket.close();
+    }
+  });
+
   for (const meta of ['compact', 'full'] as const) {
     it(`shows the visitor's language in the Slack thread header (${meta})`, async () => {
       await update({ metaInfoInMainChannel: meta }).expect(200);

@@ -133,7 +133,7 @@ function createPanel(ctx: PanelContext): PanelHandle {
         lastSeq: state.lastSeq,
         conversationId: state.conversation?.id || undefined,
         page: pageInfo(s().collectVisitorMetaData !== false),
-        languages: [...(navigator.languages ?? [])].slice(0, 10),
+        languages: (navigator.languages ?? []).filter((tag) => tag.length <= 35).slice(0, 10),
         identity: identity && (identity.userId || identity.name || identity.email || identity.traits) ? identity : undefined,
         triggerUid: ctx.trigger()?.uid || undefined,
       };
