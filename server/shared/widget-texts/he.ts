@@ -33,7 +33,7 @@ export const texts: WidgetTexts = {
   defaultYesBtnLabel: 'כן',
   defaultNoBtnLabel: 'לא',
   privacyPolicyLinkText: 'מדיניות פרטיות',
-  defaultAcceptBtnLabel: 'מאשר/ת',
+  defaultAcceptBtnLabel: 'אישור',
   acceptanceText: 'אני מסכים/ה שהמידע האישי שלי יישמר וישמש למתן מענה לשאלות שלי.',
   agentLabel: 'תמיכה',
   ui: {
