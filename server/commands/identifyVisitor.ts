@@ -45,6 +45,8 @@ type IdentifyInput = {
   /** Kept only when the widget collects visitor metadata. */
   userAgent: string;
   country: string;
+  /** The browser's preferred language (a BCP 47 tag, or ''), kept like the user agent. */
+  language: string;
 };
 
 async function identify(
@@ -62,6 +64,7 @@ async function identify(
   const visit: Record<string, unknown> = { currentPage: input.page.url, pageTitle: input.page.title, lastSeenAt: new Date() };
   if (ce.collectVisitorMetaData) {
     visit.userAgent = input.userAgent;
+    if (input.language) visit.language = input.language;
     if (input.country) visit['location.country'] = input.country;
   }
 
@@ -133,7 +136,7 @@ async function addDevice(
 
 async function createVisitor(
   models: Models,
-  input: { ce: ChatEndpointDocument; page: Hello['page']; userAgent: string; country: string },
+  input: { ce: ChatEndpointDocument; page: Hello['page']; userAgent: string; country: string; language: string },
   identity: Identity | undefined,
   verified: { verifiedUserId?: string; verifiedEmail?: string },
 ): Promise<{ visitor: VisitorDocument; token: string }> {
@@ -149,6 +152,7 @@ async function createVisitor(
     currentPage: input.page.url,
     pageTitle: input.page.title,
     userAgent: ce.collectVisitorMetaData ? input.userAgent : '',
+    language: ce.collectVisitorMetaData ? input.language : '',
     identUserId: identity?.userId ?? '',
     identTraits: identity?.traits ?? {},
     ...verified,

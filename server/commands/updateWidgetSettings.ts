@@ -26,9 +26,11 @@ import {
   MAX_CONCURRENT_LIMIT,
   NO_ANSWER_AFTER_SECS,
   RESPONSE_REMINDER_FREQS,
+  settingLabel,
   settingMessage,
   TEAM_AVATAR_NEEDED,
   TITLE_FIELDS,
+  TITLE_MAX_CHARS,
   titleProblem,
   URL_FIELDS,
   usesTeamAvatar,
@@ -36,6 +38,15 @@ import {
 } from '../shared/settings';
 import { readTriggerJson, TriggerJsonSchema } from '../shared/triggers';
 import type { ChatEndpointSettings, ChatEndpointWithStats } from '../shared/types';
+import {
+  isOwnerTextKey,
+  isWidgetLocale,
+  LOCALE_NAMES,
+  OVERRIDE_MAX_CHARS,
+  type TextOverrides,
+  WIDGET_LOCALES,
+  type WidgetLocale,
+} from '../shared/widget-texts';
 import { parse } from '../validation';
 import { recomputeDueTimes } from './conversationDueTimes';
 import { requirePlanFeature } from './planFeature';
@@ -121,6 +132,50 @@ function fieldSchema(name: string, value: unknown): z.ZodType {
 const settingsShape: Record<string, z.ZodType> = {};
 for (const [name, value] of Object.entries(CHAT_ENDPOINT_DEFAULTS)) settingsShape[name] = fieldSchema(name, value).optional();
 
+/**
+ * The owner's texts per language: `{ de: { onlineTitle: 'Fragen?' } }`, only the built-in languages and the
+ * overridable texts, each at most OVERRIDE_MAX_CHARS (the titles: TITLE_MAX_CHARS). A blank text is no override:
+ * it is dropped, and so is a language left with none.
+ */
+export const TextOverridesSchema = z
+  .record(
+    z.string(),
+    z.record(z.string(), z.string('Texts per language: each text must be text.').trim()),
+    'Texts per language must be an object of languages.',
+  )
+  .superRefine((value, ctx) => {
+    for (const [locale, texts] of Object.entries(value)) {
+      const language = isWidgetLocale(locale) ? LOCALE_NAMES[locale] : '';
+      if (!language) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [locale],
+          message: `Texts per language: ${locale.slice(0, 20)} is not a widget language (${WIDGET_LOCALES.join(', ')}).`,
+        });
+        continue;
+      }
+      for (const [key, text] of Object.entries(texts)) {
+        const limit = TITLE_SETTINGS.has(key) ? TITLE_MAX_CHARS : OVERRIDE_MAX_CHARS;
+        if (!isOwnerTextKey(key))
+          ctx.addIssue({ code: 'custom', path: [locale, key], message: `${language}: ${key.slice(0, 60)} is not a widget text.` });
+        else if (text.length > limit)
+          ctx.addIssue({
+            code: 'custom',
+            path: [locale, key],
+            message: `${language}: ${settingLabel(key)}: Use at most ${limit} characters.`,
+          });
+      }
+    }
+  })
+  .transform((value) => {
+    const out: TextOverrides = {};
+    for (const [locale, texts] of Object.entries(value)) {
+      const kept = Object.fromEntries(Object.entries(texts).filter(([, text]) => text !== ''));
+      if (Object.keys(kept).length > 0) out[locale as WidgetLocale] = kept;
+    }
+    return out;
+  });
+
 const HHMM = z.number(HOURS_STEP_MESSAGE).int(HOURS_STEP_MESSAGE).refine(isTimeChoice, HOURS_STEP_MESSAGE);
 
 /**
@@ -150,6 +205,7 @@ export const WidgetSettingsSchema = z
   .object({
     ...settingsShape,
     off: z.boolean().optional(),
+    textOverrides: TextOverridesSchema.optional(),
     operatingHours: z.preprocess(withoutEmptyPairs, z.array(OperatingHourSchema).max(100, 'At most 100 operating hour pairs')).optional(),
   })
   .superRefine((body, ctx) => {
@@ -284,7 +340,8 @@ export async function updateWidgetSettings(deps: SettingsDeps, ce: ChatEndpointD
   if (dueTimesMove) await recomputeDueTimes(deps.models, ce);
   deps.pubsub.publish(`widget:${ce._id.toHexString()}`, {
     t: 'config',
-    config: { ...publicSettings(ce), hideWhenOffline: ce.hideWhenOffline },
+    // Each socket gets it in its visitor's language (the gateway localizes it with the overrides, then drops them).
+    config: { ...publicSettings(ce), hideWhenOffline: ce.hideWhenOffline, textOverrides: ce.textOverrides ?? {} },
   });
   const online = await deps.presence.recheck(ce._id.toHexString());
   // Stored by recheck; the copy answered carries it too, so the console shows what visitors get now.

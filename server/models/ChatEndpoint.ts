@@ -48,7 +48,7 @@ export type ChatEndpointDocument = HydratedDocument<ChatEndpoint>;
 export const DEFAULT_TRIGGER_JSON = JSON.stringify({ minDelay: 60, matchType: 'contains', triggers: [] });
 
 /** What a new widget starts with: the texts and choices a site owner would pick if they did not care. */
-export const CHAT_ENDPOINT_DEFAULTS: Omit<ChatEndpointSettings, 'operatingHours'> = {
+export const CHAT_ENDPOINT_DEFAULTS: Omit<ChatEndpointSettings, 'operatingHours' | 'textOverrides'> = {
   tz: 'UTC',
   manualMode: false,
   hideWhenOffline: false,
@@ -198,6 +198,8 @@ export const ChatEndpointSchema = new Schema<ChatEndpoint>(
     scheduleOpen: { type: Boolean, default: null },
     identitySecret: { type: String, default: '' },
     identitySecretCreatedAt: { type: Date, default: null },
+    // Per language, per text (shared/widget-texts): checked by the settings schema before it is stored.
+    textOverrides: { type: Schema.Types.Mixed, default: () => ({}) },
     ...settingsPaths(),
   },
   { timestamps: true },

@@ -16,6 +16,8 @@ export interface Visitor {
   currentPage: string;
   pageTitle: string;
   userAgent: string;
+  /** The browser's preferred language (BCP 47, e.g. de-DE), kept when collectVisitorMetaData is on. */
+  language: string;
   identUserId: string;
   identTraits: Record<string, string | number | boolean | null>;
   /**
@@ -50,6 +52,7 @@ export const VisitorSchema = new Schema<Visitor>(
     currentPage: { type: String, default: '' },
     pageTitle: { type: String, default: '' },
     userAgent: { type: String, default: '' },
+    language: { type: String, default: '' },
     identUserId: { type: String, default: '' },
     identTraits: { type: Schema.Types.Mixed, default: () => ({}) },
     verifiedUserId: { type: String, default: '' },

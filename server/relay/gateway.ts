@@ -31,8 +31,10 @@ import {
 } from '../commands/visitorFrames';
 import { entryFrame, frameSeq, type StoredMessage, serialised } from '../conversations/history';
 import type { OpenConversation } from '../conversations/record';
+import { browserLanguages, localizeSettings, pickWidgetLocale } from '../conversations/widgetLanguage';
 import type { ConversationDocument } from '../models/Conversation';
 import { type ClientFrame, ClientFrameSchema, type ServerFrame, WIDGET_LIMITS, type WidgetErrorCode } from '../shared/widget-protocol';
+import { DEFAULT_WIDGET_LOCALE, type TextOverrides, type WidgetLocale } from '../shared/widget-texts';
 import type { RelayContext } from './context';
 import { clientIp, countryAllowed, countryOf } from './visitorIp';
 import { widgetErrorOf } from './widgetErrors';
@@ -79,6 +81,8 @@ type Session = {
   visitorId?: Types.ObjectId;
   pageUrl: string;
   triggerUid: string;
+  /** The widget's language for this visitor (from hello's languages): config frames are localized to it. */
+  locale: WidgetLocale;
   /**
    * The visitor's open conversation as this socket last wrote to it (undefined: not looked up yet). Forgotten when
    * an `ended` frame passes; a stale one costs nothing wrong: the write finds it ended and looks again.
@@ -167,6 +171,7 @@ export class Gateway {
       ready: false,
       pageUrl: '',
       triggerUid: '',
+      locale: DEFAULT_WIDGET_LOCALE,
       conversationId: '',
       sentSeq: 0,
       held: null,
@@ -429,12 +434,14 @@ export class Gateway {
       page: frame.page,
       userAgent: session.userAgent,
       country,
+      language: browserLanguages(frame.languages ?? [])[0] ?? '',
     });
     if (!this.sessions.has(session)) return;
     session.ceId = ce._id;
     session.visitorId = visitor._id;
     session.pageUrl = frame.page.url;
     session.triggerUid = frame.triggerUid ?? '';
+    session.locale = pickWidgetLocale(frame.languages ?? []);
     session.ready = true;
 
     const online = await this.ctx.presence.isOnline(ce).catch(() => false);
@@ -443,7 +450,9 @@ export class Gateway {
     // skipped or sent twice.
     session.held = [];
     session.unsubscribe.push(
-      this.ctx.pubsub.subscribe(`widget:${String(ce._id)}`, (f) => this.send(session, f)),
+      this.ctx.pubsub.subscribe(`widget:${String(ce._id)}`, (f) =>
+        this.send(session, f.t === 'config' ? localizedConfig(f, session.locale) : f),
+      ),
       this.ctx.pubsub.subscribe(`visitor:${String(visitor._id)}`, (f, meta) => {
         if (meta.except !== session.id) this.deliver(session, f, meta.conversationId ?? '');
       }),
@@ -503,4 +512,10 @@ export class Gateway {
     session.sentSeq = 0;
     this.send(session, { t: 'conversation', id: conversationId });
   }
+}
+
+/** A settings change as one visitor reads it: the texts in their language, the owner's per-language overrides left out. */
+function localizedConfig(frame: Extract<ServerFrame, { t: 'config' }>, locale: WidgetLocale): ServerFrame {
+  const { textOverrides, ...config } = frame.config;
+  return { t: 'config', config: localizeSettings(config, textOverrides as TextOverrides | undefined, locale) };
 }

@@ -3,7 +3,9 @@
  * as-is (Id, Uuid, RoomName, ActiveTOSPP ...). Ids are 24-character hexadecimal strings whose
  * string order is their creation order, so "the lowest Id" is the first created.
  */
+
 import type { PlanDuration, PlanFeature } from './constants';
+import type { TextOverrides } from './widget-texts';
 
 export type PlanView = {
   label: string;
@@ -218,6 +220,8 @@ export type ChatEndpointSettings = {
   sendOpHourChangeMessages: boolean;
   /** JSON text of { minDelay, matchType, triggers }. */
   triggerJson: string;
+  /** The owner's texts per language (Appearance's language selector); see shared/widget-texts. */
+  textOverrides: TextOverrides;
 };
 
 /** A chat endpoint (widget) as the API presents it. */

@@ -4,6 +4,7 @@
  * tokens, operator e-mails, webhook URLs, billing) can leave, because the presenter copies only these keys.
  */
 import type { ChatEndpointSettings } from './types';
+import type { UiTexts, WidgetLocale } from './widget-texts';
 
 export const VISITOR_SETTING_KEYS = [
   'titleColor',
@@ -88,5 +89,10 @@ export type PublicWidgetConfig = {
    */
   poweredBy: string | null;
   wsUrl: string;
+  /** The language picked from the visitor's browser languages; `settings` has its texts in it. */
+  locale: WidgetLocale;
+  dir: 'ltr' | 'rtl';
+  /** The widget's own texts (buttons, labels, errors) in that language: the only language loaded. */
+  texts: UiTexts;
   settings: PublicWidgetSettings;
 };

@@ -58,6 +58,12 @@ export const ClientFrameSchema = z.discriminatedUnion('t', [
     identity: IdentitySchema.optional(),
     /** Set when a proactive trigger opened the conversation. */
     triggerUid: z.string().max(64).optional(),
+    /**
+     * The browser's languages (navigator.languages), most preferred first: the widget's texts follow them, and
+     * the first is the visitor's language shown to operators. Tags that are not BCP 47 are ignored, and a list
+     * that breaks the limits is dropped (the widget then speaks English) rather than refusing the hello.
+     */
+    languages: z.array(z.string().max(35)).max(10).optional().catch(undefined),
   }),
   z.object({ t: z.literal('msg'), clientId, text: messageText }),
   z.object({ t: z.literal('typing'), on: z.boolean() }),

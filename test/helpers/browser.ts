@@ -57,7 +57,7 @@ export type BrowserFixture = {
   readonly page: Page;
   readonly context: BrowserContext;
   /** Opens another isolated context, closed after the test (e.g. a second user). */
-  newPage(options?: { viewport?: { width: number; height: number } }): Promise<Page>;
+  newPage(options?: { viewport?: { width: number; height: number }; locale?: string }): Promise<Page>;
 };
 
 /**
@@ -115,7 +115,8 @@ export function useBrowser(options: { viewport?: { width: number; height: number
     },
     async newPage(pageOptions = {}) {
       if (!session) throw new Error('the browser did not start');
-      const extra = await session.browser.newContext({ viewport: pageOptions.viewport ?? viewport });
+      // `locale` sets the browser's language (navigator.languages and Accept-Language), as a visitor's would be.
+      const extra = await session.browser.newContext({ viewport: pageOptions.viewport ?? viewport, locale: pageOptions.locale });
       extra.setDefaultTimeout(ACTION_TIMEOUT_MS);
       extraContexts.push(extra);
       return extra.newPage();

@@ -125,7 +125,7 @@ function start(): void {
     launcher.className = `launcher ${v.mode}${v.left ? ' left' : ''}`;
     launcher.hidden = v.launcherHidden;
     launcher.setAttribute('aria-expanded', String(ls.expanded));
-    launcher.setAttribute('aria-label', ls.expanded ? 'Close chat' : v.title);
+    launcher.setAttribute('aria-label', ls.expanded ? (config?.texts.closeChat ?? '') : v.title);
     launcher.innerHTML = v.mode === 'button' ? (ls.expanded ? CLOSE_ICON : CHAT_ICON) : `${CHAT_ICON}<span class="label"></span>`;
     const label = launcher.querySelector('.label');
     if (label) label.textContent = v.title;
@@ -305,7 +305,7 @@ function start(): void {
           const close = document.createElement('button');
           close.className = 'x';
           close.type = 'button';
-          close.setAttribute('aria-label', 'Dismiss');
+          close.setAttribute('aria-label', config?.texts.dismiss ?? '');
           close.textContent = '×';
           const card = document.createElement('div');
           card.className = `peek${settings().widgetAlignment === 'bottomLeft' ? ' left' : ''}`;
@@ -331,11 +331,17 @@ function start(): void {
     }
   };
 
-  fetch(`${base}/widget/api/${encodeURIComponent(widgetId)}/config`, { credentials: 'omit' })
+  // The browser's languages pick the widget's: the server matches them to its translations and answers only that one.
+  fetch(`${base}/widget/api/${encodeURIComponent(widgetId)}/config?lang=${encodeURIComponent(String(navigator.languages))}`, {
+    credentials: 'omit',
+  })
     .then((res) => (res.ok ? (res.json() as Promise<PublicConfig>) : Promise.reject(new Error(`config answered ${res.status}`))))
     .then(
       guard((loaded: PublicConfig) => {
         config = loaded;
+        // Arabic and Hebrew read right to left: the launcher's label and the whole panel follow the host's direction.
+        host.setAttribute('dir', loaded.dir);
+        host.setAttribute('lang', loaded.locale);
         ls.online = loaded.online;
         ls.hideWhenOffline = !!loaded.hideWhenOffline;
         ls.usable = loaded.allowed !== false && !blacklisted(loaded.settings?.blacklistedUrls, location.href);

@@ -9,7 +9,8 @@ export function presentChatEndpoint(ce: ChatEndpointDocument): ChatEndpointView 
   const settings = {} as Record<string, unknown>;
   for (const key of SETTINGS_KEYS) settings[key] = ce.get(key) ?? CHAT_ENDPOINT_DEFAULTS[key];
   return {
-    ...(settings as Omit<ChatEndpointSettings, 'operatingHours'>),
+    ...(settings as Omit<ChatEndpointSettings, 'operatingHours' | 'textOverrides'>),
+    textOverrides: ce.textOverrides ?? {},
     operatingHours: ce.operatingHours.map((h) => ({ weekday: h.weekday, ceId: Id, start: h.start, end: h.end })),
     Id,
     Uuid: ce.Uuid,

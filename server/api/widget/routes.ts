@@ -10,6 +10,7 @@ import { planHasFeature } from '../../commands/planFeature';
 import { sendOfflineMessage } from '../../commands/sendOfflineMessage';
 import { uploadVisitorFile } from '../../commands/uploadVisitorFile';
 import { findVisitorByToken } from '../../conversations/visitors';
+import { browserLanguages, localizeSettings, pickWidgetLocale, widgetLanguage } from '../../conversations/widgetLanguage';
 import { AuthorizationError, NotFoundError } from '../../errors';
 import { type Validated, validate } from '../../http/validate';
 import type { Relay } from '../../relay';
@@ -61,11 +62,15 @@ export function widgetApiRouter(relay: Relay): Router {
     // Revalidated on every page load (an ETag makes that cheap): a widget turned off, or back on, must not
     // keep its old launcher text for another half minute.
     res.setHeader('Cache-Control', 'no-cache');
+    res.setHeader('Vary', 'Accept-Language');
     const uuid = req.params.uuid;
     const ce = uuid.length <= 64 ? await models.ChatEndpoint.findOne({ Uuid: uuid }) : null;
     if (!ce) throw unknownWidget();
     const country = ce.collectVisitorMetaData ? countryOf(clientIp(req, config.trustProxy)) : '';
     const online = await relay.presence.isOnline(ce).catch(() => false);
+    // The widget sends its browser's languages (navigator.languages); without them, the request's Accept-Language.
+    const sent = typeof req.query.lang === 'string' ? browserLanguages(req.query.lang.slice(0, 400).split(',')) : [];
+    const locale = pickWidgetLocale(sent.length > 0 ? sent : req.acceptsLanguages());
     const answer: PublicWidgetConfig = {
       widgetId: ce.Uuid,
       allowed: countryAllowed(ce, country),
@@ -73,7 +78,8 @@ export function widgetApiRouter(relay: Relay): Router {
       hideWhenOffline: ce.hideWhenOffline,
       poweredBy: (await planHasFeature(models, ce.accountId, 'whiteLabel')) ? null : poweredByUrl(config.publicUrl, ce.Uuid),
       wsUrl,
-      settings: publicSettings(ce),
+      ...widgetLanguage(locale),
+      settings: localizeSettings(publicSettings(ce), ce.textOverrides, locale),
     };
     res.json(answer);
   });

@@ -4,6 +4,7 @@
  */
 import type { types } from '@slack/bolt';
 import { visitorLabel } from '../../conversations/visitors';
+import { languageName } from '../../conversations/widgetLanguage';
 import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
 import type { ConversationDocument } from '../../models/Conversation';
 import type { VisitorDocument } from '../../models/Visitor';
@@ -207,6 +208,7 @@ export function visitorInfoModal(c: ConversationDocument, visitor: VisitorDocume
     ['Page', c.pageUrl || v?.currentPage || '—'],
     ['Location', location || '—'],
     ['Browser', (v && browserOf(v.userAgent)) || '—'],
+    ['Language', (v?.language && languageName(v.language)) || '—'],
     ['First seen', v ? v.createdAt.toISOString().replace('T', ' ').slice(0, 16) + ' UTC' : '—'],
     ['User id', v?.verifiedUserId ? `${v.verifiedUserId} (verified)` : v?.identUserId || '—'],
   ];

@@ -6,6 +6,7 @@
 
 import type { ThreadPost } from '../../commands/threadPosts';
 import { visitorLabel } from '../../conversations/visitors';
+import { languageName } from '../../conversations/widgetLanguage';
 import type { ChatEndpoint } from '../../models/ChatEndpoint';
 import type { Conversation } from '../../models/Conversation';
 import type { Visitor } from '../../models/Visitor';
@@ -85,6 +86,7 @@ export function headerMessage(input: {
   const blocks: Block[] = [{ type: 'section', text: { type: 'mrkdwn', text: `*#${c.number} · ${escapeMrkdwn(name)}*${verified}` } }];
   const location = [v.location.city, v.location.country].filter(Boolean).join(', ');
   const page = c.pageUrl || v.currentPage;
+  const language = v.language ? languageName(v.language) : '';
   if (mode === 'full') {
     const fields = [
       ['Name', v.name || '—', v.name ? verified : ''],
@@ -92,10 +94,11 @@ export function headerMessage(input: {
       ['Page', page || '—', ''],
       ['Location', location || '—', ''],
       ['Browser', browserOf(v.userAgent) || '—', ''],
+      ['Language', language || '—', ''],
     ].map(([label, value, mark]) => ({ type: 'mrkdwn', text: `*${label}*\n${escapeMrkdwn(value ?? '')}${mark ?? ''}` }));
     blocks.push({ type: 'section', fields });
   } else if (mode === 'compact') {
-    const bits = [v.email, page, location, browserOf(v.userAgent)].filter(Boolean).map(escapeMrkdwn);
+    const bits = [v.email, page, location, browserOf(v.userAgent), language].filter(Boolean).map(escapeMrkdwn);
     if (emailMark && bits[0]) bits[0] += emailMark;
     if (bits.length > 0) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: bits.join(' · ') }] });
   }

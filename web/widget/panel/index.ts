@@ -32,13 +32,14 @@ import {
   type Screen,
   screenFor,
 } from './reducer';
+import { rtlCss } from './rtl';
 import { chatScreen } from './screens/chat';
 import { confirmEndOverlay, endedCard } from './screens/chatEnd';
 import { consentForm, detailsForm, emailCard } from './screens/info';
 import { offlineForm } from './screens/offline';
 import { questionCard } from './screens/question';
 import { screenshotCard } from './screens/screenshot';
-import { errorText } from './text';
+import { Language } from './text';
 
 /** File name of the content-hashed screenshot script, set by scripts/build.ts. */
 declare const __PARLEY_SCREENSHOT__: string;
@@ -60,9 +61,17 @@ function pageInfo(withMeta: boolean) {
     : { url: (location.origin + location.pathname).slice(0, URL_CHARS), title: '', referrer: '' };
 }
 
+/** A placeholder that tells to press Enter (in any of the built-in languages' words for it), said for a phone. */
+function phonePlaceholder(placeholder: string, instead: string): string {
+  const english = placeholder.replace(/,? and press Enter/i, '');
+  return /\bEnter\b|Entrée|\bInvio\b/.test(english) ? instead : english;
+}
+
 function createPanel(ctx: PanelContext): PanelHandle {
   const { widgetId, base } = ctx;
   const s = () => ctx.settings();
+  const lang = new Language(ctx.config.texts, ctx.config.locale, navigator.languages ?? []);
+  const t = lang.texts;
   let state: PanelState = initialState(readState(widgetId), ctx.config.online, ctx.style === 'inline', ctx.identity()?.email);
   let screen: Screen | undefined;
   let noAnswerTimer: ReturnType<typeof setTimeout> | undefined;
@@ -71,6 +80,7 @@ function createPanel(ctx: PanelContext): PanelHandle {
   const onFrame = (frame: ServerFrame): void => apply(reduceFrame(state, frame));
 
   ctx.root.appendChild(h('style', {}, panelCss));
+  ctx.root.appendChild(h('style', {}, rtlCss));
 
   // Header
   const heading = h('h2', { id: 'parley-title' });
@@ -78,9 +88,9 @@ function createPanel(ctx: PanelContext): PanelHandle {
   const statusText = h('span');
   const teamAvatar = h('img', { class: 'team', alt: '' });
   const menu = h('div', { class: 'menu', role: 'menu', hidden: true });
-  const menuButton = iconButton(MENU_ICON, 'Chat options', () => toggleMenu());
+  const menuButton = iconButton(MENU_ICON, t.chatOptions, () => toggleMenu());
   menuButton.setAttribute('aria-haspopup', 'menu');
-  const closeButton = iconButton(CLOSE_ICON, 'Minimise chat', () => ctx.collapse());
+  const closeButton = iconButton(CLOSE_ICON, t.minimise, () => ctx.collapse());
   const head = h(
     'header',
     { class: 'head' },
@@ -95,6 +105,8 @@ function createPanel(ctx: PanelContext): PanelHandle {
   const foot = h('div', { class: 'foot' });
   const panel = h('section', { class: 'panel', 'aria-labelledby': 'parley-title' }, head, menu, banner, body, foot);
   if (ctx.style !== 'inline') panel.setAttribute('role', 'dialog');
+  panel.setAttribute('dir', ctx.config.dir);
+  panel.setAttribute('lang', ctx.config.locale);
   // Inline, the chat is part of the page: there is nothing to minimise it to.
   closeButton.hidden = ctx.style === 'inline';
   panel.addEventListener('keydown', (event) => {
@@ -108,6 +120,7 @@ function createPanel(ctx: PanelContext): PanelHandle {
 
   const chat = chatScreen({
     settings: s,
+    lang,
     base,
     token: () => state.stored.token,
     send: (text) => dispatch({ a: 'send', text, clientId: newClientId() }),
@@ -126,12 +139,13 @@ function createPanel(ctx: PanelContext): PanelHandle {
         lastSeq: state.lastSeq,
         conversationId: state.conversation?.id || undefined,
         page: pageInfo(s().collectVisitorMetaData !== false),
+        languages: (navigator.languages ?? []).filter((tag) => tag.length <= 35).slice(0, 10),
         identity: identity && (identity.userId || identity.name || identity.email || identity.traits) ? identity : undefined,
         triggerUid: ctx.trigger()?.uid || undefined,
       };
     },
     status: (connected) => {
-      statusText.textContent = connected || !state.stored.token ? statusLabel() : 'Reconnecting…';
+      statusText.textContent = connected || !state.stored.token ? statusLabel() : t.reconnecting;
       chat.attach.disabled = !connected;
     },
     frame: onFrame,
@@ -139,7 +153,7 @@ function createPanel(ctx: PanelContext): PanelHandle {
 
   const title = () =>
     state.online || state.conversation?.status === 'open' ? s().onlineTitle || 'Chat with us' : s().offlineTitle || 'Contact us';
-  const statusLabel = () => (state.online ? `${s().agentLabel || 'Support'} · online` : 'We are away right now');
+  const statusLabel = () => (state.online ? lang.fill(t.online, { agent: s().agentLabel || '' }) : t.away);
 
   function showBanner(text: string | undefined): void {
     banner.hidden = !text;
@@ -170,14 +184,14 @@ function createPanel(ctx: PanelContext): PanelHandle {
     panel.style.setProperty('--fg', settings.titleFontColor || '#fff');
     heading.textContent = title();
     statusDot.className = state.online ? 'dot on' : 'dot';
-    statusText.textContent = conn.connected || !state.stored.token || !needsSocket(state) ? statusLabel() : 'Reconnecting…';
+    statusText.textContent = conn.connected || !state.stored.token || !needsSocket(state) ? statusLabel() : t.reconnecting;
     const team = settings.showTeamAvatarPreChat && settings.teamAvatarUrl;
     teamAvatar.hidden = !team;
     if (team) teamAvatar.src = team;
     const phone = matchMedia(MOBILE_QUERY).matches;
     // Phones have no Enter key to speak of: their keyboards send with the send button.
     const placeholder = settings.onlineMessagePlaceholder || 'Type your message…';
-    chat.input.placeholder = phone ? placeholder.replace(/,? and press Enter/i, '') : placeholder;
+    chat.input.placeholder = phone ? phonePlaceholder(placeholder, t.phonePlaceholder) : placeholder;
     chat.attach.hidden = settings.enableFileUploads === false;
     chat.attach.disabled = !conn.connected;
     chat.sendButton.hidden = settings.showSendBtnOnDesktop === false && !phone;
@@ -222,6 +236,8 @@ function createPanel(ctx: PanelContext): PanelHandle {
       case 'offline':
         return offlineForm({
           settings: s(),
+          texts: t,
+          error: (code, message) => lang.error(code, message),
           identity: ctx.identity(),
           post: (message) =>
             fetch(`${base}/widget/api/${encodeURIComponent(widgetId)}/offline`, {
@@ -235,7 +251,7 @@ function createPanel(ctx: PanelContext): PanelHandle {
       case 'consent':
         return consentForm(s(), () => dispatch({ a: 'accept' }));
       case 'info':
-        return detailsForm(s(), ctx.identity(), (details) => dispatch({ a: 'details', ...details }));
+        return detailsForm(s(), t, ctx.identity(), (details) => dispatch({ a: 'details', ...details }));
     }
   }
 
@@ -245,7 +261,7 @@ function createPanel(ctx: PanelContext): PanelHandle {
   }
 
   function askEmail(question: string): HTMLElement {
-    return emailCard(s(), question, (email) => dispatch({ a: 'email', email }));
+    return emailCard(s(), t, question, (email) => dispatch({ a: 'email', email }));
   }
 
   /** A short two-note chime for a reply the visitor may not be looking at (playSound). */
@@ -308,10 +324,10 @@ function createPanel(ctx: PanelContext): PanelHandle {
     const token = state.stored.token;
     if (!token) return;
     if (file.size > MAX_UPLOAD_BYTES) {
-      showBanner(`Files can be at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB.`);
+      showBanner(lang.fill(t.fileTooBig, { size: lang.size(MAX_UPLOAD_BYTES) }));
       return;
     }
-    const note = h('li', { class: 'system' }, `Uploading ${file.name}…`);
+    const note = h('li', { class: 'system' }, lang.fill(t.uploading, { name: file.name }));
     chat.append(note);
     const form = new FormData();
     for (const [name, value] of Object.entries(fields)) form.append(name, value);
@@ -325,10 +341,10 @@ function createPanel(ctx: PanelContext): PanelHandle {
       });
       if (!res.ok) {
         const answer = (await res.json().catch(() => ({}))) as { Message?: string; Error?: string };
-        showBanner(errorText(answer.Error ?? '', answer.Message));
+        showBanner(lang.error(answer.Error ?? '', answer.Message));
       }
     } catch {
-      showBanner('The file could not be uploaded. Please try again.');
+      showBanner(t.uploadFailed);
     } finally {
       note.remove();
     }
@@ -386,7 +402,7 @@ function createPanel(ctx: PanelContext): PanelHandle {
         if (effect.first) chat.autoResponse(effect.key, settings.autoResponseMessage || '');
         return;
       case 'fail':
-        chat.fail(effect.clientId, effect.reason);
+        chat.fail(effect.clientId, effect.reason === 'Too long' ? t.tooLong : t.notSent);
         return;
       case 'edit':
         chat.edit(effect.id, effect.text, effect.html);
@@ -401,13 +417,13 @@ function createPanel(ctx: PanelContext): PanelHandle {
         // Replayed after a reload too: the visitor sees the chat end as they left it, with its rating and transcript.
         if (settings.clearMessagesOnEnd) chat.clear(false);
         chat.place(
-          endedCard(settings, state.knownEmail, (frame) => dispatch({ a: 'queue', frame }), effect.rated),
+          endedCard(settings, t, state.knownEmail, (frame) => dispatch({ a: 'queue', frame }), effect.rated),
           effect.key,
         );
         chat.scrollDown();
         return;
       case 'askEmail':
-        chat.place(askEmail('Could you leave your e-mail so we can follow up?'), effect.key);
+        chat.place(askEmail(t.askEmail), effect.key);
         chat.scrollDown();
         return;
       case 'screenshot':
@@ -469,7 +485,7 @@ function createPanel(ctx: PanelContext): PanelHandle {
         console.warn('[parley]', effect.message);
         return;
       case 'banner':
-        showBanner(effect.code === undefined ? undefined : errorText(effect.code, effect.message));
+        showBanner(effect.code === undefined ? undefined : lang.error(effect.code, effect.message));
         return;
       case 'config':
         Object.assign(ctx.config.settings, effect.config);

@@ -1,5 +1,5 @@
 /** Message text for the visitor: plain text with links, or the server's formatted HTML rebuilt from an allow-list. */
-import type { WidgetErrorCode } from '../../../server/shared/widget-constants';
+import { fill, type UiTexts } from '../../../server/shared/widget-texts';
 import { h } from './dom';
 
 const ALLOWED = new Set(['A', 'B', 'STRONG', 'I', 'EM', 'CODE', 'PRE', 'BR', 'P', 'UL', 'OL', 'LI', 'BLOCKQUOTE', 'S', 'DEL']);
@@ -51,34 +51,54 @@ export function safeHtml(html: string): DocumentFragment {
   return out;
 }
 
-/** What the visitor reads for each error code of the protocol (the type makes this list complete). */
-export const ERROR_TEXT: Record<WidgetErrorCode, string> = {
-  bad_frame: 'Something went wrong sending that. Please try again.',
-  too_large: 'That message is too long to send. Please shorten it.',
-  rate_limited: 'You are sending messages very fast. Your message will go out in a moment.',
-  try_again: 'We could not save your message just now. It will be sent again in a moment.',
-  unknown_widget: 'This chat is not available any more.',
-  widget_offline: 'We are offline right now. Leave us a message instead.',
-  not_allowed_here: 'Chat is not available on this page.',
-  too_many_conversations: 'All our team members are busy right now. Please try again in a few minutes.',
-  info_required: 'Please tell us your name and e-mail first.',
-  privacy_not_accepted: 'Please accept the privacy notice to start chatting.',
-  conversation_ended: 'This chat has ended. Send a new message to start another one.',
-  uploads_disabled: 'File uploads are not available in this chat.',
-  // Never shown: the site's mistake, reported in the browser's console (the visitor chats on as a guest).
-  identity_unverified: 'You are chatting as a guest.',
-};
+/**
+ * The panel's language: the widget's own texts the server picked for the visitor's browser languages (only that
+ * language is loaded), and dates, times and sizes through Intl in the visitor's own variant of it (en-GB's
+ * 24-hour clock, not en-US's, when the texts are English).
+ */
+export class Language {
+  readonly time: Intl.DateTimeFormat;
+  private readonly locales: string[];
 
-export const errorText = (code: string, fallback?: string): string =>
-  (ERROR_TEXT as Record<string, string>)[code] ?? fallback ?? 'Something went wrong. Please try again.';
+  constructor(
+    readonly texts: UiTexts,
+    readonly locale: string,
+    browser: readonly string[],
+  ) {
+    const base = locale.split('-')[0];
+    this.locales = [...browser.filter((tag) => tag.split('-')[0]?.toLowerCase() === base), locale];
+    this.time = safeFormat(() => new Intl.DateTimeFormat(this.locales, { hour: 'numeric', minute: '2-digit' }));
+  }
 
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  /** The visitor's text for an error code of the protocol (the server's English message for a code it does not know). */
+  error(code: string, fallback?: string): string {
+    return (this.texts.errors as Record<string, string>)[code] ?? fallback ?? this.texts.genericError;
+  }
+
+  fill(text: string, values: Record<string, string>): string {
+    return fill(text, values);
+  }
+
+  size(bytes: number): string {
+    const [value, unit] =
+      bytes < 1024 ? [bytes, 'byte'] : bytes < 1024 * 1024 ? [Math.round(bytes / 1024), 'kilobyte'] : [bytes / 1024 / 1024, 'megabyte'];
+    try {
+      return new Intl.NumberFormat(this.locales, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: 1 }).format(value);
+    } catch {
+      return `${value} ${unit === 'byte' ? 'B' : unit === 'kilobyte' ? 'KB' : 'MB'}`;
+    }
+  }
+
+  timeOf(iso: string): string {
+    const date = new Date(iso);
+    return Number.isNaN(date.getTime()) ? '' : this.time.format(date);
+  }
 }
 
-export function timeOf(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '' : date.toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' });
+function safeFormat(make: () => Intl.DateTimeFormat): Intl.DateTimeFormat {
+  try {
+    return make();
+  } catch {
+    return new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
+  }
 }

@@ -7,6 +7,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ChatEndpointSettings } from '../../../../server/shared';
 import type { VISITOR_SETTING_KEYS } from '../../../../server/shared/widget-config';
+import type { UiTexts } from '../../../../server/shared/widget-texts';
 
 /** What the panel bundle hands over (web/widget/lib/types.ts PanelFactory), as far as the preview uses it. */
 type PanelHandle = { expand(): void; refresh(): void };
@@ -38,6 +39,8 @@ body{background-image:linear-gradient(#e2e5ee 1px,transparent 1px);background-si
 <body><div id="host" style="position:absolute;inset:0"></div></body></html>`;
 
 export type PreviewSettings = Pick<ChatEndpointSettings, (typeof VISITOR_SETTING_KEYS)[number]>;
+/** The language the preview speaks: its built-in texts, as the widget's config gives them to the panel. */
+export type PreviewLanguage = { locale: string; dir: 'ltr' | 'rtl'; texts: UiTexts };
 
 /**
  * `poweredBy`: the "Chat by Parley" link visitors see under the chat on plans without white label (null on plans
@@ -47,10 +50,13 @@ export function WidgetPreview({
   settings,
   widgetId,
   poweredBy,
+  language,
 }: {
   settings: PreviewSettings;
   widgetId: string;
   poweredBy: string | null;
+  /** Null while the language's texts load: the preview waits for them. */
+  language: PreviewLanguage | null;
 }) {
   const iframe = useRef<HTMLIFrameElement>(null);
   const current = useRef(settings);
@@ -59,11 +65,14 @@ export function WidgetPreview({
   const frameEl = useRef<HTMLElement | null>(null);
   const [online, setOnline] = useState(true);
   const [failed, setFailed] = useState(false);
+  const languageRef = useRef(language);
+  languageRef.current = language;
+  const locale = language?.locale;
 
   // (Re)mounts the panel: on first render and when switching between the online and offline screens.
   useEffect(() => {
     const el = iframe.current;
-    if (!el) return undefined;
+    if (!el || !locale) return undefined;
     let live = true;
     handle.current = null;
     const mount = async () => {
@@ -92,7 +101,16 @@ export function WidgetPreview({
           widgetId: `preview-${widgetId}`,
           style: 'standard',
           // A URL no WebSocket accepts (an empty one would resolve against the page and reach Parley).
-          config: { widgetId, allowed: true, online, hideWhenOffline: false, poweredBy, wsUrl: 'about:blank', settings: current.current },
+          config: {
+            widgetId,
+            allowed: true,
+            online,
+            hideWhenOffline: false,
+            poweredBy,
+            wsUrl: 'about:blank',
+            ...languageRef.current,
+            settings: current.current,
+          },
           settings: () => current.current,
           identity: noop,
           trigger: noop,
@@ -119,7 +137,7 @@ export function WidgetPreview({
       live = false;
       el.removeEventListener('load', onLoad);
     };
-  }, [online, widgetId, poweredBy]);
+  }, [online, widgetId, poweredBy, locale]);
 
   const shown = useRef('');
   useEffect(() => {

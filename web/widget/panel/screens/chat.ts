@@ -6,13 +6,15 @@ import { MESSAGE_CHARS } from '../../../../server/shared/widget-constants';
 import type { ChatMessage } from '../../../../server/shared/widget-protocol';
 import type { Trigger, VisitorSettings } from '../../lib/types';
 import { CLIP_ICON, clear, EMPTY_ICON, h, iconButton, SEND_ICON } from '../dom';
-import { formatSize, linkify, safeHtml, timeOf } from '../text';
+import { type Language, linkify, safeHtml } from '../text';
 
 const TYPING_IDLE_MS = 3000;
 const OPERATOR_TYPING_MS = 8000;
 
 export type ChatDeps = {
   settings(): VisitorSettings;
+  /** The visitor's language: the widget's own texts, times and sizes. */
+  lang: Language;
   /** Parley's origin, for file links. */
   base: string;
   /** The visitor token, added to file links so they open without a session. */
@@ -27,18 +29,19 @@ export type ChatDeps = {
 export type ChatScreen = ReturnType<typeof chatScreen>;
 
 export function chatScreen(deps: ChatDeps) {
-  const { settings: s } = deps;
-  const log = h('ol', { class: 'log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Messages' });
+  const { settings: s, lang } = deps;
+  const t = lang.texts;
+  const log = h('ol', { class: 'log', role: 'log', 'aria-live': 'polite', 'aria-label': t.messages });
   const empty = h('div', { class: 'empty' });
   empty.innerHTML = EMPTY_ICON;
-  empty.append(h('p', {}, 'Send us a message: we reply right here.'));
+  empty.append(h('p', {}, t.emptyChat));
   const greeting = h('div', { class: 'log' }, empty);
   const scroller = h('div', { class: 'scroll' }, greeting, log);
   const typing = h('div', { class: 'typing', hidden: true, 'aria-live': 'polite' });
-  const input = h('textarea', { rows: 1, 'aria-label': 'Message', maxlength: MESSAGE_CHARS });
+  const input = h('textarea', { rows: 1, 'aria-label': t.message, maxlength: MESSAGE_CHARS });
   const fileInput = h('input', { type: 'file', class: 'sr', tabindex: -1, 'aria-hidden': 'true' });
-  const attach = iconButton(CLIP_ICON, 'Attach a file', () => fileInput.click());
-  const sendButton = iconButton(SEND_ICON, 'Send', () => submit(), 'icon send');
+  const attach = iconButton(CLIP_ICON, t.attach, () => fileInput.click());
+  const sendButton = iconButton(SEND_ICON, t.send, () => submit(), 'icon send');
   const composer = h('form', { class: 'composer' }, attach, fileInput, input, sendButton);
   const el = h('div', { class: 'body' }, scroller, typing, composer);
   el.style.background = 'transparent';
@@ -131,7 +134,7 @@ export function chatScreen(deps: ChatDeps) {
         if (param && !url.searchParams.has('v')) url.search += (url.search ? '&' : '') + param;
         const a = h('a', { href: url.href, target: '_blank', rel: 'noopener noreferrer', download: f.name });
         if (f.mimetype.startsWith('image/')) a.append(h('img', { src: url.href, alt: f.name }));
-        else a.textContent = `📎 ${f.name} (${formatSize(f.size)})`;
+        else a.textContent = `📎 ${f.name} (${lang.size(f.size)})`;
         return a;
       }),
     );
@@ -154,7 +157,7 @@ export function chatScreen(deps: ChatDeps) {
           h('span', { class: 'sr' }, `${settings.browserSideAuthorLabel || 'You'}: `),
           bubbleOf(m),
           filesOf(m),
-          h('span', { class: 'meta' }, timeOf(m.at)),
+          h('span', { class: 'meta' }, lang.timeOf(m.at)),
         ),
       );
     }
@@ -172,7 +175,7 @@ export function chatScreen(deps: ChatDeps) {
         h('span', { class: 'author' }, name),
         bubbleOf(m),
         filesOf(m),
-        h('span', { class: 'meta' }, timeOf(m.at), m.edited && '· edited'),
+        h('span', { class: 'meta' }, lang.timeOf(m.at), m.edited && `· ${t.edited}`),
       ),
     );
   }
@@ -183,7 +186,7 @@ export function chatScreen(deps: ChatDeps) {
     if (!on) return;
     const settings = s();
     const who = author && settings.forwardSlackUserName !== false ? author : settings.agentLabel || 'Support';
-    clear(typing, h('span', {}, h('i'), h('i'), h('i')), `${who} is typing…`);
+    clear(typing, h('span', {}, h('i'), h('i'), h('i')), lang.fill(t.typing, { name: who }));
     operatorTypingTimer = setTimeout(() => (typing.hidden = true), OPERATOR_TYPING_MS);
   }
 
@@ -207,7 +210,7 @@ export function chatScreen(deps: ChatDeps) {
     /** A "Sending…" bubble (once per client id), and the auto response below a first message. */
     pending(clientId: string, text: string, autoAck: string): void {
       if (pendingEls.has(clientId)) return;
-      const meta = h('span', { class: 'meta' }, 'Sending…');
+      const meta = h('span', { class: 'meta' }, t.sending);
       const item = h('li', { class: 'msg visitor sending' }, h('div', { class: 'col' }, bubbleOf({ text }), meta));
       pendingEls.set(clientId, item);
       empty.hidden = true;
@@ -226,7 +229,7 @@ export function chatScreen(deps: ChatDeps) {
       pendingEls.delete(clientId);
       item.classList.remove('sending', 'failed');
       const meta = item.querySelector('.meta');
-      if (meta) meta.textContent = timeOf(new Date().toISOString());
+      if (meta) meta.textContent = lang.timeOf(new Date().toISOString());
       byId.set(id, item);
       place(item, key);
       // The acknowledgement of a first message stays right below it, wherever later messages land.
@@ -257,11 +260,11 @@ export function chatScreen(deps: ChatDeps) {
             type: 'button',
             onclick: () => {
               item.classList.replace('failed', 'sending');
-              clear(meta, 'Sending…');
+              clear(meta, t.sending);
               deps.retry(clientId);
             },
           },
-          'Retry',
+          t.retry,
         ),
       );
     },
@@ -272,7 +275,7 @@ export function chatScreen(deps: ChatDeps) {
       if (!bubble) return;
       clear(bubble, html ? safeHtml(html) : linkify(text));
       const meta = item?.querySelector('.meta');
-      if (meta && !meta.textContent?.includes('edited')) meta.append(' · edited');
+      if (meta && !meta.textContent?.includes(t.edited)) meta.append(` · ${t.edited}`);
     },
 
     remove(id: string): void {

@@ -1,6 +1,7 @@
 /** The end of a chat: the "are you sure" question, and the card after the end with rating and transcript. */
 import { FEEDBACK_CHARS } from '../../../../server/shared/widget-constants';
 import type { ClientFrame } from '../../../../server/shared/widget-protocol';
+import type { UiTexts } from '../../../../server/shared/widget-texts';
 import type { VisitorSettings } from '../../lib/types';
 import { clear, h, iconButton, THUMB_UP } from '../dom';
 
@@ -31,12 +32,13 @@ export function confirmEndOverlay(settings: VisitorSettings, onYes: () => void, 
 /** After the end: the end line, then rating (a thank-you once `rated`) and transcript as configured. */
 export function endedCard(
   settings: VisitorSettings,
+  texts: UiTexts,
   knownEmail: string | undefined,
   send: (frame: ClientFrame) => void,
   rated: boolean,
 ): HTMLElement {
   const card = h('li', { class: 'card' }, h('p', {}, h('b', {}, settings.conversationEndLabel || 'This chat has ended.')));
-  if (settings.showConversationRating !== false) card.append(rated ? thanks(settings) : ratingBox(settings, send));
+  if (settings.showConversationRating !== false) card.append(rated ? thanks(settings) : ratingBox(settings, texts, send));
   if (settings.showTranscriptSendOpt !== false) card.append(transcriptBox(settings, knownEmail, send));
   return card;
 }
@@ -45,7 +47,7 @@ const thanks = (settings: VisitorSettings) =>
   h('p', { role: 'status' }, settings.conversationRatingThankYou || 'Thanks for your feedback!');
 
 /** The rating is recorded on the click; the feedback text, optional, follows with Send. */
-function ratingBox(settings: VisitorSettings, send: (frame: ClientFrame) => void): HTMLElement {
+function ratingBox(settings: VisitorSettings, texts: UiTexts, send: (frame: ClientFrame) => void): HTMLElement {
   const rating = h('div', {}, h('p', {}, settings.conversationRatingLabel || 'How would you rate this chat?'));
   const pick = (value: 'up' | 'down') => {
     send({ t: 'rate', rating: value });
@@ -54,7 +56,7 @@ function ratingBox(settings: VisitorSettings, send: (frame: ClientFrame) => void
       rows: 3,
       placeholder: settings.conversationRatingPlaceholder || 'Tell us more (optional)',
       maxlength: FEEDBACK_CHARS,
-      'aria-label': 'Feedback',
+      'aria-label': texts.feedback,
     });
     clear(
       rating,
@@ -74,8 +76,8 @@ function ratingBox(settings: VisitorSettings, send: (frame: ClientFrame) => void
     );
     feedback.focus();
   };
-  const up = iconButton(THUMB_UP, 'Good', () => pick('up'), 'choice');
-  const down = iconButton(THUMB_UP, 'Bad', () => pick('down'), 'choice');
+  const up = iconButton(THUMB_UP, texts.good, () => pick('up'), 'choice');
+  const down = iconButton(THUMB_UP, texts.bad, () => pick('down'), 'choice');
   (down.firstElementChild as SVGElement).style.transform = 'rotate(180deg)';
   rating.append(h('div', { class: 'row' }, up, down));
   return rating;

@@ -3,6 +3,7 @@
  * e-mail card inside the chat (the operator asked for it, or nobody answered yet).
  */
 import { EMAIL_CHARS, NAME_CHARS } from '../../../../server/shared/widget-constants';
+import type { UiTexts } from '../../../../server/shared/widget-texts';
 import type { Identity, VisitorSettings } from '../../lib/types';
 import { clear, h, labelled } from '../dom';
 
@@ -46,6 +47,7 @@ export function emailField(value: string | undefined): HTMLInputElement {
 
 export function detailsForm(
   settings: VisitorSettings,
+  texts: UiTexts,
   identity: Identity | undefined,
   onSubmit: (details: { name: string; email: string }) => void,
 ): HTMLElement {
@@ -68,21 +70,21 @@ export function detailsForm(
       },
     },
     h('p', {}, settings.requireInfoGreeting || 'Please tell us who you are before we start.'),
-    labelled('Name', name),
-    labelled('Email', email),
+    labelled(texts.name, name),
+    labelled(texts.email, email),
     h('button', { class: 'btn', type: 'submit' }, settings.requireInfoSubmitBtn || 'Start chat'),
   );
 }
 
 /** A card in the chat asking for the visitor's e-mail; once given, it shows the address. */
-export function emailCard(settings: VisitorSettings, question: string, onEmail: (email: string) => void): HTMLElement {
+export function emailCard(settings: VisitorSettings, texts: UiTexts, question: string, onEmail: (email: string) => void): HTMLElement {
   const email = h('input', {
     class: 'field',
     type: 'email',
     required: true,
     autocomplete: 'email',
-    'aria-label': 'Email',
-    placeholder: 'you@example.com',
+    'aria-label': texts.email,
+    placeholder: texts.emailExample,
   });
   const card = h('li', { class: 'card' });
   const form = h(

@@ -1,19 +1,22 @@
 /** The offline form: a message that goes to e-mail, Slack and the webhook while nobody is online. */
 import { MESSAGE_CHARS, NAME_CHARS } from '../../../../server/shared/widget-constants';
+import type { UiTexts } from '../../../../server/shared/widget-texts';
 import type { Identity, VisitorSettings } from '../../lib/types';
 import { clear, h, labelled } from '../dom';
-import { errorText } from '../text';
 import { emailField } from './info';
 
 export type OfflineDeps = {
   settings: VisitorSettings;
+  texts: UiTexts;
+  /** The visitor's text for an error code the server answered (its English message for a code not known). */
+  error(code: string, message?: string): string;
   identity: Identity | undefined;
   /** POSTs the offline message; answers the server's response. */
   post(body: { name?: string; email: string; message: string }): Promise<Response>;
   sent(email: string): void;
 };
 
-export function offlineForm({ settings, identity, post, sent }: OfflineDeps): HTMLElement {
+export function offlineForm({ settings, texts, error: errorOf, identity, post, sent }: OfflineDeps): HTMLElement {
   const name = h('input', {
     class: 'field',
     name: 'name',
@@ -38,7 +41,7 @@ export function offlineForm({ settings, identity, post, sent }: OfflineDeps): HT
           .then(async (res) => {
             if (!res.ok) {
               const answer = (await res.json().catch(() => ({}))) as { Message?: string; Error?: string };
-              throw new Error(errorText(answer.Error ?? '', answer.Message));
+              throw new Error(errorOf(answer.Error ?? '', answer.Message));
             }
             clear(
               form,
@@ -53,8 +56,7 @@ export function offlineForm({ settings, identity, post, sent }: OfflineDeps): HT
           })
           .catch((err: unknown) => {
             submit.disabled = false;
-            error.textContent =
-              err instanceof Error && err.message !== 'Failed to fetch' ? err.message : 'The message could not be sent. Please try again.';
+            error.textContent = err instanceof Error && err.message !== 'Failed to fetch' ? err.message : texts.offlineFailed;
           });
       },
     },

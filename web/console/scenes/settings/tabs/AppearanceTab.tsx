@@ -10,14 +10,45 @@ import { Link } from 'react-router-dom';
 import type { ChatEndpointSettings, CollapsedMode } from '../../../../../server/shared';
 import { FOOTER_TEXT_CHARS, TITLE_MAX_CHARS, titleProblem, webAddressProblem } from '../../../../../server/shared/settings';
 import { VISITOR_SETTING_KEYS } from '../../../../../server/shared/widget-config';
+import {
+  directionOf,
+  isOwnerTextKey,
+  LOCALE_NAMES,
+  localizedOwnerTexts,
+  type OwnerTextKey,
+  type TextOverrides,
+  WIDGET_LOCALES,
+  type WidgetLocale,
+} from '../../../../../server/shared/widget-texts';
 import { useUser } from '../../../session/session';
 import { Check, canReadHistory, Input, type Key, Radios, Section, Select, useDraft, YesNo } from '../form';
 import { SaveButton, useSaveButton } from '../saveButton';
 import type { SettingsTabProps } from '../types';
 import { type PreviewSettings, WidgetPreview } from '../WidgetPreview';
+import { useWidgetTexts } from '../widgetTexts';
 
 /** Everything the preview shows, plus the one text it does not (the subject of the owner's e-mail). */
-const ALL_KEYS: readonly Key[] = [...new Set<Key>([...VISITOR_SETTING_KEYS, 'offlineEmailSubject'])];
+const ALL_KEYS: readonly Key[] = [...new Set<Key>([...VISITOR_SETTING_KEYS, 'offlineEmailSubject', 'textOverrides'])];
+
+/** The language selector's choices: the texts for everyone, then each built-in language by its own name. */
+function languageChoices(): { value: WidgetLocale | ''; label: string }[] {
+  let english: Intl.DisplayNames | null = null;
+  try {
+    english = new Intl.DisplayNames(['en'], { type: 'language' });
+  } catch {
+    english = null;
+  }
+  return [
+    { value: '', label: 'All languages' },
+    ...WIDGET_LOCALES.map((locale) => {
+      const inEnglish = english?.of(locale);
+      return {
+        value: locale,
+        label: inEnglish && inEnglish !== LOCALE_NAMES[locale] ? `${LOCALE_NAMES[locale]} (${inEnglish})` : LOCALE_NAMES[locale],
+      };
+    }),
+  ];
+}
 
 const COLLAPSED: readonly { value: CollapsedMode; label: string }[] = [
   { value: 'default', label: 'Default' },
@@ -28,6 +59,12 @@ const COLLAPSED: readonly { value: CollapsedMode; label: string }[] = [
 ];
 
 type TextKey = { [K in Key]: ChatEndpointSettings[K] extends string ? K : never }[Key];
+
+/** How many texts the owner wrote for the chosen language. */
+function ownTextsHint(count: number, language: string): string {
+  if (count === 0) return `No texts of your own for ${language} yet: every field shows what its visitors get now.`;
+  return `${count} ${count === 1 ? 'text' : 'texts'} of your own for ${language}; empty fields show what its visitors get now.`;
+}
 
 export const ACCEPTANCE_MESSAGE = 'Must be at least three characters for Acceptance text to be displayed.';
 
@@ -40,17 +77,49 @@ export default function AppearanceTab({ ce, save, setDirty }: SettingsTabProps) 
   const v = draft.values as ChatEndpointSettings;
   const [spot, setSpot] = useState<PrivacySpot>(null);
   const set = draft.set as <F extends Key>(field: F, value: ChatEndpointSettings[F]) => void;
-  const text = (field: TextKey, label: string, extra: { disabled?: boolean; multiline?: boolean; hint?: ReactNode } = {}) => (
-    <Input label={label} value={String(v[field])} onChange={(t) => set(field, t)} {...extra} />
-  );
+  // The language whose texts the fields edit: '' is every language (the settings themselves).
+  const [language, setLanguage] = useState<WidgetLocale | ''>('');
+  const stock = useWidgetTexts('en');
+  const shownLocale: WidgetLocale = language || 'en';
+  const builtIn = useWidgetTexts(shownLocale);
+  const overrides: TextOverrides = v.textOverrides ?? {};
+  const mine = language ? (overrides[language] ?? {}) : {};
+  const setOverride = (field: OwnerTextKey, value: string) => {
+    if (!language) return;
+    const texts = { ...(overrides[language] ?? {}) };
+    if (value === '') delete texts[field];
+    else texts[field] = value;
+    const next = { ...overrides };
+    if (Object.keys(texts).length > 0) next[language] = texts;
+    else delete next[language];
+    set('textOverrides', next);
+  };
+  /** What the chosen language's visitors see when its field is empty: the owner's changed text, else the translation. */
+  const fallback = (field: OwnerTextKey) => (stock && v[field] !== stock[field] ? v[field] : (builtIn?.[field] ?? ''));
+  const bound = (field: OwnerTextKey) =>
+    language
+      ? { value: mine[field] ?? '', placeholder: fallback(field), onChange: (t: string) => setOverride(field, t) }
+      : { value: String(v[field]), onChange: (t: string) => set(field, t) };
+  const text = (field: TextKey, label: string, extra: { disabled?: boolean; multiline?: boolean; hint?: ReactNode } = {}) =>
+    isOwnerTextKey(field) ? (
+      <Input label={label} {...bound(field)} {...extra} />
+    ) : (
+      <Input
+        label={label}
+        value={String(v[field])}
+        onChange={(t) => set(field, t)}
+        {...extra}
+        disabled={extra.disabled || language !== ''}
+        hint={language ? 'The same in every language.' : extra.hint}
+      />
+    );
   const title = (field: 'onlineTitle' | 'offlineTitle', error: string | null) => (
     <Input
       label="Title"
-      value={v[field]}
+      {...bound(field)}
       maxLength={TITLE_MAX_CHARS}
-      error={error}
+      error={language ? null : error}
       hint={`Up to ${TITLE_MAX_CHARS} characters, the most the widget's header shows.`}
-      onChange={(t) => set(field, t)}
     />
   );
   const endOff = !v.showConversationEnd;
@@ -68,10 +137,25 @@ export default function AppearanceTab({ ce, save, setDirty }: SettingsTabProps) 
   };
   const preview = {} as Record<string, unknown>;
   for (const k of VISITOR_SETTING_KEYS) preview[k] = v[k];
+  // The preview speaks the chosen language (English for all languages), with the texts its visitors would get.
+  if (stock && builtIn) Object.assign(preview, localizedOwnerTexts(v, overrides, shownLocale, builtIn, stock));
 
   return (
     <div className="appearance">
       <form className="appearance__form" onSubmit={submit} noValidate>
+        <Section
+          title="Language"
+          intro="Visitors see the widget in their browser's language. Pick a language to give its visitors your own wording: a field you leave empty there shows the grey text, your text for all languages where you changed it, otherwise Parley's translation."
+        >
+          <Select
+            id="appearance-language"
+            label="Texts for"
+            value={language}
+            options={languageChoices()}
+            hint={language ? ownTextsHint(Object.keys(mine).length, LOCALE_NAMES[language]) : undefined}
+            onChange={(l) => setLanguage(l)}
+          />
+        </Section>
         <Section title="Online mode">
           <div className="settings-grid">
             <ColorField label="Title colour" value={v.titleColor} onChange={(c) => set('titleColor', c)} />
@@ -194,9 +278,8 @@ export default function AppearanceTab({ ce, save, setDirty }: SettingsTabProps) 
               />
               <Input
                 label="Privacy policy link text"
-                value={v.privacyPolicyLinkText}
+                {...bound('privacyPolicyLinkText')}
                 disabled={!v.displayPrivacyPolicy}
-                onChange={(t) => set('privacyPolicyLinkText', t)}
                 onFocus={() => setSpot('link')}
                 onBlur={() => setSpot(null)}
               />
@@ -220,19 +303,17 @@ export default function AppearanceTab({ ce, save, setDirty }: SettingsTabProps) 
               />
               <Input
                 label="Accept button text"
-                value={v.defaultAcceptBtnLabel}
+                {...bound('defaultAcceptBtnLabel')}
                 disabled={!v.requireAcceptance}
-                onChange={(t) => set('defaultAcceptBtnLabel', t)}
                 onFocus={() => setSpot('accept')}
                 onBlur={() => setSpot(null)}
               />
               <Input
                 label="Acceptance text"
                 multiline
-                value={v.acceptanceText}
+                {...bound('acceptanceText')}
                 disabled={!v.requireAcceptance}
-                error={acceptanceError}
-                onChange={(t) => set('acceptanceText', t)}
+                error={language ? null : acceptanceError}
                 onFocus={() => setSpot('text')}
                 onBlur={() => setSpot(null)}
               />
@@ -283,7 +364,12 @@ export default function AppearanceTab({ ce, save, setDirty }: SettingsTabProps) 
           {draft.dirty && <span className="muted">{blocked ? 'Fix the fields marked above to save' : 'Unsaved changes'}</span>}
         </div>
       </form>
-      <WidgetPreview settings={preview as PreviewSettings} widgetId={ce.Uuid} poweredBy={whiteLabel ? null : '/pricing'} />
+      <WidgetPreview
+        settings={preview as PreviewSettings}
+        widgetId={ce.Uuid}
+        poweredBy={whiteLabel ? null : '/pricing'}
+        language={builtIn ? { locale: shownLocale, dir: directionOf(shownLocale), texts: builtIn.ui } : null}
+      />
     </div>
   );
 }
