@@ -36,7 +36,7 @@ import { readTriggerJson, TriggerJsonSchema } from '../shared/triggers';
 import type { ChatEndpointSettings, ChatEndpointWithStats } from '../shared/types';
 import { parse } from '../validation';
 import { recomputeDueTimes } from './conversationDueTimes';
-import { requirePlanFeature } from './planFeature';
+import { planHasFeature, requirePlanFeature } from './planFeature';
 
 const ENUMS: Record<string, readonly [string, ...string[]]> = {
   collapsedMode: ['chip', 'button', 'tab', 'hidden', 'default'],
@@ -272,7 +272,10 @@ export async function updateWidgetSettings(deps: SettingsDeps, ce: ChatEndpointD
   if (dueTimesMove) await recomputeDueTimes(deps.models, ce);
   deps.pubsub.publish(`widget:${ce._id.toHexString()}`, {
     t: 'config',
-    config: { ...publicSettings(ce), hideWhenOffline: ce.hideWhenOffline },
+    config: {
+      ...publicSettings(ce, { triggers: await planHasFeature(deps.models, ce.accountId, 'triggers') }),
+      hideWhenOffline: ce.hideWhenOffline,
+    },
   });
   const online = await deps.presence.recheck(ce._id.toHexString());
   // Stored by recheck; the copy answered carries it too, so the console shows what visitors get now.

@@ -101,8 +101,41 @@ export const PLAN_CATALOG: readonly CatalogPlan[] = TIERS.flatMap(({ monthlyPric
   },
 ]);
 
-/** The plan new accounts start their trial on. */
+/** The plan new accounts start their trial on: what they are billed for at its end unless they choose another. */
 export const TRIAL_PLAN_STRIPE_ID = planStripeId('basic', 'monthly');
+
+/** The top self-serve plan: a trialing account has its features and limits, whatever plan it chose, until the trial ends. */
+export const TRIAL_FEATURES_STRIPE_ID = planStripeId('business', 'monthly');
+
+/** What the settings and messages call each feature. */
+export const PLAN_FEATURE_NAMES: Record<PlanFeature, string> = {
+  reports: 'reports',
+  triggers: 'triggers',
+  savedReplies: 'saved replies',
+  bots: 'bots',
+  whiteLabel: 'white label',
+  phoneSupport: 'phone support',
+  questionGroups: 'question groups',
+};
+
+type Limits = Pick<PlanView, 'maxOperators' | 'maxChannels' | 'convosPerMonth' | PlanFeature>;
+
+/** A limit where 0 means unlimited: whether `to` allows less than `from`. */
+const lower = (from: number, to: number) => to !== 0 && (from === 0 || to < from);
+
+/**
+ * What going from plan `from` to plan `to` switches off, in words: the features `to` lacks, then the limits it
+ * lowers ('operators beyond 3 a month'). Empty when `to` has everything `from` has.
+ */
+export function switchedOffBetween(from: Limits, to: Limits): string[] {
+  const features = (Object.keys(PLAN_FEATURE_NAMES) as PlanFeature[]).filter((f) => from[f] && !to[f]).map((f) => PLAN_FEATURE_NAMES[f]);
+  const limits: string[] = [];
+  if (lower(from.maxOperators, to.maxOperators)) limits.push(`operators beyond ${to.maxOperators} a month`);
+  if (lower(from.maxChannels, to.maxChannels)) limits.push(`channels beyond ${to.maxChannels}`);
+  if (lower(from.convosPerMonth, to.convosPerMonth))
+    limits.push(`conversations beyond ${to.convosPerMonth.toLocaleString('en-US')} a month`);
+  return [...features, ...limits];
+}
 
 export function catalogPlan(stripeId: string): CatalogPlan | undefined {
   return PLAN_CATALOG.find((plan) => plan.stripeId === stripeId);

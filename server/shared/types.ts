@@ -58,7 +58,15 @@ export type AccountView = AccountRecord<string> & {
   state: AccountState;
   /** A card saved during the trial: when Stripe first charges it (the trial's end). null otherwise. */
   firstChargeAt: string | null;
+  /** The plan the account is billed for (or, in the trial, will be at its end). */
   plan: PlanView;
+  /**
+   * The plan whose features and limits apply now: during the trial the top self-serve plan (Business), whatever
+   * `plan` is; afterwards `plan`. Gates and limits follow this one.
+   */
+  effectivePlan: PlanView;
+  /** What the trial's end switched off on `plan` ('reports', 'operators beyond 3 a month' ...); settings are kept. */
+  switchedOff: string[];
   availablePlans: PlanView[];
   created_at: string;
   /** Empty for non-admin users. */

@@ -39,7 +39,7 @@ describe('console polish of issue 20 (browser)', function () {
     await acceptTerms(token);
     const ce = await server.models.ChatEndpoint.findById(ceId);
     if (!ce) throw new Error('widget gone');
-    if (plan) await server.models.Account.updateOne({ _id: ce.accountId }, { $set: { planStripeId: plan } });
+    if (plan) await server.models.Account.updateOne({ _id: ce.accountId }, { $set: { subscriptionStatus: 'active', planStripeId: plan } });
     await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
     return { ceId, uuid: ce.Uuid, token };
   }

@@ -22,6 +22,8 @@ const userWith = (account: Partial<AccountView>): Pick<CurrentUser, 'account' | 
     quota: { isOverquota: false, reason: '' },
     billingAddressLine1: '',
     plan: basic,
+    effectivePlan: basic,
+    switchedOff: [],
     ...account,
   } as AccountView,
 });

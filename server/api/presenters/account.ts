@@ -1,4 +1,4 @@
-import { accountState } from '../../billing/state';
+import { accountState, switchedOffSinceTrial } from '../../billing/state';
 import type { AccountDocument } from '../../models/Account';
 import type { Plan } from '../../models/Plan';
 import type { AccountView } from '../../shared/types';
@@ -66,6 +66,7 @@ const NO_BILLING_DETAILS: BillingDetails = {
 export function presentAccount(
   account: AccountDocument,
   plan: Plan,
+  effectivePlan: Plan,
   availablePlans: Plan[],
   viewerIsAdmin: boolean,
   keys: { apiKey: string; zapierApiKey: string },
@@ -75,6 +76,8 @@ export function presentAccount(
     state: accountState(account),
     firstChargeAt: account.subscriptionStatus === 'trialing' && account.paymentType !== 'none' ? iso(account.nextInvoiceAt) : null,
     plan: presentPlan(plan),
+    effectivePlan: presentPlan(effectivePlan),
+    switchedOff: switchedOffSinceTrial(account),
     availablePlans: availablePlans.map(presentPlan),
     paymentType: account.paymentType,
     trialEndAt: iso(account.trialEndAt),

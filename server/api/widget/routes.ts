@@ -6,6 +6,7 @@
  */
 import express, { type RequestHandler, Router } from 'express';
 import { isValidObjectId } from 'mongoose';
+import { planHasFeature } from '../../commands/planFeature';
 import { sendOfflineMessage } from '../../commands/sendOfflineMessage';
 import { uploadVisitorFile } from '../../commands/uploadVisitorFile';
 import { hashToken } from '../../conversations/visitors';
@@ -64,14 +65,17 @@ export function widgetApiRouter(relay: Relay): Router {
     const ce = uuid.length <= 64 ? await models.ChatEndpoint.findOne({ Uuid: uuid }) : null;
     if (!ce) throw unknownWidget();
     const country = ce.collectVisitorMetaData ? countryOf(clientIp(req, config.trustProxy)) : '';
-    const online = await relay.presence.isOnline(ce).catch(() => false);
+    const [online, triggers] = await Promise.all([
+      relay.presence.isOnline(ce).catch(() => false),
+      planHasFeature(models, ce.accountId, 'triggers'),
+    ]);
     const answer: PublicWidgetConfig = {
       widgetId: ce.Uuid,
       allowed: countryAllowed(ce, country),
       online,
       hideWhenOffline: ce.hideWhenOffline,
       wsUrl,
-      settings: publicSettings(ce),
+      settings: publicSettings(ce, { triggers }),
     };
     res.json(answer);
   });
