@@ -107,15 +107,15 @@ export const TRIAL_PLAN_STRIPE_ID = planStripeId('basic', 'monthly');
 /** The top self-serve plan: a trialing account has its features and limits, whatever plan it chose, until the trial ends. */
 export const TRIAL_FEATURES_STRIPE_ID = planStripeId('business', 'monthly');
 
-/** What the settings and messages call each feature. */
+/** What messages call each feature, in the order they list them. */
 export const PLAN_FEATURE_NAMES: Record<PlanFeature, string> = {
   reports: 'reports',
   triggers: 'triggers',
   savedReplies: 'saved replies',
   bots: 'bots',
+  questionGroups: 'question groups',
   whiteLabel: 'white label',
   phoneSupport: 'phone support',
-  questionGroups: 'question groups',
 };
 
 type Limits = Pick<PlanView, 'maxOperators' | 'maxChannels' | 'convosPerMonth' | PlanFeature>;

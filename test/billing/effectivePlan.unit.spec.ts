@@ -1,0 +1,47 @@
+import { expect } from 'chai';
+import { effectivePlanId, inTrial, switchedOffSinceTrial } from '../../server/billing/state';
+
+const NOW = new Date('2026-05-10T12:00:00Z');
+const DAY_MS = 86_400_000;
+const account = (fields: Partial<Parameters<typeof effectivePlanId>[0]> = {}) => ({
+  planStripeId: 'parley_basic_monthly',
+  paymentType: 'none',
+  trialEndAt: new Date(NOW.getTime() + 20 * DAY_MS),
+  subscriptionStatus: 'trialing',
+  hadPaidPlan: false,
+  ...fields,
+});
+
+describe('the plan that applies now (effectivePlanId)', () => {
+  it('is Business during the trial, with or without a card and whatever plan was chosen', () => {
+    expect(effectivePlanId(account(), NOW)).to.equal('parley_business_monthly');
+    expect(effectivePlanId(account({ subscriptionStatus: '' }), NOW)).to.equal('parley_business_monthly');
+    expect(effectivePlanId(account({ paymentType: 'card', planStripeId: 'parley_pro_yearly' }), NOW)).to.equal('parley_business_monthly');
+    expect(switchedOffSinceTrial(account(), NOW)).to.deep.equal([]);
+  });
+
+  it("is the account's own plan once the trial is over: paid, expired without a card, or canceled", () => {
+    expect(inTrial(account({ subscriptionStatus: 'active', paymentType: 'card' }), NOW)).to.equal(false);
+    expect(effectivePlanId(account({ subscriptionStatus: 'active', paymentType: 'card' }), NOW)).to.equal('parley_basic_monthly');
+    expect(effectivePlanId(account({ trialEndAt: new Date(NOW.getTime() - DAY_MS) }), NOW)).to.equal('parley_basic_monthly');
+    expect(effectivePlanId(account({ subscriptionStatus: 'canceled', planStripeId: 'parley_pro_monthly' }), NOW)).to.equal(
+      'parley_pro_monthly',
+    );
+  });
+
+  it('says what the trial had that the plan lacks: features, then the lower limits', () => {
+    const paid = (planStripeId: string) => account({ subscriptionStatus: 'active', paymentType: 'card', planStripeId });
+    expect(switchedOffSinceTrial(paid('parley_pro_monthly'), NOW)).to.deep.equal([
+      'question groups',
+      'white label',
+      'phone support',
+      'operators beyond 10 a month',
+      'channels beyond 3',
+      'conversations beyond 1,500 a month',
+    ]);
+    expect(switchedOffSinceTrial(paid('parley_business_yearly'), NOW)).to.deep.equal([]);
+    expect(switchedOffSinceTrial(paid('parley_custom_monthly'), NOW)).to.deep.equal([]);
+    // An account that never had a trial lost nothing to one.
+    expect(switchedOffSinceTrial({ ...paid('parley_basic_monthly'), trialEndAt: null }, NOW)).to.deep.equal([]);
+  });
+});
