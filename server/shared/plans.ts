@@ -106,6 +106,8 @@ export const TRIAL_PLAN_STRIPE_ID = planStripeId('basic', 'monthly');
 
 /** The top self-serve plan: a trialing account has its features and limits, whatever plan it chose, until the trial ends. */
 export const TRIAL_FEATURES_STRIPE_ID = planStripeId('business', 'monthly');
+/** The name of that plan ('Business'), for texts. */
+export const TRIAL_FEATURES_LABEL = PLAN_CATALOG.find((plan) => plan.stripeId === TRIAL_FEATURES_STRIPE_ID)?.label ?? 'Business';
 
 /** What messages call each feature, in the order they list them. */
 export const PLAN_FEATURE_NAMES: Record<PlanFeature, string> = {
