@@ -137,6 +137,8 @@ describe('dashboard (browser)', function () {
     const { email, token } = await userWithWidget(page);
     await payingForBasic(token);
     await page.goto(at('/'));
+    // The console read the account before the trial ended: a reload reads it again.
+    await page.reload();
 
     // Basic, paid for after the trial, has one channel: adding another goes to the upsell, not to a new widget.
     await page.getByRole('button', { name: /Add new channel/ }).click();
