@@ -98,7 +98,7 @@ export function pricingPage(): string {
       .sort((a, b) => a.rank - b.rank)
       .map(tile)
       .join('')}</div>`;
-  const main = `<section class="pricing-head"><h1>Simple pricing, answered from Slack</h1><p>Start with a ${TRIAL_DAYS}-day free trial. No credit card needed.</p></section>
+  const main = `<section class="pricing-head"><h1>Simple pricing, answered from Slack</h1><p>Start with a ${TRIAL_DAYS}-day free trial of every ${escapeHtml(TRIAL_FEATURES.label)} feature. No credit card needed.</p></section>
 <section class="plans" aria-label="Plans">
 <input type="radio" name="duration" id="d-monthly" checked><input type="radio" name="duration" id="d-yearly">
 <div class="duration" role="group" aria-label="Billing period"><label for="d-monthly">Monthly</label><label for="d-yearly">Annually (1 month free)</label></div>
