@@ -3,7 +3,7 @@
  * API presenter, by the relay (does the widget take new conversations?) and by the tests.
  */
 import type { Account } from '../models/Account';
-import { catalogPlan, switchedOffBetween, TRIAL_FEATURES_STRIPE_ID } from '../shared/plans';
+import { catalogPlan, lossBetween, type PlanLoss, TRIAL_FEATURES_STRIPE_ID } from '../shared/plans';
 import type { AccountState } from '../shared/types';
 
 type StateFields = Pick<Account, 'paymentType' | 'trialEndAt' | 'subscriptionStatus' | 'hadPaidPlan'>;
@@ -52,13 +52,14 @@ export function effectivePlanId(account: PlanFields, now: Date = new Date()): st
 }
 
 /**
- * What the end of the trial switched off: what the trial had that the account's plan lacks ('reports', 'operators
- * beyond 3 a month' ...). Empty during the trial, for accounts that never had one and on the top plans. The
- * settings of those features are kept; they apply again on a plan that has them.
+ * What the end of the trial took away: the trial's features the account's plan lacks ('reports' ...), switched off,
+ * and its limits the plan lowers ('1 channel' ...). Empty during the trial, for accounts that never had one and on
+ * the top plans. The settings of switched-off features are kept; they apply again on a plan that has them.
  */
-export function switchedOffSinceTrial(account: PlanFields, now: Date = new Date()): string[] {
-  if (account.trialEndAt === null || inTrial(account, now)) return [];
+export function lostSinceTrial(account: PlanFields, now: Date = new Date()): PlanLoss {
+  const none = { features: [], limits: [] };
+  if (account.trialEndAt === null || inTrial(account, now)) return none;
   const trial = catalogPlan(TRIAL_FEATURES_STRIPE_ID);
   const own = catalogPlan(account.planStripeId);
-  return trial && own ? switchedOffBetween(trial, own) : [];
+  return trial && own ? lossBetween(trial, own) : none;
 }

@@ -125,18 +125,24 @@ type Limits = Pick<PlanView, 'maxOperators' | 'maxChannels' | 'convosPerMonth' |
 /** A limit where 0 means unlimited: whether `to` allows less than `from`. */
 const lower = (from: number, to: number) => to !== 0 && (from === 0 || to < from);
 
-/**
- * What going from plan `from` to plan `to` switches off, in words: the features `to` lacks, then the limits it
- * lowers ('operators beyond 3 a month'). Empty when `to` has everything `from` has.
- */
-export function switchedOffBetween(from: Limits, to: Limits): string[] {
+/** What plan `to` lacks of plan `from`: features switched off, and limits lowered. */
+export type PlanLoss = {
+  /** The features `to` lacks ('reports', 'question groups'). */
+  features: string[];
+  /** The limits `to` lowers, as `to` has them ('3 operators a month', '1 channel', '300 conversations a month'). */
+  limits: string[];
+};
+
+/** What going from plan `from` to plan `to` switches off and lowers, in words; both empty when `to` has all of `from`. */
+export function lossBetween(from: Limits, to: Limits): PlanLoss {
   const features = (Object.keys(PLAN_FEATURE_NAMES) as PlanFeature[]).filter((f) => from[f] && !to[f]).map((f) => PLAN_FEATURE_NAMES[f]);
   const limits: string[] = [];
-  if (lower(from.maxOperators, to.maxOperators)) limits.push(`operators beyond ${to.maxOperators} a month`);
-  if (lower(from.maxChannels, to.maxChannels)) limits.push(`channels beyond ${to.maxChannels}`);
-  if (lower(from.convosPerMonth, to.convosPerMonth))
-    limits.push(`conversations beyond ${to.convosPerMonth.toLocaleString('en-US')} a month`);
-  return [...features, ...limits];
+  const n = (count: number) => count.toLocaleString('en-US');
+  if (lower(from.maxOperators, to.maxOperators))
+    limits.push(`${n(to.maxOperators)} ${to.maxOperators === 1 ? 'operator' : 'operators'} a month`);
+  if (lower(from.maxChannels, to.maxChannels)) limits.push(`${n(to.maxChannels)} ${to.maxChannels === 1 ? 'channel' : 'channels'}`);
+  if (lower(from.convosPerMonth, to.convosPerMonth)) limits.push(`${n(to.convosPerMonth)} conversations a month`);
+  return { features, limits };
 }
 
 export function catalogPlan(stripeId: string): CatalogPlan | undefined {

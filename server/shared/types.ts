@@ -65,8 +65,10 @@ export type AccountView = AccountRecord<string> & {
    * `plan` is; afterwards `plan`. Gates and limits follow this one.
    */
   effectivePlan: PlanView;
-  /** What the trial's end switched off on `plan` ('reports', 'operators beyond 3 a month' ...); settings are kept. */
+  /** The trial's features the trial's end switched off on `plan` ('reports', 'question groups' ...); their settings are kept. */
   switchedOff: string[];
+  /** The trial's limits `plan` lowers, as `plan` has them ('3 operators a month', '1 channel', '300 conversations a month'). */
+  lowerLimits: string[];
   availablePlans: PlanView[];
   created_at: string;
   /** Empty for non-admin users. */

@@ -69,6 +69,7 @@ describe('the trial has every feature of the top self-serve plan', function () {
     expect(view.plan.stripeId).to.equal('parley_basic_monthly');
     expect(view.effectivePlan).to.include({ stripeId: 'parley_business_monthly', bots: true, questionGroups: true, maxOperators: 0 });
     expect(view.switchedOff).to.deep.equal([]);
+    expect(view.lowerLimits).to.deep.equal([]);
     await botUsers(200);
     await api().put(`/v1/chat_endpoints/${ceId}/update_config`).set(auth()).send({ triggerJson: TRIGGERS }).expect(200);
     expect(await visitorTriggers()).to.deep.equal(['Need a hand?']);
@@ -84,17 +85,8 @@ describe('the trial has every feature of the top self-serve plan', function () {
     const view = await account();
     expect(view.state).to.equal('paying');
     expect(view.effectivePlan.stripeId).to.equal('parley_basic_monthly');
-    expect(view.switchedOff).to.deep.equal([
-      'reports',
-      'triggers',
-      'bots',
-      'question groups',
-      'white label',
-      'phone support',
-      'operators beyond 3 a month',
-      'channels beyond 1',
-      'conversations beyond 300 a month',
-    ]);
+    expect(view.switchedOff).to.deep.equal(['reports', 'triggers', 'bots', 'question groups', 'white label', 'phone support']);
+    expect(view.lowerLimits).to.deep.equal(['3 operators a month', '1 channel', '300 conversations a month']);
     expect((await botUsers(402)).body.Message).to.equal('Your plan does not have access to bots. Please upgrade.');
     expect((await groups(402)).body.Message).to.equal('Your plan does not have access to question groups. Please upgrade.');
     await overview(403);

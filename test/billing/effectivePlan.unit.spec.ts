@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { effectivePlanId, inTrial, switchedOffSinceTrial } from '../../server/billing/state';
+import { effectivePlanId, inTrial, lostSinceTrial } from '../../server/billing/state';
 
 const NOW = new Date('2026-05-10T12:00:00Z');
 const DAY_MS = 86_400_000;
@@ -17,7 +17,7 @@ describe('the plan that applies now (effectivePlanId)', () => {
     expect(effectivePlanId(account(), NOW)).to.equal('parley_business_monthly');
     expect(effectivePlanId(account({ subscriptionStatus: '' }), NOW)).to.equal('parley_business_monthly');
     expect(effectivePlanId(account({ paymentType: 'card', planStripeId: 'parley_pro_yearly' }), NOW)).to.equal('parley_business_monthly');
-    expect(switchedOffSinceTrial(account(), NOW)).to.deep.equal([]);
+    expect(lostSinceTrial(account(), NOW)).to.deep.equal({ features: [], limits: [] });
   });
 
   it("is the account's own plan once the trial is over: paid, expired without a card, or canceled", () => {
@@ -29,19 +29,20 @@ describe('the plan that applies now (effectivePlanId)', () => {
     );
   });
 
-  it('says what the trial had that the plan lacks: features, then the lower limits', () => {
+  it('says what the trial had that the plan lacks: the features switched off, and the lower limits as the plan has them', () => {
     const paid = (planStripeId: string) => account({ subscriptionStatus: 'active', paymentType: 'card', planStripeId });
-    expect(switchedOffSinceTrial(paid('parley_pro_monthly'), NOW)).to.deep.equal([
-      'question groups',
-      'white label',
-      'phone support',
-      'operators beyond 10 a month',
-      'channels beyond 3',
-      'conversations beyond 1,500 a month',
-    ]);
-    expect(switchedOffSinceTrial(paid('parley_business_yearly'), NOW)).to.deep.equal([]);
-    expect(switchedOffSinceTrial(paid('parley_custom_monthly'), NOW)).to.deep.equal([]);
+    expect(lostSinceTrial(paid('parley_basic_monthly'), NOW)).to.deep.equal({
+      features: ['reports', 'triggers', 'bots', 'question groups', 'white label', 'phone support'],
+      limits: ['3 operators a month', '1 channel', '300 conversations a month'],
+    });
+    expect(lostSinceTrial(paid('parley_pro_monthly'), NOW)).to.deep.equal({
+      features: ['question groups', 'white label', 'phone support'],
+      limits: ['10 operators a month', '3 channels', '1,500 conversations a month'],
+    });
+    const nothing = { features: [], limits: [] };
+    expect(lostSinceTrial(paid('parley_business_yearly'), NOW)).to.deep.equal(nothing);
+    expect(lostSinceTrial(paid('parley_custom_monthly'), NOW)).to.deep.equal(nothing);
     // An account that never had a trial lost nothing to one.
-    expect(switchedOffSinceTrial({ ...paid('parley_basic_monthly'), trialEndAt: null }, NOW)).to.deep.equal([]);
+    expect(lostSinceTrial({ ...paid('parley_basic_monthly'), trialEndAt: null }, NOW)).to.deep.equal(nothing);
   });
 });

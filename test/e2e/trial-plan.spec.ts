@@ -19,7 +19,7 @@ const SIZES = [
   { width: 390, height: 844 },
 ];
 const SWITCHED_OFF =
-  'Your trial has ended, and your Basic plan does not include reports, triggers, bots, question groups, white label, phone support, operators beyond 3 a month, channels beyond 1 and conversations beyond 300 a month: these are switched off. Their settings are kept and come back when you upgrade.';
+  "Your trial has ended, and your Basic plan does not include reports, triggers, bots, question groups, white label and phone support: these are switched off. Their settings are kept and come back when you upgrade. Basic's limits apply now: 3 operators a month, 1 channel and 300 conversations a month.";
 
 describe('the trial on the whole product (browser)', function () {
   this.timeout(180_000);
@@ -105,7 +105,7 @@ describe('the trial on the whole product (browser)', function () {
     await page.goto(at('/account'));
     await page
       .getByText(
-        `Your trial has every Business feature until it ends on ${dayWords(trialEnd)}: reports, triggers, saved replies, bots, question groups, white label, phone support, unlimited operators and 10 channels. Then your Basic plan applies, without reports, triggers, bots, question groups, white label, phone support, operators beyond 3 a month, channels beyond 1 and conversations beyond 300 a month. Anything you set up is kept either way.`,
+        `Your trial has every Business feature until it ends on ${dayWords(trialEnd)}: reports, triggers, saved replies, bots, question groups, white label, phone support, unlimited operators and 10 channels. Then your Basic plan applies: without reports, triggers, bots, question groups, white label and phone support, and with 3 operators a month, 1 channel and 300 conversations a month. Anything you set up is kept either way.`,
       )
       .waitFor();
     await shots(page, 'account-in-trial', '.plan-tiles');

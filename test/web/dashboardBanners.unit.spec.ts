@@ -26,6 +26,7 @@ const userWith = (account: Partial<AccountView>): Pick<CurrentUser, 'account' | 
     // After the trial the plan that applies is the one billed.
     effectivePlan: account.plan ?? basic,
     switchedOff: [],
+    lowerLimits: [],
     ...account,
   } as AccountView,
 });
@@ -64,11 +65,12 @@ describe('the trial on the top plan, and what its end switched off', () => {
       paymentType: 'card',
       billingAddressLine1: '1 Main St',
       trialEndAt: ended,
-      switchedOff: ['reports', 'triggers', 'bots', 'question groups', 'channels beyond 1'],
+      switchedOff: ['reports', 'triggers', 'bots', 'question groups'],
+      lowerLimits: ['3 operators a month', '1 channel'],
     });
     const banner = bannersFor(user, [], NOW).find((b) => b.id === 'switched-off');
     expect(banner?.text).to.equal(
-      'Your trial has ended, and your Basic plan does not include reports, triggers, bots, question groups and channels beyond 1: these are switched off. Their settings are kept and come back when you upgrade.',
+      "Your trial has ended, and your Basic plan does not include reports, triggers, bots and question groups: these are switched off. Their settings are kept and come back when you upgrade. Basic's limits apply now: 3 operators a month and 1 channel.",
     );
     expect(banner?.link).to.deep.equal({ to: '/account', label: 'Compare plans' });
     expect(bannersFor(user, [], new Date(NOW.getTime() + 31 * DAY_MS)).map((b) => b.id)).to.not.include('switched-off');

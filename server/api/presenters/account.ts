@@ -1,8 +1,12 @@
-import { accountState, switchedOffSinceTrial } from '../../billing/state';
+import { accountState, lostSinceTrial } from '../../billing/state';
 import type { AccountDocument } from '../../models/Account';
 import type { Plan } from '../../models/Plan';
+import type { PlanLoss } from '../../shared/plans';
 import type { AccountView } from '../../shared/types';
 import { presentPlan } from './plan';
+
+/** What the trial's end took away, as the view says it. */
+const afterTrial = ({ features, limits }: PlanLoss) => ({ switchedOff: features, lowerLimits: limits });
 
 /** A signed export link carries its expiry (`expires`, seconds); an expired one is not shown. */
 function liveLink(url: string): string {
@@ -77,7 +81,7 @@ export function presentAccount(
     firstChargeAt: account.subscriptionStatus === 'trialing' && account.paymentType !== 'none' ? iso(account.nextInvoiceAt) : null,
     plan: presentPlan(plan),
     effectivePlan: presentPlan(effectivePlan),
-    switchedOff: switchedOffSinceTrial(account),
+    ...afterTrial(lostSinceTrial(account)),
     availablePlans: availablePlans.map(presentPlan),
     paymentType: account.paymentType,
     trialEndAt: iso(account.trialEndAt),

@@ -4,9 +4,9 @@ import {
   type ChatEndpointView,
   type ChatStats,
   type CurrentUser,
+  lossBetween,
   PLAN_FEATURE_NAMES,
   type PlanFeature,
-  switchedOffBetween,
 } from '../../../../server/shared';
 import { formatCents } from '../../lib/billingTexts';
 import { isConfigured, stepOf } from '../../lib/rules';
@@ -146,7 +146,7 @@ export function listWords(words: readonly string[]): string {
   return words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
 }
 
-type PlanAccount = Pick<AccountView, 'plan' | 'effectivePlan' | 'state' | 'firstChargeAt' | 'trialEndAt' | 'switchedOff'>;
+type PlanAccount = Pick<AccountView, 'plan' | 'effectivePlan' | 'state' | 'firstChargeAt' | 'trialEndAt'>;
 
 /** Whether the trial gives the account a bigger plan than the one it is billed for (the top self-serve plan). */
 export function onTrialPlan(account: PlanAccount): boolean {
@@ -165,15 +165,30 @@ export function trialPlanText(account: PlanAccount): string {
     `${trial.maxChannels} ${trial.maxChannels === 1 ? 'channel' : 'channels'}`,
   ];
   const until = account.trialEndAt ? ` until it ends on ${formatDate(account.trialEndAt)}` : '';
-  const lost = switchedOffBetween(trial, account.plan);
+  const lost = lossBetween(trial, account.plan);
+  const then = [
+    ...(lost.features.length > 0 ? [`without ${listWords(lost.features)}`] : []),
+    ...(lost.limits.length > 0 ? [`with ${listWords(lost.limits)}`] : []),
+  ];
   return `Your trial has every ${trial.label} feature${until}: ${listWords([...features, ...limits])}. Then your ${account.plan.label} plan applies${
-    lost.length > 0 ? `, without ${listWords(lost)}` : ''
+    then.length > 0 ? `: ${then.join(', and ')}` : ''
   }. Anything you set up is kept either way.`;
 }
 
-/** After the trial, on a plan without some of its features: exactly what was switched off, and that nothing was lost. */
-export function switchedOffText(account: Pick<AccountView, 'plan' | 'switchedOff'>): string {
-  return `Your trial has ended, and your ${account.plan.label} plan does not include ${listWords(account.switchedOff)}: these are switched off. Their settings are kept and come back when you upgrade.`;
+/** Whether the trial's end took anything away that the console should say (once the plan is paid for). */
+export function lostSinceTrial(account: Pick<AccountView, 'state' | 'switchedOff' | 'lowerLimits'>): boolean {
+  return account.state === 'paying' && (account.switchedOff.length > 0 || account.lowerLimits.length > 0);
+}
+
+/** After the trial: exactly what its end switched off (their settings kept), and the plan's lower limits. */
+export function switchedOffText(account: Pick<AccountView, 'plan' | 'switchedOff' | 'lowerLimits'>): string {
+  const { label } = account.plan;
+  const off =
+    account.switchedOff.length > 0
+      ? `Your trial has ended, and your ${label} plan does not include ${listWords(account.switchedOff)}: these are switched off. Their settings are kept and come back when you upgrade.`
+      : 'Your trial has ended.';
+  const limits = account.lowerLimits.length > 0 ? ` ${label}'s limits apply now: ${listWords(account.lowerLimits)}.` : '';
+  return `${off}${limits}`;
 }
 
 export type Banner = {
@@ -285,7 +300,7 @@ export function bannersFor(
   }
   // For a month after the trial (the Account screen says it for as long as it is true).
   const trialEnd = account.trialEndAt ? Date.parse(account.trialEndAt) : Number.NaN;
-  if (account.state === 'paying' && account.switchedOff.length > 0 && !(now.getTime() > trialEnd + SWITCHED_OFF_BANNER_DAYS * DAY_MS)) {
+  if (lostSinceTrial(account) && !(now.getTime() > trialEnd + SWITCHED_OFF_BANNER_DAYS * DAY_MS)) {
     banners.push({
       id: 'switched-off',
       kind: 'info',
