@@ -6,6 +6,7 @@
 import type { Types } from 'mongoose';
 import type { Models } from '../models';
 import { catalogPlan } from '../shared/plans';
+import { EFFECTIVE_PLAN_FIELDS, effectivePlanId } from './state';
 
 const DUPLICATE_KEY = 11000;
 
@@ -60,8 +61,8 @@ export async function operatorSeat(
   conversationId: Types.ObjectId,
   now: Date = new Date(),
 ): Promise<{ tell: string | null; seated: boolean }> {
-  const account = await models.Account.findById(accountId, { planStripeId: 1 }).lean();
-  const plan = account ? catalogPlan(account.planStripeId) : undefined;
+  const account = await models.Account.findById(accountId, EFFECTIVE_PLAN_FIELDS).lean();
+  const plan = account ? catalogPlan(effectivePlanId(account, now)) : undefined;
   // Without a limit nobody needs a seat; a plan that gains one later counts seats from its first reply on.
   if (!plan || plan.maxOperators === 0) return { tell: null, seated: false };
   const month = monthKey(now);

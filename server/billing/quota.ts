@@ -5,6 +5,7 @@
 import type { Types } from 'mongoose';
 import type { Models } from '../models';
 import { catalogPlan } from '../shared/plans';
+import { EFFECTIVE_PLAN_FIELDS, effectivePlanId } from './state';
 
 /** Start of the current calendar month, UTC. */
 export function monthStart(now: Date = new Date()): Date {
@@ -23,10 +24,10 @@ export async function conversationsThisMonth(models: Models, accountId: Types.Ob
 
 /** Counts this month's conversations, sets or clears the account's over-quota mark, and answers the count. */
 export async function refreshQuota(models: Models, accountId: Types.ObjectId, now: Date = new Date()): Promise<number> {
-  const account = await models.Account.findById(accountId, { planStripeId: 1, quota: 1 });
+  const account = await models.Account.findById(accountId, { ...EFFECTIVE_PLAN_FIELDS, quota: 1 });
   if (!account) return 0;
   const count = await conversationsThisMonth(models, accountId, now);
-  const plan = catalogPlan(account.planStripeId);
+  const plan = catalogPlan(effectivePlanId(account, now));
   const limit = plan?.convosPerMonth ?? 0;
   const over = limit > 0 && count > limit;
   const reason =

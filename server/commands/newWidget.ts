@@ -3,14 +3,14 @@ import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { UserDocument } from '../models/User';
 import { createWidget } from './createWidget';
+import { effectivePlanOf } from './planFeature';
 
 export const PLAN_LIMIT_ERROR = 'plan_limit';
 export const NEW_WIDGET_FOR_TEAM_ERROR = 'error creating new widget, contact support';
 
 /** Throws 402 plan_limit when the account already has as many widgets as its plan allows (0: unlimited). */
 export async function assertBelowChannelLimit(models: Models, user: UserDocument): Promise<void> {
-  const account = await models.Account.findById(user.accountId);
-  const plan = account ? await models.Plan.findOne({ stripeId: account.planStripeId }) : null;
+  const plan = await effectivePlanOf(models, user.accountId);
   if (!plan) throw new Error(`no plan for the account of user ${user.id}`);
   if (plan.maxChannels === 0) return;
   const count = await models.ChatEndpoint.countDocuments({ accountId: user.accountId });

@@ -1,12 +1,12 @@
 import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import { neededScopes, type ScopeRef, type ScopeStatus, scopeStatus } from '../shared/slack-scopes';
+import { effectivePlanOf } from './planFeature';
 import { grantedScopes } from './slackInstallations';
 
 /** The scopes a widget needs (its plan, its options, legacy or not) against what its team's installation holds. */
 export async function widgetScopeStatus(models: Models, ce: ChatEndpointDocument): Promise<ScopeStatus> {
-  const account = await models.Account.findById(ce.accountId);
-  const plan = account ? await models.Plan.findOne({ stripeId: account.planStripeId }) : null;
+  const plan = await effectivePlanOf(models, ce.accountId);
   const needed = neededScopes({
     planAllowsBots: plan?.bots ?? false,
     requestChatWriteUserScope: ce.requestChatWriteUserScope,

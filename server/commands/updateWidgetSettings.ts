@@ -49,7 +49,7 @@ import {
 } from '../shared/widget-texts';
 import { parse } from '../validation';
 import { recomputeDueTimes } from './conversationDueTimes';
-import { requirePlanFeature } from './planFeature';
+import { planHasFeature, requirePlanFeature } from './planFeature';
 
 const ENUMS: Record<string, readonly [string, ...string[]]> = {
   collapsedMode: ['chip', 'button', 'tab', 'hidden', 'default'],
@@ -341,7 +341,11 @@ export async function updateWidgetSettings(deps: SettingsDeps, ce: ChatEndpointD
   deps.pubsub.publish(`widget:${ce._id.toHexString()}`, {
     t: 'config',
     // Each socket gets it in its visitor's language (the gateway localizes it with the overrides, then drops them).
-    config: { ...publicSettings(ce), hideWhenOffline: ce.hideWhenOffline, textOverrides: ce.textOverrides ?? {} },
+    config: {
+      ...publicSettings(ce, { triggers: await planHasFeature(deps.models, ce.accountId, 'triggers') }),
+      hideWhenOffline: ce.hideWhenOffline,
+      textOverrides: ce.textOverrides ?? {},
+    },
   });
   const online = await deps.presence.recheck(ce._id.toHexString());
   // Stored by recheck; the copy answered carries it too, so the console shows what visitors get now.

@@ -42,8 +42,16 @@ export function publicTriggers(triggerJson: string): PublicWidgetSettings['trigg
   };
 }
 
-export function publicSettings(ce: ChatEndpoint): PublicWidgetSettings {
+/**
+ * What the widget gets of its settings. `plan.triggers` is whether the plan that applies now has triggers: without
+ * it none are sent (they stay stored, and come back on a plan with triggers).
+ */
+export function publicSettings(ce: ChatEndpoint, plan: { triggers: boolean }): PublicWidgetSettings {
   const out: Record<string, unknown> = {};
   for (const key of VISITOR_SETTING_KEYS) out[key] = ce[key];
-  return { ...(out as Pick<ChatEndpoint, (typeof VISITOR_SETTING_KEYS)[number]>), triggers: publicTriggers(ce.triggerJson) };
+  const triggers = publicTriggers(ce.triggerJson);
+  return {
+    ...(out as Pick<ChatEndpoint, (typeof VISITOR_SETTING_KEYS)[number]>),
+    triggers: plan.triggers ? triggers : { ...triggers, triggers: [] },
+  };
 }

@@ -101,8 +101,49 @@ export const PLAN_CATALOG: readonly CatalogPlan[] = TIERS.flatMap(({ monthlyPric
   },
 ]);
 
-/** The plan new accounts start their trial on. */
+/** The plan new accounts start their trial on: what they are billed for at its end unless they choose another. */
 export const TRIAL_PLAN_STRIPE_ID = planStripeId('basic', 'monthly');
+
+/** The top self-serve plan: a trialing account has its features and limits, whatever plan it chose, until the trial ends. */
+export const TRIAL_FEATURES_STRIPE_ID = planStripeId('business', 'monthly');
+/** The name of that plan ('Business'), for texts. */
+export const TRIAL_FEATURES_LABEL = PLAN_CATALOG.find((plan) => plan.stripeId === TRIAL_FEATURES_STRIPE_ID)?.label ?? 'Business';
+
+/** What messages call each feature, in the order they list them. */
+export const PLAN_FEATURE_NAMES: Record<PlanFeature, string> = {
+  reports: 'reports',
+  triggers: 'triggers',
+  savedReplies: 'saved replies',
+  bots: 'bots',
+  questionGroups: 'question groups',
+  whiteLabel: 'white label',
+  phoneSupport: 'phone support',
+};
+
+type Limits = Pick<PlanView, 'maxOperators' | 'maxChannels' | 'convosPerMonth' | PlanFeature>;
+
+/** A limit where 0 means unlimited: whether `to` allows less than `from`. */
+const lower = (from: number, to: number) => to !== 0 && (from === 0 || to < from);
+
+/** What plan `to` lacks of plan `from`: features switched off, and limits lowered. */
+export type PlanLoss = {
+  /** The features `to` lacks ('reports', 'question groups'). */
+  features: string[];
+  /** The limits `to` lowers, as `to` has them ('3 operators a month', '1 channel', '300 conversations a month'). */
+  limits: string[];
+};
+
+/** What going from plan `from` to plan `to` switches off and lowers, in words; both empty when `to` has all of `from`. */
+export function lossBetween(from: Limits, to: Limits): PlanLoss {
+  const features = (Object.keys(PLAN_FEATURE_NAMES) as PlanFeature[]).filter((f) => from[f] && !to[f]).map((f) => PLAN_FEATURE_NAMES[f]);
+  const limits: string[] = [];
+  const n = (count: number) => count.toLocaleString('en-US');
+  if (lower(from.maxOperators, to.maxOperators))
+    limits.push(`${n(to.maxOperators)} ${to.maxOperators === 1 ? 'operator' : 'operators'} a month`);
+  if (lower(from.maxChannels, to.maxChannels)) limits.push(`${n(to.maxChannels)} ${to.maxChannels === 1 ? 'channel' : 'channels'}`);
+  if (lower(from.convosPerMonth, to.convosPerMonth)) limits.push(`${n(to.convosPerMonth)} conversations a month`);
+  return { features, limits };
+}
 
 export function catalogPlan(stripeId: string): CatalogPlan | undefined {
   return PLAN_CATALOG.find((plan) => plan.stripeId === stripeId);

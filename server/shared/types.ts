@@ -60,7 +60,17 @@ export type AccountView = AccountRecord<string> & {
   state: AccountState;
   /** A card saved during the trial: when Stripe first charges it (the trial's end). null otherwise. */
   firstChargeAt: string | null;
+  /** The plan the account is billed for (or, in the trial, will be at its end). */
   plan: PlanView;
+  /**
+   * The plan whose features and limits apply now: during the trial the top self-serve plan (Business), whatever
+   * `plan` is; afterwards `plan`. Gates and limits follow this one.
+   */
+  effectivePlan: PlanView;
+  /** The trial's features the trial's end switched off on `plan` ('reports', 'question groups' ...); their settings are kept. */
+  switchedOff: string[];
+  /** The trial's limits `plan` lowers, as `plan` has them ('3 operators a month', '1 channel', '300 conversations a month'). */
+  lowerLimits: string[];
   availablePlans: PlanView[];
   created_at: string;
   /** Empty for non-admin users. */

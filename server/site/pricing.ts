@@ -5,7 +5,15 @@
 import { Router } from 'express';
 import { escapeHtml } from '../escapeHtml';
 import { TRIAL_DAYS } from '../shared/constants';
-import { type CatalogPlan, catalogPlan, monthlyPrice, PLAN_CATALOG, TRIAL_PLAN_STRIPE_ID, yearlyListMonthlyPrice } from '../shared/plans';
+import {
+  type CatalogPlan,
+  catalogPlan,
+  monthlyPrice,
+  PLAN_CATALOG,
+  TRIAL_FEATURES_STRIPE_ID,
+  TRIAL_PLAN_STRIPE_ID,
+  yearlyListMonthlyPrice,
+} from '../shared/plans';
 import { renderPage } from './layout';
 
 const FEATURES: { key: keyof CatalogPlan; label: string }[] = [
@@ -18,7 +26,10 @@ const FEATURES: { key: keyof CatalogPlan; label: string }[] = [
   { key: 'phoneSupport', label: 'Phone support' },
 ];
 
+/** The plan billed at the trial's end unless another is chosen. */
 const TRIAL_PLAN = catalogPlan(TRIAL_PLAN_STRIPE_ID) as CatalogPlan;
+/** The plan whose features and limits the trial has. */
+const TRIAL_FEATURES = catalogPlan(TRIAL_FEATURES_STRIPE_ID) as CatalogPlan;
 
 const count = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
@@ -35,14 +46,12 @@ function tile(plan: CatalogPlan): string {
     `${count(plan.convosPerMonth, 'conversation', 'conversations')} per month`,
   ];
   const features = FEATURES.map((f) => `<li${plan[f.key] ? '' : ' class="off"'}>${f.label}</li>`);
-  // The trial runs on one plan: only its tiles promise a trial of themselves; the others say how to get there.
+  // Every self-serve plan starts with the same trial, which has all of the top plan; the plan billed is chosen with the card.
   const action =
     price === null
       ? '<a class="btn btn--secondary" href="mailto:sales@parley.chat">Contact sales</a>'
-      : plan.tier === TRIAL_PLAN.tier
-        ? `<a class="btn btn--primary" href="/app/#/signup">Start ${TRIAL_DAYS}-day free trial</a>`
-        : `<p class="tile__note">The ${TRIAL_DAYS}-day trial runs on ${escapeHtml(TRIAL_PLAN.label)}. Choose ${escapeHtml(plan.label)} when you add a card: nothing is charged before the trial ends.</p>
-<a class="btn btn--primary" href="/app/#/signup">Start with a free trial</a>`;
+      : `<p class="tile__note">The ${TRIAL_DAYS}-day trial has every ${escapeHtml(TRIAL_FEATURES.label)} feature. Choose ${escapeHtml(plan.label)} when you add a card: nothing is charged before the trial ends.</p>
+<a class="btn btn--primary" href="/app/#/signup">Start ${TRIAL_DAYS}-day free trial</a>`;
   return `<article class="tile${plan.tier === 'pro' ? ' tile--featured' : ''}">
 <h2>${escapeHtml(plan.label)}</h2>${figure}
 <ul>${limits.map((l) => `<li>${l}</li>`).join('')}${features.join('')}</ul>
@@ -53,7 +62,7 @@ ${action}
 const FAQ: [string, string][] = [
   [
     'How does the free trial work?',
-    `Every plan starts with a ${TRIAL_DAYS}-day free trial of the ${TRIAL_PLAN.label} plan, no credit card needed. Add a card and choose your plan on the Account page whenever you are ready: the card is saved, and the first charge comes when the trial ends. Without a card the widget stops at the end of the trial. You get a reminder by e-mail three days before.`,
+    `Every plan starts with a ${TRIAL_DAYS}-day free trial with every feature and limit of the ${TRIAL_FEATURES.label} plan (reports, triggers, saved replies, bots and question groups included), no credit card needed. Add a card and choose your plan on the Account page whenever you are ready: the card is saved, and the first charge comes when the trial ends. Then the plan you chose applies (${TRIAL_PLAN.label} if you did not choose one): the console says what it switched off, and keeps those settings for when you upgrade. Without a card the widget stops at the end of the trial. You get a reminder by e-mail three days before.`,
   ],
   [
     'What counts as a conversation?',
@@ -89,7 +98,7 @@ export function pricingPage(): string {
       .sort((a, b) => a.rank - b.rank)
       .map(tile)
       .join('')}</div>`;
-  const main = `<section class="pricing-head"><h1>Simple pricing, answered from Slack</h1><p>Start with a ${TRIAL_DAYS}-day free trial. No credit card needed.</p></section>
+  const main = `<section class="pricing-head"><h1>Simple pricing, answered from Slack</h1><p>Start with a ${TRIAL_DAYS}-day free trial of every ${escapeHtml(TRIAL_FEATURES.label)} feature. No credit card needed.</p></section>
 <section class="plans" aria-label="Plans">
 <input type="radio" name="duration" id="d-monthly" checked><input type="radio" name="duration" id="d-yearly">
 <div class="duration" role="group" aria-label="Billing period"><label for="d-monthly">Monthly</label><label for="d-yearly">Annually (1 month free)</label></div>

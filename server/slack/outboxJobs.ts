@@ -7,6 +7,7 @@
 import type { WebClient } from '@slack/web-api';
 import { LRUCache } from 'lru-cache';
 import { Types } from 'mongoose';
+import { planHasFeature } from '../commands/planFeature';
 import type { ThreadPost } from '../commands/threadPosts';
 import { visitorLabel } from '../conversations/visitors';
 import type { Conversation } from '../models/Conversation';
@@ -101,7 +102,11 @@ const postHeader: JobHandler = async (ctx, job) => {
   });
   // Stored before any reply job of this conversation runs (same key, so they wait for this one).
   await ctx.models.Conversation.updateOne({ _id: conversation._id }, { $set: { threadTs: ts } });
-  if (await ctx.models.BotUser.exists({ ceId: conversation.ceId })) {
+  // Chosen bots stay stored on a plan without bots, and are invited again on one with them.
+  if (
+    (await ctx.models.BotUser.exists({ ceId: conversation.ceId })) &&
+    (await planHasFeature(ctx.models, conversation.accountId, 'bots'))
+  ) {
     await ctx.outbox.enqueue(
       'slack.invite',
       String(conversation._id),

@@ -413,6 +413,9 @@ describe('account and billing calls', function () {
   describe('GET /v1/accounts/{id}/conversation-count', () => {
     it("counts this month's conversations and marks the account over quota past the plan's convosPerMonth", async () => {
       const trial = await trialAccount();
+      // Billed for Basic after the trial (during it, Business's 10,000 a month apply); Stripe's own news first.
+      await server.stripe.settled();
+      await server.models.Account.updateOne({ _id: trial.accountId }, { $set: { subscriptionStatus: 'active' } });
       const ce = await server.models.ChatEndpoint.findOne({ accountId: trial.accountId });
       const lastMonth = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1) - 86_400_000);
       const conversations = Array.from({ length: 301 }, (_, i) => ({

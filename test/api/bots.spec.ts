@@ -15,7 +15,10 @@ describe('bots and users API', () => {
     ceId = await firstWidgetId(server, token);
     await setUpWidget(server, token, ceId);
     const ce = await server.models.ChatEndpoint.findById(ceId);
-    await server.models.Account.updateOne({ _id: ce?.accountId }, { $set: { planStripeId: 'parley_pro_monthly' } });
+    await server.models.Account.updateOne(
+      { _id: ce?.accountId },
+      { $set: { subscriptionStatus: 'active', planStripeId: 'parley_pro_monthly' } },
+    );
   });
 
   const base = (id = ceId) => `/v1/chat_endpoints/${id}`;
@@ -101,7 +104,10 @@ describe('bots and users API', () => {
       .expect(404);
     const otherCe = await firstWidgetId(server, other.token);
     const ce = await server.models.ChatEndpoint.findById(otherCe);
-    await server.models.Account.updateOne({ _id: ce?.accountId }, { $set: { planStripeId: 'parley_pro_monthly' } });
+    await server.models.Account.updateOne(
+      { _id: ce?.accountId },
+      { $set: { subscriptionStatus: 'active', planStripeId: 'parley_pro_monthly' } },
+    );
     await as(other.token, request(server.url).delete(`${base(otherCe)}/bot`))
       .send({ ID: mine.body.ID })
       .expect(404);
@@ -110,7 +116,10 @@ describe('bots and users API', () => {
 
   it('answers 402 with Error plan_feature when the plan has no bots', async () => {
     const ce = await server.models.ChatEndpoint.findById(ceId);
-    await server.models.Account.updateOne({ _id: ce?.accountId }, { $set: { planStripeId: 'parley_basic_monthly' } });
+    await server.models.Account.updateOne(
+      { _id: ce?.accountId },
+      { $set: { subscriptionStatus: 'active', planStripeId: 'parley_basic_monthly' } },
+    );
     const res = await get('bot_users', 402);
     expect(res.body).to.deep.equal({ Message: 'Your plan does not have access to bots. Please upgrade.', Error: 'plan_feature' });
     await get('users', 402);

@@ -96,7 +96,10 @@ describe('Slack permissions', () => {
     it('needs users:read on a plan with bots', async () => {
       const { token, ceId } = await configured();
       const me = await request(server.url).get('/v1/users/current').set('Authorization', `Bearer ${token}`).expect(200);
-      await server.models.Account.updateOne({ _id: me.body.accountId }, { $set: { planStripeId: 'parley_pro_monthly' } });
+      await server.models.Account.updateOne(
+        { _id: me.body.accountId },
+        { $set: { subscriptionStatus: 'active', planStripeId: 'parley_pro_monthly' } },
+      );
       const res = await permissions(token, ceId).expect(200);
       expect(res.body.scopes.map((s: { scope: string }) => s.scope)).to.include('users:read');
     });

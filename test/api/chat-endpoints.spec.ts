@@ -36,7 +36,7 @@ describe('widget setup API (/v1/chat_endpoints)', () => {
   };
   const onPlan = async (token: string, stripeId: string) => {
     const me = await api(token).get('/users/current').expect(200);
-    await server.models.Account.updateOne({ _id: me.body.accountId }, { $set: { planStripeId: stripeId } });
+    await server.models.Account.updateOne({ _id: me.body.accountId }, { $set: { subscriptionStatus: 'active', planStripeId: stripeId } });
   };
   const name = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 8)}`;
 
@@ -53,6 +53,7 @@ describe('widget setup API (/v1/chat_endpoints)', () => {
 
     it('answers 402 plan_limit when the plan allows no more channels, and adds nothing', async () => {
       const { token } = await userWithWidget();
+      await onPlan(token, 'parley_basic_monthly');
       const res = await api(token).post('/chat_endpoints/new').expect(402);
       expect(res.body.Error).to.equal('plan_limit');
       expect(res.body.Message).to.be.a('string').and.not.equal('');
@@ -89,6 +90,7 @@ describe('widget setup API (/v1/chat_endpoints)', () => {
 
     it('answers 402 plan_limit over the plan limit', async () => {
       const { token, ceId } = await userWithWidget(3);
+      await onPlan(token, 'parley_basic_monthly');
       const res = await api(token).post(`/chat_endpoints/new/${ceId}`).expect(402);
       expect(res.body.Error).to.equal('plan_limit');
     });
@@ -378,6 +380,7 @@ describe('widget setup API (/v1/chat_endpoints)', () => {
 
     it('answers 402 plan_limit when the plan allows no more channels', async () => {
       const { token } = await userWithWidget(3);
+      await onPlan(token, 'parley_basic_monthly');
       const res = await api(token).get('/chat_endpoints/new/slack_authorize').expect(402);
       expect(res.body.Error).to.equal('plan_limit');
     });

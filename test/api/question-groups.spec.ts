@@ -21,7 +21,10 @@ describe('question groups API', () => {
     ({ token } = await signUpUser(server));
     ceId = await firstWidgetId(server, token);
     const ce = await server.models.ChatEndpoint.findById(ceId);
-    await server.models.Account.updateOne({ _id: ce?.accountId }, { $set: { planStripeId: 'parley_business_monthly' } });
+    await server.models.Account.updateOne(
+      { _id: ce?.accountId },
+      { $set: { subscriptionStatus: 'active', planStripeId: 'parley_business_monthly' } },
+    );
   });
 
   const path = (id = ceId) => `/v1/chat_endpoints/${id}/question_groups`;
@@ -137,7 +140,10 @@ describe('question groups API', () => {
     const other = await signUpUser(server);
     const otherCe = await firstWidgetId(server, other.token);
     const ce = await server.models.ChatEndpoint.findById(otherCe);
-    await server.models.Account.updateOne({ _id: ce?.accountId }, { $set: { planStripeId: 'parley_business_monthly' } });
+    await server.models.Account.updateOne(
+      { _id: ce?.accountId },
+      { $set: { subscriptionStatus: 'active', planStripeId: 'parley_business_monthly' } },
+    );
     await as(other.token, request(server.url).get(path())).expect(404);
     await as(other.token, request(server.url).post(path(otherCe)))
       .send({ ...group([q('Q?', [a('A', '')])]), uid: created.body.uid, label: 'Stolen' })
@@ -149,7 +155,10 @@ describe('question groups API', () => {
 
   it('answers 402 with Error plan_feature on a plan without question groups', async () => {
     const ce = await server.models.ChatEndpoint.findById(ceId);
-    await server.models.Account.updateOne({ _id: ce?.accountId }, { $set: { planStripeId: 'parley_basic_monthly' } });
+    await server.models.Account.updateOne(
+      { _id: ce?.accountId },
+      { $set: { subscriptionStatus: 'active', planStripeId: 'parley_basic_monthly' } },
+    );
     const res = await as(token, request(server.url).get(path())).expect(402);
     expect(res.body).to.deep.equal({
       Message: 'Your plan does not have access to question groups. Please upgrade.',

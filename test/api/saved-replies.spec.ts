@@ -108,7 +108,10 @@ describe('saved replies API', () => {
       { upsert: true },
     );
     const ce = await server.models.ChatEndpoint.findById(ceId);
-    await server.models.Account.updateOne({ _id: ce?.accountId }, { $set: { planStripeId: 'test_no_saved_replies' } });
+    await server.models.Account.updateOne(
+      { _id: ce?.accountId },
+      { $set: { subscriptionStatus: 'active', planStripeId: 'test_no_saved_replies' } },
+    );
     const res = await as(token, request(server.url).get(path())).expect(402);
     expect(res.body).to.deep.equal({ Message: 'Your plan does not have access to saved replies. Please upgrade.', Error: 'plan_feature' });
   });

@@ -182,11 +182,11 @@ describe('trial billing in the browser', function () {
     await page.getByRole('region', { name: 'Recent Invoices' }).getByRole('cell', { name: '$29' }).waitFor();
   });
 
-  it('shows the pricing tiles with the plan the trial runs on', async () => {
+  it('shows the pricing tiles with what the trial includes', async () => {
     const page = browser.page;
     await page.goto(`${server.url}/pricing`);
     await page
-      .getByText('The 30-day trial runs on Basic. Choose Pro when you add a card: nothing is charged before the trial ends.')
+      .getByText('The 30-day trial has every Business feature. Choose Pro when you add a card: nothing is charged before the trial ends.')
       .first()
       .waitFor();
     await shots(page, 'pricing');

@@ -31,7 +31,7 @@ describe('console polish of issue 20 (browser)', function () {
     }
   }
 
-  /** A new owner (on `plan`, the trial's Basic by default) signed in in `page`, with a widget linked to a new channel. */
+  /** A new owner (in the trial by default, which has Business's features; with `plan`, paying for that plan after it) signed in in `page`, with a widget linked to a new channel. */
   async function owner(page: Page, plan?: string): Promise<Owner> {
     const { token } = await signUpUser(server);
     const ceId = await firstWidgetId(server, token);
@@ -39,7 +39,7 @@ describe('console polish of issue 20 (browser)', function () {
     await acceptTerms(token);
     const ce = await server.models.ChatEndpoint.findById(ceId);
     if (!ce) throw new Error('widget gone');
-    if (plan) await server.models.Account.updateOne({ _id: ce.accountId }, { $set: { planStripeId: plan } });
+    if (plan) await server.models.Account.updateOne({ _id: ce.accountId }, { $set: { subscriptionStatus: 'active', planStripeId: plan } });
     await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
     return { ceId, uuid: ce.Uuid, token };
   }
@@ -74,7 +74,7 @@ describe('console polish of issue 20 (browser)', function () {
 
   it('17: locked tabs name the plan that unlocks them, and every tab stays on screen at 1280 and 390 px', async () => {
     const page = browser.page;
-    const o = await owner(page);
+    const o = await owner(page, 'parley_basic_monthly');
     await page.goto(tab(o, 'behavior'));
     const tabs = page.getByRole('navigation', { name: 'Settings' }).getByRole('link');
     await tabs.first().waitFor();
@@ -286,7 +286,7 @@ describe('console polish of issue 20 (browser)', function () {
 
   it("24: Plan Usage draws 'Channels 1 of 1' as a full bar, not a red one; GDPR's error clears on new input", async () => {
     const page = browser.page;
-    await owner(page);
+    await owner(page, 'parley_basic_monthly');
     await page.goto(at('/account'));
     const channels = page.locator('.usage', { hasText: 'Channels' });
     await channels.getByText('1 of 1').waitFor();

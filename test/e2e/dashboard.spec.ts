@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { uniqueEmail } from '../factories';
 import { startTestServer, useServer } from '../helpers/app';
+import { endTrialNow, payCheckout } from '../helpers/billing';
 import { RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { ACME, ALICE, eventually } from '../slack/helpers';
 import { waitFor } from './widgetHelpers';
@@ -27,6 +28,20 @@ describe('dashboard (browser)', function () {
     const res = await fetch(`${server.url}/v1${path}`, { method, headers: token ? { Authorization: `Bearer ${token}` } : {} });
     const text = await res.text();
     return { status: res.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+  }
+
+  /** After the trial (which has Business's channels), paying for Basic: a card saved for it and the trial ended as Stripe does. */
+  async function payingForBasic(token: string): Promise<void> {
+    const accountId = String((await api('GET', '/users/current', token)).json.accountId);
+    await waitFor('the trial in Stripe', async () => (await server.models.Account.findById(accountId))?.stripeSubscriptionId || null);
+    const session = await fetch(`${server.url}/v1/accounts/${accountId}/create_checkout_session`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ plan: 'parley_basic_monthly' }),
+    });
+    const { url } = (await session.json()) as { url: string };
+    await fetch((await payCheckout(url)).location, { redirect: 'manual' });
+    await endTrialNow(server, accountId);
   }
 
   /** A user who accepted the terms, signed in in the page, with one widget connected to #support of Acme. */
@@ -119,10 +134,13 @@ describe('dashboard (browser)', function () {
 
   it('sends a user at the plan limit to please-upgrade, upgrades to the next plan, then adds a channel to the team', async () => {
     const page = browser.page;
-    const { email } = await userWithWidget(page);
+    const { email, token } = await userWithWidget(page);
+    await payingForBasic(token);
     await page.goto(at('/'));
+    // The console read the account before the trial ended: a reload reads it again.
+    await page.reload();
 
-    // The trial plan (Basic) has one channel: adding another goes to the upsell, not to a new widget.
+    // Basic, paid for after the trial, has one channel: adding another goes to the upsell, not to a new widget.
     await page.getByRole('button', { name: /Add new channel/ }).click();
     await page.waitForURL(/#\/please-upgrade$/);
     await page.getByRole('heading', { name: 'Time to upgrade?' }).waitFor();
@@ -139,7 +157,7 @@ describe('dashboard (browser)', function () {
         'Are you sure? Switching plans will change the amount you will be charged and possibly the features offered by the chosen plan.',
       )
       .waitFor();
-    await dialog.getByText('$79 a month once you add a card; nothing is charged during your trial.').waitFor();
+    await dialog.getByText('You will be charged $79 a month, starting with the prorated difference today.').waitFor();
     expect((await server.models.Account.findById(user?.accountId))?.planStripeId).to.equal('parley_basic_monthly');
     await dialog.getByRole('button', { name: 'Upgrade to Pro' }).click();
     await page.waitForURL(/#\/thank-you-for-upgrading$/);

@@ -81,7 +81,8 @@ describe('first steps of a new user (browser)', function () {
     await page.goto(at('/'));
     await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
     expect(await page.title()).to.equal('Dashboard · Parley');
-    await page.getByRole('link', { name: /plan/ }).first().waitFor();
+    // During the trial the badge names the plan it has: every Business feature.
+    await page.getByRole('link', { name: 'Business trial' }).waitFor();
     const trial = page.getByRole('status').filter({ hasText: 'left on the trial' });
     expect(await trial.textContent()).to.match(
       /There are 29 days left on the trial\. They count to .+, the last day to add a card before the trial ends on .+\. Nothing is charged before then\./,

@@ -56,7 +56,8 @@ describe('Slack permissions page (browser)', function () {
     );
 
     await page.goto(at(`/permissions/${ceId}`));
-    await page.getByText('2 of 5 permissions need your approval.').waitFor();
+    // Six during the trial: its bots need users:read too.
+    await page.getByText('2 of 6 permissions need your approval.').waitFor();
     expect(await page.locator('li[data-scope="files:read"]').textContent()).to.contain('Your approval needed!');
     expect(await page.locator('li[data-scope="files:write"]').textContent()).to.contain('Your approval needed!');
     expect(await page.locator('li[data-scope="commands"]').textContent()).to.contain('All good!');

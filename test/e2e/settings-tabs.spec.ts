@@ -37,7 +37,10 @@ describe('settings tabs: triggers, saved replies, question groups, integrations 
     }
     const ce = await server.models.ChatEndpoint.findById(ceId);
     if (!ce) throw new Error('widget gone');
-    await server.models.Account.updateOne({ _id: ce.accountId }, { $set: { planStripeId: 'parley_business_monthly' } });
+    await server.models.Account.updateOne(
+      { _id: ce.accountId },
+      { $set: { subscriptionStatus: 'active', planStripeId: 'parley_business_monthly' } },
+    );
     await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
     return { ceId, uuid: ce.Uuid, channel, token };
   }

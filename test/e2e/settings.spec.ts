@@ -61,6 +61,9 @@ describe('settings console (browser)', function () {
 
   it('shows the tab bar with the unlocking plan on the features the plan lacks, and the page-not-found page for an unknown widget', async () => {
     const page = browser.page;
+    // Paying for Basic after the trial (during it every tab is open).
+    const ce = await server.models.ChatEndpoint.findById(widget.ceId);
+    await server.models.Account.updateOne({ _id: ce?.accountId }, { $set: { subscriptionStatus: 'active' } });
     await settings(page, 'behavior');
     await page.getByRole('heading', { name: 'Presence and widget behavior' }).waitFor();
     const tabs = page.getByRole('navigation', { name: 'Settings' });

@@ -10,7 +10,10 @@ describe('bots and users added to new conversations', () => {
   beforeEach(async () => {
     widget = await setUpRelayWidget(server);
     const ce = await widget.widget();
-    await server.models.Account.updateOne({ _id: ce.accountId }, { $set: { planStripeId: 'parley_pro_monthly' } });
+    await server.models.Account.updateOne(
+      { _id: ce.accountId },
+      { $set: { subscriptionStatus: 'active', planStripeId: 'parley_pro_monthly' } },
+    );
   });
 
   const addBot = (userID: string) =>

@@ -3,15 +3,20 @@
  * account; replies of operators beyond the plan still reach the visitor, the operator told privately once.
  */
 import { expect } from 'chai';
+import type { Types } from 'mongoose';
 import { monthKey, operatorLimitText } from '../../server/billing/operators';
 import { ACME, ALICE, BOB, eventually, say, setUpRelayWidget, useRelayServer, VisitorSocket } from './helpers';
 
 describe('plan limits in the relay', () => {
   const server = useRelayServer();
+  /** The trial is over and the account pays for Basic: Basic's limits apply (during the trial Business's do). */
+  const paysForBasic = (accountId: Types.ObjectId) =>
+    server.models.Account.updateOne({ _id: accountId }, { $set: { subscriptionStatus: 'active', planStripeId: 'parley_basic_monthly' } });
 
   it("takes the conversation over the month's quota, relays it to Slack, and marks the account over quota", async () => {
     const widget = await setUpRelayWidget(server);
     const ce = await widget.widget();
+    await paysForBasic(ce.accountId);
     await server.models.Conversation.insertMany(
       Array.from({ length: 300 }, (_, i) => ({
         accountId: ce.accountId,
@@ -37,6 +42,7 @@ describe('plan limits in the relay', () => {
   it('relays the reply of an operator over the limit and tells them privately once per conversation; seated operators hear nothing', async () => {
     const widget = await setUpRelayWidget(server);
     const ce = await widget.widget();
+    await paysForBasic(ce.accountId);
     // Basic has 3 operator seats: two are taken this month by others, Bob takes the last one.
     await server.models.OperatorSeat.insertMany(
       ['U0OTHER001', 'U0OTHER002'].map((slackUserId) => ({ accountId: ce.accountId, month: monthKey(), slackUserId, seated: true })),
@@ -71,6 +77,54 @@ describe('plan limits in the relay', () => {
         .sort(),
     ).to.deep.equal([BOB, 'U0OTHER001', 'U0OTHER002'].sort());
     expect(seats.find((s) => s.slackUserId === ALICE)?.warnedConversationIds.map(String)).to.deep.equal([String(conversation?._id)]);
+    socket.close();
+  });
+
+  it("during the trial applies the top plan's limits: no quota mark at Basic's 301st conversation, no seat limit for a fourth operator", async () => {
+    const widget = await setUpRelayWidget(server);
+    const ce = await widget.widget();
+    await server.models.Conversation.insertMany(
+      Array.from({ length: 300 }, (_, i) => ({
+        accountId: ce.accountId,
+        ceId: ce._id,
+        number: 1000 + i,
+        visitorId: ce._id,
+        status: 'ended',
+      })),
+    );
+    await server.models.OperatorSeat.insertMany(
+      ['U0OTHER001', 'U0OTHER002', 'U0OTHER003'].map((slackUserId) => ({
+        accountId: ce.accountId,
+        month: monthKey(),
+        slackUserId,
+        seated: true,
+      })),
+    );
+    const { socket } = await VisitorSocket.hello(server, widget.uuid, { identity: { name: 'Trial visitor' } });
+    await say(socket, 'Hello during the trial');
+    const visitorConversation = () => server.models.Conversation.findOne({ ceId: widget.ceId, number: { $lt: 1000 } });
+    await eventually(async () => expect((await visitorConversation())?.threadTs).to.not.equal(''));
+    const conversation = await visitorConversation();
+    await server.slack.joinChannel({ teamId: ACME, userId: ALICE, channelId: widget.channel });
+    await server.slack.postAsUser({
+      teamId: ACME,
+      userId: ALICE,
+      channelId: widget.channel,
+      threadTs: conversation?.threadTs ?? '',
+      text: 'Alice, fourth operator',
+    });
+    await socket.next('msg', (f) => f.message.text === 'Alice, fourth operator');
+    // A marker after Alice's reply: once it is through, any ephemeral about her reply would have been posted.
+    await server.slack.postAsUser({
+      teamId: ACME,
+      userId: ALICE,
+      channelId: widget.channel,
+      threadTs: conversation?.threadTs ?? '',
+      text: 'Marker',
+    });
+    await socket.next('msg', (f) => f.message.text === 'Marker');
+    expect(server.slack.state.ephemeralsFor(ACME, ALICE, widget.channel)).to.deep.equal([]);
+    expect((await server.models.Account.findById(ce.accountId))?.quota.isOverquota).to.equal(false);
     socket.close();
   });
 });

@@ -15,7 +15,10 @@ describe('question groups in a conversation', () => {
   beforeEach(async () => {
     widget = await setUpRelayWidget(server);
     const ce = await widget.widget();
-    await server.models.Account.updateOne({ _id: ce.accountId }, { $set: { planStripeId: 'parley_business_monthly' } });
+    await server.models.Account.updateOne(
+      { _id: ce.accountId },
+      { $set: { subscriptionStatus: 'active', planStripeId: 'parley_business_monthly' } },
+    );
     const answer = (text: string, action: string, extra: Record<string, unknown> = {}) => ({
       text,
       isQ: false,
@@ -166,7 +169,10 @@ describe('question groups in a conversation', () => {
       expect((error as Error).message).to.equal('No question group with the shortcut “nope”.');
     }
     const ce = await widget.widget();
-    await server.models.Account.updateOne({ _id: ce.accountId }, { $set: { planStripeId: 'parley_basic_monthly' } });
+    await server.models.Account.updateOne(
+      { _id: ce.accountId },
+      { $set: { subscriptionStatus: 'active', planStripeId: 'parley_basic_monthly' } },
+    );
     try {
       await startQuestionGroup(server.parley.relay, { conversationId, shortcut: 'triage' });
       expect.fail('started');

@@ -124,7 +124,7 @@ export async function seedReportAccount(
 ): Promise<Seeded> {
   const { models } = server;
   const { user, account, token, password } = await createUserInDb(server, { admin: opts.admin ?? true, ActiveTOSPP: TERMS_VERSION });
-  await models.Account.updateOne({ _id: account._id }, { $set: { planStripeId: opts.plan ?? PRO } });
+  await models.Account.updateOne({ _id: account._id }, { $set: { subscriptionStatus: 'active', planStripeId: opts.plan ?? PRO } });
   const ce = await models.ChatEndpoint.findOne({ accountId: account._id });
   if (!ce) throw new Error('the seeded account has no widget');
   await models.ChatEndpoint.updateOne(

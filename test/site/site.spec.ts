@@ -74,19 +74,19 @@ describe('public pages: /docs and /pricing', () => {
     expect(res.text).to.include('id="FAQ"').and.include('Frequently asked questions');
   });
 
-  it("promises a 30-day trial only on the trial plan's tiles, and tells the others which plan the trial runs on", async () => {
+  it('says on every self-serve tile that the trial has every Business feature, and how the plan is chosen', async () => {
     const res = await request(app).get('/pricing').expect(200);
     const tiles = res.text.match(/<article class="tile[\s\S]*?<\/article>/g) ?? [];
     const tileOf = (label: string) => tiles.filter((tile) => tile.includes(`<h2>${label}</h2>`));
-    for (const tile of tileOf('Basic')) expect(tile).to.include('Start 30-day free trial');
-    for (const label of ['Pro', 'Business']) {
+    for (const label of ['Basic', 'Pro', 'Business']) {
       expect(tileOf(label)).to.have.length(2);
       for (const tile of tileOf(label)) {
-        expect(tile).not.to.include('Start 30-day free trial');
+        expect(tile).to.include('Start 30-day free trial');
         expect(tile).to.include(
-          `The 30-day trial runs on Basic. Choose ${label} when you add a card: nothing is charged before the trial ends.`,
+          `The 30-day trial has every Business feature. Choose ${label} when you add a card: nothing is charged before the trial ends.`,
         );
       }
     }
+    expect(res.text).to.include('free trial with every feature and limit of the Business plan');
   });
 });

@@ -106,7 +106,7 @@ describe('/parley', () => {
       const info = await parley(server, widget.channel, 'info');
       expect(info.text)
         .to.include(widget.uuid)
-        .and.include('Basic')
+        .and.include('Plan: Basic (monthly), in the free trial with every Business feature')
         .and.include(`<#${widget.channel}>`)
         .and.include('today: *1*')
         .and.include('this month: *1*');

@@ -18,7 +18,7 @@ type SidebarUser = Pick<CurrentUser, 'admin' | 'ces' | 'account'>;
 function userWith(overrides: { admin?: boolean; reports?: boolean; ces?: { Id: string; Step: number; RoomName: string }[] }) {
   return {
     admin: overrides.admin ?? true,
-    account: { plan: { reports: overrides.reports ?? false } },
+    account: { effectivePlan: { reports: overrides.reports ?? false } },
     ces: overrides.ces ?? [],
   } as unknown as SidebarUser;
 }
@@ -106,7 +106,7 @@ describe('console sidebar rules', () => {
     ]);
   });
 
-  it('shows Account to admins only, and Reports to admins whose plan has reports', () => {
+  it('shows Account to admins only, and Reports to admins whose plan that applies now (during the trial, the trial plan) has reports', () => {
     expect(sidebarFor(userWith({ admin: false, reports: true }))).to.include({ account: false, reports: false });
     expect(sidebarFor(userWith({ admin: true, reports: false }))).to.include({ account: true, reports: false });
     expect(sidebarFor(userWith({ admin: true, reports: true }))).to.include({ account: true, reports: true });

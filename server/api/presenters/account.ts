@@ -1,8 +1,12 @@
-import { accountState } from '../../billing/state';
+import { accountState, lostSinceTrial } from '../../billing/state';
 import type { AccountDocument } from '../../models/Account';
 import type { Plan } from '../../models/Plan';
+import type { PlanLoss } from '../../shared/plans';
 import type { AccountView } from '../../shared/types';
 import { presentPlan } from './plan';
+
+/** What the trial's end took away, as the view says it. */
+const afterTrial = ({ features, limits }: PlanLoss) => ({ switchedOff: features, lowerLimits: limits });
 
 /** A signed export link carries its expiry (`expires`, seconds); an expired one is not shown. */
 function liveLink(url: string): string {
@@ -66,6 +70,7 @@ const NO_BILLING_DETAILS: BillingDetails = {
 export function presentAccount(
   account: AccountDocument,
   plan: Plan,
+  effectivePlan: Plan,
   availablePlans: Plan[],
   viewerIsAdmin: boolean,
   keys: { apiKey: string; zapierApiKey: string },
@@ -75,6 +80,8 @@ export function presentAccount(
     state: accountState(account),
     firstChargeAt: account.subscriptionStatus === 'trialing' && account.paymentType !== 'none' ? iso(account.nextInvoiceAt) : null,
     plan: presentPlan(plan),
+    effectivePlan: presentPlan(effectivePlan),
+    ...afterTrial(lostSinceTrial(account)),
     availablePlans: availablePlans.map(presentPlan),
     paymentType: account.paymentType,
     trialEndAt: iso(account.trialEndAt),

@@ -3,6 +3,7 @@
  * the downloads. For admins of accounts whose plan has reports (else 403); another account's widget is 404.
  */
 import { type Response, Router } from 'express';
+import { planHasFeature } from '../../commands/planFeature';
 import { AuthorizationError } from '../../errors';
 import { authOf, requireAuth } from '../../http/auth';
 import { validated } from '../../http/validate';
@@ -35,9 +36,8 @@ export function reportsRouter(deps: ApiDeps & { now?: () => Date }): Router {
   const reportable = async (ceId: string, res: Response): Promise<ChatEndpointDocument> => {
     const ce = await ownChatEndpoint(models, res, ceId);
     if (!authOf(res).user.admin) throw new AuthorizationError('Reports are for account admins', ERROR_CODES.adminRequired);
-    const account = await models.Account.findById(ce.accountId, { planStripeId: 1 });
-    const plan = account ? await models.Plan.findOne({ stripeId: account.planStripeId }, { reports: 1 }) : null;
-    if (!plan?.reports) throw new AuthorizationError('Your plan does not have access to reports. Please upgrade.', ERROR_CODES.forbidden);
+    if (!(await planHasFeature(models, ce.accountId, 'reports')))
+      throw new AuthorizationError('Your plan does not have access to reports. Please upgrade.', ERROR_CODES.forbidden);
     return ce;
   };
 

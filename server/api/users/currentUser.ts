@@ -1,4 +1,5 @@
 import type { Types } from 'mongoose';
+import { effectivePlanId } from '../../billing/state';
 import { maskedKeys } from '../../commands/apiKeys';
 import { AuthorizationError } from '../../errors';
 import type { Models } from '../../models';
@@ -42,9 +43,10 @@ export async function loadCurrentUser(
   if (!account) throw new AuthorizationError();
   const plans = await availablePlans(models);
   const plan = plans.find((p) => p.stripeId === account.planStripeId);
-  if (!plan) throw new Error(`Account ${account.id} is on plan ${account.planStripeId}, which is not in the catalog`);
+  const effective = plans.find((p) => p.stripeId === effectivePlanId(account));
+  if (!plan || !effective) throw new Error(`Account ${account.id} is on plan ${account.planStripeId}, which is not in the catalog`);
   const ces = await models.ChatEndpoint.find({ accountId: account._id }).sort({ _id: 1 });
   const keys = await maskedKeys(models, account._id);
   if (freshKey) keys[freshKey.field] = freshKey.key;
-  return presentCurrentUser(user, presentAccount(account, plan, plans, user.admin, keys), ces.map(presentChatEndpoint));
+  return presentCurrentUser(user, presentAccount(account, plan, effective, plans, user.admin, keys), ces.map(presentChatEndpoint));
 }

@@ -67,7 +67,10 @@ export function widgetApiRouter(relay: Relay): Router {
     const ce = uuid.length <= 64 ? await models.ChatEndpoint.findOne({ Uuid: uuid }) : null;
     if (!ce) throw unknownWidget();
     const country = ce.collectVisitorMetaData ? countryOf(clientIp(req, config.trustProxy)) : '';
-    const online = await relay.presence.isOnline(ce).catch(() => false);
+    const [online, triggers] = await Promise.all([
+      relay.presence.isOnline(ce).catch(() => false),
+      planHasFeature(models, ce.accountId, 'triggers'),
+    ]);
     // The widget sends its browser's languages (navigator.languages); without them, the request's Accept-Language.
     const sent = typeof req.query.lang === 'string' ? browserLanguages(req.query.lang.slice(0, 400).split(',')) : [];
     const locale = pickWidgetLocale(sent.length > 0 ? sent : req.acceptsLanguages());
@@ -79,7 +82,7 @@ export function widgetApiRouter(relay: Relay): Router {
       poweredBy: (await planHasFeature(models, ce.accountId, 'whiteLabel')) ? null : poweredByUrl(config.publicUrl, ce.Uuid),
       wsUrl,
       ...widgetLanguage(locale),
-      settings: localizeSettings(publicSettings(ce), ce.textOverrides, locale),
+      settings: localizeSettings(publicSettings(ce, { triggers }), ce.textOverrides, locale),
     };
     res.json(answer);
   });

@@ -6,6 +6,7 @@
  */
 import type { types } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
+import { inTrial } from '../../billing/state';
 import { decodeResponse } from '../../commands/savedReplies';
 import { updateWidgetSettings } from '../../commands/updateWidgetSettings';
 import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
@@ -13,6 +14,7 @@ import type { ConversationDocument } from '../../models/Conversation';
 import type { Relay } from '../../relay';
 import { announceInChannel } from '../../relay/schedule';
 import { escapeMrkdwn } from '../../shared/mrkdwn';
+import { TRIAL_FEATURES_LABEL } from '../../shared/plans';
 import { HOME_ACTIONS } from '../blocks/home';
 import {
   ActionRefused,
@@ -306,7 +308,7 @@ class CommandContext {
     return {
       text: [
         `*Widget* \`${ce.Uuid}\``,
-        `• Plan: ${plan ? `${plan.label} (${plan.duration})` : 'unknown'}`,
+        `• Plan: ${plan ? `${plan.label} (${plan.duration})` : 'unknown'}${account && inTrial(account) ? `, in the free trial with every ${TRIAL_FEATURES_LABEL} feature` : ''}`,
         `• Channel: <#${ce.RoomId}>`,
         `• Conversations today: *${counts.today}* · this month: *${counts.thisMonth}* · open now: *${counts.open}*`,
       ].join('\n'),

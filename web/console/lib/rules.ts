@@ -102,7 +102,7 @@ export function sidebarFor(user: Pick<CurrentUser, 'admin' | 'ces' | 'account'>)
     settings: true,
     settingsWidgets,
     account: user.admin,
-    reports: user.admin && Boolean(user.account.plan.reports),
+    reports: user.admin && Boolean(user.account.effectivePlan.reports),
   };
 }
 

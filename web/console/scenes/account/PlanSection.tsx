@@ -9,6 +9,7 @@ import { CheckIcon } from '../../components/icons';
 import { Alert, Button } from '../../components/ui';
 import { formatCents, PLAN_UPDATED, planErrorText, SWITCH_CONFIRMATION } from '../../lib/billingTexts';
 import { useSession, useUser } from '../../session/session';
+import { lostSinceTrial, onTrialPlan, switchedOffText, trialPlanText } from '../dashboard/dashboardRules';
 import { daysUntil, formatDate, type PlanButton, planButton, planLimits, plansFor, subscriptionEnded } from './accountRules';
 
 const FEATURE_LABELS: [keyof PlanView, string][] = [
@@ -131,6 +132,8 @@ export function PlanSection() {
           )}
         </Alert>
       )}
+      {onTrialPlan(account) && <Alert kind="info">{trialPlanText(account)}</Alert>}
+      {lostSinceTrial(account) && <Alert kind="info">{switchedOffText(account)}</Alert>}
       <div className="plan-tiles">
         {tiles.map((plan) => {
           const button = planButton(plan, current, account);

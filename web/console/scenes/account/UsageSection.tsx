@@ -28,12 +28,12 @@ export function UsageSection() {
       ) : (
         <UsageBar
           label="Conversations this month"
-          value={usage(conversations ?? 0, account.plan.convosPerMonth)}
+          value={usage(conversations ?? 0, account.effectivePlan.convosPerMonth)}
           loading={conversations === null}
         />
       )}
       {/* Using every channel the plan includes is how a plan is meant to be used: red only past the limit. */}
-      <UsageBar label="Channels" value={usage(user.ces.length, account.plan.maxChannels, true)} />
+      <UsageBar label="Channels" value={usage(user.ces.length, account.effectivePlan.maxChannels, true)} />
     </section>
   );
 }

@@ -22,6 +22,7 @@ import {
   formatAverage,
   groupByTeam,
   isWidgetOnline,
+  onTrialPlan,
   sparklineDays,
   type TeamGroup,
 } from './dashboardRules';
@@ -65,7 +66,7 @@ export function Dashboard() {
   }, [user.ces, stats]);
   const teams = useMemo(() => groupByTeam(widgets), [widgets]);
   const banners = useMemo(() => bannersFor(user, widgets), [user, widgets]);
-  const plan = user.account.plan;
+  const plan = user.account.effectivePlan;
   const atLimit = user.ces.length >= plan.maxChannels;
   // A widget never linked to Slack (step 1) is the one a new team's consent goes to: no second widget, no upsell.
   const unlinked = useMemo(() => user.ces.find((ce) => stepOf(ce) === 1), [user.ces]);
@@ -144,7 +145,7 @@ export function Dashboard() {
       <header className="page-header">
         <h1 className="page-header__title">Dashboard</h1>
         <Link to="/account" className="plan-badge" title="Manage your plan">
-          {user.account.plan.label} plan <ArrowRightIcon />
+          {onTrialPlan(user.account) ? `${plan.label} trial` : `${user.account.plan.label} plan`} <ArrowRightIcon />
         </Link>
       </header>
 

@@ -1,9 +1,19 @@
 /** Pure rules of the dashboard (spec "Dashboard" and section 4): teams, card states, trial and banners. */
-import type { AccountView, ChatEndpointView, ChatStats, CurrentUser } from '../../../../server/shared';
+import {
+  type AccountView,
+  type ChatEndpointView,
+  type ChatStats,
+  type CurrentUser,
+  lossBetween,
+  PLAN_FEATURE_NAMES,
+  type PlanFeature,
+} from '../../../../server/shared';
 import { formatCents } from '../../lib/billingTexts';
 import { isConfigured, stepOf } from '../../lib/rules';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** How long after the trial's end the dashboard says what it switched off. */
+const SWITCHED_OFF_BANNER_DAYS = 30;
 
 export type DashboardWidget = ChatEndpointView & { chatStats?: ChatStats };
 
@@ -131,6 +141,56 @@ export function trialEndedMessage(account: Pick<AccountView, 'trialEndAt' | 'pay
   return days !== null && days < 0 ? trialMessage(days) : 'Your trial has ended';
 }
 
+/** 'a, b and c'. */
+export function listWords(words: readonly string[]): string {
+  return words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+}
+
+type PlanAccount = Pick<AccountView, 'plan' | 'effectivePlan' | 'state' | 'firstChargeAt' | 'trialEndAt'>;
+
+/** Whether the trial gives the account a bigger plan than the one it is billed for (the top self-serve plan). */
+export function onTrialPlan(account: PlanAccount): boolean {
+  return (account.state === 'trialing' || account.firstChargeAt !== null) && account.effectivePlan.stripeId !== account.plan.stripeId;
+}
+
+/**
+ * During the trial: everything it has (the top self-serve plan's features and limits), when it ends, and what the
+ * plan the account is billed for then leaves out.
+ */
+export function trialPlanText(account: PlanAccount): string {
+  const trial = account.effectivePlan;
+  const features = (Object.keys(PLAN_FEATURE_NAMES) as PlanFeature[]).filter((f) => trial[f]).map((f) => PLAN_FEATURE_NAMES[f]);
+  const limits = [
+    trial.maxOperators === 0 ? 'unlimited operators' : `${trial.maxOperators} operators`,
+    `${trial.maxChannels} ${trial.maxChannels === 1 ? 'channel' : 'channels'}`,
+  ];
+  const until = account.trialEndAt ? ` until it ends on ${formatDate(account.trialEndAt)}` : '';
+  const lost = lossBetween(trial, account.plan);
+  const then = [
+    ...(lost.features.length > 0 ? [`without ${listWords(lost.features)}`] : []),
+    ...(lost.limits.length > 0 ? [`with ${listWords(lost.limits)}`] : []),
+  ];
+  return `Your trial has every ${trial.label} feature${until}: ${listWords([...features, ...limits])}. Then your ${account.plan.label} plan applies${
+    then.length > 0 ? `: ${then.join(', and ')}` : ''
+  }. Anything you set up is kept either way.`;
+}
+
+/** Whether the trial's end took anything away that the console should say (once the plan is paid for). */
+export function lostSinceTrial(account: Pick<AccountView, 'state' | 'switchedOff' | 'lowerLimits'>): boolean {
+  return account.state === 'paying' && (account.switchedOff.length > 0 || account.lowerLimits.length > 0);
+}
+
+/** After the trial: exactly what its end switched off (their settings kept), and the plan's lower limits. */
+export function switchedOffText(account: Pick<AccountView, 'plan' | 'switchedOff' | 'lowerLimits'>): string {
+  const { label } = account.plan;
+  const off =
+    account.switchedOff.length > 0
+      ? `Your trial has ended, and your ${label} plan does not include ${listWords(account.switchedOff)}: these are switched off. Their settings are kept and come back when you upgrade.`
+      : 'Your trial has ended.';
+  const limits = account.lowerLimits.length > 0 ? ` ${label}'s limits apply now: ${listWords(account.lowerLimits)}.` : '';
+  return `${off}${limits}`;
+}
+
 export type Banner = {
   id: string;
   kind: 'error' | 'warning' | 'info';
@@ -149,6 +209,8 @@ export function bannersFor(
 ): Banner[] {
   const { account } = user;
   const banners: Banner[] = [];
+  // During the trial, its banner also says what it includes.
+  const trialPlan = onTrialPlan(account) ? ` Until then every ${account.effectivePlan.label} feature is on.` : '';
   for (const team of groupByTeam(widgets).filter((t) => t.revoked)) {
     const target = team.anchor ?? team.widgets[0];
     banners.push({
@@ -211,9 +273,10 @@ export function bannersFor(
       // The count stops a day short without a card (spec section 4): the banner names that day, or 29 days after a
       // 30-day promise reads as a mistake.
       text:
-        days > 0
+        (days > 0
           ? `${trialMessage(days)} They count to ${formatDate(new Date(end - DAY_MS).toISOString())}, the last day to add a card before the trial ends on ${formatDate(account.trialEndAt)}. Nothing is charged before then.`
-          : `${trialMessage(days)} It ends on ${formatDate(account.trialEndAt)}: add a card to keep your widgets online. Nothing is charged before then.`,
+          : `${trialMessage(days)} It ends on ${formatDate(account.trialEndAt)}: add a card to keep your widgets online. Nothing is charged before then.`) +
+        trialPlan,
       link: { to: '/account', label: 'Add payment method' },
     });
   }
@@ -224,7 +287,7 @@ export function bannersFor(
       kind: 'info',
       text: `Your free trial ends on ${formatDate(account.trialEndAt)}. Your card is saved: its first charge${
         price === null ? '' : `, ${formatCents(price)} for ${account.plan.label} (${account.plan.duration}),`
-      } is on ${formatDate(account.firstChargeAt)}.`,
+      } is on ${formatDate(account.firstChargeAt)}.${trialPlan}`,
     });
   }
   if (account.state === 'trial_expired') {
@@ -233,6 +296,16 @@ export function bannersFor(
       kind: 'error',
       text: `${trialEndedMessage(account, now)}. ${OFFLINE_UNTIL_PLAN}`,
       link: { to: '/account', label: 'Choose a plan' },
+    });
+  }
+  // For a month after the trial (the Account screen says it for as long as it is true).
+  const trialEnd = account.trialEndAt ? Date.parse(account.trialEndAt) : Number.NaN;
+  if (lostSinceTrial(account) && !(now.getTime() > trialEnd + SWITCHED_OFF_BANNER_DAYS * DAY_MS)) {
+    banners.push({
+      id: 'switched-off',
+      kind: 'info',
+      text: switchedOffText(account),
+      link: { to: '/account', label: 'Compare plans' },
     });
   }
   if (account.state === 'canceled') {

@@ -28,7 +28,7 @@ export function Reports({ view }: { view: ReportView }) {
   return (
     <div className="reports">
       <PageHeader title="Reports" />
-      {!user.account.plan.reports ? (
+      {!user.account.effectivePlan.reports ? (
         <div className="alert alert--warning upgrade-warning" role="status">
           <div className="alert__body">
             <div>

@@ -70,7 +70,7 @@ function WidgetSettings({ initial, tab }: { initial: ChatEndpointView; tab: Sett
   const [dirty, setDirty] = useState(false);
   const errorRef = useRef<HTMLDivElement>(null);
   const meta = tabMeta(tab);
-  const plan = user.account.plan;
+  const plan = user.account.effectivePlan;
   useDocumentTitle(`${meta.title} · ${widgetName(ce)}`);
 
   useEffect(() => {

@@ -11,6 +11,7 @@ export function LockedState({ feature, title, children }: { feature: string; tit
       <section className="card empty-state">
         <h2>{title}</h2>
         <div className="muted">{children}</div>
+        <p className="muted">Anything set up here is kept, and works again on a plan that includes it.</p>
         <ButtonLink to="/account">
           Upgrade your plan <ArrowRightIcon />
         </ButtonLink>
