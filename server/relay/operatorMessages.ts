@@ -23,7 +23,17 @@ export function recordOperatorMessage(ctx: RelayContext, conversation: Answered,
   });
 }
 
-type OperatorInput = { text: string; html: string; author: Author; slackUserId: string; slackTs?: string; files?: MessageFile[] };
+type OperatorInput = {
+  text: string;
+  html: string;
+  author: Author;
+  slackUserId: string;
+  slackTs?: string;
+  files?: MessageFile[];
+  /** Edited in Slack before it reached Parley: relayed as it stands, marked edited, with the edit's ts. */
+  edited?: boolean;
+  slackChangeTs?: string;
+};
 
 /**
  * An operator's answer (a reply in the thread, a saved reply): stored, sent to the visitor, and the conversation marked answered by the
@@ -111,22 +121,33 @@ export async function editOperatorMessage(
   ctx: RelayContext,
   conversation: Answered,
   message: MessageDocument,
-  edit: { text: string; html: string },
+  edit: { text: string; html: string; changeTs?: string },
 ): Promise<void> {
   await serialised(String(conversation._id), async () => {
     message.text = edit.text;
     message.html = edit.html;
     message.edited = true;
+    if (edit.changeTs) message.slackChangeTs = edit.changeTs;
     await message.save();
     await record(ctx, conversation, { kind: 'edit', from: 'operator', targetId: message._id, text: message.text, html: message.html });
   });
 }
 
-/** An operator message was deleted (or turned into a note): the visitor no longer sees it. */
+/**
+ * An operator message was deleted (or turned into a note): the visitor no longer sees it, and its words leave the
+ * history (the message's and its edits' text, its files), so no replay, transcript or export shows them again.
+ */
 export async function withdrawOperatorMessage(ctx: RelayContext, conversation: Answered, message: MessageDocument): Promise<void> {
   await serialised(String(conversation._id), async () => {
     message.deleted = true;
+    message.text = '';
+    message.html = '';
+    message.files = [];
     await message.save();
+    await ctx.models.Message.updateMany(
+      { conversationId: conversation._id, targetId: message._id, kind: 'edit' },
+      { $set: { text: '', html: '' } },
+    );
     await record(ctx, conversation, { kind: 'delete', from: 'operator', targetId: message._id });
   });
 }
