@@ -21,6 +21,7 @@ import { panelCss } from './css';
 import { CLOSE_ICON, clear, h, iconButton, MENU_ICON } from './dom';
 import {
   type Action,
+  contiguousSeq,
   type Effect,
   initialState,
   needsSocket,
@@ -117,7 +118,7 @@ function createPanel(ctx: PanelContext): PanelHandle {
         t: 'hello',
         widgetId,
         visitorToken: state.stored.token,
-        lastSeq: state.lastSeq,
+        lastSeq: contiguousSeq(state.seen),
         conversationId: state.conversation?.id || undefined,
         page: pageInfo(s().collectVisitorMetaData !== false),
         identity: identity && (identity.userId || identity.name || identity.email || identity.traits) ? identity : undefined,
