@@ -23,6 +23,7 @@ import type { Logger } from '../logger';
 import type { OutboxJobDocument, OutboxJobModel, OutboxKind } from '../models/OutboxJob';
 import { JOURNALED } from '../models/writeConcerns';
 import type { RelayContext } from './context';
+import type { SlackPace } from './slackPace';
 
 /** A failure that retrying cannot fix (Slack said channel_not_found, Parley was uninstalled …). */
 export class PermanentJobError extends Error {}
@@ -50,7 +51,15 @@ export type OutboxOptions = {
    * at their next safety poll (they call `wake(key)`).
    */
   announce?: (keys: string[]) => void;
+  /**
+   * The deployment's shared pace per channel (relay/slackPace.ts, in Redis): asked right before a claimed Slack
+   * post runs, and told of Slack's Retry-After. Without it, each process paces alone.
+   */
+  pace?: SlackPace;
 };
+
+/** Longest one wait for the shared pace before asking it again (the job's lease is renewed meanwhile). */
+const PACE_WAIT_MAX_MS = 2_000;
 
 /** Slack errors that mean "try again later"; every other Slack error is permanent. */
 const TRANSIENT_SLACK_ERRORS = new Set(['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout', 'ratelimited']);
@@ -436,6 +445,7 @@ export class Outbox<C extends OutboxHost = RelayContext> {
     const head = batch[0];
     const handler = this.handlers[head.kind];
     try {
+      if (this.options.pace && isSlack(head.kind) && head.channel) await this.sharedPace(head.channel);
       let done = batch.length;
       if (typeof handler === 'function') await handler(this.ctx, head);
       else done = Math.max(1, Math.min(batch.length, (await handler.coalesce(this.ctx, batch)) ?? batch.length));
@@ -468,10 +478,25 @@ export class Outbox<C extends OutboxHost = RelayContext> {
         // Later jobs of the key go on without it.
         return 'done';
       }
-      if (verdict.blockChannelMs && head.channel) this.blockedUntil.set(head.channel, Date.now() + verdict.blockChannelMs);
+      if (verdict.blockChannelMs && head.channel) {
+        this.blockedUntil.set(head.channel, Date.now() + verdict.blockChannelMs);
+        this.options.pace?.block(head.channel, verdict.blockChannelMs);
+      }
       const runAt = Date.now() + verdict.retryInMs;
       await OutboxJob.updateOne({ _id: head._id }, { $set: { runAt: new Date(runAt), lockedUntil: null, lastError: message } });
       return runAt;
+    }
+  }
+
+  /** Waits until the deployment's budget for `channel` lets one more post go (other processes post there too). */
+  private async sharedPace(channel: string): Promise<void> {
+    const pace = this.options.pace;
+    if (!pace) return;
+    const { slackPostsPerSecond, slackBurst } = this.ctx.tuning;
+    for (;;) {
+      const wait = await pace.take(channel, slackPostsPerSecond, slackBurst);
+      if (wait <= 0 || this.stopped) return;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(wait, PACE_WAIT_MAX_MS)));
     }
   }
 
