@@ -30,10 +30,13 @@ type OperatorInput = {
   slackUserId: string;
   slackTs?: string;
   files?: MessageFile[];
-  /** Edited in Slack before it reached Parley: relayed as it stands, marked edited, with the edit's ts. */
-  edited?: boolean;
-  slackChangeTs?: string;
 };
+
+/**
+ * Looks at the stored answer before anyone hears of it (a Slack reply whose edit or deletion came first): answers
+ * it as it is to be sent, or null when it is not to be sent at all.
+ */
+export type SettleAnswer = (message: StoredMessage) => Promise<StoredMessage | null>;
 
 /**
  * An operator's answer (a reply in the thread, a saved reply): stored, sent to the visitor, and the conversation marked answered by the
@@ -44,6 +47,7 @@ export function recordAnswer(
   ctx: RelayContext,
   conversation: Answered,
   input: OperatorInput,
+  settle?: SettleAnswer,
 ): Promise<{ message: StoredMessage; first: boolean }> {
   return serialised(String(conversation._id), async () => {
     const now = new Date();
@@ -55,7 +59,8 @@ export function recordAnswer(
       { firstResponseAt: 1 },
     );
     if (!appended) throw new Error(`conversation ${String(conversation._id)} is gone`);
-    publishEntry(ctx, conversation, appended.message);
+    const settled = settle ? await settle(appended.message) : appended.message;
+    if (settled) publishEntry(ctx, conversation, settled);
     ctx.metrics.operatorMessages.inc();
     const first = !appended.before.firstResponseAt && (await claimFirstAnswer(ctx, conversation, input.author, input.slackUserId, now));
     const ce = await ctx.widgets.get(conversation.ceId);

@@ -13,6 +13,7 @@
 
 import type { App } from '@slack/bolt';
 import type { Types } from 'mongoose';
+import type { StoredMessage } from '../../../conversations/history';
 import type { Conversation } from '../../../models/Conversation';
 import type { MessageFile } from '../../../models/Message';
 import type { SlackEarlyChange } from '../../../models/SlackEarlyChange';
@@ -158,29 +159,19 @@ export async function handleSlackMessage(
   }
   const ce = await ctx.widgets.get(conversation.ceId);
   if (!ce) return;
-  // Edited or deleted in Slack before its own event came: relayed as it stands now, or not at all.
-  const early = await earlyChange(ctx, teamId, event.channel, event.ts);
-  if (early && (early.deleted || isNote(early.text))) return;
-  const current = early ? early.text : text;
   const slackAuthor = await slackUser(ctx, teamId, event.user);
   const author = operatorAuthor(ce, slackAuthor);
   const files = await operatorFiles(ctx, ce._id, conversation._id, teamId, event.files ?? []);
   const user = event.user;
-  const { first } = await recordAnswer(ctx, conversation, {
-    text: slackToText(current),
-    html: slackToHtml(current),
-    author,
-    slackTs: event.ts,
-    slackUserId: user,
-    files,
-    ...(early ? { edited: true, slackChangeTs: early.changeTs } : {}),
-  });
-  // A change that came while this reply was being stored (here or in another process) applies now.
-  const late = await earlyChange(ctx, teamId, event.channel, event.ts);
-  if (late && (late.deleted || late.changeTs !== early?.changeTs)) {
-    const found = await relayedReply(ctx, teamId, event.channel, event.ts);
-    if (found) await applyChange(ctx, found, late);
-  }
+  const { channel, ts } = event;
+  const { first } = await recordAnswer(
+    ctx,
+    conversation,
+    { text: slackToText(text), html: slackToHtml(text), author, slackTs: ts, slackUserId: user, files },
+    // Stored first, then looked for among the changes that came before it: an edit or deletion stored after this
+    // look finds the reply (it writes, then looks), so with any interleaving, in any process, one sees the other.
+    (stored) => asItStands(ctx, stored, teamId, channel, ts),
+  );
   // The first reply came while Slack did not answer users.info: the header named a stand-in until now.
   const correctsFallback = !first && slackAuthor.known && conversation.agentSlackUserId === user && conversation.agentName !== author.name;
   if (correctsFallback) await correctAgent(ctx, conversation, author, user);
@@ -249,6 +240,23 @@ const newer = (ts: string, than: string | undefined): boolean => !than || ts > t
 
 function earlyChange(ctx: RelayContext, teamId: string, channel: string, ts: string): Promise<SlackEarlyChange | null> {
   return ctx.models.SlackEarlyChange.collection.findOne<SlackEarlyChange>({ teamId, channel, ts });
+}
+
+/**
+ * A reply just stored, before anyone hears of it: edited or deleted in Slack before its own event came, it is sent
+ * as it stands now, or not at all (its words leave the history at once).
+ */
+async function asItStands(ctx: RelayContext, stored: StoredMessage, teamId: string, channel: string, ts: string) {
+  const early = await earlyChange(ctx, teamId, channel, ts);
+  if (!early) return stored;
+  const messages = ctx.models.Message.collection;
+  if (early.deleted || isNote(early.text)) {
+    await messages.updateOne({ _id: stored._id }, { $set: { deleted: true, text: '', html: '', files: [] } });
+    return null;
+  }
+  const edit = { text: slackToText(early.text), html: slackToHtml(early.text), edited: true, slackChangeTs: early.changeTs };
+  await messages.updateOne({ _id: stored._id }, { $set: edit });
+  return { ...stored, ...edit };
 }
 
 /** Keeps a change whose message is not stored (yet): a deletion for good, an edit unless a newer change is kept. */
