@@ -38,6 +38,7 @@ import type { Clock } from './relay/context';
 import { RELAY_JOB_HANDLERS } from './relay/jobs';
 import { createPubSub } from './relay/pubsub';
 import { SlackClients } from './relay/slackClients';
+import { redisSlackPace } from './relay/slackPace';
 import { createReportRecorder } from './reports/recorder';
 import type { SlackSandbox } from './sandbox/slack';
 import type { StripeSandbox } from './sandbox/stripe';
@@ -175,6 +176,8 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       slack: new SlackClients(models, effective.slack.apiUrl, countingSlackFetch(keepAliveFetch, metrics.slackApiCalls)),
       pubsub,
       limiters,
+      // With several processes, one Slack budget per channel for all of them.
+      slackPace: redis ? redisSlackPace(redis, logger) : undefined,
       // The widgets' automatic saved replies in memory; writes here tell the other processes over pubsub.
       autoReplies: new AutoSendReplies({ models, peers: pubsub }),
       analytics,

@@ -100,6 +100,7 @@ export async function appendEntryReading<F extends keyof Conversation>(
     ...(entry.clientId !== undefined ? { clientId: entry.clientId } : {}),
     slackTs: entry.slackTs ?? '',
     slackUserId: entry.slackUserId ?? '',
+    ...(entry.slackChangeTs ? { slackChangeTs: entry.slackChangeTs } : {}),
     files: (entry.files ?? []).map((f) => ({ id: f.id, name: f.name, size: f.size, mimetype: f.mimetype })),
     edited: entry.edited ?? false,
     deleted: entry.deleted ?? false,
@@ -139,14 +140,19 @@ export function chatMessage(publicUrl: string, m: StoredMessage): ChatMessage {
   }
   if (m.edited) message.edited = true;
   if (m.clientId) message.clientId = m.clientId;
+  // A reply from Slack: the widget places operator replies in Slack's order, however late one reached Parley.
+  if (m.from === 'operator' && m.slackTs) message.ts = m.slackTs;
   return message;
 }
 
-/** The frame a history entry becomes; null for entries a widget no longer shows (a deleted message). */
+/**
+ * The frame a history entry becomes. A deleted message is replayed as a deletion at its own seq: nothing of it is
+ * shown, and the widget knows the seq holds nothing more (it asks to be replayed after the seqs it has in a row).
+ */
 export function entryFrame(publicUrl: string, m: StoredMessage): ServerFrame | null {
   switch (m.kind) {
     case 'msg':
-      return m.deleted ? null : { t: 'msg', message: chatMessage(publicUrl, m) };
+      return m.deleted ? { t: 'delete', seq: m.seq, id: String(m._id) } : { t: 'msg', message: chatMessage(publicUrl, m) };
     case 'edit':
       return { t: 'edit', seq: m.seq, id: String(m.targetId), text: m.text, ...(m.html ? { html: m.html } : {}) };
     case 'delete':

@@ -30,6 +30,8 @@ export interface Message {
   /** Slack ts of the reply this is (operator) or became (visitor, once posted). */
   slackTs: string;
   slackUserId: string;
+  /** An operator message from Slack: the ts of the latest edit applied (an older edit arriving later is ignored). */
+  slackChangeTs?: string;
   files: MessageFile[];
   edited: boolean;
   deleted: boolean;
@@ -57,6 +59,7 @@ export const MessageSchema = new Schema<Message>(
     clientId: { type: String },
     slackTs: { type: String, default: '' },
     slackUserId: { type: String, default: '' },
+    slackChangeTs: { type: String },
     files: { type: [FileSchema], default: [] },
     edited: { type: Boolean, default: false },
     deleted: { type: Boolean, default: false },

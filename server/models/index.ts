@@ -28,6 +28,7 @@ import { questionGroupModel } from './QuestionGroup';
 import { restHookModel } from './RestHook';
 import { savedReplyModel } from './SavedReply';
 import { sessionModel } from './Session';
+import { slackEarlyChangeModel } from './SlackEarlyChange';
 import { slackEventSeenModel } from './SlackEventSeen';
 import { stripeEventModel } from './StripeEvent';
 import { userModel } from './User';
@@ -50,6 +51,7 @@ export function createModels(connection: Connection) {
     Message: messageModel(connection),
     OutboxJob: outboxJobModel(connection),
     SlackEventSeen: slackEventSeenModel(connection),
+    SlackEarlyChange: slackEarlyChangeModel(connection),
     WidgetFile: widgetFileModel(connection),
     OfflineMessage: offlineMessageModel(connection),
     SavedReply: savedReplyModel(connection),

@@ -41,6 +41,9 @@ import { widgetErrorOf } from './widgetErrors';
 
 export const WS_PATH = '/ws';
 
+/** When a socket looks in history for a seq that a later one overtook: soon, then twice more before passing it over. */
+const GAP_FILL_DELAYS_MS = [100, 1_000, 5_000];
+
 /** A browser page on http(s); `null` origins (sandboxed frames, files) are refused. Absent: not a browser. */
 export function originAllowed(origin: string | undefined): boolean {
   if (origin === undefined) return true;
@@ -88,9 +91,19 @@ type Session = {
    * an `ended` frame passes; a stale one costs nothing wrong: the write finds it ended and looks again.
    */
   open?: OpenConversation | null;
-  /** The conversation whose history this socket follows, and the highest seq of it sent (never sent again). */
+  /**
+   * The conversation whose history this socket follows, and the seq up to which all of it was sent (or found to
+   * hold nothing). A seq is never sent twice.
+   */
   conversationId: string;
   sentSeq: number;
+  /**
+   * Seqs sent above sentSeq: a later frame went out first (the visitor's own ack, or a frame that came through
+   * Redis sooner than an earlier one). While there are any, the gap below them is filled from history.
+   */
+  ahead?: Set<number>;
+  gapTimer?: NodeJS.Timeout;
+  gapTries: number;
   /** Live frames that arrived while history was being replayed. */
   held: { frame: ServerFrame; conversationId: string }[] | null;
   unsubscribe: (() => void)[];
@@ -107,11 +120,17 @@ export class Gateway {
 
   /** New sockets per IP in the current minute. */
   private readonly socketsPerIp: { hit(ip: string): Promise<number> };
+  private readonly offReconnect: () => void;
 
   constructor(private readonly ctx: RelayContext) {
     // The hard cap; frames above WIDGET_LIMITS.frameBytes but under it get a polite `too_large` first.
     this.wss = new WebSocketServer({ noServer: true, maxPayload: WIDGET_LIMITS.frameBytes * 4, perMessageDeflate: false });
     this.socketsPerIp = ctx.limiters.counter('ws-ip', 60_000);
+    this.offReconnect = ctx.pubsub.onReconnect(() => {
+      void this.catchUp().catch((error: unknown) =>
+        ctx.logger.warn({ err: error }, 'relay: could not catch sockets up after Redis was back'),
+      );
+    });
   }
 
   get socketCount(): number {
@@ -127,6 +146,8 @@ export class Gateway {
 
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    this.offReconnect();
+    for (const s of this.sessions) if (s.gapTimer) clearTimeout(s.gapTimer);
     this.server?.off('upgrade', this.onUpgrade);
     for (const s of this.sessions) s.ws.close(1001, 'server restarting');
     for (const s of this.sessions) s.ws.terminate();
@@ -174,6 +195,7 @@ export class Gateway {
       locale: DEFAULT_WIDGET_LOCALE,
       conversationId: '',
       sentSeq: 0,
+      gapTries: 0,
       held: null,
       unsubscribe: [],
       busy: Promise.resolve(),
@@ -186,6 +208,7 @@ export class Gateway {
 
   private drop(session: Session): void {
     if (!this.sessions.delete(session)) return;
+    if (session.gapTimer) clearTimeout(session.gapTimer);
     for (const off of session.unsubscribe) off();
     session.unsubscribe = [];
   }
@@ -241,10 +264,95 @@ export class Gateway {
     if (seq > 0) {
       // A conversation started in another tab: this socket follows it from its start.
       if (conversationId && conversationId !== session.conversationId) this.switchTo(session, conversationId);
-      if (seq <= session.sentSeq) return;
-      session.sentSeq = seq;
+      if (!this.markSent(session, seq)) return;
     }
     this.send(session, frame);
+  }
+
+  /** Notes that `seq` goes out on this socket; false when it went out before. A gap below it is filled soon. */
+  private markSent(session: Session, seq: number): boolean {
+    if (seq <= session.sentSeq || session.ahead?.has(seq)) return false;
+    if (seq === session.sentSeq + 1) this.coveredUpTo(session, seq);
+    else {
+      session.ahead ??= new Set();
+      session.ahead.add(seq);
+      this.scheduleGapFill(session);
+    }
+    return true;
+  }
+
+  /** Everything up to `seq` went out (or holds nothing); seqs sent ahead that now join on are absorbed. */
+  private coveredUpTo(session: Session, seq: number): void {
+    session.sentSeq = Math.max(session.sentSeq, seq);
+    const ahead = session.ahead;
+    if (!ahead) return;
+    for (const s of ahead) if (s <= session.sentSeq) ahead.delete(s);
+    while (ahead.delete(session.sentSeq + 1)) session.sentSeq += 1;
+    if (ahead.size === 0) {
+      session.ahead = undefined;
+      session.gapTries = 0;
+      if (session.gapTimer) clearTimeout(session.gapTimer);
+      session.gapTimer = undefined;
+    }
+  }
+
+  private scheduleGapFill(session: Session): void {
+    if (session.gapTimer || !session.ahead) return;
+    const delay = GAP_FILL_DELAYS_MS[Math.min(session.gapTries, GAP_FILL_DELAYS_MS.length - 1)];
+    session.gapTimer = setTimeout(() => {
+      session.gapTimer = undefined;
+      const ahead = session.ahead;
+      if (!ahead || !this.sessions.has(session)) return;
+      void this.fillFromHistory(session, Math.max(...ahead)).catch((error: unknown) =>
+        this.ctx.logger.warn({ conversationId: session.conversationId, err: error }, 'relay: could not fill a gap from history'),
+      );
+    }, delay);
+    session.gapTimer.unref();
+  }
+
+  /**
+   * Sends what history holds between sentSeq and `below` that this socket has not had (stored in another process,
+   * its frame late or lost with Redis). A seq still missing after a few looks holds nothing for the widget (a
+   * question asked, a seq spent by a duplicate) and is passed over.
+   */
+  private async fillFromHistory(session: Session, below: number): Promise<void> {
+    const conversationId = session.conversationId;
+    if (!conversationId) return;
+    const entries = await this.ctx.models.Message.find({ conversationId, seq: { $gt: session.sentSeq, $lt: below } })
+      .sort({ seq: 1 })
+      .lean<StoredMessage[]>();
+    if (!this.sessions.has(session) || session.conversationId !== conversationId) return;
+    for (const entry of entries) {
+      if (!this.markSent(session, entry.seq)) continue;
+      const frame = entryFrame(this.ctx.publicUrl, entry);
+      if (frame) this.send(session, frame);
+    }
+    if (!session.ahead) return;
+    session.gapTries += 1;
+    if (session.gapTries >= GAP_FILL_DELAYS_MS.length) {
+      session.gapTries = 0;
+      this.coveredUpTo(session, below - 1);
+    }
+    this.scheduleGapFill(session);
+  }
+
+  /**
+   * Redis is back: frames published while it was away did not reach this process. Each socket gets what its
+   * conversation stored meanwhile (frames published from now on come through Redis again).
+   */
+  private async catchUp(): Promise<void> {
+    const following = [...this.sessions].filter((s) => s.ready && s.conversationId && !s.held);
+    if (following.length === 0) return;
+    const ids = [...new Set(following.map((s) => s.conversationId))];
+    const conversations = await this.ctx.models.Conversation.find({ _id: { $in: ids } }, { lastSeq: 1 }).lean<
+      { _id: Types.ObjectId; lastSeq: number }[]
+    >();
+    const lastSeqOf = new Map(conversations.map((c) => [String(c._id), c.lastSeq]));
+    for (const session of following) {
+      const lastSeq = lastSeqOf.get(session.conversationId) ?? 0;
+      const known = Math.max(session.sentSeq, ...(session.ahead ?? []));
+      if (lastSeq > known && this.sessions.has(session)) await this.fillFromHistory(session, lastSeq + 1);
+    }
   }
 
   private onFrame(session: Session, data: RawData, isBinary: boolean): void {
@@ -364,7 +472,8 @@ export class Gateway {
         });
         this.ctx.metrics.relayAck.observe((performance.now() - receivedAt) / 1000);
         if (!result.duplicate) this.ctx.metrics.visitorMessages.inc();
-        if (message.seq > session.sentSeq) session.sentSeq = message.seq;
+        // An operator reply stored just before it, in another process, may still be on its way: not skipped.
+        this.markSent(session, message.seq);
         if (!result.duplicate) {
           // Saved replies matching the message, and an automatic question group, follow the ack: in the order of the
           // conversation's messages, without holding up this socket's next frame.
@@ -499,9 +608,9 @@ export class Gateway {
       .cursor();
     for await (const entry of cursor) {
       if (!this.sessions.has(session)) break;
+      if (!this.markSent(session, entry.seq)) continue;
       const frame = entryFrame(this.ctx.publicUrl, entry);
       if (frame) this.send(session, frame);
-      session.sentSeq = Math.max(session.sentSeq, entry.seq);
     }
   }
 
@@ -510,6 +619,10 @@ export class Gateway {
     if (session.open && String(session.open._id) !== conversationId) session.open = undefined;
     session.conversationId = conversationId;
     session.sentSeq = 0;
+    session.ahead = undefined;
+    session.gapTries = 0;
+    if (session.gapTimer) clearTimeout(session.gapTimer);
+    session.gapTimer = undefined;
     this.send(session, { t: 'conversation', id: conversationId });
   }
 }

@@ -33,6 +33,7 @@ import { Presence } from './presence';
 import { inProcessPubSub, type PubSub } from './pubsub';
 import { OperatingSchedule } from './schedule';
 import type { SlackClients } from './slackClients';
+import type { SlackPace } from './slackPace';
 import { relayTuning } from './tuning';
 import { WidgetCache } from './widgets';
 
@@ -62,12 +63,14 @@ export function createRelay(deps: {
   pubsub?: PubSub;
   /** The deployment's counters (createRateLimiters); in-process by default. */
   limiters?: RateLimiters;
+  /** Slack's pace per channel shared by every process (redisSlackPace, with REDIS_URL); each process alone by default. */
+  slackPace?: SlackPace;
   /** The widgets' automatic saved replies in memory (their writes signal the other processes over `pubsub`). */
   autoReplies: AutoSendReplies;
   /** Segment track calls for widgets with a write key. */
   analytics: ConversationAnalytics;
 }): Relay {
-  const { jobHandlers, ...shared } = deps;
+  const { jobHandlers, slackPace, ...shared } = deps;
   const tuning = relayTuning(deps.config);
   const ctx = {
     ...shared,
@@ -81,7 +84,7 @@ export function createRelay(deps: {
     publicUrl: deps.config.publicUrl,
   } as RelayContext;
   // A stopping process hands its queued keys to the others at once (over Redis) instead of at their next poll.
-  ctx.outbox = new Outbox(ctx, jobHandlers, { announce: (keys) => ctx.pubsub.signal({ kind: 'outbox', keys }) });
+  ctx.outbox = new Outbox(ctx, jobHandlers, { announce: (keys) => ctx.pubsub.signal({ kind: 'outbox', keys }), pace: slackPace });
   ctx.presence = new Presence(ctx);
   ctx.assistant = conversationAssistant(ctx);
   const schedule = new OperatingSchedule(ctx);

@@ -24,7 +24,20 @@ export function recordOperatorMessage(ctx: RelayContext, conversation: Answered,
   });
 }
 
-type OperatorInput = { text: string; html: string; author: Author; slackUserId: string; slackTs?: string; files?: MessageFile[] };
+type OperatorInput = {
+  text: string;
+  html: string;
+  author: Author;
+  slackUserId: string;
+  slackTs?: string;
+  files?: MessageFile[];
+};
+
+/**
+ * Looks at the stored answer before anyone hears of it (a Slack reply whose edit or deletion came first): answers
+ * it as it is to be sent, or null when it is not to be sent at all.
+ */
+export type SettleAnswer = (message: StoredMessage) => Promise<StoredMessage | null>;
 
 /**
  * An operator's answer (a reply in the thread, a saved reply): stored, sent to the visitor, and the conversation marked answered by the
@@ -35,6 +48,7 @@ export function recordAnswer(
   ctx: RelayContext,
   conversation: Answered,
   input: OperatorInput,
+  settle?: SettleAnswer,
 ): Promise<{ message: StoredMessage; first: boolean }> {
   return serialised(String(conversation._id), async () => {
     const now = new Date();
@@ -49,7 +63,9 @@ export function recordAnswer(
     // Unseen by the visitor within the widget's emailUnseenAfterMinutes, it goes out by e-mail. The wait starts before
     // the widget hears of the reply, so a `seen` frame for it always finds the wait to end.
     if (appended.before.ceId) await startUnseenWait(ctx, { _id: conversation._id, ceId: appended.before.ceId }, appended.message.seq, now);
-    publishEntry(ctx, conversation, appended.message);
+    // An edit or a deletion that reached Parley before this reply is applied now; a reply deleted already goes nowhere.
+    const settled = settle ? await settle(appended.message) : appended.message;
+    if (settled) publishEntry(ctx, conversation, settled);
     ctx.metrics.operatorMessages.inc();
     const first = !appended.before.firstResponseAt && (await claimFirstAnswer(ctx, conversation, input.author, input.slackUserId, now));
     const ce = await ctx.widgets.get(conversation.ceId);
@@ -115,22 +131,33 @@ export async function editOperatorMessage(
   ctx: RelayContext,
   conversation: Answered,
   message: MessageDocument,
-  edit: { text: string; html: string },
+  edit: { text: string; html: string; changeTs?: string },
 ): Promise<void> {
   await serialised(String(conversation._id), async () => {
     message.text = edit.text;
     message.html = edit.html;
     message.edited = true;
+    if (edit.changeTs) message.slackChangeTs = edit.changeTs;
     await message.save();
     await record(ctx, conversation, { kind: 'edit', from: 'operator', targetId: message._id, text: message.text, html: message.html });
   });
 }
 
-/** An operator message was deleted (or turned into a note): the visitor no longer sees it. */
+/**
+ * An operator message was deleted (or turned into a note): the visitor no longer sees it, and its words leave the
+ * history (the message's and its edits' text, its files), so no replay, transcript or export shows them again.
+ */
 export async function withdrawOperatorMessage(ctx: RelayContext, conversation: Answered, message: MessageDocument): Promise<void> {
   await serialised(String(conversation._id), async () => {
     message.deleted = true;
+    message.text = '';
+    message.html = '';
+    message.files = [];
     await message.save();
+    await ctx.models.Message.updateMany(
+      { conversationId: conversation._id, targetId: message._id, kind: 'edit' },
+      { $set: { text: '', html: '' } },
+    );
     await record(ctx, conversation, { kind: 'delete', from: 'operator', targetId: message._id });
   });
 }

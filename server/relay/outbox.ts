@@ -23,6 +23,7 @@ import type { Logger } from '../logger';
 import type { OutboxJobDocument, OutboxJobModel, OutboxKind } from '../models/OutboxJob';
 import { JOURNALED } from '../models/writeConcerns';
 import type { RelayContext } from './context';
+import type { SlackPace } from './slackPace';
 
 /** A failure that retrying cannot fix (Slack said channel_not_found, Parley was uninstalled …). */
 export class PermanentJobError extends Error {}
@@ -50,7 +51,15 @@ export type OutboxOptions = {
    * at their next safety poll (they call `wake(key)`).
    */
   announce?: (keys: string[]) => void;
+  /**
+   * The deployment's shared pace per channel (relay/slackPace.ts, in Redis): asked right before a claimed Slack
+   * post runs, and told of Slack's Retry-After. Without it, each process paces alone.
+   */
+  pace?: SlackPace;
 };
+
+/** Longest one wait for the shared pace before asking it again (the job's lease is renewed meanwhile). */
+const PACE_WAIT_MAX_MS = 2_000;
 
 /** Slack errors that mean "try again later"; every other Slack error is permanent. */
 const TRANSIENT_SLACK_ERRORS = new Set(['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout', 'ratelimited']);
@@ -75,6 +84,11 @@ type Waiting = {
 type KeyJobs = { _id: string; jobs: OutboxJobDocument[] };
 
 const isSlack = (kind: string) => kind.startsWith('slack.');
+/**
+ * Jobs that post into a channel, so take its pace (Slack's chat.postMessage limit is per channel). A header update
+ * is a chat.update (Slack counts it per workspace, apart): it takes nothing of the budget visitor lines need.
+ */
+const isPaced = (kind: string) => isSlack(kind) && kind !== 'slack.updateHeader';
 
 export class Outbox<C extends OutboxHost = RelayContext> {
   private stopped = true;
@@ -129,7 +143,7 @@ export class Outbox<C extends OutboxHost = RelayContext> {
     };
     // Durable before the work it stands for is acknowledged to anyone, whatever the deployment's default.
     await this.ctx.models.OutboxJob.collection.insertOne(job, { writeConcern: JOURNALED });
-    if (opts.start !== false) this.note(key, isSlack(kind) ? (opts.channel ?? '') : '', runAt.getTime());
+    if (opts.start !== false) this.note(key, isPaced(kind) ? (opts.channel ?? '') : '', runAt.getTime());
   }
 
   /** Runs the due jobs of `key` now (after a job was stored with `start: false`). */
@@ -316,7 +330,7 @@ export class Outbox<C extends OutboxHost = RelayContext> {
         continue;
       }
       const head = jobs[0];
-      const channel = isSlack(head.kind) ? head.channel : '';
+      const channel = isPaced(head.kind) ? head.channel : '';
       const lockedUntil = head.lockedUntil?.getTime() ?? 0;
       if (head.runAt.getTime() > now || lockedUntil > now) {
         // Backing off, or another process holds the key: look again when that ends.
@@ -384,7 +398,7 @@ export class Outbox<C extends OutboxHost = RelayContext> {
   /** Runs one claimed batch of a key in the background; the key is looked at again when it ends. */
   private start1(key: string, batch: OutboxJobDocument[], more: boolean, lockedBy: string): void {
     const head = batch[0];
-    const channel = isSlack(head.kind) ? head.channel : '';
+    const channel = isPaced(head.kind) ? head.channel : '';
     const renew = setInterval(
       () => {
         void this.ctx.models.OutboxJob.updateOne(
@@ -436,6 +450,7 @@ export class Outbox<C extends OutboxHost = RelayContext> {
     const head = batch[0];
     const handler = this.handlers[head.kind];
     try {
+      if (this.options.pace && isPaced(head.kind) && head.channel) await this.sharedPace(head.channel);
       let done = batch.length;
       if (typeof handler === 'function') await handler(this.ctx, head);
       else done = Math.max(1, Math.min(batch.length, (await handler.coalesce(this.ctx, batch)) ?? batch.length));
@@ -468,10 +483,25 @@ export class Outbox<C extends OutboxHost = RelayContext> {
         // Later jobs of the key go on without it.
         return 'done';
       }
-      if (verdict.blockChannelMs && head.channel) this.blockedUntil.set(head.channel, Date.now() + verdict.blockChannelMs);
+      if (verdict.blockChannelMs && isPaced(head.kind) && head.channel) {
+        this.blockedUntil.set(head.channel, Date.now() + verdict.blockChannelMs);
+        this.options.pace?.block(head.channel, verdict.blockChannelMs);
+      }
       const runAt = Date.now() + verdict.retryInMs;
       await OutboxJob.updateOne({ _id: head._id }, { $set: { runAt: new Date(runAt), lockedUntil: null, lastError: message } });
       return runAt;
+    }
+  }
+
+  /** Waits until the deployment's budget for `channel` lets one more post go (other processes post there too). */
+  private async sharedPace(channel: string): Promise<void> {
+    const pace = this.options.pace;
+    if (!pace) return;
+    const { slackPostsPerSecond, slackBurst } = this.ctx.tuning;
+    for (;;) {
+      const wait = await pace.take(channel, slackPostsPerSecond, slackBurst);
+      if (wait <= 0 || this.stopped) return;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(wait, PACE_WAIT_MAX_MS)));
     }
   }
 
@@ -527,7 +557,7 @@ export class Outbox<C extends OutboxHost = RelayContext> {
       this.lastPollAt = now.getTime();
       for (const job of found) {
         if (this.running.has(job.key) || this.claiming.has(job.key) || this.waiting.has(job.key)) continue;
-        this.waiting.set(job.key, { channel: isSlack(job.kind) ? job.channel : '', since: job._id.getTimestamp().getTime(), at: 0 });
+        this.waiting.set(job.key, { channel: isPaced(job.kind) ? job.channel : '', since: job._id.getTimestamp().getTime(), at: 0 });
       }
       this.kick();
     })()

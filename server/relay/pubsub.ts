@@ -5,9 +5,10 @@
  * listeners at once and published to the others, which hand it to theirs. Each process subscribes only to the
  * topics its sockets watch, so a frame travels only to the processes that need it.
  *
- * Redis away: frames still reach this process's sockets; the other processes' sockets miss live frames until it
- * is back, and catch up on their next reconnect (the widget resumes from its last seq). Subscriptions are made
- * again, all at once, each time the connection is back.
+ * Redis away: frames still reach this process's sockets; what it publishes meanwhile is kept (up to
+ * MAX_KEPT_WHILE_AWAY) and published when Redis is back. Subscriptions are made again, all at once, each time the
+ * connection is back, and then `onReconnect` listeners run: the gateway sends its sockets what their conversations
+ * stored meanwhile (frames another process published while this one was not subscribed are gone).
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../logger';
@@ -46,6 +47,11 @@ export interface PubSub {
   signal(signal: Signal): void;
   /** Listens to other processes' signals; returns the function that stops it. */
   onSignal(listener: (signal: Signal) => void): () => void;
+  /**
+   * Runs `listener` each time this process is subscribed again after Redis was away (never in one process):
+   * frames published meanwhile by other processes did not reach it. Returns the function that stops it.
+   */
+  onReconnect(listener: () => void): () => void;
   close(): Promise<void>;
 }
 
@@ -74,6 +80,7 @@ export function inProcessPubSub(): PubSub {
     ready: async () => {},
     signal() {},
     onSignal: () => () => {},
+    onReconnect: () => () => {},
     async close() {
       topics.clear();
     },
@@ -91,6 +98,8 @@ const SIGNALS = 'parley:signals';
 const READY_WAIT_MS = 1_000;
 /** Channels per SUBSCRIBE when subscribing again after a reconnect. */
 const RESUBSCRIBE_BATCH = 1_000;
+/** Publishes kept while Redis is away, sent when it is back; beyond this the oldest are dropped (and counted). */
+const MAX_KEPT_WHILE_AWAY = 10_000;
 
 type Envelope = { o: string; f?: ServerFrame; m?: FrameMeta; s?: Signal };
 
@@ -105,9 +114,13 @@ export function redisPubSub(redis: Redis, logger: Logger): PubSub {
   /** Local listeners per topic: the topics this process subscribes to in Redis. */
   const counts = new Map<Topic, number>();
   const signalListeners = new Set<(signal: Signal) => void>();
+  const reconnectListeners = new Set<() => void>();
   const pending = new Set<Promise<unknown>>();
   let closed = false;
   let dropped = 0;
+  /** Publishes made while Redis was away, in order. */
+  let kept: [string, string][] = [];
+  let subscribedOnce = false;
 
   const track = (command: Promise<unknown>) => {
     const settled = command.catch(() => undefined).finally(() => pending.delete(settled));
@@ -118,8 +131,34 @@ export function redisPubSub(redis: Redis, logger: Logger): PubSub {
     // A new connection has no subscriptions: make them all again (ioredis's own resubscription is off, so that
     // the topics subscribed while Redis was away are included).
     const channels = [SIGNALS, ...[...counts.keys()].map((topic) => TOPIC_PREFIX + topic)];
-    for (let i = 0; i < channels.length; i += RESUBSCRIBE_BATCH) track(subscriber.subscribe(...channels.slice(i, i + RESUBSCRIBE_BATCH)));
+    const batches: Promise<unknown>[] = [];
+    for (let i = 0; i < channels.length; i += RESUBSCRIBE_BATCH) {
+      const batch = subscriber.subscribe(...channels.slice(i, i + RESUBSCRIBE_BATCH));
+      track(batch);
+      batches.push(batch);
+    }
+    const again = subscribedOnce;
+    subscribedOnce = true;
+    if (again)
+      void Promise.all(batches).then(
+        () => {
+          if (!closed) for (const listener of [...reconnectListeners]) listener();
+        },
+        () => undefined,
+      );
   });
+
+  const flushKept = () => {
+    if (kept.length === 0 || closed) return;
+    const out = kept;
+    kept = [];
+    logger.warn({ frames: out.length, dropped }, 'pubsub: Redis is back; publishing what was kept meanwhile');
+    dropped = 0;
+    for (const [channel, message] of out) {
+      redis.publish(channel, message).catch((error: unknown) => logger.warn({ channel, err: error }, 'pubsub: could not publish'));
+    }
+  };
+  redis.on('ready', flushKept);
 
   subscriber.on('message', (channel: string, message: string) => {
     let envelope: Envelope;
@@ -142,14 +181,15 @@ export function redisPubSub(redis: Redis, logger: Logger): PubSub {
   const send = (channel: string, envelope: Envelope) => {
     if (closed) return;
     if (redis.status !== 'ready') {
-      // The connection's own log said Redis is away; count what the other processes missed.
-      dropped += 1;
+      // The connection's own log said Redis is away: kept for when it is back (the oldest go beyond the cap).
+      kept.push([channel, JSON.stringify(envelope)]);
+      if (kept.length > MAX_KEPT_WHILE_AWAY) {
+        kept.shift();
+        dropped += 1;
+      }
       return;
     }
-    if (dropped > 0) {
-      logger.warn({ dropped }, 'pubsub: frames and signals did not reach the other processes while Redis was away');
-      dropped = 0;
-    }
+    if (kept.length > 0) flushKept();
     redis.publish(channel, JSON.stringify(envelope)).catch((error: unknown) => {
       logger.warn({ channel, err: error }, 'pubsub: could not publish');
     });
@@ -203,9 +243,16 @@ export function redisPubSub(redis: Redis, logger: Logger): PubSub {
       signalListeners.add(listener);
       return () => signalListeners.delete(listener);
     },
+    onReconnect(listener) {
+      reconnectListeners.add(listener);
+      return () => reconnectListeners.delete(listener);
+    },
     async close() {
       closed = true;
+      redis.off('ready', flushKept);
+      kept = [];
       signalListeners.clear();
+      reconnectListeners.clear();
       counts.clear();
       await local.close();
       await closeRedis(subscriber);

@@ -109,6 +109,11 @@ export const ChatMessageSchema = z.object({
   edited: z.boolean().optional(),
   /** Echoed for the visitor's own messages, so the widget can match them to what it sent. */
   clientId: z.string().optional(),
+  /**
+   * An operator reply from Slack: its Slack ts. Slack delivers events concurrently and retries late, so a reply
+   * may be stored after a later one; the widget shows operator replies in ts order (the thread's order).
+   */
+  ts: z.string().optional(),
 });
 export type ChatMessage = z.infer<typeof ChatMessageSchema>;
 

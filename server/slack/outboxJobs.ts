@@ -424,7 +424,14 @@ export function slackJobHandlers(): Pick<JobHandlers, SlackJobKind> {
   const threads: ThreadCache = new LRUCache({ max: THREADS_KEPT });
   return {
     'slack.header': postHeader,
-    'slack.updateHeader': updateHeader,
+    // Header updates waiting in a row make one chat.update: it shows the conversation as it is now.
+    'slack.updateHeader': {
+      max: 50,
+      async coalesce(ctx, jobs) {
+        await updateHeader(ctx, jobs[0]);
+        return jobs.length;
+      },
+    },
     'slack.reply': replyPoster(threads),
     'slack.note': postNote,
     'slack.invite': inviteBots,

@@ -258,9 +258,12 @@ export async function startSlackSandboxProcess(options: {
   credentials?: SlackCredentials;
   port?: number;
   echo?: boolean;
+  /** Slack's rate-limit tiers and channel pace enforced (answered 429 with Retry-After beyond them). */
+  rateLimits?: boolean;
 }): Promise<SlackSandboxProcess> {
   const credentials = options.credentials ?? slackCredentials();
   const args = ['--port', String(options.port ?? 0), '--app-url', options.appUrl, '--test-controls'];
+  if (options.rateLimits) args.push('--rate-limits', 'slack');
   if (options.eventsUrl) args.push('--events-url', options.eventsUrl);
   args.push(
     '--client-id',
@@ -413,7 +416,17 @@ export type Stack = {
  * default). `config` reaches every Parley process (FAST_PROCESS_CONFIG by default).
  */
 export async function startStack(
-  options: { parleys?: number; redis?: boolean; slackTo?: number; config?: ParleyProcessConfig; echo?: boolean } = {},
+  options: {
+    parleys?: number;
+    redis?: boolean;
+    slackTo?: number;
+    config?: ParleyProcessConfig;
+    echo?: boolean;
+    /** The sandbox enforces Slack's rate limits. */
+    slackRateLimits?: boolean;
+    /** More environment for every Parley process. */
+    env?: NodeJS.ProcessEnv;
+  } = {},
 ): Promise<Stack> {
   const count = options.parleys ?? 2;
   const ports = await Promise.all(Array.from({ length: count }, () => freePort()));
@@ -431,12 +444,18 @@ export async function startStack(
     const [mongo, redis, slack] = await allStarted([
       track(startMongoProcess({ echo: options.echo })),
       options.redis ? track(startRedisProcess({ echo: options.echo })) : Promise.resolve(undefined),
-      track(startSlackSandboxProcess({ appUrl: `http://127.0.0.1:${ports[options.slackTo ?? 0]}`, echo: options.echo })),
+      track(
+        startSlackSandboxProcess({
+          appUrl: `http://127.0.0.1:${ports[options.slackTo ?? 0]}`,
+          echo: options.echo,
+          rateLimits: options.slackRateLimits,
+        }),
+      ),
     ]);
     const dbName = `stack_${randomBytes(6).toString('hex')}`;
     const jwtSecret = randomBytes(48).toString('base64url');
     const config = options.config ?? FAST_PROCESS_CONFIG;
-    const base = { mongodbUri: mongo.uri, dbName, slack, jwtSecret, redisUrl: redis?.url, config, echo: options.echo };
+    const base = { mongodbUri: mongo.uri, dbName, slack, jwtSecret, redisUrl: redis?.url, config, echo: options.echo, env: options.env };
     const parleys: ParleyProcess[] = [];
     // One after the other: the first creates the indexes and seeds the plans the others then find.
     for (const [i, port] of ports.entries()) {

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import type { ChatEndpointDocument } from '../../server/models/ChatEndpoint';
 import type { ClientFrame, ServerFrame } from '../../server/shared/widget-protocol';
+import { initialState, reduceFrame } from '../../web/widget/panel/reducer';
 import { signUpUser } from '../factories';
 import type { TestServer } from '../helpers/app';
 import { firstWidgetId, setUpWidget } from '../slack/helpers';
@@ -187,4 +188,30 @@ export async function webhookTarget(): Promise<{ url: string; bodies: unknown[];
   target.url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hook`;
   target.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
   return target;
+}
+
+/** One line of the chat as the widget shows it. */
+export type ViewLine = { id: string; from: string; text: string; edited: boolean };
+
+/**
+ * What the widget shows after these frames, in its order: the frames go through the widget's own reducer
+ * (web/widget/panel/reducer.ts), and its message, edit and remove effects are applied as the panel applies them.
+ */
+export function widgetView(frames: readonly ServerFrame[]): ViewLine[] {
+  let state = initialState({}, true, false);
+  const lines = new Map<string, ViewLine & { key: number }>();
+  for (const frame of frames) {
+    const step = reduceFrame(state, frame);
+    state = step.state;
+    for (const effect of step.effects) {
+      if (effect.k === 'message') {
+        const m = effect.message;
+        lines.set(m.id, { id: m.id, from: m.from, text: m.text, edited: !!m.edited, key: effect.key });
+      } else if (effect.k === 'edit') {
+        const line = lines.get(effect.id);
+        if (line) Object.assign(line, { text: effect.text, edited: true });
+      } else if (effect.k === 'remove') lines.delete(effect.id);
+    }
+  }
+  return [...lines.values()].sort((a, b) => a.key - b.key).map(({ key: _key, ...line }) => line);
 }

@@ -22,6 +22,26 @@ describe('visitor lines waiting for Slack', () => {
   };
   const replies = (threadTs: string) => server.slack.state.replies(widget.channel, threadTs).map((m) => m.text);
 
+  it('header updates waiting in a row make one chat.update, and the line queued behind them follows', async () => {
+    const { socket } = await VisitorSocket.hello(server, widget.uuid);
+    await say(socket, 'hello?');
+    const threadTs = await threadOf();
+    await eventually(async () => expect(replies(threadTs)).to.deep.equal(['hello?']));
+    const conversation = await server.models.Conversation.findOne({ ceId: widget.ceId });
+    if (!conversation) throw new Error('no conversation');
+    const { outbox } = server.parley.relay;
+    await outbox.stop();
+    const updatesBefore = server.slack.state.callsOf('chat.update').length;
+    const id = String(conversation._id);
+    for (let i = 0; i < 8; i++)
+      await outbox.enqueue('slack.updateHeader', id, { conversationId: id }, { channel: widget.channel, conversationId: conversation._id });
+    await say(socket, 'still there?');
+    outbox.start();
+    await eventually(async () => expect(replies(threadTs)).to.deep.equal(['hello?', 'still there?']));
+    expect(server.slack.state.callsOf('chat.update').length - updatesBefore).to.equal(1);
+    socket.close();
+  });
+
   it('reach the thread as one post holding the lines in order, each message recording its ts', async () => {
     const { socket } = await VisitorSocket.hello(server, widget.uuid);
     await say(socket, 'hello?');

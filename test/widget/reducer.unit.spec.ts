@@ -7,6 +7,7 @@ import type { ChatMessage, ServerFrame } from '../../server/shared/widget-protoc
 import type { StoredState } from '../../web/widget/lib/types';
 import {
   type Action,
+  contiguousSeq,
   type Effect,
   initialState,
   keyOf,
@@ -204,6 +205,31 @@ describe('widget panel reducer', () => {
       expect(of(effects, 'message').map((e) => e.key)).to.deep.equal([keyOf(after, 4), keyOf(after, 2), keyOf(after, 3)]);
       expect(after.lastSeq).to.equal(4);
       expect(sent(effects)).to.deep.equal([]);
+    });
+
+    it("places operator replies in Slack's order when a reply was stored after a later one", () => {
+      const state = resumed(1);
+      // Slack delivered R4's event (ts …04) first, then R3 (…03), then R2 (…02); the visitor wrote in between.
+      const { effects } = run(
+        state,
+        msg(2, { id: 'r4', text: 'R4', ts: '1700000000.000004' }),
+        msg(3, { id: 'v', from: 'visitor', text: 'hi' }),
+        msg(4, { id: 'r3', text: 'R3', ts: '1700000000.000003' }),
+        msg(5, { id: 'r2', text: 'R2', ts: '1700000000.000002' }),
+        msg(6, { id: 'r5', text: 'R5', ts: '1700000000.000005' }),
+      );
+      const placed = of(effects, 'message')
+        .sort((x, y) => x.key - y.key)
+        .map((e) => e.message.text);
+      expect(placed).to.deep.equal(['R2', 'R3', 'R4', 'hi', 'R5']);
+    });
+
+    it('asks a new socket to replay after the last seq it has without a gap, not after the highest', () => {
+      const state = resumed(2);
+      const { state: after } = run(state, msg(5), msg(3));
+      expect(after.lastSeq).to.equal(5);
+      expect(contiguousSeq(after.seen)).to.equal(3);
+      expect(contiguousSeq(run(after, msg(4)).state.seen)).to.equal(5);
     });
   });
 

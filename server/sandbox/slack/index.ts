@@ -192,6 +192,11 @@ export interface SlackSandbox {
   messageApp(input: { teamId: string; userId: string; text: string }): Promise<Message>;
   /** The messages of a person's DM with the app, oldest first (empty before the first one). */
   appDmMessages(input: { teamId: string; userId: string }): Message[];
+  /**
+   * Holds back the automatic events `match` picks, as Slack does with an event whose delivery failed until its
+   * retry (1 s, 1 min, 5 min later), while later events go out: `release` delivers them then, in the order held.
+   */
+  holdEvents(match: (event: Record<string, unknown>) => boolean): { held(): number; release(): Promise<void> };
   /** Resolves once every delivery started so far (automatic events included, with their retries) is over. */
   settled(): Promise<void>;
   close(): Promise<void>;
@@ -226,8 +231,12 @@ export function createSlackSandbox(opts: SlackSandboxOptions): SlackSandbox {
     const name = event.type === 'message' ? `message.${kind}` : String(event.type);
     return opts.app.events.includes(name);
   };
+  const holds: { match: (event: Record<string, unknown>) => boolean; events: [string, Record<string, unknown>][] }[] = [];
   state.on('slack-event', (teamId: string, event: Record<string, unknown>) => {
-    if (autoEvents && subscribed(event)) sender.sendEvent(teamId, event).catch(logFailure);
+    if (!autoEvents || !subscribed(event)) return;
+    const hold = holds.find((h) => h.match(event));
+    if (hold) hold.events.push([teamId, event]);
+    else sender.sendEvent(teamId, event).catch(logFailure);
   });
   state.on('slack-event-forced', (teamId: string, event: Record<string, unknown>, inst: Installation) => {
     if (autoEvents && subscribed(event)) sender.sendEvent(teamId, event, { installation: inst }).catch(logFailure);
@@ -282,6 +291,18 @@ export function createSlackSandbox(opts: SlackSandboxOptions): SlackSandbox {
 
     sendEvent(teamId, event, o) {
       return sender.sendEvent(teamId, event as Record<string, unknown>, o);
+    },
+
+    holdEvents(match) {
+      const hold = { match, events: [] as [string, Record<string, unknown>][] };
+      holds.push(hold);
+      return {
+        held: () => hold.events.length,
+        async release() {
+          holds.splice(holds.indexOf(hold), 1);
+          await Promise.all(hold.events.map(([teamId, event]) => sender.sendEvent(teamId, event)));
+        },
+      };
     },
 
     redeliverEvent(eventId, reason) {

@@ -23,6 +23,7 @@ import { panelCss } from './css';
 import { CLOSE_ICON, clear, h, iconButton, MENU_ICON } from './dom';
 import {
   type Action,
+  contiguousSeq,
   type Effect,
   initialState,
   needsSocket,
@@ -136,7 +137,7 @@ function createPanel(ctx: PanelContext): PanelHandle {
         t: 'hello',
         widgetId,
         visitorToken: state.stored.token,
-        lastSeq: state.lastSeq,
+        lastSeq: contiguousSeq(state.seen),
         conversationId: state.conversation?.id || undefined,
         page: pageInfo(s().collectVisitorMetaData !== false),
         languages: (navigator.languages ?? []).filter((tag) => tag.length <= 35).slice(0, 10),

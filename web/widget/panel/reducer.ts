@@ -10,7 +10,11 @@
  *   next hello sends so the server replays only what comes after it.
  * - Out of order: a seq below `lastSeq` that was never shown is shown, placed by seq among the others (the
  *   server replays in order and holds live frames meanwhile, so a gap is only ever filled late, never skipped;
- *   the panel does not wait for it).
+ *   the panel does not wait for it). The hello's lastSeq is the highest seq up to which nothing is missing, so a
+ *   frame lost between processes is replayed by the next socket.
+ * - Operator replies from Slack carry Slack's `ts`: Slack delivers events concurrently and retries late, so a
+ *   reply may be stored (and numbered) after a later one. Such a reply is placed just before the first shown reply
+ *   with a later ts, as the thread shows it; a replay places it the same way, since it comes in the same seq order.
  * - The visitor's messages get a clientId and stay pending (kept in localStorage) until an `ack`, or the
  *   replayed `msg` echoing that clientId, confirms them; each welcome resends the pending ones with the same
  *   clientId, and the server answers a duplicate with the original ack.
@@ -41,6 +45,8 @@ export type PanelState = {
   lastSeq: number;
   /** Seqs accepted in the current round. */
   seen: readonly number[];
+  /** Operator replies from Slack shown in the current round: where each went, and its Slack ts. */
+  placed: readonly { key: number; ts: string }[];
   /** History up to the first welcome of this page: shown without events, chimes or unread counts. */
   historyUntil: number | undefined;
   /** Conversations started on this page after one ended: each restarts seq at 1. */
@@ -147,6 +153,7 @@ export function initialState(stored: StoredState, online: boolean, inline: boole
     conversation: null,
     lastSeq: 0,
     seen: [],
+    placed: [],
     historyUntil: undefined,
     round: 0,
     nextRound: undefined,
@@ -176,6 +183,34 @@ export function screenFor(state: PanelState, settings: VisitorSettings, identity
 export const keyOf = (state: PanelState, seq: number): number => state.round * ROUND + seq;
 
 /**
+ * Where a message goes: by seq, except an operator reply from Slack that would land after a shown reply with a
+ * later Slack ts; it goes just before the first of those (after anything shown before it, the automatic response
+ * at +0.5 included).
+ */
+export function placeOf(state: PanelState, m: ChatMessage): number {
+  const own = keyOf(state, m.seq);
+  if (!m.ts) return own;
+  let next: number | undefined;
+  for (const p of state.placed) if (p.ts > m.ts && (next === undefined || p.key < next)) next = p.key;
+  if (next === undefined || own < next) return own;
+  let prev = state.round * ROUND;
+  for (const seq of state.seen) {
+    const key = keyOf(state, seq);
+    if (seq !== m.seq && key < next && key > prev) prev = key;
+  }
+  for (const p of state.placed) if (p.key < next && p.key > prev) prev = p.key;
+  return next - (next - prev) / 4;
+}
+
+/** The highest seq up to which every seq was accepted: what the next socket asks to be replayed after. */
+export function contiguousSeq(seen: readonly number[]): number {
+  const set = new Set(seen);
+  let n = 0;
+  while (set.has(n + 1)) n += 1;
+  return n;
+}
+
+/**
  * A small builder the cases below share: the state changes as effects are added, so each case reads in the
  * order things happen.
  */
@@ -201,7 +236,7 @@ class Builder {
   /** The first message of the conversation after an ended one is stored: seqs count from 1 again. */
   openNextRound(clientId: string): this {
     if (this.state.nextRound !== clientId) return this;
-    return this.set({ round: this.state.round + 1, nextRound: undefined, seen: [], lastSeq: 0 });
+    return this.set({ round: this.state.round + 1, nextRound: undefined, seen: [], placed: [], lastSeq: 0 });
   }
 
   /** The seq gate every history frame goes through: false when it was already shown. */
@@ -254,6 +289,7 @@ class Builder {
   resetView(): this {
     return this.set({
       seen: [],
+      placed: [],
       lastSeq: 0,
       historyUntil: undefined,
       round: 0,
@@ -319,7 +355,9 @@ export function reduceFrame(state: PanelState, frame: ServerFrame): Step {
       // The echo of the visitor's own message (a replay, or another socket's copy) confirms the pending bubble.
       if (m.clientId && b.state.stored.pending?.some((p) => p.clientId === m.clientId)) return b.confirm(m.clientId, m.seq, m.id).done();
       const fresh = b.fresh(m.seq);
-      b.do({ k: 'message', message: m, key: keyOf(b.state, m.seq), fresh, ...(m.from === 'visitor' ? firstOf(m.seq) : {}) });
+      const key = placeOf(b.state, m);
+      if (m.ts) b.set({ placed: [...b.state.placed, { key, ts: m.ts }] });
+      b.do({ k: 'message', message: m, key, fresh, ...(m.from === 'visitor' ? firstOf(m.seq) : {}) });
       if (m.from === 'operator') {
         b.set({ answered: true }).do({ k: 'noAnswer', arm: false }, { k: 'typing', on: false });
         if (fresh) {
@@ -381,7 +419,7 @@ export function reduceFrame(state: PanelState, frame: ServerFrame): Step {
  */
 function followConversation(b: Builder, id: string): Builder {
   if (b.state.conversation?.id === id) return b;
-  if (b.state.seen.length > 0) b.set({ round: b.state.round + 1, nextRound: undefined, seen: [], lastSeq: 0 });
+  if (b.state.seen.length > 0) b.set({ round: b.state.round + 1, nextRound: undefined, seen: [], placed: [], lastSeq: 0 });
   return b.set({ conversation: { id, status: 'open' } }).save({ ongoing: true });
 }
 

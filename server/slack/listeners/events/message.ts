@@ -3,12 +3,20 @@
  * is server/relay/operatorMessages.ts. Thread replies by people in a conversation's thread become operator messages; edits and
  * deletions of relayed replies are mirrored; notes (`;` or `//`), bot posts (Parley's own included) and other
  * subtypes are not relayed. Slack retries of an event are dropped by event id.
+ *
+ * Slack delivers events concurrently and retries a failed delivery 1 s, 1 min and 5 min later, so an edit or a
+ * deletion may arrive before its message, and an older edit after a newer one. Such a change is kept
+ * (SlackEarlyChange) and the message relayed as it stands when it comes (a deleted one never); edits apply in
+ * Slack's order of changes (their ts). Both sides write before they look for the other, so with any interleaving,
+ * in any process, one of them sees the other.
  */
 
 import type { App } from '@slack/bolt';
 import type { Types } from 'mongoose';
+import type { StoredMessage } from '../../../conversations/history';
 import type { Conversation } from '../../../models/Conversation';
 import type { MessageFile } from '../../../models/Message';
+import type { SlackEarlyChange } from '../../../models/SlackEarlyChange';
 import { APPLIED } from '../../../models/writeConcerns';
 import type { Relay } from '../../../relay';
 import { operatorAuthor, type SlackUser } from '../../../relay/authors';
@@ -35,6 +43,8 @@ export type SlackMessageEvent = {
   files?: { id?: string; name?: string; title?: string; mimetype?: string; size?: number }[];
   message?: { ts?: string; text?: string; user?: string; bot_id?: string; thread_ts?: string; subtype?: string };
   deleted_ts?: string;
+  previous_message?: { ts?: string; thread_ts?: string };
+  event_ts?: string;
 };
 
 /** Subtypes of a person's message that carry a reply; every other subtype is noise for the relay. */
@@ -153,14 +163,15 @@ export async function handleSlackMessage(
   const author = operatorAuthor(ce, slackAuthor);
   const files = await operatorFiles(ctx, ce._id, conversation._id, teamId, event.files ?? []);
   const user = event.user;
-  const { first } = await recordAnswer(ctx, conversation, {
-    text: slackToText(text),
-    html: slackToHtml(text),
-    author,
-    slackTs: event.ts,
-    slackUserId: user,
-    files,
-  });
+  const { channel, ts } = event;
+  const { first } = await recordAnswer(
+    ctx,
+    conversation,
+    { text: slackToText(text), html: slackToHtml(text), author, slackTs: ts, slackUserId: user, files },
+    // Stored first, then looked for among the changes that came before it: an edit or deletion stored after this
+    // look finds the reply (it writes, then looks), so with any interleaving, in any process, one sees the other.
+    (stored) => asItStands(ctx, stored, teamId, channel, ts),
+  );
   // The first reply came while Slack did not answer users.info: the header named a stand-in until now.
   const correctsFallback = !first && slackAuthor.known && conversation.agentSlackUserId === user && conversation.agentName !== author.name;
   if (correctsFallback) await correctAgent(ctx, conversation, author, user);
@@ -219,25 +230,102 @@ async function relayedReply(ctx: RelayContext, teamId: string, channel: string, 
   if (!conversation || conversation.slackChannel !== channel || conversation.slackTeamId !== teamId) return null;
   return { message, conversation };
 }
+type RelayedReply = NonNullable<Awaited<ReturnType<typeof relayedReply>>>;
+
+/** A change of a message, as Slack describes it: a new text (an edit) or none (a deletion), and when it was made. */
+type Change = Pick<SlackEarlyChange, 'changeTs' | 'text' | 'deleted'>;
+
+/** Slack ts values compare as text (ten digits, a dot, six digits). */
+const newer = (ts: string, than: string | undefined): boolean => !than || ts > than;
+
+function earlyChange(ctx: RelayContext, teamId: string, channel: string, ts: string): Promise<SlackEarlyChange | null> {
+  return ctx.models.SlackEarlyChange.collection.findOne<SlackEarlyChange>({ teamId, channel, ts });
+}
+
+/**
+ * A reply just stored, before anyone hears of it: edited or deleted in Slack before its own event came, it is sent
+ * as it stands now, or not at all (its words leave the history at once).
+ */
+async function asItStands(ctx: RelayContext, stored: StoredMessage, teamId: string, channel: string, ts: string) {
+  const early = await earlyChange(ctx, teamId, channel, ts);
+  if (!early) return stored;
+  const messages = ctx.models.Message.collection;
+  if (early.deleted || isNote(early.text)) {
+    await messages.updateOne({ _id: stored._id }, { $set: { deleted: true, text: '', html: '', files: [] } });
+    return null;
+  }
+  const edit = { text: slackToText(early.text), html: slackToHtml(early.text), edited: true, slackChangeTs: early.changeTs };
+  await messages.updateOne({ _id: stored._id }, { $set: edit });
+  return { ...stored, ...edit };
+}
+
+/** Keeps a change whose message is not stored (yet): a deletion for good, an edit unless a newer change is kept. */
+async function keepEarly(ctx: RelayContext, key: { teamId: string; channel: string; ts: string }, change: Change): Promise<void> {
+  const collection = ctx.models.SlackEarlyChange.collection;
+  if (change.deleted) {
+    await collection.updateOne(key, { $set: { deleted: true, text: '', changeTs: change.changeTs, at: new Date() } }, { upsert: true });
+    return;
+  }
+  try {
+    await collection.updateOne(
+      { ...key, deleted: false, changeTs: { $lt: change.changeTs } },
+      { $set: { text: change.text, changeTs: change.changeTs, at: new Date() } },
+      { upsert: true },
+    );
+  } catch (error) {
+    // The filter missed an existing entry: a newer edit or a deletion is kept already.
+    if ((error as { code?: unknown }).code !== 11000) throw error;
+  }
+}
+
+/** Mirrors a change onto a relayed reply, unless it is deleted already or a newer change was applied. */
+async function applyChange(ctx: RelayContext, { message, conversation }: RelayedReply, change: Change): Promise<void> {
+  if (message.deleted) return;
+  // A reply deleted in Slack, or edited into a note, must no longer be seen by the visitor.
+  if (change.deleted || isNote(change.text)) return withdrawOperatorMessage(ctx, conversation, message);
+  if (!newer(change.changeTs, message.slackChangeTs)) return;
+  const text = slackToText(change.text);
+  if (text === message.text) {
+    // Nothing the visitor would see; remembered so that an older edit arriving later is not applied over it.
+    message.slackChangeTs = change.changeTs;
+    await message.save();
+    return;
+  }
+  await editOperatorMessage(ctx, conversation, message, { text, html: slackToHtml(change.text), changeTs: change.changeTs });
+}
+
+/** A change of a message in a channel: applied to the relayed reply, or kept until the reply comes. */
+async function mirrorChange(
+  ctx: RelayContext,
+  teamId: string,
+  message: { channel: string; ts: string; threadTs?: string },
+  change: Change,
+): Promise<void> {
+  const { channel, ts } = message;
+  const found = await relayedReply(ctx, teamId, channel, ts);
+  if (found) return applyChange(ctx, found, change);
+  // Not a reply Parley relayed, or one whose event has not come yet (Slack's order is not guaranteed). Only changes
+  // of thread replies are kept (a reply is what Parley relays).
+  if (!message.threadTs || message.threadTs === ts) return;
+  await keepEarly(ctx, { teamId, channel, ts }, change);
+  // The reply may have been stored since the look above (here or in another process): it did not see this change.
+  const now = await relayedReply(ctx, teamId, channel, ts);
+  if (now) await applyChange(ctx, now, change);
+}
 
 async function mirrorEdit(ctx: RelayContext, teamId: string, event: SlackMessageEvent): Promise<void> {
   const edited = event.message;
   if (!edited?.ts || edited.bot_id || !event.channel) return;
-  const found = await relayedReply(ctx, teamId, event.channel, edited.ts);
-  if (!found || found.message.deleted) return;
-  const { message, conversation } = found;
-  // A reply edited into a note must no longer be seen by the visitor.
-  if (isNote(edited.text ?? '')) return withdrawOperatorMessage(ctx, conversation, message);
-  const text = slackToText(edited.text ?? '');
-  if (text === message.text) return;
-  await editOperatorMessage(ctx, conversation, message, { text, html: slackToHtml(edited.text ?? '') });
+  const changeTs = event.event_ts ?? event.ts ?? '';
+  const message = { channel: event.channel, ts: edited.ts, threadTs: edited.thread_ts };
+  await mirrorChange(ctx, teamId, message, { changeTs, text: edited.text ?? '', deleted: false });
 }
 
 async function mirrorDelete(ctx: RelayContext, teamId: string, event: SlackMessageEvent): Promise<void> {
   if (!event.deleted_ts || !event.channel) return;
-  const found = await relayedReply(ctx, teamId, event.channel, event.deleted_ts);
-  if (!found || found.message.deleted) return;
-  await withdrawOperatorMessage(ctx, found.conversation, found.message);
+  const changeTs = event.event_ts ?? event.ts ?? '';
+  const message = { channel: event.channel, ts: event.deleted_ts, threadTs: event.previous_message?.thread_ts };
+  await mirrorChange(ctx, teamId, message, { changeTs, text: '', deleted: true });
 }
 
 /** Registers the `message` listener that relays thread replies (Bolt acknowledges the event before it runs). */
