@@ -116,6 +116,8 @@ describe('bots and users API', () => {
 
   it('answers 402 with Error plan_feature when the plan has no bots', async () => {
     const ce = await server.models.ChatEndpoint.findById(ceId);
+    // After the trial subscription's own webhooks, which would say 'trialing' again.
+    await server.stripe.settled();
     await server.models.Account.updateOne(
       { _id: ce?.accountId },
       { $set: { subscriptionStatus: 'active', planStripeId: 'parley_basic_monthly' } },

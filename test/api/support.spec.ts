@@ -11,6 +11,8 @@ import { setUpRelayWidget } from '../relay/helpers';
 
 const PHONE = '+44 20 7946 0958';
 const BUSINESS = planStripeId('business', 'monthly');
+/** A new account's trial has every Business feature: these specs look at a Basic account after its trial. */
+const PAYING_BASIC = { subscriptionStatus: 'active', planStripeId: planStripeId('basic', 'monthly') };
 
 describe('support and white label API', () => {
   describe('with SUPPORT_WIDGET_ID and SUPPORT_PHONE', () => {
@@ -22,6 +24,10 @@ describe('support and white label API', () => {
 
     it('answers the support widget to everyone, and the phone number only to plans with phone support', async () => {
       const user = await signUpUser(server);
+      const mine = await request(server.url).get('/v1/users/current').set('Authorization', `Bearer ${user.token}`).expect(200);
+      // After the trial subscription's own webhooks, which would say 'trialing' again.
+      await server.stripe.settled();
+      await server.models.Account.updateOne({ _id: mine.body.accountId }, { $set: PAYING_BASIC });
       // SUPPORT_WIDGET_ID names no widget yet: the page keeps its mail form.
       const none = await request(server.url).get('/v1/support').set('Authorization', `Bearer ${user.token}`).expect(200);
       expect(none.body).to.deep.equal({ widgetId: null, phone: null });
@@ -49,6 +55,8 @@ describe('support and white label API', () => {
 
     it("links the widget's footer to Parley with the widget as referral unless the plan has white label", async () => {
       const widget = await setUpRelayWidget(server);
+      await server.stripe.settled();
+      await server.models.Account.updateOne({ _id: (await widget.widget()).accountId }, { $set: PAYING_BASIC });
       const basic = await request(server.url).get(`/widget/api/${widget.uuid}/config`).expect(200);
       expect(basic.body.poweredBy).to.equal(`${server.url}/pricing?ref=${widget.uuid}&utm_source=widget&utm_medium=referral`);
       const ce = await widget.widget();
@@ -59,6 +67,8 @@ describe('support and white label API', () => {
 
     it('takes an own footer text only on plans with white label, at most 120 characters, and always lets it be cleared', async () => {
       const widget = await setUpRelayWidget(server);
+      await server.stripe.settled();
+      await server.models.Account.updateOne({ _id: (await widget.widget()).accountId }, { $set: PAYING_BASIC });
       const put = (footerText: unknown) =>
         request(server.url)
           .put(`/v1/chat_endpoints/${widget.ceId}/update_config`)

@@ -49,7 +49,13 @@ describe('white label, phone support and the support chat (browser)', function (
     }
     const ce = await server.models.ChatEndpoint.findById(ceId);
     if (!ce) throw new Error('widget gone');
-    if (plan) await server.models.Account.updateOne({ _id: ce.accountId }, { $set: { planStripeId: plan } });
+    // A customer after the trial (whose every Business feature would hide the footer), paying for `plan` (Basic by
+    // default), once the trial subscription's own webhooks have said 'trialing'.
+    await server.stripe.settled();
+    await server.models.Account.updateOne(
+      { _id: ce.accountId },
+      { $set: { subscriptionStatus: 'active', planStripeId: plan ?? planStripeId('basic', 'monthly') } },
+    );
     await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
     return { ceId, uuid: ce.Uuid, token, email };
   }
