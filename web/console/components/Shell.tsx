@@ -46,14 +46,7 @@ export function Shell() {
 
   return (
     <div className={`shell${menuOpen ? ' shell--menu-open' : ''}`}>
-      <a
-        className="skip-link"
-        href="#main"
-        onClick={(event) => {
-          event.preventDefault();
-          document.getElementById('main')?.focus();
-        }}
-      >
+      <a className="skip-link" href="#main">
         Skip to content
       </a>
       <header className="topbar">

@@ -60,17 +60,19 @@ function DayBar({ day, tz }: { day: AvailabilityDay; tz: string }) {
   return (
     <div className="availability__day">
       <span className="availability__label">{day.label}</span>
-      <span className="availability__bar" onMouseLeave={() => setHovered(null)}>
+      <span className="availability__bar">
         {day.entries.map((entry) => {
           const { left, width } = stretchGeometry(day, entry);
           return (
-            <span
+            // A button so keyboard and screen-reader users reach each stretch and its details, as a pointer does.
+            <button
               key={entry.start}
+              type="button"
               className={`availability__stretch availability__stretch--${entry.state.toLowerCase()}`}
               style={{ left: `${left}%`, width: `${width}%` }}
-              tabIndex={0}
               aria-label={`${entry.state} ${formatClock(entry.start, tz)} to ${formatClock(entry.end, tz)}`}
               onMouseEnter={show(entry, left + width / 2)}
+              onMouseLeave={() => setHovered(null)}
               onFocus={show(entry, left + width / 2)}
               onBlur={() => setHovered(null)}
             />

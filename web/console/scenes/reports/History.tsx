@@ -99,30 +99,32 @@ function ChatDetails({ chat, tz }: { chat: ChatRecord; tz: string }) {
     traits = [];
   }
   return (
-    <dl className="reports__details" role="tooltip">
-      <dt>Started</dt>
-      <dd>{formatTime(chat.startedAt, tz)}</dd>
-      <dt>Ended</dt>
-      <dd>{chat.endedAt ? formatTime(chat.endedAt, tz) : 'Still open'}</dd>
-      <dt>First seen</dt>
-      <dd>{formatTime(v.createdAt, tz)}</dd>
-      <dt>Page</dt>
-      <dd>{shortPageUrl(v.currentPage) || '—'}</dd>
-      <dt>ID</dt>
-      <dd>{chat.id}</dd>
-      {v.identUserId && (
-        <>
-          <dt>User ID</dt>
-          <dd>{v.identUserId}</dd>
-        </>
-      )}
-      {traits.map(([k, value]) => (
-        <span key={k} className="reports__trait">
-          <dt>{k}</dt>
-          <dd>{String(value)}</dd>
-        </span>
-      ))}
-    </dl>
+    <div role="tooltip">
+      <dl className="reports__details">
+        <dt>Started</dt>
+        <dd>{formatTime(chat.startedAt, tz)}</dd>
+        <dt>Ended</dt>
+        <dd>{chat.endedAt ? formatTime(chat.endedAt, tz) : 'Still open'}</dd>
+        <dt>First seen</dt>
+        <dd>{formatTime(v.createdAt, tz)}</dd>
+        <dt>Page</dt>
+        <dd>{shortPageUrl(v.currentPage) || '—'}</dd>
+        <dt>ID</dt>
+        <dd>{chat.id}</dd>
+        {v.identUserId && (
+          <>
+            <dt>User ID</dt>
+            <dd>{v.identUserId}</dd>
+          </>
+        )}
+        {traits.map(([k, value]) => (
+          <span key={k} className="reports__trait">
+            <dt>{k}</dt>
+            <dd>{String(value)}</dd>
+          </span>
+        ))}
+      </dl>
+    </div>
   );
 }
 
