@@ -29,50 +29,48 @@ function RoomHistory({ room, tz }: { room: ChatEndpointView; tz: string }) {
     <section className="card reports__room" aria-label={`History of ${room.RoomName}`}>
       {/* The console's buttons fetch the newest chats, page 0 (spec section 7); the server streams any number. */}
       <RoomHead room={room} download={(format) => downloadReport(room.Id, 'chats', format, { limit: DOWNLOAD_CHAT_LIMIT })} />
-      <div className="reports__history-wrap" aria-busy={loading || undefined}>
-        <table className="reports__table reports__history">
-          <thead>
-            <tr>
-              <th scope="col">Started</th>
-              <th scope="col">Visitor</th>
-              <th scope="col">Agent</th>
-              <th scope="col">Rating</th>
-              <th scope="col">Feedback</th>
-            </tr>
-          </thead>
-          <tbody>
-            {chats.map((c) => (
-              <tr
-                key={c.id}
-                tabIndex={0}
-                className="reports__row"
-                onClick={() => setOpen(c)}
-                onKeyDown={(e) => e.key === 'Enter' && setOpen(c)}
-              >
-                <td>
-                  {formatTime(c.startedAt, tz)}
-                  <ChatDetails chat={c} tz={tz} />
-                </td>
-                <td>{c.visitor.name || c.visitor.email || 'Visitor'}</td>
-                <td>{c.agentName || <span className="reports__muted">Missed</span>}</td>
-                <td>
-                  {c.chatRating && (
-                    <span className={`reports__rating reports__rating--${c.chatRating}`}>{c.chatRating === 'up' ? 'Up' : 'Down'}</span>
-                  )}
-                </td>
-                <td className="reports__feedback">{c.chatFeedback}</td>
-              </tr>
-            ))}
-            {!loading && chats.length === 0 && (
+      {!loading && chats.length === 0 ? (
+        // Without rows the table is only headings, wider than a phone: a sentence instead of an empty scroller.
+        <p className="reports__muted">No chats yet.</p>
+      ) : (
+        <div className="reports__history-wrap" aria-busy={loading || undefined}>
+          <table className="reports__table reports__history">
+            <thead>
               <tr>
-                <td colSpan={5} className="reports__muted">
-                  No chats yet.
-                </td>
+                <th scope="col">Started</th>
+                <th scope="col">Visitor</th>
+                <th scope="col">Agent</th>
+                <th scope="col">Rating</th>
+                <th scope="col">Feedback</th>
               </tr>
-            )}
-          </tbody>
-        </table>
-      </div>
+            </thead>
+            <tbody>
+              {chats.map((c) => (
+                <tr
+                  key={c.id}
+                  tabIndex={0}
+                  className="reports__row"
+                  onClick={() => setOpen(c)}
+                  onKeyDown={(e) => e.key === 'Enter' && setOpen(c)}
+                >
+                  <td>
+                    {formatTime(c.startedAt, tz)}
+                    <ChatDetails chat={c} tz={tz} />
+                  </td>
+                  <td>{c.visitor.name || c.visitor.email || 'Visitor'}</td>
+                  <td>{c.agentName || <span className="reports__muted">Missed</span>}</td>
+                  <td>
+                    {c.chatRating && (
+                      <span className={`reports__rating reports__rating--${c.chatRating}`}>{c.chatRating === 'up' ? 'Up' : 'Down'}</span>
+                    )}
+                  </td>
+                  <td className="reports__feedback">{c.chatFeedback}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
       <div className="reports__pager">
         <span>{showingLine(page, HISTORY_PAGE_SIZE, chats.length, total)}</span>
         <span className="reports__pager-buttons">
