@@ -228,7 +228,7 @@ export function chatScreen(deps: ChatDeps) {
       empty.hidden = true;
       log.appendChild(item);
       if (autoAck) {
-        const line = h('li', { class: 'system', role: 'status' }, autoAck);
+        const line = h('li', { class: 'system' }, autoAck);
         acks.set(clientId, line);
         log.appendChild(line);
       }
@@ -255,7 +255,7 @@ export function chatScreen(deps: ChatDeps) {
     /** The automatic response below the first message at `key` (after a reload, or seen from another tab), once. */
     autoResponse(key: number, text: string): void {
       if (!text || log.querySelector(`[data-key="${key + 0.5}"]`)) return;
-      place(h('li', { class: 'system', role: 'status' }, text), key + 0.5);
+      place(h('li', { class: 'system' }, text), key + 0.5);
     },
 
     fail(clientId: string, reason: string): void {
