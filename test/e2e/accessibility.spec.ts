@@ -271,23 +271,30 @@ describe('accessibility: axe-core on every screen, the widget dialog and its liv
     expect(fresh[0]).to.include({ live: 'polite', list: 'log' });
   });
 
-  it('widget: with reduced motion asked for, nothing in it animates or transitions', async () => {
+  it('widget: with reduced motion asked for, nothing in it animates or transitions (a proactive peek, the open panel)', async () => {
     const page = browser.page;
     await page.emulateMedia({ reducedMotion: 'reduce' });
-    const widget = await configuredWidget(server);
+    const peekNow = { uid: 'trg-hi', message: 'Need help choosing a roast?', after: 0, on: [], matchType: 'contains', enabled: true };
+    const widget = await configuredWidget(server, {
+      triggerJson: JSON.stringify({ minDelay: 0, matchType: 'contains', triggers: [{ ...peekNow, displayStyle: 'peek' }] }),
+    });
     const w = await openDemo(page, widget);
+    const moving = () =>
+      page.evaluate(() => {
+        const root = document.querySelector('parley-widget')?.shadowRoot;
+        return Array.from(root?.querySelectorAll('*') ?? [])
+          .filter((el) => {
+            const style = getComputedStyle(el);
+            return style.animationName !== 'none' || style.transitionDuration.split(',').some((d) => Number.parseFloat(d) > 0);
+          })
+          .map((el) => el.getAttribute('class') || el.tagName);
+      });
+    await w.host.locator('.peek').getByText('Need help choosing a roast?').waitFor();
+    expect(await moving()).to.deep.equal([]);
+    await audit(page, 'widget-peek');
     await w.launcher.click();
     await w.input.waitFor();
-    const moving = await page.evaluate(() => {
-      const root = document.querySelector('parley-widget')?.shadowRoot;
-      return Array.from(root?.querySelectorAll('*') ?? [])
-        .filter((el) => {
-          const style = getComputedStyle(el);
-          return style.animationName !== 'none' || style.transitionDuration.split(',').some((d) => Number.parseFloat(d) > 0);
-        })
-        .map((el) => el.className || el.tagName);
-    });
-    expect(moving).to.deep.equal([]);
+    expect(await moving()).to.deep.equal([]);
   });
 
   const widgetOf = (page: Page) => {
