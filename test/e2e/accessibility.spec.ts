@@ -15,6 +15,7 @@ import { signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
 import { axeViolations, describeViolations } from '../helpers/axe';
 import { RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { seedReportAccount, ZONE } from '../reports/seed';
 import { addGlobex, eventually, firstWidgetId, GINA, GLOBEX, installWidget, setUpWidget } from '../slack/helpers';
 import { configuredWidget, replyOnOperatorPage, threadWith, type Widget, waitFor } from './widgetHelpers';
 
@@ -27,7 +28,7 @@ const SETTINGS_TABS = ['behavior', 'appearance', 'op-hours', 'triggers', 'questi
 const DOCS = ['', 'install', 'integrations', 'reports', 'rest-api', 'self-hosting', 'slack-commands', 'webhooks', 'widget-api'];
 
 type Owner = { token: string; ceId: string };
-type Accounts = { full: Owner; fresh: Owner; installed: Owner };
+type Accounts = { full: Owner; fresh: Owner; installed: Owner; reports: Owner };
 
 describe('accessibility: axe-core on every screen, the widget dialog and its live message list (browser)', function () {
   this.timeout(120_000);
@@ -56,7 +57,8 @@ describe('accessibility: axe-core on every screen, the widget dialog and its liv
     await server.models.Account.updateOne({ _id: ce?.accountId }, { $set: { planStripeId: 'parley_business_monthly' } });
     const installed = await owner();
     await installWidget(server, installed.token, installed.ceId);
-    accounts = { full, fresh: await owner(), installed };
+    const reports = await seedReportAccount(server);
+    accounts = { full, fresh: await owner(), installed, reports: { token: reports.token, ceId: reports.ceId } };
   });
 
   /**
@@ -87,7 +89,22 @@ describe('accessibility: axe-core on every screen, the widget dialog and its liv
     await page.context().addCookies([{ name: 'auth_token', value: who.token, url: server.url }]);
   }
 
-  type Screen = { name: string; who?: keyof Accounts; path: (a: Accounts) => string; ready: (page: Page) => Locator };
+  type Screen = {
+    name: string;
+    who?: keyof Accounts;
+    path: (a: Accounts) => string;
+    ready: (page: Page) => Locator;
+    /** What to do on the screen before the audit (choose a range, focus a control). */
+    then?: (page: Page) => Promise<void>;
+  };
+
+  /** The seeded chats and presence: zone and the range Mar 7–9 2026, through the controls. */
+  async function marchInNewYork(page: Page): Promise<void> {
+    await page.getByLabel('Time zone').selectOption(ZONE);
+    await page.getByLabel('Date range').selectOption('custom');
+    await page.getByLabel('From', { exact: true }).fill('2026-03-07');
+    await page.getByLabel('To', { exact: true }).fill('2026-03-09');
+  }
   const heading = (page: Page) => page.locator('h1').first();
   const SCREENS: Screen[] = [
     { name: 'sign-in', path: () => '/app/#/login', ready: heading },
@@ -104,6 +121,36 @@ describe('accessibility: axe-core on every screen, the widget dialog and its liv
     ...['overview', 'history', 'availability'].map(
       (view): Screen => ({ name: `reports: ${view}`, who: 'full', path: () => `/app/#/reports/${view}`, ready: heading }),
     ),
+    { name: 'dashboard with chats', who: 'reports', path: () => '/app/#/', ready: heading },
+    {
+      name: 'reports with chats: overview',
+      who: 'reports',
+      path: () => '/app/#/reports/overview',
+      ready: heading,
+      then: marchInNewYork,
+    },
+    {
+      name: 'reports with chats: history, a row focused',
+      who: 'reports',
+      path: () => '/app/#/reports/history',
+      ready: heading,
+      then: async (page) => {
+        await page.locator('.reports__row').first().focus();
+      },
+    },
+    {
+      name: 'reports with presence: availability, a day focused',
+      who: 'reports',
+      path: () => '/app/#/reports/availability',
+      ready: heading,
+      then: async (page) => {
+        await marchInNewYork(page);
+        await page.waitForFunction(() => document.querySelectorAll('.availability__day').length === 3);
+        await page.locator('.availability__bar').first().focus();
+        await page.keyboard.press('ArrowRight');
+        await page.locator('.availability__popover').waitFor();
+      },
+    },
     { name: 'account', who: 'full', path: () => '/app/#/account', ready: heading },
     { name: 'support', who: 'full', path: () => '/app/#/support', ready: heading },
     ...DOCS.map((doc): Screen => ({ name: `docs: /${doc || 'index'}`, path: () => `/docs/${doc}`, ready: heading })),
@@ -119,6 +166,7 @@ describe('accessibility: axe-core on every screen, the widget dialog and its liv
           if (screen.who) await signIn(page, accounts[screen.who]);
           await page.goto(`${server.url}${screen.path(accounts)}`);
           await screen.ready(page).waitFor();
+          await screen.then?.(page);
           await audit(page, screen.name);
         });
       }

@@ -86,28 +86,30 @@ function DayBar({ day, tz }: { day: AvailabilityDay; tz: string }) {
   return (
     <div className="availability__day">
       <span className="availability__label">{day.label}</span>
-      <button
-        ref={bar}
-        type="button"
-        className="availability__bar"
-        aria-label={summary}
-        aria-describedby={hovered ? popoverId : undefined}
-        onFocus={() => showAt(0)}
-        onBlur={() => setHovered(null)}
-        onKeyDown={onKey}
-        onMouseMove={onPointer}
-        onMouseLeave={() => setHovered(null)}
-      >
-        {day.entries.map((entry) => {
-          const { left, width } = stretchGeometry(day, entry);
-          return (
-            <span
-              key={entry.start}
-              className={`availability__stretch availability__stretch--${entry.state.toLowerCase()}`}
-              style={{ left: `${left}%`, width: `${width}%` }}
-            />
-          );
-        })}
+      <span className="availability__track">
+        <button
+          ref={bar}
+          type="button"
+          className="availability__bar"
+          aria-label={summary}
+          aria-describedby={hovered ? popoverId : undefined}
+          onFocus={() => showAt(0)}
+          onBlur={() => setHovered(null)}
+          onKeyDown={onKey}
+          onMouseMove={onPointer}
+          onMouseLeave={() => setHovered(null)}
+        >
+          {day.entries.map((entry) => {
+            const { left, width } = stretchGeometry(day, entry);
+            return (
+              <span
+                key={entry.start}
+                className={`availability__stretch availability__stretch--${entry.state.toLowerCase()}`}
+                style={{ left: `${left}%`, width: `${width}%` }}
+              />
+            );
+          })}
+        </button>
         {hovered && (
           <span
             id={popoverId}
@@ -126,7 +128,7 @@ function DayBar({ day, tz }: { day: AvailabilityDay; tz: string }) {
             )}
           </span>
         )}
-      </button>
+      </span>
       <span className="availability__pct">{day.onlinePercent}%</span>
     </div>
   );

@@ -97,8 +97,8 @@ function ChatDetails({ chat, tz }: { chat: ChatRecord; tz: string }) {
     traits = [];
   }
   return (
-    <div role="tooltip">
-      <dl className="reports__details">
+    <div role="tooltip" className="reports__details">
+      <dl className="reports__details-list">
         <dt>Started</dt>
         <dd>{formatTime(chat.startedAt, tz)}</dd>
         <dt>Ended</dt>
@@ -116,10 +116,10 @@ function ChatDetails({ chat, tz }: { chat: ChatRecord; tz: string }) {
           </>
         )}
         {traits.map(([k, value]) => (
-          <span key={k} className="reports__trait">
+          <div key={k} className="reports__trait">
             <dt>{k}</dt>
             <dd>{String(value)}</dd>
-          </span>
+          </div>
         ))}
       </dl>
     </div>

@@ -68,7 +68,7 @@ function Stat({ label, value }: { label: string; value: string | number }) {
 function AgentTable({ stats }: { stats: AgentStats[] }) {
   return (
     <div className="reports__table-wrap">
-      <table className="reports__table">
+      <table className="reports__table reports__agents">
         <thead>
           <tr>
             <th scope="col">Agent</th>
@@ -87,24 +87,26 @@ function AgentTable({ stats }: { stats: AgentStats[] }) {
             s.agentName === '' ? (
               <tr key="missed" className="reports__missed">
                 <th scope="row">Missed chats</th>
-                <td>{s.totalChats}</td>
-                <td title="Avg Missed/Day">{s.avgChatsPerDay}</td>
-                <td>{s.chatsFromTrigger}</td>
+                <td data-label="Total Chats">{s.totalChats}</td>
+                <td data-label="Avg/Day" title="Avg Missed/Day">
+                  {s.avgChatsPerDay}
+                </td>
+                <td data-label="Trigger Chats">{s.chatsFromTrigger}</td>
                 <td colSpan={5} />
               </tr>
             ) : (
               <tr key={s.agentName}>
                 <th scope="row">{s.agentName}</th>
-                <td>{s.totalChats}</td>
-                <td>{s.avgChatsPerDay}</td>
-                <td>{s.chatsFromTrigger}</td>
-                <td>
+                <td data-label="Total Chats">{s.totalChats}</td>
+                <td data-label="Avg/Day">{s.avgChatsPerDay}</td>
+                <td data-label="Trigger Chats">{s.chatsFromTrigger}</td>
+                <td data-label="Up Rating">
                   {s.upRatingPercent}% ({s.upRatingCount})
                 </td>
-                <td>{s.lateReply}</td>
-                <td>{formatDuration(s.avgTimeToFirstReply)}</td>
-                <td>{formatDuration(s.avgChatDuration)}</td>
-                <td>{s.avgMsgsPerChat}</td>
+                <td data-label="Late Replies">{s.lateReply}</td>
+                <td data-label="Avg First Reply">{formatDuration(s.avgTimeToFirstReply)}</td>
+                <td data-label="Avg Duration">{formatDuration(s.avgChatDuration)}</td>
+                <td data-label="Avg Msgs">{s.avgMsgsPerChat}</td>
               </tr>
             ),
           )}
