@@ -73,7 +73,10 @@ describe('accessibility: axe-core on every screen, the widget dialog and its liv
     await widgetSettled(page);
     const size = page.viewportSize();
     mkdirSync(path.join(RESULTS_DIR, 'a11y'), { recursive: true });
-    await page.screenshot({ path: path.join(RESULTS_DIR, 'a11y', `${name.replace(/[^a-z0-9]+/gi, '-')}-${size?.width}.png`) });
+    await page.screenshot({
+      path: path.join(RESULTS_DIR, 'a11y', `${name.replace(/[^a-z0-9]+/gi, '-')}-${size?.width}.png`),
+      fullPage: true,
+    });
     const violations = await axeViolations(page);
     expect(violations, `axe-core found on ${page.url()}:\n${describeViolations(violations)}`).to.deep.equal([]);
   }
