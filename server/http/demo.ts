@@ -114,7 +114,7 @@ main{padding:48px 6vw}
 .notice{margin:0 0 32px;padding:18px 22px;border-radius:12px;background:#fff4d6;border:1px solid #f0d58a;font-family:system-ui,sans-serif}
 .inline-demo{margin-top:40px}
 #parley-inline{max-width:100%}
-footer{padding:32px 6vw 120px;color:#8a7365;font-size:14px;border-top:1px solid #eadfd3}
+footer{padding:32px 6vw 120px;color:#735c4e;font-size:14px;border-top:1px solid #eadfd3}
 /* A host page's careless global styles: the widget's shadow root must keep its own look. */
 button{text-transform:uppercase}
 div{line-height:1.9}

@@ -51,6 +51,13 @@ const SANITIZE: sanitizeHtml.IOptions = {
     h6: ['id'],
     th: ['style'],
     td: ['style'],
+    pre: ['tabindex'],
+    table: ['tabindex'],
+  },
+  // Code blocks and tables scroll sideways on a narrow screen: focusable, so a keyboard can scroll them too.
+  transformTags: {
+    pre: sanitizeHtml.simpleTransform('pre', { tabindex: '0' }),
+    table: sanitizeHtml.simpleTransform('table', { tabindex: '0' }),
   },
   allowedStyles: { '*': { 'text-align': [/^(left|right|center)$/] } },
   allowedSchemes: ['http', 'https', 'mailto'],

@@ -56,7 +56,7 @@ describe('widget on first use (browser)', function () {
     const send = panel.host.getByRole('button', { name: 'Send', exact: true });
     expect(await send.isVisible()).to.equal(true);
     await send.click();
-    await panel.log.getByRole('status').filter({ hasText: 'Thanks for reaching out! Someone will be with you shortly.' }).waitFor();
+    await panel.log.getByRole('listitem').filter({ hasText: 'Thanks for reaching out! Someone will be with you shortly.' }).waitFor();
     await shot(page, 'first-message-acknowledged');
 
     const thread = await waitFor('the thread', () => threadWith(server, widget.channel, 'Do you have decaf?'));

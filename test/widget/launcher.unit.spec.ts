@@ -45,6 +45,13 @@ describe('widget loader decisions', () => {
     expect(view({ unread: 2, expanded: true }).showBadge).to.equal(false);
   });
 
+  it('words the unread count for screen readers while collapsed, and says nothing without one', () => {
+    expect(view({ unread: 1 }).unreadText).to.equal('1 unread message');
+    expect(view({ unread: 3 }).unreadText).to.equal('3 unread messages');
+    expect(view({ unread: 3, expanded: true }).unreadText).to.equal('');
+    expect(view({}).unreadText).to.equal('');
+  });
+
   it('matches blacklisted pages by regular expression, or by substring when a pattern is not one', () => {
     expect(blacklisted('style=sidebar\n/checkout', 'https://shop.example/checkout/pay')).to.equal(true);
     expect(blacklisted('^https://other', 'https://shop.example/')).to.equal(false);

@@ -104,10 +104,14 @@ function start(): void {
   launcher.className = 'launcher';
   const badge = document.createElement('span');
   badge.className = 'badge';
+  badge.setAttribute('aria-hidden', 'true');
+  const unreadStatus = document.createElement('span');
+  unreadStatus.className = 'sr';
+  unreadStatus.setAttribute('role', 'status');
   const frame = document.createElement('div');
   frame.className = 'frame';
   frame.hidden = true;
-  root.append(launcher, frame);
+  root.append(launcher, frame, unreadStatus);
 
   const view = () => {
     ls.phone = matchMedia(MOBILE_QUERY).matches;
@@ -125,7 +129,12 @@ function start(): void {
     launcher.className = `launcher ${v.mode}${v.left ? ' left' : ''}`;
     launcher.hidden = v.launcherHidden;
     launcher.setAttribute('aria-expanded', String(ls.expanded));
-    launcher.setAttribute('aria-label', ls.expanded ? (config?.texts.closeChat ?? '') : v.title);
+    launcher.setAttribute(
+      'aria-label',
+      ls.expanded ? (config?.texts.closeChat ?? '') : v.unreadText ? `${v.title}, ${v.unreadText}` : v.title,
+    );
+    // Said once when the count changes, wherever focus is.
+    if (unreadStatus.textContent !== v.unreadText) unreadStatus.textContent = v.unreadText;
     launcher.innerHTML = v.mode === 'button' ? (ls.expanded ? CLOSE_ICON : CHAT_ICON) : `${CHAT_ICON}<span class="label"></span>`;
     const label = launcher.querySelector('.label');
     if (label) label.textContent = v.title;
@@ -207,7 +216,8 @@ function start(): void {
     } else if (panel) {
       panel.collapse();
       if (changed) emit('collapsed');
-      if (style === 'standard' && !mobile) launcher.focus();
+      // Focus goes back to the launcher that opened the dialog (on a phone too).
+      if (style !== 'inline') launcher.focus();
     }
   };
 

@@ -13,17 +13,20 @@ export function Dialog({ open, title, onClose, children }: { open: boolean; titl
     if (!open && dialog.open) dialog.close();
   }, [open]);
 
+  // A click on the backdrop lands on the dialog element itself and closes it; keyboard users close it with
+  // Escape (the native dialog's cancel) or the Close button, so the backdrop is a pointer-only shortcut.
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    const onBackdrop = (event: MouseEvent) => {
+      if (event.target === dialog) onClose();
+    };
+    dialog.addEventListener('click', onBackdrop);
+    return () => dialog.removeEventListener('click', onBackdrop);
+  }, [onClose]);
+
   return (
-    <dialog
-      ref={ref}
-      className="dialog"
-      aria-labelledby={titleId}
-      onClose={onClose}
-      onClick={(event) => {
-        // A click on the backdrop lands on the dialog element itself.
-        if (event.target === ref.current) onClose();
-      }}
-    >
+    <dialog ref={ref} className="dialog" aria-labelledby={titleId} onClose={onClose}>
       {open && (
         <div className="dialog__panel">
           <div className="dialog__head">

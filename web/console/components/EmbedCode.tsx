@@ -122,7 +122,7 @@ export function EmbedCode({ widgetUuid, origin = window.location.origin }: { wid
             <CopyButton text={snippet} />
           </div>
         </div>
-        <pre className="snippet__code" tabIndex={0} data-testid="embed-snippet">
+        <pre className="snippet__code" data-testid="embed-snippet">
           <code>{snippet}</code>
         </pre>
       </div>

@@ -46,16 +46,10 @@ export function Shell() {
 
   return (
     <div className={`shell${menuOpen ? ' shell--menu-open' : ''}`}>
-      <a
-        className="skip-link"
-        href="#main"
-        onClick={(event) => {
-          event.preventDefault();
-          document.getElementById('main')?.focus();
-        }}
-      >
+      {/* A button, not a link: the console routes on the URL's hash, so an in-page "#main" link would navigate. */}
+      <button type="button" className="skip-link" onClick={() => document.getElementById('main')?.focus()}>
         Skip to content
-      </a>
+      </button>
       <header className="topbar">
         <button
           type="button"

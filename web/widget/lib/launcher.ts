@@ -35,6 +35,8 @@ export type LauncherView = {
   launcherHidden: boolean;
   frameHidden: boolean;
   showBadge: boolean;
+  /** The unread count in words for screen readers (the launcher's name and a polite status), '' when none. */
+  unreadText: string;
 };
 
 export function launcherView(state: LauncherState, settings: VisitorSettings): LauncherView {
@@ -53,6 +55,7 @@ export function launcherView(state: LauncherState, settings: VisitorSettings): L
     launcherHidden: state.style === 'inline' || mode === 'hidden' || (state.expanded && (mode !== 'button' || mobile)),
     frameHidden: !visible || (!state.expanded && state.style !== 'inline'),
     showBadge: state.unread > 0 && !state.expanded,
+    unreadText: state.unread > 0 && !state.expanded ? `${state.unread} unread message${state.unread === 1 ? '' : 's'}` : '',
   };
 }
 

@@ -32,5 +32,6 @@ box-shadow:0 12px 48px rgba(15,23,42,.28);overflow:hidden;display:flex;flex-dire
 .frame.inline{position:relative;right:auto;bottom:auto;width:100%;height:100%;border-radius:12px;box-shadow:0 2px 12px rgba(15,23,42,.12);animation:none;z-index:auto}
 .frame.mobile{inset:0!important;width:100%!important;height:100%!important;border-radius:0}
 @keyframes pop{from{opacity:0;transform:translateY(12px) scale(.98)}}
-@media (prefers-reduced-motion:reduce){.frame,.launcher{animation:none;transition:none}}
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+@media (prefers-reduced-motion:reduce){*,::before,::after{animation:none!important;transition:none!important}}
 `;

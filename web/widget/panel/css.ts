@@ -8,7 +8,7 @@ font:14.5px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",sans
 .head{display:flex;align-items:center;gap:10px;padding:14px 12px 14px 16px;background:var(--bg);color:var(--fg);flex:none}
 .head .who{flex:1;min-width:0}
 .head h2{margin:0;font-size:16px;font-weight:650;line-height:1.25;overflow:hidden;overflow-wrap:anywhere;display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:2}
-.head p{margin:2px 0 0;font-size:12.5px;opacity:.88;display:flex;align-items:center;gap:6px}
+.head p{margin:2px 0 0;font-size:12.5px;display:flex;align-items:center;gap:6px}
 .dot{width:8px;height:8px;border-radius:50%;background:#9ca3af;box-shadow:0 0 0 2px rgba(255,255,255,.35)}
 .dot.on{background:#22c55e}
 .team{width:36px;height:36px;border-radius:50%;object-fit:cover;background:rgba(255,255,255,.2);flex:none}
@@ -40,11 +40,11 @@ font:14.5px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",sans
 .visitor .bubble{background:var(--bg);color:var(--fg);border-color:transparent;border-bottom-right-radius:5px}
 .msg.sending .bubble{opacity:.65}
 .msg.failed .bubble{background:#fee2e2;color:#7f1d1d}
-.meta{font-size:11.5px;color:#94a3b8;margin:3px 4px 0;display:flex;gap:6px;align-items:center}
+.meta{font-size:11.5px;color:#64748b;margin:3px 4px 0;display:flex;gap:6px;align-items:center}
 .meta button{border:0;background:none;color:#b91c1c;text-decoration:underline;cursor:pointer;padding:0;font-size:11.5px}
 .avatar{width:28px;height:28px;border-radius:50%;object-fit:cover;flex:none;background:#e2e8f0}
 .avatar.none{visibility:hidden}
-.system{align-self:center;text-align:center;color:#64748b;font-size:12.5px;background:#eef2f7;padding:5px 12px;border-radius:12px;max-width:90%}
+.system{align-self:center;text-align:center;color:#475569;font-size:12.5px;background:#eef2f7;padding:5px 12px;border-radius:12px;max-width:90%}
 .files{display:flex;flex-direction:column;gap:4px;margin-top:4px}
 .files a{display:block;padding:7px 10px;border-radius:10px;background:#fff;border:1px solid #e2e8f0;color:#1e40af;text-decoration:none;font-size:13px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;max-width:240px}
 .files img{max-width:220px;max-height:180px;border-radius:10px;display:block}

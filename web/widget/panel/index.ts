@@ -21,6 +21,7 @@ import {
 import { Connection } from './connection';
 import { panelCss } from './css';
 import { CLOSE_ICON, clear, h, iconButton, MENU_ICON } from './dom';
+import { FOCUSABLE, wrapFocus } from './focus';
 import {
   type Action,
   contiguousSeq,
@@ -105,7 +106,10 @@ function createPanel(ctx: PanelContext): PanelHandle {
   const body = h('div', { class: 'body' });
   const foot = h('div', { class: 'foot' });
   const panel = h('section', { class: 'panel', 'aria-labelledby': 'parley-title' }, head, menu, banner, body, foot);
-  if (ctx.style !== 'inline') panel.setAttribute('role', 'dialog');
+  if (ctx.style !== 'inline') {
+    panel.setAttribute('role', 'dialog');
+    panel.setAttribute('aria-modal', 'true');
+  }
   panel.setAttribute('dir', ctx.config.dir);
   panel.setAttribute('lang', ctx.config.locale);
   // Inline, the chat is part of the page: there is nothing to minimise it to.
@@ -115,6 +119,15 @@ function createPanel(ctx: PanelContext): PanelHandle {
       event.stopPropagation();
       if (!menu.hidden) toggleMenu(false);
       else ctx.collapse();
+    }
+    // A modal dialog: Tab and Shift+Tab go round its controls while it is open (Escape or close leave it).
+    if (event.key === 'Tab' && ctx.style !== 'inline') {
+      const controls = Array.from(panel.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => el.getClientRects().length > 0);
+      const next = wrapFocus(controls, ctx.root.activeElement as HTMLElement | null, event.shiftKey);
+      if (next) {
+        event.preventDefault();
+        next.focus();
+      }
     }
   });
   ctx.mount.appendChild(panel);
@@ -392,7 +405,7 @@ function createPanel(ctx: PanelContext): PanelHandle {
         chat.clear(true);
         return;
       case 'message':
-        chat.message(effect.message, effect.key);
+        chat.message(effect.message, effect.key, effect.fresh);
         if (effect.first) chat.autoResponse(effect.key, settings.autoResponseMessage || '');
         return;
       case 'pending':

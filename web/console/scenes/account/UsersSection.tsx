@@ -155,6 +155,7 @@ export function UsersSection() {
                           type="checkbox"
                           role="switch"
                           checked={row.admin}
+                          aria-checked={row.admin}
                           disabled={toggling === row.Id}
                           onChange={() => void toggle(row)}
                           aria-label={`Admin: ${row.email}`}

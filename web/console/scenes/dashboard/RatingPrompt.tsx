@@ -37,13 +37,13 @@ export function RatingPrompt() {
       <h2 id="rating-title" className="rating__title">
         How likely are you to recommend Parley to a friend or colleague?
       </h2>
-      <div className="rating__scale" role="group" aria-label="Rating from 0 to 10">
+      <fieldset className="rating__scale" aria-label="Rating from 0 to 10">
         {SCALE.map((value) => (
           <button key={value} type="button" className="rating__value" onClick={() => save(value)} disabled={busy}>
             {value}
           </button>
         ))}
-      </div>
+      </fieldset>
       <div className="rating__ends muted" aria-hidden="true">
         <span>Not likely</span>
         <span>Very likely</span>

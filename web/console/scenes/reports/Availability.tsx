@@ -1,5 +1,5 @@
 /** The availability report: per room, one bar per day across 24 hours, its online share, and a popover per stretch. */
-import { type SyntheticEvent, useMemo, useState } from 'react';
+import { type KeyboardEvent, type MouseEvent, useId, useMemo, useRef, useState } from 'react';
 import type { ChatEndpointView } from '../../../../server/shared';
 import { type AvailabilityDay, type AvailabilityEntry, PRESENCE_CAUSE_LABELS, todayIn } from '../../../../server/shared/reports';
 import { fetchAvailability } from '../../api/reports';
@@ -16,7 +16,7 @@ export function AvailabilityReportView({ rooms, range, tz }: { rooms: ChatEndpoi
   );
 }
 
-type Hovered = { entry: AvailabilityEntry; left: number; top: boolean };
+type Hovered = { entry: AvailabilityEntry; index: number; left: number; top: boolean };
 
 function RoomAvailability({ room, range, tz }: { room: ChatEndpointView; range: RangeChoice; tz: string }) {
   const query = useMemo(() => rangeOf(range, tz, new Date()), [range, tz]);
@@ -90,31 +90,66 @@ function formatDay(iso: string, tz: string): string {
 
 function DayBar({ day, tz }: { day: AvailabilityDay; tz: string }) {
   const [hovered, setHovered] = useState<Hovered | null>(null);
-  const show = (entry: AvailabilityEntry, left: number) => (event: SyntheticEvent<HTMLElement>) => {
-    const bar = event.currentTarget.parentElement?.getBoundingClientRect();
-    setHovered({ entry, left, top: popoverOnTop(bar?.bottom ?? 0, window.innerHeight) });
+  const popoverId = useId();
+  const bar = useRef<HTMLButtonElement>(null);
+  const showAt = (index: number) => {
+    const entry = day.entries[index];
+    if (!entry) return;
+    const { left, width } = stretchGeometry(day, entry);
+    const box = bar.current?.getBoundingClientRect();
+    setHovered({ entry, index, left: left + width / 2, top: popoverOnTop(box?.bottom ?? 0, window.innerHeight) });
+  };
+  const summary = `${day.label}: ${day.entries
+    .map((entry) => `${entry.state} ${formatClock(entry.start, tz)} to ${formatClock(entry.end, tz)}`)
+    .join(', ')}`;
+  // The day is one keyboard stop (a stretch may be a fraction of a pixel wide): focus shows its first stretch's
+  // details, the arrow keys walk through the others; a pointer shows the stretch under it.
+  const onKey = (event: KeyboardEvent<HTMLButtonElement>) => {
+    const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
+    if (!step) return;
+    event.preventDefault();
+    showAt(Math.min(day.entries.length - 1, Math.max(0, (hovered?.index ?? -1) + step)));
+  };
+  // The stretch under the pointer: found from where it is along the bar, so even the narrowest one shows.
+  const onPointer = (event: MouseEvent<HTMLButtonElement>) => {
+    const box = event.currentTarget.getBoundingClientRect();
+    const at = ((event.clientX - box.left) / box.width) * 100;
+    const index = day.entries.findIndex((entry) => {
+      const { left, width } = stretchGeometry(day, entry);
+      return at >= left && at <= left + width;
+    });
+    if (index >= 0 && index !== hovered?.index) showAt(index);
   };
   return (
     <div className="availability__day">
       <span className="availability__label">{day.label}</span>
-      <span className="availability__bar" onMouseLeave={() => setHovered(null)}>
-        {day.entries.map((entry) => {
-          const { left, width } = stretchGeometry(day, entry);
-          return (
-            <span
-              key={entry.start}
-              className={`availability__stretch availability__stretch--${entry.state.toLowerCase()}`}
-              style={{ left: `${left}%`, width: `${width}%` }}
-              tabIndex={0}
-              aria-label={`${entry.state} ${formatClock(entry.start, tz)} to ${formatClock(entry.end, tz)}`}
-              onMouseEnter={show(entry, left + width / 2)}
-              onFocus={show(entry, left + width / 2)}
-              onBlur={() => setHovered(null)}
-            />
-          );
-        })}
+      <span className="availability__track">
+        <button
+          ref={bar}
+          type="button"
+          className="availability__bar"
+          aria-label={summary}
+          aria-describedby={hovered ? popoverId : undefined}
+          onFocus={() => showAt(0)}
+          onBlur={() => setHovered(null)}
+          onKeyDown={onKey}
+          onMouseMove={onPointer}
+          onMouseLeave={() => setHovered(null)}
+        >
+          {day.entries.map((entry) => {
+            const { left, width } = stretchGeometry(day, entry);
+            return (
+              <span
+                key={entry.start}
+                className={`availability__stretch availability__stretch--${entry.state.toLowerCase()}`}
+                style={{ left: `${left}%`, width: `${width}%` }}
+              />
+            );
+          })}
+        </button>
         {hovered && (
           <span
+            id={popoverId}
             className={`availability__popover availability__popover--${hovered.top ? 'top' : 'bottom'}`}
             style={{ left: `${hovered.left}%` }}
             role="tooltip"

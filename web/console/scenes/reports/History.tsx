@@ -55,62 +55,60 @@ function RoomHistory({ room, tz }: { room: ChatEndpointView; tz: string }) {
           onChange={(e) => setTyped(e.target.value)}
         />
       </div>
-      <div className="reports__history-wrap" aria-busy={loading || undefined}>
-        <table className="reports__table reports__history">
-          <thead>
-            <tr>
-              <th scope="col">Started</th>
-              <th scope="col">Visitor</th>
-              <th scope="col">Agent</th>
-              <th scope="col">Rating</th>
-              <th scope="col">Feedback</th>
-              <th scope="col">
-                <span className="sr-only">Transcript</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {chats.map((c) => (
-              <tr
-                key={c.id}
-                tabIndex={0}
-                className="reports__row"
-                aria-label={`Chat #${c.number} with ${c.visitor.label}: open its transcript`}
-                onClick={() => setOpen(c)}
-                onKeyDown={(e) => e.key === 'Enter' && setOpen(c)}
-              >
-                <td className="reports__started">
-                  <time dateTime={c.startedAt}>{formatTime(c.startedAt, tz)}</time>
-                  <ChatDetails chat={c} tz={tz} />
-                </td>
-                <td className="reports__visitor">
-                  <span className="reports__who">
-                    <span className="reports__number">#{c.number}</span> {c.visitor.label}
-                  </span>
-                  {c.firstLine && <span className="reports__first-line">{c.firstLine}</span>}
-                </td>
-                <td className="reports__agent">{c.agentName || <span className="reports__muted">Missed</span>}</td>
-                <td className="reports__rating-cell">
-                  {c.chatRating && (
-                    <span className={`reports__rating reports__rating--${c.chatRating}`}>{c.chatRating === 'up' ? 'Up' : 'Down'}</span>
-                  )}
-                </td>
-                <td className="reports__feedback">{c.chatFeedback}</td>
-                <td className="reports__open">
-                  <span aria-hidden="true">Transcript ›</span>
-                </td>
+      {!loading && chats.length === 0 ? (
+        // Without rows the table is only headings, wider than a phone: a sentence instead of an empty scroller.
+        <p className="reports__muted reports__none">{search ? `No chats match “${search}”.` : 'No chats yet.'}</p>
+      ) : (
+        <div className="reports__history-wrap" aria-busy={loading || undefined}>
+          <table className="reports__table reports__history">
+            <thead>
+              <tr>
+                <th scope="col">Started</th>
+                <th scope="col">Visitor</th>
+                <th scope="col">Agent</th>
+                <th scope="col">Rating</th>
+                <th scope="col">Feedback</th>
+                <th scope="col">
+                  <span className="sr-only">Transcript</span>
+                </th>
               </tr>
-            ))}
-            {!loading && chats.length === 0 && (
-              <tr className="reports__none">
-                <td colSpan={6} className="reports__muted">
-                  {search ? `No chats match “${search}”.` : 'No chats yet.'}
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      </div>
+            </thead>
+            <tbody>
+              {chats.map((c) => (
+                <tr
+                  key={c.id}
+                  tabIndex={0}
+                  className="reports__row"
+                  aria-label={`Chat #${c.number} with ${c.visitor.label}: open its transcript`}
+                  onClick={() => setOpen(c)}
+                  onKeyDown={(e) => e.key === 'Enter' && setOpen(c)}
+                >
+                  <td className="reports__started">
+                    <time dateTime={c.startedAt}>{formatTime(c.startedAt, tz)}</time>
+                    <ChatDetails chat={c} tz={tz} />
+                  </td>
+                  <td className="reports__visitor">
+                    <span className="reports__who">
+                      <span className="reports__number">#{c.number}</span> {c.visitor.label}
+                    </span>
+                    {c.firstLine && <span className="reports__first-line">{c.firstLine}</span>}
+                  </td>
+                  <td className="reports__agent">{c.agentName || <span className="reports__muted">Missed</span>}</td>
+                  <td className="reports__rating-cell">
+                    {c.chatRating && (
+                      <span className={`reports__rating reports__rating--${c.chatRating}`}>{c.chatRating === 'up' ? 'Up' : 'Down'}</span>
+                    )}
+                  </td>
+                  <td className="reports__feedback">{c.chatFeedback}</td>
+                  <td className="reports__open">
+                    <span aria-hidden="true">Transcript ›</span>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
       <div className="reports__pager">
         <span>{showingLine(page, HISTORY_PAGE_SIZE, chats.length, total)}</span>
         <span className="reports__pager-buttons">
@@ -140,30 +138,32 @@ function ChatDetails({ chat, tz }: { chat: ChatRecord; tz: string }) {
     traits = [];
   }
   return (
-    <dl className="reports__details">
-      <dt>Started</dt>
-      <dd>{formatTime(chat.startedAt, tz)}</dd>
-      <dt>Ended</dt>
-      <dd>{chat.endedAt ? formatTime(chat.endedAt, tz) : 'Still open'}</dd>
-      <dt>First seen</dt>
-      <dd>{formatTime(v.createdAt, tz)}</dd>
-      <dt>Page</dt>
-      <dd>{shortPageUrl(v.currentPage) || '—'}</dd>
-      <dt>ID</dt>
-      <dd>{chat.id}</dd>
-      {v.identUserId && (
-        <>
-          <dt>User ID</dt>
-          <dd>{v.identUserId}</dd>
-        </>
-      )}
-      {traits.map(([k, value]) => (
-        <span key={k} className="reports__trait">
-          <dt>{k}</dt>
-          <dd>{String(value)}</dd>
-        </span>
-      ))}
-    </dl>
+    <div role="tooltip" className="reports__details">
+      <dl className="reports__details-list">
+        <dt>Started</dt>
+        <dd>{formatTime(chat.startedAt, tz)}</dd>
+        <dt>Ended</dt>
+        <dd>{chat.endedAt ? formatTime(chat.endedAt, tz) : 'Still open'}</dd>
+        <dt>First seen</dt>
+        <dd>{formatTime(v.createdAt, tz)}</dd>
+        <dt>Page</dt>
+        <dd>{shortPageUrl(v.currentPage) || '—'}</dd>
+        <dt>ID</dt>
+        <dd>{chat.id}</dd>
+        {v.identUserId && (
+          <>
+            <dt>User ID</dt>
+            <dd>{v.identUserId}</dd>
+          </>
+        )}
+        {traits.map(([k, value]) => (
+          <div key={k} className="reports__trait">
+            <dt>{k}</dt>
+            <dd>{String(value)}</dd>
+          </div>
+        ))}
+      </dl>
+    </div>
   );
 }
 

@@ -155,7 +155,7 @@ export function WidgetPreview({
     <aside className="widget-preview" aria-label="Live preview of the widget">
       <div className="widget-preview__bar">
         <strong>Live preview</strong>
-        <div className="segmented" role="group" aria-label="Preview as">
+        <fieldset className="segmented" aria-label="Preview as">
           <button
             type="button"
             className={`segmented__item${online ? ' segmented__item--active' : ''}`}
@@ -172,7 +172,7 @@ export function WidgetPreview({
           >
             Offline
           </button>
-        </div>
+        </fieldset>
       </div>
       {failed ? (
         <p className="muted widget-preview__failed">The preview could not be loaded. Your changes still save.</p>

@@ -2,7 +2,7 @@
  * Setup step 3: the widget is connected. The embed code to copy, the channel (rename, change), links to the
  * settings, docs and dashboard, and deleting the widget (permanent, so it says so twice).
  */
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import type { ChatEndpointView } from '../../../../server/shared';
 import { messageOf, UNKNOWN_ERROR } from '../../api';
@@ -185,6 +185,10 @@ function RenameForm({ ce, onDone, onError }: { ce: ChatEndpointView; onDone: () 
   const [name, setName] = useState(ce.RoomName.replace(/^#/, ''));
   const [busy, setBusy] = useState(false);
   const valid = isValidChannelName(name);
+  const input = useRef<HTMLInputElement>(null);
+
+  // The form opens when the owner presses Rename: focus follows into the field they asked for.
+  useEffect(() => input.current?.focus(), []);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -213,7 +217,7 @@ function RenameForm({ ce, onDone, onError }: { ce: ChatEndpointView; onDone: () 
           id="rename-channel"
           className="field__input"
           value={name}
-          autoFocus
+          ref={input}
           spellCheck={false}
           aria-invalid={!valid || undefined}
           onChange={(event) => setName(normaliseChannelInput(event.target.value))}

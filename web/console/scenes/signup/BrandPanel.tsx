@@ -43,7 +43,7 @@ export function BrandPanel({ testimonials = false }: { testimonials?: boolean })
         </ul>
       </div>
       {testimonials && (
-        <div className="brand__testimonials" aria-label="What customers say">
+        <section className="brand__testimonials" aria-label="What customers say">
           {TESTIMONIALS.map((t) => (
             <figure className="testimonial" key={t.name}>
               <blockquote>“{t.quote}”</blockquote>
@@ -61,7 +61,7 @@ export function BrandPanel({ testimonials = false }: { testimonials?: boolean })
               </figcaption>
             </figure>
           ))}
-        </div>
+        </section>
       )}
     </div>
   );

@@ -31,12 +31,14 @@ export type ChatScreen = ReturnType<typeof chatScreen>;
 export function chatScreen(deps: ChatDeps) {
   const { settings: s, lang } = deps;
   const t = lang.texts;
-  const log = h('ol', { class: 'log', role: 'log', 'aria-live': 'polite', 'aria-label': t.messages });
+  const log = h('ol', { class: 'log' });
+  // The live region wraps the list (a role on the <ol> would take its list semantics away).
+  const feed = h('div', { role: 'log', 'aria-live': 'polite', 'aria-label': t.messages }, log);
   const empty = h('div', { class: 'empty' });
   empty.innerHTML = EMPTY_ICON;
   empty.append(h('p', {}, t.emptyChat));
   const greeting = h('div', { class: 'log' }, empty);
-  const scroller = h('div', { class: 'scroll' }, greeting, log);
+  const scroller = h('div', { class: 'scroll' }, greeting, feed);
   const typing = h('div', { class: 'typing', hidden: true, 'aria-live': 'polite' });
   const input = h('textarea', { rows: 1, 'aria-label': t.message, maxlength: MESSAGE_CHARS });
   const fileInput = h('input', { type: 'file', class: 'sr', tabindex: -1, 'aria-hidden': 'true' });
@@ -50,9 +52,20 @@ export function chatScreen(deps: ChatDeps) {
   const pendingEls = new Map<string, HTMLElement>();
   /** Auto-response lines waiting for their first message's key, by client id. */
   const acks = new Map<string, HTMLElement>();
+  let quietTimer: ReturnType<typeof setTimeout> | undefined;
   let typingOn = false;
   let typingTimer: ReturnType<typeof setTimeout> | undefined;
   let operatorTypingTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /**
+   * The log is a polite live region: what is added to it is read out. Replayed history must not be, so the region
+   * is off while it is placed and polite again once the browser has taken the additions in.
+   */
+  function quietly(): void {
+    feed.setAttribute('aria-live', 'off');
+    clearTimeout(quietTimer);
+    quietTimer = setTimeout(() => feed.setAttribute('aria-live', 'polite'), 300);
+  }
 
   function stopTyping(): void {
     clearTimeout(typingTimer);
@@ -200,7 +213,9 @@ export function chatScreen(deps: ChatDeps) {
     stopTyping,
     showTyping,
 
-    message(m: ChatMessage, key: number): void {
+    /** `fresh`: new since the panel loaded, announced by screen readers; history (replayed) is placed quietly. */
+    message(m: ChatMessage, key: number, fresh = true): void {
+      if (!fresh) quietly();
       const item = messageEl(m);
       byId.set(m.id, item);
       place(item, key);
@@ -216,7 +231,7 @@ export function chatScreen(deps: ChatDeps) {
       empty.hidden = true;
       log.appendChild(item);
       if (autoAck) {
-        const line = h('li', { class: 'system', role: 'status' }, autoAck);
+        const line = h('li', { class: 'system' }, autoAck);
         acks.set(clientId, line);
         log.appendChild(line);
       }
@@ -243,7 +258,7 @@ export function chatScreen(deps: ChatDeps) {
     /** The automatic response below the first message at `key` (after a reload, or seen from another tab), once. */
     autoResponse(key: number, text: string): void {
       if (!text || log.querySelector(`[data-key="${key + 0.5}"]`)) return;
-      place(h('li', { class: 'system', role: 'status' }, text), key + 0.5);
+      place(h('li', { class: 'system' }, text), key + 0.5);
     },
 
     fail(clientId: string, reason: string): void {

@@ -87,6 +87,7 @@ export function BotsDialog({
                   type="checkbox"
                   role="switch"
                   checked={showAll}
+                  aria-checked={showAll}
                   disabled={missingScope}
                   onChange={(e) => setShowAll(e.target.checked)}
                 />

@@ -171,7 +171,7 @@ export function GroupEditor({
           </p>
         )}
       </div>
-      <div className="qtree" role="group" aria-label="Questions and answers">
+      <fieldset className="qtree" aria-label="Questions and answers">
         <QuestionTree tree={draft.tree} onChange={(tree) => set({ tree })} errors={shown.nodes} rooms={rooms} />
         {tried && errors.tree && <p className="field__error">{errors.tree}</p>}
         {draft.tree.length === 0 && (
@@ -179,7 +179,7 @@ export function GroupEditor({
             Add a question
           </button>
         )}
-      </div>
+      </fieldset>
       {formError && (
         <p className="qg-editor__error" role="alert">
           {formError}

@@ -128,33 +128,35 @@ export default function QuestionGroupsTab({ ce, user, locked, showError, setDirt
           </Button>
         </section>
       ) : (
-        <div className="qg-cards" role="list">
+        <ul className="qg-cards">
           {cards.map((g) => (
-            <button
-              key={g.uid}
-              type="button"
-              role="listitem"
-              className={`qg-card${selected?.uid === g.uid ? ' qg-card--selected' : ''}`}
-              aria-current={selected?.uid === g.uid || undefined}
-              onClick={() => {
-                if (selected?.uid !== g.uid) switchTo({ ...g, isNew: false });
-              }}
-            >
-              <strong className="qg-card__label">{g.label || 'New Question Group'}</strong>
-              {g.shortcut && <code className="inline-code">{g.shortcut}</code>}
-              <span className={`qg-card__mode${g.auto ? ' qg-card__mode--auto' : ''}`}>
-                {g.auto ? 'Triggered Automatically' : 'Manually'}
-              </span>
-              <span className="qg-card__prompt muted">{plainText(g.prompt)}</span>
-            </button>
+            <li key={g.uid} className="qg-cards__item">
+              <button
+                type="button"
+                className={`qg-card${selected?.uid === g.uid ? ' qg-card--selected' : ''}`}
+                aria-current={selected?.uid === g.uid || undefined}
+                onClick={() => {
+                  if (selected?.uid !== g.uid) switchTo({ ...g, isNew: false });
+                }}
+              >
+                <strong className="qg-card__label">{g.label || 'New Question Group'}</strong>
+                {g.shortcut && <code className="inline-code">{g.shortcut}</code>}
+                <span className={`qg-card__mode${g.auto ? ' qg-card__mode--auto' : ''}`}>
+                  {g.auto ? 'Triggered Automatically' : 'Manually'}
+                </span>
+                <span className="qg-card__prompt muted">{plainText(g.prompt)}</span>
+              </button>
+            </li>
           ))}
           {!selected?.isNew && (
-            <button type="button" className="qg-card qg-card--add" onClick={addGroup}>
-              <PlusIcon />
-              <span>New Question Group</span>
-            </button>
+            <li className="qg-cards__item">
+              <button type="button" className="qg-card qg-card--add" onClick={addGroup}>
+                <PlusIcon />
+                <span>New Question Group</span>
+              </button>
+            </li>
           )}
-        </div>
+        </ul>
       )}
       {selected && (
         <GroupEditor

@@ -106,7 +106,7 @@ export default function SavedRepliesTab({ ce, locked, showError, clearError }: S
                     <td data-label="Trigger Phrase(s)">{r.triggerPhrases}</td>
                     <td data-label="Auto send">
                       {r.autoSend ? (
-                        <span className="table__check" aria-label="Yes">
+                        <span className="table__check" role="img" aria-label="Yes">
                           <CheckIcon />
                         </span>
                       ) : (

@@ -138,6 +138,7 @@ export default function OperatingHoursTab({ ce, save, setDirty }: SettingsTabPro
               type="checkbox"
               role="switch"
               checked={scheduleOn}
+              aria-checked={scheduleOn}
               onChange={(e) => setScheduleOn(e.target.checked)}
               aria-describedby="schedule-state"
             />

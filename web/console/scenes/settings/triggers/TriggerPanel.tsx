@@ -114,7 +114,13 @@ export function TriggerPanel({
             )}
           </div>
           <label className="switch">
-            <input type="checkbox" role="switch" checked={draft.enabled} onChange={(e) => set({ enabled: e.target.checked })} />
+            <input
+              type="checkbox"
+              role="switch"
+              checked={draft.enabled}
+              aria-checked={draft.enabled}
+              onChange={(e) => set({ enabled: e.target.checked })}
+            />
             <span className="switch__track" aria-hidden="true" />
             Enabled
           </label>
