@@ -8,12 +8,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import mongoose, { type Connection } from 'mongoose';
 import { type Config, loadConfig } from '../../server/config';
+import { createMailer, type Mailer } from '../../server/mail';
+import type { Outbox } from '../../server/mail/outbox';
 import { createModels, type Models } from '../../server/models';
 import { seedPlans } from '../../server/models/Plan';
 import { TEST_PASSWORD_HASHING } from '../helpers/app';
 import { testMongoUri, uniqueDbName } from '../helpers/mongo';
 
-export type Store = { models: Models; config: Config; connection: Connection; dataDir: string };
+/** `mailer`: the development outbox in the store's data folder (a real transport, read back with `mailer.outbox`). */
+export type Store = { models: Models; config: Config; connection: Connection; dataDir: string; mailer: Mailer & { outbox: Outbox } };
 
 /** One database for the enclosing describe: opened before its first test, dropped after its last. */
 export function useStore(): Store {
@@ -25,13 +28,16 @@ export function useStore(): Store {
     await seedPlans(models.Plan);
     const dataDir = mkdtempSync(path.join(tmpdir(), 'parley-commands-'));
     const config: Config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir }), passwordHashing: TEST_PASSWORD_HASHING };
-    current = { models, config, connection, dataDir };
+    const mailer = createMailer(config.mail);
+    if (!mailer.outbox) throw new Error('command specs mail to the outbox, not to SMTP');
+    current = { models, config, connection, dataDir, mailer: mailer as Mailer & { outbox: Outbox } };
   });
   after(async () => {
     const store = current;
     current = undefined;
     if (!store) return;
     await store.connection.dropDatabase();
+    store.mailer.close();
     await store.connection.close();
     rmSync(store.dataDir, { recursive: true, force: true });
   });

@@ -15,7 +15,7 @@ describe('userConsents', () => {
     expect(stored?.ActiveTOSPP).to.equal(TERMS_VERSION);
     expect(stored?.termsAcceptedAt).to.be.instanceOf(Date);
     expect(stored?.privacyPolicyAcceptedAt ?? null).to.equal(null);
-    await confirmLegalDocument(user, 'privacy', TERMS_VERSION);
+    await confirmLegalDocument(user, 'privacy-policy', TERMS_VERSION);
     stored = await store.models.User.findById(user._id);
     expect(stored?.privacyPolicyVersion).to.equal(TERMS_VERSION);
     expect(stored?.privacyPolicyAcceptedAt).to.be.instanceOf(Date);
