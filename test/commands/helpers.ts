@@ -48,3 +48,32 @@ export function useStore(): Store {
     },
   });
 }
+
+/** What a settings change tells open widgets and other processes, recorded (the relay's pub/sub is a transport). */
+export function recordingSettingsDeps(models: Models, online = true) {
+  const published: { channel: string; frame: unknown }[] = [];
+  const signals: { kind: 'widget'; ceId: string }[] = [];
+  const rechecked: string[] = [];
+  return {
+    published,
+    signals,
+    rechecked,
+    deps: {
+      models,
+      pubsub: {
+        publish: (channel: string, frame: unknown) => {
+          published.push({ channel, frame });
+        },
+        signal: (signal: { kind: 'widget'; ceId: string }) => {
+          signals.push(signal);
+        },
+      },
+      presence: {
+        recheck: async (ceId: string) => {
+          rechecked.push(ceId);
+          return online;
+        },
+      },
+    },
+  };
+}
