@@ -25,7 +25,7 @@ describe('sendVisitorMessage', () => {
     const again = await visitorMessage(server.parley.relay, input);
     expect(first.duplicate).to.equal(false);
     expect(again.duplicate).to.equal(true);
-    expect(String(again.message.id)).to.equal(String(first.message.id));
+    expect(String(again.message._id)).to.equal(String(first.message._id));
     expect(String(first.conversation._id)).to.equal(at.chat.id);
     expect(await server.models.Message.countDocuments({ conversationId: c._id, text: input.text })).to.equal(1);
     await thread((texts) => expect(texts.filter((t) => t.includes('Same')).length).to.equal(1));
