@@ -65,12 +65,16 @@ describe('conversationDueTimes', () => {
     };
     const { insertedIds } = await store.models.Conversation.collection.insertMany([
       { ...old, ceId: ce._id, number: 1 },
+      // Stored before Parley kept lastVisitorMsgAt: the field is missing, not null.
+      { accountId: user.accountId, visitorId: new Types.ObjectId(), status: 'open', startedAt, ceId: ce._id, number: 2 },
       { ...old, ceId: new Types.ObjectId(), number: 1 },
     ]);
     await scheduleOldDueTimes(store.models);
     const scheduled = await store.models.Conversation.collection.findOne({ _id: insertedIds[0] });
-    const orphan = await store.models.Conversation.collection.findOne({ _id: insertedIds[1] });
+    const orphan = await store.models.Conversation.collection.findOne({ _id: insertedIds[2] });
     expect(scheduled?.inactiveAt).to.deep.equal(new Date(startedAt.getTime() + ce.maxVisitorInactiveMins * MIN));
     expect(orphan).to.include({ inactiveAt: null, noAnswerAt: null });
+    const older = await store.models.Conversation.collection.findOne({ _id: insertedIds[1] });
+    expect(older?.inactiveAt).to.deep.equal(new Date(startedAt.getTime() + ce.maxVisitorInactiveMins * MIN));
   });
 });

@@ -91,7 +91,6 @@ describe('updateWidgetSettings', () => {
       status: 'open',
       startedAt,
       inactiveAt: new Date(startedAt.getTime() + 5 * 60_000),
-      lastVisitorMsgAt: null, // as the model stores it (the embedded store's $max does not yet pass over a missing field)
     });
     await updateWidgetSettings(deps, ce, { maxVisitorInactiveMins: 15 });
     const moved = await store.models.Conversation.collection.findOne({ _id: insertedId });
