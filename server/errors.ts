@@ -119,9 +119,46 @@ export function isStorageUnavailable(error: unknown): boolean {
 
 export const STORAGE_UNAVAILABLE_MESSAGE = 'Parley cannot save changes right now. Please try again in a minute.';
 
-/** Any thrown value as an AppError: itself when it is one, else a reportable 500 that keeps the original as its cause. */
+/** What the body parsers' error `type`s mean to the client. */
+const BODY_ERRORS: Record<string, string | undefined> = {
+  'entity.parse.failed': 'The request body is not valid JSON',
+  'entity.too.large': 'The request body is too large',
+  'charset.unsupported': 'The request body encoding is not supported',
+  'encoding.unsupported': 'The request body encoding is not supported',
+};
+
+/**
+ * What to answer for an error Express or its body parsers raise for a request they cannot read, or undefined when
+ * `error` is not one. They carry a 4xx `status` (http-errors): the body parsers' have a `type` (unparsable, too
+ * large, an unsupported charset or encoding, an aborted or mis-sized body) and are answered 400 whatever their own
+ * status; the router's URIError for a path parameter with a malformed percent-encoding (`%E0%A4%A`) is a 400; any
+ * other http-errors 4xx (`expose`: its message is meant for the client) keeps its status and message.
+ */
+export function requestError(error: unknown): { status: number; message: string } | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { type, status, statusCode, expose } = error as { type?: unknown; status?: unknown; statusCode?: unknown; expose?: unknown };
+  const code = typeof status === 'number' ? status : statusCode;
+  if (typeof code !== 'number' || code < 400 || code >= 500) return undefined;
+  if (error instanceof URIError) return { status: 400, message: 'The address is not valid: it has a malformed percent-encoding' };
+  const known = typeof type === 'string' ? BODY_ERRORS[type] : undefined;
+  if (known !== undefined) return { status: 400, message: known };
+  if (typeof type === 'string') return { status: 400, message: 'The request body could not be read' };
+  if (expose === true && error instanceof Error && error.message) return { status: code, message: error.message };
+  return undefined;
+}
+
+/**
+ * Any thrown value as an AppError: itself when it is one; a 400 for a request Express or its parsers could not
+ * read (requestError); a 503 when the database cannot take it; else a reportable 500 that keeps the
+ * original as its cause.
+ */
 export function asCodedError(error: unknown): AppError {
   if (error instanceof AppError) return error;
+  const unreadable = requestError(error);
+  if (unreadable !== undefined) {
+    const code = unreadable.status === 404 ? ERROR_CODES.notFound : ERROR_CODES.badRequest;
+    return new AppError(unreadable.message, { status: unreadable.status, code, cause: error });
+  }
   if (isStorageUnavailable(error)) {
     return new AppError(STORAGE_UNAVAILABLE_MESSAGE, {
       status: 503,

@@ -55,7 +55,9 @@ export async function recomputeDueTimes(
       {
         $set: {
           // $max passes over a null lastVisitorMsgAt: a conversation without visitor messages counts from its start.
-          inactiveAt: { $add: [{ $max: ['$startedAt', '$lastVisitorMsgAt'] }, graceMs(ce)] },
+          // A conversation stored before the field existed has none at all: $ifNull makes it null, as the embedded
+          // store's $max (mingo) answers null, not the other value, for a missing field.
+          inactiveAt: { $add: [{ $max: ['$startedAt', { $ifNull: ['$lastVisitorMsgAt', null] }] }, graceMs(ce)] },
           noAnswerAt: {
             $cond: [
               { $and: [isNull('$firstResponseAt'), isNull('$noAnswerNotifiedAt')] },

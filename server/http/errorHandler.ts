@@ -6,29 +6,6 @@ import type { ApiErrorBody } from '../shared/auth';
 import { ERROR_CODES } from '../shared/constants';
 
 /**
- * Errors Express raises for a request it cannot read carry a 4xx status: the body parser's (with a `type`) and the
- * router's URIError for a path parameter with a malformed percent-encoding (`%E0%A4%A`). They are the client's fault.
- */
-function bodyParserMessage(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  const { type, status } = error as { type?: unknown; status?: unknown };
-  if (typeof status !== 'number' || status < 400 || status >= 500) return undefined;
-  if (error instanceof URIError) return 'The address is not valid: it has a malformed percent-encoding';
-  if (typeof type !== 'string') return undefined;
-  switch (type) {
-    case 'entity.parse.failed':
-      return 'The request body is not valid JSON';
-    case 'entity.too.large':
-      return 'The request body is too large';
-    case 'charset.unsupported':
-    case 'encoding.unsupported':
-      return 'The request body encoding is not supported';
-    default:
-      return 'The request body could not be read';
-  }
-}
-
-/**
  * The public widget API (/widget/...) answers in the same `{ Message, Error }` shape, with the codes the widget
  * shows a text for (WidgetErrorCode): an unreadable or oversized body, and input a schema refused, get theirs.
  */
@@ -52,25 +29,17 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     let status: number;
     let body: ApiErrorBody;
-    const parserMessage = bodyParserMessage(error);
-    if (error instanceof AppError) {
-      status = error.status;
-      body = { Message: error.message, Error: error.code, ...(error instanceof MissingScopeError ? error.body : {}) };
-      if (error.isReportable) log.error({ err: error }, error.message);
-    } else if (error instanceof mongoose.Error.ValidationError || error instanceof mongoose.Error.CastError) {
+    if (error instanceof mongoose.Error.ValidationError || error instanceof mongoose.Error.CastError) {
       // A value a route's schema let through but the model refuses: still the input's fault, never a 500.
       status = 400;
       const path = error instanceof mongoose.Error.CastError ? error.path : Object.keys(error.errors)[0];
       body = { Message: `Invalid value${path ? ` for ${path}` : ''}`, Error: ERROR_CODES.badRequest };
-    } else if (parserMessage !== undefined) {
-      // Every unreadable body is bad input: 400, whatever the parser's own status.
-      status = 400;
-      body = { Message: parserMessage, Error: ERROR_CODES.badRequest };
     } else {
+      // Parley's own errors, and what Express or its parsers raise for a request they cannot read, are coded in one place.
       const coded = asCodedError(error);
       status = coded.status;
-      body = { Message: coded.message, Error: coded.code };
-      log.error({ err: error }, `${req.method} ${req.path} failed`);
+      body = { Message: coded.message, Error: coded.code, ...(coded instanceof MissingScopeError ? coded.body : {}) };
+      if (coded.isReportable) log.error({ err: error }, error instanceof AppError ? error.message : `${req.method} ${req.path} failed`);
     }
     res.status(status).json(req.originalUrl.startsWith('/widget/') ? widgetCodes(error, body) : body);
   };

@@ -13,6 +13,7 @@ import { registerCommandListeners } from './listeners/commands';
 import { registerEventListeners } from './listeners/events';
 import { registerViewListeners } from './listeners/views';
 import { refusingWhenNotInstalled } from './notInstalled';
+import { acknowledgingMalformedPayloads } from './payloadShapes';
 
 export const EVENTS_PATH = '/slack/events';
 
@@ -130,7 +131,12 @@ export function boltRouter(deps: SlackDeps): { router: Router; app: App } {
   });
   registerListeners(app, deps);
   const router = Router();
-  router.post(EVENTS_PATH, refusingFutureTimestamps(), ...acknowledgingOwnPosts(deps.relay.slack, deps.config.slack.signingSecret));
+  router.post(
+    EVENTS_PATH,
+    refusingFutureTimestamps(),
+    ...acknowledgingOwnPosts(deps.relay.slack, deps.config.slack.signingSecret),
+    acknowledgingMalformedPayloads(deps.config.slack.signingSecret, deps.relay.logger),
+  );
   router.use(receiver.router as Router);
   return { router, app };
 }
