@@ -77,3 +77,14 @@ export function recordingSettingsDeps(models: Models, online = true) {
     },
   };
 }
+
+/**
+ * The account after its trial, paying for `tier` monthly: a new account's trial has every Business feature, so a
+ * spec about a plan's limits looks at a paying account.
+ */
+export async function payingAfterTrial(models: Models, accountId: unknown, tier = 'basic'): Promise<void> {
+  await models.Account.updateOne(
+    { _id: accountId },
+    { $set: { planStripeId: `parley_${tier}_monthly`, subscriptionStatus: 'active', paymentType: 'card' } },
+  );
+}

@@ -3,13 +3,14 @@ import { NEW_WIDGET_FOR_TEAM_ERROR, newWidget, newWidgetForTeam, PLAN_LIMIT_ERRO
 import { PaymentRequiredError, ValidationError } from '../../server/errors';
 import { planStripeId } from '../../server/shared/plans';
 import { buildConfiguredWidget, createUserInDb } from '../factories';
-import { useStore } from './helpers';
+import { payingAfterTrial, useStore } from './helpers';
 
 describe('newWidget', () => {
   const store = useStore();
 
   it('refuses one more widget than the plan allows with 402 plan_limit and the plan in words', async () => {
     const { user } = await createUserInDb(store); // basic: 1 channel, and it has its first widget
+    await payingAfterTrial(store.models, user.accountId);
     const error = await newWidget(store.models, user).catch((e: unknown) => e);
     expect(error).to.be.instanceOf(PaymentRequiredError);
     expect((error as PaymentRequiredError).code).to.equal(PLAN_LIMIT_ERROR);

@@ -1,14 +1,13 @@
 import { expect } from 'chai';
 import { upgradeScopes, widgetScopeStatus } from '../../server/commands/slackPermissions';
-import { planStripeId } from '../../server/shared/plans';
 import { buildConfiguredWidget, createUserInDb } from '../factories';
-import { useStore } from './helpers';
+import { payingAfterTrial, useStore } from './helpers';
 
 describe('slackPermissions', () => {
   const store = useStore();
   const setUp = async (teamId: string, tier: string, botScopes: string[], userScopes: string[]) => {
     const { user, account } = await createUserInDb(store);
-    await store.models.Account.updateOne({ _id: account._id }, { $set: { planStripeId: planStripeId(tier, 'monthly') } });
+    await payingAfterTrial(store.models, account._id, tier);
     await store.models.Installation.create({
       teamId,
       botToken: 'xoxb-1',

@@ -4,6 +4,7 @@ import { startQuestionGroup } from '../../server/commands/startQuestionGroup';
 import { NotFoundError, PaymentRequiredError, ValidationError } from '../../server/errors';
 import { addQuestionGroup } from '../slack/operatorHelpers';
 import { useChat } from './chat';
+import { payingAfterTrial } from './helpers';
 
 describe('startQuestionGroup', () => {
   const { server, at, thread } = useChat();
@@ -29,6 +30,9 @@ describe('startQuestionGroup', () => {
   });
 
   it('refuses an unknown conversation or group, nothing named, a plan without question groups and an ended conversation', async () => {
+    // After the trial (which has every Business feature, question groups included), on Basic.
+    await server.stripe.settled();
+    await payingAfterTrial(server.models, (await at.widget.widget()).accountId);
     expect(await refusal(startQuestionGroup(server.parley.relay, { conversationId: 'nope', shortcut: 'x' }))).to.be.instanceOf(
       NotFoundError,
     );

@@ -4,12 +4,13 @@ import { type SettingsDeps, unknownSettingMessage, updateWidgetSettings } from '
 import { PaymentRequiredError, ValidationError } from '../../server/errors';
 import { TEAM_AVATAR_NEEDED } from '../../server/shared/settings';
 import { createUserInDb } from '../factories';
-import { recordingSettingsDeps, useStore } from './helpers';
+import { payingAfterTrial, recordingSettingsDeps, useStore } from './helpers';
 
 describe('updateWidgetSettings', () => {
   const store = useStore();
   const widget = async () => {
     const { user } = await createUserInDb(store);
+    await payingAfterTrial(store.models, user.accountId);
     const ce = await store.models.ChatEndpoint.findOne({ accountId: user.accountId });
     if (!ce) throw new Error('no widget');
     return ce;

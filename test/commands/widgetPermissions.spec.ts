@@ -2,13 +2,14 @@ import { expect } from 'chai';
 import { scopesToAuthorize, widgetPermissions } from '../../server/commands/widgetPermissions';
 import { ValidationError } from '../../server/errors';
 import { buildConfiguredWidget, createUserInDb } from '../factories';
-import { useStore } from './helpers';
+import { payingAfterTrial, useStore } from './helpers';
 
 describe('widgetPermissions', () => {
   const store = useStore();
   const link = async (bot: string[], user: string[]) => `https://slack.test/authorize?scope=${bot.join(',')}&user_scope=${user.join(',')}`;
   const widget = async (fields: Record<string, unknown>) => {
     const { user } = await createUserInDb(store);
+    await payingAfterTrial(store.models, user.accountId);
     const ce = await store.models.ChatEndpoint.findOneAndUpdate(
       { accountId: user.accountId },
       { $set: fields },
