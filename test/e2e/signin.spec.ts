@@ -290,7 +290,8 @@ describe('console sign-in screens (browser)', function () {
     const page = browser.page;
     const { token } = await apiUser();
     const me = await api('GET', '/users/current', undefined, token);
-    const plan = (me.json.account as { plan: { reports: boolean } }).plan;
+    // The plan that applies now: during the trial, the top self-serve plan's (reports included).
+    const plan = (me.json.account as { effectivePlan: { reports: boolean } }).effectivePlan;
     await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
     await page.goto(at('/'));
     const header = page.getByRole('navigation', { name: 'Help' }).first();

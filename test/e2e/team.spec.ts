@@ -229,7 +229,7 @@ describe('Account team sections, docs and pricing (browser)', function () {
     );
     await opens('/support', () => page.getByRole('main').getByRole('link', { name: /FAQs/ }).click(), /Simple pricing/);
     await opens(`/settings/${admin.ceId}/saved-replies`, () => page.getByRole('link', { name: 'Read the docs' }).click(), docs);
-    await page.getByRole('heading', { name: 'Saved replies' }).waitFor();
+    await page.getByRole('heading', { name: 'Saved replies' }).first().waitFor();
     // The docs' own sidebar reaches every page.
     await page.getByRole('navigation', { name: 'Documentation' }).getByRole('link', { name: 'REST API and REST hooks' }).click();
     await page.getByRole('heading', { level: 1, name: 'REST API and REST hooks' }).waitFor();
