@@ -36,6 +36,8 @@ describe('widget setup API (/v1/chat_endpoints)', () => {
   };
   const onPlan = async (token: string, stripeId: string) => {
     const me = await api(token).get('/users/current').expect(200);
+    // After the trial subscription's own webhooks, which would say 'trialing' again.
+    await server.stripe.settled();
     await server.models.Account.updateOne({ _id: me.body.accountId }, { $set: { subscriptionStatus: 'active', planStripeId: stripeId } });
   };
   const name = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 8)}`;

@@ -155,6 +155,7 @@ describe('question groups API', () => {
 
   it('answers 402 with Error plan_feature on a plan without question groups', async () => {
     const ce = await server.models.ChatEndpoint.findById(ceId);
+    await server.stripe.settled();
     await server.models.Account.updateOne(
       { _id: ce?.accountId },
       { $set: { subscriptionStatus: 'active', planStripeId: 'parley_basic_monthly' } },

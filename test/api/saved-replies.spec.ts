@@ -108,6 +108,7 @@ describe('saved replies API', () => {
       { upsert: true },
     );
     const ce = await server.models.ChatEndpoint.findById(ceId);
+    await server.stripe.settled();
     await server.models.Account.updateOne(
       { _id: ce?.accountId },
       { $set: { subscriptionStatus: 'active', planStripeId: 'test_no_saved_replies' } },

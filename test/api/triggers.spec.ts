@@ -30,6 +30,7 @@ describe('triggers saved through update_config', () => {
 
   async function planOf(id: string, planStripeId: string): Promise<void> {
     const ce = await server.models.ChatEndpoint.findById(id);
+    await server.stripe.settled();
     await server.models.Account.updateOne({ _id: ce?.accountId }, { $set: { subscriptionStatus: 'active', planStripeId } });
   }
   const path = (id = ceId) => `/v1/chat_endpoints/${id}/update_config`;

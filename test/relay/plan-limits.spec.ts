@@ -10,8 +10,14 @@ import { ACME, ALICE, BOB, eventually, say, setUpRelayWidget, useRelayServer, Vi
 describe('plan limits in the relay', () => {
   const server = useRelayServer();
   /** The trial is over and the account pays for Basic: Basic's limits apply (during the trial Business's do). */
-  const paysForBasic = (accountId: Types.ObjectId) =>
-    server.models.Account.updateOne({ _id: accountId }, { $set: { subscriptionStatus: 'active', planStripeId: 'parley_basic_monthly' } });
+  const paysForBasic = async (accountId: Types.ObjectId) => {
+    // After the trial subscription's own webhooks, which would say 'trialing' again.
+    await server.stripe.settled();
+    await server.models.Account.updateOne(
+      { _id: accountId },
+      { $set: { subscriptionStatus: 'active', planStripeId: 'parley_basic_monthly' } },
+    );
+  };
 
   it("takes the conversation over the month's quota, relays it to Slack, and marks the account over quota", async () => {
     const widget = await setUpRelayWidget(server);

@@ -169,6 +169,7 @@ describe('question groups in a conversation', () => {
       expect((error as Error).message).to.equal('No question group with the shortcut “nope”.');
     }
     const ce = await widget.widget();
+    await server.stripe.settled();
     await server.models.Account.updateOne(
       { _id: ce.accountId },
       { $set: { subscriptionStatus: 'active', planStripeId: 'parley_basic_monthly' } },
