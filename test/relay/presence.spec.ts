@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { ALICE, clientId, type SetUp, setUpRelayWidget, useRelayServer, VisitorSocket } from './helpers';
+import { ALICE, clientId, eventually, type SetUp, setUpRelayWidget, useRelayServer, VisitorSocket } from './helpers';
 
 describe('widget presence', () => {
   let widget: SetUp;
@@ -31,6 +31,11 @@ describe('widget presence', () => {
 
   it('stays online in manual mode while nobody is active, and offline whatever Slack says when turned off', async () => {
     server.slack.state.setPresence(ALICE, 'away');
+    // Setting the widget up asked Slack already: Parley hears of the change on its next look (sooner or later, as
+    // Slack's rate tier for presence allows).
+    await eventually(async () =>
+      expect((await request(server.url).get(`/widget/api/${widget.uuid}/config`).expect(200)).body.online).to.equal(false),
+    );
     const { socket, welcome } = await VisitorSocket.hello(server, widget.uuid);
     expect(welcome.online).to.equal(false);
     await updateConfig({ manualMode: true }).expect(200);

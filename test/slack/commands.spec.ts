@@ -48,8 +48,12 @@ describe('/parley', () => {
 
     it('toggles manual mode, which keeps the widget online while nobody is active in Slack', async () => {
       server.slack.state.setPresence(ALICE, 'away');
-      const before = await parley(server, widget.channel, 'status');
-      expect(before.text).to.include('*offline*').and.include('nobody in');
+      // Parley hears of the change on its next look at Slack (as Slack's rate tier for presence allows).
+      await eventually(async () =>
+        expect((await parley(server, widget.channel, 'status')).text)
+          .to.include('*offline*')
+          .and.include('nobody in'),
+      );
       const on = await parley(server, widget.channel, 'manual-mode');
       expect(on.text).to.include('manual mode on').and.include('*online*');
       expect((await widget.widget()).manualMode).to.equal(true);
