@@ -144,7 +144,7 @@ describe('white label, phone support and the support chat (browser)', function (
     const page = browser.page;
     const o = await customer(page);
     await page.goto(at('/support'));
-    await page.getByRole('heading', { name: 'Chat with us' }).waitFor();
+    await page.getByRole('heading', { name: 'Chat with us', exact: true }).waitFor();
     const chat = page.locator('#parley-inline parley-widget');
     const input = chat.getByRole('textbox', { name: 'Message', exact: true });
     await input.waitFor();

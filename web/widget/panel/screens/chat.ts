@@ -67,6 +67,12 @@ export function chatScreen(deps: ChatDeps) {
     quietTimer = setTimeout(() => feed.setAttribute('aria-live', 'polite'), 300);
   }
 
+  /** News that comes while history is still being taken in is read out all the same: the region is polite again at once. */
+  function loud(): void {
+    clearTimeout(quietTimer);
+    if (feed.getAttribute('aria-live') !== 'polite') feed.setAttribute('aria-live', 'polite');
+  }
+
   function stopTyping(): void {
     clearTimeout(typingTimer);
     if (typingOn) deps.typing(false);
@@ -216,6 +222,7 @@ export function chatScreen(deps: ChatDeps) {
     /** `fresh`: new since the panel loaded, announced by screen readers; history (replayed) is placed quietly. */
     message(m: ChatMessage, key: number, fresh = true): void {
       if (!fresh) quietly();
+      else loud();
       const item = messageEl(m);
       byId.set(m.id, item);
       place(item, key);
