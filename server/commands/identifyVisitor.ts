@@ -32,7 +32,7 @@ export async function identifyVisitor(
   const result = await identify(models, input, known);
   const { visitor } = result;
   // A name or e-mail told now finds the visitor's chats in the history search from now on.
-  const relabelled = !known || !known._id.equals(visitor._id) || known.name !== visitor.name || known.email !== visitor.email;
+  const relabelled = !known?._id.equals(visitor._id) || known.name !== visitor.name || known.email !== visitor.email;
   if (relabelled && (visitor.name || visitor.email)) await searchableAs(models, visitor._id, visitor);
   return result;
 }

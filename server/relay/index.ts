@@ -14,13 +14,13 @@ import { UNSEEN_ROW, type UnseenRow, unseenWaitDue } from '../commands/unseenRep
 import type { Config } from '../config';
 import type { ConversationAnalytics } from '../conversations/context';
 import { fireWebhook, hasRestHooks } from '../conversations/webhooks';
-import { createRateLimiters, type RateLimiters } from '../http/rateLimits';
 import type { Logger } from '../logger';
 import type { Mailer } from '../mail';
 import type { Metrics } from '../metrics';
 import type { Models } from '../models';
 import type { Conversation } from '../models/Conversation';
 import type { Visitor } from '../models/Visitor';
+import { createRateLimiters, type RateLimiters } from '../rateLimits';
 import type { ReportRecorder } from '../reports/recorder';
 import { conversationAssistant } from './assistant';
 import { SlackAuthors } from './authors';

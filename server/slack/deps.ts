@@ -1,6 +1,6 @@
 import type { Config } from '../config';
-import type { RateLimiters } from '../http/rateLimits';
 import type { Models } from '../models';
+import type { RateLimiters } from '../rateLimits';
 import type { Relay } from '../relay';
 import type { HomeTabs } from './home';
 

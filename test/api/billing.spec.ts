@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import request from 'supertest';
-import { DEFAULT_CONSOLE_DIR } from '../../server/http/app';
+import { DEFAULT_CONSOLE_DIR } from '../../server/app';
 import { createUserInDb } from '../factories';
 import { useServer } from '../helpers/app';
 import { endTrialNow, trialAccount as newTrial, payCheckout, type TrialAccount as Trial } from '../helpers/billing';

@@ -4,8 +4,8 @@
  * while Redis is away.
  */
 import { expect } from 'chai';
-import { createRateLimiters } from '../../server/http/rateLimits';
 import type { Logger } from '../../server/logger';
+import { createRateLimiters } from '../../server/rateLimits';
 import { closeRedis, connectRedis, type Redis } from '../../server/redis';
 import { type PubSub, redisPubSub, type Signal } from '../../server/relay/pubsub';
 import type { ServerFrame } from '../../server/shared/widget-protocol';

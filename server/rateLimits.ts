@@ -7,9 +7,9 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { type IncrementResponse, ipKeyGenerator, MemoryStore, type Options, rateLimit, type Store } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
-import { RateLimitError } from '../errors';
-import type { Logger } from '../logger';
-import type { Redis } from '../redis';
+import { RateLimitError } from './errors';
+import type { Logger } from './logger';
+import type { Redis } from './redis';
 
 type Limit = { windowMs: number; limit: number; onlyFailures?: boolean };
 
