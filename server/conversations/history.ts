@@ -127,6 +127,24 @@ function countedAs(entry: Pick<NewEntry, 'kind' | 'from'>): 'visitorMsgs' | 'ope
   return ({ visitor: 'visitorMsgs', operator: 'operatorMsgs' } as const)[entry.from as 'visitor' | 'operator'];
 }
 
+/**
+ * Chat messages as the Slack thread shows them: in seq order, except that an operator reply from Slack goes right
+ * before the first reply placed ahead of it whose Slack ts is later (Slack delivers events concurrently, so a reply can
+ * be stored after a later one). The widget places replies by the same rule (web/widget/panel/reducer.ts placeOf), so
+ * a transcript, the archive webhook and the API read the conversation in the order the visitor saw it.
+ */
+export function inSlackOrder<T extends { seq: number; from: string; slackTs?: string; kind?: string }>(entries: readonly T[]): T[] {
+  const reply = (e: T): string => (e.from === 'operator' && (e.kind ?? 'msg') === 'msg' && e.slackTs) || '';
+  const placed: T[] = [];
+  for (const entry of [...entries].sort((a, b) => a.seq - b.seq)) {
+    const ts = reply(entry);
+    const later = ts ? placed.findIndex((p) => reply(p) > ts) : -1;
+    if (later === -1) placed.push(entry);
+    else placed.splice(later, 0, entry);
+  }
+  return placed;
+}
+
 export function fileUrl(publicUrl: string, fileId: string): string {
   return `${publicUrl}/widget/files/${fileId}`;
 }

@@ -5,6 +5,7 @@ import type { MailMessage } from '../mail';
 import type { Models } from '../models';
 import type { ConversationDocument } from '../models/Conversation';
 import { sanitizeMessageHtml } from '../ownerText';
+import { inSlackOrder } from './history';
 
 export async function transcriptMail(
   models: Models,
@@ -12,7 +13,7 @@ export async function transcriptMail(
   to: string,
   labels: { widgetName: string; visitorName: string; agentLabel: string },
 ): Promise<MailMessage> {
-  const entries = await models.Message.find({ conversationId: conversation._id, kind: 'msg', deleted: false }).sort({ seq: 1 });
+  const entries = inSlackOrder(await models.Message.find({ conversationId: conversation._id, kind: 'msg', deleted: false }));
   const lines = entries.map((m) => {
     const who = m.from === 'visitor' ? labels.visitorName : m.author?.name || labels.agentLabel;
     const at = m.createdAt.toISOString().replace('T', ' ').slice(0, 16);
@@ -44,7 +45,7 @@ export async function conversationPayload(models: Models, conversation: Conversa
   const [visitor, ce, messages] = await Promise.all([
     models.Visitor.findById(conversation.visitorId),
     models.ChatEndpoint.findById(conversation.ceId),
-    models.Message.find({ conversationId: conversation._id, kind: 'msg', deleted: false }).sort({ seq: 1 }),
+    models.Message.find({ conversationId: conversation._id, kind: 'msg', deleted: false }).then(inSlackOrder),
   ]);
   return {
     id: String(conversation._id),

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { conversationPayload, transcriptMail } from '../../server/conversations/transcript';
 import {
   ACME,
   ALICE,
@@ -116,5 +117,18 @@ describe('Slack is the truth for operator messages', function () {
     await convergesToSlack(v, ['R1', 'R2, corrected', 'R3']);
     expect(v.socket.msgs().map((f) => f.message.text)).to.not.include('R4', 'a reply deleted in Slack is never shown');
     expect(await server.models.Message.countDocuments({ text: 'R4' })).to.equal(0);
+
+    // R2 was stored after R3: the transcript mail and the archive webhook's messages read the thread's order too.
+    const conversation = await server.models.Conversation.findOne({ threadTs: v.threadTs }).orFail();
+    const mail = await transcriptMail(server.models, conversation, 'tom@example.com', {
+      widgetName: 'Acme',
+      visitorName: 'Tom',
+      agentLabel: 'Agent',
+    });
+    const replies = mail.text.split('\n').filter((line) => /: R\d/.test(line));
+    expect(replies.map((line) => line.replace(/^.*: /, ''))).to.deep.equal(['R1', 'R2, corrected', 'R3']);
+    const payload = await conversationPayload(server.models, conversation);
+    const fromOperators = payload.messages.filter((m) => m.from === 'operator').map((m) => m.text);
+    expect(fromOperators).to.deep.equal(['R1', 'R2, corrected', 'R3']);
   });
 });

@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Response, Router } from 'express';
 import type { QueryFilter, Types } from 'mongoose';
+import { inSlackOrder } from '../../conversations/history';
 import { apiKeyOf, requireApiKey } from '../../http/auth';
 import { type Validated, validate, validated } from '../../http/validate';
 import type { Conversation } from '../../models/Conversation';
@@ -117,7 +118,7 @@ export function publicApiRouter({ config, models, limiters }: ApiDeps): Router {
     const [widgets, visitor, messages] = await Promise.all([
       widgetsOf(res),
       models.Visitor.findById(conversation.visitorId),
-      models.Message.find({ conversationId: conversation._id }).sort({ seq: 1 }),
+      models.Message.find({ conversationId: conversation._id }).then(inSlackOrder),
     ]);
     res.json({
       ...presentApiConversation(conversation, widgets.get(String(conversation.ceId))?.uuid ?? '', visitor ?? undefined),
