@@ -135,7 +135,12 @@ export function boltRouter(deps: SlackDeps): { router: Router; app: App } {
     EVENTS_PATH,
     refusingFutureTimestamps(),
     ...acknowledgingOwnPosts(deps.relay.slack, deps.config.slack.signingSecret),
-    acknowledgingMalformedPayloads(deps.config.slack.signingSecret, deps.relay.logger),
+    acknowledgingMalformedPayloads({
+      signingSecret: deps.config.slack.signingSecret,
+      logger: deps.relay.logger,
+      slackApiUrl: deps.config.slack.apiUrl,
+      fetch: globalThis.fetch,
+    }),
   );
   router.use(receiver.router as Router);
   return { router, app };

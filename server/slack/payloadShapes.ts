@@ -122,12 +122,49 @@ export function malformedSlackPayload(body: string, contentType: 'json' | 'form'
   return own ? problem(own.safeParse(parsed), common.data.type) : undefined;
 }
 
+/** What the person who sent a request Parley could not read is told, only to them. */
+export const UNREADABLE_REQUEST =
+  'Parley could not read what Slack sent for this (a part of it was missing or of the wrong kind), so nothing was done. Please try again.';
+
+/** Where Slack's response_url points: Slack's hooks, or the Slack-compatible server Parley talks to (the sandbox). */
+export function isSlackResponseUrl(url: string, slackApiUrl: string): boolean {
+  try {
+    const target = new URL(url);
+    return (
+      (target.protocol === 'https:' && target.hostname === 'hooks.slack.com') ||
+      (slackApiUrl !== 'https://slack.com/api/' && target.origin === new URL(slackApiUrl).origin)
+    );
+  } catch {
+    return false;
+  }
+}
+
+export type MalformedPayloadDeps = {
+  signingSecret: string;
+  logger: Pick<Logger, 'warn'>;
+  /** Slack's Web API base: a response_url on its origin (the sandbox's) is Slack's, like hooks.slack.com. */
+  slackApiUrl: string;
+  fetch: typeof fetch;
+};
+
 /**
  * Runs after the raw body was read (acknowledgingOwnPosts): a correctly signed request whose payload breaks
- * Slack's shapes is answered 200 and logged, so neither Bolt nor a listener ever sees it. An unsigned one goes
- * on to Bolt, which refuses it.
+ * Slack's shapes is answered 200 and logged, so neither Bolt nor a listener ever sees it; the person who sent it is
+ * told so, only to them (a slash command in the answer itself, an action through its response_url). An unsigned one
+ * goes on to Bolt, which refuses it.
  */
-export function acknowledgingMalformedPayloads(signingSecret: string, logger: Pick<Logger, 'warn'>): RequestHandler {
+export function acknowledgingMalformedPayloads(deps: MalformedPayloadDeps): RequestHandler {
+  const { signingSecret, logger } = deps;
+  const tellThem = (responseUrl: unknown) => {
+    if (typeof responseUrl !== 'string' || !isSlackResponseUrl(responseUrl, deps.slackApiUrl)) return;
+    deps
+      .fetch(responseUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ response_type: 'ephemeral', replace_original: false, text: UNREADABLE_REQUEST }),
+      })
+      .catch((error: unknown) => logger.warn({ err: error }, 'Could not tell the sender of an unreadable Slack request'));
+  };
   return (req, res, next) => {
     const raw = (req as { rawBody?: unknown }).rawBody;
     if (!Buffer.isBuffer(raw)) return next();
@@ -146,6 +183,19 @@ export function acknowledgingMalformedPayloads(signingSecret: string, logger: Pi
     });
     if (!signed) return next();
     logger.warn({ why }, 'Ignored a Slack request whose payload breaks Slack’s shapes');
+    const form = kind === 'form' ? new URLSearchParams(body) : undefined;
+    if (form?.has('command') && !form.has('payload')) {
+      res.status(200).json({ response_type: 'ephemeral', text: UNREADABLE_REQUEST });
+      return;
+    }
+    const payload = form?.get('payload');
+    if (payload) {
+      try {
+        tellThem((JSON.parse(payload) as { response_url?: unknown }).response_url);
+      } catch {
+        // not JSON: nobody to tell
+      }
+    }
     res.status(200).send();
   };
 }

@@ -7,7 +7,8 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { registeredListeners } from '../../server/slack';
-import { ACME, ALICE, setUpRelayWidget, useRelayServer } from '../relay/helpers';
+import { isSlackResponseUrl, UNREADABLE_REQUEST } from '../../server/slack/payloadShapes';
+import { ACME, ALICE, eventually, setUpRelayWidget, useRelayServer } from '../relay/helpers';
 import { eventEnvelope, slackSignature } from './helpers';
 
 /** Values that break the type of whatever field they replace. */
@@ -209,5 +210,29 @@ describe('signed malformed Slack payloads of every kind Parley listens to', func
       }
     }
     await expectNo5xx(cases);
+  });
+
+  it('tells the person who sent an unreadable command or action why nothing happened, only to them', async () => {
+    const command = new URLSearchParams({ team_id: ACME, user_id: ALICE, command: listeners.commands[0], text: 'status' });
+    const answer = await post(command.toString(), 'application/x-www-form-urlencoded').expect(200);
+    expect(answer.body).to.deep.equal({ response_type: 'ephemeral', text: UNREADABLE_REQUEST });
+
+    const responseUrl = server.slack.responseUrl({ teamId: ACME, userId: ALICE, channelId: channel });
+    const before = server.slack.state.responses.length;
+    await postPayload({ ...base(), type: 'block_actions', actions: null, response_url: responseUrl }).expect(200);
+    await eventually(async () => {
+      const told = server.slack.state.responses.slice(before);
+      expect(told.map((r) => [r.user, r.body.text, r.body.response_type])).to.deep.equal([[ALICE, UNREADABLE_REQUEST, 'ephemeral']]);
+    });
+  });
+
+  it('answers only on a response_url of Slack (or of the Slack-compatible server Parley is set up with)', () => {
+    const api = 'http://127.0.0.1:4000/sandbox/slack/api/';
+    expect(isSlackResponseUrl('https://hooks.slack.com/actions/T1/2/x', 'https://slack.com/api/')).to.equal(true);
+    expect(isSlackResponseUrl('http://127.0.0.1:4000/sandbox/slack/response/T1/2/x', api)).to.equal(true);
+    expect(isSlackResponseUrl('http://hooks.slack.com/actions/T1/2/x', 'https://slack.com/api/')).to.equal(false);
+    expect(isSlackResponseUrl('https://evil.example/hook', 'https://slack.com/api/')).to.equal(false);
+    expect(isSlackResponseUrl('http://127.0.0.1:4001/x', api)).to.equal(false);
+    expect(isSlackResponseUrl('not a url', api)).to.equal(false);
   });
 });

@@ -155,6 +155,8 @@ export interface SlackSandbox {
   /** Sends the url_verification challenge; `challengeEchoed` tells whether the app answered it right. */
   verifyEventsUrl(): Promise<DeliveryResult & { challengeEchoed: boolean }>;
   sendSlashCommand(input: { teamId: string; userId: string; channelId: string; command: string; text: string }): Promise<DeliveryResult>;
+  /** A response_url as Slack puts in a payload, for a person in a channel (answers posted to it land in `state.responses`). */
+  responseUrl(input: { teamId: string; userId: string; channelId: string }): string;
   /** Presses a button (or picks an option) in a message or a view, like a person in Slack. */
   sendBlockAction(input: BlockActionInput): Promise<DeliveryResult>;
   /** Submits an open modal with what the user typed; applies the app's response_action. */
@@ -474,6 +476,10 @@ export function createSlackSandbox(opts: SlackSandboxOptions): SlackSandbox {
 
     appDmMessages(input) {
       return state.channelMessages(`D${input.userId.slice(1)}`).filter((m) => m.teamId === input.teamId);
+    },
+
+    responseUrl(input) {
+      return sender.newResponseUrl({ teamId: input.teamId, channel: input.channelId, user: input.userId });
     },
 
     settled() {
