@@ -8,6 +8,7 @@ export type OutboxKind =
   | 'slack.header'
   | 'slack.reply'
   | 'slack.updateHeader'
+  /** Queued by earlier versions only (notes are slack.threadPost now); still run, as thread posts. */
   | 'slack.note'
   | 'slack.invite'
   | 'slack.offline'

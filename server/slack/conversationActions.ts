@@ -8,6 +8,7 @@ import { endConversation } from '../commands/endConversation';
 import { requestScreenshot } from '../commands/screenshots';
 import { sendSavedReply } from '../commands/sendSavedReply';
 import { startQuestionGroup } from '../commands/startQuestionGroup';
+import { queueThreadNote } from '../commands/threadPosts';
 import { serialised } from '../conversations/history';
 import { record } from '../conversations/record';
 import { conversationPayload, transcriptMail } from '../conversations/transcript';
@@ -35,20 +36,6 @@ function mustBeOpen(c: ConversationDocument): void {
   if (c.status !== 'open') throw new ActionRefused(`Conversation #${c.number} has already ended.`);
 }
 
-/** A grey line in the conversation's thread, through the outbox (after everything queued before it). */
-export async function threadNote(relay: Relay, c: ConversationDocument, text: string): Promise<void> {
-  if (!c.threadTs) return;
-  await relay.outbox.enqueue(
-    'slack.note',
-    String(c._id),
-    { teamId: c.slackTeamId, channel: c.slackChannel, threadTs: c.threadTs, text },
-    {
-      channel: c.slackChannel,
-      conversationId: c._id,
-    },
-  );
-}
-
 export async function visitorName(models: Models, c: ConversationDocument): Promise<string> {
   const visitor = await models.Visitor.findById(c.visitorId);
   return visitor ? visitorLabel(visitor, c.number) : `Visitor ${c.number}`;
@@ -59,7 +46,7 @@ export async function endChat(relay: Relay, c: ConversationDocument, operator: O
   const { ended } = await endConversation(relay, c._id, 'operator', { operatorSlackUserId: operator.slackUserId });
   if (!ended) throw new ActionRefused(`Conversation #${c.number} has already ended.`);
   const trimmed = note.trim();
-  await threadNote(
+  await queueThreadNote(
     relay,
     c,
     `:white_check_mark: <@${operator.slackUserId}> ended this chat.${trimmed ? ` Note: ${escapeMrkdwn(trimmed.slice(0, 2000))}` : ''}`,
@@ -71,21 +58,21 @@ export async function discardChat(relay: Relay, c: ConversationDocument, operato
   mustBeOpen(c);
   const { ended } = await endConversation(relay, c._id, 'operator', { operatorSlackUserId: operator.slackUserId, discard: true });
   if (!ended) throw new ActionRefused(`Conversation #${c.number} has already ended.`);
-  await threadNote(relay, c, `:wastebasket: <@${operator.slackUserId}> discarded this chat: no transcript, webhook or rating.`);
+  await queueThreadNote(relay, c, `:wastebasket: <@${operator.slackUserId}> discarded this chat: no transcript, webhook or rating.`);
   return `Conversation #${c.number} discarded: ended without transcript, webhook or rating.`;
 }
 
 export async function askForEmail(relay: Relay, c: ConversationDocument, operator: Operator): Promise<string> {
   mustBeOpen(c);
   await serialised(String(c._id), () => record(relay, c, { kind: 'askEmail', from: 'system', slackUserId: operator.slackUserId }));
-  await threadNote(relay, c, `:e-mail: <@${operator.slackUserId}> asked the visitor for their e-mail address.`);
+  await queueThreadNote(relay, c, `:e-mail: <@${operator.slackUserId}> asked the visitor for their e-mail address.`);
   return `Asked the visitor of conversation #${c.number} for their e-mail address.`;
 }
 
 export async function askForScreenshot(relay: Relay, c: ConversationDocument, operator: Operator): Promise<string> {
   mustBeOpen(c);
   await requestScreenshot(relay, c, operator.slackUserId);
-  await threadNote(relay, c, `:camera: <@${operator.slackUserId}> asked the visitor for a screenshot of their page.`);
+  await queueThreadNote(relay, c, `:camera: <@${operator.slackUserId}> asked the visitor for a screenshot of their page.`);
   return `Asked the visitor of conversation #${c.number} for a screenshot of their page.`;
 }
 
@@ -104,7 +91,7 @@ export async function emailTranscript(
   });
   await relay.outbox.enqueue('mail', `mail:${String(c._id)}`, mail);
   await relay.models.Conversation.updateOne({ _id: c._id }, { $set: { transcriptSentTo: to } });
-  await threadNote(relay, c, `:page_facing_up: <@${operator.slackUserId}> sent the transcript to ${escapeMrkdwn(to)}.`);
+  await queueThreadNote(relay, c, `:page_facing_up: <@${operator.slackUserId}> sent the transcript to ${escapeMrkdwn(to)}.`);
   return `The transcript of conversation #${c.number} is on its way to ${to}.`;
 }
 
@@ -115,7 +102,7 @@ export async function sendToWebhook(relay: Relay, ce: ChatEndpointDocument, c: C
     url: ce.webhookUrl,
     body: { event: 'conversation.sent', conversation: await conversationPayload(relay.models, c) },
   });
-  await threadNote(relay, c, `:outbox_tray: <@${operator.slackUserId}> sent this conversation to the webhook.`);
+  await queueThreadNote(relay, c, `:outbox_tray: <@${operator.slackUserId}> sent this conversation to the webhook.`);
   return `Conversation #${c.number} is on its way to the webhook.`;
 }
 
@@ -138,6 +125,6 @@ export async function startGroup(
 ): Promise<string> {
   mustBeOpen(c);
   await startQuestionGroup(relay, { conversationId: String(c._id), ...which });
-  await threadNote(relay, c, `:question: <@${operator.slackUserId}> started a question group.`);
+  await queueThreadNote(relay, c, `:question: <@${operator.slackUserId}> started a question group.`);
   return `Question group started in conversation #${c.number}.`;
 }

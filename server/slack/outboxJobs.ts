@@ -12,7 +12,7 @@ import type { ThreadPost } from '../commands/threadPosts';
 import { visitorLabel } from '../conversations/visitors';
 import type { Conversation } from '../models/Conversation';
 import type { Message, MessageFile } from '../models/Message';
-import type { OutboxKind } from '../models/OutboxJob';
+import type { OutboxJobDocument, OutboxKind } from '../models/OutboxJob';
 import type { Visitor } from '../models/Visitor';
 import type { WidgetFileDocument } from '../models/WidgetFile';
 import { APPLIED } from '../models/writeConcerns';
@@ -318,16 +318,6 @@ async function uploadOnce(
   await file.save();
 }
 
-const postNote: JobHandler = async (ctx, job) => {
-  const { client } = await teamClient(ctx, str(job, 'teamId'));
-  const threadTs = typeof job.payload.threadTs === 'string' ? job.payload.threadTs : undefined;
-  await postOnce(ctx.models, job, {
-    client,
-    postId: String(job._id),
-    args: { channel: str(job, 'channel'), ...(threadTs ? { thread_ts: threadTs } : {}), ...contextLine(str(job, 'text')) },
-  });
-};
-
 /** Seen only by one person: `user`, in the channel (and thread) given. */
 const postEphemeral: JobHandler = async (ctx, job) => {
   const { client } = await teamClient(ctx, str(job, 'teamId'));
@@ -364,12 +354,14 @@ const postInChannel: JobHandler = async (ctx, job) => {
 };
 
 /**
- * One of Parley's own posts in a conversation's thread (a saved reply, a question-group answer, a note, a
- * reminder). Its key is the conversation's, so it runs after the header and after the visitor message that
- * led to it. A saved reply's stored ts makes a second run a no-op.
+ * Where a thread post goes: its conversation's thread as it is when the job runs. `slack.note` jobs, queued before
+ * notes became thread posts, name their team, channel and thread themselves and go there.
  */
-const postInThread: JobHandler = async (ctx, job) => {
-  const post = job.payload as Partial<ThreadPost> & { blocks?: unknown };
+async function postTarget(ctx: RelayContext, job: OutboxJobDocument): Promise<{ teamId: string; channel: string; threadTs?: string }> {
+  if (job.kind === 'slack.note') {
+    const threadTs = typeof job.payload.threadTs === 'string' && job.payload.threadTs ? job.payload.threadTs : undefined;
+    return { teamId: str(job, 'teamId'), channel: str(job, 'channel'), threadTs };
+  }
   const conversation = await ctx.models.Conversation.findById(str(job, 'conversationId'), {
     slackTeamId: 1,
     slackChannel: 1,
@@ -377,11 +369,22 @@ const postInThread: JobHandler = async (ctx, job) => {
   }).lean<Pick<Conversation, 'slackTeamId' | 'slackChannel' | 'threadTs'>>();
   if (!conversation) throw new PermanentJobError('the conversation is gone');
   if (!conversation.threadTs) throw new PermanentJobError('the conversation never got a Slack thread');
+  return { teamId: conversation.slackTeamId, channel: conversation.slackChannel, threadTs: conversation.threadTs };
+}
+
+/**
+ * One of Parley's own posts in a conversation's thread (a saved reply, a question-group answer, a note, a
+ * reminder). Its key is the conversation's, so it runs after the header (a post queued before the thread existed
+ * finds it here) and after the visitor message that led to it. A saved reply's stored ts makes a second run a no-op.
+ */
+const postInThread: JobHandler = async (ctx, job) => {
+  const post = job.payload as Partial<ThreadPost> & { blocks?: unknown };
+  const target = await postTarget(ctx, job);
   const message = post.messageId
     ? await ctx.models.Message.findById(post.messageId, { slackTs: 1 }).lean<Pick<Message, 'slackTs'>>()
     : null;
   if (message?.slackTs) return;
-  const { client } = await teamClient(ctx, conversation.slackTeamId);
+  const { client } = await teamClient(ctx, target.teamId);
   const text = await withLink(client, str(job, 'text'), post.linkTo);
   // Posts queued before thread posts became outbox jobs carry their Block Kit as it was built then.
   const body = Array.isArray(post.blocks)
@@ -391,8 +394,8 @@ const postInThread: JobHandler = async (ctx, job) => {
     client,
     postId: post.messageId ? String(post.messageId) : String(job._id),
     args: {
-      channel: conversation.slackChannel,
-      thread_ts: conversation.threadTs,
+      channel: target.channel,
+      ...(target.threadTs ? { thread_ts: target.threadTs } : {}),
       ...body,
       ...(post.username ? { username: post.username } : {}),
       ...(post.iconUrl ? { icon_url: post.iconUrl } : {}),
@@ -433,7 +436,8 @@ export function slackJobHandlers(): Pick<JobHandlers, SlackJobKind> {
       },
     },
     'slack.reply': replyPoster(threads),
-    'slack.note': postNote,
+    // Queued by earlier versions; notes are thread posts now.
+    'slack.note': postInThread,
     'slack.invite': inviteBots,
     'slack.offline': postInChannel,
     'slack.channelPost': postInChannel,

@@ -178,6 +178,19 @@ describe('widget setup (browser)', function () {
     expect(await page.getByText('Cannot fetch Slack channels').count()).to.equal(0);
   });
 
+  it('shows a channel’s topic as Slack shows it: its &amp;, &lt;, &gt; and numeric entities as characters, once', async () => {
+    const page = browser.page;
+    await signUpThroughUi(page);
+    const support = server.slack.state.data.channels.find((c) => c.name === 'support');
+    if (!support) throw new Error('no #support in the sandbox');
+    // As Slack's API sends it: what people typed, with &, < and > escaped; a typed "&lt;b&gt;" is escaped once more.
+    support.topic = { value: 'Orders &amp; returns &lt;EU&gt; &#x1F4E6; 9&#8211;5, typed: &amp;lt;b&amp;gt;', creator: '', last_set: 0 };
+    await addToSlack(page);
+    const room = page.getByRole('list', { name: 'Slack channels' }).getByRole('listitem').filter({ hasText: 'support' });
+    await room.waitFor();
+    expect(await room.locator('.room__topic').textContent()).to.equal('Orders & returns <EU> 📦 9–5, typed: &lt;b&gt;');
+  });
+
   it("continues a 'Sign up with Slack' user's setup after the terms, at step 2, rather than on the dashboard", async () => {
     const page = browser.page;
     await page.goto(at('/signup?source=e2e'));

@@ -1,8 +1,9 @@
-// Shared HTML helpers for the sandbox's pages (consent page and operator page).
+// Shared HTML helpers for the sandbox's pages (consent page and operator page). Text goes into them through
+// Parley's one HTML escaper.
 
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
-}
+import { escapeHtml } from '../../escapeHtml';
+
+export { escapeHtml };
 
 export const baseCss = `
 :root { --aubergine: #3f0e40; --aubergine-2: #350d36; --accent: #1164a3; --green: #007a5a; --border: #dddddd; --muted: #616061; --bg: #ffffff; --soft: #f8f8f8; --danger: #e01e5a; }

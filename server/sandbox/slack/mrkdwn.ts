@@ -116,7 +116,8 @@ function tokenHtml(inside: string, names: MrkdwnNames, now: Date): string {
 /** Bold, italics, strike and inline code inside one line of escaped text. */
 function inline(escaped: string): string {
   const codes: string[] = [];
-  const kept = escaped.replace(/`([^`\n]+)`/g, (_m, code: string) => {
+  // escapeHtml (he) writes a backtick as &#x60;.
+  const kept = escaped.replace(/&#x60;((?:(?!&#x60;)[^\n])+)&#x60;/g, (_m, code: string) => {
     codes.push(`<code>${code}</code>`);
     return `\u0003${codes.length - 1}\u0004`;
   });

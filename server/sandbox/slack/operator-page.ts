@@ -132,6 +132,9 @@ a:focus-visible, button:focus-visible, select:focus-visible { outline: 2px solid
 .empty { color: var(--muted); padding: 24px 18px; }
 `;
 
+/** Where the operator router serves he (the HTML escaper) for the page's script, under the sandbox's base. */
+export const HE_SCRIPT_PATH = '/operator/he.js';
+
 const script = String.raw`
 (function () {
   var BASE = document.body.getAttribute('data-base');
@@ -142,7 +145,7 @@ const script = String.raw`
   var openDeliveries = {};
   var $ = function (id) { return document.getElementById(id); };
 
-  function esc(s) { return String(s == null ? '' : s).replace(/[&<>"']/g, function (c) { return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]; }); }
+  function esc(s) { return he.escape(String(s == null ? '' : s)); }
   function userName(id) { var u = snap && snap.users.find(function (x) { return x.id === id; }); return u ? u.realName : id; }
   function channelName(id) { var c = snap && snap.channels.find(function (x) { return x.id === id; }); return c ? c.name : id; }
 
@@ -596,6 +599,7 @@ export function operatorPage(baseUrl: string, appName: string): string {
 </div>
 <div id="op-modal" class="modal-backdrop"></div>
 <div id="op-toast" class="toast" role="status"></div>
+<script src="${escapeHtml(baseUrl)}${HE_SCRIPT_PATH}"></script>
 <script>${script}</script>`;
   return pageShell('Slack sandbox', body, css).replace('<body>', `<body data-base="${escapeHtml(baseUrl)}">`);
 }

@@ -1,11 +1,12 @@
 // The operator page's back end: a JSON view of one person's Slack (channels, threads, ephemeral answers,
 // modals, App Home) and the actions a person takes there. The page itself is in operator-page.ts.
+import path from 'node:path';
 import express, { type Request, type Response, type Router } from 'express';
 import { emojiFor } from '../../emoji';
 import { escapeHtml } from './html';
 import type { ShortcutDefinition, SlackSandbox } from './index';
 import { type MrkdwnNames, renderMrkdwn, withHtml } from './mrkdwn';
-import { operatorPage } from './operator-page';
+import { HE_SCRIPT_PATH, operatorPage } from './operator-page';
 import { archiveChannel, createChannel, joinChannel, leaveChannel, postMessage, renameChannel, SlackApiError, uninstallApp } from './ops';
 import type { PresentContext } from './present';
 import type { DeliveryResult } from './sender';
@@ -20,12 +21,23 @@ interface OperatorConfig {
 
 type Body = Record<string, unknown>;
 
+/** he's own file, which defines `he` in a browser as well as in Node. */
+const HE_SCRIPT = require.resolve('he');
+
 export function operatorRouter(ctx: PresentContext, sandbox: SlackSandbox, config: OperatorConfig): Router {
   const router = express.Router();
   const { state } = ctx;
 
   router.get('/', (_req: Request, res: Response) => {
     res.type('html').send(operatorPage(ctx.baseUrl, config.appName));
+  });
+
+  // he, the HTML escaper Parley's server uses, for the page's own script (it builds the page from JSON).
+  router.get(HE_SCRIPT_PATH, (_req: Request, res: Response) => {
+    res
+      .set('Cache-Control', 'public, max-age=86400')
+      .type('js')
+      .sendFile(path.basename(HE_SCRIPT), { root: path.dirname(HE_SCRIPT) });
   });
 
   router.get('/operator/api/events', (req: Request, res: Response) => {

@@ -13,6 +13,7 @@
 
 import type { App } from '@slack/bolt';
 import type { Types } from 'mongoose';
+import { queueThreadNote } from '../../../commands/threadPosts';
 import type { StoredMessage } from '../../../conversations/history';
 import type { Conversation } from '../../../models/Conversation';
 import type { MessageFile } from '../../../models/Message';
@@ -118,20 +119,6 @@ function conversationOfThread(ctx: RelayContext, teamId: string, channel: string
   );
 }
 
-async function note(ctx: RelayContext, conversation: ThreadConversation, text: string): Promise<void> {
-  await ctx.outbox.enqueue(
-    'slack.note',
-    String(conversation._id),
-    {
-      teamId: conversation.slackTeamId,
-      channel: conversation.slackChannel,
-      threadTs: conversation.threadTs,
-      text,
-    },
-    { channel: conversation.slackChannel, conversationId: conversation._id },
-  );
-}
-
 export async function handleSlackMessage(
   ctx: RelayContext,
   teamId: string,
@@ -150,11 +137,11 @@ export async function handleSlackMessage(
   if (!(await firstDelivery(ctx, eventId))) return;
   const text = event.text ?? '';
   if (isNote(text)) {
-    await note(ctx, conversation, ':lock: Internal note: not sent to the visitor.');
+    await queueThreadNote(ctx, conversation, ':lock: Internal note: not sent to the visitor.');
     return;
   }
   if (conversation.status === 'ended') {
-    await note(ctx, conversation, ':warning: This conversation has ended; the reply was not sent to the visitor.');
+    await queueThreadNote(ctx, conversation, ':warning: This conversation has ended; the reply was not sent to the visitor.');
     return;
   }
   const ce = await ctx.widgets.get(conversation.ceId);

@@ -5,13 +5,13 @@
 import { type FormEvent, useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { ChatEndpointView, SlackRoom } from '../../../../server/shared';
-import { unescapeMrkdwn } from '../../../../server/shared/mrkdwn';
 import { messageOf } from '../../api';
 import { connectChannel, createChannel, deleteWidget, listRooms } from '../../api/widgets';
 import { useConfirm } from '../../components/ConfirmDialog';
 import { PlusIcon } from '../../components/icons';
 import { HashIcon, RefreshIcon } from '../../components/moreIcons';
 import { Alert, Button } from '../../components/ui';
+import { decodeEntities } from '../../lib/entities';
 import { type DashboardNotice, WIDGET_DELETED } from '../../lib/slackProblems';
 import { useSession } from '../../session/session';
 import { CHANNEL_NAME_HINT, CHANNEL_NAME_RULE, isHiddenRoom, isValidChannelName, normaliseChannelInput } from './channelName';
@@ -245,17 +245,4 @@ function PickChannel({ ceId, busy, onPick }: { ceId: string; busy: string | null
       )}
     </section>
   );
-}
-
-/** Slack topics may carry numeric HTML entities (spec section 9): show them as characters. */
-export function decodeEntities(text: string): string {
-  return unescapeMrkdwn(
-    text
-      .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => safeChar(parseInt(hex, 16)))
-      .replace(/&#(\d+);/g, (_, dec: string) => safeChar(Number(dec))),
-  );
-}
-
-function safeChar(code: number): string {
-  return Number.isInteger(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
 }
