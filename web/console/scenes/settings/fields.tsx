@@ -219,18 +219,17 @@ function Items<C extends FieldContext>({
   c: C;
   text?: (f: TextField<C>, c: C) => ReactNode;
 }) {
+  // Constant lists, never reordered: an item's index is its identity.
   return items.map((item, i) => {
-    // Lists that never change order: the index is the item's identity.
-    const key = i;
     if ('box' in item) {
       return (
-        <div key={key} className={item.box}>
+        <div key={i} className={item.box}>
           <Items items={item.items} c={c} text={text} />
         </div>
       );
     }
-    if ('node' in item) return <Fragment key={key}>{item.node(c)}</Fragment>;
-    return <Field key={key} f={item} c={c} text={text} />;
+    if ('node' in item) return <Fragment key={i}>{item.node(c)}</Fragment>;
+    return <Field key={i} f={item} c={c} text={text} />;
   });
 }
 
