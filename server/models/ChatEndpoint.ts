@@ -1,31 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { type Connection, type HydratedDocument, type Model, Schema, type Types } from 'mongoose';
-import type { ChatEndpointSettings, OperatingHour, SlackRoom } from '../shared/types';
+import { type Connection, type HydratedDocument, type Model, Schema, type SchemaDefinition, type Types } from 'mongoose';
+import type { ChatEndpointRecord, ChatEndpointSettings, OperatingHour } from '../shared/types';
 
-export interface ChatEndpoint extends Omit<ChatEndpointSettings, 'operatingHours'> {
+/** The stored widget: the fields its view shows (ChatEndpointRecord, in shared/) and what never leaves the server. */
+export interface ChatEndpoint extends ChatEndpointRecord<Date> {
   accountId: Types.ObjectId;
   /** The user who created it. */
   userId: Types.ObjectId;
-  Uuid: string;
-  RoomId: string;
-  RoomName: string;
-  Step: number;
-  slackBaseUrl: string;
-  slackTeamId: string;
-  slackMainUser: string;
-  /** Copied from Slack at install and swap, so the dashboard needs no Slack call. */
-  slackTeamName: string;
-  slackMainUserName: string;
-  /** True while the team's installation is revoked (app uninstalled or bot token revoked). */
-  installationRevoked: boolean;
-  OauthV1: boolean;
-  BotScope: string;
-  Scope: string;
-  requestChatWriteUserScope: boolean;
-  topic: string;
-  off: boolean;
-  status: 'online' | 'offline';
-  AvailableRooms: SlackRoom[];
   operatingHours: Omit<OperatingHour, 'ceId'>[];
   /**
    * With the schedule on: whether the hours had the widget on at the last check of the schedule (null: not
@@ -38,7 +19,6 @@ export interface ChatEndpoint extends Omit<ChatEndpointSettings, 'operatingHours
    * log carries it.
    */
   identitySecret: string;
-  identitySecretCreatedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -143,22 +123,22 @@ export const CHAT_ENDPOINT_DEFAULTS: Omit<ChatEndpointSettings, 'operatingHours'
   triggerJson: DEFAULT_TRIGGER_JSON,
 };
 
+type SettingPath = { type: StringConstructor | NumberConstructor | BooleanConstructor; default: unknown; enum?: string[] };
+
 /** A mongoose path for each settings field, typed after its default. */
-function settingsPaths(): Record<
-  string,
-  { type: StringConstructor | NumberConstructor | BooleanConstructor; default: unknown; enum?: string[] }
-> {
+function settingsPaths(): Record<keyof typeof CHAT_ENDPOINT_DEFAULTS, SettingPath> {
   const enums: Record<string, string[]> = {
     collapsedMode: ['chip', 'button', 'tab', 'hidden', 'default'],
     metaInfoInMainChannel: ['compact', 'full', 'none'],
     widgetAlignment: ['bottomRight', 'bottomLeft'],
   };
-  const paths: ReturnType<typeof settingsPaths> = {};
+  const paths: Record<string, SettingPath> = {};
   for (const [name, value] of Object.entries(CHAT_ENDPOINT_DEFAULTS)) {
     const type = typeof value === 'boolean' ? Boolean : typeof value === 'number' ? Number : String;
     paths[name] = { type, default: value, ...(enums[name] ? { enum: enums[name] } : {}) };
   }
-  return paths;
+  // Object.entries of CHAT_ENDPOINT_DEFAULTS: one path for each of its keys.
+  return paths as Record<keyof typeof CHAT_ENDPOINT_DEFAULTS, SettingPath>;
 }
 
 const OperatingHourSchema = new Schema(
@@ -172,38 +152,43 @@ const OperatingHourSchema = new Schema(
 
 const SlackRoomSchema = new Schema({ Id: String, Name: String, Topic: String }, { _id: false });
 
-export const ChatEndpointSchema = new Schema<ChatEndpoint>(
-  {
-    accountId: { type: Schema.Types.ObjectId, ref: 'Account', required: true, index: true },
-    userId: { type: Schema.Types.ObjectId, ref: 'User', required: true },
-    Uuid: { type: String, default: () => randomUUID(), unique: true },
-    RoomId: { type: String, default: '' },
-    RoomName: { type: String, default: '' },
-    Step: { type: Number, default: 1, enum: [1, 2, 3] },
-    slackBaseUrl: { type: String, default: '' },
-    slackTeamId: { type: String, default: '' },
-    slackMainUser: { type: String, default: '' },
-    slackTeamName: { type: String, default: '' },
-    slackMainUserName: { type: String, default: '' },
-    installationRevoked: { type: Boolean, default: false },
-    OauthV1: { type: Boolean, default: false },
-    BotScope: { type: String, default: '' },
-    Scope: { type: String, default: '' },
-    requestChatWriteUserScope: { type: Boolean, default: false },
-    topic: { type: String, default: '' },
-    off: { type: Boolean, default: false },
-    status: { type: String, enum: ['online', 'offline'], default: 'offline' },
-    AvailableRooms: { type: [SlackRoomSchema], default: [] },
-    operatingHours: { type: [OperatingHourSchema], default: [] },
-    scheduleOpen: { type: Boolean, default: null },
-    identitySecret: { type: String, default: '' },
-    identitySecretCreatedAt: { type: Date, default: null },
-    // Per language, per text (shared/widget-texts): checked by the settings schema before it is stored.
-    textOverrides: { type: Schema.Types.Mixed, default: () => ({}) },
-    ...settingsPaths(),
-  },
-  { timestamps: true },
-);
+/**
+ * Every stored field has a path here: a field added to ChatEndpoint, ChatEndpointRecord or the settings (through
+ * CHAT_ENDPOINT_DEFAULTS) fails to compile until it does, and a path of no field fails too.
+ */
+const fields = {
+  accountId: { type: Schema.Types.ObjectId, ref: 'Account', required: true, index: true },
+  userId: { type: Schema.Types.ObjectId, ref: 'User', required: true },
+  Uuid: { type: String, default: () => randomUUID(), unique: true },
+  RoomId: { type: String, default: '' },
+  RoomName: { type: String, default: '' },
+  Step: { type: Number, default: 1, enum: [1, 2, 3] },
+  slackBaseUrl: { type: String, default: '' },
+  slackTeamId: { type: String, default: '' },
+  slackMainUser: { type: String, default: '' },
+  slackTeamName: { type: String, default: '' },
+  slackMainUserName: { type: String, default: '' },
+  installationRevoked: { type: Boolean, default: false },
+  OauthV1: { type: Boolean, default: false },
+  BotScope: { type: String, default: '' },
+  Scope: { type: String, default: '' },
+  requestChatWriteUserScope: { type: Boolean, default: false },
+  topic: { type: String, default: '' },
+  off: { type: Boolean, default: false },
+  status: { type: String, enum: ['online', 'offline'], default: 'offline' },
+  AvailableRooms: { type: [SlackRoomSchema], default: [] },
+  operatingHours: { type: [OperatingHourSchema], default: [] },
+  scheduleOpen: { type: Boolean, default: null },
+  identitySecret: { type: String, default: '' },
+  identitySecretCreatedAt: { type: Date, default: null },
+  // Per language, per text (shared/widget-texts): checked by the settings schema before it is stored.
+  textOverrides: { type: Schema.Types.Mixed, default: () => ({}) },
+  ...settingsPaths(),
+} satisfies Record<Exclude<keyof ChatEndpoint, 'createdAt' | 'updatedAt'>, unknown>;
+
+// The settings' paths are typed after each default at runtime (String, Number or Boolean), which the compiler
+// cannot follow key by key; `fields` itself is checked above.
+export const ChatEndpointSchema = new Schema<ChatEndpoint>(fields as SchemaDefinition<ChatEndpoint>, { timestamps: true });
 
 export type ChatEndpointModel = Model<ChatEndpoint>;
 export function chatEndpointModel(connection: Connection): ChatEndpointModel {

@@ -234,9 +234,13 @@ export type ChatEndpointSettings = {
   textOverrides: TextOverrides;
 };
 
-/** A chat endpoint (widget) as the API presents it. */
-export type ChatEndpointView = ChatEndpointSettings & {
-  Id: string;
+/**
+ * What a widget stores and its view shows as it is, besides the settings: written once, so a field added here is in
+ * the mongoose model (`server/models/ChatEndpoint.ts`, whose schema must list it) and in the API's ChatEndpointView.
+ * `D` is how a moment travels: a Date in the database, an ISO string in the view. Operating hours differ (the view
+ * names the widget in each entry), so each side adds its own.
+ */
+export type ChatEndpointRecord<D> = Omit<ChatEndpointSettings, 'operatingHours'> & {
   /** Widget id used in embed snippets. */
   Uuid: string;
   RoomId: string;
@@ -246,11 +250,9 @@ export type ChatEndpointView = ChatEndpointSettings & {
   slackBaseUrl: string;
   slackTeamId: string;
   slackMainUser: string;
-  /** Name of the Slack team and of its main user, as Slack gave them at install or swap. */
+  /** Name of the Slack team and of its main user, as Slack gave them at install or swap (kept, so the dashboard needs no Slack call). */
   slackTeamName: string;
   slackMainUserName: string;
-  /** What visitors get now, as presence decides it (off, setup, billing, operating hours, manual mode, Slack activity). */
-  online: boolean;
   /** The app was uninstalled from the team or its token revoked: the widget is offline until re-authorised. */
   installationRevoked: boolean;
   OauthV1: boolean;
@@ -262,8 +264,16 @@ export type ChatEndpointView = ChatEndpointSettings & {
   off: boolean;
   status: 'online' | 'offline';
   AvailableRooms: SlackRoom[];
-  /** When the widget's identity secret was made (ISO), null when it has none; the secret itself never leaves. */
-  identitySecretCreatedAt: string | null;
+  /** When the widget's identity secret was made, null when it has none; the secret itself never leaves. */
+  identitySecretCreatedAt: D | null;
+};
+
+/** A chat endpoint (widget) as the API presents it. */
+export type ChatEndpointView = ChatEndpointRecord<string> & {
+  Id: string;
+  operatingHours: OperatingHour[];
+  /** What visitors get now, as presence decides it (off, setup, billing, operating hours, manual mode, Slack activity). */
+  online: boolean;
 };
 
 /** An item of GET /v1/users/current/chat_endpoints. */

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import express from 'express';
 import mongoose from 'mongoose';
 import request from 'supertest';
-import { createApp } from '../../server/app';
+import { createApp, DEFAULT_CONSOLE_DIR } from '../../server/app';
 import { ValidationError } from '../../server/errors';
 import { errorHandler } from '../../server/http/errorHandler';
 import { createMailer } from '../../server/mail';
@@ -114,6 +114,10 @@ describe('the HTTP app', () => {
       });
     });
     after(() => rmSync(consoleDir, { recursive: true, force: true }));
+
+    it('serves, when given no folder, the console `npm run build` writes (dist/web/console at the repository root)', () => {
+      expect(DEFAULT_CONSOLE_DIR).to.equal(path.resolve(__dirname, '..', '..', 'dist', 'web', 'console'));
+    });
 
     it('redirects / to /app/', async () => {
       const res = await request(app).get('/').expect(302);

@@ -19,14 +19,13 @@ export function Shell() {
   const [menuOpen, setMenuOpen] = useState(false);
   const [changingPassword, setChangingPassword] = useState(false);
 
-  useEffect(() => setMenuOpen(false), [location.pathname]);
-  // After moving to another screen, keyboard and screen-reader users continue from the new content, at its top.
-  const firstRender = useRef(true);
+  // After moving to another screen the drawer menu closes, and keyboard and screen-reader users continue from the
+  // new content, at its top.
+  const shownPath = useRef(location.pathname);
   useEffect(() => {
-    if (firstRender.current) {
-      firstRender.current = false;
-      return;
-    }
+    if (shownPath.current === location.pathname) return;
+    shownPath.current = location.pathname;
+    setMenuOpen(false);
     window.scrollTo(0, 0);
     document.getElementById('main')?.focus({ preventScroll: true });
   }, [location.pathname]);

@@ -13,6 +13,9 @@ export function InvoicesSection() {
   const [failed, setFailed] = useState(false);
   const withCard = hasCard(account);
 
+  // The calls take nothing from the plan, yet a change of plan makes Stripe invoice it and moves the next charge:
+  // the plan says when to load both again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies(account.plan.stripeId): the reload trigger explained above
   useEffect(() => {
     let live = true;
     listInvoices(account.Id)

@@ -49,6 +49,9 @@ export function Dashboard() {
   const [adding, setAdding] = useState<string | null>(null);
   const swapped = params.has('userSwapped');
 
+  // The list call takes nothing from user.ces, yet a new list of widgets (one added, linked or deleted) means new
+  // statistics to load: user.ces says when to load them again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies(user.ces): the reload trigger explained above
   useEffect(() => {
     let live = true;
     listChatEndpoints()

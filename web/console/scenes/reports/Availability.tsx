@@ -1,5 +1,5 @@
 /** The availability report: per room, one bar per day across 24 hours, its online share, and a popover per stretch. */
-import { type KeyboardEvent, type MouseEvent, useId, useMemo, useRef, useState } from 'react';
+import { type KeyboardEvent, type MouseEvent, useCallback, useId, useMemo, useRef, useState } from 'react';
 import type { ChatEndpointView } from '../../../../server/shared';
 import { type AvailabilityDay, type AvailabilityEntry, PRESENCE_CAUSE_LABELS, todayIn } from '../../../../server/shared/reports';
 import { fetchAvailability } from '../../api/reports';
@@ -20,7 +20,7 @@ type Hovered = { entry: AvailabilityEntry; index: number; left: number; top: boo
 
 function RoomAvailability({ room, range, tz }: { room: ChatEndpointView; range: RangeChoice; tz: string }) {
   const query = useMemo(() => rangeOf(range, tz, new Date()), [range, tz]);
-  const { data: report, loading } = useReport(() => fetchAvailability(room.Id, query), [room.Id, query]);
+  const { data: report, loading } = useReport(useCallback(() => fetchAvailability(room.Id, query), [room.Id, query]));
 
   return (
     <section className="card reports__room" aria-label={`Availability of ${room.RoomName}`}>

@@ -1,5 +1,5 @@
 /** The history report: per room, a paged table of chats with hover details, the transcript of a chat, downloads. */
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { ChatEndpointView } from '../../../../server/shared';
 import { type ChatRecord, DOWNLOAD_CHAT_LIMIT, HISTORY_PAGE_SIZE, shortPageUrl, type Transcript } from '../../../../server/shared/reports';
 import { SEARCH_QUERY_MAX } from '../../../../server/shared/searchTerms';
@@ -32,7 +32,7 @@ function RoomHistory({ room, tz }: { room: ChatEndpointView; tz: string }) {
     }, SEARCH_PAUSE_MS);
     return () => clearTimeout(timer);
   }, [typed]);
-  const { data, loading } = useReport(() => fetchChats(room.Id, page, HISTORY_PAGE_SIZE, search), [room.Id, page, search]);
+  const { data, loading } = useReport(useCallback(() => fetchChats(room.Id, page, HISTORY_PAGE_SIZE, search), [room.Id, page, search]));
 
   const chats = data?.chats ?? [];
   const total = data?.totalChats ?? 0;

@@ -1,5 +1,5 @@
 /** The overview report: per room, stat cards, the chats-per-day chart, the per-agent table and the downloads. */
-import { lazy, Suspense, useMemo } from 'react';
+import { lazy, Suspense, useCallback, useMemo } from 'react';
 import type { ChatEndpointView } from '../../../../server/shared';
 import type { AgentStats } from '../../../../server/shared/reports';
 import { downloadReport, fetchOverview } from '../../api/reports';
@@ -21,7 +21,7 @@ export function OverviewReportView({ rooms, range, tz }: { rooms: ChatEndpointVi
 
 function RoomOverview({ room, range, tz }: { room: ChatEndpointView; range: RangeChoice; tz: string }) {
   const query = useMemo(() => rangeOf(range, tz, new Date()), [range, tz]);
-  const { data: report, loading } = useReport(() => fetchOverview(room.Id, query), [room.Id, query]);
+  const { data: report, loading } = useReport(useCallback(() => fetchOverview(room.Id, query), [room.Id, query]));
 
   const t = report?.totalStats;
   return (

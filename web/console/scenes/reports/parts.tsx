@@ -1,5 +1,5 @@
 /** Pieces every report shares: a room's heading with the download buttons, and loading a report. */
-import { type DependencyList, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { ChatEndpointView } from '../../../../server/shared';
 import { Button } from '../../components/ui';
 
@@ -32,10 +32,10 @@ export function RoomHead({ room, download }: { room: ChatEndpointView; download?
 }
 
 /**
- * Loads a report whenever `deps` change, keeping the previous answer on screen meanwhile. Failed report loads
- * are only logged and the spinner stops (spec section 2).
+ * Loads a report whenever `load` changes (give it with useCallback, whose dependencies say what it loads), keeping
+ * the previous answer on screen meanwhile. Failed report loads are only logged and the spinner stops (spec section 2).
  */
-export function useReport<T>(load: () => Promise<T>, deps: DependencyList): { data: T | null; loading: boolean } {
+export function useReport<T>(load: () => Promise<T>): { data: T | null; loading: boolean } {
   const [data, setData] = useState<T | null>(null);
   const [loading, setLoading] = useState(true);
   useEffect(() => {
@@ -48,7 +48,6 @@ export function useReport<T>(load: () => Promise<T>, deps: DependencyList): { da
     return () => {
       live = false;
     };
-    // `load` is a new closure each render; `deps` say when it loads something else.
-  }, deps);
+  }, [load]);
   return { data, loading };
 }

@@ -73,10 +73,13 @@ function WidgetSettings({ initial, tab }: { initial: ChatEndpointView; tab: Sett
   const plan = user.account.effectivePlan;
   useDocumentTitle(`${meta.title} · ${widgetName(ce)}`);
 
-  useEffect(() => {
+  // Another tab starts with no error banner and nothing unsaved (set while rendering, so no frame shows the old state).
+  const [shownTab, setShownTab] = useState(tab);
+  if (shownTab !== tab) {
+    setShownTab(tab);
     setError(null);
     setDirty(false);
-  }, [tab]);
+  }
 
   const showError = useCallback((message: string) => setError(message), []);
   const clearError = useCallback(() => setError(null), []);
