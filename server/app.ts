@@ -28,6 +28,8 @@ import type { SlackSandbox } from './sandbox/slack';
 import type { StripeSandbox } from './sandbox/stripe';
 import { siteRouter } from './site';
 import { type HomeTabs, slackRouter } from './slack';
+import type { SlackAuthors } from './slack/authors';
+import type { SlackClients } from './slack/slackClients';
 
 export type AppDeps = {
   config: Config;
@@ -44,6 +46,10 @@ export type AppDeps = {
   stripeSandbox?: StripeSandbox;
   /** The visitor relay: the Slack listeners and the widget and settings APIs work through it. */
   relay: Relay;
+  /** Bot clients of the installed workspaces and the counted fetch of every Slack call. */
+  slack: SlackClients;
+  /** Operators' Slack names and avatars, for the replies the listeners relay. */
+  slackAuthors: SlackAuthors;
   /** App Home tabs the Slack listeners keep fresh. */
   homeTabs: HomeTabs;
   billing: Billing;
@@ -85,8 +91,19 @@ export function createApp(deps: AppDeps): express.Express {
   );
 
   // Before any body parser: Bolt verifies signatures on the raw body.
-  app.use(slackRouter({ config: deps.config, models: deps.models, relay: deps.relay, homeTabs: deps.homeTabs, limiters, logger }));
-  app.use(widgetApiRouter(deps.relay));
+  app.use(
+    slackRouter({
+      config: deps.config,
+      models: deps.models,
+      relay: deps.relay,
+      slack: deps.slack,
+      authors: deps.slackAuthors,
+      homeTabs: deps.homeTabs,
+      limiters,
+      logger,
+    }),
+  );
+  app.use(widgetApiRouter(deps.relay, deps.slack));
   app.use('/v1', updateConfigRouter({ models: deps.models, config: deps.config, relay: deps.relay }));
   app.use(teamAvatarFilesRouter(deps.models));
   // Before the API's JSON parser: Stripe's signature covers the raw body.
@@ -100,7 +117,7 @@ export function createApp(deps: AppDeps): express.Express {
       billing: deps.billing,
       limiters,
       logger,
-      slackFetch: deps.relay.slack.fetch,
+      slackFetch: deps.slack.fetch,
       autoReplies: deps.relay.autoReplies,
       presence: deps.relay.presence,
       segment: deps.segment,

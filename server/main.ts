@@ -37,12 +37,16 @@ import { type Assistant, moveQueuedThreadPosts, startAssistant } from './relay/a
 import type { Clock } from './relay/context';
 import { RELAY_JOB_HANDLERS } from './relay/jobs';
 import { createPubSub } from './relay/pubsub';
-import { SlackClients } from './relay/slackClients';
 import { redisSlackPace } from './relay/slackPace';
+import { relayTuning } from './relay/tuning';
 import { createReportRecorder } from './reports/recorder';
 import type { SlackSandbox } from './sandbox/slack';
 import type { StripeSandbox } from './sandbox/stripe';
 import { HomeTabs, slackJobHandlers, startSlackSandbox } from './slack';
+import { SlackAuthors } from './slack/authors';
+import { SlackChannelActivity } from './slack/channelActivity';
+import { slackJobErrors } from './slack/jobErrors';
+import { SlackClients } from './slack/slackClients';
 import { countingSlackFetch } from './slackApiFetch';
 
 export type Parley = {
@@ -64,6 +68,8 @@ export type Parley = {
   smtpReceiver?: SmtpReceiver;
   /** The visitor relay: WebSocket gateway at /ws, outbox worker, presence. */
   relay: Relay;
+  /** Bot clients of the installed workspaces, for Parley's background Slack calls. */
+  slack: SlackClients;
   /** Response reminders in threads (tests run its pass with a clock moved forward). */
   assistant: Assistant;
   /** Keeps the App Home tabs people opened up to date. */
@@ -163,6 +169,8 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     // One Segment client per widget write key; flushed after the relay stopped (cleanups run last first).
     const analytics = createSegmentTracker({ host: effective.segment?.host, flushIntervalMs: effective.segment?.flushIntervalMs, logger });
     cleanups.push(() => analytics.close());
+    // Every Slack Web API call goes over keep-alive connections and is counted.
+    const slack = new SlackClients(models, effective.slack.apiUrl, countingSlackFetch(keepAliveFetch, metrics.slackApiCalls));
     const relay = createRelay({
       config: effective,
       models,
@@ -171,9 +179,10 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       metrics,
       clock,
       reports,
-      jobHandlers: { ...RELAY_JOB_HANDLERS, ...slackJobHandlers() },
-      // Every Slack Web API call goes over keep-alive connections and is counted.
-      slack: new SlackClients(models, effective.slack.apiUrl, countingSlackFetch(keepAliveFetch, metrics.slackApiCalls)),
+      jobHandlers: { ...RELAY_JOB_HANDLERS, ...slackJobHandlers(slack) },
+      classifyJobError: slackJobErrors,
+      channelActivity: new SlackChannelActivity(slack, relayTuning(effective).presenceTtlMs),
+      teamChanged: (teamId) => slack.forget(teamId),
       pubsub,
       limiters,
       // With several processes, one Slack budget per channel for all of them.
@@ -197,7 +206,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       const started = smtpReceiver;
       cleanups.push(() => started.close());
     }
-    const homeTabs = new HomeTabs({ models, config: effective, relay });
+    const homeTabs = new HomeTabs({ models, config: effective, relay, slack });
     cleanups.push(() => homeTabs.stop());
     const backups = effective.backup
       ? await startScheduledBackups({ uri, dbName: connection.name, settings: effective.backup, logger })
@@ -219,6 +228,8 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       slackSandbox,
       stripeSandbox,
       relay,
+      slack,
+      slackAuthors: new SlackAuthors(slack, logger),
       homeTabs,
       billing,
       limiters,
@@ -259,6 +270,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       demoUrl,
       smtpReceiver,
       relay,
+      slack,
       assistant,
       homeTabs,
       billing,

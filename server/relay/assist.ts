@@ -8,6 +8,7 @@ import type { Connection, Types } from 'mongoose';
 import type { SavedReplyContent, SentSavedReply } from '../commands/conversationAssistant';
 import { decodeResponse, renderForSlack, renderForWidget } from '../commands/savedReplies';
 import { queueThreadPost } from '../commands/threadPosts';
+import { operatorAuthor } from '../conversations/authors';
 import type { StoredMessage } from '../conversations/history';
 import type { OpenConversation } from '../conversations/record';
 import { visitorLabel } from '../conversations/visitors';
@@ -15,7 +16,6 @@ import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { Conversation } from '../models/Conversation';
 import { escapeMrkdwn } from '../shared/mrkdwn';
-import { operatorAuthor } from './authors';
 import type { RelayContext } from './context';
 import { recordAnswer, recordOperatorMessage } from './operatorMessages';
 

@@ -9,11 +9,9 @@ import type { Metrics } from '../metrics';
 import type { Models } from '../models';
 import type { RateLimiters } from '../rateLimits';
 import type { ReportRecorder } from '../reports/recorder';
-import type { SlackAuthors } from './authors';
 import type { Outbox } from './outbox';
 import type { Presence } from './presence';
 import type { PubSub } from './pubsub';
-import type { SlackClients } from './slackClients';
 import type { WidgetCache } from './widgets';
 
 /** What every part of the relay works with. */
@@ -28,9 +26,6 @@ export type RelayContext = {
   pubsub: PubSub;
   /** Counters of the deployment (in Redis with several processes), e.g. new sockets per IP. */
   limiters: RateLimiters;
-  slack: SlackClients;
-  /** Operators' names and avatars as Slack last told them. */
-  authors: SlackAuthors;
   /** The plan's operator seats, remembered once taken. */
   seats: OperatorSeats;
   outbox: Outbox;

@@ -23,16 +23,14 @@ import type { Visitor } from '../models/Visitor';
 import { createRateLimiters, type RateLimiters } from '../rateLimits';
 import type { ReportRecorder } from '../reports/recorder';
 import { conversationAssistant } from './assistant';
-import { SlackAuthors } from './authors';
 import { type Clock, type RelayContext, SYSTEM_CLOCK } from './context';
 import { Gateway } from './gateway';
 import { registerRelayGauges } from './metrics';
-import { type JobHandlers, Outbox } from './outbox';
+import { type JobErrorClassifier, type JobHandlers, Outbox } from './outbox';
 import { followOtherProcesses } from './peers';
-import { Presence } from './presence';
+import { type ChannelActivity, Presence } from './presence';
 import { inProcessPubSub, type PubSub } from './pubsub';
 import { OperatingSchedule } from './schedule';
-import type { SlackClients } from './slackClients';
 import type { SlackPace } from './slackPace';
 import { relayTuning } from './tuning';
 import { WidgetCache } from './widgets';
@@ -57,8 +55,12 @@ export function createRelay(deps: {
   reports: ReportRecorder;
   /** What each outbox job kind does: the relay's own (webhooks, mails) and the Slack side's posts. */
   jobHandlers: JobHandlers;
-  /** Bot clients of the installed workspaces, for the relay's background Slack calls. */
-  slack: SlackClients;
+  /** What the job handlers' failures mean (the Slack side's: rate limits, Slack's error codes). */
+  classifyJobError?: JobErrorClassifier;
+  /** Who is active in a linked channel (the Slack side asks Slack), for presence. */
+  channelActivity: ChannelActivity;
+  /** Another process changed a team's Slack installation: what this one forgets (the Slack side's cached clients). */
+  teamChanged?: (teamId: string) => void;
   /** Fan-out to the sockets of every process (createPubSub: over Redis with REDIS_URL); in-process by default. */
   pubsub?: PubSub;
   /** The deployment's counters (createRateLimiters); in-process by default. */
@@ -70,7 +72,7 @@ export function createRelay(deps: {
   /** Segment track calls for widgets with a write key. */
   analytics: ConversationAnalytics;
 }): Relay {
-  const { jobHandlers, slackPace, ...shared } = deps;
+  const { jobHandlers, slackPace, classifyJobError, channelActivity, teamChanged = () => {}, ...shared } = deps;
   const tuning = relayTuning(deps.config);
   const ctx = {
     ...shared,
@@ -78,14 +80,17 @@ export function createRelay(deps: {
     tuning,
     pubsub: deps.pubsub ?? inProcessPubSub(),
     limiters: deps.limiters ?? createRateLimiters({ logger: deps.logger }),
-    authors: new SlackAuthors(),
     seats: new OperatorSeats(deps.models),
     widgets: new WidgetCache(deps.models),
     publicUrl: deps.config.publicUrl,
   } as RelayContext;
   // A stopping process hands its queued keys to the others at once (over Redis) instead of at their next poll.
-  ctx.outbox = new Outbox(ctx, jobHandlers, { announce: (keys) => ctx.pubsub.signal({ kind: 'outbox', keys }), pace: slackPace });
-  ctx.presence = new Presence(ctx);
+  ctx.outbox = new Outbox(ctx, jobHandlers, {
+    announce: (keys) => ctx.pubsub.signal({ kind: 'outbox', keys }),
+    pace: slackPace,
+    classify: classifyJobError,
+  });
+  ctx.presence = new Presence(ctx, channelActivity);
   ctx.assistant = conversationAssistant(ctx);
   const schedule = new OperatingSchedule(ctx);
   const gateway = new Gateway(ctx);
@@ -98,7 +103,7 @@ export function createRelay(deps: {
     schedule,
     start(server: Server) {
       gateway.attach(server);
-      unfollow = followOtherProcesses(ctx);
+      unfollow = followOtherProcesses(ctx, teamChanged);
       ctx.outbox.start();
       ctx.presence.start();
       schedule.start();

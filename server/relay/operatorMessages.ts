@@ -6,11 +6,11 @@
 import type { Types } from 'mongoose';
 import { startUnseenWait } from '../commands/unseenReplies';
 import { conversationProperties, trackEvent } from '../conversations/analytics';
+import type { Author } from '../conversations/authors';
 import { appendEntryReading, type StoredMessage, serialised } from '../conversations/history';
 import { headerUpdate, publishEntry, record } from '../conversations/record';
 import type { Conversation } from '../models/Conversation';
 import type { MessageDocument, MessageFile } from '../models/Message';
-import type { Author } from './authors';
 import type { RelayContext } from './context';
 
 type Answered = Pick<Conversation, 'visitorId' | 'slackChannel' | 'ceId' | 'number'> & { _id: Types.ObjectId };

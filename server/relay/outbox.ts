@@ -16,7 +16,6 @@
  * once when the process that stored them calls `wake(key)` (cross-process notification is wired by the caller).
  */
 import { randomBytes } from 'node:crypto';
-import { ErrorCode } from '@slack/web-api';
 import { Types } from 'mongoose';
 import type { RelayTuning } from '../config';
 import type { Logger } from '../logger';
@@ -27,6 +26,18 @@ import type { SlackPace } from './slackPace';
 
 /** A failure that retrying cannot fix (Slack said channel_not_found, Parley was uninstalled …). */
 export class PermanentJobError extends Error {}
+
+/**
+ * What a failure means for its job: dropped for good, or tried again after `retryInMs` (`blockChannelMs`: the
+ * channel's posts wait too, as after Slack's Retry-After).
+ */
+export type JobVerdict = { permanent: true } | { permanent: false; retryInMs: number; blockChannelMs?: number };
+
+/**
+ * Reads a failure the handlers' side knows (server/slack/jobErrors.ts: Slack's rate limits and error codes);
+ * undefined: not one of its own, the outbox backs off.
+ */
+export type JobErrorClassifier = (error: unknown) => JobVerdict | undefined;
 
 /** Runs one job. */
 export type JobHandler<C = RelayContext> = (ctx: C, job: OutboxJobDocument) => Promise<void>;
@@ -56,13 +67,13 @@ export type OutboxOptions = {
    * post runs, and told of Slack's Retry-After. Without it, each process paces alone.
    */
   pace?: SlackPace;
+  /** What the handlers' failures mean (passed in by main.ts); without it every failure but PermanentJobError backs off. */
+  classify?: JobErrorClassifier;
 };
 
 /** Longest one wait for the shared pace before asking it again (the job's lease is renewed meanwhile). */
 const PACE_WAIT_MAX_MS = 2_000;
 
-/** Slack errors that mean "try again later"; every other Slack error is permanent. */
-const TRANSIENT_SLACK_ERRORS = new Set(['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout', 'ratelimited']);
 /** Webhooks and mails of a customer may be down for good: they stop after this many attempts. */
 const MAX_ATTEMPTS_OUTSIDE_SLACK = 12;
 /** Keys running at once, and keys claimed in one round trip. */
@@ -569,19 +580,10 @@ export class Outbox<C extends OutboxHost = RelayContext> {
       });
   }
 
-  private classify(
-    job: OutboxJobDocument,
-    error: unknown,
-  ): { permanent: true } | { permanent: false; retryInMs: number; blockChannelMs?: number } {
+  private classify(job: OutboxJobDocument, error: unknown): JobVerdict {
     if (error instanceof PermanentJobError) return { permanent: true };
-    const e = error as { code?: unknown; retryAfter?: unknown; data?: { error?: unknown } } | null;
-    if (e?.code === ErrorCode.RateLimitedError) {
-      const ms = Math.max(1, Number(e.retryAfter) || 1) * 1000;
-      return { permanent: false, retryInMs: ms, blockChannelMs: ms };
-    }
-    if (e?.code === ErrorCode.PlatformError && typeof e.data?.error === 'string' && !TRANSIENT_SLACK_ERRORS.has(e.data.error)) {
-      return { permanent: true };
-    }
+    const known = this.options.classify?.(error);
+    if (known) return known;
     if (!isSlack(job.kind) && job.attempts >= MAX_ATTEMPTS_OUTSIDE_SLACK) return { permanent: true };
     const backoff = Math.min(this.ctx.tuning.outboxMaxBackoffMs, 500 * 2 ** Math.min(job.attempts - 1, 16));
     return { permanent: false, retryInMs: Math.round(backoff * (0.75 + Math.random() * 0.5)) };

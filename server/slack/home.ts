@@ -12,6 +12,7 @@ import type { Models } from '../models';
 import type { Relay } from '../relay';
 import { type HomeWidget, homeView } from './blocks/home';
 import { availabilityOf, conversationCounts, widgetsOfMember } from './operators';
+import type { SlackClients } from './slackClients';
 
 const FORGET_AFTER_MS = 60 * 60 * 1000;
 const SWEEP_MS = 30_000;
@@ -33,7 +34,7 @@ export class HomeTabs {
   private readonly watching = new Map<string, () => void>();
   private sweepTimer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly deps: { models: Models; config: Config; relay: Relay }) {}
+  constructor(private readonly deps: { models: Models; config: Config; relay: Relay; slack: SlackClients }) {}
 
   /** The person opened the tab: publish now and keep it fresh from here on. */
   async opened(teamId: string, userId: string): Promise<void> {
@@ -98,7 +99,7 @@ export class HomeTabs {
     viewer.publishing = true;
     try {
       const { relay } = this.deps;
-      const team = await relay.slack.forTeam(teamId);
+      const team = await this.deps.slack.forTeam(teamId);
       if (!team) return;
       const view = homeView({
         consoleUrl: `${this.deps.config.publicUrl}/app/`,

@@ -142,6 +142,17 @@ describe("server/'s folders follow README's layers", () => {
     expect(found).to.deep.equal([]);
   });
 
+  it('keeps Slack out of the relay, the commands and the conversation logic: none of their files imports @slack/*', () => {
+    const slackImports = ['relay', 'commands', 'conversations'].flatMap((folder) =>
+      sourceFiles(path.join(SERVER, folder)).flatMap((file) =>
+        specifiers(readFileSync(file, 'utf8'))
+          .filter((specifier) => specifier.startsWith('@slack/'))
+          .map((specifier) => `${path.relative(ROOT, file)} imports ${specifier}`),
+      ),
+    );
+    expect(slackImports).to.deep.equal([]);
+  });
+
   it('reads type-only, multi-line, re-exported and dynamic imports', () => {
     const source = [
       "import type { A } from '../a';",

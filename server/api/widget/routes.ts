@@ -18,6 +18,7 @@ import { originAllowed, WS_PATH } from '../../relay/gateway';
 import { clientIp, countryAllowed, countryOf } from '../../relay/visitorIp';
 import type { PublicWidgetConfig } from '../../shared/widget-config';
 import { MAX_UPLOAD_BYTES } from '../../shared/widget-constants';
+import type { SlackClients } from '../../slack/slackClients';
 import { poweredByUrl, presentUploadedFile, publicSettings } from './presenter';
 import { OfflineMessageRequest, UploadRequest } from './schema';
 
@@ -35,13 +36,13 @@ const cors: RequestHandler = (req, res, next) => {
   next();
 };
 
-export function widgetApiRouter(relay: Relay): Router {
+export function widgetApiRouter(relay: Relay, slack: SlackClients): Router {
   const { models, config } = relay;
   const router = Router();
   const wsUrl = `${config.publicUrl.replace(/^http/, 'ws')}${WS_PATH}`;
   /** An operator's file, fetched from Slack with the team's token; null when Slack no longer has it. */
   const slackFileBytes = async (teamId: string, fileId: string): Promise<Buffer | null> => {
-    const team = await relay.slack.forTeam(teamId);
+    const team = await slack.forTeam(teamId);
     if (!team) return null;
     const info = await team.client.files.info({ file: fileId }).catch(() => null);
     const url = info?.file?.url_private_download ?? info?.file?.url_private;

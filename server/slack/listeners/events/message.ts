@@ -13,13 +13,12 @@
 
 import type { App } from '@slack/bolt';
 import type { Types } from 'mongoose';
+import { operatorAuthor } from '../../../conversations/authors';
 import type { StoredMessage } from '../../../conversations/history';
 import type { Conversation } from '../../../models/Conversation';
 import type { MessageFile } from '../../../models/Message';
 import type { SlackEarlyChange } from '../../../models/SlackEarlyChange';
 import { APPLIED } from '../../../models/writeConcerns';
-import type { Relay } from '../../../relay';
-import { operatorAuthor, type SlackUser } from '../../../relay/authors';
 import type { RelayContext } from '../../../relay/context';
 import {
   correctAgent,
@@ -28,7 +27,8 @@ import {
   recordSystemLine,
   withdrawOperatorMessage,
 } from '../../../relay/operatorMessages';
-import { slackToHtml, slackToText } from '../../../relay/slackText';
+import type { SlackDeps } from '../../deps';
+import { slackToHtml, slackToText } from '../../slackText';
 
 /** The parts of a Slack message event the relay reads. */
 export type SlackMessageEvent = {
@@ -66,30 +66,6 @@ export async function firstDelivery(ctx: RelayContext, eventId: string | undefin
   } catch (error) {
     if ((error as { code?: unknown }).code === 11000) return false;
     throw error;
-  }
-}
-
-const FALLBACK_NAME = 'Operator';
-
-async function slackUser(ctx: RelayContext, teamId: string, userId: string): Promise<SlackUser> {
-  const team = await ctx.slack.forTeam(teamId);
-  if (!team) return { slackName: FALLBACK_NAME, image: '', known: false };
-  const key = `${teamId}:${userId}:${team.token}`;
-  const cached = ctx.authors.get(key);
-  if (cached) return cached;
-  try {
-    const res = await team.client.users.info({ user: userId });
-    const profile = res.user?.profile;
-    const user = {
-      slackName: profile?.display_name || res.user?.real_name || profile?.real_name || res.user?.name || FALLBACK_NAME,
-      image: profile?.image_72 || profile?.image_48 || '',
-      known: true,
-    };
-    ctx.authors.remember(key, user);
-    return user;
-  } catch (error) {
-    ctx.logger.warn({ slackUser: userId, err: error }, 'relay: users.info failed');
-    return { slackName: FALLBACK_NAME, image: '', known: false };
   }
 }
 
@@ -132,8 +108,12 @@ async function note(ctx: RelayContext, conversation: ThreadConversation, text: s
   );
 }
 
+/** What a thread reply needs of the Slack side: the team's bot (to skip its own posts) and the operator's name. */
+type SlackSide = Pick<SlackDeps, 'slack' | 'authors'>;
+
 export async function handleSlackMessage(
   ctx: RelayContext,
+  side: SlackSide,
   teamId: string,
   eventId: string | undefined,
   event: SlackMessageEvent,
@@ -143,7 +123,7 @@ export async function handleSlackMessage(
   if (event.subtype === 'message_deleted') return mirrorDelete(ctx, teamId, event);
   if (!HUMAN_SUBTYPES.has(event.subtype) || event.bot_id || !event.user || !event.ts) return;
   if (!event.thread_ts || event.thread_ts === event.ts) return;
-  const team = await ctx.slack.forTeam(teamId);
+  const team = await side.slack.forTeam(teamId);
   if (team && event.user === team.botUserId) return;
   const conversation = await conversationOfThread(ctx, teamId, event.channel, event.thread_ts);
   if (!conversation) return;
@@ -159,7 +139,7 @@ export async function handleSlackMessage(
   }
   const ce = await ctx.widgets.get(conversation.ceId);
   if (!ce) return;
-  const slackAuthor = await slackUser(ctx, teamId, event.user);
+  const slackAuthor = await side.authors.lookup(teamId, event.user);
   const author = operatorAuthor(ce, slackAuthor);
   const files = await operatorFiles(ctx, ce._id, conversation._id, teamId, event.files ?? []);
   const user = event.user;
@@ -329,11 +309,12 @@ async function mirrorDelete(ctx: RelayContext, teamId: string, event: SlackMessa
 }
 
 /** Registers the `message` listener that relays thread replies (Bolt acknowledges the event before it runs). */
-export function registerMessageListener(app: App, relay: Relay): void {
+export function registerMessageListener(app: App, deps: SlackDeps): void {
+  const { relay } = deps;
   app.event('message', async ({ event, body }) => {
     const envelope = body as { team_id?: string; event_id?: string };
     try {
-      await handleSlackMessage(relay, envelope.team_id ?? '', envelope.event_id, event as unknown as SlackMessageEvent);
+      await handleSlackMessage(relay, deps, envelope.team_id ?? '', envelope.event_id, event as unknown as SlackMessageEvent);
     } catch (error) {
       // An event that arrives while Parley shuts down is lost with the closing database; Slack retries it.
       if (!relay.isClosed()) throw error;
