@@ -1,23 +1,15 @@
 /**
- * What Parley does in conversations by itself in the background, and the relay's side of saved replies: response
- * reminders in the thread while a visitor waits, and a saved reply delivered into a conversation (stored as an
- * operator message, posted in the thread). What happens after a visitor message and on a question group's answer
- * are commands (server/commands/afterVisitorMessage.ts, answerQuestion.ts).
+ * What Parley does in conversations by itself in the background: response reminders in the thread while a visitor
+ * waits. Saved replies are commands (server/commands/deliverSavedReply.ts), as is what happens after a visitor
+ * message and on a question group's answer (server/commands/afterVisitorMessage.ts, answerQuestion.ts).
  */
 import type { Connection, Types } from 'mongoose';
-import type { SavedReplyContent, SentSavedReply } from '../commands/conversationAssistant';
-import { decodeResponse, renderForSlack, renderForWidget } from '../commands/savedReplies';
 import { queueThreadPost } from '../commands/threadPosts';
-import { operatorAuthor } from '../conversations/authors';
-import type { StoredMessage } from '../conversations/history';
-import type { OpenConversation } from '../conversations/record';
 import { visitorLabel } from '../conversations/visitors';
 import type { Models } from '../models';
-import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { Conversation } from '../models/Conversation';
 import { escapeMrkdwn } from '../shared/mrkdwn';
 import type { RelayContext } from './context';
-import { recordAnswer, recordOperatorMessage } from './operatorMessages';
 
 /** How often the worker looks for due reminders, unless told otherwise. */
 export const ASSIST_TICK_MS = 5_000;
@@ -145,57 +137,6 @@ function waitedFor(ms: number): string {
   if (seconds < 120) return `${seconds} seconds`;
   const minutes = Math.round(seconds / 60);
   return minutes < 120 ? `${minutes} minutes` : `${Math.round(minutes / 60)} hours`;
-}
-
-/** Records an operator-side message in the conversation and, when a person sent it, marks the conversation answered. */
-async function operatorMessage(
-  ctx: RelayContext,
-  conversation: OpenConversation,
-  content: { text: string; html: string },
-  author: { name: string; avatarUrl: string },
-  slackUserId: string,
-  markAsAnswered: boolean,
-): Promise<StoredMessage> {
-  const input = { ...content, author, slackUserId };
-  const message = markAsAnswered
-    ? (await recordAnswer(ctx, conversation, input)).message
-    : await recordOperatorMessage(ctx, conversation, input);
-  return message;
-}
-
-/**
- * Sends a saved reply into a conversation: the decoded response to the widget (text and sanitised HTML),
- * stored as an operator message, and posted in the thread in the sender's name. `operator` null: sent
- * automatically, in the widget's name, and said so in the thread.
- */
-export async function deliverSavedReply(
-  ctx: RelayContext,
-  conversation: OpenConversation,
-  ce: ChatEndpointDocument,
-  reply: SavedReplyContent,
-  operator: { slackUserId: string; name: string; avatarUrl: string } | null,
-): Promise<SentSavedReply> {
-  const decoded = decodeResponse(reply.response);
-  const rendered = renderForWidget(decoded);
-  const agent = ce.agentLabel || 'Support';
-  const author = operator
-    ? operatorAuthor(ce, { slackName: operator.name, image: operator.avatarUrl })
-    : operatorAuthor(ce, { slackName: agent, image: ce.teamAvatarOn ? ce.teamAvatarUrl : '' });
-  const message = await operatorMessage(ctx, conversation, rendered, author, operator?.slackUserId ?? '', operator !== null);
-  const slackText = renderForSlack(decoded);
-  const label = escapeMrkdwn(reply.label);
-  const line = operator
-    ? `Saved reply “${label}” sent by <@${operator.slackUserId}>`
-    : `:robot_face: Sent automatically: saved reply “${label}” matched the visitor's message.`;
-  await queueThreadPost(ctx, conversation, {
-    text: slackText,
-    look: 'reply',
-    footer: line,
-    username: operator ? operator.name : author.name,
-    iconUrl: operator ? operator.avatarUrl : author.avatarUrl,
-    messageId: String(message._id),
-  });
-  return { message, ...rendered };
 }
 
 export type Assistant = { tick(now?: Date): Promise<void>; stop(): Promise<void> };

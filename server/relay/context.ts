@@ -1,6 +1,5 @@
 import type { OperatorSeats } from '../billing/operators';
 import type { AutoSendReplies } from '../commands/autoSendReplies';
-import type { ConversationAssistant } from '../commands/conversationAssistant';
 import type { Config, RelayTuning } from '../config';
 import type { ConversationAnalytics } from '../conversations/context';
 import type { Logger } from '../logger';
@@ -31,8 +30,6 @@ export type RelayContext = {
   outbox: Outbox;
   presence: Presence;
   widgets: WidgetCache;
-  /** Saved replies and question groups sent into conversations (relay/assistant.ts). */
-  assistant: ConversationAssistant;
   /** The widgets' automatic saved replies, kept in memory (built by main.ts). */
   autoReplies: AutoSendReplies;
   /** Where presence transitions are recorded for the availability report. */

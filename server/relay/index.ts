@@ -22,7 +22,6 @@ import type { Conversation } from '../models/Conversation';
 import type { Visitor } from '../models/Visitor';
 import { createRateLimiters, type RateLimiters } from '../rateLimits';
 import type { ReportRecorder } from '../reports/recorder';
-import { conversationAssistant } from './assistant';
 import { type Clock, type RelayContext, SYSTEM_CLOCK } from './context';
 import { Gateway } from './gateway';
 import { registerRelayGauges } from './metrics';
@@ -91,7 +90,6 @@ export function createRelay(deps: {
     classify: classifyJobError,
   });
   ctx.presence = new Presence(ctx, channelActivity);
-  ctx.assistant = conversationAssistant(ctx);
   const schedule = new OperatingSchedule(ctx);
   const gateway = new Gateway(ctx);
   registerRelayGauges(deps.metrics.registry, { gateway, models: deps.models });

@@ -1,6 +1,6 @@
 /**
  * The Slack `message` event, Slack → visitor: this file reads the event; what a reply does to the conversation
- * is server/relay/operatorMessages.ts. Thread replies by people in a conversation's thread become operator messages; edits and
+ * is server/commands/operatorMessages.ts. Thread replies by people in a conversation's thread become operator messages; edits and
  * deletions of relayed replies are mirrored; notes (`;` or `//`), bot posts (Parley's own included) and other
  * subtypes are not relayed. Slack retries of an event are dropped by event id.
  *
@@ -13,6 +13,13 @@
 
 import type { App } from '@slack/bolt';
 import type { Types } from 'mongoose';
+import {
+  correctAgent,
+  editOperatorMessage,
+  recordAnswer,
+  recordSystemLine,
+  withdrawOperatorMessage,
+} from '../../../commands/operatorMessages';
 import { operatorAuthor } from '../../../conversations/authors';
 import type { StoredMessage } from '../../../conversations/history';
 import type { Conversation } from '../../../models/Conversation';
@@ -20,13 +27,6 @@ import type { MessageFile } from '../../../models/Message';
 import type { SlackEarlyChange } from '../../../models/SlackEarlyChange';
 import { APPLIED } from '../../../models/writeConcerns';
 import type { RelayContext } from '../../../relay/context';
-import {
-  correctAgent,
-  editOperatorMessage,
-  recordAnswer,
-  recordSystemLine,
-  withdrawOperatorMessage,
-} from '../../../relay/operatorMessages';
 import type { SlackDeps } from '../../deps';
 import { slackToHtml, slackToText } from '../../slackText';
 
