@@ -26,7 +26,7 @@ import { PaymentRequiredError } from '../errors';
 import type { Logger } from '../logger';
 import type { Models } from '../models';
 import type { RateLimiters } from '../rateLimits';
-import type { Relay } from '../relay';
+import type { PubSub } from '../relay/pubsub';
 import { INSTALL_BOT_SCOPES, INSTALL_USER_SCOPES, splitScopes } from '../shared/slack-scopes';
 import { slackClient } from './client';
 import { browserIdOf, consumeOAuthState, createOAuthState, ensureBrowserId, type OAuthPurpose, type OAuthStatePayload } from './oauthState';
@@ -41,7 +41,7 @@ export type OAuthDeps = {
   /** Its cached clients are dropped when an installation changes; their fetch reaches Slack. */
   slack: SlackClients;
   /** Tells the other processes of an installation change. */
-  relay: Pick<Relay, 'pubsub'>;
+  relay: { pubsub: Pick<PubSub, 'signal'> };
 };
 
 export const OAUTH_REDIRECT_PATH = '/slack/oauth_redirect';

@@ -16,6 +16,7 @@ import type { Types } from 'mongoose';
 import {
   correctAgent,
   editOperatorMessage,
+  type OperatorMessageContext,
   recordAnswer,
   recordSystemLine,
   withdrawOperatorMessage,
@@ -26,9 +27,11 @@ import type { Conversation } from '../../../models/Conversation';
 import type { MessageFile } from '../../../models/Message';
 import type { SlackEarlyChange } from '../../../models/SlackEarlyChange';
 import { APPLIED } from '../../../models/writeConcerns';
-import type { RelayContext } from '../../../relay/context';
-import type { SlackDeps } from '../../deps';
+import type { SlackDeps, SlackRelay } from '../../deps';
 import { slackToHtml, slackToText } from '../../slackText';
+
+/** What a thread reply uses of the relay: the conversation context of the commands, the log, the operator seats. */
+type MessageContext = OperatorMessageContext & Pick<SlackRelay, 'logger' | 'seats'>;
 
 /** The parts of a Slack message event the relay reads. */
 export type SlackMessageEvent = {
@@ -56,7 +59,7 @@ export function isNote(text: string): boolean {
 }
 
 /** Records the event id; false when it was seen before (a Slack retry). */
-export async function firstDelivery(ctx: RelayContext, eventId: string | undefined): Promise<boolean> {
+export async function firstDelivery(ctx: MessageContext, eventId: string | undefined): Promise<boolean> {
   if (!eventId) return true;
   try {
     // Acknowledged once applied: the reply's own insert, which waits for the journal, comes after it and makes it
@@ -87,14 +90,14 @@ const THREAD_CONVERSATION_FIELDS = {
   agentSlackUserId: 1,
 } as const;
 
-function conversationOfThread(ctx: RelayContext, teamId: string, channel: string, threadTs: string): Promise<ThreadConversation | null> {
+function conversationOfThread(ctx: MessageContext, teamId: string, channel: string, threadTs: string): Promise<ThreadConversation | null> {
   return ctx.models.Conversation.collection.findOne<ThreadConversation>(
     { slackTeamId: teamId, slackChannel: channel, threadTs },
     { projection: THREAD_CONVERSATION_FIELDS },
   );
 }
 
-async function note(ctx: RelayContext, conversation: ThreadConversation, text: string): Promise<void> {
+async function note(ctx: MessageContext, conversation: ThreadConversation, text: string): Promise<void> {
   await ctx.outbox.enqueue(
     'slack.note',
     String(conversation._id),
@@ -112,7 +115,7 @@ async function note(ctx: RelayContext, conversation: ThreadConversation, text: s
 type SlackSide = Pick<SlackDeps, 'slack' | 'authors'>;
 
 export async function handleSlackMessage(
-  ctx: RelayContext,
+  ctx: MessageContext,
   side: SlackSide,
   teamId: string,
   eventId: string | undefined,
@@ -179,7 +182,7 @@ export async function handleSlackMessage(
 }
 
 async function operatorFiles(
-  ctx: RelayContext,
+  ctx: MessageContext,
   ceId: Types.ObjectId,
   conversationId: Types.ObjectId,
   teamId: string,
@@ -203,7 +206,7 @@ async function operatorFiles(
   return out;
 }
 
-async function relayedReply(ctx: RelayContext, teamId: string, channel: string, ts: string) {
+async function relayedReply(ctx: MessageContext, teamId: string, channel: string, ts: string) {
   const message = await ctx.models.Message.findOne({ slackTs: ts, kind: 'msg', from: 'operator' });
   if (!message) return null;
   const conversation = await ctx.models.Conversation.findById(message.conversationId);
@@ -218,7 +221,7 @@ type Change = Pick<SlackEarlyChange, 'changeTs' | 'text' | 'deleted'>;
 /** Slack ts values compare as text (ten digits, a dot, six digits). */
 const newer = (ts: string, than: string | undefined): boolean => !than || ts > than;
 
-function earlyChange(ctx: RelayContext, teamId: string, channel: string, ts: string): Promise<SlackEarlyChange | null> {
+function earlyChange(ctx: MessageContext, teamId: string, channel: string, ts: string): Promise<SlackEarlyChange | null> {
   return ctx.models.SlackEarlyChange.collection.findOne<SlackEarlyChange>({ teamId, channel, ts });
 }
 
@@ -226,7 +229,7 @@ function earlyChange(ctx: RelayContext, teamId: string, channel: string, ts: str
  * A reply just stored, before anyone hears of it: edited or deleted in Slack before its own event came, it is sent
  * as it stands now, or not at all (its words leave the history at once).
  */
-async function asItStands(ctx: RelayContext, stored: StoredMessage, teamId: string, channel: string, ts: string) {
+async function asItStands(ctx: MessageContext, stored: StoredMessage, teamId: string, channel: string, ts: string) {
   const early = await earlyChange(ctx, teamId, channel, ts);
   if (!early) return stored;
   const messages = ctx.models.Message.collection;
@@ -240,7 +243,7 @@ async function asItStands(ctx: RelayContext, stored: StoredMessage, teamId: stri
 }
 
 /** Keeps a change whose message is not stored (yet): a deletion for good, an edit unless a newer change is kept. */
-async function keepEarly(ctx: RelayContext, key: { teamId: string; channel: string; ts: string }, change: Change): Promise<void> {
+async function keepEarly(ctx: MessageContext, key: { teamId: string; channel: string; ts: string }, change: Change): Promise<void> {
   const collection = ctx.models.SlackEarlyChange.collection;
   if (change.deleted) {
     await collection.updateOne(key, { $set: { deleted: true, text: '', changeTs: change.changeTs, at: new Date() } }, { upsert: true });
@@ -259,7 +262,7 @@ async function keepEarly(ctx: RelayContext, key: { teamId: string; channel: stri
 }
 
 /** Mirrors a change onto a relayed reply, unless it is deleted already or a newer change was applied. */
-async function applyChange(ctx: RelayContext, { message, conversation }: RelayedReply, change: Change): Promise<void> {
+async function applyChange(ctx: MessageContext, { message, conversation }: RelayedReply, change: Change): Promise<void> {
   if (message.deleted) return;
   // A reply deleted in Slack, or edited into a note, must no longer be seen by the visitor.
   if (change.deleted || isNote(change.text)) return withdrawOperatorMessage(ctx, conversation, message);
@@ -276,7 +279,7 @@ async function applyChange(ctx: RelayContext, { message, conversation }: Relayed
 
 /** A change of a message in a channel: applied to the relayed reply, or kept until the reply comes. */
 async function mirrorChange(
-  ctx: RelayContext,
+  ctx: MessageContext,
   teamId: string,
   message: { channel: string; ts: string; threadTs?: string },
   change: Change,
@@ -293,7 +296,7 @@ async function mirrorChange(
   if (now) await applyChange(ctx, now, change);
 }
 
-async function mirrorEdit(ctx: RelayContext, teamId: string, event: SlackMessageEvent): Promise<void> {
+async function mirrorEdit(ctx: MessageContext, teamId: string, event: SlackMessageEvent): Promise<void> {
   const edited = event.message;
   if (!edited?.ts || edited.bot_id || !event.channel) return;
   const changeTs = event.event_ts ?? event.ts ?? '';
@@ -301,7 +304,7 @@ async function mirrorEdit(ctx: RelayContext, teamId: string, event: SlackMessage
   await mirrorChange(ctx, teamId, message, { changeTs, text: edited.text ?? '', deleted: false });
 }
 
-async function mirrorDelete(ctx: RelayContext, teamId: string, event: SlackMessageEvent): Promise<void> {
+async function mirrorDelete(ctx: MessageContext, teamId: string, event: SlackMessageEvent): Promise<void> {
   if (!event.deleted_ts || !event.channel) return;
   const changeTs = event.event_ts ?? event.ts ?? '';
   const message = { channel: event.channel, ts: event.deleted_ts, threadTs: event.previous_message?.thread_ts };
