@@ -8,7 +8,7 @@ import type { Metrics } from '../metrics';
 import type { Models } from '../models';
 import type { RateLimiters } from '../rateLimits';
 import type { ReportRecorder } from '../reports/recorder';
-import type { Outbox } from './outbox';
+import type { JobHandler, JobHandlers, Outbox } from './outbox';
 import type { Presence } from './presence';
 import type { PubSub } from './pubsub';
 import type { WidgetCache } from './widgets';
@@ -27,7 +27,7 @@ export type RelayContext = {
   limiters: RateLimiters;
   /** The plan's operator seats, remembered once taken. */
   seats: OperatorSeats;
-  outbox: Outbox;
+  outbox: Outbox<RelayContext>;
   presence: Presence;
   widgets: WidgetCache;
   /** The widgets' automatic saved replies, kept in memory (built by main.ts). */
@@ -41,6 +41,10 @@ export type RelayContext = {
   /** What time it is; tests pass a clock they control. */
   clock: Clock;
 };
+
+/** The outbox's job handlers as the relay runs them: each gets the relay's context. */
+export type RelayJobHandler = JobHandler<RelayContext>;
+export type RelayJobHandlers = JobHandlers<RelayContext>;
 
 export type Clock = { now(): Date };
 

@@ -22,10 +22,10 @@ import type { Conversation } from '../models/Conversation';
 import type { Visitor } from '../models/Visitor';
 import { createRateLimiters, type RateLimiters } from '../rateLimits';
 import type { ReportRecorder } from '../reports/recorder';
-import { type Clock, type RelayContext, SYSTEM_CLOCK } from './context';
+import { type Clock, type RelayContext, type RelayJobHandlers, SYSTEM_CLOCK } from './context';
 import { Gateway } from './gateway';
 import { registerRelayGauges } from './metrics';
-import { type JobErrorClassifier, type JobHandlers, Outbox } from './outbox';
+import { type JobErrorClassifier, Outbox } from './outbox';
 import { followOtherProcesses } from './peers';
 import { type ChannelActivity, Presence } from './presence';
 import { inProcessPubSub, type PubSub } from './pubsub';
@@ -53,7 +53,7 @@ export function createRelay(deps: {
   clock?: Clock;
   reports: ReportRecorder;
   /** What each outbox job kind does: the relay's own (webhooks, mails) and the Slack side's posts. */
-  jobHandlers: JobHandlers;
+  jobHandlers: RelayJobHandlers;
   /** What the job handlers' failures mean (the Slack side's: rate limits, Slack's error codes). */
   classifyJobError?: JobErrorClassifier;
   /** Who is active in a linked channel (the Slack side asks Slack), for presence. */
@@ -71,32 +71,43 @@ export function createRelay(deps: {
   /** Segment track calls for widgets with a write key. */
   analytics: ConversationAnalytics;
 }): Relay {
-  const { jobHandlers, slackPace, classifyJobError, channelActivity, teamChanged = () => {}, ...shared } = deps;
+  const { jobHandlers, slackPace, classifyJobError, channelActivity, teamChanged = () => {}, ...given } = deps;
   const tuning = relayTuning(deps.config);
-  const ctx = {
-    ...shared,
-    clock: deps.clock ?? SYSTEM_CLOCK,
-    tuning,
-    pubsub: deps.pubsub ?? inProcessPubSub(),
-    limiters: deps.limiters ?? createRateLimiters({ logger: deps.logger }),
-    seats: new OperatorSeats(deps.models),
-    widgets: new WidgetCache(deps.models),
-    publicUrl: deps.config.publicUrl,
-  } as RelayContext;
-  // A stopping process hands its queued keys to the others at once (over Redis) instead of at their next poll.
-  ctx.outbox = new Outbox(ctx, jobHandlers, {
-    announce: (keys) => ctx.pubsub.signal({ kind: 'outbox', keys }),
+  const clock = deps.clock ?? SYSTEM_CLOCK;
+  const pubsub = deps.pubsub ?? inProcessPubSub();
+  const widgets = new WidgetCache(deps.models);
+  const outbox = new Outbox<RelayContext>({ models: deps.models, tuning, logger: deps.logger }, jobHandlers, {
+    // A stopping process hands its queued keys to the others at once (over Redis) instead of at their next poll.
+    announce: (keys) => pubsub.signal({ kind: 'outbox', keys }),
     pace: slackPace,
     classify: classifyJobError,
+    // The handlers get the relay's context, built right below; jobs run only once the relay started.
+    context: () => ctx,
   });
-  ctx.presence = new Presence(ctx, channelActivity);
+  const presence = new Presence(
+    { models: deps.models, tuning, clock, logger: deps.logger, widgets, reports: deps.reports, pubsub },
+    channelActivity,
+  );
+  const ctx: RelayContext = {
+    ...given,
+    clock,
+    tuning,
+    pubsub,
+    limiters: deps.limiters ?? createRateLimiters({ logger: deps.logger }),
+    seats: new OperatorSeats(deps.models),
+    widgets,
+    outbox,
+    presence,
+    publicUrl: deps.config.publicUrl,
+  };
   const schedule = new OperatingSchedule(ctx);
   const gateway = new Gateway(ctx);
   registerRelayGauges(deps.metrics.registry, { gateway, models: deps.models });
   let dueChecks: { stop(): Promise<void> } | null = null;
   let unfollow = () => {};
   let closed = false;
-  const relay: Relay = Object.assign(ctx, {
+  const relay: Relay = {
+    ...ctx,
     gateway,
     schedule,
     start(server: Server) {
@@ -118,7 +129,7 @@ export function createRelay(deps: {
       await ctx.outbox.stop();
       await ctx.pubsub.close();
     },
-  });
+  };
   return relay;
 }
 

@@ -8,9 +8,14 @@
  * keeps Slack's tiers); while Slack asks to wait, the last answers are kept.
  */
 import { acceptsConversations } from '../billing/state';
+import type { RelayTuning } from '../config';
+import type { Logger } from '../logger';
+import type { Models } from '../models';
 import type { ChatEndpoint } from '../models/ChatEndpoint';
+import type { ReportRecorder } from '../reports/recorder';
 import type { PresenceCause } from '../shared/reports';
-import type { RelayContext } from './context';
+import type { PubSub } from './pubsub';
+import type { WidgetCache } from './widgets';
 
 type WidgetState = Pick<
   ChatEndpoint,
@@ -56,6 +61,19 @@ export interface ChannelActivity {
   paused(teamId: string): boolean;
 }
 
+/** What presence works with (the relay builds it before its context, which holds it). */
+export type PresenceHost = {
+  models: Pick<Models, 'Account' | 'ChatEndpoint'>;
+  tuning: Pick<RelayTuning, 'presenceTtlMs' | 'presenceRefreshMs'>;
+  clock: { now(): Date };
+  logger: Pick<Logger, 'warn'>;
+  /** Settings may have changed: the cached widget is dropped on a recheck. */
+  widgets: Pick<WidgetCache, 'invalidate'>;
+  /** Where presence transitions are recorded for the availability report. */
+  reports: Pick<ReportRecorder, 'presence'>;
+  pubsub: Pick<PubSub, 'publish'>;
+};
+
 export class Presence {
   private readonly channels = new Map<string, { active: boolean; until: number; pending?: Promise<boolean> }>();
   /** Last answer pushed per widget, for widgets someone watches. */
@@ -63,7 +81,7 @@ export class Presence {
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
-    private readonly ctx: RelayContext,
+    private readonly ctx: PresenceHost,
     private readonly activity: ChannelActivity,
   ) {}
 

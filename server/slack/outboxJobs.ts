@@ -16,9 +16,9 @@ import type { OutboxKind } from '../models/OutboxJob';
 import type { Visitor } from '../models/Visitor';
 import type { WidgetFileDocument } from '../models/WidgetFile';
 import { APPLIED } from '../models/writeConcerns';
-import type { RelayContext } from '../relay/context';
+import type { RelayContext, RelayJobHandler, RelayJobHandlers } from '../relay/context';
 import { payloadString as str } from '../relay/jobs';
-import { type CoalescingHandler, type JobHandler, type JobHandlers, PermanentJobError } from '../relay/outbox';
+import { type CoalescingHandler, type JobHandler, PermanentJobError } from '../relay/outbox';
 import { visitorAvatarUrl } from '../shared/avatars';
 import { escapeMrkdwn } from '../shared/mrkdwn';
 import { contextLine, headerMessage, threadPostMessage } from './blocks/thread';
@@ -428,11 +428,11 @@ export type SlackJobKind = Extract<OutboxKind, `slack.${string}`>;
  * The `slack.*` job handlers, with their own cache of conversation threads (built once by main.ts); they reach
  * Slack through `slack`.
  */
-export function slackJobHandlers(slack: SlackClients): Pick<JobHandlers, SlackJobKind> {
+export function slackJobHandlers(slack: SlackClients): Pick<RelayJobHandlers, SlackJobKind> {
   const threads: ThreadCache = new LRUCache({ max: THREADS_KEPT });
   const on = (ctx: RelayContext): SlackJobContext => ({ ...ctx, slack });
   const one =
-    (handler: Handler): JobHandler =>
+    (handler: Handler): RelayJobHandler =>
     (ctx, job) =>
       handler(on(ctx), job);
   const replies = replyPoster(threads);
