@@ -29,11 +29,11 @@ import { createLogger, type Logger } from './logger';
 import { createMailer, type Mailer } from './mail';
 import { createMetrics, type Metrics } from './metrics';
 import { createModels, ensureIndexes, type Models } from './models';
+import { runMigrations } from './models/migrations';
 import { seedPlans } from './models/Plan';
 import { createRateLimiters } from './rateLimits';
 import { closeRedis, openRedis } from './redis';
 import { createRelay, type Relay } from './relay';
-import { type Assistant, moveQueuedThreadPosts, startAssistant } from './relay/assist';
 import type { Clock } from './relay/context';
 import { RELAY_JOB_HANDLERS } from './relay/jobs';
 import { createPubSub } from './relay/pubsub';
@@ -70,8 +70,6 @@ export type Parley = {
   relay: Relay;
   /** Bot clients of the installed workspaces, for Parley's background Slack calls. */
   slack: SlackClients;
-  /** Response reminders in threads (tests run its pass with a clock moved forward). */
-  assistant: Assistant;
   /** Keeps the App Home tabs people opened up to date. */
   homeTabs: HomeTabs;
   /** Stripe billing (Stripe itself, or the Stripe sandbox through STRIPE_API_URL). */
@@ -125,7 +123,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     await seedPlans(models.Plan);
     await forgetPlaintextApiKeys(models);
     await sweepExports({ models, dataDir: config.dataDir });
-    await moveQueuedThreadPosts(connection, models);
+    await runMigrations(connection, models);
 
     const server = createServer();
     cleanups.push(
@@ -245,8 +243,6 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       demoUrl = demo.url;
     }
     relay.start(server);
-    const assistant = startAssistant(relay);
-    cleanups.push(() => assistant.stop());
     // Data retention's daily pass (accounts that set retentionDays); every process runs it, each conversation counted once.
     const retention = startRetention({ models, logger });
     cleanups.push(() => retention.stop());
@@ -271,7 +267,6 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       smtpReceiver,
       relay,
       slack,
-      assistant,
       homeTabs,
       billing,
       logger,
