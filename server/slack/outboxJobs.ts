@@ -430,7 +430,16 @@ export type SlackJobKind = Extract<OutboxKind, `slack.${string}`>;
  */
 export function slackJobHandlers(slack: SlackClients): Pick<RelayJobHandlers, SlackJobKind> {
   const threads: ThreadCache = new LRUCache({ max: THREADS_KEPT });
-  const on = (ctx: RelayContext): SlackJobContext => ({ ...ctx, slack });
+  // The relay's context is built whole once and never changes: its copy with the clients is made once too.
+  const bound = new WeakMap<RelayContext, SlackJobContext>();
+  const on = (ctx: RelayContext): SlackJobContext => {
+    let withSlack = bound.get(ctx);
+    if (!withSlack) {
+      withSlack = { ...ctx, slack };
+      bound.set(ctx, withSlack);
+    }
+    return withSlack;
+  };
   const one =
     (handler: Handler): RelayJobHandler =>
     (ctx, job) =>
