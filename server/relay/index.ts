@@ -1,8 +1,9 @@
 /**
- * The relay between website visitors and Slack threads: the WebSocket gateway, the outbox worker, presence,
- * and the inactivity check. main.ts creates it, hands it to the Slack listeners and the API routers, and
- * `start` wires it on Parley's HTTP server. It knows nothing of the Slack listeners: the Slack posts it
- * queues are run by the job handlers main.ts gives it (server/slack/outboxJobs.ts).
+ * The relay between website visitors and Slack threads: the WebSocket gateway, the outbox engine, presence, pub/sub
+ * and the one due-work loop. main.ts creates it, hands it to the Slack listeners and the API routers (each takes a
+ * narrow type of what it uses), and `start` wires it on Parley's HTTP server. It knows nothing of Slack: the Slack
+ * posts it queues are run by the job handlers main.ts gives it (server/slack/outboxJobs.ts), and what it asks of
+ * Slack (who is active in a channel, what an error means) goes through interfaces it declares.
  */
 import type { Server } from 'node:http';
 import type { Types } from 'mongoose';

@@ -18,8 +18,9 @@ import type { SlackClients } from './slackClients';
 export const EVENTS_PATH = '/slack/events';
 
 /**
- * Bolt's authorize: the bot token of the team's active installation, from the relay's clients (cached per team,
- * dropped here and in every process when an installation changes), so an event costs no database read.
+ * Bolt's authorize: the bot token of the team's active installation, from the background Slack clients
+ * (slackClients.ts: cached per team, dropped here and in every process when an installation changes), so an event
+ * costs no database read.
  */
 export function authorizeFromStore(teams: Pick<SlackClients, 'forTeam'>): Authorize<boolean> {
   return async ({ teamId }) => {
@@ -115,7 +116,7 @@ export function boltRouter(deps: SlackDeps): { router: Router; app: App } {
   const app = new App({
     receiver,
     authorize: refusingWhenNotInstalled(authorizeFromStore(deps.slack)),
-    // The listeners' clients reach Slack as the relay's do: every call counted in the metrics.
+    // The listeners' clients reach Slack as the background clients do: every call counted in the metrics.
     clientOptions: {
       slackApiUrl: deps.config.slack.apiUrl,
       fetch: deps.slack.fetch,
