@@ -3,8 +3,8 @@ import express from 'express';
 import helmet from 'helmet';
 import { type ApiDeps, apiRouter } from './api';
 import { billingRouter } from './api/billing/routes';
-import { teamAvatarFilesRouter, updateConfigRouter } from './api/chat-endpoints/updateConfig';
-import { widgetApiRouter } from './api/widget/routes';
+import { type SettingsRelay, teamAvatarFilesRouter, updateConfigRouter } from './api/chat-endpoints/updateConfig';
+import { type WidgetApiRelay, widgetApiRouter } from './api/widget/routes';
 import type { Billing } from './billing';
 import { STRIPE_SANDBOX_PATH } from './billing/sandbox';
 import type { Config } from './config';
@@ -16,18 +16,29 @@ import { requestLog } from './http/requestLog';
 import { staticConsole } from './http/staticConsole';
 import { visitorAvatarRouter } from './http/visitorAvatar';
 import { widgetAssets } from './http/widgetAssets';
-import { receiveContext } from './inbound';
+import { type ReceiveRelay, receiveContext } from './inbound';
 import { inboundRouter } from './inbound/routes';
 import type { Logger } from './logger';
 import type { Mailer } from './mail';
 import type { Metrics } from './metrics';
 import type { Models } from './models';
 import { createRateLimiters, type RateLimiters } from './rateLimits';
-import type { Relay } from './relay';
 import type { SlackSandbox } from './sandbox/slack';
 import type { StripeSandbox } from './sandbox/stripe';
 import { siteRouter } from './site';
 import { type HomeTabs, slackRouter } from './slack';
+import type { SlackAuthors } from './slack/authors';
+import type { SlackRelay } from './slack/deps';
+import type { SlackClients } from './slack/slackClients';
+
+/** What the routers the app mounts use of the relay, each through its own narrow type. */
+export type AppRelay = SlackRelay &
+  WidgetApiRelay &
+  SettingsRelay &
+  ReceiveRelay & {
+    autoReplies: ApiDeps['autoReplies'];
+    presence: ApiDeps['presence'];
+  };
 
 export type AppDeps = {
   config: Config;
@@ -42,8 +53,12 @@ export type AppDeps = {
   slackSandbox?: SlackSandbox;
   /** Its hosted pages and operator page mounted at /sandbox/stripe when Parley runs without STRIPE_SECRET_KEY. */
   stripeSandbox?: StripeSandbox;
-  /** The visitor relay: the Slack listeners and the widget and settings APIs work through it. */
-  relay: Relay;
+  /** The visitor relay (main.ts passes it; it has it all): the Slack listeners and the widget and settings APIs work through it. */
+  relay: AppRelay;
+  /** Bot clients of the installed workspaces and the counted fetch of every Slack call. */
+  slack: SlackClients;
+  /** Operators' Slack names and avatars, for the replies the listeners relay. */
+  slackAuthors: SlackAuthors;
   /** App Home tabs the Slack listeners keep fresh. */
   homeTabs: HomeTabs;
   billing: Billing;
@@ -85,8 +100,19 @@ export function createApp(deps: AppDeps): express.Express {
   );
 
   // Before any body parser: Bolt verifies signatures on the raw body.
-  app.use(slackRouter({ config: deps.config, models: deps.models, relay: deps.relay, homeTabs: deps.homeTabs, limiters, logger }));
-  app.use(widgetApiRouter(deps.relay));
+  app.use(
+    slackRouter({
+      config: deps.config,
+      models: deps.models,
+      relay: deps.relay,
+      slack: deps.slack,
+      authors: deps.slackAuthors,
+      homeTabs: deps.homeTabs,
+      limiters,
+      logger,
+    }),
+  );
+  app.use(widgetApiRouter(deps.relay, deps.slack));
   app.use('/v1', updateConfigRouter({ models: deps.models, config: deps.config, relay: deps.relay }));
   app.use(teamAvatarFilesRouter(deps.models));
   // Before the API's JSON parser: Stripe's signature covers the raw body.
@@ -100,7 +126,7 @@ export function createApp(deps: AppDeps): express.Express {
       billing: deps.billing,
       limiters,
       logger,
-      slackFetch: deps.relay.slack.fetch,
+      slackFetch: deps.slack.fetch,
       autoReplies: deps.relay.autoReplies,
       presence: deps.relay.presence,
       segment: deps.segment,

@@ -152,7 +152,7 @@ export type RelayTuning = {
   outboxLeaseMs: number;
   /** Longest backoff between retries of a failing job. */
   outboxMaxBackoffMs: number;
-  /** How often the conversations due to be ended for inactivity or reported unanswered are looked for (by due-time indexes). */
+  /** How often the due work looks for conversations whose inactivity end, no-answer webhook, reminder or unseen-replies mail has come (by due-time indexes). */
   inactivityCheckMs: number;
   /** A socket that sent nothing for this long is closed. */
   silentSocketMs: number;

@@ -1,6 +1,6 @@
 /**
  * A `fetch` for string-bodied POSTs on the hot path: over node:http(s) with keep-alive connections, which costs a
- * fraction of the CPU of WHATWG fetch's request and stream machinery. The relay's Slack clients use it
+ * fraction of the CPU of WHATWG fetch's request and stream machinery. Parley's Slack clients (slack/slackClients.ts) use it
  * (@slack/web-api's `fetch` option, "to configure transport-level behavior"), and so does the Slack sandbox's
  * event delivery. Anything else (a file upload's FormData, a GET) is left to the global fetch. Failures look as fetch's do: a TypeError whose `cause` carries
  * the socket error's code (slack/postOnce.ts tells "never sent" from "may have been sent" by it), and an aborted

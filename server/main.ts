@@ -29,20 +29,24 @@ import { createLogger, type Logger } from './logger';
 import { createMailer, type Mailer } from './mail';
 import { createMetrics, type Metrics } from './metrics';
 import { createModels, ensureIndexes, type Models } from './models';
+import { runMigrations } from './models/migrations';
 import { seedPlans } from './models/Plan';
 import { createRateLimiters } from './rateLimits';
 import { closeRedis, openRedis } from './redis';
 import { createRelay, type Relay } from './relay';
-import { type Assistant, moveQueuedThreadPosts, startAssistant } from './relay/assist';
 import type { Clock } from './relay/context';
 import { RELAY_JOB_HANDLERS } from './relay/jobs';
 import { createPubSub } from './relay/pubsub';
-import { SlackClients } from './relay/slackClients';
 import { redisSlackPace } from './relay/slackPace';
+import { relayTuning } from './relay/tuning';
 import { createReportRecorder } from './reports/recorder';
 import type { SlackSandbox } from './sandbox/slack';
 import type { StripeSandbox } from './sandbox/stripe';
 import { HomeTabs, slackJobHandlers, startSlackSandbox } from './slack';
+import { SlackAuthors } from './slack/authors';
+import { SlackChannelActivity } from './slack/channelActivity';
+import { slackJobErrors } from './slack/jobErrors';
+import { SlackClients } from './slack/slackClients';
 import { countingSlackFetch } from './slackApiFetch';
 
 export type Parley = {
@@ -64,8 +68,8 @@ export type Parley = {
   smtpReceiver?: SmtpReceiver;
   /** The visitor relay: WebSocket gateway at /ws, outbox worker, presence. */
   relay: Relay;
-  /** Response reminders in threads (tests run its pass with a clock moved forward). */
-  assistant: Assistant;
+  /** Bot clients of the installed workspaces, for Parley's background Slack calls. */
+  slack: SlackClients;
   /** Keeps the App Home tabs people opened up to date. */
   homeTabs: HomeTabs;
   /** Stripe billing (Stripe itself, or the Stripe sandbox through STRIPE_API_URL). */
@@ -119,7 +123,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     await seedPlans(models.Plan);
     await forgetPlaintextApiKeys(models);
     await sweepExports({ models, dataDir: config.dataDir });
-    await moveQueuedThreadPosts(connection, models);
+    await runMigrations(connection, models);
 
     const server = createServer();
     cleanups.push(
@@ -163,6 +167,8 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     // One Segment client per widget write key; flushed after the relay stopped (cleanups run last first).
     const analytics = createSegmentTracker({ host: effective.segment?.host, flushIntervalMs: effective.segment?.flushIntervalMs, logger });
     cleanups.push(() => analytics.close());
+    // Every Slack Web API call goes over keep-alive connections and is counted.
+    const slack = new SlackClients(models, effective.slack.apiUrl, countingSlackFetch(keepAliveFetch, metrics.slackApiCalls));
     const relay = createRelay({
       config: effective,
       models,
@@ -171,9 +177,10 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       metrics,
       clock,
       reports,
-      jobHandlers: { ...RELAY_JOB_HANDLERS, ...slackJobHandlers() },
-      // Every Slack Web API call goes over keep-alive connections and is counted.
-      slack: new SlackClients(models, effective.slack.apiUrl, countingSlackFetch(keepAliveFetch, metrics.slackApiCalls)),
+      jobHandlers: { ...RELAY_JOB_HANDLERS, ...slackJobHandlers(slack) },
+      classifyJobError: slackJobErrors,
+      channelActivity: new SlackChannelActivity(slack, relayTuning(effective).presenceTtlMs),
+      teamChanged: (teamId) => slack.forget(teamId),
       pubsub,
       limiters,
       // With several processes, one Slack budget per channel for all of them.
@@ -197,7 +204,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       const started = smtpReceiver;
       cleanups.push(() => started.close());
     }
-    const homeTabs = new HomeTabs({ models, config: effective, relay });
+    const homeTabs = new HomeTabs({ models, config: effective, relay, slack });
     cleanups.push(() => homeTabs.stop());
     const backups = effective.backup
       ? await startScheduledBackups({ uri, dbName: connection.name, settings: effective.backup, logger })
@@ -219,6 +226,8 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       slackSandbox,
       stripeSandbox,
       relay,
+      slack,
+      slackAuthors: new SlackAuthors(slack, logger),
       homeTabs,
       billing,
       limiters,
@@ -234,8 +243,6 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       demoUrl = demo.url;
     }
     relay.start(server);
-    const assistant = startAssistant(relay);
-    cleanups.push(() => assistant.stop());
     // Data retention's daily pass (accounts that set retentionDays); every process runs it, each conversation counted once.
     const retention = startRetention({ models, logger });
     cleanups.push(() => retention.stop());
@@ -259,7 +266,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       demoUrl,
       smtpReceiver,
       relay,
-      assistant,
+      slack,
       homeTabs,
       billing,
       logger,

@@ -60,7 +60,7 @@ export function ownerTextPlain(text: string): string {
 
 /**
  * A stored message's HTML made safe once more before it goes into a mail: an owner's text (the tags above) or an
- * operator's Slack formatting (server/relay/slackText.ts adds strikes and code).
+ * operator's Slack formatting (server/slack/slackText.ts adds strikes and code).
  */
 export function sanitizeMessageHtml(html: string): string {
   return sanitizeHtml(html, { ...SANITIZE, allowedTags: [...ALLOWED_TAGS, 's', 'del', 'code'] });

@@ -3,21 +3,15 @@
  * match are sent automatically (each at most once per conversation), and a new conversation starts the account's
  * automatic question group. The gateway runs it after the message's ack, in the order of the conversation's messages.
  */
-import type { Types } from 'mongoose';
-import type { ConversationContext } from '../conversations/context';
 import type { StoredMessage } from '../conversations/history';
 import type { OpenConversation } from '../conversations/record';
-import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import { askFirstQuestion } from './askFirstQuestion';
 import type { AutoSendReplies } from './autoSendReplies';
-import type { ConversationAssistant } from './conversationAssistant';
+import { deliverSavedReply } from './deliverSavedReply';
+import type { OperatorMessageContext } from './operatorMessages';
 import { planHasFeature } from './planFeature';
 
-export type AfterVisitorMessageContext = ConversationContext & {
-  /** Widgets as the relay caches them. */
-  widgets: { get(id: Types.ObjectId): Promise<ChatEndpointDocument | null> };
-  /** Sends a saved reply into the conversation (the relay's assistant). */
-  assistant: Pick<ConversationAssistant, 'deliverSavedReply'>;
+export type AfterVisitorMessageContext = OperatorMessageContext & {
   /** The widgets' automatic saved replies, kept in memory. */
   autoReplies: Pick<AutoSendReplies, 'of'>;
 };
@@ -48,6 +42,6 @@ export async function afterVisitorMessage(
       throw error;
     });
     if (claimed === 'taken') continue;
-    await ctx.assistant.deliverSavedReply(conversation, ce, reply, null);
+    await deliverSavedReply(ctx, conversation, ce, reply, null);
   }
 }

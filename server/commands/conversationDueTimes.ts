@@ -1,8 +1,10 @@
 /**
- * When an open conversation next needs the relay's background checks: `inactiveAt` (it may be ended for visitor
- * inactivity) and `noAnswerAt` (the no-answer webhook is due). They are set where the facts change — a conversation
- * opens, the visitor writes, an operator answers, a widget's grace periods change — so the checks read only what is
- * due (relay/index.ts) instead of every open conversation.
+ * When an open conversation next needs the relay's due work (one loop, relay/index.ts): `inactiveAt` (it may be ended
+ * for visitor inactivity), `noAnswerAt` (the no-answer webhook is due) and `reminderAt` (a response reminder in the
+ * thread may be owed: a visitor message sets it to its own time, each look moves it to the next reminder or to null).
+ * The unseen-replies mail has its own, `unseenMailAt` (commands/unseenReplies.ts). They are set where the facts
+ * change — a conversation opens, the visitor writes, an operator answers, a widget's settings change — so the checks
+ * read only what is due instead of every open conversation.
  */
 import type { Types } from 'mongoose';
 import type { Models } from '../models';
@@ -31,6 +33,14 @@ function graceMs(ce: Pick<DueSettings, 'maxVisitorInactiveMins'>): number {
  * period is still on the page.
  */
 export const SEEN_STALE_MS = SEEN_SAVED_EVERY_MS + 2 * HEARTBEAT_MS;
+
+/**
+ * When the next response reminder of a visitor's wait (begun `asked`) is due: `freqSecs` (the widget's
+ * responseRemindersFreq) after the wait began, or after the last reminder of this wait (`lastReminder`).
+ */
+export function reminderDueAt(asked: Date, lastReminder: Date | null, freqSecs: number): Date {
+  return new Date(Math.max(asked.getTime(), lastReminder?.getTime() ?? 0) + freqSecs * 1000);
+}
 
 /** The due fields of a conversation opening now (with its start, so both follow the same instant). */
 export function openingDueTimes(ce: DueSettings, now = new Date()): { startedAt: Date; inactiveAt: Date; noAnswerAt: Date } {
@@ -75,9 +85,13 @@ export async function recomputeDueTimes(
 
 /**
  * Conversations that were open before the due fields existed get them once (a start after an upgrade); those of a
- * widget that is gone get none, as the checks never touched them.
+ * widget that is gone get none, as the checks never touched them. One that waited for a reminder is looked at now.
  */
 export async function scheduleOldDueTimes(models: Pick<Models, 'Conversation' | 'ChatEndpoint'>): Promise<void> {
+  await models.Conversation.updateMany(
+    { status: 'open', lastVisitorMsgAt: { $ne: null }, reminderAt: { $exists: false } },
+    { $set: { reminderAt: new Date() } },
+  );
   const unscheduled = { inactiveAt: { $exists: false } };
   const ceIds = await models.Conversation.distinct('ceId', { status: 'open', ...unscheduled });
   for (const ceId of ceIds) {

@@ -1,7 +1,7 @@
 import { isValidObjectId } from 'mongoose';
 import { NotFoundError, ValidationError } from '../errors';
-import type { Models } from '../models';
-import type { ConversationAssistant, SentSavedReply } from './conversationAssistant';
+import { deliverSavedReply, type SavedReplySender, type SentSavedReply } from './deliverSavedReply';
+import type { OperatorMessageContext } from './operatorMessages';
 import { requirePlanFeature } from './planFeature';
 
 export type SendSavedReplyInput = {
@@ -9,7 +9,7 @@ export type SendSavedReplyInput = {
   /** One of the two: the reply's id, or its shortcut in the conversation's widget. */
   replyId?: string;
   shortcut?: string;
-  operator: { slackUserId: string; name: string; avatarUrl: string };
+  operator: SavedReplySender;
 };
 
 /**
@@ -18,10 +18,7 @@ export type SendSavedReplyInput = {
  * thread in the operator's name. Throws NotFoundError (no such conversation or reply), ValidationError (the
  * conversation ended, neither replyId nor shortcut given) or PaymentRequiredError (plan without saved replies).
  */
-export async function sendSavedReply(
-  deps: { models: Models; assistant: ConversationAssistant },
-  input: SendSavedReplyInput,
-): Promise<SentSavedReply> {
+export async function sendSavedReply(deps: OperatorMessageContext, input: SendSavedReplyInput): Promise<SentSavedReply> {
   const { models } = deps;
   const conversation = isValidObjectId(input.conversationId) ? await models.Conversation.findById(input.conversationId) : null;
   if (!conversation) throw new NotFoundError('Conversation not found');
@@ -38,5 +35,5 @@ export async function sendSavedReply(
     throw new NotFoundError(shortcut ? `No saved reply with the shortcut “${shortcut}” in this widget.` : 'Saved reply not found');
   const ce = await models.ChatEndpoint.findById(conversation.ceId);
   if (!ce) throw new NotFoundError('Widget not found');
-  return deps.assistant.deliverSavedReply(conversation, ce, reply, input.operator);
+  return deliverSavedReply(deps, conversation, ce, reply, input.operator);
 }

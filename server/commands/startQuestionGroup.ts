@@ -1,8 +1,8 @@
 import { isValidObjectId } from 'mongoose';
+import type { ConversationContext } from '../conversations/context';
 import { NotFoundError, ValidationError } from '../errors';
-import type { Models } from '../models';
 import type { QuestionGroupDocument } from '../models/QuestionGroup';
-import type { ConversationAssistant } from './conversationAssistant';
+import { askFirstQuestion } from './askFirstQuestion';
 import { requirePlanFeature } from './planFeature';
 
 export type StartQuestionGroupInput = {
@@ -17,10 +17,7 @@ export type StartQuestionGroupInput = {
  * answers; each answer the visitor picks lands in the thread and leads where the tree says. Throws
  * NotFoundError, ValidationError (conversation ended, nothing named) or PaymentRequiredError.
  */
-export async function startQuestionGroup(
-  deps: { models: Models; assistant: ConversationAssistant },
-  input: StartQuestionGroupInput,
-): Promise<QuestionGroupDocument> {
+export async function startQuestionGroup(deps: ConversationContext, input: StartQuestionGroupInput): Promise<QuestionGroupDocument> {
   const { models } = deps;
   const conversation = isValidObjectId(input.conversationId) ? await models.Conversation.findById(input.conversationId) : null;
   if (!conversation) throw new NotFoundError('Conversation not found');
@@ -34,6 +31,6 @@ export async function startQuestionGroup(
   if (!group) throw new NotFoundError(shortcut ? `No question group with the shortcut “${shortcut}”.` : 'Question group not found');
   const ce = await models.ChatEndpoint.findById(conversation.ceId);
   if (!ce) throw new NotFoundError('Widget not found');
-  await deps.assistant.askFirstQuestion(conversation, ce, group);
+  await askFirstQuestion(deps, conversation, ce, group);
   return group;
 }

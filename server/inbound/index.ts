@@ -5,10 +5,12 @@
  */
 import type { ReceiveContext } from '../commands/receiveVisitorMail';
 import type { Config } from '../config';
-import type { Relay } from '../relay';
 
-/** What receiving a visitor's mail needs: the relay (it posts into conversations) and the key of the Reply-To tokens. */
-export function receiveContext(relay: Relay, config: Config): ReceiveContext {
+/** What receiving a visitor's mail needs of the relay (it posts into conversations; the relay has it all). */
+export type ReceiveRelay = Omit<ReceiveContext, 'secret' | 'clock'>;
+
+/** What receiving a visitor's mail needs: the relay and the key of the Reply-To tokens. */
+export function receiveContext(relay: ReceiveRelay, config: Config): ReceiveContext {
   return { ...relay, secret: config.jwtSecret };
 }
 

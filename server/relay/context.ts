@@ -1,6 +1,5 @@
 import type { OperatorSeats } from '../billing/operators';
 import type { AutoSendReplies } from '../commands/autoSendReplies';
-import type { ConversationAssistant } from '../commands/conversationAssistant';
 import type { Config, RelayTuning } from '../config';
 import type { ConversationAnalytics } from '../conversations/context';
 import type { Logger } from '../logger';
@@ -9,11 +8,9 @@ import type { Metrics } from '../metrics';
 import type { Models } from '../models';
 import type { RateLimiters } from '../rateLimits';
 import type { ReportRecorder } from '../reports/recorder';
-import type { SlackAuthors } from './authors';
-import type { Outbox } from './outbox';
+import type { JobHandler, JobHandlers, Outbox } from './outbox';
 import type { Presence } from './presence';
 import type { PubSub } from './pubsub';
-import type { SlackClients } from './slackClients';
 import type { WidgetCache } from './widgets';
 
 /** What every part of the relay works with. */
@@ -28,16 +25,11 @@ export type RelayContext = {
   pubsub: PubSub;
   /** Counters of the deployment (in Redis with several processes), e.g. new sockets per IP. */
   limiters: RateLimiters;
-  slack: SlackClients;
-  /** Operators' names and avatars as Slack last told them. */
-  authors: SlackAuthors;
   /** The plan's operator seats, remembered once taken. */
   seats: OperatorSeats;
-  outbox: Outbox;
+  outbox: Outbox<RelayContext>;
   presence: Presence;
   widgets: WidgetCache;
-  /** Saved replies and question groups sent into conversations (relay/assistant.ts). */
-  assistant: ConversationAssistant;
   /** The widgets' automatic saved replies, kept in memory (built by main.ts). */
   autoReplies: AutoSendReplies;
   /** Where presence transitions are recorded for the availability report. */
@@ -49,6 +41,10 @@ export type RelayContext = {
   /** What time it is; tests pass a clock they control. */
   clock: Clock;
 };
+
+/** The outbox's job handlers as the relay runs them: each gets the relay's context. */
+export type RelayJobHandler = JobHandler<RelayContext>;
+export type RelayJobHandlers = JobHandlers<RelayContext>;
 
 export type Clock = { now(): Date };
 

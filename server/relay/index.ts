@@ -1,8 +1,9 @@
 /**
- * The relay between website visitors and Slack threads: the WebSocket gateway, the outbox worker, presence,
- * and the inactivity check. main.ts creates it, hands it to the Slack listeners and the API routers, and
- * `start` wires it on Parley's HTTP server. It knows nothing of the Slack listeners: the Slack posts it
- * queues are run by the job handlers main.ts gives it (server/slack/outboxJobs.ts).
+ * The relay between website visitors and Slack threads: the WebSocket gateway, the outbox engine, presence, pub/sub
+ * and the one due-work loop. main.ts creates it, hands it to the Slack listeners and the API routers (each takes a
+ * narrow type of what it uses), and `start` wires it on Parley's HTTP server. It knows nothing of Slack: the Slack
+ * posts it queues are run by the job handlers main.ts gives it (server/slack/outboxJobs.ts), and what it asks of
+ * Slack (who is active in a channel, what an error means) goes through interfaces it declares.
  */
 import type { Server } from 'node:http';
 import type { Types } from 'mongoose';
@@ -22,17 +23,15 @@ import type { Conversation } from '../models/Conversation';
 import type { Visitor } from '../models/Visitor';
 import { createRateLimiters, type RateLimiters } from '../rateLimits';
 import type { ReportRecorder } from '../reports/recorder';
-import { conversationAssistant } from './assistant';
-import { SlackAuthors } from './authors';
-import { type Clock, type RelayContext, SYSTEM_CLOCK } from './context';
+import { type Clock, type RelayContext, type RelayJobHandlers, SYSTEM_CLOCK } from './context';
 import { Gateway } from './gateway';
 import { registerRelayGauges } from './metrics';
-import { type JobHandlers, Outbox } from './outbox';
+import { type JobErrorClassifier, Outbox } from './outbox';
 import { followOtherProcesses } from './peers';
-import { Presence } from './presence';
+import { type ChannelActivity, Presence } from './presence';
 import { inProcessPubSub, type PubSub } from './pubsub';
+import { REMINDER_ROW, type ReminderRow, remindIfDue } from './reminders';
 import { OperatingSchedule } from './schedule';
-import type { SlackClients } from './slackClients';
 import type { SlackPace } from './slackPace';
 import { relayTuning } from './tuning';
 import { WidgetCache } from './widgets';
@@ -40,6 +39,8 @@ import { WidgetCache } from './widgets';
 export type Relay = RelayContext & {
   gateway: Gateway;
   schedule: OperatingSchedule;
+  /** The due work (inactivity, no answer, reminders, unseen-replies mail); `tick(now)` runs one pass now. */
+  dueWork: Pick<DueWork, 'tick'>;
   start(server: Server): void;
   close(): Promise<void>;
   /** True once `close` began: work still arriving (a Slack event) is let go, Slack retries it. */
@@ -56,9 +57,13 @@ export function createRelay(deps: {
   clock?: Clock;
   reports: ReportRecorder;
   /** What each outbox job kind does: the relay's own (webhooks, mails) and the Slack side's posts. */
-  jobHandlers: JobHandlers;
-  /** Bot clients of the installed workspaces, for the relay's background Slack calls. */
-  slack: SlackClients;
+  jobHandlers: RelayJobHandlers;
+  /** What the job handlers' failures mean (the Slack side's: rate limits, Slack's error codes). */
+  classifyJobError?: JobErrorClassifier;
+  /** Who is active in a linked channel (the Slack side asks Slack), for presence. */
+  channelActivity: ChannelActivity;
+  /** Another process changed a team's Slack installation: what this one forgets (the Slack side's cached clients). */
+  teamChanged?: (teamId: string) => void;
   /** Fan-out to the sockets of every process (createPubSub: over Redis with REDIS_URL); in-process by default. */
   pubsub?: PubSub;
   /** The deployment's counters (createRateLimiters); in-process by default. */
@@ -70,52 +75,66 @@ export function createRelay(deps: {
   /** Segment track calls for widgets with a write key. */
   analytics: ConversationAnalytics;
 }): Relay {
-  const { jobHandlers, slackPace, ...shared } = deps;
+  const { jobHandlers, slackPace, classifyJobError, channelActivity, teamChanged = () => {}, ...given } = deps;
   const tuning = relayTuning(deps.config);
-  const ctx = {
-    ...shared,
-    clock: deps.clock ?? SYSTEM_CLOCK,
+  const clock = deps.clock ?? SYSTEM_CLOCK;
+  const pubsub = deps.pubsub ?? inProcessPubSub();
+  const widgets = new WidgetCache(deps.models);
+  const outbox = new Outbox<RelayContext>({ models: deps.models, tuning, logger: deps.logger }, jobHandlers, {
+    // A stopping process hands its queued keys to the others at once (over Redis) instead of at their next poll.
+    announce: (keys) => pubsub.signal({ kind: 'outbox', keys }),
+    pace: slackPace,
+    classify: classifyJobError,
+    // The handlers get the relay's context, built right below; jobs run only once the relay started.
+    context: () => ctx,
+  });
+  const presence = new Presence(
+    { models: deps.models, tuning, clock, logger: deps.logger, widgets, reports: deps.reports, pubsub },
+    channelActivity,
+  );
+  const ctx: RelayContext = {
+    ...given,
+    clock,
     tuning,
-    pubsub: deps.pubsub ?? inProcessPubSub(),
+    pubsub,
     limiters: deps.limiters ?? createRateLimiters({ logger: deps.logger }),
-    authors: new SlackAuthors(),
     seats: new OperatorSeats(deps.models),
-    widgets: new WidgetCache(deps.models),
+    widgets,
+    outbox,
+    presence,
     publicUrl: deps.config.publicUrl,
-  } as RelayContext;
-  // A stopping process hands its queued keys to the others at once (over Redis) instead of at their next poll.
-  ctx.outbox = new Outbox(ctx, jobHandlers, { announce: (keys) => ctx.pubsub.signal({ kind: 'outbox', keys }), pace: slackPace });
-  ctx.presence = new Presence(ctx);
-  ctx.assistant = conversationAssistant(ctx);
+  };
   const schedule = new OperatingSchedule(ctx);
   const gateway = new Gateway(ctx);
   registerRelayGauges(deps.metrics.registry, { gateway, models: deps.models });
-  let dueChecks: { stop(): Promise<void> } | null = null;
+  const dueWork = createDueWork(ctx);
   let unfollow = () => {};
   let closed = false;
-  const relay: Relay = Object.assign(ctx, {
+  const relay: Relay = {
+    ...ctx,
     gateway,
     schedule,
+    dueWork,
     start(server: Server) {
       gateway.attach(server);
-      unfollow = followOtherProcesses(ctx);
+      unfollow = followOtherProcesses(ctx, teamChanged);
       ctx.outbox.start();
       ctx.presence.start();
       schedule.start();
-      dueChecks = startDueChecks(ctx);
+      dueWork.start();
     },
     isClosed: () => closed,
     async close() {
       closed = true;
       unfollow();
-      await dueChecks?.stop();
+      await dueWork.stop();
       ctx.presence.stop();
       schedule.stop();
       await gateway.close();
       await ctx.outbox.stop();
       await ctx.pubsub.close();
     },
-  });
+  };
   return relay;
 }
 
@@ -126,11 +145,12 @@ const DUE_BATCHES = 10;
 /**
  * Looks at the conversations whose `field` has come, earliest first, in batches: `look` resolves each (ends it,
  * notifies, or moves its due time on), so a pass reads what is due and nothing when nothing is. Open ones only,
- * except for the unseen-replies mail, which an ended conversation still gets.
+ * except for the unseen-replies mail, which an ended conversation still gets, and reminders, whose look clears the
+ * due time of an ended one.
  */
 async function duePass<Row extends { _id: Types.ObjectId }>(
   ctx: RelayContext,
-  field: 'inactiveAt' | 'noAnswerAt' | 'unseenMailAt',
+  field: 'inactiveAt' | 'noAnswerAt' | 'unseenMailAt' | 'reminderAt',
   projection: Record<keyof Omit<Row, '_id'>, 1>,
   now: Date,
   look: (row: Row) => Promise<boolean>,
@@ -139,7 +159,7 @@ async function duePass<Row extends { _id: Types.ObjectId }>(
   let done = 0;
   for (let batch = 0; batch < DUE_BATCHES && !stopped(); batch++) {
     const due = await ctx.models.Conversation.find(
-      { ...(field === 'unseenMailAt' ? {} : { status: 'open' }), [field]: { $lte: now } },
+      { ...(field === 'unseenMailAt' || field === 'reminderAt' ? {} : { status: 'open' }), [field]: { $lte: now } },
       projection,
     )
       .sort({ [field]: 1 })
@@ -208,7 +228,7 @@ type UnansweredRow = Pick<
 /**
  * Calls noAnswerWebhookUrl (and the account's REST hooks) once for each open conversation nobody answered within
  * the widget's noAnswerMessageAfterSecs. Reads only those whose `noAnswerAt` has come. (Response reminders in the
- * thread are posted by the assistant, relay/assist.ts.)
+ * thread: sendDueReminders.)
  */
 export function notifyUnanswered(ctx: RelayContext, now = ctx.clock.now(), stopped = () => false): Promise<number> {
   const projection = {
@@ -276,37 +296,68 @@ export function mailUnseenReplies(ctx: RelayContext, now = ctx.clock.now(), stop
 }
 
 /**
- * Runs the inactivity and no-answer checks every `inactivityCheckMs`, one pass after another (a tick while one runs
- * adds nothing), after giving conversations from before the due fields theirs.
+ * Posts a reminder in the thread of each open conversation whose visitor waits unanswered longer than the widget's
+ * responseRemindersFreq (relay/reminders.ts). Reads only those whose `reminderAt` has come.
  */
-function startDueChecks(ctx: RelayContext): { stop(): Promise<void> } {
-  let chain: Promise<void> = scheduleOldDueTimes(ctx.models).catch((e: unknown) =>
-    ctx.logger.error({ err: e }, 'relay: scheduling due checks failed'),
-  );
+export function sendDueReminders(ctx: RelayContext, now = ctx.clock.now(), stopped = () => false): Promise<number> {
+  return duePass<ReminderRow>(ctx, 'reminderAt', REMINDER_ROW, now, (c) => remindIfDue(ctx, c, now), stopped);
+}
+
+export type DueWork = {
+  start(): void;
+  /** Runs one pass now, after any running one (`now`: a later time, as tests move the clock on). */
+  tick(now?: Date): Promise<void>;
+  stop(): Promise<void>;
+};
+
+/**
+ * The one due-work loop: every `inactivityCheckMs`, one pass after another (a tick while one runs adds nothing), the
+ * inactivity end, the no-answer webhook, response reminders and the unseen-replies mail, each reading only the
+ * conversations whose due time (commands/conversationDueTimes.ts) has come; first, conversations from before the due
+ * fields get theirs.
+ */
+function createDueWork(ctx: RelayContext): DueWork {
+  let chain: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout | null = null;
   let busy = false;
   let stopping = false;
   const stopped = () => stopping;
-  const pass = async () => {
-    await endInactive(ctx, ctx.clock.now(), stopped).catch((e: unknown) => ctx.logger.error({ err: e }, 'relay: inactivity check failed'));
-    await notifyUnanswered(ctx, ctx.clock.now(), stopped).catch((e: unknown) =>
-      ctx.logger.error({ err: e }, 'relay: no-answer check failed'),
-    );
-    await mailUnseenReplies(ctx, ctx.clock.now(), stopped).catch((e: unknown) =>
-      ctx.logger.error({ err: e }, 'relay: unseen-replies mail failed'),
-    );
+  const checks: [string, (now: Date) => Promise<number>][] = [
+    ['inactivity check', (now) => endInactive(ctx, now, stopped)],
+    ['no-answer check', (now) => notifyUnanswered(ctx, now, stopped)],
+    ['response reminders', (now) => sendDueReminders(ctx, now, stopped)],
+    ['unseen-replies mail', (now) => mailUnseenReplies(ctx, now, stopped)],
+  ];
+  const pass = async (at?: Date) => {
+    for (const [name, check] of checks) {
+      if (stopping) return;
+      await check(at ?? ctx.clock.now()).catch((e: unknown) => ctx.logger.error({ err: e }, `relay: ${name} failed`));
+    }
   };
-  const timer = setInterval(() => {
-    if (busy) return;
-    busy = true;
-    chain = chain.then(pass).finally(() => {
-      busy = false;
-    });
-  }, ctx.tuning.inactivityCheckMs);
-  timer.unref();
+  const queue = (work: () => Promise<void>): Promise<void> => {
+    chain = chain.then(work);
+    return chain;
+  };
   return {
+    start() {
+      stopping = false;
+      void queue(() =>
+        scheduleOldDueTimes(ctx.models).catch((e: unknown) => ctx.logger.error({ err: e }, 'relay: scheduling due checks failed')),
+      );
+      timer = setInterval(() => {
+        if (busy) return;
+        busy = true;
+        void queue(pass).finally(() => {
+          busy = false;
+        });
+      }, ctx.tuning.inactivityCheckMs);
+      timer.unref();
+    },
+    tick: (now) => queue(() => pass(now)),
     async stop() {
       stopping = true;
-      clearInterval(timer);
+      if (timer) clearInterval(timer);
+      timer = null;
       await chain;
     },
   };

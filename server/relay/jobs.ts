@@ -6,7 +6,8 @@ import type { Types } from 'mongoose';
 import { SIGNATURE_HEADER, webhookSignature } from '../conversations/webhooks';
 import { MAIL_KINDS, type MailKind } from '../mail';
 import type { OutboxJobDocument, OutboxKind } from '../models/OutboxJob';
-import { type JobHandler, type JobHandlers, PermanentJobError } from './outbox';
+import type { RelayJobHandler, RelayJobHandlers } from './context';
+import { PermanentJobError } from './outbox';
 import { postToUrl, UnusableTargetError } from './publicPost';
 import { sendUnseenReplies } from './unseenMail';
 
@@ -18,7 +19,7 @@ export function payloadString(job: OutboxJobDocument, name: string): string {
 }
 const str = payloadString;
 
-const callWebhook: JobHandler = async (ctx, job) => {
+const callWebhook: RelayJobHandler = async (ctx, job) => {
   const body = JSON.stringify(job.payload.body ?? {});
   const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'Parley-Webhook/1' };
   let url: string;
@@ -54,7 +55,7 @@ const callWebhook: JobHandler = async (ctx, job) => {
   if (status < 200 || status >= 300) throw new Error(`webhook ${url} answered ${status}`);
 };
 
-const sendMail: JobHandler = async (ctx, job) => {
+const sendMail: RelayJobHandler = async (ctx, job) => {
   // Optional: only offline-message mails name the visitor to reply to.
   const replyTo = job.payload.replyToAddress;
   const replyName = job.payload.replyToName;
@@ -72,7 +73,7 @@ const sendMail: JobHandler = async (ctx, job) => {
   });
 };
 
-export const RELAY_JOB_HANDLERS: Pick<JobHandlers, Exclude<OutboxKind, `slack.${string}`>> = {
+export const RELAY_JOB_HANDLERS: Pick<RelayJobHandlers, Exclude<OutboxKind, `slack.${string}`>> = {
   webhook: callWebhook,
   mail: sendMail,
   'mail.unseen': sendUnseenReplies,

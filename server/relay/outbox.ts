@@ -16,33 +16,43 @@
  * once when the process that stored them calls `wake(key)` (cross-process notification is wired by the caller).
  */
 import { randomBytes } from 'node:crypto';
-import { ErrorCode } from '@slack/web-api';
 import { Types } from 'mongoose';
 import type { RelayTuning } from '../config';
 import type { Logger } from '../logger';
 import type { OutboxJobDocument, OutboxJobModel, OutboxKind } from '../models/OutboxJob';
 import { JOURNALED } from '../models/writeConcerns';
-import type { RelayContext } from './context';
 import type { SlackPace } from './slackPace';
 
 /** A failure that retrying cannot fix (Slack said channel_not_found, Parley was uninstalled …). */
 export class PermanentJobError extends Error {}
 
+/**
+ * What a failure means for its job: dropped for good, or tried again after `retryInMs` (`blockChannelMs`: the
+ * channel's posts wait too, as after Slack's Retry-After).
+ */
+export type JobVerdict = { permanent: true } | { permanent: false; retryInMs: number; blockChannelMs?: number };
+
+/**
+ * Reads a failure the handlers' side knows (server/slack/jobErrors.ts: Slack's rate limits and error codes);
+ * undefined: not one of its own, the outbox backs off.
+ */
+export type JobErrorClassifier = (error: unknown) => JobVerdict | undefined;
+
 /** Runs one job. */
-export type JobHandler<C = RelayContext> = (ctx: C, job: OutboxJobDocument) => Promise<void>;
+export type JobHandler<C> = (ctx: C, job: OutboxJobDocument) => Promise<void>;
 /**
  * Runs several consecutive jobs of one key and one kind at once (in order, oldest first, at most `max`), e.g.
  * visitor lines made into one Slack post. It may take fewer than offered by answering how many it did (from the
  * front; at least the first); the others stay queued. It succeeds or fails as a whole; a permanent failure re-runs
  * the jobs one by one, so one bad job fails alone.
  */
-export type CoalescingHandler<C = RelayContext> = {
+export type CoalescingHandler<C> = {
   coalesce: (ctx: C, jobs: OutboxJobDocument[]) => Promise<number | undefined>;
   max: number;
 };
-export type JobHandlers<C = RelayContext> = Record<OutboxKind, JobHandler<C> | CoalescingHandler<C>>;
+export type JobHandlers<C> = Record<OutboxKind, JobHandler<C> | CoalescingHandler<C>>;
 
-/** What the outbox itself needs of its context (the relay's context has it all). */
+/** What the outbox engine itself needs (the relay's context has it all). */
 export type OutboxHost = { models: { OutboxJob: OutboxJobModel }; tuning: RelayTuning; logger: Logger };
 
 export type OutboxOptions = {
@@ -56,13 +66,13 @@ export type OutboxOptions = {
    * post runs, and told of Slack's Retry-After. Without it, each process paces alone.
    */
   pace?: SlackPace;
+  /** What the handlers' failures mean (passed in by main.ts); without it every failure but PermanentJobError backs off. */
+  classify?: JobErrorClassifier;
 };
 
 /** Longest one wait for the shared pace before asking it again (the job's lease is renewed meanwhile). */
 const PACE_WAIT_MAX_MS = 2_000;
 
-/** Slack errors that mean "try again later"; every other Slack error is permanent. */
-const TRANSIENT_SLACK_ERRORS = new Set(['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout', 'ratelimited']);
 /** Webhooks and mails of a customer may be down for good: they stop after this many attempts. */
 const MAX_ATTEMPTS_OUTSIDE_SLACK = 12;
 /** Keys running at once, and keys claimed in one round trip. */
@@ -90,7 +100,8 @@ const isSlack = (kind: string) => kind.startsWith('slack.');
  */
 const isPaced = (kind: string) => isSlack(kind) && kind !== 'slack.updateHeader';
 
-export class Outbox<C extends OutboxHost = RelayContext> {
+/** Stores and runs jobs; its handlers get the context `C` that `options.context` answers (the relay's). */
+export class Outbox<C> {
   private stopped = true;
   private readonly waiting = new Map<string, Waiting>();
   private readonly running = new Map<string, Promise<void>>();
@@ -111,9 +122,12 @@ export class Outbox<C extends OutboxHost = RelayContext> {
   private lastPollAt = 0;
 
   constructor(
-    private readonly ctx: C,
+    private readonly host: OutboxHost,
     private readonly handlers: JobHandlers<C>,
-    private readonly options: OutboxOptions = {},
+    private readonly options: OutboxOptions & {
+      /** What the handlers get (asked when a job runs, so a context that holds this outbox can be built after it). */
+      context: () => C;
+    },
   ) {}
 
   async enqueue(
@@ -142,7 +156,7 @@ export class Outbox<C extends OutboxHost = RelayContext> {
       updatedAt: now,
     };
     // Durable before the work it stands for is acknowledged to anyone, whatever the deployment's default.
-    await this.ctx.models.OutboxJob.collection.insertOne(job, { writeConcern: JOURNALED });
+    await this.host.models.OutboxJob.collection.insertOne(job, { writeConcern: JOURNALED });
     if (opts.start !== false) this.note(key, isPaced(kind) ? (opts.channel ?? '') : '', runAt.getTime());
   }
 
@@ -164,7 +178,7 @@ export class Outbox<C extends OutboxHost = RelayContext> {
     this.stopped = false;
     this.lastPollAt = 0;
     this.poll();
-    this.pollTimer = setInterval(() => this.poll(), this.ctx.tuning.outboxPollMs);
+    this.pollTimer = setInterval(() => this.poll(), this.host.tuning.outboxPollMs);
     this.pollTimer.unref();
   }
 
@@ -271,7 +285,7 @@ export class Outbox<C extends OutboxHost = RelayContext> {
     this.pumping = true;
     void this.claim(picked)
       .catch((error: unknown) => {
-        if (!this.stopped) this.ctx.logger.error({ err: error }, 'outbox: could not claim jobs');
+        if (!this.stopped) this.host.logger.error({ err: error }, 'outbox: could not claim jobs');
         // Read again in a second; the keys stay known.
         for (const { key, token } of picked) {
           this.refund(token);
@@ -291,8 +305,8 @@ export class Outbox<C extends OutboxHost = RelayContext> {
 
   /** Reads the next jobs of the picked keys (one read) and takes the leases of their heads (one update). */
   private async claim(picked: { key: string; token: string }[]): Promise<void> {
-    const { OutboxJob } = this.ctx.models;
-    const { outboxLeaseMs } = this.ctx.tuning;
+    const { OutboxJob } = this.host.models;
+    const { outboxLeaseMs } = this.host.tuning;
     // In the order they were stored. Not by _id alone: ObjectIds made by two processes within one second sort by
     // the processes' random bytes, so a job queued later by another process could run first. One more than a
     // batch holds: it tells whether the key has more after the batch.
@@ -401,17 +415,17 @@ export class Outbox<C extends OutboxHost = RelayContext> {
     const channel = isPaced(head.kind) ? head.channel : '';
     const renew = setInterval(
       () => {
-        void this.ctx.models.OutboxJob.updateOne(
+        void this.host.models.OutboxJob.updateOne(
           { _id: head._id, lockedBy },
-          { $set: { lockedUntil: new Date(Date.now() + this.ctx.tuning.outboxLeaseMs) } },
+          { $set: { lockedUntil: new Date(Date.now() + this.host.tuning.outboxLeaseMs) } },
         ).catch(() => undefined);
       },
-      Math.max(50, this.ctx.tuning.outboxLeaseMs / 3),
+      Math.max(50, this.host.tuning.outboxLeaseMs / 3),
     );
     renew.unref();
     const run = this.run(key, batch)
       .catch((error: unknown): number => {
-        if (!this.stopped) this.ctx.logger.error({ key, err: error }, 'outbox: jobs of a key could not run');
+        if (!this.stopped) this.host.logger.error({ key, err: error }, 'outbox: jobs of a key could not run');
         return Date.now() + 1000;
       })
       .then((after) => {
@@ -446,14 +460,14 @@ export class Outbox<C extends OutboxHost = RelayContext> {
    * left some of them for later, else when to retry.
    */
   private async run(key: string, batch: OutboxJobDocument[]): Promise<'done' | 'more' | number> {
-    const { OutboxJob } = this.ctx.models;
+    const { OutboxJob } = this.host.models;
     const head = batch[0];
     const handler = this.handlers[head.kind];
     try {
       if (this.options.pace && isPaced(head.kind) && head.channel) await this.sharedPace(head.channel);
       let done = batch.length;
-      if (typeof handler === 'function') await handler(this.ctx, head);
-      else done = Math.max(1, Math.min(batch.length, (await handler.coalesce(this.ctx, batch)) ?? batch.length));
+      if (typeof handler === 'function') await handler(this.options.context(), head);
+      else done = Math.max(1, Math.min(batch.length, (await handler.coalesce(this.options.context(), batch)) ?? batch.length));
       await OutboxJob.collection.deleteMany({ _id: { $in: batch.slice(0, done).map((j) => j._id) } }, { writeConcern: JOURNALED });
       if (done < batch.length) {
         // The rest were read but not claimed: the next claim reads them again.
@@ -470,7 +484,7 @@ export class Outbox<C extends OutboxHost = RelayContext> {
         return Date.now();
       }
       if (verdict.permanent) {
-        this.ctx.logger.warn(
+        this.host.logger.warn(
           {
             jobKind: head.kind,
             jobId: String(head._id),
@@ -497,7 +511,7 @@ export class Outbox<C extends OutboxHost = RelayContext> {
   private async sharedPace(channel: string): Promise<void> {
     const pace = this.options.pace;
     if (!pace) return;
-    const { slackPostsPerSecond, slackBurst } = this.ctx.tuning;
+    const { slackPostsPerSecond, slackBurst } = this.host.tuning;
     for (;;) {
       const wait = await pace.take(channel, slackPostsPerSecond, slackBurst);
       if (wait <= 0 || this.stopped) return;
@@ -513,7 +527,7 @@ export class Outbox<C extends OutboxHost = RelayContext> {
 
   private takeToken(channel: string, now: number): boolean {
     if ((this.blockedUntil.get(channel) ?? 0) > now) return false;
-    const { slackPostsPerSecond: rate, slackBurst: burst } = this.ctx.tuning;
+    const { slackPostsPerSecond: rate, slackBurst: burst } = this.host.tuning;
     const bucket = this.buckets.get(channel) ?? { tokens: burst, at: now };
     bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * rate);
     bucket.at = now;
@@ -526,12 +540,12 @@ export class Outbox<C extends OutboxHost = RelayContext> {
   /** A token taken for a key that turned out to have nothing to post goes back. */
   private refund(channel: string): void {
     const bucket = channel ? this.buckets.get(channel) : undefined;
-    if (bucket) bucket.tokens = Math.min(this.ctx.tuning.slackBurst, bucket.tokens + 1);
+    if (bucket) bucket.tokens = Math.min(this.host.tuning.slackBurst, bucket.tokens + 1);
   }
 
   private nextTokenAt(channel: string, now: number): number {
     const bucket = this.buckets.get(channel);
-    const refill = bucket ? bucket.at + Math.max(0, ((1 - bucket.tokens) / this.ctx.tuning.slackPostsPerSecond) * 1000) : now;
+    const refill = bucket ? bucket.at + Math.max(0, ((1 - bucket.tokens) / this.host.tuning.slackPostsPerSecond) * 1000) : now;
     return Math.max(refill, this.blockedUntil.get(channel) ?? 0, now + 1);
   }
 
@@ -541,7 +555,7 @@ export class Outbox<C extends OutboxHost = RelayContext> {
    */
   private poll(): void {
     if (this.stopped || this.polling) return;
-    const { OutboxJob } = this.ctx.models;
+    const { OutboxJob } = this.host.models;
     const now = new Date();
     const first = this.lastPollAt === 0;
     const from = new Date(this.lastPollAt - POLL_OVERLAP_MS);
@@ -562,28 +576,19 @@ export class Outbox<C extends OutboxHost = RelayContext> {
       this.kick();
     })()
       .catch((error: unknown) => {
-        if (!this.stopped) this.ctx.logger.error({ err: error }, 'outbox: could not read jobs');
+        if (!this.stopped) this.host.logger.error({ err: error }, 'outbox: could not read jobs');
       })
       .finally(() => {
         this.polling = null;
       });
   }
 
-  private classify(
-    job: OutboxJobDocument,
-    error: unknown,
-  ): { permanent: true } | { permanent: false; retryInMs: number; blockChannelMs?: number } {
+  private classify(job: OutboxJobDocument, error: unknown): JobVerdict {
     if (error instanceof PermanentJobError) return { permanent: true };
-    const e = error as { code?: unknown; retryAfter?: unknown; data?: { error?: unknown } } | null;
-    if (e?.code === ErrorCode.RateLimitedError) {
-      const ms = Math.max(1, Number(e.retryAfter) || 1) * 1000;
-      return { permanent: false, retryInMs: ms, blockChannelMs: ms };
-    }
-    if (e?.code === ErrorCode.PlatformError && typeof e.data?.error === 'string' && !TRANSIENT_SLACK_ERRORS.has(e.data.error)) {
-      return { permanent: true };
-    }
+    const known = this.options.classify?.(error);
+    if (known) return known;
     if (!isSlack(job.kind) && job.attempts >= MAX_ATTEMPTS_OUTSIDE_SLACK) return { permanent: true };
-    const backoff = Math.min(this.ctx.tuning.outboxMaxBackoffMs, 500 * 2 ** Math.min(job.attempts - 1, 16));
+    const backoff = Math.min(this.host.tuning.outboxMaxBackoffMs, 500 * 2 ** Math.min(job.attempts - 1, 16));
     return { permanent: false, retryInMs: Math.round(backoff * (0.75 + Math.random() * 0.5)) };
   }
 }

@@ -4,14 +4,11 @@
  */
 import type { RelayContext } from './context';
 
-/** This process changed a team's Slack installation: the cached clients with its old tokens go, here and elsewhere. */
-export function installationChanged(ctx: Pick<RelayContext, 'slack' | 'pubsub'>, teamId: string): void {
-  ctx.slack.forget(teamId);
-  ctx.pubsub.signal({ kind: 'team', teamId });
-}
-
-/** Acts on the other processes' signals until the returned function is called. */
-export function followOtherProcesses(ctx: RelayContext): () => void {
+/**
+ * Acts on the other processes' signals until the returned function is called. `teamChanged`: another process
+ * changed a team's Slack installation (the Slack side forgets its clients with the old tokens).
+ */
+export function followOtherProcesses(ctx: RelayContext, teamChanged: (teamId: string) => void): () => void {
   return ctx.pubsub.onSignal((signal) => {
     switch (signal.kind) {
       case 'widget':
@@ -24,7 +21,7 @@ export function followOtherProcesses(ctx: RelayContext): () => void {
         ctx.autoReplies.forget(signal.ceId);
         break;
       case 'team':
-        ctx.slack.forget(signal.teamId);
+        teamChanged(signal.teamId);
         break;
       case 'outbox':
         for (const key of signal.keys) ctx.outbox.wake(key);

@@ -4,15 +4,18 @@
  * then manual mode (online regardless of Slack); otherwise automatic: at least one human member of the linked
  * channel is active in Slack. The channel answer is cached (presenceTtlMs, about 30 s) so a page view costs
  * no Slack call; widgets with open sockets are re-checked every presenceRefreshMs and told at once when the
- * answer changes. Slack's tiers (users.getPresence: 50 a minute per workspace) are kept: each member's presence
- * is cached for the team, shared by all its channels; the member last seen active is asked first; and a rate-limited
- * answer pauses the team's presence calls for Slack's Retry-After, keeping the last answers meanwhile.
+ * answer changes. Who is active in a channel is asked of `ChannelActivity` (server/slack/channelActivity.ts, which
+ * keeps Slack's tiers); while Slack asks to wait, the last answers are kept.
  */
-import { ErrorCode } from '@slack/web-api';
 import { acceptsConversations } from '../billing/state';
+import type { RelayTuning } from '../config';
+import type { Logger } from '../logger';
+import type { Models } from '../models';
 import type { ChatEndpoint } from '../models/ChatEndpoint';
+import type { ReportRecorder } from '../reports/recorder';
 import type { PresenceCause } from '../shared/reports';
-import type { RelayContext } from './context';
+import type { PubSub } from './pubsub';
+import type { WidgetCache } from './widgets';
 
 type WidgetState = Pick<
   ChatEndpoint,
@@ -50,20 +53,37 @@ export function withinOperatingHours(ce: Pick<ChatEndpoint, 'operatingHours' | '
   return ce.operatingHours.some((h) => h.weekday === weekday && h.start !== h.end && hhmm >= h.start && hhmm < h.end);
 }
 
+/** Whether a human member of a linked Slack channel is active (implemented by the Slack side, passed in by main.ts). */
+export interface ChannelActivity {
+  /** Asks now; rejects when Slack did not answer. `mustAnswer`: no earlier answer to fall back on (waits out a pause). */
+  someoneActive(teamId: string, channel: string, mustAnswer: boolean): Promise<boolean>;
+  /** True while Slack asked to wait before the team's next presence call (Retry-After). */
+  paused(teamId: string): boolean;
+}
+
+/** What presence works with (the relay builds it before its context, which holds it). */
+export type PresenceHost = {
+  models: Pick<Models, 'Account' | 'ChatEndpoint'>;
+  tuning: Pick<RelayTuning, 'presenceTtlMs' | 'presenceRefreshMs'>;
+  clock: { now(): Date };
+  logger: Pick<Logger, 'warn'>;
+  /** Settings may have changed: the cached widget is dropped on a recheck. */
+  widgets: Pick<WidgetCache, 'invalidate'>;
+  /** Where presence transitions are recorded for the availability report. */
+  reports: Pick<ReportRecorder, 'presence'>;
+  pubsub: Pick<PubSub, 'publish'>;
+};
+
 export class Presence {
   private readonly channels = new Map<string, { active: boolean; until: number; pending?: Promise<boolean> }>();
-  private readonly botUsers = new Map<string, boolean>();
-  /** Per team and member: active in Slack, until when that answer holds. */
-  private readonly users = new Map<string, { active: boolean; until: number }>();
-  /** Per team and channel: the member last seen active, asked first next time. */
-  private readonly lastActive = new Map<string, string>();
-  /** Per team: no presence calls before this time (Slack's Retry-After). */
-  private readonly pausedUntil = new Map<string, number>();
   /** Last answer pushed per widget, for widgets someone watches. */
   private readonly watched = new Map<string, { count: number; online: boolean | null }>();
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly ctx: RelayContext) {}
+  constructor(
+    private readonly ctx: PresenceHost,
+    private readonly activity: ChannelActivity,
+  ) {}
 
   start(): void {
     this.timer = setInterval(() => void this.refreshWatched(), this.ctx.tuning.presenceRefreshMs);
@@ -144,8 +164,8 @@ export class Presence {
     if (cached?.pending) return cached.pending;
     if (cached && cached.until > now && !fresh) return cached.active;
     // Slack asked us to wait: a known answer stands until then; a channel never asked waits its turn.
-    if (cached && (this.pausedUntil.get(teamId) ?? 0) > now) return cached.active;
-    const pending = this.askSlackInTurn(teamId, channel, !cached).then(
+    if (cached && this.activity.paused(teamId)) return cached.active;
+    const pending = this.activity.someoneActive(teamId, channel, !cached).then(
       (active) => {
         this.channels.set(key, { active, until: Date.now() + this.ctx.tuning.presenceTtlMs });
         return active;
@@ -159,73 +179,5 @@ export class Presence {
     );
     this.channels.set(key, { active: cached?.active ?? false, until: cached?.until ?? 0, pending });
     return pending;
-  }
-
-  /**
-   * Asks Slack, honouring Retry-After: a rate-limited answer pauses the team's presence calls; without an earlier
-   * answer to fall back on (`mustAnswer`), waits out the pause and asks once more.
-   */
-  private async askSlackInTurn(teamId: string, channel: string, mustAnswer: boolean): Promise<boolean> {
-    for (let attempt = 0; ; attempt += 1) {
-      const wait = (this.pausedUntil.get(teamId) ?? 0) - Date.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      try {
-        return await this.askSlack(teamId, channel);
-      } catch (error) {
-        const e = error as { code?: unknown; retryAfter?: unknown } | null;
-        if (e?.code !== ErrorCode.RateLimitedError) throw error;
-        this.pausedUntil.set(teamId, Date.now() + Math.max(1, Number(e.retryAfter) || 1) * 1000);
-        if (!mustAnswer || attempt >= 2) throw error;
-      }
-    }
-  }
-
-  private async askSlack(teamId: string, channel: string): Promise<boolean> {
-    const team = await this.ctx.slack.forTeam(teamId);
-    if (!team) return false;
-    let cursor: string | undefined;
-    const members: string[] = [];
-    do {
-      const res = await team.client.conversations.members({ channel, limit: 200, ...(cursor ? { cursor } : {}) });
-      members.push(...(res.members ?? []));
-      cursor = res.response_metadata?.next_cursor || undefined;
-    } while (cursor && members.length < 1000);
-    const channelKey = `${teamId}:${channel}`;
-    const first = this.lastActive.get(channelKey);
-    const ordered = first && members.includes(first) ? [first, ...members.filter((m) => m !== first)] : members;
-    for (const user of ordered) {
-      if (user === team.botUserId || (await this.isBot(team.client, user))) continue;
-      if (await this.userActive(teamId, team.client, user)) {
-        this.lastActive.set(channelKey, user);
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** One member's presence, asked of Slack at most once per presenceTtlMs for all the team's channels. */
-  private async userActive(
-    teamId: string,
-    client: { users: { getPresence(args: { user: string }): Promise<{ presence?: string }> } },
-    user: string,
-  ): Promise<boolean> {
-    const key = `${teamId}:${user}`;
-    const known = this.users.get(key);
-    if (known && known.until > Date.now()) return known.active;
-    const active = (await client.users.getPresence({ user })).presence === 'active';
-    this.users.set(key, { active, until: Date.now() + this.ctx.tuning.presenceTtlMs });
-    return active;
-  }
-
-  private async isBot(
-    client: { users: { info(args: { user: string }): Promise<{ user?: { is_bot?: boolean; deleted?: boolean; id?: string } }> } },
-    user: string,
-  ): Promise<boolean> {
-    const known = this.botUsers.get(user);
-    if (known !== undefined) return known;
-    const res = await client.users.info({ user });
-    const bot = !!res.user?.is_bot || !!res.user?.deleted || user === 'USLACKBOT';
-    this.botUsers.set(user, bot);
-    return bot;
   }
 }

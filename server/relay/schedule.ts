@@ -6,6 +6,8 @@
  * time zone or schedule switch resets the remembered state, so saving hours is not announced as an ON or OFF time.
  * Several Parley processes may check at once: the conditional update lets only one of them announce a change.
  */
+
+import type { JobQueue } from '../conversations/context';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { RelayContext } from './context';
 import { withinOperatingHours } from './presence';
@@ -73,7 +75,7 @@ export class OperatingSchedule {
 
 /** A line in the widget's channel, through the outbox (after earlier announcements of the widget, paced, retried). */
 export async function announceInChannel(
-  ctx: RelayContext,
+  ctx: { outbox: JobQueue },
   ce: Pick<ChatEndpointDocument, 'id' | 'slackTeamId' | 'RoomId'>,
   text: string,
 ): Promise<void> {

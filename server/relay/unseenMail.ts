@@ -15,8 +15,8 @@ import { type MailLine, unseenRepliesMail } from '../mail/templates';
 import type { Conversation } from '../models/Conversation';
 import type { OutboxJobDocument } from '../models/OutboxJob';
 import type { Visitor } from '../models/Visitor';
-import type { RelayContext } from './context';
-import { type JobHandler, PermanentJobError } from './outbox';
+import type { RelayContext, RelayJobHandler } from './context';
+import { PermanentJobError } from './outbox';
 
 /** Lines before the first mailed reply shown for context. */
 const CONTEXT_LINES = 6;
@@ -61,7 +61,7 @@ async function claimRange(ctx: RelayContext, job: OutboxJobDocument): Promise<{ 
   throw new Error(`conversation ${id}: the mail's replies could not be claimed`);
 }
 
-export const sendUnseenReplies: JobHandler = async (ctx, job) => {
+export const sendUnseenReplies: RelayJobHandler = async (ctx, job) => {
   const range = await claimRange(ctx, job);
   if (!range) return;
   const id = conversationIdOf(job);

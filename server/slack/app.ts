@@ -5,7 +5,6 @@
  */
 import { App, type Authorize, ErrorCode, ExpressReceiver, isValidSlackRequest, LogLevel } from '@slack/bolt';
 import express, { type RequestHandler, Router } from 'express';
-import type { SlackClients } from '../relay/slackClients';
 import { slackLogger } from './boltLogger';
 import type { SlackDeps } from './deps';
 import { registerActionListeners } from './listeners/actions';
@@ -14,12 +13,14 @@ import { registerEventListeners } from './listeners/events';
 import { registerViewListeners } from './listeners/views';
 import { refusingWhenNotInstalled } from './notInstalled';
 import { acknowledgingMalformedPayloads } from './payloadShapes';
+import type { SlackClients } from './slackClients';
 
 export const EVENTS_PATH = '/slack/events';
 
 /**
- * Bolt's authorize: the bot token of the team's active installation, from the relay's clients (cached per team,
- * dropped here and in every process when an installation changes), so an event costs no database read.
+ * Bolt's authorize: the bot token of the team's active installation, from the background Slack clients
+ * (slackClients.ts: cached per team, dropped here and in every process when an installation changes), so an event
+ * costs no database read.
  */
 export function authorizeFromStore(teams: Pick<SlackClients, 'forTeam'>): Authorize<boolean> {
   return async ({ teamId }) => {
@@ -114,11 +115,11 @@ export function boltRouter(deps: SlackDeps): { router: Router; app: App } {
   });
   const app = new App({
     receiver,
-    authorize: refusingWhenNotInstalled(authorizeFromStore(deps.relay.slack)),
-    // The listeners' clients reach Slack as the relay's do: every call counted in the metrics.
+    authorize: refusingWhenNotInstalled(authorizeFromStore(deps.slack)),
+    // The listeners' clients reach Slack as the background clients do: every call counted in the metrics.
     clientOptions: {
       slackApiUrl: deps.config.slack.apiUrl,
-      fetch: deps.relay.slack.fetch,
+      fetch: deps.slack.fetch,
       logger: slackLogger(deps.relay.logger, 'slack-web-api', logLevel),
     },
     logger: slackLogger(deps.relay.logger, 'bolt', logLevel),
@@ -134,7 +135,7 @@ export function boltRouter(deps: SlackDeps): { router: Router; app: App } {
   router.post(
     EVENTS_PATH,
     refusingFutureTimestamps(),
-    ...acknowledgingOwnPosts(deps.relay.slack, deps.config.slack.signingSecret),
+    ...acknowledgingOwnPosts(deps.slack, deps.config.slack.signingSecret),
     acknowledgingMalformedPayloads({
       signingSecret: deps.config.slack.signingSecret,
       logger: deps.relay.logger,

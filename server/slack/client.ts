@@ -2,8 +2,8 @@ import { LogLevel, WebClient } from '@slack/web-api';
 
 /**
  * A Web API client for `token` at `apiUrl` (Slack, or the sandbox). Calls made while a person waits
- * fail fast on rate limits instead of sleeping through Retry-After. `fetch`: the relay's (SlackClients.fetch), so
- * the call is counted in the metrics.
+ * fail fast on rate limits instead of sleeping through Retry-After. `fetch`: SlackClients.fetch
+ * (slackClients.ts), so the call is counted in the metrics.
  */
 export function slackClient(apiUrl: string, token?: string, fetch?: typeof globalThis.fetch): WebClient {
   return new WebClient(token, {

@@ -5,6 +5,7 @@
  */
 
 import { endConversation } from '../commands/endConversation';
+import type { OperatorMessageContext } from '../commands/operatorMessages';
 import { requestScreenshot } from '../commands/screenshots';
 import { sendSavedReply } from '../commands/sendSavedReply';
 import { startQuestionGroup } from '../commands/startQuestionGroup';
@@ -17,7 +18,6 @@ import { ActionRefused } from '../errors';
 import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { ConversationDocument } from '../models/Conversation';
-import type { Relay } from '../relay';
 import { escapeMrkdwn } from '../shared/mrkdwn';
 import { ClientFrameSchema } from '../shared/widget-protocol';
 import type { Operator } from './operators';
@@ -41,7 +41,7 @@ export async function visitorName(models: Models, c: ConversationDocument): Prom
   return visitor ? visitorLabel(visitor, c.number) : `Visitor ${c.number}`;
 }
 
-export async function endChat(relay: Relay, c: ConversationDocument, operator: Operator, note = ''): Promise<string> {
+export async function endChat(relay: OperatorMessageContext, c: ConversationDocument, operator: Operator, note = ''): Promise<string> {
   mustBeOpen(c);
   const { ended } = await endConversation(relay, c._id, 'operator', { operatorSlackUserId: operator.slackUserId });
   if (!ended) throw new ActionRefused(`Conversation #${c.number} has already ended.`);
@@ -54,7 +54,7 @@ export async function endChat(relay: Relay, c: ConversationDocument, operator: O
   return `Conversation #${c.number} ended.`;
 }
 
-export async function discardChat(relay: Relay, c: ConversationDocument, operator: Operator): Promise<string> {
+export async function discardChat(relay: OperatorMessageContext, c: ConversationDocument, operator: Operator): Promise<string> {
   mustBeOpen(c);
   const { ended } = await endConversation(relay, c._id, 'operator', { operatorSlackUserId: operator.slackUserId, discard: true });
   if (!ended) throw new ActionRefused(`Conversation #${c.number} has already ended.`);
@@ -62,14 +62,14 @@ export async function discardChat(relay: Relay, c: ConversationDocument, operato
   return `Conversation #${c.number} discarded: ended without transcript, webhook or rating.`;
 }
 
-export async function askForEmail(relay: Relay, c: ConversationDocument, operator: Operator): Promise<string> {
+export async function askForEmail(relay: OperatorMessageContext, c: ConversationDocument, operator: Operator): Promise<string> {
   mustBeOpen(c);
   await serialised(String(c._id), () => record(relay, c, { kind: 'askEmail', from: 'system', slackUserId: operator.slackUserId }));
   await queueThreadNote(relay, c, `:e-mail: <@${operator.slackUserId}> asked the visitor for their e-mail address.`);
   return `Asked the visitor of conversation #${c.number} for their e-mail address.`;
 }
 
-export async function askForScreenshot(relay: Relay, c: ConversationDocument, operator: Operator): Promise<string> {
+export async function askForScreenshot(relay: OperatorMessageContext, c: ConversationDocument, operator: Operator): Promise<string> {
   mustBeOpen(c);
   await requestScreenshot(relay, c, operator.slackUserId);
   await queueThreadNote(relay, c, `:camera: <@${operator.slackUserId}> asked the visitor for a screenshot of their page.`);
@@ -77,7 +77,7 @@ export async function askForScreenshot(relay: Relay, c: ConversationDocument, op
 }
 
 export async function emailTranscript(
-  relay: Relay,
+  relay: OperatorMessageContext,
   ce: ChatEndpointDocument,
   c: ConversationDocument,
   operator: Operator,
@@ -95,7 +95,12 @@ export async function emailTranscript(
   return `The transcript of conversation #${c.number} is on its way to ${to}.`;
 }
 
-export async function sendToWebhook(relay: Relay, ce: ChatEndpointDocument, c: ConversationDocument, operator: Operator): Promise<string> {
+export async function sendToWebhook(
+  relay: OperatorMessageContext,
+  ce: ChatEndpointDocument,
+  c: ConversationDocument,
+  operator: Operator,
+): Promise<string> {
   if (!ce.webhookUrl)
     throw new ActionRefused('This widget has no webhook URL. Set one in the Parley console (Settings → Transcripts and webhooks).');
   await relay.outbox.enqueue('webhook', `webhook:${String(c._id)}`, {
@@ -107,7 +112,7 @@ export async function sendToWebhook(relay: Relay, ce: ChatEndpointDocument, c: C
 }
 
 export async function sendReply(
-  relay: Relay,
+  relay: OperatorMessageContext,
   c: ConversationDocument,
   operator: Operator,
   which: { replyId: string } | { shortcut: string },
@@ -118,7 +123,7 @@ export async function sendReply(
 }
 
 export async function startGroup(
-  relay: Relay,
+  relay: OperatorMessageContext,
   c: ConversationDocument,
   operator: Operator,
   which: { uid: string } | { shortcut: string },

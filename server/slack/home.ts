@@ -1,3 +1,11 @@
+/** What App Home uses of the relay: the widgets' state and their topics (the relay has it all). */
+type HomeRelay = {
+  models: Models;
+  logger: Pick<Logger, 'warn'>;
+  pubsub: Pick<PubSub, 'subscribe'>;
+  presence: Pick<Presence, 'state'>;
+};
+
 /**
  * Keeps the App Home tabs people opened up to date. A home is published when opened, and again when
  * something it shows may have changed: settings or presence of a widget of the team (the widget topics of the
@@ -8,10 +16,13 @@
  */
 import type { Config } from '../config';
 import { visitorLabel } from '../conversations/visitors';
+import type { Logger } from '../logger';
 import type { Models } from '../models';
-import type { Relay } from '../relay';
+import type { Presence } from '../relay/presence';
+import type { PubSub } from '../relay/pubsub';
 import { type HomeWidget, homeView } from './blocks/home';
 import { availabilityOf, conversationCounts, widgetsOfMember } from './operators';
+import type { SlackClients } from './slackClients';
 
 const FORGET_AFTER_MS = 60 * 60 * 1000;
 const SWEEP_MS = 30_000;
@@ -33,7 +44,7 @@ export class HomeTabs {
   private readonly watching = new Map<string, () => void>();
   private sweepTimer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly deps: { models: Models; config: Config; relay: Relay }) {}
+  constructor(private readonly deps: { models: Models; config: Config; relay: HomeRelay; slack: SlackClients }) {}
 
   /** The person opened the tab: publish now and keep it fresh from here on. */
   async opened(teamId: string, userId: string): Promise<void> {
@@ -98,7 +109,7 @@ export class HomeTabs {
     viewer.publishing = true;
     try {
       const { relay } = this.deps;
-      const team = await relay.slack.forTeam(teamId);
+      const team = await this.deps.slack.forTeam(teamId);
       if (!team) return;
       const view = homeView({
         consoleUrl: `${this.deps.config.publicUrl}/app/`,
@@ -159,7 +170,7 @@ export class HomeTabs {
 
 /** What the App Home of `userId` shows: the widgets whose channel they are in. */
 export async function homeWidgets(
-  relay: Relay,
+  relay: HomeRelay,
   client: Parameters<typeof widgetsOfMember>[1],
   teamId: string,
   userId: string,

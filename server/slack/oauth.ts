@@ -20,26 +20,28 @@ import {
   type SlackAuthorizer,
   signUpWithSlack,
 } from '../commands/slackAuthorization';
-import { isSlackCallError, slackErrorCode } from '../commands/slackErrors';
 import { type GrantedInstallation, saveInstallation } from '../commands/slackInstallations';
 import type { Config } from '../config';
 import { PaymentRequiredError } from '../errors';
 import type { Logger } from '../logger';
 import type { Models } from '../models';
 import type { RateLimiters } from '../rateLimits';
-import type { Relay } from '../relay';
-import { installationChanged } from '../relay/peers';
+import type { PubSub } from '../relay/pubsub';
 import { INSTALL_BOT_SCOPES, INSTALL_USER_SCOPES, splitScopes } from '../shared/slack-scopes';
 import { slackClient } from './client';
 import { browserIdOf, consumeOAuthState, createOAuthState, ensureBrowserId, type OAuthPurpose, type OAuthStatePayload } from './oauthState';
+import { installationChanged, type SlackClients } from './slackClients';
+import { isSlackCallError, slackErrorCode } from './slackErrors';
 
 export type OAuthDeps = {
   config: Config;
   models: Models;
   logger: Logger;
   limiters: RateLimiters;
-  /** Its cached Slack clients are dropped when an installation changes. */
-  relay: Pick<Relay, 'slack' | 'pubsub'>;
+  /** Its cached clients are dropped when an installation changes; their fetch reaches Slack. */
+  slack: SlackClients;
+  /** Tells the other processes of an installation change. */
+  relay: { pubsub: Pick<PubSub, 'signal'> };
 };
 
 export const OAUTH_REDIRECT_PATH = '/slack/oauth_redirect';
@@ -121,7 +123,7 @@ function refusedPage(res: Response, problem: string): void {
 export function oauthRouter(deps: OAuthDeps): Router {
   const { config, models, logger } = deps;
   const router = Router();
-  const api = slackClient(config.slack.apiUrl, undefined, deps.relay.slack.fetch);
+  const api = slackClient(config.slack.apiUrl, undefined, deps.slack.fetch);
 
   const limits = config.rateLimits;
   // Public and each visit stores a state: held to the sign-up budget per client address.
@@ -178,7 +180,7 @@ export function oauthRouter(deps: OAuthDeps): Router {
     // Only the main user may approve more permissions; a colleague's approval changes nothing.
     if (ce && payload.purpose === 'upgrade' && ce.slackMainUser && ce.slackMainUser !== authedUserId) return fail('wrong_user');
 
-    const bot = slackClient(config.slack.apiUrl, access.access_token, deps.relay.slack.fetch);
+    const bot = slackClient(config.slack.apiUrl, access.access_token, deps.slack.fetch);
     let url = '';
     let botId = '';
     try {
@@ -204,7 +206,7 @@ export function oauthRouter(deps: OAuthDeps): Router {
         : {}),
     };
     const inst = await saveInstallation(models, granted);
-    installationChanged(deps.relay, granted.teamId);
+    installationChanged({ slack: deps.slack, pubsub: deps.relay.pubsub }, granted.teamId);
 
     const profile = await slackProfile(bot, authedUserId);
     const who: SlackAuthorizer = authorizerOf(inst, authedUserId, profile.name);

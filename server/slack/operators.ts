@@ -6,7 +6,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
-import type { Relay } from '../relay';
+import type { Presence } from '../relay/presence';
 import type { PresenceCause } from '../shared/reports';
 
 /** The configured widget linked to a channel, if any. */
@@ -66,7 +66,7 @@ export type Availability = { online: boolean; why: string };
  * Online or offline, and why: the answer of presence (`Presence.state`, the one function the widget's config, its
  * socket and the console's dashboard also read), worded for Slack.
  */
-export async function availabilityOf(relay: Relay, ce: ChatEndpointDocument): Promise<Availability> {
+export async function availabilityOf(relay: { presence: Pick<Presence, 'state'> }, ce: ChatEndpointDocument): Promise<Availability> {
   const { online, cause } = await relay.presence.state(ce).catch(() => ({ online: false, cause: 'slack-activity' as const }));
   return { online, why: whyOf(ce, online, cause) };
 }

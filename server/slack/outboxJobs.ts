@@ -16,15 +16,20 @@ import type { OutboxJobDocument, OutboxKind } from '../models/OutboxJob';
 import type { Visitor } from '../models/Visitor';
 import type { WidgetFileDocument } from '../models/WidgetFile';
 import { APPLIED } from '../models/writeConcerns';
-import type { RelayContext } from '../relay/context';
+import type { RelayContext, RelayJobHandler, RelayJobHandlers } from '../relay/context';
 import { payloadString as str } from '../relay/jobs';
-import { type CoalescingHandler, type JobHandler, type JobHandlers, PermanentJobError } from '../relay/outbox';
+import { type CoalescingHandler, type JobHandler, PermanentJobError } from '../relay/outbox';
 import { visitorAvatarUrl } from '../shared/avatars';
 import { escapeMrkdwn } from '../shared/mrkdwn';
 import { contextLine, headerMessage, threadPostMessage } from './blocks/thread';
 import { type PostJob, postOnce } from './postOnce';
+import type { SlackClients } from './slackClients';
 
-async function teamClient(ctx: RelayContext, teamId: string) {
+/** What the slack.* handlers work with: the relay's context and the Slack clients (slackJobHandlers adds them). */
+type SlackJobContext = RelayContext & { slack: SlackClients };
+type Handler = JobHandler<SlackJobContext>;
+
+async function teamClient(ctx: SlackJobContext, teamId: string) {
   const team = await ctx.slack.forTeam(teamId);
   if (!team) throw new PermanentJobError(`Parley is not installed in team ${teamId}`);
   return team;
@@ -87,7 +92,7 @@ async function loadThread(ctx: RelayContext, id: Types.ObjectId | string, thread
   return { conversation, ce, visitor };
 }
 
-const postHeader: JobHandler = async (ctx, job) => {
+const postHeader: Handler = async (ctx, job) => {
   const { conversation, ce, visitor } = await loadConversation(ctx, str(job, 'conversationId'));
   if (conversation.threadTs) return;
   const firstMessage = await firstVisitorText(ctx, conversation._id);
@@ -126,7 +131,7 @@ const INVITE_SKIPS = new Set([
 ]);
 
 /** The widget's chosen bots and people join the channel and are mentioned in the new thread, so they follow it. */
-const inviteBots: JobHandler = async (ctx, job) => {
+const inviteBots: Handler = async (ctx, job) => {
   const { conversation } = await loadConversation(ctx, str(job, 'conversationId'));
   if (!conversation.threadTs) return;
   const chosen = await ctx.models.BotUser.find({ ceId: conversation.ceId }, { userID: 1 }).sort({ _id: 1 }).lean<{ userID: string }[]>();
@@ -156,7 +161,7 @@ const inviteBots: JobHandler = async (ctx, job) => {
   });
 };
 
-const updateHeader: JobHandler = async (ctx, job) => {
+const updateHeader: Handler = async (ctx, job) => {
   const { conversation, ce, visitor } = await loadConversation(ctx, str(job, 'conversationId'));
   if (!conversation.threadTs) return;
   const { client } = await teamClient(ctx, conversation.slackTeamId);
@@ -172,7 +177,7 @@ const MAX_POST_CHARS = 35_000;
  * records that post's ts); their files are uploaded one message at a time after it. Lines past MAX_POST_CHARS
  * wait for the next post.
  */
-const replyPoster = (threads: ThreadCache): CoalescingHandler => ({
+const replyPoster = (threads: ThreadCache): CoalescingHandler<SlackJobContext> => ({
   max: 20,
   async coalesce(ctx, jobs) {
     const ids = jobs.map((job) => str(job, 'messageId'));
@@ -319,7 +324,7 @@ async function uploadOnce(
 }
 
 /** Seen only by one person: `user`, in the channel (and thread) given. */
-const postEphemeral: JobHandler = async (ctx, job) => {
+const postEphemeral: Handler = async (ctx, job) => {
   const { client } = await teamClient(ctx, str(job, 'teamId'));
   const threadTs = typeof job.payload.threadTs === 'string' ? job.payload.threadTs : undefined;
   await client.chat.postEphemeral({
@@ -344,7 +349,7 @@ async function withLink(client: WebClient, text: string, linkTo: ThreadPost['lin
 }
 
 /** A plain line in a channel, outside any thread (an offline message, an announcement of a settings change). */
-const postInChannel: JobHandler = async (ctx, job) => {
+const postInChannel: Handler = async (ctx, job) => {
   const { client } = await teamClient(ctx, str(job, 'teamId'));
   await postOnce(ctx.models, job, {
     client,
@@ -377,7 +382,7 @@ async function postTarget(ctx: RelayContext, job: OutboxJobDocument): Promise<{ 
  * reminder). Its key is the conversation's, so it runs after the header (a post queued before the thread existed
  * finds it here) and after the visitor message that led to it. A saved reply's stored ts makes a second run a no-op.
  */
-const postInThread: JobHandler = async (ctx, job) => {
+const postInThread: Handler = async (ctx, job) => {
   const post = job.payload as Partial<ThreadPost> & { blocks?: unknown };
   const target = await postTarget(ctx, job);
   const message = post.messageId
@@ -410,7 +415,7 @@ const postInThread: JobHandler = async (ctx, job) => {
  * A reaction on a message in a thread (:eyes: once the visitor saw an operator's reply). Slack's already_reacted
  * means an earlier attempt got there: done.
  */
-const addReaction: JobHandler = async (ctx, job) => {
+const addReaction: Handler = async (ctx, job) => {
   const { client } = await teamClient(ctx, str(job, 'teamId'));
   try {
     await client.reactions.add({ channel: str(job, 'channel'), timestamp: str(job, 'ts'), name: str(job, 'name') });
@@ -422,27 +427,45 @@ const addReaction: JobHandler = async (ctx, job) => {
 
 export type SlackJobKind = Extract<OutboxKind, `slack.${string}`>;
 
-/** The `slack.*` job handlers, with their own cache of conversation threads (built once by main.ts). */
-export function slackJobHandlers(): Pick<JobHandlers, SlackJobKind> {
+/**
+ * The `slack.*` job handlers, with their own cache of conversation threads (built once by main.ts); they reach
+ * Slack through `slack`.
+ */
+export function slackJobHandlers(slack: SlackClients): Pick<RelayJobHandlers, SlackJobKind> {
   const threads: ThreadCache = new LRUCache({ max: THREADS_KEPT });
+  // The relay's context is built whole once and never changes: its copy with the clients is made once too.
+  const bound = new WeakMap<RelayContext, SlackJobContext>();
+  const on = (ctx: RelayContext): SlackJobContext => {
+    let withSlack = bound.get(ctx);
+    if (!withSlack) {
+      withSlack = { ...ctx, slack };
+      bound.set(ctx, withSlack);
+    }
+    return withSlack;
+  };
+  const one =
+    (handler: Handler): RelayJobHandler =>
+    (ctx, job) =>
+      handler(on(ctx), job);
+  const replies = replyPoster(threads);
   return {
-    'slack.header': postHeader,
+    'slack.header': one(postHeader),
     // Header updates waiting in a row make one chat.update: it shows the conversation as it is now.
     'slack.updateHeader': {
       max: 50,
       async coalesce(ctx, jobs) {
-        await updateHeader(ctx, jobs[0]);
+        await updateHeader(on(ctx), jobs[0]);
         return jobs.length;
       },
     },
-    'slack.reply': replyPoster(threads),
+    'slack.reply': { max: replies.max, coalesce: (ctx, jobs) => replies.coalesce(on(ctx), jobs) },
     // Queued by earlier versions; notes are thread posts now.
-    'slack.note': postInThread,
-    'slack.invite': inviteBots,
-    'slack.offline': postInChannel,
-    'slack.channelPost': postInChannel,
-    'slack.ephemeral': postEphemeral,
-    'slack.threadPost': postInThread,
-    'slack.react': addReaction,
+    'slack.note': one(postInThread),
+    'slack.invite': one(inviteBots),
+    'slack.offline': one(postInChannel),
+    'slack.channelPost': one(postInChannel),
+    'slack.ephemeral': one(postEphemeral),
+    'slack.threadPost': one(postInThread),
+    'slack.react': one(addReaction),
   };
 }

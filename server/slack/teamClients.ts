@@ -8,7 +8,7 @@ import { slackClient } from './client';
 export const NOT_INSTALLED = 'Add Parley to Slack first.';
 
 /** The bot client of the widget's team; 400 (with `failure` as the Message) without an active installation. */
-/** Where the Slack Web API is, and the fetch that reaches it (the relay's: each call counted in the metrics). */
+/** Where the Slack Web API is, and the fetch that reaches it (SlackClients.fetch: each call counted in the metrics). */
 export type SlackApi = { url: string; fetch?: typeof globalThis.fetch };
 
 export async function teamBotClient(models: Models, api: SlackApi, ce: ChatEndpointDocument, failure = NOT_INSTALLED): Promise<WebClient> {

@@ -12,12 +12,7 @@ const ROOT = path.join(__dirname, '..', '..');
 const SCANNED = ['server', 'web', 'scripts'];
 
 /** The escaper modules themselves, which write Slack's and HTML's entities out on purpose. */
-const ESCAPERS = new Set([
-  'server/escapeHtml.ts',
-  'server/shared/mrkdwn.ts',
-  // Its own HTML escaper goes with the move of Slack code out of relay/ (through escapeHtml.ts); drop this entry then.
-  'server/relay/slackText.ts',
-]);
+const ESCAPERS = new Set(['server/escapeHtml.ts', 'server/shared/mrkdwn.ts']);
 
 /** The entities of &, < and >, named and numeric. */
 const AMP_LT_GT = /&(?:amp|lt|gt|#0*(?:38|60|62)|#x0*(?:26|3c|3e));/i;

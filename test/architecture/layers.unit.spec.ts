@@ -142,6 +142,30 @@ describe("server/'s folders follow README's layers", () => {
     expect(found).to.deep.equal([]);
   });
 
+  it('keeps Slack out of the relay, the commands and the conversation logic: none of their files imports @slack/*', () => {
+    const slackImports = ['relay', 'commands', 'conversations'].flatMap((folder) =>
+      sourceFiles(path.join(SERVER, folder)).flatMap((file) =>
+        specifiers(readFileSync(file, 'utf8'))
+          .filter((specifier) => specifier.startsWith('@slack/'))
+          .map((specifier) => `${path.relative(ROOT, file)} imports ${specifier}`),
+      ),
+    );
+    expect(slackImports).to.deep.equal([]);
+  });
+
+  it("has no import cycle between the relay's own files (its context is built from parts that do not know it)", () => {
+    const relayDir = path.join(SERVER, 'relay');
+    const fileEdges: Edge[] = sourceFiles(relayDir).flatMap((file) =>
+      specifiers(readFileSync(file, 'utf8')).flatMap((specifier) => {
+        const target = resolve(file, specifier);
+        if (!target?.startsWith(relayDir + path.sep)) return [];
+        return [{ from: path.relative(relayDir, file), to: path.relative(relayDir, target), file, specifier }];
+      }),
+    );
+    expect(fileEdges.length).to.be.greaterThan(10);
+    expect(cycles(fileEdges)).to.deep.equal([]);
+  });
+
   it('reads type-only, multi-line, re-exported and dynamic imports', () => {
     const source = [
       "import type { A } from '../a';",

@@ -1,6 +1,12 @@
 import { expect } from 'chai';
 import { Types } from 'mongoose';
-import { inactiveAt, openingDueTimes, recomputeDueTimes, scheduleOldDueTimes } from '../../server/commands/conversationDueTimes';
+import {
+  inactiveAt,
+  openingDueTimes,
+  recomputeDueTimes,
+  reminderDueAt,
+  scheduleOldDueTimes,
+} from '../../server/commands/conversationDueTimes';
 import { createUserInDb } from '../factories';
 import { useStore } from './helpers';
 
@@ -76,5 +82,33 @@ describe('conversationDueTimes', () => {
     expect(orphan).to.include({ inactiveAt: null, noAnswerAt: null });
     const older = await store.models.Conversation.collection.findOne({ _id: insertedIds[1] });
     expect(older?.inactiveAt).to.deep.equal(new Date(startedAt.getTime() + ce.maxVisitorInactiveMins * MIN));
+  });
+
+  it('puts the next response reminder an interval after the wait began, or after this wait’s last reminder', () => {
+    const asked = new Date('2026-01-01T10:00:00Z');
+    expect(reminderDueAt(asked, null, 30).toISOString()).to.equal('2026-01-01T10:00:30.000Z');
+    expect(reminderDueAt(asked, new Date('2026-01-01T10:01:00Z'), 60).toISOString()).to.equal('2026-01-01T10:02:00.000Z');
+    // A reminder of an earlier wait does not count.
+    expect(reminderDueAt(asked, new Date('2026-01-01T09:00:00Z'), 60).toISOString()).to.equal('2026-01-01T10:01:00.000Z');
+  });
+
+  it('has the due work look at once at a waiting conversation from before reminders had a due time, and only at those', async () => {
+    const base = { accountId: new Types.ObjectId(), ceId: new Types.ObjectId(), visitorId: new Types.ObjectId(), startedAt: new Date() };
+    const { insertedIds } = await store.models.Conversation.collection.insertMany([
+      { ...base, number: 1, status: 'open', lastVisitorMsgAt: new Date(), inactiveAt: null },
+      { ...base, number: 2, status: 'open', lastVisitorMsgAt: null, inactiveAt: null },
+      { ...base, number: 3, status: 'ended', lastVisitorMsgAt: new Date(), inactiveAt: null },
+      { ...base, number: 4, status: 'open', lastVisitorMsgAt: new Date(), inactiveAt: null, reminderAt: null },
+    ]);
+    const before = Date.now();
+    await scheduleOldDueTimes(store.models);
+    const [waiting, silent, ended, done] = await Promise.all(
+      [0, 1, 2, 3].map((i) => store.models.Conversation.collection.findOne({ _id: insertedIds[i] })),
+    );
+    expect(waiting?.reminderAt).to.be.instanceOf(Date);
+    expect(new Date(waiting?.reminderAt).getTime()).to.be.at.least(before - 1000);
+    expect(silent).to.not.have.property('reminderAt');
+    expect(ended).to.not.have.property('reminderAt');
+    expect(done?.reminderAt).to.equal(null);
   });
 });

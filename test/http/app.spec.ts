@@ -9,6 +9,7 @@ import { createApp, DEFAULT_CONSOLE_DIR } from '../../server/app';
 import { ValidationError } from '../../server/errors';
 import { errorHandler } from '../../server/http/errorHandler';
 import { createMailer } from '../../server/mail';
+import { SlackAuthors } from '../../server/slack/authors';
 import { signUpUser } from '../factories';
 import { startTestServer, useServer } from '../helpers/app';
 import { captureLogs } from '../helpers/logs';
@@ -110,6 +111,8 @@ describe('the HTTP app', () => {
         consoleDir,
         billing: server.parley.billing,
         relay: server.parley.relay,
+        slack: server.parley.slack,
+        slackAuthors: new SlackAuthors(server.parley.slack, server.parley.logger),
         homeTabs: server.parley.homeTabs,
       });
     });
@@ -150,6 +153,8 @@ describe('the HTTP app', () => {
         consoleDir: path.join(consoleDir, 'missing'),
         billing: server.parley.billing,
         relay: server.parley.relay,
+        slack: server.parley.slack,
+        slackAuthors: new SlackAuthors(server.parley.slack, server.parley.logger),
         homeTabs: server.parley.homeTabs,
       });
       const res = await request(bare).get('/app/').expect(503);

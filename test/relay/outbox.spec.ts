@@ -95,7 +95,7 @@ describe('the outbox engine', () => {
       tuning: { ...DEFAULT_RELAY_TUNING, slackPostsPerSecond: 1000, slackBurst: 1000, outboxMaxBackoffMs: 100, ...tuning },
       logger: QUIET,
     };
-    const box = new Outbox<Host>(host, handlers);
+    const box = new Outbox<Host>(host, handlers, { context: () => host });
     outboxes.push(box);
     return { box, runs };
   }

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { ACME, ALICE, eventually, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from './helpers';
 
 /**
- * Reminders are driven by the stored times: the test runs the assistant's pass with a clock moved past the
+ * Reminders are driven by the stored times: the test runs the relay's due-work pass with a clock moved past the
  * interval (responseRemindersFreq 30 s, the shortest option) instead of waiting for it.
  */
 describe('response reminders in the thread', () => {
@@ -25,9 +25,9 @@ describe('response reminders in the thread', () => {
 
   const later = (seconds: number) => new Date(Date.now() + seconds * 1000);
   const tick = async (seconds: number) => {
-    const { assistant } = server.parley;
-    await assistant.tick(later(seconds));
-    await assistant.tick();
+    const { dueWork } = server.parley.relay;
+    await dueWork.tick(later(seconds));
+    await dueWork.tick();
   };
   const reminders = () => server.slack.state.replies(widget.channel, threadTs).filter((m) => m.text.includes('has been waiting'));
 

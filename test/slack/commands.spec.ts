@@ -136,14 +136,14 @@ describe('/parley', () => {
     it('tells a workspace whose installation Parley no longer has that it is not installed', async () => {
       await server.models.Installation.updateMany({ teamId: ACME }, { $set: { revokedAt: new Date() } });
       // As Parley's own revocation does (installationChanged): the cached installation goes with it.
-      server.parley.relay.slack.forget(ACME);
+      server.parley.slack.forget(ACME);
       try {
         const answer = await parley(server, widget.channel, 'off');
         expect(answer.text).to.equal(NOT_INSTALLED_TEXT);
         expect((await widget.widget()).off).to.equal(false);
       } finally {
         await server.models.Installation.updateMany({ teamId: ACME }, { $set: { revokedAt: null } });
-        server.parley.relay.slack.forget(ACME);
+        server.parley.slack.forget(ACME);
       }
     });
 

@@ -4,11 +4,11 @@
  * POST bot and DELETE bot.
  */
 import { type Request, type Response, Router } from 'express';
-import { addBotUser, listBotUsers, listSlackUsers, removeBotUser } from '../../commands/botUsers';
 import { requirePlanFeature } from '../../commands/planFeature';
 import { authOf, requireAuth } from '../../http/auth';
 import { type Validated, validate } from '../../http/validate';
 import type { BotUserView, SlackUserView } from '../../shared/bots';
+import { addBotUser, listBotUsers, listSlackUsers, removeBotUser } from '../../slack/botUsers';
 import { teamBotClient } from '../../slack/teamClients';
 import { ownChatEndpoint } from '../chat-endpoints/access';
 import type { ApiDeps } from '../users/routes';

@@ -5,7 +5,6 @@
 import { type Request, type Response, Router } from 'express';
 import { deleteWidget } from '../../commands/deleteWidget';
 import { assertBelowChannelLimit, newWidget, newWidgetForTeam } from '../../commands/newWidget';
-import { changeChannel, connectChannel, createSlackChannel, listRooms, renameChannel } from '../../commands/slackChannels';
 import { scopesToAuthorize, widgetPermissions } from '../../commands/widgetPermissions';
 import { ValidationError } from '../../errors';
 import { authOf, requireAuth } from '../../http/auth';
@@ -15,6 +14,7 @@ import { INSTALL_BOT_SCOPES, INSTALL_USER_SCOPES } from '../../shared/slack-scop
 import type { ChatEndpointView, CurrentUser, PermissionsView, SlackRoom } from '../../shared/types';
 import { slackAuthorizeUrl } from '../../slack/oauth';
 import { ensureBrowserId } from '../../slack/oauthState';
+import { changeChannel, connectChannel, createSlackChannel, listRooms, renameChannel } from '../../slack/slackChannels';
 import { channelCreatorClient, NOT_INSTALLED, teamBotClient } from '../../slack/teamClients';
 import { presentChatEndpoint } from '../presenters/chatEndpoint';
 import { loadCurrentUser } from '../users/currentUser';

@@ -12,15 +12,14 @@
  */
 import express, { type Response, Router } from 'express';
 import { isValidObjectId } from 'mongoose';
-import { regenerateIdentitySecret } from '../../commands/identitySecret';
+import { type IdentitySecretDeps, regenerateIdentitySecret } from '../../commands/identitySecret';
 import { removeTeamAvatar, setTeamAvatar } from '../../commands/teamAvatar';
-import { updateWidgetSettings, WidgetSettingsSchema } from '../../commands/updateWidgetSettings';
+import { type SettingsDeps, updateWidgetSettings, WidgetSettingsSchema } from '../../commands/updateWidgetSettings';
 import type { Config } from '../../config';
 import { ValidationError } from '../../errors';
 import { requireAdmin, requireAuth } from '../../http/auth';
 import { validated } from '../../http/validate';
 import type { Models } from '../../models';
-import type { Relay } from '../../relay';
 import { TEAM_AVATAR_MAX_BYTES } from '../../shared/settings';
 import { presentChatEndpoint } from '../presenters/chatEndpoint';
 import { ownChatEndpoint } from './access';
@@ -28,7 +27,10 @@ import { ToggleParamsSchema } from './schema';
 
 export const UpdateConfigSchema = WidgetSettingsSchema;
 
-type Deps = { models: Models; config: Config; relay: Relay };
+/** What the settings calls use of the relay: settings saved and told to open widgets (the relay has it all). */
+export type SettingsRelay = SettingsDeps & IdentitySecretDeps & { publicUrl: string };
+
+type Deps = { models: Models; config: Config; relay: SettingsRelay };
 
 export function updateConfigRouter(deps: Deps): Router {
   const router = Router();

@@ -8,16 +8,19 @@ import express, { type RequestHandler, Router } from 'express';
 import { isValidObjectId } from 'mongoose';
 import { planHasFeature } from '../../commands/planFeature';
 import { sendOfflineMessage } from '../../commands/sendOfflineMessage';
+import type { VisitorMessageContext } from '../../commands/sendVisitorMessage';
 import { uploadVisitorFile } from '../../commands/uploadVisitorFile';
+import type { Config } from '../../config';
 import { findVisitorByToken } from '../../conversations/visitors';
 import { browserLanguages, localizeSettings, pickWidgetLocale, widgetLanguage } from '../../conversations/widgetLanguage';
 import { AuthorizationError, NotFoundError } from '../../errors';
 import { type Validated, validate } from '../../http/validate';
-import type { Relay } from '../../relay';
 import { originAllowed, WS_PATH } from '../../relay/gateway';
+import type { Presence } from '../../relay/presence';
 import { clientIp, countryAllowed, countryOf } from '../../relay/visitorIp';
 import type { PublicWidgetConfig } from '../../shared/widget-config';
 import { MAX_UPLOAD_BYTES } from '../../shared/widget-constants';
+import type { SlackClients } from '../../slack/slackClients';
 import { poweredByUrl, presentUploadedFile, publicSettings } from './presenter';
 import { OfflineMessageRequest, UploadRequest } from './schema';
 
@@ -35,13 +38,19 @@ const cors: RequestHandler = (req, res, next) => {
   next();
 };
 
-export function widgetApiRouter(relay: Relay): Router {
+/**
+ * What the widget's HTTP API uses of the relay: the visitor message context (offline messages and uploads post into
+ * conversations), presence and the configuration (the relay has it all).
+ */
+export type WidgetApiRelay = VisitorMessageContext & { config: Config; presence: Pick<Presence, 'isOnline'> };
+
+export function widgetApiRouter(relay: WidgetApiRelay, slack: SlackClients): Router {
   const { models, config } = relay;
   const router = Router();
   const wsUrl = `${config.publicUrl.replace(/^http/, 'ws')}${WS_PATH}`;
   /** An operator's file, fetched from Slack with the team's token; null when Slack no longer has it. */
   const slackFileBytes = async (teamId: string, fileId: string): Promise<Buffer | null> => {
-    const team = await relay.slack.forTeam(teamId);
+    const team = await slack.forTeam(teamId);
     if (!team) return null;
     const info = await team.client.files.info({ file: fileId }).catch(() => null);
     const url = info?.file?.url_private_download ?? info?.file?.url_private;

@@ -1,6 +1,6 @@
 import type { Logger } from '@slack/bolt';
-import { isSlackCallError, slackErrorCode } from '../../commands/slackErrors';
 import { AppError } from '../../errors';
+import { isSlackCallError, slackErrorCode } from '../slackErrors';
 
 /** What to tell the operator when an action fails: refusals as they are, everything else without internals. */
 export function failureText(error: unknown, logger: Logger, what: string): string {

@@ -11,7 +11,6 @@ import { decodeResponse } from '../../commands/savedReplies';
 import { updateWidgetSettings } from '../../commands/updateWidgetSettings';
 import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
 import type { ConversationDocument } from '../../models/Conversation';
-import type { Relay } from '../../relay';
 import { announceInChannel } from '../../relay/schedule';
 import { escapeMrkdwn } from '../../shared/mrkdwn';
 import { TRIAL_FEATURES_LABEL } from '../../shared/plans';
@@ -27,7 +26,7 @@ import {
   sendToWebhook,
   startGroup,
 } from '../conversationActions';
-import type { SlackDeps } from '../deps';
+import type { SlackDeps, SlackRelay } from '../deps';
 import {
   availabilityOf,
   conversationCounts,
@@ -215,7 +214,7 @@ export function toggleManualMode(deps: Deps, ce: ChatEndpointDocument, userId: s
 class CommandContext {
   constructor(
     private readonly deps: Deps,
-    private readonly relay: Relay,
+    private readonly relay: SlackRelay,
     private readonly client: WebClient,
     private readonly ce: ChatEndpointDocument,
     private readonly input: CommandInput,

@@ -5,27 +5,27 @@
  */
 import type { App } from '@slack/bolt';
 import { markInstallationRevoked, markUserTokensRevoked } from '../../../commands/slackInstallations';
-import { installationChanged } from '../../../relay/peers';
 import type { SlackDeps } from '../../deps';
+import { installationChanged } from '../../slackClients';
 import { registerHomeListeners } from './appHome';
 import { registerMessagesTabListeners } from './directMessages';
 import { registerMessageListener } from './message';
 
 export function registerEventListeners(app: App, deps: SlackDeps): void {
   const { models } = deps;
-  registerMessageListener(app, deps.relay);
+  registerMessageListener(app, deps);
   registerHomeListeners(app, deps);
   registerMessagesTabListeners(app, deps);
   // Nothing is deleted: widgets go offline and the dashboard and permissions page say why.
   app.event('app_uninstalled', async ({ body }) => {
     await markInstallationRevoked(models, body.team_id);
-    installationChanged(deps.relay, body.team_id);
+    installationChanged({ slack: deps.slack, pubsub: deps.relay.pubsub }, body.team_id);
   });
 
   app.event('tokens_revoked', async ({ event, body }) => {
     if ((event.tokens.bot ?? []).length > 0) await markInstallationRevoked(models, body.team_id);
     await markUserTokensRevoked(models, body.team_id, event.tokens.oauth ?? []);
-    installationChanged(deps.relay, body.team_id);
+    installationChanged({ slack: deps.slack, pubsub: deps.relay.pubsub }, body.team_id);
   });
 
   app.event('channel_rename', async ({ event, body }) => {

@@ -1,6 +1,6 @@
 /**
  * The Slack `message` event, Slack → visitor: this file reads the event; what a reply does to the conversation
- * is server/relay/operatorMessages.ts. Thread replies by people in a conversation's thread become operator messages; edits and
+ * is server/commands/operatorMessages.ts. Thread replies by people in a conversation's thread become operator messages; edits and
  * deletions of relayed replies are mirrored; notes (`;` or `//`), bot posts (Parley's own included) and other
  * subtypes are not relayed. Slack retries of an event are dropped by event id.
  *
@@ -13,23 +13,26 @@
 
 import type { App } from '@slack/bolt';
 import type { Types } from 'mongoose';
+import {
+  correctAgent,
+  editOperatorMessage,
+  type OperatorMessageContext,
+  recordAnswer,
+  recordSystemLine,
+  withdrawOperatorMessage,
+} from '../../../commands/operatorMessages';
 import { queueThreadNote } from '../../../commands/threadPosts';
+import { operatorAuthor } from '../../../conversations/authors';
 import type { StoredMessage } from '../../../conversations/history';
 import type { Conversation } from '../../../models/Conversation';
 import type { MessageFile } from '../../../models/Message';
 import type { SlackEarlyChange } from '../../../models/SlackEarlyChange';
 import { APPLIED } from '../../../models/writeConcerns';
-import type { Relay } from '../../../relay';
-import { operatorAuthor, type SlackUser } from '../../../relay/authors';
-import type { RelayContext } from '../../../relay/context';
-import {
-  correctAgent,
-  editOperatorMessage,
-  recordAnswer,
-  recordSystemLine,
-  withdrawOperatorMessage,
-} from '../../../relay/operatorMessages';
-import { slackToHtml, slackToText } from '../../../relay/slackText';
+import type { SlackDeps, SlackRelay } from '../../deps';
+import { slackToHtml, slackToText } from '../../slackText';
+
+/** What a thread reply uses of the relay: the conversation context of the commands, the log, the operator seats. */
+type MessageContext = OperatorMessageContext & Pick<SlackRelay, 'logger' | 'seats'>;
 
 /** The parts of a Slack message event the relay reads. */
 export type SlackMessageEvent = {
@@ -57,7 +60,7 @@ export function isNote(text: string): boolean {
 }
 
 /** Records the event id; false when it was seen before (a Slack retry). */
-export async function firstDelivery(ctx: RelayContext, eventId: string | undefined): Promise<boolean> {
+export async function firstDelivery(ctx: MessageContext, eventId: string | undefined): Promise<boolean> {
   if (!eventId) return true;
   try {
     // Acknowledged once applied: the reply's own insert, which waits for the journal, comes after it and makes it
@@ -67,30 +70,6 @@ export async function firstDelivery(ctx: RelayContext, eventId: string | undefin
   } catch (error) {
     if ((error as { code?: unknown }).code === 11000) return false;
     throw error;
-  }
-}
-
-const FALLBACK_NAME = 'Operator';
-
-async function slackUser(ctx: RelayContext, teamId: string, userId: string): Promise<SlackUser> {
-  const team = await ctx.slack.forTeam(teamId);
-  if (!team) return { slackName: FALLBACK_NAME, image: '', known: false };
-  const key = `${teamId}:${userId}:${team.token}`;
-  const cached = ctx.authors.get(key);
-  if (cached) return cached;
-  try {
-    const res = await team.client.users.info({ user: userId });
-    const profile = res.user?.profile;
-    const user = {
-      slackName: profile?.display_name || res.user?.real_name || profile?.real_name || res.user?.name || FALLBACK_NAME,
-      image: profile?.image_72 || profile?.image_48 || '',
-      known: true,
-    };
-    ctx.authors.remember(key, user);
-    return user;
-  } catch (error) {
-    ctx.logger.warn({ slackUser: userId, err: error }, 'relay: users.info failed');
-    return { slackName: FALLBACK_NAME, image: '', known: false };
   }
 }
 
@@ -112,15 +91,19 @@ const THREAD_CONVERSATION_FIELDS = {
   agentSlackUserId: 1,
 } as const;
 
-function conversationOfThread(ctx: RelayContext, teamId: string, channel: string, threadTs: string): Promise<ThreadConversation | null> {
+function conversationOfThread(ctx: MessageContext, teamId: string, channel: string, threadTs: string): Promise<ThreadConversation | null> {
   return ctx.models.Conversation.collection.findOne<ThreadConversation>(
     { slackTeamId: teamId, slackChannel: channel, threadTs },
     { projection: THREAD_CONVERSATION_FIELDS },
   );
 }
 
+/** What a thread reply needs of the Slack side: the team's bot (to skip its own posts) and the operator's name. */
+type SlackSide = Pick<SlackDeps, 'slack' | 'authors'>;
+
 export async function handleSlackMessage(
-  ctx: RelayContext,
+  ctx: MessageContext,
+  side: SlackSide,
   teamId: string,
   eventId: string | undefined,
   event: SlackMessageEvent,
@@ -130,7 +113,7 @@ export async function handleSlackMessage(
   if (event.subtype === 'message_deleted') return mirrorDelete(ctx, teamId, event);
   if (!HUMAN_SUBTYPES.has(event.subtype) || event.bot_id || !event.user || !event.ts) return;
   if (!event.thread_ts || event.thread_ts === event.ts) return;
-  const team = await ctx.slack.forTeam(teamId);
+  const team = await side.slack.forTeam(teamId);
   if (team && event.user === team.botUserId) return;
   const conversation = await conversationOfThread(ctx, teamId, event.channel, event.thread_ts);
   if (!conversation) return;
@@ -146,7 +129,7 @@ export async function handleSlackMessage(
   }
   const ce = await ctx.widgets.get(conversation.ceId);
   if (!ce) return;
-  const slackAuthor = await slackUser(ctx, teamId, event.user);
+  const slackAuthor = await side.authors.lookup(teamId, event.user);
   const author = operatorAuthor(ce, slackAuthor);
   const files = await operatorFiles(ctx, ce._id, conversation._id, teamId, event.files ?? []);
   const user = event.user;
@@ -186,7 +169,7 @@ export async function handleSlackMessage(
 }
 
 async function operatorFiles(
-  ctx: RelayContext,
+  ctx: MessageContext,
   ceId: Types.ObjectId,
   conversationId: Types.ObjectId,
   teamId: string,
@@ -210,7 +193,7 @@ async function operatorFiles(
   return out;
 }
 
-async function relayedReply(ctx: RelayContext, teamId: string, channel: string, ts: string) {
+async function relayedReply(ctx: MessageContext, teamId: string, channel: string, ts: string) {
   const message = await ctx.models.Message.findOne({ slackTs: ts, kind: 'msg', from: 'operator' });
   if (!message) return null;
   const conversation = await ctx.models.Conversation.findById(message.conversationId);
@@ -225,7 +208,7 @@ type Change = Pick<SlackEarlyChange, 'changeTs' | 'text' | 'deleted'>;
 /** Slack ts values compare as text (ten digits, a dot, six digits). */
 const newer = (ts: string, than: string | undefined): boolean => !than || ts > than;
 
-function earlyChange(ctx: RelayContext, teamId: string, channel: string, ts: string): Promise<SlackEarlyChange | null> {
+function earlyChange(ctx: MessageContext, teamId: string, channel: string, ts: string): Promise<SlackEarlyChange | null> {
   return ctx.models.SlackEarlyChange.collection.findOne<SlackEarlyChange>({ teamId, channel, ts });
 }
 
@@ -233,7 +216,7 @@ function earlyChange(ctx: RelayContext, teamId: string, channel: string, ts: str
  * A reply just stored, before anyone hears of it: edited or deleted in Slack before its own event came, it is sent
  * as it stands now, or not at all (its words leave the history at once).
  */
-async function asItStands(ctx: RelayContext, stored: StoredMessage, teamId: string, channel: string, ts: string) {
+async function asItStands(ctx: MessageContext, stored: StoredMessage, teamId: string, channel: string, ts: string) {
   const early = await earlyChange(ctx, teamId, channel, ts);
   if (!early) return stored;
   const messages = ctx.models.Message.collection;
@@ -247,7 +230,7 @@ async function asItStands(ctx: RelayContext, stored: StoredMessage, teamId: stri
 }
 
 /** Keeps a change whose message is not stored (yet): a deletion for good, an edit unless a newer change is kept. */
-async function keepEarly(ctx: RelayContext, key: { teamId: string; channel: string; ts: string }, change: Change): Promise<void> {
+async function keepEarly(ctx: MessageContext, key: { teamId: string; channel: string; ts: string }, change: Change): Promise<void> {
   const collection = ctx.models.SlackEarlyChange.collection;
   if (change.deleted) {
     await collection.updateOne(key, { $set: { deleted: true, text: '', changeTs: change.changeTs, at: new Date() } }, { upsert: true });
@@ -266,7 +249,7 @@ async function keepEarly(ctx: RelayContext, key: { teamId: string; channel: stri
 }
 
 /** Mirrors a change onto a relayed reply, unless it is deleted already or a newer change was applied. */
-async function applyChange(ctx: RelayContext, { message, conversation }: RelayedReply, change: Change): Promise<void> {
+async function applyChange(ctx: MessageContext, { message, conversation }: RelayedReply, change: Change): Promise<void> {
   if (message.deleted) return;
   // A reply deleted in Slack, or edited into a note, must no longer be seen by the visitor.
   if (change.deleted || isNote(change.text)) return withdrawOperatorMessage(ctx, conversation, message);
@@ -283,7 +266,7 @@ async function applyChange(ctx: RelayContext, { message, conversation }: Relayed
 
 /** A change of a message in a channel: applied to the relayed reply, or kept until the reply comes. */
 async function mirrorChange(
-  ctx: RelayContext,
+  ctx: MessageContext,
   teamId: string,
   message: { channel: string; ts: string; threadTs?: string },
   change: Change,
@@ -300,7 +283,7 @@ async function mirrorChange(
   if (now) await applyChange(ctx, now, change);
 }
 
-async function mirrorEdit(ctx: RelayContext, teamId: string, event: SlackMessageEvent): Promise<void> {
+async function mirrorEdit(ctx: MessageContext, teamId: string, event: SlackMessageEvent): Promise<void> {
   const edited = event.message;
   if (!edited?.ts || edited.bot_id || !event.channel) return;
   const changeTs = event.event_ts ?? event.ts ?? '';
@@ -308,7 +291,7 @@ async function mirrorEdit(ctx: RelayContext, teamId: string, event: SlackMessage
   await mirrorChange(ctx, teamId, message, { changeTs, text: edited.text ?? '', deleted: false });
 }
 
-async function mirrorDelete(ctx: RelayContext, teamId: string, event: SlackMessageEvent): Promise<void> {
+async function mirrorDelete(ctx: MessageContext, teamId: string, event: SlackMessageEvent): Promise<void> {
   if (!event.deleted_ts || !event.channel) return;
   const changeTs = event.event_ts ?? event.ts ?? '';
   const message = { channel: event.channel, ts: event.deleted_ts, threadTs: event.previous_message?.thread_ts };
@@ -316,11 +299,12 @@ async function mirrorDelete(ctx: RelayContext, teamId: string, event: SlackMessa
 }
 
 /** Registers the `message` listener that relays thread replies (Bolt acknowledges the event before it runs). */
-export function registerMessageListener(app: App, relay: Relay): void {
+export function registerMessageListener(app: App, deps: SlackDeps): void {
+  const { relay } = deps;
   app.event('message', async ({ event, body }) => {
     const envelope = body as { team_id?: string; event_id?: string };
     try {
-      await handleSlackMessage(relay, envelope.team_id ?? '', envelope.event_id, event as unknown as SlackMessageEvent);
+      await handleSlackMessage(relay, deps, envelope.team_id ?? '', envelope.event_id, event as unknown as SlackMessageEvent);
     } catch (error) {
       // An event that arrives while Parley shuts down is lost with the closing database; Slack retries it.
       if (!relay.isClosed()) throw error;

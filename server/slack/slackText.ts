@@ -4,12 +4,11 @@
  * mrkdwn: server/shared/mrkdwn.ts; how a visitor is named: server/conversations/visitors.ts.
  */
 import { replaceShortcodes } from '../emoji';
+import { escapeHtml } from '../escapeHtml';
 import { unescapeMrkdwn } from '../shared/mrkdwn';
 
 /** Slack's escaping undone, and emoji shortcodes shown as the emoji the visitor would see in Slack. */
 const decode = (s: string) => replaceShortcodes(unescapeMrkdwn(s));
-const escapeHtml = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 type Piece = { text: string; href?: string };
 
@@ -42,11 +41,14 @@ export function slackToText(raw: string): string {
 const BARE_URL = /https?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]]/g;
 
 function inlineFormat(escaped: string): string {
-  return linkBare(escaped)
-    .replace(/(^|[\s(])\*([^*\n]+)\*(?=$|[\s).,!?:;])/g, '$1<strong>$2</strong>')
-    .replace(/(^|[\s(])_([^_\n]+)_(?=$|[\s).,!?:;])/g, '$1<em>$2</em>')
-    .replace(/(^|[\s(])~([^~\n]+)~(?=$|[\s).,!?:;])/g, '$1<s>$2</s>')
-    .replace(/`([^`\n]+)`/g, '<code>$1</code>');
+  return (
+    linkBare(escaped)
+      .replace(/(^|[\s(])\*([^*\n]+)\*(?=$|[\s).,!?:;])/g, '$1<strong>$2</strong>')
+      .replace(/(^|[\s(])_([^_\n]+)_(?=$|[\s).,!?:;])/g, '$1<em>$2</em>')
+      .replace(/(^|[\s(])~([^~\n]+)~(?=$|[\s).,!?:;])/g, '$1<s>$2</s>')
+      // escapeHtml writes a backtick as &#x60; (old browsers read it as a quote).
+      .replace(/&#x60;((?:(?!&#x60;)[^\n])+)&#x60;/g, '<code>$1</code>')
+  );
 }
 
 function linkBare(escaped: string): string {

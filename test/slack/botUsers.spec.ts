@@ -1,7 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import { expect } from 'chai';
-import { addBotUser, listBotUsers, listSlackUsers, MISSING_USERS_READ, removeBotUser } from '../../server/commands/botUsers';
 import { MissingScopeError, NotFoundError, ValidationError } from '../../server/errors';
+import { addBotUser, listBotUsers, listSlackUsers, MISSING_USERS_READ, removeBotUser } from '../../server/slack/botUsers';
 import { ACME, ALICE, BOB, type SetUp, setUpRelayWidget, useRelayServer } from '../relay/helpers';
 
 describe('botUsers (against the Slack sandbox)', () => {
@@ -11,7 +11,7 @@ describe('botUsers (against the Slack sandbox)', () => {
   let botUserId = '';
   before(async () => {
     widget = await setUpRelayWidget(server);
-    const team = await server.parley.relay.slack.forTeam(ACME);
+    const team = await server.parley.slack.forTeam(ACME);
     if (!team) throw new Error('not installed');
     client = team.client;
     botUserId = team.botUserId;

@@ -1,9 +1,10 @@
 /**
- * Web API clients for the relay's background work. Unlike the clients used while a person waits, these
+ * Web API clients for Parley's background Slack work (the slack.* outbox jobs, presence, operators' names). Unlike the clients used while a person waits, these
  * never sleep through a rate limit or retry on their own: the outbox decides when to try again.
  */
 import { LogLevel, WebClient } from '@slack/web-api';
 import type { Models } from '../models';
+import type { PubSub } from '../relay/pubsub';
 
 export type TeamClient = { client: WebClient; botUserId: string; botId: string; token: string };
 
@@ -45,4 +46,10 @@ export class SlackClients {
   forget(teamId: string): void {
     this.cache.delete(teamId);
   }
+}
+
+/** This process changed a team's Slack installation: the cached clients with its old tokens go, here and elsewhere. */
+export function installationChanged(deps: { slack: SlackClients; pubsub: Pick<PubSub, 'signal'> }, teamId: string): void {
+  deps.slack.forget(teamId);
+  deps.pubsub.signal({ kind: 'team', teamId });
 }

@@ -1,22 +1,33 @@
 /**
  * What an operator's message does to a conversation, wherever it came from (a thread reply in Slack, a saved
  * reply): stored and sent to the visitor, the conversation marked answered (its first answer names the agent in
- * the header), and later edits or deletions mirrored to the widget.
+ * the header), and later edits or deletions mirrored to the widget. The caller gives the text as the widget shows
+ * it (the Slack side turns mrkdwn into it) and the author as the widget names them (conversations/authors.ts).
  */
+
 import type { Types } from 'mongoose';
-import { startUnseenWait } from '../commands/unseenReplies';
+import type { Counter } from 'prom-client';
 import { conversationProperties, trackEvent } from '../conversations/analytics';
+import type { Author } from '../conversations/authors';
+import type { ConversationContext } from '../conversations/context';
 import { appendEntryReading, type StoredMessage, serialised } from '../conversations/history';
 import { headerUpdate, publishEntry, record } from '../conversations/record';
+import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { Conversation } from '../models/Conversation';
 import type { MessageDocument, MessageFile } from '../models/Message';
-import type { Author } from './authors';
-import type { RelayContext } from './context';
+import { startUnseenWait } from './unseenReplies';
+
+/** What an operator message needs of the running relay (the relay has it all). */
+export type OperatorMessageContext = ConversationContext & {
+  /** Widgets as the relay caches them. */
+  widgets: { get(id: Types.ObjectId): Promise<ChatEndpointDocument | null> };
+  metrics: { operatorMessages: Pick<Counter, 'inc'> };
+};
 
 type Answered = Pick<Conversation, 'visitorId' | 'slackChannel' | 'ceId' | 'number'> & { _id: Types.ObjectId };
 
 /** Stores an operator message and sends it to the visitor's sockets. */
-export function recordOperatorMessage(ctx: RelayContext, conversation: Answered, input: OperatorInput): Promise<StoredMessage> {
+export function recordOperatorMessage(ctx: OperatorMessageContext, conversation: Answered, input: OperatorInput): Promise<StoredMessage> {
   return serialised(String(conversation._id), async () => {
     const message = await record(ctx, conversation, { kind: 'msg', from: 'operator', ...input });
     ctx.metrics.operatorMessages.inc();
@@ -45,7 +56,7 @@ export type SettleAnswer = (message: StoredMessage) => Promise<StoredMessage | n
  * conversation's first answer, which names the agent in the header (one more write, once per conversation).
  */
 export function recordAnswer(
-  ctx: RelayContext,
+  ctx: OperatorMessageContext,
   conversation: Answered,
   input: OperatorInput,
   settle?: SettleAnswer,
@@ -89,7 +100,7 @@ export function recordAnswer(
 
 /** Names the agent of the conversation's first answer, unless someone answered first (another process too). */
 async function claimFirstAnswer(
-  ctx: RelayContext,
+  ctx: OperatorMessageContext,
   conversation: Answered,
   author: Author,
   slackUserId: string,
@@ -113,7 +124,12 @@ async function claimFirstAnswer(
 }
 
 /** The agent of the first answer was named by a stand-in (Slack did not answer then): the header names them now. */
-export async function correctAgent(ctx: RelayContext, conversation: Answered, author: Author, slackUserId: string): Promise<void> {
+export async function correctAgent(
+  ctx: OperatorMessageContext,
+  conversation: Answered,
+  author: Author,
+  slackUserId: string,
+): Promise<void> {
   await ctx.models.Conversation.updateOne(
     { _id: conversation._id, agentSlackUserId: slackUserId },
     { $set: { agentName: author.name, agentAvatarUrl: author.avatarUrl } },
@@ -122,13 +138,13 @@ export async function correctAgent(ctx: RelayContext, conversation: Answered, au
 }
 
 /** A line from Parley itself in the conversation (the widget's "operator joined" text). */
-export function recordSystemLine(ctx: RelayContext, conversation: Answered, text: string): Promise<StoredMessage> {
+export function recordSystemLine(ctx: OperatorMessageContext, conversation: Answered, text: string): Promise<StoredMessage> {
   return serialised(String(conversation._id), () => record(ctx, conversation, { kind: 'msg', from: 'system', text }));
 }
 
 /** An operator message was edited where it was written: the widget shows the new text, marked edited. */
 export async function editOperatorMessage(
-  ctx: RelayContext,
+  ctx: OperatorMessageContext,
   conversation: Answered,
   message: MessageDocument,
   edit: { text: string; html: string; changeTs?: string },
@@ -147,7 +163,11 @@ export async function editOperatorMessage(
  * An operator message was deleted (or turned into a note): the visitor no longer sees it, and its words leave the
  * history (the message's and its edits' text, its files), so no replay, transcript or export shows them again.
  */
-export async function withdrawOperatorMessage(ctx: RelayContext, conversation: Answered, message: MessageDocument): Promise<void> {
+export async function withdrawOperatorMessage(
+  ctx: OperatorMessageContext,
+  conversation: Answered,
+  message: MessageDocument,
+): Promise<void> {
   await serialised(String(conversation._id), async () => {
     message.deleted = true;
     message.text = '';

@@ -1,5 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import { expect } from 'chai';
+import { ValidationError } from '../../server/errors';
 import {
   changeChannel,
   connectChannel,
@@ -8,8 +9,7 @@ import {
   listRooms,
   ROOMS_ERROR,
   renameChannel,
-} from '../../server/commands/slackChannels';
-import { ValidationError } from '../../server/errors';
+} from '../../server/slack/slackChannels';
 import { ACME, type SetUp, setUpRelayWidget, useRelayServer } from '../relay/helpers';
 
 describe('slackChannels (against the Slack sandbox)', () => {
@@ -18,7 +18,7 @@ describe('slackChannels (against the Slack sandbox)', () => {
   let client: WebClient;
   before(async () => {
     widget = await setUpRelayWidget(server);
-    const team = await server.parley.relay.slack.forTeam(ACME);
+    const team = await server.parley.slack.forTeam(ACME);
     if (!team) throw new Error('not installed');
     client = team.client;
   });

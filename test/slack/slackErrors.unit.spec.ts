@@ -1,6 +1,6 @@
 import { ErrorCode } from '@slack/web-api';
 import { expect } from 'chai';
-import { isSlackCallError, slackErrorCode } from '../../server/commands/slackErrors';
+import { isSlackCallError, slackErrorCode } from '../../server/slack/slackErrors';
 
 describe('slackErrors', () => {
   const platform = (error: unknown) =>

@@ -1,0 +1,48 @@
+/**
+ * Data moves an upgrade needs once, run by main.ts at start before any part uses the data. Each is safe to run
+ * again (a start interrupted halfway, or every start after): it finds nothing left to move.
+ */
+import type { Connection } from 'mongoose';
+import type { Models } from '.';
+
+/** Runs every migration in order; answers what each moved. */
+export async function runMigrations(connection: Connection, models: Models): Promise<{ threadPosts: number }> {
+  return { threadPosts: await moveQueuedThreadPosts(connection, models) };
+}
+
+/**
+ * Thread posts an earlier version kept in a queue of its own (collection threadposts) move into the outbox
+ * once, at start, in their order. Each keeps its id, so a start interrupted halfway moves nothing twice.
+ * Posts that queue had given up on are dropped with it. Returns how many moved.
+ */
+export async function moveQueuedThreadPosts(connection: Connection, models: Models): Promise<number> {
+  const old = connection.collection('threadposts');
+  const rows = await old.find({ failedAt: null }).sort({ _id: 1 }).toArray();
+  let moved = 0;
+  for (const row of rows) {
+    const conversation = await models.Conversation.findById(row.conversationId, { slackChannel: 1 }).lean<{ slackChannel: string }>();
+    if (!conversation) continue;
+    try {
+      await models.OutboxJob.create({
+        _id: row._id,
+        kind: 'slack.threadPost',
+        key: String(row.conversationId),
+        channel: conversation.slackChannel,
+        conversationId: row.conversationId,
+        payload: {
+          conversationId: String(row.conversationId),
+          text: typeof row.text === 'string' ? row.text : '',
+          blocks: Array.isArray(row.blocks) ? row.blocks : [],
+          ...(row.username ? { username: String(row.username) } : {}),
+          ...(row.iconUrl ? { iconUrl: String(row.iconUrl) } : {}),
+          ...(row.messageId ? { messageId: String(row.messageId) } : {}),
+        },
+      });
+      moved += 1;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 11000) throw error;
+    }
+  }
+  if (rows.length > 0 || (await old.countDocuments({})) > 0) await old.deleteMany({});
+  return moved;
+}

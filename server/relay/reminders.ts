@@ -1,0 +1,92 @@
+/**
+ * Response reminders in the thread while a visitor waits unanswered: one of the relay's due checks (relay/index.ts
+ * reads the conversations whose `reminderAt` has come, commands/conversationDueTimes.ts says when that is).
+ */
+import type { Types } from 'mongoose';
+import { reminderDueAt } from '../commands/conversationDueTimes';
+import { queueThreadPost } from '../commands/threadPosts';
+import { visitorLabel } from '../conversations/visitors';
+import type { Conversation } from '../models/Conversation';
+import { escapeMrkdwn } from '../shared/mrkdwn';
+import type { RelayContext } from './context';
+
+/**
+ * At most this many @here reminders per wait, then one last note without @here: an abandoned chat must not
+ * ping the channel every minute for ever. A new visitor message starts a new wait (and a new count).
+ */
+export const MAX_RESPONSE_REMINDERS = 3;
+
+export type ReminderRow = Pick<
+  Conversation,
+  'ceId' | 'visitorId' | 'number' | 'status' | 'lastVisitorMsgAt' | 'lastOperatorMsgAt' | 'reminderAt' | 'slackChannel' | 'threadTs'
+> & { _id: Types.ObjectId };
+export const REMINDER_ROW = {
+  ceId: 1,
+  visitorId: 1,
+  number: 1,
+  status: 1,
+  lastVisitorMsgAt: 1,
+  lastOperatorMsgAt: 1,
+  reminderAt: 1,
+  slackChannel: 1,
+  threadTs: 1,
+} as const;
+
+/**
+ * A conversation whose `reminderAt` came: posts the reminder it is owed now, if any, and moves `reminderAt` to the
+ * next look (null: not until the visitor writes), unless a visitor message moved it meanwhile. True when it reminded.
+ */
+export async function remindIfDue(ctx: RelayContext, c: ReminderRow, now: Date): Promise<boolean> {
+  const { next, reminded } = await remindOnce(ctx, c, now);
+  await ctx.models.Conversation.updateOne({ _id: c._id, reminderAt: c.reminderAt }, { $set: { reminderAt: next } });
+  return reminded;
+}
+
+/** One look at a conversation: the reminder it is owed now, if any, and when to look again (null: not until the visitor writes). */
+async function remindOnce(ctx: RelayContext, c: ReminderRow, now: Date): Promise<{ next: Date | null; reminded: boolean }> {
+  const nothing = { next: null, reminded: false };
+  const asked = c.lastVisitorMsgAt;
+  if (c.status !== 'open' || !asked || (c.lastOperatorMsgAt && c.lastOperatorMsgAt.getTime() >= asked.getTime())) return nothing;
+  const ce = await ctx.widgets.get(c.ceId);
+  if (!ce?.responseReminders || !(ce.responseRemindersFreq > 0)) return nothing;
+  const freqMs = ce.responseRemindersFreq * 1000;
+  const firstDue = reminderDueAt(asked, null, ce.responseRemindersFreq);
+  if (firstDue > now) return { next: firstDue, reminded: false };
+  const { ConversationAssist, Visitor } = ctx.models;
+  const before = await ConversationAssist.findOne({ conversationId: c._id }, { remindedAt: 1, reminders: 1 });
+  const previous = before?.remindedAt ?? null;
+  const due = reminderDueAt(asked, previous, ce.responseRemindersFreq);
+  if (due > now) return { next: due, reminded: false };
+  // Reminders sent before this wait began belong to an earlier question.
+  const count = previous && previous.getTime() >= asked.getTime() ? (before?.reminders ?? 0) + 1 : 1;
+  if (count > MAX_RESPONSE_REMINDERS + 1) return nothing;
+  const again = { next: new Date(now.getTime() + freqMs), reminded: false };
+  try {
+    // The claim is the guard between processes: only the one that still sees the previous remindedAt moves it.
+    const claimed = await ConversationAssist.findOneAndUpdate(
+      { conversationId: c._id, remindedAt: previous },
+      { $set: { remindedAt: now, reminders: count } },
+      { upsert: !before, setDefaultsOnInsert: true },
+    );
+    if (before && !claimed) return again;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 11000) return again;
+    throw error;
+  }
+  const visitor = await Visitor.findById(c.visitorId, { name: 1, email: 1 });
+  const who = escapeMrkdwn(visitor ? visitorLabel(visitor, c.number) : `Visitor ${c.number}`);
+  const waited = waitedFor(now.getTime() - asked.getTime());
+  const text =
+    count <= MAX_RESPONSE_REMINDERS
+      ? `<!here> :alarm_clock: ${who} has been waiting ${waited} for an answer.`
+      : `:hourglass: ${who} is still unanswered after ${waited}. That was the last reminder; the visitor sees your reply whenever it comes.`;
+  await queueThreadPost(ctx, c, { text, look: 'alert' });
+  return { next: count <= MAX_RESPONSE_REMINDERS ? again.next : null, reminded: true };
+}
+
+function waitedFor(ms: number): string {
+  const seconds = Math.max(1, Math.round(ms / 1000));
+  if (seconds < 120) return `${seconds} seconds`;
+  const minutes = Math.round(seconds / 60);
+  return minutes < 120 ? `${minutes} minutes` : `${Math.round(minutes / 60)} hours`;
+}

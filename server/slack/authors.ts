@@ -1,0 +1,49 @@
+/**
+ * Operators' Slack names and avatars, as users.info last told them, cached per Parley (the widget shows them,
+ * server/conversations/authors.ts decides which).
+ */
+import type { Logger } from '../logger';
+import type { SlackClients } from './slackClients';
+
+/** `known` false: Slack did not answer, the name is a stand-in. */
+export type SlackUser = { slackName: string; image: string; known: boolean };
+
+const AUTHOR_TTL_MS = 10 * 60_000;
+const FALLBACK_NAME = 'Operator';
+
+/**
+ * Keyed by installation (team, user and bot token), so two Parley servers in one process, or a reinstalled app,
+ * never share entries. Only real answers are kept: a failed users.info is asked again on the next reply.
+ */
+export class SlackAuthors {
+  private readonly entries = new Map<string, { user: SlackUser; until: number }>();
+
+  constructor(
+    private readonly slack: SlackClients,
+    private readonly logger: Logger,
+  ) {}
+
+  /** The operator's Slack name and avatar; a stand-in (`known` false) when Slack does not answer. */
+  async lookup(teamId: string, userId: string): Promise<SlackUser> {
+    const team = await this.slack.forTeam(teamId);
+    if (!team) return { slackName: FALLBACK_NAME, image: '', known: false };
+    const key = `${teamId}:${userId}:${team.token}`;
+    const cached = this.entries.get(key);
+    if (cached && cached.until > Date.now()) return cached.user;
+    this.entries.delete(key);
+    try {
+      const res = await team.client.users.info({ user: userId });
+      const profile = res.user?.profile;
+      const user = {
+        slackName: profile?.display_name || res.user?.real_name || profile?.real_name || res.user?.name || FALLBACK_NAME,
+        image: profile?.image_72 || profile?.image_48 || '',
+        known: true,
+      };
+      this.entries.set(key, { user, until: Date.now() + AUTHOR_TTL_MS });
+      return user;
+    } catch (error) {
+      this.logger.warn({ slackUser: userId, err: error }, 'relay: users.info failed');
+      return { slackName: FALLBACK_NAME, image: '', known: false };
+    }
+  }
+}

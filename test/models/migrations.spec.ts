@@ -1,0 +1,39 @@
+import { expect } from 'chai';
+import { Types } from 'mongoose';
+import { runMigrations } from '../../server/models/migrations';
+import { useStore } from '../commands/helpers';
+
+describe('migrations run at start', () => {
+  const store = useStore();
+
+  it('moves thread posts of the old queue into the outbox once, in order, keeping their ids; given-up ones are dropped', async () => {
+    const conversation = await store.models.Conversation.collection.insertOne({
+      accountId: new Types.ObjectId(),
+      ceId: new Types.ObjectId(),
+      visitorId: new Types.ObjectId(),
+      number: 1,
+      status: 'open',
+      slackChannel: 'C0SUPPORT',
+    });
+    const conversationId = conversation.insertedId;
+    const old = store.connection.collection('threadposts');
+    const first = new Types.ObjectId();
+    const second = new Types.ObjectId();
+    await old.insertMany([
+      { _id: first, conversationId, text: 'first', blocks: [], failedAt: null },
+      { _id: second, conversationId, text: 'second', blocks: [], username: 'Parley', failedAt: null },
+      { _id: new Types.ObjectId(), conversationId, text: 'given up', blocks: [], failedAt: new Date() },
+      { _id: new Types.ObjectId(), conversationId: new Types.ObjectId(), text: 'of a gone conversation', blocks: [], failedAt: null },
+    ]);
+    expect(await runMigrations(store.connection, store.models)).to.deep.equal({ threadPosts: 2 });
+    const jobs = await store.models.OutboxJob.find({ conversationId }).sort({ _id: 1 }).lean();
+    expect(jobs.map((j) => [String(j._id), j.kind, j.channel, j.payload.text])).to.deep.equal([
+      [String(first), 'slack.threadPost', 'C0SUPPORT', 'first'],
+      [String(second), 'slack.threadPost', 'C0SUPPORT', 'second'],
+    ]);
+    expect(await old.countDocuments({})).to.equal(0);
+    // Every later start finds nothing to move.
+    expect(await runMigrations(store.connection, store.models)).to.deep.equal({ threadPosts: 0 });
+    expect(await store.models.OutboxJob.countDocuments({ conversationId })).to.equal(2);
+  });
+});
