@@ -57,7 +57,7 @@ export type AppDeps = {
   segment?: ApiDeps['segment'];
 };
 
-export const DEFAULT_CONSOLE_DIR = path.resolve(__dirname, '..', '..', 'dist', 'web', 'console');
+export const DEFAULT_CONSOLE_DIR = path.resolve(__dirname, '..', 'dist', 'web', 'console');
 
 export function createApp(deps: AppDeps): express.Express {
   const { logger, metrics } = deps;
