@@ -29,7 +29,7 @@
  */
 import { execFileSync, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
@@ -67,6 +67,8 @@ const WARM_UP_SECONDS = 2;
 /** How long the bench waits for the last message of a phase to arrive before it counts it lost. */
 const DRAIN_MS = 60_000;
 const PAGE = { url: 'https://bench.example.com/', title: 'Bench', referrer: '' };
+/** Where Parley's process reports its memory after a forced collection (gc-on-signal.mjs). */
+const GC_FILE = path.join(os.tmpdir(), `relay-bench-gc-${process.pid}.json`);
 const profileAt = process.argv.indexOf('--profile');
 const PROFILE_DIR = profileAt >= 0 ? path.resolve(process.argv[profileAt + 1] ?? '.') : '';
 
@@ -119,6 +121,24 @@ function cpuMs(pid: number): number {
 function rssBytes(pid: number): number {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match ? Number(match[1]) * 1024 : Number.NaN;
+}
+
+type Memory = { rss: number; heapUsed: number; external: number };
+
+/** Parley's memory right after a full collection it ran on SIGUSR2 (scripts/bench/gc-on-signal.mjs). */
+async function collected(pid: number): Promise<Memory> {
+  const asked = Date.now();
+  process.kill(pid, 'SIGUSR2');
+  for (let i = 0; i < 200; i++) {
+    await sleep(50);
+    try {
+      const report = JSON.parse(readFileSync(GC_FILE, 'utf8')) as Memory & { at: number };
+      if (report.at >= asked) return { rss: rssBytes(pid), heapUsed: report.heapUsed, external: report.external };
+    } catch {
+      // Not written yet.
+    }
+  }
+  throw new Error("Parley's process did not report its memory after a collection");
 }
 
 /** CPU used by each watched process between `start()` and `stop()`. */
@@ -223,7 +243,12 @@ async function main(): Promise<void> {
       config: BENCH_CONFIG,
       name: 'parley',
       env: {
-        ...(PROFILE_DIR ? { NODE_OPTIONS: `--import ${path.join(__dirname, 'cpu-profile.mjs')}`, CPU_PROFILE_DIR: PROFILE_DIR } : {}),
+        NODE_OPTIONS: [
+          `--import ${path.join(__dirname, 'gc-on-signal.mjs')}`,
+          ...(PROFILE_DIR ? [`--import ${path.join(__dirname, 'cpu-profile.mjs')}`] : []),
+        ].join(' '),
+        GC_REPORT_FILE: GC_FILE,
+        ...(PROFILE_DIR ? { CPU_PROFILE_DIR: PROFILE_DIR } : {}),
         // METRICS_TOKEN (metrics on, process metrics included) and LOG_LEVEL reach Parley's process when given.
         ...Object.fromEntries(['METRICS_TOKEN', 'LOG_LEVEL'].flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : []))),
       },
@@ -512,7 +537,7 @@ async function main(): Promise<void> {
         tokens.push(token);
       }
       await sleep(2000);
-      const before = rssBytes(parley.pid);
+      const before = await collected(parley.pid);
       const clients = fork(path.join(__dirname, 'relay-idle-clients.ts'), [wsUrl, widget.uuid, String(IDLE), JSON.stringify(tokens)], {
         execArgv: ['--import', 'tsx'],
       });
@@ -521,14 +546,17 @@ async function main(): Promise<void> {
         clients.once('exit', () => resolve(0));
       });
       await sleep(3000);
-      const after = rssBytes(parley.pid);
+      const unforced = rssBytes(parley.pid) - before.rss;
+      const after = await collected(parley.pid);
       clients.kill();
+      const each = (bytes: number) => `${(bytes / Math.max(1, welcomed) / 1024).toFixed(1)} KB`;
       report.latencies.push(
-        `${welcomed}/${IDLE} idle sockets: Parley's rss ${mb(after)} (+${mb(after - before)} for the sockets), about ${((after - before) / Math.max(1, welcomed) / 1024).toFixed(1)} KB per socket${goal('≤ 10 KB each')} (load ${load()})`,
+        `${welcomed}/${IDLE} idle sockets, after a forced collection: Parley's rss ${mb(after.rss)} (+${mb(after.rss - before.rss)} for the sockets), ${each(after.rss - before.rss)} per socket${goal('≤ 10 KB each')}; heap and external +${each(after.heapUsed + after.external - before.heapUsed - before.external)} per socket; before collecting, +${each(unforced)} per socket (load ${load()})`,
       );
     }
     printReport();
   } finally {
+    rmSync(GC_FILE, { force: true });
     for (const ws of closers) ws.terminate();
     await closeOps();
     for (const p of stopping.reverse()) await p.stop();
