@@ -39,3 +39,32 @@ export async function refreshQuota(models: Models, accountId: Types.ObjectId, no
   }
   return count;
 }
+
+/** Per account: a refresh is running; `again` when a conversation started since it began counting. */
+const refreshing = new Map<string, { again: boolean }>();
+
+/**
+ * `refreshQuota` after a conversation started, without holding up its first line: at most one count runs per
+ * account, and the conversations started meanwhile are covered by one more count after it, so a burst of new
+ * conversations counts a few times rather than once each. The mark is what the console shows, never a refusal.
+ */
+export function refreshQuotaSoon(models: Models, accountId: Types.ObjectId, onError: (error: unknown) => void): void {
+  const key = String(accountId);
+  const running = refreshing.get(key);
+  if (running) {
+    running.again = true;
+    return;
+  }
+  const state = { again: false };
+  refreshing.set(key, state);
+  void (async () => {
+    try {
+      do {
+        state.again = false;
+        await refreshQuota(models, accountId).catch(onError);
+      } while (state.again);
+    } finally {
+      refreshing.delete(key);
+    }
+  })();
+}

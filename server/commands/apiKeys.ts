@@ -5,6 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Types } from 'mongoose';
+import { restHooksChanged } from '../conversations/webhooks';
 import type { Models } from '../models';
 import type { ApiKeyDocument, ApiKeyKind } from '../models/ApiKey';
 import type { UserDocument } from '../models/User';
@@ -24,6 +25,7 @@ export async function generateApiKey(models: Models, user: UserDocument, kind: A
   const previous = await models.ApiKey.find({ accountId: user.accountId, kind });
   await models.ApiKey.deleteMany({ _id: { $in: previous.map((k) => k._id) } });
   await models.RestHook.deleteMany({ apiKeyId: { $in: previous.map((k) => k._id) } });
+  restHooksChanged(models, user.accountId);
   await models.ApiKey.create({
     accountId: user.accountId,
     kind,

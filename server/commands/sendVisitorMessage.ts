@@ -5,7 +5,7 @@
 
 import { Types } from 'mongoose';
 import type { Counter } from 'prom-client';
-import { refreshQuota } from '../billing/quota';
+import { refreshQuotaSoon } from '../billing/quota';
 import { conversationProperties, trackEvent } from '../conversations/analytics';
 import type { ConversationContext } from '../conversations/context';
 import { appendEntry, type NewEntry, type StoredMessage, serialised } from '../conversations/history';
@@ -32,7 +32,12 @@ export function firstLineOf(text: string): string {
 }
 const FIRST_LINE_MAX = 140;
 
-/** Opens a new conversation after checking what the widget's settings demand. */
+/**
+ * Opens a new conversation after checking what the widget's settings demand. Before the visitor's ack only what
+ * decides or makes the conversation: the visitor, presence and the widget's limit of open conversations (read
+ * together), the counter, the conversation and its header job. The month's quota is counted after it (it marks the
+ * account, it refuses nothing), and the REST hooks come from a cache (conversations/webhooks.ts).
+ */
 export async function startConversation(
   ctx: VisitorMessageContext,
   ce: ChatEndpointDocument,
@@ -42,20 +47,27 @@ export async function startConversation(
   /** checks: false for a visitor answering by e-mail, whom the widget's rules for new chats do not concern. */
   options: { checks?: boolean } = {},
 ): Promise<OpenConversation> {
-  const visitor = await ctx.models.Visitor.findById(visitorId, { name: 1, email: 1, acceptedPrivacyAt: 1 })
-    .lean<Pick<Visitor, 'name' | 'email' | 'acceptedPrivacyAt'>>()
-    .exec();
+  const checks = options.checks !== false;
+  // Independent reads, in flight together; the refusals keep their order (erased, offline, info, privacy, too many).
+  const [visitor, online, open] = await Promise.all([
+    ctx.models.Visitor.findById(visitorId, { name: 1, email: 1, acceptedPrivacyAt: 1 })
+      .lean<Pick<Visitor, 'name' | 'email' | 'acceptedPrivacyAt'>>()
+      .exec(),
+    checks ? ctx.presence.isOnline(ce) : true,
+    // Counted up to the limit only: whether it is reached is all that matters.
+    checks && ce.maxConcurrentConvos > 0
+      ? ctx.models.Conversation.countDocuments({ ceId: ce._id, status: 'open' }, { limit: ce.maxConcurrentConvos })
+      : 0,
+  ]);
   // Erased (GDPR) while its widget was open.
   if (!visitor) throw new WidgetRefusal('unknown_widget', 'This chat is no longer available.');
-  const checks = options.checks !== false;
-  if (checks && !(await ctx.presence.isOnline(ce))) throw new WidgetRefusal('widget_offline', REFUSALS.offline);
+  if (!online) throw new WidgetRefusal('widget_offline', REFUSALS.offline);
   if (checks && ce.requireInfo && !visitor.email) throw new WidgetRefusal('info_required', REFUSALS.info);
   if (checks && ce.displayPrivacyPolicy && ce.requireAcceptance && !visitor.acceptedPrivacyAt) {
     throw new WidgetRefusal('privacy_not_accepted', REFUSALS.privacy);
   }
-  if (checks && ce.maxConcurrentConvos > 0) {
-    const open = await ctx.models.Conversation.countDocuments({ ceId: ce._id, status: 'open' });
-    if (open >= ce.maxConcurrentConvos) throw new WidgetRefusal('too_many_conversations', REFUSALS.tooMany);
+  if (checks && ce.maxConcurrentConvos > 0 && open >= ce.maxConcurrentConvos) {
+    throw new WidgetRefusal('too_many_conversations', REFUSALS.tooMany);
   }
   const counter = await ctx.models.ConversationCounter.findOneAndUpdate(
     { ceId: ce._id },
@@ -78,7 +90,7 @@ export async function startConversation(
   });
   ctx.metrics.conversationsStarted.inc();
   // Over the month's quota the conversation still goes through; the account is marked and its console says so.
-  await refreshQuota(ctx.models, ce.accountId).catch((error: unknown) =>
+  refreshQuotaSoon(ctx.models, ce.accountId, (error: unknown) =>
     ctx.logger.warn({ accountId: String(ce.accountId), err: error }, 'quota: could not count conversations'),
   );
   // Started by the caller once the first message is stored: the header quotes it.

@@ -6,6 +6,7 @@
  */
 import { createHmac } from 'node:crypto';
 import type { Types } from 'mongoose';
+import type { Models } from '../models';
 import type { RestHookEvent } from '../models/RestHook';
 import type { ConversationContext } from './context';
 
@@ -18,12 +19,51 @@ export function webhookSignature(secret: string, unixSeconds: number, body: stri
   return `t=${unixSeconds},v1=${createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex')}`;
 }
 
+/**
+ * An account's REST hooks of one event, kept for a second (as the widget's settings are, relay/widgets.ts) so that a
+ * visitor's line or a new conversation costs no read for them: a subscription or an unsubscription through this
+ * process drops the account's entries at once (`restHooksChanged`); another process's is seen within HOOKS_TTL_MS.
+ * Held per database (the models), so tests' servers in one process never share entries.
+ */
+const HOOKS_TTL_MS = 1000;
+type HookIds = { until: number; ids: Promise<Types.ObjectId[]> };
+const hookCaches = new WeakMap<Models, Map<string, HookIds>>();
+
+function restHookIds(models: Models, accountId: Types.ObjectId, event: RestHookEvent): Promise<Types.ObjectId[]> {
+  let cache = hookCaches.get(models);
+  if (!cache) {
+    cache = new Map();
+    hookCaches.set(models, cache);
+  }
+  const key = `${String(accountId)}:${event}`;
+  const now = Date.now();
+  const hit = cache.get(key);
+  if (hit && hit.until > now) return hit.ids;
+  const ids = models.RestHook.find({ accountId, event }, { _id: 1 })
+    .lean<{ _id: Types.ObjectId }[]>()
+    .exec()
+    .then((rows) => rows.map((r) => r._id));
+  // A failed read is not kept.
+  ids.catch(() => cache.delete(key));
+  cache.set(key, { until: now + HOOKS_TTL_MS, ids });
+  if (cache.size > 10_000) for (const [k, e] of cache) if (e.until <= now) cache.delete(k);
+  return ids;
+}
+
+/** The account's REST hooks changed (subscribed, unsubscribed, its Zapier key replaced): read again at the next event. */
+export function restHooksChanged(models: Models, accountId: Types.ObjectId | string): void {
+  const cache = hookCaches.get(models);
+  if (!cache) return;
+  const prefix = `${String(accountId)}:`;
+  for (const key of [...cache.keys()]) if (key.startsWith(prefix)) cache.delete(key);
+}
+
 export async function hasRestHooks(
   ctx: Pick<ConversationContext, 'models'>,
   accountId: Types.ObjectId,
   event: RestHookEvent,
 ): Promise<boolean> {
-  return (await ctx.models.RestHook.exists({ accountId, event })) !== null;
+  return (await restHookIds(ctx.models, accountId, event)).length > 0;
 }
 
 /**
@@ -34,9 +74,10 @@ export async function fireWebhook(
   ctx: Pick<ConversationContext, 'models' | 'outbox'>,
   input: { accountId: Types.ObjectId; key: string; event: RestHookEvent; url: string; body: WebhookBody | (() => Promise<WebhookBody>) },
 ): Promise<void> {
-  const hooks = await ctx.models.RestHook.find({ accountId: input.accountId, event: input.event }, { _id: 1 }).lean();
+  const hooks = await restHookIds(ctx.models, input.accountId, input.event);
   if (!input.url && hooks.length === 0) return;
   const body = typeof input.body === 'function' ? await input.body() : input.body;
   if (input.url) await ctx.outbox.enqueue('webhook', input.key, { url: input.url, body });
-  for (const hook of hooks) await ctx.outbox.enqueue('webhook', input.key, { hookId: String(hook._id), body });
+  // A hook unsubscribed since it was read is skipped by its job (relay/jobs.ts reads it by id).
+  for (const hook of hooks) await ctx.outbox.enqueue('webhook', input.key, { hookId: String(hook), body });
 }

@@ -3,7 +3,7 @@
  * (server/slack/outboxJobs.ts); main.ts hands both tables to the outbox.
  */
 import type { Types } from 'mongoose';
-import { SIGNATURE_HEADER, webhookSignature } from '../conversations/webhooks';
+import { restHooksChanged, SIGNATURE_HEADER, webhookSignature } from '../conversations/webhooks';
 import { MAIL_KINDS, type MailKind } from '../mail';
 import type { OutboxJobDocument, OutboxKind } from '../models/OutboxJob';
 import type { RelayJobHandler, RelayJobHandlers } from './context';
@@ -24,11 +24,13 @@ const callWebhook: RelayJobHandler = async (ctx, job) => {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'Parley-Webhook/1' };
   let url: string;
   let hookId: Types.ObjectId | null = null;
+  let hookAccountId: Types.ObjectId | null = null;
   if (typeof job.payload.hookId === 'string') {
     // A REST hook: unsubscribed (or its Zapier key regenerated) since the event means nothing is sent.
     const hook = await ctx.models.RestHook.findById(job.payload.hookId);
     if (!hook) return;
     hookId = hook._id;
+    hookAccountId = hook.accountId;
     url = hook.targetUrl;
     headers[SIGNATURE_HEADER.toLowerCase()] = webhookSignature(hook.secret, Math.floor(Date.now() / 1000), body);
     headers['x-parley-event'] = hook.event;
@@ -45,8 +47,9 @@ const callWebhook: RelayJobHandler = async (ctx, job) => {
     throw new Error(`webhook ${url} unreachable: ${error instanceof Error ? error.message : String(error)}`);
   }
   // The REST hooks convention: 410 Gone from the target unsubscribes it.
-  if (status === 410 && hookId) {
+  if (status === 410 && hookId && hookAccountId) {
     await ctx.models.RestHook.deleteOne({ _id: hookId });
+    restHooksChanged(ctx.models, hookAccountId);
     return;
   }
   if (status >= 400 && status < 500 && status !== 408 && status !== 429) {

@@ -40,8 +40,11 @@ describe('plan limits in the relay', () => {
         .find((m) => JSON.stringify(m.blocks ?? []).includes('301st conversation'));
       expect(parent).to.not.equal(undefined);
     });
-    const account = await server.models.Account.findById(ce.accountId);
-    expect(account?.quota).to.deep.include({ isOverquota: true, reason: '301 conversations this month, your Basic plan includes 300' });
+    // Counted after the first line's ack: the mark follows within moments.
+    await eventually(async () => {
+      const account = await server.models.Account.findById(ce.accountId);
+      expect(account?.quota).to.deep.include({ isOverquota: true, reason: '301 conversations this month, your Basic plan includes 300' });
+    });
     socket.close();
   });
 

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { type Response, Router } from 'express';
 import type { QueryFilter, Types } from 'mongoose';
 import { inSlackOrder } from '../../conversations/history';
+import { restHooksChanged } from '../../conversations/webhooks';
 import { apiKeyOf, requireApiKey } from '../../http/auth';
 import { type Validated, validate, validated } from '../../http/validate';
 import type { Conversation } from '../../models/Conversation';
@@ -198,6 +199,7 @@ export function publicApiRouter({ config, models, limiters }: ApiDeps): Router {
       targetUrl: req.body.targetUrl,
       secret: `whsec_${randomBytes(24).toString('base64url')}`,
     });
+    restHooksChanged(models, key.accountId);
     // The secret is handed out once, here: the subscriber verifies X-Parley-Signature with it.
     res.status(201).json({ ...presentRestHook(hook), secret: hook.secret });
   });
@@ -206,6 +208,7 @@ export function publicApiRouter({ config, models, limiters }: ApiDeps): Router {
     const { id } = req.params;
     const hook = await findOwned(models.RestHook, id, apiKeyOf(res).accountId);
     await hook.deleteOne();
+    restHooksChanged(models, hook.accountId);
     res.status(204).end();
   });
 
