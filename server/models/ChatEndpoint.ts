@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type Connection, type HydratedDocument, type Model, Schema, type SchemaDefinition, type Types } from 'mongoose';
 import type { ChatEndpointRecord, ChatEndpointSettings, OperatingHour } from '../shared/types';
+import { OWNER_TEXT_KEYS, type OwnerTextKey } from '../shared/widget-texts';
+import { texts as englishTexts } from '../shared/widget-texts/en';
 
 /** The stored widget: the fields its view shows (ChatEndpointRecord, in shared/) and what never leaves the server. */
 export interface ChatEndpoint extends ChatEndpointRecord<Date> {
@@ -28,7 +30,15 @@ export type ChatEndpointDocument = HydratedDocument<ChatEndpoint>;
 export const DEFAULT_TRIGGER_JSON = JSON.stringify({ minDelay: 60, matchType: 'contains', triggers: [] });
 
 /** What a new widget starts with: the texts and choices a site owner would pick if they did not care. */
+/** The owner-editable texts' defaults: the built-in English wording, so an unchanged setting reads as not set. */
+const OWNER_TEXT_DEFAULTS = Object.fromEntries(OWNER_TEXT_KEYS.map((key) => [key, englishTexts[key]])) as Pick<
+  ChatEndpointSettings,
+  OwnerTextKey
+>;
+
 export const CHAT_ENDPOINT_DEFAULTS: Omit<ChatEndpointSettings, 'operatingHours' | 'textOverrides'> = {
+  // The texts a visitor reads: English stock wording, from the widget's own English texts (one source).
+  ...OWNER_TEXT_DEFAULTS,
   tz: 'UTC',
   manualMode: false,
   hideWhenOffline: false,
@@ -54,7 +64,6 @@ export const CHAT_ENDPOINT_DEFAULTS: Omit<ChatEndpointSettings, 'operatingHours'
   notifyChannelOnMsg: false,
   metaInfoInMainChannel: 'compact',
   enableFileUploads: true,
-  agentLabel: 'Support',
   webhookUrl: '',
   webhookOnArchive: false,
   transcriptRecipient: '',
@@ -70,53 +79,20 @@ export const CHAT_ENDPOINT_DEFAULTS: Omit<ChatEndpointSettings, 'operatingHours'
   teamAvatarUrl: '',
   titleColor: '#2f6fed',
   titleFontColor: '#ffffff',
-  onlineTitle: 'Questions? Chat with us!',
   collapsedMode: 'default',
-  browserSideAuthorLabel: 'You',
-  autoResponseMessage: 'Thanks for reaching out! Someone will be with you shortly.',
-  onlineMessagePlaceholder: 'Type your message and press Enter…',
-  noAnswerWithoutEmail: "Sorry for the wait! Leave your email and we'll get back to you as soon as we can.",
-  noAnswerWithEmail: "Sorry for the wait! We'll reply by email as soon as we can.",
-  offlineTitle: 'Contact us',
-  offlineGreeting: "Sorry we aren't online at the moment. Leave a message and we'll get back to you.",
-  offlineEmailPlaceholder: 'Email',
-  offlineMessagePlaceholder: 'Your message',
-  offlineNamePlaceholder: 'Name (optional)',
-  offlineSendButton: 'Send',
-  offlineThankYouMessage: "Thanks for your message. We'll be in touch soon!",
   offlineEmailSubject: 'New message from your website',
   showConversationEnd: true,
-  conversationEndMenuLinkLabel: 'End chat',
-  conversationEndConfirmationQuestion: 'Are you sure you want to end this chat?',
-  conversationEndLabel: 'This chat has ended.',
   showConversationRating: true,
-  conversationRatingLabel: 'How would you rate this chat?',
-  conversationRatingThankYou: 'Thanks for your feedback!',
-  conversationRatingPlaceholder: 'Tell us more (optional)',
   clearMessagesOnEnd: false,
   showTranscriptSendOpt: true,
-  conversationEndTranscriptPlaceholder: 'Email address for a transcript',
-  conversationTranscriptSentThankYou: 'The transcript is on its way to your inbox.',
-  requestScreenshotText: 'The operator would like a screenshot of this page. Allow?',
-  requestScreenshotAllowLabel: 'Allow',
-  requestScreenshotDeclineLabel: 'Decline',
-  requireInfoGreeting: 'Please tell us who you are before we start.',
-  requireInfoSubmitBtn: 'Start chat',
-  defaultCancelBtnLabel: 'Cancel',
-  defaultSendBtnLabel: 'Send',
   // A visible send button helps everyone who does not guess that Enter sends.
   showSendBtnOnDesktop: true,
-  defaultYesBtnLabel: 'Yes',
-  defaultNoBtnLabel: 'No',
   footerText: '',
   collectVisitorMetaData: true,
   requireVerifiedIdentity: false,
   displayPrivacyPolicy: false,
-  privacyPolicyLinkText: 'Privacy policy',
   privacyPolicyLinkURL: '',
   requireAcceptance: false,
-  defaultAcceptBtnLabel: 'Accept',
-  acceptanceText: 'I agree to my personal data being stored and used to answer my questions.',
   widgetAlignment: 'bottomRight',
   onOffSchedule: false,
   sendOpHourChangeMessages: false,
