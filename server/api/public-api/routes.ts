@@ -44,6 +44,19 @@ function widgetFilter(widgets: Widgets, widgetId: string | undefined): Types.Obj
   return [...widgets.values()].find((w) => w.uuid === widgetId)?._id ?? null;
 }
 
+/**
+ * One page of a list, newest first: `limit` items after the cursor, and the cursor of the next page (null at the end).
+ * `find` gets the cursor's condition on _id and how many to read (one more than a page, to know whether more follow).
+ */
+async function newestFirst<T extends { _id: unknown }>(
+  query: { cursor?: string; limit: number },
+  find: (after: { _id?: { $lt: string } }, limit: number) => Promise<T[]>,
+): Promise<{ items: T[]; nextCursor: string | null }> {
+  const found = await find(query.cursor ? { _id: { $lt: query.cursor } } : {}, query.limit + 1);
+  const items = found.slice(0, query.limit);
+  return { items, nextCursor: found.length > query.limit ? String(items[items.length - 1]?._id) : null };
+}
+
 export function publicApiRouter({ config, models, limiters }: ApiDeps): Router {
   const router = Router();
   const limit = limiters.perApiKey(config.apiKeyRequestsPerMinute ?? DEFAULT_PER_MINUTE, (res) => String(apiKeyOf(res)._id));
@@ -98,17 +111,16 @@ export function publicApiRouter({ config, models, limiters }: ApiDeps): Router {
         const visitors = await models.Visitor.find({ accountId, email: query.email });
         filter.visitorId = { $in: visitors.map((v) => v._id) };
       }
-      if (query.cursor) filter._id = { $lt: query.cursor };
-      const page = await models.Conversation.find(filter)
-        .sort({ _id: -1 })
-        .limit(query.limit + 1);
-      const more = page.length > query.limit;
-      const items = page.slice(0, query.limit);
+      const { items, nextCursor } = await newestFirst(query, (after, limit) =>
+        models.Conversation.find({ ...filter, ...after })
+          .sort({ _id: -1 })
+          .limit(limit),
+      );
       const visitors = await models.Visitor.find({ _id: { $in: items.map((c) => c.visitorId) } });
       const visitorById = new Map(visitors.map((v) => [String(v._id), v]));
       res.json({
         data: items.map((c) => presentApiConversation(c, widgets.get(String(c.ceId))?.uuid ?? '', visitorById.get(String(c.visitorId)))),
-        nextCursor: more ? String(items[items.length - 1]?._id) : null,
+        nextCursor,
       });
     }),
   );
@@ -141,15 +153,12 @@ export function publicApiRouter({ config, models, limiters }: ApiDeps): Router {
       }
       const filter: QueryFilter<Visitor> = { accountId: apiKeyOf(res).accountId, ...(ceId ? { ceId } : {}) };
       if (query.email !== undefined) filter.email = query.email;
-      if (query.cursor) filter._id = { $lt: query.cursor };
-      const page = await models.Visitor.find(filter)
-        .sort({ _id: -1 })
-        .limit(query.limit + 1);
-      const items = page.slice(0, query.limit);
-      res.json({
-        data: items.map((v) => presentApiVisitor(v, widgets.get(String(v.ceId))?.uuid ?? '')),
-        nextCursor: page.length > query.limit ? String(items[items.length - 1]?._id) : null,
-      });
+      const { items, nextCursor } = await newestFirst(query, (after, limit) =>
+        models.Visitor.find({ ...filter, ...after })
+          .sort({ _id: -1 })
+          .limit(limit),
+      );
+      res.json({ data: items.map((v) => presentApiVisitor(v, widgets.get(String(v.ceId))?.uuid ?? '')), nextCursor });
     }),
   );
 
@@ -173,15 +182,12 @@ export function publicApiRouter({ config, models, limiters }: ApiDeps): Router {
         return;
       }
       const filter: QueryFilter<OfflineMessage> = { accountId: apiKeyOf(res).accountId, ...(ceId ? { ceId } : {}) };
-      if (query.cursor) filter._id = { $lt: query.cursor };
-      const page = await models.OfflineMessage.find(filter)
-        .sort({ _id: -1 })
-        .limit(query.limit + 1);
-      const items = page.slice(0, query.limit);
-      res.json({
-        data: items.map((m) => presentApiOfflineMessage(m, widgets.get(String(m.ceId))?.uuid ?? '')),
-        nextCursor: page.length > query.limit ? String(items[items.length - 1]?._id) : null,
-      });
+      const { items, nextCursor } = await newestFirst(query, (after, limit) =>
+        models.OfflineMessage.find({ ...filter, ...after })
+          .sort({ _id: -1 })
+          .limit(limit),
+      );
+      res.json({ data: items.map((m) => presentApiOfflineMessage(m, widgets.get(String(m.ceId))?.uuid ?? '')), nextCursor });
     }),
   );
 
