@@ -153,16 +153,15 @@ describe("server/'s folders follow README's layers", () => {
     expect(slackImports).to.deep.equal([]);
   });
 
-  it("has no import cycle between the relay's own files (its context is built from parts that do not know it)", () => {
-    const relayDir = path.join(SERVER, 'relay');
-    const fileEdges: Edge[] = sourceFiles(relayDir).flatMap((file) =>
+  it("has no import cycle between files anywhere in server/ (the relay's context, the sandboxes' faces included)", () => {
+    const fileEdges: Edge[] = sourceFiles(SERVER).flatMap((file) =>
       specifiers(readFileSync(file, 'utf8')).flatMap((specifier) => {
         const target = resolve(file, specifier);
-        if (!target?.startsWith(relayDir + path.sep)) return [];
-        return [{ from: path.relative(relayDir, file), to: path.relative(relayDir, target), file, specifier }];
+        if (!target?.startsWith(SERVER + path.sep)) return [];
+        return [{ from: path.relative(SERVER, file), to: path.relative(SERVER, target), file, specifier }];
       }),
     );
-    expect(fileEdges.length).to.be.greaterThan(10);
+    expect(fileEdges.length).to.be.greaterThan(500);
     expect(cycles(fileEdges)).to.deep.equal([]);
   });
 

@@ -3,8 +3,8 @@
 import path from 'node:path';
 import express, { type Request, type Response, type Router } from 'express';
 import { emojiFor } from '../../emoji';
+import type { ShortcutDefinition, SlackSandbox } from './contract';
 import { escapeHtml } from './html';
-import type { ShortcutDefinition, SlackSandbox } from './index';
 import { type MrkdwnNames, renderMrkdwn, withHtml } from './mrkdwn';
 import { HE_SCRIPT_PATH, operatorPage } from './operator-page';
 import { archiveChannel, createChannel, joinChannel, leaveChannel, postMessage, renameChannel, SlackApiError, uninstallApp } from './ops';

@@ -3,8 +3,8 @@
 
 import { escapeHtml } from '../../escapeHtml';
 import { type Ctx, formatMoney } from './billing';
+import type { StripeSandbox } from './contract';
 import { dateText, dateTimeText, pageShell } from './html';
-import type { StripeSandbox } from './index';
 
 const css = `
 .op { max-width: 1180px; margin: 0 auto; padding: 28px 24px 60px; }

@@ -15,9 +15,9 @@ import {
 } from './billing';
 import type { CardInput } from './cards';
 import { paymentMethodFromCard } from './cards';
+import type { StripeSandbox } from './contract';
 import { StripeApiError } from './errors';
 import { dateText, pageShell } from './html';
-import type { StripeSandbox } from './index';
 import { operatorPage } from './operator-page';
 import type { CheckoutSession, Customer, Invoice, PaymentMethod, PortalSession, Price, Subscription } from './types';
 
