@@ -22,6 +22,7 @@ import { type CoalescingHandler, type JobHandler, PermanentJobError } from '../r
 import { visitorAvatarUrl } from '../shared/avatars';
 import { escapeMrkdwn } from '../shared/mrkdwn';
 import { contextLine, headerMessage, threadPostMessage } from './blocks/thread';
+import { hasBotUsers } from './botUserCache';
 import { type PostJob, postOnce } from './postOnce';
 import type { SlackClients } from './slackClients';
 
@@ -92,34 +93,43 @@ async function loadThread(ctx: RelayContext, id: Types.ObjectId | string, thread
   return { conversation, ce, visitor };
 }
 
-const postHeader: Handler = async (ctx, job) => {
-  const { conversation, ce, visitor } = await loadConversation(ctx, str(job, 'conversationId'));
-  if (conversation.threadTs) return;
-  const firstMessage = await firstVisitorText(ctx, conversation._id);
-  // A conversation starts with a visitor message, stored alongside this job: a poll may pick the job up first.
-  if (!firstMessage && Date.now() - job.createdAt.getTime() < 60_000) throw new Error('the first message is not stored yet');
-  const { client } = await teamClient(ctx, conversation.slackTeamId);
-  const header = headerMessage({ ce, conversation, visitor, firstMessage });
-  const { ts } = await postOnce(ctx.models, job, {
-    client,
-    postId: String(conversation._id),
-    args: { channel: conversation.slackChannel, ...header, unfurl_links: false, unfurl_media: false },
-  });
-  // Stored before any reply job of this conversation runs (same key, so they wait for this one).
-  await ctx.models.Conversation.updateOne({ _id: conversation._id }, { $set: { threadTs: ts } });
-  // Chosen bots stay stored on a plan without bots, and are invited again on one with them.
-  if (
-    (await ctx.models.BotUser.exists({ ceId: conversation.ceId })) &&
-    (await planHasFeature(ctx.models, conversation.accountId, 'bots'))
-  ) {
-    await ctx.outbox.enqueue(
-      'slack.invite',
-      String(conversation._id),
-      { conversationId: String(conversation._id) },
-      { channel: conversation.slackChannel },
-    );
-  }
-};
+/**
+ * The thread's header, the conversation's first post. The first message's text comes with the job when the visitor's
+ * message opened the conversation (read otherwise). Once posted, the thread is kept in `threads`, so the reply jobs
+ * behind it read no conversation.
+ */
+const postHeader =
+  (threads: ThreadCache): Handler =>
+  async (ctx, job) => {
+    const { conversation, ce, visitor } = await loadConversation(ctx, str(job, 'conversationId'));
+    if (conversation.threadTs) return;
+    const carried = typeof job.payload.firstMessage === 'string' ? job.payload.firstMessage : undefined;
+    const firstMessage = carried ?? (await firstVisitorText(ctx, conversation._id));
+    // A conversation starts with a visitor message, stored alongside this job: a poll may pick the job up first.
+    if (carried === undefined && !firstMessage && Date.now() - job.createdAt.getTime() < 60_000) {
+      throw new Error('the first message is not stored yet');
+    }
+    const { client } = await teamClient(ctx, conversation.slackTeamId);
+    const header = headerMessage({ ce, conversation, visitor, firstMessage });
+    const { ts } = await postOnce(ctx.models, job, {
+      client,
+      postId: String(conversation._id),
+      args: { channel: conversation.slackChannel, ...header, unfurl_links: false, unfurl_media: false },
+    });
+    // Stored before any reply job of this conversation runs (same key, so they wait for this one).
+    await ctx.models.Conversation.updateOne({ _id: conversation._id }, { $set: { threadTs: ts } });
+    const { _id, ceId, visitorId, number, slackTeamId, slackChannel } = conversation;
+    threads.set(String(_id), { _id, ceId, visitorId, number, slackTeamId, slackChannel, threadTs: ts });
+    // Chosen bots stay stored on a plan without bots, and are invited again on one with them.
+    if ((await hasBotUsers(ctx.models, conversation.ceId)) && (await planHasFeature(ctx.models, conversation.accountId, 'bots'))) {
+      await ctx.outbox.enqueue(
+        'slack.invite',
+        String(conversation._id),
+        { conversationId: String(conversation._id) },
+        { channel: conversation.slackChannel },
+      );
+    }
+  };
 
 /** Slack errors that leave nothing to do for one invited user (already there, gone, Parley itself). */
 const INVITE_SKIPS = new Set([
@@ -449,7 +459,9 @@ export function slackJobHandlers(slack: SlackClients): Pick<RelayJobHandlers, Sl
       handler(on(ctx), job);
   const replies = replyPoster(threads);
   return {
-    'slack.header': one(postHeader),
+    // The header and the visitor lines queued behind it (the line that opened the conversation) are read, claimed and
+    // removed together; the lines post right after the header, as the reply jobs would.
+    'slack.header': { lead: one(postHeader(threads)), followedBy: 'slack.reply' },
     // Header updates waiting in a row make one chat.update: it shows the conversation as it is now.
     'slack.updateHeader': {
       max: 50,
