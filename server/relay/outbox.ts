@@ -87,6 +87,11 @@ const PACE_WAIT_MAX_MS = 2_000;
 const MAX_ATTEMPTS_OUTSIDE_SLACK = 12;
 /** Keys running at once, and keys claimed in one round trip. */
 const CONCURRENCY = 64;
+/**
+ * How long a job stored here with `start: false` is left to the `poke` that follows (its caller stores more first,
+ * e.g. the first line behind a header) rather than to the safety poll, which would run it alone.
+ */
+const POKE_EXPECTED_MS = 5_000;
 /** Jobs stored by another process shortly before a poll may commit after it: each poll looks this far back. */
 const POLL_OVERLAP_MS = 10_000;
 
@@ -126,6 +131,8 @@ export class Outbox<C> {
   private readonly solo = new Map<string, Set<string>>();
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
   private readonly blockedUntil = new Map<string, number>();
+  /** Keys whose jobs were stored here with `start: false`, and when: their poke is coming. */
+  private readonly unpoked = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   private timerAt = Infinity;
   private pumpQueued = false;
@@ -168,6 +175,11 @@ export class Outbox<C> {
       createdAt: now,
       updatedAt: now,
     };
+    // Before it is stored: a poll in flight meanwhile must not run it alone.
+    if (opts.start === false && !this.unpoked.has(key)) {
+      this.unpoked.set(key, Date.now());
+      if (this.unpoked.size > 10_000) for (const [k, at] of this.unpoked) if (Date.now() - at > POKE_EXPECTED_MS) this.unpoked.delete(k);
+    }
     // Durable before the work it stands for is acknowledged to anyone, whatever the deployment's default.
     await this.host.models.OutboxJob.collection.insertOne(job, { writeConcern: JOURNALED });
     if (opts.start !== false) this.note(key, isPaced(kind) ? (opts.channel ?? '') : '', runAt.getTime());
@@ -175,6 +187,7 @@ export class Outbox<C> {
 
   /** Runs the due jobs of `key` now (after a job was stored with `start: false`). */
   poke(key: string): void {
+    this.unpoked.delete(key);
     this.note(key, '', 0);
   }
 
@@ -642,6 +655,12 @@ export class Outbox<C> {
       this.lastPollAt = now.getTime();
       for (const job of found) {
         if (this.running.has(job.key) || this.claiming.has(job.key) || this.waiting.has(job.key)) continue;
+        // Its poke is coming (it would run alone now, ahead of what its caller stores behind it).
+        const storedAt = this.unpoked.get(job.key);
+        if (storedAt !== undefined) {
+          if (Date.now() - storedAt < POKE_EXPECTED_MS) continue;
+          this.unpoked.delete(job.key);
+        }
         this.waiting.set(job.key, { channel: isPaced(job.kind) ? job.channel : '', since: job._id.getTimestamp().getTime(), at: 0 });
       }
       this.kick();
