@@ -76,7 +76,9 @@ export async function startConversation(
     { ceId: ce._id },
     { $inc: { next: 1 } },
     { returnDocument: 'after', upsert: true, setDefaultsOnInsert: true },
-  );
+  )
+    .lean<{ next: number }>()
+    .orFail();
   const conversation = await ctx.models.Conversation.create({
     accountId: ce.accountId,
     ceId: ce._id,
