@@ -40,13 +40,17 @@ export async function refreshQuota(models: Models, accountId: Types.ObjectId, no
   return count;
 }
 
-/** Per account: a refresh is running; `again` when a conversation started since it began counting. */
+/** Per account: a refresh is running (or pausing after one); `again` when a conversation started since it began counting. */
 const refreshing = new Map<string, { again: boolean }>();
+
+/** Between two counts of one account's conversations: a burst costs a count a second, not one a conversation. */
+const RECOUNT_AFTER_MS = 1000;
 
 /**
  * `refreshQuota` after a conversation started, without holding up its first line: at most one count runs per
- * account, and the conversations started meanwhile are covered by one more count after it, so a burst of new
- * conversations counts a few times rather than once each. The mark is what the console shows, never a refusal.
+ * account, and the conversations started meanwhile, or in the second after it, are covered by one more count at the
+ * end of that second, so a burst of new conversations counts about once a second rather than once each. The mark is
+ * what the console shows, never a refusal.
  */
 export function refreshQuotaSoon(models: Models, accountId: Types.ObjectId, onError: (error: unknown) => void): void {
   const key = String(accountId);
@@ -62,7 +66,9 @@ export function refreshQuotaSoon(models: Models, accountId: Types.ObjectId, onEr
       do {
         state.again = false;
         await refreshQuota(models, accountId).catch(onError);
-      } while (state.again);
+        await new Promise((resolve) => setTimeout(resolve, RECOUNT_AFTER_MS).unref());
+        // Parley stopped meanwhile: nothing more to count here.
+      } while (state.again && models.Account.db.readyState === 1);
     } finally {
       refreshing.delete(key);
     }

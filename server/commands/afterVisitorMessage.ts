@@ -10,6 +10,7 @@ import type { AutoSendReplies } from './autoSendReplies';
 import { deliverSavedReply } from './deliverSavedReply';
 import type { OperatorMessageContext } from './operatorMessages';
 import { planHasFeature } from './planFeature';
+import { automaticQuestionGroup } from './questionGroups';
 
 export type AfterVisitorMessageContext = OperatorMessageContext & {
   /** The widgets' automatic saved replies, kept in memory. */
@@ -24,7 +25,7 @@ export async function afterVisitorMessage(
   const ce = await ctx.widgets.get(conversation.ceId);
   if (!ce) return;
   if (message.seq === 1) {
-    const auto = await ctx.models.QuestionGroup.findOne({ accountId: ce.accountId, auto: true });
+    const auto = await automaticQuestionGroup(ctx.models, ce.accountId);
     if (auto && (await planHasFeature(ctx.models, ce.accountId, 'questionGroups'))) await askFirstQuestion(ctx, conversation, ce, auto);
   }
   if (!message.text) return;

@@ -44,8 +44,11 @@ export async function startConversation(
   visitorId: Types.ObjectId,
   origin: { pageUrl: string; triggerUid: string },
   firstLine = '',
-  /** checks: false for a visitor answering by e-mail, whom the widget's rules for new chats do not concern. */
-  options: { checks?: boolean } = {},
+  /**
+   * checks: false for a visitor answering by e-mail, whom the widget's rules for new chats do not concern.
+   * firstMessage: the text of the message that opens it, carried on the header job, which then posts without reading it.
+   */
+  options: { checks?: boolean; firstMessage?: string } = {},
 ): Promise<OpenConversation> {
   const checks = options.checks !== false;
   // Independent reads, in flight together; the refusals keep their order (erased, offline, info, privacy, too many).
@@ -73,7 +76,9 @@ export async function startConversation(
     { ceId: ce._id },
     { $inc: { next: 1 } },
     { returnDocument: 'after', upsert: true, setDefaultsOnInsert: true },
-  );
+  )
+    .lean<{ next: number }>()
+    .orFail();
   const conversation = await ctx.models.Conversation.create({
     accountId: ce.accountId,
     ceId: ce._id,
@@ -97,7 +102,7 @@ export async function startConversation(
   await ctx.outbox.enqueue(
     'slack.header',
     String(conversation._id),
-    { conversationId: String(conversation._id) },
+    { conversationId: String(conversation._id), ...(options.firstMessage !== undefined ? { firstMessage: options.firstMessage } : {}) },
     {
       channel: ce.RoomId,
       conversationId: conversation._id,
@@ -162,7 +167,7 @@ export async function visitorMessage(
     for (let attempt = 0; ; attempt++) {
       if (!conversation) {
         const opening = input.text.trim() || input.files?.[0]?.name || '';
-        conversation = await startConversation(ctx, input.ce, input.visitorId, input.origin, opening);
+        conversation = await startConversation(ctx, input.ce, input.visitorId, input.origin, opening, { firstMessage: input.text });
       }
       const current = conversation;
       const stored = await storeVisitorMessage(ctx, current, input);

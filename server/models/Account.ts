@@ -57,3 +57,53 @@ export type AccountModel = Model<Account>;
 export function accountModel(connection: Connection): AccountModel {
   return (connection.models.Account as AccountModel | undefined) ?? connection.model<Account>('Account', AccountSchema);
 }
+
+/** What decides whether an account takes new conversations (billing/state.ts `acceptsConversations`). */
+export type AccountBillingState = Pick<Account, 'paymentType' | 'trialEndAt' | 'subscriptionStatus' | 'hadPaidPlan'>;
+const BILLING_STATE_FIELDS = { paymentType: 1, trialEndAt: 1, subscriptionStatus: 1, hadPaidPlan: 1 } as const;
+const BILLING_STATE_TTL_MS = 1000;
+
+/**
+ * Accounts' billing states as presence asks them for every new conversation, kept for a second per database (the
+ * model), so a new conversation costs no read for them. Every write of an account through mongoose, in this process,
+ * drops the database's entries once it is done (the hooks below); another process's write is seen within
+ * BILLING_STATE_TTL_MS. A trial's end needs no write: it is compared with the time when asked.
+ */
+const billingStates = new WeakMap<AccountModel, Map<string, { until: number; state: Promise<AccountBillingState | null> }>>();
+
+export function accountBillingState(Account: AccountModel, accountId: unknown): Promise<AccountBillingState | null> {
+  let cache = billingStates.get(Account);
+  if (!cache) {
+    cache = new Map();
+    billingStates.set(Account, cache);
+  }
+  const key = String(accountId);
+  const now = Date.now();
+  const hit = cache.get(key);
+  if (hit && hit.until > now) return hit.state;
+  const state = Account.findById(accountId, BILLING_STATE_FIELDS).lean<AccountBillingState>().exec();
+  // A failed read is not kept.
+  state.catch(() => cache.delete(key));
+  cache.set(key, { until: now + BILLING_STATE_TTL_MS, state });
+  if (cache.size > 10_000) for (const [k, e] of cache) if (e.until <= now) cache.delete(k);
+  return state;
+}
+
+const WRITES = [
+  'updateOne',
+  'updateMany',
+  'findOneAndUpdate',
+  'findOneAndReplace',
+  'replaceOne',
+  'deleteOne',
+  'deleteMany',
+  'findOneAndDelete',
+] as const;
+for (const write of WRITES) {
+  AccountSchema.post(write, function () {
+    billingStates.delete(this.model as AccountModel);
+  });
+}
+AccountSchema.post('save', function () {
+  billingStates.delete(this.constructor as AccountModel);
+});

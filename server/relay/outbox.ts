@@ -12,6 +12,8 @@
  * the head's lease (`lockedUntil`, `lockedBy`) belongs to one process, which runs the head and the jobs behind it
  * it read with it; a process that dies leaves the lease to expire, and the next process to look takes the key over.
  * Consecutive jobs of a coalescing kind (visitor lines) are handed to their handler together, for one Slack post.
+ * A leading kind (a thread's header) takes the jobs of its follower kind stored right behind it (the conversation's
+ * first line) into its claim: one read, one claim and one removal for both.
  * Jobs stored by other processes are found by a slow safety poll (`outboxPollMs`) over the due-time indexes, or at
  * once when the process that stored them calls `wake(key)` (cross-process notification is wired by the caller).
  */
@@ -50,7 +52,15 @@ export type CoalescingHandler<C> = {
   coalesce: (ctx: C, jobs: OutboxJobDocument[]) => Promise<number | undefined>;
   max: number;
 };
-export type JobHandlers<C> = Record<OutboxKind, JobHandler<C> | CoalescingHandler<C>>;
+/**
+ * Runs one job, then the jobs of kind `followedBy` stored right behind it, read and claimed with it (a thread's header
+ * and the visitor line that opened the conversation): one read, one claim and one removal serve them all. The
+ * followers run as their own kind's handler would run them, under the head's claim: they count as claimed as often
+ * as the head (slack/postOnce.ts looks for a post that may be in Slack already). When the head succeeds and a
+ * follower fails, the head is removed and the failure is the followers' own (their retry, or one by one).
+ */
+export type LeadingHandler<C> = { lead: JobHandler<C>; followedBy: OutboxKind };
+export type JobHandlers<C> = Record<OutboxKind, JobHandler<C> | CoalescingHandler<C> | LeadingHandler<C>>;
 
 /** What the outbox engine itself needs (the relay's context has it all). */
 export type OutboxHost = { models: { OutboxJob: OutboxJobModel }; tuning: RelayTuning; logger: Logger };
@@ -77,6 +87,11 @@ const PACE_WAIT_MAX_MS = 2_000;
 const MAX_ATTEMPTS_OUTSIDE_SLACK = 12;
 /** Keys running at once, and keys claimed in one round trip. */
 const CONCURRENCY = 64;
+/**
+ * How long a job stored here with `start: false` is left to the `poke` that follows (its caller stores more first,
+ * e.g. the first line behind a header) rather than to the safety poll, which would run it alone.
+ */
+const POKE_EXPECTED_MS = 5_000;
 /** Jobs stored by another process shortly before a poll may commit after it: each poll looks this far back. */
 const POLL_OVERLAP_MS = 10_000;
 
@@ -92,6 +107,9 @@ type Waiting = {
 
 /** The next jobs of one key as read for a claim. */
 type KeyJobs = { _id: string; jobs: OutboxJobDocument[] };
+
+/** A claimed head and the jobs read to run with it; `extra`: a second token of the channel taken for its followers. */
+type Head = { key: string; batch: OutboxJobDocument[]; more: boolean; token: string; extra: string };
 
 const isSlack = (kind: string) => kind.startsWith('slack.');
 /**
@@ -113,6 +131,8 @@ export class Outbox<C> {
   private readonly solo = new Map<string, Set<string>>();
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
   private readonly blockedUntil = new Map<string, number>();
+  /** Keys whose jobs were stored here with `start: false`, and when: their poke is coming. */
+  private readonly unpoked = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   private timerAt = Infinity;
   private pumpQueued = false;
@@ -155,6 +175,11 @@ export class Outbox<C> {
       createdAt: now,
       updatedAt: now,
     };
+    // Before it is stored: a poll in flight meanwhile must not run it alone.
+    if (opts.start === false && !this.unpoked.has(key)) {
+      this.unpoked.set(key, Date.now());
+      if (this.unpoked.size > 10_000) for (const [k, at] of this.unpoked) if (Date.now() - at > POKE_EXPECTED_MS) this.unpoked.delete(k);
+    }
     // Durable before the work it stands for is acknowledged to anyone, whatever the deployment's default.
     await this.host.models.OutboxJob.collection.insertOne(job, { writeConcern: JOURNALED });
     if (opts.start !== false) this.note(key, isPaced(kind) ? (opts.channel ?? '') : '', runAt.getTime());
@@ -162,6 +187,7 @@ export class Outbox<C> {
 
   /** Runs the due jobs of `key` now (after a job was stored with `start: false`). */
   poke(key: string): void {
+    this.unpoked.delete(key);
     this.note(key, '', 0);
   }
 
@@ -335,7 +361,7 @@ export class Outbox<C> {
             .toArray();
     const found = new Map(groups.map((g) => [g._id, g.jobs]));
     const now = Date.now();
-    const heads: { key: string; batch: OutboxJobDocument[]; more: boolean; token: string }[] = [];
+    const heads: Head[] = [];
     for (const { key, token } of picked) {
       const jobs = found.get(key);
       if (!jobs || jobs.length === 0) {
@@ -367,13 +393,21 @@ export class Outbox<C> {
       const batch = [head];
       const handler = this.handlers[head.kind];
       if (!this.solo.get(key)?.has(String(head._id))) this.solo.delete(key);
+      let extra = '';
       if (typeof handler !== 'function' && !this.solo.has(key)) {
+        const [kind, max] = 'coalesce' in handler ? [head.kind, handler.max] : [handler.followedBy, 1 + this.batchOf(handler.followedBy)];
         for (const job of jobs.slice(1)) {
-          if (batch.length >= handler.max || job.kind !== head.kind || job.runAt.getTime() > now) break;
+          if (batch.length >= max || job.kind !== kind || job.runAt.getTime() > now) break;
           batch.push(job);
         }
+        // Followers of another kind are one more post into the channel: one more token, or the head goes alone.
+        const followerChannel = kind !== head.kind && isPaced(kind) ? head.channel : '';
+        if (batch.length > 1 && followerChannel) {
+          if (this.takeToken(followerChannel, now)) extra = followerChannel;
+          else batch.splice(1);
+        }
       }
-      heads.push({ key, batch, more: jobs.length > batch.length, token: paidBy });
+      heads.push({ key, batch, more: jobs.length > batch.length, token: paidBy, extra });
     }
     if (heads.length === 0) return;
     const lockedBy = randomBytes(8).toString('hex');
@@ -397,6 +431,7 @@ export class Outbox<C> {
         else {
           // Another process took it between the read and the claim: it runs the key now.
           this.refund(h.token);
+          this.refund(h.extra);
           this.requeue(h.key, h.batch[0].channel, now + outboxLeaseMs, h.batch[0]._id);
         }
       }
@@ -463,48 +498,89 @@ export class Outbox<C> {
     const { OutboxJob } = this.host.models;
     const head = batch[0];
     const handler = this.handlers[head.kind];
+    // What a failure concerns: the batch, or a leading head alone (its followers did not run).
+    let failing = batch;
     try {
       if (this.options.pace && isPaced(head.kind) && head.channel) await this.sharedPace(head.channel);
       let done = batch.length;
       if (typeof handler === 'function') await handler(this.options.context(), head);
-      else done = Math.max(1, Math.min(batch.length, (await handler.coalesce(this.options.context(), batch)) ?? batch.length));
+      else if ('coalesce' in handler) {
+        done = Math.max(1, Math.min(batch.length, (await handler.coalesce(this.options.context(), batch)) ?? batch.length));
+      } else {
+        failing = [head];
+        await handler.lead(this.options.context(), head);
+        if (batch.length > 1) {
+          failing = batch.slice(1);
+          try {
+            done = 1 + (await this.runFollowers(head, failing));
+          } catch (error) {
+            // The head is done: removed; what failed is the followers' own.
+            await OutboxJob.collection.deleteMany({ _id: head._id }, { writeConcern: JOURNALED });
+            throw error;
+          }
+        }
+      }
       await OutboxJob.collection.deleteMany({ _id: { $in: batch.slice(0, done).map((j) => j._id) } }, { writeConcern: JOURNALED });
-      if (done < batch.length) {
-        // The rest were read but not claimed: the next claim reads them again.
-        return 'more';
-      }
-      return 'done';
+      // 'more': the rest were read but not claimed, the next claim reads them again.
+      return done < batch.length ? 'more' : 'done';
     } catch (error) {
-      const verdict = this.classify(head, error);
-      const message = error instanceof Error ? error.message : String(error);
-      if (verdict.permanent && batch.length > 1) {
-        // One of them may be the bad one: run them one by one.
-        this.solo.set(key, new Set(batch.map((job) => String(job._id))));
-        await OutboxJob.updateOne({ _id: head._id }, { $set: { lockedUntil: null, lastError: message } });
-        return Date.now();
-      }
-      if (verdict.permanent) {
-        this.host.logger.warn(
-          {
-            jobKind: head.kind,
-            jobId: String(head._id),
-            conversationId: head.conversationId ? String(head.conversationId) : undefined,
-            detail: message,
-          },
-          'outbox: a job failed for good',
-        );
-        await OutboxJob.updateOne({ _id: head._id }, { $set: { failedAt: new Date(), lockedUntil: null, lastError: message } });
-        // Later jobs of the key go on without it.
-        return 'done';
-      }
-      if (verdict.blockChannelMs && isPaced(head.kind) && head.channel) {
-        this.blockedUntil.set(head.channel, Date.now() + verdict.blockChannelMs);
-        this.options.pace?.block(head.channel, verdict.blockChannelMs);
-      }
-      const runAt = Date.now() + verdict.retryInMs;
-      await OutboxJob.updateOne({ _id: head._id }, { $set: { runAt: new Date(runAt), lockedUntil: null, lastError: message } });
-      return runAt;
+      return this.failed(key, failing, error);
     }
+  }
+
+  /**
+   * Runs the followers of a leading head with their own kind's handler, under the head's claim (its attempts and last
+   * error stand for theirs); answers how many of them it did.
+   */
+  private async runFollowers(head: OutboxJobDocument, followers: OutboxJobDocument[]): Promise<number> {
+    const [first] = followers;
+    const handler = this.handlers[first.kind];
+    if (this.options.pace && isPaced(first.kind) && first.channel) await this.sharedPace(first.channel);
+    const claimed = [{ ...first, attempts: head.attempts, lastError: head.lastError }, ...followers.slice(1)];
+    if (typeof handler === 'function') {
+      await handler(this.options.context(), claimed[0]);
+      return 1;
+    }
+    if ('coalesce' in handler) {
+      return Math.max(1, Math.min(claimed.length, (await handler.coalesce(this.options.context(), claimed)) ?? claimed.length));
+    }
+    await handler.lead(this.options.context(), claimed[0]);
+    return 1;
+  }
+
+  /** A batch failed (its jobs stay stored): when to retry it, or 'done' when its head failed for good. */
+  private async failed(key: string, batch: OutboxJobDocument[], error: unknown): Promise<'done' | number> {
+    const { OutboxJob } = this.host.models;
+    const head = batch[0];
+    const verdict = this.classify(head, error);
+    const message = error instanceof Error ? error.message : String(error);
+    if (verdict.permanent && batch.length > 1) {
+      // One of them may be the bad one: run them one by one.
+      this.solo.set(key, new Set(batch.map((job) => String(job._id))));
+      await OutboxJob.updateOne({ _id: head._id }, { $set: { lockedUntil: null, lastError: message } });
+      return Date.now();
+    }
+    if (verdict.permanent) {
+      this.host.logger.warn(
+        {
+          jobKind: head.kind,
+          jobId: String(head._id),
+          conversationId: head.conversationId ? String(head.conversationId) : undefined,
+          detail: message,
+        },
+        'outbox: a job failed for good',
+      );
+      await OutboxJob.updateOne({ _id: head._id }, { $set: { failedAt: new Date(), lockedUntil: null, lastError: message } });
+      // Later jobs of the key go on without it.
+      return 'done';
+    }
+    if (verdict.blockChannelMs && isPaced(head.kind) && head.channel) {
+      this.blockedUntil.set(head.channel, Date.now() + verdict.blockChannelMs);
+      this.options.pace?.block(head.channel, verdict.blockChannelMs);
+    }
+    const runAt = Date.now() + verdict.retryInMs;
+    await OutboxJob.updateOne({ _id: head._id }, { $set: { runAt: new Date(runAt), lockedUntil: null, lastError: message } });
+    return runAt;
   }
 
   /** Waits until the deployment's budget for `channel` lets one more post go (other processes post there too). */
@@ -521,8 +597,16 @@ export class Outbox<C> {
 
   private maxBatch(): number {
     let max = 1;
-    for (const handler of Object.values(this.handlers)) if (typeof handler !== 'function') max = Math.max(max, handler.max);
+    for (const handler of Object.values(this.handlers)) {
+      if (typeof handler !== 'function') max = Math.max(max, 'coalesce' in handler ? handler.max : 1 + this.batchOf(handler.followedBy));
+    }
     return max;
+  }
+
+  /** How many jobs of `kind` run in one batch. */
+  private batchOf(kind: OutboxKind): number {
+    const handler = this.handlers[kind];
+    return typeof handler !== 'function' && 'coalesce' in handler ? handler.max : 1;
   }
 
   private takeToken(channel: string, now: number): boolean {
@@ -571,6 +655,12 @@ export class Outbox<C> {
       this.lastPollAt = now.getTime();
       for (const job of found) {
         if (this.running.has(job.key) || this.claiming.has(job.key) || this.waiting.has(job.key)) continue;
+        // Its poke is coming (it would run alone now, ahead of what its caller stores behind it).
+        const storedAt = this.unpoked.get(job.key);
+        if (storedAt !== undefined) {
+          if (Date.now() - storedAt < POKE_EXPECTED_MS) continue;
+          this.unpoked.delete(job.key);
+        }
         this.waiting.set(job.key, { channel: isPaced(job.kind) ? job.channel : '', since: job._id.getTimestamp().getTime(), at: 0 });
       }
       this.kick();

@@ -11,6 +11,7 @@ import { acceptsConversations } from '../billing/state';
 import type { RelayTuning } from '../config';
 import type { Logger } from '../logger';
 import type { Models } from '../models';
+import { accountBillingState } from '../models/Account';
 import type { ChatEndpoint } from '../models/ChatEndpoint';
 import type { ReportRecorder } from '../reports/recorder';
 import type { PresenceCause } from '../shared/reports';
@@ -117,12 +118,7 @@ export class Presence {
     if (ce.off) return { online: false, cause: 'switched-off' };
     if (ce.Step !== 3 || ce.installationRevoked || !ce.RoomId) return { online: false, cause: 'setup' };
     // An expired trial or a canceled subscription takes no new conversations: visitors get the offline form.
-    const account = await this.ctx.models.Account.findById(ce.accountId, {
-      paymentType: 1,
-      trialEndAt: 1,
-      subscriptionStatus: 1,
-      hadPaidPlan: 1,
-    }).lean();
+    const account = await accountBillingState(this.ctx.models.Account, ce.accountId);
     if (!account || !acceptsConversations(account, this.ctx.clock.now())) return { online: false, cause: 'billing' };
     if (ce.onOffSchedule && !withinOperatingHours(ce, this.ctx.clock.now())) return { online: false, cause: 'operating-hours' };
     if (ce.manualMode) return { online: true, cause: 'manual-mode' };

@@ -9,6 +9,7 @@ import type { Models } from '../models';
 import type { BotUserDocument } from '../models/BotUser';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { AddBotPayload, BotUserView, SlackUserView } from '../shared/bots';
+import { botUsersChanged } from './botUserCache';
 import { isSlackCallError, slackErrorCode } from './slackErrors';
 
 export const MISSING_USERS_READ =
@@ -95,10 +96,12 @@ export async function addBotUser(models: Models, ce: ChatEndpointDocument, clien
     { $set: fields, $setOnInsert: { accountId: ce.accountId, ceId: ce._id, userID: input.userID } },
     { upsert: true, returnDocument: 'after' },
   );
+  botUsersChanged(models, ce._id);
   return presentBotUser(saved);
 }
 
 export async function removeBotUser(models: Models, ce: ChatEndpointDocument, id: string): Promise<void> {
   const found = await models.BotUser.findOneAndDelete({ _id: id, ceId: ce._id });
+  botUsersChanged(models, ce._id);
   if (!found) throw new NotFoundError('Bot user not found');
 }

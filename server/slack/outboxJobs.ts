@@ -22,6 +22,7 @@ import { type CoalescingHandler, type JobHandler, PermanentJobError } from '../r
 import { visitorAvatarUrl } from '../shared/avatars';
 import { escapeMrkdwn } from '../shared/mrkdwn';
 import { contextLine, headerMessage, threadPostMessage } from './blocks/thread';
+import { hasBotUsers } from './botUserCache';
 import { type PostJob, postOnce } from './postOnce';
 import type { SlackClients } from './slackClients';
 
@@ -76,50 +77,69 @@ function carriedLine(job: PostJob, conversationId: Types.ObjectId): ReplyMessage
 export type ThreadCache = LRUCache<string, ThreadOf>;
 const THREADS_KEPT = 10_000;
 
-async function loadThread(ctx: RelayContext, id: Types.ObjectId | string, threads: ThreadCache) {
+/**
+ * The visitor's name and e-mail as the header job just read them, for the line posted right after it in the same run
+ * (the outbox runs a header and the lines behind it together): taken once, and only within a second.
+ */
+type JustRead = LRUCache<string, Pick<Visitor, 'name' | 'email'>>;
+
+async function loadThread(ctx: RelayContext, id: Types.ObjectId | string, threads: ThreadCache, justRead: JustRead) {
   const key = String(id);
   const conversation = threads.get(key) ?? (await ctx.models.Conversation.findById(id, THREAD_FIELDS).lean<ThreadOf>());
   if (!conversation) throw new PermanentJobError(`conversation ${key} is gone`);
   if (conversation.threadTs) threads.set(key, conversation);
+  const fresh = justRead.get(key);
+  justRead.delete(key);
   const [ce, visitor] = await Promise.all([
     ctx.widgets.get(conversation.ceId),
-    ctx.models.Visitor.collection.findOne<Pick<Visitor, 'name' | 'email'>>(
-      { _id: conversation.visitorId },
-      { projection: { name: 1, email: 1 } },
-    ),
+    fresh ??
+      ctx.models.Visitor.collection.findOne<Pick<Visitor, 'name' | 'email'>>(
+        { _id: conversation.visitorId },
+        { projection: { name: 1, email: 1 } },
+      ),
   ]);
   if (!ce || !visitor) throw new PermanentJobError(`widget or visitor of conversation ${key} is gone`);
   return { conversation, ce, visitor };
 }
 
-const postHeader: Handler = async (ctx, job) => {
-  const { conversation, ce, visitor } = await loadConversation(ctx, str(job, 'conversationId'));
-  if (conversation.threadTs) return;
-  const firstMessage = await firstVisitorText(ctx, conversation._id);
-  // A conversation starts with a visitor message, stored alongside this job: a poll may pick the job up first.
-  if (!firstMessage && Date.now() - job.createdAt.getTime() < 60_000) throw new Error('the first message is not stored yet');
-  const { client } = await teamClient(ctx, conversation.slackTeamId);
-  const header = headerMessage({ ce, conversation, visitor, firstMessage });
-  const { ts } = await postOnce(ctx.models, job, {
-    client,
-    postId: String(conversation._id),
-    args: { channel: conversation.slackChannel, ...header, unfurl_links: false, unfurl_media: false },
-  });
-  // Stored before any reply job of this conversation runs (same key, so they wait for this one).
-  await ctx.models.Conversation.updateOne({ _id: conversation._id }, { $set: { threadTs: ts } });
-  // Chosen bots stay stored on a plan without bots, and are invited again on one with them.
-  if (
-    (await ctx.models.BotUser.exists({ ceId: conversation.ceId })) &&
-    (await planHasFeature(ctx.models, conversation.accountId, 'bots'))
-  ) {
-    await ctx.outbox.enqueue(
-      'slack.invite',
-      String(conversation._id),
-      { conversationId: String(conversation._id) },
-      { channel: conversation.slackChannel },
-    );
-  }
-};
+/**
+ * The thread's header, the conversation's first post. The first message's text comes with the job when the visitor's
+ * message opened the conversation (read otherwise). Once posted, the thread is kept in `threads`, so the reply jobs
+ * behind it read no conversation.
+ */
+const postHeader =
+  (threads: ThreadCache, justRead: JustRead): Handler =>
+  async (ctx, job) => {
+    const { conversation, ce, visitor } = await loadConversation(ctx, str(job, 'conversationId'));
+    if (conversation.threadTs) return;
+    justRead.set(String(conversation._id), { name: visitor.name, email: visitor.email });
+    const carried = typeof job.payload.firstMessage === 'string' ? job.payload.firstMessage : undefined;
+    const firstMessage = carried ?? (await firstVisitorText(ctx, conversation._id));
+    // A conversation starts with a visitor message, stored alongside this job: a poll may pick the job up first.
+    if (carried === undefined && !firstMessage && Date.now() - job.createdAt.getTime() < 60_000) {
+      throw new Error('the first message is not stored yet');
+    }
+    const { client } = await teamClient(ctx, conversation.slackTeamId);
+    const header = headerMessage({ ce, conversation, visitor, firstMessage });
+    const { ts } = await postOnce(ctx.models, job, {
+      client,
+      postId: String(conversation._id),
+      args: { channel: conversation.slackChannel, ...header, unfurl_links: false, unfurl_media: false },
+    });
+    // Stored before any reply job of this conversation runs (same key, so they wait for this one).
+    await ctx.models.Conversation.updateOne({ _id: conversation._id }, { $set: { threadTs: ts } });
+    const { _id, ceId, visitorId, number, slackTeamId, slackChannel } = conversation;
+    threads.set(String(_id), { _id, ceId, visitorId, number, slackTeamId, slackChannel, threadTs: ts });
+    // Chosen bots stay stored on a plan without bots, and are invited again on one with them.
+    if ((await hasBotUsers(ctx.models, conversation.ceId)) && (await planHasFeature(ctx.models, conversation.accountId, 'bots'))) {
+      await ctx.outbox.enqueue(
+        'slack.invite',
+        String(conversation._id),
+        { conversationId: String(conversation._id) },
+        { channel: conversation.slackChannel },
+      );
+    }
+  };
 
 /** Slack errors that leave nothing to do for one invited user (already there, gone, Parley itself). */
 const INVITE_SKIPS = new Set([
@@ -177,7 +197,7 @@ const MAX_POST_CHARS = 35_000;
  * records that post's ts); their files are uploaded one message at a time after it. Lines past MAX_POST_CHARS
  * wait for the next post.
  */
-const replyPoster = (threads: ThreadCache): CoalescingHandler<SlackJobContext> => ({
+const replyPoster = (threads: ThreadCache, justRead: JustRead): CoalescingHandler<SlackJobContext> => ({
   max: 20,
   async coalesce(ctx, jobs) {
     const ids = jobs.map((job) => str(job, 'messageId'));
@@ -188,7 +208,7 @@ const replyPoster = (threads: ThreadCache): CoalescingHandler<SlackJobContext> =
     const unread = ids.filter((id) => !carried.has(id));
     const [found, known] = await Promise.all([
       unread.length > 0 ? ctx.models.Message.find({ _id: { $in: unread } }, REPLY_MESSAGE_FIELDS).lean<ReplyMessage[]>() : [],
-      conversationId ? loadThread(ctx, conversationId, threads) : null,
+      conversationId ? loadThread(ctx, conversationId, threads, justRead) : null,
     ]);
     const byId = new Map([...carried, ...found.map((m): [string, ReplyMessage] => [String(m._id), m])]);
     const messages = ids.map((id, i) => {
@@ -199,7 +219,7 @@ const replyPoster = (threads: ThreadCache): CoalescingHandler<SlackJobContext> =
     });
     const first = messages.find((m) => m !== null);
     if (!first) throw new PermanentJobError('message is gone');
-    const { conversation, ce, visitor } = known ?? (await loadThread(ctx, first.conversationId, threads));
+    const { conversation, ce, visitor } = known ?? (await loadThread(ctx, first.conversationId, threads, justRead));
     if (!conversation.threadTs) throw new PermanentJobError('the conversation has no Slack thread');
     const { client, token } = await teamClient(ctx, conversation.slackTeamId);
     const username = visitorLabel(visitor, conversation.number);
@@ -433,6 +453,7 @@ export type SlackJobKind = Extract<OutboxKind, `slack.${string}`>;
  */
 export function slackJobHandlers(slack: SlackClients): Pick<RelayJobHandlers, SlackJobKind> {
   const threads: ThreadCache = new LRUCache({ max: THREADS_KEPT });
+  const justRead: JustRead = new LRUCache({ max: 1000, ttl: 1000 });
   // The relay's context is built whole once and never changes: its copy with the clients is made once too.
   const bound = new WeakMap<RelayContext, SlackJobContext>();
   const on = (ctx: RelayContext): SlackJobContext => {
@@ -447,9 +468,11 @@ export function slackJobHandlers(slack: SlackClients): Pick<RelayJobHandlers, Sl
     (handler: Handler): RelayJobHandler =>
     (ctx, job) =>
       handler(on(ctx), job);
-  const replies = replyPoster(threads);
+  const replies = replyPoster(threads, justRead);
   return {
-    'slack.header': one(postHeader),
+    // The header and the visitor lines queued behind it (the line that opened the conversation) are read, claimed and
+    // removed together; the lines post right after the header, as the reply jobs would.
+    'slack.header': { lead: one(postHeader(threads, justRead)), followedBy: 'slack.reply' },
     // Header updates waiting in a row make one chat.update: it shows the conversation as it is now.
     'slack.updateHeader': {
       max: 50,

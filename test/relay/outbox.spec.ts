@@ -9,8 +9,15 @@ import type { CommandStartedEvent } from 'mongodb';
 import mongoose, { type Connection } from 'mongoose';
 import type { RelayTuning } from '../../server/config';
 import { createLogger } from '../../server/logger';
-import { type OutboxJobDocument, type OutboxJobModel, type OutboxKind, outboxJobModel } from '../../server/models/OutboxJob';
-import { type CoalescingHandler, type JobHandler, Outbox, type OutboxHost, PermanentJobError } from '../../server/relay/outbox';
+import { type OutboxJobDocument, type OutboxJobModel, outboxJobModel } from '../../server/models/OutboxJob';
+import {
+  type CoalescingHandler,
+  type JobHandler,
+  type JobHandlers,
+  Outbox,
+  type OutboxHost,
+  PermanentJobError,
+} from '../../server/relay/outbox';
 import { DEFAULT_RELAY_TUNING } from '../../server/relay/tuning';
 import { testMongoUri, uniqueDbName } from '../helpers/mongo';
 import { eventually } from './helpers';
@@ -54,6 +61,8 @@ describe('the outbox engine', () => {
     fail: (job: OutboxJobDocument, attempt: number) => void = () => undefined,
     hold?: (jobs: OutboxJobDocument[]) => Promise<void>,
     take?: number,
+    /** The header leads the lines stored behind it (as the relay's Slack handlers have it). */
+    leading = false,
   ) {
     const runs: Run[] = [];
     const attempts = new Map<string, number>();
@@ -75,8 +84,8 @@ describe('the outbox engine', () => {
       },
       max: 20,
     };
-    const handlers: Record<OutboxKind, JobHandler<Host> | CoalescingHandler<Host>> = {
-      'slack.header': single,
+    const handlers: JobHandlers<Host> = {
+      'slack.header': leading ? { lead: single, followedBy: 'slack.reply' } : single,
       'slack.reply': lines,
       'slack.updateHeader': single,
       'slack.note': single,
@@ -165,6 +174,43 @@ describe('the outbox engine', () => {
     await eventually(async () => expect(ran(runs)).to.deep.equal(['x', 'y']));
     expect(runs.map((r) => r.texts)).to.deep.equal([['x'], ['y']]);
     expect((await OutboxJob.find({}).lean()).map((j) => j.payload.text)).to.deep.equal(['too long']);
+  });
+
+  it("runs a conversation's header and the lines stored behind it with one read, one claim and one removal", async () => {
+    const { box, runs } = outbox({}, undefined, undefined, undefined, true);
+    box.start();
+    await eventually(async () => expect(commands.filter((c) => c.commandName === 'find')).to.not.have.length(0));
+    const from = commands.length;
+    await box.enqueue('slack.header', 'conv', { text: 'header' }, { channel: 'C1', start: false });
+    for (const t of ['line 1', 'line 2']) await box.enqueue('slack.reply', 'conv', { text: t }, { channel: 'C1', start: false });
+    box.poke('conv');
+    await eventually(async () => expect(await OutboxJob.countDocuments({})).to.equal(0));
+    expect(runs.map((r) => r.texts)).to.deep.equal([['header'], ['line 1', 'line 2']]);
+    // The key's own commands (the safety poll's and this test's reads aside).
+    const names = commands
+      .slice(from)
+      .filter((c) => c.commandName !== 'find' || c.command.filter?.key === 'conv')
+      .filter((c) => ['insert', 'find', 'update', 'delete'].includes(c.commandName))
+      .map((c) => c.commandName);
+    expect(names).to.deep.equal(['insert', 'insert', 'insert', 'find', 'update', 'delete']);
+  });
+
+  it('removes a header whose lines failed behind it and retries the lines alone, so the header runs once', async () => {
+    const { box, runs } = outbox(
+      {},
+      (job, attempt) => {
+        if (text(job) === 'line 1' && attempt < 2) throw new Error('Slack is down');
+      },
+      undefined,
+      undefined,
+      true,
+    );
+    await box.enqueue('slack.header', 'conv', { text: 'header' }, { channel: 'C1', start: false });
+    await box.enqueue('slack.reply', 'conv', { text: 'line 1' }, { channel: 'C1', start: false });
+    box.start();
+    box.poke('conv');
+    await eventually(async () => expect(await OutboxJob.countDocuments({})).to.equal(0));
+    expect(runs.map((r) => r.texts)).to.deep.equal([['header'], ['line 1']]);
   });
 
   it('takes over the jobs a dead process held once their lease expired, and not before', async () => {
