@@ -323,6 +323,11 @@ export type AccountInfoPayload = Pick<
 export type SupportView = {
   /** The public id of the widget to embed; null: the page offers the docs and a mail link only. */
   widgetId: string | null;
+  /**
+   * The signed-in user's userHash under the support widget's identity secret, so the team's chat knows them as
+   * verified (on every browser); null when that widget has no secret.
+   */
+  userHash: string | null;
   /** Shown on the Support page and the Account screen; null unless the plan has phone support. */
   phone: string | null;
 };

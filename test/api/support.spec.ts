@@ -4,6 +4,7 @@
  */
 import { expect } from 'chai';
 import request from 'supertest';
+import { newIdentitySecret, userHashValid } from '../../server/conversations/identity';
 import { planStripeId } from '../../server/shared/plans';
 import { signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
@@ -30,15 +31,30 @@ describe('support and white label API', () => {
       await server.models.Account.updateOne({ _id: mine.body.accountId }, { $set: PAYING_BASIC });
       // SUPPORT_WIDGET_ID names no widget yet: the page keeps its mail form.
       const none = await request(server.url).get('/v1/support').set('Authorization', `Bearer ${user.token}`).expect(200);
-      expect(none.body).to.deep.equal({ widgetId: null, phone: null });
+      expect(none.body).to.deep.equal({ widgetId: null, userHash: null, phone: null });
       const team = await setUpRelayWidget(server);
       await server.models.ChatEndpoint.updateOne({ _id: team.ceId }, { $set: { Uuid: 'parley-team-widget' } });
       const basic = await request(server.url).get('/v1/support').set('Authorization', `Bearer ${user.token}`).expect(200);
-      expect(basic.body).to.deep.equal({ widgetId: 'parley-team-widget', phone: null });
+      expect(basic.body).to.deep.equal({ widgetId: 'parley-team-widget', userHash: null, phone: null });
       const me = await request(server.url).get('/v1/users/current').set('Authorization', `Bearer ${user.token}`).expect(200);
       await server.models.Account.updateOne({ _id: me.body.accountId }, { $set: { planStripeId: BUSINESS } });
       const business = await request(server.url).get('/v1/support').set('Authorization', `Bearer ${user.token}`).expect(200);
-      expect(business.body).to.deep.equal({ widgetId: 'parley-team-widget', phone: PHONE });
+      expect(business.body).to.deep.equal({ widgetId: 'parley-team-widget', userHash: null, phone: PHONE });
+    });
+
+    it("signs the user's id with the support widget's identity secret, when it has one, so the team's chat knows them as verified", async () => {
+      const user = await signUpUser(server);
+      const me = await request(server.url).get('/v1/users/current').set('Authorization', `Bearer ${user.token}`).expect(200);
+      const secret = newIdentitySecret();
+      await server.models.ChatEndpoint.updateOne({ Uuid: 'parley-team-widget' }, { $set: { identitySecret: secret } });
+      const res = await request(server.url).get('/v1/support').set('Authorization', `Bearer ${user.token}`).expect(200);
+      expect(res.body.userHash).to.match(/^[0-9a-f]{64}$/);
+      expect(userHashValid(secret, me.body.Id, res.body.userHash)).to.equal(true);
+      // Another user gets another hash: a hash says who this user is, and nobody else.
+      const other = await signUpUser(server);
+      const theirs = await request(server.url).get('/v1/support').set('Authorization', `Bearer ${other.token}`).expect(200);
+      expect(theirs.body.userHash).to.not.equal(res.body.userHash);
+      expect(userHashValid(secret, me.body.Id, theirs.body.userHash)).to.equal(false);
     });
   });
 
@@ -50,7 +66,7 @@ describe('support and white label API', () => {
       const ce = await widget.widget();
       await server.models.Account.updateOne({ _id: ce.accountId }, { $set: { planStripeId: BUSINESS } });
       const res = await request(server.url).get('/v1/support').set('Authorization', `Bearer ${widget.token}`).expect(200);
-      expect(res.body).to.deep.equal({ widgetId: null, phone: null });
+      expect(res.body).to.deep.equal({ widgetId: null, userHash: null, phone: null });
     });
 
     it("links the widget's footer to Parley with the widget as referral unless the plan has white label", async () => {

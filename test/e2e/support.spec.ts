@@ -10,8 +10,10 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { Locator, Page } from 'playwright-core';
 import { buildWidget } from '../../scripts/build';
+import { newIdentitySecret } from '../../server/conversations/identity';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { planStripeId } from '../../server/shared/plans';
+import { VERIFIED_MARK } from '../../server/slack/blocks/thread';
 import { signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
 import { RESULTS_DIR, useBrowser } from '../helpers/browser';
@@ -31,7 +33,8 @@ describe('white label, phone support and the support chat (browser)', function (
   before(async function () {
     this.timeout(60_000);
     await buildWidget();
-    team = await configuredWidget(server);
+    // The team's widget verifies identities: the Support page's chat comes with a userHash Parley's server signs.
+    team = await configuredWidget(server, { identitySecret: newIdentitySecret() });
   });
 
   type Owner = { ceId: string; uuid: string; token: string; email: string };
@@ -157,8 +160,9 @@ describe('white label, phone support and the support chat (browser)', function (
     const thread = await waitFor('the question in the team thread', () =>
       threadWith(server, team.channel, 'How do I move my widget to another channel?'),
     );
-    // The customer is identified: the thread header names them by their e-mail address.
+    // The customer is identified, and verified: the thread header names them by their e-mail address, marked verified.
     expect(JSON.stringify(thread.parent)).to.contain(o.email);
+    expect(JSON.stringify(thread.parent)).to.contain(VERIFIED_MARK);
     await shots(page, 'support-chat');
 
     // Another screen and back: the same chat, not a second one.

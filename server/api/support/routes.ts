@@ -1,11 +1,12 @@
 /**
  * GET /v1/support: what the console's Support page offers the signed-in user besides the docs and the mail link:
  * the chat widget of the team running this deployment (SUPPORT_WIDGET_ID; in development the first widget set up
- * locally), and the support phone number when the account's plan has phone support and SUPPORT_PHONE is set.
+ * locally) with the user's userHash when that widget has an identity secret, and the support phone number when the account's plan has phone support and SUPPORT_PHONE is set.
  */
 import { type Response, Router } from 'express';
 import { planHasFeature } from '../../commands/planFeature';
 import type { Config } from '../../config';
+import { userHashOf } from '../../conversations/identity';
 import { authOf, requireAuth } from '../../http/auth';
 import type { Models } from '../../models';
 import type { SupportView } from '../../shared/types';
@@ -26,9 +27,14 @@ export function supportRouter({ config, models }: ApiDeps): Router {
 
   router.get('/support', auth, async (_req, res: Response<SupportView>) => {
     const phone = config.support?.phone;
+    const { user } = authOf(res);
+    const widgetId = await supportWidgetId(models, config);
+    const secret = widgetId ? (await models.ChatEndpoint.findOne({ Uuid: widgetId }, { identitySecret: 1 }).lean())?.identitySecret : '';
     res.json({
-      widgetId: await supportWidgetId(models, config),
-      phone: phone && (await planHasFeature(models, authOf(res).user.accountId, 'phoneSupport')) ? phone : null,
+      widgetId,
+      // Signed here, with the secret that never leaves the server, as a customer's own server signs its users.
+      userHash: secret ? userHashOf(secret, String(user._id)) : null,
+      phone: phone && (await planHasFeature(models, user.accountId, 'phoneSupport')) ? phone : null,
     });
   });
 

@@ -48,6 +48,7 @@ export async function getSupport(): Promise<SupportView> {
   const answer = await apiRequest<Partial<SupportView> | null>('GET', '/support');
   return {
     widgetId: typeof answer?.widgetId === 'string' && answer.widgetId !== '' ? answer.widgetId : null,
+    userHash: typeof answer?.userHash === 'string' && /^[0-9a-f]{64}$/.test(answer.userHash) ? answer.userHash : null,
     phone: typeof answer?.phone === 'string' && answer.phone !== '' ? answer.phone : null,
   };
 }

@@ -26,7 +26,7 @@ export function useSupport(): SupportView | undefined {
     getSupport()
       .then((answer) => live && setSupport(answer))
       // Without an answer the page is what it was before: the docs and the mail link.
-      .catch(() => live && setSupport({ widgetId: null, phone: null }));
+      .catch(() => live && setSupport({ widgetId: null, userHash: null, phone: null }));
     return () => {
       live = false;
     };
@@ -75,7 +75,7 @@ export function Support() {
         <section className="card contact-frame support-chat" aria-labelledby="contact-title">
           <h2 id="contact-title">Chat with us</h2>
           <p className="muted">Ask anything here: the Parley team answers in this chat, and you can leave the page and come back to it.</p>
-          <SupportChat widgetId={support.widgetId} user={user} />
+          <SupportChat widgetId={support.widgetId} userHash={support.userHash} user={user} />
         </section>
       ) : (
         support && <ContactForm user={user} address={address} />

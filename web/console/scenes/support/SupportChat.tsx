@@ -1,6 +1,7 @@
 /**
  * Parley's own chat widget inside the Support page: the embed snippet's loader (/widget.js) in its inline style,
- * with the signed-in user identified (user id, e-mail, account), so the Parley team sees who is asking. The loader
+ * with the signed-in user identified (user id, e-mail, account; verified with a userHash the server signs when the
+ * support widget has an identity secret), so the Parley team sees who is asking. The loader
  * runs once per page load; when the Support page is left and opened again, the chat it drew moves into the new box.
  */
 import { useEffect, useRef } from 'react';
@@ -25,14 +26,21 @@ function switchUser(userId: string): boolean {
   }
 }
 
-export function SupportChat({ widgetId, user }: { widgetId: string; user: CurrentUser }) {
+export function SupportChat({ widgetId, userHash, user }: { widgetId: string; userHash: string | null; user: CurrentUser }) {
   const box = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     const el = box.current;
     if (!el) return undefined;
     const w = window as ParleyWindow;
-    const traits = { email: user.email, accountId: user.account.Id, company: user.account.orgName, plan: user.account.plan.label };
+    const traits = {
+      email: user.email,
+      accountId: user.account.Id,
+      company: user.account.orgName,
+      plan: user.account.plan.label,
+      // Signed by Parley's server when the support widget has an identity secret: the team sees a verified user.
+      ...(userHash ? { userHash } : {}),
+    };
     const another = switchUser(user.Id);
     // The chat keeps its socket and its history while the page is away: parked, hidden, until the box is back.
     const park = () => {
@@ -65,7 +73,7 @@ export function SupportChat({ widgetId, user }: { widgetId: string; user: Curren
     script.setAttribute('data-parley-support', '');
     document.body.appendChild(script);
     return park;
-  }, [widgetId, user]);
+  }, [widgetId, userHash, user]);
 
   return <div id="parley-inline" ref={box} className="support-chat__box" />;
 }
