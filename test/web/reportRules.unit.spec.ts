@@ -5,6 +5,7 @@ import {
   DAY_LABEL_PX,
   dayLabelStep,
   formatDuration,
+  formatStretch,
   popoverOnTop,
   rangeOf,
   showingLine,
@@ -12,6 +13,15 @@ import {
 } from '../../web/console/scenes/reports/reportRules';
 
 describe('report screen rules', () => {
+  it('names an availability stretch by its clock times, and a whole day in one state "All day"', () => {
+    const tz = 'Europe/London';
+    expect(formatStretch('2026-03-09T09:00:00Z', '2026-03-09T17:30:00Z', tz)).to.equal('9:00 AM – 5:30 PM');
+    expect(formatStretch('2026-03-09T00:00:00Z', '2026-03-10T00:00:00Z', tz)).to.equal('All day');
+    // A DST day is 23 hours long, midnight to midnight all the same.
+    expect(formatStretch('2026-03-29T00:00:00Z', '2026-03-29T23:00:00Z', tz)).to.equal('All day');
+    expect(formatStretch('2026-03-09T09:00:00Z', '2026-03-10T00:00:00Z', tz, ' to ')).to.equal('9:00 AM to 12:00 AM');
+  });
+
   const now = new Date('2026-03-09T18:00:00Z');
 
   it('applies the custom range rules: bad dates become today, an end before the start becomes the start, nothing after today', () => {

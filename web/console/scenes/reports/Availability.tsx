@@ -4,7 +4,7 @@ import type { ChatEndpointView } from '../../../../server/shared';
 import { type AvailabilityDay, type AvailabilityEntry, PRESENCE_CAUSE_LABELS, todayIn } from '../../../../server/shared/reports';
 import { fetchAvailability } from '../../api/reports';
 import { RoomHead, useReport } from './parts';
-import { formatClock, HOUR_LABELS, popoverOnTop, type RangeChoice, rangeOf, stretchGeometry } from './reportRules';
+import { formatStretch, HOUR_LABELS, popoverOnTop, type RangeChoice, rangeOf, stretchGeometry } from './reportRules';
 
 export function AvailabilityReportView({ rooms, range, tz }: { rooms: ChatEndpointView[]; range: RangeChoice; tz: string }) {
   return (
@@ -100,7 +100,7 @@ function DayBar({ day, tz }: { day: AvailabilityDay; tz: string }) {
     setHovered({ entry, index, left: left + width / 2, top: popoverOnTop(box?.bottom ?? 0, window.innerHeight) });
   };
   const summary = `${day.label}: ${day.entries
-    .map((entry) => `${entry.state} ${formatClock(entry.start, tz)} to ${formatClock(entry.end, tz)}`)
+    .map((entry) => `${entry.state} ${formatStretch(entry.start, entry.end, tz, ' to ')}`)
     .join(', ')}`;
   // The day is one keyboard stop (a stretch may be a fraction of a pixel wide): focus shows its first stretch's
   // details, the arrow keys walk through the others; a pointer shows the stretch under it.
@@ -156,7 +156,7 @@ function DayBar({ day, tz }: { day: AvailabilityDay; tz: string }) {
           >
             <strong>{hovered.entry.state}</strong> (was {hovered.entry.prevState})
             <br />
-            {formatClock(hovered.entry.start, tz)} – {formatClock(hovered.entry.end, tz)}
+            {formatStretch(hovered.entry.start, hovered.entry.end, tz)}
             {hovered.entry.cause && (
               <>
                 <br />

@@ -52,6 +52,17 @@ export function formatClock(iso: string, tz: string): string {
   return new Intl.DateTimeFormat('en-US', { timeZone: tz, timeStyle: 'short' }).format(new Date(iso));
 }
 
+/**
+ * A stretch of the availability bar as clock times: "9:00 AM – 5:30 PM". A stretch that runs from a time to the same
+ * time on a later day (a whole day in one state: midnight to midnight) says "All day" instead of "12:00 AM – 12:00 AM".
+ */
+export function formatStretch(startIso: string, endIso: string, tz: string, joiner = ' – '): string {
+  const start = formatClock(startIso, tz);
+  const end = formatClock(endIso, tz);
+  const days = (iso: string) => new Intl.DateTimeFormat('en-CA', { timeZone: tz, dateStyle: 'short' }).format(new Date(iso));
+  return start === end && days(startIso) !== days(endIso) ? 'All day' : `${start}${joiner}${end}`;
+}
+
 /** Seconds as "2m 23s", "1h 05m", "45s". */
 export function formatDuration(seconds: number): string {
   if (!seconds) return '0s';
