@@ -18,6 +18,7 @@ import {
   questionGroupErrors,
   type TreeNode,
 } from '../shared/questionGroups';
+import { shortReads } from '../shortReads';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
@@ -120,40 +121,24 @@ export async function saveQuestionGroup(
     throw error;
   }
   if (group.auto) await models.QuestionGroup.updateMany({ accountId, auto: true, _id: { $ne: group._id } }, { $set: { auto: false } });
-  autoGroups.get(models)?.delete(String(accountId));
+  autoGroups.drop(models, String(accountId));
   return group;
 }
 
 export async function deleteQuestionGroup(models: Models, accountId: Types.ObjectId, uid: string): Promise<void> {
   const found = await models.QuestionGroup.findOneAndDelete({ accountId, uid });
-  autoGroups.get(models)?.delete(String(accountId));
+  autoGroups.drop(models, String(accountId));
   if (!found) throw new NotFoundError('Question group not found');
 }
 
 /**
  * The account's automatic question group (started by every new conversation), kept for a second as the widget's
  * settings are (relay/widgets.ts), so a new conversation costs no read for it: a save or deletion through this process
- * drops the account's entry at once; another process's is seen within AUTO_GROUP_TTL_MS. Held per database (the
+ * drops the account's entry at once; another process's is seen within a second (server/shortReads.ts). Held per database (the
  * models), so tests' servers in one process never share entries.
  */
-const AUTO_GROUP_TTL_MS = 1000;
-type AutoGroup = { until: number; group: Promise<QuestionGroupDocument | null> };
-const autoGroups = new WeakMap<Models, Map<string, AutoGroup>>();
+const autoGroups = shortReads<Models, QuestionGroupDocument | null>(1000);
 
 export function automaticQuestionGroup(models: Models, accountId: Types.ObjectId): Promise<QuestionGroupDocument | null> {
-  let cache = autoGroups.get(models);
-  if (!cache) {
-    cache = new Map();
-    autoGroups.set(models, cache);
-  }
-  const key = String(accountId);
-  const now = Date.now();
-  const hit = cache.get(key);
-  if (hit && hit.until > now) return hit.group;
-  const group = models.QuestionGroup.findOne({ accountId, auto: true }).exec();
-  // A failed read is not kept.
-  group.catch(() => cache.delete(key));
-  cache.set(key, { until: now + AUTO_GROUP_TTL_MS, group });
-  if (cache.size > 10_000) for (const [k, e] of cache) if (e.until <= now) cache.delete(k);
-  return group;
+  return autoGroups.get(models, String(accountId), () => models.QuestionGroup.findOne({ accountId, auto: true }).exec());
 }

@@ -8,6 +8,7 @@ import { createHmac } from 'node:crypto';
 import type { Types } from 'mongoose';
 import type { Models } from '../models';
 import type { RestHookEvent } from '../models/RestHook';
+import { shortReads } from '../shortReads';
 import type { ConversationContext } from './context';
 
 export type WebhookBody = Record<string, unknown>;
@@ -22,40 +23,24 @@ export function webhookSignature(secret: string, unixSeconds: number, body: stri
 /**
  * An account's REST hooks of one event, kept for a second (as the widget's settings are, relay/widgets.ts) so that a
  * visitor's line or a new conversation costs no read for them: a subscription or an unsubscription through this
- * process drops the account's entries at once (`restHooksChanged`); another process's is seen within HOOKS_TTL_MS.
+ * process drops the account's entries at once (`restHooksChanged`); another process's is seen within a second (server/shortReads.ts).
  * Held per database (the models), so tests' servers in one process never share entries.
  */
-const HOOKS_TTL_MS = 1000;
-type HookIds = { until: number; ids: Promise<Types.ObjectId[]> };
-const hookCaches = new WeakMap<Models, Map<string, HookIds>>();
+const hookIds = shortReads<Models, Types.ObjectId[]>(1000);
 
 function restHookIds(models: Models, accountId: Types.ObjectId, event: RestHookEvent): Promise<Types.ObjectId[]> {
-  let cache = hookCaches.get(models);
-  if (!cache) {
-    cache = new Map();
-    hookCaches.set(models, cache);
-  }
-  const key = `${String(accountId)}:${event}`;
-  const now = Date.now();
-  const hit = cache.get(key);
-  if (hit && hit.until > now) return hit.ids;
-  const ids = models.RestHook.find({ accountId, event }, { _id: 1 })
-    .lean<{ _id: Types.ObjectId }[]>()
-    .exec()
-    .then((rows) => rows.map((r) => r._id));
-  // A failed read is not kept.
-  ids.catch(() => cache.delete(key));
-  cache.set(key, { until: now + HOOKS_TTL_MS, ids });
-  if (cache.size > 10_000) for (const [k, e] of cache) if (e.until <= now) cache.delete(k);
-  return ids;
+  return hookIds.get(models, `${String(accountId)}:${event}`, () =>
+    models.RestHook.find({ accountId, event }, { _id: 1 })
+      .lean<{ _id: Types.ObjectId }[]>()
+      .exec()
+      .then((rows) => rows.map((r) => r._id)),
+  );
 }
 
 /** The account's REST hooks changed (subscribed, unsubscribed, its Zapier key replaced): read again at the next event. */
 export function restHooksChanged(models: Models, accountId: Types.ObjectId | string): void {
-  const cache = hookCaches.get(models);
-  if (!cache) return;
   const prefix = `${String(accountId)}:`;
-  for (const key of [...cache.keys()]) if (key.startsWith(prefix)) cache.delete(key);
+  hookIds.drop(models, (key) => key.startsWith(prefix));
 }
 
 export async function hasRestHooks(

@@ -1,5 +1,6 @@
 import { type Connection, type HydratedDocument, type Model, Schema } from 'mongoose';
 import type { AccountRecord } from '../shared/types';
+import { shortReads } from '../shortReads';
 
 /** The stored account: the fields its view shows (AccountRecord, in shared/) and the billing bookkeeping. */
 export interface Account extends AccountRecord<Date> {
@@ -69,24 +70,12 @@ const BILLING_STATE_TTL_MS = 1000;
  * drops the database's entries once it is done (the hooks below); another process's write is seen within
  * BILLING_STATE_TTL_MS. A trial's end needs no write: it is compared with the time when asked.
  */
-const billingStates = new WeakMap<AccountModel, Map<string, { until: number; state: Promise<AccountBillingState | null> }>>();
+const billingStates = shortReads<AccountModel, AccountBillingState | null>(BILLING_STATE_TTL_MS);
 
 export function accountBillingState(Account: AccountModel, accountId: unknown): Promise<AccountBillingState | null> {
-  let cache = billingStates.get(Account);
-  if (!cache) {
-    cache = new Map();
-    billingStates.set(Account, cache);
-  }
-  const key = String(accountId);
-  const now = Date.now();
-  const hit = cache.get(key);
-  if (hit && hit.until > now) return hit.state;
-  const state = Account.findById(accountId, BILLING_STATE_FIELDS).lean<AccountBillingState>().exec();
-  // A failed read is not kept.
-  state.catch(() => cache.delete(key));
-  cache.set(key, { until: now + BILLING_STATE_TTL_MS, state });
-  if (cache.size > 10_000) for (const [k, e] of cache) if (e.until <= now) cache.delete(k);
-  return state;
+  return billingStates.get(Account, String(accountId), () =>
+    Account.findById(accountId, BILLING_STATE_FIELDS).lean<AccountBillingState>().exec(),
+  );
 }
 
 const WRITES = [
@@ -101,9 +90,9 @@ const WRITES = [
 ] as const;
 for (const write of WRITES) {
   AccountSchema.post(write, function () {
-    billingStates.delete(this.model as AccountModel);
+    billingStates.drop(this.model as AccountModel, () => true);
   });
 }
 AccountSchema.post('save', function () {
-  billingStates.delete(this.constructor as AccountModel);
+  billingStates.drop(this.constructor as AccountModel, () => true);
 });

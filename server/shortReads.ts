@@ -1,0 +1,47 @@
+/**
+ * Reads kept for a short while (a second, like the widget settings' cache in relay/widgets.ts), so that what every new
+ * conversation or line asks of the database costs no read most of the time. Each owner (a database's models, or one of
+ * its models) has entries of its own, so several servers in one process (the specs') never share them. A write through
+ * this process drops the entries it changes at once (`drop`); another process's write is seen within the time kept.
+ * The promise is kept, so reads at the same moment share one query; a failed read is not kept. At most 10,000
+ * entries an owner (lru-cache, with its time to live).
+ */
+import { LRUCache } from 'lru-cache';
+
+export type ShortReads<O extends object, V> = {
+  /** The value of `key`, read with `read` unless a read of it younger than the time kept is there. */
+  get(owner: O, key: string, read: () => Promise<V>): Promise<V>;
+  /** Forgets `key`, or every key `which` accepts (the entries a write changed). */
+  drop(owner: O, which: string | ((key: string) => boolean)): void;
+};
+
+export function shortReads<O extends object, V>(ttlMs: number): ShortReads<O, V> {
+  const caches = new WeakMap<O, LRUCache<string, Promise<V>>>();
+  const cacheOf = (owner: O): LRUCache<string, Promise<V>> => {
+    let cache = caches.get(owner);
+    if (!cache) {
+      cache = new LRUCache<string, Promise<V>>({ max: 10_000, ttl: ttlMs, ttlAutopurge: false });
+      caches.set(owner, cache);
+    }
+    return cache;
+  };
+  return {
+    get(owner, key, read) {
+      const cache = cacheOf(owner);
+      const kept = cache.get(key);
+      if (kept) return kept;
+      const value = read();
+      value.catch(() => {
+        if (cache.get(key) === value) cache.delete(key);
+      });
+      cache.set(key, value);
+      return value;
+    },
+    drop(owner, which) {
+      const cache = caches.get(owner);
+      if (!cache) return;
+      if (typeof which === 'string') cache.delete(which);
+      else for (const key of [...cache.keys()]) if (which(key)) cache.delete(key);
+    },
+  };
+}
