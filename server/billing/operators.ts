@@ -5,6 +5,7 @@
  */
 import type { Types } from 'mongoose';
 import type { Models } from '../models';
+import { accountBillingState } from '../models/Account';
 import { catalogPlan } from '../shared/plans';
 import { EFFECTIVE_PLAN_FIELDS, effectivePlanId } from './state';
 
@@ -44,6 +45,10 @@ export class OperatorSeats {
     }
     const key = `${String(accountId)} ${slackUserId}`;
     if (this.seated.has(key)) return null;
+    // A plan without an operator limit (the billing state as kept a second for presence): nobody needs a seat, and
+    // the reply costs no read. A plan that gains a limit is seen within that second, like a new conversation sees it.
+    const billing = await accountBillingState(this.models.Account, accountId);
+    if (billing && catalogPlan(effectivePlanId(billing, now))?.maxOperators === 0) return null;
     const result = await operatorSeat(this.models, accountId, slackUserId, conversationId, now);
     if (result.seated) this.seated.add(key);
     return result.tell;

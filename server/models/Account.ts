@@ -59,14 +59,17 @@ export function accountModel(connection: Connection): AccountModel {
   return (connection.models.Account as AccountModel | undefined) ?? connection.model<Account>('Account', AccountSchema);
 }
 
-/** What decides whether an account takes new conversations (billing/state.ts `acceptsConversations`). */
-export type AccountBillingState = Pick<Account, 'paymentType' | 'trialEndAt' | 'subscriptionStatus' | 'hadPaidPlan'>;
-const BILLING_STATE_FIELDS = { paymentType: 1, trialEndAt: 1, subscriptionStatus: 1, hadPaidPlan: 1 } as const;
+/**
+ * What decides whether an account takes new conversations (billing/state.ts `acceptsConversations`) and which plan's
+ * limits apply (billing/state.ts `effectivePlanId`: operator seats ask it for every operator reply).
+ */
+export type AccountBillingState = Pick<Account, 'planStripeId' | 'paymentType' | 'trialEndAt' | 'subscriptionStatus' | 'hadPaidPlan'>;
+const BILLING_STATE_FIELDS = { planStripeId: 1, paymentType: 1, trialEndAt: 1, subscriptionStatus: 1, hadPaidPlan: 1 } as const;
 const BILLING_STATE_TTL_MS = 1000;
 
 /**
- * Accounts' billing states as presence asks them for every new conversation, kept for a second per database (the
- * model), so a new conversation costs no read for them. Every write of an account through mongoose, in this process,
+ * Accounts' billing states as presence asks them for every new conversation and operator seats for every reply, kept
+ * for a second per database (the model), so neither costs a read for them. Every write of an account through mongoose, in this process,
  * drops the database's entries once it is done (the hooks below); another process's write is seen within
  * BILLING_STATE_TTL_MS. A trial's end needs no write: it is compared with the time when asked.
  */

@@ -1,0 +1,109 @@
+/**
+ * What one message costs the database each way, once its conversation has a Slack thread (the driver's command
+ * monitoring counts each command): a visitor line, from the widget's frame to the line's ts stored from Slack, and
+ * an operator reply, from Slack's event to the reply's frame at the visitor. docs/relay-performance.md lists them.
+ */
+import { expect } from 'chai';
+import type { CommandStartedEvent } from 'mongodb';
+import { FAST_RELAY, startTestServer, useServer } from '../helpers/app';
+import { ACME, ALICE, eventually, type SetUp, say, setUpRelayWidget, VisitorSocket } from './helpers';
+
+/** Not a message's own: the outbox's safety poll, the quota count, the driver's own. */
+function ownCommand(e: CommandStartedEvent): boolean {
+  const collection = String(e.command[e.commandName]);
+  const filter = (e.command.filter ?? {}) as Record<string, unknown>;
+  if (['hello', 'isMaster', 'ismaster', 'ping', 'endSessions'].includes(e.commandName)) return false;
+  if (collection === 'outboxjobs' && e.commandName === 'find' && ('runAt' in filter || 'lockedUntil' in filter)) return false;
+  if (collection === 'deletedconversations' || (collection === 'conversations' && e.commandName === 'aggregate')) return false;
+  return true;
+}
+
+/** `COST_TRACE=1 npx mocha test/relay/message-cost.spec.ts` prints each operation with where it came from. */
+const TRACE = process.env.COST_TRACE === '1';
+
+describe('a message’s database operations, each way', () => {
+  const server = useServer({ relay: { ...FAST_RELAY, presenceTtlMs: 60_000, presenceRefreshMs: 60_000 } }, (overrides) =>
+    startTestServer(overrides, { monitorCommands: true, slackRateLimits: false }),
+  );
+  let widget: SetUp;
+  let socket: VisitorSocket;
+  let threadTs: string;
+  let seen: string[] = [];
+  const record = (e: CommandStartedEvent) => {
+    if (!ownCommand(e)) return;
+    seen.push(`${e.commandName} ${String(e.command[e.commandName])}`);
+    if (TRACE) {
+      const stack = (new Error().stack ?? '').split('\n').filter((l) => l.includes('/server/') && !l.includes('node_modules'));
+      console.log(
+        `${seen.length}. ${seen[seen.length - 1]} ${JSON.stringify(e.command.filter ?? e.command.query ?? e.command.updates?.[0]?.q ?? '')}\n   ${stack.slice(0, 6).join('\n   ')}`,
+      );
+    }
+  };
+  const monitor = (on: boolean) => {
+    const client = server.connection.getClient();
+    if (on) {
+      seen = [];
+      client.on('commandStarted', record);
+    } else client.off('commandStarted', record);
+  };
+  afterEach(() => {
+    monitor(false);
+    socket?.close();
+  });
+
+  const repliesInSlack = () => server.slack.state.replies(widget.channel, threadTs);
+
+  beforeEach(async () => {
+    widget = await setUpRelayWidget(server);
+    ({ socket } = await VisitorSocket.hello(server, widget.uuid, { identity: { name: 'Tom' } }));
+    await say(socket, 'I need help');
+    await eventually(async () => {
+      const conversation = await server.models.Conversation.findOne({ ceId: widget.ceId });
+      expect(conversation?.threadTs).to.not.equal('');
+      threadTs = conversation?.threadTs ?? '';
+    });
+    // A first line and a first reply fill what is kept in memory per widget, account and thread.
+    await say(socket, 'Warming up');
+    await eventually(async () => expect(repliesInSlack().map((r) => r.text)).to.include('Warming up'));
+    await server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, threadTs, text: 'Warm reply' });
+    await socket.next('msg', (f) => f.message.text === 'Warm reply');
+    // A second one: the first answer queues a header update, done (answers of a thread are taken one at a time)
+    // once the second is sent.
+    await server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, threadTs, text: 'Warm again' });
+    await socket.next('msg', (f) => f.message.text === 'Warm again');
+    await eventually(async () => {
+      const stored = await server.models.Message.findOne({ text: 'Warming up' }).lean();
+      expect(stored?.slackTs).to.be.a('string').and.not.equal('');
+      expect(await server.models.OutboxJob.countDocuments({})).to.equal(0);
+    });
+  });
+
+  it('takes at most 8 for a visitor line, from its frame to its ts from Slack stored', async () => {
+    monitor(true);
+    await say(socket, 'One more question');
+    await eventually(async () => expect(repliesInSlack().map((r) => r.text)).to.include('One more question'));
+    await eventually(async () => expect(seen).to.include('delete outboxjobs'));
+    monitor(false);
+    expect(seen.length, seen.join('\n')).to.be.at.most(8);
+  });
+
+  it('takes at most 6 for an operator reply, from Slack’s event to the visitor’s frame', async () => {
+    monitor(true);
+    await server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, threadTs, text: 'Here is the answer' });
+    await socket.next('msg', (f) => f.message.text === 'Here is the answer');
+    // What the reply does around its frame (its early changes looked for, the operator's seat) is its cost too: counted
+    // until no operation came between two looks.
+    await eventually(async () => expect(seen).to.include('find slackearlychanges'));
+    let last = -1;
+    await eventually(async () => {
+      const now = seen.length;
+      const quiet = now === last;
+      last = now;
+      expect(quiet).to.equal(true);
+    });
+    monitor(false);
+    expect(seen.length, seen.join('\n')).to.be.at.most(6);
+    // A plan without an operator limit: the seat is not looked up (the billing state is kept a second).
+    expect(seen).to.not.include('find accounts');
+  });
+});
