@@ -1,4 +1,5 @@
 import { type Connection, type HydratedDocument, type Model, Schema, type Types } from 'mongoose';
+import { shortReads } from '../shortReads';
 
 /**
  * Someone on a website with a widget. Identified by a random token kept in the browser's localStorage;
@@ -71,3 +72,50 @@ export type VisitorModel = Model<Visitor>;
 export function visitorModel(connection: Connection): VisitorModel {
   return (connection.models.Visitor as VisitorModel | undefined) ?? connection.model<Visitor>('Visitor', VisitorSchema);
 }
+
+/** What a visitor's posts in Slack are signed with (conversations/visitors.ts `visitorLabel`). */
+export type VisitorLabelFields = Pick<Visitor, 'name' | 'email'>;
+const LABEL_TTL_MS = 1000;
+
+/**
+ * Visitors' names and e-mail addresses as every visitor line's Slack post asks them, kept for a second per database
+ * (the model), so a line costs no read for them. Every write of a visitor through mongoose in this process that may
+ * change them drops its entry once it is done (the hooks below); another process's write is seen within LABEL_TTL_MS.
+ */
+const labels = shortReads<VisitorModel, VisitorLabelFields | null>(LABEL_TTL_MS);
+
+export function visitorLabelFields(Visitor: VisitorModel, visitorId: Types.ObjectId): Promise<VisitorLabelFields | null> {
+  return labels.get(Visitor, String(visitorId), () =>
+    Visitor.collection.findOne<VisitorLabelFields>({ _id: visitorId }, { projection: { name: 1, email: 1 } }),
+  );
+}
+
+/** Whether an update may change a visitor's name or e-mail: any but one whose operators all leave both alone. */
+function mayChangeLabel(update: unknown): boolean {
+  if (!update || typeof update !== 'object' || Array.isArray(update)) return true;
+  for (const [op, fields] of Object.entries(update)) {
+    if (!op.startsWith('$')) return true;
+    if (!fields || typeof fields !== 'object') return true;
+    for (const key of Object.keys(fields))
+      if (key === 'name' || key === 'email' || key.startsWith('name.') || key.startsWith('email.')) return true;
+  }
+  return false;
+}
+
+const LABEL_WRITES = ['updateOne', 'updateMany', 'findOneAndUpdate', 'findOneAndReplace', 'replaceOne'] as const;
+for (const write of LABEL_WRITES) {
+  VisitorSchema.post(write, function () {
+    if (!mayChangeLabel(this.getUpdate())) return;
+    const id = (this.getFilter() as { _id?: unknown })._id;
+    const one = id && (typeof id === 'string' || (typeof id === 'object' && '_bsontype' in id)) ? String(id) : null;
+    labels.drop(this.model as VisitorModel, one ?? (() => true));
+  });
+}
+for (const write of ['deleteOne', 'deleteMany', 'findOneAndDelete'] as const) {
+  VisitorSchema.post(write, function () {
+    labels.drop(this.model as VisitorModel, () => true);
+  });
+}
+VisitorSchema.post('save', function () {
+  labels.drop(this.constructor as VisitorModel, String(this._id));
+});
