@@ -12,13 +12,16 @@ import type { Models } from '../../models';
 import type { SupportView } from '../../shared/types';
 import type { ApiDeps } from '../users/routes';
 
-/** The support widget's public id, if this deployment has one (and it exists: a mistyped id shows the mail form). */
-export async function supportWidgetId(models: Models, config: Config): Promise<string | null> {
+/**
+ * The support widget, if this deployment has one (and it exists: a mistyped id shows the mail form): its public id
+ * and its identity secret, in one read.
+ */
+async function supportWidget(models: Models, config: Config): Promise<{ Uuid: string; identitySecret: string } | null> {
   const support = config.support;
-  if (support?.widgetId) return (await models.ChatEndpoint.exists({ Uuid: support.widgetId })) ? support.widgetId : null;
+  const fields = { Uuid: 1, identitySecret: 1 };
+  if (support?.widgetId) return models.ChatEndpoint.findOne({ Uuid: support.widgetId }, fields).lean();
   if (!support?.firstLocalWidget) return null;
-  const first = await models.ChatEndpoint.findOne({ Step: 3 }).sort({ createdAt: 1, _id: 1 }).select({ Uuid: 1 }).lean();
-  return first?.Uuid ?? null;
+  return models.ChatEndpoint.findOne({ Step: 3 }, fields).sort({ createdAt: 1, _id: 1 }).lean();
 }
 
 export function supportRouter({ config, models }: ApiDeps): Router {
@@ -28,10 +31,10 @@ export function supportRouter({ config, models }: ApiDeps): Router {
   router.get('/support', auth, async (_req, res: Response<SupportView>) => {
     const phone = config.support?.phone;
     const { user } = authOf(res);
-    const widgetId = await supportWidgetId(models, config);
-    const secret = widgetId ? (await models.ChatEndpoint.findOne({ Uuid: widgetId }, { identitySecret: 1 }).lean())?.identitySecret : '';
+    const widget = await supportWidget(models, config);
+    const secret = widget?.identitySecret;
     res.json({
-      widgetId,
+      widgetId: widget?.Uuid ?? null,
       // Signed here, with the secret that never leaves the server, as a customer's own server signs its users.
       userHash: secret ? userHashOf(secret, String(user._id)) : null,
       phone: phone && (await planHasFeature(models, user.accountId, 'phoneSupport')) ? phone : null,
