@@ -8,6 +8,11 @@
  */
 import { LRUCache } from 'lru-cache';
 
+/** Mongoose's query writes that update documents: a schema's post hooks on them drop what a write may have changed. */
+export const QUERY_UPDATES = ['updateOne', 'updateMany', 'findOneAndUpdate', 'findOneAndReplace', 'replaceOne'] as const;
+/** Mongoose's query writes that delete documents. */
+export const QUERY_DELETES = ['deleteOne', 'deleteMany', 'findOneAndDelete'] as const;
+
 export type ShortReads<O extends object, V> = {
   /** The value of `key`, read with `read` unless a read of it younger than the time kept is there. */
   get(owner: O, key: string, read: () => Promise<V>): Promise<V>;

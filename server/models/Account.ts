@@ -1,6 +1,6 @@
 import { type Connection, type HydratedDocument, type Model, Schema } from 'mongoose';
 import type { AccountRecord } from '../shared/types';
-import { shortReads } from '../shortReads';
+import { QUERY_DELETES, QUERY_UPDATES, shortReads } from '../shortReads';
 
 /** The stored account: the fields its view shows (AccountRecord, in shared/) and the billing bookkeeping. */
 export interface Account extends AccountRecord<Date> {
@@ -81,17 +81,7 @@ export function accountBillingState(Account: AccountModel, accountId: unknown): 
   );
 }
 
-const WRITES = [
-  'updateOne',
-  'updateMany',
-  'findOneAndUpdate',
-  'findOneAndReplace',
-  'replaceOne',
-  'deleteOne',
-  'deleteMany',
-  'findOneAndDelete',
-] as const;
-for (const write of WRITES) {
+for (const write of [...QUERY_UPDATES, ...QUERY_DELETES]) {
   AccountSchema.post(write, function () {
     billingStates.drop(this.model as AccountModel, () => true);
   });

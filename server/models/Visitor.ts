@@ -1,5 +1,5 @@
 import { type Connection, type HydratedDocument, type Model, Schema, type Types } from 'mongoose';
-import { shortReads } from '../shortReads';
+import { QUERY_DELETES, QUERY_UPDATES, shortReads } from '../shortReads';
 
 /**
  * Someone on a website with a widget. Identified by a random token kept in the browser's localStorage;
@@ -102,8 +102,7 @@ function mayChangeLabel(update: unknown): boolean {
   return false;
 }
 
-const LABEL_WRITES = ['updateOne', 'updateMany', 'findOneAndUpdate', 'findOneAndReplace', 'replaceOne'] as const;
-for (const write of LABEL_WRITES) {
+for (const write of QUERY_UPDATES) {
   VisitorSchema.post(write, function () {
     if (!mayChangeLabel(this.getUpdate())) return;
     const id = (this.getFilter() as { _id?: unknown })._id;
@@ -111,7 +110,7 @@ for (const write of LABEL_WRITES) {
     labels.drop(this.model as VisitorModel, one ?? (() => true));
   });
 }
-for (const write of ['deleteOne', 'deleteMany', 'findOneAndDelete'] as const) {
+for (const write of QUERY_DELETES) {
   VisitorSchema.post(write, function () {
     labels.drop(this.model as VisitorModel, () => true);
   });
