@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
+import { sourceFiles } from '../helpers/sourceFiles';
 
 const ROOT = path.join(__dirname, '..', '..');
 const SERVER = path.join(ROOT, 'server');
@@ -23,13 +24,8 @@ export function readmeLayers(readme: string): Map<string, number> {
   return layers;
 }
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) return sourceFiles(full);
-    return /\.tsx?$/.test(name) && !name.endsWith('.d.ts') ? [full] : [];
-  });
-}
+/** Server code: TypeScript sources, declaration files left out. */
+const SERVER_CODE = /^(?!.*\.d\.ts$).*\.tsx?$/;
 
 /** The unit of a file: its top folder under server/, or the root module's file name. */
 const unitOf = (file: string): string => path.relative(SERVER, file).split(path.sep)[0];
@@ -67,7 +63,7 @@ export type Edge = { from: string; to: string; file: string; specifier: string }
 /** Every import between two units of server/, with the file that makes it. */
 export function unitImports(): Edge[] {
   const edges: Edge[] = [];
-  for (const file of sourceFiles(SERVER)) {
+  for (const file of sourceFiles(SERVER, SERVER_CODE)) {
     for (const fileName of specifiers(readFileSync(file, 'utf8'))) {
       const target = resolve(file, fileName);
       if (!target?.startsWith(SERVER + path.sep)) continue;
@@ -144,7 +140,7 @@ describe("server/'s folders follow README's layers", () => {
 
   it('keeps Slack out of the relay, the commands and the conversation logic: none of their files imports @slack/*', () => {
     const slackImports = ['relay', 'commands', 'conversations'].flatMap((folder) =>
-      sourceFiles(path.join(SERVER, folder)).flatMap((file) =>
+      sourceFiles(path.join(SERVER, folder), SERVER_CODE).flatMap((file) =>
         specifiers(readFileSync(file, 'utf8'))
           .filter((specifier) => specifier.startsWith('@slack/'))
           .map((specifier) => `${path.relative(ROOT, file)} imports ${specifier}`),
@@ -154,7 +150,7 @@ describe("server/'s folders follow README's layers", () => {
   });
 
   it("has no import cycle between files anywhere in server/ (the relay's context, the sandboxes' faces included)", () => {
-    const fileEdges: Edge[] = sourceFiles(SERVER).flatMap((file) =>
+    const fileEdges: Edge[] = sourceFiles(SERVER, SERVER_CODE).flatMap((file) =>
       specifiers(readFileSync(file, 'utf8')).flatMap((specifier) => {
         const target = resolve(file, specifier);
         if (!target?.startsWith(SERVER + path.sep)) return [];
