@@ -191,7 +191,11 @@ describe('reports (browser)', function () {
     await page.getByLabel('From', { exact: true }).fill('2026-01-29');
     await page.getByLabel('To', { exact: true }).fill('2026-02-03');
     const availability = page.getByRole('region', { name: 'Availability of support' });
-    await page.waitForFunction(() => document.querySelector('.availability__day .availability__label')?.textContent === 'Feb 1');
+    // Filling From draws Jan 29 to the old To first; wait for the range the test chose, Feb 1 to Feb 3.
+    await page.waitForFunction(() => {
+      const days = [...document.querySelectorAll('.availability__day .availability__label')].map((label) => label.textContent);
+      return days.join() === 'Feb 1,Feb 2,Feb 3';
+    });
     // Jan 29–31 were before the widget was added: left out, and said so; the colours are explained.
     expect(await availability.locator('.availability__day .availability__label').allTextContents()).to.deep.equal([
       'Feb 1',
