@@ -1,8 +1,9 @@
 /**
- * Reads kept for a short while (a second, like the widget settings' cache in relay/widgets.ts), so that what every new
- * conversation or line asks of the database costs no read most of the time. Each owner (a database's models, or one of
- * its models) has entries of its own, so several servers in one process (the specs') never share them. A write through
- * this process drops the entries it changes at once (`drop`); another process's write is seen within the time kept.
+ * Reads kept for a short while (a second for most: the widget settings, relay/widgets.ts), so that what every new
+ * conversation or line asks of the database costs no read most of the time. Each owner (a database's models, one of
+ * its models, or one cache object) has entries of its own, so several servers in one process (the specs') never share
+ * them. A write through this process drops the entries it changes at once (`drop`); another process's write is seen
+ * within the time kept.
  * The promise is kept, so reads at the same moment share one query; a failed read is not kept. At most 10,000
  * entries an owner (lru-cache, with its time to live).
  */
@@ -25,7 +26,8 @@ export function shortReads<O extends object, V>(ttlMs: number): ShortReads<O, V>
   const cacheOf = (owner: O): LRUCache<string, Promise<V>> => {
     let cache = caches.get(owner);
     if (!cache) {
-      cache = new LRUCache<string, Promise<V>>({ max: 10_000, ttl: ttlMs, ttlAutopurge: false });
+      // lru-cache reads a ttl of 0 as kept for ever: a read kept for no time at all is kept for 1 ms.
+      cache = new LRUCache<string, Promise<V>>({ max: 10_000, ttl: Math.max(1, ttlMs), ttlAutopurge: false });
       caches.set(owner, cache);
     }
     return cache;

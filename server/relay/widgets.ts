@@ -1,32 +1,26 @@
 /**
  * Widget settings read on every message (limits, avatars, notifications) are kept for a second instead of being
- * read from the database each time; a settings change through the API drops the entry at once.
+ * read from the database each time (server/shortReads.ts); a settings change through the API drops the entry at once.
  */
 import type { Types } from 'mongoose';
 import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
+import { shortReads } from '../shortReads';
 
 const TTL_MS = 1000;
 
-export class WidgetCache {
-  private readonly entries = new Map<string, { value: Promise<ChatEndpointDocument | null>; until: number }>();
+/** Held per cache (each relay its own), so two Parley servers in one process never share entries. */
+const caches = shortReads<WidgetCache, ChatEndpointDocument | null>(TTL_MS);
 
+export class WidgetCache {
   constructor(private readonly models: Models) {}
 
   get(id: Types.ObjectId | string): Promise<ChatEndpointDocument | null> {
     const key = String(id);
-    const now = Date.now();
-    const hit = this.entries.get(key);
-    if (hit && hit.until > now) return hit.value;
-    const value = this.models.ChatEndpoint.findById(key).exec();
-    this.entries.set(key, { value, until: now + TTL_MS });
-    if (this.entries.size > 10_000) {
-      for (const [k, e] of this.entries) if (e.until <= now) this.entries.delete(k);
-    }
-    return value;
+    return caches.get(this, key, () => this.models.ChatEndpoint.findById(key).exec());
   }
 
   invalidate(id: Types.ObjectId | string): void {
-    this.entries.delete(String(id));
+    caches.drop(this, String(id));
   }
 }

@@ -3,6 +3,7 @@
  * server/conversations/authors.ts decides which).
  */
 import type { Logger } from '../logger';
+import { shortReads } from '../shortReads';
 import type { SlackClients } from './slackClients';
 
 /** `known` false: Slack did not answer, the name is a stand-in. */
@@ -13,11 +14,12 @@ const FALLBACK_NAME = 'Operator';
 
 /**
  * Keyed by installation (team, user and bot token), so two Parley servers in one process, or a reinstalled app,
- * never share entries. Only real answers are kept: a failed users.info is asked again on the next reply.
+ * never share entries. Only real answers are kept (server/shortReads.ts): a failed users.info is asked again on the
+ * next reply.
  */
-export class SlackAuthors {
-  private readonly entries = new Map<string, { user: SlackUser; until: number }>();
+const answers = shortReads<SlackAuthors, SlackUser>(AUTHOR_TTL_MS);
 
+export class SlackAuthors {
   constructor(
     private readonly slack: SlackClients,
     private readonly logger: Logger,
@@ -27,20 +29,16 @@ export class SlackAuthors {
   async lookup(teamId: string, userId: string): Promise<SlackUser> {
     const team = await this.slack.forTeam(teamId);
     if (!team) return { slackName: FALLBACK_NAME, image: '', known: false };
-    const key = `${teamId}:${userId}:${team.token}`;
-    const cached = this.entries.get(key);
-    if (cached && cached.until > Date.now()) return cached.user;
-    this.entries.delete(key);
     try {
-      const res = await team.client.users.info({ user: userId });
-      const profile = res.user?.profile;
-      const user = {
-        slackName: profile?.display_name || res.user?.real_name || profile?.real_name || res.user?.name || FALLBACK_NAME,
-        image: profile?.image_72 || profile?.image_48 || '',
-        known: true,
-      };
-      this.entries.set(key, { user, until: Date.now() + AUTHOR_TTL_MS });
-      return user;
+      return await answers.get(this, `${teamId}:${userId}:${team.token}`, async () => {
+        const res = await team.client.users.info({ user: userId });
+        const profile = res.user?.profile;
+        return {
+          slackName: profile?.display_name || res.user?.real_name || profile?.real_name || res.user?.name || FALLBACK_NAME,
+          image: profile?.image_72 || profile?.image_48 || '',
+          known: true,
+        };
+      });
     } catch (error) {
       this.logger.warn({ slackUser: userId, err: error }, 'relay: users.info failed');
       return { slackName: FALLBACK_NAME, image: '', known: false };

@@ -6,12 +6,13 @@
  */
 import { ErrorCode } from '@slack/web-api';
 import type { ChannelActivity } from '../relay/presence';
+import { type ShortReads, shortReads } from '../shortReads';
 import type { SlackClients } from './slackClients';
 
 export class SlackChannelActivity implements ChannelActivity {
   private readonly botUsers = new Map<string, boolean>();
-  /** Per team and member: active in Slack, until when that answer holds. */
-  private readonly users = new Map<string, { active: boolean; until: number }>();
+  /** Per team and member: active in Slack, for `ttlMs` (server/shortReads.ts). */
+  private readonly users: ShortReads<SlackChannelActivity, boolean>;
   /** Per team and channel: the member last seen active, asked first next time. */
   private readonly lastActive = new Map<string, string>();
   /** Per team: no presence calls before this time (Slack's Retry-After). */
@@ -20,8 +21,10 @@ export class SlackChannelActivity implements ChannelActivity {
   /** `ttlMs`: how long one member's answer holds (the relay's presenceTtlMs). */
   constructor(
     private readonly slack: SlackClients,
-    private readonly ttlMs: number,
-  ) {}
+    ttlMs: number,
+  ) {
+    this.users = shortReads(ttlMs);
+  }
 
   paused(teamId: string): boolean {
     return (this.pausedUntil.get(teamId) ?? 0) > Date.now();
@@ -75,12 +78,7 @@ export class SlackChannelActivity implements ChannelActivity {
     client: { users: { getPresence(args: { user: string }): Promise<{ presence?: string }> } },
     user: string,
   ): Promise<boolean> {
-    const key = `${teamId}:${user}`;
-    const known = this.users.get(key);
-    if (known && known.until > Date.now()) return known.active;
-    const active = (await client.users.getPresence({ user })).presence === 'active';
-    this.users.set(key, { active, until: Date.now() + this.ttlMs });
-    return active;
+    return this.users.get(this, `${teamId}:${user}`, async () => (await client.users.getPresence({ user })).presence === 'active');
   }
 
   private async isBot(
