@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { startTestServer, type TestServer } from '../helpers/app';
 import { payCheckout } from '../helpers/billing';
-import { eventually, FAST_RELAY, say, setUpRelayWidget, VisitorSocket } from '../relay/helpers';
+import { eventually, FAST_RELAY, say, setUpRelayWidget, threadOf, VisitorSocket } from '../relay/helpers';
 import { ACME, ALICE, BROWSER } from '../slack/helpers';
 
 const RESET_LINK = /\/app\/#\/reset_password\?token=([A-Za-z0-9]{64})$/;
@@ -57,12 +57,7 @@ describe('logs of a whole run', function () {
     const { socket, welcome } = await VisitorSocket.hello(server, widget.uuid, { identity: { name: 'Tom' } });
     secrets.set('visitor token', welcome.visitorToken ?? '');
     await say(socket, 'Hello there');
-    let threadTs = '';
-    await eventually(async () => {
-      const conversation = await server.models.Conversation.findOne({ ceId: widget.ceId });
-      expect(conversation?.threadTs).to.not.equal('');
-      threadTs = conversation?.threadTs ?? '';
-    });
+    const threadTs = await threadOf(server, widget.ceId);
     await server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, threadTs, text: 'Hi Tom' });
     await socket.next('msg', (f) => f.message.from === 'operator');
     socket.close();

@@ -8,7 +8,18 @@ import { WEBHOOK_PATH } from '../../server/billing';
 import { signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
 import { parsePrometheus, sampleValue } from '../helpers/prometheus';
-import { ACME, ALICE, eventually, FAST_RELAY, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from '../relay/helpers';
+import {
+  ACME,
+  ALICE,
+  eventually,
+  FAST_RELAY,
+  type SetUp,
+  say,
+  setUpRelayWidget,
+  threadOf,
+  useRelayServer,
+  VisitorSocket,
+} from '../relay/helpers';
 
 const TOKEN = `metrics-${randomBytes(16).toString('hex')}`;
 
@@ -38,12 +49,7 @@ describe('GET /metrics', () => {
         widget = await setUpRelayWidget(server);
         ({ socket } = await VisitorSocket.hello(server, widget.uuid, { identity: { name: 'Tom' } }));
         await say(socket, 'Hello, is anyone there?');
-        let threadTs = '';
-        await eventually(async () => {
-          const conversation = await server.models.Conversation.findOne({ ceId: widget.ceId });
-          expect(conversation?.threadTs).to.not.equal('');
-          threadTs = conversation?.threadTs ?? '';
-        });
+        const threadTs = await threadOf(server, widget.ceId);
         await eventually(async () =>
           expect(await server.models.Message.countDocuments({ from: 'visitor', slackTs: { $ne: '' } })).to.equal(1),
         );

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { slackSignature } from '../slack/helpers';
-import { ACME, ALICE, BOB, eventually, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from './helpers';
+import { ACME, ALICE, BOB, eventually, type SetUp, say, setUpRelayWidget, threadOf, useRelayServer, VisitorSocket } from './helpers';
 
 describe('relay from Slack to the widget', () => {
   let widget: SetUp;
@@ -12,11 +12,7 @@ describe('relay from Slack to the widget', () => {
     widget = await setUpRelayWidget(server);
     ({ socket } = await VisitorSocket.hello(server, widget.uuid, { identity: { name: 'Tom' } }));
     await say(socket, 'I need help');
-    await eventually(async () => {
-      const conversation = await server.models.Conversation.findOne({ ceId: widget.ceId });
-      expect(conversation?.threadTs).to.not.equal('');
-      threadTs = conversation?.threadTs ?? '';
-    });
+    threadTs = await threadOf(server, widget.ceId);
   });
   afterEach(() => socket.close());
 

@@ -3,13 +3,15 @@
  * Alice, active, is a member), and a visitor's WebSocket that records every frame it receives.
  */
 import { randomBytes } from 'node:crypto';
+import { expect } from 'chai';
+import type { CommandStartedEvent } from 'mongodb';
 import WebSocket from 'ws';
 import type { ChatEndpointDocument } from '../../server/models/ChatEndpoint';
 import type { ClientFrame, ServerFrame } from '../../server/shared/widget-protocol';
 import { initialState, reduceFrame } from '../../web/widget/panel/reducer';
 import { signUpUser } from '../factories';
 import type { TestServer } from '../helpers/app';
-import { firstWidgetId, setUpWidget } from '../slack/helpers';
+import { eventually, firstWidgetId, setUpWidget } from '../slack/helpers';
 
 export { FAST_RELAY, startRelayServer, useRelayServer } from '../helpers/app';
 export { ACME, ALICE, BOB, eventually } from '../slack/helpers';
@@ -27,6 +29,16 @@ export async function setUpRelayWidget(server: TestServer): Promise<SetUp> {
     return ce;
   };
   return { token: user.token, ceId, uuid: (await widget()).Uuid, channel, widget };
+}
+
+/** The ts of the Slack thread of the widget's conversation, once its header is posted there. */
+export async function threadOf(server: TestServer, ceId: string): Promise<string> {
+  let threadTs = '';
+  await eventually(async () => {
+    threadTs = (await server.models.Conversation.findOne({ ceId }))?.threadTs ?? '';
+    expect(threadTs).to.not.equal('');
+  });
+  return threadTs;
 }
 
 export function clientId(): string {
@@ -214,4 +226,44 @@ export function widgetView(frames: readonly ServerFrame[]): ViewLine[] {
     }
   }
   return [...lines.values()].sort((a, b) => a.key - b.key).map(({ key: _key, ...line }) => line);
+}
+
+/**
+ * Not a relay step's own database command: the driver's handshakes, the outbox's safety poll, and the counts that run
+ * beside every step (deleted conversations, the month's conversations).
+ */
+export function backgroundCommand(e: CommandStartedEvent): boolean {
+  const collection = String(e.command[e.commandName]);
+  const filter = (e.command.filter ?? {}) as Record<string, unknown>;
+  if (['hello', 'isMaster', 'ismaster', 'ping', 'endSessions'].includes(e.commandName)) return true;
+  if (collection === 'outboxjobs' && e.commandName === 'find' && ('runAt' in filter || 'lockedUntil' in filter)) return true;
+  return collection === 'deletedconversations' || (collection === 'conversations' && e.commandName === 'aggregate');
+}
+
+/**
+ * The database commands `counts` accepts, as "find outboxjobs", from `start()` to `stop()` (the driver's command
+ * monitoring: the server is started with monitorCommands). `COST_TRACE=1` prints each with where it came from.
+ */
+export function commandLog(server: TestServer, counts: (e: CommandStartedEvent) => boolean) {
+  const seen: string[] = [];
+  const record = (e: CommandStartedEvent) => {
+    if (!counts(e)) return;
+    seen.push(`${e.commandName} ${String(e.command[e.commandName])}`);
+    if (process.env.COST_TRACE === '1') {
+      const stack = (new Error().stack ?? '').split('\n').filter((l) => l.includes('/server/') && !l.includes('node_modules'));
+      console.log(
+        `${seen.length}. ${seen[seen.length - 1]} ${JSON.stringify(e.command.filter ?? e.command.query ?? e.command.updates?.[0]?.q ?? '')}\n   ${stack.slice(0, 6).join('\n   ')}`,
+      );
+    }
+  };
+  return {
+    seen,
+    start() {
+      seen.length = 0;
+      server.connection.getClient().on('commandStarted', record);
+    },
+    stop() {
+      server.connection.getClient().off('commandStarted', record);
+    },
+  };
 }

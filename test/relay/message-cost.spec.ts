@@ -4,22 +4,19 @@
  * an operator reply, from Slack's event to the reply's frame at the visitor. docs/relay-performance.md lists them.
  */
 import { expect } from 'chai';
-import type { CommandStartedEvent } from 'mongodb';
 import { FAST_RELAY, startTestServer, useServer } from '../helpers/app';
-import { ACME, ALICE, eventually, type SetUp, say, setUpRelayWidget, VisitorSocket } from './helpers';
-
-/** Not a message's own: the outbox's safety poll, the quota count, the driver's own. */
-function ownCommand(e: CommandStartedEvent): boolean {
-  const collection = String(e.command[e.commandName]);
-  const filter = (e.command.filter ?? {}) as Record<string, unknown>;
-  if (['hello', 'isMaster', 'ismaster', 'ping', 'endSessions'].includes(e.commandName)) return false;
-  if (collection === 'outboxjobs' && e.commandName === 'find' && ('runAt' in filter || 'lockedUntil' in filter)) return false;
-  if (collection === 'deletedconversations' || (collection === 'conversations' && e.commandName === 'aggregate')) return false;
-  return true;
-}
-
-/** `COST_TRACE=1 npx mocha test/relay/message-cost.spec.ts` prints each operation with where it came from. */
-const TRACE = process.env.COST_TRACE === '1';
+import {
+  ACME,
+  ALICE,
+  backgroundCommand,
+  commandLog,
+  eventually,
+  type SetUp,
+  say,
+  setUpRelayWidget,
+  threadOf,
+  VisitorSocket,
+} from './helpers';
 
 describe('a message’s database operations, each way', () => {
   const server = useServer({ relay: { ...FAST_RELAY, presenceTtlMs: 60_000, presenceRefreshMs: 60_000 } }, (overrides) =>
@@ -28,26 +25,11 @@ describe('a message’s database operations, each way', () => {
   let widget: SetUp;
   let socket: VisitorSocket;
   let threadTs: string;
-  let seen: string[] = [];
-  const record = (e: CommandStartedEvent) => {
-    if (!ownCommand(e)) return;
-    seen.push(`${e.commandName} ${String(e.command[e.commandName])}`);
-    if (TRACE) {
-      const stack = (new Error().stack ?? '').split('\n').filter((l) => l.includes('/server/') && !l.includes('node_modules'));
-      console.log(
-        `${seen.length}. ${seen[seen.length - 1]} ${JSON.stringify(e.command.filter ?? e.command.query ?? e.command.updates?.[0]?.q ?? '')}\n   ${stack.slice(0, 6).join('\n   ')}`,
-      );
-    }
-  };
-  const monitor = (on: boolean) => {
-    const client = server.connection.getClient();
-    if (on) {
-      seen = [];
-      client.on('commandStarted', record);
-    } else client.off('commandStarted', record);
-  };
+  /** Not a message's own: the commands beside every step (backgroundCommand). */
+  const log = commandLog(server, (e) => !backgroundCommand(e));
+  const { seen } = log;
   afterEach(() => {
-    monitor(false);
+    log.stop();
     socket?.close();
   });
 
@@ -57,11 +39,7 @@ describe('a message’s database operations, each way', () => {
     widget = await setUpRelayWidget(server);
     ({ socket } = await VisitorSocket.hello(server, widget.uuid, { identity: { name: 'Tom' } }));
     await say(socket, 'I need help');
-    await eventually(async () => {
-      const conversation = await server.models.Conversation.findOne({ ceId: widget.ceId });
-      expect(conversation?.threadTs).to.not.equal('');
-      threadTs = conversation?.threadTs ?? '';
-    });
+    threadTs = await threadOf(server, widget.ceId);
     // A first line and a first reply fill what is kept in memory per widget, account and thread.
     await say(socket, 'Warming up');
     await eventually(async () => expect(repliesInSlack().map((r) => r.text)).to.include('Warming up'));
@@ -86,11 +64,11 @@ describe('a message’s database operations, each way', () => {
       expect(stored?.slackTs).to.be.a('string').and.not.equal('');
       expect(await server.models.OutboxJob.countDocuments({})).to.equal(0);
     });
-    monitor(true);
+    log.start();
     await say(socket, 'One more question');
     await eventually(async () => expect(repliesInSlack().map((r) => r.text)).to.include('One more question'));
     await eventually(async () => expect(seen).to.include('delete outboxjobs'));
-    monitor(false);
+    log.stop();
     expect(seen.length, seen.join('\n')).to.be.at.most(7);
     // The visitor's name for the post is kept a second: their lines in a row read it once.
     expect(seen).to.not.include('find visitors');
@@ -108,7 +86,7 @@ describe('a message’s database operations, each way', () => {
   });
 
   it('takes at most 6 for an operator reply, from Slack’s event to the visitor’s frame', async () => {
-    monitor(true);
+    log.start();
     await server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, threadTs, text: 'Here is the answer' });
     await socket.next('msg', (f) => f.message.text === 'Here is the answer');
     // What the reply does around its frame (its early changes looked for, the operator's seat) is its cost too: counted
@@ -121,7 +99,7 @@ describe('a message’s database operations, each way', () => {
       last = now;
       expect(quiet).to.equal(true);
     });
-    monitor(false);
+    log.stop();
     expect(seen.length, seen.join('\n')).to.be.at.most(6);
     // A plan without an operator limit: the seat is not looked up (the billing state is kept a second).
     expect(seen).to.not.include('find accounts');

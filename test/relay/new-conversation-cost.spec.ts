@@ -5,20 +5,8 @@
  * together, and the line reads neither the conversation nor the visitor again.
  */
 import { expect } from 'chai';
-import type { CommandStartedEvent } from 'mongodb';
 import { FAST_RELAY, startTestServer, useServer } from '../helpers/app';
-import { eventually, type SetUp, say, setUpRelayWidget, VisitorSocket } from './helpers';
-
-/** Not a new conversation's own: the outbox's safety poll, and the month's quota count (once a second per account). */
-function ownCommand(e: CommandStartedEvent): boolean {
-  const collection = String(e.command[e.commandName]);
-  const filter = (e.command.filter ?? {}) as Record<string, unknown>;
-  if (['hello', 'isMaster', 'ismaster', 'ping', 'endSessions'].includes(e.commandName)) return false;
-  if (collection === 'outboxjobs' && e.commandName === 'find' && ('runAt' in filter || 'lockedUntil' in filter)) return false;
-  if (collection === 'deletedconversations' || (collection === 'conversations' && e.commandName === 'aggregate')) return false;
-  if (collection === 'accounts' && e.commandName === 'find') return false;
-  return true;
-}
+import { backgroundCommand, commandLog, eventually, type SetUp, say, setUpRelayWidget, VisitorSocket } from './helpers';
 
 describe('a new conversation’s database operations', () => {
   // Presence asks Slack once for the test. Slack's pace is lifted: the header and the line go out back to back, and
@@ -27,11 +15,14 @@ describe('a new conversation’s database operations', () => {
     startTestServer(overrides, { monitorCommands: true, slackRateLimits: false }),
   );
   let widget: SetUp;
-  const seen: string[] = [];
-  const record = (e: CommandStartedEvent) => {
-    if (ownCommand(e)) seen.push(`${e.commandName} ${String(e.command[e.commandName])}`);
-  };
-  afterEach(() => server.connection.getClient().off('commandStarted', record));
+  /** Not a new conversation's own: the commands beside every step (backgroundCommand), and the quota count's read of
+   * the account (once a second per account). */
+  const log = commandLog(
+    server,
+    (e) => !backgroundCommand(e) && !(String(e.command[e.commandName]) === 'accounts' && e.commandName === 'find'),
+  );
+  const { seen } = log;
+  afterEach(() => log.stop());
 
   const lineInSlack = (text: string) =>
     eventually(async () => {
@@ -48,12 +39,12 @@ describe('a new conversation’s database operations', () => {
     await lineInSlack('Warming up');
     const { socket } = await VisitorSocket.hello(server, widget.uuid, {});
     try {
-      server.connection.getClient().on('commandStarted', record);
+      log.start();
       await say(socket, 'Hello, is anyone there?');
       await lineInSlack('Hello, is anyone there?');
       // The line's ts is stored and its jobs removed right after Slack took it.
       await eventually(async () => expect(seen).to.include('delete outboxjobs'));
-      server.connection.getClient().off('commandStarted', record);
+      log.stop();
       expect(seen.length, seen.join('\n')).to.be.at.most(15);
       // One outbox read, claim and removal for the header and the line together.
       expect(seen.filter((c) => c === 'find outboxjobs')).to.have.length(1);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ACME, ALICE, eventually, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from './helpers';
+import { ACME, ALICE, eventually, type SetUp, say, setUpRelayWidget, threadOf, useRelayServer, VisitorSocket } from './helpers';
 
 /**
  * Reminders are driven by the stored times: the test runs the relay's due-work pass with a clock moved past the
@@ -15,11 +15,7 @@ describe('response reminders in the thread', () => {
     await server.models.ChatEndpoint.updateOne({ _id: widget.ceId }, { $set: { responseReminders: true, responseRemindersFreq: 30 } });
     ({ socket } = await VisitorSocket.hello(server, widget.uuid, { identity: { name: 'Tom' } }));
     await say(socket, 'Anyone there?');
-    await eventually(async () => {
-      const conversation = await server.models.Conversation.findOne({ ceId: widget.ceId });
-      expect(conversation?.threadTs).to.not.equal('');
-      threadTs = conversation?.threadTs ?? '';
-    });
+    threadTs = await threadOf(server, widget.ceId);
   });
   afterEach(() => socket.close());
 
