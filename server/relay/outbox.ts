@@ -496,28 +496,24 @@ export class Outbox<C> {
    */
   private async run(key: string, batch: OutboxJobDocument[]): Promise<'done' | 'more' | number> {
     const { OutboxJob } = this.host.models;
-    const head = batch[0];
+    const [head] = batch;
     const handler = this.handlers[head.kind];
+    // A leading head runs alone first; its followers then run as their own kind's batch, under the head's claim (its
+    // attempts and last error stand for theirs).
+    const own = typeof handler !== 'function' && 'lead' in handler ? [head] : batch;
+    const followers = batch.slice(own.length);
     // What a failure concerns: the batch, or a leading head alone (its followers did not run).
-    let failing = batch;
+    let failing = own;
     try {
-      if (this.options.pace && isPaced(head.kind) && head.channel) await this.sharedPace(head.channel);
-      let done = batch.length;
-      if (typeof handler === 'function') await handler(this.options.context(), head);
-      else if ('coalesce' in handler) {
-        done = Math.max(1, Math.min(batch.length, (await handler.coalesce(this.options.context(), batch)) ?? batch.length));
-      } else {
-        failing = [head];
-        await handler.lead(this.options.context(), head);
-        if (batch.length > 1) {
-          failing = batch.slice(1);
-          try {
-            done = 1 + (await this.runFollowers(head, failing));
-          } catch (error) {
-            // The head is done: removed; what failed is the followers' own.
-            await OutboxJob.collection.deleteMany({ _id: head._id }, { writeConcern: JOURNALED });
-            throw error;
-          }
+      let done = await this.runOwn(own);
+      if (followers.length > 0) {
+        failing = followers;
+        try {
+          done += await this.runOwn([{ ...followers[0], attempts: head.attempts, lastError: head.lastError }, ...followers.slice(1)]);
+        } catch (error) {
+          // The head is done: removed; what failed is the followers' own.
+          await OutboxJob.collection.deleteMany({ _id: head._id }, { writeConcern: JOURNALED });
+          throw error;
         }
       }
       await OutboxJob.collection.deleteMany({ _id: { $in: batch.slice(0, done).map((j) => j._id) } }, { writeConcern: JOURNALED });
@@ -529,22 +525,21 @@ export class Outbox<C> {
   }
 
   /**
-   * Runs the followers of a leading head with their own kind's handler, under the head's claim (its attempts and last
-   * error stand for theirs); answers how many of them it did.
+   * Runs consecutive jobs of one kind with that kind's handler, after the channel's shared pace when they post; answers
+   * how many of them it did (from the front: a coalescing handler may leave some, the others take the first only).
    */
-  private async runFollowers(head: OutboxJobDocument, followers: OutboxJobDocument[]): Promise<number> {
-    const [first] = followers;
+  private async runOwn(jobs: OutboxJobDocument[]): Promise<number> {
+    const [first] = jobs;
     const handler = this.handlers[first.kind];
     if (this.options.pace && isPaced(first.kind) && first.channel) await this.sharedPace(first.channel);
-    const claimed = [{ ...first, attempts: head.attempts, lastError: head.lastError }, ...followers.slice(1)];
     if (typeof handler === 'function') {
-      await handler(this.options.context(), claimed[0]);
+      await handler(this.options.context(), first);
       return 1;
     }
     if ('coalesce' in handler) {
-      return Math.max(1, Math.min(claimed.length, (await handler.coalesce(this.options.context(), claimed)) ?? claimed.length));
+      return Math.max(1, Math.min(jobs.length, (await handler.coalesce(this.options.context(), jobs)) ?? jobs.length));
     }
-    await handler.lead(this.options.context(), claimed[0]);
+    await handler.lead(this.options.context(), first);
     return 1;
   }
 
