@@ -134,8 +134,8 @@ export async function deleteQuestionGroup(models: Models, accountId: Types.Objec
 /**
  * The account's automatic question group (started by every new conversation), kept for a second as the widget's
  * settings are (relay/widgets.ts), so a new conversation costs no read for it: a save or deletion through this process
- * drops the account's entry at once; another process's is seen within a second (server/shortReads.ts). Held per database (the
- * models), so tests' servers in one process never share entries.
+ * drops the account's entry at once; another process's is seen within a second (server/shortReads.ts). Held per
+ * database (the models), so tests' servers in one process never share entries.
  */
 const autoGroups = shortReads<Models, QuestionGroupDocument | null>(1000);
 

@@ -22,9 +22,9 @@ export function webhookSignature(secret: string, unixSeconds: number, body: stri
 
 /**
  * An account's REST hooks of one event, kept for a second (as the widget's settings are, relay/widgets.ts) so that a
- * visitor's line or a new conversation costs no read for them: a subscription or an unsubscription through this
- * process drops the account's entries at once (`restHooksChanged`); another process's is seen within a second (server/shortReads.ts).
- * Held per database (the models), so tests' servers in one process never share entries.
+ * visitor's line or a new conversation costs no read for them: a subscription or an unsubscription through this process
+ * drops the account's entries at once (`restHooksChanged`); another process's is seen within a second
+ * (server/shortReads.ts). Held per database (the models), so tests' servers in one process never share entries.
  */
 const hookIds = shortReads<Models, Types.ObjectId[]>(1000);
 

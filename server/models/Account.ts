@@ -69,9 +69,9 @@ const BILLING_STATE_TTL_MS = 1000;
 
 /**
  * Accounts' billing states as presence asks them for every new conversation and operator seats for every reply, kept
- * for a second per database (the model), so neither costs a read for them. Every write of an account through mongoose, in this process,
- * drops the database's entries once it is done (the hooks below); another process's write is seen within
- * BILLING_STATE_TTL_MS. A trial's end needs no write: it is compared with the time when asked.
+ * for a second per database (the model), so neither costs a read for them. Every write of an account through mongoose,
+ * in this process, drops the database's entries once it is done (the hooks below); another process's write is seen
+ * within BILLING_STATE_TTL_MS. A trial's end needs no write: it is compared with the time when asked.
  */
 const billingStates = shortReads<AccountModel, AccountBillingState | null>(BILLING_STATE_TTL_MS);
 

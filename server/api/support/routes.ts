@@ -1,7 +1,8 @@
 /**
- * GET /v1/support: what the console's Support page offers the signed-in user besides the docs and the mail link:
- * the chat widget of the team running this deployment (SUPPORT_WIDGET_ID; in development the first widget set up
- * locally) with the user's userHash when that widget has an identity secret, and the support phone number when the account's plan has phone support and SUPPORT_PHONE is set.
+ * GET /v1/support: what the console's Support page offers the signed-in user besides the docs and the mail link: the
+ * chat widget of the team running this deployment (SUPPORT_WIDGET_ID; in development the first widget set up locally)
+ * with the user's userHash when that widget has an identity secret, and the support phone number when the account's
+ * plan has phone support and SUPPORT_PHONE is set.
  */
 import { type Response, Router } from 'express';
 import { planHasFeature } from '../../commands/planFeature';
