@@ -4,7 +4,9 @@
  */
 import type { Connection } from 'mongoose';
 import { accountModel } from './Account';
+import { answerEventModel } from './AnswerEvent';
 import { apiKeyModel } from './ApiKey';
+import { articleModel } from './Article';
 import { botUserModel } from './BotUser';
 import { chatEndpointModel } from './ChatEndpoint';
 import { conversationModel } from './Conversation';
@@ -68,6 +70,8 @@ export function createModels(connection: Connection) {
     OperatorSeat: operatorSeatModel(connection),
     DeletedConversations: deletedConversationsModel(connection),
     InboundMail: inboundMailModel(connection),
+    Article: articleModel(connection),
+    AnswerEvent: answerEventModel(connection),
   };
 }
 export type Models = ReturnType<typeof createModels>;

@@ -1,0 +1,70 @@
+/**
+ * Help-center articles (issue: instant answers), the rules shared by the API, the console and the public pages:
+ * a title, a Markdown body, one of the widget's languages, a slug unique per widget and language, published or
+ * draft.
+ */
+import { z } from 'zod';
+import { WIDGET_LOCALES } from './widget-texts';
+
+export const ARTICLE_LIMITS = { titleChars: 200, bodyChars: 50_000, slugChars: 120, queryChars: 500 } as const;
+
+/** How many articles a widget's help center may hold, by plan tier (0: unlimited). Shown on the pricing page. */
+export const ARTICLES_PER_WIDGET: Record<string, number> = { basic: 25, pro: 250, business: 0, custom: 0 };
+
+/** A slug as the public pages use it: lower-case ASCII letters, digits and dashes. */
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+export const ArticleInputSchema = z.object({
+  title: z
+    .string({ error: 'title: Required.' })
+    .trim()
+    .min(1, 'title: Required.')
+    .max(ARTICLE_LIMITS.titleChars, `title: At most ${ARTICLE_LIMITS.titleChars} characters.`),
+  body: z
+    .string({ error: 'body: Required.' })
+    .max(ARTICLE_LIMITS.bodyChars, `body: At most ${ARTICLE_LIMITS.bodyChars} characters.`)
+    .default(''),
+  language: z.enum(WIDGET_LOCALES, { error: `language: One of ${WIDGET_LOCALES.join(', ')}.` }).default('en'),
+  published: z.boolean({ error: 'published: Must be true or false.' }).default(false),
+  /** Made from the title when absent. */
+  slug: z
+    .string()
+    .trim()
+    .max(ARTICLE_LIMITS.slugChars, `slug: At most ${ARTICLE_LIMITS.slugChars} characters.`)
+    .regex(SLUG_PATTERN, 'slug: Lower-case letters, digits and dashes only.')
+    .optional(),
+});
+export type ArticleInput = z.infer<typeof ArticleInputSchema>;
+
+/** An article as the API answers it. */
+export type ArticleView = {
+  Id: string;
+  id: string;
+  chatEndpointId: string;
+  title: string;
+  body: string;
+  language: string;
+  slug: string;
+  published: boolean;
+  updatedAt: string;
+  createdAt: string;
+};
+
+/** A search hit as the widget's search answers it (`snippet` is HTML with the matched words in <mark>). */
+export type ArticleHit = { id: string; title: string; snippet: string; url: string; score: number };
+
+/**
+ * A slug from a title: accents dropped, anything else than ASCII letters and digits a dash. A title with none of
+ * those (Japanese, Arabic…) gets `article`; callers make it unique with a suffix.
+ */
+export function slugify(title: string): string {
+  const slug = title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80)
+    .replace(/-+$/g, '');
+  return slug || 'article';
+}
