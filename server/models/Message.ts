@@ -15,6 +15,15 @@ export interface MessageFile {
   mimetype: string;
 }
 
+/** An article sent as a card (by an operator from Slack, or in an automatic answer): what the widget draws. */
+export interface MessageArticle {
+  id: string;
+  title: string;
+  /** Plain text, a line or two of the article. */
+  snippet: string;
+  url: string;
+}
+
 export interface Message {
   conversationId: Types.ObjectId;
   seq: number;
@@ -33,6 +42,8 @@ export interface Message {
   /** An operator message from Slack: the ts of the latest edit applied (an older edit arriving later is ignored). */
   slackChangeTs?: string;
   files: MessageFile[];
+  /** Help-center articles this message carries as cards (empty for most). */
+  articles?: MessageArticle[];
   edited: boolean;
   deleted: boolean;
   /** For `ended`: who ended it. */
@@ -44,6 +55,7 @@ export interface Message {
 }
 export type MessageDocument = HydratedDocument<Message>;
 
+const ArticleCardSchema = new Schema<MessageArticle>({ id: String, title: String, snippet: String, url: String }, { _id: false });
 const FileSchema = new Schema<MessageFile>({ id: String, name: String, size: Number, mimetype: String }, { _id: false });
 
 export const MessageSchema = new Schema<Message>(
@@ -61,6 +73,7 @@ export const MessageSchema = new Schema<Message>(
     slackUserId: { type: String, default: '' },
     slackChangeTs: { type: String },
     files: { type: [FileSchema], default: [] },
+    articles: { type: [ArticleCardSchema], default: undefined },
     edited: { type: Boolean, default: false },
     deleted: { type: Boolean, default: false },
     endedBy: { type: String, default: '' },

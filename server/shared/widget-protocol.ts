@@ -95,6 +95,9 @@ export type ClientFrame = z.infer<typeof ClientFrameSchema>;
 
 export const AuthorSchema = z.object({ name: z.string(), avatarUrl: z.string().optional() });
 
+export const ArticleCardSchema = z.object({ id: z.string(), title: z.string(), snippet: z.string(), url: z.string() });
+export type ArticleCard = z.infer<typeof ArticleCardSchema>;
+
 export const ChatMessageSchema = z.object({
   seq: z.number().int().positive(),
   id: z.string(),
@@ -104,6 +107,8 @@ export const ChatMessageSchema = z.object({
   html: z.string().optional(),
   author: AuthorSchema.optional(),
   files: z.array(z.object({ id: z.string(), name: z.string(), size: z.number(), url: z.string(), mimetype: z.string() })).optional(),
+  /** Help-center articles sent as cards (title, a line of text, the public page). */
+  articles: z.array(ArticleCardSchema).optional(),
   /** ISO time the server stored it. */
   at: z.string(),
   edited: z.boolean().optional(),
