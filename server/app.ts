@@ -1,6 +1,7 @@
 import path from 'node:path';
 import express from 'express';
 import helmet from 'helmet';
+import type { ArticleSearch } from './answers/search';
 import { type ApiDeps, apiRouter } from './api';
 import { billingRouter } from './api/billing/routes';
 import { type SettingsRelay, teamAvatarFilesRouter, updateConfigRouter } from './api/chat-endpoints/updateConfig';
@@ -62,6 +63,8 @@ export type AppDeps = {
   /** App Home tabs the Slack listeners keep fresh. */
   homeTabs: HomeTabs;
   billing: Billing;
+  /** The help center's search (the widget's, the public pages', Slack's suggestions). */
+  articleSearch: ArticleSearch;
   /** The deployment's rate limiters (counted in Redis with several processes); in-process ones by default. */
   limiters?: RateLimiters;
   /** Port of the running SMTP receiver for visitors' answers (the dev outbox's "Reply as the visitor" sends there). */
@@ -112,7 +115,7 @@ export function createApp(deps: AppDeps): express.Express {
       logger,
     }),
   );
-  app.use(widgetApiRouter(deps.relay, deps.slack));
+  app.use(widgetApiRouter(deps.relay, deps.slack, deps.articleSearch));
   app.use('/v1', updateConfigRouter({ models: deps.models, config: deps.config, relay: deps.relay }));
   app.use(teamAvatarFilesRouter(deps.models));
   // Before the API's JSON parser: Stripe's signature covers the raw body.

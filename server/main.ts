@@ -10,6 +10,7 @@ import type express from 'express';
 import mongoose, { type Connection } from 'mongoose';
 import type { DestinationStream } from 'pino';
 import { createSegmentTracker, type SegmentTracker } from './analytics/segment';
+import { type ArticleSearch, createArticleSearch } from './answers/search';
 import { createApp } from './app';
 import { startScheduledBackups } from './backup/schedule';
 import { type Billing, createBilling, createStripeClient } from './billing';
@@ -72,6 +73,8 @@ export type Parley = {
   slack: SlackClients;
   /** Keeps the App Home tabs people opened up to date. */
   homeTabs: HomeTabs;
+  /** The help center's search. */
+  articleSearch: ArticleSearch;
   /** Stripe billing (Stripe itself, or the Stripe sandbox through STRIPE_API_URL). */
   billing: Billing;
   /** Where everything logs (JSON lines on standard output unless a test passed its own). */
@@ -169,6 +172,8 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     cleanups.push(() => analytics.close());
     // Every Slack Web API call goes over keep-alive connections and is counted.
     const slack = new SlackClients(models, effective.slack.apiUrl, countingSlackFetch(keepAliveFetch, metrics.slackApiCalls));
+    // The help center's search, one per process (its index is kept in memory).
+    const articleSearch = createArticleSearch({ models, baseUrl: effective.publicUrl });
     const relay = createRelay({
       config: effective,
       models,
@@ -230,6 +235,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       slackAuthors: new SlackAuthors(slack, logger),
       homeTabs,
       billing,
+      articleSearch,
       limiters,
       health,
       segment: analytics,
@@ -268,6 +274,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       relay,
       slack,
       homeTabs,
+      articleSearch,
       billing,
       logger,
       metrics,

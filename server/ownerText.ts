@@ -116,3 +116,62 @@ export function renderOwnerText(text: string): RenderedOwnerText {
   const html = ownerTextHtml(text);
   return { html, text: plainOfHtml(html), mrkdwn: mrkdwnOfHtml(html) };
 }
+
+/**
+ * A help-center article's Markdown body (block Markdown: paragraphs, headings, lists, quotes, code, images), parsed
+ * once into sanitised HTML for the widget, the public pages and mails. Headings start at h2 (the page's title is
+ * its h1); links open in a new tab; only http(s) and mailto links and https images are kept, so a `<script>` or a
+ * `javascript:` link typed or imported never runs.
+ */
+const articleMarkdown = new MarkdownIt('commonmark', { html: true, breaks: false, linkify: true });
+const ARTICLE_SANITIZE: sanitizeHtml.IOptions = {
+  allowedTags: [
+    ...ALLOWED_TAGS,
+    'p',
+    'h2',
+    'h3',
+    'h4',
+    'ul',
+    'ol',
+    'li',
+    'blockquote',
+    'code',
+    'pre',
+    'hr',
+    'img',
+    's',
+    'del',
+    'table',
+    'thead',
+    'tbody',
+    'tr',
+    'th',
+    'td',
+  ],
+  allowedAttributes: { a: ['href', 'target', 'rel'], img: ['src', 'alt'] },
+  allowedSchemes: SAFE_SCHEMES,
+  allowedSchemesByTag: { img: ['https'] },
+  transformTags: {
+    a: sanitizeHtml.simpleTransform('a', { target: '_blank', rel: 'noopener noreferrer' }),
+    h1: 'h2',
+    h5: 'h4',
+    h6: 'h4',
+  },
+};
+
+export function articleHtml(body: string): string {
+  return sanitizeHtml(articleMarkdown.render(body.replace(/\r\n?/g, '\n')), ARTICLE_SANITIZE);
+}
+
+/** An article's body as plain words (for search, snippets, meta descriptions and Slack cards). */
+export function articlePlain(body: string): string {
+  return he
+    .decode(
+      sanitizeHtml(articleHtml(body).replace(/<\/(p|h[2-4]|li|blockquote|pre|tr)>|<br\s*\/?>/gi, '$&\n'), {
+        allowedTags: [],
+        allowedAttributes: {},
+      }),
+    )
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}

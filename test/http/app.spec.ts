@@ -114,6 +114,7 @@ describe('the HTTP app', () => {
         slack: server.parley.slack,
         slackAuthors: new SlackAuthors(server.parley.slack, server.parley.logger),
         homeTabs: server.parley.homeTabs,
+        articleSearch: server.parley.articleSearch,
       });
     });
     after(() => rmSync(consoleDir, { recursive: true, force: true }));
@@ -156,6 +157,7 @@ describe('the HTTP app', () => {
         slack: server.parley.slack,
         slackAuthors: new SlackAuthors(server.parley.slack, server.parley.logger),
         homeTabs: server.parley.homeTabs,
+        articleSearch: server.parley.articleSearch,
       });
       const res = await request(bare).get('/app/').expect(503);
       expect(res.text).to.contain('npm run build');

@@ -6,6 +6,7 @@
  */
 import express, { type RequestHandler, Router } from 'express';
 import { isValidObjectId } from 'mongoose';
+import type { ArticleSearch } from '../../answers/search';
 import { planHasFeature } from '../../commands/planFeature';
 import { sendOfflineMessage } from '../../commands/sendOfflineMessage';
 import type { VisitorMessageContext } from '../../commands/sendVisitorMessage';
@@ -22,7 +23,7 @@ import type { PublicWidgetConfig } from '../../shared/widget-config';
 import { MAX_UPLOAD_BYTES } from '../../shared/widget-constants';
 import type { SlackClients } from '../../slack/slackClients';
 import { poweredByUrl, presentUploadedFile, publicSettings } from './presenter';
-import { OfflineMessageRequest, UploadRequest } from './schema';
+import { ArticleSearchRequest, OfflineMessageRequest, UploadRequest } from './schema';
 
 /** POSTs come only from sites allowed to embed the widget; their answers (errors too) carry CORS headers. */
 const cors: RequestHandler = (req, res, next) => {
@@ -44,7 +45,7 @@ const cors: RequestHandler = (req, res, next) => {
  */
 export type WidgetApiRelay = VisitorMessageContext & { config: Config; presence: Pick<Presence, 'isOnline'> };
 
-export function widgetApiRouter(relay: WidgetApiRelay, slack: SlackClients): Router {
+export function widgetApiRouter(relay: WidgetApiRelay, slack: SlackClients, articles: ArticleSearch): Router {
   const { models, config } = relay;
   const router = Router();
   const wsUrl = `${config.publicUrl.replace(/^http/, 'ws')}${WS_PATH}`;
@@ -95,6 +96,20 @@ export function widgetApiRouter(relay: WidgetApiRelay, slack: SlackClients): Rou
     };
     res.json(answer);
   });
+
+  router.get(
+    '/widget/api/:uuid/articles/search',
+    validate(ArticleSearchRequest),
+    async (req: Validated<typeof ArticleSearchRequest>, res) => {
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      res.setHeader('Cache-Control', 'no-store');
+      const ce = await models.ChatEndpoint.findOne({ Uuid: req.params.uuid }).select('_id Uuid');
+      if (!ce) throw unknownWidget();
+      const language = pickWidgetLocale(browserLanguages(req.query.lang.split(',')));
+      const hits = await articles.search(ce, req.query.q, language);
+      res.json({ articles: hits.map(({ id, title, snippet, url, score }) => ({ id, title, snippet, url, score })) });
+    },
+  );
 
   router.post(
     '/widget/api/:uuid/offline',

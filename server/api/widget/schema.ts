@@ -1,5 +1,6 @@
 /** What the public widget API's endpoints accept (bodies parsed by validate(); uploads by their command). */
 import { z } from 'zod';
+import { ARTICLE_LIMITS } from '../../shared/articles';
 import { OfflineMessageSchema } from '../../shared/widget-protocol';
 
 /** A widget's public id, as the loader puts it in the path. */
@@ -7,3 +8,12 @@ export const WidgetParams = z.object({ uuid: z.string().min(1).max(64) });
 
 export const OfflineMessageRequest = { params: WidgetParams, body: OfflineMessageSchema };
 export const UploadRequest = { params: WidgetParams };
+
+/** The help-center search: the visitor's words (over-long is a 400) and their browser's languages. */
+export const ArticleSearchRequest = {
+  params: WidgetParams,
+  query: z.object({
+    q: z.string().max(ARTICLE_LIMITS.queryChars, `q: At most ${ARTICLE_LIMITS.queryChars} characters.`).default(''),
+    lang: z.string().max(400).default(''),
+  }),
+};
