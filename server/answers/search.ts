@@ -27,9 +27,12 @@ export type ArticleSearchDeps = {
 
 const MAX_HITS = 5;
 
-/** The public page of an article. */
-export function articleUrl(baseUrl: string, widgetUuid: string, slug: string): string {
-  return `${baseUrl.replace(/\/$/, '')}/help/${encodeURIComponent(widgetUuid)}/${encodeURIComponent(slug)}`;
+/**
+ * The public page of an article. Translations of one article share its slug (the slug is unique per widget and
+ * language), so the page's address names the language.
+ */
+export function articleUrl(baseUrl: string, widgetUuid: string, slug: string, language: string): string {
+  return `${baseUrl.replace(/\/$/, '')}/help/${encodeURIComponent(widgetUuid)}/${encodeURIComponent(slug)}?lang=${encodeURIComponent(language)}`;
 }
 
 /**
@@ -60,7 +63,7 @@ export function createArticleSearch(deps: ArticleSearchDeps): ArticleSearch {
           id: String(a._id),
           title: a.title,
           snippet: '',
-          url: articleUrl(deps.baseUrl, widget.Uuid, a.slug),
+          url: articleUrl(deps.baseUrl, widget.Uuid, a.slug, a.language),
           score,
           language: a.language,
           slug: a.slug,

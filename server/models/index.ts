@@ -5,6 +5,7 @@
 import type { Connection } from 'mongoose';
 import { accountModel } from './Account';
 import { answerEventModel } from './AnswerEvent';
+import { answerSynonymsModel } from './AnswerSynonyms';
 import { apiKeyModel } from './ApiKey';
 import { articleModel } from './Article';
 import { botUserModel } from './BotUser';
@@ -72,6 +73,7 @@ export function createModels(connection: Connection) {
     InboundMail: inboundMailModel(connection),
     Article: articleModel(connection),
     AnswerEvent: answerEventModel(connection),
+    AnswerSynonyms: answerSynonymsModel(connection),
   };
 }
 export type Models = ReturnType<typeof createModels>;

@@ -50,6 +50,19 @@ export type ArticleView = {
   createdAt: string;
 };
 
+export const SYNONYM_LIMITS = { groups: 200, groupChars: 300 } as const;
+
+/** The owner's synonym groups: one line of comma-separated words or phrases each ("pw, password, passcode"). */
+export const AnswerSynonymsInputSchema = z.object({
+  groups: z
+    .array(z.string().trim().max(SYNONYM_LIMITS.groupChars, `groups: A line has at most ${SYNONYM_LIMITS.groupChars} characters.`), {
+      error: 'groups: A list of lines.',
+    })
+    .max(SYNONYM_LIMITS.groups, `groups: At most ${SYNONYM_LIMITS.groups} lines.`)
+    .transform((groups) => groups.filter((g) => g.length > 0)),
+});
+export type AnswerSynonymsInput = z.infer<typeof AnswerSynonymsInputSchema>;
+
 /** A search hit as the widget's search answers it (`snippet` is HTML with the matched words in <mark>). */
 export type ArticleHit = { id: string; title: string; snippet: string; url: string; score: number };
 
