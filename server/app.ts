@@ -133,6 +133,7 @@ export function createApp(deps: AppDeps): express.Express {
       autoReplies: deps.relay.autoReplies,
       presence: deps.relay.presence,
       segment: deps.segment,
+      articleSearch: deps.articleSearch,
     }),
   );
   app.use(inboundRouter({ config: deps.config.mail.inbound, ctx: receiveContext(deps.relay, deps.config), models: deps.models }));

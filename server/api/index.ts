@@ -2,6 +2,7 @@ import express, { Router } from 'express';
 import { notFound } from '../http/errorHandler';
 import { accountAdminRouter } from './accounts/adminRoutes';
 import { accountsRouter } from './accounts/routes';
+import { articlesRouter } from './articles/routes';
 import { botsRouter } from './bots/routes';
 import { chatEndpointsRouter } from './chat-endpoints/routes';
 import { dashboardAdminRouter } from './dashboard-admin/routes';
@@ -23,6 +24,10 @@ export function apiRouter(deps: ApiDeps): Router {
     res.set('Cache-Control', 'no-store');
     next();
   });
+  // An import carries a whole file (a help center's export), an article up to 50,000 characters of any script:
+  // the routes with larger bodies, parsed before the general parser (which then leaves them).
+  router.use('/chat_endpoints/:id/articles/import', express.json({ limit: '10mb', strict: false }));
+  router.use('/chat_endpoints/:id/articles', express.json({ limit: '1mb', strict: false }));
   router.use(express.json({ limit: '100kb', strict: false }));
   router.use(usersRouter(deps));
   router.use(chatEndpointsRouter(deps));
@@ -30,6 +35,7 @@ export function apiRouter(deps: ApiDeps): Router {
   router.use(accountAdminRouter(deps));
   router.use(accountsRouter(deps));
   router.use(savedRepliesRouter(deps));
+  router.use(articlesRouter(deps));
   router.use(questionGroupsRouter(deps));
   router.use(botsRouter(deps));
   router.use(integrationsRouter(deps));

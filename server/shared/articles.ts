@@ -4,6 +4,7 @@
  * draft.
  */
 import { z } from 'zod';
+import { PLAN_CATALOG } from './plans';
 import { WIDGET_LOCALES } from './widget-texts';
 
 export const ARTICLE_LIMITS = { titleChars: 200, bodyChars: 50_000, slugChars: 120, queryChars: 500 } as const;
@@ -80,4 +81,34 @@ export function slugify(title: string): string {
     .slice(0, 80)
     .replace(/-+$/g, '');
   return slug || 'article';
+}
+
+/** How many articles a plan's widget may hold (0: unlimited); a plan outside the catalog is not limited. */
+export function articlesPerWidget(stripeId: string): number {
+  const tier = PLAN_CATALOG.find((plan) => plan.stripeId === stripeId)?.tier;
+  return tier === undefined ? 0 : (ARTICLES_PER_WIDGET[tier] ?? 0);
+}
+
+/** The limit in words, as the pricing page and the console show it ("25 articles per widget", "Unlimited articles"). */
+export function articleLimitText(limit: number): string {
+  return limit === 0 ? 'Unlimited articles' : `${limit} articles per widget`;
+}
+
+/**
+ * Why one more article is refused, with the first self-serve plan that lifts the limit:
+ * "Your Basic plan allows 25 articles per widget. Upgrade to Pro for 250."
+ */
+export function articleLimitMessage(plan: { label: string; stripeId: string }): string {
+  const limit = articlesPerWidget(plan.stripeId);
+  const current = PLAN_CATALOG.find((p) => p.stripeId === plan.stripeId);
+  const lifting = PLAN_CATALOG.find(
+    (p) =>
+      p.duration === 'monthly' &&
+      p.price !== null &&
+      (current === undefined || p.rank > current.rank) &&
+      articlesPerWidget(p.stripeId) !== limit,
+  );
+  const more = lifting ? articlesPerWidget(lifting.stripeId) : 0;
+  const upgrade = lifting ? ` Upgrade to ${lifting.label} for ${more === 0 ? 'unlimited articles' : more}.` : ' Upgrade to add more.';
+  return `Your ${plan.label} plan allows ${limit} articles per widget.${upgrade}`;
 }

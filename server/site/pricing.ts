@@ -4,6 +4,7 @@
  */
 import { Router } from 'express';
 import { escapeHtml } from '../escapeHtml';
+import { ARTICLES_PER_WIDGET, articleLimitText, articlesPerWidget } from '../shared/articles';
 import { TRIAL_DAYS } from '../shared/constants';
 import {
   type CatalogPlan,
@@ -44,6 +45,7 @@ function tile(plan: CatalogPlan): string {
     plan.maxOperators === 0 ? 'Unlimited operators' : count(plan.maxOperators, 'operator', 'operators'),
     count(plan.maxChannels, 'channel', 'channels'),
     `${count(plan.convosPerMonth, 'conversation', 'conversations')} per month`,
+    `Help center: ${articleLimitText(articlesPerWidget(plan.stripeId)).replace(/^U/, 'u')}`,
   ];
   const features = FEATURES.map((f) => `<li${plan[f.key] ? '' : ' class="off"'}>${f.label}</li>`);
   // Every self-serve plan starts with the same trial, which has all of the top plan; the plan billed is chosen with the card.
@@ -63,6 +65,10 @@ const FAQ: [string, string][] = [
   [
     'How does the free trial work?',
     `Every plan starts with a ${TRIAL_DAYS}-day free trial with every feature and limit of the ${TRIAL_FEATURES.label} plan (reports, triggers, saved replies, bots and question groups included), no credit card needed. Add a card and choose your plan on the Account page whenever you are ready: the card is saved, and the first charge comes when the trial ends. Then the plan you chose applies (${TRIAL_PLAN.label} if you did not choose one): the console says what it switched off, and keeps those settings for when you upgrade. Without a card the widget stops at the end of the trial. You get a reminder by e-mail three days before.`,
+  ],
+  [
+    'What is the help center?',
+    `Each widget has a help center: articles your visitors find before they ask, on its public pages and in the widget. Every plan has one; Basic holds ${ARTICLES_PER_WIDGET.basic} articles per widget, Pro ${ARTICLES_PER_WIDGET.pro}, Business and Custom as many as you write. Import yours from a CSV file or a Zendesk Help Center export.`,
   ],
   [
     'What counts as a conversation?',

@@ -79,7 +79,18 @@ describe('the public API contract (GET /v1/api/openapi.json)', () => {
 
   it('documents every route of /v1/api and its parameters as the routes validate them', async () => {
     expect(Object.keys(doc.paths).sort()).to.deep.equal(
-      ['/conversations', '/conversations/{id}', '/hooks', '/hooks/{id}', '/me', '/offline-messages', '/visitors', '/visitors/{id}'].sort(),
+      [
+        '/articles',
+        '/articles/{id}',
+        '/conversations',
+        '/conversations/{id}',
+        '/hooks',
+        '/hooks/{id}',
+        '/me',
+        '/offline-messages',
+        '/visitors',
+        '/visitors/{id}',
+      ].sort(),
     );
     const list = doc.paths['/conversations']?.get as unknown as { parameters: { name: string; schema: Json }[] } | undefined;
     const params = list?.parameters ?? [];
@@ -121,13 +132,26 @@ describe('the public API contract (GET /v1/api/openapi.json)', () => {
     const visitors = await call('get', '/visitors', { path: `/visitors?widgetId=${widget.uuid}`, key });
     await call('get', '/visitors/{id}', { path: `/visitors/${visitors.body.data[0].id as string}`, key });
     expect((await call('get', '/offline-messages', { key })).body.data[0]).to.include({ message: 'Call me back' });
+    await server.models.Article.create({
+      accountId: (await widget.widget()).accountId,
+      ceId: widget.ceId,
+      title: 'Shipping to Lyon',
+      body: 'We ship **everywhere** in France.',
+      language: 'fr',
+      slug: 'shipping-to-lyon',
+    });
+    const articles = await call('get', '/articles', { path: `/articles?widgetId=${widget.uuid}&language=fr`, key });
+    expect(articles.body.data[0]).to.include({ title: 'Shipping to Lyon', published: false, widgetId: widget.uuid });
+    await call('get', '/articles/{id}', { path: `/articles/${articles.body.data[0].id as string}`, key: zkey });
     const hook = await call('post', '/hooks', { key: zkey, body: { event: 'visitor_message', targetUrl: 'https://hooks.example.com/a' } });
     expect(hook.status).to.equal(201);
     await call('get', '/hooks', { key: zkey });
     await call('delete', '/hooks/{id}', { path: `/hooks/${hook.body.id as string}`, key: zkey });
 
     // 400: bad parameters and bodies.
-    for (const path of ['/conversations', '/visitors', '/offline-messages']) await call('get', path, { path: `${path}?limit=0`, key });
+    for (const path of ['/conversations', '/visitors', '/offline-messages', '/articles'])
+      await call('get', path, { path: `${path}?limit=0`, key });
+    await call('get', '/articles/{id}', { path: '/articles/not-an-id', key });
     await call('get', '/conversations/{id}', { path: '/conversations/not-an-id', key });
     await call('get', '/visitors/{id}', { path: '/visitors/not-an-id', key });
     await call('post', '/hooks', { key: zkey, body: { event: 'nope', targetUrl: 'https://hooks.example.com/a' } });
@@ -149,6 +173,13 @@ describe('the public API contract (GET /v1/api/openapi.json)', () => {
     });
     await call('get', '/conversations/{id}', { path: `/conversations/${String(otherConversation._id)}`, key });
     await call('get', '/visitors/{id}', { path: `/visitors/${String(otherVisitor._id)}`, key });
+    const otherArticle = await server.models.Article.create({
+      accountId: other.account._id,
+      ceId: otherCe?._id,
+      title: 'Theirs',
+      slug: 'theirs',
+    });
+    await call('get', '/articles/{id}', { path: `/articles/${String(otherArticle._id)}`, key });
     await call('delete', '/hooks/{id}', { path: `/hooks/${String(otherConversation._id)}`, key: zkey });
 
     // 401 on every operation without a key; the hooks refuse the API key too.

@@ -89,4 +89,18 @@ describe('public pages: /docs and /pricing', () => {
     }
     expect(res.text).to.include('free trial with every feature and limit of the Business plan');
   });
+
+  it("shows each plan's help-center limit in its tile, as the API enforces it", async () => {
+    const res = await request(app).get('/pricing').expect(200);
+    const tiles = res.text.match(/<article class="tile[\s\S]*?<\/article>/g) ?? [];
+    const limitOf = (label: string) =>
+      tiles.find((tile) => tile.includes(`<h2>${label}</h2>`))?.match(/<li>Help center: ([^<]+)<\/li>/)?.[1];
+    expect(['Basic', 'Pro', 'Business', 'Custom'].map(limitOf)).to.deep.equal([
+      '25 articles per widget',
+      '250 articles per widget',
+      'unlimited articles',
+      'unlimited articles',
+    ]);
+    expect(res.text).to.include('Basic holds 25 articles per widget, Pro 250');
+  });
 });

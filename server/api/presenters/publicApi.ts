@@ -2,12 +2,16 @@
  * What the public API (/v1/api) answers: exactly these fields, ids as strings, dates in ISO 8601, typed by the
  * response schemas of the OpenAPI document (public-api/schema.ts).
  */
+import { articleUrl } from '../../answers/search';
+import type { Article } from '../../models/Article';
 import type { ConversationDocument } from '../../models/Conversation';
 import type { MessageDocument } from '../../models/Message';
 import type { OfflineMessageDocument } from '../../models/OfflineMessage';
 import type { RestHookDocument } from '../../models/RestHook';
 import type { VisitorDocument } from '../../models/Visitor';
-import type { ApiConversation, ApiMessage, ApiOfflineMessage, ApiRestHook, ApiVisitor } from '../public-api/schema';
+import { articleHtml } from '../../ownerText';
+import type { WidgetLocale } from '../../shared/widget-texts';
+import type { ApiArticle, ApiConversation, ApiMessage, ApiOfflineMessage, ApiRestHook, ApiVisitor } from '../public-api/schema';
 
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
 
@@ -78,4 +82,21 @@ export function presentApiOfflineMessage(message: OfflineMessageDocument, widget
 
 export function presentRestHook(hook: RestHookDocument): ApiRestHook {
   return { id: String(hook._id), event: hook.event, targetUrl: hook.targetUrl, createdAt: iso(hook.createdAt) };
+}
+
+/** An article for programs: `widgetId` its widget's public id, `url` its public page under `baseUrl`. */
+export function presentApiArticle(article: Article & { _id: unknown }, widgetId: string, baseUrl: string): ApiArticle {
+  return {
+    id: String(article._id),
+    widgetId,
+    title: article.title,
+    body: article.body,
+    html: articleHtml(article.body),
+    language: article.language as WidgetLocale,
+    slug: article.slug,
+    published: article.published,
+    url: articleUrl(baseUrl, widgetId, article.slug, article.language),
+    createdAt: iso(article.createdAt),
+    updatedAt: iso(article.updatedAt),
+  };
 }

@@ -6,12 +6,15 @@
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
 import {
+  ApiArticleSchema,
   ApiConversationWithMessagesSchema,
   ApiErrorSchema,
   ApiMeSchema,
   ApiNewRestHookSchema,
   ApiRestHookSchema,
   ApiVisitorSchema,
+  ArticlePageSchema,
+  ArticlesQuerySchema,
   ConversationPageSchema,
   ConversationsQuerySchema,
   IdParamsSchema,
@@ -58,7 +61,7 @@ export function openApiDocument(serverUrl: string) {
       title: 'Parley API',
       version: '1.0.0',
       description:
-        'Read conversations, their messages, visitors and offline messages, and subscribe REST hooks to conversation events. ' +
+        'Read conversations, their messages, visitors, offline messages and help-center articles, and subscribe REST hooks to conversation events. ' +
         'Send a key as `Authorization: Bearer <key>`: the API key (`pk_…`) reads; the Zapier key (`zk_…`) reads and manages REST hooks. ' +
         'Each key may make a limited number of requests a minute (120 by default); beyond it Parley answers 429. ' +
         'Lists are pages, newest first: pass `nextCursor` as `cursor` until it is null. Every error answers `{ Message, Error }`.',
@@ -76,6 +79,7 @@ export function openApiDocument(serverUrl: string) {
       { name: 'Conversations' },
       { name: 'Visitors' },
       { name: 'Offline messages' },
+      { name: 'Articles', description: 'The help centers of your widgets: every article, drafts included.' },
       { name: 'REST hooks', description: 'Subscriptions: Parley POSTs every payload of the event to `targetUrl`, signed.' },
     ],
     paths: {
@@ -130,6 +134,24 @@ export function openApiDocument(serverUrl: string) {
           summary: 'Messages left through the offline form, newest first',
           requestParams: { query: OfflineMessagesQuerySchema },
           responses: { ...ok('A page of offline messages.', OfflineMessagePageSchema), ...badRequest, ...errors },
+        }),
+      },
+      '/articles': {
+        get: operation({
+          operationId: 'listArticles',
+          tags: ['Articles'],
+          summary: 'Help-center articles, newest first',
+          requestParams: { query: ArticlesQuerySchema },
+          responses: { ...ok('A page of articles.', ArticlePageSchema), ...badRequest, ...errors },
+        }),
+      },
+      '/articles/{id}': {
+        get: operation({
+          operationId: 'getArticle',
+          tags: ['Articles'],
+          summary: 'One article',
+          requestParams: { path: IdParamsSchema },
+          responses: { ...ok('The article.', ApiArticleSchema), ...badRequest, ...notFound, ...errors },
         }),
       },
       '/hooks': {

@@ -1,6 +1,7 @@
 /**
  * The public API under /v1/api, for programs: with the API key (`Authorization: Bearer pk_…`) or the Zapier key
- * (`zk_…`) the account's conversations, one conversation with its messages, visitors and offline messages; with
+ * (`zk_…`) the account's conversations, one conversation with its messages, visitors, offline messages and
+ * help-center articles; with
  * the Zapier key alone REST hook subscriptions (a Zapier app thus needs one key). Every key is limited per
  * minute; a regenerated key fails on its next request. Its contract is GET /v1/api/openapi.json (./openapi.ts).
  */
@@ -12,11 +13,13 @@ import { inSlackOrder } from '../../conversations/history';
 import { restHooksChanged } from '../../conversations/webhooks';
 import { apiKeyOf, requireApiKey } from '../../http/auth';
 import { type Validated, validate, validated } from '../../http/validate';
+import type { Article } from '../../models/Article';
 import type { Conversation } from '../../models/Conversation';
 import type { OfflineMessage } from '../../models/OfflineMessage';
 import type { Visitor } from '../../models/Visitor';
 import { findOwned } from '../ownership';
 import {
+  presentApiArticle,
   presentApiConversation,
   presentApiMessage,
   presentApiOfflineMessage,
@@ -27,6 +30,7 @@ import type { ApiDeps } from '../users/routes';
 import { openApiDocument } from './openapi';
 import {
   type ApiMe,
+  ArticlesQuerySchema,
   ConversationsQuerySchema,
   IdParamsSchema,
   OfflineMessagesQuerySchema,
@@ -190,6 +194,38 @@ export function publicApiRouter({ config, models, limiters }: ApiDeps): Router {
       res.json({ data: items.map((m) => presentApiOfflineMessage(m, widgets.get(String(m.ceId))?.uuid ?? '')), nextCursor });
     }),
   );
+
+  const articlesQuery = { query: ArticlesQuerySchema };
+  router.get(
+    '/api/articles',
+    ...read,
+    validated(articlesQuery, async (req, res) => {
+      const { query } = req;
+      const widgets = await widgetsOf(res);
+      const ceId = widgetFilter(widgets, query.widgetId);
+      if (ceId === null) {
+        res.json({ data: [], nextCursor: null });
+        return;
+      }
+      const filter: QueryFilter<Article> = { accountId: apiKeyOf(res).accountId, ...(ceId ? { ceId } : {}) };
+      if (query.language) filter.language = query.language;
+      const { items, nextCursor } = await newestFirst(query, (after, limit) =>
+        models.Article.find({ ...filter, ...after })
+          .sort({ _id: -1 })
+          .limit(limit),
+      );
+      res.json({
+        data: items.map((a) => presentApiArticle(a, widgets.get(String(a.ceId))?.uuid ?? '', config.publicUrl)),
+        nextCursor,
+      });
+    }),
+  );
+
+  router.get('/api/articles/:id', ...read, validate(idParams), async (req: Validated<typeof idParams>, res) => {
+    const article = await findOwned(models.Article, req.params.id, apiKeyOf(res).accountId);
+    const widgets = await widgetsOf(res);
+    res.json(presentApiArticle(article, widgets.get(String(article.ceId))?.uuid ?? '', config.publicUrl));
+  });
 
   router.get('/api/hooks', ...hooks, async (_req, res) => {
     const key = apiKeyOf(res);

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { REST_HOOK_EVENTS } from '../../models/RestHook';
+import { WIDGET_LOCALES } from '../../shared/widget-texts';
 
 const OBJECT_ID = /^[0-9a-f]{24}$/i;
 const ObjectIdSchema = z
@@ -53,6 +54,17 @@ export const VisitorsQuerySchema = z.strictObject({
 /** GET /api/offline-messages */
 export const OfflineMessagesQuerySchema = z.strictObject({
   widgetId: WidgetIdFilter.optional(),
+  limit: LimitSchema,
+  cursor: CursorSchema.optional(),
+});
+
+/** GET /api/articles */
+export const ArticlesQuerySchema = z.strictObject({
+  widgetId: WidgetIdFilter.optional(),
+  language: z
+    .enum(WIDGET_LOCALES, `language: one of ${WIDGET_LOCALES.join(', ')}`)
+    .optional()
+    .meta({ description: 'Only articles in this language.' }),
   limit: LimitSchema,
   cursor: CursorSchema.optional(),
 });
@@ -155,6 +167,22 @@ export const ApiNewRestHookSchema = ApiRestHookSchema.extend({
   secret: z.string().meta({ description: 'Keys the X-Parley-Signature of every call; shown only in this answer.' }),
 }).meta({ id: 'NewRestHook' });
 
+export const ApiArticleSchema = z
+  .object({
+    id: z.string(),
+    widgetId: z.string(),
+    title: z.string(),
+    body: z.string().meta({ description: 'The article as its author wrote it, in Markdown.' }),
+    html: z.string().meta({ description: 'The body as Parley shows it: sanitised HTML.' }),
+    language: z.enum(WIDGET_LOCALES),
+    slug: z.string().meta({ description: 'Unique among the widget’s articles in the same language.' }),
+    published: z.boolean().meta({ description: 'Drafts are listed too; only published articles are shown to visitors.' }),
+    url: z.string().meta({ description: 'The article’s public page in the widget’s help center.' }),
+    createdAt: IsoOrNull,
+    updatedAt: IsoOrNull,
+  })
+  .meta({ id: 'Article' });
+
 export const ApiMeSchema = z
   .object({
     accountId: z.string(),
@@ -176,6 +204,7 @@ export const pageOf = <T extends z.ZodType>(item: T, id: string) =>
 export const ConversationPageSchema = pageOf(ApiConversationSchema, 'ConversationPage');
 export const VisitorPageSchema = pageOf(ApiVisitorSchema, 'VisitorPage');
 export const OfflineMessagePageSchema = pageOf(ApiOfflineMessageSchema, 'OfflineMessagePage');
+export const ArticlePageSchema = pageOf(ApiArticleSchema, 'ArticlePage');
 
 export type ApiConversation = z.output<typeof ApiConversationSchema>;
 export type ApiMessage = z.output<typeof ApiMessageSchema>;
@@ -183,3 +212,4 @@ export type ApiVisitor = z.output<typeof ApiVisitorSchema>;
 export type ApiOfflineMessage = z.output<typeof ApiOfflineMessageSchema>;
 export type ApiRestHook = z.output<typeof ApiRestHookSchema>;
 export type ApiMe = z.output<typeof ApiMeSchema>;
+export type ApiArticle = z.output<typeof ApiArticleSchema>;

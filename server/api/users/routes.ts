@@ -4,6 +4,7 @@
  */
 import { type Response, Router } from 'express';
 import type { SegmentStatus } from '../../analytics/segment';
+import type { ArticleSearch } from '../../answers/search';
 import type { Billing } from '../../billing';
 import type { SavedRepliesWritten } from '../../commands/autoSendReplies';
 import { chatStatsFor, computeChatStats } from '../../commands/chatStats';
@@ -49,6 +50,8 @@ export type ApiDeps = {
   logger: Pick<Logger, 'error'>;
   /** How each widget's Segment deliveries fared in this process (the Integrations tab); none when not given. */
   segment?: { status(writeKey: string): SegmentStatus };
+  /** The help center's search, told of every article and synonym write. */
+  articleSearch: Pick<ArticleSearch, 'changed'>;
 };
 
 export function usersRouter({ config, models, mailer, billing, limiters, presence }: ApiDeps): Router {
