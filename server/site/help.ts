@@ -126,7 +126,7 @@ export function helpRouter(deps: HelpDeps): Router {
 <p><a href="${escapeHtml(home)}">${escapeHtml(t.allArticles)}</a></p>`;
     } else {
       const hits = await articleSearch.search({ _id: String(widget._id), Uuid: widget.Uuid }, asked, locale);
-      record(widget, { kind: 'search', query: asked, language: locale, hits: hits.length });
+      if (req.method === 'GET') record(widget, { kind: 'search', query: asked, language: locale, hits: hits.length });
       const heading = `<h2 id="results-title">${fill(escapeHtml(t.results), { query: escapeHtml(asked) })}</h2>`;
       body =
         hits.length === 0
