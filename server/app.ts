@@ -27,6 +27,7 @@ import { createRateLimiters, type RateLimiters } from './rateLimits';
 import type { SlackSandbox } from './sandbox/slack';
 import type { StripeSandbox } from './sandbox/stripe';
 import { siteRouter } from './site';
+import { helpRouter } from './site/help';
 import { type HomeTabs, slackRouter } from './slack';
 import type { SlackAuthors } from './slack/authors';
 import type { SlackRelay } from './slack/deps';
@@ -140,6 +141,7 @@ export function createApp(deps: AppDeps): express.Express {
   if (deps.mailer.outbox)
     app.use(devOutboxRouter(deps.mailer.outbox, { smtpPort: deps.inboundSmtpPort ?? null, domain: deps.config.mail.inbound.domain }));
   app.use(siteRouter({ publicUrl: deps.config.publicUrl }));
+  app.use(helpRouter({ models: deps.models, articleSearch: deps.articleSearch, publicUrl: deps.config.publicUrl, logger }));
   app.use('/app', staticConsole(deps.consoleDir ?? DEFAULT_CONSOLE_DIR));
   app.get('/', (_req, res) => res.redirect(302, '/app/'));
   app.use((_req, res) => {

@@ -1,7 +1,7 @@
 /**
  * WCAG 2.2 AA in the browser: axe-core (WCAG 2.0, 2.1 and 2.2 A and AA rules) on every console screen, the public
- * docs and pricing pages, and the widget on the demo site closed and open (chat, offline form, end card), each at
- * 1280×800 and 390×844; then the widget's keyboard and screen-reader behaviour: a labelled modal dialog whose
+ * docs, pricing and help center pages, and the widget on the demo site closed and open (chat, offline form, end
+ * card), each at 1280×800 and 390×844; then the widget's keyboard and screen-reader behaviour: a labelled modal dialog whose
  * focus stays inside while open and goes back to the launcher on Escape, and a polite live message list where a
  * new reply is appended (announced once) and the history is not re-announced.
  * Needs `npm run build` first. One server and one set of accounts for the whole file.
@@ -35,6 +35,8 @@ describe('accessibility: axe-core on every screen, the widget dialog and its liv
   const server = useServer();
   const browser = useBrowser();
   let accounts: Accounts;
+  /** The widget whose help center is audited (the full account's). */
+  let helpUuid = '';
 
   /** A signed-up owner who accepted the legal documents (the console's screens open without the terms prompt). */
   async function owner(): Promise<Owner> {
@@ -55,6 +57,24 @@ describe('accessibility: axe-core on every screen, the widget dialog and its liv
     // Business: every settings tab and report is open, so its real content is audited (not only the upgrade note).
     const ce = await server.models.ChatEndpoint.findById(full.ceId);
     await server.models.Account.updateOne({ _id: ce?.accountId }, { $set: { planStripeId: 'parley_business_monthly' } });
+    // Its help center's pages: an English article and its Arabic translation (right to left).
+    if (ce) helpUuid = ce.Uuid;
+    for (const [language, title] of [
+      ['en', 'Reset your password'],
+      ['ar', 'إعادة تعيين كلمة المرور'],
+    ] as const) {
+      const body =
+        language === 'en' ? 'Choose **Forgot password** on the sign-in page.' : 'اختر **نسيت كلمة المرور** في صفحة تسجيل الدخول.';
+      await server.models.Article.create({
+        accountId: ce?.accountId,
+        ceId: ce?._id,
+        title,
+        body,
+        language,
+        slug: 'reset-password',
+        published: true,
+      });
+    }
     const installed = await owner();
     await installWidget(server, installed.token, installed.ceId);
     const reports = await seedReportAccount(server);
@@ -158,6 +178,9 @@ describe('accessibility: axe-core on every screen, the widget dialog and its liv
     { name: 'support', who: 'full', path: () => '/app/#/support', ready: heading },
     ...DOCS.map((doc): Screen => ({ name: `docs: /${doc || 'index'}`, path: () => `/docs/${doc}`, ready: heading })),
     { name: 'pricing', path: () => '/pricing', ready: heading },
+    { name: 'help center: home', path: () => `/help/${helpUuid}?lang=en`, ready: heading },
+    { name: 'help center: search', path: () => `/help/${helpUuid}?lang=en&q=password`, ready: heading },
+    { name: 'help center: article in Arabic', path: () => `/help/${helpUuid}/reset-password?lang=ar`, ready: heading },
   ];
 
   for (const size of SIZES) {
