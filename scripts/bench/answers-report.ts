@@ -85,7 +85,13 @@ async function main(): Promise<void> {
     const accountId = owner.account._id;
     const seedStart = performance.now();
     const articles = await models.Article.insertMany(
-      Array.from({ length: ARTICLES }, (_, i) => ({ accountId, ceId: ce._id, title: `Article ${i}`, slug: `article-${i}`, published: true })),
+      Array.from({ length: ARTICLES }, (_, i) => ({
+        accountId,
+        ceId: ce._id,
+        title: `Article ${i}`,
+        slug: `article-${i}`,
+        published: true,
+      })),
     );
     const now = Date.now();
     const kinds = ['search', 'search', 'search', 'search', 'view', 'view', 'view', 'helpful', 'resolved', 'suggestionSent'] as const;
@@ -102,7 +108,11 @@ async function main(): Promise<void> {
           } else if (kind === 'helpful') batch.push({ accountId, ceId, kind, at, articleId, helpful: i % 4 !== 0 });
           else if (kind === 'resolved') batch.push({ accountId, ceId, kind, at, articleId, conversationId: new Types.ObjectId() });
           else if (kind === 'suggestionSent')
-            batch.push(i % 20 === 9 ? { accountId, ceId, kind, at, suggestion: 'savedReply' } : { accountId, ceId, kind, at, articleId, suggestion: 'article' });
+            batch.push(
+              i % 20 === 9
+                ? { accountId, ceId, kind, at, suggestion: 'savedReply' }
+                : { accountId, ceId, kind, at, articleId, suggestion: 'article' },
+            );
           else batch.push({ accountId, ceId, kind, at, articleId });
         }
         await models.AnswerEvent.collection.insertMany(batch, { ordered: false });
@@ -112,7 +122,9 @@ async function main(): Promise<void> {
 
     const today = todayIn(ZONE, new Date());
     const month = reportRange(rangeQuery(presetDates('last30', today), ZONE));
-    const year = reportRange(rangeQuery({ start: presetDates('last30', today).start.replace(/^\d{4}/, (y) => String(Number(y) - 1)), end: today }, ZONE));
+    const year = reportRange(
+      rangeQuery({ start: presetDates('last30', today).start.replace(/^\d{4}/, (y) => String(Number(y) - 1)), end: today }, ZONE),
+    );
     const report = await answersReport(models, ce, year);
     console.log(
       `a year: ${report.totals.searches} searches, ${report.totals.searchesWithoutAnswer} found nothing (${report.unansweredTotal} different questions), ${report.articles.length} articles`,
@@ -121,7 +133,9 @@ async function main(): Promise<void> {
     await timed('Answers report, a year', 500, db.pid, () => answersReport(models, ce, year));
     const query = new URLSearchParams({ ...rangeQuery({ start: year.days[0].date, end: today }, ZONE), format: 'csv' });
     await timed('CSV of a year (API)', 1000, db.pid, async () => {
-      const res = await fetch(`${server.url}/v1/reports/${ce._id}/answers/download?${query}`, { headers: { Authorization: `Bearer ${owner.token}` } });
+      const res = await fetch(`${server.url}/v1/reports/${ce._id}/answers/download?${query}`, {
+        headers: { Authorization: `Bearer ${owner.token}` },
+      });
       if (!res.ok) throw new Error(`download answered ${res.status}`);
       await res.text();
     });

@@ -142,15 +142,14 @@ export async function answersReport(
     }
   }
 
-  const stored = await models.Article.find(
-    { _id: { $in: [...articles.keys()] }, ceId: ce._id },
-    { title: 1, language: 1 },
-  ).lean();
+  const stored = await models.Article.find({ _id: { $in: [...articles.keys()] }, ceId: ce._id }, { title: 1, language: 1 }).lean();
   const names = new Map(stored.map((a) => [String(a._id), a]));
   const unanswered = groupQuestions(questions);
   return {
     totals,
-    suggestions: [...suggestions.entries()].map(([kind, sent]) => ({ kind, sent })).sort((a, b) => b.sent - a.sent || a.kind.localeCompare(b.kind)),
+    suggestions: [...suggestions.entries()]
+      .map(([kind, sent]) => ({ kind, sent }))
+      .sort((a, b) => b.sent - a.sent || a.kind.localeCompare(b.kind)),
     unanswered: opts.allQuestions ? unanswered : unanswered.slice(0, ANSWERS_QUESTIONS_SHOWN),
     unansweredTotal: unanswered.length,
     articles: [...articles.values()]

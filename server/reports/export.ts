@@ -8,7 +8,14 @@ import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import { stringify as stringifyRows } from 'csv-stringify/sync';
-import { type AgentStats, type AnswersReport, type ChatRecord, type OverviewFigures, type OverviewReport, SUGGESTION_KIND_LABELS } from '../shared/reports';
+import {
+  type AgentStats,
+  type AnswersReport,
+  type ChatRecord,
+  type OverviewFigures,
+  type OverviewReport,
+  SUGGESTION_KIND_LABELS,
+} from '../shared/reports';
 import { type ChatBatch, type ConversationRow, locationOf, type Room, threadUrl, traitsOf, type VisitorRow } from './history';
 
 /**

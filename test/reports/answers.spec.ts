@@ -55,7 +55,16 @@ describe('Answers report API', () => {
     expect(report.articles).to.deep.equal([
       { id: articles.reset, title: 'Reset your password', language: 'en', views: 3, helpfulYes: 1, helpfulNo: 1, resolved: 1, sent: 1 },
       { id: articles.livraison, title: 'Livraison gratuite', language: 'fr', views: 1, helpfulYes: 0, helpfulNo: 0, resolved: 0, sent: 0 },
-      { id: articles.twoFactor, title: 'Two-factor authentication', language: 'en', views: 1, helpfulYes: 0, helpfulNo: 1, resolved: 0, sent: 0 },
+      {
+        id: articles.twoFactor,
+        title: 'Two-factor authentication',
+        language: 'en',
+        views: 1,
+        helpfulYes: 0,
+        helpfulNo: 1,
+        resolved: 0,
+        sent: 0,
+      },
       { id: articles.deleted, title: '', language: '', views: 1, helpfulYes: 0, helpfulNo: 0, resolved: 0, sent: 0 },
     ]);
   });
@@ -78,7 +87,9 @@ describe('Answers report API', () => {
   });
 
   it('downloads the report as CSV (figures, every unanswered question, the articles) and as JSON, named after the room', async () => {
-    const csv = await get('answers/download', { ...custom, format: 'csv' }).buffer(true).expect(200);
+    const csv = await get('answers/download', { ...custom, format: 'csv' })
+      .buffer(true)
+      .expect(200);
     expect(csv.headers['content-type']).to.match(/^text\/csv/);
     expect(csv.headers['content-disposition']).to.match(/Z_support_answers_parley_output\.csv"?$/);
     const rows = parseCsv(csv.text, { relax_column_count: true, skip_empty_lines: true }) as string[][];
@@ -143,7 +154,11 @@ describe('Answers report API', () => {
 
   it('answers 404 for another account’s widget and an unknown one', async () => {
     const other = await seedReportAccount(server);
-    await request(server.url).get(`/v1/reports/${other.ceId}/answers`).query(custom).set('Authorization', `Bearer ${seeded.token}`).expect(404);
+    await request(server.url)
+      .get(`/v1/reports/${other.ceId}/answers`)
+      .query(custom)
+      .set('Authorization', `Bearer ${seeded.token}`)
+      .expect(404);
     await request(server.url)
       .get(`/v1/reports/${other.ceId}/answers/download`)
       .query({ ...custom, format: 'csv' })

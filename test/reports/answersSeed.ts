@@ -46,6 +46,13 @@ export async function seedAnswerEvents(models: Models, accountId: Types.ObjectId
   ];
   await models.AnswerEvent.insertMany(events.map((e) => ({ ...e, accountId, ceId, at: new Date(e.at) })));
   // Another widget's event never counts here.
-  await models.AnswerEvent.create({ accountId, ceId: new Types.ObjectId(), kind: 'search', at: new Date('2026-03-08T10:00:00Z'), hits: 0, query: 'elsewhere' });
+  await models.AnswerEvent.create({
+    accountId,
+    ceId: new Types.ObjectId(),
+    kind: 'search',
+    at: new Date('2026-03-08T10:00:00Z'),
+    hits: 0,
+    query: 'elsewhere',
+  });
   return { reset: String(reset._id), twoFactor: String(twoFactor._id), livraison: String(livraison._id), deleted: String(deleted) };
 }
