@@ -3,11 +3,18 @@ import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { SavedRepliesWritten } from './autoSendReplies';
 
 /**
- * Removes a widget. Its Slack channel and the team's installation stay: other widgets may use the
- * installation, and the channel's history belongs to the team.
+ * Removes a widget with its help center: its articles, synonym groups and help-center events (AnswerEvents). Its
+ * Slack channel and the team's installation stay: other widgets may use the installation, and the channel's
+ * history belongs to the team.
  */
 export async function deleteWidget(deps: { models: Models; autoReplies: SavedRepliesWritten }, ce: ChatEndpointDocument): Promise<void> {
-  await deps.models.ChatEndpoint.deleteOne({ _id: ce._id, accountId: ce.accountId });
+  const { models } = deps;
+  const removed = await models.ChatEndpoint.deleteOne({ _id: ce._id, accountId: ce.accountId });
+  // Only when the widget was the caller's account's: a forged document deletes nothing of anyone's.
+  if (removed.deletedCount > 0) {
+    const own = { ceId: ce._id, accountId: ce.accountId };
+    await Promise.all([models.Article.deleteMany(own), models.AnswerSynonyms.deleteMany(own), models.AnswerEvent.deleteMany(own)]);
+  }
   // Its automatic replies are sent no more; the memory they held goes.
   deps.autoReplies.changed(ce._id);
 }

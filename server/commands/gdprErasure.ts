@@ -1,7 +1,7 @@
 /**
  * Erasing one visitor on request (GDPR article 17), named by e-mail or visitor id: their identity (the visitor
- * records), the messages of their conversations, the files uploaded in them and their offline messages are
- * deleted from Parley; the conversations stay as anonymous counts (erasedAt set) so statistics still add up.
+ * records), the messages of their conversations, the files uploaded in them, the help center's events tied to
+ * those conversations (AnswerEvents: an article that resolved one) and their offline messages are deleted from Parley; the conversations stay as anonymous counts (erasedAt set) so statistics still add up.
  * Slack threads are held by Slack and are not touched. The erasure itself is recorded, without the e-mail.
  */
 import { isValidObjectId, type Types } from 'mongoose';
@@ -34,6 +34,8 @@ export async function eraseVisitor(models: Models, admin: UserDocument, query: s
   await models.OutboxJob.deleteMany({ conversationId: { $in: conversationIds } });
   // The record of their mail answers keeps their address (From).
   await models.InboundMail.deleteMany({ conversationId: { $in: conversationIds } });
+  // The help center's events of these conversations (which article resolved them) go with the rest of what they held.
+  await models.AnswerEvent.deleteMany({ accountId, conversationId: { $in: conversationIds } });
   await models.Conversation.updateMany(
     { _id: { $in: conversationIds } },
     { $set: { erasedAt: now, pageUrl: '', feedback: '', transcriptSentTo: '', firstLine: '', searchTerms: [], status: 'ended' } },

@@ -1,7 +1,8 @@
 /**
  * Data retention: an account that set `retentionDays` keeps its conversations that long. A daily pass deletes
  * the older ones that have ended, with their messages, visitor files, queued jobs and offline messages, the
- * presence transitions the availability report no longer needs, and visitors left with nothing. Slack threads
+ * presence transitions the availability report no longer needs, the help center's older events (AnswerEvents:
+ * searches with the questions visitors typed, views, answers), and visitors left with nothing. Slack threads
  * stay (they are the customer's Slack). Deleted conversations are counted per month first (DeletedConversations),
  * so the monthly quota still holds them.
  *
@@ -15,7 +16,14 @@ import type { Logger } from '../logger';
 import type { Models } from '../models';
 import { type RetentionPayload, retentionCutoff } from '../shared/retention';
 
-export type RetentionPass = { accounts: number; conversations: number; messages: number; files: number; offlineMessages: number };
+export type RetentionPass = {
+  accounts: number;
+  conversations: number;
+  messages: number;
+  files: number;
+  offlineMessages: number;
+  answerEvents: number;
+};
 
 export async function setRetention(models: Models, accountId: Types.ObjectId, input: RetentionPayload): Promise<void> {
   await models.Account.updateOne({ _id: accountId }, { $set: { retentionDays: input.retentionDays } });
@@ -29,7 +37,7 @@ const monthOf = (date: Date) => new Date(Date.UTC(date.getUTCFullYear(), date.ge
 export async function purgeExpired(models: Models, options: { now?: Date; batch?: number } = {}): Promise<RetentionPass> {
   const now = options.now ?? new Date();
   const batch = options.batch ?? BATCH;
-  const pass: RetentionPass = { accounts: 0, conversations: 0, messages: 0, files: 0, offlineMessages: 0 };
+  const pass: RetentionPass = { accounts: 0, conversations: 0, messages: 0, files: 0, offlineMessages: 0, answerEvents: 0 };
   const accounts = await models.Account.find({ retentionDays: { $gte: 1 } }, { retentionDays: 1 }).lean();
   for (const account of accounts) {
     const cutoff = retentionCutoff(account.retentionDays ?? null, now);
@@ -73,6 +81,9 @@ async function purgeAccount(models: Models, accountId: Types.ObjectId, cutoff: D
   }
   const offline = await models.OfflineMessage.deleteMany({ accountId, createdAt: { $lt: cutoff } });
   pass.offlineMessages += offline.deletedCount;
+  // A range of the { accountId, at } index.
+  const answerEvents = await models.AnswerEvent.deleteMany({ accountId, at: { $lt: cutoff } });
+  pass.answerEvents += answerEvents.deletedCount;
   await purgePresence(models, accountId, cutoff);
   await purgeVisitors(models, accountId, cutoff, batch);
 }

@@ -8,7 +8,14 @@ import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import { stringify as stringifyRows } from 'csv-stringify/sync';
-import type { AgentStats, ChatRecord, OverviewFigures, OverviewReport } from '../shared/reports';
+import {
+  type AgentStats,
+  type AnswersReport,
+  type ChatRecord,
+  type OverviewFigures,
+  type OverviewReport,
+  SUGGESTION_KIND_LABELS,
+} from '../shared/reports';
 import { type ChatBatch, type ConversationRow, locationOf, type Room, threadUrl, traitsOf, type VisitorRow } from './history';
 
 /**
@@ -56,6 +63,32 @@ const agentLabel = (s: AgentStats) => s.agentName || 'Missed chats';
 export async function writeOverviewCsv(report: OverviewReport, out: Writable): Promise<void> {
   const rows = [OVERVIEW_COLUMNS, ...report.stats.map((s) => overviewRow(agentLabel(s), s)), overviewRow('All chats', report.totalStats)];
   await pipeline(Readable.from(rows), stringify(csvOptions), out);
+}
+
+/**
+ * The Answers report as CSV: the figures (a Figure, Value table), then after an empty line the questions that found
+ * nothing (every one, most asked first), then the articles; each table with its own header row. Times in UTC.
+ */
+export async function writeAnswersCsv(report: AnswersReport, out: Writable): Promise<void> {
+  const t = report.totals;
+  const rows: (string | number)[][] = [
+    ['Figure', 'Value'],
+    ['Searches', t.searches],
+    ['Searches that found nothing', t.searchesWithoutAnswer],
+    ['Article views', t.articleViews],
+    ['Did this answer: Yes', t.helpfulYes],
+    ['Did this answer: No', t.helpfulNo],
+    ['Conversations resolved by an article', t.resolved],
+    ['Suggestions sent from Slack', t.suggestionsSent],
+    ...report.suggestions.map((s) => [`Suggestions sent from Slack: ${SUGGESTION_KIND_LABELS[s.kind] ?? s.kind}`, s.sent]),
+    [],
+    ['Question that found nothing', 'Language', 'Times asked', 'Last asked'],
+    ...report.unanswered.map((q) => [q.query, q.language, q.count, q.lastAskedAt]),
+    [],
+    ['Article', 'Language', 'Views', 'Yes', 'No', 'Resolved', 'Sent from Slack'],
+    ...report.articles.map((a) => [a.title || '(deleted article)', a.language, a.views, a.helpfulYes, a.helpfulNo, a.resolved, a.sent]),
+  ];
+  await pipeline(Readable.from([stringifyRows(rows, csvOptions)]), out);
 }
 
 export const CHAT_COLUMNS = [

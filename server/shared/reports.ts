@@ -131,6 +131,53 @@ export type AvailabilityDay = {
 /** `stats`: the days of the range from the widget's creation (`createdAt`) on; nothing is known before it. */
 export type AvailabilityReport = { stats: AvailabilityDay[]; createdAt: string };
 
+/** How an operator's suggestion sent from Slack was made (AnswerEvent `suggestion`; an article when it has none). */
+export const SUGGESTION_KIND_LABELS: Record<string, string> = {
+  article: 'Articles',
+  savedReply: 'Saved replies',
+  pastAnswer: 'Answers from past conversations',
+};
+
+/** The help center's figures over a range (docs/reports.md, Answers). */
+export type AnswersFigures = {
+  searches: number;
+  /** Searches that found no article. */
+  searchesWithoutAnswer: number;
+  articleViews: number;
+  /** "Did this answer your question?" answered Yes / No. */
+  helpfulYes: number;
+  helpfulNo: number;
+  /** Conversations resolved by an article. */
+  resolved: number;
+  suggestionsSent: number;
+};
+/** A question that found nothing, grouped case-insensitively; `query` is its most common spelling. */
+export type UnansweredQuestion = { query: string; language: string; count: number; lastAskedAt: string };
+/** One article's figures; `title` '' for an article deleted since. */
+export type ArticleAnswers = {
+  id: string;
+  title: string;
+  language: string;
+  views: number;
+  helpfulYes: number;
+  helpfulNo: number;
+  resolved: number;
+  sent: number;
+};
+export type AnswersReport = {
+  totals: AnswersFigures;
+  /** Suggestions sent from Slack by kind (`kind` a key of SUGGESTION_KIND_LABELS, or what was recorded), most first. */
+  suggestions: { kind: string; sent: number }[];
+  /** Most asked first; at most ANSWERS_QUESTIONS_SHOWN (the download has them all). */
+  unanswered: UnansweredQuestion[];
+  /** How many different questions found nothing. */
+  unansweredTotal: number;
+  /** Articles with any figure in the range, most viewed first. */
+  articles: ArticleAnswers[];
+};
+/** The Answers report lists this many unanswered questions; the download lists every one. */
+export const ANSWERS_QUESTIONS_SHOWN = 100;
+
 /** A calendar date as y-m-d numbers; arithmetic on it ignores time zones. */
 type Ymd = { y: number; m: number; d: number };
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -203,8 +250,8 @@ export function rangeQuery(dates: { start: string; end: string }, tz: string): {
   return { tz, startDate: `${dates.start}T00:00:00`, endDate: `${dates.end}T23:59:59` };
 }
 
-/** The reports a file can be downloaded of: the overview's figures and the chat history. */
-export type DownloadReport = 'overview' | 'history';
+/** The reports a file can be downloaded of: the overview's figures, the chat history and the help center's answers. */
+export type DownloadReport = 'overview' | 'history' | 'answers';
 
 /**
  * Download file name: an ISO timestamp with the colons replaced, the room and the report, then _parley_output.csv

@@ -66,6 +66,24 @@ describe('gdprErasure', () => {
     expect(JSON.stringify(await store.models.GdprErasure.findById(erasure._id).lean())).to.not.include('vera@visitor.test');
   });
 
+  it('deletes the help center’s events tied to the erased conversations, and only those', async () => {
+    const { user: admin } = await createUserInDb(store);
+    const { conversationId } = await seed(admin.accountId, 'ada@visitor.test');
+    const kept = await seed(admin.accountId, 'bob@visitor.test');
+    const articleId = new Types.ObjectId();
+    const event = (conversation: Types.ObjectId) => ({
+      accountId: admin.accountId,
+      ceId: new Types.ObjectId(),
+      kind: 'resolved' as const,
+      articleId,
+      conversationId: conversation,
+    });
+    await store.models.AnswerEvent.create([event(conversationId), event(kept.conversationId)]);
+    await eraseVisitor(store.models, admin, 'ada@visitor.test');
+    expect(await store.models.AnswerEvent.countDocuments({ conversationId })).to.equal(0);
+    expect(await store.models.AnswerEvent.countDocuments({ conversationId: kept.conversationId })).to.equal(1);
+  });
+
   it('erases by visitor id, and never touches another account’s visitor', async () => {
     const { user: admin } = await createUserInDb(store);
     const { user: stranger } = await createUserInDb(store);

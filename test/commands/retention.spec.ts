@@ -96,9 +96,27 @@ describe('data retention (purgeExpired, PUT /v1/accounts/{id}/retention)', () =>
       { accountId: user.accountId, ceId, email: 'new@visitor.test', message: 'new' },
     ]);
 
+    const search = (accountId: Types.ObjectId, daysAgo: number, query: string) => ({
+      accountId,
+      ceId,
+      kind: 'search' as const,
+      query,
+      hits: 0,
+      at: new Date(now.getTime() - daysAgo * DAY),
+    });
+    await server.models.AnswerEvent.create([
+      search(user.accountId, 31, 'old question'),
+      search(user.accountId, 29, 'recent question'),
+      search(other.user.accountId, 400, 'kept without retention'),
+    ]);
+
     const pass = await purgeExpired(server.models, { now, batch: 1 });
 
-    expect(pass).to.include({ conversations: 1, messages: 2, files: 1, offlineMessages: 1 });
+    expect(pass).to.include({ conversations: 1, messages: 2, files: 1, offlineMessages: 1, answerEvents: 1 });
+    expect((await server.models.AnswerEvent.find({}, { query: 1 }).sort({ at: 1 }).lean()).map((e) => e.query)).to.deep.equal([
+      'kept without retention',
+      'recent question',
+    ]);
     const left = (await server.models.Conversation.find({}, { _id: 1 }).lean()).map((c) => String(c._id));
     expect(left).to.not.include(String(old.id));
     expect(left).to.include.members([oldButOpen.id, endedInside.id, recent.id, othersOld.id].map(String));

@@ -9,12 +9,14 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
+import { Types } from 'mongoose';
 import type { Locator, Page } from 'playwright-core';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
 import { axeViolations, describeViolations } from '../helpers/axe';
 import { RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { seedAnswerEvents } from '../reports/answersSeed';
 import { seedReportAccount, ZONE } from '../reports/seed';
 import { addGlobex, eventually, firstWidgetId, GINA, GLOBEX, installWidget, setUpWidget } from '../slack/helpers';
 import { configuredWidget, replyOnOperatorPage, threadWith, type Widget, waitFor } from './widgetHelpers';
@@ -78,6 +80,7 @@ describe('accessibility: axe-core on every screen, the widget dialog and its liv
     const installed = await owner();
     await installWidget(server, installed.token, installed.ceId);
     const reports = await seedReportAccount(server);
+    await seedAnswerEvents(server.models, reports.accountId, new Types.ObjectId(reports.ceId));
     accounts = { full, fresh: await owner(), installed, reports: { token: reports.token, ceId: reports.ceId } };
   });
 
@@ -141,7 +144,7 @@ describe('accessibility: axe-core on every screen, the widget dialog and its liv
     ...SETTINGS_TABS.map(
       (tab): Screen => ({ name: `settings: ${tab}`, who: 'full', path: (a) => `/app/#/settings/${a.full.ceId}/${tab}`, ready: heading }),
     ),
-    ...['overview', 'history', 'availability'].map(
+    ...['overview', 'history', 'availability', 'answers'].map(
       (view): Screen => ({ name: `reports: ${view}`, who: 'full', path: () => `/app/#/reports/${view}`, ready: heading }),
     ),
     { name: 'dashboard with chats', who: 'reports', path: () => '/app/#/', ready: heading },
@@ -151,6 +154,16 @@ describe('accessibility: axe-core on every screen, the widget dialog and its liv
       path: () => '/app/#/reports/overview',
       ready: heading,
       then: marchInNewYork,
+    },
+    {
+      name: 'reports with help-center events: answers',
+      who: 'reports',
+      path: () => '/app/#/reports/answers',
+      ready: heading,
+      then: async (page) => {
+        await marchInNewYork(page);
+        await page.getByRole('table', { name: 'Articles' }).waitFor();
+      },
     },
     {
       name: 'reports with chats: history, a row focused',

@@ -96,6 +96,7 @@ export function AppRoutes() {
                 <Route path="overview" element={<Reports view="overview" />} />
                 <Route path="history" element={<Reports view="history" />} />
                 <Route path="availability" element={<Reports view="availability" />} />
+                <Route path="answers" element={<Reports view="answers" />} />
               </Route>
             </Route>
           </Route>

@@ -1,6 +1,6 @@
 /**
- * Reports under /v1/reports/{ceId}: overview, availability, the chat history and one chat's transcript, and
- * the downloads. For admins of accounts whose plan has reports (else 403); another account's widget is 404.
+ * Reports under /v1/reports/{ceId}: overview, availability, the help center's answers, the chat history and one
+ * chat's transcript, and the downloads. For admins of accounts whose plan has reports (else 403); another account's widget is 404.
  */
 import { type Response, Router } from 'express';
 import { planHasFeature } from '../../commands/planFeature';
@@ -8,13 +8,15 @@ import { AuthorizationError } from '../../errors';
 import { authOf, requireAuth } from '../../http/auth';
 import { validated } from '../../http/validate';
 import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
+import { answersReport } from '../../reports/answers';
 import { availabilityReport } from '../../reports/availability';
-import { writeChatsCsv, writeChatsJson, writeOverviewCsv } from '../../reports/export';
+import { writeAnswersCsv, writeChatsCsv, writeChatsJson, writeOverviewCsv } from '../../reports/export';
 import { allChats, chatBatches, chatsPage, transcript } from '../../reports/history';
 import { overviewReport } from '../../reports/overview';
 import { reportRange } from '../../reports/range';
 import { ERROR_CODES } from '../../shared/constants';
 import {
+  type AnswersReport,
   type AvailabilityReport,
   type ChatsPage,
   type DownloadReport,
@@ -24,7 +26,7 @@ import {
 } from '../../shared/reports';
 import { ownChatEndpoint } from '../chat-endpoints/access';
 import type { ApiDeps } from '../users/routes';
-import { ChatsDownloadSchema, ChatsQuerySchema, OverviewDownloadSchema, RangeQuerySchema } from './schema';
+import { AnswersDownloadSchema, ChatsDownloadSchema, ChatsQuerySchema, OverviewDownloadSchema, RangeQuerySchema } from './schema';
 
 export function reportsRouter(deps: ApiDeps & { now?: () => Date }): Router {
   const { config, models } = deps;
@@ -62,6 +64,29 @@ export function reportsRouter(deps: ApiDeps & { now?: () => Date }): Router {
     validated(range, async (req, res: Response<AvailabilityReport>) => {
       const ce = await reportable(req.params.ceId, res);
       res.json(await availabilityReport(models, ce, reportRange(req.query), now()));
+    }),
+  );
+
+  router.get(
+    '/reports/:ceId/answers',
+    auth,
+    validated(range, async (req, res: Response<AnswersReport>) => {
+      const ce = await reportable(req.params.ceId, res);
+      res.json(await answersReport(models, ce, reportRange(req.query)));
+    }),
+  );
+
+  const answersDownload = { query: AnswersDownloadSchema };
+  router.get(
+    '/reports/:ceId/answers/download',
+    auth,
+    validated(answersDownload, async (req, res) => {
+      const ce = await reportable(req.params.ceId, res);
+      const q = req.query;
+      const report = await answersReport(models, ce, reportRange(q), { allQuestions: true });
+      attachment(res, q.format, 'answers', ce);
+      if (q.format === 'csv') await writeAnswersCsv(report, res);
+      else res.send(JSON.stringify(report));
     }),
   );
 

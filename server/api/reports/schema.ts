@@ -30,6 +30,9 @@ const format = z.enum(['csv', 'json'], { error: 'format must be csv or json' });
 /** GET /reports/{ceId}/overview/download */
 export const OverviewDownloadSchema = RangeQuerySchema.extend({ format });
 
+/** GET /reports/{ceId}/answers/download: the Answers report of the range, every unanswered question. */
+export const AnswersDownloadSchema = RangeQuerySchema.extend({ format });
+
 /** GET /reports/{ceId}/chats/download: every chat (newest first), or the first `limit`, optionally in a range. */
 export const ChatsDownloadSchema = z
   .object({

@@ -1,5 +1,5 @@
 /** Typed calls of the reports screens (docs/reports.md, spec section 7). */
-import type { AvailabilityReport, ChatsPage, OverviewReport, Transcript } from '../../../server/shared/reports';
+import type { AnswersReport, AvailabilityReport, ChatsPage, OverviewReport, Transcript } from '../../../server/shared/reports';
 import { downloadName } from '../../../server/shared/reports';
 import { API_BASE, ApiError, apiRequest, endSession } from './client';
 import { readToken } from './token';
@@ -18,6 +18,10 @@ export function fetchAvailability(ceId: string, range: RangeParams): Promise<Ava
   return apiRequest<AvailabilityReport>('GET', `${base(ceId)}/availability?${query(range)}`);
 }
 
+export function fetchAnswers(ceId: string, range: RangeParams): Promise<AnswersReport> {
+  return apiRequest<AnswersReport>('GET', `${base(ceId)}/answers?${query(range)}`);
+}
+
 /** A page of the history, newest first; `search`: only the chats found by those words. */
 export function fetchChats(ceId: string, page: number, perPage: number, search = ''): Promise<ChatsPage> {
   return apiRequest<ChatsPage>('GET', `${base(ceId)}/chats?${query({ page, perPage, ...(search ? { q: search } : {}) })}`);
@@ -29,11 +33,11 @@ export function fetchTranscript(ceId: string, chatId: string): Promise<Transcrip
 
 /**
  * Downloads a report file (the server streams it) and hands it to the browser named by the moment, the room and
- * the report. `kind` chats: the newest `limit` chats (the history); overview: the figures of the range.
+ * the report. `kind` chats: the newest `limit` chats (the history); overview and answers: the figures of the range.
  */
 export async function downloadReport(
   room: { Id: string; RoomName: string },
-  kind: 'chats' | 'overview',
+  kind: 'chats' | 'overview' | 'answers',
   format: 'csv' | 'json',
   params: Record<string, string | number>,
 ): Promise<void> {
@@ -48,7 +52,7 @@ export async function downloadReport(
   const url = URL.createObjectURL(await response.blob());
   const link = document.createElement('a');
   link.href = url;
-  link.download = downloadName(new Date(), format, kind === 'chats' ? 'history' : 'overview', room.RoomName);
+  link.download = downloadName(new Date(), format, kind === 'chats' ? 'history' : kind, room.RoomName);
   document.body.append(link);
   link.click();
   link.remove();

@@ -1,5 +1,5 @@
 /**
- * #/reports/overview, /history and /availability (spec section 2, Reports): admins only (the sign-in guard sends
+ * #/reports/overview, /history, /availability and /answers (spec section 2, Reports): admins only (the sign-in guard sends
  * others to the dashboard), and only on plans with reports (an upgrade warning otherwise). The range and the
  * time zone are kept while moving between the three reports.
  */
@@ -8,14 +8,15 @@ import { Link, NavLink } from 'react-router-dom';
 import { DEFAULT_RANGE_PRESET, RANGE_PRESET_LABELS, RANGE_PRESETS, type RangePreset, todayIn } from '../../../../server/shared/reports';
 import { PageHeader, useDocumentTitle } from '../../components/ui';
 import { useUser } from '../../session/session';
+import { AnswersReportView } from './Answers';
 import { AvailabilityReportView } from './Availability';
 import { HistoryReportView } from './History';
 import { OverviewReportView } from './Overview';
 import { browserZone, type RangeChoice, zoneChoices } from './reportRules';
 
-export type ReportView = 'overview' | 'history' | 'availability';
+export type ReportView = 'overview' | 'history' | 'availability' | 'answers';
 
-const TITLES: Record<ReportView, string> = { overview: 'Overview', history: 'History', availability: 'Availability' };
+const TITLES: Record<ReportView, string> = { overview: 'Overview', history: 'History', availability: 'Availability', answers: 'Answers' };
 
 export function Reports({ view }: { view: ReportView }) {
   const user = useUser();
@@ -60,6 +61,8 @@ export function Reports({ view }: { view: ReportView }) {
             <OverviewReportView rooms={rooms} range={range} tz={tz} />
           ) : view === 'history' ? (
             <HistoryReportView rooms={rooms} tz={tz} />
+          ) : view === 'answers' ? (
+            <AnswersReportView rooms={rooms} range={range} tz={tz} />
           ) : (
             <AvailabilityReportView rooms={rooms} range={range} tz={tz} />
           )}
