@@ -12,6 +12,7 @@ import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import { CHAT_ENDPOINT_DEFAULTS } from '../models/ChatEndpoint';
 import {
   EMAIL_PROBLEM,
+  AUTO_ANSWER_MAX_SECS,
   EMAIL_UNSEEN_AFTER_MINS,
   emailAddressProblem,
   FOOTER_TEXT_CHARS,
@@ -110,6 +111,10 @@ function fieldSchema(name: string, value: unknown): z.ZodType {
   if (name === 'maxConcurrentConvos') {
     const message = `Concurrent chat limit must be a whole number from 0 (unlimited) to ${MAX_CONCURRENT_LIMIT}`;
     return z.preprocess(selectNumber, z.number(message).int(message).min(0, message).max(MAX_CONCURRENT_LIMIT, message));
+  }
+  if (name === 'autoAnswerAfterSeconds') {
+    const message = `Automatic answer delay must be a whole number of seconds from 0 (off) to ${AUTO_ANSWER_MAX_SECS}`;
+    return z.preprocess(selectNumber, z.number(message).int(message).min(0, message).max(AUTO_ANSWER_MAX_SECS, message));
   }
   if (typeof value === 'boolean') return z.boolean(settingMessage(name, 'Must be true or false.'));
   // "Select fields convert to numbers; a non-numeric value becomes 0."
