@@ -11,8 +11,8 @@ import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import { CHAT_ENDPOINT_DEFAULTS } from '../models/ChatEndpoint';
 import {
-  EMAIL_PROBLEM,
   AUTO_ANSWER_MAX_SECS,
+  EMAIL_PROBLEM,
   EMAIL_UNSEEN_AFTER_MINS,
   emailAddressProblem,
   FOOTER_TEXT_CHARS,
@@ -339,7 +339,8 @@ export async function updateWidgetSettings(deps: SettingsDeps, ce: ChatEndpointD
   ce.set(changes);
   // Edited hours apply at once; only the scheduled ON and OFF times that follow are announced in the channel.
   if (ce.isModified('onOffSchedule') || ce.isModified('operatingHours') || ce.isModified('tz')) ce.scheduleOpen = null;
-  const dueTimesMove = ce.isModified('maxVisitorInactiveMins') || ce.isModified('noAnswerMessageAfterSecs');
+  const dueTimesMove =
+    ce.isModified('maxVisitorInactiveMins') || ce.isModified('noAnswerMessageAfterSecs') || ce.isModified('autoAnswerAfterSeconds');
   await ce.save();
   // Open conversations are ended for inactivity and reported unanswered by the new grace periods.
   if (dueTimesMove) await recomputeDueTimes(deps.models, ce);
