@@ -135,12 +135,10 @@ export class Presence {
     const { online, cause } = await this.state(ce, opts).catch(() => ({ online: false, cause: 'slack-activity' as const }));
     await this.ctx.reports.presence(ce, online, cause);
     const status = online ? 'online' : 'offline';
-    if (ce.status !== status) {
-      await this.ctx.models.ChatEndpoint.updateOne({ _id: ce._id }, { $set: { status } });
-      // Nobody will answer the visitors who wait now: their automatic answers are due at once.
-      if (!online) await autoAnswerNow(this.ctx.models, ce._id, this.ctx.clock.now());
-    }
     const entry = this.watched.get(ceId);
+    // Nobody will answer the visitors who wait now: their automatic answers are due at once.
+    if (!online && (ce.status === 'online' || entry?.online === true)) await autoAnswerNow(this.ctx.models, ce._id, this.ctx.clock.now());
+    if (ce.status !== status) await this.ctx.models.ChatEndpoint.updateOne({ _id: ce._id }, { $set: { status } });
     if (entry && entry.online !== online) {
       entry.online = online;
       this.ctx.pubsub.publish(`widget:${ceId}`, { t: 'presence', online });
