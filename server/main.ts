@@ -193,6 +193,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       // The widgets' automatic saved replies in memory; writes here tell the other processes over pubsub.
       autoReplies: new AutoSendReplies({ models, peers: pubsub }),
       analytics,
+      articleSearch,
     });
     cleanups.push(() => relay.close());
     // Visitors' answers by mail: Parley's own SMTP receiver (on by default outside production, INBOUND_SMTP_PORT).

@@ -1,6 +1,7 @@
 /**
  * When an open conversation next needs the relay's due work (one loop, relay/index.ts): `inactiveAt` (it may be ended
- * for visitor inactivity), `noAnswerAt` (the no-answer webhook is due) and `reminderAt` (a response reminder in the
+ * for visitor inactivity), `noAnswerAt` (the no-answer webhook is due), `autoAnswerAt` (the automatic answer from the
+ * help center is due: commands/autoAnswers.ts) and `reminderAt` (a response reminder in the
  * thread may be owed: a visitor message sets it to its own time, each look moves it to the next reminder or to null).
  * The unseen-replies mail has its own, `unseenMailAt` (commands/unseenReplies.ts). They are set where the facts
  * change — a conversation opens, the visitor writes, an operator answers, a widget's settings change — so the checks
@@ -13,7 +14,14 @@ import { HEARTBEAT_MS } from '../shared/widget-constants';
 import { SEEN_SAVED_EVERY_MS } from './visitorFrames';
 
 /** The widget settings the due times follow. */
-export type DueSettings = Pick<ChatEndpoint, 'maxVisitorInactiveMins' | 'noAnswerMessageAfterSecs'>;
+export type DueSettings = Pick<ChatEndpoint, 'maxVisitorInactiveMins' | 'noAnswerMessageAfterSecs'> &
+  Partial<Pick<ChatEndpoint, 'autoAnswerAfterSeconds'>>;
+
+/** When a conversation started at `startedAt` gets its automatic answer; null when the widget's setting is off (0). */
+export function autoAnswerDueAt(startedAt: Date, ce: Pick<DueSettings, 'autoAnswerAfterSeconds'>): Date | null {
+  const secs = ce.autoAnswerAfterSeconds ?? 0;
+  return secs > 0 ? new Date(startedAt.getTime() + secs * 1000) : null;
+}
 
 /**
  * The visitor was last active at `lastActivity`: when the conversation may be ended, if the visitor is gone by then.
@@ -43,8 +51,28 @@ export function reminderDueAt(asked: Date, lastReminder: Date | null, freqSecs: 
 }
 
 /** The due fields of a conversation opening now (with its start, so both follow the same instant). */
-export function openingDueTimes(ce: DueSettings, now = new Date()): { startedAt: Date; inactiveAt: Date; noAnswerAt: Date } {
-  return { startedAt: now, inactiveAt: inactiveAt(now, ce), noAnswerAt: new Date(now.getTime() + ce.noAnswerMessageAfterSecs * 1000) };
+export function openingDueTimes(
+  ce: DueSettings,
+  now = new Date(),
+): { startedAt: Date; inactiveAt: Date; noAnswerAt: Date; autoAnswerAt: Date | null } {
+  return {
+    startedAt: now,
+    inactiveAt: inactiveAt(now, ce),
+    noAnswerAt: new Date(now.getTime() + ce.noAnswerMessageAfterSecs * 1000),
+    autoAnswerAt: autoAnswerDueAt(now, ce),
+  };
+}
+
+/**
+ * The widget went offline: its open conversations still waiting for their automatic answer get it now instead of
+ * at their time (nobody will answer them before then). The relay's presence calls it on the transition.
+ */
+export async function autoAnswerNow(models: Pick<Models, 'Conversation'>, ceId: Types.ObjectId, now: Date): Promise<number> {
+  const result = await models.Conversation.updateMany(
+    { ceId, status: 'open', autoAnswerAt: { $gt: now } },
+    { $set: { autoAnswerAt: now } },
+  );
+  return result.modifiedCount;
 }
 
 /** True when the field is null or missing (in aggregation expressions a missing field is not equal to null). */
@@ -70,11 +98,21 @@ export async function recomputeDueTimes(
           inactiveAt: { $add: [{ $max: ['$startedAt', { $ifNull: ['$lastVisitorMsgAt', null] }] }, graceMs(ce)] },
           noAnswerAt: {
             $cond: [
-              { $and: [isNull('$firstResponseAt'), isNull('$noAnswerNotifiedAt')] },
+              { $and: [isNull('$firstResponseAt'), isNull('$noAnswerNotifiedAt'), isNull('$resolvedByArticleAt')] },
               { $add: ['$startedAt', ce.noAnswerMessageAfterSecs * 1000] },
               null,
             ],
           },
+          autoAnswerAt:
+            (ce.autoAnswerAfterSeconds ?? 0) > 0
+              ? {
+                  $cond: [
+                    { $and: [isNull('$firstResponseAt'), isNull('$autoAnsweredAt')] },
+                    { $add: ['$startedAt', (ce.autoAnswerAfterSeconds ?? 0) * 1000] },
+                    null,
+                  ],
+                }
+              : null,
         },
       },
     ],
@@ -95,7 +133,11 @@ export async function scheduleOldDueTimes(models: Pick<Models, 'Conversation' | 
   const unscheduled = { inactiveAt: { $exists: false } };
   const ceIds = await models.Conversation.distinct('ceId', { status: 'open', ...unscheduled });
   for (const ceId of ceIds) {
-    const ce = await models.ChatEndpoint.findById(ceId, { maxVisitorInactiveMins: 1, noAnswerMessageAfterSecs: 1 })
+    const ce = await models.ChatEndpoint.findById(ceId, {
+      maxVisitorInactiveMins: 1,
+      noAnswerMessageAfterSecs: 1,
+      autoAnswerAfterSeconds: 1,
+    })
       .lean<DueSettings & { _id: Types.ObjectId }>()
       .exec();
     if (ce) await recomputeDueTimes(models, ce, unscheduled);

@@ -112,6 +112,7 @@ async function claimFirstAnswer(
       $set: {
         firstResponseAt: now,
         noAnswerAt: null,
+        autoAnswerAt: null,
         agentName: author.name,
         agentAvatarUrl: author.avatarUrl,
         agentSlackUserId: slackUserId,

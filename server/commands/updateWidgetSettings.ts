@@ -11,6 +11,7 @@ import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import { CHAT_ENDPOINT_DEFAULTS } from '../models/ChatEndpoint';
 import {
+  AUTO_ANSWER_MAX_SECS,
   EMAIL_PROBLEM,
   EMAIL_UNSEEN_AFTER_MINS,
   emailAddressProblem,
@@ -110,6 +111,10 @@ function fieldSchema(name: string, value: unknown): z.ZodType {
   if (name === 'maxConcurrentConvos') {
     const message = `Concurrent chat limit must be a whole number from 0 (unlimited) to ${MAX_CONCURRENT_LIMIT}`;
     return z.preprocess(selectNumber, z.number(message).int(message).min(0, message).max(MAX_CONCURRENT_LIMIT, message));
+  }
+  if (name === 'autoAnswerAfterSeconds') {
+    const message = `Automatic answer delay must be a whole number of seconds from 0 (off) to ${AUTO_ANSWER_MAX_SECS}`;
+    return z.preprocess(selectNumber, z.number(message).int(message).min(0, message).max(AUTO_ANSWER_MAX_SECS, message));
   }
   if (typeof value === 'boolean') return z.boolean(settingMessage(name, 'Must be true or false.'));
   // "Select fields convert to numbers; a non-numeric value becomes 0."
@@ -334,7 +339,8 @@ export async function updateWidgetSettings(deps: SettingsDeps, ce: ChatEndpointD
   ce.set(changes);
   // Edited hours apply at once; only the scheduled ON and OFF times that follow are announced in the channel.
   if (ce.isModified('onOffSchedule') || ce.isModified('operatingHours') || ce.isModified('tz')) ce.scheduleOpen = null;
-  const dueTimesMove = ce.isModified('maxVisitorInactiveMins') || ce.isModified('noAnswerMessageAfterSecs');
+  const dueTimesMove =
+    ce.isModified('maxVisitorInactiveMins') || ce.isModified('noAnswerMessageAfterSecs') || ce.isModified('autoAnswerAfterSeconds');
   await ce.save();
   // Open conversations are ended for inactivity and reported unanswered by the new grace periods.
   if (dueTimesMove) await recomputeDueTimes(deps.models, ce);

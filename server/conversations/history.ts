@@ -102,6 +102,8 @@ export async function appendEntryReading<F extends keyof Conversation>(
     slackUserId: entry.slackUserId ?? '',
     ...(entry.slackChangeTs ? { slackChangeTs: entry.slackChangeTs } : {}),
     files: (entry.files ?? []).map((f) => ({ id: f.id, name: f.name, size: f.size, mimetype: f.mimetype })),
+    ...(entry.articles?.length ? { articles: entry.articles.map(({ id, title, snippet, url }) => ({ id, title, snippet, url })) } : {}),
+    ...(entry.automatic ? { automatic: true } : {}),
     edited: entry.edited ?? false,
     deleted: entry.deleted ?? false,
     endedBy: entry.endedBy ?? '',
@@ -155,6 +157,11 @@ export function chatMessage(publicUrl: string, m: StoredMessage): ChatMessage {
   if (m.author?.name) message.author = { name: m.author.name, ...(m.author.avatarUrl ? { avatarUrl: m.author.avatarUrl } : {}) };
   if (m.files.length > 0) {
     message.files = m.files.map((f) => ({ id: f.id, name: f.name, size: f.size, mimetype: f.mimetype, url: fileUrl(publicUrl, f.id) }));
+  }
+  if (m.articles?.length) message.articles = m.articles.map(({ id, title, snippet, url }) => ({ id, title, snippet, url }));
+  if (m.automatic) {
+    message.automatic = true;
+    if (m.answer === 'yes' || m.answer === 'no') message.helpful = m.answer === 'yes';
   }
   if (m.edited) message.edited = true;
   if (m.clientId) message.clientId = m.clientId;

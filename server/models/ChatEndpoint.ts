@@ -55,6 +55,7 @@ export const CHAT_ENDPOINT_DEFAULTS: Omit<ChatEndpointSettings, 'operatingHours'
   noAnswerMessageAfterSecs: 120,
   maxVisitorInactiveMins: 5,
   emailUnseenAfterMinutes: 2,
+  autoAnswerAfterSeconds: 45,
   newMsgNotifications: true,
   playSound: true,
   blacklistedUrls: '',

@@ -48,6 +48,18 @@ export interface Conversation {
   inactiveAt: Date | null;
   /** When the no-answer webhook is due (startedAt + noAnswerMessageAfterSecs); null once answered, notified or ended. */
   noAnswerAt: Date | null;
+  /**
+   * When the automatic answer from the help center is due (startedAt + the widget's autoAnswerAfterSeconds, or now
+   * when the widget went offline); null once an operator answered, it was looked for, or it is off.
+   */
+  autoAnswerAt: Date | null;
+  /** Set when the due work claimed the automatic answer (one per conversation, whether an article matched or not). */
+  autoAnsweredAt: Date | null;
+  /** The automatic answer's message, '' when none was sent. */
+  autoAnswerMessageId: string;
+  /** The visitor said an article of the automatic answer answered their question: the wait ended. */
+  resolvedByArticleAt: Date | null;
+  resolvedArticleId: string;
   /** Highest seq any of the visitor's tabs has shown with the panel open and the page visible (`seen` frames). */
   seenSeq: number;
   /**
@@ -115,6 +127,11 @@ export const ConversationSchema = new Schema<Conversation>(
     noAnswerNotifiedAt: { type: Date, default: null },
     inactiveAt: { type: Date, default: null },
     noAnswerAt: { type: Date, default: null },
+    autoAnswerAt: { type: Date, default: null },
+    autoAnsweredAt: { type: Date, default: null },
+    autoAnswerMessageId: { type: String, default: '' },
+    resolvedByArticleAt: { type: Date, default: null },
+    resolvedArticleId: { type: String, default: '' },
     seenSeq: { type: Number, default: 0 },
     unseenMailAt: { type: Date, default: null },
     mailedSeq: { type: Number, default: 0 },
@@ -140,6 +157,7 @@ ConversationSchema.index({ reminderAt: 1 });
 // The inactivity and no-answer checks: open conversations whose due time has come, earliest first.
 ConversationSchema.index({ status: 1, inactiveAt: 1 });
 ConversationSchema.index({ status: 1, noAnswerAt: 1 });
+ConversationSchema.index({ status: 1, autoAnswerAt: 1 });
 // The unseen-replies mail: conversations (open or ended) whose wait has come, earliest first.
 ConversationSchema.index({ unseenMailAt: 1 });
 // Reports: a widget's kept conversations in a time range (equality, then range; newest first for the history).

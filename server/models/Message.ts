@@ -44,11 +44,16 @@ export interface Message {
   files: MessageFile[];
   /** Help-center articles this message carries as cards (empty for most). */
   articles?: MessageArticle[];
+  /** Sent by Parley from the help center while nobody answered (an automatic answer), not by an operator. */
+  automatic?: boolean;
   edited: boolean;
   deleted: boolean;
   /** For `ended`: who ended it. */
   endedBy: string;
-  /** For `screenshot`: how the visitor answered ('sent', 'declined', 'unsupported'); empty while it waits. */
+  /**
+   * For `screenshot`: how the visitor answered ('sent', 'declined', 'unsupported'); for an automatic answer, "Did
+   * this answer your question?" ('yes', 'no'); empty while it waits.
+   */
   answer?: string;
   createdAt: Date;
   updatedAt: Date;
@@ -74,6 +79,7 @@ export const MessageSchema = new Schema<Message>(
     slackChangeTs: { type: String },
     files: { type: [FileSchema], default: [] },
     articles: { type: [ArticleCardSchema], default: undefined },
+    automatic: { type: Boolean },
     edited: { type: Boolean, default: false },
     deleted: { type: Boolean, default: false },
     endedBy: { type: String, default: '' },

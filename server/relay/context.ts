@@ -1,3 +1,4 @@
+import type { ArticleSearch } from '../answers/search';
 import type { OperatorSeats } from '../billing/operators';
 import type { AutoSendReplies } from '../commands/autoSendReplies';
 import type { Config, RelayTuning } from '../config';
@@ -36,6 +37,8 @@ export type RelayContext = {
   reports: ReportRecorder;
   /** Segment track calls for widgets with a write key (built by main.ts). */
   analytics: ConversationAnalytics;
+  /** The help center's search (built by main.ts): automatic answers. */
+  articleSearch: ArticleSearch;
   /** Base URL of Parley, for file links handed to widgets. */
   publicUrl: string;
   /** What time it is; tests pass a clock they control. */

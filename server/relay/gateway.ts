@@ -15,6 +15,7 @@ import type { Duplex } from 'node:stream';
 import { Types } from 'mongoose';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import { afterVisitorMessage } from '../commands/afterVisitorMessage';
+import { answerHelpful } from '../commands/answerHelpful';
 import { answerQuestion } from '../commands/answerQuestion';
 import { endVisitorConversation } from '../commands/endConversation';
 import { identifyVisitor } from '../commands/identifyVisitor';
@@ -513,6 +514,9 @@ export class Gateway {
         return;
       case 'screenshot':
         await answerScreenshot(this.ctx, visitorId, frame.id, frame.answer);
+        return;
+      case 'helpful':
+        await answerHelpful(this.ctx, visitorId, { messageId: frame.id, helpful: frame.helpful, articleId: frame.articleId });
         return;
     }
   }

@@ -7,7 +7,9 @@
  */
 import type { Server } from 'node:http';
 import type { Types } from 'mongoose';
+import type { ArticleSearch } from '../answers/search';
 import { OperatorSeats } from '../billing/operators';
+import { AUTO_ANSWER_ROW, type AutoAnswerRow, autoAnswerIfDue } from '../commands/autoAnswers';
 import type { AutoSendReplies } from '../commands/autoSendReplies';
 import { inactiveAt, SEEN_STALE_MS, scheduleOldDueTimes } from '../commands/conversationDueTimes';
 import { endConversation } from '../commands/endConversation';
@@ -39,7 +41,7 @@ import { WidgetCache } from './widgets';
 export type Relay = RelayContext & {
   gateway: Gateway;
   schedule: OperatingSchedule;
-  /** The due work (inactivity, no answer, reminders, unseen-replies mail); `tick(now)` runs one pass now. */
+  /** The due work (inactivity, no answer, automatic answers, reminders, unseen-replies mail); `tick(now)` runs one pass now. */
   dueWork: Pick<DueWork, 'tick'>;
   start(server: Server): void;
   close(): Promise<void>;
@@ -74,6 +76,8 @@ export function createRelay(deps: {
   autoReplies: AutoSendReplies;
   /** Segment track calls for widgets with a write key. */
   analytics: ConversationAnalytics;
+  /** The help center's search, for automatic answers. */
+  articleSearch: ArticleSearch;
 }): Relay {
   const { jobHandlers, slackPace, classifyJobError, channelActivity, teamChanged = () => {}, ...given } = deps;
   const tuning = relayTuning(deps.config);
@@ -150,7 +154,7 @@ const DUE_BATCHES = 10;
  */
 async function duePass<Row extends { _id: Types.ObjectId }>(
   ctx: RelayContext,
-  field: 'inactiveAt' | 'noAnswerAt' | 'unseenMailAt' | 'reminderAt',
+  field: 'inactiveAt' | 'noAnswerAt' | 'autoAnswerAt' | 'unseenMailAt' | 'reminderAt',
   projection: Record<keyof Omit<Row, '_id'>, 1>,
   now: Date,
   look: (row: Row) => Promise<boolean>,
@@ -222,7 +226,15 @@ export function endInactive(ctx: RelayContext, now = ctx.clock.now(), stopped = 
 
 type UnansweredRow = Pick<
   Conversation,
-  'accountId' | 'ceId' | 'number' | 'startedAt' | 'pageUrl' | 'firstResponseAt' | 'noAnswerNotifiedAt' | 'noAnswerAt'
+  | 'accountId'
+  | 'ceId'
+  | 'number'
+  | 'startedAt'
+  | 'pageUrl'
+  | 'firstResponseAt'
+  | 'noAnswerNotifiedAt'
+  | 'noAnswerAt'
+  | 'resolvedByArticleAt'
 > & { _id: Types.ObjectId };
 
 /**
@@ -240,6 +252,7 @@ export function notifyUnanswered(ctx: RelayContext, now = ctx.clock.now(), stopp
     firstResponseAt: 1,
     noAnswerNotifiedAt: 1,
     noAnswerAt: 1,
+    resolvedByArticleAt: 1,
   } as const;
   return duePass<UnansweredRow>(
     ctx,
@@ -248,7 +261,7 @@ export function notifyUnanswered(ctx: RelayContext, now = ctx.clock.now(), stopp
     now,
     async (c) => {
       const ce = await ctx.widgets.get(c.ceId);
-      const waiting = ce && !c.firstResponseAt && !c.noAnswerNotifiedAt;
+      const waiting = ce && !c.firstResponseAt && !c.noAnswerNotifiedAt && !c.resolvedByArticleAt;
       const dueAt = waiting ? new Date(c.startedAt.getTime() + ce.noAnswerMessageAfterSecs * 1000) : null;
       if (!ce || !dueAt || dueAt > now) {
         await reschedule(ctx, c._id, 'noAnswerAt', c.noAnswerAt, dueAt);
@@ -261,7 +274,7 @@ export function notifyUnanswered(ctx: RelayContext, now = ctx.clock.now(), stopp
       }
       // The guard between processes and against an answer arriving meanwhile: only one marks it.
       const marked = await ctx.models.Conversation.updateOne(
-        { _id: c._id, noAnswerNotifiedAt: null, firstResponseAt: null },
+        { _id: c._id, noAnswerNotifiedAt: null, firstResponseAt: null, resolvedByArticleAt: null },
         { $set: { noAnswerNotifiedAt: now, noAnswerAt: null } },
       );
       if (marked.modifiedCount !== 1) return false;
@@ -285,6 +298,14 @@ export function notifyUnanswered(ctx: RelayContext, now = ctx.clock.now(), stopp
     },
     stopped,
   );
+}
+
+/**
+ * Answers from the help center the open conversations nobody answered within the widget's autoAnswerAfterSeconds, once
+ * each (commands/autoAnswers.ts). Reads only those whose `autoAnswerAt` has come.
+ */
+export function sendAutoAnswers(ctx: RelayContext, now = ctx.clock.now(), stopped = () => false): Promise<number> {
+  return duePass<AutoAnswerRow>(ctx, 'autoAnswerAt', AUTO_ANSWER_ROW, now, (c) => autoAnswerIfDue(ctx, c, now), stopped);
 }
 
 /**
@@ -312,7 +333,7 @@ export type DueWork = {
 
 /**
  * The one due-work loop: every `inactivityCheckMs`, one pass after another (a tick while one runs adds nothing), the
- * inactivity end, the no-answer webhook, response reminders and the unseen-replies mail, each reading only the
+ * inactivity end, the no-answer webhook, automatic answers, response reminders and the unseen-replies mail, each reading only the
  * conversations whose due time (commands/conversationDueTimes.ts) has come; first, conversations from before the due
  * fields get theirs.
  */
@@ -325,6 +346,7 @@ function createDueWork(ctx: RelayContext): DueWork {
   const checks: [string, (now: Date) => Promise<number>][] = [
     ['inactivity check', (now) => endInactive(ctx, now, stopped)],
     ['no-answer check', (now) => notifyUnanswered(ctx, now, stopped)],
+    ['automatic answers', (now) => sendAutoAnswers(ctx, now, stopped)],
     ['response reminders', (now) => sendDueReminders(ctx, now, stopped)],
     ['unseen-replies mail', (now) => mailUnseenReplies(ctx, now, stopped)],
   ];

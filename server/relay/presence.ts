@@ -8,6 +8,7 @@
  * keeps Slack's tiers); while Slack asks to wait, the last answers are kept.
  */
 import { acceptsConversations } from '../billing/state';
+import { autoAnswerNow } from '../commands/conversationDueTimes';
 import type { RelayTuning } from '../config';
 import type { Logger } from '../logger';
 import type { Models } from '../models';
@@ -64,7 +65,7 @@ export interface ChannelActivity {
 
 /** What presence works with (the relay builds it before its context, which holds it). */
 export type PresenceHost = {
-  models: Pick<Models, 'Account' | 'ChatEndpoint'>;
+  models: Pick<Models, 'Account' | 'ChatEndpoint' | 'Conversation'>;
   tuning: Pick<RelayTuning, 'presenceTtlMs' | 'presenceRefreshMs'>;
   clock: { now(): Date };
   logger: Pick<Logger, 'warn'>;
@@ -134,8 +135,10 @@ export class Presence {
     const { online, cause } = await this.state(ce, opts).catch(() => ({ online: false, cause: 'slack-activity' as const }));
     await this.ctx.reports.presence(ce, online, cause);
     const status = online ? 'online' : 'offline';
-    if (ce.status !== status) await this.ctx.models.ChatEndpoint.updateOne({ _id: ce._id }, { $set: { status } });
     const entry = this.watched.get(ceId);
+    // Nobody will answer the visitors who wait now: their automatic answers are due at once.
+    if (!online && (ce.status === 'online' || entry?.online === true)) await autoAnswerNow(this.ctx.models, ce._id, this.ctx.clock.now());
+    if (ce.status !== status) await this.ctx.models.ChatEndpoint.updateOne({ _id: ce._id }, { $set: { status } });
     if (entry && entry.online !== online) {
       entry.online = online;
       this.ctx.pubsub.publish(`widget:${ceId}`, { t: 'presence', online });

@@ -18,7 +18,16 @@ export const MAX_RESPONSE_REMINDERS = 3;
 
 export type ReminderRow = Pick<
   Conversation,
-  'ceId' | 'visitorId' | 'number' | 'status' | 'lastVisitorMsgAt' | 'lastOperatorMsgAt' | 'reminderAt' | 'slackChannel' | 'threadTs'
+  | 'ceId'
+  | 'visitorId'
+  | 'number'
+  | 'status'
+  | 'lastVisitorMsgAt'
+  | 'lastOperatorMsgAt'
+  | 'resolvedByArticleAt'
+  | 'reminderAt'
+  | 'slackChannel'
+  | 'threadTs'
 > & { _id: Types.ObjectId };
 export const REMINDER_ROW = {
   ceId: 1,
@@ -27,6 +36,7 @@ export const REMINDER_ROW = {
   status: 1,
   lastVisitorMsgAt: 1,
   lastOperatorMsgAt: 1,
+  resolvedByArticleAt: 1,
   reminderAt: 1,
   slackChannel: 1,
   threadTs: 1,
@@ -46,7 +56,9 @@ export async function remindIfDue(ctx: RelayContext, c: ReminderRow, now: Date):
 async function remindOnce(ctx: RelayContext, c: ReminderRow, now: Date): Promise<{ next: Date | null; reminded: boolean }> {
   const nothing = { next: null, reminded: false };
   const asked = c.lastVisitorMsgAt;
-  if (c.status !== 'open' || !asked || (c.lastOperatorMsgAt && c.lastOperatorMsgAt.getTime() >= asked.getTime())) return nothing;
+  // Answered since the visitor asked: by an operator, or by an article the visitor said answered them.
+  const answeredAt = Math.max(c.lastOperatorMsgAt?.getTime() ?? 0, c.resolvedByArticleAt?.getTime() ?? 0);
+  if (c.status !== 'open' || !asked || answeredAt >= asked.getTime()) return nothing;
   const ce = await ctx.widgets.get(c.ceId);
   if (!ce?.responseReminders || !(ce.responseRemindersFreq > 0)) return nothing;
   const freqMs = ce.responseRemindersFreq * 1000;

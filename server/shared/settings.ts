@@ -52,6 +52,12 @@ export const NO_ANSWER_AFTER_SECS = [30, 60, 90, 120, 180, 240, 300] as const;
 export const INACTIVE_GRACE_MINS = [0, 1, 2, 3, 4, 5, 10, 15] as const;
 /** Minutes after which operator replies the visitor has not seen are mailed to them; 0 = never. */
 export const EMAIL_UNSEEN_AFTER_MINS = [0, 1, 2, 5, 10, 15, 30, 60] as const;
+/**
+ * Seconds a new conversation waits for an operator before Parley answers from the help center (0 = never); the API
+ * takes any whole number in 0–AUTO_ANSWER_MAX_SECS, the console offers these.
+ */
+export const AUTO_ANSWER_AFTER_SECS = [0, 15, 30, 45, 60, 90, 120, 180, 300, 600, 1800, 3600] as const;
+export const AUTO_ANSWER_MAX_SECS = 3600;
 /** The concurrent-chat limit set when the limit is switched on; 0 means unlimited. */
 export const DEFAULT_CONCURRENT_LIMIT = 5;
 export const MAX_CONCURRENT_LIMIT = 1000;

@@ -141,6 +141,11 @@ export type ChatEndpointSettings = {
   maxVisitorInactiveMins: number;
   /** Minutes: operator replies the visitor has not seen by then are mailed to them; 0 = off (0, 1, 2, 5, 10, 15, 30 or 60). */
   emailUnseenAfterMinutes: number;
+  /**
+   * Seconds: a new conversation nobody answered by then (at once when the widget went offline) gets an automatic
+   * answer with matching help-center articles; 0 = off (0–3600).
+   */
+  autoAnswerAfterSeconds: number;
   newMsgNotifications: boolean;
   playSound: boolean;
   /** Regular expressions separated by whitespace or commas. */

@@ -84,6 +84,8 @@ export const ClientFrameSchema = z.discriminatedUnion('t', [
    * answered by its upload (POST /widget/api/{uuid}/files with the field `screenshotFor`).
    */
   z.object({ t: z.literal('screenshot'), id: z.string().max(64), answer: z.enum(['declined', 'unsupported']) }),
+  /** "Did this answer your question?" on an automatic answer (`id`: its message): yes ends the wait, no keeps it. */
+  z.object({ t: z.literal('helpful'), id: z.string().max(64), helpful: z.boolean(), articleId: z.string().max(64).optional() }),
   z.object({ t: z.literal('ping') }),
   /**
    * The highest seq of the socket's conversation this tab has shown with the panel open and the page visible:
@@ -109,6 +111,10 @@ export const ChatMessageSchema = z.object({
   files: z.array(z.object({ id: z.string(), name: z.string(), size: z.number(), url: z.string(), mimetype: z.string() })).optional(),
   /** Help-center articles sent as cards (title, a line of text, the public page). */
   articles: z.array(ArticleCardSchema).optional(),
+  /** An automatic answer from the help center (sent by Parley, not an operator), with "Did this answer your question?". */
+  automatic: z.boolean().optional(),
+  /** The visitor's answer to that question, once given (a reload shows it instead of asking again). */
+  helpful: z.boolean().optional(),
   /** ISO time the server stored it. */
   at: z.string(),
   edited: z.boolean().optional(),

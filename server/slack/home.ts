@@ -180,7 +180,7 @@ export async function homeWidgets(
     const [availability, counts, waiting] = await Promise.all([
       availabilityOf(relay, ce),
       conversationCounts(relay.models, ce),
-      relay.models.Conversation.find({ ceId: ce._id, status: 'open', firstResponseAt: null })
+      relay.models.Conversation.find({ ceId: ce._id, status: 'open', firstResponseAt: null, resolvedByArticleAt: null })
         .sort({ startedAt: 1 })
         .limit(MAX_WAITING_SHOWN),
     ]);

@@ -6,7 +6,7 @@
  */
 import express, { type RequestHandler, Router } from 'express';
 import { isValidObjectId } from 'mongoose';
-import type { ArticleSearch } from '../../answers/search';
+import { type ArticleSearch, articleUrl } from '../../answers/search';
 import { planHasFeature } from '../../commands/planFeature';
 import { sendOfflineMessage } from '../../commands/sendOfflineMessage';
 import type { VisitorMessageContext } from '../../commands/sendVisitorMessage';
@@ -16,6 +16,7 @@ import { findVisitorByToken } from '../../conversations/visitors';
 import { browserLanguages, localizeSettings, pickWidgetLocale, widgetLanguage } from '../../conversations/widgetLanguage';
 import { AuthorizationError, NotFoundError } from '../../errors';
 import { type Validated, validate } from '../../http/validate';
+import { articleHtml } from '../../ownerText';
 import { originAllowed, WS_PATH } from '../../relay/gateway';
 import type { Presence } from '../../relay/presence';
 import { clientIp, countryAllowed, countryOf } from '../../relay/visitorIp';
@@ -23,7 +24,7 @@ import type { PublicWidgetConfig } from '../../shared/widget-config';
 import { MAX_UPLOAD_BYTES } from '../../shared/widget-constants';
 import type { SlackClients } from '../../slack/slackClients';
 import { poweredByUrl, presentUploadedFile, publicSettings } from './presenter';
-import { ArticleSearchRequest, OfflineMessageRequest, UploadRequest } from './schema';
+import { ArticleSearchRequest, ArticleViewRequest, OfflineMessageRequest, UploadRequest } from './schema';
 
 /** POSTs come only from sites allowed to embed the widget; their answers (errors too) carry CORS headers. */
 const cors: RequestHandler = (req, res, next) => {
@@ -110,6 +111,37 @@ export function widgetApiRouter(relay: WidgetApiRelay, slack: SlackClients, arti
       res.json({ articles: hits.map(({ id, title, snippet, url, score }) => ({ id, title, snippet, url, score })) });
     },
   );
+
+  router.get('/widget/api/:uuid/articles/:id', validate(ArticleViewRequest), async (req: Validated<typeof ArticleViewRequest>, res) => {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Cache-Control', 'no-store');
+    const ce = await models.ChatEndpoint.findOne({ Uuid: req.params.uuid }).select('_id Uuid accountId');
+    if (!ce) throw unknownWidget();
+    const found = isValidObjectId(req.params.id)
+      ? await models.Article.findOne({ _id: req.params.id, ceId: ce._id, published: true }).lean()
+      : null;
+    if (!found) throw new NotFoundError('This article does not exist.');
+    // The same article in the visitor's language when it is translated (translations share the slug).
+    const language = pickWidgetLocale(browserLanguages(req.query.lang.split(',')));
+    const translated =
+      req.query.lang && found.language !== language
+        ? await models.Article.findOne({ ceId: ce._id, slug: found.slug, language, published: true }).lean()
+        : null;
+    const article = translated ?? found;
+    await models.AnswerEvent.create({
+      accountId: ce.accountId,
+      ceId: ce._id,
+      kind: 'view',
+      articleId: article._id,
+      language: article.language,
+    });
+    res.json({
+      id: String(article._id),
+      title: article.title,
+      html: articleHtml(article.body),
+      url: articleUrl(config.publicUrl, ce.Uuid, article.slug, article.language),
+    });
+  });
 
   router.post(
     '/widget/api/:uuid/offline',

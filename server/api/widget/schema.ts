@@ -17,3 +17,9 @@ export const ArticleSearchRequest = {
     lang: z.string().max(400).default(''),
   }),
 };
+
+/** One published article for the widget's panel: its id, and the visitor's languages (a translation is preferred). */
+export const ArticleViewRequest = {
+  params: WidgetParams.extend({ id: z.string().min(1).max(64) }),
+  query: z.object({ lang: z.string().max(400).default('') }),
+};

@@ -117,6 +117,23 @@ export type UiTexts = {
   uploadFailed: string;
   offlineFailed: string;
   genericError: string;
+  /** Help-center articles suggested above the composer, as announced: one, or `{count}`. */
+  suggestionsOne: string;
+  suggestions: string;
+  back: string;
+  /** Under an article opened in the panel: back to the composer, the visitor's text kept. */
+  stillNeedHelp: string;
+  /** The link to the article's public page. */
+  fullArticle: string;
+  articleFailed: string;
+  /** An automatic answer's author, and its card's first line. */
+  automaticAnswer: string;
+  autoAnswerIntro: string;
+  didThisAnswer: string;
+  yes: string;
+  needPerson: string;
+  gladItHelped: string;
+  personWillAnswer: string;
   errors: Record<WidgetErrorCode, string>;
 };
 

@@ -91,5 +91,27 @@ textarea.field{min-height:110px;resize:vertical}
 .foot .brand:hover{text-decoration:underline}
 .overlay{position:absolute;inset:0;background:rgba(15,23,42,.35);display:grid;place-items:center;padding:20px;z-index:3}
 .overlay .card{max-width:300px}
+.answers{flex:none;background:#fff}
+.suggest{list-style:none;margin:0;padding:8px 10px 0;display:flex;flex-direction:column;gap:6px}
+.answers .suggest{border-top:1px solid #e5e7eb}
+.hit{display:block;width:100%;text-align:start;border:1px solid #e2e8f0;border-radius:10px;background:#fff;padding:7px 10px;cursor:pointer}
+.hit:hover{border-color:var(--bg)}
+.hit:focus-visible{outline:2px solid var(--bg);outline-offset:1px}
+.hit b{display:block;font-weight:600;color:#1e3a8a}
+.hit span{display:block;font-size:12.5px;color:#475569;overflow:hidden;white-space:nowrap;text-overflow:ellipsis}
+.auto .bubble{white-space:normal}
+.auto .suggest{padding:6px 0}
+.avatar.bot{display:grid;place-items:center;font-weight:700;font-size:14px;color:#475569}
+.ask p,.given{margin:8px 0 6px;font-weight:550}
+.article{position:absolute;inset:0;z-index:2;background:#fff;display:flex;flex-direction:column}
+.article .bar{flex:none;padding:10px 12px;border-bottom:1px solid #e5e7eb;display:flex}
+.article .bar+.doc+.bar{border-top:1px solid #e5e7eb;border-bottom:0;justify-content:center}
+.article .doc{flex:1;min-height:0;overflow-y:auto;padding:14px 16px}
+.article h3{margin:0 0 10px;font-size:17px}
+.prose h3,.prose h4,.prose h5{margin:14px 0 6px}
+.prose p,.prose ul,.prose ol,.prose blockquote{margin:0 0 10px}
+.prose img{max-width:100%;height:auto}
+.prose pre{white-space:pre-wrap;background:#f1f5f9;padding:8px;border-radius:8px}
+.doc a{color:#1d4ed8}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 `;

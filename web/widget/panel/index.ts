@@ -18,6 +18,7 @@ import {
   storageKey,
   writeState,
 } from '../lib/types';
+import { createAnswers } from './answers';
 import { Connection } from './connection';
 import { panelCss } from './css';
 import { CLOSE_ICON, clear, h, iconButton, MENU_ICON } from './dom';
@@ -33,6 +34,7 @@ import {
   reduceFrame,
   type Screen,
   screenFor,
+  wantsSuggestions,
 } from './reducer';
 import { rtlCss } from './rtl';
 import { chatScreen } from './screens/chat';
@@ -141,6 +143,14 @@ function createPanel(ctx: PanelContext): PanelHandle {
     retry: (clientId) => dispatch({ a: 'retry', clientId }),
     typing: (on) => conn.send({ t: 'typing', on }),
     upload: (file) => void upload(file),
+    answers: createAnswers({
+      base,
+      widgetId,
+      lang,
+      locale: ctx.config.locale,
+      suggesting: () => wantsSuggestions(state),
+      queue: (frame) => dispatch({ a: 'queue', frame }),
+    }),
   });
 
   const conn = new Connection(ctx.config.wsUrl, {

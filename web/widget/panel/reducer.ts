@@ -171,6 +171,14 @@ export function needsSocket(state: PanelState): boolean {
   return !state.fatal && (state.expanded || state.inline || !!state.stored.ongoing || (state.stored.pending?.length ?? 0) > 0);
 }
 
+/**
+ * Whether the visitor is writing their first message, when help-center articles are suggested above the composer:
+ * no conversation open (none yet, or the last one ended) and no message of theirs on its way.
+ */
+export function wantsSuggestions(state: PanelState): boolean {
+  return !state.fatal && !state.startedLocally && state.conversation?.status !== 'open' && !state.stored.pending?.length;
+}
+
 /** Which screen the visitor sees. */
 export function screenFor(state: PanelState, settings: VisitorSettings, identity: Identity | undefined): Screen {
   if (!state.online && state.conversation?.status !== 'open' && !state.stored.ongoing) return 'offline';
@@ -358,6 +366,10 @@ export function reduceFrame(state: PanelState, frame: ServerFrame): Step {
       const key = placeOf(b.state, m);
       if (m.ts) b.set({ placed: [...b.state.placed, { key, ts: m.ts }] });
       b.do({ k: 'message', message: m, key, fresh, ...(m.from === 'visitor' ? firstOf(m.seq) : {}) });
+      // An automatic answer from the help center while the panel is closed: the badge and the chime, as for a reply.
+      if (m.automatic && fresh && !b.state.expanded) {
+        b.set({ unread: b.state.unread + 1 }).do({ k: 'unread', count: b.state.unread }, { k: 'chime', ifPageHidden: false });
+      }
       if (m.from === 'operator') {
         b.set({ answered: true }).do({ k: 'noAnswer', arm: false }, { k: 'typing', on: false });
         if (fresh) {

@@ -3,6 +3,8 @@ import { fill, type UiTexts } from '../../../server/shared/widget-texts';
 import { h } from './dom';
 
 const ALLOWED = new Set(['A', 'B', 'STRONG', 'I', 'EM', 'CODE', 'PRE', 'BR', 'P', 'UL', 'OL', 'LI', 'BLOCKQUOTE', 'S', 'DEL']);
+/** An article's body also has headings and pictures (server/ownerText.ts articleHtml); headings drop a level in the panel. */
+const ARTICLE = new Set(['H2', 'H3', 'H4']);
 const SAFE_HREF = /^(https?:|mailto:)/i;
 
 function link(href: string, text: string): HTMLAnchorElement {
@@ -25,7 +27,7 @@ export function linkify(text: string): DocumentFragment {
  * The server already sanitises operator HTML; the widget runs inside someone else's page, so it rebuilds the
  * markup from an allow-list once more rather than trusting innerHTML.
  */
-export function safeHtml(html: string): DocumentFragment {
+export function safeHtml(html: string, article = false): DocumentFragment {
   const doc = new DOMParser().parseFromString(html, 'text/html');
   const out = document.createDocumentFragment();
   const copy = (from: Node, to: Node): void => {
@@ -39,6 +41,12 @@ export function safeHtml(html: string): DocumentFragment {
             copy(node, a);
             to.appendChild(a);
           } else copy(node, to);
+        } else if (article && ARTICLE.has(node.tagName)) {
+          const el = document.createElement(`h${Number(node.tagName[1]) + 1}`);
+          copy(node, el);
+          to.appendChild(el);
+        } else if (article && node.tagName === 'IMG' && /^https:/i.test(node.getAttribute('src') ?? '')) {
+          to.appendChild(h('img', { src: node.getAttribute('src') ?? '', alt: node.getAttribute('alt') ?? '' }));
         } else if (ALLOWED.has(node.tagName)) {
           const el = document.createElement(node.tagName.toLowerCase());
           copy(node, el);

@@ -5,6 +5,7 @@
  */
 import { Link } from 'react-router-dom';
 import {
+  AUTO_ANSWER_AFTER_SECS,
   AVATAR_SETTINGS,
   type AvatarSetting,
   avatarSettingOf,
@@ -55,6 +56,10 @@ const GRACE = INACTIVE_GRACE_MINS.map((m) => ({
 const UNSEEN_MAIL = EMAIL_UNSEEN_AFTER_MINS.map((m) => ({
   value: m,
   label: m === 0 ? 'Never' : `${m} minute${m === 1 ? '' : 's'}`,
+}));
+const AUTO_ANSWER = AUTO_ANSWER_AFTER_SECS.map((secs) => ({
+  value: secs,
+  label: secs === 0 ? 'Never' : secs < 120 ? `${secs} seconds` : `${secs / 60} minutes`,
 }));
 const META_INFO = [
   { value: 'compact', label: 'Compact' },
@@ -196,6 +201,13 @@ export const BEHAVIOR_SECTIONS: readonly FieldSection<BehaviorContext>[] = [
             label: 'E-mail replies the visitor has not seen after',
             hint: "Sent to the visitor's e-mail address, with a link back to the chat; their answer by mail comes back into the thread.",
             options: UNSEEN_MAIL,
+          },
+          {
+            kind: 'select',
+            key: 'autoAnswerAfterSeconds',
+            label: 'Answer from the help center when nobody replied within',
+            hint: 'Or at once when you are offline. Up to 3 published articles that match the visitor’s question, marked as an automatic answer; the visitor can still ask for a person.',
+            options: AUTO_ANSWER,
           },
           {
             kind: 'custom',

@@ -5,6 +5,7 @@
 import { MESSAGE_CHARS } from '../../../../server/shared/widget-constants';
 import type { ChatMessage } from '../../../../server/shared/widget-protocol';
 import type { Trigger, VisitorSettings } from '../../lib/types';
+import type { Answers } from '../answers';
 import { CLIP_ICON, clear, EMPTY_ICON, h, iconButton, SEND_ICON } from '../dom';
 import { type Language, linkify, safeHtml } from '../text';
 
@@ -24,6 +25,8 @@ export type ChatDeps = {
   /** The visitor started or stopped typing. */
   typing(on: boolean): void;
   upload(file: File): void;
+  /** The help center: suggestions above the composer, articles inside the panel, automatic answers' cards. */
+  answers: Answers;
 };
 
 export type ChatScreen = ReturnType<typeof chatScreen>;
@@ -45,7 +48,8 @@ export function chatScreen(deps: ChatDeps) {
   const attach = iconButton(CLIP_ICON, t.attach, () => fileInput.click());
   const sendButton = iconButton(SEND_ICON, t.send, () => submit(), 'icon send');
   const composer = h('form', { class: 'composer' }, attach, fileInput, input, sendButton);
-  const el = h('div', { class: 'body' }, scroller, typing, composer);
+  const el = h('div', { class: 'body' }, scroller, typing, deps.answers.el, composer);
+  deps.answers.attach(el, input);
   el.style.background = 'transparent';
 
   const byId = new Map<string, HTMLElement>();
@@ -85,6 +89,7 @@ export function chatScreen(deps: ChatDeps) {
     input.value = '';
     input.style.height = 'auto';
     stopTyping();
+    deps.answers.sent(text);
     deps.send(text);
     input.focus();
   }
@@ -108,6 +113,7 @@ export function chatScreen(deps: ChatDeps) {
     }
     clearTimeout(typingTimer);
     typingTimer = setTimeout(stopTyping, TYPING_IDLE_MS);
+    deps.answers.typed(input.value);
   });
   fileInput.addEventListener('change', () => {
     const file = fileInput.files?.[0];
@@ -165,6 +171,7 @@ export function chatScreen(deps: ChatDeps) {
 
   function messageEl(m: ChatMessage): HTMLElement {
     const settings = s();
+    if (m.automatic) return deps.answers.card(m);
     if (m.from === 'system') return h('li', { class: 'system' }, m.text);
     if (m.from === 'visitor') {
       return h(
