@@ -28,6 +28,7 @@ import { receiveContext, type SmtpReceiver, startSmtpReceiver } from './inbound'
 import { keepAliveFetch } from './keepAliveFetch';
 import { createLogger, type Logger } from './logger';
 import { createMailer, type Mailer } from './mail';
+import { warmMailLayouts } from './mail/layout';
 import { createMetrics, type Metrics } from './metrics';
 import { createModels, ensureIndexes, type Models } from './models';
 import { runMigrations } from './models/migrations';
@@ -158,6 +159,10 @@ export async function startParley(config: Config, options: StartOptions = {}): P
 
     const mailer = createMailer(effective.mail, metrics.emailsSent);
     cleanups.push(() => mailer.close());
+    // The mail layout is compiled once, at start (in the background), not when the first visitor's mail waits for it;
+    // tests compile it on their first mail instead of at every server they start.
+    if (config.env !== 'test')
+      void warmMailLayouts().catch((error: unknown) => logger.error({ err: error }, 'mail layout did not compile'));
     const clock = options.clock;
     const reports = createReportRecorder({ models, logger, now: clock ? () => clock.now() : undefined });
     const billing = createBilling({ config: effective, models, stripe: createStripeClient(effective.stripe), logger, mailer });

@@ -10,6 +10,7 @@ import he from 'he';
 import { Parser } from 'htmlparser2';
 import MarkdownIt from 'markdown-it';
 import sanitizeHtml from 'sanitize-html';
+import { escapeHtml } from './escapeHtml';
 import { escapeMrkdwn } from './shared/mrkdwn';
 
 /** The tags an owner's text may end up with, and their only attribute. */
@@ -174,4 +175,83 @@ export function articlePlain(body: string): string {
     )
     .replace(/\n{3,}/g, '\n\n')
     .trim();
+}
+
+/** A link's words that are themselves a web address (https://…, http://…, www.…), as the address they name. */
+function addressInWords(words: string): string | null {
+  const text = words.trim();
+  if (/\s/.test(text) || text === '') return null;
+  const candidate = /^www\./i.test(text) ? `https://${text}` : text;
+  if (!/^https?:\/\//i.test(candidate)) return null;
+  try {
+    return new URL(candidate).href;
+  } catch {
+    return null;
+  }
+}
+
+/** The same address written two ways (a trailing slash, the scheme's case) counts as the same. */
+const sameAddress = (a: string, b: string) => {
+  try {
+    return new URL(a).href === new URL(b).href;
+  } catch {
+    return a === b;
+  }
+};
+
+type MailLinkPiece = { href: string; inner: string; words: string };
+
+/**
+ * A stored message's HTML for a mail, and its plain-text part, read once. The HTML is sanitised again (see
+ * sanitizeMessageHtml), and a link whose words are a web address leads to that address, never to another one
+ * behind it. The plain text keeps every link's target: `our shop (https://shop.example/)`; a link whose words
+ * are its address is written once.
+ */
+export function mailMessageParts(html: string): { html: string; text: string } {
+  let out = '';
+  let text = '';
+  const links: MailLinkPiece[] = [];
+  const emitHtml = (piece: string) => {
+    const open = links.at(-1);
+    if (open) open.inner += piece;
+    else out += piece;
+  };
+  const emitText = (piece: string) => {
+    const open = links.at(-1);
+    if (open) open.words += piece;
+    else text += piece;
+  };
+  const INLINE = new Set(['strong', 'b', 'em', 'i', 's', 'del', 'code']);
+  const parser = new Parser(
+    {
+      onopentag(name, attributes) {
+        if (INLINE.has(name)) emitHtml(`<${name}>`);
+        else if (name === 'br') {
+          emitHtml('<br>');
+          emitText('\n');
+        } else if (name === 'a') links.push({ href: attributes.href ?? '', inner: '', words: '' });
+      },
+      onclosetag(name, implied) {
+        if (INLINE.has(name) && !implied) emitHtml(`</${name}>`);
+        else if (name === 'a') {
+          const link = links.pop();
+          if (!link) return;
+          const named = addressInWords(link.words);
+          const safe = SAFE_SCHEMES.some((s) => link.href.toLowerCase().startsWith(`${s}:`));
+          const href = named ?? (safe ? link.href : '');
+          emitHtml(href ? `<a href="${escapeHtml(href)}" target="_blank" rel="noopener noreferrer">${link.inner}</a>` : link.inner);
+          const target = href.replace(/^mailto:/i, '');
+          emitText(!href || named || sameAddress(target, link.words.trim()) ? link.words : `${link.words} (${target})`);
+        }
+      },
+      ontext(piece) {
+        emitHtml(escapeHtml(piece));
+        emitText(piece);
+      },
+    },
+    { decodeEntities: true },
+  );
+  parser.write(sanitizeMessageHtml(html));
+  parser.end();
+  return { html: out, text };
 }

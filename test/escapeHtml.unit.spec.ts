@@ -9,8 +9,8 @@ describe('escapeHtml', () => {
     );
   });
 
-  it('keeps a name with markup in it as text in the invitation mail', () => {
-    const mail = invitationMail('new@example.com', '<img src=x onerror=alert(1)> Eve', 'https://parley.test/join?t=a&b', 7);
+  it('keeps a name with markup in it as text in the invitation mail', async () => {
+    const mail = await invitationMail('new@example.com', '<img src=x onerror=alert(1)> Eve', 'https://parley.test/join?t=a&b', 7);
     expect(mail.html).to.include('&lt;img src=x onerror=alert(1)&gt; Eve invited you');
     expect(mail.html).to.include('href="https://parley.test/join?t=a&amp;b"');
     expect(mail.html).not.to.include('<img');

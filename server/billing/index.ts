@@ -515,7 +515,7 @@ export function createBilling({ config, models, stripe, logger, mailer }: Billin
       if (!subscription.trial_end || at >= subscription.trial_end || !price || cutShort) return;
       const card = account.paymentType !== 'none' && account.last4 ? `${account.brand || 'card'} card ending in ${account.last4}` : '';
       key = `mail:trial-will-end:${subscription.id}:${subscription.trial_end}`;
-      mail = trialEndingMail(to, {
+      mail = await trialEndingMail(to, {
         endsOn: formatDay(new Date(subscription.trial_end * 1000)),
         accountUrl,
         charge: card ? { card, amount: formatCents(price.unit_amount ?? 0), plan: planName(price.id) } : null,
@@ -528,7 +528,7 @@ export function createBilling({ config, models, stripe, logger, mailer }: Billin
       if (subscription.status === 'canceled' && (subscription.ended_at ?? 0) < trialEnd) return;
       const outcome = subscription.status === 'active' ? 'started' : subscription.status === 'canceled' ? 'no_card' : 'payment_failed';
       key = `mail:trial-ended:${subscription.id}`;
-      mail = trialEndedMail(to, {
+      mail = await trialEndedMail(to, {
         endedOn: formatDay(new Date(trialEnd * 1000)),
         accountUrl,
         outcome,
@@ -540,7 +540,7 @@ export function createBilling({ config, models, stripe, logger, mailer }: Billin
       const line = [...invoice.lines.data].reverse().find((l) => l.amount > 0) ?? invoice.lines.data[0];
       const price = idOf(line?.pricing?.price_details?.price ?? null);
       key = `mail:receipt:${invoice.id}`;
-      mail = receiptMail(to, {
+      mail = await receiptMail(to, {
         amount: formatCents(invoice.amount_paid),
         paidOn: formatDay(new Date((invoice.status_transitions?.paid_at ?? invoice.created) * 1000)),
         description: catalogPlan(price) ? `${planName(price)} plan` : 'Parley',

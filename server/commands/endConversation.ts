@@ -50,9 +50,9 @@ export async function endConversation(
     if (ce.emailOnArchive && ce.transcriptRecipient) {
       const visitor = await ctx.models.Visitor.findById(conversation.visitorId);
       const mail = await transcriptMail(ctx.models, conversation, ce.transcriptRecipient, {
-        widgetName: ce.RoomName || 'us',
+        ce,
         visitorName: visitor ? visitorLabel(visitor, conversation.number) : 'Visitor',
-        agentLabel: ce.agentLabel,
+        reader: 'owner',
       });
       await ctx.outbox.enqueue('mail', `mail:${String(conversation._id)}`, mail);
     }

@@ -208,9 +208,11 @@ async function buildArchive(deps: GdprExportDeps, job: GdprExportDocument, admin
   await models.Account.updateOne({ _id: accountId }, { $set: { GDPRExportSignedURL: url } });
   // The mail goes before the export shows as ready, so whoever sees the link can find the mail too; a mail that
   // cannot be sent does not throw away a good archive.
-  await deps.mailer.send(gdprExportReadyMail(admin.email, url, GDPR_EXPORT_TTL_HOURS)).catch((error: unknown) => {
-    deps.logger.error({ exportId: job.id as string, err: error }, 'GDPR export: the ready mail could not be sent');
-  });
+  await gdprExportReadyMail(admin.email, url, GDPR_EXPORT_TTL_HOURS)
+    .then((mail) => deps.mailer.send(mail))
+    .catch((error: unknown) => {
+      deps.logger.error({ exportId: job.id as string, err: error }, 'GDPR export: the ready mail could not be sent');
+    });
   await models.GdprExport.updateOne({ _id: job._id }, { $set: { status: 'ready', done: total, size, expiresAt, finishedAt: new Date() } });
 }
 

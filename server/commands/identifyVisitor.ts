@@ -47,6 +47,9 @@ type IdentifyInput = {
   country: string;
   /** The browser's preferred language (a BCP 47 tag, or ''), kept like the user agent. */
   language: string;
+  /** The language tag of the visitor's mails and their IANA time zone ('' when not told): always kept. */
+  locale?: string;
+  timeZone?: string;
 };
 
 async function identify(
@@ -62,6 +65,8 @@ async function identify(
 
   // `known`: a token only ever opens the visitor of the widget it was issued for; another widget's token is a stranger.
   const visit: Record<string, unknown> = { currentPage: input.page.url, pageTitle: input.page.title, lastSeenAt: new Date() };
+  if (input.locale) visit.locale = input.locale;
+  if (input.timeZone) visit.timeZone = input.timeZone;
   if (ce.collectVisitorMetaData) {
     visit.userAgent = input.userAgent;
     if (input.language) visit.language = input.language;
@@ -136,7 +141,7 @@ async function addDevice(
 
 async function createVisitor(
   models: Models,
-  input: { ce: ChatEndpointDocument; page: Hello['page']; userAgent: string; country: string; language: string },
+  input: IdentifyInput,
   identity: Identity | undefined,
   verified: { verifiedUserId?: string; verifiedEmail?: string },
 ): Promise<{ visitor: VisitorDocument; token: string }> {
@@ -153,6 +158,8 @@ async function createVisitor(
     pageTitle: input.page.title,
     userAgent: ce.collectVisitorMetaData ? input.userAgent : '',
     language: ce.collectVisitorMetaData ? input.language : '',
+    locale: input.locale ?? '',
+    timeZone: input.timeZone ?? '',
     identUserId: identity?.userId ?? '',
     identTraits: identity?.traits ?? {},
     ...verified,

@@ -38,7 +38,7 @@ export async function requestPasswordReset(models: Models, mailer: Mailer, publi
     userId: user._id,
     expiresAt: new Date(Date.now() + RESET_TOKEN_TTL_MINUTES * 60 * 1000),
   });
-  await mailer.send(passwordResetMail(user.email, resetLink(publicUrl, token), RESET_TOKEN_TTL_MINUTES));
+  await mailer.send(await passwordResetMail(user.email, resetLink(publicUrl, token), RESET_TOKEN_TTL_MINUTES));
 }
 
 /**

@@ -9,7 +9,7 @@ import { trackEvent } from '../conversations/analytics';
 import type { ConversationContext } from '../conversations/context';
 import { findVisitorByToken } from '../conversations/visitors';
 import { fireWebhook } from '../conversations/webhooks';
-import { escapeHtml } from '../escapeHtml';
+import { offlineMessageMail } from '../mail/templates';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import { escapeMrkdwn } from '../shared/mrkdwn';
 import type { OfflineMessage } from '../shared/widget-protocol';
@@ -41,25 +41,25 @@ export async function sendOfflineMessage(
   if (ce.sendOfflineMessagesToEmail) {
     const owner = await models.User.findById(ce.userId);
     if (owner?.email) {
-      const details = ce.includeVisitorInfoInEmails
-        ? [
-            ['Name', input.name ?? ''],
-            ['E-mail', input.email],
-            ['Page', pageUrl],
-            ['Country', stored.country],
-          ].filter(([, v]) => v)
+      const details: [string, string][] = ce.includeVisitorInfoInEmails
+        ? (
+            [
+              ['Name', input.name ?? ''],
+              ['E-mail', input.email],
+              ['Page', pageUrl],
+              ['Country', stored.country],
+            ] as [string, string][]
+          ).filter(([, v]) => v)
         : [['E-mail', input.email]];
-      await ctx.outbox.enqueue('mail', `${key}:mail`, {
-        kind: 'offline_message',
+      const mail = await offlineMessageMail({
         to: owner.email,
         subject: ce.offlineEmailSubject || 'New message from your website',
-        text: `${input.message}\n\n${details.map(([k, v]) => `${k}: ${v}`).join('\n')}\n\nReply to this mail to answer the visitor at ${input.email}.`,
-        replyToAddress: input.email,
-        replyToName: input.name ?? '',
-        html: `<p>${escapeHtml(input.message).replace(/\n/g, '<br>')}</p><p>${details
-          .map(([k, v]) => `<strong>${escapeHtml(k)}:</strong> ${escapeHtml(v)}`)
-          .join('<br>')}</p>`,
+        widget: { title: ce.offlineTitle || ce.onlineTitle || ce.RoomName, titleColor: ce.titleColor, titleFontColor: ce.titleFontColor },
+        message: input.message,
+        details,
+        visitorEmail: input.email,
       });
+      await ctx.outbox.enqueue('mail', `${key}:mail`, { ...mail, replyToAddress: input.email, replyToName: input.name ?? '' });
     }
   }
   if (ce.sendOfflineMessagesToSlack && ce.Step === 3 && ce.RoomId && !ce.installationRevoked) {

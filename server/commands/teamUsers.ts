@@ -62,7 +62,7 @@ export async function inviteUser(
     invitedBy: inviter._id,
     expiresAt: new Date(Date.now() + INVITATION_TTL_DAYS * DAY_MS),
   });
-  await deps.mailer.send(invitationMail(email, inviter.email, invitationLink(deps.publicUrl, token), INVITATION_TTL_DAYS));
+  await deps.mailer.send(await invitationMail(email, inviter.email, invitationLink(deps.publicUrl, token), INVITATION_TTL_DAYS));
   return user;
 }
 

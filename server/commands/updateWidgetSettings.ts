@@ -27,6 +27,7 @@ import {
   MAX_CONCURRENT_LIMIT,
   NO_ANSWER_AFTER_SECS,
   RESPONSE_REMINDER_FREQS,
+  senderNameProblem,
   settingLabel,
   settingMessage,
   TEAM_AVATAR_NEEDED,
@@ -129,6 +130,7 @@ function fieldSchema(name: string, value: unknown): z.ZodType {
     const message = settingMessage(name, `Use at most ${FOOTER_TEXT_CHARS} characters.`);
     return z.string(settingMessage(name, 'Must be text.')).trim().max(FOOTER_TEXT_CHARS, message);
   }
+  if (name === 'senderName') return checkedText(name, senderNameProblem);
   if (name === 'triggerJson') return TriggerJsonSchema;
   if (name === 'tz') return z.string().trim().min(1).max(100).refine(isTimeZone, 'Unknown time zone');
   return z.string(settingMessage(name, 'Must be text.')).max(4000, settingMessage(name, 'Use at most 4000 characters.'));

@@ -7,7 +7,7 @@ import type { Types } from 'mongoose';
 import { conversationProperties, trackEvent } from '../conversations/analytics';
 import type { ConversationContext } from '../conversations/context';
 import { findOpenConversation, headerUpdate } from '../conversations/record';
-import { transcriptMail } from '../conversations/transcript';
+import { type TranscriptWidget, transcriptMail } from '../conversations/transcript';
 import { searchableAs, visitorLabel } from '../conversations/visitors';
 import { fireWebhook } from '../conversations/webhooks';
 import type { Models } from '../models';
@@ -84,7 +84,7 @@ export async function rateConversation(
 /** Mails the visitor's latest conversation to the address they gave (through the outbox). */
 export async function mailTranscript(
   ctx: Pick<ConversationContext, 'models' | 'outbox'>,
-  input: { visitorId: Types.ObjectId; ce: WidgetOf; email: string },
+  input: { visitorId: Types.ObjectId; ce: WidgetOf & TranscriptWidget; email: string },
 ): Promise<void> {
   const { models } = ctx;
   const [latest, visitor] = await Promise.all([
@@ -93,9 +93,9 @@ export async function mailTranscript(
   ]);
   if (!latest || !visitor) return;
   const mail = await transcriptMail(models, latest, input.email, {
-    widgetName: input.ce.RoomName || 'us',
+    ce: input.ce,
     visitorName: visitorLabel(visitor, latest.number),
-    agentLabel: input.ce.agentLabel,
+    reader: 'visitor',
   });
   await ctx.outbox.enqueue('mail', `mail:${String(latest._id)}`, mail);
   await models.Conversation.updateOne({ _id: latest._id }, { $set: { transcriptSentTo: input.email } });

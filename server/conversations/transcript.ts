@@ -1,43 +1,51 @@
 /** The transcript of a conversation, as the e-mail a visitor or the transcript recipient receives. */
 
-import { escapeHtml } from '../escapeHtml';
 import type { MailMessage } from '../mail';
+import { transcriptMailMessage } from '../mail/templates';
 import type { Models } from '../models';
 import type { ConversationDocument } from '../models/Conversation';
-import { sanitizeMessageHtml } from '../ownerText';
 import { inSlackOrder } from './history';
+import { mailSender, validTimeZone, visitorMailLanguage } from './widgetLanguage';
 
+/** What a transcript needs of its widget: its texts and overrides, colours, sender name and time zone. */
+export type TranscriptWidget = Parameters<typeof visitorMailLanguage>[0] &
+  Parameters<typeof mailSender>[0] & { tz?: string; agentLabel: string };
+
+/**
+ * The transcript mail of a conversation. For the visitor (`reader: 'visitor'`): in their language (the widget's,
+ * with the owner's wording), dated in their time zone, from the widget's sender name. For the owner's transcript
+ * recipient: in English, dated in the widget's time zone, naming the visitor.
+ */
 export async function transcriptMail(
   models: Models,
   conversation: ConversationDocument,
   to: string,
-  labels: { widgetName: string; visitorName: string; agentLabel: string },
+  opts: { ce: TranscriptWidget; visitorName: string; reader: 'visitor' | 'owner' },
 ): Promise<MailMessage> {
-  const entries = inSlackOrder(await models.Message.find({ conversationId: conversation._id, kind: 'msg', deleted: false }));
-  const lines = entries.map((m) => {
-    const who = m.from === 'visitor' ? labels.visitorName : m.author?.name || labels.agentLabel;
-    const at = m.createdAt.toISOString().replace('T', ' ').slice(0, 16);
-    const files = m.files.length > 0 ? ` [${m.files.map((f) => f.name).join(', ')}]` : '';
+  const { ce } = opts;
+  const [entries, visitor] = await Promise.all([
+    models.Message.find({ conversationId: conversation._id, kind: 'msg', deleted: false }).then(inSlackOrder),
+    models.Visitor.findById(conversation.visitorId, { locale: 1, timeZone: 1, language: 1 })
+      .lean<{ locale?: string; timeZone?: string; language?: string }>()
+      .exec(),
+  ]);
+  const forVisitor = opts.reader === 'visitor';
+  const { language, texts } = forVisitor
+    ? visitorMailLanguage(ce, visitor)
+    : (() => {
+        const english = visitorMailLanguage(ce, { locale: 'en' });
+        return { ...english, language: { ...english.language, timeZone: validTimeZone(ce.tz) || 'UTC' } };
+      })();
+  const sender = mailSender(ce, texts);
+  const lines = entries.map((m) => ({
+    who: m.from === 'visitor' ? (forVisitor ? texts.browserSideAuthorLabel : opts.visitorName) : m.author?.name || texts.agentLabel,
+    at: m.createdAt,
     // Operator replies are Slack mrkdwn: the mail shows their formatting (html) or plain words, never *asterisks*.
-    const plain = m.from === 'operator' ? withoutMarkers(m.text) : m.text;
-    // Their HTML (Slack's formatting, or an owner's Markdown) was sanitised when stored, and is once more for the mail.
-    return {
-      who,
-      at,
-      text: `${plain}${files}`,
-      html: m.from === 'operator' && m.html ? `${sanitizeMessageHtml(m.html)}${escapeHtml(files)}` : '',
-    };
-  });
-  const title = `Transcript of your chat with ${labels.widgetName} (#${conversation.number})`;
-  return {
-    kind: 'transcript',
-    to,
-    subject: title,
-    text: [title, '', ...lines.map((l) => `[${l.at} UTC] ${l.who}: ${l.text}`)].join('\n'),
-    html: `<h2>${escapeHtml(title)}</h2>${lines
-      .map((l) => `<p><small>${escapeHtml(l.at)} UTC</small><br><strong>${escapeHtml(l.who)}</strong>: ${l.html || escapeHtml(l.text)}</p>`)
-      .join('')}`,
-  };
+    text: m.from === 'operator' ? withoutMarkers(m.text) : m.text,
+    html: m.from === 'operator' ? m.html : '',
+    files: m.files.map((f) => ({ name: f.name, url: '' })),
+  }));
+  return transcriptMailMessage({ to, sender, language, name: sender.name, number: conversation.number, lines });
 }
 
 /** What the archive webhook receives: the history report's fields and the messages. */

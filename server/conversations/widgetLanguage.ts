@@ -5,6 +5,7 @@
  * for the language, else the owner's own text, else the built-in translation).
  */
 import { match } from '@formatjs/intl-localematcher';
+import type { MailLanguage, MailSender } from '../mail/templates';
 import type { ChatEndpoint } from '../models/ChatEndpoint';
 import {
   DEFAULT_WIDGET_LOCALE,
@@ -73,4 +74,56 @@ export function languageName(tag: string): string {
   } catch {
     return tag;
   }
+}
+
+/**
+ * The language tag a visitor's mails are formatted in: the first of the browser's tags that the widget's language
+ * `chosen` covers (fr-CA for French), else the widget's language itself. Stored at hello (Visitor.locale).
+ */
+export function visitorLocaleTag(languages: readonly unknown[], chosen: WidgetLocale): string {
+  return browserLanguages(languages).find((tag) => pickWidgetLocale([tag]) === chosen) ?? chosen;
+}
+
+/** An IANA time zone the runtime knows (Europe/Paris), or '' for anything else. */
+export function validTimeZone(value: unknown): string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > 64 || !/^[A-Za-z0-9_+\-/]+$/.test(value)) return '';
+  try {
+    return new Intl.DateTimeFormat('en', { timeZone: value }).resolvedOptions().timeZone;
+  } catch {
+    return '';
+  }
+}
+
+/** What a visitor's mail needs of their language: the mail's language, and the owner's texts in it. */
+export type VisitorMailLanguage = { language: MailLanguage; texts: Record<OwnerTextKey, string> };
+
+/**
+ * The language of a visitor's mails: the widget's language they were given (from Visitor.locale, or the browser
+ * language kept before it was), their time zone (UTC when unknown), and the widget's texts in that language with
+ * the owner's overrides.
+ */
+export function visitorMailLanguage(
+  ce: Partial<Record<OwnerTextKey, unknown>> & { textOverrides?: ChatEndpoint['textOverrides'] },
+  visitor: { locale?: string; timeZone?: string; language?: string } | null,
+): VisitorMailLanguage {
+  const tag = visitor?.locale || visitor?.language || '';
+  const locale = tag ? pickWidgetLocale([tag]) : DEFAULT_WIDGET_LOCALE;
+  const own = ce as Partial<Record<OwnerTextKey, string>>;
+  return {
+    language: {
+      locale,
+      formatLocale: tag && pickWidgetLocale([tag]) === locale ? tag : locale,
+      timeZone: validTimeZone(visitor?.timeZone) || 'UTC',
+    },
+    texts: localizedOwnerTexts(own, ce.textOverrides, locale, BUILT_IN_TEXTS[locale], BUILT_IN_TEXTS.en),
+  };
+}
+
+/** Who a visitor's mail is from: the widget's sender name (its title in the visitor's language when none is set). */
+export function mailSender(
+  ce: { senderName?: string; titleColor: string; titleFontColor: string; RoomName?: string },
+  texts: Record<OwnerTextKey, string>,
+): MailSender {
+  const title = texts.onlineTitle || ce.RoomName || '';
+  return { name: ce.senderName?.trim() || title, title, titleColor: ce.titleColor, titleFontColor: ce.titleFontColor };
 }

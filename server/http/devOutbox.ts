@@ -49,7 +49,14 @@ function renderMail(mail: SentMail, inbound: DevInbound): string {
       ? ` · reply to ${escapeHtml(mail.replyTo.name ? `${mail.replyTo.name} <${mail.replyTo.address}>` : mail.replyTo.address)}`
       : ''
   } · <time datetime="${escapeHtml(mail.date)}">${escapeHtml(mail.date)}</time></p>
-  <pre>${linkify(mail.text)}</pre>
+  <div class="parts">
+    <section class="part"><h3>Text</h3><pre>${linkify(mail.text)}</pre></section>
+    ${
+      mail.html
+        ? `<section class="part"><h3>HTML, as the recipient sees it</h3><iframe class="html" title="${escapeHtml(`HTML of “${mail.subject}”`)}" sandbox="allow-popups allow-popups-to-escape-sandbox" referrerpolicy="no-referrer" loading="lazy" srcdoc="${escapeHtml(mail.html)}"></iframe></section>`
+        : ''
+    }
+  </div>
   ${reply}
 </article>`;
 }
@@ -97,17 +104,26 @@ export function devOutboxRouter(outbox: Outbox, inbound: DevInbound = { smtpPort
     const mails = await outbox.list();
     const answered = typeof req.query.answered === 'string' ? mails.find((m) => m.id === req.query.answered) : undefined;
     res
-      .set('Cache-Control', 'no-store')
+      .set({
+        'Cache-Control': 'no-store',
+        // The mails' HTML is shown in sandboxed frames (no scripts, no same origin), which inherit this policy: their
+        // pictures may come from anywhere a mail client would load them, their styles are inline.
+        'Content-Security-Policy':
+          "default-src 'self'; img-src 'self' https: http: data:; style-src 'self' 'unsafe-inline'; script-src 'none'; form-action 'self'; frame-ancestors 'self'; base-uri 'none'",
+      })
       .type('html')
       .send(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Parley outbox</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="${OUTBOX_FAVICON}" type="image/svg+xml">
-<style>body{font:15px/1.5 system-ui,sans-serif;max-width:50rem;margin:2rem auto;padding:0 1rem;color:#222}
+<style>body{font:15px/1.5 system-ui,sans-serif;max-width:76rem;margin:2rem auto;padding:0 1rem;color:#222}
 .mail{border:1px solid #ddd;border-radius:6px;padding:0 1rem;margin:1rem 0;overflow-wrap:anywhere}.meta{color:#666}pre{white-space:pre-wrap;font:inherit}
 .reply{margin:0 0 1rem}.reply label{display:block;color:#444;font-size:14px}.reply textarea{display:block;width:100%;box-sizing:border-box;margin:.25rem 0 .5rem;font:inherit;padding:.4rem}
 .reply button{font:inherit;padding:.35rem .9rem;border:0;border-radius:5px;background:#4f46e5;color:#fff;cursor:pointer}
-.notice{background:#ecfdf5;border:1px solid #a7f3d0;border-radius:6px;padding:.5rem 1rem}</style>
+.notice{background:#ecfdf5;border:1px solid #a7f3d0;border-radius:6px;padding:.5rem 1rem}
+.parts{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1.4fr);gap:1rem;align-items:start}.part h3{font-size:13px;color:#555;margin:.5rem 0}
+.html{width:100%;height:640px;border:1px solid #ddd;border-radius:4px;background:#fff}
+@media (max-width:48rem){.parts{grid-template-columns:minmax(0,1fr)}}</style>
 </head><body>
 <h1>Outbox</h1>
 <p>Mails Parley sent while no SMTP server is configured (SMTP_URL), newest first. Files: <code>${escapeHtml(outbox.dir)}</code></p>

@@ -15,6 +15,8 @@ import { receiveVisitorMail, UnknownRecipientError } from '../commands/receiveVi
 import type { InboundMailConfig } from '../config';
 import { tokenConversation, tokenOfAddress, verifyMailToken } from '../conversations/mailTokens';
 import { escapeHtml } from '../escapeHtml';
+import { identiconPng } from '../http/visitorAvatar';
+import { dataImage, MAIL_AVATAR_PATH } from '../mail/avatars';
 import type { Models } from '../models';
 import { siteOf } from '../relay/unseenMail';
 import { headersOf, parseMime } from './parse';
@@ -143,6 +145,32 @@ export function inboundRouter(deps: { config: InboundMailConfig; ctx: ReceiveCon
       .status(from === null ? 404 : 200)
       .type('text/plain')
       .send(from === null ? 'Not found' : 'Unsubscribed');
+  });
+  // The operator's picture in a visitor's mail (mail/avatars.ts): an https address that works in every mail client.
+  router.get(`${MAIL_AVATAR_PATH}/:messageId`, async (req, res) => {
+    const id = req.params.messageId;
+    const message = /^[0-9a-f]{24}$/.test(id)
+      ? await deps.models.Message.findById(id, { from: 1, author: 1 })
+          .lean<{ from: string; author: { avatarUrl?: string } | null }>()
+          .exec()
+      : null;
+    const picture = message?.from === 'operator' ? (message.author?.avatarUrl ?? '') : '';
+    if (!picture) {
+      res.status(404).type('text/plain').send('No picture');
+      return;
+    }
+    res.set({ 'Cache-Control': 'public, max-age=86400', 'Cross-Origin-Resource-Policy': 'cross-origin' });
+    if (/^https:\/\//i.test(picture)) {
+      res.redirect(302, picture);
+      return;
+    }
+    const data = dataImage(picture);
+    if (data) {
+      // An SVG is shown as a picture, never run as a page.
+      res.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox").type(data.type).send(data.bytes);
+      return;
+    }
+    res.type('image/png').send(identiconPng(id));
   });
   return router;
 }

@@ -1,66 +1,112 @@
-/** The mails Parley sends, as text and HTML. */
-
+/**
+ * The mails Parley sends, each as a plain-text part and an HTML part in the one layout (layout.ts). Visitors' mails
+ * are in the visitor's language and the widget's name and colours; owners' mails (password, invitation, export,
+ * trial, receipt) are Parley's, in English. Every visitor or owner text in the HTML goes through escapeHtml; a
+ * stored message's HTML through mailMessageParts (links that lead where their words say, kept in the text part).
+ */
 import { escapeHtml } from '../escapeHtml';
+import { mailMessageParts } from '../ownerText';
+import { directionOf, fill, type WidgetLocale } from '../shared/widget-texts';
 import type { MailMessage } from './index';
+import { renderMailLayout } from './layout';
+import { MAIL_TEXTS } from './texts';
 
-export function passwordResetMail(to: string, link: string, validMinutes: number): MailMessage {
-  return {
+/** Parley's own colours, for the mails to owners. */
+const PARLEY_COLOR = '#4f46e5';
+const PARLEY_FONT_COLOR = '#ffffff';
+
+type OwnerMail = {
+  kind?: MailMessage['kind'];
+  to: string;
+  subject: string;
+  /** Paragraphs of plain text. */
+  lines: string[];
+  /** Label and value rows (a receipt's amount, date …). */
+  facts?: [string, string][];
+  /** The link the mail is about: a button in HTML, the label and the address in text. */
+  link?: { label: string; url: string; textLead: string };
+  /** Paragraphs after the link. */
+  after?: string[];
+};
+
+/** Label and value rows, escaped. */
+function factsTable(facts: [string, string][]): string {
+  if (facts.length === 0) return '';
+  const rows = facts
+    .map(
+      ([label, value]) =>
+        `<tr><th align="left" style="padding:4px 16px 4px 0;color:#4b5563;font-weight:600">${escapeHtml(label)}</th><td style="padding:4px 0">${escapeHtml(value)}</td></tr>`,
+    )
+    .join('');
+  return `<table role="presentation" style="border-collapse:collapse;margin:0 0 12px">${rows}</table>`;
+}
+
+const paragraphs = (lines: string[]) => lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('');
+
+/** An owner's mail: Parley's header and colours, in English, with its plain-text part. */
+async function ownerMail(mail: OwnerMail): Promise<MailMessage> {
+  const facts = mail.facts ?? [];
+  const text = [
+    ...mail.lines,
+    ...(facts.length > 0 ? [facts.map(([label, value]) => `${label}: ${value}`).join('\n')] : []),
+    ...(mail.link ? [`${mail.link.textLead}\n${mail.link.url}`] : []),
+    ...(mail.after ?? []),
+  ].join('\n\n');
+  const factsHtml = factsTable(facts);
+  const html = await renderMailLayout({
+    lang: 'en',
+    dir: 'ltr',
+    color: PARLEY_COLOR,
+    fontColor: PARLEY_FONT_COLOR,
+    header: 'Parley',
+    preview: mail.lines[0] ?? mail.subject,
+    body: `${paragraphs(mail.lines)}${factsHtml}`,
+    ...(mail.link ? { button: { label: mail.link.label, url: mail.link.url } } : {}),
+    after: paragraphs(mail.after ?? []),
+    footer: escapeHtml('Parley: website chat answered from Slack. You get this mail because of your Parley account.'),
+  });
+  return { ...(mail.kind ? { kind: mail.kind } : {}), to: mail.to, subject: mail.subject, text, html };
+}
+
+export function passwordResetMail(to: string, link: string, validMinutes: number): Promise<MailMessage> {
+  return ownerMail({
     kind: 'password_reset',
     to,
     subject: 'Reset your Parley password',
-    text: [
-      'Someone asked to reset the password of your Parley account.',
-      '',
-      `Choose a new password here (the link works once, for ${validMinutes} minutes):`,
-      link,
-      '',
-      'If it was not you, ignore this mail: your password stays as it is.',
-    ].join('\n'),
-    html: [
-      '<p>Someone asked to reset the password of your Parley account.</p>',
-      `<p><a href="${escapeHtml(link)}">Choose a new password</a> (the link works once, for ${validMinutes} minutes).</p>`,
-      '<p>If it was not you, ignore this mail: your password stays as it is.</p>',
-    ].join('\n'),
-  };
+    lines: ['Someone asked to reset the password of your Parley account.'],
+    link: {
+      label: 'Choose a new password',
+      url: link,
+      textLead: `Choose a new password here (the link works once, for ${validMinutes} minutes):`,
+    },
+    after: [`The link works once, for ${validMinutes} minutes. If it was not you, ignore this mail: your password stays as it is.`],
+  });
 }
 
-export function invitationMail(to: string, invitedBy: string, link: string, validDays: number): MailMessage {
-  return {
+export function invitationMail(to: string, invitedBy: string, link: string, validDays: number): Promise<MailMessage> {
+  return ownerMail({
     kind: 'invitation',
     to,
     subject: 'You are invited to Parley',
-    text: [
-      `${invitedBy} invited you to answer website chats from Slack with Parley.`,
-      '',
-      `Set your password and accept the terms here (the link works once, for ${validDays} days):`,
-      link,
-      '',
-      'If you did not expect this invitation, ignore this mail.',
-    ].join('\n'),
-    html: [
-      `<p>${escapeHtml(invitedBy)} invited you to answer website chats from Slack with Parley.</p>`,
-      `<p><a href="${escapeHtml(link)}">Set your password and join</a> (the link works once, for ${validDays} days).</p>`,
-      '<p>If you did not expect this invitation, ignore this mail.</p>',
-    ].join('\n'),
-  };
+    lines: [`${invitedBy} invited you to answer website chats from Slack with Parley.`],
+    link: {
+      label: 'Set your password and join',
+      url: link,
+      textLead: `Set your password and accept the terms here (the link works once, for ${validDays} days):`,
+    },
+    after: [`The link works once, for ${validDays} days. If you did not expect this invitation, ignore this mail.`],
+  });
 }
 
-export function gdprExportReadyMail(to: string, link: string, validHours: number): MailMessage {
-  return {
+export function gdprExportReadyMail(to: string, link: string, validHours: number): Promise<MailMessage> {
+  return ownerMail({
     kind: 'gdpr_export',
     to,
     subject: 'Your Parley data export is ready',
-    text: [
-      'The export of everything Parley holds for your account is ready.',
-      '',
-      `Download it here (the link works for ${validHours} hours):`,
-      link,
-    ].join('\n'),
-    html: [
-      '<p>The export of everything Parley holds for your account is ready.</p>',
-      `<p><a href="${escapeHtml(link)}">Download the export</a> (the link works for ${validHours} hours).</p>`,
-    ].join('\n'),
-  };
+    lines: ['The export of everything Parley holds for your account is ready.'],
+    link: { label: 'Download the export', url: link, textLead: `Download it here (the link works for ${validHours} hours):` },
+    after: [`The link works for ${validHours} hours.`],
+  });
 }
 
 const offlineUntilPlan = 'your widgets show visitors the offline form (their messages still reach you by e-mail) until you choose a plan';
@@ -69,35 +115,32 @@ const offlineUntilPlan = 'your widgets show visitors the offline form (their mes
 export function trialEndingMail(
   to: string,
   trial: { endsOn: string; accountUrl: string; charge: { card: string; amount: string; plan: string } | null },
-): MailMessage {
+): Promise<MailMessage> {
   const { endsOn, accountUrl, charge } = trial;
   const lines = charge
     ? [
         `Your free trial of Parley ends on ${endsOn}.`,
         `Then your ${charge.card} will be charged ${charge.amount} for the ${charge.plan} plan, and your widgets stay online.`,
-        'To change the plan or the card, open your Account page:',
       ]
     : [
         `Your free trial of Parley ends on ${endsOn}.`,
         `Add a card before then to keep your widgets online; nothing is charged before the trial ends. Without a card, ${offlineUntilPlan}.`,
-        'Add a card on your Account page:',
       ];
-  return {
+  return ownerMail({
     to,
     subject: charge ? `Your Parley trial ends on ${endsOn}` : `Your Parley trial ends on ${endsOn}: add a card to stay online`,
-    text: [...lines, accountUrl].join('\n\n'),
-    html: [
-      ...lines.slice(0, -1).map((line) => `<p>${escapeHtml(line)}</p>`),
-      `<p><a href="${escapeHtml(accountUrl)}">${charge ? 'Open your Account page' : 'Add a card'}</a></p>`,
-    ].join('\n'),
-  };
+    lines,
+    link: charge
+      ? { label: 'Open your Account page', url: accountUrl, textLead: 'To change the plan or the card, open your Account page:' }
+      : { label: 'Add a card', url: accountUrl, textLead: 'Add a card on your Account page:' },
+  });
 }
 
 /** The trial is over: the plan started (or its first payment failed), or, without a card, the widgets went offline. */
 export function trialEndedMail(
   to: string,
   trial: { endedOn: string; accountUrl: string; outcome: 'started' | 'payment_failed' | 'no_card'; plan: string },
-): MailMessage {
+): Promise<MailMessage> {
   const { endedOn, accountUrl, outcome, plan } = trial;
   const lines =
     outcome === 'started'
@@ -109,64 +152,128 @@ export function trialEndedMail(
             `Your free trial of Parley ended on ${endedOn}, and the first payment of your ${plan} plan did not go through.`,
             'Update your card on your Account page; Stripe tries the payment again over the next days.',
           ]
-        : [
-            `Your free trial of Parley ended on ${endedOn}. No card was added, so ${offlineUntilPlan}.`,
-            'Choose a plan on your Account page:',
-          ];
-  return {
+        : [`Your free trial of Parley ended on ${endedOn}. No card was added, so ${offlineUntilPlan}.`];
+  return ownerMail({
     to,
     subject: outcome === 'started' ? `Your Parley trial has ended: your ${plan} plan has started` : 'Your Parley trial has ended',
-    text: [...lines, accountUrl].join('\n\n'),
-    html: [
-      ...lines.map((line) => `<p>${escapeHtml(line)}</p>`),
-      `<p><a href="${escapeHtml(accountUrl)}">Open your Account page</a></p>`,
-    ].join('\n'),
-  };
+    lines,
+    link: {
+      label: 'Open your Account page',
+      url: accountUrl,
+      textLead: outcome === 'no_card' ? 'Choose a plan on your Account page:' : 'Your Account page:',
+    },
+  });
 }
 
 /** A paid invoice's receipt, with Stripe's hosted invoice page. */
 export function receiptMail(
   to: string,
   receipt: { amount: string; paidOn: string; description: string; number: string; invoiceUrl: string },
-): MailMessage {
+): Promise<MailMessage> {
   const { amount, paidOn, description, number, invoiceUrl } = receipt;
-  const facts: [string, string][] = [
-    ['Amount paid', amount],
-    ['Date', paidOn],
-    ['For', description],
-    ...(number ? [['Invoice number', number] as [string, string]] : []),
-  ];
-  return {
+  return ownerMail({
     to,
     subject: `Your Parley receipt: ${amount} on ${paidOn}`,
-    text: [
-      'Thank you for your payment.',
-      facts.map(([label, value]) => `${label}: ${value}`).join('\n'),
-      ...(invoiceUrl ? ['View or download the invoice:', invoiceUrl] : []),
-    ].join('\n\n'),
-    html: [
-      '<p>Thank you for your payment.</p>',
-      `<table>${facts.map(([label, value]) => `<tr><th align="left">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`).join('')}</table>`,
-      ...(invoiceUrl ? [`<p><a href="${escapeHtml(invoiceUrl)}">View the invoice</a></p>`] : []),
-    ].join('\n'),
+    lines: ['Thank you for your payment.'],
+    facts: [
+      ['Amount paid', amount],
+      ['Date', paidOn],
+      ['For', description],
+      ...(number ? [['Invoice number', number] as [string, string]] : []),
+    ],
+    ...(invoiceUrl ? { link: { label: 'View the invoice', url: invoiceUrl, textLead: 'View or download the invoice:' } } : {}),
+  });
+}
+
+/** An offline message for the widget's owner: the visitor's words and details, under the widget's title and colours. */
+export async function offlineMessageMail(mail: {
+  to: string;
+  subject: string;
+  widget: { title: string; titleColor: string; titleFontColor: string };
+  message: string;
+  details: [string, string][];
+  visitorEmail: string;
+}): Promise<MailMessage> {
+  const reply = `Reply to this mail to answer the visitor at ${mail.visitorEmail}.`;
+  const html = await renderMailLayout({
+    lang: 'en',
+    dir: 'ltr',
+    color: mail.widget.titleColor,
+    fontColor: mail.widget.titleFontColor,
+    header: mail.widget.title,
+    preview: mail.message.slice(0, 140),
+    body: `<p>${escapeHtml(mail.message).replace(/\n/g, '<br>')}</p>${factsTable(mail.details)}`,
+    after: `<p>${escapeHtml(reply)}</p>`,
+    footer: escapeHtml('Sent by Parley from the offline form of your widget.'),
+  });
+  return {
+    kind: 'offline_message',
+    to: mail.to,
+    subject: mail.subject,
+    text: [mail.message, mail.details.map(([k, v]) => `${k}: ${v}`).join('\n'), reply].join('\n\n'),
+    html,
   };
 }
 
-/** One line of a conversation as the mail of unseen replies shows it. */
+/** The language a visitor's mail is written in, and where its times are shown. */
+export type MailLanguage = {
+  locale: WidgetLocale;
+  /** The visitor's own language tag for dates and numbers (fr-CA), within `locale`. */
+  formatLocale: string;
+  /** IANA time zone; UTC when not known. */
+  timeZone: string;
+};
+
+/** A time as the visitor reads it: their language's date and time, in their time zone, naming it. */
+export function formatMailTime(at: Date, language: Pick<MailLanguage, 'formatLocale' | 'timeZone'>): string {
+  const options: Intl.DateTimeFormatOptions = {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  };
+  try {
+    return new Intl.DateTimeFormat(language.formatLocale, { ...options, timeZone: language.timeZone || 'UTC' }).format(at);
+  } catch {
+    return new Intl.DateTimeFormat('en', { ...options, timeZone: 'UTC' }).format(at);
+  }
+}
+
+/** The site a visitor's mail comes from: its sender name, its title in the visitor's language and its colours. */
+export type MailSender = { name: string; title: string; titleColor: string; titleFontColor: string };
+
+/** One line of a conversation as a visitor's mail shows it. */
 export type MailLine = {
   who: string;
   /** Plain text (mrkdwn markers already taken out for operator lines). */
   text: string;
   /** Operator formatting as the widget shows it (server-built, sanitised HTML); empty: `text` is escaped. */
   html: string;
+  /** Attached files; one without a url is named only. */
   files: { name: string; url: string }[];
+  at?: Date;
 };
+
+/** A line's HTML and plain text: formatting kept, links leading where they say and spelled out in the text. */
+function lineParts(line: MailLine): { html: string; text: string } {
+  const parts = line.html ? mailMessageParts(line.html) : { html: escapeHtml(line.text).replace(/\n/g, '<br>'), text: line.text };
+  return {
+    html: `${parts.html}${line.files
+      .map((f) => `<br>${f.url ? `<a href="${escapeHtml(f.url)}">${escapeHtml(f.name)}</a>` : `[${escapeHtml(f.name)}]`}`)
+      .join('')}`,
+    text: [parts.text, ...line.files.map((f) => (f.url ? `${f.name} (${f.url})` : `[${f.name}]`))].filter(Boolean).join('\n'),
+  };
+}
 
 export type UnseenRepliesMail = {
   to: string;
-  widget: { title: string; titleColor: string; titleFontColor: string };
+  sender: MailSender;
+  language: MailLanguage;
   /** Where the chat was: the page's host name (the widget's title when the page is not known). */
   site: string;
+  /** avatarUrl: an https address (Parley's /mail/avatar/…), or empty. */
   operator: { name: string; avatarUrl: string };
   replies: MailLine[];
   /** Earlier lines of the conversation, oldest first. */
@@ -177,67 +284,65 @@ export type UnseenRepliesMail = {
   replyTo: string;
 };
 
-/** Only a #rgb or #rrggbb colour reaches a style attribute; anything else falls back. */
-const colour = (value: string, fallback: string) => (/^#(?:[0-9a-f]{3}){1,2}$/i.test(value) ? value : fallback);
-
-const lineHtml = (line: MailLine, size: string) =>
-  `<div style="margin:0 0 12px;font-size:${size}">${line.html || escapeHtml(line.text).replace(/\n/g, '<br>')}${line.files
-    .map((f) => `<br><a href="${escapeHtml(f.url)}">${escapeHtml(f.name)}</a>`)
-    .join('')}</div>`;
-
-const lineText = (line: MailLine) => [line.text, ...line.files.map((f) => `${f.name}: ${f.url}`)].filter(Boolean).join('\n');
-
 /**
- * Operator replies the visitor did not see in the widget: in the widget's title and colours, from the operator, with
- * the lines before them, a link back to the page (which reopens the chat) and a one-click unsubscribe link. The
- * visitor answers by replying (Reply-To: reply+<token>@<INBOUND_MAIL_DOMAIN>).
+ * Operator replies the visitor did not see in the widget: in the visitor's language, from the site's sender name,
+ * in the widget's title and colours, with the lines before them, a link back to the page (which reopens the chat)
+ * and a one-click unsubscribe link. The visitor answers by replying (Reply-To: reply+<token>@<INBOUND_MAIL_DOMAIN>).
  */
-export function unseenRepliesMail(mail: UnseenRepliesMail): MailMessage {
-  const background = colour(mail.widget.titleColor, '#2f6fed');
-  const foreground = colour(mail.widget.titleFontColor, '#ffffff');
+export async function unseenRepliesMail(mail: UnseenRepliesMail): Promise<MailMessage> {
+  const t = MAIL_TEXTS[mail.language.locale];
+  const dir = directionOf(mail.language.locale);
   const count = mail.replies.length;
-  const subject = `${mail.operator.name} replied to your chat on ${mail.site}`;
+  const values = { operator: mail.operator.name, site: mail.site, count: String(count) };
+  const subject = fill(t.replySubject, values);
+  const lead = fill(count === 1 ? t.repliedOne : t.repliedMany, values);
+  const replies = mail.replies.map(lineParts);
+  const context = mail.context.map((line) => ({ who: line.who, ...lineParts(line) }));
   const text = [
-    `${mail.operator.name} replied to your chat on ${mail.site}:`,
+    lead,
     '',
-    ...mail.replies.map(lineText).flatMap((t) => [t, '']),
-    'Answer this mail to reply; your answer goes straight to the chat.',
-    ...(mail.openUrl ? [`Or continue on the website: ${mail.openUrl}`] : []),
-    ...(mail.context.length > 0 ? ['', '— Earlier in the conversation —', ...mail.context.map((l) => `${l.who}: ${lineText(l)}`)] : []),
+    ...replies.flatMap((r) => [r.text, '']),
+    t.answerHint,
+    ...(mail.openUrl ? [`${t.continueText} ${mail.openUrl}`] : []),
+    ...(context.length > 0 ? ['', `— ${t.earlier} —`, ...context.map((l) => `${l.who}: ${l.text}`)] : []),
     '',
-    `No more e-mails about this chat: ${mail.unsubscribeUrl}`,
+    `${t.unsubscribeText} ${mail.unsubscribeUrl}`,
   ].join('\n');
+  const side = dir === 'rtl' ? 'left' : 'right';
   const avatar = mail.operator.avatarUrl
-    ? `<img src="${escapeHtml(mail.operator.avatarUrl)}" alt="" width="36" height="36" style="border-radius:18px;vertical-align:middle;margin-right:8px">`
+    ? `<img src="${escapeHtml(mail.operator.avatarUrl)}" alt="" width="36" height="36" style="border-radius:18px;vertical-align:middle;margin-${side}:10px;border:0">`
     : '';
-  const html = [
-    '<div style="font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;max-width:560px;margin:0 auto;color:#1d1c1d">',
-    `<div style="background:${background};color:${foreground};padding:14px 18px;border-radius:8px 8px 0 0;font-size:16px;font-weight:600">${escapeHtml(mail.widget.title)}</div>`,
-    '<div style="border:1px solid #e3e3e3;border-top:0;padding:18px;border-radius:0 0 8px 8px">',
-    `<p style="margin:0 0 12px">${avatar}<strong>${escapeHtml(mail.operator.name)}</strong> ${count === 1 ? 'replied' : `sent ${count} replies`}:</p>`,
-    ...mail.replies.map((line) => lineHtml(line, '15px')),
-    '<p style="margin:16px 0 0;color:#555;font-size:13px">Answer this mail to reply; your answer goes straight to the chat.</p>',
-    mail.openUrl
-      ? `<p style="margin:12px 0 0"><a href="${escapeHtml(mail.openUrl)}" style="display:inline-block;background:${background};color:${foreground};padding:8px 14px;border-radius:6px;text-decoration:none">Continue the chat on the website</a></p>`
-      : '',
-    mail.context.length > 0
-      ? `<div style="margin-top:20px;padding-top:12px;border-top:1px solid #eee;color:#666"><p style="margin:0 0 8px;font-size:12px">Earlier in the conversation</p>${mail.context
-          .map(
-            (l) =>
-              `<div style="font-size:13px;margin:0 0 6px"><strong>${escapeHtml(l.who)}</strong>: ${l.html || escapeHtml(l.text)}</div>`,
-          )
+  const body = [
+    `<p style="margin:0 0 14px">${avatar}<strong>${escapeHtml(lead)}</strong></p>`,
+    ...replies.map((r) => `<div style="margin:0 0 12px;font-size:16px">${r.html}</div>`),
+  ].join('');
+  const after = [
+    `<p>${escapeHtml(t.answerHint)}</p>`,
+    context.length > 0
+      ? `<div style="margin-top:16px;padding-top:12px;border-top:1px solid #e5e7eb"><p style="margin:0 0 8px;font-size:12px;text-transform:uppercase;letter-spacing:.03em">${escapeHtml(t.earlier)}</p>${context
+          .map((l) => `<div style="margin:0 0 6px"><strong>${escapeHtml(l.who)}</strong>: ${l.html}</div>`)
           .join('')}</div>`
       : '',
-    '</div>',
-    `<p style="color:#999;font-size:12px;text-align:center">You get this mail because you chatted on ${escapeHtml(mail.site)}. <a href="${escapeHtml(mail.unsubscribeUrl)}" style="color:#999">Unsubscribe</a></p>`,
-    '</div>',
-  ].join('\n');
+  ].join('');
+  const html = await renderMailLayout({
+    lang: mail.language.locale,
+    dir,
+    color: mail.sender.titleColor,
+    fontColor: mail.sender.titleFontColor,
+    header: mail.sender.title,
+    preview: replies[0]?.text.slice(0, 140) ?? lead,
+    body,
+    ...(mail.openUrl ? { button: { label: t.continueButton, url: mail.openUrl } } : {}),
+    after,
+    footer: `${escapeHtml(fill(t.why, values))} <a href="${escapeHtml(mail.unsubscribeUrl)}">${escapeHtml(t.unsubscribe)}</a>`,
+  });
   return {
+    fromName: mail.sender.name,
     to: mail.to,
     subject,
     text,
     html,
-    replyTo: { name: mail.widget.title, address: mail.replyTo },
+    replyTo: { name: mail.sender.name, address: mail.replyTo },
     headers: {
       // RFC 8058 one-click unsubscribe: mail clients POST to the link.
       'List-Unsubscribe': `<${mail.unsubscribeUrl}>`,
@@ -246,4 +351,39 @@ export function unseenRepliesMail(mail: UnseenRepliesMail): MailMessage {
       'Auto-Submitted': 'auto-generated',
     },
   };
+}
+
+/** A conversation's transcript, for the visitor (or the address an operator or the owner gave). */
+export async function transcriptMailMessage(mail: {
+  to: string;
+  sender: MailSender;
+  language: MailLanguage;
+  /** The widget's name in the subject ("your chat with …"). */
+  name: string;
+  number: number;
+  lines: (MailLine & { at: Date })[];
+}): Promise<MailMessage> {
+  const t = MAIL_TEXTS[mail.language.locale];
+  const dir = directionOf(mail.language.locale);
+  const title = fill(t.transcriptSubject, { name: mail.name, number: String(mail.number) });
+  const lines = mail.lines.map((line) => ({ who: line.who, at: formatMailTime(line.at, mail.language), ...lineParts(line) }));
+  const text = [title, '', ...lines.map((l) => `[${l.at}] ${l.who}: ${l.text}`)].join('\n');
+  const body = [
+    `<p style="margin:0 0 14px"><strong>${escapeHtml(title)}</strong></p>`,
+    ...lines.map(
+      (l) =>
+        `<div style="margin:0 0 12px"><div style="font-size:12px;color:#6b7280">${escapeHtml(l.at)}</div><strong>${escapeHtml(l.who)}</strong>: ${l.html}</div>`,
+    ),
+  ].join('');
+  const html = await renderMailLayout({
+    lang: mail.language.locale,
+    dir,
+    color: mail.sender.titleColor,
+    fontColor: mail.sender.titleFontColor,
+    header: mail.sender.title,
+    preview: title,
+    body,
+    footer: escapeHtml(t.transcriptWhy),
+  });
+  return { kind: 'transcript', fromName: mail.sender.name, to: mail.to, subject: title, text, html };
 }

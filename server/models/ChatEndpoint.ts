@@ -82,6 +82,7 @@ export const CHAT_ENDPOINT_DEFAULTS: Omit<ChatEndpointSettings, 'operatingHours'
   titleFontColor: '#ffffff',
   collapsedMode: 'default',
   offlineEmailSubject: 'New message from your website',
+  senderName: '',
   showConversationEnd: true,
   showConversationRating: true,
   clearMessagesOnEnd: false,

@@ -19,6 +19,13 @@ export interface Visitor {
   userAgent: string;
   /** The browser's preferred language (BCP 47, e.g. de-DE), kept when collectVisitorMetaData is on. */
   language: string;
+  /**
+   * The language tag the visitor's mails are written and dated in (within the widget's language the widget chose
+   * for them, e.g. fr-CA), set at every hello: needed to write to them, so kept whatever collectVisitorMetaData says.
+   */
+  locale: string;
+  /** The browser's IANA time zone (Europe/Paris) from hello, '' when not told: the times in their mails. */
+  timeZone: string;
   identUserId: string;
   identTraits: Record<string, string | number | boolean | null>;
   /**
@@ -54,6 +61,8 @@ export const VisitorSchema = new Schema<Visitor>(
     pageTitle: { type: String, default: '' },
     userAgent: { type: String, default: '' },
     language: { type: String, default: '' },
+    locale: { type: String, default: '' },
+    timeZone: { type: String, default: '' },
     identUserId: { type: String, default: '' },
     identTraits: { type: Schema.Types.Mixed, default: () => ({}) },
     verifiedUserId: { type: String, default: '' },

@@ -32,7 +32,7 @@ import {
 } from '../commands/visitorFrames';
 import { entryFrame, frameSeq, type StoredMessage, serialised } from '../conversations/history';
 import type { OpenConversation } from '../conversations/record';
-import { browserLanguages, localizeSettings, pickWidgetLocale } from '../conversations/widgetLanguage';
+import { browserLanguages, localizeSettings, pickWidgetLocale, validTimeZone, visitorLocaleTag } from '../conversations/widgetLanguage';
 import type { ConversationDocument } from '../models/Conversation';
 import { type ClientFrame, ClientFrameSchema, type ServerFrame, WIDGET_LIMITS, type WidgetErrorCode } from '../shared/widget-protocol';
 import { DEFAULT_WIDGET_LOCALE, type TextOverrides, type WidgetLocale } from '../shared/widget-texts';
@@ -540,6 +540,7 @@ export class Gateway {
     const country = ce.collectVisitorMetaData ? countryOf(session.ip) : '';
     if (!countryAllowed(ce, country)) return this.refuse(session, 'not_allowed_here', 'This chat is not available in your country.');
 
+    const locale = pickWidgetLocale(frame.languages ?? []);
     const { visitor, token, identity } = await identifyVisitor(models, {
       ce,
       token: frame.visitorToken,
@@ -548,13 +549,15 @@ export class Gateway {
       userAgent: session.userAgent,
       country,
       language: browserLanguages(frame.languages ?? [])[0] ?? '',
+      locale: visitorLocaleTag(frame.languages ?? [], locale),
+      timeZone: validTimeZone(frame.timeZone),
     });
     if (!this.sessions.has(session)) return;
     session.ceId = ce._id;
     session.visitorId = visitor._id;
     session.pageUrl = frame.page.url;
     session.triggerUid = frame.triggerUid ?? '';
-    session.locale = pickWidgetLocale(frame.languages ?? []);
+    session.locale = locale;
     session.ready = true;
 
     const online = await this.ctx.presence.isOnline(ce).catch(() => false);

@@ -63,7 +63,10 @@ const sendMail: RelayJobHandler = async (ctx, job) => {
   const replyTo = job.payload.replyToAddress;
   const replyName = job.payload.replyToName;
   const kind = job.payload.kind;
+  const fromName = job.payload.fromName;
   await ctx.mailer.send({
+    // A visitor's mail comes from the widget's sender name.
+    ...(typeof fromName === 'string' && fromName ? { fromName } : {}),
     // Jobs queued before mails had a kind are counted as 'other'.
     kind: typeof kind === 'string' && (MAIL_KINDS as readonly string[]).includes(kind) ? (kind as MailKind) : undefined,
     to: str(job, 'to'),

@@ -11,6 +11,8 @@ import { OPERATOR_LINES, sentByEmailNote } from '../commands/unseenReplies';
 import { fileUrl, type StoredMessage } from '../conversations/history';
 import { replyAddress, unsubscribeToken } from '../conversations/mailTokens';
 import { withoutMarkers } from '../conversations/transcript';
+import { mailSender, visitorMailLanguage } from '../conversations/widgetLanguage';
+import { mailAvatarUrl } from '../mail/avatars';
 import { type MailLine, unseenRepliesMail } from '../mail/templates';
 import type { Conversation } from '../models/Conversation';
 import type { OutboxJobDocument } from '../models/OutboxJob';
@@ -86,21 +88,29 @@ export const sendUnseenReplies: RelayJobHandler = async (ctx, job) => {
       .limit(CONTEXT_LINES)
       .lean<StoredMessage[]>()
       .exec();
+    // The visitor's language (the widget's, with the owner's wording for it) and the site's name and colours.
+    const { language, texts } = visitorMailLanguage(ce, visitor);
     const line = (m: StoredMessage): MailLine => ({
-      who: m.from === 'visitor' ? 'You' : m.author?.name || ce.agentLabel || 'Support',
+      who: m.from === 'visitor' ? texts.browserSideAuthorLabel : m.author?.name || texts.agentLabel,
       text: m.from === 'operator' ? withoutMarkers(m.text) : m.text,
       html: m.from === 'operator' ? m.html : '',
       files: m.files.map((f) => ({ name: f.name, url: fileUrl(ctx.publicUrl, f.id) })),
     });
     const last = replies[replies.length - 1];
+    const sender = mailSender(ce, texts);
     const ref = { conversationId: c._id, visitorId: c.visitorId };
     const secret = ctx.config.jwtSecret;
     await ctx.mailer.send(
-      unseenRepliesMail({
+      await unseenRepliesMail({
         to: visitor.email,
-        widget: { title: ce.onlineTitle || ce.RoomName, titleColor: ce.titleColor, titleFontColor: ce.titleFontColor },
-        site: siteOf(c.pageUrl || visitor.currentPage) || ce.onlineTitle || ce.RoomName,
-        operator: { name: last.author?.name || ce.agentLabel || 'Support', avatarUrl: last.author?.avatarUrl ?? '' },
+        sender,
+        language,
+        site: siteOf(c.pageUrl || visitor.currentPage) || sender.title,
+        // Parley serves the picture over https (mail clients block data: images and show no Slack-private ones).
+        operator: {
+          name: last.author?.name || texts.agentLabel,
+          avatarUrl: last.author?.avatarUrl ? mailAvatarUrl(ctx.publicUrl, String(last._id)) : '',
+        },
         replies: replies.map(line),
         context: earlier.reverse().map(line),
         openUrl: openUrl(c.pageUrl || visitor.currentPage, String(c._id)),

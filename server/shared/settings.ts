@@ -209,6 +209,17 @@ export function emailAddressProblem(value: string): string | null {
 export const TITLE_MAX_CHARS = 50;
 export const TITLE_FIELDS = ['onlineTitle', 'offlineTitle'] as const;
 
+/** The longest sender name of visitors' mails (a mail client's list shows about this much). */
+export const SENDER_NAME_CHARS = 60;
+
+/** What is wrong with a sender name, or null: one line of at most SENDER_NAME_CHARS (blank: the widget's title). */
+export function senderNameProblem(value: string): string | null {
+  if (value.length > SENDER_NAME_CHARS) return `Use at most ${SENDER_NAME_CHARS} characters.`;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+  if (/[\u0000-\u001f\u007f]/.test(value)) return 'Use one line, without control characters.';
+  return null;
+}
+
 /** The most the widget's footer line holds (white label plans' own footer text). */
 export const FOOTER_TEXT_CHARS = 120;
 

@@ -192,6 +192,8 @@ export type ChatEndpointSettings = {
   offlineSendButton: string;
   offlineThankYouMessage: string;
   offlineEmailSubject: string;
+  /** The name visitors' mails come from (and Reply-To's name); empty: the widget's title in the visitor's language. */
+  senderName: string;
   // Chat end
   showConversationEnd: boolean;
   conversationEndMenuLinkLabel: string;

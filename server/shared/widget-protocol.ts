@@ -64,6 +64,11 @@ export const ClientFrameSchema = z.discriminatedUnion('t', [
      * that breaks the limits is dropped (the widget then speaks English) rather than refusing the hello.
      */
     languages: z.array(z.string().max(35)).max(10).optional().catch(undefined),
+    /**
+     * The browser's IANA time zone (Intl.DateTimeFormat().resolvedOptions().timeZone): the times in the visitor's
+     * mails. One the server does not know is ignored (UTC), never a reason to refuse the hello.
+     */
+    timeZone: z.string().max(64).optional().catch(undefined),
   }),
   z.object({ t: z.literal('msg'), clientId, text: messageText }),
   z.object({ t: z.literal('typing'), on: z.boolean() }),

@@ -85,9 +85,10 @@ export async function emailTranscript(
 ): Promise<string> {
   const to = transcriptAddress(address);
   const mail = await transcriptMail(relay.models, c, to, {
-    widgetName: ce.RoomName || 'us',
+    ce,
     visitorName: await visitorName(relay.models, c),
-    agentLabel: ce.agentLabel,
+    // An operator sends the transcript on the visitor's behalf: in their language.
+    reader: 'visitor',
   });
   await relay.outbox.enqueue('mail', `mail:${String(c._id)}`, mail);
   await relay.models.Conversation.updateOne({ _id: c._id }, { $set: { transcriptSentTo: to } });

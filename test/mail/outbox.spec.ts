@@ -19,7 +19,7 @@ describe('the local mail outbox', () => {
   });
 
   it('writes each mail as JSON and as an .eml file a mail client can open', async () => {
-    await mailer.send(passwordResetMail('ada@example.com', 'http://localhost:3000/app/#/reset_password?token=abc', 60));
+    await mailer.send(await passwordResetMail('ada@example.com', 'http://localhost:3000/app/#/reset_password?token=abc', 60));
     const files = readdirSync(dir).sort();
     expect(files.filter((f) => f.endsWith('.json'))).to.have.length(1);
     const eml = readFileSync(path.join(dir, files.find((f) => f.endsWith('.eml')) ?? ''), 'utf8');

@@ -121,9 +121,9 @@ describe('Slack is the truth for operator messages', function () {
     // R2 was stored after R3: the transcript mail and the archive webhook's messages read the thread's order too.
     const conversation = await server.models.Conversation.findOne({ threadTs: v.threadTs }).orFail();
     const mail = await transcriptMail(server.models, conversation, 'tom@example.com', {
-      widgetName: 'Acme',
+      ce: { agentLabel: 'Agent', titleColor: '#2f6fed', titleFontColor: '#ffffff', onlineTitle: 'Acme' },
       visitorName: 'Tom',
-      agentLabel: 'Agent',
+      reader: 'owner',
     });
     const replies = mail.text.split('\n').filter((line) => /: R\d/.test(line));
     expect(replies.map((line) => line.replace(/^.*: /, ''))).to.deep.equal(['R1', 'R2, corrected', 'R3']);

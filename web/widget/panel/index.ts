@@ -66,6 +66,16 @@ function pageInfo(withMeta: boolean) {
 }
 
 /** A placeholder that tells to press Enter (in any of the built-in languages' words for it), said for a phone. */
+/** The browser's IANA time zone, for the times in the visitor's mails ('' when it cannot tell). */
+function browserTimeZone(): string | undefined {
+  try {
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    return zone && zone.length <= 64 ? zone : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function phonePlaceholder(placeholder: string, instead: string): string {
   const english = placeholder.replace(/,? and press Enter/i, '');
   return /\bEnter\b|Entrée|\bInvio\b/.test(english) ? instead : english;
@@ -164,6 +174,7 @@ function createPanel(ctx: PanelContext): PanelHandle {
         conversationId: state.conversation?.id || undefined,
         page: pageInfo(s().collectVisitorMetaData !== false),
         languages: (navigator.languages ?? []).filter((tag) => tag.length <= 35).slice(0, 10),
+        timeZone: browserTimeZone(),
         identity: identity && (identity.userId || identity.name || identity.email || identity.traits) ? identity : undefined,
         triggerUid: ctx.trigger()?.uid || undefined,
       };

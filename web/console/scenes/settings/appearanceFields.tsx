@@ -7,7 +7,14 @@ import { type ReactNode, useState } from 'react';
 import { HexColorInput, HexColorPicker } from 'react-colorful';
 import { Link } from 'react-router-dom';
 import type { CollapsedMode } from '../../../../server/shared';
-import { FOOTER_TEXT_CHARS, TITLE_MAX_CHARS, titleProblem, webAddressProblem } from '../../../../server/shared/settings';
+import {
+  FOOTER_TEXT_CHARS,
+  SENDER_NAME_CHARS,
+  senderNameProblem,
+  TITLE_MAX_CHARS,
+  titleProblem,
+  webAddressProblem,
+} from '../../../../server/shared/settings';
 import { LOCALE_NAMES, WIDGET_LOCALES, type WidgetLocale } from '../../../../server/shared/widget-texts';
 import type { FieldContext, FieldSection, TextField } from './fields';
 import { Select } from './form';
@@ -161,6 +168,12 @@ export const APPEARANCE_SECTIONS: readonly FieldSection<AppearanceContext>[] = [
           text('offlineEmailSubject', 'Subject of the e-mail you receive', { everyLanguage: true }),
         ],
       },
+      text('senderName', 'Sender name of mails to visitors', {
+        everyLanguage: true,
+        maxLength: SENDER_NAME_CHARS,
+        check: senderNameProblem,
+        hint: "Replies visitors did not see and transcripts come from this name (the address stays Parley's). Empty: the widget's title.",
+      }),
       text('offlineGreeting', 'Greeting', { multiline }),
       text('offlineThankYouMessage', 'Thank-you message', { multiline }),
     ],

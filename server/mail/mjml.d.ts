@@ -1,0 +1,6 @@
+/** The part of mjml (5.x, which ships no types) the mail layout calls. */
+declare module 'mjml' {
+  type MjmlError = { line: number; message: string; tagName: string; formattedMessage: string };
+  type MjmlOptions = { validationLevel?: 'strict' | 'soft' | 'skip'; minify?: boolean; beautify?: boolean };
+  export default function mjml2html(mjml: string, options?: MjmlOptions): Promise<{ html: string; errors: MjmlError[] }>;
+}
