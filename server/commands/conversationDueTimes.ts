@@ -10,6 +10,7 @@
 import type { Types } from 'mongoose';
 import type { Models } from '../models';
 import type { ChatEndpoint } from '../models/ChatEndpoint';
+import { reminderScheduleSecs } from '../shared/settings';
 import { HEARTBEAT_MS } from '../shared/widget-constants';
 import { SEEN_SAVED_EVERY_MS } from './visitorFrames';
 
@@ -43,11 +44,24 @@ function graceMs(ce: Pick<DueSettings, 'maxVisitorInactiveMins'>): number {
 export const SEEN_STALE_MS = SEEN_SAVED_EVERY_MS + 2 * HEARTBEAT_MS;
 
 /**
- * When the next response reminder of a visitor's wait (begun `asked`) is due: `freqSecs` (the widget's
- * responseRemindersFreq) after the wait began, or after the last reminder of this wait (`lastReminder`).
+ * When the next response reminder of a visitor's wait (begun `asked`) is due, `sent` reminders of this wait already
+ * posted: on the schedule of the widget's responseRemindersFreq (shared/settings.ts reminderScheduleSecs), null once
+ * the wait had them all.
  */
-export function reminderDueAt(asked: Date, lastReminder: Date | null, freqSecs: number): Date {
-  return new Date(Math.max(asked.getTime(), lastReminder?.getTime() ?? 0) + freqSecs * 1000);
+export function reminderDueAt(asked: Date, sent: number, freqSecs: number): Date | null {
+  const after = reminderScheduleSecs(freqSecs)[sent];
+  return after === undefined ? null : new Date(asked.getTime() + after * 1000);
+}
+
+/**
+ * The fields that mark a visitor's wait answered, set by the write that stores the answer: `lastOperatorMsgAt` at or
+ * after the visitor's last message ends the wait's reminders (relay/reminders.ts), and `reminderAt` is cleared so the
+ * reminder pass no longer reads the conversation. Every answer sets them: an operator's reply in Slack or a saved reply
+ * (recordAnswer in commands/operatorMessages.ts), and any later kind of answer, such as an automatic article answer
+ * the visitor accepted, must set them too.
+ */
+export function answeredFields(at: Date): { lastOperatorMsgAt: Date; reminderAt: null } {
+  return { lastOperatorMsgAt: at, reminderAt: null };
 }
 
 /** The due fields of a conversation opening now (with its start, so both follow the same instant). */

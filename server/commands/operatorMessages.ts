@@ -15,6 +15,7 @@ import { headerUpdate, publishEntry, record } from '../conversations/record';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { Conversation } from '../models/Conversation';
 import type { MessageDocument, MessageFile } from '../models/Message';
+import { answeredFields } from './conversationDueTimes';
 import { startUnseenWait } from './unseenReplies';
 
 /** What an operator message needs of the running relay (the relay has it all). */
@@ -52,7 +53,7 @@ export type SettleAnswer = (message: StoredMessage) => Promise<StoredMessage | n
 
 /**
  * An operator's answer (a reply in the thread, a saved reply): stored, sent to the visitor, and the conversation marked answered by the
- * same write that hands out the seq (lastOperatorMsgAt, which stops reminders). `first`: this was the
+ * same write that hands out the seq (answeredFields: lastOperatorMsgAt, which stops reminders). `first`: this was the
  * conversation's first answer, which names the agent in the header (one more write, once per conversation).
  */
 export function recordAnswer(
@@ -67,7 +68,7 @@ export function recordAnswer(
       ctx.models,
       conversation._id,
       { kind: 'msg', from: 'operator', ...input },
-      { set: { lastOperatorMsgAt: now } },
+      { set: answeredFields(now) },
       { firstResponseAt: 1, ceId: 1 },
     );
     if (!appended) throw new Error(`conversation ${String(conversation._id)} is gone`);

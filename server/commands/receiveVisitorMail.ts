@@ -89,9 +89,32 @@ function isAutoReply(mail: InboundMessage): boolean {
   );
 }
 
-/** The answer itself: without the quoted mail and the signature. */
+/** A line that only separates: Outlook's `<hr>` as mailparser writes it (80 dashes), its 32 underscores, and the like. */
+const SEPARATOR_LINE = /^[ \t]*(?:[-_=\u2014\u2500]{8,})[ \t]*$/;
+/** A header line of a quoted mail's header block ("From: …", "De : …", "Von: …"). */
+const HEADER_LINE = /^[ \t]*\*?[\p{L}][\p{L} -]{0,20}\*?[ \t]?:\*?[ \t]+\S/u;
+
+/**
+ * Cuts the text at Outlook's quote: a separator line (its `<hr>` before `<div id="divRplyFwdMsg">`) whose next
+ * non-empty line starts the quoted mail's header block ("From: … / Sent: …"), in any language.
+ */
+function withoutOutlookQuote(text: string): string {
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i += 1) {
+    if (!SEPARATOR_LINE.test(lines[i])) continue;
+    let next = i + 1;
+    while (next < lines.length && lines[next].trim() === '') next += 1;
+    if (next < lines.length && HEADER_LINE.test(lines[next])) return lines.slice(0, i).join('\n');
+  }
+  return text;
+}
+
+/** The answer itself: without the quoted mail, the separator before it and the signature. */
 export function answerText(text: string): string {
-  return new EmailReplyParser().read(text.replace(/\r\n/g, '\n')).getVisibleText().trim();
+  const visible = new EmailReplyParser().read(withoutOutlookQuote(text.replace(/\r\n/g, '\n'))).getVisibleText();
+  const lines = visible.split('\n');
+  while (lines.length > 0 && (lines[lines.length - 1].trim() === '' || SEPARATOR_LINE.test(lines[lines.length - 1]))) lines.pop();
+  return lines.join('\n').trim();
 }
 
 /** Counts a mail once per Message-ID; true when it was new. */

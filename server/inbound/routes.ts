@@ -2,7 +2,8 @@
  * The HTTP side of mail: Mailgun's inbound webhook (a route's forward() to POST /inbound/mailgun, parsed fields and
  * attachments; or to POST /inbound/mailgun/mime, the raw MIME in `body-mime`), verified with Mailgun's signature
  * (HMAC-SHA256 of timestamp + token under the HTTP webhook signing key, MAILGUN_SIGNING_KEY); and the one-click
- * unsubscribe link of the mails of unseen replies. Answers Mailgun reads: 200 taken (posted, or dropped and counted),
+ * unsubscribe link of the mails of unseen replies. A signature whose timestamp is more than 5 minutes from now, or whose
+ * token was already taken (models.MailgunTokenSeen, shared by every process), is refused. Answers Mailgun reads: 200 taken (posted, or dropped and counted),
  * 406 refused for good (no conversation behind the recipient: Mailgun does not retry), 401 a bad signature,
  * anything else is retried by Mailgun.
  */
@@ -32,6 +33,15 @@ export function mailgunSignatureValid(signingKey: string, fields: { timestamp?: 
   );
   const given = Buffer.from(signature.toLowerCase());
   return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** How far a signature's timestamp may be from now, either way (Mailgun's retries are signed afresh). */
+export const MAILGUN_SIGNATURE_TOLERANCE_SECS = 5 * 60;
+
+/** True when the signature's timestamp (seconds since 1970) is within 5 minutes of now, before or after. */
+export function mailgunTimestampFresh(timestamp: string, now = Date.now()): boolean {
+  if (!/^\d{1,12}$/.test(timestamp)) return false;
+  return Math.abs(now / 1000 - Number(timestamp)) <= MAILGUN_SIGNATURE_TOLERANCE_SECS;
 }
 
 const field = (body: Record<string, unknown>, name: string): string => (typeof body[name] === 'string' ? (body[name] as string) : '');
@@ -84,6 +94,20 @@ export function inboundRouter(deps: { config: InboundMailConfig; ctx: ReceiveCon
       res.status(401).json({ Message: 'The Mailgun signature does not match.', Error: 'bad_signature' });
       return;
     }
+    // Mailgun's signature covers only the timestamp and the token, not the mail: a triple seen once could carry any
+    // body. So, as Mailgun's "Securing Webhooks" asks, an old timestamp is refused and each token is taken once.
+    if (!mailgunTimestampFresh(field(body, 'timestamp'))) {
+      res.status(401).json({ Message: 'The Mailgun signature is older than 5 minutes (or from the future).', Error: 'stale_signature' });
+      return;
+    }
+    const signatureToken = field(body, 'token');
+    try {
+      await models.MailgunTokenSeen.create({ token: signatureToken });
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 11000) throw error;
+      res.status(401).json({ Message: 'This Mailgun signature was already used.', Error: 'replayed_signature' });
+      return;
+    }
     const token = tokenOfAddress(field(body, 'recipient'), config.domain);
     if (!token) {
       res.status(406).json({ Message: 'This address does not belong to a conversation.', Error: 'unknown_recipient' });
@@ -95,6 +119,8 @@ export function inboundRouter(deps: { config: InboundMailConfig; ctx: ReceiveCon
       const outcome = await receiveVisitorMail(ctx, token, mail);
       res.status(200).json({ outcome });
     } catch (error) {
+      // Not taken: Mailgun's retry of this POST may come with the same token.
+      if (!(error instanceof UnknownRecipientError)) await models.MailgunTokenSeen.deleteOne({ token: signatureToken });
       if (error instanceof UnknownRecipientError) {
         res.status(406).json({ Message: error.message, Error: 'unknown_recipient' });
         return;

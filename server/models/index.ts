@@ -19,6 +19,7 @@ import { gdprExportModel } from './GdprExport';
 import { inboundMailModel } from './InboundMail';
 import { installationModel } from './Installation';
 import { invitationModel } from './Invitation';
+import { mailgunTokenSeenModel } from './MailgunTokenSeen';
 import { messageModel } from './Message';
 import { oauthStateModel } from './OAuthState';
 import { offlineMessageModel } from './OfflineMessage';
@@ -74,6 +75,7 @@ export function createModels(connection: Connection) {
     Article: articleModel(connection),
     AnswerEvent: answerEventModel(connection),
     AnswerSynonyms: answerSynonymsModel(connection),
+    MailgunTokenSeen: mailgunTokenSeenModel(connection),
   };
 }
 export type Models = ReturnType<typeof createModels>;

@@ -6,8 +6,24 @@ import type { Connection } from 'mongoose';
 import type { Models } from '.';
 
 /** Runs every migration in order; answers what each moved. */
-export async function runMigrations(connection: Connection, models: Models): Promise<{ threadPosts: number }> {
-  return { threadPosts: await moveQueuedThreadPosts(connection, models) };
+export async function runMigrations(connection: Connection, models: Models): Promise<{ threadPosts: number; quietReminders: number }> {
+  return { threadPosts: await moveQueuedThreadPosts(connection, models), quietReminders: await quietReminderDefaults(models) };
+}
+
+/**
+ * Widgets stored before reminders were spaced out and @here became a choice: responseRemindersMention is written
+ * (false, the new default), and those left at the old default pace (60 s, then one reminder a minute) get the new
+ * default (120 s: after 5, 15, 30 and 60 minutes); a pace the owner chose stays. The field written marks the widget
+ * done, so a later start never changes an owner's choice. Returns how many widgets it wrote.
+ */
+export async function quietReminderDefaults(models: Pick<Models, 'ChatEndpoint'>): Promise<number> {
+  const unmarked = { responseRemindersMention: { $exists: false } };
+  const paced = await models.ChatEndpoint.updateMany(
+    { ...unmarked, responseRemindersFreq: 60 },
+    { $set: { responseRemindersFreq: 120, responseRemindersMention: false } },
+  );
+  const rest = await models.ChatEndpoint.updateMany(unmarked, { $set: { responseRemindersMention: false } });
+  return paced.modifiedCount + rest.modifiedCount;
 }
 
 /**

@@ -8,13 +8,15 @@ import { queueThreadPost } from '../commands/threadPosts';
 import { visitorLabel } from '../conversations/visitors';
 import type { Conversation } from '../models/Conversation';
 import { escapeMrkdwn } from '../shared/mrkdwn';
+import { RESPONSE_REMINDER_STEPS } from '../shared/settings';
 import type { RelayContext } from './context';
 
 /**
- * At most this many @here reminders per wait, then one last note without @here: an abandoned chat must not
- * ping the channel every minute for ever. A new visitor message starts a new wait (and a new count).
+ * A wait's reminders (shared/settings.ts RESPONSE_REMINDER_STEPS): spaced further apart each time, the last one saying
+ * it is the last, so an abandoned chat does not ping the channel for ever. @here only with responseRemindersMention.
+ * A new visitor message starts a new wait (and a new count); any answer ends it (answeredFields).
  */
-export const MAX_RESPONSE_REMINDERS = 3;
+export const MAX_RESPONSE_REMINDERS = RESPONSE_REMINDER_STEPS.length;
 
 export type ReminderRow = Pick<
   Conversation,
@@ -61,18 +63,19 @@ async function remindOnce(ctx: RelayContext, c: ReminderRow, now: Date): Promise
   if (c.status !== 'open' || !asked || answeredAt >= asked.getTime()) return nothing;
   const ce = await ctx.widgets.get(c.ceId);
   if (!ce?.responseReminders || !(ce.responseRemindersFreq > 0)) return nothing;
-  const freqMs = ce.responseRemindersFreq * 1000;
-  const firstDue = reminderDueAt(asked, null, ce.responseRemindersFreq);
+  const firstDue = reminderDueAt(asked, 0, ce.responseRemindersFreq);
+  if (!firstDue) return nothing;
   if (firstDue > now) return { next: firstDue, reminded: false };
   const { ConversationAssist, Visitor } = ctx.models;
   const before = await ConversationAssist.findOne({ conversationId: c._id }, { remindedAt: 1, reminders: 1 });
   const previous = before?.remindedAt ?? null;
-  const due = reminderDueAt(asked, previous, ce.responseRemindersFreq);
-  if (due > now) return { next: due, reminded: false };
   // Reminders sent before this wait began belong to an earlier question.
-  const count = previous && previous.getTime() >= asked.getTime() ? (before?.reminders ?? 0) + 1 : 1;
-  if (count > MAX_RESPONSE_REMINDERS + 1) return nothing;
-  const again = { next: new Date(now.getTime() + freqMs), reminded: false };
+  const sent = previous && previous.getTime() >= asked.getTime() ? (before?.reminders ?? 0) : 0;
+  const due = reminderDueAt(asked, sent, ce.responseRemindersFreq);
+  if (!due) return nothing;
+  if (due > now) return { next: due, reminded: false };
+  const count = sent + 1;
+  const again = { next: new Date(now.getTime() + 30_000), reminded: false };
   try {
     // The claim is the guard between processes: only the one that still sees the previous remindedAt moves it.
     const claimed = await ConversationAssist.findOneAndUpdate(
@@ -88,12 +91,13 @@ async function remindOnce(ctx: RelayContext, c: ReminderRow, now: Date): Promise
   const visitor = await Visitor.findById(c.visitorId, { name: 1, email: 1 });
   const who = escapeMrkdwn(visitor ? visitorLabel(visitor, c.number) : `Visitor ${c.number}`);
   const waited = waitedFor(now.getTime() - asked.getTime());
+  const mention = ce.responseRemindersMention ? '<!here> ' : '';
   const text =
-    count <= MAX_RESPONSE_REMINDERS
-      ? `<!here> :alarm_clock: ${who} has been waiting ${waited} for an answer.`
-      : `:hourglass: ${who} is still unanswered after ${waited}. That was the last reminder; the visitor sees your reply whenever it comes.`;
+    count < MAX_RESPONSE_REMINDERS
+      ? `${mention}:alarm_clock: ${who} has been waiting ${waited} for an answer.`
+      : `${mention}:hourglass: ${who} is still unanswered after ${waited}. That was the last reminder; the visitor sees your reply whenever it comes.`;
   await queueThreadPost(ctx, c, { text, look: 'alert' });
-  return { next: count <= MAX_RESPONSE_REMINDERS ? again.next : null, reminded: true };
+  return { next: reminderDueAt(asked, count, ce.responseRemindersFreq), reminded: true };
 }
 
 function waitedFor(ms: number): string {

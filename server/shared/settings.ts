@@ -48,6 +48,28 @@ export const TEAM_AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image
 
 /** Choice lists (spec section 9). */
 export const RESPONSE_REMINDER_FREQS = [30, 60, 90, 120] as const;
+/**
+ * A wait's response reminders, in multiples of responseRemindersFreq counted from the visitor's message: spaced
+ * further apart each time and a handful at most, the last one saying so. With the default 120 s: after 5, 15, 30
+ * and 60 minutes; with 30 s, the fastest: after 1¼, 3¾, 7½ and 15 minutes.
+ */
+export const RESPONSE_REMINDER_STEPS = [2.5, 7.5, 15, 30] as const;
+
+/** Seconds after the visitor's message of each reminder of a wait, for a responseRemindersFreq. */
+export function reminderScheduleSecs(freqSecs: number): number[] {
+  return RESPONSE_REMINDER_STEPS.map((step) => step * freqSecs);
+}
+
+const QUARTERS = ['', '¼', '½', '¾'];
+/** "5, 15, 30 and 60 minutes" (quarters of a minute as ¼ ½ ¾): when a wait's reminders come, for a responseRemindersFreq. */
+export function reminderScheduleLabel(freqSecs: number): string {
+  const minutes = reminderScheduleSecs(freqSecs).map((secs) => {
+    const quarters = Math.round(secs / 15);
+    const whole = Math.floor(quarters / 4);
+    return `${whole > 0 || quarters % 4 === 0 ? whole : ''}${QUARTERS[quarters % 4]}`;
+  });
+  return `${minutes.slice(0, -1).join(', ')} and ${minutes[minutes.length - 1]} minutes`;
+}
 export const NO_ANSWER_AFTER_SECS = [30, 60, 90, 120, 180, 240, 300] as const;
 export const INACTIVE_GRACE_MINS = [0, 1, 2, 3, 4, 5, 10, 15] as const;
 /** Minutes after which operator replies the visitor has not seen are mailed to them; 0 = never. */

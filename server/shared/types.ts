@@ -132,8 +132,10 @@ export type ChatEndpointSettings = {
   sendOpJoinAutoResponse: boolean;
   opJoinAutoResponseMessage: string;
   responseReminders: boolean;
-  /** Seconds: 30, 60, 90 or 120. */
+  /** Seconds: 30, 60, 90 or 120, the pace of a wait's reminders (RESPONSE_REMINDER_STEPS in shared/settings.ts). */
   responseRemindersFreq: number;
+  /** Reminders mention @here in the channel (off by default: they are thread replies only). */
+  responseRemindersMention: boolean;
   noAnswerMessageOn: boolean;
   /** Seconds: 30, 60, 90, 120, 180, 240 or 300. */
   noAnswerMessageAfterSecs: number;

@@ -7,6 +7,8 @@ import {
   reminderDueAt,
   scheduleOldDueTimes,
 } from '../../server/commands/conversationDueTimes';
+import { CHAT_ENDPOINT_DEFAULTS } from '../../server/models/ChatEndpoint';
+import { reminderScheduleLabel } from '../../server/shared/settings';
 import { createUserInDb } from '../factories';
 import { useStore } from './helpers';
 
@@ -84,12 +86,21 @@ describe('conversationDueTimes', () => {
     expect(older?.inactiveAt).to.deep.equal(new Date(startedAt.getTime() + ce.maxVisitorInactiveMins * MIN));
   });
 
-  it('puts the next response reminder an interval after the wait began, or after this wait’s last reminder', () => {
+  it('spaces a wait’s reminders further apart, 5, 15, 30 and 60 minutes by default, and has no fifth', () => {
     const asked = new Date('2026-01-01T10:00:00Z');
-    expect(reminderDueAt(asked, null, 30).toISOString()).to.equal('2026-01-01T10:00:30.000Z');
-    expect(reminderDueAt(asked, new Date('2026-01-01T10:01:00Z'), 60).toISOString()).to.equal('2026-01-01T10:02:00.000Z');
-    // A reminder of an earlier wait does not count.
-    expect(reminderDueAt(asked, new Date('2026-01-01T09:00:00Z'), 60).toISOString()).to.equal('2026-01-01T10:01:00.000Z');
+    const at = (sent: number, freq = CHAT_ENDPOINT_DEFAULTS.responseRemindersFreq) =>
+      reminderDueAt(asked, sent, freq)?.toISOString() ?? null;
+    expect([0, 1, 2, 3, 4].map((sent) => at(sent))).to.deep.equal([
+      '2026-01-01T10:05:00.000Z',
+      '2026-01-01T10:15:00.000Z',
+      '2026-01-01T10:30:00.000Z',
+      '2026-01-01T11:00:00.000Z',
+      null,
+    ]);
+    // The fastest choice of the settings' list still waits over a minute before the first one.
+    expect(at(0, 30)).to.equal('2026-01-01T10:01:15.000Z');
+    expect(reminderScheduleLabel(120)).to.equal('5, 15, 30 and 60 minutes');
+    expect(reminderScheduleLabel(30)).to.equal('1¼, 3¾, 7½ and 15 minutes');
   });
 
   it('has the due work look at once at a waiting conversation from before reminders had a due time, and only at those', async () => {

@@ -14,8 +14,8 @@ import { ANSWER, ANSWER_WITH_QUOTE, type Waiting, waitingConversation } from './
 const SIGNING_KEY = `key-${randomBytes(16).toString('hex')}`;
 
 /** Mailgun's signature fields, as its "Securing Webhooks" page describes them. */
-function signed(key = SIGNING_KEY) {
-  const timestamp = String(Math.floor(Date.now() / 1000));
+function signed(key = SIGNING_KEY, at = Date.now()) {
+  const timestamp = String(Math.floor(at / 1000));
   const token = randomBytes(25).toString('hex');
   return {
     timestamp,
@@ -120,6 +120,43 @@ describe('visitor answers through the Mailgun inbound webhook', () => {
       .expect(406);
     expect(unknown.body).to.include({ Error: 'unknown_recipient' });
     expect(await visitorLines()).to.have.length(1);
+  });
+
+  it('refuses a replayed signature with another body and a signature older or newer than 5 minutes, posting none of them', async () => {
+    const triple = signed();
+    await request(server.url)
+      .post('/inbound/mailgun')
+      .type('form')
+      .send(mailgunFields(waiting, 'mg6@mail.example.com', triple))
+      .expect(200);
+    const replayed = await request(server.url)
+      .post('/inbound/mailgun')
+      .type('form')
+      .send(mailgunFields(waiting, 'mg7@mail.example.com', { ...triple, 'body-plain': 'Send the refund to IBAN NO93 8601 1117 947' }))
+      .expect(401);
+    expect(replayed.body).to.include({ Error: 'replayed_signature' });
+    for (const at of [Date.now() - 6 * 60_000, Date.now() - 24 * 3600_000, Date.now() + 6 * 60_000]) {
+      const stale = await request(server.url)
+        .post('/inbound/mailgun')
+        .type('form')
+        .send(mailgunFields(waiting, `mg-${at}@mail.example.com`, { ...signed(SIGNING_KEY, at), 'body-plain': 'Stale answer' }))
+        .expect(401);
+      expect(stale.body).to.include({ Error: 'stale_signature' });
+    }
+    const fresh = await request(server.url)
+      .post('/inbound/mailgun')
+      .type('form')
+      .send(
+        mailgunFields(waiting, 'mg8@mail.example.com', {
+          ...signed(SIGNING_KEY, Date.now() - 4 * 60_000),
+          'body-plain': 'One more thing: gift wrap it.',
+        }),
+      )
+      .expect(200);
+    expect(fresh.body).to.deep.equal({ outcome: 'posted' });
+    await eventually(async () => expect(waiting.thread()).to.include('One more thing: gift wrap it.'));
+    expect((await visitorLines()).map((l) => l.text)).to.deep.equal(['Do you ship to Norway?', ANSWER, 'One more thing: gift wrap it.']);
+    expect(waiting.thread().join('\n')).to.not.match(/IBAN|Stale answer/);
   });
 });
 

@@ -11,7 +11,7 @@ import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import { endConversation } from '../../server/commands/endConversation';
 import { startTestServer } from '../helpers/app';
 import { ACME, eventually, useRelayServer, VisitorSocket } from '../relay/helpers';
-import { ANSWER, ANSWER_WITH_QUOTE, type Waiting, waitingConversation } from './helpers';
+import { ANSWER, ANSWER_WITH_QUOTE, OUTLOOK_REPLY, type Waiting, waitingConversation } from './helpers';
 
 describe('visitor answers through the SMTP receiver', () => {
   const server = useRelayServer();
@@ -44,6 +44,16 @@ describe('visitor answers through the SMTP receiver', () => {
     await socket.next('msg', (f) => f.message.text === ANSWER && f.message.from === 'visitor');
     socket.close();
     expect(await server.models.InboundMail.findOne({ messageId: 'a1@mail.example.com' }).lean()).to.include({ outcome: 'posted' });
+  });
+
+  it('posts an Outlook answer (HTML and text, or HTML alone) without the separator line and the quoted mail', async () => {
+    const { headers, html, text } = OUTLOOK_REPLY;
+    await send({ subject: 'RE: Alice replied to your chat', headers, html, text, messageId: '<o1@outlook.example.com>' });
+    await send({ subject: 'RE: Alice replied to your chat', headers, html, messageId: '<o2@outlook.example.com>' });
+    await eventually(async () => expect(await server.models.InboundMail.countDocuments({ messageId: /outlook/ })).to.equal(2));
+    await eventually(async () => expect(waiting.thread().filter((t) => t === ANSWER)).to.have.length(2));
+    expect((await visitorLines()).map((l) => l.text)).to.deep.equal(['Do you ship to Norway?', ANSWER, ANSWER]);
+    expect(waiting.thread().join('\n')).to.not.match(/---|___|From:|Sent:/);
   });
 
   it('takes each Message-ID once, and puts an attachment into the thread once', async () => {

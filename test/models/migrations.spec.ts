@@ -25,7 +25,7 @@ describe('migrations run at start', () => {
       { _id: new Types.ObjectId(), conversationId, text: 'given up', blocks: [], failedAt: new Date() },
       { _id: new Types.ObjectId(), conversationId: new Types.ObjectId(), text: 'of a gone conversation', blocks: [], failedAt: null },
     ]);
-    expect(await runMigrations(store.connection, store.models)).to.deep.equal({ threadPosts: 2 });
+    expect(await runMigrations(store.connection, store.models)).to.deep.include({ threadPosts: 2 });
     const jobs = await store.models.OutboxJob.find({ conversationId }).sort({ _id: 1 }).lean();
     expect(jobs.map((j) => [String(j._id), j.kind, j.channel, j.payload.text])).to.deep.equal([
       [String(first), 'slack.threadPost', 'C0SUPPORT', 'first'],
@@ -33,7 +33,30 @@ describe('migrations run at start', () => {
     ]);
     expect(await old.countDocuments({})).to.equal(0);
     // Every later start finds nothing to move.
-    expect(await runMigrations(store.connection, store.models)).to.deep.equal({ threadPosts: 0 });
+    expect(await runMigrations(store.connection, store.models)).to.deep.include({ threadPosts: 0 });
     expect(await store.models.OutboxJob.countDocuments({ conversationId })).to.equal(2);
+  });
+
+  it('gives widgets stored before quiet reminders the new defaults once: no @here, and the old 60 s pace becomes 120 s', async () => {
+    const stored = (freq: number) => ({
+      accountId: new Types.ObjectId(),
+      userId: new Types.ObjectId(),
+      Uuid: `u-${freq}`,
+      responseReminders: true,
+      responseRemindersFreq: freq,
+    });
+    const old = await store.models.ChatEndpoint.collection.insertMany([stored(60), stored(30)]);
+    const [atDefault, chosen] = Object.values(old.insertedIds);
+    expect((await runMigrations(store.connection, store.models)).quietReminders).to.equal(2);
+    const read = async (id: Types.ObjectId) => store.models.ChatEndpoint.collection.findOne({ _id: id });
+    expect(await read(atDefault)).to.include({ responseRemindersFreq: 120, responseRemindersMention: false });
+    expect(await read(chosen)).to.include({ responseRemindersFreq: 30, responseRemindersMention: false });
+    // An owner who sets 60 afterwards, and @here, keeps them over every later start.
+    await store.models.ChatEndpoint.collection.updateOne(
+      { _id: atDefault },
+      { $set: { responseRemindersFreq: 60, responseRemindersMention: true } },
+    );
+    expect((await runMigrations(store.connection, store.models)).quietReminders).to.equal(0);
+    expect(await read(atDefault)).to.include({ responseRemindersFreq: 60, responseRemindersMention: true });
   });
 });

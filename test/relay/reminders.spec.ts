@@ -1,9 +1,12 @@
 import { expect } from 'chai';
+import request from 'supertest';
+import { sendSavedReply } from '../../server/commands/sendSavedReply';
 import { ACME, ALICE, eventually, type SetUp, say, setUpRelayWidget, threadOf, useRelayServer, VisitorSocket } from './helpers';
 
 /**
  * Reminders are driven by the stored times: the test runs the relay's due-work pass with a clock moved past the
- * interval (responseRemindersFreq 30 s, the shortest option) instead of waiting for it.
+ * schedule instead of waiting for it. The widget keeps the defaults a new widget gets (reminders on, 120 s pace: after
+ * 5, 15, 30 and 60 minutes, no @here) unless a test changes them.
  */
 describe('response reminders in the thread', () => {
   let widget: SetUp;
@@ -12,70 +15,96 @@ describe('response reminders in the thread', () => {
   const server = useRelayServer();
   beforeEach(async () => {
     widget = await setUpRelayWidget(server);
-    await server.models.ChatEndpoint.updateOne({ _id: widget.ceId }, { $set: { responseReminders: true, responseRemindersFreq: 30 } });
     ({ socket } = await VisitorSocket.hello(server, widget.uuid, { identity: { name: 'Tom' } }));
     await say(socket, 'Anyone there?');
     threadTs = await threadOf(server, widget.ceId);
   });
   afterEach(() => socket.close());
 
+  const MIN = 60;
   const later = (seconds: number) => new Date(Date.now() + seconds * 1000);
   const tick = async (seconds: number) => {
+    // The visitor stays on the page: the clock moved hours ahead must not end the chat for inactivity.
+    await server.models.Conversation.updateMany({ ceId: widget.ceId }, { $set: { inactiveAt: null } });
     const { dueWork } = server.parley.relay;
     await dueWork.tick(later(seconds));
     await dueWork.tick();
   };
-  const reminders = () => server.slack.state.replies(widget.channel, threadTs).filter((m) => m.text.includes('has been waiting'));
+  const reminders = () =>
+    server.slack.state.replies(widget.channel, threadTs).filter((m) => /has been waiting|still unanswered/.test(m.text));
+  const settings = async (set: Record<string, unknown>) => {
+    await server.models.ChatEndpoint.updateOne({ _id: widget.ceId }, { $set: set });
+    // Written underneath the API: the relay's one-second settings cache is told, as the API does.
+    server.parley.relay.widgets.invalidate(widget.ceId);
+  };
 
-  it('stops an abandoned chat after three @here reminders with one last note without @here', async () => {
-    for (const [index, seconds] of [31, 62, 93].entries()) {
-      await tick(seconds);
+  it('by default reminds after 5, 15, 30 and 60 minutes without @here, the last one saying so, then never again', async () => {
+    await tick(MIN);
+    await tick(4 * MIN + 50);
+    expect(reminders()).to.have.length(0);
+    for (const [index, minutes] of [5, 15, 30].entries()) {
+      await tick(minutes * MIN + 1);
       await eventually(async () => expect(reminders()).to.have.length(index + 1));
+      await tick(minutes * MIN + 120);
+      expect(reminders()).to.have.length(index + 1);
     }
-    await tick(124);
-    const last = () => server.slack.state.replies(widget.channel, threadTs).filter((m) => m.text.includes('still unanswered'));
-    await eventually(async () => expect(last()).to.have.length(1));
-    expect(last()[0]?.text).to.not.include('<!here>');
-    expect(last()[0]?.text).to.match(/^:hourglass: Tom is still unanswered after \d+ minutes\. That was the last reminder/);
-    await tick(155);
-    await tick(600);
-    expect(reminders()).to.have.length(3);
-    expect(last()).to.have.length(1);
+    expect(reminders().map((m) => m.text)).to.deep.equal([
+      ':alarm_clock: Tom has been waiting 5 minutes for an answer.',
+      ':alarm_clock: Tom has been waiting 15 minutes for an answer.',
+      ':alarm_clock: Tom has been waiting 30 minutes for an answer.',
+    ]);
+    await tick(60 * MIN + 1);
+    await eventually(async () => expect(reminders()).to.have.length(4));
+    expect(reminders()[3]?.text).to.equal(
+      ':hourglass: Tom is still unanswered after 60 minutes. That was the last reminder; the visitor sees your reply whenever it comes.',
+    );
+    await tick(5 * 60 * MIN);
+    await tick(24 * 60 * MIN);
+    expect(reminders()).to.have.length(4);
     // Done with it: the reminder pass no longer reads this conversation until the visitor writes again.
     expect((await server.models.Conversation.findOne({ ceId: widget.ceId }))?.reminderAt).to.equal(null);
   });
 
-  it('reminds after the interval, again at each interval, and stops once an operator answers', async () => {
-    await tick(10);
-    expect(reminders()).to.have.length(0);
-    await tick(31);
+  it('mentions @here only when the owner turns it on, at the pace chosen', async () => {
+    await settings({ responseRemindersMention: true, responseRemindersFreq: 30 });
+    await tick(76);
     await eventually(async () => expect(reminders()).to.have.length(1));
-    expect(reminders()[0]?.text).to.match(/^<!here> :alarm_clock: Tom has been waiting \d+ seconds for an answer\.$/);
-    await tick(40);
-    expect(reminders()).to.have.length(1);
-    await tick(62);
-    await eventually(async () => expect(reminders()).to.have.length(2));
+    expect(reminders()[0]?.text).to.match(/^<!here> :alarm_clock: Tom has been waiting 7[67] seconds for an answer\.$/);
+  });
 
+  it('stops once an operator answers in the thread, and once a saved reply answers the next question', async () => {
+    await tick(5 * MIN + 1);
+    await eventually(async () => expect(reminders()).to.have.length(1));
     await server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, threadTs, text: 'Hi Tom, here now' });
     await socket.next('msg', (f) => f.message.from === 'operator');
-    await eventually(async () =>
-      expect((await server.models.Conversation.findOne({ ceId: widget.ceId }))?.lastOperatorMsgAt).to.be.instanceOf(Date),
-    );
-    await tick(200);
-    expect(reminders()).to.have.length(2);
-    expect((await server.models.Conversation.findOne({ ceId: widget.ceId }))?.reminderAt).to.equal(null);
+    await eventually(async () => expect((await server.models.Conversation.findOne({ ceId: widget.ceId }))?.reminderAt).to.equal(null));
+    await tick(15 * MIN + 1);
+    await tick(60 * MIN + 1);
+    expect(reminders()).to.have.length(1);
+
+    await request(server.url)
+      .post(`/v1/chat_endpoints/${widget.ceId}/saved_replies`)
+      .set('Authorization', `Bearer ${widget.token}`)
+      .send({ label: 'Shipping', response: 'We ship in 2 days.', shortcut: 'ship' })
+      .expect(200);
+    await say(socket, 'When does it ship?');
+    const conversation = await server.models.Conversation.findOne({ ceId: widget.ceId });
+    const operator = { slackUserId: ALICE, name: 'Alice Operator', avatarUrl: 'https://img.example/alice.png' };
+    await sendSavedReply(server.parley.relay, { conversationId: String(conversation?._id), shortcut: 'ship', operator });
+    await socket.next('msg', (f) => f.message.text === 'We ship in 2 days.');
+    await tick(5 * MIN + 1);
+    await tick(60 * MIN + 1);
+    expect(reminders()).to.have.length(1);
   });
 
   it('does not remind when reminders are off, nor after the conversation ended', async () => {
-    await server.models.ChatEndpoint.updateOne({ _id: widget.ceId }, { $set: { responseReminders: false } });
-    // Written underneath the API: the relay's one-second settings cache is told, as the API does.
-    server.parley.relay.widgets.invalidate(widget.ceId);
-    await tick(100);
+    await settings({ responseReminders: false });
+    await tick(61 * MIN);
     expect(reminders()).to.have.length(0);
-    await server.models.ChatEndpoint.updateOne({ _id: widget.ceId }, { $set: { responseReminders: true } });
+    await settings({ responseReminders: true });
     socket.send({ t: 'end' });
     await socket.next('ended');
-    await tick(100);
+    await tick(61 * MIN);
     expect(reminders()).to.have.length(0);
   });
 });

@@ -14,6 +14,7 @@ import type { ConversationDocument } from '../../models/Conversation';
 import { announceInChannel } from '../../relay/schedule';
 import { escapeMrkdwn } from '../../shared/mrkdwn';
 import { TRIAL_FEATURES_LABEL } from '../../shared/plans';
+import { reminderScheduleLabel } from '../../shared/settings';
 import { HOME_ACTIONS } from '../blocks/home';
 import {
   ActionRefused,
@@ -232,7 +233,7 @@ class CommandContext {
       `• Mode: ${ce.off ? 'off' : ce.manualMode ? 'manual' : 'automatic (Slack presence)'}`,
       `• Schedule: ${ce.onOffSchedule ? `on (${ce.tz}; \`/parley hours\`)` : 'off'}`,
       `• When offline: ${ce.hideWhenOffline ? 'the widget is hidden' : 'visitors see the offline form'}`,
-      `• Require info: ${yesNo(ce.requireInfo)} · Response reminders: ${yesNo(ce.responseReminders)}${ce.responseReminders ? ` (every ${ce.responseRemindersFreq} s)` : ''}`,
+      `• Require info: ${yesNo(ce.requireInfo)} · Response reminders: ${yesNo(ce.responseReminders)}${ce.responseReminders ? ` (after ${reminderScheduleLabel(ce.responseRemindersFreq)}${ce.responseRemindersMention ? ', with @here' : ''})` : ''}`,
       `• Notify channel on message: ${yesNo(ce.notifyChannelOnMsg)} · Operator names shown: ${yesNo(ce.forwardSlackUserName)} · Visitor info in headers: ${ce.metaInfoInMainChannel}`,
     ];
     return { text: lines.join('\n') };

@@ -18,6 +18,7 @@ import {
   invalidFilters,
   NO_ANSWER_AFTER_SECS,
   RESPONSE_REMINDER_FREQS,
+  reminderScheduleLabel,
   usesTeamAvatar,
   webAddressProblem,
 } from '../../../../server/shared/settings';
@@ -170,8 +171,16 @@ export const BEHAVIOR_SECTIONS: readonly FieldSection<BehaviorContext>[] = [
               {
                 kind: 'select',
                 key: 'responseRemindersFreq',
-                label: 'Remind every',
-                options: seconds(RESPONSE_REMINDER_FREQS),
+                label: 'Remind in the thread after',
+                hint: 'Counted from the visitor’s message; any answer stops them. Four at most, the last one says so.',
+                options: RESPONSE_REMINDER_FREQS.map((v) => ({ value: v, label: reminderScheduleLabel(v) })),
+                disabled: (c) => !c.v.responseReminders,
+              },
+              {
+                kind: 'check',
+                key: 'responseRemindersMention',
+                label: 'Mention @here in reminders',
+                hint: 'Notifies everyone active in the channel. Off: reminders are thread replies, seen by those who follow the thread.',
                 disabled: (c) => !c.v.responseReminders,
               },
             ],
