@@ -221,7 +221,14 @@ export function ArticleEditor({
           <Button variant="secondary" busy={busy === 'draft'} disabled={busy !== null} onClick={() => void save(false)}>
             Save as draft
           </Button>
-          <Button variant="ghost" onClick={() => onDone(article?.language)} disabled={busy !== null}>
+          <Button
+            variant="ghost"
+            onClick={() => {
+              setDirty(false);
+              onDone(article?.language);
+            }}
+            disabled={busy !== null}
+          >
             Cancel
           </Button>
           {article && (
