@@ -230,7 +230,8 @@ function zendeskRows(content: string): ImportRow[] {
   } catch {
     throw new UnreadableFile('The file is not JSON: choose the export of your Zendesk Help Center articles.');
   }
-  const parsed = ZendeskExportSchema.safeParse(json);
+  // The API's page ({ articles: [...] }), or the list alone as some export tools save it.
+  const parsed = ZendeskExportSchema.safeParse(Array.isArray(json) ? { articles: json } : json);
   if (!parsed.success)
     throw new UnreadableFile('The JSON has no list of articles: choose the export of your Zendesk Help Center articles.');
   return parsed.data.articles.map((a, i) => ({

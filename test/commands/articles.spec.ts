@@ -212,6 +212,12 @@ describe('articles', () => {
     expect(notJson.errors).to.deep.equal([
       { row: 0, message: 'The file is not JSON: choose the export of your Zendesk Help Center articles.' },
     ]);
+    const list = await importArticles(deps, ce, {
+      format: 'zendesk',
+      content: '[{"title":"Hi","body":"<p>x</p>","locale":"de-de"}]',
+      dryRun: true,
+    });
+    expect(list.articles.map((a) => [a.title, a.language])).to.deep.equal([['Hi', 'de']]);
     const noColumns = await importArticles(deps, ce, { format: 'csv', content: 'name,text\na,b\n', dryRun: true });
     expect(noColumns.errors[0]?.message).to.equal('The first row must name the columns: title, body and language.');
   });

@@ -26,7 +26,20 @@ const SIZES = [
   { name: 'phone', width: 390, height: 844 },
 ] as const;
 
-const SETTINGS_TABS = ['behavior', 'appearance', 'op-hours', 'triggers', 'question-groups', 'saved-replies', 'integrations', 'install'];
+const SETTINGS_TABS = [
+  'behavior',
+  'appearance',
+  'op-hours',
+  'triggers',
+  'question-groups',
+  'saved-replies',
+  'answers',
+  'answers?article=new',
+  'answers?view=import',
+  'answers?view=synonyms',
+  'integrations',
+  'install',
+];
 const DOCS = ['', 'install', 'integrations', 'reports', 'rest-api', 'self-hosting', 'slack-commands', 'webhooks', 'widget-api'];
 
 type Owner = { token: string; ceId: string };

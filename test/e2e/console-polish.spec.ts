@@ -86,7 +86,7 @@ describe('console polish of issue 20 (browser)', function () {
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: width === 1280 ? 800 : 844 });
       const boxes = await tabs.evaluateAll((links) => links.map((l) => l.getBoundingClientRect().right));
-      expect(boxes).to.have.length(8);
+      expect(boxes).to.have.length(9);
       for (const right of boxes) expect(right, `a tab ends off-screen at ${width} px`).to.be.at.most(width);
       await page.getByRole('link', { name: 'Embed Code' }).click({ trial: true });
     }

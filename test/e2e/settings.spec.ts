@@ -74,6 +74,7 @@ describe('settings console (browser)', function () {
       'TriggersPro',
       'Question GroupsBusiness',
       'Saved Replies',
+      'Answers',
       'IntegrationsPro',
       'Embed Code',
     ]);

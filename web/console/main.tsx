@@ -8,6 +8,7 @@ import { SessionProvider } from './session/session';
 import './styles.css';
 import './scenes/settings/settings.css';
 import './scenes/settings/feature-tabs.css';
+import './scenes/settings/answers/answers.css';
 import 'uplot/dist/uPlot.min.css';
 import './scenes/reports/reports.css';
 import './scenes/account/team.css';

@@ -22,6 +22,7 @@ export const SETTINGS_TABS = [
   'saved-replies',
   'integrations',
   'question-groups',
+  'answers',
 ] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 

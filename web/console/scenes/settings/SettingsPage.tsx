@@ -26,6 +26,7 @@ const TABS: Record<SettingsTab, ComponentType<SettingsTabProps>> = {
   'saved-replies': lazy(() => import('./tabs/SavedRepliesTab')),
   integrations: lazy(() => import('./tabs/IntegrationsTab')),
   'question-groups': lazy(() => import('./tabs/QuestionGroupsTab')),
+  answers: lazy(() => import('./tabs/AnswersTab')),
 };
 
 export function SettingsPage() {

@@ -12,6 +12,7 @@ export const TAB_META: readonly TabMeta[] = [
   { tab: 'triggers', label: 'Triggers', title: 'Triggers', feature: 'triggers', featureName: 'Triggers' },
   { tab: 'question-groups', label: 'Question Groups', title: 'Question Groups', feature: 'questionGroups', featureName: 'Question Groups' },
   { tab: 'saved-replies', label: 'Saved Replies', title: 'Saved Replies', feature: 'savedReplies', featureName: 'Saved Replies' },
+  { tab: 'answers', label: 'Answers', title: 'Answers (help center)' },
   { tab: 'integrations', label: 'Integrations', title: 'Integrations', feature: 'bots', featureName: 'Integrations' },
   { tab: 'install', label: 'Embed Code', title: 'Widget Install (Embed Code)' },
 ];
