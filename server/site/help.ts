@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { match } from '@formatjs/intl-localematcher';
 import { type Request, type Response, Router } from 'express';
+import { ipKeyGenerator } from 'express-rate-limit';
 import helmet from 'helmet';
 import type { Types } from 'mongoose';
 import sanitizeHtml from 'sanitize-html';
@@ -23,6 +24,7 @@ import type { Logger } from '../logger';
 import type { Models } from '../models';
 import type { AnswerEvent } from '../models/AnswerEvent';
 import { articleHtml, articlePlain } from '../ownerText';
+import type { RateLimiters } from '../rateLimits';
 import { ARTICLE_LIMITS, SLUG_PATTERN } from '../shared/articles';
 import { directionOf, fill, isWidgetLocale, LOCALE_NAMES, WIDGET_LOCALES, type WidgetLocale } from '../shared/widget-texts';
 import { HELP_TEXTS, type HelpTexts } from './helpTexts';
@@ -34,11 +36,17 @@ export type HelpDeps = {
   /** Parley's public address: canonical links, hreflang alternates and the sitemap are absolute. */
   publicUrl: string;
   logger: Logger;
+  /** The deployment's rate limiters: searches are counted per client address (in Redis with several processes). */
+  limiters: Pick<RateLimiters, 'counter'>;
+  /** Searches a client address may make a minute; more answer 429 with a page saying to wait. */
+  searchesPerMinute?: number;
 };
 
 /** About what a search engine shows of a page's description. */
 const DESCRIPTION_CHARS = 155;
 const UUID_MAX_CHARS = 64;
+/** Far above what a person types, low enough that a script cannot fill the Answers report. */
+const SEARCHES_PER_MINUTE = 30;
 
 type Widget = {
   _id: Types.ObjectId;
@@ -58,6 +66,8 @@ export function helpRouter(deps: HelpDeps): Router {
   const { models, articleSearch, logger } = deps;
   const base = deps.publicUrl.replace(/\/+$/, '');
   const router = Router();
+  const searches = deps.limiters.counter('help-search', 60_000);
+  const searchesPerMinute = deps.searchesPerMinute ?? SEARCHES_PER_MINUTE;
   const css = readFileSync(path.join(__dirname, 'help.css'), 'utf8');
   const js = readFileSync(path.join(__dirname, 'help.js'), 'utf8');
 
@@ -114,6 +124,7 @@ export function helpRouter(deps: HelpDeps): Router {
       .replace(/\p{Cc}+/gu, ' ')
       .trim();
     let body: string;
+    let status = 200;
     if (asked === '') {
       const inLanguage = articles.filter((a) => a.language === locale).sort((a, b) => a.title.localeCompare(b.title, locale));
       body =
@@ -123,6 +134,11 @@ export function helpRouter(deps: HelpDeps): Router {
 <ul class="hc-list">${inLanguage.map((a) => `<li><a href="${escapeHtml(articlePath(widget.Uuid, a.slug, a.language))}">${escapeHtml(a.title)}</a></li>`).join('')}</ul></section>`;
     } else if (asked.length > ARTICLE_LIMITS.queryChars) {
       body = `<p class="hc-note" role="status">${escapeHtml(fill(t.tooLong, { max: String(ARTICLE_LIMITS.queryChars) }))}</p>
+<p><a href="${escapeHtml(home)}">${escapeHtml(t.allArticles)}</a></p>`;
+    } else if ((await searches.hit(ipKeyGenerator(req.ip ?? 'unknown'))) > searchesPerMinute) {
+      status = 429;
+      res.set('Retry-After', '60');
+      body = `<p class="hc-note" role="status">${escapeHtml(t.tooMany)}</p>
 <p><a href="${escapeHtml(home)}">${escapeHtml(t.allArticles)}</a></p>`;
     } else {
       const hits = await articleSearch.search({ _id: String(widget._id), Uuid: widget.Uuid }, asked, locale);
@@ -144,28 +160,31 @@ export function helpRouter(deps: HelpDeps): Router {
 
     const siteName = siteNameOf(widget, locale);
     res.set('Cache-Control', 'no-cache').set('Vary', 'Accept-Language');
-    res.type('html').send(
-      page({
-        locale,
-        widget,
-        siteName,
-        title: asked ? `${fill(t.results, { query: asked.slice(0, 60) })} · ${siteName}` : `${t.helpCenter} · ${siteName}`,
-        description: `${t.helpCenter} · ${siteName}`,
-        canonical: `${base}${home}`,
-        alternates:
-          languages.length > 1
-            ? alternatesOf(
-                languages.map((l) => ({ language: l, href: `${base}${homePath(widget.Uuid, l)}` })),
-                `${base}/help/${encodeURIComponent(widget.Uuid)}`,
-              )
-            : [],
-        noindex: asked !== '',
-        switcher: languages.map((l) => ({ locale: l, href: homePath(widget.Uuid, l) })),
-        searchInHeader: false,
-        main: `<div class="hc-hero"><h1>${escapeHtml(t.heading)}</h1>${searchForm(widget.Uuid, locale, t, asked, 'hero')}</div>
+    res
+      .status(status)
+      .type('html')
+      .send(
+        page({
+          locale,
+          widget,
+          siteName,
+          title: asked ? `${fill(t.results, { query: asked.slice(0, 60) })} · ${siteName}` : `${t.helpCenter} · ${siteName}`,
+          description: `${t.helpCenter} · ${siteName}`,
+          canonical: `${base}${home}`,
+          alternates:
+            languages.length > 1
+              ? alternatesOf(
+                  languages.map((l) => ({ language: l, href: `${base}${homePath(widget.Uuid, l)}` })),
+                  `${base}/help/${encodeURIComponent(widget.Uuid)}`,
+                )
+              : [],
+          noindex: asked !== '',
+          switcher: languages.map((l) => ({ locale: l, href: homePath(widget.Uuid, l) })),
+          searchInHeader: false,
+          main: `<div class="hc-hero"><h1>${escapeHtml(t.heading)}</h1>${searchForm(widget.Uuid, locale, t, asked, 'hero')}</div>
 ${body}`,
-      }),
-    );
+        }),
+      );
   });
 
   router.get('/help/:uuid/sitemap.xml', async (req, res) => {
