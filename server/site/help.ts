@@ -115,7 +115,7 @@ export function helpRouter(deps: HelpDeps): Router {
     const articles = published.filter((a) => isWidgetLocale(a.language));
     const languages = languagesOf(articles);
     const locale =
-      languages.length === 0 ? pickWidgetLocale(req.acceptsLanguages()) : chooseLanguage(req, languages, mainLanguage(articles));
+      languages.length === 0 ? pickWidgetLocale(req.acceptsLanguages()) : (chooseLanguage(req, languages) ?? mainLanguage(articles));
     const t = HELP_TEXTS[locale];
     const home = homePath(widget.Uuid, locale);
 
@@ -234,8 +234,7 @@ ${urls.join('\n')}
     const asked = firstString(req.query.lang);
     const exact = translations.find((a) => a.language === asked);
     if (!exact) {
-      const main = await mainLanguageOf(widget, languages);
-      const best = chooseLanguage(req, languages, main);
+      const best = chooseLanguage(req, languages) ?? (await mainLanguageOf(widget, languages));
       // A link to a translation that is gone (or a language never written): the best one there is.
       if (asked !== '') {
         res.redirect(302, articlePath(widget.Uuid, slug, best));
@@ -271,7 +270,7 @@ ${urls.join('\n')}
         widget,
         siteName,
         title: `${article.title} · ${siteName}`,
-        description: describe(articlePlain(article.body)) || article.title,
+        description: metaDescription(articlePlain(article.body)) || article.title,
         canonical: articleUrl(base, widget.Uuid, article.slug, locale),
         alternates: alternatesOf(
           languages.map((l) => ({ language: l, href: articleUrl(base, widget.Uuid, article.slug, l) })),
@@ -428,17 +427,18 @@ function mainLanguage(articles: { language: string }[]): WidgetLocale {
   return best;
 }
 
-/** ?lang= when the page exists in it, else the browser's best among `languages`, else `fallback`. */
-function chooseLanguage(req: Request, languages: WidgetLocale[], fallback: WidgetLocale): WidgetLocale {
+/** ?lang= when the page exists in it, else the browser's best among `languages`; null when neither names one. */
+function chooseLanguage(req: Request, languages: WidgetLocale[]): WidgetLocale | null {
   const asked = firstString(req.query.lang);
   if (isWidgetLocale(asked) && languages.includes(asked)) return asked;
   const tags = browserLanguages(req.acceptsLanguages());
-  if (tags.length === 0) return fallback;
+  if (tags.length === 0) return null;
   try {
-    const best = match(tags, languages, fallback);
-    return isWidgetLocale(best) ? best : fallback;
+    // The matcher answers its default (here none of the languages) when nothing fits.
+    const best = match(tags, languages, 'und');
+    return isWidgetLocale(best) && languages.includes(best) ? best : null;
   } catch {
-    return fallback;
+    return null;
   }
 }
 
@@ -456,7 +456,7 @@ function siteNameOf(widget: Widget, locale: WidgetLocale): string {
 }
 
 /** About DESCRIPTION_CHARS characters of plain text, cut at a word where there are words, with an ellipsis when cut. */
-function describe(plain: string): string {
+function metaDescription(plain: string): string {
   const chars = Array.from(plain.replace(/\s+/g, ' ').trim());
   if (chars.length <= DESCRIPTION_CHARS) return chars.join('');
   const cut = chars.slice(0, DESCRIPTION_CHARS - 1).join('');
