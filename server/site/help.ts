@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { match } from '@formatjs/intl-localematcher';
 import { type Request, type Response, Router } from 'express';
+import { ipKeyGenerator } from 'express-rate-limit';
 import helmet from 'helmet';
 import type { Types } from 'mongoose';
 import sanitizeHtml from 'sanitize-html';
@@ -23,6 +24,7 @@ import type { Logger } from '../logger';
 import type { Models } from '../models';
 import type { AnswerEvent } from '../models/AnswerEvent';
 import { articleHtml, articlePlain } from '../ownerText';
+import type { RateLimiters } from '../rateLimits';
 import { ARTICLE_LIMITS, SLUG_PATTERN } from '../shared/articles';
 import { directionOf, fill, isWidgetLocale, LOCALE_NAMES, WIDGET_LOCALES, type WidgetLocale } from '../shared/widget-texts';
 import { HELP_TEXTS, type HelpTexts } from './helpTexts';
@@ -34,11 +36,17 @@ export type HelpDeps = {
   /** Parley's public address: canonical links, hreflang alternates and the sitemap are absolute. */
   publicUrl: string;
   logger: Logger;
+  /** The deployment's rate limiters: searches are counted per client address (in Redis with several processes). */
+  limiters: Pick<RateLimiters, 'counter'>;
+  /** Searches a client address may make a minute; more answer 429 with a page saying to wait. */
+  searchesPerMinute?: number;
 };
 
 /** About what a search engine shows of a page's description. */
 const DESCRIPTION_CHARS = 155;
 const UUID_MAX_CHARS = 64;
+/** Far above what a person types, low enough that a script cannot fill the Answers report. */
+const SEARCHES_PER_MINUTE = 30;
 
 type Widget = {
   _id: Types.ObjectId;
@@ -58,6 +66,8 @@ export function helpRouter(deps: HelpDeps): Router {
   const { models, articleSearch, logger } = deps;
   const base = deps.publicUrl.replace(/\/+$/, '');
   const router = Router();
+  const searches = deps.limiters.counter('help-search', 60_000);
+  const searchesPerMinute = deps.searchesPerMinute ?? SEARCHES_PER_MINUTE;
   const css = readFileSync(path.join(__dirname, 'help.css'), 'utf8');
   const js = readFileSync(path.join(__dirname, 'help.js'), 'utf8');
 
@@ -105,7 +115,7 @@ export function helpRouter(deps: HelpDeps): Router {
     const articles = published.filter((a) => isWidgetLocale(a.language));
     const languages = languagesOf(articles);
     const locale =
-      languages.length === 0 ? pickWidgetLocale(req.acceptsLanguages()) : chooseLanguage(req, languages, mainLanguage(articles));
+      languages.length === 0 ? pickWidgetLocale(req.acceptsLanguages()) : (chooseLanguage(req, languages) ?? mainLanguage(articles));
     const t = HELP_TEXTS[locale];
     const home = homePath(widget.Uuid, locale);
 
@@ -114,6 +124,7 @@ export function helpRouter(deps: HelpDeps): Router {
       .replace(/\p{Cc}+/gu, ' ')
       .trim();
     let body: string;
+    let status = 200;
     if (asked === '') {
       const inLanguage = articles.filter((a) => a.language === locale).sort((a, b) => a.title.localeCompare(b.title, locale));
       body =
@@ -123,6 +134,11 @@ export function helpRouter(deps: HelpDeps): Router {
 <ul class="hc-list">${inLanguage.map((a) => `<li><a href="${escapeHtml(articlePath(widget.Uuid, a.slug, a.language))}">${escapeHtml(a.title)}</a></li>`).join('')}</ul></section>`;
     } else if (asked.length > ARTICLE_LIMITS.queryChars) {
       body = `<p class="hc-note" role="status">${escapeHtml(fill(t.tooLong, { max: String(ARTICLE_LIMITS.queryChars) }))}</p>
+<p><a href="${escapeHtml(home)}">${escapeHtml(t.allArticles)}</a></p>`;
+    } else if ((await searches.hit(ipKeyGenerator(req.ip ?? 'unknown'))) > searchesPerMinute) {
+      status = 429;
+      res.set('Retry-After', '60');
+      body = `<p class="hc-note" role="status">${escapeHtml(t.tooMany)}</p>
 <p><a href="${escapeHtml(home)}">${escapeHtml(t.allArticles)}</a></p>`;
     } else {
       const hits = await articleSearch.search({ _id: String(widget._id), Uuid: widget.Uuid }, asked, locale);
@@ -144,28 +160,31 @@ export function helpRouter(deps: HelpDeps): Router {
 
     const siteName = siteNameOf(widget, locale);
     res.set('Cache-Control', 'no-cache').set('Vary', 'Accept-Language');
-    res.type('html').send(
-      page({
-        locale,
-        widget,
-        siteName,
-        title: asked ? `${fill(t.results, { query: asked.slice(0, 60) })} · ${siteName}` : `${t.helpCenter} · ${siteName}`,
-        description: `${t.helpCenter} · ${siteName}`,
-        canonical: `${base}${home}`,
-        alternates:
-          languages.length > 1
-            ? alternatesOf(
-                languages.map((l) => ({ language: l, href: `${base}${homePath(widget.Uuid, l)}` })),
-                `${base}/help/${encodeURIComponent(widget.Uuid)}`,
-              )
-            : [],
-        noindex: asked !== '',
-        switcher: languages.map((l) => ({ locale: l, href: homePath(widget.Uuid, l) })),
-        searchInHeader: false,
-        main: `<div class="hc-hero"><h1>${escapeHtml(t.heading)}</h1>${searchForm(widget.Uuid, locale, t, asked, 'hero')}</div>
+    res
+      .status(status)
+      .type('html')
+      .send(
+        page({
+          locale,
+          widget,
+          siteName,
+          title: asked ? `${fill(t.results, { query: asked.slice(0, 60) })} · ${siteName}` : `${t.helpCenter} · ${siteName}`,
+          description: `${t.helpCenter} · ${siteName}`,
+          canonical: `${base}${home}`,
+          alternates:
+            languages.length > 1
+              ? alternatesOf(
+                  languages.map((l) => ({ language: l, href: `${base}${homePath(widget.Uuid, l)}` })),
+                  `${base}/help/${encodeURIComponent(widget.Uuid)}`,
+                )
+              : [],
+          noindex: asked !== '',
+          switcher: languages.map((l) => ({ locale: l, href: homePath(widget.Uuid, l) })),
+          searchInHeader: false,
+          main: `<div class="hc-hero"><h1>${escapeHtml(t.heading)}</h1>${searchForm(widget.Uuid, locale, t, asked, 'hero')}</div>
 ${body}`,
-      }),
-    );
+        }),
+      );
   });
 
   router.get('/help/:uuid/sitemap.xml', async (req, res) => {
@@ -215,8 +234,7 @@ ${urls.join('\n')}
     const asked = firstString(req.query.lang);
     const exact = translations.find((a) => a.language === asked);
     if (!exact) {
-      const main = await mainLanguageOf(widget, languages);
-      const best = chooseLanguage(req, languages, main);
+      const best = chooseLanguage(req, languages) ?? (await mainLanguageOf(widget, languages));
       // A link to a translation that is gone (or a language never written): the best one there is.
       if (asked !== '') {
         res.redirect(302, articlePath(widget.Uuid, slug, best));
@@ -252,7 +270,7 @@ ${urls.join('\n')}
         widget,
         siteName,
         title: `${article.title} · ${siteName}`,
-        description: describe(articlePlain(article.body)) || article.title,
+        description: metaDescription(articlePlain(article.body)) || article.title,
         canonical: articleUrl(base, widget.Uuid, article.slug, locale),
         alternates: alternatesOf(
           languages.map((l) => ({ language: l, href: articleUrl(base, widget.Uuid, article.slug, l) })),
@@ -409,17 +427,18 @@ function mainLanguage(articles: { language: string }[]): WidgetLocale {
   return best;
 }
 
-/** ?lang= when the page exists in it, else the browser's best among `languages`, else `fallback`. */
-function chooseLanguage(req: Request, languages: WidgetLocale[], fallback: WidgetLocale): WidgetLocale {
+/** ?lang= when the page exists in it, else the browser's best among `languages`; null when neither names one. */
+function chooseLanguage(req: Request, languages: WidgetLocale[]): WidgetLocale | null {
   const asked = firstString(req.query.lang);
   if (isWidgetLocale(asked) && languages.includes(asked)) return asked;
   const tags = browserLanguages(req.acceptsLanguages());
-  if (tags.length === 0) return fallback;
+  if (tags.length === 0) return null;
   try {
-    const best = match(tags, languages, fallback);
-    return isWidgetLocale(best) ? best : fallback;
+    // The matcher answers its default (here none of the languages) when nothing fits.
+    const best = match(tags, languages, 'und');
+    return isWidgetLocale(best) && languages.includes(best) ? best : null;
   } catch {
-    return fallback;
+    return null;
   }
 }
 
@@ -437,7 +456,7 @@ function siteNameOf(widget: Widget, locale: WidgetLocale): string {
 }
 
 /** About DESCRIPTION_CHARS characters of plain text, cut at a word where there are words, with an ellipsis when cut. */
-function describe(plain: string): string {
+function metaDescription(plain: string): string {
   const chars = Array.from(plain.replace(/\s+/g, ' ').trim());
   if (chars.length <= DESCRIPTION_CHARS) return chars.join('');
   const cut = chars.slice(0, DESCRIPTION_CHARS - 1).join('');

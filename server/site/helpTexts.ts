@@ -22,6 +22,8 @@ export type HelpTexts = {
   noResults: string;
   /** A search longer than the search accepts: `{max}` is its limit in characters. */
   tooLong: string;
+  /** Searches from one address beyond the pages' limit (a minute's wait). */
+  tooMany: string;
   /** The way back from an article or a search to the home page. */
   allArticles: string;
   stillNeedHelp: string;
@@ -49,6 +51,7 @@ export const HELP_TEXTS: Record<WidgetLocale, HelpTexts> = {
     results: 'Results for “{query}”',
     noResults: 'No articles match your search.',
     tooLong: 'A search can be at most {max} characters long. Shorten it and try again.',
+    tooMany: 'Too many searches in a short time. Wait a minute and try again.',
     allArticles: 'All articles',
     stillNeedHelp: 'Still need help?',
     chatWithUs: 'Chat with us',
@@ -69,6 +72,7 @@ export const HELP_TEXTS: Record<WidgetLocale, HelpTexts> = {
     results: 'Resultados para «{query}»',
     noResults: 'Ningún artículo coincide con su búsqueda.',
     tooLong: 'Una búsqueda puede tener como máximo {max} caracteres. Acórtela e inténtelo de nuevo.',
+    tooMany: 'Demasiadas búsquedas en poco tiempo. Espere un minuto e inténtelo de nuevo.',
     allArticles: 'Todos los artículos',
     stillNeedHelp: '¿Todavía necesita ayuda?',
     chatWithUs: 'Escríbanos por chat',
@@ -89,6 +93,7 @@ export const HELP_TEXTS: Record<WidgetLocale, HelpTexts> = {
     results: 'Résultats pour « {query} »',
     noResults: 'Aucun article ne correspond à votre recherche.',
     tooLong: 'Une recherche compte au plus {max} caractères. Raccourcissez-la et réessayez.',
+    tooMany: 'Trop de recherches en peu de temps. Patientez une minute, puis réessayez.',
     allArticles: 'Tous les articles',
     stillNeedHelp: 'Besoin d’aide supplémentaire ?',
     chatWithUs: 'Discutez avec nous',
@@ -109,6 +114,7 @@ export const HELP_TEXTS: Record<WidgetLocale, HelpTexts> = {
     results: 'Ergebnisse für „{query}“',
     noResults: 'Kein Artikel passt zu Ihrer Suche.',
     tooLong: 'Eine Suche darf höchstens {max} Zeichen lang sein. Kürzen Sie sie und versuchen Sie es erneut.',
+    tooMany: 'Zu viele Suchen in kurzer Zeit. Warten Sie eine Minute und versuchen Sie es erneut.',
     allArticles: 'Alle Artikel',
     stillNeedHelp: 'Brauchen Sie weitere Hilfe?',
     chatWithUs: 'Chatten Sie mit uns',
@@ -129,6 +135,7 @@ export const HELP_TEXTS: Record<WidgetLocale, HelpTexts> = {
     results: 'Resultados para “{query}”',
     noResults: 'Nenhum artigo corresponde à sua pesquisa.',
     tooLong: 'Uma pesquisa pode ter no máximo {max} caracteres. Encurte-a e tente de novo.',
+    tooMany: 'Muitas pesquisas em pouco tempo. Espere um minuto e tente de novo.',
     allArticles: 'Todos os artigos',
     stillNeedHelp: 'Ainda precisa de ajuda?',
     chatWithUs: 'Fale com a gente',
@@ -149,6 +156,7 @@ export const HELP_TEXTS: Record<WidgetLocale, HelpTexts> = {
     results: 'Risultati per «{query}»',
     noResults: 'Nessun articolo corrisponde alla tua ricerca.',
     tooLong: 'Una ricerca può contenere al massimo {max} caratteri. Accorciala e riprova.',
+    tooMany: 'Troppe ricerche in poco tempo. Aspetta un minuto e riprova.',
     allArticles: 'Tutti gli articoli',
     stillNeedHelp: 'Hai ancora bisogno di aiuto?',
     chatWithUs: 'Scrivici in chat',
@@ -169,6 +177,7 @@ export const HELP_TEXTS: Record<WidgetLocale, HelpTexts> = {
     results: 'Resultaten voor ‘{query}’',
     noResults: 'Geen enkel artikel past bij je zoekopdracht.',
     tooLong: 'Een zoekopdracht is hoogstens {max} tekens lang. Maak hem korter en probeer het opnieuw.',
+    tooMany: 'Te veel zoekopdrachten in korte tijd. Wacht een minuut en probeer het opnieuw.',
     allArticles: 'Alle artikelen',
     stillNeedHelp: 'Nog steeds hulp nodig?',
     chatWithUs: 'Chat met ons',
@@ -189,6 +198,7 @@ export const HELP_TEXTS: Record<WidgetLocale, HelpTexts> = {
     results: '「{query}」の検索結果',
     noResults: '検索に一致する記事はありません。',
     tooLong: '検索できるのは{max}文字までです。短くしてもう一度お試しください。',
+    tooMany: '短時間に検索が多すぎます。1分ほど待ってから、もう一度お試しください。',
     allArticles: 'すべての記事',
     stillNeedHelp: '解決しませんでしたか？',
     chatWithUs: 'チャットで問い合わせる',
@@ -209,6 +219,7 @@ export const HELP_TEXTS: Record<WidgetLocale, HelpTexts> = {
     results: '“{query}”的搜索结果',
     noResults: '没有与您的搜索匹配的文章。',
     tooLong: '搜索内容最多 {max} 个字符。请缩短后重试。',
+    tooMany: '短时间内搜索次数过多。请等待一分钟后重试。',
     allArticles: '全部文章',
     stillNeedHelp: '仍需帮助？',
     chatWithUs: '和我们聊聊',
@@ -229,6 +240,7 @@ export const HELP_TEXTS: Record<WidgetLocale, HelpTexts> = {
     results: 'نتائج البحث عن «{query}»',
     noResults: 'لا توجد مقالات تطابق بحثك.',
     tooLong: 'يمكن أن يتكوّن البحث من {max} حرفًا على الأكثر. اختصره وحاول مرة أخرى.',
+    tooMany: 'عمليات بحث كثيرة في وقت قصير. انتظر دقيقة ثم حاول مرة أخرى.',
     allArticles: 'كل المقالات',
     stillNeedHelp: 'هل ما زلت بحاجة إلى مساعدة؟',
     chatWithUs: 'تحدّث معنا',
@@ -249,6 +261,7 @@ export const HELP_TEXTS: Record<WidgetLocale, HelpTexts> = {
     results: 'תוצאות עבור "{query}"',
     noResults: 'אין מאמרים שתואמים לחיפוש.',
     tooLong: 'חיפוש יכול להכיל עד {max} תווים. קצרו אותו ונסו שוב.',
+    tooMany: 'יותר מדי חיפושים בזמן קצר. המתינו דקה ונסו שוב.',
     allArticles: 'כל המאמרים',
     stillNeedHelp: 'עדיין צריכים עזרה?',
     chatWithUs: 'דברו איתנו בצ׳אט',

@@ -2,7 +2,8 @@
  * The help center's public pages in Chromium, at 1280×800 and 390×844: the home page, a search reached with the
  * keyboard, an article and its Arabic translation (right to left) are free of WCAG A/AA violations (axe, the
  * widget's launcher included); the widget starts under the pages' Content-Security-Policy (no violation
- * reported) and "Chat with us" opens it. Screenshots land in test-results/help/.
+ * reported) and "Chat with us" opens it; without JavaScript the search and the articles work all the same.
+ * Screenshots land in test-results/help/.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -140,4 +141,24 @@ describe('help center pages in the browser: accessible at both sizes, with the w
       expect(problems, 'no Content-Security-Policy violation or script error').to.deep.equal([]);
     });
   }
+
+  it('works without JavaScript: the search form answers, an article reads, and "Chat with us" stays words', async () => {
+    const chromium = browser.context.browser();
+    if (!chromium) throw new Error('no browser');
+    const context = await chromium.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.url}/help/${widget.uuid}?lang=en`);
+      await page.getByLabel('Search articles').fill('shipping');
+      await page.getByRole('button', { name: 'Search' }).click();
+      await page.getByRole('heading', { level: 2, name: 'Results for “shipping”' }).waitFor();
+      await page.getByRole('link', { name: 'Shipping times and costs' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Shipping times and costs' }).waitFor();
+      await page.getByText('Chat with us', { exact: true }).waitFor();
+      expect(await page.getByRole('button', { name: 'Chat with us' }).count()).to.equal(0);
+      expect(await page.locator('parley-widget').count()).to.equal(0);
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -12,6 +12,7 @@ import type { Types } from 'mongoose';
 import request from 'supertest';
 import type { ArticleSearch } from '../../server/answers/search';
 import type { AnswerEventKind } from '../../server/models/AnswerEvent';
+import { createRateLimiters } from '../../server/rateLimits';
 import { helpRouter } from '../../server/site/help';
 import { buildConfiguredWidget, createUserInDb, createWidgetInDb } from '../factories';
 import { useServer } from '../helpers/app';
@@ -339,7 +340,7 @@ describe('help center pages: /help/<widget uuid>, its articles and sitemap', fun
     await get('/site/help.css').expect(200).expect('Content-Type', /css/);
   });
 
-  it('shows a search’s snippets with their <mark>s and nothing else of the HTML a search answers', async () => {
+  it('shows a search’s snippets with their <mark>s and nothing else of its HTML, and stops a client searching too often', async () => {
     const search: ArticleSearch = {
       async search(widget, query, language) {
         return [
@@ -356,10 +357,21 @@ describe('help center pages: /help/<widget uuid>, its articles and sitemap', fun
       },
       changed() {},
     };
+    const logger = server.parley.logger;
+    const limiters = createRateLimiters({ logger });
     const app = express().use(
-      helpRouter({ models: server.models, articleSearch: search, publicUrl: server.url, logger: server.parley.logger }),
+      helpRouter({ models: server.models, articleSearch: search, publicUrl: server.url, logger, limiters, searchesPerMinute: 2 }),
     );
     const res = await request(app).get(`/help/${acme.uuid}?q=password&lang=en`).expect(200);
     expect(res.text).to.include('<p class="hc-snippet">Choose <mark>password</mark> here</p>');
+    await request(app).get(`/help/${acme.uuid}?q=grinder&lang=en`).expect(200);
+    const stopped = await request(app).get(`/help/${acme.uuid}?q=espresso&lang=de`).expect(429).expect('Retry-After', '60');
+    expect(stopped.text).to.include('Zu viele Suchen in kurzer Zeit.').and.not.include('hc-snippet');
+    // Reading articles is not searching: it goes on.
+    await request(app).get(`/help/${acme.uuid}?lang=en`).expect(200);
+    await eventually(async () => {
+      const queries = (await events(acme, 'search')).map((e) => e.query);
+      expect(queries).to.include('grinder').and.not.include('espresso');
+    });
   });
 });

@@ -1,7 +1,7 @@
 /** The help center pages' own texts: every widget language complete, translated, with English's placeholders. */
 import { expect } from 'chai';
-import { HELP_TEXTS, type HelpTexts } from '../../server/site/helpTexts';
 import { WIDGET_LOCALES } from '../../server/shared/widget-texts';
+import { HELP_TEXTS, type HelpTexts } from '../../server/site/helpTexts';
 
 const placeholders = (text: string) => [...text.matchAll(/\{\w+\}/g)].map((m) => m[0]).sort();
 
