@@ -100,7 +100,9 @@ describe('help-center answers in the widget (browser)', function () {
     await article.waitFor();
     await article.locator('h3', { hasText: 'Forgot your password?' }).waitFor();
     expect(await article.locator('strong').textContent()).to.equal('Settings');
-    expect(await article.getByRole('link', { name: en.ui.fullArticle }).getAttribute('href')).to.match(/\/help\/[^/]+\/reset-password\?lang=en$/);
+    expect(await article.getByRole('link', { name: en.ui.fullArticle }).getAttribute('href')).to.match(
+      /\/help\/[^/]+\/reset-password\?lang=en$/,
+    );
     // Back has the focus: Enter goes back to the composer, the visitor's words still there.
     expect(await host.locator('.article .back:focus').count()).to.equal(1);
     await shots(page, 'answers-article');
