@@ -608,9 +608,21 @@ describe('widget panel reducer', () => {
       expect(replayed.state.unread).to.equal(0);
     });
 
-    it("sends the visitor's Yes or No as a helpful frame, now or at the next welcome", () => {
+    it("sends the visitor's Yes or No as a helpful frame; Yes ends the wait in the widget too", () => {
       const frame = { t: 'helpful', id: 'm2', helpful: true, articleId: 'a1' } as const;
-      expect(sent(run(resumed(2), { a: 'queue', frame }).effects)).to.deep.equal([frame]);
+      const yes = run(resumed(2), { a: 'queue', frame });
+      expect(sent(yes.effects)).to.deep.equal([frame]);
+      // Yes ends the wait: the "sorry for the wait" timer is disarmed and does not fire; No leaves it armed.
+      expect(of(yes.effects, 'noAnswer')).to.deep.equal([{ k: 'noAnswer', arm: false }]);
+      expect(run(yes.state, { a: 'noAnswerDue' }).effects).to.deep.equal([]);
+      const question = msg(1, { from: 'visitor', author: undefined, text: 'Where is my parcel?' });
+      const asked = run(fresh(), { a: 'expand' }, welcome(1), question).state;
+      const no = run(asked, { a: 'queue', frame: { ...frame, helpful: false } });
+      expect(of(no.effects, 'noAnswer')).to.deep.equal([]);
+      expect(of(run(no.state, { a: 'noAnswerDue' }).effects, 'noAnswerNotice')).to.have.length(1);
+      // After a reload, an automatic answer already found helpful counts the same.
+      const reloaded = run(fresh(), welcome(2), question, msg(2, { from: 'system', automatic: true, helpful: true }));
+      expect(reloaded.state.answered).to.equal(true);
     });
   });
 });
