@@ -383,7 +383,8 @@ export class Gateway {
       const t = (parsed as { t?: unknown } | null)?.t;
       const clientId = (parsed as { clientId?: unknown } | null)?.clientId;
       const known =
-        typeof t === 'string' && ['hello', 'msg', 'typing', 'info', 'page', 'end', 'rate', 'transcript', 'answer', 'ping'].includes(t);
+        typeof t === 'string' &&
+        ['hello', 'msg', 'typing', 'info', 'page', 'end', 'rate', 'transcript', 'answer', 'helpful', 'ping'].includes(t);
       session.badFrames += 1;
       const why = result.error.issues
         .map((i) => `${i.path.join('.') || 'frame'}: ${i.message}`)

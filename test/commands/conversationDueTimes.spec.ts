@@ -26,7 +26,12 @@ describe('conversationDueTimes', () => {
       startedAt: at,
       inactiveAt: new Date(at.getTime() + 10 * MIN),
       noAnswerAt: new Date(at.getTime() + 2 * MIN),
+      autoAnswerAt: null,
     });
+    // The automatic answer from the help center: autoAnswerAfterSeconds after the start, none at 0.
+    const answering = { maxVisitorInactiveMins: 10, noAnswerMessageAfterSecs: 120, autoAnswerAfterSeconds: 45 };
+    expect(openingDueTimes(answering, at).autoAnswerAt).to.deep.equal(new Date(at.getTime() + 45_000));
+    expect(openingDueTimes({ ...answering, autoAnswerAfterSeconds: 0 }, at).autoAnswerAt).to.equal(null);
   });
 
   it('recomputes open conversations from their own facts: the last visitor message, and no no-answer once answered', async () => {

@@ -246,6 +246,38 @@ describe('accessibility: axe-core on every screen, the widget dialog and its liv
         await w.host.getByText('This chat has ended.').waitFor();
         await audit(page, 'widget-end-card');
       });
+
+      it('widget help-center states (suggestions while typing, an article opened inside, an automatic answer): no WCAG A/AA violation', async () => {
+        const page = browser.page;
+        await page.setViewportSize({ width: size.width, height: size.height });
+        const widget = await configuredWidget(server);
+        const ce = await server.models.ChatEndpoint.findById(widget.ceId);
+        await server.models.Article.create({
+          accountId: ce?.accountId,
+          ceId: widget.ceId,
+          language: 'en',
+          published: true,
+          title: 'Grind size for espresso',
+          slug: 'espresso-grind',
+          body: '## Espresso\n\nUse a **fine** grind, like table salt.\n\n- 18 g in\n- 36 g out',
+        });
+        server.parley.articleSearch.changed(widget.ceId);
+        const w = await openDemo(page, widget);
+        await w.launcher.click();
+        await w.input.fill('Which grind size for espresso?');
+        const hit = w.host.locator('.answers .hit', { hasText: 'Grind size for espresso' });
+        await hit.waitFor();
+        await audit(page, 'widget-suggestions');
+        await hit.click();
+        await w.host.getByRole('region', { name: 'Grind size for espresso' }).waitFor();
+        await audit(page, 'widget-article');
+        await w.host.getByRole('button', { name: 'Still need help? Send your message' }).click();
+        await w.input.press('Enter');
+        await w.log.locator('.msg.visitor:not(.sending)', { hasText: 'espresso' }).waitFor();
+        await server.parley.relay.dueWork.tick(new Date(Date.now() + 60_000));
+        await w.host.getByText('Did this answer your question?').waitFor();
+        await audit(page, 'widget-automatic-answer');
+      });
     });
   }
 

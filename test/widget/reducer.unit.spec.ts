@@ -16,6 +16,7 @@ import {
   reduceAction,
   reduceFrame,
   screenFor,
+  wantsSuggestions,
 } from '../../web/widget/panel/reducer';
 
 const TOKEN = 'visitor-token-0123456789';
@@ -572,6 +573,56 @@ describe('widget panel reducer', () => {
       expect(screenFor(fresh({ accepted: true }), settings, undefined)).to.equal('info');
       expect(screenFor(fresh({ accepted: true }), settings, { name: 'Jane', email: 'jane@example.com' })).to.equal('chat');
       expect(screenFor(fresh({ accepted: true, infoGiven: true }), settings, undefined)).to.equal('chat');
+    });
+  });
+
+  describe('help-center answers', () => {
+    it('wants suggestions while the visitor writes a first message: none after it is sent, again once the chat ended', () => {
+      const page = run(fresh(), { a: 'expand' }, welcome(null)).state;
+      expect(wantsSuggestions(page)).to.equal(true);
+      const sending = run(page, { a: 'send', text: 'How do I reset my password?', clientId: 'c-first-01' }).state;
+      expect(wantsSuggestions(sending)).to.equal(false);
+      const stored = run(sending, { t: 'ack', clientId: 'c-first-01', seq: 1, id: 'm1', at: '2026-11-23T21:00:00.000Z' }).state;
+      expect(wantsSuggestions(stored)).to.equal(false);
+      expect(wantsSuggestions(resumed(3))).to.equal(false);
+      const ended = run(resumed(3), { t: 'ended', seq: 4, by: 'operator' }).state;
+      expect(wantsSuggestions(ended)).to.equal(true);
+      expect(wantsSuggestions(run(page, { t: 'error', code: 'unknown_widget', message: 'gone' }).state)).to.equal(false);
+    });
+
+    it('shows an automatic answer without taking it for an operator reply, and badges it while the panel is closed', () => {
+      const auto = msg(2, { from: 'system', automatic: true, author: { name: 'Automatic answer' }, articles: [] });
+      const question = msg(1, { from: 'visitor', author: undefined, text: 'How do I reset my password?' });
+      const asked = run(fresh(), { a: 'expand' }, welcome(1), question).state;
+      const open = run(asked, auto);
+      expect(shown(open.effects)).to.deep.equal([2]);
+      expect(open.state.answered).to.equal(false);
+      expect(of(open.effects, 'noAnswer')).to.deep.equal([]);
+      expect(of(open.effects, 'unread')).to.deep.equal([]);
+      const closed = run(asked, { a: 'collapse' }, auto);
+      expect(closed.state.unread).to.equal(1);
+      expect(of(closed.effects, 'unread')).to.deep.equal([{ k: 'unread', count: 1 }]);
+      expect(of(closed.effects, 'chime')).to.have.length(1);
+      // Replayed after a reload it is history: no badge again.
+      const replayed = run(fresh(), welcome(2), question, auto);
+      expect(replayed.state.unread).to.equal(0);
+    });
+
+    it("sends the visitor's Yes or No as a helpful frame; Yes ends the wait in the widget too", () => {
+      const frame = { t: 'helpful', id: 'm2', helpful: true, articleId: 'a1' } as const;
+      const yes = run(resumed(2), { a: 'queue', frame });
+      expect(sent(yes.effects)).to.deep.equal([frame]);
+      // Yes ends the wait: the "sorry for the wait" timer is disarmed and does not fire; No leaves it armed.
+      expect(of(yes.effects, 'noAnswer')).to.deep.equal([{ k: 'noAnswer', arm: false }]);
+      expect(run(yes.state, { a: 'noAnswerDue' }).effects).to.deep.equal([]);
+      const question = msg(1, { from: 'visitor', author: undefined, text: 'Where is my parcel?' });
+      const asked = run(fresh(), { a: 'expand' }, welcome(1), question).state;
+      const no = run(asked, { a: 'queue', frame: { ...frame, helpful: false } });
+      expect(of(no.effects, 'noAnswer')).to.deep.equal([]);
+      expect(of(run(no.state, { a: 'noAnswerDue' }).effects, 'noAnswerNotice')).to.have.length(1);
+      // After a reload, an automatic answer already found helpful counts the same.
+      const reloaded = run(fresh(), welcome(2), question, msg(2, { from: 'system', automatic: true, helpful: true }));
+      expect(reloaded.state.answered).to.equal(true);
     });
   });
 });

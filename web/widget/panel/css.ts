@@ -107,8 +107,8 @@ textarea.field{min-height:110px;resize:vertical}
 .article .bar{flex:none;padding:10px 12px;border-bottom:1px solid #e5e7eb;display:flex}
 .article .bar+.doc+.bar{border-top:1px solid #e5e7eb;border-bottom:0;justify-content:center}
 .article .doc{flex:1;min-height:0;overflow-y:auto;padding:14px 16px}
-.article h3{margin:0 0 10px;font-size:17px}
-.prose h3,.prose h4,.prose h5{margin:14px 0 6px}
+.article h3{margin:0 0 10px;font-size:19px}
+.prose h3,.prose h4,.prose h5{margin:14px 0 6px;font-size:15.5px}
 .prose p,.prose ul,.prose ol,.prose blockquote{margin:0 0 10px}
 .prose img{max-width:100%;height:auto}
 .prose pre{white-space:pre-wrap;background:#f1f5f9;padding:8px;border-radius:8px}

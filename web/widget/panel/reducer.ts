@@ -367,6 +367,7 @@ export function reduceFrame(state: PanelState, frame: ServerFrame): Step {
       if (m.ts) b.set({ placed: [...b.state.placed, { key, ts: m.ts }] });
       b.do({ k: 'message', message: m, key, fresh, ...(m.from === 'visitor' ? firstOf(m.seq) : {}) });
       // An automatic answer from the help center while the panel is closed: the badge and the chime, as for a reply.
+      if (m.automatic && m.helpful === true) b.set({ answered: true }).do({ k: 'noAnswer', arm: false });
       if (m.automatic && fresh && !b.state.expanded) {
         b.set({ unread: b.state.unread + 1 }).do({ k: 'unread', count: b.state.unread }, { k: 'chime', ifPageHidden: false });
       }
@@ -469,6 +470,8 @@ export function reduceAction(state: PanelState, action: Action): Step {
     case 'send':
       return send(b, action.text, action.clientId).done();
     case 'queue':
+      // The visitor's Yes to an automatic answer ends their wait: no "sorry for the wait" after it.
+      if (action.frame.t === 'helpful' && action.frame.helpful) b.set({ answered: true }).do({ k: 'noAnswer', arm: false });
       return b.queue(action.frame).done();
     case 'hold':
       return b
