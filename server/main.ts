@@ -10,6 +10,7 @@ import type express from 'express';
 import mongoose, { type Connection } from 'mongoose';
 import type { DestinationStream } from 'pino';
 import { createSegmentTracker, type SegmentTracker } from './analytics/segment';
+import { PastAnswers } from './answers/pastAnswers';
 import { type ArticleSearch, createArticleSearch } from './answers/search';
 import { createApp } from './app';
 import { startScheduledBackups } from './backup/schedule';
@@ -75,6 +76,7 @@ export type Parley = {
   homeTabs: HomeTabs;
   /** The help center's search. */
   articleSearch: ArticleSearch;
+  pastAnswers: PastAnswers;
   /** Stripe billing (Stripe itself, or the Stripe sandbox through STRIPE_API_URL). */
   billing: Billing;
   /** Where everything logs (JSON lines on standard output unless a test passed its own). */
@@ -174,6 +176,8 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     const slack = new SlackClients(models, effective.slack.apiUrl, countingSlackFetch(keepAliveFetch, metrics.slackApiCalls));
     // The help center's search, one per process (its index is kept in memory).
     const articleSearch = createArticleSearch({ models, baseUrl: effective.publicUrl });
+    // Operators' past answers, suggested in new conversations' threads (per-widget indexes kept in memory).
+    const pastAnswers = new PastAnswers({ models });
     const relay = createRelay({
       config: effective,
       models,
@@ -182,7 +186,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       metrics,
       clock,
       reports,
-      jobHandlers: { ...RELAY_JOB_HANDLERS, ...slackJobHandlers(slack) },
+      jobHandlers: { ...RELAY_JOB_HANDLERS, ...slackJobHandlers(slack, { articleSearch, pastAnswers }) },
       classifyJobError: slackJobErrors,
       channelActivity: new SlackChannelActivity(slack, relayTuning(effective).presenceTtlMs),
       teamChanged: (teamId) => slack.forget(teamId),
@@ -236,6 +240,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       homeTabs,
       billing,
       articleSearch,
+      pastAnswers,
       limiters,
       health,
       segment: analytics,
@@ -275,6 +280,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       slack,
       homeTabs,
       articleSearch,
+      pastAnswers,
       billing,
       logger,
       metrics,

@@ -14,7 +14,7 @@ import { appendEntryReading, type StoredMessage, serialised } from '../conversat
 import { headerUpdate, publishEntry, record } from '../conversations/record';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { Conversation } from '../models/Conversation';
-import type { MessageDocument, MessageFile } from '../models/Message';
+import type { MessageArticle, MessageDocument, MessageFile } from '../models/Message';
 import { startUnseenWait } from './unseenReplies';
 
 /** What an operator message needs of the running relay (the relay has it all). */
@@ -42,6 +42,8 @@ type OperatorInput = {
   slackUserId: string;
   slackTs?: string;
   files?: MessageFile[];
+  /** Help-center articles the message carries as cards. */
+  articles?: MessageArticle[];
 };
 
 /**

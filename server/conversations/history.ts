@@ -102,6 +102,9 @@ export async function appendEntryReading<F extends keyof Conversation>(
     slackUserId: entry.slackUserId ?? '',
     ...(entry.slackChangeTs ? { slackChangeTs: entry.slackChangeTs } : {}),
     files: (entry.files ?? []).map((f) => ({ id: f.id, name: f.name, size: f.size, mimetype: f.mimetype })),
+    ...(entry.articles?.length
+      ? { articles: entry.articles.map((a) => ({ id: a.id, title: a.title, snippet: a.snippet, url: a.url })) }
+      : {}),
     edited: entry.edited ?? false,
     deleted: entry.deleted ?? false,
     endedBy: entry.endedBy ?? '',
@@ -156,6 +159,7 @@ export function chatMessage(publicUrl: string, m: StoredMessage): ChatMessage {
   if (m.files.length > 0) {
     message.files = m.files.map((f) => ({ id: f.id, name: f.name, size: f.size, mimetype: f.mimetype, url: fileUrl(publicUrl, f.id) }));
   }
+  if (m.articles?.length) message.articles = m.articles.map((a) => ({ id: a.id, title: a.title, snippet: a.snippet, url: a.url }));
   if (m.edited) message.edited = true;
   if (m.clientId) message.clientId = m.clientId;
   // A reply from Slack: the widget places operator replies in Slack's order, however late one reached Parley.
