@@ -10,6 +10,7 @@
  * carry no operator's Slack user). Since an index may be minutes old, every candidate is read again before it is
  * suggested: an answer whose conversation was erased or deleted since is left out.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import { Types } from 'mongoose';
 import type { Models } from '../models';
@@ -25,6 +26,11 @@ const ENTRIES_KEPT = 100_000;
 const QUESTION_LINES = 3;
 const QUESTION_CHARS = 500;
 const FIRST_SEQS = 40;
+/**
+ * How long a suggestion waits for a widget's first index (later ones are rebuilt while the stale one answers): the
+ * Suggested post holds its conversation's outbox key, so a slow build goes on without it and serves the next one.
+ */
+const BUILD_WAIT_MS = 2000;
 /** Past questions sharing at least this share of the new one's meaningful words (and the other way round). */
 const CLOSE_SHARE = 0.6;
 
@@ -73,7 +79,7 @@ export class PastAnswers {
   ): Promise<PastAnswer[]> {
     const started = performance.now();
     try {
-      const index = await this.indexes.fetch(String(ceId));
+      const index = await Promise.race([this.indexes.fetch(String(ceId)), sleep(BUILD_WAIT_MS, undefined, { ref: false })]);
       if (!index) return [];
       const close = index.texts
         .close(question, { share: CLOSE_SHARE, symmetric: true, limit: 20 })
