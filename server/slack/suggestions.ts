@@ -40,16 +40,18 @@ export async function visitorLocale(ctx: Pick<RelayContext, 'models'>, visitorId
 
 /** The widget's saved replies close to `question`, leaving out those already sent in the conversation. */
 async function closeReplies(ctx: RelayContext, conversation: SuggestOf, question: string): Promise<SuggestedReply[]> {
-  if (!(await planHasFeature(ctx.models, conversation.accountId, 'savedReplies'))) return [];
-  const [replies, assist] = await Promise.all([
-    ctx.models.SavedReply.find({ ceId: conversation.ceId }, { label: 1, triggerPhrases: 1, response: 1 })
-      .limit(500)
-      .lean<{ _id: Types.ObjectId; label: string; triggerPhrases: string; response: string }[]>(),
+  const replies = await ctx.models.SavedReply.find({ ceId: conversation.ceId }, { label: 1, triggerPhrases: 1, response: 1 })
+    .limit(500)
+    .lean<{ _id: Types.ObjectId; label: string; triggerPhrases: string; response: string }[]>();
+  // The plan and the replies sent automatically are read only for a widget that has saved replies.
+  if (replies.length === 0) return [];
+  const [allowed, assist] = await Promise.all([
+    planHasFeature(ctx.models, conversation.accountId, 'savedReplies'),
     ctx.models.ConversationAssist.findOne({ conversationId: conversation._id }, { autoSentReplyIds: 1 }).lean<{
       autoSentReplyIds?: Types.ObjectId[];
     }>(),
   ]);
-  if (replies.length === 0) return [];
+  if (!allowed) return [];
   const sent = new Set((assist?.autoSentReplyIds ?? []).map(String));
   const index = new CloseTexts<SuggestedReply>({ label: 3, triggers: 3, response: 1 });
   for (const reply of replies) {
