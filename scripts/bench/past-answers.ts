@@ -1,7 +1,7 @@
 /**
  * What suggesting past answers costs a new conversation: a widget with PAST_CONVERSATIONS answered conversations in
  * the embedded database (its own process), then the first suggestion (which builds the widget's index) and many more
- * (the index kept): time per suggestion, database reads per suggestion, and the index's memory.
+ * (the index kept): time per suggestion and database reads per suggestion.
  *
  *   npx tsx scripts/bench/past-answers.ts
  */
@@ -67,15 +67,11 @@ async function main(): Promise<void> {
     counted(models.Conversation as unknown as mongoose.Model<never>);
     counted(models.Message as unknown as mongoose.Model<never>);
 
-    global.gc?.();
-    const heapBefore = process.memoryUsage().heapUsed;
     const past = new PastAnswers({ models });
     let started = performance.now();
     const first = await past.suggest(ceId, 'how can I change the delivery address for my order?');
     const firstMs = performance.now() - started;
     const firstReads = reads;
-    global.gc?.();
-    const heapIndex = process.memoryUsage().heapUsed - heapBefore;
 
     const questions = [
       'i need to change the delivery address on my order',
@@ -101,7 +97,6 @@ async function main(): Promise<void> {
       `first suggestion (builds the index): ${firstMs.toFixed(1)} ms, of which the build ${past.stats.buildMs.toFixed(1)} ms; ` +
         `${firstReads} database reads, ${first.length} suggested`,
     );
-    console.log(`index memory: ${global.gc ? `${(heapIndex / 1024 / 1024).toFixed(1)} MB` : 'run with node --expose-gc to measure'}`);
     console.log(
       `next suggestions (index kept): p50 ${percentile(times, 50).toFixed(2)} ms, p99 ${percentile(times, 99).toFixed(2)} ms, ` +
         `${(reads / rounds).toFixed(2)} database reads each, ${suggested} of ${rounds} with a suggestion`,
