@@ -1,6 +1,7 @@
 import path from 'node:path';
 import express from 'express';
 import helmet from 'helmet';
+import type { PastAnswers } from './answers/pastAnswers';
 import type { ArticleSearch } from './answers/search';
 import { type ApiDeps, apiRouter } from './api';
 import { billingRouter } from './api/billing/routes';
@@ -66,6 +67,8 @@ export type AppDeps = {
   billing: Billing;
   /** The help center's search (the widget's, the public pages', Slack's suggestions). */
   articleSearch: ArticleSearch;
+  /** Operators' past answers, suggested in Slack threads. */
+  pastAnswers: PastAnswers;
   /** The deployment's rate limiters (counted in Redis with several processes); in-process ones by default. */
   limiters?: RateLimiters;
   /** Port of the running SMTP receiver for visitors' answers (the dev outbox's "Reply as the visitor" sends there). */
@@ -114,6 +117,7 @@ export function createApp(deps: AppDeps): express.Express {
       homeTabs: deps.homeTabs,
       limiters,
       logger,
+      answers: { articleSearch: deps.articleSearch, pastAnswers: deps.pastAnswers },
     }),
   );
   app.use(widgetApiRouter(deps.relay, deps.slack, deps.articleSearch));

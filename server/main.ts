@@ -10,6 +10,7 @@ import type express from 'express';
 import mongoose, { type Connection } from 'mongoose';
 import type { DestinationStream } from 'pino';
 import { createSegmentTracker, type SegmentTracker } from './analytics/segment';
+import { PastAnswers } from './answers/pastAnswers';
 import { type ArticleSearch, createArticleSearch } from './answers/search';
 import { createApp } from './app';
 import { startScheduledBackups } from './backup/schedule';
@@ -76,6 +77,7 @@ export type Parley = {
   homeTabs: HomeTabs;
   /** The help center's search. */
   articleSearch: ArticleSearch;
+  pastAnswers: PastAnswers;
   /** Stripe billing (Stripe itself, or the Stripe sandbox through STRIPE_API_URL). */
   billing: Billing;
   /** Where everything logs (JSON lines on standard output unless a test passed its own). */
@@ -179,6 +181,8 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     const slack = new SlackClients(models, effective.slack.apiUrl, countingSlackFetch(keepAliveFetch, metrics.slackApiCalls));
     // The help center's search, one per process (its index is kept in memory).
     const articleSearch = createArticleSearch({ models, baseUrl: effective.publicUrl });
+    // Operators' past answers, suggested in new conversations' threads (per-widget indexes kept in memory).
+    const pastAnswers = new PastAnswers({ models });
     const relay = createRelay({
       config: effective,
       models,
@@ -187,7 +191,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       metrics,
       clock,
       reports,
-      jobHandlers: { ...RELAY_JOB_HANDLERS, ...slackJobHandlers(slack) },
+      jobHandlers: { ...RELAY_JOB_HANDLERS, ...slackJobHandlers(slack, { articleSearch, pastAnswers }) },
       classifyJobError: slackJobErrors,
       channelActivity: new SlackChannelActivity(slack, relayTuning(effective).presenceTtlMs),
       teamChanged: (teamId) => slack.forget(teamId),
@@ -242,6 +246,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       homeTabs,
       billing,
       articleSearch,
+      pastAnswers,
       limiters,
       health,
       segment: analytics,
@@ -281,6 +286,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       slack,
       homeTabs,
       articleSearch,
+      pastAnswers,
       billing,
       logger,
       metrics,

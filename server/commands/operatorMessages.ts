@@ -14,7 +14,7 @@ import { appendEntryReading, type StoredMessage, serialised } from '../conversat
 import { headerUpdate, publishEntry, record } from '../conversations/record';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { Conversation } from '../models/Conversation';
-import type { MessageDocument, MessageFile } from '../models/Message';
+import type { MessageArticle, MessageDocument, MessageFile } from '../models/Message';
 import { answeredFields } from './conversationDueTimes';
 import { startUnseenWait } from './unseenReplies';
 
@@ -43,6 +43,8 @@ type OperatorInput = {
   slackUserId: string;
   slackTs?: string;
   files?: MessageFile[];
+  /** Help-center articles the message carries as cards. */
+  articles?: MessageArticle[];
 };
 
 /**

@@ -16,6 +16,8 @@ export type OutboxKind =
   | 'slack.threadPost'
   | 'slack.channelPost'
   | 'slack.react'
+  /** A new conversation's "Suggested" post: articles, saved replies and past answers close to its first line. */
+  | 'slack.suggest'
   | 'webhook'
   | 'mail'
   | 'mail.unseen';

@@ -10,6 +10,7 @@ import type { SlackDeps } from './deps';
 import { registerActionListeners } from './listeners/actions';
 import { registerCommandListeners } from './listeners/commands';
 import { registerEventListeners } from './listeners/events';
+import { registerSuggestionListeners } from './listeners/suggestions';
 import { registerViewListeners } from './listeners/views';
 import { refusingWhenNotInstalled } from './notInstalled';
 import { acknowledgingMalformedPayloads } from './payloadShapes';
@@ -85,6 +86,7 @@ export function registerListeners(app: App, deps: SlackDeps): void {
   registerCommandListeners(app, deps);
   registerActionListeners(app, deps);
   registerViewListeners(app, deps);
+  registerSuggestionListeners(app, deps);
 }
 
 /** Slack's guidance: refuse a request whose timestamp is more than five minutes away from now, either way. */

@@ -10,6 +10,7 @@ import type { PubSub } from '../relay/pubsub';
 import type { SlackAuthors } from './authors';
 import type { HomeTabs } from './home';
 import type { SlackClients } from './slackClients';
+import type { SlackAnswers } from './suggestions';
 
 /**
  * What the Slack listeners use of the relay: the conversation context the commands they call take, presence,
@@ -40,4 +41,6 @@ export type SlackDeps = {
   homeTabs: HomeTabs;
   /** Per-client limits on public calls, counted over every process of the deployment. */
   limiters: RateLimiters;
+  /** The help center's search and the past answers (suggestions, `/parley article`). */
+  answers: SlackAnswers;
 };

@@ -25,6 +25,7 @@ import { contextLine, headerMessage, threadPostMessage } from './blocks/thread';
 import { hasBotUsers } from './botUserCache';
 import { type PostJob, postOnce } from './postOnce';
 import type { SlackClients } from './slackClients';
+import { type SlackAnswers, suggestionPoster } from './suggestions';
 
 /** What the slack.* handlers work with: the relay's context and the Slack clients (slackJobHandlers adds them). */
 type SlackJobContext = RelayContext & { slack: SlackClients };
@@ -446,9 +447,9 @@ export type SlackJobKind = Extract<OutboxKind, `slack.${string}`>;
 
 /**
  * The `slack.*` job handlers, with their own cache of conversation threads (built once by main.ts); they reach
- * Slack through `slack`.
+ * Slack through `slack`, and make the Suggested post of a new conversation from `answers`.
  */
-export function slackJobHandlers(slack: SlackClients): Pick<RelayJobHandlers, SlackJobKind> {
+export function slackJobHandlers(slack: SlackClients, answers: SlackAnswers): Pick<RelayJobHandlers, SlackJobKind> {
   const threads: ThreadCache = new LRUCache({ max: THREADS_KEPT });
   const justRead: JustRead = new LRUCache({ max: 1000, ttl: 1000 });
   // The relay's context is built whole once and never changes: its copy with the clients is made once too.
@@ -487,5 +488,6 @@ export function slackJobHandlers(slack: SlackClients): Pick<RelayJobHandlers, Sl
     'slack.ephemeral': one(postEphemeral),
     'slack.threadPost': one(postInThread),
     'slack.react': one(addReaction),
+    'slack.suggest': one(suggestionPoster(answers)),
   };
 }

@@ -115,6 +115,7 @@ describe('the HTTP app', () => {
         slackAuthors: new SlackAuthors(server.parley.slack, server.parley.logger),
         homeTabs: server.parley.homeTabs,
         articleSearch: server.parley.articleSearch,
+        pastAnswers: server.parley.pastAnswers,
       });
     });
     after(() => rmSync(consoleDir, { recursive: true, force: true }));
@@ -158,6 +159,7 @@ describe('the HTTP app', () => {
         slackAuthors: new SlackAuthors(server.parley.slack, server.parley.logger),
         homeTabs: server.parley.homeTabs,
         articleSearch: server.parley.articleSearch,
+        pastAnswers: server.parley.pastAnswers,
       });
       const res = await request(bare).get('/app/').expect(503);
       expect(res.text).to.contain('npm run build');

@@ -95,6 +95,7 @@ describe('the outbox engine', () => {
       'slack.threadPost': single,
       'slack.channelPost': single,
       'slack.react': single,
+      'slack.suggest': single,
       webhook: single,
       mail: single,
       'mail.unseen': single,

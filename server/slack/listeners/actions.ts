@@ -80,7 +80,7 @@ const HEADER_MODALS: [string, ConversationAction][] = [
 ];
 
 /** Tells the person why an action did not happen: on the response_url when there is one, else in a small modal. */
-async function refuse(
+export async function refuse(
   client: WebClient,
   body: BlockAction,
   respond: (m: { text: string; response_type: 'ephemeral'; replace_original: false }) => Promise<unknown>,

@@ -12,10 +12,12 @@ import { updateWidgetSettings } from '../../commands/updateWidgetSettings';
 import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
 import type { ConversationDocument } from '../../models/Conversation';
 import { announceInChannel } from '../../relay/schedule';
+import { ARTICLE_LIMITS } from '../../shared/articles';
 import { escapeMrkdwn } from '../../shared/mrkdwn';
 import { TRIAL_FEATURES_LABEL } from '../../shared/plans';
 import { reminderScheduleLabel } from '../../shared/settings';
 import { HOME_ACTIONS } from '../blocks/home';
+import { articleSearchReply } from '../blocks/suggestions';
 import {
   ActionRefused,
   askForEmail,
@@ -37,6 +39,7 @@ import {
   widgetOfChannel,
   widgetsOfMember,
 } from '../operators';
+import { visitorLocale } from '../suggestions';
 
 type KnownBlock = types.KnownBlock;
 export type Reply = { text: string; blocks?: KnownBlock[] };
@@ -61,6 +64,7 @@ export function helpText(): string {
     '`/parley reply N shortcut` (`r`) · `/parley replies N`: saved replies · `/parley question-group N shortcut` (`qg`)',
     '`/parley email N address` (`e`): transcript by e-mail · `/parley send-to-webhook N` (`stw`) · `/parley ask-email N`',
     '`/parley screenshot N` (`ss`): ask the visitor for a screenshot of the page they are on',
+    '`/parley article N words` (`a`): search the help center; each article found has a *Send* button',
     'The buttons on each conversation header and the *Conversation actions* shortcut on any message of a thread do the same without a number.',
     '`/parley help` shows this message.',
   ].join('\n');
@@ -76,6 +80,7 @@ const ALIASES: Record<string, string> = {
   stw: 'send-to-webhook',
   askemail: 'ask-email',
   ss: 'screenshot',
+  a: 'article',
   manual: 'manual-mode',
   manualmode: 'manual-mode',
   printvisitorinfo: 'print-visitor-info',
@@ -115,6 +120,7 @@ const CONVERSATION_COMMANDS = new Set([
   'send-to-webhook',
   'ask-email',
   'screenshot',
+  'article',
 ]);
 
 const yesNo = (v: boolean) => (v ? 'on' : 'off');
@@ -360,9 +366,28 @@ class CommandContext {
       }
       case 'replies':
         return this.replies(await this.conversation(args[0], '/parley replies 12'));
+      case 'article':
+        return this.articles(await this.conversation(args[0], '/parley article 12 reset password'), args.slice(1).join(' '));
       default:
         return { text: helpText() };
     }
+  }
+
+  /** The help center's articles for `words`, in the visitor's language, each with Send while the conversation is open. */
+  private async articles(c: ConversationDocument, words: string): Promise<Reply> {
+    const query = words.trim();
+    if (!query) throw new ActionRefused('Give the words to search the help center for: `/parley article 12 reset password`.');
+    if (query.length > ARTICLE_LIMITS.queryChars) {
+      throw new ActionRefused(`Search with at most ${ARTICLE_LIMITS.queryChars} characters.`);
+    }
+    const language = await visitorLocale(this.deps.relay, c.visitorId);
+    const hits = await this.deps.answers.articleSearch.search({ _id: this.ce._id, Uuid: this.ce.Uuid }, query, language, 5);
+    if (hits.length === 0) {
+      return {
+        text: `No published article of this widget's help center matches “${escapeMrkdwn(query.slice(0, 100))}”. Try other words, or <${this.deps.config.publicUrl}/app/|write one in the Answers section of the Parley console>.`,
+      };
+    }
+    return articleSearchReply({ id: String(c._id), number: c.number, open: c.status === 'open' }, query, hits.slice(0, 5));
   }
 
   private async replies(c: ConversationDocument): Promise<Reply> {

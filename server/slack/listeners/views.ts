@@ -43,7 +43,7 @@ function selected(values: Values, field: string): string {
 }
 
 /** The outcome of a submitted modal, to the person, in the channel it concerns. */
-async function tell(
+export async function tell(
   client: WebClient,
   logger: Logger,
   where: { channel: string; user: string; threadTs?: string },
