@@ -161,6 +161,8 @@ export type RelayTuning = {
   framesPer10s: number;
   /** New sockets per minute per IP. */
   socketsPerIpPerMinute: number;
+  /** Help-center searches per minute per IP (the widget searches as the visitor types, debounced). */
+  articleSearchesPerIpPerMinute: number;
   /** A socket with more than this many bytes waiting to be sent is dropped (it resumes by seq). */
   maxBufferedBytes: number;
   /** How often widgets with an operating-hours schedule are checked for a scheduled ON or OFF time. */

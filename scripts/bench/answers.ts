@@ -1,6 +1,6 @@
 /**
- * `npx tsx scripts/bench/answers.ts` (`node --expose-gc --import tsx scripts/bench/answers.ts` measures the index's
- * memory from a collected heap; without it the figure is the heap's growth and may include garbage)
+ * `npx tsx scripts/bench/answers.ts [--misses] [--accuracy]` (`--misses` lists the questions answered wrongly,
+ * `--accuracy` skips the 5,000 articles)
  *
  * The help center's search (server/answers/search.ts, createArticleSearch as Parley runs it) on the embedded store,
  * run as its own process as `npm run db` runs it:
@@ -9,11 +9,13 @@
  *   first, or among the first three), and the share of unrelated questions answered with nothing; the same figures
  *   for the plain word overlap the search replaced (kept here only as a baseline);
  * - on 5,000 articles in one widget: the index build (first search after a write: reading the articles, the learned
- *   words and indexing) in time and memory, and the search latency (p50, p99 of the questions asked in turn, one
- *   process, so one core).
+ *   words and indexing) in time, CPU time and memory (heap growth after a collection), and the search latency (p50,
+ *   p99 of the questions asked in turn, in wall time and in this process's CPU time: one process, so one core; the
+ *   wall times follow the machine's load, printed last).
  * Goals: top-1 ≥ 0.80, top-3 ≥ 0.95, unrelated answered with nothing ≥ 2/3, p99 ≤ 5 ms, build ≤ 2 s and ≤ 50 MB.
  */
 import { cpus, loadavg } from 'node:os';
+import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import mongoose, { Types } from 'mongoose';
 import { type ArticleSearch, type ArticleSearchHit, createArticleSearch } from '../../server/answers/search';
@@ -23,16 +25,11 @@ import { QUESTIONS } from './answers-questions';
 import { startDatabase } from './database';
 
 const BIG = 5000;
-const gc: (() => void) | undefined = (() => {
-  try {
-    return runInNewContext('typeof gc === "function" ? gc : undefined', globalThis) as (() => void) | undefined;
-  } catch {
-    return undefined;
-  }
-})();
+// The heap is measured after a collection: V8 exposes gc() to a new context once the flag is set.
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
 const heap = () => {
-  (globalThis as { gc?: () => void }).gc?.();
-  gc?.();
+  gc();
   return process.memoryUsage().heapUsed;
 };
 
@@ -172,28 +169,33 @@ async function main() {
 
   const english = QUESTIONS.filter((q) => q.lang === 'en').map((q) => q.q);
   const times: number[] = [];
+  const cpuTimes: number[] = [];
   const started = performance.now();
   const cpuStarted = cpuMs();
   const rounds = process.argv.includes('--quick') ? 4 : 40;
   for (let round = 0; round < rounds; round++) {
     for (const q of english) {
       const t = performance.now();
+      const c = cpuMs();
       await articleSearch.search(big, q, 'en');
       times.push(performance.now() - t);
+      cpuTimes.push(cpuMs() - c);
     }
   }
   const wall = performance.now() - started;
   const cpuPerSearch = (cpuMs() - cpuStarted) / times.length;
   times.sort((a, b) => a - b);
-  const pct = (p: number) => times[Math.min(times.length - 1, Math.floor(times.length * p))] ?? 0;
+  cpuTimes.sort((a, b) => a - b);
+  const pct = (p: number, list = times) => list[Math.min(list.length - 1, Math.floor(list.length * p))] ?? 0;
   console.log(`\n${BIG} articles in one widget (${times.length} searches over ${(wall / 1000).toFixed(1)} s, one process)`);
   line('search CPU time, mean', `${cpuPerSearch.toFixed(2)} ms`, '', null);
-  line('search p50', `${pct(0.5).toFixed(2)} ms`, '', null);
-  line('search p99', `${pct(0.99).toFixed(2)} ms`, '≤ 5 ms', pct(0.99) <= 5);
+  line('search CPU time p50 / p99', `${pct(0.5, cpuTimes).toFixed(2)} / ${pct(0.99, cpuTimes).toFixed(2)} ms`, '', null);
+  line('search p50 (wall)', `${pct(0.5).toFixed(2)} ms`, '', null);
+  line('search p99 (wall)', `${pct(0.99).toFixed(2)} ms`, '≤ 5 ms', pct(0.99) <= 5);
   line('index build (read + index)', `${buildMs.toFixed(0)} ms`, '≤ 2000 ms', buildMs <= 2000);
   line('index build, CPU time of this process', `${buildCpuMs.toFixed(0)} ms`, '', null);
   line(
-    `index memory${gc ? '' : ' (heap growth, no --expose-gc)'}`,
+    'index memory (heap growth after a collection)',
     `${(builtBytes / 1024 / 1024).toFixed(1)} MB`,
     '≤ 50 MB',
     builtBytes <= 50 * 1024 * 1024,

@@ -200,8 +200,12 @@ export function analyzerOf(language: string): Analyzer {
  * (ownerText's articlePlain), which matters for a help center of thousands of articles.
  */
 export function markdownText(markdown: string): string {
-  return markdown
-    .replace(/<[^>\n]*>/g, ' ')
+  // HTML tags are markup, except in code, where they are the text (an article about embedding `<script>`).
+  const untagged = markdown
+    .split(/(`+[^`]*`+)/)
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(/<[^>\n]*>/g, ' ')))
+    .join('');
+  return untagged
     .replace(/!?\[([^\]\n]*)\]\([^)\n]*\)/g, '$1')
     .replace(/^\s{0,3}(?:#{1,6}\s+|>\s?|[-*+]\s+|\d+[.)]\s+)/gm, '')
     .replace(/\*\*|__|~~|`+|(?<![\p{L}\p{N}])[*_]|[*_](?![\p{L}\p{N}])/gu, '')

@@ -16,6 +16,7 @@ export const DEFAULT_RELAY_TUNING: RelayTuning = {
   visitorMsgsPerMinute: 30,
   framesPer10s: 60,
   socketsPerIpPerMinute: 120,
+  articleSearchesPerIpPerMinute: 120,
   maxBufferedBytes: 1024 * 1024,
   // Hours come in 15-minute steps: a check every 20 seconds turns a widget on or off within 20 seconds of the time.
   scheduleCheckMs: 20_000,

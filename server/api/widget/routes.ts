@@ -11,12 +11,13 @@ import { planHasFeature } from '../../commands/planFeature';
 import { sendOfflineMessage } from '../../commands/sendOfflineMessage';
 import type { VisitorMessageContext } from '../../commands/sendVisitorMessage';
 import { uploadVisitorFile } from '../../commands/uploadVisitorFile';
-import type { Config } from '../../config';
+import type { Config, RelayTuning } from '../../config';
 import { findVisitorByToken } from '../../conversations/visitors';
 import { browserLanguages, localizeSettings, pickWidgetLocale, widgetLanguage } from '../../conversations/widgetLanguage';
-import { AuthorizationError, NotFoundError } from '../../errors';
+import { AuthorizationError, NotFoundError, RateLimitError } from '../../errors';
 import { type Validated, validate } from '../../http/validate';
 import { articleHtml } from '../../ownerText';
+import type { RateLimiters } from '../../rateLimits';
 import { originAllowed, WS_PATH } from '../../relay/gateway';
 import type { Presence } from '../../relay/presence';
 import { clientIp, countryAllowed, countryOf } from '../../relay/visitorIp';
@@ -44,7 +45,13 @@ const cors: RequestHandler = (req, res, next) => {
  * What the widget's HTTP API uses of the relay: the visitor message context (offline messages and uploads post into
  * conversations), presence and the configuration (the relay has it all).
  */
-export type WidgetApiRelay = VisitorMessageContext & { config: Config; presence: Pick<Presence, 'isOnline'> };
+export type WidgetApiRelay = VisitorMessageContext & {
+  config: Config;
+  presence: Pick<Presence, 'isOnline'>;
+  /** Counters of the deployment (in Redis with several processes): the public search's per-IP limit. */
+  limiters: Pick<RateLimiters, 'counter'>;
+  tuning: Pick<RelayTuning, 'articleSearchesPerIpPerMinute'>;
+};
 
 export function widgetApiRouter(relay: WidgetApiRelay, slack: SlackClients, articles: ArticleSearch): Router {
   const { models, config } = relay;
@@ -63,6 +70,15 @@ export function widgetApiRouter(relay: WidgetApiRelay, slack: SlackClients, arti
     return upstream?.ok ? Buffer.from(await upstream.arrayBuffer()) : null;
   };
   const unknownWidget = () => new NotFoundError('This chat widget does not exist.', 'unknown_widget');
+  // Counted over every process of the deployment, as the widget's sockets are.
+  const searchesPerIp = relay.limiters.counter('article-search-ip', 60_000);
+  const limitSearches: RequestHandler = (req, res, next) => {
+    // Any page may search (as it may read the config); its errors (400, 429) must be readable there too.
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    searchesPerIp
+      .hit(clientIp(req, config.trustProxy))
+      .then((count) => next(count > relay.tuning.articleSearchesPerIpPerMinute ? new RateLimitError() : undefined), next);
+  };
 
   router.options('/widget/api/:uuid/:what', cors, (_req, res) => {
     res.status(204).end();
@@ -100,14 +116,18 @@ export function widgetApiRouter(relay: WidgetApiRelay, slack: SlackClients, arti
 
   router.get(
     '/widget/api/:uuid/articles/search',
+    limitSearches,
     validate(ArticleSearchRequest),
     async (req: Validated<typeof ArticleSearchRequest>, res) => {
-      res.setHeader('Access-Control-Allow-Origin', '*');
       res.setHeader('Cache-Control', 'no-store');
-      const ce = await models.ChatEndpoint.findOne({ Uuid: req.params.uuid }).select('_id Uuid');
+      const ce = await models.ChatEndpoint.findOne({ Uuid: req.params.uuid }).select('_id Uuid accountId');
       if (!ce) throw unknownWidget();
       const language = pickWidgetLocale(browserLanguages(req.query.lang.split(',')));
-      const hits = await articles.search(ce, req.query.q, language);
+      const query = req.query.q.trim();
+      const hits = query ? await articles.search(ce, query, language) : [];
+      if (req.query.record === '1' && query) {
+        await models.AnswerEvent.create({ accountId: ce.accountId, ceId: ce._id, kind: 'search', query, language, hits: hits.length });
+      }
       res.json({ articles: hits.map(({ id, title, snippet, url, score }) => ({ id, title, snippet, url, score })) });
     },
   );

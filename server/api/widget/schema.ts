@@ -15,6 +15,8 @@ export const ArticleSearchRequest = {
   query: z.object({
     q: z.string().max(ARTICLE_LIMITS.queryChars, `q: At most ${ARTICLE_LIMITS.queryChars} characters.`).default(''),
     lang: z.string().max(400).default(''),
+    /** `1`: the visitor's settled search (not a keystroke's), recorded for the Answers report. */
+    record: z.enum(['0', '1']).optional(),
   }),
 };
 
