@@ -14,7 +14,7 @@ describe('"Did this answer your question?" on an automatic answer', () => {
   const texts = () => server.slack.state.replies(at.widget.channel, at.chat.threadTs).map((m) => m.text ?? '');
   const reminders = () => texts().filter((t) => t.includes('has been waiting'));
 
-  /** The chat gets its automatic answer (two matching articles) at 46 s; reminders every 60 s. */
+  /** The chat gets its automatic answer at 46 s; a reminder pace of 60 s (the first reminder at 150 s). */
   const autoAnswer = async (): Promise<ChatFrame['message']> => {
     const ce = await at.widget.widget();
     await server.models.ChatEndpoint.updateOne({ _id: ce._id }, { $set: { responseReminders: true, responseRemindersFreq: 60 } });
@@ -33,7 +33,7 @@ describe('"Did this answer your question?" on an automatic answer', () => {
 
   it('Yes ends the wait: resolved by the article, the thread says so, no reminder follows, and a reload shows the answer', async () => {
     const answer = await autoAnswer();
-    const chosen = answer.articles?.find((a) => a.title === 'Password rules');
+    const chosen = answer.articles?.find((a) => a.title === 'Reset your password');
     expect(chosen).to.not.equal(undefined);
     at.chat.socket.send({ t: 'helpful', id: answer.id, helpful: true, articleId: chosen?.id });
     await eventually(async () => expect((await conversation()).resolvedByArticleAt).to.be.instanceOf(Date));
@@ -42,7 +42,7 @@ describe('"Did this answer your question?" on an automatic answer', () => {
     expect(c.firstResponseAt).to.equal(null);
     expect(c.reminderAt).to.equal(null);
     await thread((lines) =>
-      expect(lines.some((t) => t.startsWith(':white_check_mark: Answered by the article <') && t.includes('|Password rules>'))).to.equal(
+      expect(lines.some((t) => t.startsWith(':white_check_mark: Answered by the article <') && t.includes('|Reset your password>'))).to.equal(
         true,
       ),
     );
@@ -88,7 +88,8 @@ describe('"Did this answer your question?" on an automatic answer', () => {
     const after = await conversation();
     expect(after.resolvedByArticleAt).to.equal(null);
     expect((await events()).map((e) => [e.kind, e.helpful])).to.deep.equal([['helpful', false]]);
-    await relay().dueWork.tick(later(70));
+    // The first reminder comes at 2.5 times the reminder pace (150 s here).
+    await relay().dueWork.tick(later(200));
     await eventually(async () => expect(reminders()).to.have.length(1));
   });
 
