@@ -55,6 +55,14 @@ describe('widget setup (browser)', function () {
     expect(await snippet.textContent())
       .to.contain(`${server.url}/widget.js`)
       .and.contain(`data-widget-id="${widget?.Uuid}"`);
+    // Every line of code is one line on screen (the box scrolls sideways): no wrapped line starts with "};".
+    const shown = await snippet.evaluate((pre) => {
+      const lines = (pre.textContent ?? '').replace(/\n$/, '').split('\n').length;
+      const lineHeight = Number.parseFloat(getComputedStyle(pre).lineHeight);
+      const padding = Number.parseFloat(getComputedStyle(pre).paddingTop) + Number.parseFloat(getComputedStyle(pre).paddingBottom);
+      return { lines, rows: Math.round((pre.scrollHeight - padding) / lineHeight) };
+    });
+    expect(shown.rows).to.equal(shown.lines);
     return widget;
   }
 
