@@ -68,6 +68,19 @@ describe('the trial on the whole product (browser)', function () {
     await shots(page, 'dashboard-in-trial');
     await page.goto(at('/account'));
     expect(await page.locator('.account-status').innerText()).to.equal(trialName);
+    // On a phone every plan tile is whole on the screen, the current one included: nothing scrolls sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.locator('.plan-tile--current').waitFor();
+    const tiles = await page.locator('.plan-tile').evaluateAll((all) =>
+      all.map((tile) => {
+        const box = tile.getBoundingClientRect();
+        return box.left >= 0 && box.right <= window.innerWidth;
+      }),
+    );
+    expect(tiles.length).to.be.greaterThan(1);
+    expect(tiles.every(Boolean)).to.equal(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).to.equal(0);
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // Bots (Integrations): not locked, a bot joins each new conversation.
     await page.goto(at(`/settings/${ceId}/integrations`));
