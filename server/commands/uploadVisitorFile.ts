@@ -67,6 +67,7 @@ export async function uploadVisitorFile(ctx: VisitorMessageContext, upload: Visi
     size: file.size,
     mimetype: (file.type || 'application/octet-stream').slice(0, 100),
     data: Buffer.from(await file.arrayBuffer()),
+    ...(asked ? { answersScreenshot: true } : {}),
   });
   try {
     const result = await visitorMessage(ctx, {

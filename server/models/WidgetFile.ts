@@ -20,6 +20,8 @@ export interface WidgetFile {
    * a retry asks Slack whether it is shared before uploading again, so a lost answer never doubles the file.
    */
   slackPendingFileId: string;
+  /** A screenshot the visitor sent because an operator asked for one: its thread post says so. */
+  answersScreenshot?: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -38,6 +40,7 @@ export const WidgetFileSchema = new Schema<WidgetFile>(
     slackTeamId: { type: String, default: '' },
     slackFileId: { type: String, default: '' },
     slackPendingFileId: { type: String, default: '' },
+    answersScreenshot: { type: Boolean },
   },
   { timestamps: true },
 );

@@ -8,6 +8,7 @@ import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { Conversation } from '../models/Conversation';
 import type { Visitor } from '../models/Visitor';
+import { sanitizeMessageHtml } from '../ownerText';
 import type { ChatRecord, ChatsPage, Transcript } from '../shared/reports';
 import { searchQueryTerms } from '../shared/searchTerms';
 import { visitorLabel } from '../shared/visitors';
@@ -167,6 +168,14 @@ export async function transcript(models: Models, ce: Room, chatId: string): Prom
   if (!c) throw notFound;
   const [chat] = await withVisitors(models, ce, [c]);
   const entries = await models.Message.find({ conversationId: c._id, kind: 'msg' }).sort({ seq: 1 }).lean();
+  const fileIds = entries.flatMap((m) => (m.deleted ? [] : m.files.map((f) => f.id))).filter((id) => /^[0-9a-f]{24}$/i.test(id));
+  // Files Parley keeps (visitors' uploads and screenshots) are served to the console; an operator's stay in Slack.
+  const kept = new Set(
+    (await models.WidgetFile.find({ _id: { $in: fileIds }, conversationId: c._id, data: { $ne: null } }, { _id: 1 }).lean()).map((f) =>
+      String(f._id),
+    ),
+  );
+  const fileUrl = (id: string) => (kept.has(id) ? `/v1/reports/${ce._id}/chats/${c._id}/files/${id}` : '');
   return {
     chat,
     messages: entries.map((m) => ({
@@ -174,11 +183,32 @@ export async function transcript(models: Models, ce: Room, chatId: string): Prom
       from: m.from,
       author: m.author?.name || (m.from === 'visitor' ? chat.visitor.label : m.from === 'operator' ? 'Operator' : ''),
       text: m.deleted ? '' : m.text,
+      html: m.deleted || !m.html ? '' : sanitizeMessageHtml(m.html),
+      files: m.deleted ? [] : m.files.map((f) => ({ id: f.id, name: f.name, size: f.size, mimetype: f.mimetype, url: fileUrl(f.id) })),
       at: m.createdAt.toISOString(),
       deleted: m.deleted,
       edited: m.edited,
     })),
   };
+}
+
+/**
+ * A file of one of the widget's chats, for the console's transcript: only a file Parley keeps (a visitor's upload
+ * or screenshot) of that chat; anything else is 404.
+ */
+export async function transcriptFile(
+  models: Models,
+  ce: Room,
+  chatId: string,
+  fileId: string,
+): Promise<{ name: string; mimetype: string; data: Buffer }> {
+  const notFound = new NotFoundError('File not found');
+  if (!/^[0-9a-f]{24}$/i.test(chatId) || !/^[0-9a-f]{24}$/i.test(fileId)) throw notFound;
+  const chat = await models.Conversation.exists({ _id: chatId, ceId: ce._id, discarded: false });
+  if (!chat) throw notFound;
+  const file = await models.WidgetFile.findOne({ _id: fileId, conversationId: chatId });
+  if (!file?.data) throw notFound;
+  return { name: file.name, mimetype: file.mimetype, data: file.data };
 }
 
 /**

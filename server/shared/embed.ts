@@ -126,7 +126,10 @@ const methodsJs = `[${QUEUED_METHODS.map((m) => `'${m}'`).join(', ')}]`;
 const queueStub = [
   'window.parley = window.parley || { _q: [] };',
   `${methodsJs}.forEach(function (m) {`,
-  '  window.parley[m] = window.parley[m] || function () { window.parley._q.push([m, [].slice.call(arguments)]); };',
+  // Short lines: a code box that wraps a long one starts a line with `};`, which reads as broken code.
+  '  window.parley[m] = window.parley[m] || function () {',
+  '    window.parley._q.push([m, [].slice.call(arguments)]);',
+  '  };',
   '});',
 ].join('\n');
 

@@ -107,11 +107,16 @@ export type ChatRecord = {
   visitor: ChatVisitor;
 };
 export type ChatsPage = { chats: ChatRecord[]; totalChats: number };
+/** A file of a transcript's message; `url` (an API path, with the console's session) is '' when only Slack holds it. */
+export type TranscriptFile = { id: string; name: string; size: number; mimetype: string; url: string };
 export type TranscriptEntry = {
   id: string;
   from: 'visitor' | 'operator' | 'system';
   author: string;
   text: string;
+  /** The message's formatting as the widget shows it (sanitised HTML: bold, links…); '' for plain text. */
+  html: string;
+  files: TranscriptFile[];
   at: string;
   deleted: boolean;
   edited: boolean;

@@ -280,7 +280,12 @@ const replyPoster = (threads: ThreadCache, justRead: JustRead): CoalescingHandle
         await uploadOnce(client, token, file, {
           channel: conversation.slackChannel,
           threadTs: conversation.threadTs,
-          comment: message?.text ? undefined : `${escapeMrkdwn(username)} sent a file`,
+          // A screenshot says which request it answers: the note "… asked the visitor for a screenshot" above it.
+          comment: message?.text
+            ? undefined
+            : file.answersScreenshot
+              ? `${escapeMrkdwn(username)} sent the screenshot asked for in this thread`
+              : `${escapeMrkdwn(username)} sent a file`,
         });
       }
     }

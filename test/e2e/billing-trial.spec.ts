@@ -63,12 +63,12 @@ describe('trial billing in the browser', function () {
     const page = browser.page;
     const trial = await signedInTrial(page);
     const trialEnd = (await server.models.Account.findById(trial.accountId))?.trialEndAt as Date;
-    // Right after sign-up the count is 29 days, and the banner says why: they run to the last day to add a card.
+    // Right after sign-up the count is 29 days, and the banner names the day they run to: the last day to add a card.
     await page.goto(at('/'));
     const dayBefore = dayWords(new Date(trialEnd.getTime() - DAY * 1000));
     await page
       .getByText(
-        `There are 29 days left on the trial. They count to ${dayBefore}, the last day to add a card before the trial ends on ${dayWords(trialEnd)}. Nothing is charged before then.`,
+        `There are 29 days left on the trial. Add a card by ${dayBefore} to keep your widgets online after it. Nothing is charged before the trial ends.`,
       )
       .waitFor();
     await shots(page, 'dashboard-trial');

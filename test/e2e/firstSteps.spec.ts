@@ -82,10 +82,10 @@ describe('first steps of a new user (browser)', function () {
     await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
     expect(await page.title()).to.equal('Dashboard · Parley');
     // During the trial the badge names the plan it has: every Business feature.
-    await page.getByRole('link', { name: 'Business trial' }).waitFor();
+    await page.getByRole('link', { name: 'Basic plan · free trial with every Business feature' }).waitFor();
     const trial = page.getByRole('status').filter({ hasText: 'left on the trial' });
     expect(await trial.textContent()).to.match(
-      /There are 29 days left on the trial\. They count to .+, the last day to add a card before the trial ends on .+\. Nothing is charged before then\./,
+      /There are 29 days left on the trial\. Add a card by .+ to keep your widgets online after it\. Nothing is charged before the trial ends\./,
     );
     // One widget not yet in Slack: singular words, and "Not connected to Slack yet" only once.
     await page.getByRole('heading', { name: 'Unfinished widget', exact: true }).waitFor();

@@ -67,7 +67,7 @@ describe('operator in Slack (browser, sandbox operator page and demo site)', fun
 
     const operator = await operatorPage(widget);
     await slash(operator, '/parley off', 'You turned the website chat');
-    await panel.host.getByText("Sorry we aren't online at the moment.", { exact: false }).waitFor();
+    await panel.host.getByText("Sorry, we aren't online at the moment.", { exact: false }).waitFor();
     expect(await panel.input.count()).to.equal(0);
     expect((await server.models.ChatEndpoint.findById(widget.ceId))?.off).to.equal(true);
     await operator.locator('#op-messages', { hasText: 'turned the website chat' }).waitFor();

@@ -3,15 +3,21 @@
  * opens a transcript and downloads CSV and JSON files that parse with the expected rows; a Basic admin and a
  * non-admin cannot reach the reports. Data: the seeded account of test/reports/seed.ts.
  */
+import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { expect } from 'chai';
 import { parse as parseCsv } from 'csv-parse/sync';
+import { Types } from 'mongoose';
 import type { Page } from 'playwright-core';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { createUserInDb } from '../factories';
 import { useServer } from '../helpers/app';
-import { useBrowser } from '../helpers/browser';
+import { RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { type Seeded, seedReportAccount, ZONE } from '../reports/seed';
+
+/** A 1×1 PNG: a visitor's screenshot. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
 
 describe('reports (browser)', function () {
   this.timeout(120_000);
@@ -47,6 +53,10 @@ describe('reports (browser)', function () {
     await page.goto(at('/reports'));
     await page.waitForURL(/#\/reports\/overview$/);
     await page.getByRole('link', { name: 'Reports' }).waitFor();
+    // The last 30 days hold no chat: the overview says so rather than "Avg Chat Duration 0s" and "Up Ratings 0% (0)".
+    const empty = page.getByRole('region', { name: 'Overview of support' });
+    await empty.getByText('No chats in this range yet: the figures appear once visitors start chatting.').waitFor();
+    expect(await empty.locator('.reports__stat').count()).to.equal(0);
     await chooseMarchInNewYork(page);
     const room = page.getByRole('region', { name: 'Overview of support' });
     const stat = (label: string) => room.locator('.reports__stat', { hasText: label }).locator('dd');
@@ -139,6 +149,68 @@ describe('reports (browser)', function () {
     await room.getByText('Showing 1 to 1 of 1 results').waitFor();
     await room.locator('tbody tr').first().click();
     await page.getByRole('dialog').getByText('Hi, I am Walt').waitFor();
+  });
+
+  it('shows a transcript as the widget does: an operator’s bold and links formatted, a visitor’s screenshot as the picture', async () => {
+    const page = browser.page;
+    const conversationId = new Types.ObjectId(seeded.chatIds[7]);
+    const ceId = new Types.ObjectId(seeded.ceId);
+    const shot = await server.models.WidgetFile.create({
+      ceId,
+      source: 'visitor',
+      conversationId,
+      name: 'screenshot.png',
+      mimetype: 'image/png',
+      size: PNG.length,
+      data: PNG,
+    });
+    await server.models.Message.insertMany([
+      {
+        conversationId,
+        seq: 3,
+        kind: 'msg',
+        from: 'operator',
+        text: 'Our *light* roast: <https://shop.example.com/light|see it here>',
+        html: 'Our <strong>light</strong> roast: <a href="https://shop.example.com/light">see it here</a><img src=x onerror="alert(1)">',
+        author: { name: 'Ana', avatarUrl: '' },
+      },
+      {
+        conversationId,
+        seq: 4,
+        kind: 'msg',
+        from: 'visitor',
+        text: '',
+        files: [{ id: String(shot._id), name: 'screenshot.png', size: PNG.length, mimetype: 'image/png' }],
+      },
+      { conversationId, seq: 5, kind: 'msg', from: 'visitor', text: 'See https://shop.example.com/cart please' },
+    ]);
+    await signIn(page, seeded.token);
+    await page.goto(at('/reports/history'));
+    const room = page.getByRole('region', { name: 'History of support' });
+    await room.locator('tbody tr[aria-label^="Chat #8 "]').click();
+    const dialog = page.getByRole('dialog');
+    const reply = dialog.locator('.reports__message--operator', { hasText: 'roast' });
+    await reply.waitFor();
+    expect(await reply.locator('.reports__message-text').innerText()).to.equal('Our light roast: see it here');
+    expect(await reply.locator('strong').innerText()).to.equal('light');
+    expect(await reply.getByRole('link', { name: 'see it here' }).getAttribute('href')).to.equal('https://shop.example.com/light');
+    expect(await reply.locator('img').count()).to.equal(0);
+    const picture = dialog.getByRole('img', { name: 'screenshot.png' });
+    await picture.waitFor();
+    await page.waitForFunction(() => (document.querySelector('.reports__file-image') as HTMLImageElement | null)?.naturalWidth === 1);
+    expect(await dialog.getByRole('link', { name: 'https://shop.example.com/cart' }).getAttribute('href')).to.equal(
+      'https://shop.example.com/cart',
+    );
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    await page.screenshot({ path: path.join(RESULTS_DIR, 'transcript-1280x800.png') });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: path.join(RESULTS_DIR, 'transcript-390x844.png') });
+    // Only the chat's own files are served, and only to the account's admins.
+    const file = `${server.url}/v1/reports/${seeded.ceId}/chats/${seeded.chatIds[7]}/files/${shot._id}`;
+    expect((await fetch(file, { headers: { Authorization: `Bearer ${seeded.token}` } })).status).to.equal(200);
+    expect((await fetch(file)).status).to.equal(403);
+    const elsewhere = `${server.url}/v1/reports/${seeded.ceId}/chats/${seeded.chatIds[0]}/files/${shot._id}`;
+    expect((await fetch(elsewhere, { headers: { Authorization: `Bearer ${seeded.token}` } })).status).to.equal(404);
   });
 
   it('fits every report on a phone: readable day labels, whole agent figures, one-line dates, full feedback, no days before the widget', async () => {

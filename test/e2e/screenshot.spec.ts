@@ -121,9 +121,11 @@ describe('screenshot requests (browser, demo site and Slack sandbox)', function 
       server.slack.state.files.find((f) => f.name.startsWith('screenshot-') && f.channels.includes(widget.channel)),
     );
     expect(file.name).to.match(/^screenshot-\d{8}-\d{4}\.png$/);
-    await waitFor('the screenshot as a reply in the thread', () =>
+    const posted = await waitFor('the screenshot as a reply in the thread', () =>
       server.slack.state.replies(widget.channel, visitor.threadTs).find((m) => (m.files ?? []).length > 0),
     );
+    // The thread says which request the file answers, not only "sent a file".
+    expect(posted.text).to.match(/ sent the screenshot asked for in this thread$/);
     const stored = await server.models.WidgetFile.findOne({ ceId: widget.ceId, name: file.name });
     expect(stored?.mimetype).to.equal('image/png');
     expect(stored?.data?.subarray(1, 4).toString()).to.equal('PNG');

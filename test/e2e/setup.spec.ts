@@ -24,6 +24,9 @@ describe('widget setup (browser)', function () {
     await page.goto(at('/signup'));
     await page.getByLabel('Work email').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);
+    // Consent is asked once: the sign-up form does not claim it, the next screen's checkbox records it.
+    expect(await page.getByText('By signing up you agree').count()).to.equal(0);
+    await page.getByText('Next you read and accept the Terms of Service and Privacy Policy.').waitFor();
     await page.getByRole('button', { name: 'Sign up', exact: true }).click();
     await page.waitForURL(/#\/legal$/);
     await page.getByRole('checkbox', { name: 'I agree to the Terms of Service and Privacy Policy' }).check();
@@ -55,6 +58,14 @@ describe('widget setup (browser)', function () {
     expect(await snippet.textContent())
       .to.contain(`${server.url}/widget.js`)
       .and.contain(`data-widget-id="${widget?.Uuid}"`);
+    // Every line of code is one line on screen (the box scrolls sideways): no wrapped line starts with "};".
+    const shown = await snippet.evaluate((pre) => {
+      const lines = (pre.textContent ?? '').replace(/\n$/, '').split('\n').length;
+      const lineHeight = Number.parseFloat(getComputedStyle(pre).lineHeight);
+      const padding = Number.parseFloat(getComputedStyle(pre).paddingTop) + Number.parseFloat(getComputedStyle(pre).paddingBottom);
+      return { lines, rows: Math.round((pre.scrollHeight - padding) / lineHeight) };
+    });
+    expect(shown.rows).to.equal(shown.lines);
     return widget;
   }
 

@@ -55,9 +55,32 @@ describe('the trial on the whole product (browser)', function () {
 
     // The dashboard says what the trial includes.
     await page.goto(at('/'));
-    await page.getByText('Until then every Business feature is on.').waitFor();
-    await page.getByRole('link', { name: 'Business trial' }).waitFor();
+    await page.getByText('Until it ends every Business feature is on.').waitFor();
+    // One name for the trial, on the dashboard's chip and the Account page alike.
+    const trialName = 'Basic plan · free trial with every Business feature';
+    await page.getByRole('link', { name: trialName }).waitFor();
+    // One rule for the days and the date: on day one, 29 days that run to the day before the trial's end, and no
+    // second, later date beside them.
+    const banner = await page.locator('.alert', { hasText: 'left on the trial' }).innerText();
+    const lastDay = dayWords(new Date(trialEnd.getTime() - 86_400_000));
+    expect(banner).to.include(`There are 29 days left on the trial. Add a card by ${lastDay} to keep your widgets online after it.`);
+    expect(banner).to.not.include(dayWords(trialEnd));
     await shots(page, 'dashboard-in-trial');
+    await page.goto(at('/account'));
+    expect(await page.locator('.account-status').innerText()).to.equal(trialName);
+    // On a phone every plan tile is whole on the screen, the current one included: nothing scrolls sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.locator('.plan-tile--current').waitFor();
+    const tiles = await page.locator('.plan-tile').evaluateAll((all) =>
+      all.map((tile) => {
+        const box = tile.getBoundingClientRect();
+        return box.left >= 0 && box.right <= window.innerWidth;
+      }),
+    );
+    expect(tiles.length).to.be.greaterThan(1);
+    expect(tiles.every(Boolean)).to.equal(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).to.equal(0);
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // Bots (Integrations): not locked, a bot joins each new conversation.
     await page.goto(at(`/settings/${ceId}/integrations`));

@@ -115,7 +115,7 @@ describe('visitor widget (browser, demo site on another origin)', function () {
 
     server.slack.state.setPresence(ALICE, 'away');
     await panel.host.getByRole('button', { name: 'Send' }).waitFor();
-    await panel.host.getByText("Sorry we aren't online at the moment.", { exact: false }).waitFor();
+    await panel.host.getByText("Sorry, we aren't online at the moment.", { exact: false }).waitFor();
     expect(await panel.input.count()).to.equal(0);
     expect(await page.evaluate(() => (window as unknown as { parley: { isOnline(): boolean } }).parley.isOnline())).to.equal(false);
 

@@ -27,6 +27,18 @@ describe('built-in widget texts', () => {
     });
   }
 
+  it('keeps French punctuation on its word: a no-break space before ! ? ; and :, and no line break inside Écrivez-nous', () => {
+    const all: string[] = [];
+    const walk = (value: unknown): void => {
+      if (typeof value === 'string') all.push(value);
+      else if (value && typeof value === 'object') for (const v of Object.values(value)) walk(v);
+    };
+    walk(BUILT_IN_TEXTS.fr);
+    const loose = all.filter((text) => / [!?;:]/.test(text));
+    expect(loose).to.deep.equal([]);
+    expect(BUILT_IN_TEXTS.fr.onlineTitle).to.equal('Des questions\u202F? Écrivez\u2011nous\u202F!');
+  });
+
   it('picks the language from the browser list with CLDR best fit, English otherwise', () => {
     expect(pickWidgetLocale(['de-DE', 'en'])).to.equal('de');
     expect(pickWidgetLocale(['pt-BR'])).to.equal('pt');

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { AccountView, CurrentUser } from '../../server/shared';
 import { PLAN_CATALOG } from '../../server/shared/plans';
-import { bannersFor } from '../../web/console/scenes/dashboard/dashboardRules';
+import { bannersFor, planStateName, trialCountdown } from '../../web/console/scenes/dashboard/dashboardRules';
 
 const NOW = new Date('2026-05-10T12:00:00Z');
 const DAY_MS = 86_400_000;
@@ -32,11 +32,20 @@ const userWith = (account: Partial<AccountView>): Pick<CurrentUser, 'account' | 
 });
 
 describe('the trial banner', () => {
-  it('right after sign-up counts 29 days and says they run to the last day to add a card, the day before the end', () => {
+  it('right after sign-up counts 29 days and names only the day they run to, the last day to add a card', () => {
     const end = NOW.getTime() + 30 * DAY_MS;
     const [banner] = bannersFor(userWith({ trialEndAt: new Date(end).toISOString() }), [], NOW);
     expect(banner?.text).to.equal(
-      `There are 29 days left on the trial. They count to ${words(end - DAY_MS)}, the last day to add a card before the trial ends on ${words(end)}. Nothing is charged before then.`,
+      `There are 29 days left on the trial. Add a card by ${words(end - DAY_MS)} to keep your widgets online after it. Nothing is charged before the trial ends.`,
+    );
+    expect(trialCountdown({ trialEndAt: new Date(end).toISOString(), paymentType: 'none' }, NOW)).to.deep.equal({
+      days: 29,
+      countsTo: new Date(end - DAY_MS),
+    });
+    // On the last day no later end date contradicts "today".
+    const [last] = bannersFor(userWith({ trialEndAt: new Date(NOW.getTime() + DAY_MS / 2).toISOString() }), [], NOW);
+    expect(last?.text).to.equal(
+      'Your trial expires today: add a card today to keep your widgets online. Nothing is charged before the trial ends.',
     );
     expect(banner?.link).to.deep.equal({ to: '/account', label: 'Add payment method' });
   });
@@ -51,11 +60,21 @@ describe('the trial banner', () => {
   });
 });
 
+describe('the plan and trial name', () => {
+  it('is one name for the dashboard chip and the Account page, in and after the trial', () => {
+    const inTrial = userWith({ trialEndAt: new Date(NOW.getTime() + 9 * DAY_MS).toISOString(), effectivePlan: business });
+    expect(planStateName(inTrial.account)).to.equal('Basic plan · free trial with every Business feature');
+    const sameTop = userWith({ trialEndAt: new Date(NOW.getTime() + 9 * DAY_MS).toISOString(), plan: business, effectivePlan: business });
+    expect(planStateName(sameTop.account)).to.equal('Business plan · free trial');
+    expect(planStateName(userWith({ state: 'paying', plan: pro }).account)).to.equal('Pro plan');
+  });
+});
+
 describe('the trial on the top plan, and what its end switched off', () => {
   it('during the trial, its banner says every Business feature is on', () => {
     const end = new Date(NOW.getTime() + 10 * DAY_MS).toISOString();
     const [banner] = bannersFor(userWith({ trialEndAt: end, effectivePlan: business }), [], NOW);
-    expect(banner?.text).to.match(/Nothing is charged before then\. Until then every Business feature is on\.$/);
+    expect(banner?.text).to.match(/Nothing is charged before the trial ends\. Until it ends every Business feature is on\.$/);
   });
 
   it('after the trial on Basic, says exactly what was switched off and that the settings come back, for a month', () => {

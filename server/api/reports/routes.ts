@@ -11,7 +11,7 @@ import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
 import { answersReport } from '../../reports/answers';
 import { availabilityReport } from '../../reports/availability';
 import { writeAnswersCsv, writeChatsCsv, writeChatsJson, writeOverviewCsv } from '../../reports/export';
-import { allChats, chatBatches, chatsPage, transcript } from '../../reports/history';
+import { allChats, chatBatches, chatsPage, transcript, transcriptFile } from '../../reports/history';
 import { overviewReport } from '../../reports/overview';
 import { reportRange } from '../../reports/range';
 import { ERROR_CODES } from '../../shared/constants';
@@ -119,6 +119,19 @@ export function reportsRouter(deps: ApiDeps & { now?: () => Date }): Router {
   router.get('/reports/:ceId/chats/:chatId', auth, async (req, res: Response<Transcript>) => {
     const ce = await reportable(String(req.params.ceId), res);
     res.json(await transcript(models, ce, String(req.params.chatId)));
+  });
+
+  // A file of the transcript (a visitor's upload or screenshot), as the widget serves it: images inline, the rest
+  // downloaded, so an uploaded page never runs on Parley's origin.
+  router.get('/reports/:ceId/chats/:chatId/files/:fileId', auth, async (req, res) => {
+    const ce = await reportable(String(req.params.ceId), res);
+    const file = await transcriptFile(models, ce, String(req.params.chatId), String(req.params.fileId));
+    const inline = /^image\/(png|jpeg|gif|webp)$/.test(file.mimetype);
+    res.setHeader('Cache-Control', 'private, max-age=3600');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Content-Disposition', `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(file.name)}`);
+    res.type(inline ? file.mimetype : 'application/octet-stream');
+    res.send(file.data);
   });
 
   const overviewDownload = { query: OverviewDownloadSchema };

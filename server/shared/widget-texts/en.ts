@@ -9,7 +9,7 @@ export const texts: WidgetTexts = {
   noAnswerWithoutEmail: "Sorry for the wait! Leave your email and we'll get back to you as soon as we can.",
   noAnswerWithEmail: "Sorry for the wait! We'll reply by email as soon as we can.",
   offlineTitle: 'Contact us',
-  offlineGreeting: "Sorry we aren't online at the moment. Leave a message and we'll get back to you.",
+  offlineGreeting: "Sorry, we aren't online at the moment. Leave a message and we'll get back to you.",
   offlineEmailPlaceholder: 'Email',
   offlineMessagePlaceholder: 'Your message',
   offlineNamePlaceholder: 'Name (optional)',

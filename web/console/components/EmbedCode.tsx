@@ -122,7 +122,8 @@ export function EmbedCode({ widgetUuid, origin = window.location.origin }: { wid
             <CopyButton text={snippet} />
           </div>
         </div>
-        <pre className="snippet__code" data-testid="embed-snippet">
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the code box scrolls sideways, and a keyboard must reach it to scroll it. */}
+        <pre className="snippet__code" data-testid="embed-snippet" tabIndex={0}>
           <code>{snippet}</code>
         </pre>
       </div>

@@ -7,7 +7,7 @@ import { useSearchParams } from 'react-router-dom';
 import { CHECKOUT_NOT_COMPLETED } from '../../../../server/shared';
 import { Alert, PageHeader, useDocumentTitle } from '../../components/ui';
 import { useUser } from '../../session/session';
-import { bannersFor } from '../dashboard/dashboardRules';
+import { bannersFor, planStateName } from '../dashboard/dashboardRules';
 import { AccountInfoSection } from './AccountInfoSection';
 import { ApiKeysSection } from './ApiKeysSection';
 import { statusText } from './accountRules';
@@ -43,7 +43,9 @@ export function Account() {
     <div className="account">
       <PageHeader title="Manage your account">
         <span className={`account-status account-status--${account.delinquent ? 'delinquent' : account.state}`}>
-          {account.plan.label} plan · {account.state === 'trialing' || account.firstChargeAt ? 'free trial' : statusText(account)}
+          {account.state === 'trialing' || account.firstChargeAt
+            ? planStateName(account)
+            : `${planStateName(account)} · ${statusText(account)}`}
         </span>
       </PageHeader>
 

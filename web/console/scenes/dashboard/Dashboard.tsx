@@ -22,7 +22,7 @@ import {
   formatAverage,
   groupByTeam,
   isWidgetOnline,
-  onTrialPlan,
+  planStateName,
   sparklineDays,
   type TeamGroup,
 } from './dashboardRules';
@@ -148,7 +148,7 @@ export function Dashboard() {
       <header className="page-header">
         <h1 className="page-header__title">Dashboard</h1>
         <Link to="/account" className="plan-badge" title="Manage your plan">
-          {onTrialPlan(user.account) ? `${plan.label} trial` : `${user.account.plan.label} plan`} <ArrowRightIcon />
+          {planStateName(user.account)} <ArrowRightIcon />
         </Link>
       </header>
 

@@ -154,6 +154,31 @@ export function onTrialPlan(account: PlanAccount): boolean {
 }
 
 /**
+ * The one name of the account's plan and trial, the same on the dashboard's plan chip and the Account page:
+ * "Basic plan · free trial with every Business feature" during a trial that gives more than the plan, "Pro plan ·
+ * free trial" during one that does not, else "Basic plan".
+ */
+export function planStateName(account: PlanAccount): string {
+  const plan = `${account.plan.label} plan`;
+  if (account.state !== 'trialing' && account.firstChargeAt === null) return plan;
+  return onTrialPlan(account) ? `${plan} · free trial with every ${account.effectivePlan.label} feature` : `${plan} · free trial`;
+}
+
+/**
+ * The one rule of the trial's countdown (spec section 4: whole days to trialEndAt, minus one without a card): the
+ * days left and the day they count to, which is the last day to add a card (the trial's end with one).
+ */
+export function trialCountdown(
+  account: Pick<AccountView, 'trialEndAt' | 'paymentType'>,
+  now: Date = new Date(),
+): { days: number; countsTo: Date } | null {
+  const days = trialDaysLeft(account, now);
+  if (days === null || !account.trialEndAt) return null;
+  const end = Date.parse(account.trialEndAt);
+  return { days, countsTo: new Date(account.paymentType === 'none' ? end - DAY_MS : end) };
+}
+
+/**
  * During the trial: everything it has (the top self-serve plan's features and limits), when it ends, and what the
  * plan the account is billed for then leaves out.
  */
@@ -264,19 +289,19 @@ export function bannersFor(
       link: { to: '/account', label: 'Add billing address' },
     });
   }
-  if (account.state === 'trialing' && account.trialEndAt) {
-    const days = trialDaysLeft(account, now) ?? 0;
-    const end = Date.parse(account.trialEndAt);
+  const countdown = account.state === 'trialing' ? trialCountdown(account, now) : null;
+  if (countdown) {
+    const { days, countsTo } = countdown;
     banners.push({
       id: 'trial',
       kind: days <= 3 ? 'warning' : 'info',
-      // The count stops a day short without a card (spec section 4): the banner names that day, or 29 days after a
-      // 30-day promise reads as a mistake.
+      // One date only, the one the days count to (trialCountdown): a second, later end date beside it reads as a
+      // contradiction.
       text:
         (days > 0
-          ? `${trialMessage(days)} They count to ${formatDate(new Date(end - DAY_MS).toISOString())}, the last day to add a card before the trial ends on ${formatDate(account.trialEndAt)}. Nothing is charged before then.`
-          : `${trialMessage(days)} It ends on ${formatDate(account.trialEndAt)}: add a card to keep your widgets online. Nothing is charged before then.`) +
-        trialPlan,
+          ? `${trialMessage(days)} Add a card by ${formatDate(countsTo.toISOString())} to keep your widgets online after it. Nothing is charged before the trial ends.`
+          : `${trialMessage(days)}: add a card today to keep your widgets online. Nothing is charged before the trial ends.`) +
+        trialPlan.replace('Until then', 'Until it ends'),
       link: { to: '/account', label: 'Add payment method' },
     });
   }

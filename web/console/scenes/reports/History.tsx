@@ -6,6 +6,7 @@ import { SEARCH_QUERY_MAX } from '../../../../server/shared/searchTerms';
 import { downloadReport, fetchChats, fetchTranscript } from '../../api/reports';
 import { Dialog } from '../../components/Dialog';
 import { Button } from '../../components/ui';
+import { MessageBody } from './MessageBody';
 import { RoomHead, useReport } from './parts';
 import { formatTime, showingLine } from './reportRules';
 
@@ -201,7 +202,7 @@ function TranscriptDialog({ ceId, chat, tz, onClose }: { ceId: string; chat: Cha
                     {m.author} · {formatTime(m.at, tz)}
                     {m.edited ? ' · edited' : ''}
                   </span>
-                  <span>{m.deleted ? <em>deleted</em> : m.text}</span>
+                  {m.deleted ? <em>deleted</em> : <MessageBody text={m.text} html={m.html} files={m.files} />}
                 </li>
               ))}
             </ol>

@@ -31,6 +31,11 @@ function RoomOverview({ room, range, tz }: { room: ChatEndpointView; range: Rang
         <div className="reports__loading" role="status">
           <span className="spinner" aria-hidden="true" />
         </div>
+      ) : t && t.totalChats === 0 && t.totalOfflineMsgs === 0 ? (
+        // Averages and ratings of no chats are not 0s and 0%: there is nothing to measure yet.
+        <p className="reports__empty" aria-busy={loading || undefined}>
+          No chats in this range yet: the figures appear once visitors start chatting.
+        </p>
       ) : t && report ? (
         <>
           <dl className="reports__stats" aria-busy={loading || undefined}>

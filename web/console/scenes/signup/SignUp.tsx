@@ -109,7 +109,8 @@ export function SignUp() {
           Sign up
         </Button>
         <p className="fine-print">
-          By signing up you agree to the <Link to="/legal/terms">Terms of Service</Link> and{' '}
+          {/* Consent is asked once, on the next screen (its checkbox records it): not assumed here as well. */}
+          Next you read and accept the <Link to="/legal/terms">Terms of Service</Link> and{' '}
           <Link to="/legal/privacy-policy">Privacy Policy</Link>.
         </p>
       </form>

@@ -60,7 +60,7 @@ export function offlineForm({ settings, texts, error: errorOf, identity, post, s
           });
       },
     },
-    h('p', {}, settings.offlineGreeting || "Sorry we aren't online at the moment. Leave a message and we'll get back to you."),
+    h('p', {}, settings.offlineGreeting || "Sorry, we aren't online at the moment. Leave a message and we'll get back to you."),
     labelled(settings.offlineNamePlaceholder || 'Name (optional)', name),
     labelled(settings.offlineEmailPlaceholder || 'Email', email),
     labelled(settings.offlineMessagePlaceholder || 'Your message', message),
