@@ -1,5 +1,6 @@
 /**
- * What a visitor receives outside the widget, in Chromium: a French browser in Paris gets the reply it missed in
+ * What a visitor reads outside the chat, in Chromium: a French browser in Paris sees the widget's own lines in
+ * French (the "Chat by Parley" footer, the screenshot request's answer) and gets the reply it missed in
  * French, from the site's sender name, in the widget's colours, with the operator's picture at an https address of
  * Parley's and links that keep their target in the text part; its transcript is dated in Paris time. The dev outbox
  * shows each mail's HTML (sandboxed) beside its text. The mails in French, Arabic and Hebrew (right to left) and Japanese are
@@ -8,12 +9,14 @@
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildWidget } from '../../scripts/build';
+import { requestScreenshot } from '../../server/commands/screenshots';
 import { mailTranscript } from '../../server/commands/visitorFrames';
 import { visitorMailLanguage } from '../../server/conversations/widgetLanguage';
 import { unseenRepliesMail } from '../../server/mail/templates';
 import { MAIL_TEXTS } from '../../server/mail/texts';
 import { CHAT_ENDPOINT_DEFAULTS } from '../../server/models/ChatEndpoint';
 import { mailUnseenReplies } from '../../server/relay';
+import { planStripeId } from '../../server/shared/plans';
 import { BUILT_IN_TEXTS } from '../../server/shared/widget-texts/all';
 import { startRelayServer, type TestServer } from '../helpers/app';
 import { useBrowser } from '../helpers/browser';
@@ -62,6 +65,13 @@ describe('visitor mails in their language, under the site name (browser)', funct
       textOverrides: { fr: { onlineTitle: 'Café Northwind' } },
     });
     const fr = BUILT_IN_TEXTS.fr;
+    // A customer on Basic after the trial: the widget shows its "Chat by Parley" line.
+    await server.stripe.settled();
+    const { accountId } = await server.models.ChatEndpoint.findById(widget.ceId).orFail();
+    await server.models.Account.updateOne(
+      { _id: accountId },
+      { $set: { subscriptionStatus: 'active', planStripeId: planStripeId('basic', 'monthly') } },
+    );
     const address = `jeanne.${Date.now()}@example.com`;
     const page = await visitorPage('fr-FR', 'Europe/Paris');
     await page.goto(`${server.demoUrl}/?widget=${widget.uuid}`);
@@ -75,6 +85,15 @@ describe('visitor mails in their language, under the site name (browser)', funct
     await input.press('Enter');
     await w.locator('.msg.visitor:not(.sending)', { hasText: 'Livrez-vous à Lyon ?' }).waitFor();
     const thread = await waitFor('the Slack thread', () => threadWith(server, widget.channel, 'Livrez-vous à Lyon ?'));
+    // The widget's own lines are French too: its footer and an operator's screenshot request.
+    await w.locator('.foot').getByRole('link', { name: fr.ui.poweredBy }).waitFor();
+    const conversation = await server.models.Conversation.findOne({ ceId: widget.ceId }).orFail();
+    await requestScreenshot(server.parley.relay, conversation, ALICE);
+    const card = w.locator('.card.shot');
+    await card.getByText(fr.requestScreenshotText).waitFor();
+    await shot(page, 'widget-french-screenshot-request');
+    await card.getByRole('button', { name: fr.requestScreenshotDeclineLabel }).click();
+    await w.getByText(fr.ui.shotDeclined).waitFor();
     await page.close();
 
     // The browser told its language and time zone at hello.

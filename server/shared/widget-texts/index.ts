@@ -117,6 +117,18 @@ export type UiTexts = {
   uploadFailed: string;
   offlineFailed: string;
   genericError: string;
+  /** The panel's footer link on plans without white label. */
+  poweredBy: string;
+  /** The launcher's unread count for screen readers, one and several ({count}). */
+  unreadOne: string;
+  unreadMany: string;
+  /** The screenshot flow's own lines (its question and buttons are the owner's texts). */
+  shotTaking: string;
+  shotPreview: string;
+  shotAlt: string;
+  shotDeclined: string;
+  shotNotSent: string;
+  shotUnsupported: string;
   errors: Record<WidgetErrorCode, string>;
 };
 
