@@ -62,6 +62,7 @@ describe('visitor mails in their language, under the site name (browser)', funct
       titleColor: '#7c2d12',
       titleFontColor: '#fef3c7',
       senderName: 'Northwind',
+      sendOpJoinAutoResponse: true,
       textOverrides: { fr: { onlineTitle: 'Café Northwind' } },
     });
     const fr = BUILT_IN_TEXTS.fr;
@@ -113,6 +114,9 @@ describe('visitor mails in their language, under the site name (browser)', funct
     );
     await mailUnseenReplies(server.parley.relay, new Date(Date.now() + 3 * MINUTE));
     const mail = await waitFor('the mail', async () => (await server.outbox.list()).find((m) => m.to === address));
+    // The chat's system line for the operator who joined waits for the visitor in French.
+    const joined = await server.models.Message.findOne({ conversationId: conversation._id, from: 'system', kind: 'msg' }).orFail();
+    expect(joined.text).to.equal('Alice a rejoint la conversation.');
 
     // The site is the host of the page the chat was on (the demo site's here).
     expect(mail.subject).to.equal(`Alice a répondu à votre discussion sur ${new URL(server.demoUrl).hostname}`);

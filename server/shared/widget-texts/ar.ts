@@ -77,6 +77,7 @@ export const texts: WidgetTexts = {
     shotDeclined: 'رُفض التقاط الصورة.',
     shotNotSent: 'لم تُرسل الصورة.',
     shotUnsupported: 'عذرًا، لا يستطيع هذا المتصفح التقاط صورة لهذه الصفحة. صف ما تراه بدلًا من ذلك.',
+    operatorJoined: 'انضم {name} إلى المحادثة.',
     errors: {
       bad_frame: 'حدث خطأ أثناء الإرسال. حاول مرة أخرى من فضلك.',
       too_large: 'هذه الرسالة أطول من أن تُرسل. اختصرها من فضلك.',

@@ -78,6 +78,7 @@ export const texts: WidgetTexts = {
     shotDeclined: 'Bildschirmfoto abgelehnt.',
     shotNotSent: 'Bildschirmfoto nicht gesendet.',
     shotUnsupported: 'Dieser Browser kann leider kein Bildschirmfoto dieser Seite machen. Bitte beschreiben Sie, was Sie sehen.',
+    operatorJoined: '{name} ist dem Gespräch beigetreten.',
     errors: {
       bad_frame: 'Beim Senden ist etwas schiefgelaufen. Bitte versuchen Sie es erneut.',
       too_large: 'Diese Nachricht ist zu lang. Bitte kürzen Sie sie.',

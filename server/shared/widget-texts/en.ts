@@ -77,6 +77,7 @@ export const texts: WidgetTexts = {
     shotDeclined: 'Screenshot declined.',
     shotNotSent: 'Screenshot not sent.',
     shotUnsupported: "Sorry, this browser can't take a screenshot of this page. Please describe what you see instead.",
+    operatorJoined: '{name} has joined the conversation.',
     errors: {
       bad_frame: 'Something went wrong sending that. Please try again.',
       too_large: 'That message is too long to send. Please shorten it.',

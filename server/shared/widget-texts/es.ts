@@ -77,6 +77,7 @@ export const texts: WidgetTexts = {
     shotDeclined: 'Captura rechazada.',
     shotNotSent: 'Captura no enviada.',
     shotUnsupported: 'Lo sentimos, este navegador no puede hacer una captura de esta página. Describa lo que ve.',
+    operatorJoined: '{name} se ha unido a la conversación.',
     errors: {
       bad_frame: 'Algo salió mal al enviarlo. Inténtelo de nuevo.',
       too_large: 'Este mensaje es demasiado largo para enviarlo. Acórtelo, por favor.',

@@ -77,6 +77,7 @@ export const texts: WidgetTexts = {
     shotDeclined: 'Capture refusée.',
     shotNotSent: 'Capture non envoyée.',
     shotUnsupported: 'Désolé, ce navigateur ne peut pas faire de capture de cette page. Décrivez plutôt ce que vous voyez.',
+    operatorJoined: '{name} a rejoint la conversation.',
     errors: {
       bad_frame: 'Un problème est survenu lors de l’envoi. Veuillez réessayer.',
       too_large: 'Ce message est trop long pour être envoyé. Veuillez le raccourcir.',

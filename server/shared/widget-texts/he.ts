@@ -77,6 +77,7 @@ export const texts: WidgetTexts = {
     shotDeclined: 'צילום המסך נדחה.',
     shotNotSent: 'צילום המסך לא נשלח.',
     shotUnsupported: 'מצטערים, הדפדפן הזה לא יכול לצלם את הדף. תארו במקום זאת מה אתם רואים.',
+    operatorJoined: '{name} הצטרף/ה לשיחה.',
     errors: {
       bad_frame: 'משהו השתבש בשליחה. נסו שוב.',
       too_large: 'ההודעה ארוכה מדי לשליחה. נא לקצר אותה.',

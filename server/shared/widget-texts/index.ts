@@ -129,6 +129,8 @@ export type UiTexts = {
   shotDeclined: string;
   shotNotSent: string;
   shotUnsupported: string;
+  /** The line in the chat when the first operator answers, unless the owner wrote their own ({name}). */
+  operatorJoined: string;
   errors: Record<WidgetErrorCode, string>;
 };
 

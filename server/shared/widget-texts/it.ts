@@ -77,6 +77,7 @@ export const texts: WidgetTexts = {
     shotDeclined: 'Screenshot rifiutato.',
     shotNotSent: 'Screenshot non inviato.',
     shotUnsupported: 'Questo browser non riesce a fare uno screenshot di questa pagina. Descrivi invece cosa vedi.',
+    operatorJoined: '{name} si è unito alla conversazione.',
     errors: {
       bad_frame: 'Qualcosa è andato storto durante l’invio. Riprova.',
       too_large: 'Questo messaggio è troppo lungo. Accorcialo, per favore.',

@@ -77,6 +77,7 @@ export const texts: WidgetTexts = {
     shotDeclined: 'スクリーンショットを断りました。',
     shotNotSent: 'スクリーンショットは送信されませんでした。',
     shotUnsupported: 'このブラウザではこのページのスクリーンショットを撮れません。見えている内容を説明してください。',
+    operatorJoined: '{name} が会話に参加しました。',
     errors: {
       bad_frame: '送信中に問題が発生しました。もう一度お試しください。',
       too_large: 'メッセージが長すぎて送信できません。短くしてください。',

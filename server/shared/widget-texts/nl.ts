@@ -77,6 +77,7 @@ export const texts: WidgetTexts = {
     shotDeclined: 'Schermafbeelding geweigerd.',
     shotNotSent: 'Schermafbeelding niet verstuurd.',
     shotUnsupported: 'Deze browser kan helaas geen schermafbeelding van deze pagina maken. Beschrijf wat je ziet.',
+    operatorJoined: '{name} neemt deel aan het gesprek.',
     errors: {
       bad_frame: 'Er ging iets mis bij het versturen. Probeer het opnieuw.',
       too_large: 'Dit bericht is te lang om te versturen. Maak het korter.',

@@ -77,6 +77,7 @@ export const texts: WidgetTexts = {
     shotDeclined: 'Captura recusada.',
     shotNotSent: 'Captura não enviada.',
     shotUnsupported: 'Este navegador não consegue capturar esta página. Descreva o que está a ver.',
+    operatorJoined: '{name} entrou na conversa.',
     errors: {
       bad_frame: 'Algo deu errado no envio. Tente de novo.',
       too_large: 'Esta mensagem é longa demais para enviar. Encurte-a, por favor.',

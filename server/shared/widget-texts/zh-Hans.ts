@@ -77,6 +77,7 @@ export const texts: WidgetTexts = {
     shotDeclined: '已拒绝截图。',
     shotNotSent: '截图未发送。',
     shotUnsupported: '抱歉，此浏览器无法截取此页面。请描述您看到的内容。',
+    operatorJoined: '{name} 已加入对话。',
     errors: {
       bad_frame: '发送时出了点问题，请重试。',
       too_large: '消息太长，无法发送，请缩短后再试。',
