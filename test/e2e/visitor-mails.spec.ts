@@ -6,6 +6,8 @@
  * shows each mail's HTML (sandboxed) beside its text. The mails in French, Arabic and Hebrew (right to left) and Japanese are
  * rendered at a desktop and a phone width and photographed (test-results/widget/mail-*.png).
  */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildWidget } from '../../scripts/build';
@@ -16,11 +18,13 @@ import { unseenRepliesMail } from '../../server/mail/templates';
 import { MAIL_TEXTS } from '../../server/mail/texts';
 import { CHAT_ENDPOINT_DEFAULTS } from '../../server/models/ChatEndpoint';
 import { mailUnseenReplies } from '../../server/relay';
+import { TERMS_VERSION } from '../../server/shared/constants';
 import { planStripeId } from '../../server/shared/plans';
 import { BUILT_IN_TEXTS } from '../../server/shared/widget-texts/all';
+import { signUpUser } from '../factories';
 import { startRelayServer, type TestServer } from '../helpers/app';
-import { useBrowser } from '../helpers/browser';
-import { ACME, ALICE } from '../slack/helpers';
+import { RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { ACME, ALICE, firstWidgetId, setUpWidget } from '../slack/helpers';
 import { configuredWidget, shot, threadWith, waitFor } from './widgetHelpers';
 
 const MINUTE = 60_000;
@@ -200,5 +204,36 @@ describe('visitor mails in their language, under the site name (browser)', funct
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).to.be.at.most(PHONE.width);
       await shot(page, `mail-unseen-${locale}-phone`);
     }
+  });
+
+  it('lets the owner name the sender of visitor mails in Appearance, one line of at most 60 characters', async () => {
+    const { token } = await signUpUser(server);
+    const ceId = await firstWidgetId(server, token);
+    await setUpWidget(server, token, ceId);
+    for (const doc of ['terms', 'privacy-policy']) {
+      await fetch(`${server.url}/v1/users/legal_confirmation/${doc}/${TERMS_VERSION}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}` },
+      });
+    }
+    const page = browser.page;
+    await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
+    await page.goto(`${server.url}/app/#/settings/${ceId}/appearance`);
+    const field = page.getByLabel('Sender name of mails to visitors');
+    // The field takes no more than the API does.
+    await field.fill('x'.repeat(61));
+    expect(await field.inputValue()).to.have.length(60);
+    await field.fill('Northwind Coffee Roasters');
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByRole('button', { name: 'Saved' }).waitFor();
+    expect((await server.models.ChatEndpoint.findById(ceId).lean())?.senderName).to.equal('Northwind Coffee Roasters');
+    await field.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    const dir = path.join(RESULTS_DIR, 'settings');
+    mkdirSync(dir, { recursive: true });
+    await page.screenshot({ path: path.join(dir, 'appearance-sender-name-1280.png') });
+    await page.setViewportSize(PHONE);
+    await field.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+    await page.screenshot({ path: path.join(dir, 'appearance-sender-name-390.png') });
   });
 });
