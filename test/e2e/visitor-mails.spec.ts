@@ -23,6 +23,7 @@ import { planStripeId } from '../../server/shared/plans';
 import { BUILT_IN_TEXTS } from '../../server/shared/widget-texts/all';
 import { signUpUser } from '../factories';
 import { startRelayServer, type TestServer } from '../helpers/app';
+import { axeViolations, describeViolations } from '../helpers/axe';
 import { RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { ACME, ALICE, firstWidgetId, setUpWidget } from '../slack/helpers';
 import { configuredWidget, shot, threadWith, waitFor } from './widgetHelpers';
@@ -147,6 +148,8 @@ describe('visitor mails in their language, under the site name (browser)', funct
     expect(await frame.getByRole('link', { name: 'notre boutique' }).getAttribute('href')).to.equal('https://shop.example/commande');
     expect(await entry.locator('iframe.html').getAttribute('sandbox')).to.not.include('allow-scripts');
     await entry.scrollIntoViewIfNeeded();
+    const violations = await axeViolations(outbox);
+    expect(violations, describeViolations(violations)).to.deep.equal([]);
     await shot(outbox, 'outbox-mail-html');
     await outbox.setViewportSize(PHONE);
     await entry.locator('iframe.html').scrollIntoViewIfNeeded();
