@@ -10,6 +10,7 @@ import type { ChatEndpoint } from '../models/ChatEndpoint';
 import {
   DEFAULT_WIDGET_LOCALE,
   directionOf,
+  fill,
   localizedOwnerTexts,
   type OwnerTextKey,
   type UiTexts,
@@ -126,4 +127,15 @@ export function mailSender(
 ): MailSender {
   const title = texts.onlineTitle || ce.RoomName || '';
   return { name: ce.senderName?.trim() || title, title, titleColor: ce.titleColor, titleFontColor: ce.titleFontColor };
+}
+
+/**
+ * The chat's line when the first operator answers (opJoinAutoResponseMessage), in the visitor's language: the owner's
+ * own wording as they wrote it, the stock one in Parley's translation for the visitor.
+ */
+export function operatorJoinedLine(ownText: string, visitor: { locale?: string; language?: string } | null, name: string): string {
+  const tag = visitor?.locale || visitor?.language || '';
+  const locale = tag ? pickWidgetLocale([tag]) : DEFAULT_WIDGET_LOCALE;
+  const text = ownText === BUILT_IN_TEXTS.en.ui.operatorJoined ? BUILT_IN_TEXTS[locale].ui.operatorJoined : ownText;
+  return fill(text, { name });
 }

@@ -46,7 +46,8 @@ function skeleton(dir: 'ltr' | 'rtl', withButton: boolean): string {
     <mj-attributes>
       <mj-all font-family="${FONT}" />
       <mj-text font-size="15px" line-height="1.5" color="#1d1c1d" align="${align}" padding="0 24px" />
-      <mj-section padding="0" />
+      <mj-section padding="0" direction="${dir}" text-align="${align}" />
+      <mj-column direction="${dir}" />
     </mj-attributes>
     <mj-style>
       .parley-body a { color: #1d4ed8; }

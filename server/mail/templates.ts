@@ -314,13 +314,14 @@ export async function unseenRepliesMail(mail: UnseenRepliesMail): Promise<MailMe
     : '';
   const body = [
     `<p style="margin:0 0 14px">${avatar}<strong>${escapeHtml(lead)}</strong></p>`,
-    ...replies.map((r) => `<div style="margin:0 0 12px;font-size:16px">${r.html}</div>`),
+    // A message runs in its own direction (an English reply in an Arabic mail keeps its full stop at its end).
+    ...replies.map((r) => `<div dir="auto" style="margin:0 0 12px;font-size:16px">${r.html}</div>`),
   ].join('');
   const after = [
     `<p>${escapeHtml(t.answerHint)}</p>`,
     context.length > 0
       ? `<div style="margin-top:16px;padding-top:12px;border-top:1px solid #e5e7eb"><p style="margin:0 0 8px;font-size:12px;text-transform:uppercase;letter-spacing:.03em">${escapeHtml(t.earlier)}</p>${context
-          .map((l) => `<div style="margin:0 0 6px"><strong>${escapeHtml(l.who)}</strong>: ${l.html}</div>`)
+          .map((l) => `<div style="margin:0 0 6px"><strong>${escapeHtml(l.who)}</strong>: <span dir="auto">${l.html}</span></div>`)
           .join('')}</div>`
       : '',
   ].join('');
@@ -372,7 +373,7 @@ export async function transcriptMailMessage(mail: {
     `<p style="margin:0 0 14px"><strong>${escapeHtml(title)}</strong></p>`,
     ...lines.map(
       (l) =>
-        `<div style="margin:0 0 12px"><div style="font-size:12px;color:#6b7280">${escapeHtml(l.at)}</div><strong>${escapeHtml(l.who)}</strong>: ${l.html}</div>`,
+        `<div style="margin:0 0 12px"><div style="font-size:12px;color:#6b7280">${escapeHtml(l.at)}</div><strong>${escapeHtml(l.who)}</strong>: <span dir="auto">${l.html}</span></div>`,
     ),
   ].join('');
   const html = await renderMailLayout({

@@ -1,5 +1,6 @@
 /** The loader's decisions without a DOM: launcher look and visibility, page matching, identify()'s clean-up. */
 import { expect } from 'chai';
+import { BUILT_IN_TEXTS } from '../../server/shared/widget-texts/all';
 import { blacklisted, cleanIdentity, type LauncherState, launcherView, onPage } from '../../web/widget/lib/launcher';
 import type { Trigger } from '../../web/widget/lib/types';
 
@@ -50,6 +51,11 @@ describe('widget loader decisions', () => {
     expect(view({ unread: 3 }).unreadText).to.equal('3 unread messages');
     expect(view({ unread: 3, expanded: true }).unreadText).to.equal('');
     expect(view({}).unreadText).to.equal('');
+    // In the visitor's language once the widget's texts have come.
+    const french = (unread: number) => launcherView({ ...base, unread }, {}, BUILT_IN_TEXTS.fr.ui).unreadText;
+    expect(french(1)).to.equal('1 message non lu');
+    expect(french(4)).to.equal('4 messages non lus');
+    expect(launcherView({ ...base, unread: 2 }, {}, BUILT_IN_TEXTS.he.ui).unreadText).to.equal('2 הודעות שלא נקראו');
   });
 
   it('matches blacklisted pages by regular expression, or by substring when a pattern is not one', () => {

@@ -116,7 +116,7 @@ function start(): void {
   const view = () => {
     ls.phone = matchMedia(MOBILE_QUERY).matches;
     ls.ongoing = !!readState(widgetId).ongoing;
-    return launcherView(ls, settings());
+    return launcherView(ls, settings(), config?.texts);
   };
 
   const draw = (): void => {

@@ -134,6 +134,20 @@ export type UiTexts = {
   needPerson: string;
   gladItHelped: string;
   personWillAnswer: string;
+  /** The panel's footer link on plans without white label. */
+  poweredBy: string;
+  /** The launcher's unread count for screen readers, one and several ({count}). */
+  unreadOne: string;
+  unreadMany: string;
+  /** The screenshot flow's own lines (its question and buttons are the owner's texts). */
+  shotTaking: string;
+  shotPreview: string;
+  shotAlt: string;
+  shotDeclined: string;
+  shotNotSent: string;
+  shotUnsupported: string;
+  /** The line in the chat when the first operator answers, unless the owner wrote their own ({name}). */
+  operatorJoined: string;
   errors: Record<WidgetErrorCode, string>;
 };
 

@@ -249,7 +249,7 @@ function createPanel(ctx: PanelContext): PanelHandle {
         settings.privacyPolicyLinkText || 'Privacy policy',
       );
     const brand = poweredBy
-      ? h('a', { class: 'brand', href: poweredBy, target: '_blank', rel: 'noopener' }, 'Chat by Parley')
+      ? h('a', { class: 'brand', href: poweredBy, target: '_blank', rel: 'noopener' }, t.poweredBy)
       : own && h('span', {}, own);
     clear(foot, privacy, privacy && brand && h('span', { 'aria-hidden': 'true' }, ' · '), brand);
     foot.hidden = !foot.childElementCount;
@@ -465,6 +465,7 @@ function createPanel(ctx: PanelContext): PanelHandle {
         chat.place(
           screenshotCard({
             settings,
+            texts: t,
             take: takeScreenshot,
             send: (picture) => {
               const stamp = new Date().toISOString().slice(0, 16).replace(/[-:]/g, '').replace('T', '-');

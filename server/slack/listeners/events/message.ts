@@ -24,6 +24,7 @@ import {
 import { queueThreadNote } from '../../../commands/threadPosts';
 import { operatorAuthor } from '../../../conversations/authors';
 import type { StoredMessage } from '../../../conversations/history';
+import { operatorJoinedLine } from '../../../conversations/widgetLanguage';
 import type { Conversation } from '../../../models/Conversation';
 import type { MessageFile } from '../../../models/Message';
 import type { SlackEarlyChange } from '../../../models/SlackEarlyChange';
@@ -146,7 +147,10 @@ export async function handleSlackMessage(
   const correctsFallback = !first && slackAuthor.known && conversation.agentSlackUserId === user && conversation.agentName !== author.name;
   if (correctsFallback) await correctAgent(ctx, conversation, author, user);
   if (first && ce.sendOpJoinAutoResponse && ce.opJoinAutoResponseMessage) {
-    await recordSystemLine(ctx, conversation, ce.opJoinAutoResponseMessage.replace(/\{name\}/g, author.name));
+    const visitor = await ctx.models.Visitor.findById(conversation.visitorId, { locale: 1, language: 1 })
+      .lean<{ locale?: string; language?: string }>()
+      .exec();
+    await recordSystemLine(ctx, conversation, operatorJoinedLine(ce.opJoinAutoResponseMessage, visitor, author.name));
   }
   const overLimit = await ctx.seats.check(conversation.accountId, user, conversation._id).catch((error: unknown) => {
     ctx.logger.warn({ err: error }, 'operators: could not check the seat');

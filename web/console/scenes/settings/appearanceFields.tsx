@@ -168,14 +168,19 @@ export const APPEARANCE_SECTIONS: readonly FieldSection<AppearanceContext>[] = [
           text('offlineEmailSubject', 'Subject of the e-mail you receive', { everyLanguage: true }),
         ],
       },
+      text('offlineGreeting', 'Greeting', { multiline }),
+      text('offlineThankYouMessage', 'Thank-you message', { multiline }),
+    ],
+  },
+  {
+    title: 'Mails to visitors',
+    items: [
       text('senderName', 'Sender name of mails to visitors', {
         everyLanguage: true,
         maxLength: SENDER_NAME_CHARS,
         check: senderNameProblem,
         hint: "Replies visitors did not see and transcripts come from this name (the address stays Parley's). Empty: the widget's title.",
       }),
-      text('offlineGreeting', 'Greeting', { multiline }),
-      text('offlineThankYouMessage', 'Thank-you message', { multiline }),
     ],
   },
   {

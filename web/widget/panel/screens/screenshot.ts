@@ -2,11 +2,14 @@
  * An operator's screenshot request: the owner's question with Allow and Decline; on Allow the picture is taken
  * (the screenshot script is loaded then, not before), shown to the visitor, and sent only when they say so.
  */
+import type { UiTexts } from '../../../../server/shared/widget-texts';
 import type { VisitorSettings } from '../../lib/types';
 import { clear, h } from '../dom';
 
 export type ScreenshotCardDeps = {
   settings: VisitorSettings;
+  /** The widget's own lines in the visitor's language. */
+  texts: Pick<UiTexts, 'shotTaking' | 'shotPreview' | 'shotAlt' | 'shotDeclined' | 'shotNotSent' | 'shotUnsupported'>;
   /** Takes the picture; rejects when this browser cannot. */
   take(): Promise<Blob>;
   /** Sends the picture into the conversation, answering the request. */
@@ -18,7 +21,7 @@ export type ScreenshotCardDeps = {
 };
 
 export function screenshotCard(deps: ScreenshotCardDeps): HTMLElement {
-  const { settings } = deps;
+  const { settings, texts } = deps;
   const card = h('li', { class: 'card shot' });
   const choice = (label: string, onclick: () => void, primary = false) =>
     h('button', { type: 'button', class: primary ? 'choice picked' : 'choice', onclick }, label);
@@ -34,27 +37,27 @@ export function screenshotCard(deps: ScreenshotCardDeps): HTMLElement {
         choice(settings.requestScreenshotAllowLabel || 'Allow', () => void take(), true),
         choice(settings.requestScreenshotDeclineLabel || 'Decline', () => {
           deps.answer('declined');
-          done('Screenshot declined.');
+          done(texts.shotDeclined);
         }),
       ),
     );
 
   async function take(): Promise<void> {
-    clear(card, h('p', { role: 'status' }, 'Taking a screenshot of this page…'));
+    clear(card, h('p', { role: 'status' }, texts.shotTaking));
     let picture: Blob;
     try {
       picture = await deps.take();
     } catch {
       deps.answer('unsupported');
-      done("Sorry, this browser can't take a screenshot of this page. Please describe what you see instead.");
+      done(texts.shotUnsupported);
       return;
     }
     const url = URL.createObjectURL(picture);
-    const image = h('img', { class: 'preview', src: url, alt: 'Screenshot of this page' });
+    const image = h('img', { class: 'preview', src: url, alt: texts.shotAlt });
     image.addEventListener('load', () => deps.resized(), { once: true });
     clear(
       card,
-      h('p', {}, 'This is what will be sent. Private fields are hidden.'),
+      h('p', {}, texts.shotPreview),
       image,
       h(
         'div',
@@ -71,7 +74,7 @@ export function screenshotCard(deps: ScreenshotCardDeps): HTMLElement {
         choice(settings.defaultCancelBtnLabel || 'Cancel', () => {
           deps.answer('declined');
           URL.revokeObjectURL(url);
-          done('Screenshot not sent.');
+          done(texts.shotNotSent);
         }),
       ),
     );
