@@ -42,9 +42,9 @@ describe('"Did this answer your question?" on an automatic answer', () => {
     expect(c.firstResponseAt).to.equal(null);
     expect(c.reminderAt).to.equal(null);
     await thread((lines) =>
-      expect(lines.some((t) => t.startsWith(':white_check_mark: Answered by the article <') && t.includes('|Reset your password>'))).to.equal(
-        true,
-      ),
+      expect(
+        lines.some((t) => t.startsWith(':white_check_mark: Answered by the article <') && t.includes('|Reset your password>')),
+      ).to.equal(true),
     );
     const recorded = await events();
     expect(recorded.map((e) => [e.kind, e.helpful, String(e.articleId)])).to.deep.equal([
