@@ -48,7 +48,10 @@ export interface Message {
   deleted: boolean;
   /** For `ended`: who ended it. */
   endedBy: string;
-  /** For `screenshot`: how the visitor answered ('sent', 'declined', 'unsupported'); empty while it waits. */
+  /**
+   * For `screenshot`: how the visitor answered ('sent', 'declined', 'unsupported'); for `askEmail`: 'given' (the
+   * address in `text`). Empty while it waits.
+   */
   answer?: string;
   createdAt: Date;
   updatedAt: Date;

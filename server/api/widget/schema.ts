@@ -17,3 +17,6 @@ export const ArticleSearchRequest = {
     lang: z.string().max(400).default(''),
   }),
 };
+
+/** A mail's "Continue the chat" link: its resume token, exchanged for a visitor token (POST /widget/api/{uuid}/resume). */
+export const ResumeRequest = { params: WidgetParams, body: z.object({ token: z.string().min(1).max(200) }) };

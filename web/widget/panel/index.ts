@@ -274,8 +274,8 @@ function createPanel(ctx: PanelContext): PanelHandle {
     target?.focus({ preventScroll: true });
   }
 
-  function askEmail(question: string): HTMLElement {
-    return emailCard(s(), t, question, (email) => dispatch({ a: 'email', email }));
+  function askEmail(question: string, answered?: string): HTMLElement {
+    return emailCard(s(), t, question, (email) => dispatch({ a: 'email', email }), answered);
   }
 
   /** A short two-note chime for a reply the visitor may not be looking at (playSound). */
@@ -437,7 +437,7 @@ function createPanel(ctx: PanelContext): PanelHandle {
         chat.scrollDown();
         return;
       case 'askEmail':
-        chat.place(askEmail(t.askEmail), effect.key);
+        chat.place(askEmail(t.askEmail, effect.email), effect.key);
         chat.scrollDown();
         return;
       case 'screenshot':
@@ -527,6 +527,7 @@ function createPanel(ctx: PanelContext): PanelHandle {
   document.addEventListener('visibilitychange', reportSeen);
 
   render();
+  if (ctx.notice) chat.append(h('li', { class: 'system' }, t[ctx.notice]));
   if (needsSocket(state)) conn.start();
   for (const item of state.stored.pending ?? []) chat.pending(item.clientId, item.text, '');
 
