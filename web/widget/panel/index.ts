@@ -240,6 +240,9 @@ function createPanel(ctx: PanelContext): PanelHandle {
     if (next === screen) return;
     screen = next;
     clear(body, screenEl(next));
+    // Why a mail's link opened a new chat: in the chat's log, and above a form that comes first (pre-chat, offline).
+    if (ctx.notice && next !== 'chat')
+      body.prepend(h('p', { class: 'system', role: 'status', style: 'margin:12px auto 0' }, t[ctx.notice]));
     if (state.expanded) focusFirst();
   }
 
