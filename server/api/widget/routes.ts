@@ -130,7 +130,8 @@ export function widgetApiRouter(relay: WidgetApiRelay, slack: SlackClients, arti
   router.post(
     '/widget/api/:uuid/resume',
     cors,
-    express.json({ limit: '4kb' }),
+    // The widget posts it as a simple request (text/plain, no preflight): the body is JSON whatever its type says.
+    express.json({ limit: '4kb', type: () => true }),
     validate(ResumeRequest),
     async (req: Validated<typeof ResumeRequest>, res) => {
       res.setHeader('Cache-Control', 'no-store');

@@ -54,12 +54,12 @@ export type PanelContext = {
   setUnread(count: number): void;
   /** Presence changed live: the loader redraws or hides the launcher. */
   setOnline(online: boolean): void;
-  /** Why a mail's "Continue the chat" link did not open its conversation here: the panel says so in the chat. */
-  notice?: ResumeNotice;
+  /**
+   * Why a mail's "Continue the chat" link did not open its conversation here (the exchange's error code:
+   * resume_expired, resume_invalid, resume_verified): the panel says so in the visitor's language.
+   */
+  notice?: string;
 };
-
-/** The widget texts that say why a mail's link opened a new chat instead of its conversation. */
-export type ResumeNotice = 'resumeExpired' | 'resumeInvalid' | 'resumeSignIn';
 
 export type PanelHandle = {
   /** Called when the panel is shown; starts the socket when the visitor can chat. */
