@@ -7,13 +7,17 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { buildWidget } from '../../scripts/build';
+import { userHashOf } from '../../server/conversations/identity';
 import { resumeToken } from '../../server/conversations/mailTokens';
 import { mailUnseenReplies } from '../../server/relay';
 import { openUrl } from '../../server/relay/unseenMail';
+import { TERMS_VERSION } from '../../server/shared/constants';
 import { askForEmail } from '../../server/slack/conversationActions';
+import { signUpUser } from '../factories';
 import { startRelayServer, type TestServer } from '../helpers/app';
 import { useBrowser } from '../helpers/browser';
-import { ALICE } from '../slack/helpers';
+import { say as sayOnSocket, VisitorSocket } from '../relay/helpers';
+import { ALICE, firstWidgetId, setUpWidget } from '../slack/helpers';
 import { configuredWidget, replyOnOperatorPage, shot, threadWith, type Widget, waitFor } from './widgetHelpers';
 
 const MINUTE = 60_000;
@@ -129,5 +133,44 @@ describe('a conversation that resumes anywhere (browser)', function () {
     expect(await again.getByRole('button', { name: 'Send' }).count()).to.equal(0);
     expect(await again.getByRole('textbox').count()).to.equal(0);
     await shot(page, 'email-request-answered');
+  });
+
+  it('marks in History which visitors the site proved and which only claimed an identity', async () => {
+    const { token } = await signUpUser(server);
+    const ceId = await firstWidgetId(server, token);
+    await setUpWidget(server, token, ceId);
+    for (const doc of ['terms', 'privacy-policy']) {
+      await fetch(`${server.url}/v1/users/legal_confirmation/${doc}/${TERMS_VERSION}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}` },
+      });
+    }
+    const { identitySecret } = (await fetch(`${server.url}/v1/chat_endpoints/${ceId}/identity_secret`, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${token}` },
+    }).then((r) => r.json())) as { identitySecret: string };
+    const uuid = (await server.models.ChatEndpoint.findById(ceId).lean())?.Uuid ?? '';
+    const visitors = [
+      { userId: 'ceo', name: 'Mallory Fake', email: 'ceo@radium.test', userHash: userHashOf('guessed', 'ceo') },
+      { userId: 'u-7', name: 'Vera Verified', email: 'vera@radium.test', userHash: userHashOf(identitySecret, 'u-7') },
+    ];
+    for (const identity of visitors) {
+      const { socket } = await VisitorSocket.hello(server, uuid, { identity });
+      await sayOnSocket(socket, `Hello, I am ${identity.name}`);
+      socket.close();
+    }
+    const page = browser.page;
+    await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
+    await page.goto(`${server.url}/app/#/reports/history`);
+    const rows = page.locator('tbody tr');
+    await rows.filter({ hasText: 'Mallory Fake' }).locator('.reports__identity', { hasText: 'Unverified' }).waitFor();
+    await rows.filter({ hasText: 'Vera Verified' }).locator('.reports__identity', { hasText: 'Verified' }).waitFor();
+    expect(await rows.filter({ hasText: 'Mallory Fake' }).locator('.reports__identity').getAttribute('title')).to.include(
+      'without a valid userHash',
+    );
+    await shot(page, 'history-identity-1280');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await rows.filter({ hasText: 'Mallory Fake' }).scrollIntoViewIfNeeded();
+    await shot(page, 'history-identity-390');
   });
 });
