@@ -172,5 +172,18 @@ describe('a conversation that resumes anywhere (browser)', function () {
     await page.setViewportSize({ width: 390, height: 844 });
     await rows.filter({ hasText: 'Mallory Fake' }).scrollIntoViewIfNeeded();
     await shot(page, 'history-identity-390');
+
+    // The reminder settings a new widget has: after 5, 15, 30 and 60 minutes, without @here.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${server.url}/app/#/settings/${ceId}/behavior`);
+    const pace = page.getByLabel('Remind in the thread after');
+    expect(await pace.locator('option:checked').innerText()).to.equal('5, 15, 30 and 60 minutes');
+    expect(await page.getByLabel('Mention @here in reminders').isChecked()).to.equal(false);
+    await pace.scrollIntoViewIfNeeded();
+    await shot(page, 'behavior-reminders-1280');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await page.getByLabel('Mention @here in reminders').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await shot(page, 'behavior-reminders-390');
   });
 });
