@@ -6,6 +6,7 @@
 import type { Types } from 'mongoose';
 import { conversationProperties, trackEvent } from '../conversations/analytics';
 import type { ConversationContext } from '../conversations/context';
+import { maskEmail } from '../conversations/mailTokens';
 import { findOpenConversation, headerUpdate } from '../conversations/record';
 import { type TranscriptWidget, transcriptMail } from '../conversations/transcript';
 import { searchableAs, visitorLabel } from '../conversations/visitors';
@@ -13,6 +14,8 @@ import { fireWebhook } from '../conversations/webhooks';
 import type { Models } from '../models';
 import type { ChatEndpoint } from '../models/ChatEndpoint';
 import type { Visitor } from '../models/Visitor';
+import { escapeMrkdwn } from '../shared/mrkdwn';
+import { queueThreadNote, type ThreadOf } from './threadPosts';
 
 /** A connected visitor's lastSeenAt is saved at most this often (on their next frame). */
 export const SEEN_SAVED_EVERY_MS = 60_000;
@@ -37,11 +40,34 @@ export async function updateVisitorInfo(
   if (info.email !== undefined) set.email = info.email;
   if (info.acceptedPrivacy === true) set.acceptedPrivacyAt = new Date();
   if (Object.keys(set).length === 0) return;
-  await ctx.models.Visitor.updateOne({ _id: visitorId }, { $set: set });
+  const before = await ctx.models.Visitor.findOneAndUpdate({ _id: visitorId }, { $set: set }, { projection: { email: 1 } }).lean<{
+    email?: string;
+  }>();
   if (info.name === undefined && info.email === undefined) return;
   await searchableAs(ctx.models, visitorId, info);
   const open = await findOpenConversation(ctx, visitorId);
-  if (open) await headerUpdate(ctx, open);
+  if (!open) return;
+  await headerUpdate(ctx, open);
+  if (info.email) await emailGiven(ctx, open, info.email, (before?.email ?? '') !== info.email);
+}
+
+/**
+ * The visitor gave their e-mail during a conversation: the requests for it that wait (askEmail entries) are answered
+ * with it, so a reload shows them answered instead of asking again, and the thread is told (the address masked)
+ * when it answered a request or is new.
+ */
+async function emailGiven(
+  ctx: Pick<ConversationContext, 'models' | 'outbox'>,
+  conversation: ThreadOf,
+  email: string,
+  changed: boolean,
+): Promise<void> {
+  const answered = await ctx.models.Message.updateMany(
+    { conversationId: conversation._id, kind: 'askEmail', answer: { $exists: false } },
+    { $set: { answer: 'given', text: email } },
+  );
+  if (answered.modifiedCount === 0 && !changed) return;
+  await queueThreadNote(ctx, conversation, `:email: The visitor gave their e-mail ${escapeMrkdwn(maskEmail(email))}.`);
 }
 
 type WidgetOf = Pick<ChatEndpoint, 'accountId' | 'Uuid' | 'feedbackWebhookUrl' | 'RoomName' | 'agentLabel' | 'segmentWriteKey'>;

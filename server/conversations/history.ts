@@ -185,7 +185,8 @@ export function entryFrame(publicUrl: string, m: StoredMessage): ServerFrame | n
     case 'ended':
       return { t: 'ended', seq: m.seq, by: m.endedBy === 'operator' || m.endedBy === 'inactivity' ? m.endedBy : 'visitor' };
     case 'askEmail':
-      return { t: 'askEmail', seq: m.seq };
+      // Answered: shown with the address given, never asking again.
+      return m.answer ? { t: 'askEmail', seq: m.seq, email: m.text } : { t: 'askEmail', seq: m.seq };
     case 'screenshot':
       // An answered request is not asked again after a reload.
       return m.answer ? null : { t: 'screenshot', seq: m.seq, id: String(m._id) };

@@ -29,3 +29,17 @@ export function userHashValid(secret: string, userId: string | undefined, userHa
 export function verifiedIdentity(secret: string, identity: { userId?: string; userHash?: string }): string | null {
   return identity.userId && userHashValid(secret, identity.userId, identity.userHash) ? identity.userId : null;
 }
+
+/**
+ * What the site's identify() proved of a visitor: 'verified' (a valid userHash), 'unverified' (a claimed user id the
+ * widget's identity secret did not prove: anyone can claim any name and e-mail), or '' (no claim to check: no
+ * identify, or a widget without an identity secret, where every identity is only a label).
+ */
+export type IdentityProof = 'verified' | 'unverified' | '';
+export function identityProof(
+  visitor: { verifiedUserId?: string; identUserId?: string },
+  widget: { identitySecret?: string },
+): IdentityProof {
+  if (visitor.verifiedUserId) return 'verified';
+  return widget.identitySecret && visitor.identUserId ? 'unverified' : '';
+}

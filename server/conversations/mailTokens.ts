@@ -2,7 +2,8 @@
  * The signed references in the mails of unseen replies: the Reply-To token `reply+<token>@<INBOUND_MAIL_DOMAIN>`
  * that brings the visitor's answer back into their conversation, and the unsubscribe link's token. Both are HMACs
  * under a key derived from JWT_SECRET, bound to the conversation and its visitor: unguessable, and useless for any
- * other conversation. Lower-case hex only, since mail systems may change the case of an address's local part.
+ * other conversation. Lower-case hex only, since mail systems may change the case of an address's local part. And the
+ * resume token of the mail's link back to the chat, which also expires.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Types } from 'mongoose';
@@ -10,7 +11,7 @@ import { Types } from 'mongoose';
 /** 128 bits of the HMAC: enough that guessing one is hopeless, short enough for an address's local part. */
 const SIGNATURE_HEX = 32;
 
-function keyOf(secret: string, purpose: 'reply' | 'unsubscribe'): Buffer {
+function keyOf(secret: string, purpose: 'reply' | 'unsubscribe' | 'resume'): Buffer {
   return createHmac('sha256', secret).update(`parley mail ${purpose} token`).digest();
 }
 
@@ -58,4 +59,40 @@ export function maskEmail(email: string): string {
   const at = email.lastIndexOf('@');
   if (at < 1) return '•••';
   return `${email[0]}•••${email.slice(at)}`;
+}
+
+/** How long the "Continue the chat" link of a mail opens the conversation in another browser. */
+export const RESUME_TOKEN_DAYS = 7;
+
+function resumeSignature(secret: string, conversationId: string, visitorId: string, expires: string): string {
+  return createHmac('sha256', keyOf(secret, 'resume'))
+    .update(`${conversationId}:${visitorId}:${expires}`)
+    .digest('base64url')
+    .slice(0, SIGNATURE_HEX);
+}
+
+/**
+ * The resume token of a mail's "Continue the chat" link: `<conversation>.<expiry, seconds in base 36>.<HMAC>`, signed
+ * for one conversation and its visitor until `expiresAt` (RESUME_TOKEN_DAYS after the mail). It goes in the link's
+ * fragment, which browsers never send to a server; the widget exchanges it for a visitor token of its own.
+ */
+export function resumeToken(secret: string, ref: MailTokenRef, expiresAt: Date): string {
+  const expires = Math.floor(expiresAt.getTime() / 1000).toString(36);
+  return `${String(ref.conversationId)}.${expires}.${resumeSignature(secret, String(ref.conversationId), String(ref.visitorId), expires)}`;
+}
+
+/** A resume token's parts (not yet checked: `verifyResumeToken` does that once its visitor is known); null when malformed. */
+export function readResumeToken(token: string): { conversationId: Types.ObjectId; expiresAt: Date } | null {
+  const match = /^([0-9a-f]{24})\.([0-9a-z]{1,10})\.([\w-]{32})$/.exec(token);
+  if (!match) return null;
+  return { conversationId: new Types.ObjectId(match[1]), expiresAt: new Date(Number.parseInt(match[2], 36) * 1000) };
+}
+
+/** True when `token` was signed for this conversation and visitor, whether expired or not (compared in constant time). */
+export function verifyResumeToken(secret: string, token: string, ref: MailTokenRef): boolean {
+  const parts = token.split('.');
+  if (parts.length !== 3) return false;
+  const expected = Buffer.from(resumeSignature(secret, String(ref.conversationId), String(ref.visitorId), parts[1]));
+  const given = Buffer.from(parts[2]);
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }

@@ -51,8 +51,8 @@ export interface Message {
   /** For `ended`: who ended it. */
   endedBy: string;
   /**
-   * For `screenshot`: how the visitor answered ('sent', 'declined', 'unsupported'); for an automatic answer, "Did
-   * this answer your question?" ('yes', 'no'); empty while it waits.
+   * For `screenshot`: how the visitor answered ('sent', 'declined', 'unsupported'); for `askEmail`: 'given' (the
+   * address in `text`); for an automatic answer, "Did this answer your question?" ('yes', 'no'). Empty while it waits.
    */
   answer?: string;
   createdAt: Date;

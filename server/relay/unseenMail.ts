@@ -9,7 +9,7 @@ import type { Types } from 'mongoose';
 import { queueThreadNote } from '../commands/threadPosts';
 import { OPERATOR_LINES, sentByEmailNote } from '../commands/unseenReplies';
 import { fileUrl, type StoredMessage } from '../conversations/history';
-import { replyAddress, unsubscribeToken } from '../conversations/mailTokens';
+import { RESUME_TOKEN_DAYS, replyAddress, resumeToken, unsubscribeToken } from '../conversations/mailTokens';
 import { withoutMarkers } from '../conversations/transcript';
 import { mailSender, visitorMailLanguage } from '../conversations/widgetLanguage';
 import { mailAvatarUrl } from '../mail/avatars';
@@ -113,7 +113,10 @@ export const sendUnseenReplies: RelayJobHandler = async (ctx, job) => {
         },
         replies: replies.map(line),
         context: earlier.reverse().map(line),
-        openUrl: openUrl(c.pageUrl || visitor.currentPage, String(c._id)),
+        openUrl: openUrl(
+          c.pageUrl || visitor.currentPage,
+          resumeToken(secret, ref, new Date(Date.now() + RESUME_TOKEN_DAYS * 24 * 60 * 60_000)),
+        ),
         unsubscribeUrl: `${ctx.publicUrl}/mail/unsubscribe/${unsubscribeToken(secret, ref)}`,
         replyTo: replyAddress(secret, ctx.config.mail.inbound.domain, ref),
       }),
@@ -136,12 +139,15 @@ export function siteOf(page: string): string {
   }
 }
 
-/** The chat's page with the fragment that reopens the widget on this conversation; empty for a page that is not http(s). */
-export function openUrl(page: string, conversationId: string): string {
+/**
+ * The chat's page with the fragment that reopens the widget on this conversation, in any browser for 7 days (the
+ * resume token, conversations/mailTokens.ts); empty for a page that is not http(s).
+ */
+export function openUrl(page: string, resume: string): string {
   try {
     const url = new URL(page);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return '';
-    url.hash = `${OPEN_FRAGMENT}=${conversationId}`;
+    url.hash = `${OPEN_FRAGMENT}=${resume}`;
     return url.toString();
   } catch {
     return '';

@@ -3,6 +3,7 @@
  * any number of chats for the downloads. Kept conversations only (a discarded chat is left out everywhere).
  */
 import type { Types } from 'mongoose';
+import { identityProof } from '../conversations/identity';
 import { NotFoundError } from '../errors';
 import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
@@ -17,7 +18,7 @@ import type { ReportRange } from './range';
 
 export type ConversationRow = Conversation & { _id: Types.ObjectId };
 export type VisitorRow = Visitor & { _id: Types.ObjectId };
-export type Room = Pick<ChatEndpointDocument, '_id' | 'RoomName' | 'RoomId' | 'slackBaseUrl'>;
+export type Room = Pick<ChatEndpointDocument, '_id' | 'RoomName' | 'RoomId' | 'slackBaseUrl' | 'identitySecret'>;
 
 /** What the CSV download reads of a conversation and of its visitor: the fewer fields, the less to parse per chat. */
 const CSV_CHAT_FIELDS = {
@@ -41,6 +42,7 @@ const CSV_VISITOR_FIELDS = {
   currentPage: 1,
   identUserId: 1,
   identTraits: 1,
+  verifiedUserId: 1,
 } as const;
 /** What `presentChat` reads: the CSV's fields and a few more. */
 const CHAT_FIELDS = { ...CSV_CHAT_FIELDS, number: 1, agentAvatarUrl: 1, firstLine: 1 } as const;
@@ -94,6 +96,7 @@ export function presentChat(ce: Room, c: ConversationRow, v: VisitorRow | undefi
       currentPage: c.pageUrl || v?.currentPage || '',
       identUserId: v?.identUserId ?? '',
       identTraits: traitsOf(v),
+      identity: v ? identityProof(v, ce) : '',
     },
   };
 }

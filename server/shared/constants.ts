@@ -86,6 +86,10 @@ export const ERROR_CODES = {
   privateChannel: 'private_channel',
   teamAvatarInUse: 'team_avatar_in_use',
   storageUnavailable: 'storage_unavailable',
+  /** A mail's "Continue the chat" link: older than 7 days, not Parley's (or changed), or of a verified visitor. */
+  resumeExpired: 'resume_expired',
+  resumeInvalid: 'resume_invalid',
+  resumeVerified: 'resume_verified',
 } as const;
 /** Parley's own error codes (the widget protocol's codes are listed in widget-constants.ts). */
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

@@ -85,6 +85,8 @@ export type ChatVisitor = {
   currentPage: string;
   identUserId: string;
   identTraits: string;
+  /** 'verified': the site proved the identity (valid userHash); 'unverified': claimed without proof; '' nothing to prove. */
+  identity: 'verified' | 'unverified' | '';
 };
 /** A chat record of the history (spec section 3). */
 export type ChatRecord = {

@@ -159,8 +159,8 @@ export const ServerFrameSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('presence'), online: z.boolean() }),
   z.object({ t: z.literal('typing'), on: z.boolean(), author: AuthorSchema.optional() }),
   z.object({ t: z.literal('ended'), seq: z.number().int().positive(), by: z.enum(['visitor', 'operator', 'inactivity']) }),
-  /** The operator asks for the visitor's e-mail. */
-  z.object({ t: z.literal('askEmail'), seq: z.number().int().positive() }),
+  /** The operator asks for the visitor's e-mail; `email`: the visitor answered it with this address (shown answered). */
+  z.object({ t: z.literal('askEmail'), seq: z.number().int().positive(), email: z.string().optional() }),
   /** The operator asks for a screenshot of the visitor's page (`id`: the request, named again in the answer). */
   z.object({ t: z.literal('screenshot'), seq: z.number().int().positive(), id: z.string() }),
   z.object({

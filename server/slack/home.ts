@@ -15,6 +15,7 @@ type HomeRelay = {
  * change. People who have not opened the tab for an hour are forgotten until they open it again.
  */
 import type { Config } from '../config';
+import { identityProof } from '../conversations/identity';
 import { visitorLabel } from '../conversations/visitors';
 import type { Logger } from '../logger';
 import type { Models } from '../models';
@@ -195,7 +196,13 @@ export async function homeWidgets(
           link = '';
         }
       }
-      rows.push({ number: c.number, name: visitor ? visitorLabel(visitor, c.number) : `Visitor ${c.number}`, since: c.startedAt, link });
+      rows.push({
+        number: c.number,
+        name: visitor ? visitorLabel(visitor, c.number) : `Visitor ${c.number}`,
+        proof: visitor ? identityProof(visitor, ce) : '',
+        since: c.startedAt,
+        link,
+      });
     }
     out.push({
       id: ce.id,

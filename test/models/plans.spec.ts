@@ -75,7 +75,9 @@ describe('models', () => {
         widgetAlignment: 'bottomRight',
         metaInfoInMainChannel: 'compact',
         maxConcurrentConvos: 0,
-        responseRemindersFreq: 60,
+        // Reminders after 5, 15, 30 and 60 minutes, without @here.
+        responseRemindersFreq: 120,
+        responseRemindersMention: false,
       });
       expect(JSON.parse(stored?.triggerJson ?? '')).to.deep.equal({ minDelay: 60, matchType: 'contains', triggers: [] });
     });

@@ -6,8 +6,8 @@
 import { expect } from 'chai';
 import { userHashOf } from '../../server/conversations/identity';
 import { findVisitorByToken } from '../../server/conversations/visitors';
-import { VERIFIED_MARK } from '../../server/slack/blocks/thread';
-import { eventually, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from './helpers';
+import { UNVERIFIED_MARK, VERIFIED_MARK } from '../../server/slack/blocks/thread';
+import { ACME, ALICE, eventually, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from './helpers';
 
 describe('verified visitor identity (relay)', () => {
   const server = useRelayServer();
@@ -69,6 +69,43 @@ describe('verified visitor identity (relay)', () => {
     });
   });
 
+  it('marks a forged identity unverified in the header, the App Home and History; without an identity secret it is a plain label', async () => {
+    const forged = { userId: 'ceo', name: 'Mallory Fake', email: 'ceo@radium.test', userHash: userHashOf('guessed', 'ceo') };
+    const { socket } = await hello({ identity: forged });
+    await say(socket, 'Wire the money today');
+    await eventually(async () => {
+      const blocks = JSON.stringify(header(widget.channel, 'Mallory Fake')?.blocks);
+      expect(blocks).to.include(`Mallory Fake* ${UNVERIFIED_MARK}`);
+      expect(blocks).to.not.include(VERIFIED_MARK);
+    });
+    // App Home lists the chat waiting for an answer with the same mark.
+    server.parley.homeTabs.minIntervalMs = 50;
+    server.slack.state.setPresence(ALICE, 'active');
+    await server.slack.openAppHome({ teamId: ACME, userId: ALICE });
+    await eventually(async () =>
+      expect(JSON.stringify(server.slack.state.homeView(ACME, ALICE)?.definition.blocks ?? [])).to.include(
+        `Mallory Fake> ${UNVERIFIED_MARK}`,
+      ),
+    );
+    // History (the console's Reports → History) says which identities were proven.
+    const chats = (await fetch(`${server.url}/v1/reports/${widget.ceId}/chats`, {
+      headers: { Authorization: `Bearer ${widget.token}` },
+    }).then((r) => r.json())) as { chats: { visitor: { name: string; identity: string } }[] };
+    const identities = chats.chats.map((c) => [c.visitor.name, c.visitor.identity]);
+    expect(identities).to.deep.include(['Mallory Fake', 'unverified']);
+    expect(identities).to.deep.include(['Vera Verified', 'verified']);
+
+    const plain = await setUpRelayWidget(server);
+    const other = await VisitorSocket.hello(server, plain.uuid, { identity: forged });
+    sockets.push(other.socket);
+    await say(other.socket, 'Hello from a widget without a secret');
+    await eventually(async () => {
+      const blocks = JSON.stringify(header(plain.channel, 'Mallory Fake')?.blocks);
+      expect(blocks).to.include('Mallory Fake*');
+      expect(blocks).to.not.include('verified_');
+    });
+  });
+
   it('never links a wrong hash, a missing one or a stale one (made with a replaced secret) to the verified visitor, and shows no mark', async () => {
     const userId = 'user-1003';
     const owner = await hello({ identity: { userId, name: 'Olga Owner', userHash: userHashOf(secret, userId) } });
@@ -83,9 +120,11 @@ describe('verified visitor identity (relay)', () => {
     }
     await say(wrong.socket, 'Mallory writes');
     await eventually(async () => {
-      const parent = header(widget.channel, 'Mallory');
+      const parent = header(widget.channel, '· Mallory*');
       expect(parent, 'the intruder thread').to.not.equal(undefined);
-      expect(JSON.stringify(parent?.blocks)).to.not.include('verified');
+      // Marked as a claim nobody proved, not shown like a real user.
+      expect(JSON.stringify(parent?.blocks)).to.include(`Mallory* ${UNVERIFIED_MARK}`);
+      expect(JSON.stringify(parent?.blocks)).to.not.include(VERIFIED_MARK);
     });
     // A new secret makes hashes of the old one stale: they verify nobody.
     const stale = userHashOf(secret, userId);

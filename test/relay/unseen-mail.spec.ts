@@ -15,6 +15,7 @@ import {
   type UnseenRow,
   unseenWaitDue,
 } from '../../server/commands/unseenReplies';
+import { readResumeToken } from '../../server/conversations/mailTokens';
 import { createModels } from '../../server/models';
 import { mailUnseenReplies } from '../../server/relay';
 import { testMongoUri } from '../helpers/mongo';
@@ -81,7 +82,11 @@ describe('replies the visitor did not see, by e-mail', () => {
     expect(mail.html).to.include('<a href="https://shop.example.com/shipping"');
     expect(mail.replyTo?.address).to.match(new RegExp(`^reply\\+[0-9a-f]{56}@${server.config.mail.inbound.domain}$`));
     expect(mail.headers?.['List-Unsubscribe']).to.match(/^<http.*\/mail\/unsubscribe\/[0-9a-f]{56}>$/);
-    expect(mail.links).to.include(`https://shop.example.com/pricing#parley-open=${String(c._id)}`);
+    // The way back: the chat's page with a resume token of this conversation, good for 7 days, in any browser.
+    const back = mail.links.find((l) => l.startsWith('https://shop.example.com/pricing#parley-open=')) ?? '';
+    const resume = readResumeToken(back.split('#parley-open=')[1] ?? '');
+    expect(resume?.conversationId.toHexString()).to.equal(String(c._id));
+    expect((resume?.expiresAt.getTime() ?? 0) - Date.now()).to.be.within(6.9 * 24 * 3600_000, 7 * 24 * 3600_000);
     const masked = `${email[0]}•••@example.com`;
     await eventually(async () => expect(notes()).to.include(sentByEmailNote(email)));
     expect(sentByEmailNote(email)).to.equal(`Sent by e-mail to ${masked}`);

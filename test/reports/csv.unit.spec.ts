@@ -9,7 +9,7 @@ import type { ChatBatch, ConversationRow, Room, VisitorRow } from '../../server/
 describe('chat download CSV', () => {
   const tricky = ['Vera', 'Boston, US', 'She said "hi"', 'two\nlines', 'héllo ✓ 日本', ' padded ', "it's", '{"plan":"gold","seats":3}'];
   const formulas = ['=SUM(A1:A9)', '+1 555', '-2', '@here', '=HYPERLINK("http://x","y"),z'];
-  const room: Room = { _id: new Types.ObjectId(), RoomName: 'support', RoomId: 'C1', slackBaseUrl: '' };
+  const room: Room = { _id: new Types.ObjectId(), RoomName: 'support', RoomId: 'C1', slackBaseUrl: '', identitySecret: '' };
 
   async function download(names: string[]): Promise<string[][]> {
     const visitors = new Map<string, VisitorRow>();

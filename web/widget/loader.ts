@@ -66,6 +66,7 @@ function start(): void {
   let config: PublicConfig | undefined;
   let overrides: VisitorSettings = {};
   let identity: Identity | undefined;
+  let notice: string | undefined;
   /** What the launcher shows is drawn from this (lib/launcher.ts); the site's show()/hide() set `wanted`. */
   const ls: LauncherState = {
     style,
@@ -160,6 +161,7 @@ function start(): void {
                 config: config as PublicConfig,
                 settings,
                 identity: () => identity,
+                notice,
                 trigger: () => trigger,
                 emit,
                 collapse: () => setExpanded(false),
@@ -341,6 +343,24 @@ function start(): void {
     }
   };
 
+  /**
+   * Exchanges a mail link's resume token for its visitor's token, or keeps why not (the panel takes the token out of
+   * the address bar).
+   * Sent as a simple request (no preflight): the endpoint reads its body as JSON whatever the type.
+   */
+  const resumeChat = (token: string): Promise<void> =>
+    fetch(`${base}/widget/api/${encodeURIComponent(widgetId)}/resume`, { method: 'POST', body: JSON.stringify({ token }) })
+      .then((res) => res.json())
+      .then(
+        (body: { visitorToken?: string; Error?: string }) => {
+          if (body.visitorToken) writeState(widgetId, { token: body.visitorToken, ongoing: true, accepted: true, infoGiven: true });
+          else notice = body.Error;
+        },
+        () => {
+          notice = 'resume_invalid';
+        },
+      );
+
   // The browser's languages pick the widget's: the server matches them to its translations and answers only that one.
   fetch(`${base}/widget/api/${encodeURIComponent(widgetId)}/config?lang=${encodeURIComponent(String(navigator.languages))}`, {
     credentials: 'omit',
@@ -359,13 +379,17 @@ function start(): void {
         const stored = readState(widgetId);
         draw();
         for (const fn of waiting.splice(0)) fn();
-        // The link of a mail of unseen replies (#parley-open=<conversation>) opens the chat on that conversation.
+        // The link of a mail of unseen replies (#parley-open=<resume token>) opens the chat on that conversation, in any
+        // browser: the token is exchanged for the visitor's token (the browser becomes that visitor) before the panel.
         const fromMail = location.hash.startsWith('#parley-open');
+        const resume = fromMail && location.hash.includes('.') && location.hash.slice(13);
         if (ls.usable && (style === 'inline' || fromMail || stored.ongoing || (stored.pending?.length ?? 0) > 0)) {
-          void loadPanel().then(() => {
-            if (fromMail || (stored.expanded && stored.ongoing)) setExpanded(true);
-            else if (style === 'inline') panel?.expand();
-          });
+          void (resume ? resumeChat(resume) : Promise.resolve())
+            .then(() => loadPanel())
+            .then(() => {
+              if (fromMail || (stored.expanded && stored.ongoing)) setExpanded(true);
+              else if (style === 'inline') panel?.expand();
+            });
         }
         if (ls.usable) armTriggers();
         emit('ready');

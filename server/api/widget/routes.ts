@@ -8,6 +8,7 @@ import express, { type RequestHandler, Router } from 'express';
 import { isValidObjectId } from 'mongoose';
 import { type ArticleSearch, articleUrl } from '../../answers/search';
 import { planHasFeature } from '../../commands/planFeature';
+import { resumeConversation } from '../../commands/resumeConversation';
 import { sendOfflineMessage } from '../../commands/sendOfflineMessage';
 import type { VisitorMessageContext } from '../../commands/sendVisitorMessage';
 import { uploadVisitorFile } from '../../commands/uploadVisitorFile';
@@ -25,7 +26,7 @@ import type { PublicWidgetConfig } from '../../shared/widget-config';
 import { MAX_UPLOAD_BYTES } from '../../shared/widget-constants';
 import type { SlackClients } from '../../slack/slackClients';
 import { poweredByUrl, presentUploadedFile, publicSettings } from './presenter';
-import { ArticleSearchRequest, ArticleViewRequest, OfflineMessageRequest, UploadRequest } from './schema';
+import { ArticleSearchRequest, ArticleViewRequest, OfflineMessageRequest, ResumeRequest, UploadRequest } from './schema';
 
 /** POSTs come only from sites allowed to embed the widget; their answers (errors too) carry CORS headers. */
 const cors: RequestHandler = (req, res, next) => {
@@ -175,6 +176,18 @@ export function widgetApiRouter(relay: WidgetApiRelay, slack: SlackClients, arti
       if (!countryAllowed(ce, country)) throw new AuthorizationError('This chat is not available in your country.', 'not_allowed_here');
       await sendOfflineMessage(relay, ce, req.body, { country });
       res.json({ ok: true });
+    },
+  );
+
+  router.post(
+    '/widget/api/:uuid/resume',
+    cors,
+    // The widget posts it as a simple request (text/plain, no preflight): the body is JSON whatever its type says.
+    express.json({ limit: '4kb', type: () => true }),
+    validate(ResumeRequest),
+    async (req: Validated<typeof ResumeRequest>, res) => {
+      res.setHeader('Cache-Control', 'no-store');
+      res.json(await resumeConversation({ models, secret: config.jwtSecret }, { uuid: req.params.uuid, token: req.body.token }));
     },
   );
 

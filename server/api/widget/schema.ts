@@ -25,3 +25,6 @@ export const ArticleViewRequest = {
   params: WidgetParams.extend({ id: z.string().min(1).max(64) }),
   query: z.object({ lang: z.string().max(400).default('') }),
 };
+
+/** A mail's "Continue the chat" link: its resume token, exchanged for a visitor token (POST /widget/api/{uuid}/resume). */
+export const ResumeRequest = { params: WidgetParams, body: z.object({ token: z.string().min(1).max(200) }) };

@@ -112,6 +112,10 @@ export type UiTexts = {
   email: string;
   emailExample: string;
   askEmail: string;
+  /** A mail's "Continue the chat" link that did not open its conversation here: why a new chat starts. */
+  resumeExpired: string;
+  resumeInvalid: string;
+  resumeSignIn: string;
   fileTooBig: string;
   uploading: string;
   uploadFailed: string;

@@ -4,7 +4,9 @@
  * online, offline or into manual mode, edit the operating hours, and open the settings in the console.
  */
 import type { types } from '@slack/bolt';
+import type { IdentityProof } from '../../conversations/identity';
 import { escapeMrkdwn } from '../../shared/mrkdwn';
+import { UNVERIFIED_MARK, VERIFIED_MARK } from './thread';
 
 type KnownBlock = types.KnownBlock;
 
@@ -26,7 +28,8 @@ export type HomeWidget = {
   why: string;
   today: number;
   last30Days: number;
-  waiting: { number: number; name: string; since: Date; link: string }[];
+  /** `proof`: what the site proved of the visitor's identity (conversations/identity.ts identityProof). */
+  waiting: { number: number; name: string; proof: IdentityProof; since: Date; link: string }[];
 };
 
 const plain = (text: string) => ({ type: 'plain_text' as const, text, emoji: true });
@@ -37,7 +40,8 @@ function waitingText(w: HomeWidget): string {
     const label = `#${c.number} · ${escapeMrkdwn(c.name)}`;
     // Slack shows the time in the reader's own time zone; the text stays the same, so an unchanged home is not republished.
     const since = `<!date^${Math.floor(c.since.getTime() / 1000)}^{time}|${c.since.toISOString().slice(11, 16)} UTC>`;
-    return `• ${c.link ? `<${c.link}|${label}>` : label}, waiting since ${since}`;
+    const mark = c.proof === 'verified' ? ` ${VERIFIED_MARK}` : c.proof === 'unverified' ? ` ${UNVERIFIED_MARK}` : '';
+    return `• ${c.link ? `<${c.link}|${label}>` : label}${mark}, waiting since ${since}`;
   });
   return `*Waiting for an answer*\n${lines.join('\n')}`;
 }

@@ -5,6 +5,7 @@
  */
 
 import type { ThreadPost } from '../../commands/threadPosts';
+import { identityProof } from '../../conversations/identity';
 import { visitorLabel } from '../../conversations/visitors';
 import { languageName } from '../../conversations/widgetLanguage';
 import type { ChatEndpoint } from '../../models/ChatEndpoint';
@@ -26,6 +27,8 @@ type Block = Record<string, unknown>;
 
 /** Beside a visitor's name and e-mail when the site verified their identity (a valid userHash). */
 export const VERIFIED_MARK = ':ballot_box_with_check: _verified_';
+/** Beside a visitor's name when the widget has an identity secret and the identity the site passed was not proven. */
+export const UNVERIFIED_MARK = ':warning: _unverified_';
 
 export function browserOf(userAgent: string): string {
   if (!userAgent) return '';
@@ -70,7 +73,7 @@ function statusLine(c: Conversation): string {
 }
 
 export function headerMessage(input: {
-  ce: Pick<ChatEndpoint, 'metaInfoInMainChannel'>;
+  ce: Pick<ChatEndpoint, 'metaInfoInMainChannel' | 'identitySecret'>;
   conversation: Conversation & { _id: unknown };
   visitor: Visitor;
   firstMessage: string;
@@ -81,7 +84,8 @@ export function headerMessage(input: {
   // The top-level text is Slack's notification text and is parsed as mrkdwn like the blocks: escaped the same way.
   const text = `Conversation #${c.number} with ${escapeMrkdwn(name)}`;
   // The site proved who this visitor is (a valid userHash): say so beside the name and the e-mail it gave.
-  const verified = v.verifiedUserId ? ` ${VERIFIED_MARK}` : '';
+  const proof = identityProof(v, ce);
+  const verified = proof === 'verified' ? ` ${VERIFIED_MARK}` : proof === 'unverified' ? ` ${UNVERIFIED_MARK}` : '';
   const emailMark = v.verifiedUserId && v.email && v.email === v.verifiedEmail ? ` ${VERIFIED_MARK}` : '';
   const blocks: Block[] = [{ type: 'section', text: { type: 'mrkdwn', text: `*#${c.number} · ${escapeMrkdwn(name)}*${verified}` } }];
   const location = [v.location.city, v.location.country].filter(Boolean).join(', ');

@@ -54,6 +54,11 @@ export type PanelContext = {
   setUnread(count: number): void;
   /** Presence changed live: the loader redraws or hides the launcher. */
   setOnline(online: boolean): void;
+  /**
+   * Why a mail's "Continue the chat" link did not open its conversation here (the exchange's error code:
+   * resume_expired, resume_invalid, resume_verified): the panel says so in the visitor's language.
+   */
+  notice?: string;
 };
 
 export type PanelHandle = {

@@ -86,6 +86,16 @@ function createPanel(ctx: PanelContext): PanelHandle {
   const s = () => ctx.settings();
   const lang = new Language(ctx.config.texts, ctx.config.locale, navigator.languages ?? []);
   const t = lang.texts;
+  // Why a mail's link did not open its conversation here. A verified visitor's chat is opened by the site's own signed
+  // identify; without one, they are told to sign in.
+  const notice =
+    ctx.notice === 'resume_verified'
+      ? ctx.identity()?.userHash
+        ? ''
+        : t.resumeSignIn
+      : ctx.notice && (ctx.notice === 'resume_expired' ? t.resumeExpired : t.resumeInvalid);
+  // The link's resume token, exchanged by the loader, leaves the address bar (and the page's history entry).
+  if (/^#parley-open=.*\./.test(location.hash)) history.replaceState(history.state, '', location.href.split('#')[0]);
   let state: PanelState = initialState(readState(widgetId), ctx.config.online, ctx.style === 'inline', ctx.identity()?.email);
   let screen: Screen | undefined;
   let noAnswerTimer: ReturnType<typeof setTimeout> | undefined;
@@ -261,6 +271,8 @@ function createPanel(ctx: PanelContext): PanelHandle {
     if (next === screen) return;
     screen = next;
     clear(body, screenEl(next));
+    // Why a mail's link opened a new chat: in the chat's log, and above a form that comes first (pre-chat, offline).
+    if (notice && next !== 'chat') body.prepend(h('p', { class: 'system', role: 'status', style: 'margin:12px auto 0' }, notice));
     if (state.expanded) focusFirst();
   }
 
@@ -295,8 +307,8 @@ function createPanel(ctx: PanelContext): PanelHandle {
     target?.focus({ preventScroll: true });
   }
 
-  function askEmail(question: string): HTMLElement {
-    return emailCard(s(), t, question, (email) => dispatch({ a: 'email', email }));
+  function askEmail(question: string, answered?: string): HTMLElement {
+    return emailCard(s(), t, question, (email) => dispatch({ a: 'email', email }), answered);
   }
 
   /** A short two-note chime for a reply the visitor may not be looking at (playSound). */
@@ -458,7 +470,7 @@ function createPanel(ctx: PanelContext): PanelHandle {
         chat.scrollDown();
         return;
       case 'askEmail':
-        chat.place(askEmail(t.askEmail), effect.key);
+        chat.place(askEmail(t.askEmail, effect.email), effect.key);
         chat.scrollDown();
         return;
       case 'screenshot':
@@ -549,6 +561,7 @@ function createPanel(ctx: PanelContext): PanelHandle {
   document.addEventListener('visibilitychange', reportSeen);
 
   render();
+  if (notice) chat.append(h('li', { class: 'system' }, notice));
   if (needsSocket(state)) conn.start();
   for (const item of state.stored.pending ?? []) chat.pending(item.clientId, item.text, '');
 

@@ -91,7 +91,7 @@ export type Effect =
   | { k: 'typing'; on: boolean; author?: string }
   /** The end card (rating, transcript), also when the end comes in replayed history; `rated`: thank, do not ask. */
   | { k: 'ended'; key: number; by: 'visitor' | 'operator' | 'inactivity'; fresh: boolean; rated: boolean }
-  | { k: 'askEmail'; key: number }
+  | { k: 'askEmail'; key: number; email?: string }
   /** An operator's screenshot request waiting for the visitor's answer. */
   | { k: 'screenshot'; key: number; id: string }
   | { k: 'question'; key: number; question: QuestionFrame }
@@ -406,7 +406,7 @@ export function reduceFrame(state: PanelState, frame: ServerFrame): Step {
     }
     case 'askEmail':
       if (!b.accept(frame.seq)) return b.done();
-      return b.do({ k: 'askEmail', key: keyOf(b.state, frame.seq) }).done();
+      return b.do({ k: 'askEmail', key: keyOf(b.state, frame.seq), ...(frame.email ? { email: frame.email } : {}) }).done();
     case 'screenshot':
       if (!b.accept(frame.seq)) return b.done();
       return b.do({ k: 'screenshot', key: keyOf(b.state, frame.seq), id: frame.id }).done();

@@ -91,6 +91,18 @@ function RoomHistory({ room, tz }: { room: ChatEndpointView; tz: string }) {
                   <td className="reports__visitor">
                     <span className="reports__who">
                       <span className="reports__number">#{c.number}</span> {c.visitor.label}
+                      {c.visitor.identity && (
+                        <span
+                          className={`reports__identity reports__identity--${c.visitor.identity}`}
+                          title={
+                            c.visitor.identity === 'verified'
+                              ? 'Your site proved this identity with a valid userHash.'
+                              : 'Your site passed this identity without a valid userHash: anyone could have claimed it.'
+                          }
+                        >
+                          {c.visitor.identity === 'verified' ? 'Verified' : 'Unverified'}
+                        </span>
+                      )}
                     </span>
                     {c.firstLine && <span className="reports__first-line">{c.firstLine}</span>}
                   </td>

@@ -76,8 +76,15 @@ export function detailsForm(
   );
 }
 
-/** A card in the chat asking for the visitor's e-mail; once given, it shows the address. */
-export function emailCard(settings: VisitorSettings, texts: UiTexts, question: string, onEmail: (email: string) => void): HTMLElement {
+/** A card in the chat asking for the visitor's e-mail; once given (now, or `answered` before), it shows the address. */
+export function emailCard(
+  settings: VisitorSettings,
+  texts: UiTexts,
+  question: string,
+  onEmail: (email: string) => void,
+  answered?: string,
+): HTMLElement {
+  if (answered) return h('li', { class: 'card' }, h('p', {}, question), h('p', {}, `✓ ${answered}`));
   const email = h('input', {
     class: 'field',
     type: 'email',
