@@ -15,7 +15,7 @@ const base: LauncherState = {
   unread: 0,
   phone: false,
 };
-const view = (patch: Partial<LauncherState>, settings = {}) => launcherView({ ...base, ...patch }, settings);
+const view = (patch: Partial<LauncherState>, settings = {}) => launcherView({ ...base, ...patch }, settings, BUILT_IN_TEXTS.en.ui);
 const trigger = (on: string[], matchType: string): Trigger => ({ uid: 't1', message: 'Hi', after: 0, on, matchType, displayStyle: 'peek' });
 
 describe('widget loader decisions', () => {

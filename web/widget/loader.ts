@@ -365,7 +365,8 @@ function start(): void {
   fetch(`${base}/widget/api/${encodeURIComponent(widgetId)}/config?lang=${encodeURIComponent(String(navigator.languages))}`, {
     credentials: 'omit',
   })
-    .then((res) => (res.ok ? (res.json() as Promise<PublicConfig>) : Promise.reject(new Error(`config answered ${res.status}`))))
+    // A refused configuration is warned as its status alone (the loader's budget has no room for more words).
+    .then((res) => (res.ok ? (res.json() as Promise<PublicConfig>) : Promise.reject(res.status)))
     .then(
       guard((loaded: PublicConfig) => {
         config = loaded;

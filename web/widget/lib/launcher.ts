@@ -4,7 +4,7 @@
  * identify()'s arguments reaches the hello frame. Pure functions, unit tested in test/widget/launcher.unit.spec.ts.
  */
 import { EMAIL_CHARS, NAME_CHARS } from '../../../server/shared/widget-constants';
-import { fill, type UiTexts } from '../../../server/shared/widget-texts';
+import type { UiTexts } from '../../../server/shared/widget-texts';
 import type { Identity, Trigger, VisitorSettings, WidgetStyleName } from './types';
 
 /** What the loader knows at a moment; `draw` renders it. */
@@ -40,11 +40,13 @@ export type LauncherView = {
   unreadText: string;
 };
 
-/** The unread count in the visitor's language (the widget's texts; English until they arrive). */
+/**
+ * The unread count in the visitor's language: the widget's texts, which the configuration brings before the panel
+ * can count anything unread (no count is shown without them).
+ */
 export type UnreadTexts = Pick<UiTexts, 'unreadOne' | 'unreadMany'>;
-const ENGLISH_UNREAD: UnreadTexts = { unreadOne: '{count} unread message', unreadMany: '{count} unread messages' };
 
-export function launcherView(state: LauncherState, settings: VisitorSettings, texts: UnreadTexts = ENGLISH_UNREAD): LauncherView {
+export function launcherView(state: LauncherState, settings: VisitorSettings, texts?: UnreadTexts): LauncherView {
   const visible = state.usable && state.wanted && (state.online || !state.hideWhenOffline || state.ongoing);
   const mobile = state.style !== 'inline' && state.phone;
   // The collapsed look: chip and tab become a round button on small screens (spec: collapsed modes).
@@ -61,8 +63,8 @@ export function launcherView(state: LauncherState, settings: VisitorSettings, te
     frameHidden: !visible || (!state.expanded && state.style !== 'inline'),
     showBadge: state.unread > 0 && !state.expanded,
     unreadText:
-      state.unread > 0 && !state.expanded
-        ? fill(state.unread === 1 ? texts.unreadOne : texts.unreadMany, { count: String(state.unread) })
+      state.unread > 0 && !state.expanded && texts
+        ? (state.unread === 1 ? texts.unreadOne : texts.unreadMany).replace('{count}', String(state.unread))
         : '',
   };
 }
