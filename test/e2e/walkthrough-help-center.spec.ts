@@ -73,11 +73,13 @@ describe("README's help center step (browser)", function () {
     await shot(slack, 'walkthrough-help-center-slack');
     await suggested.locator('[data-kind="button"]', { hasText: 'Send' }).first().click();
 
-    const sent = widget.locator('.msg.operator', { hasText: 'Shipping to Lisbon and Porto' });
-    await sent.waitFor();
-    expect(await sent.locator('a').first().getAttribute('href')).to.match(
-      new RegExp(`/help/${ce.Uuid}/shipping-to-lisbon-and-porto\\?lang=en$`),
-    );
+    // The visitor gets it as a card (title and a line of the article) that opens inside the chat panel.
+    const card = widget.locator('.msg.operator .hit', { hasText: 'Shipping to Lisbon and Porto' });
+    await card.waitFor();
+    expect(await card.innerText()).to.include('every Tuesday');
     await shot(visitor, 'walkthrough-help-center-sent');
+    await card.click();
+    const article = widget.getByRole('region', { name: 'Shipping to Lisbon and Porto' });
+    await article.locator('strong', { hasText: 'Porto' }).waitFor();
   });
 });

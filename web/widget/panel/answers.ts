@@ -137,6 +137,28 @@ export function createAnswers(deps: AnswersDeps) {
     return box;
   }
 
+  /** A message's articles as buttons: the title and a line of the article; each opens inside the panel. */
+  const cardsOf = (m: ChatMessage): HTMLElement[] =>
+    (m.articles ?? []).map((a) =>
+      h(
+        'li',
+        {},
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'hit',
+            onclick: () => {
+              opened.set(m.id, a.id);
+              void open(a.id);
+            },
+          },
+          h('b', {}, a.title),
+          a.snippet && h('span', {}, a.snippet),
+        ),
+      ),
+    );
+
   return {
     el,
 
@@ -168,27 +190,14 @@ export function createAnswers(deps: AnswersDeps) {
       show([]);
     },
 
+    /** The articles a message carries, as cards that open inside the panel (an operator may send one from Slack). */
+    articles(m: ChatMessage): HTMLElement {
+      return h('div', { class: 'bubble' }, h('ul', { class: 'suggest' }, ...cardsOf(m)));
+    },
+
     /** An automatic answer: marked as such, its articles (opened inside the panel), and "Did this answer your question?". */
     card(m: ChatMessage): HTMLElement {
-      const cards = (m.articles ?? []).map((a) =>
-        h(
-          'li',
-          {},
-          h(
-            'button',
-            {
-              type: 'button',
-              class: 'hit',
-              onclick: () => {
-                opened.set(m.id, a.id);
-                void open(a.id);
-              },
-            },
-            h('b', {}, a.title),
-            a.snippet && h('span', {}, a.snippet),
-          ),
-        ),
-      );
+      const cards = cardsOf(m);
       // Parley's own mark, never an operator's picture: a page.
       const mark = h('span', { class: 'avatar bot', 'aria-hidden': 'true' });
       mark.innerHTML = DOC_ICON;

@@ -199,7 +199,7 @@ export function chatScreen(deps: ChatDeps) {
         'div',
         { class: 'col' },
         h('span', { class: 'author' }, name),
-        bubbleOf(m),
+        m.articles?.length ? deps.answers.articles(m) : bubbleOf(m),
         filesOf(m),
         h('span', { class: 'meta' }, lang.timeOf(m.at), m.edited && `· ${t.edited}`),
       ),
