@@ -98,7 +98,7 @@ describe('settings console (browser)', function () {
     expect(await page.getByLabel('Only show in these countries').inputValue()).to.equal('');
     await page.getByLabel('Never show in these countries').fill('');
     await page.getByLabel('Manual: online until turned off').check();
-    await page.getByLabel('Remind every').selectOption('90');
+    await page.getByLabel('Remind in the thread after').selectOption('90');
     await page.getByRole('button', { name: 'Save Changes' }).click();
     await page.getByRole('button', { name: 'Saved' }).waitFor();
     await page.getByRole('button', { name: 'Save Changes' }).waitFor({ timeout: 10_000 });
@@ -117,7 +117,7 @@ describe('settings console (browser)', function () {
     await page.reload();
     expect(await page.getByRole('textbox', { name: 'Agent label' }).inputValue()).to.equal('Bean team');
     expect(await page.getByLabel('Manual: online until turned off').isChecked()).to.equal(true);
-    expect(await page.getByLabel('Remind every').inputValue()).to.equal('90');
+    expect(await page.getByLabel('Remind in the thread after').inputValue()).to.equal('90');
   });
 
   it('changes the look in the live preview before saving; after saving the widget on the site shows the title, colour, left alignment and privacy gate', async () => {
