@@ -92,7 +92,8 @@ const compiled = new Map<Variant, Promise<string>>();
 async function compile(dir: 'ltr' | 'rtl', withButton: boolean): Promise<string> {
   // Loaded on the first mail (or by warmMailLayouts at start), not by every process that imports a template.
   const { default: mjml2html } = await import('mjml');
-  const result = await mjml2html(skeleton(dir, withButton), { validationLevel: 'strict', minify: false });
+  // No web fonts: MJML links Google's Roboto by default, which mail clients fetch from a third party (and CSPs refuse).
+  const result = await mjml2html(skeleton(dir, withButton), { validationLevel: 'strict', minify: false, fonts: {} });
   return result.html;
 }
 
