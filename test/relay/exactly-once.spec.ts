@@ -50,6 +50,10 @@ describe('a post whose answer from Slack was lost is in the thread exactly once'
   it('a visitor message, and the later ones still arrive in order', async () => {
     await say(socket, 'first question');
     await visitorLinesUntil('first question');
+    // The new conversation's own work (its Suggested post's job) is done first, so the lost answer is the next line's.
+    await eventually(async () =>
+      expect(await server.models.OutboxJob.countDocuments({ key: String((await conversation())._id) })).to.equal(0),
+    );
     server.slack.state.dropResponses('chat.postMessage', { times: 1 });
     await say(socket, 'the answer to this post is lost');
     await say(socket, 'and this one follows');
