@@ -30,6 +30,8 @@ describe('sendSuggestion', () => {
   it('sends an article as a card in the operator’s name, with its link in the text, and counts it', async () => {
     const { widget, chat, ce } = await start();
     await server.models.ChatEndpoint.updateOne({ _id: ce._id }, { $set: { forwardSlackUserName: false, agentLabel: 'Acme Support' } });
+    // Written past the API: the relay's copy of the widget (kept a second) is told, as a settings save does.
+    server.parley.relay.widgets.invalidate(String(ce._id));
     const article = await server.models.Article.create({
       accountId: ce.accountId,
       ceId: ce._id,
