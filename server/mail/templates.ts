@@ -244,6 +244,17 @@ export function formatMailTime(at: Date, language: Pick<MailLanguage, 'formatLoc
 /** The site a visitor's mail comes from: its sender name, its title in the visitor's language and its colours. */
 export type MailSender = { name: string; title: string; titleColor: string; titleFontColor: string };
 
+/** The layout's frame of a mail to a visitor: their language and its direction, the site's title and colours. */
+function visitorFrame(sender: MailSender, language: MailLanguage) {
+  return {
+    lang: language.locale,
+    dir: directionOf(language.locale),
+    color: sender.titleColor,
+    fontColor: sender.titleFontColor,
+    header: sender.title,
+  };
+}
+
 /** One line of a conversation as a visitor's mail shows it. */
 export type MailLine = {
   who: string;
@@ -326,11 +337,7 @@ export async function unseenRepliesMail(mail: UnseenRepliesMail): Promise<MailMe
       : '',
   ].join('');
   const html = await renderMailLayout({
-    lang: mail.language.locale,
-    dir,
-    color: mail.sender.titleColor,
-    fontColor: mail.sender.titleFontColor,
-    header: mail.sender.title,
+    ...visitorFrame(mail.sender, mail.language),
     preview: replies[0]?.text.slice(0, 140) ?? lead,
     body,
     ...(mail.openUrl ? { button: { label: t.continueButton, url: mail.openUrl } } : {}),
@@ -365,7 +372,6 @@ export async function transcriptMailMessage(mail: {
   lines: (MailLine & { at: Date })[];
 }): Promise<MailMessage> {
   const t = MAIL_TEXTS[mail.language.locale];
-  const dir = directionOf(mail.language.locale);
   const title = fill(t.transcriptSubject, { name: mail.name, number: String(mail.number) });
   const lines = mail.lines.map((line) => ({ who: line.who, at: formatMailTime(line.at, mail.language), ...lineParts(line) }));
   const text = [title, '', ...lines.map((l) => `[${l.at}] ${l.who}: ${l.text}`)].join('\n');
@@ -377,11 +383,7 @@ export async function transcriptMailMessage(mail: {
     ),
   ].join('');
   const html = await renderMailLayout({
-    lang: mail.language.locale,
-    dir,
-    color: mail.sender.titleColor,
-    fontColor: mail.sender.titleFontColor,
-    header: mail.sender.title,
+    ...visitorFrame(mail.sender, mail.language),
     preview: title,
     body,
     footer: escapeHtml(t.transcriptWhy),
