@@ -2,6 +2,13 @@ import { type Connection, type HydratedDocument, type Model, Schema, type Types 
 
 export type ConversationStatus = 'open' | 'ended';
 export type EndedBy = 'visitor' | 'operator' | 'inactivity';
+/**
+ * Where a conversation stands in the team's shared inbox: `open` waits for the team, `waiting` for the visitor (the
+ * team's reply was the last), `snoozed` until `snoozedUntil`, `ended`. Conversations stored before the inbox have
+ * no `inboxState`: read them with `inboxStateOf` (conversations/inbox.ts).
+ */
+export const INBOX_STATES = ['open', 'waiting', 'snoozed', 'ended'] as const;
+export type InboxState = (typeof INBOX_STATES)[number];
 
 /** One visitor conversation: one Slack thread in the widget's channel. */
 export interface Conversation {
@@ -94,6 +101,22 @@ export interface Conversation {
    * absent on every other conversation, so a retention pass that stopped half-way never counts one twice.
    */
   purgedAt?: Date;
+  /** The operator who has it in the shared inbox (a Slack user id of `slackTeamId`'s workspace); '' when nobody. */
+  assigneeId: string;
+  assignedAt: Date | null;
+  /** The shared inbox's state (see InboxState); absent on conversations stored before the inbox. */
+  inboxState?: InboxState;
+  /** While snoozed: when it comes back to open. */
+  snoozedUntil: Date | null;
+  /** Tags from the widget's list (ChatEndpoint `tags`), in the order they were added. */
+  tags: string[];
+  /**
+   * The response target that runs (the widget's first- or next-response target, counted in business time): when it
+   * is missed, and which one; null while no target runs. `targetRemindedAt`: the one reminder of a missed target.
+   */
+  targetDueAt: Date | null;
+  targetKind: 'first' | 'next' | null;
+  targetRemindedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -146,6 +169,14 @@ export const ConversationSchema = new Schema<Conversation>(
     searchTerms: { type: [String], default: undefined },
     erasedAt: { type: Date, default: null },
     purgedAt: { type: Date },
+    assigneeId: { type: String, default: '' },
+    assignedAt: { type: Date, default: null },
+    inboxState: { type: String, enum: INBOX_STATES },
+    snoozedUntil: { type: Date, default: null },
+    tags: { type: [String], default: [] },
+    targetDueAt: { type: Date, default: null },
+    targetKind: { type: String, enum: ['first', 'next', null], default: null },
+    targetRemindedAt: { type: Date, default: null },
   },
   { timestamps: true },
 );

@@ -17,6 +17,7 @@ import { deletedConversationsModel } from './DeletedConversations';
 import { gdprErasureModel } from './GdprErasure';
 import { gdprExportModel } from './GdprExport';
 import { inboundMailModel } from './InboundMail';
+import { inboxEventModel } from './InboxEvent';
 import { installationModel } from './Installation';
 import { invitationModel } from './Invitation';
 import { mailgunTokenSeenModel } from './MailgunTokenSeen';
@@ -76,6 +77,7 @@ export function createModels(connection: Connection) {
     AnswerEvent: answerEventModel(connection),
     AnswerSynonyms: answerSynonymsModel(connection),
     MailgunTokenSeen: mailgunTokenSeenModel(connection),
+    InboxEvent: inboxEventModel(connection),
   };
 }
 export type Models = ReturnType<typeof createModels>;

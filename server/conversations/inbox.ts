@@ -1,0 +1,10 @@
+/**
+ * The shared inbox's reading of a conversation: its state, also for conversations stored before the inbox existed
+ * (those have no `inboxState` and read as open or ended, unassigned, untagged).
+ */
+import type { Conversation, InboxState } from '../models/Conversation';
+
+export function inboxStateOf(c: Pick<Conversation, 'status' | 'inboxState'>): InboxState {
+  if (c.status === 'ended') return 'ended';
+  return c.inboxState && c.inboxState !== 'ended' ? c.inboxState : 'open';
+}
