@@ -1,8 +1,10 @@
 /**
  * The durable outbox: Slack posts, webhook calls and mails are stored as jobs in MongoDB first and run by
- * this worker. Jobs with the same key (a conversation) run one at a time in order; Slack posts are paced per
- * channel (token bucket, about one a second with a small burst); a rate-limited call waits for Slack's
- * Retry-After, other transient failures back off exponentially. A job is removed only once the other side
+ * this worker. Its kinds, their payloads and their rules are the catalogue's (catalogue.ts); the engine reads no
+ * payload and decides nothing by a kind's name. Jobs with the same key (a conversation) run one at a time in order;
+ * jobs of a kind paced by channel (Slack posts) take that channel's pace (token bucket, about one a second with a
+ * small burst); a rate-limited call waits for Slack's Retry-After, other transient failures back off exponentially
+ * until the kind's attempts run out. A job is removed only once the other side
  * accepted it, so a crash or restart re-runs it (at least once) instead of losing it.
  *
  * A backlog costs what its work costs, not what it holds: the keys that have jobs are kept in memory (with their
