@@ -23,18 +23,19 @@ import type { Metrics } from '../metrics';
 import type { Models } from '../models';
 import type { Conversation } from '../models/Conversation';
 import type { Visitor } from '../models/Visitor';
+import { JOB_RULES } from '../outbox/catalogue';
+import { type JobErrorClassifier, Outbox } from '../outbox/engine';
+import type { SlackPace } from '../outbox/slackPace';
 import { createRateLimiters, type RateLimiters } from '../rateLimits';
 import type { ReportRecorder } from '../reports/recorder';
 import { type Clock, type RelayContext, type RelayJobHandlers, SYSTEM_CLOCK } from './context';
 import { Gateway } from './gateway';
 import { registerRelayGauges } from './metrics';
-import { type JobErrorClassifier, Outbox } from './outbox';
 import { followOtherProcesses } from './peers';
 import { type ChannelActivity, Presence } from './presence';
 import { inProcessPubSub, type PubSub } from './pubsub';
 import { REMINDER_ROW, type ReminderRow, remindIfDue } from './reminders';
 import { OperatingSchedule } from './schedule';
-import type { SlackPace } from './slackPace';
 import { relayTuning } from './tuning';
 import { WidgetCache } from './widgets';
 
@@ -87,6 +88,7 @@ export function createRelay(deps: {
   const outbox = new Outbox<RelayContext>({ models: deps.models, tuning, logger: deps.logger }, jobHandlers, {
     // A stopping process hands its queued keys to the others at once (over Redis) instead of at their next poll.
     announce: (keys) => pubsub.signal({ kind: 'outbox', keys }),
+    rules: JOB_RULES,
     pace: slackPace,
     classify: classifyJobError,
     // The handlers get the relay's context, built right below; jobs run only once the relay started.
