@@ -191,6 +191,10 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   resetEmailPerEmail: 5,
 };
 
+/**
+ * Not an AppError: it is thrown before Parley exists (no transport answers it, no status fits it); main.ts prints its
+ * problems and ends the process.
+ */
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Parley cannot start, the configuration has problems:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
