@@ -86,6 +86,11 @@ export type Config = {
   passwordHashing: PasswordHashing;
   /** Timings and limits of the visitor relay; defaults in server/relay/tuning.ts, tests shorten them. */
   relay?: Partial<RelayTuning>;
+  /**
+   * How often the scheduler's tasks run, by name (server/tasks.ts: 'due-work', 'operating-hours', 'retention',
+   * 'backup'), over their defaults; fixed, not read from the environment (tests shorten them).
+   */
+  tasks?: Partial<Record<string, { everyMs?: number; firstAfterMs?: number }>>;
   /** Requests per minute each API or Zapier key may make to /v1/api; 120 unless a test says otherwise. */
   apiKeyRequestsPerMinute?: number;
   /**

@@ -35,6 +35,7 @@ import { sessionModel } from './Session';
 import { slackEarlyChangeModel } from './SlackEarlyChange';
 import { slackEventSeenModel } from './SlackEventSeen';
 import { stripeEventModel } from './StripeEvent';
+import { taskLeaseModel } from './TaskLease';
 import { userModel } from './User';
 import { visitorModel } from './Visitor';
 import { widgetFileModel } from './WidgetFile';
@@ -76,6 +77,7 @@ export function createModels(connection: Connection) {
     AnswerEvent: answerEventModel(connection),
     AnswerSynonyms: answerSynonymsModel(connection),
     MailgunTokenSeen: mailgunTokenSeenModel(connection),
+    TaskLease: taskLeaseModel(connection),
   };
 }
 export type Models = ReturnType<typeof createModels>;
