@@ -48,6 +48,8 @@ export type Scheduler = {
 
 /** setTimeout's longest delay; longer waits are taken in steps. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/** The shortest wait before a once-per-deployment task another process just took is looked at again. */
+const LEASE_RECHECK_MS = 100;
 
 type TaskState = { task: Task; dueAt: number; timer?: NodeJS.Timeout; running?: Promise<void> };
 
@@ -100,7 +102,8 @@ export function createScheduler(deps: {
         return;
       }
       if (!lease.claimed) {
-        arm(state, lease.nextAt.getTime());
+        // Another process took this run; a time already past (clocks of processes apart) is looked at again shortly.
+        arm(state, Math.max(lease.nextAt.getTime(), now() + LEASE_RECHECK_MS));
         return;
       }
     }
