@@ -10,7 +10,8 @@
  * for it.
  *
  * Each run is counted in the Prometheus metrics (duration by outcome, failures, the end of the last run); a task
- * whose run is late by more than its interval (a run that hangs, a loop that stopped) is overdue: GET /health names
+ * whose run is late by more than its interval, and by a minute at least (a run that hangs, a loop that stopped), is
+ * overdue: GET /health names
  * it and the `parley_task_overdue` gauge says 1.
  */
 import type { Registry } from 'prom-client';
@@ -31,6 +32,8 @@ export type Task = {
   run(): Promise<unknown>;
   /** When the task is due next (Unix ms), when it keeps its own time; asked at start and after each run. */
   dueAt?(): number;
+  /** How late a run may start before the task is overdue: its interval, and at least OVERDUE_AFTER_MS, by default. */
+  overdueAfterMs?: number;
 };
 
 /** The deployment's record of when a once-per-deployment task is due (models/TaskLease.ts claimTaskRun). */
@@ -48,6 +51,8 @@ export type Scheduler = {
 
 /** setTimeout's longest delay; longer waits are taken in steps. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/** A task is overdue once late by more than its interval, and never sooner than this (a busy moment is no alarm). */
+const OVERDUE_AFTER_MS = 60_000;
 /** The shortest wait before a once-per-deployment task another process just took is looked at again. */
 const LEASE_RECHECK_MS = 100;
 
@@ -130,7 +135,7 @@ export function createScheduler(deps: {
   const overdue = (): OverdueTask[] => {
     const at = now();
     return states
-      .filter((s) => Number.isFinite(s.dueAt) && at - s.dueAt > s.task.everyMs)
+      .filter((s) => Number.isFinite(s.dueAt) && at - s.dueAt > (s.task.overdueAfterMs ?? Math.max(s.task.everyMs, OVERDUE_AFTER_MS)))
       .map((s) => ({ name: s.task.name, dueAt: new Date(s.dueAt), lateSeconds: Math.round((at - s.dueAt) / 1000) }));
   };
 
@@ -155,7 +160,7 @@ export function createScheduler(deps: {
 function registerOverdueGauge(registry: Registry, states: TaskState[], overdue: () => Set<string>): void {
   new Gauge({
     name: 'parley_task_overdue',
-    help: "1 when a scheduler task's run is late by more than its interval in this process (GET /health names it), else 0.",
+    help: '1 while a scheduler task is overdue in this process (late by more than its interval, a minute at least; GET /health names it), else 0.',
     labelNames: ['task'],
     registers: [registry],
     collect() {

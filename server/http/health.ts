@@ -28,7 +28,7 @@ export type HealthReport = {
   redis: 'up' | 'down' | 'none';
   /** With BACKUP_DIR: when the newest backup was taken and how old it is (null: none yet), and why the last attempt failed. */
   backup?: { lastAt: string | null; ageSeconds: number | null; lastError?: string };
-  /** The scheduler's tasks late by more than their interval in this process: when each was due, how late it is. */
+  /** The scheduler's tasks overdue in this process (late by more than their interval, a minute at least): when each was due, how late it is. */
   overdueTasks?: { task: string; dueAt: string; lateSeconds: number }[];
 };
 
