@@ -22,14 +22,21 @@
 import { randomBytes } from 'node:crypto';
 import { Types } from 'mongoose';
 import type { RelayTuning } from '../config';
+import { AppError } from '../errors';
 import type { Logger } from '../logger';
 import type { OutboxJobDocument, OutboxJobModel } from '../models/OutboxJob';
 import { JOURNALED } from '../models/writeConcerns';
 import type { EnqueueOptions, JobPayloads, JobRules } from './catalogue';
+import { ERROR_CODES } from '../shared/constants';
 import type { SlackPace } from './slackPace';
 
 /** A failure that retrying cannot fix (Slack said channel_not_found, Parley was uninstalled …). */
-export class PermanentJobError extends Error {}
+export class PermanentJobError extends AppError {
+  // Never answered over HTTP: the outbox logs it and drops the job (500: no caller's request is at fault).
+  constructor(message: string) {
+    super(message, { status: 500, code: ERROR_CODES.jobFailed });
+  }
+}
 
 /**
  * What a failure means for its job: dropped for good, or tried again after `retryInMs` (`blockChannelMs`: the
