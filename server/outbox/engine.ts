@@ -26,8 +26,8 @@ import { AppError } from '../errors';
 import type { Logger } from '../logger';
 import type { OutboxJobDocument, OutboxJobModel } from '../models/OutboxJob';
 import { JOURNALED } from '../models/writeConcerns';
-import type { EnqueueOptions, JobPayloads, JobRules } from './catalogue';
 import { ERROR_CODES } from '../shared/constants';
+import type { EnqueueOptions, JobPayloads, JobRules } from './catalogue';
 import type { SlackPace } from './slackPace';
 
 /** A failure that retrying cannot fix (Slack said channel_not_found, Parley was uninstalled …). */
