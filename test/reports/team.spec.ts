@@ -7,25 +7,19 @@
  */
 import { expect } from 'chai';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { Types } from 'mongoose';
 import request from 'supertest';
 import type { TeamReport } from '../../server/shared/reports';
 import { createUserInDb } from '../factories';
 import { useServer } from '../helpers/app';
-import { ACME, ALICE, BOB, installWidget } from '../slack/helpers';
+import { ALICE, BOB } from '../slack/helpers';
 import { type Seeded, seedReportAccount, ZONE } from './seed';
-import { GUS, seedTeamEvents } from './teamSeed';
+import { GUS, seedTeamAccount } from './teamSeed';
 
 describe('Team report API', () => {
   const server = useServer();
   let seeded: Seeded;
   before(async () => {
-    seeded = await seedReportAccount(server);
-    // Alice adds the widget to Acme's Slack, so the report names operators as Slack does.
-    await server.models.ChatEndpoint.updateOne({ _id: seeded.ceId }, { $set: { slackTeamId: ACME } });
-    await installWidget(server, seeded.token, seeded.ceId, { team: ACME, user: ALICE });
-    await server.models.ChatEndpoint.updateOne({ _id: seeded.ceId }, { $set: { Step: 3, RoomName: 'support' } });
-    await seedTeamEvents(server.models, seeded.accountId, new Types.ObjectId(seeded.ceId), seeded.chatIds);
+    seeded = await seedTeamAccount(server);
   });
 
   const get = (path: string, query: Record<string, string | number> = {}, token: string | undefined = seeded.token) => {

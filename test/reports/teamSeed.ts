@@ -7,7 +7,9 @@
 import { Types } from 'mongoose';
 import type { Models } from '../../server/models';
 import type { InboxEvent } from '../../server/models/InboxEvent';
-import { ACME, ALICE, BOB } from '../slack/helpers';
+import type { TestServer } from '../helpers/app';
+import { ACME, ALICE, BOB, installWidget } from '../slack/helpers';
+import { type Seeded, seedReportAccount } from './seed';
 
 export const GUS = 'U0GUS00001';
 
@@ -89,4 +91,18 @@ export async function seedTeamEvents(models: Models, accountId: Types.ObjectId, 
     waitSecs: 1,
     withinTarget: true,
   });
+}
+
+/**
+ * seed.ts's account with its widget added to the sandbox's Acme workspace by Alice (so the report names operators as
+ * Slack does) and the shared inbox's facts above.
+ */
+export async function seedTeamAccount(server: TestServer): Promise<Seeded> {
+  const seeded = await seedReportAccount(server);
+  await server.models.ChatEndpoint.updateOne({ _id: seeded.ceId }, { $set: { slackTeamId: ACME } });
+  await installWidget(server, seeded.token, seeded.ceId, { team: ACME, user: ALICE });
+  // Installing leaves setup at its channel step: back to the finished widget the reports show.
+  await server.models.ChatEndpoint.updateOne({ _id: seeded.ceId }, { $set: { Step: 3, RoomName: 'support' } });
+  await seedTeamEvents(server.models, seeded.accountId, new Types.ObjectId(seeded.ceId), seeded.chatIds);
+  return seeded;
 }
