@@ -1,7 +1,7 @@
 /**
  * The Team report of one widget over a range (docs/reports.md, Team): per operator what the shared inbox recorded
  * (InboxEvents: assignments, answers with their business-time waits and targets, ends) and the ratings of the
- * conversations they had; per tag the conversations carrying it and its trend. Two aggregations, both grouped next
+ * conversations they had; per tag the conversations carrying it and its trend. Three aggregations, all grouped next
  * to the data with the stages and expressions MongoDB 5 and the embedded store's native grouping share ($group on
  * field paths, $cond, comparisons): the events of the range on {ceId, at}, the conversations on
  * {ceId, discarded, startedAt}. Medians are taken in Parley from per-second counts of the waits (MongoDB 5 has no
@@ -79,12 +79,10 @@ type EventFacets = {
   convs: { _id: { o: string | null; k: string }; n: number }[];
   /** Per kind, the number of different conversations for the whole team. */
   teamConvs: { _id: string; n: number }[];
-  /** Answers per operator, kind of answer, wait in seconds and target outcome. */
-  waits: { _id: { o: string | null; r: 'first' | 'next' | null; w: number | null; t: boolean | null }; n: number }[];
 };
 
+/** The range's events: a few rows per operator and kind, so one $facet document holds them all. */
 function eventFacets(models: Models, ce: Pick<ChatEndpointDocument, '_id'>, range: Pick<ReportRange, 'start' | 'end'>) {
-  const isResponse = { $eq: ['$kind', 'response'] };
   return models.InboxEvent.collection
     .aggregate<EventFacets>([
       { $match: { ceId: ce._id, at: { $gte: range.start, $lt: range.end } } },
@@ -95,19 +93,32 @@ function eventFacets(models: Models, ce: Pick<ChatEndpointDocument, '_id'>, rang
             { $group: { _id: { o: '$_id.o', k: '$_id.k' }, n: { $sum: 1 } } },
           ],
           teamConvs: [{ $group: { _id: { k: '$kind', c: '$conversationId' } } }, { $group: { _id: '$_id.k', n: { $sum: 1 } } }],
-          waits: [
-            {
-              $group: {
-                _id: {
-                  o: { $cond: [isResponse, '$operatorId', null] },
-                  r: { $cond: [isResponse, { $ifNull: ['$responseKind', null] }, null] },
-                  w: { $cond: [isResponse, { $ifNull: ['$waitSecs', null] }, null] },
-                  t: { $cond: [isResponse, { $ifNull: ['$withinTarget', null] }, null] },
-                },
-                n: { $sum: 1 },
-              },
-            },
-          ],
+        },
+      },
+    ])
+    .toArray();
+}
+
+/** Answers per operator, kind of answer, wait in seconds and target outcome. */
+type WaitGroup = { _id: { o: string | null; r: 'first' | 'next' | null; w: number | null; t: boolean | null }; n: number };
+
+/**
+ * The range's answers counted per operator, kind, wait and target outcome: as many rows as different waits, so
+ * they come as a cursor (never one $facet document, which MongoDB caps at 16 MB).
+ */
+function waitGroups(models: Models, ce: Pick<ChatEndpointDocument, '_id'>, range: Pick<ReportRange, 'start' | 'end'>) {
+  return models.InboxEvent.collection
+    .aggregate<WaitGroup>([
+      { $match: { ceId: ce._id, at: { $gte: range.start, $lt: range.end }, kind: 'response' } },
+      {
+        $group: {
+          _id: {
+            o: '$operatorId',
+            r: { $ifNull: ['$responseKind', null] },
+            w: { $ifNull: ['$waitSecs', null] },
+            t: { $ifNull: ['$withinTarget', null] },
+          },
+          n: { $sum: 1 },
         },
       },
     ])
@@ -191,7 +202,11 @@ export async function teamReport(
   operators?: OperatorDirectory,
 ): Promise<TeamReport> {
   const { step, buckets, starts } = trendBuckets(range);
-  const [[events], [chats]] = await Promise.all([eventFacets(models, ce, range), conversationFacets(models, ce, range, starts)]);
+  const [[events], waits, [chats]] = await Promise.all([
+    eventFacets(models, ce, range),
+    waitGroups(models, ce, range),
+    conversationFacets(models, ce, range, starts),
+  ]);
 
   const byOperator = new Map<string, Acc>();
   const acc = (id: string) => {
@@ -210,7 +225,7 @@ export async function teamReport(
     const field = convField[kind as keyof typeof convField];
     if (field) team.figures[field] += n;
   }
-  for (const { _id: g, n } of events?.waits ?? []) {
+  for (const { _id: g, n } of waits) {
     if (!g.r) continue;
     for (const a of g.o ? [acc(g.o), team] : [team]) {
       if (g.r === 'first') a.figures.firstResponses += n;
