@@ -11,6 +11,7 @@ import { registerActionListeners } from './listeners/actions';
 import { registerCommandListeners } from './listeners/commands';
 import { registerEventListeners } from './listeners/events';
 import { registerSuggestionListeners } from './listeners/suggestions';
+import { registerTagActions } from './listeners/tagCommands';
 import { registerViewListeners } from './listeners/views';
 import { refusingWhenNotInstalled } from './notInstalled';
 import { acknowledgingMalformedPayloads } from './payloadShapes';
@@ -85,6 +86,7 @@ export function registerListeners(app: App, deps: SlackDeps): void {
   registerEventListeners(app, deps);
   registerCommandListeners(app, deps);
   registerActionListeners(app, deps);
+  registerTagActions(app, deps);
   registerViewListeners(app, deps);
   registerSuggestionListeners(app, deps);
 }
