@@ -270,7 +270,7 @@ export const BEHAVIOR_SECTIONS: readonly FieldSection<BehaviorContext>[] = [
   {
     title: 'Tags and response targets',
     intro:
-      'Operators tag conversations in Slack from this list; History filters and exports by tag. A target counts only the time within your operating hours (all the time when you set none); the thread header shows when the answer is due, and a conversation past its target gets one reminder.',
+      'Operators tag conversations in Slack from this list. A response target counts only the time within your operating hours (all the time when you set none).',
     items: [
       {
         kind: 'custom',
