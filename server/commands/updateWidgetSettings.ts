@@ -38,6 +38,7 @@ import {
   usesTeamAvatar,
   webAddressProblem,
 } from '../shared/settings';
+import { normalizeTag, RESPONSE_TARGET_MINS, tagListProblem } from '../shared/tags';
 import { readTriggerJson, TriggerJsonSchema } from '../shared/triggers';
 import type { ChatEndpointSettings, ChatEndpointWithStats } from '../shared/types';
 import {
@@ -93,6 +94,8 @@ const CHOICES: Record<string, { values: readonly number[]; label: string }> = {
   noAnswerMessageAfterSecs: { values: NO_ANSWER_AFTER_SECS, label: 'No-answer message delay' },
   maxVisitorInactiveMins: { values: INACTIVE_GRACE_MINS, label: 'Inactive visitor grace period' },
   emailUnseenAfterMinutes: { values: EMAIL_UNSEEN_AFTER_MINS, label: 'Unseen replies by e-mail after' },
+  firstResponseTargetMins: { values: RESPONSE_TARGET_MINS, label: 'First response target' },
+  nextResponseTargetMins: { values: RESPONSE_TARGET_MINS, label: 'Next response target' },
 };
 
 // "Select fields convert to numbers; a non-numeric value becomes 0."
@@ -183,6 +186,18 @@ export const TextOverridesSchema = z
     return out;
   });
 
+/**
+ * The tags operators may put on conversations: one word each, stored normalized (shared/tags.ts), in the owner's
+ * order. Removing a tag from the list leaves it on the conversations that have it.
+ */
+export const TagListSchema = z
+  .array(z.string('Tags: each tag must be text.'), 'Tags must be a list of words.')
+  .transform((tags) => tags.map(normalizeTag))
+  .superRefine((tags, ctx) => {
+    const problem = tagListProblem(tags);
+    if (problem) ctx.addIssue({ code: 'custom', message: `Tags: ${problem}` });
+  });
+
 const HHMM = z.number(HOURS_STEP_MESSAGE).int(HOURS_STEP_MESSAGE).refine(isTimeChoice, HOURS_STEP_MESSAGE);
 
 /**
@@ -213,6 +228,7 @@ export const WidgetSettingsSchema = z
     ...settingsShape,
     off: z.boolean().optional(),
     textOverrides: TextOverridesSchema.optional(),
+    tags: TagListSchema.optional(),
     operatingHours: z.preprocess(withoutEmptyPairs, z.array(OperatingHourSchema).max(100, 'At most 100 operating hour pairs')).optional(),
   })
   .superRefine((body, ctx) => {

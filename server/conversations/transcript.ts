@@ -69,6 +69,7 @@ export async function conversationPayload(models: Models, conversation: Conversa
     feedback: conversation.feedback,
     pageUrl: conversation.pageUrl,
     triggerUid: conversation.triggerUid,
+    tags: [...(conversation.tags ?? [])],
     visitor: visitor
       ? {
           name: visitor.name,

@@ -36,7 +36,7 @@ const OWNER_TEXT_DEFAULTS = Object.fromEntries(OWNER_TEXT_KEYS.map((key) => [key
   OwnerTextKey
 >;
 
-export const CHAT_ENDPOINT_DEFAULTS: Omit<ChatEndpointSettings, 'operatingHours' | 'textOverrides'> = {
+export const CHAT_ENDPOINT_DEFAULTS: Omit<ChatEndpointSettings, 'operatingHours' | 'textOverrides' | 'tags'> = {
   // The texts a visitor reads: English stock wording, from the widget's own English texts (one source).
   ...OWNER_TEXT_DEFAULTS,
   tz: 'UTC',
@@ -52,6 +52,8 @@ export const CHAT_ENDPOINT_DEFAULTS: Omit<ChatEndpointSettings, 'operatingHours'
   responseReminders: true,
   responseRemindersFreq: 120,
   responseRemindersMention: false,
+  firstResponseTargetMins: 0,
+  nextResponseTargetMins: 0,
   noAnswerMessageOn: true,
   noAnswerMessageAfterSecs: 120,
   maxVisitorInactiveMins: 5,
@@ -162,6 +164,8 @@ const fields = {
   identitySecretCreatedAt: { type: Date, default: null },
   // Per language, per text (shared/widget-texts): checked by the settings schema before it is stored.
   textOverrides: { type: Schema.Types.Mixed, default: () => ({}) },
+  // Checked by the settings schema (shared/tags.ts) before it is stored.
+  tags: { type: [String], default: [] },
   ...settingsPaths(),
 } satisfies Record<Exclude<keyof ChatEndpoint, 'createdAt' | 'updatedAt'>, unknown>;
 

@@ -136,6 +136,12 @@ export type ChatEndpointSettings = {
   responseRemindersFreq: number;
   /** Reminders mention @here in the channel (off by default: they are thread replies only). */
   responseRemindersMention: boolean;
+  /**
+   * Minutes of business time (operating hours only, when the widget has any) the team has for a conversation's first
+   * answer, and for an answer after the visitor wrote again; 0: no target (RESPONSE_TARGET_MINS in shared/tags.ts).
+   */
+  firstResponseTargetMins: number;
+  nextResponseTargetMins: number;
   noAnswerMessageOn: boolean;
   /** Seconds: 30, 60, 90, 120, 180, 240 or 300. */
   noAnswerMessageAfterSecs: number;
@@ -241,6 +247,8 @@ export type ChatEndpointSettings = {
   triggerJson: string;
   /** The owner's texts per language (Appearance's language selector); see shared/widget-texts. */
   textOverrides: TextOverrides;
+  /** The tags operators may put on conversations (normalized, at most TAGS_MAX; shared/tags.ts). */
+  tags: string[];
 };
 
 /**

@@ -11,6 +11,7 @@ import { registerActionListeners } from './listeners/actions';
 import { registerEventListeners } from './listeners/events';
 import { registerSlashCommandListeners } from './listeners/slashCommands';
 import { registerSuggestionListeners } from './listeners/suggestions';
+import { registerTagActions } from './listeners/tagCommands';
 import { registerViewListeners } from './listeners/views';
 import { refusingWhenNotInstalled } from './notInstalled';
 import { acknowledgingMalformedPayloads } from './payloadShapes';
@@ -85,6 +86,7 @@ export function registerListeners(app: App, deps: SlackDeps): void {
   registerEventListeners(app, deps);
   registerSlashCommandListeners(app, deps);
   registerActionListeners(app, deps);
+  registerTagActions(app, deps);
   registerViewListeners(app, deps);
   registerSuggestionListeners(app, deps);
 }

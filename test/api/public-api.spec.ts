@@ -108,7 +108,11 @@ describe('API keys and the public API (/v1/api) with REST hooks', () => {
         status: 'open',
         visitor: { id: list.data[0].visitor.id, name: 'Erin', email: 'erin@example.org' },
       });
+      // Tags come as they are stored; a conversation nobody tagged has none.
+      expect(list.data[0].tags).to.deep.equal([]);
+      await server.models.Conversation.updateOne({ _id: list.data[0].id }, { $set: { tags: ['shipping', 'france'] } });
       const one = (await api(`/conversations/${list.data[0].id as string}`, key).expect(200)).body;
+      expect(one.tags).to.deep.equal(['shipping', 'france']);
       expect(one.messages.map((m: { text: string }) => m.text)).to.deep.equal(['Do you ship to Lyon?']);
       const visitors = (await api('/visitors?email=erin@example.org', key).expect(200)).body;
       expect(visitors.data.map((v: { name: string }) => v.name)).to.deep.equal(['Erin']);

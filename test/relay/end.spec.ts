@@ -45,6 +45,7 @@ describe('end of a conversation', () => {
         { $set: { emailOnArchive: true, transcriptRecipient: 'archive@example.com', webhookOnArchive: true, webhookUrl: hook.url } },
       );
       const { socket } = await started();
+      await server.models.Conversation.updateOne({ _id: (await conversation())._id }, { $set: { tags: ['billing'] } });
       socket.send({ t: 'end' });
       const ended = await socket.next('ended');
       expect(ended.by).to.equal('visitor');
@@ -65,9 +66,10 @@ describe('end of a conversation', () => {
       await eventually(async () => expect(hook.bodies).to.have.length(1));
       const body = hook.bodies[0] as {
         event: string;
-        conversation: { number: number; messages: { text: string }[]; visitor: { name: string } };
+        conversation: { number: number; messages: { text: string }[]; visitor: { name: string }; tags: string[] };
       };
       expect(body.event).to.equal('conversation.archived');
+      expect(body.conversation.tags).to.deep.equal(['billing']);
       expect(body.conversation.visitor.name).to.equal('Erin');
       expect(body.conversation.messages.map((m) => m.text)).to.deep.equal(['Question before I go']);
       socket.close();

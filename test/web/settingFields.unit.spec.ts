@@ -14,7 +14,7 @@ import {
 import { settingFields } from '../../web/console/scenes/settings/settingFields';
 
 /** A context for the descriptions' functions: a new widget's settings, Slack history readable, a white label plan. */
-const settings: ChatEndpointSettings = { ...CHAT_ENDPOINT_DEFAULTS, operatingHours: [], textOverrides: {} };
+const settings: ChatEndpointSettings = { ...CHAT_ENDPOINT_DEFAULTS, operatingHours: [], textOverrides: {}, tags: [] };
 const context = {
   v: settings,
   ce: settings,

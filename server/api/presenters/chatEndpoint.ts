@@ -9,8 +9,9 @@ export function presentChatEndpoint(ce: ChatEndpointDocument): ChatEndpointView 
   const settings = {} as Record<string, unknown>;
   for (const key of SETTINGS_KEYS) settings[key] = ce.get(key) ?? CHAT_ENDPOINT_DEFAULTS[key];
   return {
-    ...(settings as Omit<ChatEndpointSettings, 'operatingHours' | 'textOverrides'>),
+    ...(settings as Omit<ChatEndpointSettings, 'operatingHours' | 'textOverrides' | 'tags'>),
     textOverrides: ce.textOverrides ?? {},
+    tags: [...(ce.tags ?? [])],
     operatingHours: ce.operatingHours.map((h) => ({ weekday: h.weekday, ceId: Id, start: h.start, end: h.end })),
     Id,
     Uuid: ce.Uuid,

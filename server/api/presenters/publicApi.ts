@@ -48,6 +48,7 @@ export function presentApiConversation(
     rating: conversation.rating,
     feedback: conversation.feedback,
     pageUrl: conversation.pageUrl,
+    tags: [...(conversation.tags ?? [])],
     visitor: visitor ? { id: String(visitor._id), name: visitor.name, email: visitor.email } : null,
   };
 }

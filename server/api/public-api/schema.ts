@@ -123,6 +123,7 @@ export const ApiConversationSchema = z
     rating: z.enum(['up', 'down']).nullable(),
     feedback: z.string(),
     pageUrl: z.string(),
+    tags: z.array(z.string()).meta({ description: "The conversation's tags, from its widget's list, in the order they were added." }),
     visitor: z.object({ id: z.string(), name: z.string(), email: z.string() }).nullable(),
   })
   .meta({ id: 'Conversation' });

@@ -40,6 +40,7 @@ import {
   widgetsOfMember,
 } from '../operators';
 import { visitorLocale } from '../suggestions';
+import { isTagSubcommand, runTagCommand, TAG_HELP } from './tagCommands';
 
 type KnownBlock = types.KnownBlock;
 export type Reply = { text: string; blocks?: KnownBlock[] };
@@ -65,6 +66,7 @@ export function helpText(): string {
     '`/parley email N address` (`e`): transcript by e-mail · `/parley send-to-webhook N` (`stw`) · `/parley ask-email N`',
     '`/parley screenshot N` (`ss`): ask the visitor for a screenshot of the page they are on',
     '`/parley article N words` (`a`): search the help center; each article found has a *Send* button',
+    TAG_HELP,
     'The buttons on each conversation header and the *Conversation actions* shortcut on any message of a thread do the same without a number.',
     '`/parley help` shows this message.',
   ].join('\n');
@@ -156,6 +158,7 @@ export async function runParley(deps: Deps, client: WebClient, input: CommandInp
   }
   const ctx = new CommandContext(deps, relay, client, ce, input);
   if (CONVERSATION_COMMANDS.has(sub)) return ctx.conversationCommand(sub, args);
+  if (isTagSubcommand(sub)) return runTagCommand(deps, ce, input, sub, args);
   switch (sub) {
     case 'help':
       return { text: helpText() };

@@ -22,8 +22,10 @@ import {
   usesTeamAvatar,
   webAddressProblem,
 } from '../../../../server/shared/settings';
+import { RESPONSE_TARGET_MINS, responseTargetLabel } from '../../../../server/shared/tags';
 import type { FieldContext, FieldSection, TextField } from './fields';
 import { Check, Input, Radios, timeZones } from './form';
+import { TagsField } from './TagsField';
 import { TeamAvatar } from './TeamAvatar';
 import type { SettingsTabProps } from './types';
 
@@ -75,6 +77,7 @@ const countriesProblem = (text: string) => {
   const bad = invalidCountries(text);
   return bad.length > 0 ? `Not an ISO country code: ${bad.join(', ')}` : null;
 };
+const TARGETS = RESPONSE_TARGET_MINS.map((m) => ({ value: m, label: responseTargetLabel(m) }));
 const limited = (c: BehaviorContext) => c.v.maxConcurrentConvos > 0 || c.limitInput === '';
 
 export const BEHAVIOR_SECTIONS: readonly FieldSection<BehaviorContext>[] = [
@@ -260,6 +263,37 @@ export const BEHAVIOR_SECTIONS: readonly FieldSection<BehaviorContext>[] = [
             hint: 'Shown to visitors instead of operator names when names are hidden.',
           },
           { kind: 'select', key: 'tz', label: 'Time zone', options: (c) => timeZones(c.v.tz).map((z) => ({ value: z, label: z })) },
+        ],
+      },
+    ],
+  },
+  {
+    title: 'Tags and response targets',
+    intro:
+      'Operators tag conversations in Slack from this list. A response target counts only the time within your operating hours (all the time when you set none).',
+    items: [
+      {
+        kind: 'custom',
+        keys: ['tags'],
+        render: (c) => <TagsField tags={c.v.tags ?? []} onChange={(tags) => c.set('tags', tags)} />,
+      },
+      {
+        box: 'settings-grid',
+        items: [
+          {
+            kind: 'select',
+            key: 'firstResponseTargetMins',
+            label: 'First response target',
+            hint: 'From the visitor’s first message to the team’s first answer.',
+            options: TARGETS,
+          },
+          {
+            kind: 'select',
+            key: 'nextResponseTargetMins',
+            label: 'Next response target',
+            hint: 'From a visitor’s message after an answer to the team’s next answer.',
+            options: TARGETS,
+          },
         ],
       },
     ],

@@ -1,0 +1,84 @@
+/**
+ * Behavior → Tags and response targets through the real console (browser): tags added with Enter and Add, a tag
+ * that is not one word refused as typed, one removed with its ×, the two targets chosen; saved, kept after a
+ * reload, no WCAG A/AA violation, at 1280×800 and 390×844 (screenshots in test-results/).
+ */
+import path from 'node:path';
+import { expect } from 'chai';
+import { TERMS_VERSION } from '../../server/shared/constants';
+import { useServer } from '../helpers/app';
+import { axeViolations, describeViolations } from '../helpers/axe';
+import { RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { configuredWidget, type Widget } from './widgetHelpers';
+
+describe('Behavior: tags and response targets (browser)', function () {
+  this.timeout(120_000);
+  let widget: Widget;
+  let token: string;
+  const server = useServer();
+  const browser = useBrowser();
+
+  before(async function () {
+    this.timeout(60_000);
+    widget = await configuredWidget(server);
+    const ce = await server.models.ChatEndpoint.findById(widget.ceId);
+    const user = await server.models.User.findOne({ accountId: ce?.accountId });
+    await server.models.User.updateOne({ _id: user?._id }, { $set: { ActiveTOSPP: TERMS_VERSION } });
+    const res = await fetch(`${server.url}/v1/p/sessions`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: user?.email, password: 'correct horse battery' }),
+    });
+    token = ((await res.json()) as { token: string }).token;
+  });
+
+  it('adds, refuses and removes tags, sets both targets, saves them for good, at both sizes without a WCAG violation', async () => {
+    const page = browser.page;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
+    await page.goto(`${server.url}/app/#/settings/${widget.ceId}/behavior`);
+    const heading = page.getByRole('heading', { name: 'Tags and response targets' });
+    await heading.waitFor();
+    await page.getByText('No tags yet.').waitFor();
+    const input = page.getByLabel('New tag');
+    await input.fill('Billing');
+    await input.press('Enter');
+    await input.fill('refund');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await input.fill('bug');
+    await input.press('Enter');
+    await input.fill('two words');
+    await page.getByText('“two words” is not one word').waitFor();
+    expect(await page.getByRole('button', { name: 'Add', exact: true }).isDisabled()).to.equal(true);
+    await input.fill('billing');
+    await page.getByText('“billing” is in the list already.').waitFor();
+    await input.fill('');
+    await page.getByRole('button', { name: 'Remove tag refund' }).click();
+    expect(await page.getByRole('list', { name: 'Tags' }).getByRole('listitem').allTextContents()).to.deep.equal(['billing×', 'bug×']);
+    await page.getByLabel('First response target').selectOption('15');
+    await page.getByLabel('Next response target').selectOption('60');
+    await heading.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(RESULTS_DIR, 'tags-settings-1280.png') });
+    const violations = await axeViolations(page);
+    expect(violations, describeViolations(violations)).to.deep.equal([]);
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByRole('button', { name: 'Saved' }).waitFor();
+    const ce = await server.models.ChatEndpoint.findById(widget.ceId);
+    expect({ tags: [...(ce?.tags ?? [])], first: ce?.firstResponseTargetMins, next: ce?.nextResponseTargetMins }).to.deep.equal({
+      tags: ['billing', 'bug'],
+      first: 15,
+      next: 60,
+    });
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await page.getByRole('list', { name: 'Tags' }).waitFor();
+    expect(await page.getByRole('list', { name: 'Tags' }).getByRole('listitem').allTextContents()).to.deep.equal(['billing×', 'bug×']);
+    expect(await page.getByLabel('First response target').inputValue()).to.equal('15');
+    await page.getByLabel('New tag').fill('no spaces please');
+    await page.getByRole('heading', { name: 'Tags and response targets' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await page.screenshot({ path: path.join(RESULTS_DIR, 'tags-settings-390.png') });
+    const narrow = await axeViolations(page);
+    expect(narrow, describeViolations(narrow)).to.deep.equal([]);
+  });
+});
