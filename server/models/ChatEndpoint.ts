@@ -52,6 +52,7 @@ export const CHAT_ENDPOINT_DEFAULTS: Omit<ChatEndpointSettings, 'operatingHours'
   responseReminders: true,
   responseRemindersFreq: 120,
   responseRemindersMention: false,
+  autoAssignOnReply: true,
   noAnswerMessageOn: true,
   noAnswerMessageAfterSecs: 120,
   maxVisitorInactiveMins: 5,

@@ -136,6 +136,8 @@ export type ChatEndpointSettings = {
   responseRemindersFreq: number;
   /** Reminders mention @here in the channel (off by default: they are thread replies only). */
   responseRemindersMention: boolean;
+  /** The first operator who replies in a conversation nobody has gets it assigned (on by default). */
+  autoAssignOnReply: boolean;
   noAnswerMessageOn: boolean;
   /** Seconds: 30, 60, 90, 120, 180, 240 or 300. */
   noAnswerMessageAfterSecs: number;
