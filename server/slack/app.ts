@@ -10,6 +10,7 @@ import type { SlackDeps } from './deps';
 import { registerActionListeners } from './listeners/actions';
 import { registerCommandListeners } from './listeners/commands';
 import { registerEventListeners } from './listeners/events';
+import { registerInboxListeners } from './listeners/inbox';
 import { registerSuggestionListeners } from './listeners/suggestions';
 import { registerViewListeners } from './listeners/views';
 import { refusingWhenNotInstalled } from './notInstalled';
@@ -85,6 +86,7 @@ export function registerListeners(app: App, deps: SlackDeps): void {
   registerEventListeners(app, deps);
   registerCommandListeners(app, deps);
   registerActionListeners(app, deps);
+  registerInboxListeners(app, deps);
   registerViewListeners(app, deps);
   registerSuggestionListeners(app, deps);
 }

@@ -1,3 +1,4 @@
+import type { types } from '@slack/bolt';
 /**
  * The shared inbox's part of a conversation header: its state and assignee in a context line and, while it is open,
  * Assign to me, the assignee picker (Slack's users select), Unassign and Snooze. Built from the stored state, like
@@ -25,6 +26,7 @@ export const SNOOZE_CHOICES: Record<SnoozePreset | 'date' | 'wake', string> = {
 };
 
 type Block = Record<string, unknown>;
+type ModalView = types.ModalView;
 type Inboxed = Pick<Conversation, 'status' | 'inboxState' | 'assigneeId' | 'snoozedUntil'> & { _id: unknown };
 
 /** The state as the header says it. */
@@ -77,4 +79,45 @@ export function assigneeBlocks(c: Inboxed): Block[] {
 /** The conversation id of an inbox control's block (`inbox_<id>`). */
 export function conversationOfBlock(blockId: string | undefined): string {
   return blockId?.startsWith('inbox_') ? blockId.slice('inbox_'.length) : '';
+}
+
+/** The snooze modal's callback and inputs. */
+export const SNOOZE_VIEW = { callbackId: 'parley_snooze', when: 'snooze_when', date: 'snooze_date' } as const;
+
+/** Snooze from the message shortcut or the header's "Until a date…": a preset or a date (9:00 in the operator's time zone). */
+export function snoozeModal(c: Pick<Conversation, 'number'> & { _id: unknown }, preset: 'date' | '' = ''): ModalView {
+  const plain = (text: string) => ({ type: 'plain_text' as const, text });
+  const option = (value: keyof typeof SNOOZE_CHOICES) => ({ text: plain(SNOOZE_CHOICES[value]), value });
+  const options = [...SNOOZE_PRESETS.map(option), option('date')];
+  return {
+    type: 'modal',
+    callback_id: SNOOZE_VIEW.callbackId,
+    title: plain(`Snooze #${c.number}`.slice(0, 24)),
+    submit: plain('Snooze'),
+    close: plain('Cancel'),
+    private_metadata: String(c._id),
+    blocks: [
+      {
+        type: 'section',
+        text: {
+          type: 'mrkdwn',
+          text: `Put conversation *#${c.number}* away until then: it comes back as open at that time, or as soon as the visitor writes.`,
+        },
+      },
+      {
+        type: 'input',
+        block_id: SNOOZE_VIEW.when,
+        label: plain('Snooze'),
+        element: { type: 'static_select', action_id: SNOOZE_VIEW.when, options, ...(preset ? { initial_option: option(preset) } : {}) },
+      },
+      {
+        type: 'input',
+        block_id: SNOOZE_VIEW.date,
+        optional: true,
+        label: plain('Date (with “Until a date…”)'),
+        hint: plain('It comes back at 9:00 that day, in your Slack time zone.'),
+        element: { type: 'datepicker', action_id: SNOOZE_VIEW.date },
+      },
+    ],
+  };
 }

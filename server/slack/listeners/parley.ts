@@ -9,6 +9,7 @@ import type { WebClient } from '@slack/web-api';
 import { inTrial } from '../../billing/state';
 import { decodeResponse } from '../../commands/savedReplies';
 import { updateWidgetSettings } from '../../commands/updateWidgetSettings';
+import { readSnooze, SNOOZE_FORMS } from '../../conversations/snooze';
 import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
 import type { ConversationDocument } from '../../models/Conversation';
 import { announceInChannel } from '../../relay/schedule';
@@ -30,6 +31,7 @@ import {
   startGroup,
 } from '../conversationActions';
 import type { SlackDeps, SlackRelay } from '../deps';
+import { assignFromSlack, operatorTimeZone, snoozeFromSlack, userNamed, wakeFromSlack } from '../inboxActions';
 import {
   availabilityOf,
   conversationCounts,
@@ -247,6 +249,41 @@ export const PARLEY_COMMANDS: ParleyCommand[] = [
     help: 'search the help center; each article found has a *Send* button',
     kind: 'conversation',
     run: conversationRun('article 12 reset password', (ctx, c, _operator, words) => ctx.articles(c, words.join(' '))),
+  },
+  {
+    name: 'assign',
+    usage: 'N @someone',
+    help: 'give the conversation to a member of this channel (`me` for yourself)',
+    kind: 'conversation',
+    run: conversationRun('assign 12 @someone', async (ctx, c, operator, [who]) => {
+      if (!who) throw new ActionRefused('Mention who gets it: `/parley assign 12 @someone`, or `/parley assign 12 me`.');
+      const assignee = who.toLowerCase() === 'me' ? operator.slackUserId : await userNamed(ctx.client, who);
+      if (!assignee)
+        throw new ActionRefused(
+          `Nobody in this Slack workspace is called ${escapeMrkdwn(who.slice(0, 60))}. Mention a member of <#${ctx.ce.RoomId}>.`,
+        );
+      return assignFromSlack(ctx.relay, ctx.client, c, assignee, operator.slackUserId);
+    }),
+  },
+  {
+    name: 'unassign',
+    usage: 'N',
+    help: 'nobody has the conversation any more',
+    kind: 'conversation',
+    run: conversationRun('unassign 12', (ctx, c, operator) => assignFromSlack(ctx.relay, ctx.client, c, '', operator.slackUserId)),
+  },
+  {
+    name: 'snooze',
+    usage: 'N 2h',
+    help: `put the conversation away until then (${SNOOZE_FORMS}); \`/parley snooze N off\` opens it again`,
+    kind: 'conversation',
+    run: conversationRun('snooze 12 2h', async (ctx, c, operator, words) => {
+      const text = words.join(' ');
+      if (/^(off|now|wake)$/i.test(text.trim())) return wakeFromSlack(ctx.relay, c, operator.slackUserId);
+      const reading = readSnooze(text, new Date(), await operatorTimeZone(ctx.client, operator.slackUserId));
+      if ('problem' in reading) throw new ActionRefused(reading.problem);
+      return snoozeFromSlack(ctx.relay, c, reading.until, operator.slackUserId);
+    }),
   },
 ];
 
