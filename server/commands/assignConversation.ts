@@ -7,7 +7,6 @@
  */
 import type { Types } from 'mongoose';
 import type { ConversationContext } from '../conversations/context';
-import { serialised } from '../conversations/history';
 import { headerUpdate } from '../conversations/record';
 import { ActionRefused } from '../errors';
 import type { Conversation } from '../models/Conversation';
@@ -42,22 +41,24 @@ export type AssignChange = {
  * nothing changed because it already was so. Refuses an ended conversation, and one someone else took meanwhile when
  * `expected` is given.
  */
-export function setAssignee(ctx: InboxContext, conversationId: Types.ObjectId, change: AssignChange): Promise<{ previous: string } | null> {
-  return serialised(String(conversationId), async () => {
-    const now = new Date();
-    const who = change.expected === undefined ? { $ne: change.assigneeId } : change.expected === '' ? NOBODY : { $eq: change.expected };
-    const before = await ctx.models.Conversation.findOneAndUpdate(
-      { _id: conversationId, status: 'open', assigneeId: who },
-      { $set: { assigneeId: change.assigneeId, assignedAt: change.assigneeId ? now : null } },
-      { returnDocument: 'before', projection: ASSIGNED_FIELDS },
-    )
-      .lean<Assigned>()
-      .exec();
-    if (!before) return explainUnchanged(ctx, conversationId, change);
-    const previous = before.assigneeId ?? '';
-    await announce(ctx, before, previous, change, now);
-    return { previous };
-  });
+export async function setAssignee(
+  ctx: InboxContext,
+  conversationId: Types.ObjectId,
+  change: AssignChange,
+): Promise<{ previous: string } | null> {
+  const now = new Date();
+  const who = change.expected === undefined ? { $ne: change.assigneeId } : change.expected === '' ? NOBODY : { $eq: change.expected };
+  const before = await ctx.models.Conversation.findOneAndUpdate(
+    { _id: conversationId, status: 'open', assigneeId: who },
+    { $set: { assigneeId: change.assigneeId, assignedAt: change.assigneeId ? now : null } },
+    { returnDocument: 'before', projection: ASSIGNED_FIELDS },
+  )
+    .lean<Assigned>()
+    .exec();
+  if (!before) return explainUnchanged(ctx, conversationId, change);
+  const previous = before.assigneeId ?? '';
+  await announce(ctx, before, previous, change, now);
+  return { previous };
 }
 
 async function explainUnchanged(ctx: InboxContext, id: Types.ObjectId, change: AssignChange): Promise<null> {

@@ -5,7 +5,6 @@
  * conditional write, one context line in the thread, a header refresh and an InboxEvent.
  */
 import type { Types } from 'mongoose';
-import { serialised } from '../conversations/history';
 import { headerUpdate } from '../conversations/record';
 import { slackTime } from '../conversations/snooze';
 import { ActionRefused } from '../errors';
@@ -30,33 +29,31 @@ const STATE_FIELDS = {
 } as const;
 
 /** Puts an open conversation away until `until`; `byId` the operator. Snoozing again moves the end. */
-export function snoozeConversation(ctx: InboxContext, conversationId: Types.ObjectId, until: Date, byId: string): Promise<void> {
-  return serialised(String(conversationId), async () => {
-    const at = new Date();
-    const before = await ctx.models.Conversation.findOneAndUpdate(
-      { _id: conversationId, status: 'open' },
-      { $set: { inboxState: 'snoozed', snoozedUntil: until } },
-      { returnDocument: 'before', projection: STATE_FIELDS },
-    )
-      .lean<Stated>()
-      .exec();
-    if (!before) {
-      const c = await ctx.models.Conversation.findById(conversationId, { number: 1 }).lean<{ number: number }>().exec();
-      throw new ActionRefused(c ? `Conversation #${c.number} has already ended.` : 'This conversation no longer exists in Parley.');
-    }
-    if (before.inboxState === 'snoozed' && before.snoozedUntil?.getTime() === until.getTime()) return;
-    await queueThreadNote(ctx, before, `:zzz: <@${byId}> snoozed this conversation until ${slackTime(until)}.`);
-    await headerUpdate(ctx, before);
-    await ctx.models.InboxEvent.create({
-      accountId: before.accountId,
-      ceId: before.ceId,
-      conversationId: before._id,
-      kind: 'snoozed',
-      at,
-      teamId: before.slackTeamId,
-      operatorId: before.assigneeId ?? '',
-      byId,
-    });
+export async function snoozeConversation(ctx: InboxContext, conversationId: Types.ObjectId, until: Date, byId: string): Promise<void> {
+  const at = new Date();
+  const before = await ctx.models.Conversation.findOneAndUpdate(
+    { _id: conversationId, status: 'open' },
+    { $set: { inboxState: 'snoozed', snoozedUntil: until } },
+    { returnDocument: 'before', projection: STATE_FIELDS },
+  )
+    .lean<Stated>()
+    .exec();
+  if (!before) {
+    const c = await ctx.models.Conversation.findById(conversationId, { number: 1 }).lean<{ number: number }>().exec();
+    throw new ActionRefused(c ? `Conversation #${c.number} has already ended.` : 'This conversation no longer exists in Parley.');
+  }
+  if (before.inboxState === 'snoozed' && before.snoozedUntil?.getTime() === until.getTime()) return;
+  await queueThreadNote(ctx, before, `:zzz: <@${byId}> snoozed this conversation until ${slackTime(until)}.`);
+  await headerUpdate(ctx, before);
+  await ctx.models.InboxEvent.create({
+    accountId: before.accountId,
+    ceId: before.ceId,
+    conversationId: before._id,
+    kind: 'snoozed',
+    at,
+    teamId: before.slackTeamId,
+    operatorId: before.assigneeId ?? '',
+    byId,
   });
 }
 
@@ -67,36 +64,34 @@ export type WakeReason =
   | { kind: 'operator'; byId: string };
 
 /** Back to open from a snooze; true when this call did it (another process or a visitor line may have first). */
-export function wakeConversation(ctx: InboxContext, conversationId: Types.ObjectId, reason: WakeReason): Promise<boolean> {
-  return serialised(String(conversationId), async () => {
-    const before = await ctx.models.Conversation.findOneAndUpdate(
-      {
-        _id: conversationId,
-        status: 'open',
-        inboxState: 'snoozed',
-        ...(reason.kind === 'time' ? { snoozedUntil: reason.dueAt } : {}),
-      },
-      { $set: { inboxState: 'open', snoozedUntil: null } },
-      { returnDocument: 'before', projection: STATE_FIELDS },
-    )
-      .lean<Stated>()
-      .exec();
-    if (!before) {
-      if (reason.kind === 'operator') {
-        const c = await ctx.models.Conversation.findById(conversationId, { number: 1, status: 1 }).lean<Stated>().exec();
-        if (c?.status !== 'open')
-          throw new ActionRefused(c ? `Conversation #${c.number} has already ended.` : 'This conversation no longer exists in Parley.');
-      }
-      return false;
+export async function wakeConversation(ctx: InboxContext, conversationId: Types.ObjectId, reason: WakeReason): Promise<boolean> {
+  const before = await ctx.models.Conversation.findOneAndUpdate(
+    {
+      _id: conversationId,
+      status: 'open',
+      inboxState: 'snoozed',
+      ...(reason.kind === 'time' ? { snoozedUntil: reason.dueAt } : {}),
+    },
+    { $set: { inboxState: 'open', snoozedUntil: null } },
+    { returnDocument: 'before', projection: STATE_FIELDS },
+  )
+    .lean<Stated>()
+    .exec();
+  if (!before) {
+    if (reason.kind === 'operator') {
+      const c = await ctx.models.Conversation.findById(conversationId, { number: 1, status: 1 }).lean<Stated>().exec();
+      if (c?.status !== 'open')
+        throw new ActionRefused(c ? `Conversation #${c.number} has already ended.` : 'This conversation no longer exists in Parley.');
     }
-    const mention = before.assigneeId ? ` <@${before.assigneeId}>` : '';
-    const line =
-      reason.kind === 'time'
-        ? `:alarm_clock: The snooze is over: this conversation is open again.${mention}`
-        : `:alarm_clock: <@${reason.byId}> ended the snooze: this conversation is open again.${mention}`;
-    await reopened(ctx, before, line, reason.kind === 'operator' ? reason.byId : '');
-    return true;
-  });
+    return false;
+  }
+  const mention = before.assigneeId ? ` <@${before.assigneeId}>` : '';
+  const line =
+    reason.kind === 'time'
+      ? `:alarm_clock: The snooze is over: this conversation is open again.${mention}`
+      : `:alarm_clock: <@${reason.byId}> ended the snooze: this conversation is open again.${mention}`;
+  await reopened(ctx, before, line, reason.kind === 'operator' ? reason.byId : '');
+  return true;
 }
 
 /** A snoozed conversation is open again: said in the thread (naming its assignee), the header refreshed, an InboxEvent. */
