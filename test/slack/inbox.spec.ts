@@ -5,7 +5,9 @@ import { type Chat, openChat, parley } from './operatorHelpers';
 
 const CAROL = 'U0CAROL001';
 
-describe('the shared inbox in Slack: assignment, snooze, state, and the API', () => {
+describe('the shared inbox in Slack: assignment, snooze, state, and the API', function () {
+  // Each test drives several slash commands and header controls through the sandbox, as operators would.
+  this.timeout(120_000);
   let widget: SetUp;
   let chat: Chat;
   const server = useRelayServer();
@@ -52,6 +54,15 @@ describe('the shared inbox in Slack: assignment, snooze, state, and the API', ()
     // The picker gives it to someone else in the channel; someone outside it is refused, nothing changes.
     await press('inbox_assign_pick', ALICE, loser);
     await eventually(async () => expect((await conversation()).assigneeId).to.equal(loser));
+    // The picker's own answer first, so the next command's answer is not mistaken for it.
+    await eventually(async () =>
+      expect(
+        server.slack.state
+          .ephemeralsFor(ACME, ALICE, widget.channel)
+          .map((e) => e.text)
+          .join('\n'),
+      ).to.include(`is assigned to <@${loser}> now`),
+    );
     const refused = await parley(server, widget.channel, `assign ${chat.number} @carol`);
     expect(refused.text).to.include(`<@${CAROL}> is not a member of <#${widget.channel}>`);
     expect((await conversation()).assigneeId).to.equal(loser);
