@@ -37,6 +37,8 @@ export async function endConversation(
           // Nothing is due any more for an ended conversation.
           inactiveAt: null,
           noAnswerAt: null,
+          inboxState: 'ended',
+          snoozedUntil: null,
           ...(opts.discard ? { discarded: true } : {}),
         },
       },
@@ -45,6 +47,17 @@ export async function endConversation(
     if (!conversation) return { ended: false };
     await record(ctx, conversation, { kind: 'ended', from: 'system', endedBy: by, slackUserId: opts.operatorSlackUserId ?? '' });
     await headerUpdate(ctx, conversation);
+    // Reports → Team counts the end for whoever had the conversation ('' when nobody did).
+    await ctx.models.InboxEvent.create({
+      accountId: conversation.accountId,
+      ceId: conversation.ceId,
+      conversationId: conversation._id,
+      kind: 'ended',
+      at: conversation.endedAt ?? new Date(),
+      teamId: conversation.slackTeamId,
+      operatorId: conversation.assigneeId ?? '',
+      ...(opts.operatorSlackUserId ? { byId: opts.operatorSlackUserId } : {}),
+    });
     const ce = opts.discard ? null : await ctx.models.ChatEndpoint.findById(conversation.ceId);
     if (!ce) return { ended: true };
     if (ce.emailOnArchive && ce.transcriptRecipient) {

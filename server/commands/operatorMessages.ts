@@ -15,6 +15,7 @@ import { headerUpdate, publishEntry, record } from '../conversations/record';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { Conversation } from '../models/Conversation';
 import type { MessageArticle, MessageDocument, MessageFile } from '../models/Message';
+import { assignFirstReplier } from './assignConversation';
 import { answeredFields } from './conversationDueTimes';
 import { startUnseenWait } from './unseenReplies';
 
@@ -70,8 +71,9 @@ export function recordAnswer(
       ctx.models,
       conversation._id,
       { kind: 'msg', from: 'operator', ...input },
-      { set: answeredFields(now) },
-      { firstResponseAt: 1, ceId: 1 },
+      // The team answered: the conversation now waits for the visitor in the shared inbox (a reply ends a snooze too).
+      { set: { ...answeredFields(now), inboxState: 'waiting', snoozedUntil: null } },
+      { firstResponseAt: 1, ceId: 1, status: 1, inboxState: 1, assigneeId: 1 },
     );
     if (!appended) throw new Error(`conversation ${String(conversation._id)} is gone`);
     // Unseen by the visitor within the widget's emailUnseenAfterMinutes, it goes out by e-mail. The wait starts before
@@ -83,6 +85,15 @@ export function recordAnswer(
     ctx.metrics.operatorMessages.inc();
     const first = !appended.before.firstResponseAt && (await claimFirstAnswer(ctx, conversation, input.author, input.slackUserId, now));
     const ce = await ctx.widgets.get(conversation.ceId);
+    const { status, inboxState, assigneeId } = appended.before;
+    if (status === 'open') {
+      // Nobody has it: the reply's author does (the widget's autoAssignOnReply, on by default); that refreshes the header.
+      if (!assigneeId && input.slackUserId && ce?.autoAssignOnReply !== false) {
+        await assignFirstReplier(ctx, conversation._id, input.slackUserId);
+      } else if (inboxState !== 'waiting' && !first) {
+        await headerUpdate(ctx, conversation);
+      }
+    }
     if (ce) {
       await trackEvent(ctx, {
         ce,

@@ -251,11 +251,15 @@ async function conversationFor(
           inactiveAt: inactiveAt(now, ce),
           reminderAt: now,
           noAnswerAt: null,
+          inboxState: 'open',
+          snoozedUntil: null,
         },
       },
     );
     if (reopened.modifiedCount === 1) {
-      await queueThreadNote(ctx, old, 'The visitor answered by e-mail: the conversation is open again.');
+      // Its assignee hears of it (a mention); the assignment stays with the conversation.
+      const mention = old.assigneeId ? ` <@${old.assigneeId}>` : '';
+      await queueThreadNote(ctx, old, `The visitor answered by e-mail: the conversation is open again.${mention}`);
       await headerUpdate(ctx, old);
     }
     return { target: open(old) };

@@ -8,15 +8,17 @@ import type { Counter } from 'prom-client';
 import { refreshQuotaSoon } from '../billing/quota';
 import { conversationProperties, trackEvent } from '../conversations/analytics';
 import type { ConversationContext } from '../conversations/context';
-import { appendEntry, type NewEntry, type StoredMessage, serialised } from '../conversations/history';
+import { appendEntryReading, type NewEntry, type StoredMessage, serialised } from '../conversations/history';
 import { findOpenConversation, type OpenConversation, publishEntry, REFUSALS, WidgetRefusal } from '../conversations/record';
 import { fireWebhook } from '../conversations/webhooks';
 import type { Logger } from '../logger';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
+import type { Conversation } from '../models/Conversation';
 import type { MessageFile } from '../models/Message';
 import type { Visitor } from '../models/Visitor';
 import { visitorSearchTerms } from '../shared/searchTerms';
 import { type DueSettings, inactiveAt, openingDueTimes } from './conversationDueTimes';
+import { visitorLineReopened } from './snoozeConversation';
 
 export type VisitorMessageContext = ConversationContext & {
   /** Whether someone answers in the widget's channel now (a new conversation needs it). */
@@ -172,11 +174,13 @@ export async function visitorMessage(
       const current = conversation;
       const stored = await storeVisitorMessage(ctx, current, input);
       if (stored && !stored.duplicate) {
-        // After the ack, in the conversation's order, without holding up the visitor: REST hooks and Segment.
-        const { message } = stored;
-        void serialised(`announce:${String(current._id)}`, () => announceVisitorMessage(ctx, input.ce, current, message)).catch(
-          (error: unknown) => ctx.logger.warn({ err: error }, 'visitor message: REST hooks or Segment failed'),
-        );
+        // After the ack, in the conversation's order, without holding up the visitor: REST hooks and Segment, and the
+        // shared inbox's news of a conversation the line brought back to open.
+        const { message, inbox } = stored;
+        void serialised(`announce:${String(current._id)}`, async () => {
+          if (inbox) await visitorLineReopened(ctx, current, inbox, input.clientId.startsWith('mail-') ? 'mail' : 'widget');
+          await announceVisitorMessage(ctx, input.ce, current, message);
+        }).catch((error: unknown) => ctx.logger.warn({ err: error }, 'visitor message: REST hooks or Segment failed'));
       }
       if (stored) return { ...stored, conversation: current };
       // It ended (an operator, the inactivity check, another process): the message opens the next one.
@@ -224,7 +228,7 @@ async function storeVisitorMessage(
   ctx: VisitorMessageContext,
   conversation: OpenConversation,
   input: { ce: DueSettings; clientId: string; text: string; files?: MessageFile[]; socket?: string },
-): Promise<{ message: StoredMessage; duplicate: boolean } | null> {
+): Promise<{ message: StoredMessage; duplicate: boolean; inbox?: InboxBefore } | null> {
   const entry: NewEntry = {
     _id: new Types.ObjectId(),
     kind: 'msg',
@@ -234,22 +238,30 @@ async function storeVisitorMessage(
     files: input.files ?? [],
   };
   const key = String(conversation._id);
-  let stored: StoredMessage | null;
+  let stored: { message: StoredMessage; before: InboxBefore } | null;
   try {
     stored = await serialised(key, async () => {
       const at = new Date();
       // The message first, acknowledged once applied; then its Slack job, journaled, which makes both durable (the
       // journal keeps writes in order). Only then does anyone hear of it: the visitor's ack, their other tabs. A
       // job thus never exists without its message, and carries what the post needs.
-      const message = await appendEntry(ctx.models, conversation._id, entry, {
-        set: { lastVisitorMsgAt: at, reminderAt: at, inactiveAt: inactiveAt(at, input.ce) },
-        whileOpen: true,
-        journaled: false,
-      });
-      if (!message) return null;
+      // The line brings the conversation back to open in the shared inbox (from waiting or snoozed), in the same write.
+      const appended = await appendEntryReading(
+        ctx.models,
+        conversation._id,
+        entry,
+        {
+          set: { lastVisitorMsgAt: at, reminderAt: at, inactiveAt: inactiveAt(at, input.ce), inboxState: 'open', snoozedUntil: null },
+          whileOpen: true,
+          journaled: false,
+        },
+        { inboxState: 1, assigneeId: 1 },
+      );
+      if (!appended) return null;
+      const { message } = appended;
       await queueReply(ctx, conversation, message, { start: false });
       publishEntry(ctx, conversation, message, input.socket);
-      return message;
+      return { message, before: appended.before };
     });
   } catch (error) {
     if ((error as { code?: unknown } | null)?.code !== 11000) throw error;
@@ -264,8 +276,11 @@ async function storeVisitorMessage(
   }
   if (!stored) return null;
   ctx.outbox.poke(key);
-  return { message: stored, duplicate: false };
+  return { message: stored.message, duplicate: false, inbox: stored.before };
 }
+
+/** The shared inbox's fields as a visitor line found them. */
+type InboxBefore = Partial<Pick<Conversation, 'inboxState' | 'assigneeId'>>;
 
 /**
  * A resent message that is stored but has no Slack job and was never posted: the database failed between the

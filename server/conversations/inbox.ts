@@ -8,3 +8,9 @@ export function inboxStateOf(c: Pick<Conversation, 'status' | 'inboxState'>): In
   if (c.status === 'ended') return 'ended';
   return c.inboxState && c.inboxState !== 'ended' ? c.inboxState : 'open';
 }
+
+/** The stored conversations inboxStateOf reads as `state` (older ones have no inboxState and read as open or ended). */
+export function inboxStateFilter(state: InboxState): { status: 'open' | 'ended'; inboxState?: unknown } {
+  if (state === 'ended') return { status: 'ended' };
+  return { status: 'open', inboxState: state === 'open' ? { $in: ['open', 'ended', null] } : state };
+}

@@ -54,6 +54,7 @@ export const CHAT_ENDPOINT_DEFAULTS: Omit<ChatEndpointSettings, 'operatingHours'
   responseRemindersMention: false,
   firstResponseTargetMins: 0,
   nextResponseTargetMins: 0,
+  autoAssignOnReply: true,
   noAnswerMessageOn: true,
   noAnswerMessageAfterSecs: 120,
   maxVisitorInactiveMins: 5,

@@ -189,6 +189,8 @@ ConversationSchema.index({ reminderAt: 1 });
 ConversationSchema.index({ status: 1, inactiveAt: 1 });
 ConversationSchema.index({ status: 1, noAnswerAt: 1 });
 ConversationSchema.index({ status: 1, autoAnswerAt: 1 });
+// The snooze's end: open conversations whose snoozedUntil has come (relay/index.ts wakeSnoozed).
+ConversationSchema.index({ status: 1, snoozedUntil: 1 });
 // The unseen-replies mail: conversations (open or ended) whose wait has come, earliest first.
 ConversationSchema.index({ unseenMailAt: 1 });
 // Reports: a widget's kept conversations in a time range (equality, then range; newest first for the history).

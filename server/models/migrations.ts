@@ -9,11 +9,12 @@ import type { Models } from '.';
 export async function runMigrations(
   connection: Connection,
   models: Models,
-): Promise<{ threadPosts: number; quietReminders: number; retiredJobs: number }> {
+): Promise<{ threadPosts: number; quietReminders: number; retiredJobs: number; inboxStates: number }> {
   return {
     threadPosts: await moveQueuedThreadPosts(connection, models),
     quietReminders: await quietReminderDefaults(models),
     retiredJobs: await retireJobKinds(models),
+    inboxStates: await inboxStatesOfOlderConversations(models),
   };
 }
 
@@ -50,6 +51,25 @@ export async function retireJobKinds(models: Pick<Models, 'OutboxJob'>): Promise
     );
     moved += res.modifiedCount;
   }
+  return moved;
+}
+
+/**
+ * Conversations stored before the shared inbox get its fields once: open or ended by their status (as
+ * inboxStateOf reads them meanwhile), nobody assigned, no snooze, no tags. The state written marks a conversation
+ * done. Returns how many conversations it wrote.
+ */
+export async function inboxStatesOfOlderConversations(models: Pick<Models, 'Conversation'>): Promise<number> {
+  let moved = 0;
+  for (const status of ['open', 'ended'] as const) {
+    const result = await models.Conversation.updateMany(
+      { inboxState: { $exists: false }, status },
+      { $set: { inboxState: status, snoozedUntil: null } },
+    );
+    moved += result.modifiedCount;
+  }
+  await models.Conversation.updateMany({ assigneeId: { $exists: false } }, { $set: { assigneeId: '', assignedAt: null } });
+  await models.Conversation.updateMany({ tags: { $exists: false } }, { $set: { tags: [] } });
   return moved;
 }
 

@@ -13,6 +13,7 @@ import { AUTO_ANSWER_ROW, type AutoAnswerRow, autoAnswerIfDue } from '../command
 import type { AutoSendReplies } from '../commands/autoSendReplies';
 import { inactiveAt, SEEN_STALE_MS, scheduleOldDueTimes } from '../commands/conversationDueTimes';
 import { endConversation } from '../commands/endConversation';
+import { wakeConversation } from '../commands/snoozeConversation';
 import { UNSEEN_ROW, type UnseenRow, unseenWaitDue } from '../commands/unseenReplies';
 import type { Config } from '../config';
 import type { ConversationAnalytics } from '../conversations/context';
@@ -154,7 +155,7 @@ const DUE_BATCHES = 10;
  */
 async function duePass<Row extends { _id: Types.ObjectId }>(
   ctx: RelayContext,
-  field: 'inactiveAt' | 'noAnswerAt' | 'autoAnswerAt' | 'unseenMailAt' | 'reminderAt',
+  field: 'inactiveAt' | 'noAnswerAt' | 'autoAnswerAt' | 'unseenMailAt' | 'reminderAt' | 'snoozedUntil',
   projection: Record<keyof Omit<Row, '_id'>, 1>,
   now: Date,
   look: (row: Row) => Promise<boolean>,
@@ -324,6 +325,21 @@ export function sendDueReminders(ctx: RelayContext, now = ctx.clock.now(), stopp
   return duePass<ReminderRow>(ctx, 'reminderAt', REMINDER_ROW, now, (c) => remindIfDue(ctx, c, now), stopped);
 }
 
+/**
+ * Brings back to open the snoozed conversations whose snooze has ended (commands/snoozeConversation.ts: a line in the
+ * thread naming the assignee). Reads only those whose `snoozedUntil` has come.
+ */
+export function wakeSnoozed(ctx: RelayContext, now = ctx.clock.now(), stopped = () => false): Promise<number> {
+  return duePass<{ _id: Types.ObjectId; snoozedUntil: Date }>(
+    ctx,
+    'snoozedUntil',
+    { snoozedUntil: 1 },
+    now,
+    (c) => wakeConversation(ctx, c._id, { kind: 'time', dueAt: c.snoozedUntil }),
+    stopped,
+  );
+}
+
 export type DueWork = {
   start(): void;
   /** Runs one pass now, after any running one (`now`: a later time, as tests move the clock on). */
@@ -349,6 +365,7 @@ function createDueWork(ctx: RelayContext): DueWork {
     ['automatic answers', (now) => sendAutoAnswers(ctx, now, stopped)],
     ['response reminders', (now) => sendDueReminders(ctx, now, stopped)],
     ['unseen-replies mail', (now) => mailUnseenReplies(ctx, now, stopped)],
+    ['snoozes ending', (now) => wakeSnoozed(ctx, now, stopped)],
   ];
   /** One pass; answers the checks that failed (each logged, the others still run). */
   const pass = async (at?: Date): Promise<string[]> => {

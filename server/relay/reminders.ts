@@ -30,6 +30,7 @@ export type ReminderRow = Pick<
   | 'reminderAt'
   | 'slackChannel'
   | 'threadTs'
+  | 'assigneeId'
 > & { _id: Types.ObjectId };
 export const REMINDER_ROW = {
   ceId: 1,
@@ -42,6 +43,7 @@ export const REMINDER_ROW = {
   reminderAt: 1,
   slackChannel: 1,
   threadTs: 1,
+  assigneeId: 1,
 } as const;
 
 /**
@@ -91,7 +93,11 @@ async function remindOnce(ctx: RelayContext, c: ReminderRow, now: Date): Promise
   const visitor = await Visitor.findById(c.visitorId, { name: 1, email: 1 });
   const who = escapeMrkdwn(visitor ? visitorLabel(visitor, c.number) : `Visitor ${c.number}`);
   const waited = waitedFor(now.getTime() - asked.getTime());
-  const mention = ce.responseRemindersMention ? '<!here> ' : '';
+  // An assignee hears of the wait first, alone; the channel (@here when the owner asked for it) only once they stayed
+  // silent past the first reminder, or when nobody has the conversation.
+  const assignee = c.assigneeId ?? '';
+  const channel = ce.responseRemindersMention ? '<!here> ' : '';
+  const mention = assignee ? (count === 1 ? `<@${assignee}> ` : `${channel}<@${assignee}> has not answered yet. `) : channel;
   const text =
     count < MAX_RESPONSE_REMINDERS
       ? `${mention}:alarm_clock: ${who} has been waiting ${waited} for an answer.`

@@ -142,6 +142,8 @@ export type ChatEndpointSettings = {
    */
   firstResponseTargetMins: number;
   nextResponseTargetMins: number;
+  /** The first operator who replies in a conversation nobody has gets it assigned (on by default). */
+  autoAssignOnReply: boolean;
   noAnswerMessageOn: boolean;
   /** Seconds: 30, 60, 90, 120, 180, 240 or 300. */
   noAnswerMessageAfterSecs: number;

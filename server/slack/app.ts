@@ -9,6 +9,7 @@ import { slackLogger } from './boltLogger';
 import type { SlackDeps } from './deps';
 import { registerActionListeners } from './listeners/actions';
 import { registerEventListeners } from './listeners/events';
+import { registerInboxListeners } from './listeners/inbox';
 import { registerSlashCommandListeners } from './listeners/slashCommands';
 import { registerSuggestionListeners } from './listeners/suggestions';
 import { registerTagActions } from './listeners/tagCommands';
@@ -87,6 +88,7 @@ export function registerListeners(app: App, deps: SlackDeps): void {
   registerSlashCommandListeners(app, deps);
   registerActionListeners(app, deps);
   registerTagActions(app, deps);
+  registerInboxListeners(app, deps);
   registerViewListeners(app, deps);
   registerSuggestionListeners(app, deps);
 }

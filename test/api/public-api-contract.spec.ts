@@ -94,7 +94,17 @@ describe('the public API contract (GET /v1/api/openapi.json)', () => {
     );
     const list = doc.paths['/conversations']?.get as unknown as { parameters: { name: string; schema: Json }[] } | undefined;
     const params = list?.parameters ?? [];
-    expect(params.map((p) => p.name)).to.deep.equal(['status', 'widgetId', 'email', 'since', 'until', 'limit', 'cursor']);
+    expect(params.map((p) => p.name)).to.deep.equal([
+      'status',
+      'state',
+      'assignee',
+      'widgetId',
+      'email',
+      'since',
+      'until',
+      'limit',
+      'cursor',
+    ]);
     expect(params.find((p) => p.name === 'limit')?.schema).to.include({ minimum: 1, maximum: 100, default: 50 });
   });
 

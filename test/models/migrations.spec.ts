@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { Types } from 'mongoose';
+import { inboxStateOf } from '../../server/conversations/inbox';
 import { runMigrations } from '../../server/models/migrations';
 import { useStore } from '../commands/helpers';
 
@@ -109,5 +110,28 @@ describe('migrations run at start', () => {
     });
     expect(after[1].payload).to.deep.equal({ teamId: 'T1', channel: 'C0SUPPORT', text: 'offline' });
     expect((await runMigrations(store.connection, store.models)).retiredJobs).to.equal(0);
+  });
+
+  it('gives conversations stored before the shared inbox their state once: open or ended, unassigned, untagged', async () => {
+    const stored = (status: 'open' | 'ended', number: number) => ({
+      accountId: new Types.ObjectId(),
+      ceId: new Types.ObjectId(),
+      visitorId: new Types.ObjectId(),
+      number,
+      status,
+      startedAt: new Date(),
+    });
+    const old = await store.models.Conversation.collection.insertMany([stored('open', 1), stored('ended', 2)]);
+    const [open, ended] = Object.values(old.insertedIds);
+    // Read before the migration: inboxStateOf already says open or ended.
+    const before = await store.models.Conversation.findById(open).orFail();
+    expect(inboxStateOf(before)).to.equal('open');
+    expect((await runMigrations(store.connection, store.models)).inboxStates).to.equal(2);
+    const read = async (id: Types.ObjectId) => store.models.Conversation.collection.findOne({ _id: id });
+    expect(await read(open)).to.deep.include({ inboxState: 'open', assigneeId: '', snoozedUntil: null, tags: [] });
+    expect(await read(ended)).to.deep.include({ inboxState: 'ended', assigneeId: '', snoozedUntil: null, tags: [] });
+    await store.models.Conversation.collection.updateOne({ _id: open }, { $set: { inboxState: 'waiting', assigneeId: 'U0ALICE001' } });
+    expect((await runMigrations(store.connection, store.models)).inboxStates).to.equal(0);
+    expect(await read(open)).to.deep.include({ inboxState: 'waiting', assigneeId: 'U0ALICE001' });
   });
 });

@@ -65,6 +65,19 @@ describe('response reminders in the thread', () => {
     expect((await server.models.Conversation.findOne({ ceId: widget.ceId }))?.reminderAt).to.equal(null);
   });
 
+  it('reminds the assignee first, alone, and the channel only once they stayed silent past it', async () => {
+    await settings({ responseRemindersMention: true });
+    await server.models.Conversation.updateMany({ ceId: widget.ceId }, { $set: { assigneeId: ALICE } });
+    await tick(5 * MIN + 1);
+    await eventually(async () => expect(reminders()).to.have.length(1));
+    expect(reminders()[0]?.text).to.equal(`<@${ALICE}> :alarm_clock: Tom has been waiting 5 minutes for an answer.`);
+    await tick(15 * MIN + 1);
+    await eventually(async () => expect(reminders()).to.have.length(2));
+    expect(reminders()[1]?.text).to.equal(
+      `<!here> <@${ALICE}> has not answered yet. :alarm_clock: Tom has been waiting 15 minutes for an answer.`,
+    );
+  });
+
   it('mentions @here only when the owner turns it on, at the pace chosen', async () => {
     await settings({ responseRemindersMention: true, responseRemindersFreq: 30 });
     await tick(76);

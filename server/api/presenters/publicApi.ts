@@ -3,6 +3,7 @@
  * response schemas of the OpenAPI document (public-api/schema.ts).
  */
 import { articleUrl } from '../../answers/search';
+import { inboxStateOf } from '../../conversations/inbox';
 import type { Article } from '../../models/Article';
 import type { ConversationDocument } from '../../models/Conversation';
 import type { MessageDocument } from '../../models/Message';
@@ -40,6 +41,9 @@ export function presentApiConversation(
     number: conversation.number,
     widgetId,
     status: conversation.status,
+    state: inboxStateOf(conversation),
+    assigneeId: conversation.assigneeId ?? '',
+    snoozedUntil: iso(conversation.snoozedUntil),
     startedAt: iso(conversation.startedAt),
     endedAt: iso(conversation.endedAt),
     endedBy: conversation.endedBy,

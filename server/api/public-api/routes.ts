@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { type Response, Router } from 'express';
 import type { QueryFilter, Types } from 'mongoose';
 import { inSlackOrder } from '../../conversations/history';
+import { inboxStateFilter } from '../../conversations/inbox';
 import { restHooksChanged } from '../../conversations/webhooks';
 import { apiKeyOf, requireApiKey } from '../../http/auth';
 import { type Validated, validate, validated } from '../../http/validate';
@@ -109,6 +110,8 @@ export function publicApiRouter({ config, models, limiters }: ApiDeps): Router {
       }
       const filter: QueryFilter<Conversation> = { accountId, ...(ceId ? { ceId } : {}) };
       if (query.status) filter.status = query.status;
+      if (query.state) Object.assign(filter, inboxStateFilter(query.state));
+      if (query.assignee) filter.assigneeId = query.assignee === 'none' ? { $in: ['', null] } : query.assignee;
       if (query.since || query.until)
         filter.startedAt = { ...(query.since ? { $gte: query.since } : {}), ...(query.until ? { $lt: query.until } : {}) };
       if (query.email !== undefined) {

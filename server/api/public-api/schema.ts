@@ -4,6 +4,7 @@
  * document cannot drift from what the routes check and send.
  */
 import { z } from 'zod';
+import { INBOX_STATES } from '../../models/Conversation';
 import { REST_HOOK_EVENTS } from '../../models/RestHook';
 import { WIDGET_LOCALES } from '../../shared/widget-texts';
 
@@ -35,6 +36,15 @@ const EmailFilter = z.string().trim().toLowerCase().max(254).meta({ description:
 /** GET /api/conversations */
 export const ConversationsQuerySchema = z.strictObject({
   status: z.enum(['open', 'ended'], 'status: open or ended').optional(),
+  state: z
+    .enum(INBOX_STATES, `state: one of ${INBOX_STATES.join(', ')}`)
+    .optional()
+    .meta({ description: 'Only conversations in this shared-inbox state (open: waiting for the team; waiting: for the visitor).' }),
+  assignee: z
+    .string()
+    .regex(/^(none|[UW][A-Z0-9]{2,30})$/, 'assignee: a Slack user id (U…), or none')
+    .optional()
+    .meta({ description: 'Only conversations assigned to this Slack user id, or `none` for the unassigned ones.' }),
   widgetId: WidgetIdFilter.optional(),
   email: EmailFilter.optional(),
   since: DateSchema('since', 'Started at or after this time.').optional(),
@@ -115,6 +125,11 @@ export const ApiConversationSchema = z
     number: z.number().int().meta({ description: "The conversation's short number in its widget, shown in the Slack thread." }),
     widgetId: z.string(),
     status: z.enum(['open', 'ended']),
+    state: z
+      .enum(INBOX_STATES)
+      .meta({ description: 'The shared inbox state: open (waiting for the team), waiting (for the visitor), snoozed, ended.' }),
+    assigneeId: z.string().meta({ description: "The Slack user id of the operator who has it, or ''." }),
+    snoozedUntil: IsoOrNull,
     startedAt: IsoOrNull,
     endedAt: IsoOrNull,
     endedBy: z.enum(['visitor', 'operator', 'inactivity']).nullable(),

@@ -56,7 +56,15 @@ function modal(callbackId: string, title: string, blocks: KnownBlock[], opts: { 
   };
 }
 
-export type ConversationAction = 'end' | 'askEmail' | 'screenshot' | 'savedReply' | 'questionGroup' | 'visitorInfo' | 'sendTranscript';
+export type ConversationAction =
+  | 'end'
+  | 'askEmail'
+  | 'screenshot'
+  | 'savedReply'
+  | 'questionGroup'
+  | 'visitorInfo'
+  | 'sendTranscript'
+  | 'snooze';
 
 /** The message shortcut's first step: which thread action to take. */
 export function pickActionModal(c: ConversationDocument, name: string): ModalView {
@@ -69,6 +77,7 @@ export function pickActionModal(c: ConversationDocument, name: string): ModalVie
           option('screenshot', 'Request screenshot'),
           option('savedReply', 'Send a saved reply'),
           option('questionGroup', 'Start a question group'),
+          option('snooze', 'Snooze'),
         ]
       : []),
     option('visitorInfo', 'Visitor info'),

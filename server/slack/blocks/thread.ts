@@ -12,6 +12,7 @@ import type { ChatEndpoint } from '../../models/ChatEndpoint';
 import type { Conversation } from '../../models/Conversation';
 import type { Visitor } from '../../models/Visitor';
 import { escapeMrkdwn } from '../../shared/mrkdwn';
+import { assigneeBlocks } from './inbox';
 import { tagTargetBlocks } from './inboxTags';
 
 /** Action ids of the header buttons; their handlers live with the Slack actions (value: the conversation id). */
@@ -112,6 +113,7 @@ export function headerMessage(input: {
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: quoted } });
   }
   blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: statusLine(c) }] });
+  blocks.push(...assigneeBlocks(c));
   blocks.push(...tagTargetBlocks(c, ce));
   const value = String(c._id);
   const button = (label: string, actionId: string, style?: 'danger' | 'primary'): Block => ({

@@ -11,6 +11,7 @@ import type { Models } from '../../models';
 import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
 import type { ConversationDocument } from '../../models/Conversation';
 import { HOME_ACTIONS } from '../blocks/home';
+import { snoozeModal } from '../blocks/inbox';
 import {
   askEmailModal,
   type ConversationAction,
@@ -68,6 +69,8 @@ export async function actionModal(
       return visitorInfoModal(c, visitor);
     case 'sendTranscript':
       return sendTranscriptModal(c, visitor, ce);
+    case 'snooze':
+      return snoozeModal(c);
   }
 }
 

@@ -9,6 +9,7 @@ import type { WebClient } from '@slack/web-api';
 import { inTrial } from '../../billing/state';
 import { decodeResponse } from '../../commands/savedReplies';
 import { updateWidgetSettings } from '../../commands/updateWidgetSettings';
+import { readSnooze, SNOOZE_FORMS } from '../../conversations/snooze';
 import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
 import type { ConversationDocument } from '../../models/Conversation';
 import { announceInChannel } from '../../relay/schedule';
@@ -30,17 +31,19 @@ import {
   startGroup,
 } from '../conversationActions';
 import type { SlackDeps, SlackRelay } from '../deps';
+import { assignFromSlack, operatorTimeZone, snoozeFromSlack, userNamed, wakeFromSlack } from '../inboxActions';
 import {
   availabilityOf,
   conversationCounts,
   hoursLines,
   isChannelMember,
+  type Operator,
   operatorOf,
   widgetOfChannel,
   widgetsOfMember,
 } from '../operators';
 import { visitorLocale } from '../suggestions';
-import { isTagSubcommand, runTagCommand, TAG_HELP } from './tagCommands';
+import { runTagCommand } from './tagCommands';
 
 type KnownBlock = types.KnownBlock;
 export type Reply = { text: string; blocks?: KnownBlock[] };
@@ -50,42 +53,22 @@ type Deps = SlackDeps;
 export const PARLEY_COMMAND = '/parley';
 export const SAVED_REPLY_SEND_ACTION = 'saved_reply_send';
 
-/** What `/parley` and `/parley help` answer, only to the person who typed it. */
-export function helpText(): string {
-  return [
-    '*Parley* relays the chat widget on your website to this Slack channel: each visitor conversation is a thread here, and your replies in the thread reach the visitor. Start a reply with `;` or `//` for an internal note.',
-    '*Widget*',
-    '`/parley status` (`st`): online or offline and why, and the main settings',
-    '`/parley off`: force offline · `/parley on` (`auto`): back to automatic · `/parley manual-mode`: online until turned off, whatever Slack presence says',
-    '`/parley hours`: the operating hours · `/parley schedule on|off`: follow them or not',
-    '`/parley require-info`, `response-reminders`, `notify-channel-on-msg`, `operator-name`, `print-visitor-info`: switch the setting and say its new value',
-    '`/parley info`: widget id, plan, channel and conversation counts',
-    '*Conversations* (N is the number in the conversation header)',
-    '`/parley end N` (`x`) · `/parley discard N`: end without transcript, webhook or rating',
-    '`/parley reply N shortcut` (`r`) · `/parley replies N`: saved replies · `/parley question-group N shortcut` (`qg`)',
-    '`/parley email N address` (`e`): transcript by e-mail · `/parley send-to-webhook N` (`stw`) · `/parley ask-email N`',
-    '`/parley screenshot N` (`ss`): ask the visitor for a screenshot of the page they are on',
-    '`/parley article N words` (`a`): search the help center; each article found has a *Send* button',
-    TAG_HELP,
-    'The buttons on each conversation header and the *Conversation actions* shortcut on any message of a thread do the same without a number.',
-    '`/parley help` shows this message.',
-  ].join('\n');
-}
-
-const ALIASES: Record<string, string> = {
-  st: 'status',
-  auto: 'on',
-  x: 'end',
-  r: 'reply',
-  qg: 'question-group',
-  e: 'email',
-  stw: 'send-to-webhook',
-  askemail: 'ask-email',
-  ss: 'screenshot',
-  a: 'article',
-  manual: 'manual-mode',
-  manualmode: 'manual-mode',
-  printvisitorinfo: 'print-visitor-info',
+/**
+ * One `/parley` subcommand: its name, the other words that reach it, its help line and what it runs. Help text,
+ * aliases and dispatch are all read from PARLEY_COMMANDS, so a subcommand is one row.
+ */
+export type ParleyCommand = {
+  name: string;
+  aliases?: string[];
+  /** Other spellings that reach it without being shown in the help (`manualmode`). */
+  spellings?: string[];
+  /** What follows the name in the help line, e.g. `N shortcut`. */
+  usage?: string;
+  /** The help line's explanation, after the command. */
+  help: string;
+  /** A widget command acts on the channel's widget; a conversation command on conversation N of it. */
+  kind: 'widget' | 'conversation';
+  run: (ctx: CommandContext, args: string[]) => Promise<Reply> | Reply;
 };
 
 type Toggle = { field: 'requireInfo' | 'responseReminders' | 'notifyChannelOnMsg' | 'forwardSlackUserName'; on: string; off: string };
@@ -112,18 +95,237 @@ const TOGGLES: Record<string, Toggle> = {
   },
 };
 
-const CONVERSATION_COMMANDS = new Set([
-  'end',
-  'discard',
-  'reply',
-  'replies',
-  'question-group',
-  'email',
-  'send-to-webhook',
-  'ask-email',
-  'screenshot',
-  'article',
-]);
+const conversationRun =
+  (usage: string, act: (ctx: CommandContext, c: ConversationDocument, operator: Operator, args: string[]) => Promise<Reply | string>) =>
+  async (ctx: CommandContext, args: string[]): Promise<Reply> => {
+    const c = await ctx.conversation(args[0], `/parley ${usage}`);
+    const answer = await act(ctx, c, await ctx.operator(), args.slice(1));
+    return typeof answer === 'string' ? ctx.done(answer) : answer;
+  };
+
+export const PARLEY_COMMANDS: ParleyCommand[] = [
+  { name: 'help', help: 'shows this message', kind: 'widget', run: () => ({ text: helpText() }) },
+  {
+    name: 'status',
+    aliases: ['st'],
+    help: 'online or offline and why, and the main settings',
+    kind: 'widget',
+    run: (ctx) => ctx.status(),
+  },
+  {
+    name: 'off',
+    help: 'force offline',
+    kind: 'widget',
+    run: (ctx) =>
+      ctx.change({ off: true }, 'turned the website chat *off*: visitors see the offline form until someone types `/parley on`.'),
+  },
+  {
+    name: 'on',
+    aliases: ['auto'],
+    help: 'back to automatic',
+    kind: 'widget',
+    run: (ctx) =>
+      ctx.change(
+        { off: false, manualMode: false },
+        'put the website chat back to *automatic*: online while someone in the channel is active in Slack.',
+      ),
+  },
+  {
+    name: 'manual-mode',
+    aliases: ['manual'],
+    spellings: ['manualmode'],
+    help: 'online until turned off, whatever Slack presence says',
+    kind: 'widget',
+    run: (ctx) => ctx.manualMode(),
+  },
+  { name: 'hours', help: 'the operating hours', kind: 'widget', run: (ctx) => ctx.hours() },
+  {
+    name: 'schedule',
+    usage: 'on|off',
+    help: 'follow the operating hours or not',
+    kind: 'widget',
+    run: (ctx, args) => ctx.schedule(args[0]),
+  },
+  ...Object.entries(TOGGLES).map(
+    ([name, toggle]): ParleyCommand => ({
+      name,
+      help: `switch the setting and say its new value (${toggle.on} when on)`,
+      kind: 'widget',
+      run: (ctx) => ctx.toggle(name, toggle),
+    }),
+  ),
+  {
+    name: 'print-visitor-info',
+    spellings: ['printvisitorinfo'],
+    usage: '[full|compact|none]',
+    help: 'how much visitor info conversation headers show',
+    kind: 'widget',
+    run: (ctx, args) => ctx.printVisitorInfo(args[0]),
+  },
+  { name: 'info', help: 'widget id, plan, channel and conversation counts', kind: 'widget', run: (ctx) => ctx.info() },
+  {
+    name: 'end',
+    aliases: ['x'],
+    usage: 'N',
+    help: 'end the chat',
+    kind: 'conversation',
+    run: conversationRun('end 12', (ctx, c, operator) => endChat(ctx.relay, c, operator)),
+  },
+  {
+    name: 'discard',
+    usage: 'N',
+    help: 'end without transcript, webhook or rating',
+    kind: 'conversation',
+    run: conversationRun('discard 12', (ctx, c, operator) => discardChat(ctx.relay, c, operator)),
+  },
+  {
+    name: 'reply',
+    aliases: ['r'],
+    usage: 'N shortcut',
+    help: 'send a saved reply',
+    kind: 'conversation',
+    run: conversationRun('reply 12 shortcut', (ctx, c, operator, [shortcut]) => {
+      if (!shortcut)
+        throw new ActionRefused('Give the saved reply shortcut: `/parley reply 12 shortcut`; `/parley replies 12` lists them.');
+      return sendReply(ctx.relay, c, operator, { shortcut });
+    }),
+  },
+  {
+    name: 'replies',
+    usage: 'N',
+    help: 'the saved replies, each with a Send button',
+    kind: 'conversation',
+    run: conversationRun('replies 12', (ctx, c) => ctx.replies(c)),
+  },
+  {
+    name: 'question-group',
+    aliases: ['qg'],
+    usage: 'N shortcut',
+    help: 'start a question group',
+    kind: 'conversation',
+    run: conversationRun('question-group 12 shortcut', (ctx, c, operator, [shortcut]) => {
+      if (!shortcut) throw new ActionRefused('Give the question group shortcut: `/parley question-group 12 shortcut`.');
+      return startGroup(ctx.relay, c, operator, { shortcut });
+    }),
+  },
+  {
+    name: 'email',
+    aliases: ['e'],
+    usage: 'N address',
+    help: 'the transcript by e-mail',
+    kind: 'conversation',
+    run: conversationRun('email 12 someone@example.com', (ctx, c, operator, [address]) => {
+      if (!address) throw new ActionRefused('Give the address to send the transcript to: `/parley email 12 someone@example.com`.');
+      return emailTranscript(ctx.relay, ctx.ce, c, operator, address);
+    }),
+  },
+  {
+    name: 'send-to-webhook',
+    aliases: ['stw'],
+    usage: 'N',
+    help: "send the conversation to the widget's webhook",
+    kind: 'conversation',
+    run: conversationRun('send-to-webhook 12', (ctx, c, operator) => sendToWebhook(ctx.relay, ctx.ce, c, operator)),
+  },
+  {
+    name: 'ask-email',
+    spellings: ['askemail'],
+    usage: 'N',
+    help: 'ask the visitor for their e-mail address',
+    kind: 'conversation',
+    run: conversationRun('ask-email 12', (ctx, c, operator) => askForEmail(ctx.relay, c, operator)),
+  },
+  {
+    name: 'screenshot',
+    aliases: ['ss'],
+    usage: 'N',
+    help: 'ask the visitor for a screenshot of the page they are on',
+    kind: 'conversation',
+    run: conversationRun('screenshot 12', (ctx, c, operator) => askForScreenshot(ctx.relay, c, operator)),
+  },
+  {
+    name: 'article',
+    aliases: ['a'],
+    usage: 'N words',
+    help: 'search the help center; each article found has a *Send* button',
+    kind: 'conversation',
+    run: conversationRun('article 12 reset password', (ctx, c, _operator, words) => ctx.articles(c, words.join(' '))),
+  },
+  {
+    name: 'tag',
+    usage: 'N billing refund',
+    help: 'add tags from the widget’s list (the header’s *Tags* picker adds and removes them too)',
+    kind: 'conversation',
+    run: (ctx, args) => runTagCommand(ctx.deps, ctx.ce, ctx.input, 'tag', args),
+  },
+  {
+    name: 'untag',
+    usage: 'N billing',
+    help: 'remove tags',
+    kind: 'conversation',
+    run: (ctx, args) => runTagCommand(ctx.deps, ctx.ce, ctx.input, 'untag', args),
+  },
+  {
+    name: 'assign',
+    usage: 'N @someone',
+    help: 'give the conversation to a member of this channel (`me` for yourself)',
+    kind: 'conversation',
+    run: conversationRun('assign 12 @someone', async (ctx, c, operator, [who]) => {
+      if (!who) throw new ActionRefused('Mention who gets it: `/parley assign 12 @someone`, or `/parley assign 12 me`.');
+      const assignee = who.toLowerCase() === 'me' ? operator.slackUserId : await userNamed(ctx.client, who);
+      if (!assignee)
+        throw new ActionRefused(
+          `Nobody in this Slack workspace is called ${escapeMrkdwn(who.slice(0, 60))}. Mention a member of <#${ctx.ce.RoomId}>.`,
+        );
+      return assignFromSlack(ctx.relay, ctx.client, c, assignee, operator.slackUserId);
+    }),
+  },
+  {
+    name: 'unassign',
+    usage: 'N',
+    help: 'nobody has the conversation any more',
+    kind: 'conversation',
+    run: conversationRun('unassign 12', (ctx, c, operator) => assignFromSlack(ctx.relay, ctx.client, c, '', operator.slackUserId)),
+  },
+  {
+    name: 'snooze',
+    usage: 'N 2h',
+    help: `put the conversation away until then (${SNOOZE_FORMS}); \`/parley snooze N off\` opens it again`,
+    kind: 'conversation',
+    run: conversationRun('snooze 12 2h', async (ctx, c, operator, words) => {
+      const text = words.join(' ');
+      if (/^(off|now|wake)$/i.test(text.trim())) return wakeFromSlack(ctx.relay, c, operator.slackUserId);
+      const reading = readSnooze(text, new Date(), await operatorTimeZone(ctx.client, operator.slackUserId));
+      if ('problem' in reading) throw new ActionRefused(reading.problem);
+      return snoozeFromSlack(ctx.relay, c, reading.until, operator.slackUserId);
+    }),
+  },
+];
+
+const BY_WORD = new Map<string, ParleyCommand>();
+for (const command of PARLEY_COMMANDS) {
+  for (const word of [command.name, ...(command.aliases ?? []), ...(command.spellings ?? [])]) BY_WORD.set(word, command);
+}
+
+/** The help line of one command: "`/parley end N` (`x`): end the chat". */
+export function helpLine(command: ParleyCommand): string {
+  const aliases = (command.aliases ?? []).map((a) => `\`${a}\``);
+  return `\`/parley ${command.name}${command.usage ? ` ${command.usage}` : ''}\`${aliases.length ? ` (${aliases.join(', ')})` : ''}: ${command.help}`;
+}
+
+/** What `/parley` and `/parley help` answer, only to the person who typed it. */
+export function helpText(): string {
+  const lines = (kind: ParleyCommand['kind']) => PARLEY_COMMANDS.filter((c) => c.kind === kind && c.name !== 'help').map(helpLine);
+  return [
+    '*Parley* relays the chat widget on your website to this Slack channel: each visitor conversation is a thread here, and your replies in the thread reach the visitor. Start a reply with `;` or `//` for an internal note.',
+    '*Widget*',
+    ...lines('widget'),
+    '*Conversations* (N is the number in the conversation header)',
+    ...lines('conversation'),
+    'The buttons on each conversation header and the *Conversation actions* shortcut on any message of a thread do the same without a number.',
+    '`/parley help` shows this message.',
+  ].join('\n');
+}
 
 const yesNo = (v: boolean) => (v ? 'on' : 'off');
 
@@ -135,7 +337,7 @@ export function parseCommand(text: string): { sub: string; args: string[] } {
     words.shift();
     sub = 'ask-email';
   }
-  return { sub: ALIASES[sub] ?? sub, args: words };
+  return { sub: BY_WORD.get(sub)?.name ?? sub, args: words };
 }
 
 /** Runs a /parley command and answers what to show the person who typed it. */
@@ -156,37 +358,9 @@ export async function runParley(deps: Deps, client: WebClient, input: CommandInp
   if (!(await isChannelMember(client, input.teamId, ce.RoomId, input.userId))) {
     return { text: `Only members of <#${ce.RoomId}> can use /parley for its website chat. Join the channel first.` };
   }
-  const ctx = new CommandContext(deps, relay, client, ce, input);
-  if (CONVERSATION_COMMANDS.has(sub)) return ctx.conversationCommand(sub, args);
-  if (isTagSubcommand(sub)) return runTagCommand(deps, ce, input, sub, args);
-  switch (sub) {
-    case 'help':
-      return { text: helpText() };
-    case 'status':
-      return ctx.status();
-    case 'off':
-      return ctx.change({ off: true }, 'turned the website chat *off*: visitors see the offline form until someone types `/parley on`.');
-    case 'on':
-      return ctx.change(
-        { off: false, manualMode: false },
-        'put the website chat back to *automatic*: online while someone in the channel is active in Slack.',
-      );
-    case 'manual-mode':
-      return ctx.manualMode();
-    case 'hours':
-      return ctx.hours();
-    case 'schedule':
-      return ctx.schedule(args[0]);
-    case 'print-visitor-info':
-      return ctx.printVisitorInfo(args[0]);
-    case 'info':
-      return ctx.info();
-    default: {
-      const toggle = TOGGLES[sub];
-      if (toggle) return ctx.toggle(sub, toggle);
-      return { text: `Parley does not know \`${escapeMrkdwn(sub.slice(0, 40))}\`.\n\n${helpText()}` };
-    }
-  }
+  const command = BY_WORD.get(sub);
+  if (!command) return { text: `Parley does not know \`${escapeMrkdwn(sub.slice(0, 40))}\`.\n\n${helpText()}` };
+  return command.run(new CommandContext(deps, relay, client, ce, input), args);
 }
 
 /**
@@ -221,14 +395,26 @@ export function toggleManualMode(deps: Deps, ce: ChatEndpointDocument, userId: s
       );
 }
 
-class CommandContext {
+/** What a /parley command runs with: the widget of the channel, the person, and the Slack and relay sides. */
+export class CommandContext {
   constructor(
-    private readonly deps: Deps,
-    private readonly relay: SlackRelay,
-    private readonly client: WebClient,
-    private readonly ce: ChatEndpointDocument,
-    private readonly input: CommandInput,
+    readonly deps: Deps,
+    readonly relay: SlackRelay,
+    readonly client: WebClient,
+    readonly ce: ChatEndpointDocument,
+    readonly input: CommandInput,
   ) {}
+
+  /** The person who typed the command, named as Slack names them. */
+  operator(): Promise<Operator> {
+    return operatorOf(this.client, this.input.userId);
+  }
+
+  /** A conversation command changed something: App Homes of the workspace follow. */
+  done(text: string): Reply {
+    this.deps.homeTabs.teamChanged(this.input.teamId);
+    return { text };
+  }
 
   async change(changes: Record<string, unknown>, announcement: string): Promise<Reply> {
     return { text: await changeSettings(this.deps, this.ce, this.input.userId, changes, announcement) };
@@ -324,7 +510,8 @@ class CommandContext {
     };
   }
 
-  private async conversation(arg: string | undefined, usage: string): Promise<ConversationDocument> {
+  /** Conversation N of the widget, from the command's first argument; a refusal saying the usage otherwise. */
+  async conversation(arg: string | undefined, usage: string): Promise<ConversationDocument> {
     const match = /^#?(\d{1,9})$/.exec(arg ?? '');
     if (!match) throw new ActionRefused(`Give the conversation number shown in its header: \`${usage}\`.`);
     const number = Number(match[1]);
@@ -333,51 +520,8 @@ class CommandContext {
     return c;
   }
 
-  async conversationCommand(sub: string, args: string[]): Promise<Reply> {
-    const operator = await operatorOf(this.client, this.input.userId);
-    const relay = this.relay;
-    const done = (text: string): Reply => {
-      this.deps.homeTabs.teamChanged(this.input.teamId);
-      return { text };
-    };
-    switch (sub) {
-      case 'end':
-        return done(await endChat(relay, await this.conversation(args[0], '/parley end 12'), operator));
-      case 'discard':
-        return done(await discardChat(relay, await this.conversation(args[0], '/parley discard 12'), operator));
-      case 'ask-email':
-        return done(await askForEmail(relay, await this.conversation(args[0], '/parley ask-email 12'), operator));
-      case 'screenshot':
-        return done(await askForScreenshot(relay, await this.conversation(args[0], '/parley screenshot 12'), operator));
-      case 'send-to-webhook':
-        return done(await sendToWebhook(relay, this.ce, await this.conversation(args[0], '/parley send-to-webhook 12'), operator));
-      case 'email': {
-        const c = await this.conversation(args[0], '/parley email 12 someone@example.com');
-        if (!args[1]) throw new ActionRefused('Give the address to send the transcript to: `/parley email 12 someone@example.com`.');
-        return done(await emailTranscript(relay, this.ce, c, operator, args[1]));
-      }
-      case 'reply': {
-        const c = await this.conversation(args[0], '/parley reply 12 shortcut');
-        if (!args[1])
-          throw new ActionRefused('Give the saved reply shortcut: `/parley reply 12 shortcut`; `/parley replies 12` lists them.');
-        return done(await sendReply(relay, c, operator, { shortcut: args[1] }));
-      }
-      case 'question-group': {
-        const c = await this.conversation(args[0], '/parley question-group 12 shortcut');
-        if (!args[1]) throw new ActionRefused('Give the question group shortcut: `/parley question-group 12 shortcut`.');
-        return done(await startGroup(relay, c, operator, { shortcut: args[1] }));
-      }
-      case 'replies':
-        return this.replies(await this.conversation(args[0], '/parley replies 12'));
-      case 'article':
-        return this.articles(await this.conversation(args[0], '/parley article 12 reset password'), args.slice(1).join(' '));
-      default:
-        return { text: helpText() };
-    }
-  }
-
   /** The help center's articles for `words`, in the visitor's language, each with Send while the conversation is open. */
-  private async articles(c: ConversationDocument, words: string): Promise<Reply> {
+  async articles(c: ConversationDocument, words: string): Promise<Reply> {
     const query = words.trim();
     if (!query) throw new ActionRefused('Give the words to search the help center for: `/parley article 12 reset password`.');
     if (query.length > ARTICLE_LIMITS.queryChars) {
@@ -393,7 +537,7 @@ class CommandContext {
     return articleSearchReply({ id: String(c._id), number: c.number, open: c.status === 'open' }, query, hits.slice(0, 5));
   }
 
-  private async replies(c: ConversationDocument): Promise<Reply> {
+  async replies(c: ConversationDocument): Promise<Reply> {
     const replies = await this.deps.models.SavedReply.find({ ceId: this.ce._id }).sort({ label: 1 }).limit(40);
     if (replies.length === 0) {
       return {

@@ -17,13 +17,7 @@ import type { SlackDeps } from '../deps';
 import { conversationForMember } from './access';
 import { failureText } from './failures';
 
-export const TAG_SUBCOMMANDS = ['tag', 'untag'] as const;
-export type TagSubcommand = (typeof TAG_SUBCOMMANDS)[number];
-export const isTagSubcommand = (sub: string): sub is TagSubcommand => (TAG_SUBCOMMANDS as readonly string[]).includes(sub);
-
-/** The help lines of the tag subcommands. */
-export const TAG_HELP =
-  '`/parley tag N billing refund`: add tags from the widget’s list · `/parley untag N billing`: remove them (the header’s *Tags* picker does both)';
+export type TagSubcommand = 'tag' | 'untag';
 
 /** What a widget's tag list says in an answer. */
 function widgetTagsText(ce: Pick<ChatEndpointDocument, 'tags' | 'id'>, publicUrl: string): string {

@@ -33,7 +33,16 @@ type Deps = SlackDeps;
 type SubmitArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 type Values = ViewSubmitAction['view']['state']['values'];
 
-const ACTIONS: ConversationAction[] = ['end', 'askEmail', 'screenshot', 'savedReply', 'questionGroup', 'visitorInfo', 'sendTranscript'];
+const ACTIONS: ConversationAction[] = [
+  'end',
+  'askEmail',
+  'screenshot',
+  'savedReply',
+  'questionGroup',
+  'visitorInfo',
+  'sendTranscript',
+  'snooze',
+];
 
 function textValue(values: Values, field: string): string {
   return values[field]?.[field]?.value ?? '';

@@ -186,6 +186,12 @@ export const BEHAVIOR_SECTIONS: readonly FieldSection<BehaviorContext>[] = [
                 hint: 'Notifies everyone active in the channel. Off: reminders are thread replies, seen by those who follow the thread.',
                 disabled: (c) => !c.v.responseReminders,
               },
+              {
+                kind: 'check',
+                key: 'autoAssignOnReply',
+                label: 'Assign a conversation to the first operator who replies',
+                hint: 'Only when nobody has it yet. Operators change the assignee in the thread header or with /parley assign.',
+              },
             ],
           },
           {
