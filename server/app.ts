@@ -100,7 +100,11 @@ export function createApp(deps: AppDeps): express.Express {
     helmet({
       // Plain http in development must not be upgraded to https the browser cannot reach.
       contentSecurityPolicy: {
-        directives: { upgradeInsecureRequests: deps.config.publicUrl.startsWith('https:') ? [] : null },
+        directives: {
+          upgradeInsecureRequests: deps.config.publicUrl.startsWith('https:') ? [] : null,
+          // Operators' pictures as Slack serves them (Reports → Team): Slack's avatar hosts and Gravatar, images only.
+          imgSrc: ["'self'", 'data:', 'https://*.slack-edge.com', 'https://secure.gravatar.com'],
+        },
       },
       strictTransportSecurity: deps.config.publicUrl.startsWith('https:'),
     }),
@@ -139,6 +143,7 @@ export function createApp(deps: AppDeps): express.Express {
       presence: deps.relay.presence,
       segment: deps.segment,
       articleSearch: deps.articleSearch,
+      operators: deps.slackAuthors,
     }),
   );
   app.use(inboundRouter({ config: deps.config.mail.inbound, ctx: receiveContext(deps.relay, deps.config), models: deps.models }));

@@ -86,6 +86,11 @@ export type Config = {
   passwordHashing: PasswordHashing;
   /** Timings and limits of the visitor relay; defaults in server/relay/tuning.ts, tests shorten them. */
   relay?: Partial<RelayTuning>;
+  /**
+   * How often the scheduler's tasks run, by name (server/tasks.ts: 'due-work', 'operating-hours', 'retention',
+   * 'backup'), over their defaults; fixed, not read from the environment (tests shorten them).
+   */
+  tasks?: Partial<Record<string, { everyMs?: number; firstAfterMs?: number }>>;
   /** Requests per minute each API or Zapier key may make to /v1/api; 120 unless a test says otherwise. */
   apiKeyRequestsPerMinute?: number;
   /**
@@ -191,6 +196,10 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   resetEmailPerEmail: 5,
 };
 
+/**
+ * Not an AppError: it is thrown before Parley exists (no transport answers it, no status fits it); main.ts prints its
+ * problems and ends the process.
+ */
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Parley cannot start, the configuration has problems:\n${problems.map((p) => `  - ${p}`).join('\n')}`);

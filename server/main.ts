@@ -13,13 +13,12 @@ import { createSegmentTracker, type SegmentTracker } from './analytics/segment';
 import { PastAnswers } from './answers/pastAnswers';
 import { type ArticleSearch, createArticleSearch } from './answers/search';
 import { createApp } from './app';
-import { startScheduledBackups } from './backup/schedule';
+import { openScheduledBackups } from './backup/schedule';
 import { type Billing, createBilling, createStripeClient } from './billing';
 import { type StripeSandboxTuning, startStripeSandbox } from './billing/sandbox';
 import { forgetPlaintextApiKeys } from './commands/apiKeys';
 import { AutoSendReplies } from './commands/autoSendReplies';
 import { sweepExports } from './commands/gdprExport';
-import { startRetention } from './commands/retention';
 import { type Config, ConfigError, loadConfig } from './config';
 import { type EmbeddedMongo, startEmbeddedMongo } from './embedded-mongo';
 import type { FileSystem } from './embedded-mongo/storage';
@@ -34,23 +33,26 @@ import { createMetrics, type Metrics } from './metrics';
 import { createModels, ensureIndexes, type Models } from './models';
 import { runMigrations } from './models/migrations';
 import { seedPlans } from './models/Plan';
+import { claimTaskRun } from './models/TaskLease';
+import { redisSlackPace } from './outbox/slackPace';
 import { createRateLimiters } from './rateLimits';
 import { closeRedis, openRedis } from './redis';
 import { createRelay, type Relay } from './relay';
 import type { Clock } from './relay/context';
 import { RELAY_JOB_HANDLERS } from './relay/jobs';
 import { createPubSub } from './relay/pubsub';
-import { redisSlackPace } from './relay/slackPace';
 import { relayTuning } from './relay/tuning';
 import { createReportRecorder } from './reports/recorder';
 import type { SlackSandbox } from './sandbox/slack';
 import type { StripeSandbox } from './sandbox/stripe';
+import { createScheduler } from './scheduler';
 import { HomeTabs, slackJobHandlers, startSlackSandbox } from './slack';
 import { SlackAuthors } from './slack/authors';
 import { SlackChannelActivity } from './slack/channelActivity';
 import { slackJobErrors } from './slack/jobErrors';
 import { SlackClients } from './slack/slackClients';
 import { countingSlackFetch } from './slackApiFetch';
+import { parleyTasks } from './tasks';
 
 export type Parley = {
   /** Where users reach it (config.publicUrl, or the real address when the port was chosen by the system). */
@@ -222,14 +224,24 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     const homeTabs = new HomeTabs({ models, config: effective, relay, slack });
     cleanups.push(() => homeTabs.stop());
     const backups = effective.backup
-      ? await startScheduledBackups({ uri, dbName: connection.name, settings: effective.backup, logger })
+      ? await openScheduledBackups({ uri, dbName: connection.name, settings: effective.backup, logger })
       : undefined;
+    // Timed work, one list (server/tasks.ts): started with the relay; on close it starts no more runs and waits for
+    // those in progress (after the backups stopped, which abandons a dump in progress) before the relay closes.
+    const scheduler = createScheduler({
+      tasks: parleyTasks({ config: effective, models, relay, backups }),
+      metrics,
+      logger,
+      leases: (task, at, nextAt) => claimTaskRun(models.TaskLease, task, at, nextAt),
+    });
+    cleanups.push(() => scheduler.stop());
     if (backups) cleanups.push(() => backups.stop());
     const health = createHealth({
       connection,
       redis,
       backups,
       databaseWriteProblem: embedded ? () => embedded.writeProblem() : undefined,
+      overdueTasks: () => scheduler.overdue(),
     });
     const app = createApp({
       config: effective,
@@ -260,9 +272,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       demoUrl = demo.url;
     }
     relay.start(server);
-    // Data retention's daily pass (accounts that set retentionDays); every process runs it, each conversation counted once.
-    const retention = startRetention({ models, logger });
-    cleanups.push(() => retention.stop());
+    scheduler.start();
     // Run first on close: the load balancer stops sending visitors here (given the drain time to notice) while
     // this process still serves, then the rest closes.
     cleanups.push(async () => {

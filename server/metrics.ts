@@ -5,11 +5,13 @@
  * what is read from elsewhere (open sockets, the outbox) is computed when scraped, by the gauges' `collect`, which
  * the part that owns the figure registers (`metrics.registry`).
  */
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Buckets for latencies of the hot path, in seconds (an ack in a few ms; a Slack post in tens to hundreds). */
 const FAST_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 const SLACK_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
+/** Buckets for the scheduler's tasks: a due-work look in milliseconds, a backup or a retention pass in minutes. */
+const TASK_BUCKETS = [0.005, 0.025, 0.1, 0.5, 2.5, 10, 60, 300, 1800, 7200];
 
 export type Metrics = {
   registry: Registry;
@@ -25,6 +27,11 @@ export type Metrics = {
   stripeWebhooks: Counter<'type' | 'outcome'>;
   /** By route template (never the raw path) and status code. */
   httpRequests: Histogram<'route' | 'status'>;
+  /** The scheduler's tasks (server/scheduler.ts): each run's duration by task and outcome ('ok', 'failed'). */
+  taskRuns: Histogram<'task' | 'outcome'>;
+  taskFailures: Counter<'task'>;
+  /** When each task's last run in this process ended, in Unix seconds. */
+  taskLastRun: Gauge<'task'>;
 };
 
 /**
@@ -87,6 +94,25 @@ export function createMetrics(options: { processMetrics: boolean }): Metrics {
       help: 'HTTP requests by route template and status code.',
       labelNames: ['route', 'status'],
       buckets: FAST_BUCKETS,
+      registers,
+    }),
+    taskRuns: new Histogram({
+      name: 'parley_task_run_seconds',
+      help: "Runs of the scheduler's tasks in this process, by task and outcome ('ok', 'failed').",
+      labelNames: ['task', 'outcome'],
+      buckets: TASK_BUCKETS,
+      registers,
+    }),
+    taskFailures: new Counter({
+      name: 'parley_task_failures_total',
+      help: "Runs of the scheduler's tasks in this process that failed (logged with their error), by task.",
+      labelNames: ['task'],
+      registers,
+    }),
+    taskLastRun: new Gauge({
+      name: 'parley_task_last_run_timestamp_seconds',
+      help: "When the last run of each of the scheduler's tasks in this process ended (Unix time, seconds).",
+      labelNames: ['task'],
       registers,
     }),
   };

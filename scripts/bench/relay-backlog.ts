@@ -106,7 +106,7 @@ async function main(): Promise<void> {
 
     if (!only || only === 'idle') {
       const jobs = Array.from({ length: 2000 }, (_, i) => ({
-        kind: 'slack.note' as const,
+        kind: 'slack.channelPost' as const,
         key: `bench:${i % 200}`,
         channel: widget.channel,
         payload: { teamId: ACME, channel: widget.channel, text: `note ${i}` },

@@ -4,6 +4,7 @@
  * `.partial` name and renamed once every file is on disk, so a folder without it is always a whole backup. Then
  * the oldest whole backups beyond BACKUP_KEEP are deleted. The time of the newest one is read back from the folder
  * at start, so a restart neither repeats a backup nor forgets one is due; with none there, the first runs at once.
+ * When each is due is this module's (`dueAt`); the timer is Parley's one scheduler's (server/tasks.ts).
  */
 import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -15,8 +16,6 @@ const PREFIX = 'parley-';
 const PARTIAL = '.partial';
 /** parley-2026-11-26T07-30-00-123Z: the dump's start time in UTC, sortable as text. */
 const NAME = /^parley-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z$/;
-/** setTimeout's longest delay; longer waits are taken in steps. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 /** A failed backup is tried again after this long (or the interval, if shorter). */
 const RETRY_MS = 10 * 60 * 1000;
 
@@ -31,9 +30,11 @@ export type BackupStatus = {
 
 export type ScheduledBackups = {
   status(): BackupStatus;
-  /** Resolves once the backup started now (or the one running) has finished, successfully or not. */
+  /** When the next backup is due (Unix ms): an interval after the newest, or sooner after a failure. */
+  dueAt(): number;
+  /** Resolves once the backup started now (or the one running) has finished; rejects when it failed. */
   runNow(): Promise<void>;
-  /** Stops the timer and abandons a backup in progress (its partial folder is removed). */
+  /** Abandons a backup in progress (its partial folder is removed) and takes no other. */
   stop(): Promise<void>;
 };
 
@@ -71,7 +72,7 @@ async function syncDir(dir: string): Promise<void> {
   }
 }
 
-export async function startScheduledBackups(deps: {
+export async function openScheduledBackups(deps: {
   uri: string;
   dbName: string;
   settings: BackupSettings;
@@ -88,18 +89,9 @@ export async function startScheduledBackups(deps: {
   }
   const status: BackupStatus = { lastAt: (await listBackups(settings.dir))[0]?.at };
   let client: MongoClient | undefined;
-  let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let stopped = false;
   let nextAt = status.lastAt ? status.lastAt.getTime() + everyMs : now();
-
-  const arm = () => {
-    if (stopped) return;
-    clearTimeout(timer);
-    const wait = Math.max(0, nextAt - now());
-    timer = setTimeout(() => (wait > MAX_TIMER_MS ? arm() : void runNow()), Math.min(wait, MAX_TIMER_MS));
-    timer.unref();
-  };
 
   const backUp = async () => {
     const startedAt = new Date(now());
@@ -127,6 +119,7 @@ export async function startScheduledBackups(deps: {
       status.lastError = (err as Error).message;
       nextAt = now() + Math.min(everyMs, RETRY_MS);
       logger.error(`backup: failed, tried again in ${Math.round((nextAt - now()) / 60_000)} min: ${(err as Error).message}`);
+      throw err;
     }
   };
 
@@ -141,21 +134,19 @@ export async function startScheduledBackups(deps: {
     if (stopped) return Promise.resolve();
     running ??= backUp().finally(() => {
       running = undefined;
-      arm();
     });
     return running;
   };
 
-  arm();
   return {
     status: () => ({ ...status }),
+    dueAt: () => nextAt,
     runNow,
     async stop() {
       stopped = true;
-      clearTimeout(timer);
       // Closing the client ends a dump in progress; its partial folder is removed.
       await client?.close();
-      await running;
+      await running?.catch(() => {});
     },
   };
 }

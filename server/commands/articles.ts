@@ -168,7 +168,10 @@ export type ImportPreview = {
 /** One article read from a file, before its checks: `row` is how the owner finds it in the file. */
 type ImportRow = { row: number; title: string; body: string; locale: string; published: boolean };
 
-/** The file could not be read at all: one message, no rows. */
+/**
+ * The file could not be read at all: one message, no rows. Not an AppError: it never leaves importArticles, which
+ * answers it as the import's one row error.
+ */
 class UnreadableFile extends Error {}
 
 /**

@@ -12,10 +12,12 @@ import EmailReplyParser from 'email-reply-parser';
 import { Types } from 'mongoose';
 import { maskEmail, tokenConversation, verifyMailToken } from '../conversations/mailTokens';
 import { findOpenConversation, headerUpdate, type OpenConversation } from '../conversations/record';
+import { AppError } from '../errors';
 import type { Conversation } from '../models/Conversation';
 import type { InboundOutcome } from '../models/InboundMail';
 import type { MessageFile } from '../models/Message';
 import type { Visitor } from '../models/Visitor';
+import { ERROR_CODES } from '../shared/constants';
 import { MAX_UPLOAD_BYTES } from '../shared/widget-constants';
 import { inactiveAt } from './conversationDueTimes';
 import { startConversation, type VisitorMessageContext, visitorMessage } from './sendVisitorMessage';
@@ -49,7 +51,11 @@ export type ReceiveContext = VisitorMessageContext & {
 export type ReceiveOutcome = InboundOutcome | 'duplicate';
 
 /** The address named no conversation Parley signed: refused (SMTP 550, webhook 406). */
-export class UnknownRecipientError extends Error {}
+export class UnknownRecipientError extends AppError {
+  constructor(message: string) {
+    super(message, { status: 406, code: ERROR_CODES.unknownRecipient });
+  }
+}
 
 type Found = { conversation: Conversation & { _id: Types.ObjectId }; visitor: Visitor & { _id: Types.ObjectId } };
 

@@ -6,13 +6,13 @@
  * stay (they are the customer's Slack). Deleted conversations are counted per month first (DeletedConversations),
  * so the monthly quota still holds them.
  *
- * Work goes in small batches with a pause between them so the relay sharing the database never waits long. Several
- * processes may run a pass at once: a conversation is marked (purgedAt) and counted by the one process whose
- * update marked it, so it is counted once whoever deletes it.
+ * Work goes in small batches with a pause between them so the relay sharing the database never waits long. The
+ * scheduler runs the pass once a day per deployment (server/tasks.ts); should two passes still meet (one outlasting
+ * its day), a conversation is marked (purgedAt) and counted by the one process whose update marked it, so it is
+ * counted once whoever deletes it.
  */
 import { setImmediate as yieldToOthers } from 'node:timers/promises';
 import { Types } from 'mongoose';
-import type { Logger } from '../logger';
 import type { Models } from '../models';
 import { type RetentionPayload, retentionCutoff } from '../shared/retention';
 
@@ -145,29 +145,4 @@ async function purgeVisitors(models: Models, accountId: Types.ObjectId, cutoff: 
     await yieldToOthers();
     if (visitors.length < batch) return;
   }
-}
-
-/** Runs a pass now and then every `everyMs` (a day) until stopped; a failed pass is logged and tried next time. */
-export function startRetention(deps: { models: Models; logger: Pick<Logger, 'warn'>; everyMs?: number; firstAfterMs?: number }): {
-  stop(): Promise<void>;
-} {
-  const everyMs = deps.everyMs ?? 24 * 60 * 60 * 1000;
-  let running: Promise<unknown> = Promise.resolve();
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
-  const run = () => {
-    running = purgeExpired(deps.models)
-      .catch((error: unknown) => deps.logger.warn({ err: error }, 'retention: the daily pass failed; it runs again tomorrow'))
-      .finally(() => {
-        if (!stopped) timer = setTimeout(run, everyMs);
-      });
-  };
-  timer = setTimeout(run, deps.firstAfterMs ?? 60_000);
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
 }

@@ -65,7 +65,7 @@ export async function sendOfflineMessage(
   if (ce.sendOfflineMessagesToSlack && ce.Step === 3 && ce.RoomId && !ce.installationRevoked) {
     const page = pageUrl ? `\nPage: ${pageUrl}` : '';
     await ctx.outbox.enqueue(
-      'slack.offline',
+      'slack.channelPost',
       `${key}:slack`,
       {
         teamId: ce.slackTeamId,

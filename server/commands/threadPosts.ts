@@ -9,32 +9,24 @@
  */
 import type { Types } from 'mongoose';
 import type { JobQueue } from '../conversations/context';
+import type { ThreadPost } from '../outbox/catalogue';
 
-/** One of Parley's own posts in a conversation's thread; the Slack side builds its Block Kit (slack.threadPost). */
-export type ThreadPost = {
-  /** mrkdwn. */
-  text: string;
-  /** note: a small grey line; alert: a full-size line (reminders); reply: a saved reply, `footer` under it. */
-  look: 'note' | 'alert' | 'reply';
-  footer?: string;
-  /** Posted in this name and with this picture instead of Parley's. */
-  username?: string;
-  iconUrl?: string;
-  /** The operator message this post mirrors in the thread; its slackTs is set once posted. */
-  messageId?: string;
-  /** `{link}` in the text becomes a link to this message (its Slack permalink, asked for when posting), or the label. */
-  linkTo?: { channel: string; ts: string; label: string };
-};
+/** One of Parley's own posts in a conversation's thread (the slack.threadPost job's payload, outbox/catalogue.ts). */
+export type { ThreadPost } from '../outbox/catalogue';
 
 export type ThreadOf = { _id: Types.ObjectId; slackChannel: string };
 
 /** Queues a post in the conversation's thread, in order with the conversation's other Slack posts. */
 export async function queueThreadPost(ctx: { outbox: JobQueue }, conversation: ThreadOf, post: ThreadPost): Promise<void> {
-  const payload: Record<string, unknown> = { conversationId: String(conversation._id), ...post };
-  await ctx.outbox.enqueue('slack.threadPost', String(conversation._id), payload, {
-    channel: conversation.slackChannel,
-    conversationId: conversation._id,
-  });
+  await ctx.outbox.enqueue(
+    'slack.threadPost',
+    String(conversation._id),
+    { conversationId: String(conversation._id), ...post },
+    {
+      channel: conversation.slackChannel,
+      conversationId: conversation._id,
+    },
+  );
 }
 
 /** A small context line in the thread (answers, notes of what Parley or an operator did): the one kind of thread note. */

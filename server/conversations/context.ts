@@ -2,25 +2,15 @@
  * What conversation logic needs from the running relay, as interfaces the relay implements (RelayContext has
  * them all): commands and this module take these, so neither imports the relay.
  */
-import type { Types } from 'mongoose';
 import type { Models } from '../models';
-import type { OutboxKind } from '../models/OutboxJob';
+import type { JobQueue } from '../outbox/catalogue';
 import type { ServerFrame } from '../shared/widget-protocol';
+
+export type { JobQueue } from '../outbox/catalogue';
 
 /** Tells the sockets watching a topic (`visitor:<id>`, `widget:<id>`); `except`: a socket that got an ack instead. */
 export interface FramePublisher {
   publish(topic: `visitor:${string}` | `widget:${string}`, frame: ServerFrame, meta?: { except?: string; conversationId?: string }): void;
-}
-
-/** The durable outbox: jobs stored first, run in order per key. `start: false`: stored now, run once poked. */
-export interface JobQueue {
-  enqueue(
-    kind: OutboxKind,
-    key: string,
-    payload: Record<string, unknown>,
-    opts?: { channel?: string; conversationId?: Types.ObjectId | null; runAt?: Date; start?: boolean },
-  ): Promise<void>;
-  poke(key: string): void;
 }
 
 /** The Segment events Parley sends for a widget with a write key (server/conversations/analytics.ts). */

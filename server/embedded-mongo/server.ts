@@ -1,7 +1,7 @@
 /** TCP front end: frames messages per connection, runs commands in order, acknowledges writes once durable. */
 import net from 'node:net';
 import type { Document } from 'bson';
-import { type CommandContext, runCommand } from './commands';
+import { type CommandContext, runCommand } from './dbCommands';
 import type { Engine } from './engine';
 import { CommandError, ErrorCodes, toCommandError } from './errors';
 import { encodeOpMsg, encodeOpReply, type IncomingCommand, MAX_MESSAGE_SIZE, OP_MSG, OP_QUERY, parseMessage, readHeader } from './protocol';

@@ -2,11 +2,13 @@
  * GET /health, for a load balancer or an orchestrator: 200 while this process can serve (its database answers a
  * ping within 2 s), 503 once it is stopping (so the balancer sends it no new visitors while it closes) or while the
  * database does not answer. Redis is reported but does not fail the check: without it a process still serves the
- * sockets it holds.
+ * sockets it holds. Neither does a scheduler task that is overdue (server/scheduler.ts): it is named under
+ * `overdueTasks`, for whoever reads the check, while the process goes on serving visitors.
  */
 import { Router } from 'express';
 import type { Connection } from 'mongoose';
 import type { Redis } from '../redis';
+import type { OverdueTask } from '../scheduler';
 
 const PING_TIMEOUT_MS = 2_000;
 
@@ -26,6 +28,8 @@ export type HealthReport = {
   redis: 'up' | 'down' | 'none';
   /** With BACKUP_DIR: when the newest backup was taken and how old it is (null: none yet), and why the last attempt failed. */
   backup?: { lastAt: string | null; ageSeconds: number | null; lastError?: string };
+  /** The scheduler's tasks overdue in this process (late by more than their interval, a minute at least): when each was due, how late it is. */
+  overdueTasks?: { task: string; dueAt: string; lateSeconds: number }[];
 };
 
 /** What the check reads of Parley's scheduled backups. */
@@ -37,6 +41,8 @@ export function createHealth(deps: {
   backups?: BackupHealth;
   /** The embedded store's own word on its disk (absent with MONGODB_URI, whose server reports its own health). */
   databaseWriteProblem?: () => { message: string } | null;
+  /** The scheduler's overdue tasks. */
+  overdueTasks?: () => OverdueTask[];
 }): Health {
   let stopping = false;
   const router = Router();
@@ -54,6 +60,9 @@ export function createHealth(deps: {
           : 'database unreachable';
     const report: HealthReport = { status, database, redis, ...(problem ? { problem: problem.message } : {}) };
     if (deps.backups) report.backup = backupReport(deps.backups);
+    const overdue = deps.overdueTasks?.() ?? [];
+    if (overdue.length > 0)
+      report.overdueTasks = overdue.map((t) => ({ task: t.name, dueAt: t.dueAt.toISOString(), lateSeconds: t.lateSeconds }));
     res
       .status(status === 'ok' ? 200 : 503)
       .set('Cache-Control', 'no-store')

@@ -122,7 +122,7 @@ export function inboundRouter(deps: { config: InboundMailConfig; ctx: ReceiveCon
       // Not taken: Mailgun's retry of this POST may come with the same token.
       if (!(error instanceof UnknownRecipientError)) await models.MailgunTokenSeen.deleteOne({ token: signatureToken });
       if (error instanceof UnknownRecipientError) {
-        res.status(406).json({ Message: error.message, Error: 'unknown_recipient' });
+        res.status(error.status).json({ Message: error.message, Error: error.code });
         return;
       }
       throw error;

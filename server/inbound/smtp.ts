@@ -14,7 +14,10 @@ import { tokenOfAddress } from '../conversations/mailTokens';
 import type { Logger } from '../logger';
 import { parseMime } from './parse';
 
-/** An SMTP error answer: smtp-server sends `responseCode` with the message. */
+/**
+ * An SMTP error answer: smtp-server sends `responseCode` with the message. Not an AppError: it is the SMTP
+ * transport's answer shape (as the `{ Message, Error }` body is HTTP's), made here from what the command threw.
+ */
 class SmtpReply extends Error {
   constructor(
     readonly responseCode: number,

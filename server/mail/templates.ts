@@ -315,7 +315,7 @@ export async function unseenRepliesMail(mail: UnseenRepliesMail): Promise<MailMe
     ...replies.flatMap((r) => [r.text, '']),
     t.answerHint,
     ...(mail.openUrl ? [`${t.continueText} ${mail.openUrl}`] : []),
-    ...(context.length > 0 ? ['', `— ${t.earlier} —`, ...context.map((l) => `${l.who}: ${l.text}`)] : []),
+    ...(context.length > 0 ? ['', `— ${t.earlier} —`, ...context.map((l) => `${l.who}${t.said}${l.text}`)] : []),
     '',
     `${t.unsubscribeText} ${mail.unsubscribeUrl}`,
   ].join('\n');
@@ -332,7 +332,10 @@ export async function unseenRepliesMail(mail: UnseenRepliesMail): Promise<MailMe
     `<p>${escapeHtml(t.answerHint)}</p>`,
     context.length > 0
       ? `<div style="margin-top:16px;padding-top:12px;border-top:1px solid #e5e7eb"><p style="margin:0 0 8px;font-size:12px;text-transform:uppercase;letter-spacing:.03em">${escapeHtml(t.earlier)}</p>${context
-          .map((l) => `<div style="margin:0 0 6px"><strong>${escapeHtml(l.who)}</strong>: <span dir="auto">${l.html}</span></div>`)
+          .map(
+            (l) =>
+              `<div style="margin:0 0 6px"><strong>${escapeHtml(l.who)}</strong>${escapeHtml(t.said)}<span dir="auto">${l.html}</span></div>`,
+          )
           .join('')}</div>`
       : '',
   ].join('');
@@ -374,12 +377,12 @@ export async function transcriptMailMessage(mail: {
   const t = MAIL_TEXTS[mail.language.locale];
   const title = fill(t.transcriptSubject, { name: mail.name, number: String(mail.number) });
   const lines = mail.lines.map((line) => ({ who: line.who, at: formatMailTime(line.at, mail.language), ...lineParts(line) }));
-  const text = [title, '', ...lines.map((l) => `[${l.at}] ${l.who}: ${l.text}`)].join('\n');
+  const text = [title, '', ...lines.map((l) => `[${l.at}] ${l.who}${t.said}${l.text}`)].join('\n');
   const body = [
     `<p style="margin:0 0 14px"><strong>${escapeHtml(title)}</strong></p>`,
     ...lines.map(
       (l) =>
-        `<div style="margin:0 0 12px"><div style="font-size:12px;color:#6b7280">${escapeHtml(l.at)}</div><strong>${escapeHtml(l.who)}</strong>: <span dir="auto">${l.html}</span></div>`,
+        `<div style="margin:0 0 12px"><div style="font-size:12px;color:#6b7280">${escapeHtml(l.at)}</div><strong>${escapeHtml(l.who)}</strong>${escapeHtml(t.said)}<span dir="auto">${l.html}</span></div>`,
     ),
   ].join('');
   const html = await renderMailLayout({

@@ -24,6 +24,8 @@ export type MailTexts = {
   transcriptWhy: string;
   /** The visitor's name when they gave none. */
   visitor: string;
+  /** Between a name and their words in a line of the conversation ("Alice: …"), as the language writes it. */
+  said: string;
 };
 
 export const MAIL_TEXTS: Record<WidgetLocale, MailTexts> = {
@@ -41,6 +43,7 @@ export const MAIL_TEXTS: Record<WidgetLocale, MailTexts> = {
     transcriptSubject: 'Transcript of your chat with {name} (#{number})',
     transcriptWhy: 'You get this mail because a transcript of this chat was asked for.',
     visitor: 'Visitor',
+    said: ': ',
   },
   es: {
     replySubject: '{operator} respondió a tu chat en {site}',
@@ -56,21 +59,23 @@ export const MAIL_TEXTS: Record<WidgetLocale, MailTexts> = {
     transcriptSubject: 'Transcripción de tu chat con {name} (n.º {number})',
     transcriptWhy: 'Recibes este correo porque se pidió una transcripción de este chat.',
     visitor: 'Visitante',
+    said: ': ',
   },
   fr: {
     replySubject: '{operator} a répondu à votre discussion sur {site}',
-    repliedOne: '{operator} a répondu :',
-    repliedMany: '{operator} a envoyé {count} réponses :',
-    answerHint: 'Répondez à cet e-mail pour répondre ; votre réponse arrive directement dans la discussion.',
+    repliedOne: '{operator} a répondu :',
+    repliedMany: '{operator} a envoyé {count} réponses :',
+    answerHint: 'Répondez à cet e-mail pour répondre ; votre réponse arrive directement dans la discussion.',
     continueButton: 'Continuer la discussion sur le site',
-    continueText: 'Ou continuez sur le site :',
+    continueText: 'Ou continuez sur le site :',
     earlier: 'Plus tôt dans la conversation',
     why: 'Vous recevez cet e-mail parce que vous avez discuté sur {site}.',
     unsubscribe: 'Se désabonner',
-    unsubscribeText: 'Ne plus recevoir d’e-mails sur cette discussion :',
+    unsubscribeText: 'Ne plus recevoir d’e-mails sur cette discussion :',
     transcriptSubject: 'Transcription de votre discussion avec {name} (n° {number})',
     transcriptWhy: 'Vous recevez cet e-mail parce qu’une transcription de cette discussion a été demandée.',
     visitor: 'Visiteur',
+    said: ' : ',
   },
   de: {
     replySubject: '{operator} hat auf Ihren Chat auf {site} geantwortet',
@@ -86,6 +91,7 @@ export const MAIL_TEXTS: Record<WidgetLocale, MailTexts> = {
     transcriptSubject: 'Verlauf Ihres Chats mit {name} (Nr. {number})',
     transcriptWhy: 'Sie erhalten diese E-Mail, weil der Verlauf dieses Chats angefordert wurde.',
     visitor: 'Besucher',
+    said: ': ',
   },
   pt: {
     replySubject: '{operator} respondeu ao seu chat em {site}',
@@ -101,6 +107,7 @@ export const MAIL_TEXTS: Record<WidgetLocale, MailTexts> = {
     transcriptSubject: 'Transcrição do seu chat com {name} (n.º {number})',
     transcriptWhy: 'Recebe este e-mail porque foi pedida uma transcrição deste chat.',
     visitor: 'Visitante',
+    said: ': ',
   },
   it: {
     replySubject: '{operator} ha risposto alla tua chat su {site}',
@@ -116,6 +123,7 @@ export const MAIL_TEXTS: Record<WidgetLocale, MailTexts> = {
     transcriptSubject: 'Trascrizione della tua chat con {name} (n. {number})',
     transcriptWhy: 'Ricevi questa e-mail perché è stata richiesta la trascrizione di questa chat.',
     visitor: 'Visitatore',
+    said: ': ',
   },
   nl: {
     replySubject: '{operator} heeft gereageerd op je chat op {site}',
@@ -131,21 +139,23 @@ export const MAIL_TEXTS: Record<WidgetLocale, MailTexts> = {
     transcriptSubject: 'Transcript van je chat met {name} (nr. {number})',
     transcriptWhy: 'Je krijgt deze e-mail omdat er om een transcript van deze chat is gevraagd.',
     visitor: 'Bezoeker',
+    said: ': ',
   },
   ja: {
     replySubject: '{site} でのチャットに {operator} が返信しました',
-    repliedOne: '{operator} からの返信:',
-    repliedMany: '{operator} から {count} 件の返信:',
+    repliedOne: '{operator} からの返信：',
+    repliedMany: '{operator} から {count} 件の返信：',
     answerHint: 'このメールに返信すると、その内容がそのままチャットに届きます。',
     continueButton: 'ウェブサイトでチャットを続ける',
-    continueText: 'ウェブサイトで続ける場合:',
+    continueText: 'ウェブサイトで続ける場合：',
     earlier: 'これまでの会話',
     why: '{site} でチャットをされたため、このメールをお送りしています。',
     unsubscribe: '配信停止',
-    unsubscribeText: 'このチャットに関するメールを停止する:',
+    unsubscribeText: 'このチャットに関するメールを停止する：',
     transcriptSubject: '{name} とのチャットの記録（#{number}）',
     transcriptWhy: 'このチャットの記録が依頼されたため、このメールをお送りしています。',
     visitor: '訪問者',
+    said: '：',
   },
   'zh-Hans': {
     replySubject: '{operator} 回复了您在 {site} 的聊天',
@@ -161,6 +171,7 @@ export const MAIL_TEXTS: Record<WidgetLocale, MailTexts> = {
     transcriptSubject: '您与 {name} 的聊天记录（#{number}）',
     transcriptWhy: '您收到此邮件，是因为有人请求了此聊天的记录。',
     visitor: '访客',
+    said: '：',
   },
   ar: {
     replySubject: 'ردّ {operator} على محادثتك في {site}',
@@ -176,6 +187,7 @@ export const MAIL_TEXTS: Record<WidgetLocale, MailTexts> = {
     transcriptSubject: 'نص محادثتك مع {name} (رقم {number})',
     transcriptWhy: 'تصلك هذه الرسالة لأنه طُلب نص هذه المحادثة.',
     visitor: 'زائر',
+    said: ': ',
   },
   he: {
     replySubject: '{operator} השיב/ה לצ׳אט שלך ב-{site}',
@@ -191,5 +203,6 @@ export const MAIL_TEXTS: Record<WidgetLocale, MailTexts> = {
     transcriptSubject: 'תמליל הצ׳אט שלך עם {name} (מס׳ {number})',
     transcriptWhy: 'קיבלת את המייל הזה כי התבקש תמליל של הצ׳אט הזה.',
     visitor: 'מבקר/ת',
+    said: ': ',
   },
 };

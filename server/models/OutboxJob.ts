@@ -2,28 +2,12 @@ import { type Connection, type Model, Schema, type Types } from 'mongoose';
 
 /**
  * A durable piece of outbound work (a Slack post, a webhook call, a mail). Jobs of one `key` (a conversation,
- * a channel) run one at a time in creation order; a job is removed only once the other side accepted it.
+ * a channel) run one at a time in creation order; a job is removed only once the other side accepted it. Its kinds
+ * and their payloads are the outbox's catalogue (server/outbox/catalogue.ts); stored, a job is any version's.
  */
-export type OutboxKind =
-  | 'slack.header'
-  | 'slack.reply'
-  | 'slack.updateHeader'
-  /** Queued by earlier versions only (notes are slack.threadPost now); still run, as thread posts. */
-  | 'slack.note'
-  | 'slack.invite'
-  | 'slack.offline'
-  | 'slack.ephemeral'
-  | 'slack.threadPost'
-  | 'slack.channelPost'
-  | 'slack.react'
-  /** A new conversation's "Suggested" post: articles, saved replies and past answers close to its first line. */
-  | 'slack.suggest'
-  | 'webhook'
-  | 'mail'
-  | 'mail.unseen';
-
 export interface OutboxJob {
-  kind: OutboxKind;
+  /** A kind of the catalogue (server/outbox/catalogue.ts JobKind). */
+  kind: string;
   /** Ordering key: jobs with the same key run strictly in order. */
   key: string;
   /** Pacing key: at most about one Slack post per second per channel. */

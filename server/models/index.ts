@@ -36,6 +36,7 @@ import { sessionModel } from './Session';
 import { slackEarlyChangeModel } from './SlackEarlyChange';
 import { slackEventSeenModel } from './SlackEventSeen';
 import { stripeEventModel } from './StripeEvent';
+import { taskLeaseModel } from './TaskLease';
 import { userModel } from './User';
 import { visitorModel } from './Visitor';
 import { widgetFileModel } from './WidgetFile';
@@ -78,6 +79,7 @@ export function createModels(connection: Connection) {
     AnswerSynonyms: answerSynonymsModel(connection),
     MailgunTokenSeen: mailgunTokenSeenModel(connection),
     InboxEvent: inboxEventModel(connection),
+    TaskLease: taskLeaseModel(connection),
   };
 }
 export type Models = ReturnType<typeof createModels>;

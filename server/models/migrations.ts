@@ -2,12 +2,55 @@
  * Data moves an upgrade needs once, run by main.ts at start before any part uses the data. Each is safe to run
  * again (a start interrupted halfway, or every start after): it finds nothing left to move.
  */
-import type { Connection } from 'mongoose';
+import type { Connection, Types } from 'mongoose';
 import type { Models } from '.';
 
 /** Runs every migration in order; answers what each moved. */
-export async function runMigrations(connection: Connection, models: Models): Promise<{ threadPosts: number; quietReminders: number }> {
-  return { threadPosts: await moveQueuedThreadPosts(connection, models), quietReminders: await quietReminderDefaults(models) };
+export async function runMigrations(
+  connection: Connection,
+  models: Models,
+): Promise<{ threadPosts: number; quietReminders: number; retiredJobs: number }> {
+  return {
+    threadPosts: await moveQueuedThreadPosts(connection, models),
+    quietReminders: await quietReminderDefaults(models),
+    retiredJobs: await retireJobKinds(models),
+  };
+}
+
+/**
+ * Outbox jobs of the two kinds earlier versions queued and this one no longer has become the kinds that took their
+ * place, in place: same id, key, attempts and lease, so they keep their turn in their key's order, a process of the
+ * earlier version running one still holds it, and a post an earlier attempt may have made is found in Slack
+ * (slack/postOnce.ts looks for the job's id, and its `slackMaybePosted` mark is kept).
+ * - `slack.note` (a grey line in a thread that named its team, channel and thread) becomes a `slack.threadPost` note
+ *   of its conversation: posted in the conversation's thread, which is the one it named (a thread never moves).
+ * - `slack.offline` (an offline message in the channel) becomes `slack.channelPost`, its one handler, payload as is.
+ * Returns how many jobs it moved.
+ */
+export async function retireJobKinds(models: Pick<Models, 'OutboxJob'>): Promise<number> {
+  const { OutboxJob } = models;
+  const offline = await OutboxJob.collection.updateMany({ kind: 'slack.offline' }, { $set: { kind: 'slack.channelPost' } });
+  type StoredNote = { _id: Types.ObjectId; key: string; conversationId: Types.ObjectId | null; payload: Record<string, unknown> };
+  const notes = await OutboxJob.collection
+    .find<StoredNote>({ kind: 'slack.note' }, { projection: { key: 1, conversationId: 1, payload: 1 } })
+    .toArray();
+  let moved = offline.modifiedCount;
+  for (const note of notes) {
+    const { text, slackMaybePosted } = note.payload;
+    const payload = {
+      conversationId: note.conversationId ? String(note.conversationId) : note.key,
+      text: typeof text === 'string' ? text : '',
+      look: 'note',
+      ...(Array.isArray(slackMaybePosted) ? { slackMaybePosted } : {}),
+    };
+    // Only if it is still a note: another process may have moved it meanwhile.
+    const res = await OutboxJob.collection.updateOne(
+      { _id: note._id, kind: 'slack.note' },
+      { $set: { kind: 'slack.threadPost', payload } },
+    );
+    moved += res.modifiedCount;
+  }
+  return moved;
 }
 
 /**
@@ -48,6 +91,7 @@ export async function moveQueuedThreadPosts(connection: Connection, models: Mode
         payload: {
           conversationId: String(row.conversationId),
           text: typeof row.text === 'string' ? row.text : '',
+          look: 'note',
           blocks: Array.isArray(row.blocks) ? row.blocks : [],
           ...(row.username ? { username: String(row.username) } : {}),
           ...(row.iconUrl ? { iconUrl: String(row.iconUrl) } : {}),

@@ -7,9 +7,10 @@ import type { Logger } from '../logger';
 import type { Mailer } from '../mail';
 import type { Metrics } from '../metrics';
 import type { Models } from '../models';
+import type { JobKind, JobPayloads } from '../outbox/catalogue';
+import type { Job, JobHandler, JobHandlers, Outbox } from '../outbox/engine';
 import type { RateLimiters } from '../rateLimits';
 import type { ReportRecorder } from '../reports/recorder';
-import type { JobHandler, JobHandlers, Outbox } from './outbox';
 import type { Presence } from './presence';
 import type { PubSub } from './pubsub';
 import type { WidgetCache } from './widgets';
@@ -45,9 +46,11 @@ export type RelayContext = {
   clock: Clock;
 };
 
-/** The outbox's job handlers as the relay runs them: each gets the relay's context. */
-export type RelayJobHandler = JobHandler<RelayContext>;
+/** The outbox's job handlers as the relay runs them: each gets the relay's context and its kind's job. */
+export type RelayJobHandler<K extends JobKind> = JobHandler<RelayContext, K>;
 export type RelayJobHandlers = JobHandlers<RelayContext>;
+/** A job of kind K, its payload typed (JobPayloads[K]). */
+export type RelayJob<K extends JobKind> = Job<K, JobPayloads>;
 
 export type Clock = { now(): Date };
 

@@ -23,18 +23,19 @@ import type { Metrics } from '../metrics';
 import type { Models } from '../models';
 import type { Conversation } from '../models/Conversation';
 import type { Visitor } from '../models/Visitor';
+import { JOB_RULES } from '../outbox/catalogue';
+import { type JobErrorClassifier, Outbox } from '../outbox/engine';
+import type { SlackPace } from '../outbox/slackPace';
 import { createRateLimiters, type RateLimiters } from '../rateLimits';
 import type { ReportRecorder } from '../reports/recorder';
 import { type Clock, type RelayContext, type RelayJobHandlers, SYSTEM_CLOCK } from './context';
 import { Gateway } from './gateway';
 import { registerRelayGauges } from './metrics';
-import { type JobErrorClassifier, Outbox } from './outbox';
 import { followOtherProcesses } from './peers';
 import { type ChannelActivity, Presence } from './presence';
 import { inProcessPubSub, type PubSub } from './pubsub';
 import { REMINDER_ROW, type ReminderRow, remindIfDue } from './reminders';
 import { OperatingSchedule } from './schedule';
-import type { SlackPace } from './slackPace';
 import { relayTuning } from './tuning';
 import { WidgetCache } from './widgets';
 
@@ -42,7 +43,7 @@ export type Relay = RelayContext & {
   gateway: Gateway;
   schedule: OperatingSchedule;
   /** The due work (inactivity, no answer, automatic answers, reminders, unseen-replies mail); `tick(now)` runs one pass now. */
-  dueWork: Pick<DueWork, 'tick'>;
+  dueWork: Pick<DueWork, 'tick' | 'run'>;
   start(server: Server): void;
   close(): Promise<void>;
   /** True once `close` began: work still arriving (a Slack event) is let go, Slack retries it. */
@@ -87,6 +88,7 @@ export function createRelay(deps: {
   const outbox = new Outbox<RelayContext>({ models: deps.models, tuning, logger: deps.logger }, jobHandlers, {
     // A stopping process hands its queued keys to the others at once (over Redis) instead of at their next poll.
     announce: (keys) => pubsub.signal({ kind: 'outbox', keys }),
+    rules: JOB_RULES,
     pace: slackPace,
     classify: classifyJobError,
     // The handlers get the relay's context, built right below; jobs run only once the relay started.
@@ -124,7 +126,6 @@ export function createRelay(deps: {
       unfollow = followOtherProcesses(ctx, teamChanged);
       ctx.outbox.start();
       ctx.presence.start();
-      schedule.start();
       dueWork.start();
     },
     isClosed: () => closed,
@@ -133,7 +134,6 @@ export function createRelay(deps: {
       unfollow();
       await dueWork.stop();
       ctx.presence.stop();
-      schedule.stop();
       await gateway.close();
       await ctx.outbox.stop();
       await ctx.pubsub.close();
@@ -328,19 +328,19 @@ export type DueWork = {
   start(): void;
   /** Runs one pass now, after any running one (`now`: a later time, as tests move the clock on). */
   tick(now?: Date): Promise<void>;
+  /** The scheduler's pass: as tick, and rejects when one of its checks failed (each is logged). */
+  run(): Promise<void>;
   stop(): Promise<void>;
 };
 
 /**
- * The one due-work loop: every `inactivityCheckMs`, one pass after another (a tick while one runs adds nothing), the
- * inactivity end, the no-answer webhook, automatic answers, response reminders and the unseen-replies mail, each reading only the
- * conversations whose due time (commands/conversationDueTimes.ts) has come; first, conversations from before the due
- * fields get theirs.
+ * The one due work: a pass is the inactivity end, the no-answer webhook, automatic answers, response reminders and
+ * the unseen-replies mail, each reading only the conversations whose due time (commands/conversationDueTimes.ts) has
+ * come; passes run one after another. The scheduler's 'due work' task (server/tasks.ts) runs one every
+ * `inactivityCheckMs`; at start, conversations from before the due fields get theirs.
  */
 function createDueWork(ctx: RelayContext): DueWork {
   let chain: Promise<void> = Promise.resolve();
-  let timer: NodeJS.Timeout | null = null;
-  let busy = false;
   let stopping = false;
   const stopped = () => stopping;
   const checks: [string, (now: Date) => Promise<number>][] = [
@@ -350,15 +350,25 @@ function createDueWork(ctx: RelayContext): DueWork {
     ['response reminders', (now) => sendDueReminders(ctx, now, stopped)],
     ['unseen-replies mail', (now) => mailUnseenReplies(ctx, now, stopped)],
   ];
-  const pass = async (at?: Date) => {
+  /** One pass; answers the checks that failed (each logged, the others still run). */
+  const pass = async (at?: Date): Promise<string[]> => {
+    const failed: string[] = [];
     for (const [name, check] of checks) {
-      if (stopping) return;
-      await check(at ?? ctx.clock.now()).catch((e: unknown) => ctx.logger.error({ err: e }, `relay: ${name} failed`));
+      if (stopping) break;
+      await check(at ?? ctx.clock.now()).catch((e: unknown) => {
+        failed.push(name);
+        ctx.logger.error({ err: e }, `relay: ${name} failed`);
+      });
     }
+    return failed;
   };
-  const queue = (work: () => Promise<void>): Promise<void> => {
-    chain = chain.then(work);
-    return chain;
+  const queue = <T>(work: () => Promise<T>): Promise<T> => {
+    const done = chain.then(work);
+    chain = done.then(
+      () => {},
+      () => {},
+    );
+    return done;
   };
   return {
     start() {
@@ -366,20 +376,14 @@ function createDueWork(ctx: RelayContext): DueWork {
       void queue(() =>
         scheduleOldDueTimes(ctx.models).catch((e: unknown) => ctx.logger.error({ err: e }, 'relay: scheduling due checks failed')),
       );
-      timer = setInterval(() => {
-        if (busy) return;
-        busy = true;
-        void queue(pass).finally(() => {
-          busy = false;
-        });
-      }, ctx.tuning.inactivityCheckMs);
-      timer.unref();
     },
-    tick: (now) => queue(() => pass(now)),
+    tick: (now) => queue(() => pass(now)).then(() => {}),
+    async run() {
+      const failed = await queue(() => pass());
+      if (failed.length > 0) throw new Error(`due work: ${failed.join(', ')} failed`);
+    },
     async stop() {
       stopping = true;
-      if (timer) clearInterval(timer);
-      timer = null;
       await chain;
     },
   };

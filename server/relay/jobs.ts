@@ -5,29 +5,22 @@
 import type { Types } from 'mongoose';
 import { restHooksChanged, SIGNATURE_HEADER, webhookSignature } from '../conversations/webhooks';
 import { MAIL_KINDS, type MailKind } from '../mail';
-import type { OutboxJobDocument, OutboxKind } from '../models/OutboxJob';
+import type { JobKind, SlackJobKind } from '../outbox/catalogue';
+import { PermanentJobError } from '../outbox/engine';
 import type { RelayJobHandler, RelayJobHandlers } from './context';
-import { PermanentJobError } from './outbox';
 import { postToUrl, UnusableTargetError } from './publicPost';
 import { sendUnseenReplies } from './unseenMail';
 
-/** A string field of the job's payload; a job without it can never run. */
-export function payloadString(job: OutboxJobDocument, name: string): string {
-  const value = job.payload[name];
-  if (typeof value !== 'string') throw new PermanentJobError(`job payload misses ${name}`);
-  return value;
-}
-const str = payloadString;
-
-const callWebhook: RelayJobHandler = async (ctx, job) => {
+const callWebhook: RelayJobHandler<'webhook'> = async (ctx, job) => {
+  const { hookId: restHookId, url: widgetUrl } = job.payload;
   const body = JSON.stringify(job.payload.body ?? {});
   const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'Parley-Webhook/1' };
   let url: string;
   let hookId: Types.ObjectId | null = null;
   let hookAccountId: Types.ObjectId | null = null;
-  if (typeof job.payload.hookId === 'string') {
+  if (restHookId !== undefined) {
     // A REST hook: unsubscribed (or its Zapier key regenerated) since the event means nothing is sent.
-    const hook = await ctx.models.RestHook.findById(job.payload.hookId);
+    const hook = await ctx.models.RestHook.findById(restHookId);
     if (!hook) return;
     hookId = hook._id;
     hookAccountId = hook.accountId;
@@ -35,8 +28,10 @@ const callWebhook: RelayJobHandler = async (ctx, job) => {
     headers[SIGNATURE_HEADER.toLowerCase()] = webhookSignature(hook.secret, Math.floor(Date.now() / 1000), body);
     headers['x-parley-event'] = hook.event;
     headers['x-parley-hook-id'] = String(hook._id);
+  } else if (widgetUrl !== undefined) {
+    url = widgetUrl;
   } else {
-    url = str(job, 'url');
+    throw new PermanentJobError('webhook job names neither a URL nor a REST hook');
   }
   let status: number;
   try {
@@ -58,28 +53,25 @@ const callWebhook: RelayJobHandler = async (ctx, job) => {
   if (status < 200 || status >= 300) throw new Error(`webhook ${url} answered ${status}`);
 };
 
-const sendMail: RelayJobHandler = async (ctx, job) => {
-  // Optional: only offline-message mails name the visitor to reply to.
-  const replyTo = job.payload.replyToAddress;
-  const replyName = job.payload.replyToName;
-  const kind = job.payload.kind;
-  const fromName = job.payload.fromName;
+const sendMail: RelayJobHandler<'mail'> = async (ctx, job) => {
+  const { kind, fromName, to, subject, text, html, headers, replyToAddress, replyToName } = job.payload;
   await ctx.mailer.send({
     // A visitor's mail comes from the widget's sender name.
-    ...(typeof fromName === 'string' && fromName ? { fromName } : {}),
+    ...(fromName ? { fromName } : {}),
     // Jobs queued before mails had a kind are counted as 'other'.
-    kind: typeof kind === 'string' && (MAIL_KINDS as readonly string[]).includes(kind) ? (kind as MailKind) : undefined,
-    to: str(job, 'to'),
-    subject: str(job, 'subject'),
-    text: str(job, 'text'),
-    html: str(job, 'html'),
-    ...(typeof replyTo === 'string' && replyTo
-      ? { replyTo: { name: typeof replyName === 'string' ? replyName : '', address: replyTo } }
-      : {}),
+    kind: kind && (MAIL_KINDS as readonly string[]).includes(kind) ? (kind as MailKind) : undefined,
+    to,
+    subject,
+    text,
+    html,
+    ...(headers ? { headers } : {}),
+    // Optional: only offline-message mails name the visitor to reply to.
+    ...(replyToAddress ? { replyTo: { name: replyToName ?? '', address: replyToAddress } } : {}),
   });
 };
 
-export const RELAY_JOB_HANDLERS: Pick<RelayJobHandlers, Exclude<OutboxKind, `slack.${string}`>> = {
+/** The relay's own job kinds: webhook calls and mails; the slack.* kinds are the Slack side's (slack/outboxJobs.ts). */
+export const RELAY_JOB_HANDLERS: Pick<RelayJobHandlers, Exclude<JobKind, SlackJobKind>> = {
   webhook: callWebhook,
   mail: sendMail,
   'mail.unseen': sendUnseenReplies,

@@ -9,6 +9,8 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+import { AppError } from '../errors';
+import { ERROR_CODES } from '../shared/constants';
 
 /** IANA special-purpose ranges (RFC 6890 and successors) a webhook must not reach. */
 const NOT_PUBLIC = new net.BlockList();
@@ -57,10 +59,9 @@ export function isPublicAddress(address: string): boolean {
 }
 
 /** A target no retry can reach: not an http(s) URL, or a private or reserved address. */
-export class UnusableTargetError extends Error {
+export class UnusableTargetError extends AppError {
   constructor(message: string) {
-    super(message);
-    this.name = 'UnusableTargetError';
+    super(message, { status: 400, code: ERROR_CODES.unusableTarget });
   }
 }
 

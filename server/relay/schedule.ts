@@ -1,7 +1,7 @@
 /**
  * Operating hours (spec section 4): widgets with the schedule on are online only within their hours (presence
  * reads the hours on every check). This watcher makes the scheduled ON and OFF times happen on time: every
- * scheduleCheckMs it reads the clock, and a widget whose hours now say otherwise than at the previous check gets
+ * scheduleCheckMs (the scheduler's 'operating hours' task, server/tasks.ts) it reads the clock, and a widget whose hours now say otherwise than at the previous check gets
  * its open widgets told at once and, when the owner asked for it, a bot message in its channel. A change of hours,
  * time zone or schedule switch resets the remembered state, so saving hours is not announced as an ON or OFF time.
  * Several Parley processes may check at once: the conditional update lets only one of them announce a change.
@@ -20,20 +20,9 @@ export function scheduleMessage(open: boolean, tz: string): string {
 }
 
 export class OperatingSchedule {
-  private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
 
   constructor(private readonly ctx: RelayContext) {}
-
-  start(): void {
-    this.timer = setInterval(() => void this.check(), this.ctx.tuning.scheduleCheckMs);
-    this.timer.unref();
-  }
-
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-  }
 
   /** One check of every scheduled widget (tests call it after moving their clock); overlapping calls share one run. */
   check(): Promise<void> {

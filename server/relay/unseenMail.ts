@@ -15,10 +15,8 @@ import { mailSender, visitorMailLanguage } from '../conversations/widgetLanguage
 import { mailAvatarUrl } from '../mail/avatars';
 import { type MailLine, unseenRepliesMail } from '../mail/templates';
 import type { Conversation } from '../models/Conversation';
-import type { OutboxJobDocument } from '../models/OutboxJob';
 import type { Visitor } from '../models/Visitor';
-import type { RelayContext, RelayJobHandler } from './context';
-import { PermanentJobError } from './outbox';
+import type { RelayContext, RelayJob, RelayJobHandler } from './context';
 
 /** Lines before the first mailed reply shown for context. */
 const CONTEXT_LINES = 6;
@@ -28,21 +26,9 @@ export const OPEN_FRAGMENT = 'parley-open';
 
 type Claimable = Pick<Conversation, 'mailedSeq' | 'mailJobId' | 'mailedFromSeq' | 'lastSeq'> & { _id: Types.ObjectId };
 
-/** The highest seq the job mails (the conversation's lastSeq when its wait came due). */
-function upToOf(job: OutboxJobDocument): number {
-  const upTo = job.payload.upToSeq;
-  return typeof upTo === 'number' ? upTo : Number.POSITIVE_INFINITY;
-}
-
-function conversationIdOf(job: OutboxJobDocument): string {
-  const id = job.payload.conversationId;
-  if (typeof id !== 'string') throw new PermanentJobError('job payload misses conversationId');
-  return id;
-}
-
 /** The seq range (from, to] this job mails, claimed once; null when an earlier job mailed everything. */
-async function claimRange(ctx: RelayContext, job: OutboxJobDocument): Promise<{ from: number; to: number; sent: boolean } | null> {
-  const id = conversationIdOf(job);
+async function claimRange(ctx: RelayContext, job: RelayJob<'mail.unseen'>): Promise<{ from: number; to: number; sent: boolean } | null> {
+  const id = job.payload.conversationId;
   const jobId = String(job._id);
   for (let attempt = 0; attempt < 5; attempt++) {
     const c = await ctx.models.Conversation.findById(id, { mailedSeq: 1, mailJobId: 1, mailedFromSeq: 1, lastSeq: 1 })
@@ -52,7 +38,8 @@ async function claimRange(ctx: RelayContext, job: OutboxJobDocument): Promise<{ 
     if (c.mailJobId === jobId || c.mailJobId === `${jobId}:sent`) {
       return { from: c.mailedFromSeq, to: c.mailedSeq, sent: c.mailJobId !== jobId };
     }
-    const to = Math.min(c.lastSeq, upToOf(job));
+    // Up to the conversation's lastSeq when its wait came due.
+    const to = Math.min(c.lastSeq, job.payload.upToSeq ?? Number.POSITIVE_INFINITY);
     if (to <= c.mailedSeq) return null;
     const claimed = await ctx.models.Conversation.updateOne(
       { _id: c._id, mailedSeq: c.mailedSeq, mailJobId: c.mailJobId },
@@ -63,10 +50,10 @@ async function claimRange(ctx: RelayContext, job: OutboxJobDocument): Promise<{ 
   throw new Error(`conversation ${id}: the mail's replies could not be claimed`);
 }
 
-export const sendUnseenReplies: RelayJobHandler = async (ctx, job) => {
+export const sendUnseenReplies: RelayJobHandler<'mail.unseen'> = async (ctx, job) => {
   const range = await claimRange(ctx, job);
   if (!range) return;
-  const id = conversationIdOf(job);
+  const id = job.payload.conversationId;
   const c = await ctx.models.Conversation.findById(id).lean<Conversation & { _id: Types.ObjectId }>().exec();
   if (!c) return;
   const visitor = await ctx.models.Visitor.findById(c.visitorId).lean<Visitor & { _id: Types.ObjectId }>().exec();

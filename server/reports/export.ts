@@ -15,6 +15,8 @@ import {
   type OverviewFigures,
   type OverviewReport,
   SUGGESTION_KIND_LABELS,
+  type TeamFigures,
+  type TeamReport,
 } from '../shared/reports';
 import { type ChatBatch, type ConversationRow, locationOf, type Room, threadUrl, traitsOf, type VisitorRow } from './history';
 
@@ -87,6 +89,60 @@ export async function writeAnswersCsv(report: AnswersReport, out: Writable): Pro
     [],
     ['Article', 'Language', 'Views', 'Yes', 'No', 'Resolved', 'Sent from Slack'],
     ...report.articles.map((a) => [a.title || '(deleted article)', a.language, a.views, a.helpfulYes, a.helpfulNo, a.resolved, a.sent]),
+  ];
+  await pipeline(Readable.from([stringifyRows(rows, csvOptions)]), out);
+}
+
+export const TEAM_COLUMNS = [
+  'Operator',
+  'Slack user ID',
+  'Assigned',
+  'Answered',
+  'Ended',
+  'First responses',
+  'Median first response (s)',
+  'Next responses',
+  'Median next response (s)',
+  'Answers with a target',
+  'Within target',
+  'Within target %',
+  'Rated up',
+  'Rated down',
+];
+
+function teamRow(name: string, id: string, f: TeamFigures): (string | number)[] {
+  const blank = (n: number | null) => (n === null ? '' : n);
+  return [
+    name,
+    id,
+    f.assigned,
+    f.answered,
+    f.ended,
+    f.firstResponses,
+    blank(f.medianFirstResponseSecs),
+    f.nextResponses,
+    blank(f.medianNextResponseSecs),
+    f.targeted,
+    f.withinTarget,
+    blank(f.withinTargetPercent),
+    f.ratedUp,
+    f.ratedDown,
+  ];
+}
+
+/**
+ * The Team report as CSV: a row per operator and one for the whole team, then after an empty line a row per tag
+ * with its conversations and one column per step of its trend (headed by the step's first day, yyyy-mm-dd in the
+ * report's zone). Medians and shares that have nothing to measure are empty cells, not 0.
+ */
+export async function writeTeamCsv(report: TeamReport, out: Writable): Promise<void> {
+  const rows: (string | number)[][] = [
+    TEAM_COLUMNS,
+    ...report.operators.map((o) => teamRow(o.name, o.id, o)),
+    teamRow('Whole team', '', report.team),
+    [],
+    ['Tag', 'Conversations', ...report.buckets.map((b) => b.start)],
+    ...report.tags.map((t) => [t.tag, t.conversations, ...t.trend]),
   ];
   await pipeline(Readable.from([stringifyRows(rows, csvOptions)]), out);
 }

@@ -90,6 +90,12 @@ export const ERROR_CODES = {
   resumeExpired: 'resume_expired',
   resumeInvalid: 'resume_invalid',
   resumeVerified: 'resume_verified',
+  /** A visitor's mail to an address that names no conversation (SMTP 550, Mailgun's webhook 406). */
+  unknownRecipient: 'unknown_recipient',
+  /** A webhook address no retry can reach (not http(s), or a private or reserved address). */
+  unusableTarget: 'unusable_target',
+  /** An outbox job that retrying cannot fix. */
+  jobFailed: 'job_failed',
 } as const;
 /** Parley's own error codes (the widget protocol's codes are listed in widget-constants.ts). */
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

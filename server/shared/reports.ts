@@ -185,6 +185,50 @@ export type AnswersReport = {
 /** The Answers report lists this many unanswered questions; the download lists every one. */
 export const ANSWERS_QUESTIONS_SHOWN = 100;
 
+/** The team's figures over a range, of one operator or of everyone (docs/reports.md, Team). */
+export type TeamFigures = {
+  /** Conversations assigned to them (each once, however often it was reassigned). */
+  assigned: number;
+  /** Conversations they answered. */
+  answered: number;
+  /** Conversations that ended while they had them. */
+  ended: number;
+  /** First answers, and the median business time a visitor waited for one (seconds; null without answers). */
+  firstResponses: number;
+  medianFirstResponseSecs: number | null;
+  /** Answers after the visitor wrote again, and their median business wait (seconds; null without answers). */
+  nextResponses: number;
+  medianNextResponseSecs: number | null;
+  /** Answers measured against a response target, how many were within it, and that share (null when none was measured). */
+  targeted: number;
+  withinTarget: number;
+  withinTargetPercent: number | null;
+  /** Ratings of the conversations they had (their assignee, else the last operator who answered), started in the range. */
+  ratedUp: number;
+  ratedDown: number;
+};
+/** One operator: a Slack user, named and pictured as in Slack (`avatarUrl` '' when unknown). */
+export type OperatorRow = TeamFigures & { id: string; name: string; avatarUrl: string };
+/** How a tag's trend is cut: per day up to a month, per week (from Monday) up to a year, else per month. */
+export type TrendStep = 'day' | 'week' | 'month';
+/** One step of the trend: its first day in the report's zone (yyyy-mm-dd) and a short label ("Mar 8", "Mar 2026"). */
+export type TrendBucket = { start: string; label: string };
+/** A tag: the conversations started in the range that carry it, and per bucket of the trend. */
+export type TagRow = { tag: string; conversations: number; trend: number[] };
+export type TeamReport = {
+  /** Most answered first. */
+  operators: OperatorRow[];
+  /** Everyone together (a conversation reassigned between two operators counts once). */
+  team: TeamFigures;
+  /** Conversations started in the range, and how many of them carry a tag. */
+  conversations: number;
+  tagged: number;
+  step: TrendStep;
+  buckets: TrendBucket[];
+  /** Most used first. */
+  tags: TagRow[];
+};
+
 /** A calendar date as y-m-d numbers; arithmetic on it ignores time zones. */
 type Ymd = { y: number; m: number; d: number };
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -257,8 +301,8 @@ export function rangeQuery(dates: { start: string; end: string }, tz: string): {
   return { tz, startDate: `${dates.start}T00:00:00`, endDate: `${dates.end}T23:59:59` };
 }
 
-/** The reports a file can be downloaded of: the overview's figures, the chat history and the help center's answers. */
-export type DownloadReport = 'overview' | 'history' | 'answers';
+/** The reports a file can be downloaded of: the overview's figures, the chat history, the help center's answers and the team's figures. */
+export type DownloadReport = 'overview' | 'history' | 'answers' | 'team';
 
 /**
  * Download file name: an ISO timestamp with the colons replaced, the room and the report, then _parley_output.csv

@@ -4,60 +4,27 @@
  * tokens, operator e-mails, webhook URLs, billing) can leave, because the presenter copies only these keys.
  */
 import type { ChatEndpointSettings } from './types';
-import type { UiTexts, WidgetLocale } from './widget-texts';
+import { OWNER_TEXT_KEYS, type UiTexts, type WidgetLocale } from './widget-texts';
 
-export const VISITOR_SETTING_KEYS = [
+/** The visible settings that are no text of the visitor's language (colours, switches, numbers, addresses). */
+const VISITOR_OPTION_KEYS = [
   'titleColor',
   'titleFontColor',
-  'onlineTitle',
   'collapsedMode',
   'widgetAlignment',
-  'browserSideAuthorLabel',
-  'autoResponseMessage',
-  'onlineMessagePlaceholder',
   'noAnswerMessageOn',
   'noAnswerMessageAfterSecs',
-  'noAnswerWithoutEmail',
-  'noAnswerWithEmail',
-  'offlineTitle',
-  'offlineGreeting',
-  'offlineEmailPlaceholder',
-  'offlineMessagePlaceholder',
-  'offlineNamePlaceholder',
-  'offlineSendButton',
-  'offlineThankYouMessage',
   'showConversationEnd',
-  'conversationEndMenuLinkLabel',
-  'conversationEndConfirmationQuestion',
-  'conversationEndLabel',
   'showConversationRating',
-  'conversationRatingLabel',
-  'conversationRatingThankYou',
-  'conversationRatingPlaceholder',
   'clearMessagesOnEnd',
   'showTranscriptSendOpt',
-  'conversationEndTranscriptPlaceholder',
-  'conversationTranscriptSentThankYou',
-  'requestScreenshotText',
-  'requestScreenshotAllowLabel',
-  'requestScreenshotDeclineLabel',
   'requireInfo',
-  'requireInfoGreeting',
-  'requireInfoSubmitBtn',
-  'defaultCancelBtnLabel',
-  'defaultSendBtnLabel',
   'showSendBtnOnDesktop',
-  'defaultYesBtnLabel',
-  'defaultNoBtnLabel',
   'footerText',
   'collectVisitorMetaData',
   'displayPrivacyPolicy',
-  'privacyPolicyLinkText',
   'privacyPolicyLinkURL',
   'requireAcceptance',
-  'defaultAcceptBtnLabel',
-  'acceptanceText',
-  'agentLabel',
   'forwardSlackUserName',
   'showAvatarPreChat',
   'showTeamAvatarPreChat',
@@ -69,6 +36,9 @@ export const VISITOR_SETTING_KEYS = [
   'blacklistedUrls',
   'hideWhenOffline',
 ] as const satisfies readonly (keyof ChatEndpointSettings)[];
+
+/** Every visible setting: the texts an owner may write per language (OWNER_TEXT_KEYS, their one list) and the options. */
+export const VISITOR_SETTING_KEYS = [...OWNER_TEXT_KEYS, ...VISITOR_OPTION_KEYS] as const satisfies readonly (keyof ChatEndpointSettings)[];
 
 export type PublicTrigger = { uid: string; message: string; after: number; on: string[]; matchType: string; displayStyle: string };
 

@@ -28,6 +28,7 @@ import type { RateLimiters } from '../rateLimits';
 import { ARTICLE_LIMITS, SLUG_PATTERN } from '../shared/articles';
 import { directionOf, fill, isWidgetLocale, LOCALE_NAMES, WIDGET_LOCALES, type WidgetLocale } from '../shared/widget-texts';
 import { HELP_TEXTS, type HelpTexts } from './helpTexts';
+import { htmlDocument } from './layout';
 
 export type HelpDeps = {
   models: Pick<Models, 'ChatEndpoint' | 'Article' | 'AnswerEvent'>;
@@ -337,16 +338,6 @@ function page(p: PageParts): string {
   const t = HELP_TEXTS[p.locale];
   const widget = p.widget;
   const accent = widget?.titleColor && /^#[0-9a-f]{3,8}$/i.test(widget.titleColor) ? widget.titleColor : '#2f6fed';
-  const head = [
-    '<meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(p.title)}</title>`,
-    p.description ? `<meta name="description" content="${escapeHtml(p.description)}">` : '',
-    p.noindex ? '<meta name="robots" content="noindex">' : '',
-    p.canonical ? `<link rel="canonical" href="${escapeHtml(p.canonical)}">` : '',
-    ...(p.alternates ?? []).map((a) => `<link rel="alternate" hreflang="${escapeHtml(a.hreflang)}" href="${escapeHtml(a.href)}">`),
-    `<link rel="stylesheet" href="${HELP_CSS_PATH}">`,
-  ].filter((line) => line !== '');
   const home = widget ? homePath(widget.Uuid, p.locale) : null;
   const name = home
     ? `<a class="hc-name" href="${escapeHtml(home)}">${escapeHtml(p.siteName)}</a>`
@@ -367,13 +358,19 @@ function page(p: PageParts): string {
     ? `<script src="${HELP_JS_PATH}"></script>
 <script async src="/widget.js" data-widget-id="${escapeHtml(widget.Uuid)}" data-style="standard"></script>`
     : '';
-  return `<!doctype html>
-<html lang="${escapeHtml(p.locale)}" dir="${directionOf(p.locale)}">
-<head>
-${head.join('\n')}
-</head>
-<body style="--hc-accent:${accent}">
-<a class="hc-skip" href="#main">${escapeHtml(t.skipToContent)}</a>
+  return htmlDocument(
+    {
+      lang: p.locale,
+      dir: directionOf(p.locale),
+      title: p.title,
+      description: p.description,
+      canonical: p.canonical,
+      alternates: p.alternates,
+      noindex: p.noindex,
+      stylesheet: HELP_CSS_PATH,
+      bodyStyle: `--hc-accent:${accent}`,
+    },
+    `<a class="hc-skip" href="#main">${escapeHtml(t.skipToContent)}</a>
 <header class="hc-top">
 <div class="hc-bar">${name}${switcher}</div>
 ${p.searchInHeader && widget ? `<div class="hc-bar hc-bar--search">${searchForm(widget.Uuid, p.locale, t, '', 'top')}</div>` : ''}
@@ -381,9 +378,8 @@ ${p.searchInHeader && widget ? `<div class="hc-bar hc-bar--search">${searchForm(
 <main id="main" class="hc-main">
 ${p.main}
 </main>
-${scripts}
-</body>
-</html>`;
+${scripts}`,
+  );
 }
 
 function searchForm(uuid: string, locale: WidgetLocale, t: HelpTexts, value: string, id: string): string {

@@ -22,19 +22,55 @@ export type PageFrame = {
   wide?: boolean;
 };
 
+/**
+ * The one head of every public page, Parley's (docs, pricing) and a site's help center alike: the document's
+ * language and direction, charset, viewport, title, the search engines' lines when given, and one stylesheet.
+ */
+export type DocumentHead = {
+  lang: string;
+  dir?: 'ltr' | 'rtl';
+  title: string;
+  description?: string;
+  canonical?: string;
+  alternates?: { hreflang: string; href: string }[];
+  noindex?: boolean;
+  icon?: string;
+  stylesheet: string;
+  /** Custom properties on <body> (already checked by the caller: the help center's accent colour). */
+  bodyStyle?: string;
+};
+
+/** A whole HTML document: `head` as DocumentHead says, and `body` (trusted HTML, escaped by the caller). */
+export function htmlDocument(head: DocumentHead, body: string): string {
+  const lines = [
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(head.title)}</title>`,
+    head.description ? `<meta name="description" content="${escapeHtml(head.description)}">` : '',
+    head.noindex ? '<meta name="robots" content="noindex">' : '',
+    head.canonical ? `<link rel="canonical" href="${escapeHtml(head.canonical)}">` : '',
+    ...(head.alternates ?? []).map((a) => `<link rel="alternate" hreflang="${escapeHtml(a.hreflang)}" href="${escapeHtml(a.href)}">`),
+    head.icon ? `<link rel="icon" href="${escapeHtml(head.icon)}">` : '',
+    `<link rel="stylesheet" href="${escapeHtml(head.stylesheet)}">`,
+  ].filter((line) => line !== '');
+  const dir = head.dir ? ` dir="${head.dir}"` : '';
+  const style = head.bodyStyle ? ` style="${escapeHtml(head.bodyStyle)}"` : '';
+  return `<!doctype html>
+<html lang="${escapeHtml(head.lang)}"${dir}>
+<head>
+${lines.join('\n')}
+</head>
+<body${style}>
+${body}
+</body>
+</html>`;
+}
+
 export function renderPage(frame: PageFrame): string {
   const current = (section: PageFrame['section']) => (frame.section === section ? ' aria-current="page"' : '');
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(frame.title)} · Parley</title>
-<link rel="icon" href="/app/favicon.svg">
-<link rel="stylesheet" href="/site/site.css">
-</head>
-<body>
-<a class="skip-link" href="#main">Skip to content</a>
+  return htmlDocument(
+    { lang: 'en', title: `${frame.title} · Parley`, icon: '/app/favicon.svg', stylesheet: '/site/site.css' },
+    `<a class="skip-link" href="#main">Skip to content</a>
 <header class="topbar">
   <a class="topbar__logo" href="/app/" aria-label="Parley console">${LOGO}<span class="logo__word">Parley</span></a>
   <nav class="topbar__links" aria-label="Help">
@@ -50,7 +86,6 @@ ${frame.sidebar ? `<nav class="sidebar" aria-label="Documentation">${frame.sideb
 ${frame.main}
 </main>
 </div>
-${(frame.scripts ?? []).map((src) => `<script src="${escapeHtml(src)}"></script>`).join('\n')}
-</body>
-</html>`;
+${(frame.scripts ?? []).map((src) => `<script src="${escapeHtml(src)}"></script>`).join('\n')}`,
+  );
 }

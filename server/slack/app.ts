@@ -8,8 +8,8 @@ import express, { type RequestHandler, Router } from 'express';
 import { slackLogger } from './boltLogger';
 import type { SlackDeps } from './deps';
 import { registerActionListeners } from './listeners/actions';
-import { registerCommandListeners } from './listeners/commands';
 import { registerEventListeners } from './listeners/events';
+import { registerSlashCommandListeners } from './listeners/slashCommands';
 import { registerSuggestionListeners } from './listeners/suggestions';
 import { registerViewListeners } from './listeners/views';
 import { refusingWhenNotInstalled } from './notInstalled';
@@ -83,7 +83,7 @@ export function acknowledgingOwnPosts(teams: Pick<SlackClients, 'forTeam'>, sign
 /** Every listener Parley registers; `registeredListeners()` replays this against a recorder. */
 export function registerListeners(app: App, deps: SlackDeps): void {
   registerEventListeners(app, deps);
-  registerCommandListeners(app, deps);
+  registerSlashCommandListeners(app, deps);
   registerActionListeners(app, deps);
   registerViewListeners(app, deps);
   registerSuggestionListeners(app, deps);

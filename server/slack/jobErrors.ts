@@ -4,7 +4,7 @@
  * a Slack error code is final unless it says "try again later"; anything else is not Slack's to judge.
  */
 import { ErrorCode } from '@slack/web-api';
-import type { JobVerdict } from '../relay/outbox';
+import type { JobVerdict } from '../outbox/engine';
 
 /** Slack errors that mean "try again later"; every other Slack error is permanent. */
 const TRANSIENT_SLACK_ERRORS = new Set(['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout', 'ratelimited']);

@@ -8,28 +8,27 @@ import type { WebClient } from '@slack/web-api';
 import { LRUCache } from 'lru-cache';
 import { Types } from 'mongoose';
 import { planHasFeature } from '../commands/planFeature';
-import type { ThreadPost } from '../commands/threadPosts';
 import { visitorLabel } from '../conversations/visitors';
 import type { Conversation } from '../models/Conversation';
-import type { Message, MessageFile } from '../models/Message';
-import type { OutboxJobDocument, OutboxKind } from '../models/OutboxJob';
+import type { Message } from '../models/Message';
 import { type Visitor, visitorLabelFields } from '../models/Visitor';
 import type { WidgetFileDocument } from '../models/WidgetFile';
 import { APPLIED } from '../models/writeConcerns';
+import type { SlackJobKind, ThreadPost } from '../outbox/catalogue';
+import { type CoalescingHandler, type Job, type JobHandler, PermanentJobError } from '../outbox/engine';
 import type { RelayContext, RelayJobHandler, RelayJobHandlers } from '../relay/context';
-import { payloadString as str } from '../relay/jobs';
-import { type CoalescingHandler, type JobHandler, PermanentJobError } from '../relay/outbox';
 import { visitorAvatarUrl } from '../shared/avatars';
 import { escapeMrkdwn } from '../shared/mrkdwn';
 import { contextLine, headerMessage, threadPostMessage } from './blocks/thread';
 import { hasBotUsers } from './botUserCache';
-import { type PostJob, postOnce } from './postOnce';
+import { postOnce } from './postOnce';
 import type { SlackClients } from './slackClients';
 import { type SlackAnswers, suggestionPoster } from './suggestions';
 
 /** What the slack.* handlers work with: the relay's context and the Slack clients (slackJobHandlers adds them). */
 type SlackJobContext = RelayContext & { slack: SlackClients };
-type Handler = JobHandler<SlackJobContext>;
+/** Runs the jobs of kind K, given its payload typed (outbox/catalogue.ts JobPayloads). */
+type Handler<K extends SlackJobKind> = JobHandler<SlackJobContext, K>;
 
 async function teamClient(ctx: SlackJobContext, teamId: string) {
   const team = await ctx.slack.forTeam(teamId);
@@ -65,10 +64,11 @@ const THREAD_FIELDS = { ceId: 1, visitorId: 1, number: 1, slackTeamId: 1, slackC
  * The visitor line a reply job carries (stored after its message, which therefore exists): what a post needs of
  * it, without reading it. A line posted by an earlier attempt is found by postOnce's read-back, not by its slackTs.
  */
-function carriedLine(job: PostJob, conversationId: Types.ObjectId): ReplyMessage[] {
+function carriedLine(job: Job<'slack.reply'>, conversationId: Types.ObjectId): ReplyMessage[] {
   const { messageId, text, files } = job.payload;
-  if (typeof messageId !== 'string' || typeof text !== 'string' || !Array.isArray(files)) return [];
-  return [{ _id: new Types.ObjectId(messageId), conversationId, text, slackTs: '', files: files as MessageFile[] }];
+  // Jobs stored by versions before lines were carried have the message id alone: their message is read.
+  if (typeof text !== 'string' || !Array.isArray(files)) return [];
+  return [{ _id: new Types.ObjectId(messageId), conversationId, text, slackTs: '', files }];
 }
 
 /**
@@ -106,12 +106,12 @@ async function loadThread(ctx: RelayContext, id: Types.ObjectId | string, thread
  * behind it read no conversation.
  */
 const postHeader =
-  (threads: ThreadCache, justRead: JustRead): Handler =>
+  (threads: ThreadCache, justRead: JustRead): Handler<'slack.header'> =>
   async (ctx, job) => {
-    const { conversation, ce, visitor } = await loadConversation(ctx, str(job, 'conversationId'));
+    const { conversation, ce, visitor } = await loadConversation(ctx, job.payload.conversationId);
     if (conversation.threadTs) return;
     justRead.set(String(conversation._id), { name: visitor.name, email: visitor.email });
-    const carried = typeof job.payload.firstMessage === 'string' ? job.payload.firstMessage : undefined;
+    const carried = job.payload.firstMessage;
     const firstMessage = carried ?? (await firstVisitorText(ctx, conversation._id));
     // A conversation starts with a visitor message, stored alongside this job: a poll may pick the job up first.
     if (carried === undefined && !firstMessage && Date.now() - job.createdAt.getTime() < 60_000) {
@@ -149,8 +149,8 @@ const INVITE_SKIPS = new Set([
 ]);
 
 /** The widget's chosen bots and people join the channel and are mentioned in the new thread, so they follow it. */
-const inviteBots: Handler = async (ctx, job) => {
-  const { conversation } = await loadConversation(ctx, str(job, 'conversationId'));
+const inviteBots: Handler<'slack.invite'> = async (ctx, job) => {
+  const { conversation } = await loadConversation(ctx, job.payload.conversationId);
   if (!conversation.threadTs) return;
   const chosen = await ctx.models.BotUser.find({ ceId: conversation.ceId }, { userID: 1 }).sort({ _id: 1 }).lean<{ userID: string }[]>();
   if (chosen.length === 0) return;
@@ -179,8 +179,8 @@ const inviteBots: Handler = async (ctx, job) => {
   });
 };
 
-const updateHeader: Handler = async (ctx, job) => {
-  const { conversation, ce, visitor } = await loadConversation(ctx, str(job, 'conversationId'));
+const updateHeader: Handler<'slack.updateHeader'> = async (ctx, job) => {
+  const { conversation, ce, visitor } = await loadConversation(ctx, job.payload.conversationId);
   if (!conversation.threadTs) return;
   const { client } = await teamClient(ctx, conversation.slackTeamId);
   const header = headerMessage({ ce, conversation, visitor, firstMessage: await firstVisitorText(ctx, conversation._id) });
@@ -195,10 +195,10 @@ const MAX_POST_CHARS = 35_000;
  * records that post's ts); their files are uploaded one message at a time after it. Lines past MAX_POST_CHARS
  * wait for the next post.
  */
-const replyPoster = (threads: ThreadCache, justRead: JustRead): CoalescingHandler<SlackJobContext> => ({
+const replyPoster = (threads: ThreadCache, justRead: JustRead): CoalescingHandler<SlackJobContext, 'slack.reply'> => ({
   max: 20,
   async coalesce(ctx, jobs) {
-    const ids = jobs.map((job) => str(job, 'messageId'));
+    const ids = jobs.map((job) => job.payload.messageId);
     // Jobs stored since visitor messages carry their conversation on the job: its thread is read alongside them.
     const conversationId = jobs[0].conversationId;
     // Jobs queued since visitor messages are stored before their job carry the line itself; older ones are read.
@@ -347,15 +347,10 @@ async function uploadOnce(
 }
 
 /** Seen only by one person: `user`, in the channel (and thread) given. */
-const postEphemeral: Handler = async (ctx, job) => {
-  const { client } = await teamClient(ctx, str(job, 'teamId'));
-  const threadTs = typeof job.payload.threadTs === 'string' ? job.payload.threadTs : undefined;
-  await client.chat.postEphemeral({
-    channel: str(job, 'channel'),
-    user: str(job, 'user'),
-    text: str(job, 'text'),
-    ...(threadTs ? { thread_ts: threadTs } : {}),
-  });
+const postEphemeral: Handler<'slack.ephemeral'> = async (ctx, job) => {
+  const { teamId, channel, user, text, threadTs } = job.payload;
+  const { client } = await teamClient(ctx, teamId);
+  await client.chat.postEphemeral({ channel, user, text, ...(threadTs ? { thread_ts: threadTs } : {}) });
 };
 
 /** `{link}` made a link to another message (its permalink), or its label when Slack has none to give. */
@@ -372,25 +367,15 @@ async function withLink(client: WebClient, text: string, linkTo: ThreadPost['lin
 }
 
 /** A plain line in a channel, outside any thread (an offline message, an announcement of a settings change). */
-const postInChannel: Handler = async (ctx, job) => {
-  const { client } = await teamClient(ctx, str(job, 'teamId'));
-  await postOnce(ctx.models, job, {
-    client,
-    postId: String(job._id),
-    args: { channel: str(job, 'channel'), text: str(job, 'text'), unfurl_links: false },
-  });
+const postInChannel: Handler<'slack.channelPost'> = async (ctx, job) => {
+  const { teamId, channel, text } = job.payload;
+  const { client } = await teamClient(ctx, teamId);
+  await postOnce(ctx.models, job, { client, postId: String(job._id), args: { channel, text, unfurl_links: false } });
 };
 
-/**
- * Where a thread post goes: its conversation's thread as it is when the job runs. `slack.note` jobs, queued before
- * notes became thread posts, name their team, channel and thread themselves and go there.
- */
-async function postTarget(ctx: RelayContext, job: OutboxJobDocument): Promise<{ teamId: string; channel: string; threadTs?: string }> {
-  if (job.kind === 'slack.note') {
-    const threadTs = typeof job.payload.threadTs === 'string' && job.payload.threadTs ? job.payload.threadTs : undefined;
-    return { teamId: str(job, 'teamId'), channel: str(job, 'channel'), threadTs };
-  }
-  const conversation = await ctx.models.Conversation.findById(str(job, 'conversationId'), {
+/** Where a thread post goes: its conversation's thread as it is when the job runs. */
+async function postTarget(ctx: RelayContext, conversationId: string): Promise<{ teamId: string; channel: string; threadTs: string }> {
+  const conversation = await ctx.models.Conversation.findById(conversationId, {
     slackTeamId: 1,
     slackChannel: 1,
     threadTs: 1,
@@ -405,25 +390,25 @@ async function postTarget(ctx: RelayContext, job: OutboxJobDocument): Promise<{ 
  * reminder). Its key is the conversation's, so it runs after the header (a post queued before the thread existed
  * finds it here) and after the visitor message that led to it. A saved reply's stored ts makes a second run a no-op.
  */
-const postInThread: Handler = async (ctx, job) => {
-  const post = job.payload as Partial<ThreadPost> & { blocks?: unknown };
-  const target = await postTarget(ctx, job);
+const postInThread: Handler<'slack.threadPost'> = async (ctx, job) => {
+  const post = job.payload;
+  const target = await postTarget(ctx, post.conversationId);
   const message = post.messageId
     ? await ctx.models.Message.findById(post.messageId, { slackTs: 1 }).lean<Pick<Message, 'slackTs'>>()
     : null;
   if (message?.slackTs) return;
   const { client } = await teamClient(ctx, target.teamId);
-  const text = await withLink(client, str(job, 'text'), post.linkTo);
+  const text = await withLink(client, post.text, post.linkTo);
   // Posts queued before thread posts became outbox jobs carry their Block Kit as it was built then.
-  const body = Array.isArray(post.blocks)
-    ? { text, ...(post.blocks.length > 0 ? { blocks: post.blocks as Record<string, unknown>[] } : {}) }
-    : threadPostMessage({ text, look: post.look ?? 'note', footer: post.footer });
+  const body = post.blocks
+    ? { text, ...(post.blocks.length > 0 ? { blocks: post.blocks } : {}) }
+    : threadPostMessage({ text, look: post.look, footer: post.footer });
   const { ts } = await postOnce(ctx.models, job, {
     client,
     postId: post.messageId ? String(post.messageId) : String(job._id),
     args: {
       channel: target.channel,
-      ...(target.threadTs ? { thread_ts: target.threadTs } : {}),
+      thread_ts: target.threadTs,
       ...body,
       ...(post.username ? { username: post.username } : {}),
       ...(post.iconUrl ? { icon_url: post.iconUrl } : {}),
@@ -438,17 +423,16 @@ const postInThread: Handler = async (ctx, job) => {
  * A reaction on a message in a thread (:eyes: once the visitor saw an operator's reply). Slack's already_reacted
  * means an earlier attempt got there: done.
  */
-const addReaction: Handler = async (ctx, job) => {
-  const { client } = await teamClient(ctx, str(job, 'teamId'));
+const addReaction: Handler<'slack.react'> = async (ctx, job) => {
+  const { teamId, channel, ts, name } = job.payload;
+  const { client } = await teamClient(ctx, teamId);
   try {
-    await client.reactions.add({ channel: str(job, 'channel'), timestamp: str(job, 'ts'), name: str(job, 'name') });
+    await client.reactions.add({ channel, timestamp: ts, name });
   } catch (error) {
     if ((error as { data?: { error?: unknown } }).data?.error === 'already_reacted') return;
     throw error;
   }
 };
-
-export type SlackJobKind = Extract<OutboxKind, `slack.${string}`>;
 
 /**
  * The `slack.*` job handlers, with their own cache of conversation threads (built once by main.ts); they reach
@@ -468,7 +452,7 @@ export function slackJobHandlers(slack: SlackClients, answers: SlackAnswers): Pi
     return withSlack;
   };
   const one =
-    (handler: Handler): RelayJobHandler =>
+    <K extends SlackJobKind>(handler: Handler<K>): RelayJobHandler<K> =>
     (ctx, job) =>
       handler(on(ctx), job);
   const replies = replyPoster(threads, justRead);
@@ -485,10 +469,7 @@ export function slackJobHandlers(slack: SlackClients, answers: SlackAnswers): Pi
       },
     },
     'slack.reply': { max: replies.max, coalesce: (ctx, jobs) => replies.coalesce(on(ctx), jobs) },
-    // Queued by earlier versions; notes are thread posts now.
-    'slack.note': one(postInThread),
     'slack.invite': one(inviteBots),
-    'slack.offline': one(postInChannel),
     'slack.channelPost': one(postInChannel),
     'slack.ephemeral': one(postEphemeral),
     'slack.threadPost': one(postInThread),

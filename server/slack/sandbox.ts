@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Config } from '../config';
 import { createSlackSandbox, type SlackSandbox } from '../sandbox/slack';
 import { EVENTS_PATH } from './app';
-import { PARLEY_COMMAND } from './listeners/commands';
+import { PARLEY_COMMAND } from './listeners/slashCommands';
 import { CONVERSATION_SHORTCUT } from './listeners/views';
 import { OAUTH_REDIRECT_PATH } from './oauth';
 

@@ -13,9 +13,8 @@ import { decodeResponse } from '../commands/savedReplies';
 import { pickWidgetLocale } from '../conversations/widgetLanguage';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { Conversation } from '../models/Conversation';
+import { type JobHandler, PermanentJobError } from '../outbox/engine';
 import type { RelayContext } from '../relay/context';
-import { payloadString as str } from '../relay/jobs';
-import { type JobHandler, PermanentJobError } from '../relay/outbox';
 import { type SuggestedReply, type Suggestions, suggestedMessage } from './blocks/suggestions';
 import { postOnce } from './postOnce';
 import type { SlackClients } from './slackClients';
@@ -86,10 +85,10 @@ export async function gatherSuggestions(
 }
 
 /** The slack.suggest job: the Suggested post, once, in the conversation's thread; nothing when nothing is close. */
-export function suggestionPoster(answers: SlackAnswers): JobHandler<RelayContext & { slack: SlackClients }> {
+export function suggestionPoster(answers: SlackAnswers): JobHandler<RelayContext & { slack: SlackClients }, 'slack.suggest'> {
   return async (ctx, job) => {
-    const conversationId = str(job, 'conversationId');
-    const question = str(job, 'text').slice(0, 1000);
+    const { conversationId } = job.payload;
+    const question = job.payload.text.slice(0, 1000);
     const conversation = Types.ObjectId.isValid(conversationId)
       ? await ctx.models.Conversation.findById(conversationId, {
           accountId: 1,

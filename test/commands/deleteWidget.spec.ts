@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { Types } from 'mongoose';
+import { createArticleSearch } from '../../server/answers/search';
 import { createWidget } from '../../server/commands/createWidget';
 import { deleteWidget } from '../../server/commands/deleteWidget';
 import { useStore } from './helpers';
@@ -13,7 +14,10 @@ describe('deleteWidget', () => {
     const kept = await createWidget(store.models, owner);
     await store.models.Installation.create({ teamId: 'T0DELETE01', botToken: 'xoxb-1', installedAt: new Date() });
     const changed: string[] = [];
-    await deleteWidget({ models: store.models, autoReplies: { changed: (id) => changed.push(String(id)) } }, gone);
+    await deleteWidget(
+      { models: store.models, autoReplies: { changed: (id) => changed.push(String(id)) }, articleSearch: { changed: () => undefined } },
+      gone,
+    );
     expect(await store.models.ChatEndpoint.exists({ _id: gone._id })).to.equal(null);
     expect(await store.models.ChatEndpoint.exists({ _id: kept._id })).to.not.equal(null);
     expect(await store.models.Installation.exists({ teamId: 'T0DELETE01' })).to.not.equal(null);
@@ -39,7 +43,10 @@ describe('deleteWidget', () => {
     const kept = await createWidget(store.models, owner);
     await helpCenter(gone);
     await helpCenter(kept);
-    await deleteWidget({ models: store.models, autoReplies: { changed: () => undefined } }, gone);
+    await deleteWidget(
+      { models: store.models, autoReplies: { changed: () => undefined }, articleSearch: { changed: () => undefined } },
+      gone,
+    );
     expect(await helpCenterCounts(gone._id)).to.deep.equal([0, 0, 0]);
     expect(await helpCenterCounts(kept._id)).to.deep.equal([1, 1, 1]);
   });
@@ -49,8 +56,30 @@ describe('deleteWidget', () => {
     const widget = await createWidget(store.models, owner);
     await helpCenter(widget);
     const forged = store.models.ChatEndpoint.hydrate({ ...widget.toObject(), accountId: new Types.ObjectId() });
-    await deleteWidget({ models: store.models, autoReplies: { changed: () => undefined } }, forged);
+    await deleteWidget(
+      { models: store.models, autoReplies: { changed: () => undefined }, articleSearch: { changed: () => undefined } },
+      forged,
+    );
     expect(await store.models.ChatEndpoint.exists({ _id: widget._id })).to.not.equal(null);
     expect(await helpCenterCounts(widget._id)).to.deep.equal([1, 1, 1]);
+  });
+
+  it('makes the widget’s articles unsearchable at once: the help center search forgets them, not only when its index is evicted', async () => {
+    const owner = { accountId: new Types.ObjectId(), userId: new Types.ObjectId() };
+    const gone = await createWidget(store.models, owner);
+    await store.models.Article.create({
+      accountId: gone.accountId,
+      ceId: gone._id,
+      title: 'Returning a parcel',
+      slug: 'returning-a-parcel',
+      body: 'Parcels can be returned within 30 days with the label in the box.',
+      published: true,
+    });
+    // A long freshness window: what the search sees after the delete is what deleteWidget told it, not a re-read.
+    const articleSearch = createArticleSearch({ models: store.models, baseUrl: 'https://parley.test', freshnessMs: 60_000 });
+    const widget = { _id: gone._id, Uuid: gone.Uuid };
+    expect((await articleSearch.search(widget, 'return a parcel', 'en')).map((h) => h.title)).to.deep.equal(['Returning a parcel']);
+    await deleteWidget({ models: store.models, autoReplies: { changed: () => undefined }, articleSearch }, gone);
+    expect(await articleSearch.search(widget, 'return a parcel', 'en')).to.deep.equal([]);
   });
 });

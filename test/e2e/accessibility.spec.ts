@@ -18,6 +18,7 @@ import { axeViolations, describeViolations } from '../helpers/axe';
 import { RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { seedAnswerEvents } from '../reports/answersSeed';
 import { seedReportAccount, ZONE } from '../reports/seed';
+import { seedTeamEvents } from '../reports/teamSeed';
 import { addGlobex, eventually, firstWidgetId, GINA, GLOBEX, installWidget, setUpWidget } from '../slack/helpers';
 import { configuredWidget, replyOnOperatorPage, threadWith, type Widget, waitFor } from './widgetHelpers';
 
@@ -94,6 +95,7 @@ describe('accessibility: axe-core on every screen, the widget dialog and its liv
     await installWidget(server, installed.token, installed.ceId);
     const reports = await seedReportAccount(server);
     await seedAnswerEvents(server.models, reports.accountId, new Types.ObjectId(reports.ceId));
+    await seedTeamEvents(server.models, reports.accountId, new Types.ObjectId(reports.ceId), reports.chatIds);
     accounts = { full, fresh: await owner(), installed, reports: { token: reports.token, ceId: reports.ceId } };
   });
 
@@ -157,7 +159,7 @@ describe('accessibility: axe-core on every screen, the widget dialog and its liv
     ...SETTINGS_TABS.map(
       (tab): Screen => ({ name: `settings: ${tab}`, who: 'full', path: (a) => `/app/#/settings/${a.full.ceId}/${tab}`, ready: heading }),
     ),
-    ...['overview', 'history', 'availability', 'answers'].map(
+    ...['overview', 'history', 'availability', 'answers', 'team'].map(
       (view): Screen => ({ name: `reports: ${view}`, who: 'full', path: () => `/app/#/reports/${view}`, ready: heading }),
     ),
     { name: 'dashboard with chats', who: 'reports', path: () => '/app/#/', ready: heading },
@@ -176,6 +178,20 @@ describe('accessibility: axe-core on every screen, the widget dialog and its liv
       then: async (page) => {
         await marchInNewYork(page);
         await page.getByRole('table', { name: 'Articles' }).waitFor();
+      },
+    },
+    {
+      name: 'reports with a shared inbox: team',
+      who: 'reports',
+      path: () => '/app/#/reports/team',
+      ready: heading,
+      then: async (page) => {
+        await marchInNewYork(page);
+        await page.getByRole('table', { name: 'Operators' }).waitFor();
+        await page
+          .getByRole('img', { name: /Conversations per day by tag/ })
+          .locator('canvas')
+          .waitFor();
       },
     },
     {

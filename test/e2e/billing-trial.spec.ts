@@ -74,9 +74,7 @@ describe('trial billing in the browser', function () {
     await shots(page, 'dashboard-trial');
     await page.goto(at('/account'));
     const billing = page.getByRole('region', { name: 'Billing Info' });
-    await billing
-      .getByText(`A card added now is saved, not charged: billing starts when your trial ends on ${dayWords(trialEnd)}.`)
-      .waitFor();
+    await billing.getByText(`A card added now is saved, not charged before ${dayWords(trialEnd)}.`).waitFor();
     await billing.getByRole('button', { name: 'Add payment method' }).click();
 
     await page.waitForURL(/\/sandbox\/stripe\/checkout\/cs_/);

@@ -116,7 +116,12 @@ describe('screenshot requests (browser, demo site and Slack sandbox)', function 
     expect(pixels.card).to.deep.equal([107, 114, 128]);
     expect(pixels.email).to.not.deep.equal([107, 114, 128]);
 
-    await card.getByRole('button', { name: 'Send' }).click();
+    // Two buttons send in this view: the picture's says what it sends, so it is not mistaken for the message box's.
+    const host = page.locator('parley-widget');
+    expect(await card.getByRole('button', { name: 'Send screenshot', exact: true }).count()).to.equal(1);
+    expect(await host.getByRole('button', { name: 'Send', exact: true }).count()).to.equal(1);
+    expect(await card.getByRole('button', { name: 'Send', exact: true }).count()).to.equal(0);
+    await card.getByRole('button', { name: 'Send screenshot', exact: true }).click();
     const file = await waitFor('the screenshot in Slack', () =>
       server.slack.state.files.find((f) => f.name.startsWith('screenshot-') && f.channels.includes(widget.channel)),
     );
@@ -164,15 +169,15 @@ describe('screenshot requests (browser, demo site and Slack sandbox)', function 
     expect(server.slack.state.files.some((f) => f.channels.includes(widget.channel))).to.equal(false);
   });
 
-  it("takes the phone's screen on a phone, and sends it", async () => {
+  it("takes the phone's screen on a phone, and sends it with a button of its own, in the visitor's language", async () => {
     const widget = await configuredWidget(server);
-    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, locale: 'fr-FR' });
     const visitor = await visitorInChat(page, widget, 'The menu covers the page');
     const operator = await operatorPage(widget);
     await operator.fill('#op-text', `/parley ss ${visitor.number}`);
     await operator.press('#op-text', 'Enter');
     const card = visitor.log.locator('.card.shot');
-    await card.getByRole('button', { name: 'Allow' }).click();
+    await card.getByRole('button', { name: 'Autoriser' }).click();
     await page.waitForFunction(() => {
       const img = document.querySelector('parley-widget')?.shadowRoot?.querySelector<HTMLImageElement>('img.preview');
       return !!img && img.complete && img.naturalWidth > 0;
@@ -184,7 +189,12 @@ describe('screenshot requests (browser, demo site and Slack sandbox)', function 
     });
     expect(size).to.deep.equal({ width: 390, height: 844 });
     await shot(page, 'screenshot-preview-phone');
-    await card.getByRole('button', { name: 'Send' }).click();
+    const names = await page
+      .locator('parley-widget')
+      .getByRole('button', { name: /^Envoyer/ })
+      .evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label') ?? b.textContent?.trim() ?? ''));
+    expect(names.sort()).to.deep.equal(['Envoyer', 'Envoyer la capture']);
+    await card.getByRole('button', { name: 'Envoyer la capture', exact: true }).click();
     await waitFor('the screenshot in the thread', () =>
       server.slack.state.replies(widget.channel, visitor.threadTs).find((m) => (m.files ?? []).length > 0),
     );

@@ -128,9 +128,13 @@ describe('the trial on the whole product (browser)', function () {
     await page.goto(at('/account'));
     await page
       .getByText(
-        `Your trial has every Business feature until it ends on ${dayWords(trialEnd)}: reports, triggers, saved replies, bots, question groups, white label, phone support, unlimited operators and 10 channels. Then your Basic plan applies: without reports, triggers, bots, question groups, white label and phone support, and with 3 operators a month, 1 channel and 300 conversations a month. Anything you set up is kept either way.`,
+        `Your trial has every Business feature until it ends: reports, triggers, saved replies, bots, question groups, white label, phone support, unlimited operators and 10 channels. Then your Basic plan applies: without reports, triggers, bots, question groups, white label and phone support, and with 3 operators a month, 1 channel and 300 conversations a month. Anything you set up is kept either way.`,
       )
       .waitFor();
+    // The trial's end is one date on the page: the banner's last day to add a card, not a later "ends on" beside it
+    // (the day a saved card is first charged is said as that).
+    expect(await page.getByText(`ends on ${dayWords(trialEnd)}`).count()).to.equal(0);
+    await page.getByText(`A card added now is saved, not charged before ${dayWords(trialEnd)}.`).waitFor();
     await shots(page, 'account-in-trial', '.plan-tiles');
 
     // The trial ends with a card saved for Basic: the account now pays for Basic.

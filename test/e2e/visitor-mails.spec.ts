@@ -128,7 +128,7 @@ describe('visitor mails in their language, under the site name (browser)', funct
     expect(mail.from).to.match(/^Northwind </);
     expect(mail.replyTo?.name).to.equal('Northwind');
     expect(mail.text).to.include('notre boutique (https://shop.example/commande)');
-    expect(mail.text).to.include('Vous: Livrez-vous à Lyon ?');
+    expect(mail.text).to.include('Vous\u00a0: Livrez-vous à Lyon ?');
     const avatar = /<img src="([^"]+)"/.exec(mail.html)?.[1] ?? '';
     expect(avatar).to.match(new RegExp(`^${server.url}/mail/avatar/[0-9a-f]{24}$`));
     expect(mail.html).to.not.include('src="data:');
@@ -165,7 +165,7 @@ describe('visitor mails in their language, under the site name (browser)', funct
     const paris = new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', hour: '2-digit', minute: '2-digit' }).format(
       sentAt.createdAt,
     );
-    expect(transcript.text).to.match(new RegExp(`\\[[^\\]]*${paris} UTC\\+1\\] Vous: Livrez-vous à Lyon \\?`));
+    expect(transcript.text).to.match(new RegExp(`\\[[^\\]]*${paris} UTC\\+1\\] Vous\u00a0: Livrez-vous à Lyon \\?`));
     expect(transcript.from).to.match(/^Northwind </);
   });
 

@@ -16,7 +16,7 @@ import type { Config } from '../../server/config';
 import { FAST_RELAY, GENEROUS_LIMITS, TEST_PASSWORD_HASHING } from './testConfig';
 
 /** The part of the configuration a test or bench may set beyond the environment (read by parley-process.ts). */
-export type ParleyProcessConfig = Partial<Pick<Config, 'relay' | 'rateLimits' | 'passwordHashing' | 'apiKeyRequestsPerMinute'>>;
+export type ParleyProcessConfig = Partial<Pick<Config, 'relay' | 'rateLimits' | 'passwordHashing' | 'apiKeyRequestsPerMinute' | 'tasks'>>;
 
 export const TEST_CONFIG_VARIABLE = 'PARLEY_TEST_CONFIG';
 

@@ -12,6 +12,7 @@ import { visitorMailLanguage } from '../../server/conversations/widgetLanguage';
 import { createMailer } from '../../server/mail';
 import { warmMailLayouts } from '../../server/mail/layout';
 import { formatMailTime, receiptMail, transcriptMailMessage, unseenRepliesMail } from '../../server/mail/templates';
+import { MAIL_TEXTS } from '../../server/mail/texts';
 import { CHAT_ENDPOINT_DEFAULTS } from '../../server/models/ChatEndpoint';
 import { mailMessageParts } from '../../server/ownerText';
 
@@ -60,7 +61,7 @@ describe('visitor mails in the visitor language', () => {
     expect(mail.fromName).to.equal('Northwind');
     expect(mail.replyTo).to.deep.equal({ name: 'Northwind', address: 'reply+abc@parley.example' });
     expect(mail.text).to.include('Plus tôt dans la conversation');
-    expect(mail.text).to.include('Vous: Do you ship to Lyon?');
+    expect(mail.text).to.include('Vous\u00a0: Do you ship to Lyon?');
     expect(mail.html).to.include('<html lang="fr" dir="ltr"');
     expect(mail.html).to.include('Café Northwind');
     expect(mail.html).to.include('Continuer la discussion sur le site');
@@ -68,6 +69,18 @@ describe('visitor mails in the visitor language', () => {
     expect(mail.html).to.include('src="https://parley.example/mail/avatar/65a1b2c3d4e5f60718293a4b"');
     expect(mail.html).to.not.include('data:image');
     expect(mail.html).to.not.match(/Earlier in the conversation|Continue the chat/);
+  });
+
+  it('keeps French punctuation on its word and writes Japanese colons full width, in the words and between a name and a line', async () => {
+    const loose = Object.values(MAIL_TEXTS.fr).filter((text) => / [!?;:»]|« /.test(text));
+    expect(loose).to.deep.equal([]);
+    const french = await mailIn({ locale: 'fr-FR' });
+    expect(french.text).to.include('Alice a répondu\u00a0:\n');
+    expect(french.html).to.include('<strong>Vous</strong>\u00a0: <span dir="auto">');
+    const japanese = await mailIn({ locale: 'ja' });
+    expect(japanese.text).to.include('Alice からの返信：\n');
+    expect(japanese.text).to.include('あなた：Do you ship to Lyon?');
+    expect(japanese.text).to.not.match(/[ぁ-んァ-ン一-龯]:/);
   });
 
   it('writes it right to left in Arabic and in Japanese, and in English for a language the widget has not', async () => {
@@ -93,7 +106,7 @@ describe('visitor mails in the visitor language', () => {
       lines: [{ who: 'Vous', text: 'Bonjour', html: '', files: [], at: new Date('2026-11-27T17:00:00Z') }],
     });
     expect(mail.subject).to.equal('Transcription de votre discussion avec Northwind (n° 12)');
-    expect(mail.text).to.include('[27 nov. 2026, 18:00 UTC+1] Vous: Bonjour');
+    expect(mail.text).to.include('[27 nov. 2026, 18:00 UTC+1] Vous\u00a0: Bonjour');
     expect(mail.text).to.not.include('17:00 UTC]');
     expect(mail.fromName).to.equal('Northwind');
     const newYork = formatMailTime(new Date('2026-11-27T17:00:00Z'), { formatLocale: 'en-US', timeZone: 'America/New_York' });

@@ -59,4 +59,55 @@ describe('migrations run at start', () => {
     expect((await runMigrations(store.connection, store.models)).quietReminders).to.equal(0);
     expect(await read(atDefault)).to.include({ responseRemindersFreq: 60, responseRemindersMention: true });
   });
+
+  it('moves queued jobs of the retired slack.note and slack.offline kinds to their successors once, in place', async () => {
+    const conversationId = new Types.ObjectId();
+    const jobs = store.models.OutboxJob.collection;
+    const stored = { channel: 'C0SUPPORT', runAt: new Date(), lockedUntil: null, lockedBy: '', lastError: '', failedAt: null };
+    const inserted = await jobs.insertMany([
+      {
+        ...stored,
+        kind: 'slack.note',
+        key: String(conversationId),
+        conversationId,
+        attempts: 2,
+        payload: { teamId: 'T1', channel: 'C0SUPPORT', threadTs: '1.000100', text: 'a note', slackMaybePosted: ['p1'] },
+      },
+      {
+        ...stored,
+        kind: 'slack.offline',
+        key: 'offline:1:slack',
+        conversationId: null,
+        attempts: 0,
+        payload: { teamId: 'T1', channel: 'C0SUPPORT', text: 'offline' },
+      },
+      {
+        ...stored,
+        kind: 'slack.threadPost',
+        key: String(conversationId),
+        conversationId,
+        attempts: 0,
+        payload: { conversationId: String(conversationId), text: 'after', look: 'note' },
+      },
+    ]);
+    expect((await runMigrations(store.connection, store.models)).retiredJobs).to.equal(2);
+    const after = await jobs
+      .find({ _id: { $in: Object.values(inserted.insertedIds) } })
+      .sort({ _id: 1 })
+      .toArray();
+    // Same ids (so the same order and the same post ids in Slack), same attempts, and a post that may be in Slack still marked.
+    expect(after.map((j) => [String(j._id), j.kind, j.key, j.attempts])).to.deep.equal([
+      [String(inserted.insertedIds[0]), 'slack.threadPost', String(conversationId), 2],
+      [String(inserted.insertedIds[1]), 'slack.channelPost', 'offline:1:slack', 0],
+      [String(inserted.insertedIds[2]), 'slack.threadPost', String(conversationId), 0],
+    ]);
+    expect(after[0].payload).to.deep.equal({
+      conversationId: String(conversationId),
+      text: 'a note',
+      look: 'note',
+      slackMaybePosted: ['p1'],
+    });
+    expect(after[1].payload).to.deep.equal({ teamId: 'T1', channel: 'C0SUPPORT', text: 'offline' });
+    expect((await runMigrations(store.connection, store.models)).retiredJobs).to.equal(0);
+  });
 });

@@ -2,8 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { Types } from 'mongoose';
+import { PermanentJobError } from '../../server/outbox/engine';
 import { RELAY_JOB_HANDLERS } from '../../server/relay/jobs';
-import { PermanentJobError } from '../../server/relay/outbox';
 import { isPublicAddress, postToUrl, UnusableTargetError } from '../../server/relay/publicPost';
 import { useRelayServer } from './helpers';
 

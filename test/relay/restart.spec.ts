@@ -1,6 +1,7 @@
 import { expect } from 'chai';
-import { Types } from 'mongoose';
+import mongoose, { Types } from 'mongoose';
 import { FAST_RELAY, startRelayServer, startTestServer, type TestServer } from '../helpers/app';
+import { testMongoUri } from '../helpers/mongo';
 import { ACME, ALICE, eventually, type SetUp, say, setUpRelayWidget, VisitorSocket } from './helpers';
 
 describe('the relay across a restart', () => {
@@ -28,8 +29,17 @@ describe('the relay across a restart', () => {
     return { widget, visitorToken: welcome.visitorToken, ...found };
   }
 
-  async function restart(): Promise<void> {
+  /** `whileStopped`: what happens to its database between the stop and the start (an older release's data, say). */
+  async function restart(whileStopped?: (db: mongoose.Connection) => Promise<void>): Promise<void> {
     await server.close({ keepData: true });
+    if (whileStopped) {
+      const db = await mongoose.createConnection(await testMongoUri(), { dbName: server.dbName }).asPromise();
+      try {
+        await whileStopped(db);
+      } finally {
+        await db.close();
+      }
+    }
     server = await startTestServer({ relay: FAST_RELAY }, { restartOf: server });
   }
 
@@ -73,5 +83,48 @@ describe('the relay across a restart', () => {
     await restart();
     expect(await server.models.OutboxJob.countDocuments({ kind: 'slack.threadPost', failedAt: null })).to.equal(0);
     expect(posted()).to.have.length(1);
+  });
+
+  // An older release queued thread notes as slack.note jobs (naming their team, channel and thread) and offline
+  // messages as slack.offline jobs; this one has neither kind: the start moves them to the kinds that took their place.
+  it('delivers the slack.note and slack.offline jobs an older release left queued, each once, after the upgrade', async () => {
+    const { widget, conversationId, threadTs } = await conversationWithThread();
+    const note = ':lock: Internal note queued before the upgrade: not sent to the visitor.';
+    const offline = ':envelope: Offline message queued before the upgrade';
+    await restart(async (db) => {
+      const job = { attempts: 0, runAt: new Date(), lockedUntil: null, lockedBy: '', lastError: '', failedAt: null };
+      await db.collection('outboxjobs').insertMany([
+        {
+          ...job,
+          kind: 'slack.note',
+          key: conversationId,
+          channel: widget.channel,
+          conversationId: new Types.ObjectId(conversationId),
+          payload: { teamId: ACME, channel: widget.channel, threadTs, text: note },
+        },
+        {
+          ...job,
+          kind: 'slack.offline',
+          key: 'offline:older-release:slack',
+          channel: widget.channel,
+          conversationId: null,
+          payload: { teamId: ACME, channel: widget.channel, text: offline },
+        },
+      ]);
+    });
+
+    const notes = () => server.slack.state.replies(widget.channel, threadTs).filter((m) => m.text === note);
+    const offlines = () => server.slack.state.channelMessages(widget.channel).filter((m) => m.text === offline);
+    await eventually(async () => {
+      expect(notes(), 'the note, in its thread').to.have.length(1);
+      expect(offlines(), 'the offline message, in the channel').to.have.length(1);
+      expect(await server.models.OutboxJob.countDocuments({})).to.equal(0);
+    });
+    // A grey line, as notes always were.
+    expect(JSON.stringify(notes()[0].blocks ?? [])).to.include('"context"');
+    await restart();
+    expect(await server.models.OutboxJob.countDocuments({ kind: { $in: ['slack.note', 'slack.offline'] } })).to.equal(0);
+    expect(notes()).to.have.length(1);
+    expect(offlines()).to.have.length(1);
   });
 });

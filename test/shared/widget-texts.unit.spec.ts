@@ -27,6 +27,14 @@ describe('built-in widget texts', () => {
     });
   }
 
+  it("names the screenshot preview's send button for the picture, apart from the message box's Send, in every language", () => {
+    for (const locale of WIDGET_LOCALES) {
+      const ui = BUILT_IN_TEXTS[locale].ui;
+      expect(ui.shotSend, locale).to.not.equal(ui.send);
+      expect(ui.shotSend, locale).to.not.equal(BUILT_IN_TEXTS[locale].defaultSendBtnLabel);
+    }
+  });
+
   it('keeps French punctuation on its word: a no-break space before ! ? ; and :, and no line break inside Écrivez-nous', () => {
     const all: string[] = [];
     const walk = (value: unknown): void => {

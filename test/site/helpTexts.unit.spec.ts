@@ -27,4 +27,10 @@ describe('help center texts', () => {
       }
     }
   });
+
+  it('keeps French punctuation on its word: a no-break space before ? ! ; : and inside « »', () => {
+    const loose = Object.values(HELP_TEXTS.fr).filter((text) => / [!?;:»]|« /.test(text));
+    expect(loose).to.deep.equal([]);
+    expect(HELP_TEXTS.fr.heading).to.equal('Comment pouvons-nous vous aider\u202f?');
+  });
 });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { ACME, ALICE, eventually, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from '../relay/helpers';
-import { openChat, parley } from './operatorHelpers';
+import { ALICE, eventually, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from '../relay/helpers';
+import { parley } from './operatorHelpers';
 
 /** Parley's grey lines in a conversation's thread: one job kind, which waits for the thread and never drops a line. */
 describe('thread notes', () => {
@@ -46,21 +46,5 @@ describe('thread notes', () => {
       expect(threadTs).to.not.equal('');
       expect(contextLines(threadTs).filter((t) => t.includes(`<@${ALICE}> asked the visitor for their e-mail address`))).to.have.length(1);
     });
-  });
-
-  it('still posts a note an earlier version queued as a slack.note job, once, in its thread', async () => {
-    const chat = await openChat(server, widget);
-    sockets.push(chat.socket);
-    const text = ':lock: Internal note: not sent to the visitor.';
-    await server.models.OutboxJob.create({
-      kind: 'slack.note',
-      key: chat.id,
-      channel: widget.channel,
-      payload: { teamId: ACME, channel: widget.channel, threadTs: chat.threadTs, text },
-      conversationId: chat.id,
-    });
-    await eventually(async () => expect(contextLines(chat.threadTs)).to.deep.equal([text]));
-    await eventually(async () => expect(await server.models.OutboxJob.countDocuments({ kind: 'slack.note' })).to.equal(0));
-    expect(contextLines(chat.threadTs)).to.deep.equal([text]);
   });
 });

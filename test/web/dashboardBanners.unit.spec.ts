@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { AccountView, CurrentUser } from '../../server/shared';
 import { PLAN_CATALOG } from '../../server/shared/plans';
-import { bannersFor, planStateName, trialCountdown } from '../../web/console/scenes/dashboard/dashboardRules';
+import { bannersFor, planStateName, trialCountdown, trialPlanText } from '../../web/console/scenes/dashboard/dashboardRules';
 
 const NOW = new Date('2026-05-10T12:00:00Z');
 const DAY_MS = 86_400_000;
@@ -48,6 +48,25 @@ describe('the trial banner', () => {
       'Your trial expires today: add a card today to keep your widgets online. Nothing is charged before the trial ends.',
     );
     expect(banner?.link).to.deep.equal({ to: '/account', label: 'Add payment method' });
+  });
+
+  it("leaves the trial's later end date out of the Account page's plan text while the banner counts to the day before", () => {
+    const end = NOW.getTime() + 30 * DAY_MS;
+    const { account } = userWith({ trialEndAt: new Date(end).toISOString(), effectivePlan: business });
+    const [banner] = bannersFor({ admin: true, account }, [], NOW);
+    const plan = trialPlanText(account);
+    expect(banner?.text).to.include(words(end - DAY_MS));
+    expect(plan).to.match(/^Your trial has every Business feature until it ends: reports, /);
+    expect(plan).to.not.include(words(end));
+    // With a card the trial's end is the one date of the banner too, and the plan text names it.
+    const withCard = userWith({
+      state: 'paying',
+      paymentType: 'card',
+      trialEndAt: new Date(end).toISOString(),
+      firstChargeAt: new Date(end).toISOString(),
+      effectivePlan: business,
+    });
+    expect(trialPlanText(withCard.account)).to.include(`until it ends on ${words(end)}: `);
   });
 
   it('with a card saved during the trial, says when the first charge comes and how much', () => {

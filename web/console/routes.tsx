@@ -97,6 +97,7 @@ export function AppRoutes() {
                 <Route path="history" element={<Reports view="history" />} />
                 <Route path="availability" element={<Reports view="availability" />} />
                 <Route path="answers" element={<Reports view="answers" />} />
+                <Route path="team" element={<Reports view="team" />} />
               </Route>
             </Route>
           </Route>

@@ -1,6 +1,6 @@
 /**
- * Reports under /v1/reports/{ceId}: overview, availability, the help center's answers, the chat history and one
- * chat's transcript, and the downloads. For admins of accounts whose plan has reports (else 403); another account's widget is 404.
+ * Reports under /v1/reports/{ceId}: overview, availability, the help center's answers, the team, the chat history and
+ * one chat's transcript, and the downloads. For admins of accounts whose plan has reports (else 403); another account's widget is 404.
  */
 import { type Response, Router } from 'express';
 import { planHasFeature } from '../../commands/planFeature';
@@ -10,10 +10,11 @@ import { validated } from '../../http/validate';
 import type { ChatEndpointDocument } from '../../models/ChatEndpoint';
 import { answersReport } from '../../reports/answers';
 import { availabilityReport } from '../../reports/availability';
-import { writeAnswersCsv, writeChatsCsv, writeChatsJson, writeOverviewCsv } from '../../reports/export';
+import { writeAnswersCsv, writeChatsCsv, writeChatsJson, writeOverviewCsv, writeTeamCsv } from '../../reports/export';
 import { allChats, chatBatches, chatsPage, transcript, transcriptFile } from '../../reports/history';
 import { overviewReport } from '../../reports/overview';
 import { reportRange } from '../../reports/range';
+import { type OperatorDirectory, teamReport } from '../../reports/team';
 import { ERROR_CODES } from '../../shared/constants';
 import {
   type AnswersReport,
@@ -22,14 +23,23 @@ import {
   type DownloadReport,
   downloadName,
   type OverviewReport,
+  type TeamReport,
   type Transcript,
 } from '../../shared/reports';
 import { ownChatEndpoint } from '../chat-endpoints/access';
 import type { ApiDeps } from '../users/routes';
-import { AnswersDownloadSchema, ChatsDownloadSchema, ChatsQuerySchema, OverviewDownloadSchema, RangeQuerySchema } from './schema';
+import {
+  AnswersDownloadSchema,
+  ChatsDownloadSchema,
+  ChatsQuerySchema,
+  OverviewDownloadSchema,
+  RangeQuerySchema,
+  TeamDownloadSchema,
+} from './schema';
 
 export function reportsRouter(deps: ApiDeps & { now?: () => Date }): Router {
   const { config, models } = deps;
+  const operators: OperatorDirectory | undefined = deps.operators;
   const now = deps.now ?? (() => new Date());
   const router = Router();
   const auth = requireAuth(models, config.jwtSecret);
@@ -86,6 +96,29 @@ export function reportsRouter(deps: ApiDeps & { now?: () => Date }): Router {
       const report = await answersReport(models, ce, reportRange(q), { allQuestions: true });
       attachment(res, q.format, 'answers', ce);
       if (q.format === 'csv') await writeAnswersCsv(report, res);
+      else res.send(JSON.stringify(report));
+    }),
+  );
+
+  router.get(
+    '/reports/:ceId/team',
+    auth,
+    validated(range, async (req, res: Response<TeamReport>) => {
+      const ce = await reportable(req.params.ceId, res);
+      res.json(await teamReport(models, ce, reportRange(req.query), operators));
+    }),
+  );
+
+  const teamDownload = { query: TeamDownloadSchema };
+  router.get(
+    '/reports/:ceId/team/download',
+    auth,
+    validated(teamDownload, async (req, res) => {
+      const ce = await reportable(req.params.ceId, res);
+      const q = req.query;
+      const report = await teamReport(models, ce, reportRange(q), operators);
+      attachment(res, q.format, 'team', ce);
+      if (q.format === 'csv') await writeTeamCsv(report, res);
       else res.send(JSON.stringify(report));
     }),
   );

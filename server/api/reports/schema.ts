@@ -33,6 +33,9 @@ export const OverviewDownloadSchema = RangeQuerySchema.extend({ format });
 /** GET /reports/{ceId}/answers/download: the Answers report of the range, every unanswered question. */
 export const AnswersDownloadSchema = RangeQuerySchema.extend({ format });
 
+/** GET /reports/{ceId}/team/download: the Team report of the range. */
+export const TeamDownloadSchema = RangeQuerySchema.extend({ format });
+
 /** GET /reports/{ceId}/chats/download: every chat (newest first), or the first `limit`, optionally in a range. */
 export const ChatsDownloadSchema = z
   .object({

@@ -20,6 +20,7 @@ import type { Logger } from '../../logger';
 import type { Mailer } from '../../mail';
 import type { Models } from '../../models';
 import type { RateLimiters } from '../../rateLimits';
+import type { OperatorDirectory } from '../../reports/team';
 import type { TokenResponse } from '../../shared/auth';
 import type { ChatEndpointWithStats, CurrentUser } from '../../shared/types';
 import { presentChatEndpointWithStats } from '../presenters/chatEndpoint';
@@ -52,6 +53,8 @@ export type ApiDeps = {
   segment?: { status(writeKey: string): SegmentStatus };
   /** The help center's search, told of every article and synonym write. */
   articleSearch: Pick<ArticleSearch, 'changed'>;
+  /** Operators' Slack names and pictures, for Reports → Team (what conversations stored stands in when not given). */
+  operators?: OperatorDirectory;
 };
 
 export function usersRouter({ config, models, mailer, billing, limiters, presence }: ApiDeps): Router {

@@ -11,7 +11,7 @@ import { archiveChannel, createChannel, joinChannel, leaveChannel, postMessage, 
 import type { PresentContext } from './present';
 import type { DeliveryResult } from './sender';
 import type { Message, SandboxView } from './types';
-import { extOf, mimeOf } from './web-api';
+import { extOf, mimeOf } from './web-api/files';
 
 interface OperatorConfig {
   appName: string;

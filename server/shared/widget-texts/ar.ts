@@ -89,6 +89,7 @@ export const texts: WidgetTexts = {
     unreadMany: '{count} رسائل غير مقروءة',
     shotTaking: 'جارٍ التقاط صورة لهذه الصفحة…',
     shotPreview: 'هذا ما سيُرسل. الحقول الخاصة مخفية.',
+    shotSend: 'إرسال الصورة',
     shotAlt: 'صورة لهذه الصفحة',
     shotDeclined: 'رُفض التقاط الصورة.',
     shotNotSent: 'لم تُرسل الصورة.',

@@ -90,6 +90,7 @@ export const texts: WidgetTexts = {
     unreadMany: '{count} ungelesene Nachrichten',
     shotTaking: 'Bildschirmfoto dieser Seite wird erstellt…',
     shotPreview: 'Das wird gesendet. Private Felder sind verborgen.',
+    shotSend: 'Bildschirmfoto senden',
     shotAlt: 'Bildschirmfoto dieser Seite',
     shotDeclined: 'Bildschirmfoto abgelehnt.',
     shotNotSent: 'Bildschirmfoto nicht gesendet.',

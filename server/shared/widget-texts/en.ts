@@ -89,6 +89,7 @@ export const texts: WidgetTexts = {
     unreadMany: '{count} unread messages',
     shotTaking: 'Taking a screenshot of this page…',
     shotPreview: 'This is what will be sent. Private fields are hidden.',
+    shotSend: 'Send screenshot',
     shotAlt: 'Screenshot of this page',
     shotDeclined: 'Screenshot declined.',
     shotNotSent: 'Screenshot not sent.',

@@ -89,6 +89,7 @@ export const texts: WidgetTexts = {
     unreadMany: '{count} mensajes sin leer',
     shotTaking: 'Haciendo una captura de esta página…',
     shotPreview: 'Esto es lo que se enviará. Los campos privados están ocultos.',
+    shotSend: 'Enviar captura',
     shotAlt: 'Captura de esta página',
     shotDeclined: 'Captura rechazada.',
     shotNotSent: 'Captura no enviada.',

@@ -89,6 +89,7 @@ export const texts: WidgetTexts = {
     unreadMany: '{count} messages non lus',
     shotTaking: 'Capture de cette page en cours…',
     shotPreview: 'Voici ce qui sera envoyé. Les champs privés sont masqués.',
+    shotSend: 'Envoyer la capture',
     shotAlt: 'Capture de cette page',
     shotDeclined: 'Capture refusée.',
     shotNotSent: 'Capture non envoyée.',

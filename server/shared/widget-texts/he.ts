@@ -89,6 +89,7 @@ export const texts: WidgetTexts = {
     unreadMany: '{count} הודעות שלא נקראו',
     shotTaking: 'מצלמים את הדף…',
     shotPreview: 'זה מה שיישלח. שדות פרטיים מוסתרים.',
+    shotSend: 'שליחת צילום המסך',
     shotAlt: 'צילום מסך של הדף',
     shotDeclined: 'צילום המסך נדחה.',
     shotNotSent: 'צילום המסך לא נשלח.',

@@ -146,6 +146,8 @@ export type UiTexts = {
   /** The screenshot flow's own lines (its question and buttons are the owner's texts). */
   shotTaking: string;
   shotPreview: string;
+  /** The preview's send button: named for what it sends, unlike the message box's Send beside it. */
+  shotSend: string;
   shotAlt: string;
   shotDeclined: string;
   shotNotSent: string;

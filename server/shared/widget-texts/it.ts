@@ -89,6 +89,7 @@ export const texts: WidgetTexts = {
     unreadMany: '{count} messaggi non letti',
     shotTaking: 'Acquisizione di questa pagina…',
     shotPreview: 'Ecco cosa verrà inviato. I campi privati sono nascosti.',
+    shotSend: 'Invia screenshot',
     shotAlt: 'Screenshot di questa pagina',
     shotDeclined: 'Screenshot rifiutato.',
     shotNotSent: 'Screenshot non inviato.',

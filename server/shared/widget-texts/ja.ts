@@ -89,6 +89,7 @@ export const texts: WidgetTexts = {
     unreadMany: '未読メッセージ {count} 件',
     shotTaking: 'このページのスクリーンショットを撮影しています…',
     shotPreview: '送信される内容です。非公開の入力欄は隠されています。',
+    shotSend: 'スクリーンショットを送信',
     shotAlt: 'このページのスクリーンショット',
     shotDeclined: 'スクリーンショットを断りました。',
     shotNotSent: 'スクリーンショットは送信されませんでした。',

@@ -89,6 +89,7 @@ export const texts: WidgetTexts = {
     unreadMany: '{count} ongelezen berichten',
     shotTaking: 'Schermafbeelding van deze pagina maken…',
     shotPreview: 'Dit wordt verstuurd. Privévelden zijn verborgen.',
+    shotSend: 'Schermafbeelding versturen',
     shotAlt: 'Schermafbeelding van deze pagina',
     shotDeclined: 'Schermafbeelding geweigerd.',
     shotNotSent: 'Schermafbeelding niet verstuurd.',

@@ -89,6 +89,7 @@ export const texts: WidgetTexts = {
     unreadMany: '{count} mensagens não lidas',
     shotTaking: 'A capturar esta página…',
     shotPreview: 'Isto é o que será enviado. Os campos privados estão ocultos.',
+    shotSend: 'Enviar captura',
     shotAlt: 'Captura desta página',
     shotDeclined: 'Captura recusada.',
     shotNotSent: 'Captura não enviada.',

@@ -89,6 +89,7 @@ export const texts: WidgetTexts = {
     unreadMany: '{count} 条未读消息',
     shotTaking: '正在截取此页面…',
     shotPreview: '以下是将要发送的内容。私密字段已隐藏。',
+    shotSend: '发送截图',
     shotAlt: '此页面的截图',
     shotDeclined: '已拒绝截图。',
     shotNotSent: '截图未发送。',

@@ -1,5 +1,5 @@
 /** Typed calls of the reports screens (docs/reports.md, spec section 7). */
-import type { AnswersReport, AvailabilityReport, ChatsPage, OverviewReport, Transcript } from '../../../server/shared/reports';
+import type { AnswersReport, AvailabilityReport, ChatsPage, OverviewReport, TeamReport, Transcript } from '../../../server/shared/reports';
 import { downloadName } from '../../../server/shared/reports';
 import { API_BASE, ApiError, apiRequest, endSession } from './client';
 import { readToken } from './token';
@@ -22,6 +22,10 @@ export function fetchAnswers(ceId: string, range: RangeParams): Promise<AnswersR
   return apiRequest<AnswersReport>('GET', `${base(ceId)}/answers?${query(range)}`);
 }
 
+export function fetchTeam(ceId: string, range: RangeParams): Promise<TeamReport> {
+  return apiRequest<TeamReport>('GET', `${base(ceId)}/team?${query(range)}`);
+}
+
 /** A page of the history, newest first; `search`: only the chats found by those words. */
 export function fetchChats(ceId: string, page: number, perPage: number, search = ''): Promise<ChatsPage> {
   return apiRequest<ChatsPage>('GET', `${base(ceId)}/chats?${query({ page, perPage, ...(search ? { q: search } : {}) })}`);
@@ -33,11 +37,11 @@ export function fetchTranscript(ceId: string, chatId: string): Promise<Transcrip
 
 /**
  * Downloads a report file (the server streams it) and hands it to the browser named by the moment, the room and
- * the report. `kind` chats: the newest `limit` chats (the history); overview and answers: the figures of the range.
+ * the report. `kind` chats: the newest `limit` chats (the history); overview, answers and team: the figures of the range.
  */
 export async function downloadReport(
   room: { Id: string; RoomName: string },
-  kind: 'chats' | 'overview' | 'answers',
+  kind: 'chats' | 'overview' | 'answers' | 'team',
   format: 'csv' | 'json',
   params: Record<string, string | number>,
 ): Promise<void> {

@@ -54,7 +54,7 @@ export function BillingInfoSection() {
       )}
       {account.state === 'trialing' && account.trialEndAt && (
         <p className="muted" id="billing-trial-note">
-          A card added now is saved, not charged: billing starts when your trial ends on {formatDate(account.trialEndAt)}.
+          A card added now is saved, not charged before {formatDate(account.trialEndAt)}.
         </p>
       )}
       {account.firstChargeAt && (

@@ -189,7 +189,10 @@ export function trialPlanText(account: PlanAccount): string {
     trial.maxOperators === 0 ? 'unlimited operators' : `${trial.maxOperators} operators`,
     `${trial.maxChannels} ${trial.maxChannels === 1 ? 'channel' : 'channels'}`,
   ];
-  const until = account.trialEndAt ? ` until it ends on ${formatDate(account.trialEndAt)}` : '';
+  // The date only with a card saved, when it is the one the banner names too; without one the banner's date is the
+  // last day to add a card (trialCountdown), and a second, later date here would contradict it.
+  const until =
+    account.trialEndAt && account.firstChargeAt !== null ? ` until it ends on ${formatDate(account.trialEndAt)}` : ' until it ends';
   const lost = lossBetween(trial, account.plan);
   const then = [
     ...(lost.features.length > 0 ? [`without ${listWords(lost.features)}`] : []),

@@ -1,5 +1,5 @@
 /**
- * #/reports/overview, /history, /availability and /answers (spec section 2, Reports): admins only (the sign-in guard sends
+ * #/reports/overview, /history, /availability, /answers and /team (spec section 2, Reports): admins only (the sign-in guard sends
  * others to the dashboard), and only on plans with reports (an upgrade warning otherwise). The range and the
  * time zone are kept while moving between the three reports.
  */
@@ -13,10 +13,17 @@ import { AvailabilityReportView } from './Availability';
 import { HistoryReportView } from './History';
 import { OverviewReportView } from './Overview';
 import { browserZone, type RangeChoice, zoneChoices } from './reportRules';
+import { TeamReportView } from './Team';
 
-export type ReportView = 'overview' | 'history' | 'availability' | 'answers';
+export type ReportView = 'overview' | 'history' | 'availability' | 'answers' | 'team';
 
-const TITLES: Record<ReportView, string> = { overview: 'Overview', history: 'History', availability: 'Availability', answers: 'Answers' };
+const TITLES: Record<ReportView, string> = {
+  overview: 'Overview',
+  history: 'History',
+  availability: 'Availability',
+  answers: 'Answers',
+  team: 'Team',
+};
 
 export function Reports({ view }: { view: ReportView }) {
   const user = useUser();
@@ -63,6 +70,8 @@ export function Reports({ view }: { view: ReportView }) {
             <HistoryReportView rooms={rooms} tz={tz} />
           ) : view === 'answers' ? (
             <AnswersReportView rooms={rooms} range={range} tz={tz} />
+          ) : view === 'team' ? (
+            <TeamReportView rooms={rooms} range={range} tz={tz} />
           ) : (
             <AvailabilityReportView rooms={rooms} range={range} tz={tz} />
           )}

@@ -9,7 +9,7 @@ import { clear, h } from '../dom';
 export type ScreenshotCardDeps = {
   settings: VisitorSettings;
   /** The widget's own lines in the visitor's language. */
-  texts: Pick<UiTexts, 'shotTaking' | 'shotPreview' | 'shotAlt' | 'shotDeclined' | 'shotNotSent' | 'shotUnsupported'>;
+  texts: Pick<UiTexts, 'shotTaking' | 'shotPreview' | 'shotSend' | 'shotAlt' | 'shotDeclined' | 'shotNotSent' | 'shotUnsupported'>;
   /** Takes the picture; rejects when this browser cannot. */
   take(): Promise<Blob>;
   /** Sends the picture into the conversation, answering the request. */
@@ -63,7 +63,7 @@ export function screenshotCard(deps: ScreenshotCardDeps): HTMLElement {
         'div',
         { class: 'row' },
         choice(
-          settings.defaultSendBtnLabel || 'Send',
+          texts.shotSend,
           () => {
             deps.send(picture);
             URL.revokeObjectURL(url);

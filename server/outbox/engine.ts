@@ -1,8 +1,10 @@
 /**
  * The durable outbox: Slack posts, webhook calls and mails are stored as jobs in MongoDB first and run by
- * this worker. Jobs with the same key (a conversation) run one at a time in order; Slack posts are paced per
- * channel (token bucket, about one a second with a small burst); a rate-limited call waits for Slack's
- * Retry-After, other transient failures back off exponentially. A job is removed only once the other side
+ * this worker. Its kinds, their payloads and their rules are the catalogue's (catalogue.ts); the engine reads no
+ * payload and decides nothing by a kind's name. Jobs with the same key (a conversation) run one at a time in order;
+ * jobs of a kind paced by channel (Slack posts) take that channel's pace (token bucket, about one a second with a
+ * small burst); a rate-limited call waits for Slack's Retry-After, other transient failures back off exponentially
+ * until the kind's attempts run out. A job is removed only once the other side
  * accepted it, so a crash or restart re-runs it (at least once) instead of losing it.
  *
  * A backlog costs what its work costs, not what it holds: the keys that have jobs are kept in memory (with their
@@ -20,13 +22,21 @@
 import { randomBytes } from 'node:crypto';
 import { Types } from 'mongoose';
 import type { RelayTuning } from '../config';
+import { AppError } from '../errors';
 import type { Logger } from '../logger';
-import type { OutboxJobDocument, OutboxJobModel, OutboxKind } from '../models/OutboxJob';
+import type { OutboxJobDocument, OutboxJobModel } from '../models/OutboxJob';
 import { JOURNALED } from '../models/writeConcerns';
+import { ERROR_CODES } from '../shared/constants';
+import type { EnqueueOptions, JobPayloads, JobRules } from './catalogue';
 import type { SlackPace } from './slackPace';
 
 /** A failure that retrying cannot fix (Slack said channel_not_found, Parley was uninstalled …). */
-export class PermanentJobError extends Error {}
+export class PermanentJobError extends AppError {
+  // Never answered over HTTP: the outbox logs it and drops the job (500: no caller's request is at fault).
+  constructor(message: string) {
+    super(message, { status: 500, code: ERROR_CODES.jobFailed });
+  }
+}
 
 /**
  * What a failure means for its job: dropped for good, or tried again after `retryInMs` (`blockChannelMs`: the
@@ -40,16 +50,28 @@ export type JobVerdict = { permanent: true } | { permanent: false; retryInMs: nu
  */
 export type JobErrorClassifier = (error: unknown) => JobVerdict | undefined;
 
+/**
+ * Payload types by kind: the catalogue's JobPayloads for the relay's outbox (an engine spec brings its own). A
+ * payload is a plain object, stored as it is.
+ */
+export type Payloads<P> = { [K in keyof P]: Record<string, unknown> };
+
+/** A stored job as its handler gets it: its kind's payload, typed. */
+export type Job<K extends keyof P, P extends Payloads<P> = JobPayloads> = Omit<OutboxJobDocument, 'kind' | 'payload'> & {
+  kind: K;
+  payload: P[K];
+};
+
 /** Runs one job. */
-export type JobHandler<C> = (ctx: C, job: OutboxJobDocument) => Promise<void>;
+export type JobHandler<C, K extends keyof P, P extends Payloads<P> = JobPayloads> = (ctx: C, job: Job<K, P>) => Promise<void>;
 /**
  * Runs several consecutive jobs of one key and one kind at once (in order, oldest first, at most `max`), e.g.
  * visitor lines made into one Slack post. It may take fewer than offered by answering how many it did (from the
  * front; at least the first); the others stay queued. It succeeds or fails as a whole; a permanent failure re-runs
  * the jobs one by one, so one bad job fails alone.
  */
-export type CoalescingHandler<C> = {
-  coalesce: (ctx: C, jobs: OutboxJobDocument[]) => Promise<number | undefined>;
+export type CoalescingHandler<C, K extends keyof P, P extends Payloads<P> = JobPayloads> = {
+  coalesce: (ctx: C, jobs: Job<K, P>[]) => Promise<number | undefined>;
   max: number;
 };
 /**
@@ -59,13 +81,33 @@ export type CoalescingHandler<C> = {
  * as the head (slack/postOnce.ts looks for a post that may be in Slack already). When the head succeeds and a
  * follower fails, the head is removed and the failure is the followers' own (their retry, or one by one).
  */
-export type LeadingHandler<C> = { lead: JobHandler<C>; followedBy: OutboxKind };
-export type JobHandlers<C> = Record<OutboxKind, JobHandler<C> | CoalescingHandler<C> | LeadingHandler<C>>;
+export type LeadingHandler<C, K extends keyof P, P extends Payloads<P> = JobPayloads> = {
+  lead: JobHandler<C, K, P>;
+  followedBy: keyof P & string;
+};
+/** What runs the jobs of kind K. */
+export type KindHandler<C, K extends keyof P, P extends Payloads<P> = JobPayloads> =
+  | JobHandler<C, K, P>
+  | CoalescingHandler<C, K, P>
+  | LeadingHandler<C, K, P>;
+/** One handler per kind, each typed by its kind's payload. */
+export type JobHandlers<C, P extends Payloads<P> = JobPayloads> = { [K in keyof P]: KindHandler<C, K, P> };
+
+/**
+ * A handler as the engine calls it, on a stored job. The engine itself never reads a payload; it hands a job to the
+ * handler of the job's kind, and only `enqueue` (which takes exactly the kind's payload) writes jobs.
+ */
+type StoredHandler<C> =
+  | ((ctx: C, job: OutboxJobDocument) => Promise<void>)
+  | { coalesce: (ctx: C, jobs: OutboxJobDocument[]) => Promise<number | undefined>; max: number }
+  | { lead: (ctx: C, job: OutboxJobDocument) => Promise<void>; followedBy: string };
 
 /** What the outbox engine itself needs (the relay's context has it all). */
 export type OutboxHost = { models: { OutboxJob: OutboxJobModel }; tuning: RelayTuning; logger: Logger };
 
-export type OutboxOptions = {
+export type OutboxOptions<P> = {
+  /** How each kind is paced and retried (the catalogue's JOB_RULES). */
+  rules: { readonly [K in keyof P]: JobRules };
   /**
    * Called on stop with the keys that still have jobs here, so other processes can take them at once instead of
    * at their next safety poll (they call `wake(key)`).
@@ -83,8 +125,6 @@ export type OutboxOptions = {
 /** Longest one wait for the shared pace before asking it again (the job's lease is renewed meanwhile). */
 const PACE_WAIT_MAX_MS = 2_000;
 
-/** Webhooks and mails of a customer may be down for good: they stop after this many attempts. */
-const MAX_ATTEMPTS_OUTSIDE_SLACK = 12;
 /** Keys running at once, and keys claimed in one round trip. */
 const CONCURRENCY = 64;
 /**
@@ -111,15 +151,11 @@ type KeyJobs = { _id: string; jobs: OutboxJobDocument[] };
 /** A claimed head and the jobs read to run with it; `extra`: a second token of the channel taken for its followers. */
 type Head = { key: string; batch: OutboxJobDocument[]; more: boolean; token: string; extra: string };
 
-const isSlack = (kind: string) => kind.startsWith('slack.');
 /**
- * Jobs that post into a channel, so take its pace (Slack's chat.postMessage limit is per channel). A header update
- * is a chat.update (Slack counts it per workspace, apart): it takes nothing of the budget visitor lines need.
+ * Stores and runs jobs; its handlers get the context `C` that `options.context` answers (the relay's), and the jobs
+ * of the kinds of `P` (the catalogue's, server/outbox/catalogue.ts).
  */
-const isPaced = (kind: string) => isSlack(kind) && kind !== 'slack.updateHeader';
-
-/** Stores and runs jobs; its handlers get the context `C` that `options.context` answers (the relay's). */
-export class Outbox<C> {
+export class Outbox<C, P extends Payloads<P> = JobPayloads> {
   private stopped = true;
   private readonly waiting = new Map<string, Waiting>();
   private readonly running = new Map<string, Promise<void>>();
@@ -143,19 +179,15 @@ export class Outbox<C> {
 
   constructor(
     private readonly host: OutboxHost,
-    private readonly handlers: JobHandlers<C>,
-    private readonly options: OutboxOptions & {
+    private readonly handlers: JobHandlers<C, P>,
+    private readonly options: OutboxOptions<P> & {
       /** What the handlers get (asked when a job runs, so a context that holds this outbox can be built after it). */
       context: () => C;
     },
   ) {}
 
-  async enqueue(
-    kind: OutboxKind,
-    key: string,
-    payload: Record<string, unknown>,
-    opts: { channel?: string; conversationId?: Types.ObjectId | null; runAt?: Date; start?: boolean } = {},
-  ): Promise<void> {
+  /** Stores a job of `kind` with exactly that kind's payload; it runs after the jobs of `key` stored before it. */
+  async enqueue<K extends keyof P & string>(kind: K, key: string, payload: P[K], opts: EnqueueOptions = {}): Promise<void> {
     const now = new Date();
     const runAt = opts.runAt ?? now;
     // Through the driver, every field spelled out (the type makes a new field a compile error until it is here).
@@ -182,7 +214,7 @@ export class Outbox<C> {
     }
     // Durable before the work it stands for is acknowledged to anyone, whatever the deployment's default.
     await this.host.models.OutboxJob.collection.insertOne(job, { writeConcern: JOURNALED });
-    if (opts.start !== false) this.note(key, isPaced(kind) ? (opts.channel ?? '') : '', runAt.getTime());
+    if (opts.start !== false) this.note(key, this.paced(kind) ? (opts.channel ?? '') : '', runAt.getTime());
   }
 
   /** Runs the due jobs of `key` now (after a job was stored with `start: false`). */
@@ -370,7 +402,16 @@ export class Outbox<C> {
         continue;
       }
       const head = jobs[0];
-      const channel = isPaced(head.kind) ? head.channel : '';
+      const handler = this.handlerOf(head.kind);
+      if (!handler) {
+        // A kind this version does not know: a newer version's, stored by one of its processes during a rolling
+        // upgrade. Left to it (set aside here, it would be lost to that version); looked at again later.
+        this.refund(token);
+        this.host.logger.warn({ jobKind: head.kind, jobId: String(head._id) }, 'outbox: a job of a kind this version does not run waits');
+        this.requeue(key, '', now + this.host.tuning.outboxLeaseMs, head._id);
+        continue;
+      }
+      const channel = this.paced(head.kind) ? head.channel : '';
       const lockedUntil = head.lockedUntil?.getTime() ?? 0;
       if (head.runAt.getTime() > now || lockedUntil > now) {
         // Backing off, or another process holds the key: look again when that ends.
@@ -391,7 +432,6 @@ export class Outbox<C> {
         }
       }
       const batch = [head];
-      const handler = this.handlers[head.kind];
       if (!this.solo.get(key)?.has(String(head._id))) this.solo.delete(key);
       let extra = '';
       if (typeof handler !== 'function' && !this.solo.has(key)) {
@@ -401,7 +441,7 @@ export class Outbox<C> {
           batch.push(job);
         }
         // Followers of another kind are one more post into the channel: one more token, or the head goes alone.
-        const followerChannel = kind !== head.kind && isPaced(kind) ? head.channel : '';
+        const followerChannel = kind !== head.kind && this.paced(kind) ? head.channel : '';
         if (batch.length > 1 && followerChannel) {
           if (this.takeToken(followerChannel, now)) extra = followerChannel;
           else batch.splice(1);
@@ -447,7 +487,7 @@ export class Outbox<C> {
   /** Runs one claimed batch of a key in the background; the key is looked at again when it ends. */
   private start1(key: string, batch: OutboxJobDocument[], more: boolean, lockedBy: string): void {
     const head = batch[0];
-    const channel = isPaced(head.kind) ? head.channel : '';
+    const channel = this.paced(head.kind) ? head.channel : '';
     const renew = setInterval(
       () => {
         void this.host.models.OutboxJob.updateOne(
@@ -497,10 +537,10 @@ export class Outbox<C> {
   private async run(key: string, batch: OutboxJobDocument[]): Promise<'done' | 'more' | number> {
     const { OutboxJob } = this.host.models;
     const [head] = batch;
-    const handler = this.handlers[head.kind];
+    const handler = this.handlerOf(head.kind);
     // A leading head runs alone first; its followers then run as their own kind's batch, under the head's claim (its
     // attempts and last error stand for theirs).
-    const own = typeof handler !== 'function' && 'lead' in handler ? [head] : batch;
+    const own = handler && typeof handler !== 'function' && 'lead' in handler ? [head] : batch;
     const followers = batch.slice(own.length);
     // What a failure concerns: the batch, or a leading head alone (its followers did not run).
     let failing = own;
@@ -530,8 +570,9 @@ export class Outbox<C> {
    */
   private async runOwn(jobs: OutboxJobDocument[]): Promise<number> {
     const [first] = jobs;
-    const handler = this.handlers[first.kind];
-    if (this.options.pace && isPaced(first.kind) && first.channel) await this.sharedPace(first.channel);
+    const handler = this.handlerOf(first.kind);
+    if (!handler) throw new PermanentJobError(`no handler for jobs of kind ${first.kind}`);
+    if (this.options.pace && this.paced(first.kind) && first.channel) await this.sharedPace(first.channel);
     if (typeof handler === 'function') {
       await handler(this.options.context(), first);
       return 1;
@@ -569,7 +610,7 @@ export class Outbox<C> {
       // Later jobs of the key go on without it.
       return 'done';
     }
-    if (verdict.blockChannelMs && isPaced(head.kind) && head.channel) {
+    if (verdict.blockChannelMs && this.paced(head.kind) && head.channel) {
       this.blockedUntil.set(head.channel, Date.now() + verdict.blockChannelMs);
       this.options.pace?.block(head.channel, verdict.blockChannelMs);
     }
@@ -592,16 +633,34 @@ export class Outbox<C> {
 
   private maxBatch(): number {
     let max = 1;
-    for (const handler of Object.values(this.handlers)) {
-      if (typeof handler !== 'function') max = Math.max(max, 'coalesce' in handler ? handler.max : 1 + this.batchOf(handler.followedBy));
+    for (const kind of Object.keys(this.handlers)) {
+      const handler = this.handlerOf(kind);
+      if (handler && typeof handler !== 'function')
+        max = Math.max(max, 'coalesce' in handler ? handler.max : 1 + this.batchOf(handler.followedBy));
     }
     return max;
   }
 
   /** How many jobs of `kind` run in one batch. */
-  private batchOf(kind: OutboxKind): number {
-    const handler = this.handlers[kind];
-    return typeof handler !== 'function' && 'coalesce' in handler ? handler.max : 1;
+  private batchOf(kind: string): number {
+    const handler = this.handlerOf(kind);
+    return handler && typeof handler !== 'function' && 'coalesce' in handler ? handler.max : 1;
+  }
+
+  /** The handler of a stored job's kind; undefined for a kind this version does not know. */
+  private handlerOf(kind: string): StoredHandler<C> | undefined {
+    if (!Object.hasOwn(this.handlers, kind)) return undefined;
+    // The one place a stored job meets its kind's type: enqueue, the only writer, took exactly that kind's payload.
+    return this.handlers[kind as keyof P] as unknown as StoredHandler<C>;
+  }
+
+  private rulesOf(kind: string): JobRules | undefined {
+    return Object.hasOwn(this.options.rules, kind) ? this.options.rules[kind as keyof P] : undefined;
+  }
+
+  /** Whether jobs of `kind` post into their channel, and so take its pace. */
+  private paced(kind: string): boolean {
+    return this.rulesOf(kind)?.pace === 'channel';
   }
 
   private takeToken(channel: string, now: number): boolean {
@@ -656,7 +715,7 @@ export class Outbox<C> {
           if (Date.now() - storedAt < POKE_EXPECTED_MS) continue;
           this.unpoked.delete(job.key);
         }
-        this.waiting.set(job.key, { channel: isPaced(job.kind) ? job.channel : '', since: job._id.getTimestamp().getTime(), at: 0 });
+        this.waiting.set(job.key, { channel: this.paced(job.kind) ? job.channel : '', since: job._id.getTimestamp().getTime(), at: 0 });
       }
       this.kick();
     })()
@@ -672,7 +731,7 @@ export class Outbox<C> {
     if (error instanceof PermanentJobError) return { permanent: true };
     const known = this.options.classify?.(error);
     if (known) return known;
-    if (!isSlack(job.kind) && job.attempts >= MAX_ATTEMPTS_OUTSIDE_SLACK) return { permanent: true };
+    if (job.attempts >= (this.rulesOf(job.kind)?.maxAttempts ?? 1)) return { permanent: true };
     const backoff = Math.min(this.host.tuning.outboxMaxBackoffMs, 500 * 2 ** Math.min(job.attempts - 1, 16));
     return { permanent: false, retryInMs: Math.round(backoff * (0.75 + Math.random() * 0.5)) };
   }

@@ -6,7 +6,7 @@ import { helpText, PARLEY_COMMAND, parseCommand, type Reply, runParley } from '.
 export { helpText, PARLEY_COMMAND } from './parley';
 
 /** `/parley`: acknowledged at once (Slack waits 3 s at most); the answer follows on the response_url. */
-export function registerCommandListeners(app: App, deps: SlackDeps): void {
+export function registerSlashCommandListeners(app: App, deps: SlackDeps): void {
   app.command(PARLEY_COMMAND, async ({ command, ack, respond, client, logger }) => {
     // Help needs nothing from the database: it is the acknowledgement itself.
     if (parseCommand(command.text).sub === 'help') {

@@ -9,21 +9,26 @@ import type { CommandStartedEvent } from 'mongodb';
 import mongoose, { type Connection } from 'mongoose';
 import type { RelayTuning } from '../../server/config';
 import { createLogger } from '../../server/logger';
-import { type OutboxJobDocument, type OutboxJobModel, outboxJobModel } from '../../server/models/OutboxJob';
-import {
-  type CoalescingHandler,
-  type JobHandler,
-  type JobHandlers,
-  Outbox,
-  type OutboxHost,
-  PermanentJobError,
-} from '../../server/relay/outbox';
+import { type OutboxJobModel, outboxJobModel } from '../../server/models/OutboxJob';
+import type { JobRules } from '../../server/outbox/catalogue';
+import { type Job, type JobHandlers, Outbox, type OutboxHost, PermanentJobError } from '../../server/outbox/engine';
 import { DEFAULT_RELAY_TUNING } from '../../server/relay/tuning';
 import { testMongoUri, uniqueDbName } from '../helpers/mongo';
-import { eventually } from './helpers';
+import { eventually } from '../relay/helpers';
 
 type Host = OutboxHost;
 type Run = { key: string; texts: string[]; at: number; channel: string };
+
+/**
+ * The engine knows no kinds of its own: this spec brings a catalogue of four. A header leads lines (or runs alone),
+ * lines coalesce, posts are paced alone, calls are not paced and stop after a dozen attempts.
+ */
+type Line = { text: string };
+type Payloads = { header: Line; line: Line; post: Line; call: Line };
+type Kind = keyof Payloads;
+const SLACKLIKE: JobRules = { pace: 'channel', maxAttempts: Number.POSITIVE_INFINITY };
+const RULES: { [K in Kind]: JobRules } = { header: SLACKLIKE, line: SLACKLIKE, post: SLACKLIKE, call: { pace: 'none', maxAttempts: 4 } };
+type TestJob = Job<Kind, Payloads>;
 
 const QUIET = createLogger({ level: 'error' });
 
@@ -31,7 +36,7 @@ describe('the outbox engine', () => {
   let connection: Connection;
   let OutboxJob: OutboxJobModel;
   const commands: CommandStartedEvent[] = [];
-  const outboxes: Outbox<Host>[] = [];
+  const outboxes: Outbox<Host, Payloads>[] = [];
 
   before(async () => {
     connection = await mongoose
@@ -53,20 +58,20 @@ describe('the outbox engine', () => {
     await connection.close();
   });
 
-  const text = (job: OutboxJobDocument) => String(job.payload.text);
+  const text = (job: TestJob) => job.payload.text;
 
   /** An outbox (a "process") whose handlers record every run; `fail(job)` may throw to make a run fail. */
   function outbox(
     tuning: Partial<RelayTuning> = {},
-    fail: (job: OutboxJobDocument, attempt: number) => void = () => undefined,
-    hold?: (jobs: OutboxJobDocument[]) => Promise<void>,
+    fail: (job: TestJob, attempt: number) => void = () => undefined,
+    hold?: (jobs: TestJob[]) => Promise<void>,
     take?: number,
     /** The header leads the lines stored behind it (as the relay's Slack handlers have it). */
     leading = false,
   ) {
     const runs: Run[] = [];
     const attempts = new Map<string, number>();
-    const record = async (offered: OutboxJobDocument[]) => {
+    const record = async (offered: TestJob[]) => {
       await hold?.(offered);
       const jobs = offered.slice(0, take ?? offered.length);
       for (const job of jobs) {
@@ -76,36 +81,25 @@ describe('the outbox engine', () => {
       }
       runs.push({ key: jobs[0].key, texts: jobs.map(text), at: Date.now(), channel: jobs[0].channel });
     };
-    const single: JobHandler<Host> = (_ctx, job) => record([job]);
-    const lines: CoalescingHandler<Host> = {
-      coalesce: async (_ctx, jobs) => {
-        await record(jobs);
-        return take;
+    const single = (_ctx: Host, job: TestJob) => record([job]);
+    const handlers: JobHandlers<Host, Payloads> = {
+      header: leading ? { lead: single, followedBy: 'line' } : single,
+      line: {
+        coalesce: async (_ctx, jobs) => {
+          await record(jobs);
+          return take;
+        },
+        max: 20,
       },
-      max: 20,
-    };
-    const handlers: JobHandlers<Host> = {
-      'slack.header': leading ? { lead: single, followedBy: 'slack.reply' } : single,
-      'slack.reply': lines,
-      'slack.updateHeader': single,
-      'slack.note': single,
-      'slack.invite': single,
-      'slack.offline': single,
-      'slack.ephemeral': single,
-      'slack.threadPost': single,
-      'slack.channelPost': single,
-      'slack.react': single,
-      'slack.suggest': single,
-      webhook: single,
-      mail: single,
-      'mail.unseen': single,
+      post: single,
+      call: single,
     };
     const host: Host = {
       models: { OutboxJob },
       tuning: { ...DEFAULT_RELAY_TUNING, slackPostsPerSecond: 1000, slackBurst: 1000, outboxMaxBackoffMs: 100, ...tuning },
       logger: QUIET,
     };
-    const box = new Outbox<Host>(host, handlers, { context: () => host });
+    const box = new Outbox<Host, Payloads>(host, handlers, { rules: RULES, context: () => host });
     outboxes.push(box);
     return { box, runs };
   }
@@ -117,8 +111,8 @@ describe('the outbox engine', () => {
       if (text(job) === 'b' && attempt < 3) throw new Error('the other side is down');
     });
     box.start();
-    for (const t of ['a', 'b', 'c', 'd']) await box.enqueue('webhook', 'k1', { text: t });
-    await box.enqueue('webhook', 'k2', { text: 'other key' });
+    for (const t of ['a', 'b', 'c', 'd']) await box.enqueue('call', 'k1', { text: t });
+    await box.enqueue('call', 'k2', { text: 'other key' });
     await eventually(async () => expect(ran(runs, 'k1')).to.deep.equal(['a', 'b', 'c', 'd']));
     // The other key did not wait for k1's retries.
     expect(ran(runs, 'k2')).to.deep.equal(['other key']);
@@ -130,10 +124,43 @@ describe('the outbox engine', () => {
       if (text(job) === 'bad') throw new PermanentJobError('channel_not_found');
     });
     box.start();
-    for (const t of ['a', 'bad', 'c']) await box.enqueue('slack.note', 'k', { text: t }, { channel: 'C1' });
+    for (const t of ['a', 'bad', 'c']) await box.enqueue('post', 'k', { text: t }, { channel: 'C1' });
     await eventually(async () => expect(ran(runs)).to.deep.equal(['a', 'c']));
     const failed = await OutboxJob.find({}).lean();
     expect(failed.map((j) => [j.payload.text, j.lastError, j.failedAt !== null])).to.deep.equal([['bad', 'channel_not_found', true]]);
+  });
+
+  it('sets a job aside after the attempts its kind allows, while a kind without a limit keeps trying', async () => {
+    let down = true;
+    const { box, runs } = outbox({}, () => {
+      if (down) throw new Error('the other side is down');
+    });
+    box.start();
+    await box.enqueue('call', 'hook', { text: 'call' });
+    await box.enqueue('post', 'thread', { text: 'post' }, { channel: 'C1' });
+    await eventually(async () => expect(await OutboxJob.countDocuments({ failedAt: { $ne: null } })).to.equal(1));
+    const [failed] = await OutboxJob.find({ failedAt: { $ne: null } }).lean();
+    expect([failed.kind, failed.attempts]).to.deep.equal(['call', 4]);
+    down = false;
+    await eventually(async () => expect(ran(runs)).to.include('post'));
+    expect(ran(runs)).to.not.include('call');
+    expect(await OutboxJob.countDocuments({})).to.equal(1);
+  });
+
+  it('leaves a job of a kind it does not run (a newer version’s) stored and unclaimed, and runs the other keys', async () => {
+    await OutboxJob.create([
+      { kind: 'from.a.newer.version', key: 'k1', payload: { text: 'unknown' } },
+      { kind: 'call', key: 'k1', payload: { text: 'behind it' } },
+      { kind: 'call', key: 'k2', payload: { text: 'other key' } },
+    ]);
+    const { box, runs } = outbox();
+    box.start();
+    await eventually(async () => expect(ran(runs)).to.deep.equal(['other key']));
+    const left = await OutboxJob.find({ key: 'k1' }).sort({ _id: 1 }).lean();
+    expect(left.map((j) => [j.kind, j.attempts, j.failedAt, j.lockedUntil])).to.deep.equal([
+      ['from.a.newer.version', 0, null, null],
+      ['call', 0, null, null],
+    ]);
   });
 
   it('hands the lines waiting behind a running one to the handler as one batch, in order', async () => {
@@ -145,11 +172,11 @@ describe('the outbox engine', () => {
       if (text(jobs[0]) === 'line 1') await first;
     });
     box.start();
-    await box.enqueue('slack.reply', 'conv', { text: 'line 1' }, { channel: 'C1' });
+    await box.enqueue('line', 'conv', { text: 'line 1' }, { channel: 'C1' });
     await eventually(async () => expect(await OutboxJob.countDocuments({ lockedUntil: { $ne: null } })).to.equal(1));
-    for (const t of ['line 2', 'line 3', 'line 4']) await box.enqueue('slack.reply', 'conv', { text: t }, { channel: 'C1' });
-    await box.enqueue('slack.note', 'conv', { text: 'a note' }, { channel: 'C1' });
-    await box.enqueue('slack.reply', 'conv', { text: 'line 5' }, { channel: 'C1' });
+    for (const t of ['line 2', 'line 3', 'line 4']) await box.enqueue('line', 'conv', { text: t }, { channel: 'C1' });
+    await box.enqueue('post', 'conv', { text: 'a note' }, { channel: 'C1' });
+    await box.enqueue('line', 'conv', { text: 'line 5' }, { channel: 'C1' });
     release();
     await eventually(async () => expect(ran(runs)).to.have.length(6));
     expect(runs.map((r) => r.texts)).to.deep.equal([['line 1'], ['line 2', 'line 3', 'line 4'], ['a note'], ['line 5']]);
@@ -157,7 +184,7 @@ describe('the outbox engine', () => {
 
   it('leaves the lines a coalescing handler did not take queued, in order, for its next run', async () => {
     const { box, runs } = outbox({}, undefined, undefined, 2);
-    for (const t of ['1', '2', '3', '4', '5']) await box.enqueue('slack.reply', 'conv', { text: t }, { channel: 'C1', start: false });
+    for (const t of ['1', '2', '3', '4', '5']) await box.enqueue('line', 'conv', { text: t }, { channel: 'C1', start: false });
     box.start();
     box.poke('conv');
     await eventually(async () => expect(ran(runs)).to.have.length(5));
@@ -169,7 +196,7 @@ describe('the outbox engine', () => {
     const { box, runs } = outbox({}, (job) => {
       if (text(job) === 'too long') throw new PermanentJobError('msg_too_long');
     });
-    for (const t of ['x', 'too long', 'y']) await box.enqueue('slack.reply', 'conv', { text: t }, { channel: 'C1', start: false });
+    for (const t of ['x', 'too long', 'y']) await box.enqueue('line', 'conv', { text: t }, { channel: 'C1', start: false });
     box.start();
     box.poke('conv');
     await eventually(async () => expect(ran(runs)).to.deep.equal(['x', 'y']));
@@ -182,8 +209,8 @@ describe('the outbox engine', () => {
     box.start();
     await eventually(async () => expect(commands.filter((c) => c.commandName === 'find')).to.not.have.length(0));
     const from = commands.length;
-    await box.enqueue('slack.header', 'conv', { text: 'header' }, { channel: 'C1', start: false });
-    for (const t of ['line 1', 'line 2']) await box.enqueue('slack.reply', 'conv', { text: t }, { channel: 'C1', start: false });
+    await box.enqueue('header', 'conv', { text: 'header' }, { channel: 'C1', start: false });
+    for (const t of ['line 1', 'line 2']) await box.enqueue('line', 'conv', { text: t }, { channel: 'C1', start: false });
     box.poke('conv');
     await eventually(async () => expect(await OutboxJob.countDocuments({})).to.equal(0));
     expect(runs.map((r) => r.texts)).to.deep.equal([['header'], ['line 1', 'line 2']]);
@@ -206,8 +233,8 @@ describe('the outbox engine', () => {
       undefined,
       true,
     );
-    await box.enqueue('slack.header', 'conv', { text: 'header' }, { channel: 'C1', start: false });
-    await box.enqueue('slack.reply', 'conv', { text: 'line 1' }, { channel: 'C1', start: false });
+    await box.enqueue('header', 'conv', { text: 'header' }, { channel: 'C1', start: false });
+    await box.enqueue('line', 'conv', { text: 'line 1' }, { channel: 'C1', start: false });
     box.start();
     box.poke('conv');
     await eventually(async () => expect(await OutboxJob.countDocuments({})).to.equal(0));
@@ -217,9 +244,9 @@ describe('the outbox engine', () => {
   it('takes over the jobs a dead process held once their lease expired, and not before', async () => {
     const leaseEnds = Date.now() + 1500;
     await OutboxJob.create([
-      { kind: 'webhook', key: 'expired', payload: { text: 'left long ago' }, lockedUntil: new Date(Date.now() - 60_000), lockedBy: 'dead' },
-      { kind: 'webhook', key: 'held', payload: { text: 'held by a dying process' }, lockedUntil: new Date(leaseEnds), lockedBy: 'dead' },
-      { kind: 'webhook', key: 'held', payload: { text: 'behind it' } },
+      { kind: 'call', key: 'expired', payload: { text: 'left long ago' }, lockedUntil: new Date(Date.now() - 60_000), lockedBy: 'dead' },
+      { kind: 'call', key: 'held', payload: { text: 'held by a dying process' }, lockedUntil: new Date(leaseEnds), lockedBy: 'dead' },
+      { kind: 'call', key: 'held', payload: { text: 'behind it' } },
     ]);
     const { box, runs } = outbox({ outboxLeaseMs: 2000 });
     box.start();
@@ -232,9 +259,7 @@ describe('the outbox engine', () => {
     const a = outbox({ outboxLeaseMs: 5000 });
     const b = outbox({ outboxLeaseMs: 5000 });
     const keys = Array.from({ length: 20 }, (_, i) => `k${i}`);
-    await OutboxJob.insertMany(
-      keys.flatMap((key) => [1, 2, 3, 4].map((n) => ({ kind: 'webhook', key, payload: { text: `${key}-${n}` } }))),
-    );
+    await OutboxJob.insertMany(keys.flatMap((key) => [1, 2, 3, 4].map((n) => ({ kind: 'call', key, payload: { text: `${key}-${n}` } }))));
     a.box.start();
     b.box.start();
     await eventually(async () => expect(a.runs.length + b.runs.length).to.equal(80));
@@ -247,8 +272,8 @@ describe('the outbox engine', () => {
     const { box, runs } = outbox({ slackPostsPerSecond: 5, slackBurst: 1 });
     box.start();
     for (const n of [1, 2, 3])
-      for (const key of ['conv A', 'conv B']) await box.enqueue('slack.note', key, { text: `${key} ${n}` }, { channel: 'C1' });
-    await box.enqueue('slack.note', 'conv C', { text: 'other channel' }, { channel: 'C2' });
+      for (const key of ['conv A', 'conv B']) await box.enqueue('post', key, { text: `${key} ${n}` }, { channel: 'C1' });
+    await box.enqueue('post', 'conv C', { text: 'other channel' }, { channel: 'C2' });
     await eventually(async () => expect(runs).to.have.length(7));
     const inC1 = runs.filter((r) => r.channel === 'C1');
     // Six posts at 5 a second with a burst of one: five waits of 200 ms (each run is timed after its claim's round
@@ -269,7 +294,7 @@ describe('the outbox engine', () => {
     box.start();
     // The first poll after start: every unfinished job's key.
     await eventually(async () => expect(commands.slice(started).some((c) => c.commandName === 'find')).to.equal(true));
-    for (let i = 0; i < 20; i++) await box.enqueue('slack.note', `conv ${i % 5}`, { text: `post ${i}` }, { channel: 'C1' });
+    for (let i = 0; i < 20; i++) await box.enqueue('post', `conv ${i % 5}`, { text: `post ${i}` }, { channel: 'C1' });
     const from = commands.length;
     await eventually(async () => expect(runs).to.have.length(20));
     const spent = commands.slice(from).map(kindOf);
@@ -287,7 +312,7 @@ describe('the outbox engine', () => {
     await eventually(async () => expect(commands.slice(started).some((c) => c.commandName === 'find')).to.equal(true));
     const due = Date.now() + 1200;
     const from = commands.length;
-    await box.enqueue('mail', 'later', { text: 'reminder' }, { runAt: new Date(due) });
+    await box.enqueue('call', 'later', { text: 'reminder' }, { runAt: new Date(due) });
     await eventually(async () => expect(ran(runs)).to.deep.equal(['reminder']));
     expect(runs[0].at).to.be.at.least(due);
     expect(commands.slice(from).map(kindOf)).to.deep.equal(['insert', 'claim read', 'update', 'delete']);
