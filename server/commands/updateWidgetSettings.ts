@@ -38,7 +38,7 @@ import {
   usesTeamAvatar,
   webAddressProblem,
 } from '../shared/settings';
-import { normalizeTag, RESPONSE_TARGET_MINS, tagListProblem } from '../shared/tags';
+import { normalizeTag, tagListProblem } from '../shared/tags';
 import { readTriggerJson, TriggerJsonSchema } from '../shared/triggers';
 import type { ChatEndpointSettings, ChatEndpointWithStats } from '../shared/types';
 import {
@@ -94,8 +94,6 @@ const CHOICES: Record<string, { values: readonly number[]; label: string }> = {
   noAnswerMessageAfterSecs: { values: NO_ANSWER_AFTER_SECS, label: 'No-answer message delay' },
   maxVisitorInactiveMins: { values: INACTIVE_GRACE_MINS, label: 'Inactive visitor grace period' },
   emailUnseenAfterMinutes: { values: EMAIL_UNSEEN_AFTER_MINS, label: 'Unseen replies by e-mail after' },
-  firstResponseTargetMins: { values: RESPONSE_TARGET_MINS, label: 'First response target' },
-  nextResponseTargetMins: { values: RESPONSE_TARGET_MINS, label: 'Next response target' },
 };
 
 // "Select fields convert to numbers; a non-numeric value becomes 0."

@@ -38,14 +38,3 @@ export function tagListProblem(tags: readonly string[]): string | null {
   }
   return null;
 }
-
-/** Response targets a widget may set, in minutes of business time; 0: no target. */
-export const RESPONSE_TARGET_MINS = [0, 1, 2, 5, 10, 15, 30, 60, 120, 240, 480, 1440] as const;
-
-/** "No target", "5 minutes", "2 hours", "24 hours". */
-export function responseTargetLabel(mins: number): string {
-  if (mins === 0) return 'No target';
-  if (mins < 60) return `${mins} minute${mins === 1 ? '' : 's'}`;
-  const hours = mins / 60;
-  return `${hours} hour${hours === 1 ? '' : 's'}`;
-}

@@ -136,12 +136,6 @@ export type ChatEndpointSettings = {
   responseRemindersFreq: number;
   /** Reminders mention @here in the channel (off by default: they are thread replies only). */
   responseRemindersMention: boolean;
-  /**
-   * Minutes of business time (operating hours only, when the widget has any) the team has for a conversation's first
-   * answer, and for an answer after the visitor wrote again; 0: no target (RESPONSE_TARGET_MINS in shared/tags.ts).
-   */
-  firstResponseTargetMins: number;
-  nextResponseTargetMins: number;
   /** The first operator who replies in a conversation nobody has gets it assigned (on by default). */
   autoAssignOnReply: boolean;
   noAnswerMessageOn: boolean;

@@ -1,6 +1,6 @@
 /**
- * Behavior → Tags and response targets through the real console (browser): tags added with Enter and Add, a tag
- * that is not one word refused as typed, one removed with its ×, the two targets chosen; saved, kept after a
+ * Behavior → Tags through the real console (browser): tags added with Enter and Add, a tag
+ * that is not one word refused as typed, one removed with its ×; saved, kept after a
  * reload, no WCAG A/AA violation, at 1280×800 and 390×844 (screenshots in test-results/).
  */
 import path from 'node:path';
@@ -11,7 +11,7 @@ import { axeViolations, describeViolations } from '../helpers/axe';
 import { RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { configuredWidget, type Widget } from './widgetHelpers';
 
-describe('Behavior: tags and response targets (browser)', function () {
+describe('Behavior: tags (browser)', function () {
   this.timeout(120_000);
   let widget: Widget;
   let token: string;
@@ -32,12 +32,12 @@ describe('Behavior: tags and response targets (browser)', function () {
     token = ((await res.json()) as { token: string }).token;
   });
 
-  it('adds, refuses and removes tags, sets both targets, saves them for good, at both sizes without a WCAG violation', async () => {
+  it('adds, refuses and removes tags, saves them for good, at both sizes without a WCAG violation', async () => {
     const page = browser.page;
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
     await page.goto(`${server.url}/app/#/settings/${widget.ceId}/behavior`);
-    const heading = page.getByRole('heading', { name: 'Tags and response targets' });
+    const heading = page.getByRole('heading', { name: 'Tags' });
     await heading.waitFor();
     await page.getByText('No tags yet.').waitFor();
     const input = page.getByLabel('New tag');
@@ -55,8 +55,6 @@ describe('Behavior: tags and response targets (browser)', function () {
     await input.fill('');
     await page.getByRole('button', { name: 'Remove tag refund' }).click();
     expect(await page.getByRole('list', { name: 'Tags' }).getByRole('listitem').allTextContents()).to.deep.equal(['billing×', 'bug×']);
-    await page.getByLabel('First response target').selectOption('15');
-    await page.getByLabel('Next response target').selectOption('60');
     await heading.scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(RESULTS_DIR, 'tags-settings-1280.png') });
     const violations = await axeViolations(page);
@@ -64,19 +62,14 @@ describe('Behavior: tags and response targets (browser)', function () {
     await page.getByRole('button', { name: 'Save Changes' }).click();
     await page.getByRole('button', { name: 'Saved' }).waitFor();
     const ce = await server.models.ChatEndpoint.findById(widget.ceId);
-    expect({ tags: [...(ce?.tags ?? [])], first: ce?.firstResponseTargetMins, next: ce?.nextResponseTargetMins }).to.deep.equal({
-      tags: ['billing', 'bug'],
-      first: 15,
-      next: 60,
-    });
+    expect([...(ce?.tags ?? [])]).to.deep.equal(['billing', 'bug']);
 
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();
     await page.getByRole('list', { name: 'Tags' }).waitFor();
     expect(await page.getByRole('list', { name: 'Tags' }).getByRole('listitem').allTextContents()).to.deep.equal(['billing×', 'bug×']);
-    expect(await page.getByLabel('First response target').inputValue()).to.equal('15');
     await page.getByLabel('New tag').fill('no spaces please');
-    await page.getByRole('heading', { name: 'Tags and response targets' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await page.getByRole('heading', { name: 'Tags' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await page.screenshot({ path: path.join(RESULTS_DIR, 'tags-settings-390.png') });
     const narrow = await axeViolations(page);
     expect(narrow, describeViolations(narrow)).to.deep.equal([]);

@@ -1,6 +1,6 @@
 /**
  * Tags from Slack (issue #31): `/parley tag N billing refund` adds tags, `/parley untag N billing` removes them, and
- * the header's tag picker sets them. Only the widget's tags (Behavior → Tags and response targets in the console)
+ * the header's tag picker sets them. Only the widget's tags (Behavior → Tags in the console)
  * are taken: an unknown name changes nothing and the answer lists the widget's tags. Each change goes through
  * tagConversation (commands/), which records it, notes it in the thread and refreshes the header.
  */

@@ -1,5 +1,5 @@
 /**
- * The widget's tags (Behavior → Tags and response targets): type a word and Add (or Enter), remove one with its ×.
+ * The widget's tags (Behavior → Tags): type a word and Add (or Enter), remove one with its ×.
  * Checked as typed by the rule the API applies (shared/tags.ts); saved with the tab's Save Changes.
  */
 import { type KeyboardEvent, useId, useState } from 'react';

@@ -22,7 +22,6 @@ import {
   usesTeamAvatar,
   webAddressProblem,
 } from '../../../../server/shared/settings';
-import { RESPONSE_TARGET_MINS, responseTargetLabel } from '../../../../server/shared/tags';
 import type { FieldContext, FieldSection, TextField } from './fields';
 import { Check, Input, Radios, timeZones } from './form';
 import { TagsField } from './TagsField';
@@ -77,7 +76,6 @@ const countriesProblem = (text: string) => {
   const bad = invalidCountries(text);
   return bad.length > 0 ? `Not an ISO country code: ${bad.join(', ')}` : null;
 };
-const TARGETS = RESPONSE_TARGET_MINS.map((m) => ({ value: m, label: responseTargetLabel(m) }));
 const limited = (c: BehaviorContext) => c.v.maxConcurrentConvos > 0 || c.limitInput === '';
 
 export const BEHAVIOR_SECTIONS: readonly FieldSection<BehaviorContext>[] = [
@@ -274,33 +272,13 @@ export const BEHAVIOR_SECTIONS: readonly FieldSection<BehaviorContext>[] = [
     ],
   },
   {
-    title: 'Tags and response targets',
-    intro:
-      'Operators tag conversations in Slack from this list. A response target counts only the time within your operating hours (all the time when you set none).',
+    title: 'Tags',
+    intro: 'Operators tag conversations in Slack from this list: on the thread header or with /parley tag.',
     items: [
       {
         kind: 'custom',
         keys: ['tags'],
         render: (c) => <TagsField tags={c.v.tags ?? []} onChange={(tags) => c.set('tags', tags)} />,
-      },
-      {
-        box: 'settings-grid',
-        items: [
-          {
-            kind: 'select',
-            key: 'firstResponseTargetMins',
-            label: 'First response target',
-            hint: 'From the visitor’s first message to the team’s first answer.',
-            options: TARGETS,
-          },
-          {
-            kind: 'select',
-            key: 'nextResponseTargetMins',
-            label: 'Next response target',
-            hint: 'From a visitor’s message after an answer to the team’s next answer.',
-            options: TARGETS,
-          },
-        ],
       },
     ],
   },
