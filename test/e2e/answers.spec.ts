@@ -36,7 +36,7 @@ describe('Answers: the help center in the console (browser)', function () {
     return { ceId };
   }
 
-  /** No WCAG A/AA violation on the screen as it is (the empty screens are in accessibility.spec.ts). */
+  /** No WCAG A/AA violation on the screen as it is (the empty screens are in accessibility.ts). */
   async function accessible(page: Page): Promise<void> {
     const violations = await axeViolations(page);
     expect(violations, describeViolations(violations)).to.deep.equal([]);
