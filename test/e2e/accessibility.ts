@@ -454,7 +454,8 @@ export function accessibilitySuite(part: AccessibilityPart): void {
       expect(await moving()).to.deep.equal([]);
     });
 
-    const widgetOf = (page: Page) => {
+    // A declaration, not a const: the size parts use it though their describe returns before this line.
+    function widgetOf(page: Page) {
       const host = page.locator('parley-widget');
       return {
         host,
@@ -462,7 +463,7 @@ export function accessibilitySuite(part: AccessibilityPart): void {
         input: host.getByRole('textbox', { name: 'Message', exact: true }),
         log: host.getByRole('log', { name: 'Messages' }),
       };
-    };
+    }
 
     async function openDemo(page: Page, widget: Widget): Promise<ReturnType<typeof widgetOf>> {
       await page.goto(`${server.demoUrl}/?widget=${widget.uuid}`);
