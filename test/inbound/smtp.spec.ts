@@ -115,9 +115,13 @@ describe('visitor answers through the SMTP receiver', () => {
 
   it('reopens a conversation that ended less than 7 days ago, and says so in the thread', async () => {
     await endConversation(server.parley.relay, waiting.conversationId, 'operator');
+    // The operator who answered has it (the first replier is assigned): the reopening mentions them.
+    const assigneeId = (await server.models.Conversation.findById(waiting.conversationId).lean())?.assigneeId ?? '';
     await send({ text: ANSWER_WITH_QUOTE, messageId: '<reopen@mail.example.com>' });
     await eventually(async () => expect(waiting.thread()).to.include(ANSWER));
-    expect(waiting.thread()).to.include('The visitor answered by e-mail: the conversation is open again.');
+    expect(waiting.thread()).to.include(
+      `The visitor answered by e-mail: the conversation is open again.${assigneeId ? ` <@${assigneeId}>` : ''}`,
+    );
     const c = await server.models.Conversation.findById(waiting.conversationId).lean();
     expect(c).to.include({ status: 'open', endedAt: null });
   });
