@@ -13,7 +13,7 @@ npm run --silent build
 echo "› tests"
 if [ "$#" -gt 0 ]; then
   # Files or options given (`npm test -- test/x.spec.ts`): one process, as `npx mocha` runs them.
-  exec npx mocha "$@"
+  PARLEY_TEST_BUILT=1 exec npx mocha "$@"
 fi
 # The whole suite: spec files in parallel worker processes (each with its own test database, sandboxes and ports),
 # the longest first (scripts/test-order.mjs). TEST_JOBS overrides the number of workers.
@@ -24,7 +24,7 @@ timings="$(mktemp)"
 trap 'rm -f "$timings"' EXIT
 echo "  ${#files[@]} spec files on $jobs workers"
 status=0
-PARLEY_TEST_TIMINGS="$timings" npx mocha --parallel --jobs "$jobs" "${files[@]}" || status=$?
+PARLEY_TEST_BUILT=1 PARLEY_TEST_TIMINGS="$timings" npx mocha --parallel --jobs "$jobs" "${files[@]}" || status=$?
 # Each file's wall time, for the next run's order (and to copy to test/durations.tsv now and then).
 if [ -s "$timings" ]; then sort -rn "$timings" > test-results/durations.tsv; fi
 exit "$status"

@@ -8,12 +8,12 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { buildWidget } from '../../scripts/build';
 import { mailUnseenReplies } from '../../server/relay';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { signUpUser } from '../factories';
 import { startRelayServer, type TestServer } from '../helpers/app';
 import { RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { widgetBuilt } from '../helpers/widgetBuild';
 import { firstWidgetId, setUpWidget } from '../slack/helpers';
 import { configuredWidget, replyOnOperatorPage, shot, threadWith, type Widget, waitFor } from './widgetHelpers';
 
@@ -26,7 +26,7 @@ describe('replies by e-mail and answers by mail (browser)', function () {
 
   before(async function () {
     this.timeout(60_000);
-    await buildWidget();
+    await widgetBuilt();
   });
   beforeEach(async function () {
     this.timeout(60_000);

@@ -9,10 +9,10 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { buildWidget } from '../../scripts/build';
 import { useServer } from '../helpers/app';
 import { axeViolations, describeViolations } from '../helpers/axe';
 import { RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { widgetBuilt } from '../helpers/widgetBuild';
 import { configuredWidget, type Widget } from './widgetHelpers';
 
 const SIZES = [
@@ -40,7 +40,7 @@ describe('help center pages in the browser: accessible at both sizes, with the w
 
   before(async function () {
     this.timeout(60_000);
-    await buildWidget();
+    await widgetBuilt();
     widget = await configuredWidget(server, { onlineTitle: 'Northwind Coffee' });
     const ce = await server.models.ChatEndpoint.findById(widget.ceId);
     if (!ce) throw new Error('the widget just set up is gone');

@@ -8,13 +8,13 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { buildWidget } from '../../scripts/build';
 import { userHashOf } from '../../server/conversations/identity';
 import { findVisitorByToken } from '../../server/conversations/visitors';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
 import { RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { widgetBuilt } from '../helpers/widgetBuild';
 import { ACME, ALICE, firstWidgetId, setUpWidget } from '../slack/helpers';
 import { configuredWidget, threadWith, type Widget, waitFor } from './widgetHelpers';
 
@@ -28,7 +28,7 @@ describe('verified identity (browser)', function () {
 
   before(async function () {
     this.timeout(60_000);
-    await buildWidget();
+    await widgetBuilt();
   });
 
   const widgetOf = (page: Page) => page.locator('parley-widget');

@@ -6,11 +6,11 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import request from 'supertest';
-import { buildWidget } from '../../scripts/build';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
 import { useBrowser } from '../helpers/browser';
+import { widgetBuilt } from '../helpers/widgetBuild';
 import { ACME, ALICE, firstWidgetId, setUpWidget } from '../slack/helpers';
 import { threadWith, waitFor } from './widgetHelpers';
 
@@ -23,7 +23,7 @@ describe('operator in Slack (browser, sandbox operator page and demo site)', fun
 
   before(async function () {
     this.timeout(60_000);
-    await buildWidget();
+    await widgetBuilt();
   });
 
   async function configuredWidget(): Promise<Widget> {

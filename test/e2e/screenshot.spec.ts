@@ -6,9 +6,9 @@
  */
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { buildWidget } from '../../scripts/build';
 import { useServer } from '../helpers/app';
 import { useBrowser } from '../helpers/browser';
+import { widgetBuilt } from '../helpers/widgetBuild';
 import { ACME, ALICE } from '../slack/helpers';
 import { configuredWidget, shot, type Widget, waitFor } from './widgetHelpers';
 
@@ -28,7 +28,7 @@ describe('screenshot requests (browser, demo site and Slack sandbox)', function 
 
   before(async function () {
     this.timeout(60_000);
-    await buildWidget();
+    await widgetBuilt();
   });
 
   /** The visitor on the demo site, in a chat whose thread is in Slack; answers the conversation's number. */

@@ -9,7 +9,6 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Locator, Page } from 'playwright-core';
-import { buildWidget } from '../../scripts/build';
 import { newIdentitySecret } from '../../server/conversations/identity';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { planStripeId } from '../../server/shared/plans';
@@ -17,6 +16,7 @@ import { VERIFIED_MARK } from '../../server/slack/blocks/thread';
 import { signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
 import { RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { widgetBuilt } from '../helpers/widgetBuild';
 import { firstWidgetId, setUpWidget } from '../slack/helpers';
 import { configuredWidget, threadWith, type Widget, waitFor } from './widgetHelpers';
 
@@ -32,7 +32,7 @@ describe('white label, phone support and the support chat (browser)', function (
 
   before(async function () {
     this.timeout(60_000);
-    await buildWidget();
+    await widgetBuilt();
     // The team's widget verifies identities: the Support page's chat comes with a userHash Parley's server signs.
     team = await configuredWidget(server, { identitySecret: newIdentitySecret() });
   });

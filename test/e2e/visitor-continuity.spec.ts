@@ -6,7 +6,6 @@
  */
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { buildWidget } from '../../scripts/build';
 import { userHashOf } from '../../server/conversations/identity';
 import { resumeToken } from '../../server/conversations/mailTokens';
 import { mailUnseenReplies } from '../../server/relay';
@@ -16,6 +15,7 @@ import { askForEmail } from '../../server/slack/conversationActions';
 import { signUpUser } from '../factories';
 import { startRelayServer, type TestServer } from '../helpers/app';
 import { useBrowser } from '../helpers/browser';
+import { widgetBuilt } from '../helpers/widgetBuild';
 import { say as sayOnSocket, VisitorSocket } from '../relay/helpers';
 import { ALICE, firstWidgetId, setUpWidget } from '../slack/helpers';
 import { configuredWidget, replyOnOperatorPage, shot, threadWith, type Widget, waitFor } from './widgetHelpers';
@@ -29,7 +29,7 @@ describe('a conversation that resumes anywhere (browser)', function () {
 
   before(async function () {
     this.timeout(90_000);
-    await buildWidget();
+    await widgetBuilt();
     server = await startRelayServer();
   });
   after(async () => {

@@ -10,7 +10,6 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { buildWidget } from '../../scripts/build';
 import { requestScreenshot } from '../../server/commands/screenshots';
 import { mailTranscript } from '../../server/commands/visitorFrames';
 import { visitorMailLanguage } from '../../server/conversations/widgetLanguage';
@@ -25,6 +24,7 @@ import { signUpUser } from '../factories';
 import { startRelayServer, type TestServer } from '../helpers/app';
 import { axeViolations, describeViolations } from '../helpers/axe';
 import { RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { widgetBuilt } from '../helpers/widgetBuild';
 import { ACME, ALICE, firstWidgetId, setUpWidget } from '../slack/helpers';
 import { configuredWidget, shot, threadWith, waitFor } from './widgetHelpers';
 
@@ -40,7 +40,7 @@ describe('visitor mails in their language, under the site name (browser)', funct
 
   before(async function () {
     this.timeout(90_000);
-    await buildWidget();
+    await widgetBuilt();
     server = await startRelayServer();
   });
   after(async () => {

@@ -4,11 +4,11 @@
  * from the Suggested post of the Slack thread on the sandbox's operator page; the visitor gets it.
  */
 import { expect } from 'chai';
-import { buildWidget } from '../../scripts/build';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
 import { useBrowser } from '../helpers/browser';
+import { widgetBuilt } from '../helpers/widgetBuild';
 import { ACME, firstWidgetId, setUpWidget } from '../slack/helpers';
 import { shot, threadWith, waitFor } from './widgetHelpers';
 
@@ -21,7 +21,7 @@ describe("README's help center step (browser)", function () {
 
   before(async function () {
     this.timeout(90_000);
-    await buildWidget();
+    await widgetBuilt();
   });
 
   it('writes an article in the console, sees it suggested in the widget and sends it from the Slack thread', async () => {

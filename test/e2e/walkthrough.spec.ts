@@ -9,10 +9,10 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { buildWidget } from '../../scripts/build';
 import { uniqueEmail } from '../factories';
 import { startTestServer, useServer } from '../helpers/app';
 import { RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { widgetBuilt } from '../helpers/widgetBuild';
 
 const SIZES = [
   { name: 'desktop', width: 1280, height: 800 },
@@ -29,7 +29,7 @@ describe("README's Try it without Slack (browser, both sizes)", function () {
 
   before(async function () {
     this.timeout(60_000);
-    await buildWidget();
+    await widgetBuilt();
   });
 
   /** Watches a page for what a person would notice as broken. */

@@ -5,11 +5,11 @@
  */
 import { expect } from 'chai';
 import type { Locator, Page } from 'playwright-core';
-import { buildWidget } from '../../scripts/build';
 import { texts as ar } from '../../server/shared/widget-texts/ar';
 import { texts as en } from '../../server/shared/widget-texts/en';
 import { useServer } from '../helpers/app';
 import { useBrowser } from '../helpers/browser';
+import { widgetBuilt } from '../helpers/widgetBuild';
 import { eventually } from '../slack/helpers';
 import { configuredWidget, shot, threadWith, type Widget, waitFor } from './widgetHelpers';
 
@@ -24,7 +24,7 @@ describe('help-center answers in the widget (browser)', function () {
 
   before(async function () {
     this.timeout(90_000);
-    await buildWidget();
+    await widgetBuilt();
     widget = await configuredWidget(server);
     const ce = await server.models.ChatEndpoint.findById(widget.ceId);
     if (!ce) throw new Error('no widget');

@@ -8,9 +8,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { buildWidget } from '../../scripts/build';
 import { useServer } from '../helpers/app';
 import { useBrowser } from '../helpers/browser';
+import { widgetBuilt } from '../helpers/widgetBuild';
 import { ACME, ALICE } from '../slack/helpers';
 import { animationsDone, configuredWidget, shot, threadWith, type Widget, waitFor } from './widgetHelpers';
 
@@ -23,7 +23,7 @@ describe('visitor widget API and settings (browser)', function () {
 
   before(async function () {
     this.timeout(60_000);
-    await buildWidget();
+    await widgetBuilt();
   });
 
   const widgetOf = (page: Page) => page.locator('parley-widget');

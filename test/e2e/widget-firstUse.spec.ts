@@ -5,9 +5,9 @@
  */
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { buildWidget } from '../../scripts/build';
 import { useServer } from '../helpers/app';
 import { useBrowser } from '../helpers/browser';
+import { widgetBuilt } from '../helpers/widgetBuild';
 import { ACME, ALICE } from '../slack/helpers';
 import { configuredWidget, shot, threadWith, type Widget, waitFor } from './widgetHelpers';
 
@@ -18,7 +18,7 @@ describe('widget on first use (browser)', function () {
 
   before(async function () {
     this.timeout(60_000);
-    await buildWidget();
+    await widgetBuilt();
   });
 
   async function openDemo(page: Page, widget: Widget) {

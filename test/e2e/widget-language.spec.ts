@@ -8,13 +8,13 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { buildWidget } from '../../scripts/build';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { texts as ar } from '../../server/shared/widget-texts/ar';
 import { texts as de } from '../../server/shared/widget-texts/de';
 import { texts as fr } from '../../server/shared/widget-texts/fr';
 import { useServer } from '../helpers/app';
 import { RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { widgetBuilt } from '../helpers/widgetBuild';
 import { eventually } from '../slack/helpers';
 import { configuredWidget, shot, type Widget } from './widgetHelpers';
 
@@ -26,7 +26,7 @@ describe('visitor widget in the visitor’s language (browser)', function () {
 
   before(async function () {
     this.timeout(90_000);
-    await buildWidget();
+    await widgetBuilt();
     widget = await configuredWidget(server);
   });
 

@@ -5,10 +5,10 @@
  */
 import { expect } from 'chai';
 import type { Locator, Page } from 'playwright-core';
-import { buildWidget } from '../../scripts/build';
 import type { Message } from '../../server/sandbox/slack/types';
 import { startTestServer, type TestServer } from '../helpers/app';
 import { useBrowser } from '../helpers/browser';
+import { widgetBuilt } from '../helpers/widgetBuild';
 import { ACME, ALICE } from '../slack/helpers';
 import { animationsDone, configuredWidget, replyOnOperatorPage, shot, threadWith, type Widget, waitFor } from './widgetHelpers';
 
@@ -21,7 +21,7 @@ describe('visitor widget (browser, demo site on another origin)', function () {
 
   before(async function () {
     this.timeout(60_000);
-    await buildWidget();
+    await widgetBuilt();
   });
 
   beforeEach(async function () {

@@ -4,10 +4,10 @@
  */
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { buildWidget } from '../../scripts/build';
 import { configuredWidget, replyOnOperatorPage, threadWith, waitFor } from '../e2e/widgetHelpers';
 import { useServer } from '../helpers/app';
 import { useBrowser } from '../helpers/browser';
+import { widgetBuilt } from '../helpers/widgetBuild';
 
 describe('widget panel across conversations (browser)', function () {
   this.timeout(120_000);
@@ -16,7 +16,7 @@ describe('widget panel across conversations (browser)', function () {
 
   before(async function () {
     this.timeout(60_000);
-    await buildWidget();
+    await widgetBuilt();
   });
 
   async function reply(page: Page, channel: string, visitorText: string, text: string): Promise<void> {
