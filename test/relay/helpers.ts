@@ -172,9 +172,14 @@ export class VisitorSocket {
 }
 
 /** Sends a visitor message and waits for its ack. */
-export async function say(socket: VisitorSocket, text: string, id = clientId()): Promise<Extract<ServerFrame, { t: 'ack' }>> {
+export async function say(
+  socket: VisitorSocket,
+  text: string,
+  id = clientId(),
+  ackWithinMs = 8000,
+): Promise<Extract<ServerFrame, { t: 'ack' }>> {
   socket.send({ t: 'msg', clientId: id, text });
-  return socket.next('ack', (a) => a.clientId === id);
+  return socket.next('ack', (a) => a.clientId === id, ackWithinMs);
 }
 
 /** A local HTTP server standing in for a customer's webhook; answers `status` (200 by default). */
