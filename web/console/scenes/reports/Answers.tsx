@@ -1,13 +1,8 @@
-/**
- * The Answers report: per room, what the help center did in the range (docs/reports.md, Answers): the figures, the
- * questions that found nothing (most asked first: what to write next), a table per article and the downloads.
- */
-import { useCallback, useMemo } from 'react';
 import type { ChatEndpointView } from '../../../../server/shared';
 import { type AnswersReport, SUGGESTION_KIND_LABELS } from '../../../../server/shared/reports';
-import { downloadReport, fetchAnswers } from '../../api/reports';
-import { RoomHead, useReport } from './parts';
-import { formatTime, type RangeChoice, rangeOf } from './reportRules';
+import { fetchAnswers } from '../../api/reports';
+import { RoomReport } from './parts';
+import { formatTime, type RangeChoice } from './reportRules';
 
 export function AnswersReportView({ rooms, range, tz }: { rooms: ChatEndpointView[]; range: RangeChoice; tz: string }) {
   return (
@@ -20,21 +15,16 @@ export function AnswersReportView({ rooms, range, tz }: { rooms: ChatEndpointVie
 }
 
 function RoomAnswers({ room, range, tz }: { room: ChatEndpointView; range: RangeChoice; tz: string }) {
-  const query = useMemo(() => rangeOf(range, tz, new Date()), [range, tz]);
-  const { data: report, loading } = useReport(useCallback(() => fetchAnswers(room.Id, query), [room.Id, query]));
   return (
-    <section className="card reports__room" aria-label={`Answers of ${room.RoomName}`}>
-      <RoomHead room={room} download={(format) => downloadReport(room, 'answers', format, query)} />
-      {loading && !report ? (
-        <div className="reports__loading" role="status">
-          <span className="spinner" aria-hidden="true" />
-        </div>
-      ) : report ? (
-        <AnswersBody report={report} tz={tz} busy={loading} />
-      ) : (
-        <p className="reports__empty">No figures to show.</p>
-      )}
-    </section>
+    <RoomReport
+      room={room}
+      range={range}
+      tz={tz}
+      kind="answers"
+      label="Answers"
+      load={fetchAnswers}
+      body={(report, busy) => <AnswersBody report={report} tz={tz} busy={busy} />}
+    />
   );
 }
 

@@ -2,12 +2,12 @@
  * The Team report: per room what the shared inbox recorded in the range (docs/reports.md, Team): the whole team's
  * figures, a row per operator (named and pictured as in Slack), and the tags with their trend; the downloads.
  */
-import { lazy, Suspense, useCallback, useMemo } from 'react';
+import { lazy, Suspense } from 'react';
 import type { ChatEndpointView } from '../../../../server/shared';
 import type { OperatorRow, TeamFigures, TeamReport } from '../../../../server/shared/reports';
-import { downloadReport, fetchTeam } from '../../api/reports';
-import { RoomHead, useReport } from './parts';
-import { formatDuration, type RangeChoice, rangeOf } from './reportRules';
+import { fetchTeam } from '../../api/reports';
+import { RoomReport } from './parts';
+import { formatDuration, type RangeChoice } from './reportRules';
 
 // uPlot loads only when a chart is on screen (the Overview's chunk).
 const TagsChart = lazy(() => import('./TagsChart').then((m) => ({ default: m.TagsChart })));
@@ -23,21 +23,16 @@ export function TeamReportView({ rooms, range, tz }: { rooms: ChatEndpointView[]
 }
 
 function RoomTeam({ room, range, tz }: { room: ChatEndpointView; range: RangeChoice; tz: string }) {
-  const query = useMemo(() => rangeOf(range, tz, new Date()), [range, tz]);
-  const { data: report, loading } = useReport(useCallback(() => fetchTeam(room.Id, query), [room.Id, query]));
   return (
-    <section className="card reports__room" aria-label={`Team of ${room.RoomName}`}>
-      <RoomHead room={room} download={(format) => downloadReport(room, 'team', format, query)} />
-      {loading && !report ? (
-        <div className="reports__loading" role="status">
-          <span className="spinner" aria-hidden="true" />
-        </div>
-      ) : report ? (
-        <TeamBody report={report} busy={loading} />
-      ) : (
-        <p className="reports__empty">No figures to show.</p>
-      )}
-    </section>
+    <RoomReport
+      room={room}
+      range={range}
+      tz={tz}
+      kind="team"
+      label="Team"
+      load={fetchTeam}
+      body={(report, busy) => <TeamBody report={report} busy={busy} />}
+    />
   );
 }
 

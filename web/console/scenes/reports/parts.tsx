@@ -1,7 +1,9 @@
-/** Pieces every report shares: a room's heading with the download buttons, and loading a report. */
-import { useEffect, useState } from 'react';
+/** Pieces every report shares: a room's heading with the download buttons, loading a report, a room's report card. */
+import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import type { ChatEndpointView } from '../../../../server/shared';
+import { downloadReport } from '../../api/reports';
 import { Button } from '../../components/ui';
+import { type RangeChoice, rangeOf } from './reportRules';
 
 /** The room's name, and Download CSV / Download JSON when the report can be downloaded. */
 export function RoomHead({ room, download }: { room: ChatEndpointView; download?: (format: 'csv' | 'json') => Promise<void> }) {
@@ -50,4 +52,45 @@ export function useReport<T>(load: () => Promise<T>): { data: T | null; loading:
     };
   }, [load]);
   return { data, loading };
+}
+
+/**
+ * One room's card of a range report (Answers, Team): its heading and downloads, a spinner while the first answer
+ * loads, then `body` of the report (the previous one stays, `busy`, while a new range loads), or "No figures to show."
+ * when the report could not be read.
+ */
+export function RoomReport<T>({
+  room,
+  range,
+  tz,
+  kind,
+  label,
+  load,
+  body,
+}: {
+  room: ChatEndpointView;
+  range: RangeChoice;
+  tz: string;
+  kind: 'answers' | 'team';
+  /** The card's accessible name before the room's: "Answers", "Team". */
+  label: string;
+  load: (ceId: string, query: ReturnType<typeof rangeOf>) => Promise<T>;
+  body: (report: T, busy: boolean) => ReactNode;
+}) {
+  const query = useMemo(() => rangeOf(range, tz, new Date()), [range, tz]);
+  const { data: report, loading } = useReport(useCallback(() => load(room.Id, query), [load, room.Id, query]));
+  return (
+    <section className="card reports__room" aria-label={`${label} of ${room.RoomName}`}>
+      <RoomHead room={room} download={(format) => downloadReport(room, kind, format, query)} />
+      {loading && !report ? (
+        <div className="reports__loading" role="status">
+          <span className="spinner" aria-hidden="true" />
+        </div>
+      ) : report ? (
+        body(report, loading)
+      ) : (
+        <p className="reports__empty">No figures to show.</p>
+      )}
+    </section>
+  );
 }
