@@ -392,7 +392,9 @@ export async function startParleyProcess(options: ParleyProcessOptions): Promise
 
 /** The test settings of helpers/testConfig.ts (fast relay timings, cheap password hashing, generous limits). */
 export const FAST_PROCESS_CONFIG = {
-  relay: FAST_RELAY,
+  // Processes of one deployment find each other's jobs by the outbox's safety poll (without Redis): they keep the
+  // short poll and presence timings their specs were written against (in-process servers look less often).
+  relay: { ...FAST_RELAY, outboxPollMs: 50, presenceRefreshMs: 100 },
   passwordHashing: TEST_PASSWORD_HASHING,
   rateLimits: GENEROUS_LIMITS,
 } satisfies ParleyProcessConfig;

@@ -7,8 +7,13 @@ import type { Config } from '../../server/config';
 /** Short timings so presence and retries happen within a test. */
 export const FAST_RELAY: Config['relay'] = {
   presenceTtlMs: 50,
-  presenceRefreshMs: 100,
-  outboxPollMs: 50,
+  // Each look at a watched widget asks the database and Slack: at 100 ms an open widget cost its server 150 ms of CPU
+  // a second (and Slack's rate tier for presence answers most of them with a 429 anyway); at 1 s, 37.
+  presenceRefreshMs: 1000,
+  // The safety poll finds jobs stored by another process or left by a dead one (a process's own jobs run on
+  // timers). Each poll costs an idle in-process server about 4 ms of CPU: at 50 ms that was 90 ms of CPU a second
+  // for every relay server of the suite, doing nothing; 250 ms still finds a job well within a test's wait.
+  outboxPollMs: 250,
   // A process killed mid-post leaves its lease: the others take its jobs over within seconds.
   outboxLeaseMs: 3000,
   outboxMaxBackoffMs: 300,
