@@ -1,11 +1,17 @@
 /**
  * Browser tests drive Debian's Chromium (or CHROMIUM_PATH) through playwright-core, headless, with a fresh
- * profile. `useBrowser()` wires the mocha hooks of a suite: one browser per suite, a new isolated context
- * (cookies, storage) per test, and a full-page screenshot in test-results/ when a test fails.
+ * profile. `useBrowser()` wires the mocha hooks of a suite: a new isolated context (cookies, storage, cache) per
+ * test in the process's one browser, and a full-page screenshot in test-results/ when a test fails.
+ *
+ * One Chromium per test process (`sharedBrowser()`), launched by the first suite that needs it: a launch costs about
+ * 0.7 s of CPU and the suite has dozens of browser suites. The root hooks close it after a run in one process
+ * (helpers/runEnd.ts); a worker of the parallel run keeps it for its next spec files, and playwright kills it (and
+ * removes its profile) when the worker exits at the end of the run.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { atRunEnd } from './runEnd';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const RESULTS_DIR = path.resolve(__dirname, '..', '..', 'test-results');
@@ -42,6 +48,29 @@ export async function launchBrowser(): Promise<BrowserSession> {
   };
 }
 
+let shared: Promise<Browser> | undefined;
+
+/** The process's browser, launched on first use; launched again if it died (a crash must not fail the next suites). */
+export function sharedBrowser(): Promise<Browser> {
+  if (shared) return shared;
+  const launching = launchBrowser().then((session) => session.browser);
+  shared = launching;
+  atRunEnd(closeSharedBrowser);
+  const forget = () => {
+    if (shared === launching) shared = undefined;
+  };
+  launching.then((browser) => browser.on('disconnected', forget), forget);
+  return launching;
+}
+
+/** Closes the process's browser if one was launched (the end of a run in one process). */
+export async function closeSharedBrowser(): Promise<void> {
+  const launching = shared;
+  shared = undefined;
+  const browser = await launching?.catch(() => undefined);
+  await browser?.close();
+}
+
 /** File name for a test's screenshot: its full title, made safe for every file system. */
 export function screenshotPath(fullTitle: string): string {
   const safe = fullTitle
@@ -61,11 +90,12 @@ export type BrowserFixture = {
 };
 
 /**
- * Call inside a `describe`: launches the browser before the suite, gives every test a fresh page,
- * saves a screenshot of each open page when the test fails, and closes everything afterwards.
+ * Call inside a `describe`: makes sure the process's browser runs before the suite, gives every test a fresh
+ * context and page, saves a screenshot of each open page when the test fails, and closes the test's contexts
+ * afterwards.
  */
 export function useBrowser(options: { viewport?: { width: number; height: number } } = {}): BrowserFixture {
-  let session: BrowserSession | undefined;
+  let browser: Browser | undefined;
   let context: BrowserContext | undefined;
   let page: Page | undefined;
   const extraContexts: BrowserContext[] = [];
@@ -73,12 +103,13 @@ export function useBrowser(options: { viewport?: { width: number; height: number
 
   before(async function () {
     this.timeout(60_000);
-    session = await launchBrowser();
+    browser = await sharedBrowser();
   });
 
   beforeEach(async () => {
-    if (!session) throw new Error('the browser did not start');
-    context = await session.browser.newContext({ viewport });
+    // A browser that died in an earlier test (or file) is launched again rather than failing every test after it.
+    if (!browser?.isConnected()) browser = await sharedBrowser();
+    context = await browser.newContext({ viewport });
     context.setDefaultTimeout(ACTION_TIMEOUT_MS);
     page = await context.newPage();
   });
@@ -99,9 +130,8 @@ export function useBrowser(options: { viewport?: { width: number; height: number
     page = undefined;
   });
 
-  after(async () => {
-    await session?.close();
-    session = undefined;
+  after(() => {
+    browser = undefined;
   });
 
   return {
@@ -114,9 +144,9 @@ export function useBrowser(options: { viewport?: { width: number; height: number
       return context;
     },
     async newPage(pageOptions = {}) {
-      if (!session) throw new Error('the browser did not start');
+      if (!browser) throw new Error('the browser did not start');
       // `locale` sets the browser's language (navigator.languages and Accept-Language), as a visitor's would be.
-      const extra = await session.browser.newContext({ viewport: pageOptions.viewport ?? viewport, locale: pageOptions.locale });
+      const extra = await browser.newContext({ viewport: pageOptions.viewport ?? viewport, locale: pageOptions.locale });
       extra.setDefaultTimeout(ACTION_TIMEOUT_MS);
       extraContexts.push(extra);
       return extra.newPage();

@@ -1,20 +1,22 @@
 /**
  * Mocha root hooks (loaded by .mocharc.json).
  *
- * One process (`npx mocha test/x.spec.ts`): after the last test they stop the shared test database, so the run ends
- * by itself: mocha runs without `exit: true`, and every spec closes what it opened. Should something still hold the
- * process open a few seconds later (a leaked timer, socket or server), the run names it on stderr and ends with
- * mocha's own exit code rather than hang.
+ * One process (`npx mocha test/x.spec.ts`): after the last test they close what the process kept across files (its
+ * browser: helpers/runEnd.ts) and stop the shared test database, so the run ends by itself: mocha runs without
+ * `exit: true`, and every spec closes what it opened. Should something still hold the process open a few seconds
+ * later (a leaked timer, socket or server), the run names it on stderr and ends with mocha's own exit code rather
+ * than hang.
  *
  * In parallel (`npm test`: mocha --parallel, one worker process per core or so, MOCHA_WORKER_ID set) root hooks run
- * around each file in the worker that runs it: the worker keeps its one test database across the files it runs and
- * the pool ends the worker at the end of the run (the database's folder is removed on exit). With
- * PARLEY_TEST_TIMINGS set to a file, each worker appends each spec file's wall time to it (scripts/test.sh uses it to
- * start the longest files first next time).
+ * around each file in the worker that runs it: the worker keeps its one test database and its one browser across the
+ * files it runs, and the pool ends the worker at the end of the run (the database's folder is removed on exit, and
+ * playwright kills the browser). With PARLEY_TEST_TIMINGS set to a file, each worker appends each spec file's wall
+ * time to it (scripts/test.sh uses it to start the longest files first next time).
  */
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { stopTestMongo } from './mongo';
+import { closeAtRunEnd } from './runEnd';
 
 const GRACE_MS = 5_000;
 const inWorker = process.env.MOCHA_WORKER_ID !== undefined;
@@ -39,6 +41,7 @@ export const mochaHooks = {
       if (timingsFile && file) appendFileSync(timingsFile, `${Date.now() - fileStartedAt}\t${path.relative(process.cwd(), file)}\n`);
       return;
     }
+    await closeAtRunEnd();
     await stopTestMongo();
     setTimeout(() => {
       const open = process.getActiveResourcesInfo().filter((kind) => kind !== 'Timeout');
