@@ -70,7 +70,8 @@ export function helpRouter(deps: HelpDeps): Router {
   const searches = deps.limiters.counter('help-search', 60_000);
   const searchesPerMinute = deps.searchesPerMinute ?? SEARCHES_PER_MINUTE;
   const css = readFileSync(path.join(__dirname, 'help.css'), 'utf8');
-  const js = readFileSync(path.join(__dirname, 'help.js'), 'utf8');
+  // Named .client.js on disk: help.js is this module's own name once compiled (scripts/build-test-processes.ts).
+  const js = readFileSync(path.join(__dirname, 'help.client.js'), 'utf8');
 
   router.get(HELP_CSS_PATH, (_req, res) => {
     res.type('css').set('Cache-Control', 'public, max-age=300').send(css);

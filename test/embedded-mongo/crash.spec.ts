@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { type Collection, MongoClient } from 'mongodb';
+import { tsEntry } from '../helpers/processes';
 
 /** A written event, or (with `value` only) one writer's counter. */
 interface EventDoc {
@@ -16,10 +17,9 @@ interface EventDoc {
 }
 
 const ROOT = path.resolve(__dirname, '../..');
-// node itself with tsx as a loader, not the tsx launcher: SIGKILL must hit the server, not a parent that
-// would leave it running.
-const TSX_LOADER = ['--import', 'tsx'];
-const CLI = path.join(ROOT, 'server/embedded-mongo/cli.ts');
+// node itself running the CLI (with tsx as a loader, or its JavaScript built for `npm test`), not the tsx launcher:
+// SIGKILL must hit the server, not a parent that would leave it running.
+const [, CLI_ARGS] = tsEntry('server/embedded-mongo/cli.ts');
 const WRITERS = 6;
 const ROUNDS = 5;
 
@@ -38,7 +38,7 @@ type Launch = 'child' | 'group' | 'under-shell';
 
 /** Starts the CLI on a free port; resolves once it prints its URI. */
 function startServer(dbpath: string, extraArgs: string[] = [], launch: Launch = 'child'): Promise<Server> {
-  const args = [...TSX_LOADER, CLI, '--port', '0', '--host', '127.0.0.1', '--dbpath', dbpath, ...extraArgs];
+  const args = [...CLI_ARGS, '--port', '0', '--host', '127.0.0.1', '--dbpath', dbpath, ...extraArgs];
   const child =
     launch === 'under-shell'
       ? spawn('sh', ['-c', 'setsid "$@" & wait', 'sh', process.execPath, ...args], { cwd: ROOT })

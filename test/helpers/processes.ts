@@ -149,8 +149,14 @@ export async function spawnProcess(
   }
 }
 
-/** A TypeScript entry of this repository, run by node with tsx's loader: one OS process, so a signal reaches it. */
-function tsEntry(file: string, args: string[] = []): [string, string[]] {
+/**
+ * A TypeScript entry of this repository (`file` from the repository's root), run by node: one OS process, so a
+ * signal reaches it. Under `npm test` (PARLEY_TEST_NODE_DIR set) its JavaScript built for this run
+ * (scripts/build-test-processes.ts), which starts without transpiling; otherwise the source with tsx's loader.
+ */
+export function tsEntry(file: string, args: string[] = []): [string, string[]] {
+  const built = process.env.PARLEY_TEST_NODE_DIR;
+  if (built) return [process.execPath, [path.join(built, file.replace(/\.ts$/, '.js')), ...args]];
   return [process.execPath, ['--import', 'tsx', path.join(ROOT, file), ...args]];
 }
 
