@@ -46,6 +46,14 @@ const SETTINGS_TABS = [
 ];
 const DOCS = ['', 'install', 'integrations', 'reports', 'rest-api', 'self-hosting', 'slack-commands', 'webhooks', 'widget-api'];
 
+/**
+ * Pictures of every audited screen, for a person to look at: when the spec runs alone (`npx mocha
+ * test/e2e/accessibility-phone.spec.ts`) or with PARLEY_A11Y_PICTURES=1. The parallel suite skips them: a full-page
+ * picture costs Chromium about 0.3 s of CPU, more than the audit itself, and a failing test's pages are pictured
+ * anyway (helpers/browser.ts).
+ */
+const PICTURES = process.env.MOCHA_WORKER_ID === undefined || process.env.PARLEY_A11Y_PICTURES === '1';
+
 type Owner = { token: string; ceId: string };
 type Accounts = { full: Owner; fresh: Owner; installed: Owner; reports: Owner };
 
@@ -108,7 +116,7 @@ export function accessibilitySuite(part: AccessibilityPart): void {
 
     /**
      * Waits until the page settled (requests done, finite animations over), saves a picture of what was audited
-     * (test-results/a11y/<name>.png) and fails listing every violation.
+     * (test-results/a11y/<name>.png, see PICTURES) and fails listing every violation.
      */
     async function audit(page: Page, name: string): Promise<void> {
       await page.waitForLoadState('networkidle');
@@ -117,11 +125,13 @@ export function accessibilitySuite(part: AccessibilityPart): void {
       );
       await widgetSettled(page);
       const size = page.viewportSize();
-      mkdirSync(path.join(RESULTS_DIR, 'a11y'), { recursive: true });
-      await page.screenshot({
-        path: path.join(RESULTS_DIR, 'a11y', `${name.replace(/[^a-z0-9]+/gi, '-')}-${size?.width}.png`),
-        fullPage: true,
-      });
+      if (PICTURES) {
+        mkdirSync(path.join(RESULTS_DIR, 'a11y'), { recursive: true });
+        await page.screenshot({
+          path: path.join(RESULTS_DIR, 'a11y', `${name.replace(/[^a-z0-9]+/gi, '-')}-${size?.width}.png`),
+          fullPage: true,
+        });
+      }
       const violations = await axeViolations(page);
       expect(violations, `axe-core found on ${page.url()}:\n${describeViolations(violations)}`).to.deep.equal([]);
     }
