@@ -15,7 +15,8 @@ npx tsc --noEmit -p . >"$typecheck_log" 2>&1 &
 typecheck=$!
 timings=""
 # A failed build or an interrupted run does not leave the type check running.
-trap 'kill "$typecheck" 2>/dev/null || true; rm -f "$typecheck_log" ${timings:+"$timings"}' EXIT
+cpu=""
+trap 'kill "$typecheck" 2>/dev/null || true; rm -f "$typecheck_log" ${timings:+"$timings"} ${cpu:+"$cpu"}' EXIT
 typecheck_done() {
   local status=0
   wait "$typecheck" || status=$?
@@ -48,10 +49,13 @@ jobs="${TEST_JOBS:-$(node -e 'console.log(Math.max(2, require("node:os").availab
 mapfile -t files < <(node scripts/test-order.mjs)
 mkdir -p test-results
 timings="$(mktemp)"
+cpu="$(mktemp)"
 echo "  ${#files[@]} spec files on $jobs workers"
 status=0
-PARLEY_TEST_BUILT=1 PARLEY_TEST_TIMINGS="$timings" npx mocha --parallel --jobs "$jobs" "${files[@]}" || status=$?
+PARLEY_TEST_BUILT=1 PARLEY_TEST_TIMINGS="$timings" PARLEY_TEST_CPU="$cpu" npx mocha --parallel --jobs "$jobs" "${files[@]}" || status=$?
 # Each file's wall time, for the next run's order (and to copy to test/durations.tsv now and then).
 if [ -s "$timings" ]; then sort -rn "$timings" > test-results/durations.tsv; fi
+# And the CPU milliseconds each file cost (its worker and the worker's descendants: Chromium, child processes).
+if [ -s "$cpu" ]; then sort -rn "$cpu" > test-results/cpu-parallel.tsv; fi
 typecheck_done || status=1
 exit "$status"

@@ -11,18 +11,22 @@
  * around each file in the worker that runs it: the worker keeps its one test database and its one browser across the
  * files it runs, and the pool ends the worker at the end of the run (the database's folder is removed on exit, and
  * playwright kills the browser). With PARLEY_TEST_TIMINGS set to a file, each worker appends each spec file's wall
- * time to it (scripts/test.sh uses it to start the longest files first next time).
+ * time to it (scripts/test.sh uses it to start the longest files first next time); with PARLEY_TEST_CPU, the CPU
+ * milliseconds the worker and its descendants spent on it (helpers/cpuTime.ts).
  */
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
+import { type CpuSnapshot, cpuSnapshot, cpuSpent } from './cpuTime';
 import { stopTestMongo } from './mongo';
 import { closeAtRunEnd } from './runEnd';
 
 const GRACE_MS = 5_000;
 const inWorker = process.env.MOCHA_WORKER_ID !== undefined;
 const timingsFile = process.env.PARLEY_TEST_TIMINGS;
+const cpuFile = process.env.PARLEY_TEST_CPU;
 
 let fileStartedAt = 0;
+let fileCpu: CpuSnapshot | undefined;
 
 type HookContext = { test?: { parent?: { suites?: { file?: string }[]; file?: string } } };
 
@@ -34,11 +38,14 @@ function currentFile(ctx: HookContext): string | undefined {
 export const mochaHooks = {
   beforeAll(): void {
     fileStartedAt = Date.now();
+    if (cpuFile) fileCpu = cpuSnapshot();
   },
   async afterAll(this: HookContext): Promise<void> {
     if (inWorker) {
       const file = currentFile(this);
-      if (timingsFile && file) appendFileSync(timingsFile, `${Date.now() - fileStartedAt}\t${path.relative(process.cwd(), file)}\n`);
+      const name = file && path.relative(process.cwd(), file);
+      if (timingsFile && name) appendFileSync(timingsFile, `${Date.now() - fileStartedAt}\t${name}\n`);
+      if (cpuFile && name && fileCpu) appendFileSync(cpuFile, `${Math.round(cpuSpent(fileCpu, cpuSnapshot()))}\t${name}\n`);
       return;
     }
     await closeAtRunEnd();
