@@ -80,7 +80,7 @@ describe('reports API: the history filtered by tag, state and assignee', () => {
 
   it('answers 400 with a Message for a tag that is not one tag, an unknown state or assignee', async () => {
     for (const path of ['chats', 'chats/download']) {
-      const format = path === 'chats' ? {} : { format: 'csv' };
+      const format: Record<string, string> = path === 'chats' ? {} : { format: 'csv' };
       expect((await get(path, { ...format, tag: ['billing', 'refund'] }).expect(400)).body.Message).to.match(/tag must be given once/);
       expect((await get(path, { ...format, tag: 'two words' }).expect(400)).body.Message).to.match(/is not one word/);
       expect((await get(path, { ...format, tag: '' }).expect(400)).body.Message).to.match(/cannot be empty/);

@@ -93,6 +93,7 @@ export default function QuestionGroupsTab({ ce, user, locked, showError, setDirt
       shortcut: '',
       auto: false,
       prompt: '',
+      tag: '',
       treeJson: '[]',
       isNew: true,
     });
