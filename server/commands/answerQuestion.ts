@@ -8,6 +8,7 @@ import { escapeMrkdwn } from '../shared/mrkdwn';
 import { findNode, type TreeNode } from '../shared/questionGroups';
 import { askQuestion, sayAsWidget } from './askFirstQuestion';
 import { sanitiseQuestionHtml, treeOf } from './questionGroups';
+import { tagFromPick } from './tagConversation';
 import { queueThreadNote } from './threadPosts';
 
 /**
@@ -43,6 +44,10 @@ export async function answerQuestion(
   await queueThreadNote(ctx, conversation, `:ballot_box_with_check: ${asked} → *${escapeMrkdwn(ownerTextPlain(node.text))}*`);
   const ce = await ctx.models.ChatEndpoint.findById(conversation.ceId);
   if (!ce) return;
+  // Answering the group's first question is picking the group: its tag, when the owner set one the widget lists.
+  if (group.tag && parent?.id === tree[0]?.id) {
+    await tagFromPick(ctx, conversation._id, ce.tags ?? [], [group.tag], `(the visitor answered “${escapeMrkdwn(group.label)}”)`);
+  }
   const action = node.action ?? '';
   if (action === 'new' && node.children[0]) return askQuestion(ctx, conversation, group.uid, node.children[0]);
   if (action === 'next' && tree[top + 1]) return askQuestion(ctx, conversation, group.uid, tree[top + 1] as TreeNode);

@@ -28,6 +28,15 @@ export const SLUG_TAKEN = 'slug: Another article of this widget in this language
 const ARTICLE_NOT_FOUND = 'Article not found';
 
 type Widget = Pick<ChatEndpointDocument, '_id' | 'accountId'>;
+/** A widget with its list of tags, for writes that name one (an article's tag). */
+type TaggedWidget = Widget & { tags?: readonly string[] };
+
+/** The article's tag must be one of the widget's (Behavior → Tags); '' is none. */
+function checkTag(ce: TaggedWidget, tag: string): void {
+  if (tag && !(ce.tags ?? []).includes(tag)) {
+    throw new ValidationError(`tag: “${tag}” is not one of this widget's tags: add it in Settings → Behavior → Tags first.`);
+  }
+}
 
 /** A filter of the list: words the title or the body contains (any case), and a language. */
 export type ArticleListQuery = { q?: string; language?: string };
@@ -101,8 +110,9 @@ async function slugFor(models: Models, ce: Widget, input: ArticleInput, except?:
 
 const isDuplicateKey = (error: unknown) => (error as { code?: unknown }).code === 11000;
 
-export async function createArticle(deps: ArticleDeps, ce: Widget, input: ArticleInput): Promise<ArticleDocument> {
+export async function createArticle(deps: ArticleDeps, ce: TaggedWidget, input: ArticleInput): Promise<ArticleDocument> {
   const { models } = deps;
+  checkTag(ce, input.tag);
   await assertRoomFor(models, ce, 1);
   try {
     const slug = await slugFor(models, ce, input);
@@ -113,6 +123,7 @@ export async function createArticle(deps: ArticleDeps, ce: Widget, input: Articl
       body: input.body,
       language: input.language,
       published: input.published,
+      tag: input.tag,
       slug,
     });
   } catch (error) {
@@ -128,8 +139,9 @@ export async function createArticle(deps: ArticleDeps, ce: Widget, input: Articl
  * Replaces an article's fields. Without a slug it keeps its own (its public address stays), unless it moves to a
  * language where another article has that slug; then one is made from the title.
  */
-export async function updateArticle(deps: ArticleDeps, ce: Widget, articleId: string, input: ArticleInput): Promise<ArticleDocument> {
+export async function updateArticle(deps: ArticleDeps, ce: TaggedWidget, articleId: string, input: ArticleInput): Promise<ArticleDocument> {
   const { models } = deps;
+  checkTag(ce, input.tag);
   const article = await findArticle(models, ce, articleId);
   try {
     let slug = input.slug ?? article.slug;
@@ -138,7 +150,7 @@ export async function updateArticle(deps: ArticleDeps, ce: Widget, articleId: st
       if (input.slug && taken.has(input.slug)) throw new ValidationError(SLUG_TAKEN);
       if (!input.slug && taken.has(slug)) slug = firstFree(slugify(input.title), taken);
     }
-    article.set({ title: input.title, body: input.body, language: input.language, published: input.published, slug });
+    article.set({ title: input.title, body: input.body, language: input.language, published: input.published, tag: input.tag, slug });
     return await article.save();
   } catch (error) {
     if (isDuplicateKey(error)) throw new ValidationError(SLUG_TAKEN);
@@ -329,7 +341,16 @@ async function planImport(models: Models, ce: Widget, format: ImportFormat, cont
       published: r.published,
       bodyPreview: plain.length > IMPORT_LIMITS.previewChars ? `${plain.slice(0, IMPORT_LIMITS.previewChars - 1)}…` : plain,
     });
-    preview.create.push({ accountId: ce.accountId, ceId: ce._id, title: r.title, body: r.body, language, slug, published: r.published });
+    preview.create.push({
+      accountId: ce.accountId,
+      ceId: ce._id,
+      title: r.title,
+      body: r.body,
+      language,
+      slug,
+      published: r.published,
+      tag: '',
+    });
   }
   return preview;
 }

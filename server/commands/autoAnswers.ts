@@ -21,6 +21,7 @@ import type { MessageArticle } from '../models/Message';
 import { plainOfHtml } from '../ownerText';
 import { escapeMrkdwn } from '../shared/mrkdwn';
 import { BUILT_IN_TEXTS } from '../shared/widget-texts/all';
+import { tagFromPick, tagsOfArticles } from './tagConversation';
 import { queueThreadNote } from './threadPosts';
 
 /** At most this many articles in an automatic answer. */
@@ -93,6 +94,12 @@ export async function autoAnswerIfDue(ctx: AutoAnswerContext, c: AutoAnswerRow, 
     c,
     `:robot_face: Nobody had answered yet, so Parley sent the visitor ${articles.length === 1 ? 'an article' : `${articles.length} articles`} from the help center: ${articles.map(linkOf).join(', ')}`,
   );
+  // The articles' tags, as the owner set them on each.
+  const tags = await tagsOfArticles(
+    ctx.models,
+    articles.map((a) => a.id),
+  );
+  await tagFromPick(ctx, c._id, ce.tags ?? [], tags, '(the help center answered the visitor)');
   return true;
 }
 

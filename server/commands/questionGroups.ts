@@ -55,6 +55,7 @@ export function presentQuestionGroup(g: QuestionGroupDocument): QuestionGroupVie
     auto: g.auto,
     prompt: g.prompt,
     treeJson: g.treeJson,
+    tag: g.tag ?? '',
   };
 }
 
@@ -93,12 +94,16 @@ export async function saveQuestionGroup(
   const first = questionGroupErrors({ label: input.label, prompt: input.prompt, tree })[0];
   if (first) fail(first.path, first.message);
   sanitiseTree(tree);
+  if (input.tag && !(await accountTags(models, accountId)).has(input.tag)) {
+    fail('tag', `“${input.tag}” is not a tag of any of your widgets: add it in Settings → Behavior → Tags first.`);
+  }
   const fields = {
     label: input.label.trim(),
     shortcut: input.shortcut,
     auto: input.auto,
     prompt: sanitiseQuestionHtml(input.prompt),
     treeJson: JSON.stringify(tree),
+    tag: input.tag,
   };
   if (input.shortcut) {
     const taken = await models.QuestionGroup.findOne({ accountId, shortcut: input.shortcut });
@@ -123,6 +128,28 @@ export async function saveQuestionGroup(
   if (group.auto) await models.QuestionGroup.updateMany({ accountId, auto: true, _id: { $ne: group._id } }, { $set: { auto: false } });
   autoGroups.drop(models, String(accountId));
   return group;
+}
+
+/** Every tag of the account's widgets' lists: the tags a question group (shared by the widgets) may name. */
+export async function accountTags(models: Models, accountId: Types.ObjectId): Promise<Set<string>> {
+  const widgets = await models.ChatEndpoint.find({ accountId }, { tags: 1 }).lean();
+  return new Set(widgets.flatMap((w) => w.tags ?? []));
+}
+
+/**
+ * A tag dropped from a widget's list leaves the settings that named it: the widget's articles lose it, and so do the
+ * account's question groups once no widget of the account lists it (a group's tag only ever applies where the
+ * conversation's widget lists it). Answers how many articles and groups were changed.
+ */
+export async function dropUnlistedTags(
+  models: Models,
+  ce: { _id: Types.ObjectId; accountId: Types.ObjectId; tags: readonly string[] },
+): Promise<{ articles: number; questionGroups: number }> {
+  const articles = await models.Article.updateMany({ ceId: ce._id, tag: { $nin: ['', ...ce.tags] } }, { $set: { tag: '' } });
+  const listed = [...(await accountTags(models, ce.accountId))];
+  const groups = await models.QuestionGroup.updateMany({ accountId: ce.accountId, tag: { $nin: ['', ...listed] } }, { $set: { tag: '' } });
+  if (groups.modifiedCount > 0) autoGroups.drop(models, String(ce.accountId));
+  return { articles: articles.modifiedCount, questionGroups: groups.modifiedCount };
 }
 
 export async function deleteQuestionGroup(models: Models, accountId: Types.ObjectId, uid: string): Promise<void> {

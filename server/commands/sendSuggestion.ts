@@ -19,6 +19,7 @@ import { MESSAGE_CHARS } from '../shared/widget-constants';
 import type { SavedReplySender } from './deliverSavedReply';
 import { type OperatorMessageContext, recordAnswer } from './operatorMessages';
 import { sendSavedReply } from './sendSavedReply';
+import { tagFromPick } from './tagConversation';
 import { queueThreadPost } from './threadPosts';
 
 export type SuggestionKind = 'article' | 'savedReply' | 'pastAnswer';
@@ -107,6 +108,7 @@ export async function sendArticle(
     messageId: String(message._id),
   });
   await recordSent(ctx, conversation, 'article', article._id);
+  if (article.tag) await tagFromPick(ctx, conversation._id, ce.tags ?? [], [article.tag], `(the article “${title}” answered the visitor)`);
   return { message, article: card, number: conversation.number };
 }
 

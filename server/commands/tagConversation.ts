@@ -74,3 +74,29 @@ export async function tagConversation(
   await headerUpdate(ctx, thread);
   return { tags, added, removed };
 }
+
+/**
+ * Tags a conversation with what its visitor picked (a question group's or an article's tag, as the owner set it), by
+ * Parley (byId ''), `why` saying what led to it (mrkdwn, escaped by the caller). Only tags the conversation's widget
+ * still lists (`widgetTags`); null when none is left to add.
+ */
+export async function tagFromPick(
+  ctx: TagContext,
+  conversationId: Types.ObjectId,
+  widgetTags: readonly string[],
+  tags: readonly string[],
+  why: string,
+): Promise<TagResult | null> {
+  const listed = [...new Set(tags)].filter((t) => t !== '' && widgetTags.includes(t));
+  if (listed.length === 0) return null;
+  return tagConversation(ctx, conversationId, { add: listed }, '', why);
+}
+
+/** The tags the owner set on these articles, in the order of `articleIds` (articles without one give none). */
+export async function tagsOfArticles(models: Models, articleIds: readonly string[]): Promise<string[]> {
+  const ids = articleIds.filter((id) => /^[0-9a-f]{24}$/i.test(id));
+  if (ids.length === 0) return [];
+  const tagged = await models.Article.find({ _id: { $in: ids }, tag: { $gt: '' } }, { tag: 1 }).lean();
+  const byId = new Map(tagged.map((a) => [String(a._id), a.tag]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}

@@ -53,6 +53,7 @@ import {
 import { parse } from '../validation';
 import { recomputeDueTimes } from './conversationDueTimes';
 import { planHasFeature, requirePlanFeature } from './planFeature';
+import { dropUnlistedTags } from './questionGroups';
 
 const ENUMS: Record<string, readonly [string, ...string[]]> = {
   collapsedMode: ['chip', 'button', 'tab', 'hidden', 'default'],
@@ -357,7 +358,10 @@ export async function updateWidgetSettings(deps: SettingsDeps, ce: ChatEndpointD
   if (ce.isModified('onOffSchedule') || ce.isModified('operatingHours') || ce.isModified('tz')) ce.scheduleOpen = null;
   const dueTimesMove =
     ce.isModified('maxVisitorInactiveMins') || ce.isModified('noAnswerMessageAfterSecs') || ce.isModified('autoAnswerAfterSeconds');
+  const tagsChanged = ce.isModified('tags');
   await ce.save();
+  // A tag dropped from the list leaves the articles and question groups that named it.
+  if (tagsChanged) await dropUnlistedTags(deps.models, { _id: ce._id, accountId: ce.accountId, tags: ce.tags ?? [] });
   // Open conversations are ended for inactivity and reported unanswered by the new grace periods.
   if (dueTimesMove) await recomputeDueTimes(deps.models, ce);
   deps.pubsub.publish(`widget:${ce._id.toHexString()}`, {

@@ -13,6 +13,11 @@ export interface Article {
   language: string;
   slug: string;
   published: boolean;
+  /**
+   * A tag of the widget's list (ChatEndpoint `tags`) a conversation gets when this article is its answer (sent
+   * automatically or from Slack); '' for none. Cleared when the widget's list drops it.
+   */
+  tag: string;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -27,6 +32,7 @@ export const ArticleSchema = new Schema<Article>(
     language: { type: String, required: true, default: 'en' },
     slug: { type: String, required: true },
     published: { type: Boolean, default: false },
+    tag: { type: String, default: '' },
   },
   { timestamps: true },
 );

@@ -197,6 +197,8 @@ ConversationSchema.index({ unseenMailAt: 1 });
 ConversationSchema.index({ ceId: 1, discarded: 1, startedAt: 1 });
 // The history search: a widget's kept chats holding a word (multikey on searchTerms), newest first.
 ConversationSchema.index({ ceId: 1, discarded: 1, searchTerms: 1, startedAt: -1 });
+// The history's tag filter: a widget's kept chats carrying a tag (multikey on tags), newest first.
+ConversationSchema.index({ ceId: 1, discarded: 1, tags: 1, startedAt: -1 });
 
 export type ConversationModel = Model<Conversation>;
 export function conversationModel(connection: Connection): ConversationModel {

@@ -14,6 +14,11 @@ export interface QuestionGroup {
   auto: boolean;
   prompt: string;
   treeJson: string;
+  /**
+   * A tag a conversation gets when its visitor answers this group (the first answer they pick), if the conversation's
+   * widget lists it (ChatEndpoint `tags`); '' for none. Cleared when no widget of the account lists it any more.
+   */
+  tag: string;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -28,6 +33,7 @@ export const QuestionGroupSchema = new Schema<QuestionGroup>(
     auto: { type: Boolean, default: false },
     prompt: { type: String, default: '' },
     treeJson: { type: String, default: '[]' },
+    tag: { type: String, default: '' },
   },
   { timestamps: true },
 );

@@ -8,6 +8,7 @@ import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import { stringify as stringifyRows } from 'csv-stringify/sync';
+import { inboxStateOf } from '../conversations/inbox';
 import {
   type AgentStats,
   type AnswersReport,
@@ -163,6 +164,9 @@ export const CHAT_COLUMNS = [
   'Traits',
   'Channel',
   'Link',
+  'State',
+  'Assignee',
+  'Tags',
 ];
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : '');
@@ -185,6 +189,10 @@ function chatRow(ce: Room, c: ConversationRow, v: VisitorRow | undefined): strin
     traitsOf(v),
     ce.RoomName,
     threadUrl(ce, c),
+    inboxStateOf(c),
+    c.assigneeId ?? '',
+    // Tags are single words: one cell, separated by a comma and a space.
+    (c.tags ?? []).join(', '),
   ];
 }
 

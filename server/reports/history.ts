@@ -4,13 +4,14 @@
  */
 import type { Types } from 'mongoose';
 import { identityProof } from '../conversations/identity';
+import { inboxStateFilter, inboxStateOf } from '../conversations/inbox';
 import { NotFoundError } from '../errors';
 import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
 import type { Conversation } from '../models/Conversation';
 import type { Visitor } from '../models/Visitor';
 import { sanitizeMessageHtml } from '../ownerText';
-import type { ChatRecord, ChatsPage, Transcript } from '../shared/reports';
+import type { ChatRecord, ChatsPage, HistoryFilters, Transcript } from '../shared/reports';
 import { searchQueryTerms } from '../shared/searchTerms';
 import { visitorLabel } from '../shared/visitors';
 import { reportedChats } from './overview';
@@ -33,6 +34,10 @@ const CSV_CHAT_FIELDS = {
   pageUrl: 1,
   slackChannel: 1,
   threadTs: 1,
+  status: 1,
+  inboxState: 1,
+  assigneeId: 1,
+  tags: 1,
 } as const;
 const CSV_VISITOR_FIELDS = {
   name: 1,
@@ -86,6 +91,9 @@ export function presentChat(ce: Room, c: ConversationRow, v: VisitorRow | undefi
     agentName: c.firstResponseAt ? c.agentName : '',
     agentAvatarUrl: c.firstResponseAt ? c.agentAvatarUrl : '',
     firstResponseAt: c.firstResponseAt ? c.firstResponseAt.toISOString() : '',
+    state: inboxStateOf(c),
+    assigneeId: c.assigneeId ?? '',
+    tags: c.tags ?? [],
     visitor: {
       label: v ? visitorLabel(v, c.number) : `Visitor ${c.number}`,
       name: v?.name ?? '',
@@ -122,6 +130,19 @@ function kept(ce: Room, range?: Pick<ReportRange, 'start' | 'end'>) {
   return range ? reportedChats(ce, range) : { ceId: ce._id, discarded: false };
 }
 
+/**
+ * The History's filters (shared/reports.ts HistoryFilters) as conditions beside `kept`'s: a tag is an equality on the
+ * multikey `tags` (the index {ceId, discarded, tags, startedAt} reads it); the state as the shared inbox reads it,
+ * conversations from before the inbox included (conversations/inbox.ts).
+ */
+export function filterConditions(filters: HistoryFilters = {}): Record<string, unknown> {
+  return {
+    ...(filters.tag ? { tags: filters.tag } : {}),
+    ...(filters.state ? inboxStateFilter(filters.state) : {}),
+    ...(filters.assignee ? { assigneeId: filters.assignee === 'none' ? { $in: ['', null] } : filters.assignee } : {}),
+  };
+}
+
 /** How far the history search counts a word's chats when it picks the rarest word to read the index by. */
 const WORD_COUNT_LIMIT = 1000;
 
@@ -131,9 +152,10 @@ const WORD_COUNT_LIMIT = 1000;
  * rarest first (counted on the index, at most WORD_COUNT_LIMIT each), which the index reads; the others are checked
  * on those chats. null when some word is in no chat at all. No words: every kept chat.
  */
-export async function searchFilter(models: Models, ce: Room, search: string) {
+export async function searchFilter(models: Models, ce: Room, search: string, filters: HistoryFilters = {}) {
   const words = searchQueryTerms(search);
-  if (words.length === 0) return kept(ce);
+  const only = filterConditions(filters);
+  if (words.length === 0) return { ...kept(ce), ...only };
   const counts = new Map(
     await Promise.all(
       words.map(
@@ -145,12 +167,22 @@ export async function searchFilter(models: Models, ce: Room, search: string) {
   );
   if ([...counts.values()].some((n) => n === 0)) return null;
   const rarestFirst = [...words].sort((a, b) => (counts.get(a) ?? 0) - (counts.get(b) ?? 0));
-  return { ...kept(ce), $and: rarestFirst.map((w) => ({ searchTerms: w })) };
+  return { ...kept(ce), ...only, $and: rarestFirst.map((w) => ({ searchTerms: w })) };
 }
 
-/** One page (zero-based) of the widget's chats, newest first, and how many there are; `search`: only those found by it. */
-export async function chatsPage(models: Models, ce: Room, page: number, perPage: number, search = ''): Promise<ChatsPage> {
-  const filter = await searchFilter(models, ce, search);
+/**
+ * One page (zero-based) of the widget's chats, newest first, and how many there are; `search`: only those found by it;
+ * `filters`: only those carrying the tag, in the state, of the assignee.
+ */
+export async function chatsPage(
+  models: Models,
+  ce: Room,
+  page: number,
+  perPage: number,
+  search = '',
+  filters: HistoryFilters = {},
+): Promise<ChatsPage> {
+  const filter = await searchFilter(models, ce, search, filters);
   if (!filter) return { chats: [], totalChats: 0 };
   const [rows, totalChats] = await Promise.all([
     models.Conversation.find(filter, CHAT_FIELDS)
@@ -224,24 +256,27 @@ const BATCH = 250;
 export type ChatBatch = { rows: ConversationRow[]; visitors: Map<string, VisitorRow> };
 
 /**
- * Every chat of the widget (in the range, when given), newest first, at most `limit`, as raw documents a batch
+ * Every chat of the widget (in the range and of the filters, when given), newest first, at most `limit`, as raw documents a batch
  * at a time: memory stays flat whatever the count, and the store reads the next batch while the caller turns
  * this one into its file.
  */
 export async function* chatBatches(
   models: Models,
   ce: Room,
-  opts: { range?: ReportRange; limit?: number; fields?: DownloadFields },
+  opts: { range?: ReportRange; limit?: number; fields?: DownloadFields; filters?: HistoryFilters },
 ): AsyncGenerator<ChatBatch> {
   const csv = opts.fields === 'csv';
   // The driver's cursor, not mongoose's: plain documents, nothing hydrated. `limit` only when there is one: the
   // driver takes `limit: 0` as a limit already passed and asks each getMore for twice the last batch.
-  const cursor = models.Conversation.collection.find<ConversationRow>(kept(ce, opts.range), {
-    projection: csv ? CSV_CHAT_FIELDS : CHAT_FIELDS,
-    sort: { startedAt: -1 },
-    batchSize: BATCH,
-    ...(opts.limit ? { limit: opts.limit } : {}),
-  });
+  const cursor = models.Conversation.collection.find<ConversationRow>(
+    { ...kept(ce, opts.range), ...filterConditions(opts.filters) },
+    {
+      projection: csv ? CSV_CHAT_FIELDS : CHAT_FIELDS,
+      sort: { startedAt: -1 },
+      batchSize: BATCH,
+      ...(opts.limit ? { limit: opts.limit } : {}),
+    },
+  );
   const documents = cursor[Symbol.asyncIterator]();
   const read = async (): Promise<ChatBatch | undefined> => {
     const first = await documents.next();
@@ -270,7 +305,11 @@ export async function* chatBatches(
 }
 
 /** Every chat as its chat record, batch by batch (the JSON download). */
-export async function* allChats(models: Models, ce: Room, opts: { range?: ReportRange; limit?: number }): AsyncGenerator<ChatRecord[]> {
+export async function* allChats(
+  models: Models,
+  ce: Room,
+  opts: { range?: ReportRange; limit?: number; filters?: HistoryFilters },
+): AsyncGenerator<ChatRecord[]> {
   for await (const { rows, visitors } of chatBatches(models, ce, opts)) {
     yield rows.map((c) => presentChat(ce, c, visitors.get(String(c.visitorId))));
   }

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { PLAN_CATALOG } from './plans';
+import { optionalTagSchema } from './tagSchema';
 import { WIDGET_LOCALES } from './widget-texts';
 
 export const ARTICLE_LIMITS = { titleChars: 200, bodyChars: 50_000, slugChars: 120, queryChars: 500 } as const;
@@ -34,6 +35,8 @@ export const ArticleInputSchema = z.object({
     .max(ARTICLE_LIMITS.slugChars, `slug: At most ${ARTICLE_LIMITS.slugChars} characters.`)
     .regex(SLUG_PATTERN, 'slug: Lower-case letters, digits and dashes only.')
     .optional(),
+  /** A tag of the widget's list a conversation gets when this article answers it; '' (the default) for none. */
+  tag: optionalTagSchema,
 });
 export type ArticleInput = z.infer<typeof ArticleInputSchema>;
 
@@ -47,6 +50,8 @@ export type ArticleView = {
   language: string;
   slug: string;
   published: boolean;
+  /** The tag a conversation gets when this article answers it; '' for none. */
+  tag: string;
   updatedAt: string;
   createdAt: string;
 };

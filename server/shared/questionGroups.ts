@@ -8,6 +8,7 @@
  * customResponseText), or a widget Uuid (chat in that room).
  */
 import { z } from 'zod';
+import { optionalTagSchema } from './tagSchema';
 
 export const QUESTION_GROUP_LIMITS = {
   promptChars: 1024,
@@ -95,6 +96,8 @@ export const QuestionGroupInputSchema = z.object({
     .default(''),
   auto: z.boolean({ error: 'auto: Must be true or false.' }).default(false),
   treeJson: z.string().max(QUESTION_GROUP_LIMITS.treeJsonChars, 'treeJson: The tree is too large.').default('[]'),
+  /** A tag (of the widgets' lists) a conversation gets when its visitor answers this group; '' (the default) for none. */
+  tag: optionalTagSchema,
 });
 export type QuestionGroupInput = z.infer<typeof QuestionGroupInputSchema>;
 
@@ -107,6 +110,7 @@ export type QuestionGroupView = {
   auto: boolean;
   prompt: string;
   treeJson: string;
+  tag: string;
 };
 
 export type FieldError = { path: string; message: string };

@@ -106,8 +106,27 @@ export type ChatRecord = {
   agentAvatarUrl: string;
   /** When the first operator reply came; '' when no operator answered. */
   firstResponseAt: string;
+  /** The shared inbox's state (HISTORY_STATE_LABELS), its assignee (a Slack user id, '' when nobody) and its tags. */
+  state: HistoryState;
+  assigneeId: string;
+  tags: string[];
   visitor: ChatVisitor;
 };
+
+/** The shared inbox's states (models/Conversation INBOX_STATES) as the History names them. */
+export const HISTORY_STATE_LABELS = {
+  open: 'Open',
+  waiting: 'Waiting for the visitor',
+  snoozed: 'Snoozed',
+  ended: 'Ended',
+} as const;
+export type HistoryState = keyof typeof HISTORY_STATE_LABELS;
+
+/**
+ * The History's filters, for its list and its downloads: chats carrying `tag`, in `state`, assigned to `assignee` (a
+ * Slack user id, or 'none' for the unassigned ones). An absent field filters nothing.
+ */
+export type HistoryFilters = { tag?: string; state?: HistoryState; assignee?: string };
 export type ChatsPage = { chats: ChatRecord[]; totalChats: number };
 /** A file of a transcript's message; `url` (an API path, with the console's session) is '' when only Slack holds it. */
 export type TranscriptFile = { id: string; name: string; size: number; mimetype: string; url: string };

@@ -76,6 +76,25 @@ describe('automatic answers from the help center', () => {
     expect(await autoMessages()).to.have.length(1);
   });
 
+  it('tags the conversation with the tags the owner set on the articles it sent, as Parley', async () => {
+    const reset = await writeArticles();
+    const ce = await at.widget.widget();
+    await server.models.ChatEndpoint.updateOne({ _id: ce._id }, { $set: { tags: ['password', 'shipping'] } });
+    server.parley.relay.widgets.invalidate(String(ce._id));
+    await server.models.Article.updateOne({ _id: reset._id }, { $set: { tag: 'password' } });
+    await server.models.Article.updateOne({ slug: 'shipping', ceId: ce._id }, { $set: { tag: 'shipping' } });
+    await say(at.chat.socket, 'I forgot my password, how do I reset it?');
+    await relay().dueWork.tick(later(46));
+    await at.chat.socket.next('msg', automatic);
+    // Only the article sent (not the shipping one) tags it.
+    await eventually(async () => expect((await conversation()).tags).to.deep.equal(['password']));
+    await thread((texts) =>
+      expect(texts).to.include(':label: Parley tagged this conversation `password` (the help center answered the visitor).'),
+    );
+    const events = await server.models.InboxEvent.find({ conversationId: at.chat.id }).lean();
+    expect(events.map((e) => [e.kind, e.tag, e.byId])).to.deep.equal([['tagged', 'password', '']]);
+  });
+
   it('sends nothing once an operator answered first', async () => {
     await writeArticles();
     await server.slack.postAsUser({

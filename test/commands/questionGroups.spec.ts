@@ -19,6 +19,7 @@ describe('questionGroups', () => {
   const store = useStore();
   const input = (extra: Partial<QuestionGroupInput> = {}): QuestionGroupInput => ({
     label: ' Triage ',
+    tag: '',
     shortcut: '',
     prompt: 'Hi!',
     auto: false,

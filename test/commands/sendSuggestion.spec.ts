@@ -27,6 +27,35 @@ describe('sendSuggestion', () => {
     expect(articleSnippet(`${'word '.repeat(100)}`, 30)).to.equal('word word word word word word…');
   });
 
+  it('tags the conversation with the article’s tag only while the widget lists it', async () => {
+    const { widget, chat, ce } = await start();
+    const article = await server.models.Article.create({
+      accountId: ce.accountId,
+      ceId: ce._id,
+      title: 'Refunds',
+      body: 'Within 30 days.',
+      language: 'en',
+      slug: 'refunds',
+      published: true,
+      tag: 'refund',
+    });
+    const send = () => sendArticle(server.parley.relay, { conversationId: chat.id, articleId: String(article._id), operator });
+    // The widget does not list `refund` (a list saved elsewhere dropped it): sent, but untagged.
+    await send();
+    await chat.socket.next('msg', (f) => f.message.from === 'operator');
+    expect((await server.models.Conversation.findById(chat.id))?.tags).to.deep.equal([]);
+    await server.models.ChatEndpoint.updateOne({ _id: ce._id }, { $set: { tags: ['refund'] } });
+    await send();
+    expect((await server.models.Conversation.findById(chat.id))?.tags).to.deep.equal(['refund']);
+    // (Sending it also assigned the conversation to the operator: an InboxEvent of its own.)
+    const events = await server.models.InboxEvent.find({ conversationId: chat.id, kind: { $in: ['tagged', 'untagged'] } }).lean();
+    expect(events.map((e) => [e.kind, e.tag, e.byId])).to.deep.equal([['tagged', 'refund', '']]);
+    await eventually(async () => {
+      const texts = server.slack.state.replies(widget.channel, chat.threadTs).map((m) => m.text ?? '');
+      expect(texts).to.include(':label: Parley tagged this conversation `refund` (the article “Refunds” answered the visitor).');
+    });
+  });
+
   it('sends an article as a card in the operator’s name, with its link in the text, and counts it', async () => {
     const { widget, chat, ce } = await start();
     await server.models.ChatEndpoint.updateOne({ _id: ce._id }, { $set: { forwardSlackUserName: false, agentLabel: 'Acme Support' } });

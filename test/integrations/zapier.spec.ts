@@ -9,9 +9,11 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { createAppTester } from 'zapier-platform-core';
 import app from '../../integrations/zapier/src';
+import { setAssignee } from '../../server/commands/assignConversation';
 import { endConversation } from '../../server/commands/endConversation';
 import { sendOfflineMessage } from '../../server/commands/sendOfflineMessage';
-import { eventually, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from '../relay/helpers';
+import { tagConversation } from '../../server/commands/tagConversation';
+import { ALICE, eventually, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from '../relay/helpers';
 
 // What `zapier validate` runs: the app compiled as Zapier loads it, checked against zapier-platform-schema (no types shipped).
 const schemaTools = require('zapier-platform-core/src/tools/schema') as {
@@ -102,6 +104,9 @@ describe('the Zapier app (integrations/zapier)', () => {
       const conversation = await server.models.Conversation.findOne({ ceId: widget.ceId }).sort({ _id: -1 });
       if (!conversation) throw new Error('no conversation');
       await eventually(async () => expect((await server.models.Conversation.findById(conversation._id))?.rating).to.equal('up'));
+      // The shared inbox: Alice has it and tagged it before it ended.
+      await setAssignee(server.parley.relay, conversation._id, { assigneeId: ALICE, byId: ALICE });
+      await tagConversation(server.parley.relay, conversation._id, { add: ['billing', 'refund'] }, ALICE);
       await endConversation(server.parley.relay, conversation._id, 'visitor');
       socket.close();
       await sendOfflineMessage(
@@ -135,6 +140,15 @@ describe('the Zapier app (integrations/zapier)', () => {
       expect(message).to.include({ text: 'Do you ship to Lyon?', conversationId: String(conversation._id), widgetId: widget.uuid });
       const [ended] = await run<Item[]>('conversation_ended', 'perform', { cleanedRequest: payloadOf('conversation.archived') });
       expect(ended).to.include({ status: 'ended', endedBy: 'visitor', rating: 'up', visitorEmail: 'erin@example.org' });
+      // State, assignee (with their Slack name) and tags, as the archive webhook carries them.
+      expect(ended).to.deep.include({ state: 'ended', assigneeId: ALICE, assigneeName: 'Alice', tags: ['billing', 'refund'] });
+      const archived = payloadOf('conversation.archived')?.conversation as Record<string, unknown> | undefined;
+      expect(archived).to.deep.include({ state: 'ended', assigneeId: ALICE, tags: ['billing', 'refund'] });
+      const [rated] = await run<Item[]>('conversation_rated', 'perform', { cleanedRequest: payloadOf('conversation.rated') });
+      expect(rated).to.deep.include({ state: 'ended', assigneeName: 'Alice', tags: ['billing', 'refund'] });
+      // The editor's samples of a new conversation have the same fields, with nobody assigned and no tag yet.
+      const newSample = (app.triggers as Record<string, { operation: { sample: Item } }>).new_conversation?.operation.sample;
+      expect(newSample).to.deep.include({ state: 'open', assigneeId: '', assigneeName: '', tags: [] });
       const [offline] = await run<Item[]>('new_offline_message', 'perform', { cleanedRequest: payloadOf('offline_message') });
       expect(offline).to.include({ name: 'Nora', email: 'nora@example.org', message: 'Call me back', widgetId: widget.uuid });
 

@@ -159,6 +159,35 @@ describe('question groups in a conversation', () => {
     expect(question.text).to.equal('What do you need?');
   });
 
+  it('tags the conversation with the group’s tag once, as Parley, when the visitor answers its first question', async () => {
+    const api = (req: request.Test) => req.set('Authorization', `Bearer ${widget.token}`);
+    await api(request(server.url).put(`/v1/chat_endpoints/${widget.ceId}/update_config`))
+      .send({ tags: ['billing', 'sales'] })
+      .expect(200);
+    const stored = await server.models.QuestionGroup.findOne({ uid: groupUid });
+    const saved = await api(request(server.url).post(`/v1/chat_endpoints/${widget.ceId}/question_groups`))
+      .send({ uid: groupUid, label: 'Triage', shortcut: 'triage', prompt: '', auto: true, tag: '#Sales', treeJson: stored?.treeJson })
+      .expect(200);
+    expect(saved.body.tag).to.equal('sales');
+    const conversationId = await open();
+    // The automatic group: the visitor's pre-chat choice.
+    pick(await socket.next('question'), 'Sales');
+    pick(await socket.next('question', (q) => q.text === 'Which plan?'), 'Pro');
+    pick(await socket.next('question', (q) => q.text === 'How did you find us?'), 'A friend');
+    await eventually(async () => expect((await notes()).at(-1)).to.match(/finished/));
+    expect((await notes()).filter((t) => t.startsWith(':label:'))).to.deep.equal([
+      ':label: Parley tagged this conversation `sales` (the visitor answered “Triage”).',
+    ]);
+    expect((await server.models.Conversation.findById(conversationId))?.tags).to.deep.equal(['sales']);
+    const events = await server.models.InboxEvent.find({ conversationId }).lean();
+    expect(events.map((e) => [e.kind, e.tag, e.byId])).to.deep.equal([['tagged', 'sales', '']]);
+    await eventually(async () => {
+      const c = await server.models.Conversation.findById(conversationId);
+      const header = server.slack.state.message(widget.channel, c?.threadTs ?? '');
+      expect(JSON.stringify(header?.blocks)).to.include('*Tags:* `sales`');
+    });
+  });
+
   it('refuses unknown groups and plans without question groups', async () => {
     const conversationId = await open();
     try {

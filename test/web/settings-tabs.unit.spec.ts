@@ -95,7 +95,7 @@ describe('question group tree editing', () => {
   });
 
   it("flags 'Required.', 'Exceeds 1024 characters.' and 'Select an option.' by node; new answers start with a Then", () => {
-    const errors = groupErrors({ label: ' ', shortcut: '', auto: false, prompt: 'x'.repeat(1025), tree: [newQuestion()] });
+    const errors = groupErrors({ label: ' ', shortcut: '', auto: false, prompt: 'x'.repeat(1025), tag: '', tree: [newQuestion()] });
     expect(errors.label).to.equal('Required.');
     expect(errors.prompt).to.equal('Exceeds 1024 characters.');
     const messages = Object.values(errors.nodes);
@@ -103,7 +103,7 @@ describe('question group tree editing', () => {
     // A new answer ends the questions until another Then is picked: nothing to choose before saving.
     expect(newQuestion().children.map((a) => a.action)).to.deep.equal(['', '']);
     expect(messages.filter((m) => m.action === 'Select an option.')).to.have.length(0);
-    expect(groupErrors({ label: 'Triage', shortcut: '', auto: false, prompt: '', tree: tree() }).nodes).to.deep.equal({
+    expect(groupErrors({ label: 'Triage', shortcut: '', auto: false, prompt: '', tag: '', tree: tree() }).nodes).to.deep.equal({
       a2: { action: 'Select an option.' },
     });
   });

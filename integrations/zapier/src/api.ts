@@ -48,6 +48,11 @@ export type ApiConversation = {
   number: number;
   widgetId: string;
   status: 'open' | 'ended';
+  /** The shared inbox: open (waiting for the team), waiting (for the visitor), snoozed, ended. */
+  state: 'open' | 'waiting' | 'snoozed' | 'ended';
+  assigneeId: string;
+  assigneeName: string;
+  tags: string[];
   startedAt: string | null;
   endedAt: string | null;
   endedBy: string | null;
@@ -76,6 +81,10 @@ export function conversationItem(c: ApiConversation) {
     number: c.number,
     widgetId: c.widgetId,
     status: c.status,
+    state: c.state,
+    assigneeId: c.assigneeId,
+    assigneeName: c.assigneeName,
+    tags: c.tags,
     startedAt: c.startedAt,
     endedAt: c.endedAt,
     endedBy: c.endedBy,
@@ -94,6 +103,10 @@ export const CONVERSATION_FIELDS = [
   { key: 'number', label: 'Conversation number', type: 'integer' as const },
   { key: 'widgetId', label: 'Widget ID' },
   { key: 'status', label: 'Status' },
+  { key: 'state', label: 'State (open, waiting, snoozed, ended)' },
+  { key: 'assigneeId', label: 'Assignee Slack user ID' },
+  { key: 'assigneeName', label: 'Assignee' },
+  { key: 'tags', label: 'Tags' },
   { key: 'startedAt', label: 'Started at', type: 'datetime' as const },
   { key: 'endedAt', label: 'Ended at', type: 'datetime' as const },
   { key: 'endedBy', label: 'Ended by' },
@@ -111,6 +124,10 @@ export const SAMPLE_CONVERSATION = {
   number: 42,
   widgetId: '4f0c2a9e-8a51-4a6b-9d51-2f6f0e8c1b11',
   status: 'ended',
+  state: 'ended',
+  assigneeId: 'U0ALICE001',
+  assigneeName: 'Alice',
+  tags: ['billing', 'refund'],
   startedAt: '2026-05-24T09:12:03.000Z',
   endedAt: '2026-05-24T09:20:44.000Z',
   endedBy: 'visitor',

@@ -13,6 +13,7 @@ export function presentArticle(article: Article & { _id: unknown }): ArticleView
     language: article.language,
     slug: article.slug,
     published: article.published,
+    tag: article.tag ?? '',
     updatedAt: article.updatedAt.toISOString(),
     createdAt: article.createdAt.toISOString(),
   };

@@ -35,6 +35,8 @@ export function presentApiConversation(
   conversation: ConversationDocument,
   widgetId: string,
   visitor: VisitorDocument | undefined,
+  /** The assignee's Slack name ('' when nobody has it or it is not known). */
+  assigneeName = '',
 ): ApiConversation {
   return {
     id: String(conversation._id),
@@ -43,6 +45,7 @@ export function presentApiConversation(
     status: conversation.status,
     state: inboxStateOf(conversation),
     assigneeId: conversation.assigneeId ?? '',
+    assigneeName: conversation.assigneeId ? assigneeName : '',
     snoozedUntil: iso(conversation.snoozedUntil),
     startedAt: iso(conversation.startedAt),
     endedAt: iso(conversation.endedAt),

@@ -18,6 +18,7 @@ import type { Article } from '../../models/Article';
 import type { Conversation } from '../../models/Conversation';
 import type { OfflineMessage } from '../../models/OfflineMessage';
 import type { Visitor } from '../../models/Visitor';
+import type { OperatorDirectory } from '../../reports/team';
 import { findOwned } from '../ownership';
 import {
   presentApiArticle,
@@ -62,7 +63,25 @@ async function newestFirst<T extends { _id: unknown }>(
   return { items, nextCursor: found.length > query.limit ? String(items[items.length - 1]?._id) : null };
 }
 
-export function publicApiRouter({ config, models, limiters }: ApiDeps): Router {
+/**
+ * The Slack names of the conversations' assignees (Slack user id → name), read through the operators' directory
+ * (cached there); '' for one Slack does not know, and none without a directory.
+ */
+async function assigneeNames(
+  operators: OperatorDirectory | undefined,
+  conversations: Pick<Conversation, 'slackTeamId' | 'assigneeId'>[],
+): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  if (!operators) return names;
+  for (const c of conversations) {
+    if (!c.assigneeId || names.has(c.assigneeId)) continue;
+    const profile = await operators.lookup(c.slackTeamId, c.assigneeId);
+    names.set(c.assigneeId, profile.known ? profile.slackName : '');
+  }
+  return names;
+}
+
+export function publicApiRouter({ config, models, limiters, operators }: ApiDeps): Router {
   const router = Router();
   const limit = limiters.perApiKey(config.apiKeyRequestsPerMinute ?? DEFAULT_PER_MINUTE, (res) => String(apiKeyOf(res)._id));
   const read = [requireApiKey(models, ['api', 'zapier']), limit];
@@ -125,8 +144,16 @@ export function publicApiRouter({ config, models, limiters }: ApiDeps): Router {
       );
       const visitors = await models.Visitor.find({ _id: { $in: items.map((c) => c.visitorId) } });
       const visitorById = new Map(visitors.map((v) => [String(v._id), v]));
+      const names = await assigneeNames(operators, items);
       res.json({
-        data: items.map((c) => presentApiConversation(c, widgets.get(String(c.ceId))?.uuid ?? '', visitorById.get(String(c.visitorId)))),
+        data: items.map((c) =>
+          presentApiConversation(
+            c,
+            widgets.get(String(c.ceId))?.uuid ?? '',
+            visitorById.get(String(c.visitorId)),
+            names.get(c.assigneeId) ?? '',
+          ),
+        ),
         nextCursor,
       });
     }),
@@ -135,13 +162,19 @@ export function publicApiRouter({ config, models, limiters }: ApiDeps): Router {
   router.get('/api/conversations/:id', ...read, validate(idParams), async (req: Validated<typeof idParams>, res) => {
     const { id } = req.params;
     const conversation = await findOwned(models.Conversation, id, apiKeyOf(res).accountId);
-    const [widgets, visitor, messages] = await Promise.all([
+    const [widgets, visitor, messages, names] = await Promise.all([
       widgetsOf(res),
       models.Visitor.findById(conversation.visitorId),
       models.Message.find({ conversationId: conversation._id }).then(inSlackOrder),
+      assigneeNames(operators, [conversation]),
     ]);
     res.json({
-      ...presentApiConversation(conversation, widgets.get(String(conversation.ceId))?.uuid ?? '', visitor ?? undefined),
+      ...presentApiConversation(
+        conversation,
+        widgets.get(String(conversation.ceId))?.uuid ?? '',
+        visitor ?? undefined,
+        names.get(conversation.assigneeId) ?? '',
+      ),
       messages: messages.map(presentApiMessage),
     });
   });

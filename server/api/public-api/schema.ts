@@ -129,6 +129,7 @@ export const ApiConversationSchema = z
       .enum(INBOX_STATES)
       .meta({ description: 'The shared inbox state: open (waiting for the team), waiting (for the visitor), snoozed, ended.' }),
     assigneeId: z.string().meta({ description: "The Slack user id of the operator who has it, or ''." }),
+    assigneeName: z.string().meta({ description: "The assignee's name in Slack, or '' when nobody has it or Slack does not answer." }),
     snoozedUntil: IsoOrNull,
     startedAt: IsoOrNull,
     endedAt: IsoOrNull,

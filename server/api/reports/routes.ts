@@ -129,7 +129,8 @@ export function reportsRouter(deps: ApiDeps & { now?: () => Date }): Router {
     auth,
     validated(chats, async (req, res: Response<ChatsPage>) => {
       const ce = await reportable(req.params.ceId, res);
-      res.json(await chatsPage(models, ce, req.query.page, req.query.perPage, req.query.q));
+      const { tag, state, assignee } = req.query;
+      res.json(await chatsPage(models, ce, req.query.page, req.query.perPage, req.query.q, { tag, state, assignee }));
     }),
   );
 
@@ -142,7 +143,7 @@ export function reportsRouter(deps: ApiDeps & { now?: () => Date }): Router {
       const q = req.query;
       const range = q.tz && q.startDate && q.endDate ? reportRange({ tz: q.tz, startDate: q.startDate, endDate: q.endDate }) : undefined;
       attachment(res, q.format, 'history', ce);
-      const opts = { range, limit: q.limit };
+      const opts = { range, limit: q.limit, filters: { tag: q.tag, state: q.state, assignee: q.assignee } };
       await (q.format === 'csv'
         ? writeChatsCsv(ce, chatBatches(models, ce, { ...opts, fields: 'csv' }), res)
         : writeChatsJson(allChats(models, ce, opts), res));

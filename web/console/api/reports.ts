@@ -1,5 +1,13 @@
 /** Typed calls of the reports screens (docs/reports.md, spec section 7). */
-import type { AnswersReport, AvailabilityReport, ChatsPage, OverviewReport, TeamReport, Transcript } from '../../../server/shared/reports';
+import type {
+  AnswersReport,
+  AvailabilityReport,
+  ChatsPage,
+  HistoryFilters,
+  OverviewReport,
+  TeamReport,
+  Transcript,
+} from '../../../server/shared/reports';
 import { downloadName } from '../../../server/shared/reports';
 import { API_BASE, ApiError, apiRequest, endSession } from './client';
 import { readToken } from './token';
@@ -26,9 +34,17 @@ export function fetchTeam(ceId: string, range: RangeParams): Promise<TeamReport>
   return apiRequest<TeamReport>('GET', `${base(ceId)}/team?${query(range)}`);
 }
 
-/** A page of the history, newest first; `search`: only the chats found by those words. */
-export function fetchChats(ceId: string, page: number, perPage: number, search = ''): Promise<ChatsPage> {
-  return apiRequest<ChatsPage>('GET', `${base(ceId)}/chats?${query({ page, perPage, ...(search ? { q: search } : {}) })}`);
+/** The History's filters as query parameters: the ones set, none of the absent or empty ones. */
+export function filterParams(filters: HistoryFilters): Record<string, string> {
+  return Object.fromEntries(Object.entries(filters).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== ''));
+}
+
+/** A page of the history, newest first; `search`: only the chats found by those words; `filters`: tag, state, assignee. */
+export function fetchChats(ceId: string, page: number, perPage: number, search = '', filters: HistoryFilters = {}): Promise<ChatsPage> {
+  return apiRequest<ChatsPage>(
+    'GET',
+    `${base(ceId)}/chats?${query({ page, perPage, ...(search ? { q: search } : {}), ...filterParams(filters) })}`,
+  );
 }
 
 export function fetchTranscript(ceId: string, chatId: string): Promise<Transcript> {

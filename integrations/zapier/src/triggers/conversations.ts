@@ -29,7 +29,18 @@ export const newConversation = hookTrigger({
   event: 'conversation.started',
   fromPayload: conversationOf,
   list: (z, bundle) => recent(z, bundle, 'limit=10'),
-  sample: { ...SAMPLE_CONVERSATION, status: 'open', endedAt: null, endedBy: null, rating: null, feedback: '' },
+  sample: {
+    ...SAMPLE_CONVERSATION,
+    status: 'open',
+    state: 'open',
+    assigneeId: '',
+    assigneeName: '',
+    tags: [],
+    endedAt: null,
+    endedBy: null,
+    rating: null,
+    feedback: '',
+  },
   outputFields: CONVERSATION_FIELDS,
 });
 

@@ -1,9 +1,18 @@
 /** The history report: per room, a paged table of chats with hover details, the transcript of a chat, downloads. */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { ChatEndpointView } from '../../../../server/shared';
-import { type ChatRecord, DOWNLOAD_CHAT_LIMIT, HISTORY_PAGE_SIZE, shortPageUrl, type Transcript } from '../../../../server/shared/reports';
+import {
+  type ChatRecord,
+  DOWNLOAD_CHAT_LIMIT,
+  HISTORY_PAGE_SIZE,
+  HISTORY_STATE_LABELS,
+  type HistoryFilters,
+  type HistoryState,
+  shortPageUrl,
+  type Transcript,
+} from '../../../../server/shared/reports';
 import { SEARCH_QUERY_MAX } from '../../../../server/shared/searchTerms';
-import { downloadReport, fetchChats, fetchTranscript } from '../../api/reports';
+import { downloadReport, fetchChats, fetchTranscript, filterParams } from '../../api/reports';
 import { Dialog } from '../../components/Dialog';
 import { Button } from '../../components/ui';
 import { MessageBody } from './MessageBody';
@@ -24,7 +33,12 @@ function RoomHistory({ room, tz }: { room: ChatEndpointView; tz: string }) {
   const [page, setPage] = useState(0);
   const [typed, setTyped] = useState('');
   const [search, setSearch] = useState('');
+  const [tag, setTag] = useState('');
+  const [state, setState] = useState<HistoryState | ''>('');
   const [open, setOpen] = useState<ChatRecord | null>(null);
+  // A tag chosen once stays choosable after the widget's list dropped it: the chats still carry it.
+  const tags = room.tags ?? [];
+  const filters = useMemo<HistoryFilters>(() => ({ ...(tag ? { tag } : {}), ...(state ? { state } : {}) }), [tag, state]);
   // The search runs once typing pauses, from its first page.
   useEffect(() => {
     const timer = setTimeout(() => {
@@ -33,32 +47,90 @@ function RoomHistory({ room, tz }: { room: ChatEndpointView; tz: string }) {
     }, SEARCH_PAUSE_MS);
     return () => clearTimeout(timer);
   }, [typed]);
-  const { data, loading } = useReport(useCallback(() => fetchChats(room.Id, page, HISTORY_PAGE_SIZE, search), [room.Id, page, search]));
+  const { data, loading } = useReport(
+    useCallback(() => fetchChats(room.Id, page, HISTORY_PAGE_SIZE, search, filters), [room.Id, page, search, filters]),
+  );
 
   const chats = data?.chats ?? [];
   const total = data?.totalChats ?? 0;
   const searchId = `history-search-${room.Id}`;
+  const filtered = search !== '' || tag !== '' || state !== '';
   return (
     <section className="card reports__room" aria-label={`History of ${room.RoomName}`}>
       {/* The console's buttons fetch the newest chats, page 0 (spec section 7); the server streams any number. */}
-      <RoomHead room={room} download={(format) => downloadReport(room, 'chats', format, { limit: DOWNLOAD_CHAT_LIMIT })} />
-      <div className="reports__search">
-        <label className="field__label" htmlFor={searchId}>
-          Search chats
-        </label>
-        <input
-          id={searchId}
-          type="search"
-          className="field__input"
-          placeholder="Name, e-mail or words in the chat"
-          maxLength={SEARCH_QUERY_MAX}
-          value={typed}
-          onChange={(e) => setTyped(e.target.value)}
-        />
+      {/* The downloads hold the chats of the tag and state chosen below (the search is the table's alone). */}
+      <RoomHead
+        room={room}
+        download={(format) => downloadReport(room, 'chats', format, { limit: DOWNLOAD_CHAT_LIMIT, ...filterParams(filters) })}
+      />
+      <div className="reports__filters">
+        <div className="reports__search">
+          <label className="field__label" htmlFor={searchId}>
+            Search chats
+          </label>
+          <input
+            id={searchId}
+            type="search"
+            className="field__input"
+            placeholder="Name, e-mail or words in the chat"
+            maxLength={SEARCH_QUERY_MAX}
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+          />
+        </div>
+        <div className="reports__filter">
+          <label className="field__label" htmlFor={`history-tag-${room.Id}`}>
+            Tag
+          </label>
+          <select
+            id={`history-tag-${room.Id}`}
+            className="field__input"
+            value={tag}
+            disabled={tags.length === 0 && tag === ''}
+            onChange={(e) => {
+              setTag(e.target.value);
+              setPage(0);
+            }}
+          >
+            <option value="">{tags.length === 0 && tag === '' ? 'No tags yet' : 'Any tag'}</option>
+            {[...tags, ...(tag && !tags.includes(tag) ? [tag] : [])].map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="reports__filter">
+          <label className="field__label" htmlFor={`history-state-${room.Id}`}>
+            State
+          </label>
+          <select
+            id={`history-state-${room.Id}`}
+            className="field__input"
+            value={state}
+            onChange={(e) => {
+              setState(e.target.value as HistoryState | '');
+              setPage(0);
+            }}
+          >
+            <option value="">Any state</option>
+            {(Object.keys(HISTORY_STATE_LABELS) as HistoryState[]).map((s) => (
+              <option key={s} value={s}>
+                {HISTORY_STATE_LABELS[s]}
+              </option>
+            ))}
+          </select>
+        </div>
       </div>
       {!loading && chats.length === 0 ? (
         // Without rows the table is only headings, wider than a phone: a sentence instead of an empty scroller.
-        <p className="reports__muted reports__none">{search ? `No chats match “${search}”.` : 'No chats yet.'}</p>
+        <p className="reports__muted reports__none">
+          {search
+            ? `No chats match “${search}”${tag || state ? ' with these filters' : ''}.`
+            : filtered
+              ? 'No chats match these filters.'
+              : 'No chats yet.'}
+        </p>
       ) : (
         <div className="reports__history-wrap" aria-busy={loading || undefined}>
           <table className="reports__table reports__history">
@@ -105,6 +177,16 @@ function RoomHistory({ room, tz }: { room: ChatEndpointView; tz: string }) {
                       )}
                     </span>
                     {c.firstLine && <span className="reports__first-line">{c.firstLine}</span>}
+                    {c.tags.length > 0 && (
+                      <span className="reports__tags">
+                        <span className="sr-only">Tags: </span>
+                        {c.tags.map((t) => (
+                          <span key={t} className="reports__tag">
+                            {t}
+                          </span>
+                        ))}
+                      </span>
+                    )}
                   </td>
                   <td className="reports__agent">{c.agentName || <span className="reports__muted">Missed</span>}</td>
                   <td className="reports__rating-cell">

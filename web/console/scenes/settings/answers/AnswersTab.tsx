@@ -27,6 +27,7 @@ export default function AnswersTab(props: SettingsTabProps) {
       <ArticleEditor
         key={article}
         ceId={props.ce.Id}
+        tags={props.ce.tags ?? []}
         articleId={article === 'new' ? null : article}
         newLanguage={params.get('language') ?? undefined}
         showError={props.showError}

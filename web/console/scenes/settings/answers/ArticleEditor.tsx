@@ -9,6 +9,7 @@ import { messageOf } from '../../../api';
 import { type Article, deleteArticle, getArticle, previewArticle, saveArticle } from '../../../api/articles';
 import { useConfirm } from '../../../components/ConfirmDialog';
 import { MarkdownHint } from '../../../components/MarkdownHint';
+import { TagSelect } from '../../../components/TagSelect';
 import { Button, PageLoader, TextField } from '../../../components/ui';
 import { Select } from '../form';
 import { languageLabel } from './ArticleList';
@@ -17,10 +18,11 @@ const PREVIEW_DELAY_MS = 300;
 export const TITLE_MISSING = 'Enter a title: visitors find the article by it.';
 export const SLUG_INVALID = 'Lower-case letters, digits and dashes only, e.g. reset-your-password.';
 
-type Draft = { title: string; body: string; language: string; slug: string };
+type Draft = { title: string; body: string; language: string; slug: string; tag: string };
 
 export function ArticleEditor({
   ceId,
+  tags,
   articleId,
   newLanguage,
   showError,
@@ -29,6 +31,8 @@ export function ArticleEditor({
   onDone,
 }: {
   ceId: string;
+  /** The widget's tags (Behavior → Tags), which the article may give the conversations it answers. */
+  tags: readonly string[];
   /** null for a new article. */
   articleId: string | null;
   /** The language a new article starts in. */
@@ -41,7 +45,9 @@ export function ArticleEditor({
 }) {
   const [article, setArticle] = useState<Article | null>(null);
   const [draft, setDraft] = useState<Draft | null>(
-    articleId ? null : { title: '', body: '', language: newLanguage && isWidgetLocale(newLanguage) ? newLanguage : 'en', slug: '' },
+    articleId
+      ? null
+      : { title: '', body: '', language: newLanguage && isWidgetLocale(newLanguage) ? newLanguage : 'en', slug: '', tag: '' },
   );
   const [html, setHtml] = useState('');
   const [tried, setTried] = useState(false);
@@ -60,7 +66,7 @@ export function ArticleEditor({
       (a) => {
         if (!live) return;
         setArticle(a);
-        setDraft({ title: a.title, body: a.body, language: a.language, slug: a.slug });
+        setDraft({ title: a.title, body: a.body, language: a.language, slug: a.slug, tag: a.tag ?? '' });
       },
       (err: unknown) => {
         if (!live) return;
@@ -114,6 +120,7 @@ export function ArticleEditor({
         body: draft.body,
         language: draft.language as WidgetLocale,
         published,
+        tag: draft.tag,
         ...(slug ? { slug } : {}),
       });
       setDirty(false);
@@ -183,6 +190,13 @@ export function ArticleEditor({
             onChange={(e) => edit({ slug: e.target.value })}
             error={tried && slugInvalid ? SLUG_INVALID : null}
             hint="The end of the article's address. Made from the title when empty."
+          />
+          <TagSelect
+            id="article-tag"
+            value={draft.tag}
+            tags={tags}
+            onChange={(tag) => edit({ tag })}
+            hint="Added to the conversation when this article answers the visitor (automatically or sent from Slack)."
           />
         </div>
         <div className="answers-editor__panes">

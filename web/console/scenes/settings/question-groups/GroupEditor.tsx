@@ -9,6 +9,7 @@ import { ApiError, messageOf } from '../../../api';
 import { type QuestionGroup, saveQuestionGroup } from '../../../api/settingsFeatures';
 import { CheckIcon } from '../../../components/icons';
 import { MarkdownHint } from '../../../components/MarkdownHint';
+import { TagSelect } from '../../../components/TagSelect';
 import { Alert, Button, TextField } from '../../../components/ui';
 import { QuestionTree, type RoomChoice } from './QuestionTree';
 import { type GroupDraft, groupErrors, hasErrors, newNodeId, newQuestion, parseTreeJson } from './tree';
@@ -26,6 +27,7 @@ function draftOf(g: EditedGroup): GroupDraft {
     shortcut: g.shortcut,
     auto: g.auto,
     prompt: g.prompt,
+    tag: g.tag ?? '',
     tree: g.isNew && tree.length === 0 ? [newQuestion()] : tree,
   };
 }
@@ -34,6 +36,7 @@ export function GroupEditor({
   ceId,
   group,
   rooms,
+  tags,
   onSaved,
   onCancel,
   onRemove,
@@ -42,6 +45,8 @@ export function GroupEditor({
   ceId: string;
   group: EditedGroup;
   rooms: RoomChoice[];
+  /** The tags of the account's widgets (a group is shared by all of them). */
+  tags: readonly string[];
   onSaved: (saved: QuestionGroup) => Promise<void>;
   onCancel: () => void;
   onRemove: () => void;
@@ -92,6 +97,7 @@ export function GroupEditor({
         shortcut: draft.shortcut.trim(),
         auto: draft.auto,
         prompt: draft.prompt,
+        tag: draft.tag,
         treeJson: JSON.stringify(normalised),
       });
       setDirty(false);
@@ -171,6 +177,13 @@ export function GroupEditor({
           </p>
         )}
       </div>
+      <TagSelect
+        id="qg-tag"
+        value={draft.tag}
+        tags={tags}
+        onChange={(tag) => set({ tag })}
+        hint="Added to the conversation when the visitor answers the first question, in widgets whose Tags list has it."
+      />
       <fieldset className="qtree" aria-label="Questions and answers">
         <QuestionTree tree={draft.tree} onChange={(tree) => set({ tree })} errors={shown.nodes} rooms={rooms} />
         {tried && errors.tree && <p className="field__error">{errors.tree}</p>}

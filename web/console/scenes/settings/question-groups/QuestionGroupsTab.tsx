@@ -34,6 +34,8 @@ export default function QuestionGroupsTab({ ce, user, locked, showError, setDirt
     [setDirty],
   );
   const rooms = user.ces.filter((c) => c.Step === 3).map((c) => ({ uuid: c.Uuid, name: widgetName(c) }));
+  // This widget's tags first, then the other widgets' (the server takes any tag of the account's widgets).
+  const accountTags = [...new Set([...(ce.tags ?? []), ...user.ces.flatMap((c) => c.tags ?? [])])];
 
   const load = useCallback(async () => {
     const list = await listQuestionGroups(ce.Id);
@@ -93,6 +95,7 @@ export default function QuestionGroupsTab({ ce, user, locked, showError, setDirt
       shortcut: '',
       auto: false,
       prompt: '',
+      tag: '',
       treeJson: '[]',
       isNew: true,
     });
@@ -164,6 +167,7 @@ export default function QuestionGroupsTab({ ce, user, locked, showError, setDirt
           ceId={ce.Id}
           group={selected}
           rooms={rooms}
+          tags={accountTags}
           setDirty={markDirty}
           onCancel={() => {
             markDirty(false);

@@ -113,7 +113,7 @@ export function namesOf(tree: TreeNode[]): Map<string, string> {
   return map;
 }
 
-export type GroupDraft = { label: string; shortcut: string; auto: boolean; prompt: string; tree: TreeNode[] };
+export type GroupDraft = { label: string; shortcut: string; auto: boolean; prompt: string; tag: string; tree: TreeNode[] };
 export type GroupErrors = { label?: string; prompt?: string; nodes: Record<string, { text?: string; action?: string }>; tree?: string };
 
 /** Section 5: label required, prompt at most 1024 characters, every text required, every answer an action. */
