@@ -285,6 +285,11 @@ async function main(): Promise<void> {
     );
     await timed('history search, name beginning', 50, db.pid, () => chatsPage(models, ce, 0, HISTORY_PAGE_SIZE, 'v4321'));
     await timed('history search, every chat, page 100', 300, db.pid, () => chatsPage(models, ce, 100, HISTORY_PAGE_SIZE, 'message'));
+    // Reports → History's tag filter: about one chat in six carries `billing`, read through {ceId, discarded, tags, startedAt}.
+    await timed('history by tag, page 100', 300, db.pid, () => chatsPage(models, ce, 100, HISTORY_PAGE_SIZE, '', { tag: 'billing' }));
+    await timed('history by tag and state, page 0', 300, db.pid, () =>
+      chatsPage(models, ce, 0, HISTORY_PAGE_SIZE, '', { tag: 'billing', state: 'ended' }),
+    );
     await timed('availability, 30 days', 200, db.pid, () => availabilityReport(models, ce, last30, new Date(now)));
     // Operators' names as Slack's cached answers give them (server/slack/authors.ts keeps each for ten minutes).
     const directory = {

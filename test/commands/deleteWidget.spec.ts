@@ -51,6 +51,25 @@ describe('deleteWidget', () => {
     expect(await helpCenterCounts(kept._id)).to.deep.equal([1, 1, 1]);
   });
 
+  it('clears from the account’s question groups the tags only the deleted widget listed', async () => {
+    const owner = { accountId: new Types.ObjectId(), userId: new Types.ObjectId() };
+    const gone = await createWidget(store.models, owner);
+    const kept = await createWidget(store.models, owner);
+    await store.models.ChatEndpoint.updateOne({ _id: gone._id }, { $set: { tags: ['billing', 'refund'] } });
+    await store.models.ChatEndpoint.updateOne({ _id: kept._id }, { $set: { tags: ['billing'] } });
+    const group = (uid: string, tag: string) => store.models.QuestionGroup.create({ accountId: owner.accountId, uid, label: uid, tag });
+    await Promise.all([group('qgBilling01', 'billing'), group('qgRefund01', 'refund')]);
+    await deleteWidget(
+      { models: store.models, autoReplies: { changed: () => undefined }, articleSearch: { changed: () => undefined } },
+      gone,
+    );
+    const tags = await store.models.QuestionGroup.find({ accountId: owner.accountId }).sort({ uid: 1 }).lean();
+    expect(tags.map((g) => [g.uid, g.tag])).to.deep.equal([
+      ['qgBilling01', 'billing'],
+      ['qgRefund01', ''],
+    ]);
+  });
+
   it("never deletes another account's widget of the same id, nor its help center", async () => {
     const owner = { accountId: new Types.ObjectId(), userId: new Types.ObjectId() };
     const widget = await createWidget(store.models, owner);
