@@ -43,9 +43,17 @@ export const TARGET_SETTINGS = {
 export const WAIT_ENDED = { waitingSince: null, targetDueAt: null, targetKind: null, targetRemindedAt: null } as const;
 
 /** The fields a write that ends a wait reads as they were, for its response event. */
-export const WAIT_READ = { waitingSince: 1, targetDueAt: 1, firstResponseAt: 1, accountId: 1, slackTeamId: 1, status: 1 } as const;
+export const WAIT_READ = {
+  waitingSince: 1,
+  targetDueAt: 1,
+  targetRemindedAt: 1,
+  firstResponseAt: 1,
+  accountId: 1,
+  slackTeamId: 1,
+  status: 1,
+} as const;
 export type WaitBefore = Partial<
-  Pick<Conversation, 'waitingSince' | 'targetDueAt' | 'firstResponseAt' | 'accountId' | 'slackTeamId' | 'status'>
+  Pick<Conversation, 'waitingSince' | 'targetDueAt' | 'targetRemindedAt' | 'firstResponseAt' | 'accountId' | 'slackTeamId' | 'status'>
 >;
 
 const targetMins = (ce: Partial<TargetSettings>, kind: 'first' | 'next') =>
@@ -130,7 +138,8 @@ export async function recordResponse(
     operatorId,
     responseKind: before.firstResponseAt ? 'next' : 'first',
     waitSecs,
-    withinTarget: before.targetDueAt ? at.getTime() <= before.targetDueAt.getTime() : null,
+    // A target the team was reminded of was missed, whatever the clocks of the processes say.
+    withinTarget: before.targetDueAt ? !before.targetRemindedAt && at.getTime() <= before.targetDueAt.getTime() : null,
   });
 }
 
