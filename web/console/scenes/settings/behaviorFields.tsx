@@ -192,7 +192,7 @@ export const BEHAVIOR_SECTIONS: readonly FieldSection<BehaviorContext>[] = [
                 problem: (c) =>
                   responseTargetProblem(c.v.firstResponseTargetMins) !== null || responseTargetProblem(c.v.nextResponseTargetMins) !== null,
                 render: (c) => (
-                  <div className="settings-grid">
+                  <div className="stack-sm">
                     <ResponseTargetField
                       label="First-response target (minutes)"
                       hint="From the visitor’s first message to the team’s first answer. Only your operating hours count."
