@@ -183,8 +183,9 @@ export async function visitorMessage(
         const { message, inbox } = stored;
         void serialised(`announce:${String(current._id)}`, async () => {
           // A line after the team's answer starts the visitor's next wait; the header shows its target (refreshed by
-          // visitorLineReopened when the line reopened it, else here; nothing when a wait already ran).
-          const targeted = await startWait(ctx, current._id, input.ce, message.createdAt);
+          // visitorLineReopened when the line reopened it, else here). A wait the line's own write found running
+          // costs nothing more.
+          const targeted = !inbox?.waitingSince && (await startWait(ctx, current._id, input.ce, message.createdAt));
           if (targeted && inbox?.inboxState !== 'waiting' && inbox?.inboxState !== 'snoozed') await headerUpdate(ctx, current);
           if (inbox) await visitorLineReopened(ctx, current, inbox, input.clientId.startsWith('mail-') ? 'mail' : 'widget');
           await announceVisitorMessage(ctx, input.ce, current, message);
@@ -263,7 +264,7 @@ async function storeVisitorMessage(
           whileOpen: true,
           journaled: false,
         },
-        { inboxState: 1, assigneeId: 1 },
+        { inboxState: 1, assigneeId: 1, waitingSince: 1 },
       );
       if (!appended) return null;
       const { message } = appended;
@@ -288,7 +289,7 @@ async function storeVisitorMessage(
 }
 
 /** The shared inbox's fields as a visitor line found them. */
-type InboxBefore = Partial<Pick<Conversation, 'inboxState' | 'assigneeId'>>;
+type InboxBefore = Partial<Pick<Conversation, 'inboxState' | 'assigneeId' | 'waitingSince'>>;
 
 /**
  * A resent message that is stored but has no Slack job and was never posted: the database failed between the
