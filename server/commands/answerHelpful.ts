@@ -7,8 +7,9 @@
  */
 import { Types } from 'mongoose';
 import type { ConversationContext } from '../conversations/context';
-import { WidgetRefusal } from '../conversations/record';
+import { headerUpdate, WidgetRefusal } from '../conversations/record';
 import { linkOf } from './autoAnswers';
+import { WAIT_ENDED } from './responseTargets';
 import { queueThreadNote } from './threadPosts';
 
 /**
@@ -43,10 +44,24 @@ export async function answerHelpful(
   if (input.helpful) {
     // The wait ends as an operator's answer would end it, without naming an operator: reminders and the no-answer
     // webhook look for an answer after the visitor's question, App Home lists conversations nobody resolved.
-    await models.Conversation.updateOne(
+    // No operator answered: the wait ends without a response event, and a running target's line leaves the header.
+    const resolved = await models.Conversation.findOneAndUpdate(
       { _id: conversation._id, resolvedByArticleAt: null },
-      { $set: { resolvedByArticleAt: now, resolvedArticleId: article.id, reminderAt: null, noAnswerAt: null, autoAnswerAt: null } },
-    );
+      {
+        $set: {
+          resolvedByArticleAt: now,
+          resolvedArticleId: article.id,
+          reminderAt: null,
+          noAnswerAt: null,
+          autoAnswerAt: null,
+          ...WAIT_ENDED,
+        },
+      },
+      { returnDocument: 'before', projection: { targetDueAt: 1 } },
+    )
+      .lean<{ targetDueAt?: Date | null }>()
+      .exec();
+    if (resolved?.targetDueAt) await headerUpdate(ctx, conversation);
     await models.AnswerEvent.create([
       { ...event, kind: 'helpful', helpful: true },
       { ...event, kind: 'resolved' },

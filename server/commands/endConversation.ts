@@ -13,6 +13,7 @@ import { conversationPayload, transcriptMail } from '../conversations/transcript
 import { visitorLabel } from '../conversations/visitors';
 import { fireWebhook } from '../conversations/webhooks';
 import type { EndedBy } from '../models/Conversation';
+import { WAIT_ENDED } from './responseTargets';
 
 export async function endConversation(
   ctx: ConversationContext,
@@ -39,6 +40,8 @@ export async function endConversation(
           noAnswerAt: null,
           inboxState: 'ended',
           snoozedUntil: null,
+          // The visitor no longer waits: no response target runs for an ended conversation.
+          ...WAIT_ENDED,
           ...(opts.discard ? { discarded: true } : {}),
         },
       },

@@ -17,6 +17,7 @@ import type { Conversation } from '../models/Conversation';
 import type { MessageArticle, MessageDocument, MessageFile } from '../models/Message';
 import { assignFirstReplier } from './assignConversation';
 import { answeredFields } from './conversationDueTimes';
+import { recordResponse, WAIT_ENDED, WAIT_READ } from './responseTargets';
 import { startUnseenWait } from './unseenReplies';
 
 /** What an operator message needs of the running relay (the relay has it all). */
@@ -71,9 +72,10 @@ export function recordAnswer(
       ctx.models,
       conversation._id,
       { kind: 'msg', from: 'operator', ...input },
-      // The team answered: the conversation now waits for the visitor in the shared inbox (a reply ends a snooze too).
-      { set: { ...answeredFields(now), inboxState: 'waiting', snoozedUntil: null } },
-      { firstResponseAt: 1, ceId: 1, status: 1, inboxState: 1, assigneeId: 1 },
+      // The team answered: the conversation now waits for the visitor in the shared inbox (a reply ends a snooze too),
+      // and the visitor's wait for the team ends (its response event below reads how it stood).
+      { set: { ...answeredFields(now), inboxState: 'waiting', snoozedUntil: null, ...WAIT_ENDED } },
+      { ...WAIT_READ, ceId: 1, inboxState: 1, assigneeId: 1 },
     );
     if (!appended) throw new Error(`conversation ${String(conversation._id)} is gone`);
     // Unseen by the visitor within the widget's emailUnseenAfterMinutes, it goes out by e-mail. The wait starts before
@@ -86,6 +88,7 @@ export function recordAnswer(
     const first = !appended.before.firstResponseAt && (await claimFirstAnswer(ctx, conversation, input.author, input.slackUserId, now));
     const ce = await ctx.widgets.get(conversation.ceId);
     const { status, inboxState, assigneeId } = appended.before;
+    await recordResponse(ctx, { _id: conversation._id, ceId: conversation.ceId }, appended.before, ce, input.slackUserId, now);
     if (status === 'open') {
       // Nobody has it: the reply's author does (the widget's autoAssignOnReply, on by default); that refreshes the header.
       if (!assigneeId && input.slackUserId && ce?.autoAssignOnReply !== false) {

@@ -9,7 +9,7 @@ import { refreshQuotaSoon } from '../billing/quota';
 import { conversationProperties, trackEvent } from '../conversations/analytics';
 import type { ConversationContext } from '../conversations/context';
 import { appendEntryReading, type NewEntry, type StoredMessage, serialised } from '../conversations/history';
-import { findOpenConversation, type OpenConversation, publishEntry, REFUSALS, WidgetRefusal } from '../conversations/record';
+import { findOpenConversation, headerUpdate, type OpenConversation, publishEntry, REFUSALS, WidgetRefusal } from '../conversations/record';
 import { fireWebhook } from '../conversations/webhooks';
 import type { Logger } from '../logger';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
@@ -18,6 +18,7 @@ import type { MessageFile } from '../models/Message';
 import type { Visitor } from '../models/Visitor';
 import { visitorSearchTerms } from '../shared/searchTerms';
 import { type DueSettings, inactiveAt, openingDueTimes } from './conversationDueTimes';
+import { openingWait, startWait } from './responseTargets';
 import { visitorLineReopened } from './snoozeConversation';
 
 export type VisitorMessageContext = ConversationContext & {
@@ -74,6 +75,7 @@ export async function startConversation(
   if (checks && ce.maxConcurrentConvos > 0 && open >= ce.maxConcurrentConvos) {
     throw new WidgetRefusal('too_many_conversations', REFUSALS.tooMany);
   }
+  const now = new Date();
   const counter = await ctx.models.ConversationCounter.findOneAndUpdate(
     { ceId: ce._id },
     { $inc: { next: 1 } },
@@ -93,7 +95,9 @@ export async function startConversation(
     firstLine: firstLineOf(firstLine),
     // Found in the history search by its visitor's name and e-mail; its messages add their words as they are stored.
     searchTerms: visitorSearchTerms(visitor),
-    ...openingDueTimes(ce),
+    ...openingDueTimes(ce, now),
+    // The visitor waits for the team's first answer from now on (its target, when the widget has one).
+    ...openingWait(ce, now),
   });
   ctx.metrics.conversationsStarted.inc();
   // Over the month's quota the conversation still goes through; the account is marked and its console says so.
@@ -178,6 +182,11 @@ export async function visitorMessage(
         // shared inbox's news of a conversation the line brought back to open.
         const { message, inbox } = stored;
         void serialised(`announce:${String(current._id)}`, async () => {
+          // A line after the team's answer starts the visitor's next wait; the header shows its target (refreshed by
+          // visitorLineReopened when the line reopened it, else here). A wait the line's own write found running
+          // costs nothing more.
+          const targeted = !inbox?.waitingSince && (await startWait(ctx, current._id, input.ce, message.createdAt));
+          if (targeted && inbox?.inboxState !== 'waiting' && inbox?.inboxState !== 'snoozed') await headerUpdate(ctx, current);
           if (inbox) await visitorLineReopened(ctx, current, inbox, input.clientId.startsWith('mail-') ? 'mail' : 'widget');
           await announceVisitorMessage(ctx, input.ce, current, message);
         }).catch((error: unknown) => ctx.logger.warn({ err: error }, 'visitor message: REST hooks or Segment failed'));
@@ -255,7 +264,7 @@ async function storeVisitorMessage(
           whileOpen: true,
           journaled: false,
         },
-        { inboxState: 1, assigneeId: 1 },
+        { inboxState: 1, assigneeId: 1, waitingSince: 1 },
       );
       if (!appended) return null;
       const { message } = appended;
@@ -280,7 +289,7 @@ async function storeVisitorMessage(
 }
 
 /** The shared inbox's fields as a visitor line found them. */
-type InboxBefore = Partial<Pick<Conversation, 'inboxState' | 'assigneeId'>>;
+type InboxBefore = Partial<Pick<Conversation, 'inboxState' | 'assigneeId' | 'waitingSince'>>;
 
 /**
  * A resent message that is stored but has no Slack job and was never posted: the database failed between the

@@ -10,6 +10,7 @@ import { slackTime } from '../conversations/snooze';
 import { ActionRefused } from '../errors';
 import type { Conversation } from '../models/Conversation';
 import type { InboxContext } from './assignConversation';
+import { startWait, TARGET_SETTINGS, type TargetSettings, WAIT_ENDED } from './responseTargets';
 import { queueThreadNote } from './threadPosts';
 
 type Stated = Pick<
@@ -33,7 +34,8 @@ export async function snoozeConversation(ctx: InboxContext, conversationId: Type
   const at = new Date();
   const before = await ctx.models.Conversation.findOneAndUpdate(
     { _id: conversationId, status: 'open' },
-    { $set: { inboxState: 'snoozed', snoozedUntil: until } },
+    // A snooze stops the visitor's wait: a snoozed conversation is neither flagged nor reminded for its target.
+    { $set: { inboxState: 'snoozed', snoozedUntil: until, ...WAIT_ENDED } },
     { returnDocument: 'before', projection: STATE_FIELDS },
   )
     .lean<Stated>()
@@ -85,6 +87,9 @@ export async function wakeConversation(ctx: InboxContext, conversationId: Types.
     }
     return false;
   }
+  // Open again, it waits for the team: a new wait (and its target) starts now; the header below shows it.
+  const ce = await ctx.models.ChatEndpoint.findById(before.ceId, TARGET_SETTINGS).lean<TargetSettings>().exec();
+  if (ce) await startWait(ctx, before._id, ce, new Date());
   const mention = before.assigneeId ? ` <@${before.assigneeId}>` : '';
   const line =
     reason.kind === 'time'

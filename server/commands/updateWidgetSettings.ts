@@ -38,7 +38,7 @@ import {
   usesTeamAvatar,
   webAddressProblem,
 } from '../shared/settings';
-import { normalizeTag, tagListProblem } from '../shared/tags';
+import { normalizeTag, RESPONSE_TARGET_MAX_MINS, tagListProblem } from '../shared/tags';
 import { readTriggerJson, TriggerJsonSchema } from '../shared/triggers';
 import type { ChatEndpointSettings, ChatEndpointWithStats } from '../shared/types';
 import {
@@ -118,6 +118,13 @@ function fieldSchema(name: string, value: unknown): z.ZodType {
   if (name === 'autoAnswerAfterSeconds') {
     const message = `Automatic answer delay must be a whole number of seconds from 0 (off) to ${AUTO_ANSWER_MAX_SECS}`;
     return z.preprocess(selectNumber, z.number(message).int(message).min(0, message).max(AUTO_ANSWER_MAX_SECS, message));
+  }
+  if (name === 'firstResponseTargetMins' || name === 'nextResponseTargetMins') {
+    const label = name === 'firstResponseTargetMins' ? 'First-response target' : 'Next-response target';
+    const message = `${label} must be a whole number of minutes from 0 (no target) to ${RESPONSE_TARGET_MAX_MINS}`;
+    // Empty (or null) is no target, as the console's empty field says.
+    const minutes = (v: unknown) => (v === null || (typeof v === 'string' && v.trim() === '') ? 0 : typeof v === 'string' ? Number(v) : v);
+    return z.preprocess(minutes, z.number(message).int(message).min(0, message).max(RESPONSE_TARGET_MAX_MINS, message));
   }
   if (typeof value === 'boolean') return z.boolean(settingMessage(name, 'Must be true or false.'));
   // "Select fields convert to numbers; a non-numeric value becomes 0."

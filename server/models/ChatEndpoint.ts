@@ -52,6 +52,8 @@ export const CHAT_ENDPOINT_DEFAULTS: Omit<ChatEndpointSettings, 'operatingHours'
   responseReminders: true,
   responseRemindersFreq: 120,
   responseRemindersMention: false,
+  firstResponseTargetMins: 0,
+  nextResponseTargetMins: 0,
   autoAssignOnReply: true,
   noAnswerMessageOn: true,
   noAnswerMessageAfterSecs: 120,

@@ -117,6 +117,11 @@ export interface Conversation {
   targetDueAt: Date | null;
   targetKind: 'first' | 'next' | null;
   targetRemindedAt: Date | null;
+  /**
+   * Since when the visitor waits for the team (their line of a new wait, or a snooze's end); null while nobody waits
+   * (answered, snoozed, ended). An answer turns it into a `response` InboxEvent (commands/responseTargets.ts).
+   */
+  waitingSince?: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -177,6 +182,7 @@ export const ConversationSchema = new Schema<Conversation>(
     targetDueAt: { type: Date, default: null },
     targetKind: { type: String, enum: ['first', 'next', null], default: null },
     targetRemindedAt: { type: Date, default: null },
+    waitingSince: { type: Date, default: null },
   },
   { timestamps: true },
 );
@@ -191,6 +197,8 @@ ConversationSchema.index({ status: 1, noAnswerAt: 1 });
 ConversationSchema.index({ status: 1, autoAnswerAt: 1 });
 // The snooze's end: open conversations whose snoozedUntil has come (relay/index.ts wakeSnoozed).
 ConversationSchema.index({ status: 1, snoozedUntil: 1 });
+// Missed response targets not reminded yet, earliest first (relay/index.ts remindMissedTargets).
+ConversationSchema.index({ status: 1, targetRemindedAt: 1, targetDueAt: 1 });
 // The unseen-replies mail: conversations (open or ended) whose wait has come, earliest first.
 ConversationSchema.index({ unseenMailAt: 1 });
 // Reports: a widget's kept conversations in a time range (equality, then range; newest first for the history).

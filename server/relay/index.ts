@@ -13,6 +13,7 @@ import { AUTO_ANSWER_ROW, type AutoAnswerRow, autoAnswerIfDue } from '../command
 import type { AutoSendReplies } from '../commands/autoSendReplies';
 import { inactiveAt, SEEN_STALE_MS, scheduleOldDueTimes } from '../commands/conversationDueTimes';
 import { endConversation } from '../commands/endConversation';
+import { MISSED_ROW, type MissedRow, remindMissedTarget } from '../commands/responseTargets';
 import { wakeConversation } from '../commands/snoozeConversation';
 import { UNSEEN_ROW, type UnseenRow, unseenWaitDue } from '../commands/unseenReplies';
 import type { Config } from '../config';
@@ -155,16 +156,18 @@ const DUE_BATCHES = 10;
  */
 async function duePass<Row extends { _id: Types.ObjectId }>(
   ctx: RelayContext,
-  field: 'inactiveAt' | 'noAnswerAt' | 'autoAnswerAt' | 'unseenMailAt' | 'reminderAt' | 'snoozedUntil',
+  field: 'inactiveAt' | 'noAnswerAt' | 'autoAnswerAt' | 'unseenMailAt' | 'reminderAt' | 'snoozedUntil' | 'targetDueAt',
   projection: Record<keyof Omit<Row, '_id'>, 1>,
   now: Date,
   look: (row: Row) => Promise<boolean>,
   stopped: () => boolean,
+  /** More conditions of the conversations read (a missed target: not reminded yet). */
+  also: Record<string, unknown> = {},
 ): Promise<number> {
   let done = 0;
   for (let batch = 0; batch < DUE_BATCHES && !stopped(); batch++) {
     const due = await ctx.models.Conversation.find(
-      { ...(field === 'unseenMailAt' || field === 'reminderAt' ? {} : { status: 'open' }), [field]: { $lte: now } },
+      { ...(field === 'unseenMailAt' || field === 'reminderAt' ? {} : { status: 'open' }), ...also, [field]: { $lte: now } },
       projection,
     )
       .sort({ [field]: 1 })
@@ -340,6 +343,16 @@ export function wakeSnoozed(ctx: RelayContext, now = ctx.clock.now(), stopped = 
   );
 }
 
+/**
+ * Gives each open conversation past its response target, not reminded yet, its one reminder and a header that says
+ * the target was missed (commands/responseTargets.ts). Reads only those whose `targetDueAt` has come.
+ */
+export function remindMissedTargets(ctx: RelayContext, now = ctx.clock.now(), stopped = () => false): Promise<number> {
+  return duePass<MissedRow>(ctx, 'targetDueAt', MISSED_ROW, now, (c) => remindMissedTarget(ctx, c, now), stopped, {
+    targetRemindedAt: null,
+  });
+}
+
 export type DueWork = {
   start(): void;
   /** Runs one pass now, after any running one (`now`: a later time, as tests move the clock on). */
@@ -366,6 +379,7 @@ function createDueWork(ctx: RelayContext): DueWork {
     ['response reminders', (now) => sendDueReminders(ctx, now, stopped)],
     ['unseen-replies mail', (now) => mailUnseenReplies(ctx, now, stopped)],
     ['snoozes ending', (now) => wakeSnoozed(ctx, now, stopped)],
+    ['missed response targets', (now) => remindMissedTargets(ctx, now, stopped)],
   ];
   /** One pass; answers the checks that failed (each logged, the others still run). */
   const pass = async (at?: Date): Promise<string[]> => {

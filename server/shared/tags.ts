@@ -38,3 +38,14 @@ export function tagListProblem(tags: readonly string[]): string | null {
   }
   return null;
 }
+
+/** The longest response target a widget may set, in minutes of business time (a week); 0: no target. */
+export const RESPONSE_TARGET_MAX_MINS = 10_080;
+
+/** What is wrong with a response target in minutes (a whole number from 0, no target, to a week), or null. */
+export function responseTargetProblem(mins: number): string | null {
+  if (!Number.isInteger(mins) || mins < 0 || mins > RESPONSE_TARGET_MAX_MINS) {
+    return `Enter whole minutes from 1 to ${RESPONSE_TARGET_MAX_MINS}, or leave it empty for no target.`;
+  }
+  return null;
+}

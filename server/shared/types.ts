@@ -136,6 +136,12 @@ export type ChatEndpointSettings = {
   responseRemindersFreq: number;
   /** Reminders mention @here in the channel (off by default: they are thread replies only). */
   responseRemindersMention: boolean;
+  /**
+   * Minutes of business time (operating hours only, when the widget follows a schedule) the team has for a
+   * conversation's first answer, and for an answer after the visitor wrote again; 0: no target (shared/tags.ts).
+   */
+  firstResponseTargetMins: number;
+  nextResponseTargetMins: number;
   /** The first operator who replies in a conversation nobody has gets it assigned (on by default). */
   autoAssignOnReply: boolean;
   noAnswerMessageOn: boolean;

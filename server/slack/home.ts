@@ -16,18 +16,22 @@ type HomeRelay = {
  */
 import type { Config } from '../config';
 import { identityProof } from '../conversations/identity';
+import { inboxStateOf } from '../conversations/inbox';
 import { visitorLabel } from '../conversations/visitors';
 import type { Logger } from '../logger';
 import type { Models } from '../models';
+import type { Conversation } from '../models/Conversation';
 import type { Presence } from '../relay/presence';
 import type { PubSub } from '../relay/pubsub';
-import { type HomeWidget, homeView } from './blocks/home';
+import { type HomeWidget, homeView, type InboxList, type InboxRow } from './blocks/home';
 import { availabilityOf, conversationCounts, widgetsOfMember } from './operators';
 import type { SlackClients } from './slackClients';
 
 const FORGET_AFTER_MS = 60 * 60 * 1000;
 const SWEEP_MS = 30_000;
 const MAX_WAITING_SHOWN = 10;
+/** Lines of Mine and of Unassigned shown per widget (the rest: "and N more"), within Slack's 100 blocks and 3000 characters. */
+export const MAX_INBOX_SHOWN = 8;
 
 type Viewer = {
   seenAt: number;
@@ -185,17 +189,39 @@ export async function homeWidgets(
         .sort({ startedAt: 1 })
         .limit(MAX_WAITING_SHOWN),
     ]);
+    const linkOf = async (c: Pick<Conversation, 'slackChannel' | 'threadTs'>) => {
+      if (!c.threadTs) return '';
+      try {
+        return (await client.chat.getPermalink({ channel: c.slackChannel, message_ts: c.threadTs })).permalink ?? '';
+      } catch {
+        return '';
+      }
+    };
+    const now = new Date();
+    const inboxList = async (who: Record<string, unknown>): Promise<InboxList> => {
+      const { rows, total } = await oldestWaitingFirst(relay.models, { ceId: ce._id, status: 'open', ...who });
+      const out: InboxRow[] = [];
+      for (const c of rows) {
+        const visitor = await relay.models.Visitor.findById(c.visitorId, { name: 1, email: 1 })
+          .lean<{ name: string; email: string }>()
+          .exec();
+        out.push({
+          number: c.number,
+          name: visitor ? visitorLabel(visitor, c.number) : `Visitor ${c.number}`,
+          link: await linkOf(c),
+          state: inboxStateOf(c),
+          waitingSince: c.waitingSince ?? null,
+          snoozedUntil: c.snoozedUntil ?? null,
+          missed: !!c.targetRemindedAt || (!!c.targetDueAt && c.targetDueAt.getTime() <= now.getTime()),
+        });
+      }
+      return { rows: out, total };
+    };
+    const [mine, unassigned] = await Promise.all([inboxList({ assigneeId: userId }), inboxList({ assigneeId: { $in: ['', null] } })]);
     const rows: HomeWidget['waiting'] = [];
     for (const c of waiting) {
       const visitor = await relay.models.Visitor.findById(c.visitorId);
-      let link = '';
-      if (c.threadTs) {
-        try {
-          link = (await client.chat.getPermalink({ channel: c.slackChannel, message_ts: c.threadTs })).permalink ?? '';
-        } catch {
-          link = '';
-        }
-      }
+      const link = await linkOf(c);
       rows.push({
         number: c.number,
         name: visitor ? visitorLabel(visitor, c.number) : `Visitor ${c.number}`,
@@ -215,7 +241,62 @@ export async function homeWidgets(
       today: counts.today,
       last30Days: counts.last30Days,
       waiting: rows,
+      mine,
+      unassigned,
     });
   }
   return out;
+}
+
+type InboxLine = Pick<
+  Conversation,
+  | 'number'
+  | 'visitorId'
+  | 'slackChannel'
+  | 'threadTs'
+  | 'status'
+  | 'inboxState'
+  | 'waitingSince'
+  | 'snoozedUntil'
+  | 'targetDueAt'
+  | 'targetRemindedAt'
+  | 'startedAt'
+>;
+const INBOX_LINE = {
+  number: 1,
+  visitorId: 1,
+  slackChannel: 1,
+  threadTs: 1,
+  status: 1,
+  inboxState: 1,
+  waitingSince: 1,
+  snoozedUntil: 1,
+  targetDueAt: 1,
+  targetRemindedAt: 1,
+  startedAt: 1,
+} as const;
+
+/**
+ * The first MAX_INBOX_SHOWN conversations of `filter`, oldest waiting first: those whose visitor waits for the team by
+ * the start of their wait, then the others (waiting for the visitor, snoozed) by their start; and how many in all.
+ */
+async function oldestWaitingFirst(models: Models, filter: Record<string, unknown>): Promise<{ rows: InboxLine[]; total: number }> {
+  const [total, waiting] = await Promise.all([
+    models.Conversation.countDocuments(filter),
+    models.Conversation.find({ ...filter, waitingSince: { $ne: null } }, INBOX_LINE)
+      .sort({ waitingSince: 1 })
+      .limit(MAX_INBOX_SHOWN)
+      .lean<InboxLine[]>()
+      .exec(),
+  ]);
+  const left = Math.min(MAX_INBOX_SHOWN, total) - waiting.length;
+  const others =
+    left > 0
+      ? await models.Conversation.find({ ...filter, waitingSince: null }, INBOX_LINE)
+          .sort({ startedAt: 1 })
+          .limit(left)
+          .lean<InboxLine[]>()
+          .exec()
+      : [];
+  return { rows: [...waiting, ...others], total };
 }

@@ -117,6 +117,16 @@ describe('widget settings API (update_config, toggle, team avatar, operating hou
       await rejects({ maxConcurrentConvos: -1 }, /^Concurrent chat limit must be a whole number/);
     });
 
+    it('takes response targets in whole minutes (empty or 0: none) and answers 400 for a fraction, a negative, too long or a word', async () => {
+      const saved = await update({ firstResponseTargetMins: '15', nextResponseTargetMins: 60 }).expect(200);
+      expect(saved.body).to.include({ firstResponseTargetMins: 15, nextResponseTargetMins: 60 });
+      await update({ nextResponseTargetMins: '' }).expect(200);
+      expect((await server.models.ChatEndpoint.findById(w.ceId))?.nextResponseTargetMins).to.equal(0);
+      const message = /^First-response target must be a whole number of minutes from 0 \(no target\) to 10080/;
+      for (const bad of [2.5, -1, 10_081, 'soon', true]) await rejects({ firstResponseTargetMins: bad }, message);
+      expect((await server.models.ChatEndpoint.findById(w.ceId))?.firstResponseTargetMins).to.equal(15);
+    });
+
     it('answers 400 for a choice outside the lists of reminder frequency, no-answer delay and inactivity grace', async () => {
       await rejects({ responseRemindersFreq: 45 }, 'Response reminder frequency must be one of 30, 60, 90, 120');
       await rejects({ noAnswerMessageAfterSecs: 10 }, 'No-answer message delay must be one of 30, 60, 90, 120, 180, 240, 300');

@@ -11,7 +11,7 @@ import { axeViolations, describeViolations } from '../helpers/axe';
 import { RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { configuredWidget, type Widget } from './widgetHelpers';
 
-describe('Behavior: tags (browser)', function () {
+describe('Behavior: tags and response targets (browser)', function () {
   this.timeout(120_000);
   let widget: Widget;
   let token: string;
@@ -73,5 +73,43 @@ describe('Behavior: tags (browser)', function () {
     await page.screenshot({ path: path.join(RESULTS_DIR, 'tags-settings-390.png') });
     const narrow = await axeViolations(page);
     expect(narrow, describeViolations(narrow)).to.deep.equal([]);
+  });
+
+  it('sets the response targets in minutes: a wrong value is refused as typed, empty is no target; kept after a reload at both sizes', async () => {
+    const page = browser.page;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
+    await page.goto(`${server.url}/app/#/settings/${widget.ceId}/behavior`);
+    const first = page.getByLabel('First-response target (minutes)');
+    const next = page.getByLabel('Next-response target (minutes)');
+    await first.waitFor();
+    expect(await first.inputValue()).to.equal('');
+    await first.fill('1.5');
+    await page.getByText('Enter whole minutes from 1 to 10080, or leave it empty for no target.').waitFor();
+    expect(await first.getAttribute('aria-invalid')).to.equal('true');
+    await first.fill('15');
+    await next.fill('60');
+    await first.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await page.screenshot({ path: path.join(RESULTS_DIR, 'response-targets-1280.png') });
+    const violations = await axeViolations(page);
+    expect(violations, describeViolations(violations)).to.deep.equal([]);
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByRole('button', { name: 'Saved' }).waitFor();
+    const ce = await server.models.ChatEndpoint.findById(widget.ceId);
+    expect({ first: ce?.firstResponseTargetMins, next: ce?.nextResponseTargetMins }).to.deep.equal({ first: 15, next: 60 });
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await first.waitFor();
+    expect([await first.inputValue(), await next.inputValue()]).to.deep.equal(['15', '60']);
+    // Emptied: no next-response target.
+    await next.fill('');
+    await first.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await page.screenshot({ path: path.join(RESULTS_DIR, 'response-targets-390.png') });
+    const narrow = await axeViolations(page);
+    expect(narrow, describeViolations(narrow)).to.deep.equal([]);
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByRole('button', { name: 'Saved' }).waitFor();
+    expect((await server.models.ChatEndpoint.findById(widget.ceId))?.nextResponseTargetMins).to.equal(0);
   });
 });

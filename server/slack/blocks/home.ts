@@ -5,6 +5,7 @@
  */
 import type { types } from '@slack/bolt';
 import type { IdentityProof } from '../../conversations/identity';
+import type { InboxState } from '../../models/Conversation';
 import { escapeMrkdwn } from '../../shared/mrkdwn';
 import { UNVERIFIED_MARK, VERIFIED_MARK } from './thread';
 
@@ -30,7 +31,47 @@ export type HomeWidget = {
   last30Days: number;
   /** `proof`: what the site proved of the visitor's identity (conversations/identity.ts identityProof). */
   waiting: { number: number; name: string; proof: IdentityProof; since: Date; link: string }[];
+  /** Open conversations assigned to the viewer, and those nobody has: the first few, oldest waiting first. */
+  mine: InboxList;
+  unassigned: InboxList;
 };
+
+/** A shared-inbox list of App Home: its first lines and how many it has in all. */
+export type InboxList = { rows: InboxRow[]; total: number };
+export type InboxRow = {
+  number: number;
+  name: string;
+  link: string;
+  state: InboxState;
+  /** Since when the visitor waits for the team (null: nobody waits); the snooze's end while snoozed. */
+  waitingSince: Date | null;
+  snoozedUntil: Date | null;
+  /** Past its response target (due, or reminded). */
+  missed: boolean;
+};
+
+/** "14:02" in the reader's time zone (Slack's date formatting); the same text every time, so an unchanged home is not republished. */
+const clock = (at: Date, format = '{time}') =>
+  `<!date^${Math.floor(at.getTime() / 1000)}^${format}|${at.toISOString().slice(0, 16).replace('T', ' ')} UTC>`;
+
+function stateText(r: InboxRow): string {
+  if (r.state === 'snoozed') return `:zzz: snoozed${r.snoozedUntil ? ` until ${clock(r.snoozedUntil, '{date_short_pretty} {time}')}` : ''}`;
+  if (r.state === 'waiting') return ':speech_balloon: waiting for the visitor';
+  return r.waitingSince ? `:hourglass_flowing_sand: open, waiting since ${clock(r.waitingSince)}` : ':hourglass_flowing_sand: open';
+}
+
+/** One list as a section's text: a line a conversation, "and N more" past the lines shown (within Slack's 3000 characters). */
+export function inboxListText(title: string, list: InboxList, empty: string): string {
+  if (list.total === 0) return `*${title}*\n${empty}`;
+  const lines = list.rows.map((r) => {
+    const label = `#${r.number} · ${escapeMrkdwn(r.name.length > 60 ? `${r.name.slice(0, 59)}…` : r.name)}`;
+    const flag = r.missed ? ' · :rotating_light: *past its response target*' : '';
+    return `• ${r.link ? `<${r.link}|${label}>` : label}: ${stateText(r)}${flag}`;
+  });
+  const more = list.total - list.rows.length;
+  if (more > 0) lines.push(`…and ${more} more`);
+  return `*${title}* (${list.total})\n${lines.join('\n')}`.slice(0, 3000);
+}
 
 const plain = (text: string) => ({ type: 'plain_text' as const, text, emoji: true });
 
@@ -88,6 +129,16 @@ export function homeView(input: { consoleUrl: string; widgets: HomeWidget[] }): 
       },
       { type: 'context', elements: [{ type: 'mrkdwn', text: `Today: *${w.today}* · Last 30 days: *${w.last30Days}*` }] },
       { type: 'section', text: { type: 'mrkdwn', text: waitingText(w) } },
+      {
+        type: 'section',
+        block_id: `mine_${w.id}`,
+        text: { type: 'mrkdwn', text: inboxListText('Mine', w.mine, 'No open conversation is assigned to you.') },
+      },
+      {
+        type: 'section',
+        block_id: `unassigned_${w.id}`,
+        text: { type: 'mrkdwn', text: inboxListText('Unassigned', w.unassigned, 'Every open conversation has someone.') },
+      },
       { type: 'actions', block_id: `home_${w.id}`, elements: buttons },
     );
   }

@@ -22,8 +22,10 @@ import {
   usesTeamAvatar,
   webAddressProblem,
 } from '../../../../server/shared/settings';
+import { responseTargetProblem } from '../../../../server/shared/tags';
 import type { FieldContext, FieldSection, TextField } from './fields';
 import { Check, Input, Radios, timeZones } from './form';
+import { ResponseTargetField } from './ResponseTargetField';
 import { TagsField } from './TagsField';
 import { TeamAvatar } from './TeamAvatar';
 import type { SettingsTabProps } from './types';
@@ -183,6 +185,28 @@ export const BEHAVIOR_SECTIONS: readonly FieldSection<BehaviorContext>[] = [
                 label: 'Mention @here in reminders',
                 hint: 'Notifies everyone active in the channel. Off: reminders are thread replies, seen by those who follow the thread.',
                 disabled: (c) => !c.v.responseReminders,
+              },
+              {
+                kind: 'custom',
+                keys: ['firstResponseTargetMins', 'nextResponseTargetMins'],
+                problem: (c) =>
+                  responseTargetProblem(c.v.firstResponseTargetMins) !== null || responseTargetProblem(c.v.nextResponseTargetMins) !== null,
+                render: (c) => (
+                  <div className="stack-sm">
+                    <ResponseTargetField
+                      label="First-response target (minutes)"
+                      hint="From the visitor’s first message to the team’s first answer. Only your operating hours count."
+                      minutes={c.v.firstResponseTargetMins}
+                      onChange={(m) => c.set('firstResponseTargetMins', m)}
+                    />
+                    <ResponseTargetField
+                      label="Next-response target (minutes)"
+                      hint="From a visitor’s message after an answer to the team’s next answer. Empty: no target."
+                      minutes={c.v.nextResponseTargetMins}
+                      onChange={(m) => c.set('nextResponseTargetMins', m)}
+                    />
+                  </div>
+                ),
               },
               {
                 kind: 'check',
