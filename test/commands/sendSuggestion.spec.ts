@@ -45,6 +45,8 @@ describe('sendSuggestion', () => {
     await chat.socket.next('msg', (f) => f.message.from === 'operator');
     expect((await server.models.Conversation.findById(chat.id))?.tags).to.deep.equal([]);
     await server.models.ChatEndpoint.updateOne({ _id: ce._id }, { $set: { tags: ['refund'] } });
+    // As a settings change through the API does: the relay's one-second copy of the widget is dropped.
+    server.parley.relay.widgets.invalidate(ce._id);
     await send();
     expect((await server.models.Conversation.findById(chat.id))?.tags).to.deep.equal(['refund']);
     // (Sending it also assigned the conversation to the operator: an InboxEvent of its own.)
