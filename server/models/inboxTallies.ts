@@ -161,29 +161,46 @@ export async function applyAddition(models: Pick<Models, 'InboxTally'>, addition
 }
 
 /**
- * Tallies the events stored without it (written before the tallies existed), once: they are claimed first with
- * this run's mark, so two processes starting together never tally one twice. Works through the conversations a few
- * hundred at a time, sorted by id (roughly their start), each tally written once a batch. Answers how many events it
- * tallied.
+ * Tallies the events stored without it (written before the tallies existed), once. Reads the events in pages of
+ * `pageSize` in id order (no command holds the store long, whatever the number of events), and for the
+ * conversations of a page that have untallied events claims those with this run's mark (so two processes starting
+ * together never tally one twice), reads all their events and writes each tally they change once. Answers how many
+ * events it tallied; a start with none left costs one count.
  */
-export async function tallyStoredInboxEvents(models: Pick<Models, 'InboxEvent' | 'InboxTally'>, batchSize = 500): Promise<number> {
+export async function tallyStoredInboxEvents(models: Pick<Models, 'InboxEvent' | 'InboxTally'>, pageSize = 2000): Promise<number> {
+  const events = models.InboxEvent.collection;
+  const untallied = { talliedBy: { $exists: false } };
+  if (!(await events.countDocuments(untallied))) return 0;
   const mark = `start:${String(new Types.ObjectId())}`;
-  const claimed = await models.InboxEvent.collection.updateMany({ talliedBy: { $exists: false } }, { $set: { talliedBy: mark } });
-  if (!claimed.modifiedCount) return 0;
-  const ids = (await models.InboxEvent.collection.distinct('conversationId', { talliedBy: mark })) as Types.ObjectId[];
-  ids.sort((a, b) => String(a).localeCompare(String(b)));
-  for (let i = 0; i < ids.length; i += batchSize) {
-    type Stored = TallySource & { talliedBy?: string };
-    const history = await models.InboxEvent.collection
-      .find<Stored>({ conversationId: { $in: ids.slice(i, i + batchSize) } }, { projection: { ...TALLY_SOURCE_FIELDS, talliedBy: 1 } })
+  type Stored = TallySource & { talliedBy?: string };
+  let tallied = 0;
+  for (let after: Types.ObjectId | null = null; ; ) {
+    const page: Pick<Stored, '_id' | 'conversationId' | 'talliedBy'>[] = await events
+      .find<Pick<Stored, '_id' | 'conversationId' | 'talliedBy'>>(after ? { _id: { $gt: after } } : {}, {
+        projection: { conversationId: 1, talliedBy: 1 },
+      })
+      .sort({ _id: 1 })
+      .limit(pageSize)
+      .toArray();
+    if (!page.length) break;
+    after = page[page.length - 1]._id;
+    const ids = [
+      ...new Map(page.filter((e) => e.talliedBy === undefined).map((e) => [String(e.conversationId), e.conversationId])).values(),
+    ];
+    if (!ids.length) continue;
+    const claimed = await events.updateMany({ conversationId: { $in: ids }, ...untallied }, { $set: { talliedBy: mark } });
+    if (!claimed.modifiedCount) continue;
+    const history = await events
+      .find<Stored>({ conversationId: { $in: ids } }, { projection: { ...TALLY_SOURCE_FIELDS, talliedBy: 1 } })
       .toArray();
     const { entries, additions } = tallyChanges(
       history,
       history.filter((e) => e.talliedBy === mark),
     );
     await applyBatch(models, entries, additions);
+    tallied += claimed.modifiedCount;
   }
-  return claimed.modifiedCount;
+  return tallied;
 }
 
 /**
