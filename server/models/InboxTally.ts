@@ -16,7 +16,9 @@ export const TALLY_FIGURES = ['assigned', 'answered', 'ended'] as const satisfie
  * - the answers: `firstResponses` / `nextResponses`, their business-time waits as counts per wait (`firstWaits`,
  *   `nextWaits`: key `w` + the seconds, `_` for a decimal point), and how many had a target (`targeted`) and met it
  *   (`withinTarget`).
- * The report never reads `convs`.
+ * The report never reads `convs`. `since` is worked out when a conversation enters a day, from its events stored by
+ * then: the shared inbox records events as they happen, in their order; one recorded late with an earlier time than a
+ * later day's event of the same conversation and figure would leave that day's `since` behind it.
  */
 export interface InboxTally {
   _id: string;
