@@ -7,6 +7,7 @@
  */
 import type { Types } from 'mongoose';
 import type { ConversationContext } from '../conversations/context';
+import { recordInboxEvents } from '../conversations/inboxEvents';
 import { headerUpdate } from '../conversations/record';
 import { ActionRefused } from '../errors';
 import type { Conversation } from '../models/Conversation';
@@ -91,7 +92,7 @@ async function announce(ctx: InboxContext, c: Assigned, previous: string, change
     ...(previous ? [{ ...event, kind: 'unassigned' as const, operatorId: previous }] : []),
     ...(assigneeId ? [{ ...event, kind: 'assigned' as const, operatorId: assigneeId }] : []),
   ];
-  await ctx.models.InboxEvent.insertMany(events);
+  await recordInboxEvents(ctx.models, events);
 }
 
 /**

@@ -8,6 +8,7 @@ import type { Types } from 'mongoose';
 import { conversationProperties, trackEvent } from '../conversations/analytics';
 import type { ConversationContext } from '../conversations/context';
 import { serialised } from '../conversations/history';
+import { recordInboxEvent } from '../conversations/inboxEvents';
 import { findOpenConversation, headerUpdate, record } from '../conversations/record';
 import { conversationPayload, transcriptMail } from '../conversations/transcript';
 import { visitorLabel } from '../conversations/visitors';
@@ -51,7 +52,7 @@ export async function endConversation(
     await record(ctx, conversation, { kind: 'ended', from: 'system', endedBy: by, slackUserId: opts.operatorSlackUserId ?? '' });
     await headerUpdate(ctx, conversation);
     // Reports → Team counts the end for whoever had the conversation ('' when nobody did).
-    await ctx.models.InboxEvent.create({
+    await recordInboxEvent(ctx.models, {
       accountId: conversation.accountId,
       ceId: conversation.ceId,
       conversationId: conversation._id,

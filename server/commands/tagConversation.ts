@@ -6,6 +6,7 @@
  */
 import type { Types } from 'mongoose';
 import type { JobQueue } from '../conversations/context';
+import { recordInboxEvents } from '../conversations/inboxEvents';
 import { headerUpdate } from '../conversations/record';
 import { nextTags, type TagChange, tagNote } from '../conversations/tags';
 import type { Models } from '../models';
@@ -68,7 +69,7 @@ export async function tagConversation(
     byId,
     tag,
   });
-  await ctx.models.InboxEvent.insertMany([...added.map((t) => event('tagged', t)), ...removed.map((t) => event('untagged', t))]);
+  await recordInboxEvents(ctx.models, [...added.map((t) => event('tagged', t)), ...removed.map((t) => event('untagged', t))]);
   const thread = { _id: conversationId, slackChannel: c.slackChannel };
   await queueThreadNote(ctx, thread, tagNote(byId, added, removed, why));
   await headerUpdate(ctx, thread);

@@ -10,7 +10,9 @@ import { type Connection, type HydratedDocument, type Model, Schema, type Types 
  * - `ended`: the conversation ended while `operatorId` had it ('' when nobody did);
  * - `snoozed` / `reopened`: the state changes an operator or the snooze's end made (`byId`);
  * - `tagged` / `untagged`: `tag` added or removed (`byId`).
- * `operatorId` and `byId` are Slack user ids of `teamId`'s workspace.
+ * `operatorId` and `byId` are Slack user ids of `teamId`'s workspace. Every event is written through
+ * conversations/inboxEvents.ts, which adds it to the day tallies of the report (InboxTally); `talliedBy` says who did
+ * ('record', or the start that tallied the events stored before the tallies).
  */
 export const INBOX_EVENT_KINDS = ['assigned', 'unassigned', 'response', 'ended', 'snoozed', 'reopened', 'tagged', 'untagged'] as const;
 export type InboxEventKind = (typeof INBOX_EVENT_KINDS)[number];
@@ -28,6 +30,7 @@ export interface InboxEvent {
   waitSecs?: number;
   withinTarget?: boolean | null;
   tag?: string;
+  talliedBy?: string;
 }
 export type InboxEventDocument = HydratedDocument<InboxEvent>;
 
@@ -44,6 +47,7 @@ export const InboxEventSchema = new Schema<InboxEvent>({
   waitSecs: { type: Number },
   withinTarget: { type: Boolean, default: undefined },
   tag: { type: String },
+  talliedBy: { type: String },
 });
 // Reports → Team: a widget's events in a time range, by kind.
 InboxEventSchema.index({ ceId: 1, at: 1 });

@@ -18,6 +18,7 @@ import { gdprErasureModel } from './GdprErasure';
 import { gdprExportModel } from './GdprExport';
 import { inboundMailModel } from './InboundMail';
 import { inboxEventModel } from './InboxEvent';
+import { inboxTallyModel } from './InboxTally';
 import { installationModel } from './Installation';
 import { invitationModel } from './Invitation';
 import { mailgunTokenSeenModel } from './MailgunTokenSeen';
@@ -79,6 +80,7 @@ export function createModels(connection: Connection) {
     AnswerSynonyms: answerSynonymsModel(connection),
     MailgunTokenSeen: mailgunTokenSeenModel(connection),
     InboxEvent: inboxEventModel(connection),
+    InboxTally: inboxTallyModel(connection),
     TaskLease: taskLeaseModel(connection),
   };
 }

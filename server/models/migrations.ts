@@ -4,17 +4,20 @@
  */
 import type { Connection, Types } from 'mongoose';
 import type { Models } from '.';
+import { tallyStoredInboxEvents } from './inboxTallies';
 
 /** Runs every migration in order; answers what each moved. */
 export async function runMigrations(
   connection: Connection,
   models: Models,
-): Promise<{ threadPosts: number; quietReminders: number; retiredJobs: number; inboxStates: number }> {
+): Promise<{ threadPosts: number; quietReminders: number; retiredJobs: number; inboxStates: number; inboxTallies: number }> {
   return {
     threadPosts: await moveQueuedThreadPosts(connection, models),
     quietReminders: await quietReminderDefaults(models),
     retiredJobs: await retireJobKinds(models),
     inboxStates: await inboxStatesOfOlderConversations(models),
+    // InboxEvents stored before Reports → Team read day tallies (models/inboxTallies.ts) are tallied once.
+    inboxTallies: await tallyStoredInboxEvents(models),
   };
 }
 

@@ -7,8 +7,11 @@
  * {ceId, discarded, startedAt}. Medians are taken in Parley from per-second counts of the waits (MongoDB 5 has no
  * $median), so a year of answers travels as a few thousand rows.
  */
+import type { Types } from 'mongoose';
 import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
+import { type InboxTally, TALLIED_KINDS, TALLY_FIGURES, type TalliedKind } from '../models/InboxTally';
+import { TALLY_SOURCE_FIELDS, type TallySource, waitOfKey } from '../models/inboxTallies';
 import type { OperatorRow, TagRow, TeamFigures, TeamReport, TrendBucket, TrendStep } from '../shared/reports';
 import { reportedChats } from './overview';
 import type { ReportRange } from './range';
@@ -74,55 +77,115 @@ export function medianOf(counts: Map<number, number>): number | null {
   return Math.round((low + high) / 2);
 }
 
-type EventFacets = {
-  /** Per operator and kind, the number of different conversations. */
-  convs: { _id: { o: string | null; k: string }; n: number }[];
-  /** Per kind, the number of different conversations for the whole team. */
-  teamConvs: { _id: string; n: number }[];
-};
+/** What the events of a range add up to, per operator (by Slack user id) and for the whole team. */
+type EventFigures = { byOperator: Map<string, Acc>; team: Acc };
 
-/** The range's events: a few rows per operator and kind, so one $facet document holds them all. */
-function eventFacets(models: Models, ce: Pick<ChatEndpointDocument, '_id'>, range: Pick<ReportRange, 'start' | 'end'>) {
-  return models.InboxEvent.collection
-    .aggregate<EventFacets>([
-      { $match: { ceId: ce._id, at: { $gte: range.start, $lt: range.end } } },
-      {
-        $facet: {
-          convs: [
-            { $group: { _id: { o: '$operatorId', k: '$kind', c: '$conversationId' } } },
-            { $group: { _id: { o: '$_id.o', k: '$_id.k' }, n: { $sum: 1 } } },
-          ],
-          teamConvs: [{ $group: { _id: { k: '$kind', c: '$conversationId' } } }, { $group: { _id: '$_id.k', n: { $sum: 1 } } }],
-        },
-      },
-    ])
-    .toArray();
-}
-
-/** Answers per operator, kind of answer, wait in seconds and target outcome. */
-type WaitGroup = { _id: { o: string | null; r: 'first' | 'next' | null; w: number | null; t: boolean | null }; n: number };
+const DAY_MS = 86_400_000;
+type RangeEvent = TallySource & { _id: Types.ObjectId };
 
 /**
- * The range's answers counted per operator, kind, wait and target outcome: as many rows as different waits, so
- * they come as a cursor (never one $facet document, which MongoDB caps at 16 MB).
+ * The events of the range, counted as docs/reports.md says: the whole UTC days inside the range from their tallies
+ * (InboxTally, a row a day for the team and for each operator who did something), the hours before the first and
+ * after the last of them from the events themselves (through {ceId, at}). A conversation counts once per figure and
+ * operator in the range: a day's tally takes away its conversations whose earlier event (`since`) is in the range,
+ * and an event after the last whole day counts when its conversation had none in the range before.
  */
-function waitGroups(models: Models, ce: Pick<ChatEndpointDocument, '_id'>, range: Pick<ReportRange, 'start' | 'end'>) {
-  return models.InboxEvent.collection
-    .aggregate<WaitGroup>([
-      { $match: { ceId: ce._id, at: { $gte: range.start, $lt: range.end }, kind: 'response' } },
-      {
-        $group: {
-          _id: {
-            o: '$operatorId',
-            r: { $ifNull: ['$responseKind', null] },
-            w: { $ifNull: ['$waitSecs', null] },
-            t: { $ifNull: ['$withinTarget', null] },
-          },
-          n: { $sum: 1 },
-        },
-      },
-    ])
-    .toArray();
+async function eventFigures(
+  models: Models,
+  ce: Pick<ChatEndpointDocument, '_id'>,
+  range: Pick<ReportRange, 'start' | 'end'>,
+): Promise<EventFigures> {
+  const { start, end } = range;
+  const firstDay = new Date(Math.ceil(start.getTime() / DAY_MS) * DAY_MS);
+  const lastDay = new Date(Math.floor(end.getTime() / DAY_MS) * DAY_MS);
+  const days = firstDay < lastDay;
+  const before = days ? firstDay : end;
+  const eventsIn = (from: Date, to: Date) =>
+    from < to
+      ? models.InboxEvent.collection
+          .find<RangeEvent>({ ceId: ce._id, at: { $gte: from, $lt: to } }, { projection: TALLY_SOURCE_FIELDS })
+          .toArray()
+      : Promise.resolve([]);
+  const [tallies, head, tail] = await Promise.all([
+    days
+      ? models.InboxTally.collection
+          .find<TallyRow>({ ceId: ce._id, day: { $gte: firstDay, $lt: lastDay } }, { projection: { convs: 0, ceId: 0, day: 0 } })
+          .toArray()
+      : Promise.resolve([]),
+    eventsIn(start, before),
+    days ? eventsIn(lastDay, end) : Promise.resolve([]),
+  ]);
+
+  const byOperator = new Map<string, Acc>();
+  const team = emptyAcc();
+  const accOf = (operatorId: string | null) => {
+    if (operatorId === null) return team;
+    const found = byOperator.get(operatorId) ?? emptyAcc();
+    byOperator.set(operatorId, found);
+    return found;
+  };
+
+  for (const t of tallies) {
+    const a = accOf(t.team ? null : t.operatorId);
+    for (const figure of TALLY_FIGURES) {
+      const repeated = (t.since?.[figure] ?? []).filter((at) => at >= start).length;
+      a.figures[figure] += (t.n?.[figure] ?? 0) - repeated;
+    }
+    a.figures.firstResponses += t.firstResponses ?? 0;
+    a.figures.nextResponses += t.nextResponses ?? 0;
+    a.figures.targeted += t.targeted ?? 0;
+    a.figures.withinTarget += t.withinTarget ?? 0;
+    for (const [key, n] of Object.entries(t.firstWaits ?? {})) addCount(a.first, waitOfKey(key), n);
+    for (const [key, n] of Object.entries(t.nextWaits ?? {})) addCount(a.next, waitOfKey(key), n);
+  }
+
+  // The events around the whole days: those before them are in the range from its start; one after them counts its
+  // conversation unless the conversation had such an event in the range before (read through {conversationId, at}).
+  const counted = new Set<string>();
+  const keyOf = (e: RangeEvent, scope: string | null) => `${scope ?? ''}|${e.kind}|${String(e.conversationId)}`;
+  const tallyEvent = (e: RangeEvent, seen: (key: string) => boolean) => {
+    const figure = TALLIED_KINDS[e.kind as TalliedKind];
+    if (!figure) return;
+    for (const scope of e.operatorId ? [null, e.operatorId] : [null]) {
+      const a = accOf(scope);
+      const key = keyOf(e, scope);
+      if (!seen(key)) a.figures[figure] += 1;
+      counted.add(key);
+      if (e.kind === 'response' && e.responseKind) {
+        if (e.responseKind === 'first') a.figures.firstResponses += 1;
+        else a.figures.nextResponses += 1;
+        if (typeof e.waitSecs === 'number' && Number.isFinite(e.waitSecs))
+          addCount(e.responseKind === 'first' ? a.first : a.next, e.waitSecs, 1);
+        if (e.withinTarget === true || e.withinTarget === false) a.figures.targeted += 1;
+        if (e.withinTarget === true) a.figures.withinTarget += 1;
+      }
+    }
+  };
+  const inOrder = (list: RangeEvent[]) =>
+    list.sort((x, y) => x.at.getTime() - y.at.getTime() || String(x._id).localeCompare(String(y._id)));
+  for (const e of inOrder(head)) tallyEvent(e, (key) => counted.has(key));
+  if (tail.length) {
+    const ids = [...new Map(tail.map((e) => [String(e.conversationId), e.conversationId])).values()];
+    const earlier = await models.InboxEvent.collection
+      .find<RangeEvent>({ conversationId: { $in: ids }, at: { $gte: before, $lt: lastDay } }, { projection: TALLY_SOURCE_FIELDS })
+      .toArray();
+    const inDays = new Set<string>();
+    for (const e of earlier) {
+      if (!TALLIED_KINDS[e.kind as TalliedKind] || String(e.ceId) !== String(ce._id)) continue;
+      for (const scope of e.operatorId ? [null, e.operatorId] : [null]) inDays.add(keyOf(e, scope));
+    }
+    for (const e of inOrder(tail)) tallyEvent(e, (key) => counted.has(key) || inDays.has(key));
+  }
+  // Only operators: the '' of an end nobody had is the team's alone.
+  byOperator.delete('');
+  return { byOperator, team };
+}
+
+/** A tally as the report reads it (without its conversations). */
+type TallyRow = Omit<InboxTally, 'convs' | 'ceId' | 'day'>;
+
+function addCount(counts: Map<number, number>, value: number, n: number): void {
+  counts.set(value, (counts.get(value) ?? 0) + n);
 }
 
 type ConversationFacets = {
@@ -202,44 +265,16 @@ export async function teamReport(
   operators?: OperatorDirectory,
 ): Promise<TeamReport> {
   const { step, buckets, starts } = trendBuckets(range);
-  const [[events], waits, [chats]] = await Promise.all([
-    eventFacets(models, ce, range),
-    waitGroups(models, ce, range),
+  const [{ byOperator, team }, [chats]] = await Promise.all([
+    eventFigures(models, ce, range),
     conversationFacets(models, ce, range, starts),
   ]);
-
-  const byOperator = new Map<string, Acc>();
   const acc = (id: string) => {
     const found = byOperator.get(id) ?? emptyAcc();
     byOperator.set(id, found);
     return found;
   };
-  const team = emptyAcc();
-  const convField = { assigned: 'assigned', response: 'answered', ended: 'ended' } as const;
 
-  for (const { _id: g, n } of events?.convs ?? []) {
-    const field = convField[g.k as keyof typeof convField];
-    if (field && g.o) acc(g.o).figures[field] += n;
-  }
-  for (const { _id: kind, n } of events?.teamConvs ?? []) {
-    const field = convField[kind as keyof typeof convField];
-    if (field) team.figures[field] += n;
-  }
-  for (const { _id: g, n } of waits) {
-    if (!g.r) continue;
-    for (const a of g.o ? [acc(g.o), team] : [team]) {
-      if (g.r === 'first') a.figures.firstResponses += n;
-      else a.figures.nextResponses += n;
-      if (typeof g.w === 'number') {
-        const counts = g.r === 'first' ? a.first : a.next;
-        counts.set(g.w, (counts.get(g.w) ?? 0) + n);
-      }
-      if (g.t === true || g.t === false) {
-        a.figures.targeted += n;
-        if (g.t) a.figures.withinTarget += n;
-      }
-    }
-  }
   const stored = new Map<string, { name: string; avatar: string }>();
   for (const p of chats?.people ?? []) {
     team.figures.ratedUp += p.up;

@@ -15,7 +15,8 @@ const FALLBACK_NAME = 'Operator';
 /**
  * Keyed by installation (team, user and bot token), so two Parley servers in one process, or a reinstalled app,
  * never share entries. Only real answers are kept (server/shortReads.ts): a failed users.info is asked again on the
- * next reply.
+ * next reply. Slack's user_not_found is an answer (the user is not in that workspace any more, as for an operator
+ * who left and whom Reports → Team still lists): it is kept as such, a stand-in, so each report does not ask again.
  */
 const answers = shortReads<SlackAuthors, SlackUser>(AUTHOR_TTL_MS);
 
@@ -31,7 +32,12 @@ export class SlackAuthors {
     if (!team) return { slackName: FALLBACK_NAME, image: '', known: false };
     try {
       return await answers.get(this, `${teamId}:${userId}:${team.token}`, async () => {
-        const res = await team.client.users.info({ user: userId });
+        const res = await team.client.users.info({ user: userId }).catch((error: unknown) => {
+          if ((error as { data?: { error?: unknown } }).data?.error !== 'user_not_found') throw error;
+          this.logger.warn({ slackUser: userId }, 'relay: users.info does not know this user');
+          return null;
+        });
+        if (!res) return { slackName: FALLBACK_NAME, image: '', known: false };
         const profile = res.user?.profile;
         return {
           slackName: profile?.display_name || res.user?.real_name || profile?.real_name || res.user?.name || FALLBACK_NAME,

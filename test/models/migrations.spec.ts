@@ -134,4 +134,48 @@ describe('migrations run at start', () => {
     expect((await runMigrations(store.connection, store.models)).inboxStates).to.equal(0);
     expect(await read(open)).to.deep.include({ inboxState: 'waiting', assigneeId: 'U0ALICE001' });
   });
+
+  it('tallies the shared inbox events stored before the Team report read tallies, once', async () => {
+    const ceId = new Types.ObjectId();
+    const conversationId = new Types.ObjectId();
+    const event = (kind: string, at: string, extra: Record<string, unknown> = {}) => ({
+      accountId: new Types.ObjectId(),
+      ceId,
+      conversationId,
+      kind,
+      at: new Date(at),
+      teamId: 'T0',
+      operatorId: 'U0ALICE001',
+      ...extra,
+    });
+    // Assigned twice the same day (once in the day's figure), answered on two days, tagged (not a figure).
+    await store.models.InboxEvent.collection.insertMany([
+      event('assigned', '2026-03-02T10:00:00Z'),
+      event('assigned', '2026-03-02T11:00:00Z'),
+      event('response', '2026-03-02T10:05:00Z', { responseKind: 'first', waitSecs: 42, withinTarget: true }),
+      event('response', '2026-03-03T09:00:00Z', { responseKind: 'next', waitSecs: 7.5, withinTarget: null }),
+      event('tagged', '2026-03-03T09:01:00Z', { operatorId: '', tag: 'billing' }),
+    ]);
+    expect((await runMigrations(store.connection, store.models)).inboxTallies).to.equal(5);
+    const tally = async (day: string) =>
+      store.models.InboxTally.findOne({ ceId, day: new Date(day), team: false, operatorId: 'U0ALICE001' })
+        .lean()
+        .orFail();
+    expect(await tally('2026-03-02')).to.deep.include({
+      n: { assigned: 1, answered: 1 },
+      firstResponses: 1,
+      firstWaits: { w42: 1 },
+      targeted: 1,
+      withinTarget: 1,
+    });
+    // The second day's answer remembers the first day's, so a range over both counts the conversation once.
+    expect(await tally('2026-03-03')).to.deep.include({
+      n: { answered: 1 },
+      since: { answered: [new Date('2026-03-02T10:05:00Z')] },
+      nextResponses: 1,
+      nextWaits: { w7_5: 1 },
+    });
+    expect((await runMigrations(store.connection, store.models)).inboxTallies).to.equal(0);
+    expect(await store.models.InboxTally.countDocuments({ ceId })).to.equal(4);
+  });
 });

@@ -92,6 +92,16 @@ describe('Team report API', () => {
     });
   });
 
+  it('asks Slack about an operator it no longer knows once, not on every report', async () => {
+    const asked = () => server.slack.state.callsOf('users.info').filter((c) => c.args.user === GUS).length;
+    const before = asked();
+    for (let i = 0; i < 3; i++) {
+      const report = (await get('team', custom).expect(200)).body as TeamReport;
+      expect(report.operators.find((o) => o.id === GUS)?.name).to.equal('Gus');
+    }
+    expect(asked() - before).to.be.at.most(1);
+  });
+
   it('counts each tag’s conversations per day of the range in its zone, and moves what crosses midnight in UTC', async () => {
     const ny = (await get('team', custom).expect(200)).body as TeamReport;
     expect(ny.conversations).to.equal(6);

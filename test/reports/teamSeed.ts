@@ -1,10 +1,11 @@
 /**
- * The shared inbox's facts for the Team report tests, written straight through the models (as assignment, answers,
- * ends and tags record them), on the conversations of seed.ts (America/New_York, Mar 7–9 2026): Alice and Bob of the
+ * The shared inbox's facts for the Team report tests, written as assignment, answers, ends and tags record them
+ * (recordInboxEvents, which also keeps the report's day tallies), on the conversations of seed.ts (America/New_York, Mar 7–9 2026): Alice and Bob of the
  * sandbox's Acme workspace, and Gus, who left Slack (users.info no longer knows him; his conversation stored his name).
  * Each figure the tests expect is worked out beside the events.
  */
 import { Types } from 'mongoose';
+import { recordInboxEvent, recordInboxEvents } from '../../server/conversations/inboxEvents';
 import type { Models } from '../../server/models';
 import type { InboxEvent } from '../../server/models/InboxEvent';
 import type { TestServer } from '../helpers/app';
@@ -68,7 +69,8 @@ export async function seedTeamEvents(models: Models, accountId: Types.ObjectId, 
   for (const [i, inbox] of CHAT_INBOX.entries()) {
     await models.Conversation.updateOne({ _id: chatIds[i] }, { $set: inbox });
   }
-  await models.InboxEvent.insertMany(
+  await recordInboxEvents(
+    models,
     EVENTS.map(({ chat, at, ...e }) => ({
       ...e,
       accountId,
@@ -79,7 +81,7 @@ export async function seedTeamEvents(models: Models, accountId: Types.ObjectId, 
     })),
   );
   // Another widget's answer never counts here.
-  await models.InboxEvent.create({
+  await recordInboxEvent(models, {
     accountId,
     ceId: new Types.ObjectId(),
     conversationId: new Types.ObjectId(),

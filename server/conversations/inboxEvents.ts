@@ -1,0 +1,45 @@
+/**
+ * The one way the shared inbox's events are written: every InboxEvent goes through recordInboxEvents, which also adds
+ * it to the day tallies Reports → Team reads instead of the events (models/inboxTallies.ts).
+ */
+import { Types } from 'mongoose';
+import type { Models } from '../models';
+import type { InboxEvent } from '../models/InboxEvent';
+import { applyAddition, applyEntry, isTallied, TALLY_SOURCE_FIELDS, type TallySource, tallyChanges } from '../models/inboxTallies';
+
+/** An event to record: `at` defaults to now, `operatorId` to '' (nobody). */
+export type NewInboxEvent = Omit<InboxEvent, 'at' | 'operatorId' | 'talliedBy'> & { at?: Date; operatorId?: string };
+
+/**
+ * Stores the events (in one write) and adds them to the day tallies of Reports → Team. Every InboxEvent is written
+ * here: an event written around it would be missing from the report until the next start tallies it.
+ */
+export async function recordInboxEvents(
+  models: Pick<Models, 'InboxEvent' | 'InboxTally'>,
+  events: readonly NewInboxEvent[],
+): Promise<void> {
+  if (!events.length) return;
+  const now = new Date();
+  const docs = events.map((e) => ({
+    ...e,
+    _id: new Types.ObjectId(),
+    at: e.at ?? now,
+    operatorId: e.operatorId ?? '',
+    talliedBy: 'record',
+  }));
+  await models.InboxEvent.insertMany(docs);
+  const fresh = docs.filter((e) => isTallied(e.kind));
+  if (!fresh.length) return;
+  const conversationIds = [...new Map(fresh.map((e) => [String(e.conversationId), e.conversationId])).values()];
+  const history = await models.InboxEvent.find({ conversationId: { $in: conversationIds } }, TALLY_SOURCE_FIELDS)
+    .lean<TallySource[]>()
+    .exec();
+  const { entries, additions } = tallyChanges(history, fresh);
+  for (const entry of entries) await applyEntry(models, entry);
+  for (const addition of additions) await applyAddition(models, addition);
+}
+
+/** One event: recordInboxEvents of it alone. */
+export function recordInboxEvent(models: Pick<Models, 'InboxEvent' | 'InboxTally'>, event: NewInboxEvent): Promise<void> {
+  return recordInboxEvents(models, [event]);
+}

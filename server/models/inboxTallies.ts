@@ -1,0 +1,252 @@
+/**
+ * The day tallies of Reports → Team (InboxTally) kept from the shared inbox's events: what events add to them
+ * (tallyChanges), the writes that add it once, and the tallying of events stored before the tallies existed, run at
+ * start (tallyStoredInboxEvents, from migrations.ts). Events are written, and tallied, by
+ * conversations/inboxEvents.ts.
+ *
+ * A conversation counts once a day per operator and figure: it is added to the day's set with a write that only
+ * matches while the set lacks it, so two processes recording the same conversation at once count it once. Its
+ * latest event of that figure on an earlier day (read from the conversation's events, a handful) goes into the
+ * day's `since`, which lets a range of several days count it once too.
+ */
+import type { Collection } from 'mongodb';
+import { Types } from 'mongoose';
+import type { Models } from '.';
+import type { InboxEvent } from './InboxEvent';
+import { type InboxTally, TALLIED_KINDS, type TalliedKind, type TallyFigure } from './InboxTally';
+
+const DAY_MS = 86_400_000;
+
+/** What the tallies need of an event. */
+export type TallySource = Pick<
+  InboxEvent,
+  'ceId' | 'conversationId' | 'kind' | 'at' | 'operatorId' | 'responseKind' | 'waitSecs' | 'withinTarget'
+> & { _id: Types.ObjectId };
+
+export const TALLY_SOURCE_FIELDS = {
+  ceId: 1,
+  conversationId: 1,
+  kind: 1,
+  at: 1,
+  operatorId: 1,
+  responseKind: 1,
+  waitSecs: 1,
+  withinTarget: 1,
+} as const;
+
+/** The UTC midnight that starts the day of `at`. */
+export const utcDay = (at: Date): Date => new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS);
+
+/** The tally's key: a widget's day, for the team or one operator. */
+export function tallyId(ceId: Types.ObjectId, day: Date, operatorId: string | null): string {
+  return `${String(ceId)}:${day.toISOString().slice(0, 10)}:${operatorId === null ? 'team' : `op:${operatorId}`}`;
+}
+
+/** A wait in seconds as a field name of the wait counts (no dot in a field name), and back. */
+export const waitKey = (secs: number): string => `w${String(secs).replace('.', '_')}`;
+export const waitOfKey = (key: string): number => Number(key.slice(1).replace('_', '.'));
+
+export const isTallied = (kind: string): kind is TalliedKind => Object.hasOwn(TALLIED_KINDS, kind);
+
+/** The scopes an event counts in: the whole team (null), and its operator when it has one. */
+const scopesOf = (e: Pick<TallySource, 'operatorId'>): (string | null)[] => (e.operatorId ? [null, e.operatorId] : [null]);
+
+type Fields = Pick<InboxTally, 'ceId' | 'day' | 'team' | 'operatorId'>;
+
+/** A conversation counted in a day's figure, with the latest such event of an earlier day. */
+export type TallyEntry = { id: string; fields: Fields; figure: TallyFigure; conversationId: Types.ObjectId; since: Date | null };
+
+/** What the answers of a day add to a tally. */
+export type TallyAddition = { id: string; fields: Fields; inc: Record<string, number> };
+
+/**
+ * What `fresh` events add to the tallies, given every stored event of their conversations (`history`, which may
+ * include `fresh`): an entry per conversation, day, scope and figure, and the answers' counts per tally.
+ */
+export function tallyChanges(
+  history: readonly TallySource[],
+  fresh: readonly TallySource[],
+): { entries: TallyEntry[]; additions: TallyAddition[] } {
+  const entries = new Map<string, TallyEntry>();
+  const additions = new Map<string, TallyAddition>();
+  const byConversation = new Map<string, TallySource[]>();
+  for (const e of history) {
+    if (!isTallied(e.kind)) continue;
+    const key = String(e.conversationId);
+    const list = byConversation.get(key) ?? [];
+    list.push(e);
+    byConversation.set(key, list);
+  }
+  for (const e of fresh) {
+    if (!isTallied(e.kind)) continue;
+    const figure = TALLIED_KINDS[e.kind];
+    const day = utcDay(e.at);
+    for (const scope of scopesOf(e)) {
+      const id = tallyId(e.ceId, day, scope);
+      const fields: Fields = { ceId: e.ceId, day, team: scope === null, operatorId: scope ?? '' };
+      const entryKey = `${id}|${figure}|${String(e.conversationId)}`;
+      if (!entries.has(entryKey)) {
+        let since: Date | null = null;
+        for (const h of byConversation.get(String(e.conversationId)) ?? []) {
+          const same = h.kind === e.kind && (scope === null || h.operatorId === scope);
+          if (same && h.at < day && (!since || h.at > since)) since = h.at;
+        }
+        entries.set(entryKey, { id, fields, figure, conversationId: e.conversationId, since });
+      }
+      if (e.kind === 'response' && e.responseKind) {
+        const addition = additions.get(id) ?? { id, fields, inc: {} };
+        const inc = addition.inc;
+        const add = (field: string) => {
+          inc[field] = (inc[field] ?? 0) + 1;
+        };
+        add(e.responseKind === 'first' ? 'firstResponses' : 'nextResponses');
+        if (typeof e.waitSecs === 'number' && Number.isFinite(e.waitSecs))
+          add(`${e.responseKind === 'first' ? 'firstWaits' : 'nextWaits'}.${waitKey(e.waitSecs)}`);
+        if (e.withinTarget === true || e.withinTarget === false) add('targeted');
+        if (e.withinTarget === true) add('withinTarget');
+        additions.set(id, addition);
+      }
+    }
+  }
+  return { entries: [...entries.values()], additions: [...additions.values()] };
+}
+
+/** The tallies as the driver writes them (ids are strings, which the model's collection type does not know). */
+const talliesOf = (models: Pick<Models, 'InboxTally'>) => models.InboxTally.collection as unknown as Collection<InboxTally>;
+
+const isDuplicateKey = (error: unknown) => (error as { code?: unknown }).code === 11000;
+
+/**
+ * An upsert retried once when another process created the tally between its filter and its insert (E11000 on the
+ * tally's id); `present` says whether a second E11000 means the write is already there.
+ */
+async function upsertOnce(write: () => Promise<unknown>, present: () => Promise<boolean>): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await write();
+      return;
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+      if (await present()) return;
+      if (attempt >= 2) throw error;
+    }
+  }
+}
+
+/** Applies an entry: the conversation is added to the day's figure, counted and dated, unless it is there already. */
+export async function applyEntry(models: Pick<Models, 'InboxTally'>, entry: TallyEntry): Promise<void> {
+  const { id, fields, figure, conversationId, since } = entry;
+  const path = `convs.${figure}`;
+  await upsertOnce(
+    () =>
+      talliesOf(models).updateOne(
+        { _id: id, [path]: { $ne: conversationId } },
+        {
+          $addToSet: { [path]: conversationId },
+          $inc: { [`n.${figure}`]: 1 },
+          ...(since ? { $push: { [`since.${figure}`]: since } } : {}),
+          $setOnInsert: fields,
+        },
+        { upsert: true },
+      ),
+    async () => (await talliesOf(models).countDocuments({ _id: id, [path]: conversationId })) > 0,
+  );
+}
+
+export async function applyAddition(models: Pick<Models, 'InboxTally'>, addition: TallyAddition): Promise<void> {
+  await upsertOnce(
+    () => talliesOf(models).updateOne({ _id: addition.id }, { $inc: addition.inc, $setOnInsert: addition.fields }, { upsert: true }),
+    async () => false,
+  );
+}
+
+/**
+ * Tallies the events stored without it (written before the tallies existed), once. Reads the events in pages of
+ * `pageSize` in id order (no command holds the store long, whatever the number of events), and for the
+ * conversations of a page that have untallied events claims those with this run's mark (so two processes starting
+ * together never tally one twice), reads all their events and writes each tally they change once. Answers how many
+ * events it tallied; a start with none left costs one count.
+ */
+export async function tallyStoredInboxEvents(models: Pick<Models, 'InboxEvent' | 'InboxTally'>, pageSize = 2000): Promise<number> {
+  const events = models.InboxEvent.collection;
+  const untallied = { talliedBy: { $exists: false } };
+  if (!(await events.countDocuments(untallied))) return 0;
+  const mark = `start:${String(new Types.ObjectId())}`;
+  type Stored = TallySource & { talliedBy?: string };
+  let tallied = 0;
+  for (let after: Types.ObjectId | null = null; ; ) {
+    const page: Pick<Stored, '_id' | 'conversationId' | 'talliedBy'>[] = await events
+      .find<Pick<Stored, '_id' | 'conversationId' | 'talliedBy'>>(after ? { _id: { $gt: after } } : {}, {
+        projection: { conversationId: 1, talliedBy: 1 },
+      })
+      .sort({ _id: 1 })
+      .limit(pageSize)
+      .toArray();
+    if (!page.length) break;
+    after = page[page.length - 1]._id;
+    const ids = [
+      ...new Map(page.filter((e) => e.talliedBy === undefined).map((e) => [String(e.conversationId), e.conversationId])).values(),
+    ];
+    if (!ids.length) continue;
+    const claimed = await events.updateMany({ conversationId: { $in: ids }, ...untallied }, { $set: { talliedBy: mark } });
+    if (!claimed.modifiedCount) continue;
+    const history = await events
+      .find<Stored>({ conversationId: { $in: ids } }, { projection: { ...TALLY_SOURCE_FIELDS, talliedBy: 1 } })
+      .toArray();
+    const { entries, additions } = tallyChanges(
+      history,
+      history.filter((e) => e.talliedBy === mark),
+    );
+    await applyBatch(models, entries, additions);
+    tallied += claimed.modifiedCount;
+  }
+  return tallied;
+}
+
+/**
+ * Many entries and additions at once: one write per tally, after reading which of its conversations the tally holds
+ * already (an event of the same day recorded since the upgrade).
+ */
+async function applyBatch(models: Pick<Models, 'InboxTally'>, entries: TallyEntry[], additions: TallyAddition[]): Promise<void> {
+  type Change = { fields: Fields; add: Map<TallyFigure, TallyEntry[]>; inc: Record<string, number> };
+  const changes = new Map<string, Change>();
+  const change = (id: string, fields: Fields) => {
+    const found: Change = changes.get(id) ?? { fields, add: new Map(), inc: {} };
+    changes.set(id, found);
+    return found;
+  };
+  for (const entry of entries) {
+    const c = change(entry.id, entry.fields);
+    c.add.set(entry.figure, [...(c.add.get(entry.figure) ?? []), entry]);
+  }
+  for (const addition of additions) {
+    const c = change(addition.id, addition.fields);
+    for (const [field, n] of Object.entries(addition.inc)) c.inc[field] = (c.inc[field] ?? 0) + n;
+  }
+  const stored = await talliesOf(models)
+    .find<Pick<InboxTally, '_id' | 'convs'>>({ _id: { $in: [...changes.keys()] } }, { projection: { convs: 1 } })
+    .toArray();
+  const held = new Map(stored.map((t) => [t._id, t.convs]));
+  const ops = [...changes.entries()].map(([id, c]) => {
+    const addToSet: Record<string, unknown> = {};
+    const push: Record<string, unknown> = {};
+    const inc: Record<string, number> = { ...c.inc };
+    for (const [figure, list] of c.add) {
+      const there = new Set((held.get(id)?.[figure] ?? []).map(String));
+      const added = list.filter((e) => !there.has(String(e.conversationId)));
+      if (!added.length) continue;
+      addToSet[`convs.${figure}`] = { $each: added.map((e) => e.conversationId) };
+      inc[`n.${figure}`] = added.length;
+      const since = added.flatMap((e) => (e.since ? [e.since] : []));
+      if (since.length) push[`since.${figure}`] = { $each: since };
+    }
+    const update = {
+      ...(Object.keys(addToSet).length ? { $addToSet: addToSet } : {}),
+      ...(Object.keys(push).length ? { $push: push } : {}),
+      ...(Object.keys(inc).length ? { $inc: inc } : {}),
+      $setOnInsert: c.fields,
+    };
+    return { updateOne: { filter: { _id: id }, update, upsert: true } };
+  });
+  if (ops.length) await talliesOf(models).bulkWrite(ops, { ordered: false });
+}

@@ -1,0 +1,210 @@
+/**
+ * Reports → Team reads day tallies kept as the shared inbox's events are written (recordInboxEvents) and only the
+ * hours around the range's whole UTC days from the events: its figures stay those of the events themselves. Checked
+ * against a count over the stored events for ranges that start and end at any second, in zones with half- and
+ * quarter-hour offsets, with conversations whose events span several days; two operators recording at once count
+ * a conversation once; events stored before the tallies are tallied once at start (models/migrations.ts).
+ */
+import { expect } from 'chai';
+import { Types } from 'mongoose';
+import { type NewInboxEvent, recordInboxEvent, recordInboxEvents } from '../../server/conversations/inboxEvents';
+import type { InboxEvent } from '../../server/models/InboxEvent';
+import { runMigrations } from '../../server/models/migrations';
+import { reportRange } from '../../server/reports/range';
+import { medianOf, teamReport } from '../../server/reports/team';
+import type { TeamFigures } from '../../server/shared/reports';
+import { useStore } from '../commands/helpers';
+
+const OPERATORS = ['U0ANA', 'U0BEN', 'U0CLO'];
+const FIRST_DAY = Date.parse('2026-03-01T00:00:00Z');
+const HOUR = 3_600_000;
+
+/** A small deterministic generator (mulberry32), so a failure can be read again. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Forty conversations over ten days: assigned (some reassigned, some back to the same operator days later), answered
+ * first and again (some by another operator, some on a later day), ended with or without an assignee, tagged.
+ */
+function conversationEvents(ceId: Types.ObjectId, accountId: Types.ObjectId, seed: number): NewInboxEvent[] {
+  const next = random(seed);
+  const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)];
+  const events: NewInboxEvent[] = [];
+  for (let c = 0; c < 40; c++) {
+    const conversationId = new Types.ObjectId();
+    let t = FIRST_DAY + next() * 9 * 24 * HOUR;
+    const event = (e: Omit<NewInboxEvent, 'accountId' | 'ceId' | 'conversationId' | 'teamId'>) => {
+      t += next() < 0.2 ? next() * 40 * HOUR : next() * 2 * HOUR;
+      events.push({ accountId, ceId, conversationId, teamId: 'T0', ...e, at: new Date(Math.round(t / 1000) * 1000) });
+    };
+    let assignee = next() < 0.8 ? pick(OPERATORS) : '';
+    if (assignee) event({ kind: 'assigned', operatorId: assignee, byId: '' });
+    const answers = Math.floor(next() * 4);
+    for (let a = 0; a < answers; a++) {
+      const withinTarget = next() < 0.3 ? null : next() < 0.7;
+      event({
+        kind: 'response',
+        operatorId: next() < 0.7 && assignee ? assignee : pick(OPERATORS),
+        responseKind: a === 0 ? 'first' : 'next',
+        waitSecs: Math.floor(next() * 600),
+        withinTarget,
+      });
+      if (next() < 0.3) {
+        if (assignee) event({ kind: 'unassigned', operatorId: assignee, byId: assignee });
+        assignee = next() < 0.5 ? assignee || pick(OPERATORS) : pick(OPERATORS);
+        event({ kind: 'assigned', operatorId: assignee, byId: '' });
+      }
+    }
+    if (next() < 0.5) event({ kind: 'tagged', operatorId: '', byId: 'U0ANA', tag: 'billing' });
+    if (next() < 0.8) event({ kind: 'ended', operatorId: assignee });
+  }
+  return events;
+}
+
+type Counted = Omit<TeamFigures, 'ratedUp' | 'ratedDown'>;
+
+/** The figures counted straight from the events of the range, as docs/reports.md defines them. */
+function countEvents(events: readonly InboxEvent[], start: Date, end: Date): { team: Counted; operators: Map<string, Counted> } {
+  type Acc = { convs: Record<string, Set<string>>; first: Map<number, number>; next: Map<number, number>; f: Counted };
+  const empty = (): Acc => ({
+    convs: { assigned: new Set(), response: new Set(), ended: new Set() },
+    first: new Map(),
+    next: new Map(),
+    f: {
+      assigned: 0,
+      answered: 0,
+      ended: 0,
+      firstResponses: 0,
+      medianFirstResponseSecs: null,
+      nextResponses: 0,
+      medianNextResponseSecs: null,
+      targeted: 0,
+      withinTarget: 0,
+      withinTargetPercent: null,
+    },
+  });
+  const team = empty();
+  const byOperator = new Map<string, Acc>();
+  for (const e of events) {
+    if (e.at < start || e.at >= end || !['assigned', 'response', 'ended'].includes(e.kind)) continue;
+    const accs = e.operatorId ? [team, byOperator.get(e.operatorId) ?? empty()] : [team];
+    if (e.operatorId) byOperator.set(e.operatorId, accs[1]);
+    for (const a of accs) {
+      a.convs[e.kind].add(String(e.conversationId));
+      if (e.kind !== 'response' || !e.responseKind) continue;
+      if (e.responseKind === 'first') a.f.firstResponses += 1;
+      else a.f.nextResponses += 1;
+      const counts = e.responseKind === 'first' ? a.first : a.next;
+      counts.set(e.waitSecs ?? 0, (counts.get(e.waitSecs ?? 0) ?? 0) + 1);
+      if (typeof e.withinTarget === 'boolean') a.f.targeted += 1;
+      if (e.withinTarget === true) a.f.withinTarget += 1;
+    }
+  }
+  const finish = (a: Acc): Counted => ({
+    ...a.f,
+    assigned: a.convs.assigned.size,
+    answered: a.convs.response.size,
+    ended: a.convs.ended.size,
+    medianFirstResponseSecs: medianOf(a.first),
+    medianNextResponseSecs: medianOf(a.next),
+    withinTargetPercent: a.f.targeted ? Math.round((a.f.withinTarget / a.f.targeted) * 1000) / 10 : null,
+  });
+  return { team: finish(team), operators: new Map([...byOperator].map(([id, a]) => [id, finish(a)])) };
+}
+
+const withoutRatings = ({ ratedUp: _up, ratedDown: _down, ...rest }: TeamFigures): Counted => rest;
+
+/** Ranges from any second to any second, in zones with whole-, half- and quarter-hour offsets. */
+const RANGES: [string, string, string][] = [
+  ['UTC', '2026-03-01T00:00:00', '2026-03-11T23:59:59'],
+  ['America/New_York', '2026-03-02T00:00:00', '2026-03-09T23:59:59'],
+  ['Asia/Kolkata', '2026-03-03T07:13:09', '2026-03-06T18:40:00'],
+  ['Asia/Kathmandu', '2026-03-04T00:00:00', '2026-03-04T23:59:59'],
+  ['Pacific/Chatham', '2026-03-02T12:00:00', '2026-03-10T03:15:27'],
+  ['Europe/Paris', '2026-03-05T23:59:58', '2026-03-06T00:00:01'],
+];
+
+describe('Team report tallies', () => {
+  const store = useStore();
+
+  async function expectEventFigures(ceId: Types.ObjectId): Promise<void> {
+    const events = await store.models.InboxEvent.find({ ceId }).lean<InboxEvent[]>();
+    for (const [tz, startDate, endDate] of RANGES) {
+      const range = reportRange({ tz, startDate, endDate });
+      const report = await teamReport(store.models, { _id: ceId, slackTeamId: '' }, range);
+      const counted = countEvents(events, range.start, range.end);
+      const where = `${tz} ${startDate} – ${endDate}`;
+      expect(withoutRatings(report.team), where).to.deep.equal(counted.team);
+      expect(
+        Object.fromEntries(report.operators.map(({ id, name: _name, avatarUrl: _avatar, ...o }) => [id, withoutRatings(o)])),
+        where,
+      ).to.deep.equal(Object.fromEntries(counted.operators));
+    }
+  }
+
+  it('gives the figures of the events themselves for ranges from any second in any zone, however many days a conversation spans', async () => {
+    const ceId = new Types.ObjectId();
+    const events = conversationEvents(ceId, new Types.ObjectId(), 7);
+    // As the inbox records them: each change on its own, in the order of their times.
+    for (const e of [...events].sort((a, b) => (a.at?.getTime() ?? 0) - (b.at?.getTime() ?? 0))) await recordInboxEvent(store.models, e);
+    const spanning = await store.models.InboxTally.countDocuments({ ceId, 'since.answered.0': { $exists: true } });
+    expect(spanning, 'conversations answered by one operator on several days').to.be.greaterThan(0);
+    await expectEventFigures(ceId);
+  });
+
+  it('counts a conversation once when two operators record the same figure of it at the same moment', async () => {
+    const ceId = new Types.ObjectId();
+    const conversationId = new Types.ObjectId();
+    const at = new Date('2026-03-03T10:00:00Z');
+    const event = (byId: string): NewInboxEvent => ({
+      accountId: new Types.ObjectId(),
+      ceId,
+      conversationId,
+      kind: 'assigned',
+      at,
+      teamId: 'T0',
+      operatorId: 'U0ANA',
+      byId,
+    });
+    await Promise.all([recordInboxEvent(store.models, event('U0ANA')), recordInboxEvent(store.models, event('U0BEN'))]);
+    const report = await teamReport(
+      store.models,
+      { _id: ceId, slackTeamId: '' },
+      reportRange({ tz: 'UTC', startDate: '2026-03-01T00:00:00', endDate: '2026-03-05T23:59:59' }),
+    );
+    expect(report.team.assigned).to.equal(1);
+    expect(report.operators.map((o) => [o.id, o.assigned])).to.deep.equal([['U0ANA', 1]]);
+  });
+
+  it('tallies the events stored before the tallies once, at start, and reports them as the events say', async () => {
+    const ceId = new Types.ObjectId();
+    const events = conversationEvents(ceId, new Types.ObjectId(), 11);
+    // As an earlier version stored them: straight into the collection, no tally.
+    await store.models.InboxEvent.collection.insertMany(events.map((e) => ({ operatorId: '', ...e })));
+    const empty = await teamReport(
+      store.models,
+      { _id: ceId, slackTeamId: '' },
+      reportRange({ tz: 'UTC', startDate: '2026-03-02T00:00:00', endDate: '2026-03-09T23:59:59' }),
+    );
+    expect(empty.team.answered, 'no tally before the start').to.equal(0);
+    const first = await runMigrations(store.connection, store.models);
+    expect(first.inboxTallies).to.equal(events.length);
+    await expectEventFigures(ceId);
+    // Every later start finds nothing to tally, and events recorded since count on top of them.
+    expect((await runMigrations(store.connection, store.models)).inboxTallies).to.equal(0);
+    const answered = events.find((e) => e.kind === 'response');
+    if (!answered) throw new Error('the seed has answers');
+    // Another answer a day after the conversation's last event (events are recorded as they happen).
+    const last = Math.max(...events.filter((e) => e.conversationId === answered.conversationId).map((e) => e.at?.getTime() ?? 0));
+    await recordInboxEvents(store.models, [{ ...answered, at: new Date(last + 24 * HOUR), operatorId: 'U0DEV' }]);
+    await expectEventFigures(ceId);
+  });
+});
