@@ -19,6 +19,7 @@
 import type { Types } from 'mongoose';
 import { afterBusinessMinutes, type BusinessHours, businessSecondsBetween } from '../conversations/businessTime';
 import type { ConversationContext } from '../conversations/context';
+import { recordInboxEvent } from '../conversations/inboxEvents';
 import { headerUpdate } from '../conversations/record';
 import { slackTime } from '../conversations/snooze';
 import { visitorLabel } from '../conversations/visitors';
@@ -128,7 +129,7 @@ export async function recordResponse(
 ): Promise<void> {
   if (!before.waitingSince || before.status !== 'open' || !before.accountId) return;
   const waitSecs = businessSecondsBetween(hoursOf(ce ?? {}), before.waitingSince, at);
-  await ctx.models.InboxEvent.create({
+  await recordInboxEvent(ctx.models, {
     accountId: before.accountId,
     ceId: c.ceId,
     conversationId: c._id,
