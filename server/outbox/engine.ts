@@ -18,6 +18,13 @@
  * first line) into its claim: one read, one claim and one removal for both.
  * Jobs stored by other processes are found by a slow safety poll (`outboxPollMs`) over the due-time indexes, or at
  * once when the process that stored them calls `wake(key)` (cross-process notification is wired by the caller).
+ *
+ * A job due now is stored already claimed by the process that stores it (its lease in the insert, held by this
+ * process's own id): when the key's read finds it at the head, it runs without a claim's update. The read stays: a
+ * job another process stored in the key before it runs first (a new conversation's key too: another process may
+ * store a job in it once the conversation is stored, before its header). A process that dies leaves its stored claims
+ * to expire like any lease; one that finds its claimed jobs behind another process's lease or backoff gives them up
+ * (one update), so whoever runs the head runs them next, as before.
  */
 import { randomBytes } from 'node:crypto';
 import { Types } from 'mongoose';
@@ -109,8 +116,9 @@ export type OutboxOptions<P> = {
   /** How each kind is paced and retried (the catalogue's JOB_RULES). */
   rules: { readonly [K in keyof P]: JobRules };
   /**
-   * Called on stop with the keys that still have jobs here, so other processes can take them at once instead of
-   * at their next safety poll (they call `wake(key)`).
+   * Called on stop with the keys that still have jobs here, and with keys whose jobs stored claimed here were given
+   * up to another process's lease, so other processes can take them at once instead of at their next safety poll
+   * (they call `wake(key)`).
    */
   announce?: (keys: string[]) => void;
   /**
@@ -148,8 +156,11 @@ type Waiting = {
 /** The next jobs of one key as read for a claim. */
 type KeyJobs = { _id: string; jobs: OutboxJobDocument[] };
 
-/** A claimed head and the jobs read to run with it; `extra`: a second token of the channel taken for its followers. */
-type Head = { key: string; batch: OutboxJobDocument[]; more: boolean; token: string; extra: string };
+/**
+ * A claimed head and the jobs read to run with it; `extra`: a second token of the channel taken for its followers;
+ * `own`: the head was stored claimed by this process (no claim to take).
+ */
+type Head = { key: string; batch: OutboxJobDocument[]; more: boolean; token: string; extra: string; own: boolean };
 
 /**
  * Stores and runs jobs; its handlers get the context `C` that `options.context` answers (the relay's), and the jobs
@@ -169,6 +180,8 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
   private readonly blockedUntil = new Map<string, number>();
   /** Keys whose jobs were stored here with `start: false`, and when: their poke is coming. */
   private readonly unpoked = new Map<string, number>();
+  /** `lockedBy` of the jobs this process stored claimed. */
+  private readonly self = randomBytes(8).toString('hex');
   private timer: NodeJS.Timeout | null = null;
   private timerAt = Infinity;
   private pumpQueued = false;
@@ -190,6 +203,9 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
   async enqueue<K extends keyof P & string>(kind: K, key: string, payload: P[K], opts: EnqueueOptions = {}): Promise<void> {
     const now = new Date();
     const runAt = opts.runAt ?? now;
+    // Claimed here as it is stored (counted as the first attempt, as a claim is), unless it waits for later, for a
+    // poke that did not ask for it, or this process runs nothing.
+    const claimed = !this.stopped && runAt <= now && (opts.claim ?? opts.start !== false);
     // Through the driver, every field spelled out (the type makes a new field a compile error until it is here).
     const job: OutboxJobDocument = {
       _id: new Types.ObjectId(),
@@ -197,10 +213,10 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
       key,
       channel: opts.channel ?? '',
       payload,
-      attempts: 0,
+      attempts: claimed ? 1 : 0,
       runAt,
-      lockedUntil: null,
-      lockedBy: '',
+      lockedUntil: claimed ? new Date(now.getTime() + this.host.tuning.outboxLeaseMs) : null,
+      lockedBy: claimed ? this.self : '',
       lastError: '',
       failedAt: null,
       conversationId: opts.conversationId ?? null,
@@ -252,6 +268,11 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
     }
     const left = [...this.waiting.keys()];
     this.waiting.clear();
+    // The jobs stored claimed here and not run: the other processes take them at once, not after their lease.
+    await this.host.models.OutboxJob.updateMany(
+      { lockedBy: this.self, lockedUntil: { $gt: new Date() }, failedAt: null },
+      { $set: { lockedUntil: null, lockedBy: '', runAt: new Date() } },
+    ).catch((error: unknown) => this.host.logger.warn({ err: error }, 'outbox: could not give up the jobs claimed here'));
     if (left.length > 0) this.options.announce?.(left);
   }
 
@@ -369,30 +390,35 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
     // the processes' random bytes, so a job queued later by another process could run first. One more than a
     // batch holds: it tells whether the key has more after the batch.
     const order = { createdAt: 1, _id: 1 } as const;
-    const [only] = picked;
+    const toRead = picked.map((p) => p.key);
+    const [only] = toRead;
     // One key (the usual case): a plain indexed read. Several: one aggregation gives each key its next jobs.
     const groups: KeyJobs[] =
-      picked.length === 1
-        ? [
-            {
-              _id: only.key,
-              jobs: await OutboxJob.collection
-                .find<OutboxJobDocument>({ key: only.key, failedAt: null })
-                .sort(order)
-                .limit(this.maxBatch() + 1)
-                .toArray(),
-            },
-          ]
-        : await OutboxJob.collection
-            .aggregate<KeyJobs>([
-              { $match: { key: { $in: picked.map((p) => p.key) }, failedAt: null } },
-              { $sort: order },
-              { $group: { _id: '$key', jobs: { $push: '$$ROOT' } } },
-              { $project: { jobs: { $slice: ['$jobs', this.maxBatch() + 1] } } },
-            ])
-            .toArray();
+      toRead.length === 0
+        ? []
+        : toRead.length === 1
+          ? [
+              {
+                _id: only,
+                jobs: await OutboxJob.collection
+                  .find<OutboxJobDocument>({ key: only, failedAt: null })
+                  .sort(order)
+                  .limit(this.maxBatch() + 1)
+                  .toArray(),
+              },
+            ]
+          : await OutboxJob.collection
+              .aggregate<KeyJobs>([
+                { $match: { key: { $in: toRead }, failedAt: null } },
+                { $sort: order },
+                { $group: { _id: '$key', jobs: { $push: '$$ROOT' } } },
+                { $project: { jobs: { $slice: ['$jobs', this.maxBatch() + 1] } } },
+              ])
+              .toArray();
     const found = new Map(groups.map((g) => [g._id, g.jobs]));
     const now = Date.now();
+    /** Keys whose jobs stored claimed here wait behind another process's lease: given up, that process runs them. */
+    const giveUp: string[] = [];
     const heads: Head[] = [];
     for (const { key, token } of picked) {
       const jobs = found.get(key);
@@ -413,10 +439,16 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
       }
       const channel = this.paced(head.kind) ? head.channel : '';
       const lockedUntil = head.lockedUntil?.getTime() ?? 0;
-      if (head.runAt.getTime() > now || lockedUntil > now) {
-        // Backing off, or another process holds the key: look again when that ends.
+      // Stored claimed here and the lease still holds; with half a lease left at least, it runs under that claim (its
+      // renewal starts with the run), else it is claimed again as any head.
+      const mine = head.lockedBy === this.self && lockedUntil > now;
+      const own = mine && lockedUntil > now + outboxLeaseMs / 2;
+      if (head.runAt.getTime() > now || (lockedUntil > now && !mine)) {
+        // Backing off, or another process holds the key: look again when that ends. Jobs stored claimed here behind
+        // it are given up, so whoever runs the head runs them next.
         this.refund(token);
         this.requeue(key, channel, Math.max(head.runAt.getTime(), lockedUntil + 1), head._id);
+        if (jobs.some((job) => job.lockedBy === this.self && (job.lockedUntil?.getTime() ?? 0) > now)) giveUp.push(key);
         continue;
       }
       let paidBy = token;
@@ -438,6 +470,8 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
         const [kind, max] = 'coalesce' in handler ? [head.kind, handler.max] : [handler.followedBy, 1 + this.batchOf(handler.followedBy)];
         for (const job of jobs.slice(1)) {
           if (batch.length >= max || job.kind !== kind || job.runAt.getTime() > now) break;
+          // Held by another process (stored claimed there, its head once this one is done): not run here too.
+          if (job.lockedBy && job.lockedBy !== this.self && (job.lockedUntil?.getTime() ?? 0) > now) break;
           batch.push(job);
         }
         // Followers of another kind are one more post into the channel: one more token, or the head goes alone.
@@ -447,26 +481,40 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
           else batch.splice(1);
         }
       }
-      heads.push({ key, batch, more: jobs.length > batch.length, token: paidBy, extra });
+      heads.push({ key, batch, more: jobs.length > batch.length, token: paidBy, extra, own });
     }
-    if (heads.length === 0) return;
+    if (giveUp.length > 0) {
+      // Not counted back in `attempts`: a job that ran here and failed kept no lease, one that never ran may look
+      // for its post once for nothing.
+      // Due now again: a safety poll finds them, and the other processes are told at once.
+      await OutboxJob.collection.updateMany(
+        { key: { $in: giveUp }, lockedBy: this.self, lockedUntil: { $gt: new Date(now) }, failedAt: null },
+        { $set: { lockedUntil: null, lockedBy: '', runAt: new Date(now), updatedAt: new Date(now) } },
+        { writeConcern: JOURNALED },
+      );
+      this.options.announce?.(giveUp);
+    }
+    // Stored claimed here: they run now, under the claim taken as they were stored.
+    for (const h of heads) if (h.own) this.start1(h.key, h.batch, h.more, this.self);
+    const taking = heads.filter((h) => !h.own);
+    if (taking.length === 0) return;
     const lockedBy = randomBytes(8).toString('hex');
     const until = new Date(now + outboxLeaseMs);
     // Journaled whatever the deployment's default: a claim counted in `attempts` is how a rerun after a crash
     // knows its post may already be in Slack (slack/postOnce.ts).
     const res = await OutboxJob.collection.updateMany(
-      { $or: heads.map(({ batch: [head] }) => ({ _id: head._id, lockedUntil: head.lockedUntil ?? null, failedAt: null })) },
+      { $or: taking.map(({ batch: [head] }) => ({ _id: head._id, lockedUntil: head.lockedUntil ?? null, failedAt: null })) },
       { $set: { lockedUntil: until, lockedBy, updatedAt: new Date(now) }, $inc: { attempts: 1 } },
       { writeConcern: JOURNALED },
     );
-    let won = heads;
-    if (res.modifiedCount < heads.length) {
-      const mine = await OutboxJob.find({ _id: { $in: heads.map((h) => h.batch[0]._id) }, lockedBy }, { _id: 1 }).lean<
+    let won = taking;
+    if (res.modifiedCount < taking.length) {
+      const mine = await OutboxJob.find({ _id: { $in: taking.map((h) => h.batch[0]._id) }, lockedBy }, { _id: 1 }).lean<
         { _id: Types.ObjectId }[]
       >();
       const ids = new Set(mine.map((m) => String(m._id)));
       won = [];
-      for (const h of heads) {
+      for (const h of taking) {
         if (ids.has(String(h.batch[0]._id))) won.push(h);
         else {
           // Another process took it between the read and the claim: it runs the key now.
