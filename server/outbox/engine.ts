@@ -172,8 +172,11 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
   private readonly running = new Map<string, Promise<void>>();
   /** Keys picked and being claimed (between leaving `waiting` and starting to run). */
   private readonly claiming = new Set<string>();
-  /** Keys told about (enqueue, poke, wake) while they were claimed or ran: looked at again when they finish. */
-  private readonly again = new Set<string>();
+  /**
+   * Keys told about (enqueue, poke, wake) while they were claimed or ran: looked at again when they finish, unless all
+   * they were told of is jobs stored here that this run already ran (the ids; null: anything, look again).
+   */
+  private readonly again = new Map<string, Set<string> | null>();
   /** Keys whose jobs of a coalesced batch that failed for good run one by one (the batch's job ids). */
   private readonly solo = new Map<string, Set<string>>();
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
@@ -182,6 +185,8 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
   private readonly unpoked = new Map<string, number>();
   /** `lockedBy` of the jobs this process stored claimed. */
   private readonly self = randomBytes(8).toString('hex');
+  /** Keys this process stored claimed jobs in, until their run ends or they are given up (a read sees a few only). */
+  private readonly storedClaimed = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   private timerAt = Infinity;
   private pumpQueued = false;
@@ -230,7 +235,8 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
     }
     // Durable before the work it stands for is acknowledged to anyone, whatever the deployment's default.
     await this.host.models.OutboxJob.collection.insertOne(job, { writeConcern: JOURNALED });
-    if (opts.start !== false) this.note(key, this.paced(kind) ? (opts.channel ?? '') : '', runAt.getTime());
+    if (claimed) this.storedClaimed.add(key);
+    if (opts.start !== false) this.note(key, this.paced(kind) ? (opts.channel ?? '') : '', runAt.getTime(), String(job._id));
   }
 
   /** Runs the due jobs of `key` now (after a job was stored with `start: false`). */
@@ -268,19 +274,23 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
     }
     const left = [...this.waiting.keys()];
     this.waiting.clear();
+    this.storedClaimed.clear();
     // The jobs stored claimed here and not run: the other processes take them at once, not after their lease.
     await this.host.models.OutboxJob.updateMany(
       { lockedBy: this.self, lockedUntil: { $gt: new Date() }, failedAt: null },
-      { $set: { lockedUntil: null, lockedBy: '', runAt: new Date() } },
+      { $set: { lockedUntil: null, lockedBy: '', runAt: new Date() }, $inc: { attempts: -1 } },
     ).catch((error: unknown) => this.host.logger.warn({ err: error }, 'outbox: could not give up the jobs claimed here'));
     if (left.length > 0) this.options.announce?.(left);
   }
 
   /** Remembers that `key` has jobs and looks at it soon (no read now). */
-  private note(key: string, channel: string, at: number): void {
+  private note(key: string, channel: string, at: number, jobId?: string): void {
     if (this.stopped) return;
     if (this.running.has(key) || this.claiming.has(key)) {
-      this.again.add(key);
+      const ids = this.again.get(key);
+      if (jobId === undefined) this.again.set(key, null);
+      else if (ids) ids.add(jobId);
+      else if (ids === undefined) this.again.set(key, new Set([jobId]));
       return;
     }
     const known = this.waiting.get(key);
@@ -375,8 +385,10 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
         this.pumping = false;
         for (const { key } of picked) {
           this.claiming.delete(key);
-          // Told about while being claimed and not running now: look again.
-          if (!this.running.has(key) && this.again.delete(key) && !this.waiting.has(key)) this.requeue(key, '', 0);
+          // Told about while being claimed and not running now: look again (also when it waits for another
+          // process's lease and has jobs stored claimed here since, to give up to that process).
+          if (!this.running.has(key) && this.again.delete(key) && (!this.waiting.has(key) || this.storedClaimed.has(key)))
+            this.requeue(key, '', 0);
         }
         this.kick();
       });
@@ -434,7 +446,7 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
         // upgrade. Left to it (set aside here, it would be lost to that version); looked at again later.
         this.refund(token);
         this.host.logger.warn({ jobKind: head.kind, jobId: String(head._id) }, 'outbox: a job of a kind this version does not run waits');
-        this.requeue(key, '', now + this.host.tuning.outboxLeaseMs, head._id);
+        this.requeue(key, '', now + this.host.tuning.outboxLeaseMs, head.createdAt);
         continue;
       }
       const channel = this.paced(head.kind) ? head.channel : '';
@@ -447,8 +459,9 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
         // Backing off, or another process holds the key: look again when that ends. Jobs stored claimed here behind
         // it are given up, so whoever runs the head runs them next.
         this.refund(token);
-        this.requeue(key, channel, Math.max(head.runAt.getTime(), lockedUntil + 1), head._id);
-        if (jobs.some((job) => job.lockedBy === this.self && (job.lockedUntil?.getTime() ?? 0) > now)) giveUp.push(key);
+        this.requeue(key, channel, Math.max(head.runAt.getTime(), lockedUntil + 1), head.createdAt);
+        if (this.storedClaimed.delete(key) || jobs.some((job) => job.lockedBy === this.self && (job.lockedUntil?.getTime() ?? 0) > now))
+          giveUp.push(key);
         continue;
       }
       let paidBy = token;
@@ -457,7 +470,7 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
         paidBy = '';
         if (channel) {
           if (!this.takeToken(channel, now)) {
-            this.requeue(key, channel, 0, head._id);
+            this.requeue(key, channel, 0, head.createdAt);
             continue;
           }
           paidBy = channel;
@@ -483,17 +496,7 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
       }
       heads.push({ key, batch, more: jobs.length > batch.length, token: paidBy, extra, own });
     }
-    if (giveUp.length > 0) {
-      // Not counted back in `attempts`: a job that ran here and failed kept no lease, one that never ran may look
-      // for its post once for nothing.
-      // Due now again: a safety poll finds them, and the other processes are told at once.
-      await OutboxJob.collection.updateMany(
-        { key: { $in: giveUp }, lockedBy: this.self, lockedUntil: { $gt: new Date(now) }, failedAt: null },
-        { $set: { lockedUntil: null, lockedBy: '', runAt: new Date(now), updatedAt: new Date(now) } },
-        { writeConcern: JOURNALED },
-      );
-      this.options.announce?.(giveUp);
-    }
+    await this.giveUp(giveUp.splice(0));
     // Stored claimed here: they run now, under the claim taken as they were stored.
     for (const h of heads) if (h.own) this.start1(h.key, h.batch, h.more, this.self);
     const taking = heads.filter((h) => !h.own);
@@ -517,12 +520,15 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
       for (const h of taking) {
         if (ids.has(String(h.batch[0]._id))) won.push(h);
         else {
-          // Another process took it between the read and the claim: it runs the key now.
+          // Another process took it between the read and the claim: it runs the key now, and the jobs stored
+          // claimed here behind it.
           this.refund(h.token);
           this.refund(h.extra);
-          this.requeue(h.key, h.batch[0].channel, now + outboxLeaseMs, h.batch[0]._id);
+          this.requeue(h.key, h.batch[0].channel, now + outboxLeaseMs, h.batch[0].createdAt);
+          if (this.storedClaimed.delete(h.key)) giveUp.push(h.key);
         }
       }
+      await this.giveUp(giveUp.splice(0));
     }
     for (const h of won) {
       const head = h.batch[0];
@@ -530,6 +536,23 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
       head.attempts += 1;
       this.start1(h.key, h.batch, h.more, lockedBy);
     }
+  }
+
+  /**
+   * Gives up the jobs stored claimed here in `keys`, whose heads another process holds, so that process runs them next:
+   * as if stored unclaimed, their attempt not counted (a job still leased here never ran as a head; one run behind a
+   * head that failed counts its head's attempts, as any follower), due now again so a safety poll finds them, and the
+   * other processes told at once.
+   */
+  private async giveUp(keys: string[]): Promise<void> {
+    if (keys.length === 0) return;
+    const now = new Date();
+    await this.host.models.OutboxJob.collection.updateMany(
+      { key: { $in: [...new Set(keys)] }, lockedBy: this.self, lockedUntil: { $gt: now }, failedAt: null },
+      { $set: { lockedUntil: null, lockedBy: '', runAt: now, updatedAt: now }, $inc: { attempts: -1 } },
+      { writeConcern: JOURNALED },
+    );
+    this.options.announce?.(keys);
   }
 
   /** Runs one claimed batch of a key in the background; the key is looked at again when it ends. */
@@ -555,18 +578,30 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
         // In one step: a key told about while it ran is not lost between "finished" and "no longer running".
         clearInterval(renew);
         this.running.delete(key);
-        const told = this.again.delete(key);
+        const told = this.toldOf(key, batch);
         if (typeof after === 'number') this.requeue(key, channel, after);
         else if (after === 'more' || more || told) this.requeue(key, channel, 0);
+        else this.storedClaimed.delete(key);
         this.kick();
       });
     this.running.set(key, run);
   }
 
+  /** Whether `key` was told of anything but the jobs of `ran` while it was claimed or ran (and forgets it). */
+  private toldOf(key: string, ran: OutboxJobDocument[]): boolean {
+    const ids = this.again.get(key);
+    if (ids === undefined) return false;
+    this.again.delete(key);
+    if (ids === null) return true;
+    for (const job of ran) ids.delete(String(job._id));
+    return ids.size > 0;
+  }
+
   /** Puts a key back among the waiting (when it may run next, and since when its next job waits). */
-  private requeue(key: string, channel: string, at: number, nextId?: Types.ObjectId): void {
+  private requeue(key: string, channel: string, at: number, nextStoredAt?: Date): void {
     if (this.stopped) return;
-    const since = nextId ? nextId.getTimestamp().getTime() : Date.now();
+    // When it was stored, to the millisecond (an ObjectId's time is whole seconds: it would jump the queue).
+    const since = nextStoredAt ? nextStoredAt.getTime() : Date.now();
     const known = this.waiting.get(key);
     if (known) {
       // The caller's knowledge is the newest (it just read or ran the key).
@@ -745,8 +780,8 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
     const now = new Date();
     const first = this.lastPollAt === 0;
     const from = new Date(this.lastPollAt - POLL_OVERLAP_MS);
-    const projection = { key: 1, channel: 1, kind: 1 };
-    type Found = { key: string; channel: string; kind: string; _id: Types.ObjectId };
+    const projection = { key: 1, channel: 1, kind: 1, createdAt: 1 };
+    type Found = { key: string; channel: string; kind: string; createdAt: Date };
     this.polling = (async () => {
       const found = first
         ? await OutboxJob.find({ failedAt: null }, projection).sort({ _id: 1 }).lean<Found[]>()
@@ -763,7 +798,7 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
           if (Date.now() - storedAt < POKE_EXPECTED_MS) continue;
           this.unpoked.delete(job.key);
         }
-        this.waiting.set(job.key, { channel: this.paced(job.kind) ? job.channel : '', since: job._id.getTimestamp().getTime(), at: 0 });
+        this.waiting.set(job.key, { channel: this.paced(job.kind) ? job.channel : '', since: job.createdAt.getTime(), at: 0 });
       }
       this.kick();
     })()
