@@ -598,7 +598,7 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
   }
 
   /** Puts a key back among the waiting (when it may run next, and since when its next job waits). */
-  private requeue(key: string, channel: string, at: number, nextStoredAt?: Date): void {
+  private requeue(key: string, channel: string, at: number, nextStoredAt?: Date | null): void {
     if (this.stopped) return;
     // When it was stored, to the millisecond (an ObjectId's time is whole seconds: it would jump the queue).
     const since = nextStoredAt ? nextStoredAt.getTime() : Date.now();
@@ -781,7 +781,8 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
     const first = this.lastPollAt === 0;
     const from = new Date(this.lastPollAt - POLL_OVERLAP_MS);
     const projection = { key: 1, channel: 1, kind: 1, createdAt: 1 };
-    type Found = { key: string; channel: string; kind: string; createdAt: Date };
+    // createdAt: missing on jobs stored by some older releases (their ObjectId's second stands in).
+    type Found = { key: string; channel: string; kind: string; createdAt?: Date; _id: Types.ObjectId };
     this.polling = (async () => {
       const found = first
         ? await OutboxJob.find({ failedAt: null }, projection).sort({ _id: 1 }).lean<Found[]>()
@@ -798,7 +799,7 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
           if (Date.now() - storedAt < POKE_EXPECTED_MS) continue;
           this.unpoked.delete(job.key);
         }
-        this.waiting.set(job.key, { channel: this.paced(job.kind) ? job.channel : '', since: job.createdAt.getTime(), at: 0 });
+        this.waiting.set(job.key, { channel: this.paced(job.kind) ? job.channel : '', since: (job.createdAt ?? job._id.getTimestamp()).getTime(), at: 0 });
       }
       this.kick();
     })()
