@@ -799,11 +799,7 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
           if (Date.now() - storedAt < POKE_EXPECTED_MS) continue;
           this.unpoked.delete(job.key);
         }
-        this.waiting.set(job.key, {
-          channel: this.paced(job.kind) ? job.channel : '',
-          since: (job.createdAt ?? job._id.getTimestamp()).getTime(),
-          at: 0,
-        });
+        this.waiting.set(job.key, { channel: this.paced(job.kind) ? job.channel : '', since: (job.createdAt ?? job._id.getTimestamp()).getTime(), at: 0 });
       }
       this.kick();
     })()
