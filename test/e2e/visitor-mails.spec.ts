@@ -120,7 +120,10 @@ describe('visitor mails in their language, under the site name (browser)', funct
     await mailUnseenReplies(server.parley.relay, new Date(Date.now() + 3 * MINUTE));
     const mail = await waitFor('the mail', async () => (await server.outbox.list()).find((m) => m.to === address));
     // The chat's system line for the operator who joined waits for the visitor in French.
-    const joined = await server.models.Message.findOne({ conversationId: conversation._id, from: 'system', kind: 'msg' }).orFail();
+    // (It is stored with the reply's first-answer bookkeeping, which may finish after the reply's mail wait started.)
+    const joined = await waitFor('the joined line', () =>
+      server.models.Message.findOne({ conversationId: conversation._id, from: 'system', kind: 'msg' }).lean(),
+    );
     expect(joined.text).to.equal('Alice a rejoint la conversation.');
 
     // The site is the host of the page the chat was on (the demo site's here).
