@@ -7,7 +7,7 @@
  */
 import type { Types } from 'mongoose';
 import type { ConversationContext } from '../conversations/context';
-import { recordInboxEvents } from '../conversations/inboxEvents';
+import { eventOf, recordInboxEvents } from '../conversations/inboxEvents';
 import { headerUpdate } from '../conversations/record';
 import { ActionRefused } from '../errors';
 import type { Conversation } from '../models/Conversation';
@@ -87,10 +87,9 @@ async function announce(ctx: InboxContext, c: Assigned, previous: string, change
         : `:bust_in_silhouette: <@${byId}> assigned this conversation to <@${assigneeId}>${previous ? ` (it was with <@${previous}>)` : ''}.`;
   await queueThreadNote(ctx, c, line);
   await headerUpdate(ctx, c);
-  const event = { accountId: c.accountId, ceId: c.ceId, conversationId: c._id, at, teamId: c.slackTeamId, byId };
   const events = [
-    ...(previous ? [{ ...event, kind: 'unassigned' as const, operatorId: previous }] : []),
-    ...(assigneeId ? [{ ...event, kind: 'assigned' as const, operatorId: assigneeId }] : []),
+    ...(previous ? [eventOf(c, { kind: 'unassigned', at, operatorId: previous, byId })] : []),
+    ...(assigneeId ? [eventOf(c, { kind: 'assigned', at, operatorId: assigneeId, byId })] : []),
   ];
   await recordInboxEvents(ctx.models, events);
 }

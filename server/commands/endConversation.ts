@@ -8,7 +8,7 @@ import type { Types } from 'mongoose';
 import { conversationProperties, trackEvent } from '../conversations/analytics';
 import type { ConversationContext } from '../conversations/context';
 import { serialised } from '../conversations/history';
-import { recordInboxEvent } from '../conversations/inboxEvents';
+import { eventOf, recordInboxEvent } from '../conversations/inboxEvents';
 import { findOpenConversation, headerUpdate, record } from '../conversations/record';
 import { conversationPayload, transcriptMail } from '../conversations/transcript';
 import { visitorLabel } from '../conversations/visitors';
@@ -52,16 +52,15 @@ export async function endConversation(
     await record(ctx, conversation, { kind: 'ended', from: 'system', endedBy: by, slackUserId: opts.operatorSlackUserId ?? '' });
     await headerUpdate(ctx, conversation);
     // Reports → Team counts the end for whoever had the conversation ('' when nobody did).
-    await recordInboxEvent(ctx.models, {
-      accountId: conversation.accountId,
-      ceId: conversation.ceId,
-      conversationId: conversation._id,
-      kind: 'ended',
-      at: conversation.endedAt ?? new Date(),
-      teamId: conversation.slackTeamId,
-      operatorId: conversation.assigneeId ?? '',
-      ...(opts.operatorSlackUserId ? { byId: opts.operatorSlackUserId } : {}),
-    });
+    await recordInboxEvent(
+      ctx.models,
+      eventOf(conversation, {
+        kind: 'ended',
+        at: conversation.endedAt ?? new Date(),
+        operatorId: conversation.assigneeId ?? '',
+        ...(opts.operatorSlackUserId ? { byId: opts.operatorSlackUserId } : {}),
+      }),
+    );
     const ce = opts.discard ? null : await ctx.models.ChatEndpoint.findById(conversation.ceId);
     if (!ce) return { ended: true };
     if (ce.emailOnArchive && ce.transcriptRecipient) {

@@ -5,7 +5,7 @@
  * conditional write, one context line in the thread, a header refresh and an InboxEvent.
  */
 import type { Types } from 'mongoose';
-import { recordInboxEvent } from '../conversations/inboxEvents';
+import { eventOf, recordInboxEvent } from '../conversations/inboxEvents';
 import { headerUpdate } from '../conversations/record';
 import { slackTime } from '../conversations/snooze';
 import { ActionRefused } from '../errors';
@@ -48,16 +48,7 @@ export async function snoozeConversation(ctx: InboxContext, conversationId: Type
   if (before.inboxState === 'snoozed' && before.snoozedUntil?.getTime() === until.getTime()) return;
   await queueThreadNote(ctx, before, `:zzz: <@${byId}> snoozed this conversation until ${slackTime(until)}.`);
   await headerUpdate(ctx, before);
-  await recordInboxEvent(ctx.models, {
-    accountId: before.accountId,
-    ceId: before.ceId,
-    conversationId: before._id,
-    kind: 'snoozed',
-    at,
-    teamId: before.slackTeamId,
-    operatorId: before.assigneeId ?? '',
-    byId,
-  });
+  await recordInboxEvent(ctx.models, eventOf(before, { kind: 'snoozed', at, operatorId: before.assigneeId ?? '', byId }));
 }
 
 export type WakeReason =
@@ -104,16 +95,7 @@ export async function wakeConversation(ctx: InboxContext, conversationId: Types.
 async function reopened(ctx: InboxContext, c: Stated, line: string, byId: string): Promise<void> {
   await queueThreadNote(ctx, c, line);
   await headerUpdate(ctx, c);
-  await recordInboxEvent(ctx.models, {
-    accountId: c.accountId,
-    ceId: c.ceId,
-    conversationId: c._id,
-    kind: 'reopened',
-    at: new Date(),
-    teamId: c.slackTeamId,
-    operatorId: c.assigneeId ?? '',
-    byId,
-  });
+  await recordInboxEvent(ctx.models, eventOf(c, { kind: 'reopened', at: new Date(), operatorId: c.assigneeId ?? '', byId }));
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import type { Types } from 'mongoose';
 import type { JobQueue } from '../conversations/context';
-import { recordInboxEvents } from '../conversations/inboxEvents';
+import { eventOf, recordInboxEvents } from '../conversations/inboxEvents';
 import { headerUpdate } from '../conversations/record';
 import { nextTags, type TagChange, tagNote } from '../conversations/tags';
 import type { Models } from '../models';
@@ -58,17 +58,8 @@ export async function tagConversation(
   const tags = c.tags ?? [];
   if (added.length === 0 && removed.length === 0) return { tags, added, removed };
   const at = new Date();
-  const event = (kind: 'tagged' | 'untagged', tag: string) => ({
-    accountId: c.accountId,
-    ceId: c.ceId,
-    conversationId,
-    kind,
-    at,
-    teamId: c.slackTeamId,
-    operatorId: '',
-    byId,
-    tag,
-  });
+  const event = (kind: 'tagged' | 'untagged', tag: string) =>
+    eventOf({ ...c, _id: conversationId }, { kind, at, operatorId: '', byId, tag });
   await recordInboxEvents(ctx.models, [...added.map((t) => event('tagged', t)), ...removed.map((t) => event('untagged', t))]);
   const thread = { _id: conversationId, slackChannel: c.slackChannel };
   await queueThreadNote(ctx, thread, tagNote(byId, added, removed, why));

@@ -4,6 +4,7 @@
  */
 import { Types } from 'mongoose';
 import type { Models } from '../models';
+import type { Conversation } from '../models/Conversation';
 import type { InboxEvent } from '../models/InboxEvent';
 import { applyAddition, applyEntry, isTallied, TALLY_SOURCE_FIELDS, type TallySource, tallyChanges } from '../models/inboxTallies';
 
@@ -37,6 +38,14 @@ export async function recordInboxEvents(
   const { entries, additions } = tallyChanges(history, fresh);
   for (const entry of entries) await applyEntry(models, entry);
   for (const addition of additions) await applyAddition(models, addition);
+}
+
+/** What every event of conversation `c` says of it (account, widget, conversation, workspace), with `fields` of its kind. */
+export function eventOf(
+  c: Pick<Conversation, 'accountId' | 'ceId' | 'slackTeamId'> & { _id: Types.ObjectId },
+  fields: Omit<NewInboxEvent, 'accountId' | 'ceId' | 'conversationId' | 'teamId'>,
+): NewInboxEvent {
+  return { accountId: c.accountId, ceId: c.ceId, conversationId: c._id, teamId: c.slackTeamId, ...fields };
 }
 
 /** One event: recordInboxEvents of it alone. */
