@@ -185,6 +185,8 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     const articleSearch = createArticleSearch({ models, baseUrl: effective.publicUrl });
     // Operators' past answers, suggested in new conversations' threads (per-widget indexes kept in memory).
     const pastAnswers = new PastAnswers({ models });
+    // App Home's tabs are made from the relay below; the header updates the relay runs tell them (late bound).
+    let homeTabs: HomeTabs | undefined;
     const relay = createRelay({
       config: effective,
       models,
@@ -193,7 +195,10 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       metrics,
       clock,
       reports,
-      jobHandlers: { ...RELAY_JOB_HANDLERS, ...slackJobHandlers(slack, { articleSearch, pastAnswers }) },
+      jobHandlers: {
+        ...RELAY_JOB_HANDLERS,
+        ...slackJobHandlers(slack, { articleSearch, pastAnswers }, (teamId) => homeTabs?.teamChanged(teamId)),
+      },
       classifyJobError: slackJobErrors,
       channelActivity: new SlackChannelActivity(slack, relayTuning(effective).presenceTtlMs),
       teamChanged: (teamId) => slack.forget(teamId),
@@ -221,8 +226,9 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       const started = smtpReceiver;
       cleanups.push(() => started.close());
     }
-    const homeTabs = new HomeTabs({ models, config: effective, relay, slack });
-    cleanups.push(() => homeTabs.stop());
+    const tabs = new HomeTabs({ models, config: effective, relay, slack });
+    homeTabs = tabs;
+    cleanups.push(() => tabs.stop());
     const backups = effective.backup
       ? await openScheduledBackups({ uri, dbName: connection.name, settings: effective.backup, logger })
       : undefined;
@@ -255,7 +261,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       relay,
       slack,
       slackAuthors: new SlackAuthors(slack, logger),
-      homeTabs,
+      homeTabs: tabs,
       billing,
       articleSearch,
       pastAnswers,
@@ -294,7 +300,7 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       smtpReceiver,
       relay,
       slack,
-      homeTabs,
+      homeTabs: tabs,
       articleSearch,
       pastAnswers,
       billing,

@@ -25,8 +25,11 @@ import { postOnce } from './postOnce';
 import type { SlackClients } from './slackClients';
 import { type SlackAnswers, suggestionPoster } from './suggestions';
 
-/** What the slack.* handlers work with: the relay's context and the Slack clients (slackJobHandlers adds them). */
-type SlackJobContext = RelayContext & { slack: SlackClients };
+/**
+ * What the slack.* handlers work with: the relay's context, the Slack clients and who follows a header's changes
+ * (slackJobHandlers adds them).
+ */
+type SlackJobContext = RelayContext & { slack: SlackClients; headerUpdated: (teamId: string) => void };
 /** Runs the jobs of kind K, given its payload typed (outbox/catalogue.ts JobPayloads). */
 type Handler<K extends SlackJobKind> = JobHandler<SlackJobContext, K>;
 
@@ -185,6 +188,8 @@ const updateHeader: Handler<'slack.updateHeader'> = async (ctx, job) => {
   const { client } = await teamClient(ctx, conversation.slackTeamId);
   const header = headerMessage({ ce, conversation, visitor, firstMessage: await firstVisitorText(ctx, conversation._id) });
   await client.chat.update({ channel: conversation.slackChannel, ts: conversation.threadTs, ...header });
+  // What changed the header (an assignee, a state, a target met or missed) is on App Home too.
+  ctx.headerUpdated(conversation.slackTeamId);
 };
 
 /** Slack cuts a message's text at 40,000 characters: coalesced visitor lines stop well below that. */
@@ -436,9 +441,15 @@ const addReaction: Handler<'slack.react'> = async (ctx, job) => {
 
 /**
  * The `slack.*` job handlers, with their own cache of conversation threads (built once by main.ts); they reach
- * Slack through `slack`, and make the Suggested post of a new conversation from `answers`.
+ * Slack through `slack`, make the Suggested post of a new conversation from `answers`, and tell `headerUpdated`
+ * (App Home's tabs) of each header they changed: a target missed by the due work shows there at once, not at the
+ * tabs' next sweep.
  */
-export function slackJobHandlers(slack: SlackClients, answers: SlackAnswers): Pick<RelayJobHandlers, SlackJobKind> {
+export function slackJobHandlers(
+  slack: SlackClients,
+  answers: SlackAnswers,
+  headerUpdated: (teamId: string) => void = () => {},
+): Pick<RelayJobHandlers, SlackJobKind> {
   const threads: ThreadCache = new LRUCache({ max: THREADS_KEPT });
   const justRead: JustRead = new LRUCache({ max: 1000, ttl: 1000 });
   // The relay's context is built whole once and never changes: its copy with the clients is made once too.
@@ -446,7 +457,7 @@ export function slackJobHandlers(slack: SlackClients, answers: SlackAnswers): Pi
   const on = (ctx: RelayContext): SlackJobContext => {
     let withSlack = bound.get(ctx);
     if (!withSlack) {
-      withSlack = { ...ctx, slack };
+      withSlack = { ...ctx, slack, headerUpdated };
       bound.set(ctx, withSlack);
     }
     return withSlack;

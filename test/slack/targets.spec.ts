@@ -59,25 +59,35 @@ describe('Response targets and App Home’s Mine and Unassigned (Slack sandbox)'
     await eventually(async () => expect(await responses(chat)).to.equal(2));
 
     const day = new Date().toISOString().slice(0, 10);
-    const res = await request(server.url)
-      .get(`/v1/reports/${widget.ceId}/team`)
-      .query({ tz: 'UTC', startDate: `${day}T00:00:00`, endDate: `${day}T23:59:59` })
-      .set('Authorization', `Bearer ${widget.token}`)
-      .expect(200);
-    const report = res.body as TeamReport;
-    const row = (id: string) => report.operators.find((o) => o.id === id);
-    expect(row(ALICE)).to.include({
-      answered: 1,
-      firstResponses: 1,
-      nextResponses: 0,
-      targeted: 1,
-      withinTarget: 1,
-      withinTargetPercent: 100,
+    // The Team report's tallies are written just after the events the test waited for: read until they are.
+    await eventually(async () => {
+      const res = await request(server.url)
+        .get(`/v1/reports/${widget.ceId}/team`)
+        .query({ tz: 'UTC', startDate: `${day}T00:00:00`, endDate: `${day}T23:59:59` })
+        .set('Authorization', `Bearer ${widget.token}`)
+        .expect(200);
+      const report = res.body as TeamReport;
+      const row = (id: string) => report.operators.find((o) => o.id === id);
+      expect(row(ALICE)).to.include({
+        answered: 1,
+        firstResponses: 1,
+        nextResponses: 0,
+        targeted: 1,
+        withinTarget: 1,
+        withinTargetPercent: 100,
+      });
+      expect(row(ALICE)?.medianFirstResponseSecs).to.be.a('number').within(0, 60);
+      expect(row(BOB)).to.include({
+        answered: 1,
+        firstResponses: 0,
+        nextResponses: 1,
+        targeted: 1,
+        withinTarget: 0,
+        withinTargetPercent: 0,
+      });
+      expect(row(BOB)?.medianNextResponseSecs).to.be.a('number').within(0, 60);
+      expect(report.team).to.include({ answered: 1, targeted: 2, withinTarget: 1, withinTargetPercent: 50 });
     });
-    expect(row(ALICE)?.medianFirstResponseSecs).to.be.a('number').within(0, 60);
-    expect(row(BOB)).to.include({ answered: 1, firstResponses: 0, nextResponses: 1, targeted: 1, withinTarget: 0, withinTargetPercent: 0 });
-    expect(row(BOB)?.medianNextResponseSecs).to.be.a('number').within(0, 60);
-    expect(report.team).to.include({ answered: 1, targeted: 2, withinTarget: 1, withinTargetPercent: 50 });
   });
 
   it('shows each operator their Mine and the Unassigned list, oldest waiting first, with states and a flag past the target', async () => {
@@ -123,5 +133,27 @@ describe('Response targets and App Home’s Mine and Unassigned (Slack sandbox)'
     expect(list(BOB, 'unassigned')).to.equal(unassigned);
     expect(list(BOB, 'mine')).to.match(/^\*Mine\* \(1\)\n• <[^|]+\|#\d+ · Olga>: :hourglass_flowing_sand: open/);
     expect(list(BOB, 'mine')).to.not.include('Walter').and.not.include('past its response target');
+  });
+
+  it('flags a conversation in an open App Home the moment its target is missed, not at the tabs’ next sweep', async () => {
+    const walter = await open('Walter');
+    await setAssignee(server.parley.relay, new Types.ObjectId(walter.id), { assigneeId: ALICE, byId: ALICE });
+    const mine = () => {
+      const blocks = (server.slack.state.homeView(ACME, ALICE)?.definition.blocks ?? []) as {
+        block_id?: string;
+        text?: { text: string };
+      }[];
+      return blocks.find((b) => b.block_id === `mine_${widget.ceId}`)?.text?.text ?? '';
+    };
+    await server.slack.openAppHome({ teamId: ACME, userId: ALICE });
+    await eventually(async () => expect(mine()).to.include('Walter'));
+    expect(mine()).to.not.include('past its response target');
+
+    const due = (await server.models.Conversation.findById(walter.id))?.targetDueAt as Date;
+    // Walter's alone (the earlier tests' conversations are past their targets too).
+    const walterDue = { _id: new Types.ObjectId(walter.id), targetDueAt: due };
+    expect(await remindMissedTarget(server.parley.relay, walterDue, new Date(due.getTime() + 1000))).to.equal(true);
+    // The tabs sweep every 30 s: the flag shows within a few seconds because the header's update told them.
+    await eventually(async () => expect(mine()).to.include(':rotating_light: *past its response target*'), 5_000);
   });
 });
