@@ -27,7 +27,7 @@ const CHROMIUM_ARGS = [
 ];
 
 /** How long a step waits for the page (an element, a URL) before the test fails. */
-const ACTION_TIMEOUT_MS = 15_000;
+export const ACTION_TIMEOUT_MS = 15_000;
 
 export type BrowserSession = {
   browser: Browser;
