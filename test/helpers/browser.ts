@@ -97,10 +97,12 @@ export type BrowserFixture = {
  * `context: 'suite'`: the tests of the describe block share one context, each with a new page in it, and after each
  * test its pages are closed and what a site keeps of a visit is wiped (cookies, local storage, IndexedDB, service
  * workers of every origin the test reached; permissions). The HTTP cache stays, so the console's immutable bundles
- * are fetched and compiled once per suite: a first page in a new context costs Chromium about 0.5 s of CPU more
- * than a page in a running one, and a console load from the cache about 0.4 s less. Not for tests that change the
- * context itself (its clock, routes, init scripts, offline mode, headers): those keep a context each. After a
- * failed test the shared context is closed and the next test gets a new one.
+ * are fetched once per block (each page still compiles them: a page is a new renderer). A first page in a new
+ * context cost Chromium about 0.5 s of CPU more than a new page in a running one (measured on the 2-core machine,
+ * Chromium 156): about 5 % of the CPU of the sign-in and billing specs, measured side by side with a context per
+ * test. A test that changes the context itself (its clock, routes, init scripts, offline mode, headers) opens its
+ * page with `newPage()`, a context of its own, or its block keeps a context each. After a failed test the shared
+ * context is closed and the next test gets a new one.
  */
 export function useBrowser(options: { viewport?: { width: number; height: number }; context?: 'test' | 'suite' } = {}): BrowserFixture {
   let browser: Browser | undefined;
