@@ -12,13 +12,14 @@ import { uniqueEmail } from '../factories';
 import { startTestServer, useServer } from '../helpers/app';
 import { endTrialNow, payCheckout } from '../helpers/billing';
 import { RESULTS_DIR, useBrowser } from '../helpers/browser';
-import { ACME, ALICE, eventually } from '../slack/helpers';
+import { ACME, ALICE, eventually, setUpWidget } from '../slack/helpers';
 import { waitFor } from './widgetHelpers';
 
 describe('dashboard (browser)', function () {
   this.timeout(120_000);
-  // Declared first, so each test's pages close before its server does.
-  const browser = useBrowser();
+  // Declared first, so each test's pages close before its server does. One context for the block (its cache keeps
+  // the console's bundles), emptied after each test.
+  const browser = useBrowser({ context: 'suite' });
   // A server (and Slack sandbox) per test: a channel linked to one widget cannot be picked by another.
   const server = useServer({}, startTestServer, 'test');
 
@@ -44,7 +45,10 @@ describe('dashboard (browser)', function () {
     await endTrialNow(server, accountId);
   }
 
-  /** A user who accepted the terms, signed in in the page, with one widget connected to #support of Acme. */
+  /**
+   * A user who accepted the terms, signed in in the page, with one widget connected to #support of Acme: set up through
+   * the API (Slack's consent and the channel as the setup screens send them; test/e2e/setup.spec.ts drives those screens).
+   */
   async function userWithWidget(page: Page): Promise<{ email: string; ceId: string; token: string }> {
     const email = uniqueEmail('dash');
     const res = await fetch(`${server.url}/v1/p/users`, {
@@ -57,12 +61,17 @@ describe('dashboard (browser)', function () {
     await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
     const me = await api('GET', '/users/current', token);
     const ceId = String((me.json.ces as { Id: string }[])[0]?.Id);
-    await page.goto(at(`/setup/${ceId}`));
-    await page.getByRole('button', { name: 'Add to Slack' }).click();
-    await page.locator('#sandbox-oauth-allow').click();
-    await page.getByRole('button', { name: 'Connect #support' }).click();
-    await page.getByRole('heading', { name: 'Setup is finished!' }).waitFor();
+    const support = server.slack.state.data.channels.find((channel) => channel.name === 'support');
+    await setUpWidget(server, token, ceId, { channel: support?.id });
     return { email, ceId, token };
+  }
+
+  /** Opens the dashboard as a person opening the console does: one load that reads the account afresh. */
+  async function openDashboard(page: Page): Promise<void> {
+    // Within the console a new hash is no new load: the page is reloaded there.
+    const inConsole = page.url().startsWith(`${server.url}/app/`);
+    await page.goto(at('/'));
+    if (inConsole) await page.reload();
   }
 
   it('shows a widget Offline on the dashboard and in App Home whenever visitors get the offline form: outside hours, trial over', async () => {
@@ -75,9 +84,8 @@ describe('dashboard (browser)', function () {
       return ((await res.json()) as { online: boolean }).online ? 'Online' : 'Offline';
     };
     const dot = async () => {
-      await page.goto(at('/'));
       // A person opening the console: the page loads the account afresh.
-      await page.reload();
+      await openDashboard(page);
       await page.locator(`[data-widget-id="${ceId}"]`).waitFor();
       return page.locator(`[data-widget-id="${ceId}"] .status-dot`).getAttribute('aria-label');
     };
@@ -136,9 +144,7 @@ describe('dashboard (browser)', function () {
     const page = browser.page;
     const { email, token } = await userWithWidget(page);
     await payingForBasic(token);
-    await page.goto(at('/'));
-    // The console read the account before the trial ended: a reload reads it again.
-    await page.reload();
+    await openDashboard(page);
 
     // Basic, paid for after the trial, has one channel: adding another goes to the upsell, not to a new widget.
     await page.getByRole('button', { name: /Add new channel/ }).click();
@@ -180,8 +186,7 @@ describe('dashboard (browser)', function () {
     const { email } = await userWithWidget(page);
     const user = await server.models.User.findOne({ email });
     await server.models.Account.updateOne({ _id: user?.accountId }, { $set: { planStripeId: 'parley_pro_monthly' } });
-    await page.goto(at('/'));
-    await page.reload();
+    await openDashboard(page);
     const widgets = () => server.models.ChatEndpoint.countDocuments({ accountId: user?.accountId });
 
     // Cancelled at Slack's consent: back on the dashboard with a message, and no stray widget.
@@ -206,8 +211,7 @@ describe('dashboard (browser)', function () {
       .cookies()
       .then((all) => all.find((c) => c.name === 'auth_token')?.value);
     const newId = String((await api('POST', '/chat_endpoints/new', token)).json.Id);
-    await page.goto(at('/'));
-    await page.reload();
+    await openDashboard(page);
     const unlinked = page.getByRole('region', { name: 'Widgets not connected to Slack' });
     await unlinked.getByRole('heading', { name: 'Unfinished widget', exact: true }).waitFor();
     await unlinked.getByText('Finish setup to link this widget to a Slack channel.').waitFor();
@@ -258,8 +262,7 @@ describe('dashboard (browser)', function () {
       },
     );
     await server.models.ChatEndpoint.updateMany({ accountId: user?.accountId }, { $set: { OauthV1: true } });
-    await page.goto(at('/'));
-    await page.reload();
+    await openDashboard(page);
     await page.getByText('You are overquota: 300 conversations this month. Time to upgrade your plan!').waitFor();
     await page.getByText('You account is delinquent. Please update your credit card now.').waitFor();
     await page.getByText('Your trial expired 4 days ago').waitFor();
@@ -296,8 +299,7 @@ describe('dashboard (browser)', function () {
     // The prompt appears once an account is a few weeks old.
     const old = new Date(Date.now() - 30 * 86_400_000);
     await server.models.User.collection.updateOne({ email }, { $set: { createdAt: old } });
-    await page.goto(at('/'));
-    await page.reload();
+    await openDashboard(page);
     const prompt = page.getByRole('region', { name: 'How likely are you to recommend Parley to a friend or colleague?' });
     await prompt.getByRole('button', { name: '8', exact: true }).click();
     await prompt.waitFor({ state: 'detached' });

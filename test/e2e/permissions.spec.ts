@@ -6,12 +6,13 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { startTestServer, useServer } from '../helpers/app';
 import { useBrowser } from '../helpers/browser';
+import { setUpWidget } from '../slack/helpers';
 import { signedInAdmin } from './consoleHelpers';
 
 describe('Slack permissions page (browser)', function () {
   this.timeout(120_000);
   // Declared first, so each test's pages close before its server does.
-  const browser = useBrowser();
+  const browser = useBrowser({ context: 'suite' });
   // A server (and Slack sandbox) per test: each test sets up a widget on the sandbox's one Slack workspace.
   const server = useServer({}, startTestServer, 'test');
 
@@ -19,13 +20,14 @@ describe('Slack permissions page (browser)', function () {
 
   const signedInUser = async (page: Page): Promise<string> => (await signedInAdmin(server, page, 'perm')).ceId;
 
+  /**
+   * A signed-in admin's widget connected to #support, set up through the API (Slack's consent and the channel as the
+   * setup screens send them; test/e2e/setup.spec.ts drives those screens). The page has loaded nothing yet.
+   */
   async function connectedWidget(page: Page): Promise<string> {
-    const ceId = await signedInUser(page);
-    await page.goto(at(`/setup/${ceId}`));
-    await page.getByRole('button', { name: 'Add to Slack' }).click();
-    await page.locator('#sandbox-oauth-allow').click();
-    await page.getByRole('button', { name: 'Connect #support' }).click();
-    await page.getByRole('heading', { name: 'Setup is finished!' }).waitFor();
+    const { ceId, token } = await signedInAdmin(server, page, 'perm');
+    const support = server.slack.state.data.channels.find((channel) => channel.name === 'support');
+    await setUpWidget(server, token, ceId, { channel: support?.id });
     return ceId;
   }
 
@@ -104,7 +106,6 @@ describe('Slack permissions page (browser)', function () {
     const ceId = await connectedWidget(page);
     await server.models.ChatEndpoint.updateOne({ _id: ceId }, { $set: { OauthV1: true } });
     await page.goto(at(`/permissions/${ceId}`));
-    await page.reload();
     await page.getByRole('heading', { name: 'IMPORTANT' }).waitFor();
     await page.getByRole('button', { name: 'Upgrade Slack integration' }).click();
     const dialog = page.getByRole('dialog', { name: 'Upgrade the Slack integration?' });
