@@ -9,6 +9,7 @@ import { refreshQuotaSoon } from '../billing/quota';
 import { conversationProperties, trackEvent } from '../conversations/analytics';
 import type { ConversationContext } from '../conversations/context';
 import { appendEntryReading, type NewEntry, type StoredMessage, serialised } from '../conversations/history';
+import { inboxFieldsOf } from '../conversations/inbox';
 import { findOpenConversation, headerUpdate, type OpenConversation, publishEntry, REFUSALS, WidgetRefusal } from '../conversations/record';
 import { fireWebhook } from '../conversations/webhooks';
 import type { Logger } from '../logger';
@@ -122,7 +123,13 @@ export async function startConversation(
     url: ce.newConversationWebhookURL,
     body: {
       event: 'conversation.started',
-      conversation: { id: String(conversation._id), number: conversation.number, widgetId: ce.Uuid, pageUrl: origin.pageUrl },
+      conversation: {
+        id: String(conversation._id),
+        number: conversation.number,
+        widgetId: ce.Uuid,
+        pageUrl: origin.pageUrl,
+        ...inboxFieldsOf(conversation),
+      },
     },
   });
   await trackEvent(ctx, {

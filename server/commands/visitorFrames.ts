@@ -6,6 +6,7 @@
 import type { Types } from 'mongoose';
 import { conversationProperties, trackEvent } from '../conversations/analytics';
 import type { ConversationContext } from '../conversations/context';
+import { inboxFieldsOf } from '../conversations/inbox';
 import { maskEmail } from '../conversations/mailTokens';
 import { findOpenConversation, headerUpdate } from '../conversations/record';
 import { type TranscriptWidget, transcriptMail } from '../conversations/transcript';
@@ -96,6 +97,7 @@ export async function rateConversation(
         widgetId: input.ce.Uuid,
         rating: latest.rating,
         feedback: latest.feedback,
+        ...inboxFieldsOf(latest),
       },
     },
   });

@@ -14,3 +14,15 @@ export function inboxStateFilter(state: InboxState): { status: 'open' | 'ended';
   if (state === 'ended') return { status: 'ended' };
   return { status: 'open', inboxState: state === 'open' ? { $in: ['open', 'ended', null] } : state };
 }
+
+/**
+ * The shared inbox's fields of a conversation as webhooks carry them (the archive's and every conversation event's):
+ * its state, who has it ('' when nobody: the Slack user id, as the API's `assigneeId`) and its tags.
+ */
+export function inboxFieldsOf(c: Pick<Conversation, 'status' | 'inboxState' | 'assigneeId' | 'tags'>): {
+  state: InboxState;
+  assigneeId: string;
+  tags: string[];
+} {
+  return { state: inboxStateOf(c), assigneeId: c.assigneeId ?? '', tags: [...(c.tags ?? [])] };
+}

@@ -1,12 +1,21 @@
 /**
  * The one way the shared inbox's events are written: every InboxEvent goes through recordInboxEvents, which also adds
- * it to the day tallies Reports → Team reads instead of the events (models/inboxTallies.ts).
+ * it to the day tallies Reports → Team reads instead of the events (models/inboxTallies.ts), and drops the month rows
+ * of a closed month it falls in.
  */
 import { Types } from 'mongoose';
 import type { Models } from '../models';
 import type { Conversation } from '../models/Conversation';
 import type { InboxEvent } from '../models/InboxEvent';
-import { applyAddition, applyEntry, isTallied, TALLY_SOURCE_FIELDS, type TallySource, tallyChanges } from '../models/inboxTallies';
+import {
+  applyAddition,
+  applyEntry,
+  dropMonthsOf,
+  isTallied,
+  TALLY_SOURCE_FIELDS,
+  type TallySource,
+  tallyChanges,
+} from '../models/inboxTallies';
 
 /** An event to record: `at` defaults to now, `operatorId` to '' (nobody). */
 export type NewInboxEvent = Omit<InboxEvent, 'at' | 'operatorId' | 'talliedBy'> & { at?: Date; operatorId?: string };
@@ -38,6 +47,8 @@ export async function recordInboxEvents(
   const { entries, additions } = tallyChanges(history, fresh);
   for (const entry of entries) await applyEntry(models, entry);
   for (const addition of additions) await applyAddition(models, addition);
+  // Events are recorded as they happen: one in a month already closed drops its month rows (none, all but always).
+  await dropMonthsOf(models, fresh, new Date());
 }
 
 /** What every event of conversation `c` says of it (account, widget, conversation, workspace), with `fields` of its kind. */

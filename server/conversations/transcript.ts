@@ -5,7 +5,7 @@ import { transcriptMailMessage } from '../mail/templates';
 import type { Models } from '../models';
 import type { ConversationDocument } from '../models/Conversation';
 import { inSlackOrder } from './history';
-import { inboxStateOf } from './inbox';
+import { inboxFieldsOf } from './inbox';
 import { mailSender, validTimeZone, visitorMailLanguage } from './widgetLanguage';
 
 /** What a transcript needs of its widget: its texts and overrides, colours, sender name and time zone. */
@@ -70,10 +70,8 @@ export async function conversationPayload(models: Models, conversation: Conversa
     feedback: conversation.feedback,
     pageUrl: conversation.pageUrl,
     triggerUid: conversation.triggerUid,
-    tags: [...(conversation.tags ?? [])],
-    // The shared inbox: its state (open, waiting, snoozed, ended) and who had it ('' when nobody).
-    state: inboxStateOf(conversation),
-    assigneeId: conversation.assigneeId ?? '',
+    // The shared inbox: its tags, state (open, waiting, snoozed, ended) and who had it ('' when nobody).
+    ...inboxFieldsOf(conversation),
     visitor: visitor
       ? {
           name: visitor.name,

@@ -19,11 +19,18 @@ export const TALLY_FIGURES = ['assigned', 'answered', 'ended'] as const satisfie
  * The report never reads `convs`. `since` is worked out when a conversation enters a day, from its events stored by
  * then: the shared inbox records events as they happen, in their order; one recorded late with an earlier time than a
  * later day's event of the same conversation and figure would leave that day's `since` behind it.
+ *
+ * A month row (`month` true, `day` the first of a UTC month, `convs` empty) is the sum of a closed month's day rows for
+ * the team or one operator, built from them when a report first needs it (monthTallies in inboxTallies.ts): `n` counts
+ * each conversation once in the month and `since` keeps the earlier events before the month's first day, so a report
+ * reads it as it reads a day. An event recorded in a closed month drops that month's rows, which are built again.
  */
 export interface InboxTally {
   _id: string;
   ceId: Types.ObjectId;
   day: Date;
+  /** A closed UTC month's sum of day rows (absent on day rows). */
+  month?: boolean;
   team: boolean;
   operatorId: string;
   convs: Partial<Record<TallyFigure, Types.ObjectId[]>>;
@@ -43,6 +50,7 @@ export const InboxTallySchema = new Schema<InboxTally>(
     _id: { type: String, required: true },
     ceId: { type: Schema.Types.ObjectId, ref: 'ChatEndpoint', required: true },
     day: { type: Date, required: true },
+    month: { type: Boolean },
     team: { type: Boolean, required: true },
     operatorId: { type: String, default: '' },
     convs: { type: Schema.Types.Mixed, default: {} },
@@ -59,6 +67,8 @@ export const InboxTallySchema = new Schema<InboxTally>(
 );
 // Reports → Team: a widget's days in a range.
 InboxTallySchema.index({ ceId: 1, day: 1 });
+// Reports → Team: a widget's month rows in a range (day rows have no `month`).
+InboxTallySchema.index({ ceId: 1, month: 1, day: 1 });
 
 export type InboxTallyModel = Model<InboxTally>;
 export function inboxTallyModel(connection: Connection): InboxTallyModel {

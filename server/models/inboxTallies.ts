@@ -13,7 +13,7 @@ import type { Collection } from 'mongodb';
 import { Types } from 'mongoose';
 import type { Models } from '.';
 import type { InboxEvent } from './InboxEvent';
-import { type InboxTally, TALLIED_KINDS, type TalliedKind, type TallyFigure } from './InboxTally';
+import { type InboxTally, TALLIED_KINDS, TALLY_FIGURES, type TalliedKind, type TallyFigure } from './InboxTally';
 
 const DAY_MS = 86_400_000;
 
@@ -198,6 +198,12 @@ export async function tallyStoredInboxEvents(models: Pick<Models, 'InboxEvent' |
       history.filter((e) => e.talliedBy === mark),
     );
     await applyBatch(models, entries, additions);
+    // Month rows built before these events were tallied (by a report another process ran) are built again.
+    await dropMonthsOf(
+      models,
+      history.filter((e) => e.talliedBy === mark),
+      new Date(),
+    );
     tallied += claimed.modifiedCount;
   }
   return tallied;
@@ -249,4 +255,146 @@ async function applyBatch(models: Pick<Models, 'InboxTally'>, entries: TallyEntr
     return { updateOne: { filter: { _id: id }, update, upsert: true } };
   });
   if (ops.length) await talliesOf(models).bulkWrite(ops, { ordered: false });
+}
+
+/** A tally as the report and the month rows read it: without its conversations. */
+export type TallyRow = Omit<InboxTally, 'convs' | 'ceId' | 'day'>;
+export const TALLY_ROW_PROJECTION = { convs: 0, ceId: 0, day: 0 } as const;
+
+/** What tally rows of one scope add up to (the figures of `n` and the answers' counts), as a month row holds it. */
+export type TallySum = Pick<
+  InboxTally,
+  'n' | 'since' | 'firstResponses' | 'nextResponses' | 'firstWaits' | 'nextWaits' | 'targeted' | 'withinTarget'
+>;
+
+/**
+ * Sums rows of one scope from the instant `from` on (the rows lie after it): a conversation counts once per figure,
+ * in the row where it came first (a row's conversations whose earlier event is at `from` or later are taken away),
+ * and `since` keeps the earlier events before `from`. Over the day rows of a month from its first day, this is the
+ * month's row; over the rows of a report's range from its start, the range's figures.
+ */
+export function sumTallies(rows: readonly Partial<TallyRow>[], from: Date): TallySum {
+  const sum: TallySum = {
+    n: {},
+    since: {},
+    firstResponses: 0,
+    nextResponses: 0,
+    firstWaits: {},
+    nextWaits: {},
+    targeted: 0,
+    withinTarget: 0,
+  };
+  const add = (counts: Record<string, number>, more: Record<string, number> | undefined) => {
+    for (const [key, n] of Object.entries(more ?? {})) counts[key] = (counts[key] ?? 0) + n;
+  };
+  for (const row of rows) {
+    for (const figure of TALLY_FIGURES) {
+      const n = row.n?.[figure] ?? 0;
+      if (!n) continue;
+      let repeated = 0;
+      for (const at of row.since?.[figure] ?? []) {
+        if (at >= from) repeated += 1;
+        else (sum.since[figure] ??= []).push(at);
+      }
+      sum.n[figure] = (sum.n[figure] ?? 0) + n - repeated;
+    }
+    sum.firstResponses += row.firstResponses ?? 0;
+    sum.nextResponses += row.nextResponses ?? 0;
+    sum.targeted += row.targeted ?? 0;
+    sum.withinTarget += row.withinTarget ?? 0;
+    add(sum.firstWaits, row.firstWaits);
+    add(sum.nextWaits, row.nextWaits);
+  }
+  return sum;
+}
+
+/** The first instant of the UTC month of `at`, and of the month after it. */
+export const utcMonth = (at: Date): Date => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
+export const nextUtcMonth = (month: Date): Date => new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 1));
+
+/**
+ * A month's tallies are final, and its row may be built, a day after it ended: the shared inbox records its events as
+ * they happen, so none comes later than that (one that does drops the month's rows: dropMonthsOf).
+ */
+export const isClosedMonth = (month: Date, now: Date): boolean => nextUtcMonth(month).getTime() + DAY_MS <= now.getTime();
+
+const monthScope = (row: Pick<InboxTally, 'team' | 'operatorId'>) => (row.team ? 'team' : `op:${row.operatorId}`);
+
+/**
+ * The month rows of a widget's closed UTC months from `from` (a month's first instant) on, as long as they are whole
+ * before `to` and closed at `now`: the months a report reads from them, which it reads from `from` up to `until`.
+ * A month without its rows yet has them built from its day rows (sumTallies) and stored; a month with nothing tallied
+ * gets an empty team row, so it is not read again.
+ */
+export async function monthTallies(
+  models: Pick<Models, 'InboxTally'>,
+  ceId: Types.ObjectId,
+  from: Date,
+  to: Date,
+  now: Date,
+): Promise<{ rows: TallyRow[]; until: Date }> {
+  const months: Date[] = [];
+  for (let m = from; nextUtcMonth(m) <= to && isClosedMonth(m, now); m = nextUtcMonth(m)) months.push(m);
+  const until = months.length ? nextUtcMonth(months[months.length - 1]) : from;
+  if (!months.length) return { rows: [], until };
+  const tallies = talliesOf(models);
+  const stored = await tallies
+    .find<TallyRow & { day: Date }>({ ceId, month: true, day: { $gte: from, $lt: until } }, { projection: { convs: 0, ceId: 0 } })
+    .toArray();
+  const built = new Set(stored.filter((r) => r.team).map((r) => r.day.getTime()));
+  const missing = months.filter((m) => !built.has(m.getTime()));
+  const fresh = await Promise.all(missing.map((month) => buildMonth(models, ceId, month)));
+  return { rows: [...stored.filter((r) => !missing.some((m) => m.getTime() === r.day.getTime())), ...fresh.flat()], until };
+}
+
+/** Sums a closed month's day rows per scope into its month rows, stores them and answers them. */
+async function buildMonth(models: Pick<Models, 'InboxTally'>, ceId: Types.ObjectId, month: Date): Promise<TallyRow[]> {
+  const tallies = talliesOf(models);
+  const days = await tallies
+    .find<TallyRow>({ ceId, day: { $gte: month, $lt: nextUtcMonth(month) }, month: { $ne: true } }, { projection: TALLY_ROW_PROJECTION })
+    .toArray();
+  const byScope = new Map<string, TallyRow[]>([['team', []]]);
+  for (const row of days) byScope.set(monthScope(row), [...(byScope.get(monthScope(row)) ?? []), row]);
+  const rows = [...byScope.entries()].map(([scope, list]): InboxTally => {
+    const team = scope === 'team';
+    const operatorId = team ? '' : scope.slice(3);
+    return {
+      _id: `${String(ceId)}:${month.toISOString().slice(0, 7)}:${scope}`,
+      ceId,
+      day: month,
+      month: true,
+      team,
+      operatorId,
+      convs: {},
+      ...sumTallies(list, month),
+    };
+  });
+  // The same sum whichever process builds it: a second build replaces the first with what it was, and one that
+  // loses the race to insert a row (E11000) leaves the other's.
+  try {
+    await tallies.bulkWrite(
+      rows.map((row) => ({ replaceOne: { filter: { _id: row._id }, replacement: row, upsert: true } })),
+      { ordered: false },
+    );
+  } catch (error) {
+    if (!isDuplicateKey(error)) throw error;
+  }
+  return rows.map(({ convs: _convs, ceId: _ce, day: _day, ...row }) => row);
+}
+
+/**
+ * Drops the month rows of the closed months `events` fall in (recorded late, or tallied by an upgrade's start): the
+ * next report builds them again from their day rows.
+ */
+export async function dropMonthsOf(
+  models: Pick<Models, 'InboxTally'>,
+  events: readonly Pick<TallySource, 'ceId' | 'at'>[],
+  now: Date,
+): Promise<void> {
+  const months = new Map<string, { ceId: Types.ObjectId; day: Date }>();
+  for (const e of events) {
+    const day = utcMonth(e.at);
+    if (isClosedMonth(day, now)) months.set(`${String(e.ceId)}:${day.getTime()}`, { ceId: e.ceId, day });
+  }
+  for (const { ceId, day } of months.values()) await talliesOf(models).deleteMany({ ceId, month: true, day });
 }

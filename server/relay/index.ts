@@ -18,6 +18,7 @@ import { wakeConversation } from '../commands/snoozeConversation';
 import { UNSEEN_ROW, type UnseenRow, unseenWaitDue } from '../commands/unseenReplies';
 import type { Config } from '../config';
 import type { ConversationAnalytics } from '../conversations/context';
+import { inboxFieldsOf } from '../conversations/inbox';
 import { fireWebhook, hasRestHooks } from '../conversations/webhooks';
 import type { Logger } from '../logger';
 import type { Mailer } from '../mail';
@@ -239,6 +240,10 @@ type UnansweredRow = Pick<
   | 'noAnswerNotifiedAt'
   | 'noAnswerAt'
   | 'resolvedByArticleAt'
+  | 'status'
+  | 'inboxState'
+  | 'assigneeId'
+  | 'tags'
 > & { _id: Types.ObjectId };
 
 /**
@@ -257,6 +262,11 @@ export function notifyUnanswered(ctx: RelayContext, now = ctx.clock.now(), stopp
     noAnswerNotifiedAt: 1,
     noAnswerAt: 1,
     resolvedByArticleAt: 1,
+    // The shared inbox's fields the webhook carries.
+    status: 1,
+    inboxState: 1,
+    assigneeId: 1,
+    tags: 1,
   } as const;
   return duePass<UnansweredRow>(
     ctx,
@@ -295,6 +305,7 @@ export function notifyUnanswered(ctx: RelayContext, now = ctx.clock.now(), stopp
             widgetId: ce.Uuid,
             startedAt: c.startedAt.toISOString(),
             pageUrl: c.pageUrl,
+            ...inboxFieldsOf(c),
           },
         },
       });

@@ -10,8 +10,18 @@
 import type { Types } from 'mongoose';
 import type { Models } from '../models';
 import type { ChatEndpointDocument } from '../models/ChatEndpoint';
-import { type InboxTally, TALLIED_KINDS, TALLY_FIGURES, type TalliedKind } from '../models/InboxTally';
-import { TALLY_SOURCE_FIELDS, type TallySource, waitOfKey } from '../models/inboxTallies';
+import { TALLIED_KINDS, TALLY_FIGURES, type TalliedKind } from '../models/InboxTally';
+import {
+  monthTallies,
+  nextUtcMonth,
+  sumTallies,
+  TALLY_ROW_PROJECTION,
+  TALLY_SOURCE_FIELDS,
+  type TallyRow,
+  type TallySource,
+  utcMonth,
+  waitOfKey,
+} from '../models/inboxTallies';
 import type { OperatorRow, TagRow, TeamFigures, TeamReport, TrendBucket, TrendStep } from '../shared/reports';
 import { reportedChats } from './overview';
 import type { ReportRange } from './range';
@@ -85,15 +95,17 @@ type RangeEvent = TallySource & { _id: Types.ObjectId };
 
 /**
  * The events of the range, counted as docs/reports.md says: the whole UTC days inside the range from their tallies
- * (InboxTally, a row a day for the team and for each operator who did something), the hours before the first and
- * after the last of them from the events themselves (through {ceId, at}). A conversation counts once per figure and
- * operator in the range: a day's tally takes away its conversations whose earlier event (`since`) is in the range,
- * and an event after the last whole day counts when its conversation had none in the range before.
+ * (InboxTally: the closed UTC months among them from their month rows, the other days from their day rows; a row for
+ * the team and for each operator who did something), the hours before the first and after the last of them from the
+ * events themselves (through {ceId, at}). A conversation counts once per figure and operator in the range: a row takes
+ * away its conversations whose earlier event (`since`) is in the range (sumTallies), and an event after the last
+ * whole day counts when its conversation had none in the range before.
  */
 async function eventFigures(
   models: Models,
   ce: Pick<ChatEndpointDocument, '_id'>,
   range: Pick<ReportRange, 'start' | 'end'>,
+  now: Date,
 ): Promise<EventFigures> {
   const { start, end } = range;
   const firstDay = new Date(Math.ceil(start.getTime() / DAY_MS) * DAY_MS);
@@ -106,12 +118,24 @@ async function eventFigures(
           .find<RangeEvent>({ ceId: ce._id, at: { $gte: from, $lt: to } }, { projection: TALLY_SOURCE_FIELDS })
           .toArray()
       : Promise.resolve([]);
-  const [tallies, head, tail] = await Promise.all([
-    days
+  const dayRows = (from: Date, to: Date) =>
+    from < to
       ? models.InboxTally.collection
-          .find<TallyRow>({ ceId: ce._id, day: { $gte: firstDay, $lt: lastDay } }, { projection: { convs: 0, ceId: 0, day: 0 } })
+          .find<TallyRow>({ ceId: ce._id, day: { $gte: from, $lt: to }, month: { $ne: true } }, { projection: TALLY_ROW_PROJECTION })
           .toArray()
-      : Promise.resolve([]),
+      : Promise.resolve([]);
+  // The whole UTC months from the first one that starts on or after the first whole day, while they are closed.
+  const month = utcMonth(firstDay);
+  const monthsFrom = month.getTime() === firstDay.getTime() ? month : nextUtcMonth(month);
+  const tallied = async () => {
+    if (!days) return [];
+    const months = await monthTallies(models, ce._id, monthsFrom, lastDay, now);
+    if (months.until <= monthsFrom) return dayRows(firstDay, lastDay);
+    const [head, tail] = await Promise.all([dayRows(firstDay, monthsFrom), dayRows(months.until, lastDay)]);
+    return [...head, ...months.rows, ...tail];
+  };
+  const [tallies, head, tail] = await Promise.all([
+    tallied(),
     eventsIn(start, before),
     days ? eventsIn(lastDay, end) : Promise.resolve([]),
   ]);
@@ -125,18 +149,23 @@ async function eventFigures(
     return found;
   };
 
+  const byScope = new Map<string | null, TallyRow[]>();
   for (const t of tallies) {
-    const a = accOf(t.team ? null : t.operatorId);
-    for (const figure of TALLY_FIGURES) {
-      const repeated = (t.since?.[figure] ?? []).filter((at) => at >= start).length;
-      a.figures[figure] += (t.n?.[figure] ?? 0) - repeated;
-    }
-    a.figures.firstResponses += t.firstResponses ?? 0;
-    a.figures.nextResponses += t.nextResponses ?? 0;
-    a.figures.targeted += t.targeted ?? 0;
-    a.figures.withinTarget += t.withinTarget ?? 0;
-    for (const [key, n] of Object.entries(t.firstWaits ?? {})) addCount(a.first, waitOfKey(key), n);
-    for (const [key, n] of Object.entries(t.nextWaits ?? {})) addCount(a.next, waitOfKey(key), n);
+    const scope = t.team ? null : t.operatorId;
+    const list = byScope.get(scope) ?? [];
+    list.push(t);
+    byScope.set(scope, list);
+  }
+  for (const [scope, rows] of byScope) {
+    const sum = sumTallies(rows, start);
+    const a = accOf(scope);
+    for (const figure of TALLY_FIGURES) a.figures[figure] += sum.n[figure] ?? 0;
+    a.figures.firstResponses += sum.firstResponses;
+    a.figures.nextResponses += sum.nextResponses;
+    a.figures.targeted += sum.targeted;
+    a.figures.withinTarget += sum.withinTarget;
+    for (const [key, n] of Object.entries(sum.firstWaits)) addCount(a.first, waitOfKey(key), n);
+    for (const [key, n] of Object.entries(sum.nextWaits)) addCount(a.next, waitOfKey(key), n);
   }
 
   // The events around the whole days: those before them are in the range from its start; one after them counts its
@@ -180,9 +209,6 @@ async function eventFigures(
   byOperator.delete('');
   return { byOperator, team };
 }
-
-/** A tally as the report reads it (without its conversations). */
-type TallyRow = Omit<InboxTally, 'convs' | 'ceId' | 'day'>;
 
 function addCount(counts: Map<number, number>, value: number, n: number): void {
   counts.set(value, (counts.get(value) ?? 0) + n);
@@ -263,10 +289,12 @@ export async function teamReport(
   ce: Pick<ChatEndpointDocument, '_id' | 'slackTeamId'>,
   range: ReportRange,
   operators?: OperatorDirectory,
+  /** The time the report is asked at: which UTC months are closed (isClosedMonth). */
+  now = new Date(),
 ): Promise<TeamReport> {
   const { step, buckets, starts } = trendBuckets(range);
   const [{ byOperator, team }, [chats]] = await Promise.all([
-    eventFigures(models, ce, range),
+    eventFigures(models, ce, range, now),
     conversationFacets(models, ce, range, starts),
   ]);
   const acc = (id: string) => {

@@ -245,6 +245,11 @@ describe('API keys and the public API (/v1/api) with REST hooks', () => {
         const socket = await chat({ name: 'Hook', email: 'hook@example.org' }, 'Zap me');
         const conversation = await server.models.Conversation.findOne({ accountId: (await widget.widget()).accountId }).sort({ _id: -1 });
         if (!conversation) throw new Error('no conversation');
+        // Assigned and tagged in Slack before anyone answered: every webhook after the start carries it.
+        await server.models.Conversation.updateOne(
+          { _id: conversation._id },
+          { $set: { assigneeId: 'U0ALICE001', tags: ['billing', 'refund'] } },
+        );
         await notifyUnanswered(server.parley.relay, new Date(Date.now() + 10 * 60_000));
         await endConversation(server.parley.relay, conversation._id, 'operator');
         socket.send({ t: 'rate', rating: 'up', feedback: 'Great' });
@@ -278,6 +283,18 @@ describe('API keys and the public API (/v1/api) with REST hooks', () => {
           expect(call.body, call.body.event).to.deep.equal(same?.body);
           expect(own.calls.find((c) => c.body.event === call.body.event)?.headers['x-parley-signature']).to.equal(undefined);
         }
+        // The shared inbox's fields, as the API names them: at the start nobody has it; then it is assigned and tagged.
+        const sent = (event: string) => own.calls.find((c) => c.body.event === event)?.body.conversation;
+        const inbox = { assigneeId: 'U0ALICE001', tags: ['billing', 'refund'] };
+        expect(sent('conversation.started')).to.deep.include({ state: 'open', assigneeId: '', tags: [] });
+        expect(sent('conversation.unanswered')).to.deep.include({ state: 'open', ...inbox });
+        expect(sent('conversation.archived')).to.deep.include({ state: 'ended', ...inbox });
+        expect(sent('conversation.rated')).to.deep.include({ state: 'ended', rating: 'up', ...inbox });
+        const api = await request(server.url)
+          .get(`/v1/api/conversations/${String(conversation._id)}`)
+          .set('Authorization', `Bearer ${await generate(widget.token)}`)
+          .expect(200);
+        expect(api.body).to.deep.include({ state: 'ended', ...inbox });
         socket.close();
 
         await request(server.url)

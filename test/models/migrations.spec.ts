@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import { Types } from 'mongoose';
 import { inboxStateOf } from '../../server/conversations/inbox';
 import { runMigrations } from '../../server/models/migrations';
+import { reportRange } from '../../server/reports/range';
+import { teamReport } from '../../server/reports/team';
 import { useStore } from '../commands/helpers';
 
 describe('migrations run at start', () => {
@@ -177,5 +179,28 @@ describe('migrations run at start', () => {
     });
     expect((await runMigrations(store.connection, store.models)).inboxTallies).to.equal(0);
     expect(await store.models.InboxTally.countDocuments({ ceId })).to.equal(4);
+    // March is closed: a report over it reads the month's rows, built from the days the upgrade tallied, the
+    // conversation once in the month (its second day's answer repeats the first's).
+    const march = await teamReport(
+      store.models,
+      { _id: ceId, slackTeamId: '' },
+      reportRange({ tz: 'UTC', startDate: '2026-03-01T00:00:00', endDate: '2026-03-31T23:59:59' }),
+    );
+    expect(march.operators.map((o) => [o.id, o.assigned, o.answered, o.medianFirstResponseSecs, o.medianNextResponseSecs])).to.deep.equal([
+      ['U0ALICE001', 1, 1, 42, 8],
+    ]);
+    const month = await store.models.InboxTally.findOne({ ceId, month: true, day: new Date('2026-03-01'), operatorId: 'U0ALICE001' })
+      .lean()
+      .orFail();
+    expect(month).to.deep.include({
+      n: { assigned: 1, answered: 1 },
+      since: {},
+      firstResponses: 1,
+      nextResponses: 1,
+      firstWaits: { w42: 1 },
+      nextWaits: { w7_5: 1 },
+      targeted: 1,
+      withinTarget: 1,
+    });
   });
 });

@@ -31,18 +31,29 @@ function random(seed: number): () => number {
 }
 
 /**
- * Forty conversations over ten days: assigned (some reassigned, some back to the same operator days later), answered
- * first and again (some by another operator, some on a later day), ended with or without an assignee, tagged.
+ * Forty conversations over ten days (or `over` another span, with pauses up to `pause` long): assigned (some
+ * reassigned, some back to the same operator days later), answered first and again (some by another operator, some on
+ * a later day), ended with or without an assignee, tagged.
  */
-function conversationEvents(ceId: Types.ObjectId, accountId: Types.ObjectId, seed: number): NewInboxEvent[] {
+function conversationEvents(
+  ceId: Types.ObjectId,
+  accountId: Types.ObjectId,
+  seed: number,
+  over: { first: number; days: number; pause: number; conversations: number } = {
+    first: FIRST_DAY,
+    days: 9,
+    pause: 40 * HOUR,
+    conversations: 40,
+  },
+): NewInboxEvent[] {
   const next = random(seed);
   const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)];
   const events: NewInboxEvent[] = [];
-  for (let c = 0; c < 40; c++) {
+  for (let c = 0; c < over.conversations; c++) {
     const conversationId = new Types.ObjectId();
-    let t = FIRST_DAY + next() * 9 * 24 * HOUR;
+    let t = over.first + next() * over.days * 24 * HOUR;
     const event = (e: Omit<NewInboxEvent, 'accountId' | 'ceId' | 'conversationId' | 'teamId'>) => {
-      t += next() < 0.2 ? next() * 40 * HOUR : next() * 2 * HOUR;
+      t += next() < 0.2 ? next() * over.pause : next() * 2 * HOUR;
       events.push({ accountId, ceId, conversationId, teamId: 'T0', ...e, at: new Date(Math.round(t / 1000) * 1000) });
     };
     let assignee = next() < 0.8 ? pick(OPERATORS) : '';
@@ -132,16 +143,29 @@ const RANGES: [string, string, string][] = [
   ['Europe/Paris', '2026-03-05T23:59:58', '2026-03-06T00:00:01'],
 ];
 
+/**
+ * Ranges over several months: whole UTC months read from their month rows, the days around them from day rows, in
+ * zones whose months start hours before or after UTC's (a zone's month is never a UTC month there).
+ */
+const MONTH_RANGES: [string, string, string][] = [
+  ['UTC', '2026-01-01T00:00:00', '2026-04-30T23:59:59'],
+  ['America/New_York', '2026-01-15T08:00:00', '2026-04-10T17:30:00'],
+  ['Asia/Kolkata', '2026-02-01T00:00:00', '2026-03-31T23:59:59'],
+  ['Pacific/Chatham', '2026-01-31T23:00:00', '2026-03-01T00:30:00'],
+  ['Asia/Kathmandu', '2026-02-28T05:45:00', '2026-04-01T00:00:00'],
+  ['Europe/Paris', '2026-03-01T00:00:00', '2026-05-31T23:59:59'],
+];
+
 describe('Team report tallies', () => {
   const store = useStore();
 
-  async function expectEventFigures(ceId: Types.ObjectId): Promise<void> {
+  async function expectEventFigures(ceId: Types.ObjectId, ranges = RANGES, now = new Date()): Promise<void> {
     const events = await store.models.InboxEvent.find({ ceId }).lean<InboxEvent[]>();
-    for (const [tz, startDate, endDate] of RANGES) {
+    for (const [tz, startDate, endDate] of ranges) {
       const range = reportRange({ tz, startDate, endDate });
-      const report = await teamReport(store.models, { _id: ceId, slackTeamId: '' }, range);
+      const report = await teamReport(store.models, { _id: ceId, slackTeamId: '' }, range, undefined, now);
       const counted = countEvents(events, range.start, range.end);
-      const where = `${tz} ${startDate} – ${endDate}`;
+      const where = `${tz} ${startDate} – ${endDate} at ${now.toISOString()}`;
       expect(withoutRatings(report.team), where).to.deep.equal(counted.team);
       expect(
         Object.fromEntries(report.operators.map(({ id, name: _name, avatarUrl: _avatar, ...o }) => [id, withoutRatings(o)])),
@@ -206,5 +230,43 @@ describe('Team report tallies', () => {
     const last = Math.max(...events.filter((e) => e.conversationId === answered.conversationId).map((e) => e.at?.getTime() ?? 0));
     await recordInboxEvents(store.models, [{ ...answered, at: new Date(last + 24 * HOUR), operatorId: 'U0DEV' }]);
     await expectEventFigures(ceId);
+  });
+
+  it('counts each conversation once over ranges of several months, reading closed UTC months from their month rows', async () => {
+    const ceId = new Types.ObjectId();
+    // Conversations from January to April whose events pause up to three weeks: many span a month's end.
+    const events = conversationEvents(ceId, new Types.ObjectId(), 23, {
+      first: Date.parse('2026-01-01T00:00:00Z'),
+      days: 115,
+      pause: 21 * 24 * HOUR,
+      conversations: 60,
+    });
+    await store.models.InboxEvent.collection.insertMany(events.map((e) => ({ operatorId: '', ...e })));
+    await runMigrations(store.connection, store.models);
+    const spanning = await store.models.InboxTally.countDocuments({ ceId, 'since.answered.0': { $lt: new Date('2026-03-01') } });
+    expect(spanning, 'conversations answered again in a later month').to.be.greaterThan(0);
+    // In May every month before is closed; on April 1st, 12:00 UTC, March is not yet (a day after its end) nor April.
+    for (const now of [new Date('2026-05-20T00:00:00Z'), new Date('2026-04-01T12:00:00Z')])
+      await expectEventFigures(ceId, MONTH_RANGES, now);
+    const months = await store.models.InboxTally.find({ ceId, month: true }, { day: 1, team: 1 }).lean();
+    expect([...new Set(months.filter((m) => m.team).map((m) => m.day.toISOString().slice(0, 7)))].sort()).to.deep.equal([
+      '2026-01',
+      '2026-02',
+      '2026-03',
+      '2026-04',
+    ]);
+    // An answer recorded late in February (a closed month) drops February's rows; the next report builds them again.
+    const answered = events.find((e) => e.kind === 'response' && e.at && e.at < new Date('2026-02-20'));
+    if (!answered) throw new Error('the seed has answers in February');
+    await recordInboxEvents(store.models, [
+      { ...answered, at: new Date('2026-02-27T10:00:00Z'), operatorId: 'U0DEV', responseKind: 'next' },
+    ]);
+    await expectEventFigures(ceId, MONTH_RANGES, new Date('2026-05-20T00:00:00Z'));
+    const report = await teamReport(
+      store.models,
+      { _id: ceId, slackTeamId: '' },
+      reportRange({ tz: 'UTC', startDate: '2026-02-01T00:00:00', endDate: '2026-02-28T23:59:59' }),
+    );
+    expect(report.operators.map((o) => o.id)).to.include('U0DEV');
   });
 });
