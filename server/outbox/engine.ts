@@ -24,7 +24,10 @@
  * job another process stored in the key before it runs first (a new conversation's key too: another process may
  * store a job in it once the conversation is stored, before its header). A process that dies leaves its stored claims
  * to expire like any lease; one that finds its claimed jobs behind another process's lease or backoff gives them up
- * (one update), so whoever runs the head runs them next, as before.
+ * (one update), so whoever runs the head runs them next, as before. A stored claim serves one run: a job whose run
+ * failed is claimed again like any head (its attempt counted, so a Slack post's retry looks for itself first), and a
+ * lease this process left behind (the store refused to record the failure) is its own to take again at once, not
+ * after the lease. A job whose insert failed runs only once a claim's update on it is stored.
  */
 import { randomBytes } from 'node:crypto';
 import { Types } from 'mongoose';
@@ -183,10 +186,18 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
   private readonly blockedUntil = new Map<string, number>();
   /** Keys whose jobs were stored here with `start: false`, and when: their poke is coming. */
   private readonly unpoked = new Map<string, number>();
-  /** `lockedBy` of the jobs this process stored claimed. */
+  /**
+   * `lockedBy` of the jobs this process stored claimed; the claims it takes later are `self` and a dot before their
+   * own random part, so a lease this process left behind (its run failed and the store refused to record it) is
+   * known as its own and taken again at once instead of after the lease.
+   */
   private readonly self = randomBytes(8).toString('hex');
-  /** Keys this process stored claimed jobs in, until their run ends or they are given up (a read sees a few only). */
-  private readonly storedClaimed = new Set<string>();
+  /**
+   * The jobs this process stored claimed and has not run yet, by key (the ids): only such a job runs under the claim
+   * of its insert, once. A job that ran (and failed) is claimed again as any head, which counts its attempt, so a
+   * Slack post's retry looks for the post first (slack/postOnce.ts). Given up or stopped: only these.
+   */
+  private readonly storedClaimed = new Map<string, Set<string>>();
   private timer: NodeJS.Timeout | null = null;
   private timerAt = Infinity;
   private pumpQueued = false;
@@ -234,8 +245,20 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
       if (this.unpoked.size > 10_000) for (const [k, at] of this.unpoked) if (Date.now() - at > POKE_EXPECTED_MS) this.unpoked.delete(k);
     }
     // Durable before the work it stands for is acknowledged to anyone, whatever the deployment's default.
-    await this.host.models.OutboxJob.collection.insertOne(job, { writeConcern: JOURNALED });
-    if (claimed) this.storedClaimed.add(key);
+    try {
+      await this.host.models.OutboxJob.collection.insertOne(job, { writeConcern: JOURNALED });
+    } catch (error) {
+      if (opts.start === false) this.unpoked.delete(key);
+      // A refused insert leaves nothing; one whose answer was lost may have stored the job claimed here: the key is
+      // read again in a second, and a claim of this process found there is taken at once (not left to its lease).
+      if (claimed) this.note(key, '', Date.now() + 1000);
+      throw error;
+    }
+    if (claimed) {
+      const ids = this.storedClaimed.get(key);
+      if (ids) ids.add(String(job._id));
+      else this.storedClaimed.set(key, new Set([String(job._id)]));
+    }
     if (opts.start !== false) this.note(key, this.paced(kind) ? (opts.channel ?? '') : '', runAt.getTime(), String(job._id));
   }
 
@@ -274,12 +297,15 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
     }
     const left = [...this.waiting.keys()];
     this.waiting.clear();
+    const unrun = [...this.storedClaimed.values()].flatMap((ids) => [...ids].map((id) => new Types.ObjectId(id)));
     this.storedClaimed.clear();
-    // The jobs stored claimed here and not run: the other processes take them at once, not after their lease.
-    await this.host.models.OutboxJob.updateMany(
-      { lockedBy: this.self, lockedUntil: { $gt: new Date() }, failedAt: null },
-      { $set: { lockedUntil: null, lockedBy: '', runAt: new Date() }, $inc: { attempts: -1 } },
-    ).catch((error: unknown) => this.host.logger.warn({ err: error }, 'outbox: could not give up the jobs claimed here'));
+    // The jobs stored claimed here and not run: the other processes take them at once, not after their lease. (One
+    // that ran and whose failure could not be recorded keeps its lease and attempt: its rerun looks before posting.)
+    if (unrun.length > 0)
+      await this.host.models.OutboxJob.updateMany(
+        { _id: { $in: unrun }, lockedBy: this.self, lockedUntil: { $gt: new Date() }, failedAt: null },
+        { $set: { lockedUntil: null, lockedBy: '', runAt: new Date() }, $inc: { attempts: -1 } },
+      ).catch((error: unknown) => this.host.logger.warn({ err: error }, 'outbox: could not give up the jobs claimed here'));
     if (left.length > 0) this.options.announce?.(left);
   }
 
@@ -377,6 +403,8 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
         if (!this.stopped) this.host.logger.error({ err: error }, 'outbox: could not claim jobs');
         // Read again in a second; the keys stay known.
         for (const { key, token } of picked) {
+          // A key that runs (its head stored claimed here started before the failed claim) is looked at when it ends.
+          if (this.running.has(key)) continue;
           this.refund(token);
           this.requeue(key, '', Date.now() + 1000);
         }
@@ -437,6 +465,7 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
       if (!jobs || jobs.length === 0) {
         this.refund(token);
         this.solo.delete(key);
+        this.storedClaimed.delete(key);
         continue;
       }
       const head = jobs[0];
@@ -451,17 +480,17 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
       }
       const channel = this.paced(head.kind) ? head.channel : '';
       const lockedUntil = head.lockedUntil?.getTime() ?? 0;
-      // Stored claimed here and the lease still holds; with half a lease left at least, it runs under that claim (its
-      // renewal starts with the run), else it is claimed again as any head.
-      const mine = head.lockedBy === this.self && lockedUntil > now;
-      const own = mine && lockedUntil > now + outboxLeaseMs / 2;
+      // Leased by this process, yet not running here: a claim it stored and has not run, or one it left behind (a
+      // run that failed when the store refused to record it). The first, with half a lease left at least, runs
+      // under that claim (its renewal starts with the run); any other is claimed again as any head (an attempt more).
+      const mine = this.ownedHere(head.lockedBy) && lockedUntil > now;
+      const own = mine && this.storedClaimed.get(key)?.has(String(head._id)) === true && lockedUntil > now + outboxLeaseMs / 2;
       if (head.runAt.getTime() > now || (lockedUntil > now && !mine)) {
         // Backing off, or another process holds the key: look again when that ends. Jobs stored claimed here behind
         // it are given up, so whoever runs the head runs them next.
         this.refund(token);
         this.requeue(key, channel, Math.max(head.runAt.getTime(), lockedUntil + 1), head.createdAt);
-        if (this.storedClaimed.delete(key) || jobs.some((job) => job.lockedBy === this.self && (job.lockedUntil?.getTime() ?? 0) > now))
-          giveUp.push(key);
+        if (this.storedClaimed.has(key)) giveUp.push(key);
         continue;
       }
       let paidBy = token;
@@ -484,7 +513,7 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
         for (const job of jobs.slice(1)) {
           if (batch.length >= max || job.kind !== kind || job.runAt.getTime() > now) break;
           // Held by another process (stored claimed there, its head once this one is done): not run here too.
-          if (job.lockedBy && job.lockedBy !== this.self && (job.lockedUntil?.getTime() ?? 0) > now) break;
+          if (job.lockedBy && !this.ownedHere(job.lockedBy) && (job.lockedUntil?.getTime() ?? 0) > now) break;
           batch.push(job);
         }
         // Followers of another kind are one more post into the channel: one more token, or the head goes alone.
@@ -501,7 +530,7 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
     for (const h of heads) if (h.own) this.start1(h.key, h.batch, h.more, this.self);
     const taking = heads.filter((h) => !h.own);
     if (taking.length === 0) return;
-    const lockedBy = randomBytes(8).toString('hex');
+    const lockedBy = `${this.self}.${randomBytes(4).toString('hex')}`;
     const until = new Date(now + outboxLeaseMs);
     // Journaled whatever the deployment's default: a claim counted in `attempts` is how a rerun after a crash
     // knows its post may already be in Slack (slack/postOnce.ts).
@@ -525,7 +554,7 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
           this.refund(h.token);
           this.refund(h.extra);
           this.requeue(h.key, h.batch[0].channel, now + outboxLeaseMs, h.batch[0].createdAt);
-          if (this.storedClaimed.delete(h.key)) giveUp.push(h.key);
+          if (this.storedClaimed.has(h.key)) giveUp.push(h.key);
         }
       }
       await this.giveUp(giveUp.splice(0));
@@ -545,19 +574,29 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
    * other processes told at once.
    */
   private async giveUp(keys: string[]): Promise<void> {
-    if (keys.length === 0) return;
+    const ids = keys.flatMap((key) => [...(this.storedClaimed.get(key) ?? [])].map((id) => new Types.ObjectId(id)));
+    for (const key of keys) this.storedClaimed.delete(key);
+    if (ids.length === 0) return;
     const now = new Date();
     await this.host.models.OutboxJob.collection.updateMany(
-      { key: { $in: [...new Set(keys)] }, lockedBy: this.self, lockedUntil: { $gt: now }, failedAt: null },
+      { _id: { $in: ids }, lockedBy: this.self, lockedUntil: { $gt: now }, failedAt: null },
       { $set: { lockedUntil: null, lockedBy: '', runAt: now, updatedAt: now }, $inc: { attempts: -1 } },
       { writeConcern: JOURNALED },
     );
     this.options.announce?.(keys);
   }
 
+  /** Whether `lockedBy` is a claim of this process: stored claimed here, or taken here. */
+  private ownedHere(lockedBy: string): boolean {
+    return lockedBy === this.self || lockedBy.startsWith(`${this.self}.`);
+  }
+
   /** Runs one claimed batch of a key in the background; the key is looked at again when it ends. */
   private start1(key: string, batch: OutboxJobDocument[], more: boolean, lockedBy: string): void {
     const head = batch[0];
+    // Whatever becomes of this run, its jobs' claims stored here are spent: a rerun claims them again.
+    const unrun = this.storedClaimed.get(key);
+    if (unrun) for (const job of batch) unrun.delete(String(job._id));
     const channel = this.paced(head.kind) ? head.channel : '';
     const renew = setInterval(
       () => {
@@ -799,7 +838,11 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
           if (Date.now() - storedAt < POKE_EXPECTED_MS) continue;
           this.unpoked.delete(job.key);
         }
-        this.waiting.set(job.key, { channel: this.paced(job.kind) ? job.channel : '', since: (job.createdAt ?? job._id.getTimestamp()).getTime(), at: 0 });
+        this.waiting.set(job.key, {
+          channel: this.paced(job.kind) ? job.channel : '',
+          since: (job.createdAt ?? job._id.getTimestamp()).getTime(),
+          at: 0,
+        });
       }
       this.kick();
     })()
