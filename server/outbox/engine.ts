@@ -198,6 +198,11 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
    * Slack post's retry looks for the post first (slack/postOnce.ts). Given up or stopped: only these.
    */
   private readonly storedClaimed = new Map<string, Set<string>>();
+  /**
+   * The jobs being stored here, until the store answers: a read may see one before (a poll, or a refused write the
+   * store shows until it has undone it); it runs only once its insert is acknowledged.
+   */
+  private readonly inserting = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   private timerAt = Infinity;
   private pumpQueued = false;
@@ -245,9 +250,12 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
       if (this.unpoked.size > 10_000) for (const [k, at] of this.unpoked) if (Date.now() - at > POKE_EXPECTED_MS) this.unpoked.delete(k);
     }
     // Durable before the work it stands for is acknowledged to anyone, whatever the deployment's default.
+    this.inserting.add(String(job._id));
     try {
       await this.host.models.OutboxJob.collection.insertOne(job, { writeConcern: JOURNALED });
+      this.inserting.delete(String(job._id));
     } catch (error) {
+      this.inserting.delete(String(job._id));
       if (opts.start === false) this.unpoked.delete(key);
       // A refused insert leaves nothing; one whose answer was lost may have stored the job claimed here: the key is
       // read again in a second, and a claim of this process found there is taken at once (not left to its lease).
@@ -479,6 +487,12 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
         continue;
       }
       const channel = this.paced(head.kind) ? head.channel : '';
+      if (this.inserting.has(String(head._id))) {
+        // Read before its insert was acknowledged here: its enqueue looks at the key again once it is.
+        this.refund(token);
+        this.requeue(key, channel, now + 1000, head.createdAt);
+        continue;
+      }
       const lockedUntil = head.lockedUntil?.getTime() ?? 0;
       // Leased by this process, yet not running here: a claim it stored and has not run, or one it left behind (a
       // run that failed when the store refused to record it). The first, with half a lease left at least, runs
@@ -514,6 +528,8 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
           if (batch.length >= max || job.kind !== kind || job.runAt.getTime() > now) break;
           // Held by another process (stored claimed there, its head once this one is done): not run here too.
           if (job.lockedBy && !this.ownedHere(job.lockedBy) && (job.lockedUntil?.getTime() ?? 0) > now) break;
+          // Its insert not acknowledged yet (it may yet be refused).
+          if (this.inserting.has(String(job._id))) break;
           batch.push(job);
         }
         // Followers of another kind are one more post into the channel: one more token, or the head goes alone.
