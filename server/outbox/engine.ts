@@ -28,6 +28,9 @@
  * failed is claimed again like any head (its attempt counted, so a Slack post's retry looks for itself first), and a
  * lease this process left behind (the store refused to record the failure) is its own to take again at once, not
  * after the lease. A job whose insert failed runs only once a claim's update on it is stored.
+ *
+ * The deployment's only process (`alone`: no REDIS_URL) knows every key that has jobs once its first poll has read them:
+ * a job it stores claimed in a key with nothing stored, waiting or running here runs without the key's read.
  */
 import { randomBytes } from 'node:crypto';
 import { Types } from 'mongoose';
@@ -129,6 +132,12 @@ export type OutboxOptions<P> = {
    * post runs, and told of Slack's Retry-After. Without it, each process paces alone.
    */
   pace?: SlackPace;
+  /**
+   * No other process stores or runs jobs in this database (one process: no REDIS_URL, docs/self-hosting.md). Then
+   * the keys this process knows are all the keys with jobs, and a job stored claimed in a key with nothing else
+   * stored, waiting or running here runs without the key's read: nothing can be ahead of it.
+   */
+  alone?: boolean;
   /** What the handlers' failures mean (passed in by main.ts); without it every failure but PermanentJobError backs off. */
   classify?: JobErrorClassifier;
 };
@@ -203,6 +212,13 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
    * store shows until it has undone it); it runs only once its insert is acknowledged.
    */
   private readonly inserting = new Set<string>();
+  /** How many inserts are in flight per key. */
+  private readonly insertingIn = new Map<string, number>();
+  /**
+   * Alone only: the one job a key has, stored claimed here in a key that had none, until the key's claim takes it
+   * without reading. Anything else told of the key (another job, a failure) drops it, and the key is read.
+   */
+  private readonly known = new Map<string, OutboxJobDocument>();
   private timer: NodeJS.Timeout | null = null;
   private timerAt = Infinity;
   private pumpQueued = false;
@@ -251,17 +267,25 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
     }
     // Durable before the work it stands for is acknowledged to anyone, whatever the deployment's default.
     this.inserting.add(String(job._id));
+    this.insertingIn.set(key, (this.insertingIn.get(key) ?? 0) + 1);
+    const stored = () => {
+      this.inserting.delete(String(job._id));
+      const left = (this.insertingIn.get(key) ?? 1) - 1;
+      if (left > 0) this.insertingIn.set(key, left);
+      else this.insertingIn.delete(key);
+    };
     try {
       await this.host.models.OutboxJob.collection.insertOne(job, { writeConcern: JOURNALED });
-      this.inserting.delete(String(job._id));
+      stored();
     } catch (error) {
-      this.inserting.delete(String(job._id));
+      stored();
       if (opts.start === false) this.unpoked.delete(key);
       // A refused insert leaves nothing; one whose answer was lost may have stored the job claimed here: the key is
       // read again in a second, and a claim of this process found there is taken at once (not left to its lease).
       if (claimed) this.note(key, '', Date.now() + 1000);
       throw error;
     }
+    if (claimed && opts.start !== false && this.options.alone && this.lastPollAt > 0 && this.idle(key)) this.known.set(key, job);
     if (claimed) {
       const ids = this.storedClaimed.get(key);
       if (ids) ids.add(String(job._id));
@@ -305,6 +329,7 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
     }
     const left = [...this.waiting.keys()];
     this.waiting.clear();
+    this.known.clear();
     const unrun = [...this.storedClaimed.values()].flatMap((ids) => [...ids].map((id) => new Types.ObjectId(id)));
     this.storedClaimed.clear();
     // The jobs stored claimed here and not run: the other processes take them at once, not after their lease. (One
@@ -320,6 +345,8 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
   /** Remembers that `key` has jobs and looks at it soon (no read now). */
   private note(key: string, channel: string, at: number, jobId?: string): void {
     if (this.stopped) return;
+    const only = this.known.get(key);
+    if (only && String(only._id) !== jobId) this.known.delete(key);
     if (this.running.has(key) || this.claiming.has(key)) {
       const ids = this.again.get(key);
       if (jobId === undefined) this.again.set(key, null);
@@ -438,7 +465,8 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
     // the processes' random bytes, so a job queued later by another process could run first. One more than a
     // batch holds: it tells whether the key has more after the batch.
     const order = { createdAt: 1, _id: 1 } as const;
-    const toRead = picked.map((p) => p.key);
+    // Alone, a key whose one job is known here is not read.
+    const toRead = picked.filter((p) => !this.known.has(p.key)).map((p) => p.key);
     const [only] = toRead;
     // One key (the usual case): a plain indexed read. Several: one aggregation gives each key its next jobs.
     const groups: KeyJobs[] =
@@ -464,6 +492,12 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
               ])
               .toArray();
     const found = new Map(groups.map((g) => [g._id, g.jobs]));
+    for (const { key } of picked) {
+      const job = this.known.get(key);
+      if (!job) continue;
+      found.set(key, [job]);
+      this.known.delete(key);
+    }
     const now = Date.now();
     /** Keys whose jobs stored claimed here wait behind another process's lease: given up, that process runs them. */
     const giveUp: string[] = [];
@@ -602,6 +636,20 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
     this.options.announce?.(keys);
   }
 
+  /** Whether nothing of `key` is known here: no job waiting, being claimed, running, stored or being stored. */
+  private idle(key: string): boolean {
+    return (
+      !this.waiting.has(key) &&
+      !this.claiming.has(key) &&
+      !this.running.has(key) &&
+      !this.again.has(key) &&
+      !this.solo.has(key) &&
+      !this.unpoked.has(key) &&
+      !this.insertingIn.has(key) &&
+      !this.storedClaimed.has(key)
+    );
+  }
+
   /** Whether `lockedBy` is a claim of this process: stored claimed here, or taken here. */
   private ownedHere(lockedBy: string): boolean {
     return lockedBy === this.self || lockedBy.startsWith(`${this.self}.`);
@@ -613,6 +661,7 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
     // Whatever becomes of this run, its jobs' claims stored here are spent: a rerun claims them again.
     const unrun = this.storedClaimed.get(key);
     if (unrun) for (const job of batch) unrun.delete(String(job._id));
+    if (unrun?.size === 0) this.storedClaimed.delete(key);
     const channel = this.paced(head.kind) ? head.channel : '';
     const renew = setInterval(
       () => {
@@ -654,6 +703,7 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
 
   /** Puts a key back among the waiting (when it may run next, and since when its next job waits). */
   private requeue(key: string, channel: string, at: number, nextStoredAt?: Date | null): void {
+    this.known.delete(key);
     if (this.stopped) return;
     // When it was stored, to the millisecond (an ObjectId's time is whole seconds: it would jump the queue).
     const since = nextStoredAt ? nextStoredAt.getTime() : Date.now();
