@@ -260,6 +260,9 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
       createdAt: now,
       updatedAt: now,
     };
+    // Alone: nothing of the key known here before it (checked again once it is stored). Any job stored drops what was known.
+    const lone = claimed && this.options.alone === true && this.lastPollAt > 0 && this.idle(key);
+    this.known.delete(key);
     // Before it is stored: a poll in flight meanwhile must not run it alone.
     if (opts.start === false && !this.unpoked.has(key)) {
       this.unpoked.set(key, Date.now());
@@ -285,7 +288,8 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
       if (claimed) this.note(key, '', Date.now() + 1000);
       throw error;
     }
-    if (claimed && opts.start !== false && this.options.alone && this.lastPollAt > 0 && this.idle(key)) this.known.set(key, job);
+    // Its own wait for a poke aside (every job stored with `start: false` is stored claimed, so another one would show).
+    if (lone && this.idle(key, opts.start === false)) this.known.set(key, job);
     if (claimed) {
       const ids = this.storedClaimed.get(key);
       if (ids) ids.add(String(job._id));
@@ -297,7 +301,8 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
   /** Runs the due jobs of `key` now (after a job was stored with `start: false`). */
   poke(key: string): void {
     this.unpoked.delete(key);
-    this.note(key, '', 0);
+    const only = this.known.get(key);
+    this.note(key, '', 0, only ? String(only._id) : undefined);
   }
 
   /**
@@ -637,14 +642,14 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
   }
 
   /** Whether nothing of `key` is known here: no job waiting, being claimed, running, stored or being stored. */
-  private idle(key: string): boolean {
+  private idle(key: string, poked = false): boolean {
     return (
       !this.waiting.has(key) &&
       !this.claiming.has(key) &&
       !this.running.has(key) &&
       !this.again.has(key) &&
       !this.solo.has(key) &&
-      !this.unpoked.has(key) &&
+      (poked || !this.unpoked.has(key)) &&
       !this.insertingIn.has(key) &&
       !this.storedClaimed.has(key)
     );

@@ -1,8 +1,9 @@
 /**
  * An outbox that is the deployment's only one (`alone`: no REDIS_URL, one process), against the embedded store over a
  * real socket, the driver's commands counted: a job stored claimed in a key with nothing else runs without the key's
- * read (its insert and its removal only: a visitor's line costs one database operation less), and a job stored in a key
- * that has a job left from before the start, or one running, still runs after it, in the order stored.
+ * read (its insert and its removal only, also when it waits for its poke as a visitor's line does: a line costs one
+ * database operation less), and a job stored in a key that has a job left from before the start, or one running,
+ * still runs after it, in the order stored.
  */
 import { expect } from 'chai';
 import type { CommandStartedEvent } from 'mongodb';
@@ -91,6 +92,19 @@ describe('the outbox of the only process', () => {
       expect(spentSince(from)).to.deep.equal(['insert', 'delete']);
     }
     expect(posted).to.deep.equal(['a line', 'a later line']);
+  });
+
+  it('runs a job stored to wait for its poke, as a visitor line is, without reading the key either', async () => {
+    const posted: string[] = [];
+    const box = outbox(posted);
+    await started(box);
+    const from = commands.length;
+    await box.enqueue('post', 'conv', { text: 'a line' }, { channel: 'C1', start: false, claim: true });
+    box.poke('conv');
+    await eventually(async () => expect(await OutboxJob.estimatedDocumentCount()).to.equal(0));
+    await eventually(async () => expect(spentSince(from)).to.include('delete'));
+    expect(spentSince(from)).to.deep.equal(['insert', 'delete']);
+    expect(posted).to.deep.equal(['a line']);
   });
 
   it('runs a job stored behind one left from before the start (backing off) after it, and each once', async () => {
