@@ -193,17 +193,11 @@ export async function tallyStoredInboxEvents(models: Pick<Models, 'InboxEvent' |
     const history = await events
       .find<Stored>({ conversationId: { $in: ids } }, { projection: { ...TALLY_SOURCE_FIELDS, talliedBy: 1 } })
       .toArray();
-    const { entries, additions } = tallyChanges(
-      history,
-      history.filter((e) => e.talliedBy === mark),
-    );
+    const fresh = history.filter((e) => e.talliedBy === mark);
+    const { entries, additions } = tallyChanges(history, fresh);
     await applyBatch(models, entries, additions);
     // Month rows built before these events were tallied (by a report another process ran) are built again.
-    await dropMonthsOf(
-      models,
-      history.filter((e) => e.talliedBy === mark),
-      new Date(),
-    );
+    await dropMonthsOf(models, fresh, new Date());
     tallied += claimed.modifiedCount;
   }
   return tallied;
@@ -354,7 +348,12 @@ async function buildMonth(models: Pick<Models, 'InboxTally'>, ceId: Types.Object
     .find<TallyRow>({ ceId, day: { $gte: month, $lt: nextUtcMonth(month) }, month: { $ne: true } }, { projection: TALLY_ROW_PROJECTION })
     .toArray();
   const byScope = new Map<string, TallyRow[]>([['team', []]]);
-  for (const row of days) byScope.set(monthScope(row), [...(byScope.get(monthScope(row)) ?? []), row]);
+  for (const row of days) {
+    const scope = monthScope(row);
+    const list = byScope.get(scope);
+    if (list) list.push(row);
+    else byScope.set(scope, [row]);
+  }
   const rows = [...byScope.entries()].map(([scope, list]): InboxTally => {
     const team = scope === 'team';
     const operatorId = team ? '' : scope.slice(3);
