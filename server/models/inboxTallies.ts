@@ -162,10 +162,13 @@ export async function applyAddition(models: Pick<Models, 'InboxTally'>, addition
 
 /**
  * Tallies the events stored without it (written before the tallies existed), once. Reads the events in pages of
- * `pageSize` in id order (no command holds the store long, whatever the number of events), and for the
- * conversations of a page that have untallied events claims those with this run's mark (so two processes starting
- * together never tally one twice), reads all their events and writes each tally they change once. Answers how many
- * events it tallied; a start with none left costs one count.
+ * `pageSize` in conversation order, along the {conversationId, at} index (no command holds the store long, whatever the
+ * number of events, and each page starts where the last ended: the embedded store keeps no ordered view of ids, so
+ * pages in id order sorted every event again for each page, which made a large history's tallying quadratic). For the
+ * conversations of a page that have untallied events it claims those with this run's mark (so two processes starting
+ * together never tally one twice), reads all their events and writes each tally they change once. A full page leaves
+ * its last conversation to the next one, which starts at it: its events past the page may be untallied. Answers how
+ * many events it tallied; a start with none left costs one count.
  */
 export async function tallyStoredInboxEvents(models: Pick<Models, 'InboxEvent' | 'InboxTally'>, pageSize = 2000): Promise<number> {
   const events = models.InboxEvent.collection;
@@ -173,34 +176,52 @@ export async function tallyStoredInboxEvents(models: Pick<Models, 'InboxEvent' |
   if (!(await events.countDocuments(untallied))) return 0;
   const mark = `start:${String(new Types.ObjectId())}`;
   type Stored = TallySource & { talliedBy?: string };
+  type Listed = Pick<Stored, '_id' | 'conversationId' | 'talliedBy'>;
   let tallied = 0;
-  for (let after: Types.ObjectId | null = null; ; ) {
-    const page: Pick<Stored, '_id' | 'conversationId' | 'talliedBy'>[] = await events
-      .find<Pick<Stored, '_id' | 'conversationId' | 'talliedBy'>>(after ? { _id: { $gt: after } } : {}, {
+  /** Where the next page starts: at a conversation (its events were left to it) or after one. */
+  let from: { conversationId: Types.ObjectId; at: boolean } | null = null;
+  for (;;) {
+    const listed: Listed[] = await events
+      .find<Listed>(from ? { conversationId: { [from.at ? '$gte' : '$gt']: from.conversationId } } : {}, {
         projection: { conversationId: 1, talliedBy: 1 },
       })
-      .sort({ _id: 1 })
+      .sort({ conversationId: 1, at: 1 })
       .limit(pageSize)
       .toArray();
-    if (!page.length) break;
-    after = page[page.length - 1]._id;
-    const ids = [
-      ...new Map(page.filter((e) => e.talliedBy === undefined).map((e) => [String(e.conversationId), e.conversationId])).values(),
-    ];
-    if (!ids.length) continue;
-    const claimed = await events.updateMany({ conversationId: { $in: ids }, ...untallied }, { $set: { talliedBy: mark } });
-    if (!claimed.modifiedCount) continue;
-    const history = await events
-      .find<Stored>({ conversationId: { $in: ids } }, { projection: { ...TALLY_SOURCE_FIELDS, talliedBy: 1 } })
-      .toArray();
-    const fresh = history.filter((e) => e.talliedBy === mark);
-    const { entries, additions } = tallyChanges(history, fresh);
-    await applyBatch(models, entries, additions);
-    // Month rows built before these events were tallied (by a report another process ran) are built again.
-    await dropMonthsOf(models, fresh, new Date());
-    tallied += claimed.modifiedCount;
+    if (!listed.length) break;
+    const last = listed[listed.length - 1].conversationId;
+    const full = listed.length === pageSize;
+    // A conversation that fills a page alone is claimed whole here (the claim reads all its events).
+    const alone = String(listed[0].conversationId) === String(last);
+    const page = full && !alone ? listed.filter((e) => String(e.conversationId) !== String(last)) : listed;
+    from = { conversationId: last, at: full && !alone };
+    const ids = alone
+      ? [last]
+      : [...new Map(page.filter((e) => e.talliedBy === undefined).map((e) => [String(e.conversationId), e.conversationId])).values()];
+    if (ids.length) tallied += await tallyClaimed(models, ids, mark);
+    if (!full) break;
   }
   return tallied;
+}
+
+/**
+ * Claims the untallied events of these conversations with the run's mark, reads all their events and writes each
+ * tally they change once; answers how many events this run claimed (none when another process had them all).
+ */
+async function tallyClaimed(models: Pick<Models, 'InboxEvent' | 'InboxTally'>, ids: Types.ObjectId[], mark: string): Promise<number> {
+  const events = models.InboxEvent.collection;
+  const claimed = await events.updateMany({ conversationId: { $in: ids }, talliedBy: { $exists: false } }, { $set: { talliedBy: mark } });
+  if (!claimed.modifiedCount) return 0;
+  type Stored = TallySource & { talliedBy?: string };
+  const history = await events
+    .find<Stored>({ conversationId: { $in: ids } }, { projection: { ...TALLY_SOURCE_FIELDS, talliedBy: 1 } })
+    .toArray();
+  const fresh = history.filter((e) => e.talliedBy === mark);
+  const { entries, additions } = tallyChanges(history, fresh);
+  await applyBatch(models, entries, additions);
+  // Month rows built before these events were tallied (by a report another process ran) are built again.
+  await dropMonthsOf(models, fresh, new Date());
+  return claimed.modifiedCount;
 }
 
 /**

@@ -9,6 +9,7 @@ import { expect } from 'chai';
 import { Types } from 'mongoose';
 import { type NewInboxEvent, recordInboxEvent, recordInboxEvents } from '../../server/conversations/inboxEvents';
 import type { InboxEvent } from '../../server/models/InboxEvent';
+import { tallyStoredInboxEvents } from '../../server/models/inboxTallies';
 import { runMigrations } from '../../server/models/migrations';
 import { reportRange } from '../../server/reports/range';
 import { medianOf, teamReport } from '../../server/reports/team';
@@ -230,6 +231,22 @@ describe('Team report tallies', () => {
     const last = Math.max(...events.filter((e) => e.conversationId === answered.conversationId).map((e) => e.at?.getTime() ?? 0));
     await recordInboxEvents(store.models, [{ ...answered, at: new Date(last + 24 * HOUR), operatorId: 'U0DEV' }]);
     await expectEventFigures(ceId);
+  });
+
+  it('tallies a stored history page by page: conversations across pages, longer than a page, or with events recorded since', async () => {
+    const ceId = new Types.ObjectId();
+    const events = conversationEvents(ceId, new Types.ObjectId(), 31);
+    await store.models.InboxEvent.collection.insertMany(events.map((e) => ({ operatorId: '', ...e })));
+    // Events recorded since the upgrade (tallied as they happen) after the stored ones of two conversations.
+    const since = [events[0], events[events.length - 1]].map((e) => ({ ...e, at: new Date((e.at?.getTime() ?? 0) + 30 * 24 * HOUR) }));
+    await recordInboxEvents(store.models, since);
+    const perConversation = new Map<string, number>();
+    for (const e of events) perConversation.set(String(e.conversationId), (perConversation.get(String(e.conversationId)) ?? 0) + 1);
+    const pageSize = 4;
+    expect(Math.max(...perConversation.values()), 'a conversation longer than a page').to.be.greaterThan(pageSize);
+    expect(await tallyStoredInboxEvents(store.models, pageSize)).to.equal(events.length);
+    await expectEventFigures(ceId, [...RANGES, ['UTC', '2026-03-01T00:00:00', '2026-05-31T23:59:59']]);
+    expect(await tallyStoredInboxEvents(store.models, pageSize)).to.equal(0);
   });
 
   it('counts each conversation once over ranges of several months, reading closed UTC months from their month rows', async () => {
