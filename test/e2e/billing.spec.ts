@@ -19,7 +19,7 @@ const DAY = 24 * 60 * 60;
 
 describe('billing in the browser', function () {
   this.timeout(120_000);
-  const browser = useBrowser({ context: 'suite' });
+  const browser = useBrowser({ context: 'suite', page: 'suite' });
   const server = useServer();
 
   const at = (hashPath: string) => `${server.url}/app/#${hashPath}`;

@@ -18,7 +18,7 @@ import { firstWidgetId, setUpWidget } from '../slack/helpers';
 describe('console polish of issue 20 (browser)', function () {
   this.timeout(120_000);
   const server = useServer();
-  const browser = useBrowser({ context: 'suite' });
+  const browser = useBrowser({ context: 'suite', page: 'suite' });
 
   type Owner = { ceId: string; uuid: string; token: string };
 

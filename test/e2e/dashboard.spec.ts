@@ -19,7 +19,7 @@ describe('dashboard (browser)', function () {
   this.timeout(120_000);
   // Declared first, so each test's pages close before its server does. One context for the block (its cache keeps
   // the console's bundles), emptied after each test.
-  const browser = useBrowser({ context: 'suite' });
+  const browser = useBrowser({ context: 'suite', page: 'suite' });
   // A server (and Slack sandbox) per test: a channel linked to one widget cannot be picked by another.
   const server = useServer({}, startTestServer, 'test');
 

@@ -23,7 +23,7 @@ describe('reports (browser)', function () {
   this.timeout(120_000);
   const server = useServer();
   let seeded: Seeded;
-  const browser = useBrowser({ context: 'suite' });
+  const browser = useBrowser({ context: 'suite', page: 'suite' });
 
   before(async function () {
     this.timeout(60_000);

@@ -13,7 +13,7 @@ const PASSWORD = 'correct horse battery';
 describe('widget setup (browser)', function () {
   this.timeout(120_000);
   // Declared first, so each test's pages close before its server does.
-  const browser = useBrowser({ context: 'suite' });
+  const browser = useBrowser({ context: 'suite', page: 'suite' });
   // A server (and Slack sandbox) per test: a channel linked to one widget cannot be picked by another.
   const server = useServer({}, startTestServer, 'test');
 

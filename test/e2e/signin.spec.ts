@@ -14,7 +14,7 @@ const PASSWORD = 'correct horse battery';
 describe('console sign-in screens (browser)', function () {
   this.timeout(120_000);
   const server = useServer();
-  const browser = useBrowser({ context: 'suite' });
+  const browser = useBrowser({ context: 'suite', page: 'suite' });
 
   const at = (hashPath: string) => `${server.url}/app/#${hashPath}`;
   const hashOf = (page: Page) => new URL(page.url()).hash;

@@ -24,7 +24,7 @@ import {
 
 describe('Slack sandbox operator page (browser)', function () {
   this.timeout(60_000);
-  const browser = useBrowser({ viewport: { width: 1400, height: 850 }, context: 'suite' });
+  const browser = useBrowser({ viewport: { width: 1400, height: 850 }, context: 'suite', page: 'suite' });
   let f: SandboxFixture;
   let server: Server;
   let parentTs: string;
