@@ -22,7 +22,7 @@ const MINUTE = 60_000;
 describe('replies by e-mail and answers by mail (browser)', function () {
   this.timeout(120_000);
   let server: TestServer;
-  const browser = useBrowser({ context: 'suite' });
+  const browser = useBrowser({ context: 'suite', page: 'suite' });
 
   before(async function () {
     this.timeout(60_000);

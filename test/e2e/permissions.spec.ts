@@ -12,7 +12,7 @@ import { signedInAdmin } from './consoleHelpers';
 describe('Slack permissions page (browser)', function () {
   this.timeout(120_000);
   // Declared first, so each test's pages close before its server does.
-  const browser = useBrowser({ context: 'suite' });
+  const browser = useBrowser({ context: 'suite', page: 'suite' });
   // A server (and Slack sandbox) per test: each test sets up a widget on the sandbox's one Slack workspace.
   const server = useServer({}, startTestServer, 'test');
 

@@ -24,7 +24,7 @@ const ACCOUNT_BOX = `<form id="account" style="position:fixed;left:40px;top:90px
 describe('screenshot requests (browser, demo site and Slack sandbox)', function () {
   this.timeout(120_000);
   const server = useServer();
-  const browser = useBrowser({ context: 'suite' });
+  const browser = useBrowser({ context: 'suite', page: 'suite' });
 
   before(async function () {
     this.timeout(60_000);

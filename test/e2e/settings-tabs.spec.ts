@@ -20,7 +20,7 @@ const HELPER_BOT = 'U0HELPER01';
 describe('settings tabs: triggers, saved replies, question groups, integrations (browser)', function () {
   this.timeout(120_000);
   const server = useServer();
-  const browser = useBrowser({ context: 'suite' });
+  const browser = useBrowser({ context: 'suite', page: 'suite' });
 
   type Owner = { ceId: string; uuid: string; channel: string; token: string };
 

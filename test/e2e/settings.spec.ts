@@ -25,7 +25,7 @@ describe('settings console (browser)', function () {
   let token: string;
   const clock = new TestClock();
   const server = useServer({ relay: { scheduleCheckMs: 3_600_000 } }, (overrides) => startTestServer(overrides, { clock }));
-  const browser = useBrowser({ context: 'suite' });
+  const browser = useBrowser({ context: 'suite', page: 'suite' });
 
   before(async function () {
     this.timeout(60_000);

@@ -20,7 +20,7 @@ import { signedInAdmin as signedIn } from './consoleHelpers';
 describe('Account team sections, docs and pricing (browser)', function () {
   this.timeout(120_000);
   const server = useServer();
-  const browser = useBrowser({ context: 'suite' });
+  const browser = useBrowser({ context: 'suite', page: 'suite' });
 
   const at = (hashPath: string) => `${server.url}/app/#${hashPath}`;
 

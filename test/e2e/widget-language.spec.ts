@@ -21,7 +21,7 @@ import { configuredWidget, shot, type Widget } from './widgetHelpers';
 describe('visitor widget in the visitor’s language (browser)', function () {
   this.timeout(120_000);
   const server = useServer();
-  const browser = useBrowser({ context: 'suite' });
+  const browser = useBrowser({ context: 'suite', page: 'suite' });
   let widget: Widget;
 
   before(async function () {
