@@ -172,11 +172,9 @@ export async function applyAddition(models: Pick<Models, 'InboxTally'>, addition
  */
 export async function tallyStoredInboxEvents(models: Pick<Models, 'InboxEvent' | 'InboxTally'>, pageSize = 2000): Promise<number> {
   const events = models.InboxEvent.collection;
-  const untallied = { talliedBy: { $exists: false } };
-  if (!(await events.countDocuments(untallied))) return 0;
+  if (!(await events.countDocuments(UNTALLIED))) return 0;
   const mark = `start:${String(new Types.ObjectId())}`;
-  type Stored = TallySource & { talliedBy?: string };
-  type Listed = Pick<Stored, '_id' | 'conversationId' | 'talliedBy'>;
+  type Listed = Pick<StoredEvent, '_id' | 'conversationId' | 'talliedBy'>;
   let tallied = 0;
   /** Where the next page starts: at a conversation (its events were left to it) or after one. */
   let from: { conversationId: Types.ObjectId; at: boolean } | null = null;
@@ -193,16 +191,19 @@ export async function tallyStoredInboxEvents(models: Pick<Models, 'InboxEvent' |
     const full = listed.length === pageSize;
     // A conversation that fills a page alone is claimed whole here (the claim reads all its events).
     const alone = String(listed[0].conversationId) === String(last);
-    const page = full && !alone ? listed.filter((e) => String(e.conversationId) !== String(last)) : listed;
-    from = { conversationId: last, at: full && !alone };
-    const ids = alone
-      ? [last]
-      : [...new Map(page.filter((e) => e.talliedBy === undefined).map((e) => [String(e.conversationId), e.conversationId])).values()];
+    const leaveLast = full && !alone;
+    from = { conversationId: last, at: leaveLast };
+    const untallied = listed.filter((e) => e.talliedBy === undefined && !(leaveLast && String(e.conversationId) === String(last)));
+    const ids = alone ? [last] : [...new Map(untallied.map((e) => [String(e.conversationId), e.conversationId])).values()];
     if (ids.length) tallied += await tallyClaimed(models, ids, mark);
     if (!full) break;
   }
   return tallied;
 }
+
+/** An event as the upgrade's tallying reads it, and the events it has not tallied yet. */
+type StoredEvent = TallySource & { talliedBy?: string };
+const UNTALLIED = { talliedBy: { $exists: false } };
 
 /**
  * Claims the untallied events of these conversations with the run's mark, reads all their events and writes each
@@ -210,11 +211,10 @@ export async function tallyStoredInboxEvents(models: Pick<Models, 'InboxEvent' |
  */
 async function tallyClaimed(models: Pick<Models, 'InboxEvent' | 'InboxTally'>, ids: Types.ObjectId[], mark: string): Promise<number> {
   const events = models.InboxEvent.collection;
-  const claimed = await events.updateMany({ conversationId: { $in: ids }, talliedBy: { $exists: false } }, { $set: { talliedBy: mark } });
+  const claimed = await events.updateMany({ conversationId: { $in: ids }, ...UNTALLIED }, { $set: { talliedBy: mark } });
   if (!claimed.modifiedCount) return 0;
-  type Stored = TallySource & { talliedBy?: string };
   const history = await events
-    .find<Stored>({ conversationId: { $in: ids } }, { projection: { ...TALLY_SOURCE_FIELDS, talliedBy: 1 } })
+    .find<StoredEvent>({ conversationId: { $in: ids } }, { projection: { ...TALLY_SOURCE_FIELDS, talliedBy: 1 } })
     .toArray();
   const fresh = history.filter((e) => e.talliedBy === mark);
   const { entries, additions } = tallyChanges(history, fresh);

@@ -33,7 +33,7 @@ describe('scheduled backups', () => {
       expect(seen.size).to.be.at.least(4);
     });
     // A finished dump is in place a moment before the oldest beyond BACKUP_KEEP is removed: look between the two.
-    let kept = await listBackups(dir);
+    let kept: Awaited<ReturnType<typeof listBackups>> = [];
     await eventually(async () => {
       kept = await listBackups(dir);
       expect(kept.length).to.be.within(1, 2);
