@@ -82,7 +82,7 @@ export function screenshotPath(fullTitle: string): string {
 }
 
 export type BrowserFixture = {
-  /** The page of the running test (a new context each test). */
+  /** The page of the running test (new each test, unless its block shares a context or a page: see useBrowser). */
   readonly page: Page;
   readonly context: BrowserContext;
   /** Opens another isolated context, closed after the test (e.g. a second user). */
