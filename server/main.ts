@@ -206,6 +206,8 @@ export async function startParley(config: Config, options: StartOptions = {}): P
       limiters,
       // With several processes, one Slack budget per channel for all of them.
       slackPace: redis ? redisSlackPace(redis, logger) : undefined,
+      // Without Redis, Parley is one process (docs/self-hosting.md): its outbox knows every job it has to order.
+      singleProcess: !redis,
       // The widgets' automatic saved replies in memory; writes here tell the other processes over pubsub.
       autoReplies: new AutoSendReplies({ models, peers: pubsub }),
       analytics,

@@ -93,6 +93,22 @@ const load = () =>
  */
 const report = { costs: [] as string[], latencies: [] as string[] };
 const goal = (text: string) => `   goal ${text}`;
+/**
+ * Issue #32's goals, each beside its figure before the typed outbox's jobs were stored claimed (main at e05acd3, as
+ * the issue and docs/relay-performance.md give them): operation counts from test/relay/message-cost.spec.ts and
+ * new-conversation-cost.spec.ts (one message alone, no load); CPU per line and reply from the bench's full run on
+ * 26 November 2026 at load 1.4–1.5; the `npm start` figures from `--in-process` at load 1.9 (issue #32).
+ */
+const TODAY = {
+  lineOps: '7 (a line alone, 26 Nov 2026)',
+  replyOps: '6 (a reply alone, 26 Nov 2026)',
+  newConversationOps: '15 (one alone, 26 Nov 2026; 16.3 in the bench at load 1.1–1.6)',
+  lineCpu: '2.76 ms (26 Nov 2026, load 1.5)',
+  replyCpu: '4.25 ms (26 Nov 2026, load 1.4)',
+  inProcessNewCpu: '10 ms (issue #32, load 1.9)',
+  inProcessNewP99: 'p99 156 ms at 100/s (issue #32, load 1.9)',
+};
+const goal32 = (text: string, today: string) => `   goal ${text}; today ${today}`;
 function printReport(): void {
   console.log(`\nCPU and database operations (hold in every run):`);
   for (const line of report.costs) console.log(`  ${line}`);
@@ -430,7 +446,7 @@ async function main(): Promise<void> {
     if (refusals.size > 0) console.log(`  Parley refused frames: ${[...refusals].map(([code, n]) => `${code} ×${n}`).join(', ')}`);
     report.costs.unshift(
       `new conversation (${NEW_RATE}/s for ${NEW_SECONDS} s, until its first line is in Slack): Parley ${(cpuN.parley / Math.max(1, burst.reached)).toFixed(2)} ms CPU${goal('≤ 3 ms')}; database process ${(cpuN.database / Math.max(1, burst.reached)).toFixed(2)} ms, sandbox ${(cpuN.sandbox / Math.max(1, burst.reached)).toFixed(2)} ms`,
-      `new conversation: database operations ${opsN}`,
+      `new conversation: database operations ${opsN}${goal32('≤ 11', TODAY.newConversationOps)}`,
     );
     report.latencies.unshift(
       `first line of a new conversation → ack at ${NEW_RATE}/s for ${NEW_SECONDS} s: ${ackTimes('n').length}/${burst.texts.length} acked, ${pct(ackTimes('n'))}${goal('p99 ≤ 50 ms')} (load ${loadN})`,
@@ -455,8 +471,8 @@ async function main(): Promise<void> {
       console.log(`visitor → Slack at ${RATE} msgs/s: ${reachedA.length}/${sentA.size} reached Slack (load ${loadA})`);
       if (refusals.size > 0) console.log(`  Parley refused frames: ${[...refusals].map(([code, n]) => `${code} ×${n}`).join(', ')}`);
       report.costs.push(
-        `visitor line (${RATE} msgs/s): Parley ${(cpuA.parley / Math.max(1, reachedA.length)).toFixed(2)} ms CPU${goal('≤ 1.5 ms')}; database process ${(cpuA.database / Math.max(1, reachedA.length)).toFixed(2)} ms, sandbox ${(cpuA.sandbox / Math.max(1, reachedA.length)).toFixed(2)} ms`,
-        `visitor line: database operations ${opsA}${goal('≤ 4')}`,
+        `visitor line (${RATE} msgs/s): Parley ${(cpuA.parley / Math.max(1, reachedA.length)).toFixed(2)} ms CPU${goal32('≤ 2 ms', TODAY.lineCpu)}; database process ${(cpuA.database / Math.max(1, reachedA.length)).toFixed(2)} ms, sandbox ${(cpuA.sandbox / Math.max(1, reachedA.length)).toFixed(2)} ms`,
+        `visitor line: database operations ${opsA}${goal32('≤ 5', TODAY.lineOps)}`,
       );
       report.latencies.push(
         `visitor frame → ack (stored) at ${RATE} msgs/s for ${SECONDS} s: ${ackTimes('a').length}/${sentA.size} acked, ${pct(ackTimes('a'))}${goal('p99 ≤ 20 ms')} (load ${loadA})`,
@@ -477,8 +493,8 @@ async function main(): Promise<void> {
       const loadB = load();
       console.log(`Slack → visitor at ${REPLIES} operator posts/s: ${toVisitor.length}/${textsB.length} reached a visitor (load ${loadB})`);
       report.costs.push(
-        `operator reply (${REPLIES} posts/s): Parley ${(cpuB.parley / Math.max(1, toVisitor.length)).toFixed(2)} ms CPU${goal('≤ 1.5 ms')}`,
-        `operator reply: database operations ${opsB}`,
+        `operator reply (${REPLIES} posts/s): Parley ${(cpuB.parley / Math.max(1, toVisitor.length)).toFixed(2)} ms CPU${goal32('≤ 3 ms', TODAY.replyCpu)}`,
+        `operator reply: database operations ${opsB}${goal32('≤ 5', TODAY.replyOps)}`,
       );
       report.latencies.push(
         `Slack's event delivery → Parley's 200 (event ack) at ${REPLIES} posts/s: ${pct(eventAcks.map((e) => e.ms))} over ${eventAcks.length} events (${eventAcks.filter((e) => !e.ok).length} not 2xx)${goal('p99 ≤ 100 ms')} (load ${loadB})`,
@@ -675,11 +691,11 @@ async function inProcess(): Promise<void> {
     const loadCrowd = load();
     if (refusals.size > 0) console.log(`  Parley refused frames: ${[...refusals].map(([code, n]) => `${code} ×${n}`).join(', ')}`);
     report.costs.push(
-      `new conversation (${newRate}/s for ${NEW_SECONDS} s, until acked; the store's and the sandbox's work in the same process): Parley ${(cpuNew / Math.max(1, times('new-').length)).toFixed(2)} ms CPU`,
+      `new conversation (${newRate}/s for ${NEW_SECONDS} s, until acked; the store's and the sandbox's work in the same process): Parley ${(cpuNew / Math.max(1, times('new-').length)).toFixed(2)} ms CPU${goal32('≤ 5 ms', TODAY.inProcessNewCpu)}`,
       `${crowd} visitors, 3 lines each: Parley ${(cpuCrowd / Math.max(1, all.length)).toFixed(2)} ms CPU per line (until acked)`,
     );
     report.latencies.push(
-      `first line of a new conversation → ack at ${newRate}/s for ${NEW_SECONDS} s: ${times('new-').length}/${fresh.length} acked, ${pct(times('new-'))}${goal('p99 ≤ 50 ms')} (load ${loadNew})`,
+      `first line of a new conversation → ack at ${newRate}/s for ${NEW_SECONDS} s: ${times('new-').length}/${fresh.length} acked, ${pct(times('new-'))}${goal32('p99 ≤ 50 ms', TODAY.inProcessNewP99)} (load ${loadNew})`,
       `${crowd} visitors, first lines at ${firstRate}/s then their later lines: ${all.filter((t) => acked.has(id(t))).length}/${all.length} acked, all lines ${pct(all.flatMap((t) => acked.get(id(t)) ?? []))}${goal('every line acked, p99 ≤ 100 ms')} (load ${loadCrowd})`,
       `  first lines ${pct(times('first-'))}, later lines ${pct(times('later-'))}`,
     );

@@ -114,6 +114,8 @@ export async function startConversation(
       channel: ce.RoomId,
       conversationId: conversation._id,
       start: false,
+      // Stored claimed by this process, which runs it with the first line once poked.
+      claim: true,
     },
   );
   await fireWebhook(ctx, {
@@ -323,6 +325,7 @@ function queueReply(
     'slack.reply',
     String(conversation._id),
     { messageId: String(message._id), text: message.text, files: message.files },
-    { channel: conversation.slackChannel, conversationId: conversation._id, start: opts.start },
+    // Claimed as it is stored, also when it waits for the poke: this process runs it.
+    { channel: conversation.slackChannel, conversationId: conversation._id, start: opts.start, claim: true },
   );
 }

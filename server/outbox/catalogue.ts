@@ -120,8 +120,18 @@ export const JOB_RULES: { readonly [K in JobKind]: JobRules } = {
   'mail.unseen': OUTSIDE,
 };
 
-/** When and how a job is stored: `channel` paces it, `start: false` leaves it to the `poke` that follows. */
-export type EnqueueOptions = { channel?: string; conversationId?: Types.ObjectId | null; runAt?: Date; start?: boolean };
+/**
+ * When and how a job is stored: `channel` paces it, `start: false` leaves it to the `poke` that follows. A job due now
+ * is stored already claimed by the process that stores it (which runs it at once when it is the key's next), unless
+ * it is left to a poke: `claim: true` claims such a job too.
+ */
+export type EnqueueOptions = {
+  channel?: string;
+  conversationId?: Types.ObjectId | null;
+  runAt?: Date;
+  start?: boolean;
+  claim?: boolean;
+};
 
 /** The durable outbox as producers see it: jobs stored first, run in order per key. `start: false`: run once poked. */
 export interface JobQueue {

@@ -18,6 +18,19 @@
  * first line) into its claim: one read, one claim and one removal for both.
  * Jobs stored by other processes are found by a slow safety poll (`outboxPollMs`) over the due-time indexes, or at
  * once when the process that stored them calls `wake(key)` (cross-process notification is wired by the caller).
+ *
+ * A job due now is stored already claimed by the process that stores it (its lease in the insert, held by this
+ * process's own id): when the key's read finds it at the head, it runs without a claim's update. The read stays: a
+ * job another process stored in the key before it runs first (a new conversation's key too: another process may
+ * store a job in it once the conversation is stored, before its header). A process that dies leaves its stored claims
+ * to expire like any lease; one that finds its claimed jobs behind another process's lease or backoff gives them up
+ * (one update), so whoever runs the head runs them next, as before. A stored claim serves one run: a job whose run
+ * failed is claimed again like any head (its attempt counted, so a Slack post's retry looks for itself first), and a
+ * lease this process left behind (the store refused to record the failure) is its own to take again at once, not
+ * after the lease. A job whose insert failed runs only once a claim's update on it is stored.
+ *
+ * The deployment's only process (`alone`: no REDIS_URL) knows every key that has jobs once its first poll has read them:
+ * a job it stores claimed in a key with nothing stored, waiting or running here runs without the key's read.
  */
 import { randomBytes } from 'node:crypto';
 import { Types } from 'mongoose';
@@ -109,8 +122,9 @@ export type OutboxOptions<P> = {
   /** How each kind is paced and retried (the catalogue's JOB_RULES). */
   rules: { readonly [K in keyof P]: JobRules };
   /**
-   * Called on stop with the keys that still have jobs here, so other processes can take them at once instead of
-   * at their next safety poll (they call `wake(key)`).
+   * Called on stop with the keys that still have jobs here, and with keys whose jobs stored claimed here were given
+   * up to another process's lease, so other processes can take them at once instead of at their next safety poll
+   * (they call `wake(key)`).
    */
   announce?: (keys: string[]) => void;
   /**
@@ -118,6 +132,12 @@ export type OutboxOptions<P> = {
    * post runs, and told of Slack's Retry-After. Without it, each process paces alone.
    */
   pace?: SlackPace;
+  /**
+   * No other process stores or runs jobs in this database (one process: no REDIS_URL, docs/self-hosting.md). Then
+   * the keys this process knows are all the keys with jobs, and a job stored claimed in a key with nothing else
+   * stored, waiting or running here runs without the key's read: nothing can be ahead of it.
+   */
+  alone?: boolean;
   /** What the handlers' failures mean (passed in by main.ts); without it every failure but PermanentJobError backs off. */
   classify?: JobErrorClassifier;
 };
@@ -148,8 +168,11 @@ type Waiting = {
 /** The next jobs of one key as read for a claim. */
 type KeyJobs = { _id: string; jobs: OutboxJobDocument[] };
 
-/** A claimed head and the jobs read to run with it; `extra`: a second token of the channel taken for its followers. */
-type Head = { key: string; batch: OutboxJobDocument[]; more: boolean; token: string; extra: string };
+/**
+ * A claimed head and the jobs read to run with it; `extra`: a second token of the channel taken for its followers;
+ * `own`: the head was stored claimed by this process (no claim to take).
+ */
+type Head = { key: string; batch: OutboxJobDocument[]; more: boolean; token: string; extra: string; own: boolean };
 
 /**
  * Stores and runs jobs; its handlers get the context `C` that `options.context` answers (the relay's), and the jobs
@@ -161,14 +184,41 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
   private readonly running = new Map<string, Promise<void>>();
   /** Keys picked and being claimed (between leaving `waiting` and starting to run). */
   private readonly claiming = new Set<string>();
-  /** Keys told about (enqueue, poke, wake) while they were claimed or ran: looked at again when they finish. */
-  private readonly again = new Set<string>();
+  /**
+   * Keys told about (enqueue, poke, wake) while they were claimed or ran: looked at again when they finish, unless all
+   * they were told of is jobs stored here that this run already ran (the ids; null: anything, look again).
+   */
+  private readonly again = new Map<string, Set<string> | null>();
   /** Keys whose jobs of a coalesced batch that failed for good run one by one (the batch's job ids). */
   private readonly solo = new Map<string, Set<string>>();
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
   private readonly blockedUntil = new Map<string, number>();
   /** Keys whose jobs were stored here with `start: false`, and when: their poke is coming. */
   private readonly unpoked = new Map<string, number>();
+  /**
+   * `lockedBy` of the jobs this process stored claimed; the claims it takes later are `self` and a dot before their
+   * own random part, so a lease this process left behind (its run failed and the store refused to record it) is
+   * known as its own and taken again at once instead of after the lease.
+   */
+  private readonly self = randomBytes(8).toString('hex');
+  /**
+   * The jobs this process stored claimed and has not run yet, by key (the ids): only such a job runs under the claim
+   * of its insert, once. A job that ran (and failed) is claimed again as any head, which counts its attempt, so a
+   * Slack post's retry looks for the post first (slack/postOnce.ts). Given up or stopped: only these.
+   */
+  private readonly storedClaimed = new Map<string, Set<string>>();
+  /**
+   * The jobs being stored here, until the store answers: a read may see one before (a poll, or a refused write the
+   * store shows until it has undone it); it runs only once its insert is acknowledged.
+   */
+  private readonly inserting = new Set<string>();
+  /** How many inserts are in flight per key. */
+  private readonly insertingIn = new Map<string, number>();
+  /**
+   * Alone only: the one job a key has, stored claimed here in a key that had none, until the key's claim takes it
+   * without reading. Anything else told of the key (another job, a failure) drops it, and the key is read.
+   */
+  private readonly known = new Map<string, OutboxJobDocument>();
   private timer: NodeJS.Timeout | null = null;
   private timerAt = Infinity;
   private pumpQueued = false;
@@ -190,6 +240,9 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
   async enqueue<K extends keyof P & string>(kind: K, key: string, payload: P[K], opts: EnqueueOptions = {}): Promise<void> {
     const now = new Date();
     const runAt = opts.runAt ?? now;
+    // Claimed here as it is stored (counted as the first attempt, as a claim is), unless it waits for later, for a
+    // poke that did not ask for it, or this process runs nothing.
+    const claimed = !this.stopped && runAt <= now && (opts.claim ?? opts.start !== false);
     // Through the driver, every field spelled out (the type makes a new field a compile error until it is here).
     const job: OutboxJobDocument = {
       _id: new Types.ObjectId(),
@@ -197,30 +250,59 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
       key,
       channel: opts.channel ?? '',
       payload,
-      attempts: 0,
+      attempts: claimed ? 1 : 0,
       runAt,
-      lockedUntil: null,
-      lockedBy: '',
+      lockedUntil: claimed ? new Date(now.getTime() + this.host.tuning.outboxLeaseMs) : null,
+      lockedBy: claimed ? this.self : '',
       lastError: '',
       failedAt: null,
       conversationId: opts.conversationId ?? null,
       createdAt: now,
       updatedAt: now,
     };
+    // Alone: nothing of the key known here before it (checked again once it is stored). Any job stored drops what was known.
+    const lone = claimed && this.options.alone === true && this.lastPollAt > 0 && this.idle(key);
+    this.known.delete(key);
     // Before it is stored: a poll in flight meanwhile must not run it alone.
     if (opts.start === false && !this.unpoked.has(key)) {
       this.unpoked.set(key, Date.now());
       if (this.unpoked.size > 10_000) for (const [k, at] of this.unpoked) if (Date.now() - at > POKE_EXPECTED_MS) this.unpoked.delete(k);
     }
     // Durable before the work it stands for is acknowledged to anyone, whatever the deployment's default.
-    await this.host.models.OutboxJob.collection.insertOne(job, { writeConcern: JOURNALED });
-    if (opts.start !== false) this.note(key, this.paced(kind) ? (opts.channel ?? '') : '', runAt.getTime());
+    this.inserting.add(String(job._id));
+    this.insertingIn.set(key, (this.insertingIn.get(key) ?? 0) + 1);
+    const stored = () => {
+      this.inserting.delete(String(job._id));
+      const left = (this.insertingIn.get(key) ?? 1) - 1;
+      if (left > 0) this.insertingIn.set(key, left);
+      else this.insertingIn.delete(key);
+    };
+    try {
+      await this.host.models.OutboxJob.collection.insertOne(job, { writeConcern: JOURNALED });
+      stored();
+    } catch (error) {
+      stored();
+      if (opts.start === false) this.unpoked.delete(key);
+      // A refused insert leaves nothing; one whose answer was lost may have stored the job claimed here: the key is
+      // read again in a second, and a claim of this process found there is taken at once (not left to its lease).
+      if (claimed) this.note(key, '', Date.now() + 1000);
+      throw error;
+    }
+    // Its own wait for a poke aside (every job stored with `start: false` is stored claimed, so another one would show).
+    if (lone && this.idle(key, opts.start === false)) this.known.set(key, job);
+    if (claimed) {
+      const ids = this.storedClaimed.get(key);
+      if (ids) ids.add(String(job._id));
+      else this.storedClaimed.set(key, new Set([String(job._id)]));
+    }
+    if (opts.start !== false) this.note(key, this.paced(kind) ? (opts.channel ?? '') : '', runAt.getTime(), String(job._id));
   }
 
   /** Runs the due jobs of `key` now (after a job was stored with `start: false`). */
   poke(key: string): void {
     this.unpoked.delete(key);
-    this.note(key, '', 0);
+    const only = this.known.get(key);
+    this.note(key, '', 0, only ? String(only._id) : undefined);
   }
 
   /**
@@ -252,14 +334,29 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
     }
     const left = [...this.waiting.keys()];
     this.waiting.clear();
+    this.known.clear();
+    const unrun = [...this.storedClaimed.values()].flatMap((ids) => [...ids].map((id) => new Types.ObjectId(id)));
+    this.storedClaimed.clear();
+    // The jobs stored claimed here and not run: the other processes take them at once, not after their lease. (One
+    // that ran and whose failure could not be recorded keeps its lease and attempt: its rerun looks before posting.)
+    if (unrun.length > 0)
+      await this.host.models.OutboxJob.updateMany(
+        { _id: { $in: unrun }, lockedBy: this.self, lockedUntil: { $gt: new Date() }, failedAt: null },
+        { $set: { lockedUntil: null, lockedBy: '', runAt: new Date() }, $inc: { attempts: -1 } },
+      ).catch((error: unknown) => this.host.logger.warn({ err: error }, 'outbox: could not give up the jobs claimed here'));
     if (left.length > 0) this.options.announce?.(left);
   }
 
   /** Remembers that `key` has jobs and looks at it soon (no read now). */
-  private note(key: string, channel: string, at: number): void {
+  private note(key: string, channel: string, at: number, jobId?: string): void {
     if (this.stopped) return;
+    const only = this.known.get(key);
+    if (only && String(only._id) !== jobId) this.known.delete(key);
     if (this.running.has(key) || this.claiming.has(key)) {
-      this.again.add(key);
+      const ids = this.again.get(key);
+      if (jobId === undefined) this.again.set(key, null);
+      else if (ids) ids.add(jobId);
+      else if (ids === undefined) this.again.set(key, new Set([jobId]));
       return;
     }
     const known = this.waiting.get(key);
@@ -346,6 +443,8 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
         if (!this.stopped) this.host.logger.error({ err: error }, 'outbox: could not claim jobs');
         // Read again in a second; the keys stay known.
         for (const { key, token } of picked) {
+          // A key that runs (its head stored claimed here started before the failed claim) is looked at when it ends.
+          if (this.running.has(key)) continue;
           this.refund(token);
           this.requeue(key, '', Date.now() + 1000);
         }
@@ -354,8 +453,10 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
         this.pumping = false;
         for (const { key } of picked) {
           this.claiming.delete(key);
-          // Told about while being claimed and not running now: look again.
-          if (!this.running.has(key) && this.again.delete(key) && !this.waiting.has(key)) this.requeue(key, '', 0);
+          // Told about while being claimed and not running now: look again (also when it waits for another
+          // process's lease and has jobs stored claimed here since, to give up to that process).
+          if (!this.running.has(key) && this.again.delete(key) && (!this.waiting.has(key) || this.storedClaimed.has(key)))
+            this.requeue(key, '', 0);
         }
         this.kick();
       });
@@ -369,36 +470,49 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
     // the processes' random bytes, so a job queued later by another process could run first. One more than a
     // batch holds: it tells whether the key has more after the batch.
     const order = { createdAt: 1, _id: 1 } as const;
-    const [only] = picked;
+    // Alone, a key whose one job is known here is not read.
+    const toRead = picked.filter((p) => !this.known.has(p.key)).map((p) => p.key);
+    const [only] = toRead;
     // One key (the usual case): a plain indexed read. Several: one aggregation gives each key its next jobs.
     const groups: KeyJobs[] =
-      picked.length === 1
-        ? [
-            {
-              _id: only.key,
-              jobs: await OutboxJob.collection
-                .find<OutboxJobDocument>({ key: only.key, failedAt: null })
-                .sort(order)
-                .limit(this.maxBatch() + 1)
-                .toArray(),
-            },
-          ]
-        : await OutboxJob.collection
-            .aggregate<KeyJobs>([
-              { $match: { key: { $in: picked.map((p) => p.key) }, failedAt: null } },
-              { $sort: order },
-              { $group: { _id: '$key', jobs: { $push: '$$ROOT' } } },
-              { $project: { jobs: { $slice: ['$jobs', this.maxBatch() + 1] } } },
-            ])
-            .toArray();
+      toRead.length === 0
+        ? []
+        : toRead.length === 1
+          ? [
+              {
+                _id: only,
+                jobs: await OutboxJob.collection
+                  .find<OutboxJobDocument>({ key: only, failedAt: null })
+                  .sort(order)
+                  .limit(this.maxBatch() + 1)
+                  .toArray(),
+              },
+            ]
+          : await OutboxJob.collection
+              .aggregate<KeyJobs>([
+                { $match: { key: { $in: toRead }, failedAt: null } },
+                { $sort: order },
+                { $group: { _id: '$key', jobs: { $push: '$$ROOT' } } },
+                { $project: { jobs: { $slice: ['$jobs', this.maxBatch() + 1] } } },
+              ])
+              .toArray();
     const found = new Map(groups.map((g) => [g._id, g.jobs]));
+    for (const { key } of picked) {
+      const job = this.known.get(key);
+      if (!job) continue;
+      found.set(key, [job]);
+      this.known.delete(key);
+    }
     const now = Date.now();
+    /** Keys whose jobs stored claimed here wait behind another process's lease: given up, that process runs them. */
+    const giveUp: string[] = [];
     const heads: Head[] = [];
     for (const { key, token } of picked) {
       const jobs = found.get(key);
       if (!jobs || jobs.length === 0) {
         this.refund(token);
         this.solo.delete(key);
+        this.storedClaimed.delete(key);
         continue;
       }
       const head = jobs[0];
@@ -408,15 +522,28 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
         // upgrade. Left to it (set aside here, it would be lost to that version); looked at again later.
         this.refund(token);
         this.host.logger.warn({ jobKind: head.kind, jobId: String(head._id) }, 'outbox: a job of a kind this version does not run waits');
-        this.requeue(key, '', now + this.host.tuning.outboxLeaseMs, head._id);
+        this.requeue(key, '', now + this.host.tuning.outboxLeaseMs, head.createdAt);
         continue;
       }
       const channel = this.paced(head.kind) ? head.channel : '';
-      const lockedUntil = head.lockedUntil?.getTime() ?? 0;
-      if (head.runAt.getTime() > now || lockedUntil > now) {
-        // Backing off, or another process holds the key: look again when that ends.
+      if (this.inserting.has(String(head._id))) {
+        // Read before its insert was acknowledged here: its enqueue looks at the key again once it is.
         this.refund(token);
-        this.requeue(key, channel, Math.max(head.runAt.getTime(), lockedUntil + 1), head._id);
+        this.requeue(key, channel, now + 1000, head.createdAt);
+        continue;
+      }
+      const lockedUntil = head.lockedUntil?.getTime() ?? 0;
+      // Leased by this process, yet not running here: a claim it stored and has not run, or one it left behind (a
+      // run that failed when the store refused to record it). The first, with half a lease left at least, runs
+      // under that claim (its renewal starts with the run); any other is claimed again as any head (an attempt more).
+      const mine = this.ownedHere(head.lockedBy) && lockedUntil > now;
+      const own = mine && this.storedClaimed.get(key)?.has(String(head._id)) === true && lockedUntil > now + outboxLeaseMs / 2;
+      if (head.runAt.getTime() > now || (lockedUntil > now && !mine)) {
+        // Backing off, or another process holds the key: look again when that ends. Jobs stored claimed here behind
+        // it are given up, so whoever runs the head runs them next.
+        this.refund(token);
+        this.requeue(key, channel, Math.max(head.runAt.getTime(), lockedUntil + 1), head.createdAt);
+        if (this.storedClaimed.has(key)) giveUp.push(key);
         continue;
       }
       let paidBy = token;
@@ -425,7 +552,7 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
         paidBy = '';
         if (channel) {
           if (!this.takeToken(channel, now)) {
-            this.requeue(key, channel, 0, head._id);
+            this.requeue(key, channel, 0, head.createdAt);
             continue;
           }
           paidBy = channel;
@@ -438,6 +565,10 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
         const [kind, max] = 'coalesce' in handler ? [head.kind, handler.max] : [handler.followedBy, 1 + this.batchOf(handler.followedBy)];
         for (const job of jobs.slice(1)) {
           if (batch.length >= max || job.kind !== kind || job.runAt.getTime() > now) break;
+          // Held by another process (stored claimed there, its head once this one is done): not run here too.
+          if (job.lockedBy && !this.ownedHere(job.lockedBy) && (job.lockedUntil?.getTime() ?? 0) > now) break;
+          // Its insert not acknowledged yet (it may yet be refused).
+          if (this.inserting.has(String(job._id))) break;
           batch.push(job);
         }
         // Followers of another kind are one more post into the channel: one more token, or the head goes alone.
@@ -447,34 +578,41 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
           else batch.splice(1);
         }
       }
-      heads.push({ key, batch, more: jobs.length > batch.length, token: paidBy, extra });
+      heads.push({ key, batch, more: jobs.length > batch.length, token: paidBy, extra, own });
     }
-    if (heads.length === 0) return;
-    const lockedBy = randomBytes(8).toString('hex');
+    await this.giveUp(giveUp.splice(0));
+    // Stored claimed here: they run now, under the claim taken as they were stored.
+    for (const h of heads) if (h.own) this.start1(h.key, h.batch, h.more, this.self);
+    const taking = heads.filter((h) => !h.own);
+    if (taking.length === 0) return;
+    const lockedBy = `${this.self}.${randomBytes(4).toString('hex')}`;
     const until = new Date(now + outboxLeaseMs);
     // Journaled whatever the deployment's default: a claim counted in `attempts` is how a rerun after a crash
     // knows its post may already be in Slack (slack/postOnce.ts).
     const res = await OutboxJob.collection.updateMany(
-      { $or: heads.map(({ batch: [head] }) => ({ _id: head._id, lockedUntil: head.lockedUntil ?? null, failedAt: null })) },
+      { $or: taking.map(({ batch: [head] }) => ({ _id: head._id, lockedUntil: head.lockedUntil ?? null, failedAt: null })) },
       { $set: { lockedUntil: until, lockedBy, updatedAt: new Date(now) }, $inc: { attempts: 1 } },
       { writeConcern: JOURNALED },
     );
-    let won = heads;
-    if (res.modifiedCount < heads.length) {
-      const mine = await OutboxJob.find({ _id: { $in: heads.map((h) => h.batch[0]._id) }, lockedBy }, { _id: 1 }).lean<
+    let won = taking;
+    if (res.modifiedCount < taking.length) {
+      const mine = await OutboxJob.find({ _id: { $in: taking.map((h) => h.batch[0]._id) }, lockedBy }, { _id: 1 }).lean<
         { _id: Types.ObjectId }[]
       >();
       const ids = new Set(mine.map((m) => String(m._id)));
       won = [];
-      for (const h of heads) {
+      for (const h of taking) {
         if (ids.has(String(h.batch[0]._id))) won.push(h);
         else {
-          // Another process took it between the read and the claim: it runs the key now.
+          // Another process took it between the read and the claim: it runs the key now, and the jobs stored
+          // claimed here behind it.
           this.refund(h.token);
           this.refund(h.extra);
-          this.requeue(h.key, h.batch[0].channel, now + outboxLeaseMs, h.batch[0]._id);
+          this.requeue(h.key, h.batch[0].channel, now + outboxLeaseMs, h.batch[0].createdAt);
+          if (this.storedClaimed.has(h.key)) giveUp.push(h.key);
         }
       }
+      await this.giveUp(giveUp.splice(0));
     }
     for (const h of won) {
       const head = h.batch[0];
@@ -484,9 +622,51 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
     }
   }
 
+  /**
+   * Gives up the jobs stored claimed here in `keys`, whose heads another process holds, so that process runs them next:
+   * as if stored unclaimed, their attempt not counted (a job still leased here never ran as a head; one run behind a
+   * head that failed counts its head's attempts, as any follower), due now again so a safety poll finds them, and the
+   * other processes told at once.
+   */
+  private async giveUp(keys: string[]): Promise<void> {
+    const ids = keys.flatMap((key) => [...(this.storedClaimed.get(key) ?? [])].map((id) => new Types.ObjectId(id)));
+    for (const key of keys) this.storedClaimed.delete(key);
+    if (ids.length === 0) return;
+    const now = new Date();
+    await this.host.models.OutboxJob.collection.updateMany(
+      { _id: { $in: ids }, lockedBy: this.self, lockedUntil: { $gt: now }, failedAt: null },
+      { $set: { lockedUntil: null, lockedBy: '', runAt: now, updatedAt: now }, $inc: { attempts: -1 } },
+      { writeConcern: JOURNALED },
+    );
+    this.options.announce?.(keys);
+  }
+
+  /** Whether nothing of `key` is known here: no job waiting, being claimed, running, stored or being stored. */
+  private idle(key: string, poked = false): boolean {
+    return (
+      !this.waiting.has(key) &&
+      !this.claiming.has(key) &&
+      !this.running.has(key) &&
+      !this.again.has(key) &&
+      !this.solo.has(key) &&
+      (poked || !this.unpoked.has(key)) &&
+      !this.insertingIn.has(key) &&
+      !this.storedClaimed.has(key)
+    );
+  }
+
+  /** Whether `lockedBy` is a claim of this process: stored claimed here, or taken here. */
+  private ownedHere(lockedBy: string): boolean {
+    return lockedBy === this.self || lockedBy.startsWith(`${this.self}.`);
+  }
+
   /** Runs one claimed batch of a key in the background; the key is looked at again when it ends. */
   private start1(key: string, batch: OutboxJobDocument[], more: boolean, lockedBy: string): void {
     const head = batch[0];
+    // Whatever becomes of this run, its jobs' claims stored here are spent: a rerun claims them again.
+    const unrun = this.storedClaimed.get(key);
+    if (unrun) for (const job of batch) unrun.delete(String(job._id));
+    if (unrun?.size === 0) this.storedClaimed.delete(key);
     const channel = this.paced(head.kind) ? head.channel : '';
     const renew = setInterval(
       () => {
@@ -507,18 +687,31 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
         // In one step: a key told about while it ran is not lost between "finished" and "no longer running".
         clearInterval(renew);
         this.running.delete(key);
-        const told = this.again.delete(key);
+        const told = this.toldOf(key, batch);
         if (typeof after === 'number') this.requeue(key, channel, after);
         else if (after === 'more' || more || told) this.requeue(key, channel, 0);
+        else this.storedClaimed.delete(key);
         this.kick();
       });
     this.running.set(key, run);
   }
 
+  /** Whether `key` was told of anything but the jobs of `ran` while it was claimed or ran (and forgets it). */
+  private toldOf(key: string, ran: OutboxJobDocument[]): boolean {
+    const ids = this.again.get(key);
+    if (ids === undefined) return false;
+    this.again.delete(key);
+    if (ids === null) return true;
+    for (const job of ran) ids.delete(String(job._id));
+    return ids.size > 0;
+  }
+
   /** Puts a key back among the waiting (when it may run next, and since when its next job waits). */
-  private requeue(key: string, channel: string, at: number, nextId?: Types.ObjectId): void {
+  private requeue(key: string, channel: string, at: number, nextStoredAt?: Date | null): void {
+    this.known.delete(key);
     if (this.stopped) return;
-    const since = nextId ? nextId.getTimestamp().getTime() : Date.now();
+    // When it was stored, to the millisecond (an ObjectId's time is whole seconds: it would jump the queue).
+    const since = nextStoredAt ? nextStoredAt.getTime() : Date.now();
     const known = this.waiting.get(key);
     if (known) {
       // The caller's knowledge is the newest (it just read or ran the key).
@@ -697,8 +890,9 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
     const now = new Date();
     const first = this.lastPollAt === 0;
     const from = new Date(this.lastPollAt - POLL_OVERLAP_MS);
-    const projection = { key: 1, channel: 1, kind: 1 };
-    type Found = { key: string; channel: string; kind: string; _id: Types.ObjectId };
+    const projection = { key: 1, channel: 1, kind: 1, createdAt: 1 };
+    // createdAt: missing on jobs stored by some older releases (their ObjectId's second stands in).
+    type Found = { key: string; channel: string; kind: string; createdAt?: Date; _id: Types.ObjectId };
     this.polling = (async () => {
       const found = first
         ? await OutboxJob.find({ failedAt: null }, projection).sort({ _id: 1 }).lean<Found[]>()
@@ -715,7 +909,11 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
           if (Date.now() - storedAt < POKE_EXPECTED_MS) continue;
           this.unpoked.delete(job.key);
         }
-        this.waiting.set(job.key, { channel: this.paced(job.kind) ? job.channel : '', since: job._id.getTimestamp().getTime(), at: 0 });
+        this.waiting.set(job.key, {
+          channel: this.paced(job.kind) ? job.channel : '',
+          since: (job.createdAt ?? job._id.getTimestamp()).getTime(),
+          at: 0,
+        });
       }
       this.kick();
     })()

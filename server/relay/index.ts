@@ -76,6 +76,8 @@ export function createRelay(deps: {
   limiters?: RateLimiters;
   /** Slack's pace per channel shared by every process (redisSlackPace, with REDIS_URL); each process alone by default. */
   slackPace?: SlackPace;
+  /** This process is the deployment's only one (no REDIS_URL): its outbox knows every job (server/outbox/engine.ts `alone`). */
+  singleProcess?: boolean;
   /** The widgets' automatic saved replies in memory (their writes signal the other processes over `pubsub`). */
   autoReplies: AutoSendReplies;
   /** Segment track calls for widgets with a write key. */
@@ -83,7 +85,7 @@ export function createRelay(deps: {
   /** The help center's search, for automatic answers. */
   articleSearch: ArticleSearch;
 }): Relay {
-  const { jobHandlers, slackPace, classifyJobError, channelActivity, teamChanged = () => {}, ...given } = deps;
+  const { jobHandlers, slackPace, singleProcess, classifyJobError, channelActivity, teamChanged = () => {}, ...given } = deps;
   const tuning = relayTuning(deps.config);
   const clock = deps.clock ?? SYSTEM_CLOCK;
   const pubsub = deps.pubsub ?? inProcessPubSub();
@@ -93,6 +95,7 @@ export function createRelay(deps: {
     announce: (keys) => pubsub.signal({ kind: 'outbox', keys }),
     rules: JOB_RULES,
     pace: slackPace,
+    alone: singleProcess,
     classify: classifyJobError,
     // The handlers get the relay's context, built right below; jobs run only once the relay started.
     context: () => ctx,

@@ -1,0 +1,149 @@
+/**
+ * An outbox that is the deployment's only one (`alone`: no REDIS_URL, one process), against the embedded store over a
+ * real socket, the driver's commands counted: a job stored claimed in a key with nothing else runs without the key's
+ * read (its insert and its removal only, also when it waits for its poke as a visitor's line does: a line costs one
+ * database operation less), and a job stored in a key that has a job left from before the start, or one running,
+ * still runs after it, in the order stored.
+ */
+import { expect } from 'chai';
+import type { CommandStartedEvent } from 'mongodb';
+import mongoose, { type Connection } from 'mongoose';
+import { createLogger } from '../../server/logger';
+import { type OutboxJobModel, outboxJobModel } from '../../server/models/OutboxJob';
+import type { JobRules } from '../../server/outbox/catalogue';
+import { type Job, Outbox, type OutboxHost } from '../../server/outbox/engine';
+import { DEFAULT_RELAY_TUNING } from '../../server/relay/tuning';
+import { testMongoUri, uniqueDbName } from '../helpers/mongo';
+import { eventually } from '../relay/helpers';
+
+type Payloads = { post: { text: string } };
+const RULES: { post: JobRules } = { post: { pace: 'channel', maxAttempts: Number.POSITIVE_INFINITY } };
+
+describe('the outbox of the only process', () => {
+  let connection: Connection;
+  let OutboxJob: OutboxJobModel;
+  const commands: CommandStartedEvent[] = [];
+  /** The outbox collection's reads answered (the start's read of every unfinished job is one). */
+  let readsAnswered = 0;
+  const outboxes: Outbox<OutboxHost, Payloads>[] = [];
+
+  before(async () => {
+    connection = await mongoose
+      .createConnection(await testMongoUri(), { dbName: uniqueDbName('alone'), monitorCommands: true })
+      .asPromise();
+    connection.getClient().on('commandStarted', (e) => {
+      if (e.command[e.commandName] === 'outboxjobs') commands.push(e);
+    });
+    connection.getClient().on('commandSucceeded', (e) => {
+      if (e.commandName === 'find') readsAnswered += 1;
+    });
+    OutboxJob = outboxJobModel(connection);
+    await OutboxJob.init();
+  });
+  afterEach(async () => {
+    await Promise.all(outboxes.splice(0).map((o) => o.stop()));
+    await OutboxJob.deleteMany({});
+  });
+  after(async () => {
+    await connection.dropDatabase();
+    await connection.close();
+  });
+
+  /** The only process's outbox, recording the texts it posts in `posted`; a post takes a moment, as Slack's answer does. */
+  function outbox(posted: string[]) {
+    const host: OutboxHost = {
+      models: { OutboxJob },
+      tuning: { ...DEFAULT_RELAY_TUNING, outboxPollMs: 600_000, slackPostsPerSecond: 1000, slackBurst: 1000 },
+      logger: createLogger({ level: 'error' }),
+    };
+    const post = async (_ctx: OutboxHost, job: Job<'post', Payloads>) => {
+      posted.push(job.payload.text);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    };
+    const box = new Outbox<OutboxHost, Payloads>(host, { post }, { rules: RULES, context: () => host, alone: true });
+    outboxes.push(box);
+    return box;
+  }
+
+  /** Starts `box` and waits until its start's read of every unfinished job was answered. */
+  async function started(box: Outbox<OutboxHost, Payloads>) {
+    const before = readsAnswered;
+    box.start();
+    await eventually(async () => expect(readsAnswered).to.be.above(before));
+  }
+
+  /** The outbox collection's commands since `from`, by name. */
+  const spentSince = (from: number) =>
+    commands
+      .slice(from)
+      .map((c) => c.commandName)
+      .filter((name) => ['insert', 'find', 'aggregate', 'update', 'delete'].includes(name));
+
+  it('runs a job stored in a key with nothing else without reading the key: its insert and its removal', async () => {
+    const posted: string[] = [];
+    const box = outbox(posted);
+    await started(box);
+    for (const text of ['a line', 'a later line']) {
+      const from = commands.length;
+      await box.enqueue('post', 'conv', { text }, { channel: 'C1' });
+      // A count command: not one of the commands counted.
+      await eventually(async () => expect(await OutboxJob.estimatedDocumentCount()).to.equal(0));
+      await eventually(async () => expect(spentSince(from)).to.include('delete'));
+      expect(spentSince(from)).to.deep.equal(['insert', 'delete']);
+    }
+    expect(posted).to.deep.equal(['a line', 'a later line']);
+  });
+
+  it('runs a job stored to wait for its poke, as a visitor line is, without reading the key either', async () => {
+    const posted: string[] = [];
+    const box = outbox(posted);
+    await started(box);
+    const from = commands.length;
+    await box.enqueue('post', 'conv', { text: 'a line' }, { channel: 'C1', start: false, claim: true });
+    box.poke('conv');
+    await eventually(async () => expect(await OutboxJob.estimatedDocumentCount()).to.equal(0));
+    await eventually(async () => expect(spentSince(from)).to.include('delete'));
+    expect(spentSince(from)).to.deep.equal(['insert', 'delete']);
+    expect(posted).to.deep.equal(['a line']);
+  });
+
+  it('runs a job stored behind one left from before the start (backing off) after it, and each once', async () => {
+    const retryAt = new Date(Date.now() + 400);
+    // Left by the process before this one: its first attempt failed, it is retried shortly.
+    await OutboxJob.collection.insertOne({
+      _id: new mongoose.Types.ObjectId(),
+      kind: 'post',
+      key: 'conv',
+      channel: 'C1',
+      payload: { text: 'left from before' },
+      attempts: 1,
+      runAt: retryAt,
+      lockedUntil: null,
+      lockedBy: '',
+      lastError: 'Slack answered 503',
+      failedAt: null,
+      conversationId: null,
+      createdAt: new Date(Date.now() - 1000),
+      updatedAt: new Date(),
+    });
+    const posted: string[] = [];
+    const box = outbox(posted);
+    // The start's read of every unfinished job finds it.
+    await started(box);
+    await box.enqueue('post', 'conv', { text: 'stored now' }, { channel: 'C1' });
+    await eventually(async () => expect(posted).to.have.length(2));
+    expect(posted).to.deep.equal(['left from before', 'stored now']);
+    await eventually(async () => expect(await OutboxJob.countDocuments({})).to.equal(0));
+  });
+
+  it('runs lines stored while the key runs after it, in the order stored, each once', async () => {
+    const posted: string[] = [];
+    const box = outbox(posted);
+    await started(box);
+    const texts = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`);
+    for (const text of texts) await box.enqueue('post', 'conv', { text }, { channel: 'C1' });
+    await eventually(async () => expect(posted).to.have.length(texts.length));
+    expect(posted).to.deep.equal(texts);
+    await eventually(async () => expect(await OutboxJob.countDocuments({})).to.equal(0));
+  });
+});
