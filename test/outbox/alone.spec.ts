@@ -6,56 +6,36 @@
  * still runs after it, in the order stored.
  */
 import { expect } from 'chai';
-import type { CommandStartedEvent } from 'mongodb';
-import mongoose, { type Connection } from 'mongoose';
+import mongoose from 'mongoose';
 import { createLogger } from '../../server/logger';
-import { type OutboxJobModel, outboxJobModel } from '../../server/models/OutboxJob';
 import type { JobRules } from '../../server/outbox/catalogue';
 import { type Job, Outbox, type OutboxHost } from '../../server/outbox/engine';
 import { DEFAULT_RELAY_TUNING } from '../../server/relay/tuning';
-import { testMongoUri, uniqueDbName } from '../helpers/mongo';
 import { eventually } from '../relay/helpers';
+import { useOutboxStore } from './store';
 
 type Payloads = { post: { text: string } };
 const RULES: { post: JobRules } = { post: { pace: 'channel', maxAttempts: Number.POSITIVE_INFINITY } };
 
 describe('the outbox of the only process', () => {
-  let connection: Connection;
-  let OutboxJob: OutboxJobModel;
-  const commands: CommandStartedEvent[] = [];
+  const store = useOutboxStore<Payloads>('alone');
+  const { commands, outboxes } = store;
   /** The outbox collection's reads answered (the start's read of every unfinished job is one). */
   let readsAnswered = 0;
   /** The outbox collection's removals answered (a run is over once its removal is answered). */
   let removalsAnswered = 0;
-  const outboxes: Outbox<OutboxHost, Payloads>[] = [];
 
-  before(async () => {
-    connection = await mongoose
-      .createConnection(await testMongoUri(), { dbName: uniqueDbName('alone'), monitorCommands: true })
-      .asPromise();
-    connection.getClient().on('commandStarted', (e) => {
-      if (e.command[e.commandName] === 'outboxjobs') commands.push(e);
-    });
-    connection.getClient().on('commandSucceeded', (e) => {
+  before(() => {
+    store.connection.getClient().on('commandSucceeded', (e) => {
       if (e.commandName === 'find') readsAnswered += 1;
       if (e.commandName === 'delete') removalsAnswered += 1;
     });
-    OutboxJob = outboxJobModel(connection);
-    await OutboxJob.init();
-  });
-  afterEach(async () => {
-    await Promise.all(outboxes.splice(0).map((o) => o.stop()));
-    await OutboxJob.deleteMany({});
-  });
-  after(async () => {
-    await connection.dropDatabase();
-    await connection.close();
   });
 
   /** The only process's outbox, recording the texts it posts in `posted`; a post takes a moment, as Slack's answer does. */
   function outbox(posted: string[]) {
     const host: OutboxHost = {
-      models: { OutboxJob },
+      models: { OutboxJob: store.OutboxJob },
       tuning: { ...DEFAULT_RELAY_TUNING, outboxPollMs: 600_000, slackPostsPerSecond: 1000, slackBurst: 1000 },
       logger: createLogger({ level: 'error' }),
     };
@@ -94,7 +74,7 @@ describe('the outbox of the only process', () => {
       // count on another connection can see the job gone first): until then the key still runs, and a line stored
       // meanwhile goes behind it, read with the key.
       await eventually(async () => expect(removalsAnswered).to.be.above(removed));
-      expect(await OutboxJob.estimatedDocumentCount()).to.equal(0);
+      expect(await store.OutboxJob.estimatedDocumentCount()).to.equal(0);
       expect(spentSince(from), text).to.deep.equal(['insert', 'delete']);
     }
     expect(posted).to.deep.equal(['a line', 'a later line']);
@@ -107,7 +87,7 @@ describe('the outbox of the only process', () => {
     const from = commands.length;
     await box.enqueue('post', 'conv', { text: 'a line' }, { channel: 'C1', start: false, claim: true });
     box.poke('conv');
-    await eventually(async () => expect(await OutboxJob.estimatedDocumentCount()).to.equal(0));
+    await eventually(async () => expect(await store.OutboxJob.estimatedDocumentCount()).to.equal(0));
     await eventually(async () => expect(spentSince(from)).to.include('delete'));
     expect(spentSince(from)).to.deep.equal(['insert', 'delete']);
     expect(posted).to.deep.equal(['a line']);
@@ -116,7 +96,7 @@ describe('the outbox of the only process', () => {
   it('runs a job stored behind one left from before the start (backing off) after it, and each once', async () => {
     const retryAt = new Date(Date.now() + 400);
     // Left by the process before this one: its first attempt failed, it is retried shortly.
-    await OutboxJob.collection.insertOne({
+    await store.OutboxJob.collection.insertOne({
       _id: new mongoose.Types.ObjectId(),
       kind: 'post',
       key: 'conv',
@@ -139,7 +119,7 @@ describe('the outbox of the only process', () => {
     await box.enqueue('post', 'conv', { text: 'stored now' }, { channel: 'C1' });
     await eventually(async () => expect(posted).to.have.length(2));
     expect(posted).to.deep.equal(['left from before', 'stored now']);
-    await eventually(async () => expect(await OutboxJob.countDocuments({})).to.equal(0));
+    await eventually(async () => expect(await store.OutboxJob.countDocuments({})).to.equal(0));
   });
 
   it('runs lines stored while the key runs after it, in the order stored, each once', async () => {
@@ -150,6 +130,6 @@ describe('the outbox of the only process', () => {
     for (const text of texts) await box.enqueue('post', 'conv', { text }, { channel: 'C1' });
     await eventually(async () => expect(posted).to.have.length(texts.length));
     expect(posted).to.deep.equal(texts);
-    await eventually(async () => expect(await OutboxJob.countDocuments({})).to.equal(0));
+    await eventually(async () => expect(await store.OutboxJob.countDocuments({})).to.equal(0));
   });
 });

@@ -8,16 +8,13 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { expect } from 'chai';
-import type { CommandStartedEvent } from 'mongodb';
-import mongoose, { type Connection } from 'mongoose';
 import type { RelayTuning } from '../../server/config';
 import { createLogger } from '../../server/logger';
-import { type OutboxJobModel, outboxJobModel } from '../../server/models/OutboxJob';
 import type { JobRules } from '../../server/outbox/catalogue';
 import { type Job, Outbox, type OutboxHost } from '../../server/outbox/engine';
 import { DEFAULT_RELAY_TUNING } from '../../server/relay/tuning';
-import { testMongoUri, uniqueDbName } from '../helpers/mongo';
 import { eventually } from '../relay/helpers';
+import { useOutboxStore } from './store';
 
 type Payloads = { post: { text: string } };
 const RULES: { post: JobRules } = { post: { pace: 'channel', maxAttempts: Number.POSITIVE_INFINITY } };
@@ -27,36 +24,13 @@ const ROOT = path.resolve(__dirname, '../..');
 const QUIET = createLogger({ level: 'error' });
 
 describe('jobs stored already claimed by the process that stores them', () => {
-  let connection: Connection;
-  let OutboxJob: OutboxJobModel;
-  let uri: string;
-  let dbName: string;
-  const commands: CommandStartedEvent[] = [];
-  const outboxes: Outbox<OutboxHost, Payloads>[] = [];
-
-  before(async () => {
-    uri = await testMongoUri();
-    dbName = uniqueDbName('claimed');
-    connection = await mongoose.createConnection(uri, { dbName, monitorCommands: true }).asPromise();
-    connection.getClient().on('commandStarted', (e) => {
-      if (e.command[e.commandName] === 'outboxjobs') commands.push(e);
-    });
-    OutboxJob = outboxJobModel(connection);
-    await OutboxJob.init();
-  });
-  afterEach(async () => {
-    await Promise.all(outboxes.splice(0).map((o) => o.stop()));
-    await OutboxJob.deleteMany({});
-  });
-  after(async () => {
-    await connection.dropDatabase();
-    await connection.close();
-  });
+  const store = useOutboxStore<Payloads>('claimed');
+  const { commands, outboxes } = store;
 
   /** An outbox (a "process") named `by`, recording its runs in `runs`; `peers` are told of keys it hands over. */
   function outbox(by: string, runs: Run[], tuning: Partial<RelayTuning> = {}, peers: () => Outbox<OutboxHost, Payloads>[] = () => []) {
     const host: OutboxHost = {
-      models: { OutboxJob },
+      models: { OutboxJob: store.OutboxJob },
       tuning: { ...DEFAULT_RELAY_TUNING, slackPostsPerSecond: 1000, slackBurst: 1000, ...tuning },
       logger: QUIET,
     };
@@ -95,7 +69,7 @@ describe('jobs stored already claimed by the process that stores them', () => {
     expect(stored?.lockedBy).to.be.a('string').and.not.equal('');
     expect(stored?.lockedUntil?.getTime()).to.be.above(Date.now());
     expect(stored?.attempts).to.equal(1);
-    await eventually(async () => expect(await OutboxJob.countDocuments({})).to.equal(0));
+    await eventually(async () => expect(await store.OutboxJob.countDocuments({})).to.equal(0));
     expect(runs.map((r) => [r.text, r.by, r.attempts])).to.deep.equal([['hello', 'A', 1]]);
     // The key's read (a job another process stored first would run first), and no update: nothing claimed twice.
     const spent = commands
@@ -109,7 +83,7 @@ describe('jobs stored already claimed by the process that stores them', () => {
     const leaseMs = 1500;
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', path.join(__dirname, 'dyingOutbox.ts'), uri, dbName, 'conv', String(leaseMs)],
+      ['--import', 'tsx', path.join(__dirname, 'dyingOutbox.ts'), store.uri, store.dbName, 'conv', String(leaseMs)],
       { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
     );
     let stderr = '';
@@ -118,14 +92,14 @@ describe('jobs stored already claimed by the process that stores them', () => {
     });
     const signal = await new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, s) => resolve(s)));
     expect(signal, stderr).to.equal('SIGKILL');
-    const [left] = await OutboxJob.find({ key: 'conv' }).lean();
+    const [left] = await store.OutboxJob.find({ key: 'conv' }).lean();
     expect(left.payload).to.deep.equal({ text: 'stored by the process that died' });
     expect(left.attempts).to.equal(1);
     const leaseEnds = left.lockedUntil?.getTime() ?? 0;
     expect(leaseEnds).to.be.above(Date.now());
     const runs: Run[] = [];
     outbox('B', runs, { outboxLeaseMs: leaseMs, outboxPollMs: 100 }).start();
-    await eventually(async () => expect(await OutboxJob.countDocuments({})).to.equal(0));
+    await eventually(async () => expect(await store.OutboxJob.countDocuments({})).to.equal(0));
     expect(runs.map((r) => [r.text, r.by])).to.deep.equal([['stored by the process that died', 'B']]);
     expect(runs[0].at).to.be.at.least(leaseEnds);
     // Its second claim: a Slack post would look for itself in the thread first (slack/postOnce.ts).
@@ -146,11 +120,11 @@ describe('jobs stored already claimed by the process that stores them', () => {
     // as a server does on SIGTERM.
     await a.enqueue('post', 'conv', { text: 'first' }, { channel: 'C1', start: false, claim: true });
     await a.enqueue('post', 'conv', { text: 'second' }, { channel: 'C1', start: false, claim: true });
-    const held = await OutboxJob.find({ key: 'conv' }).lean();
+    const held = await store.OutboxJob.find({ key: 'conv' }).lean();
     expect(held.map((j) => j.lockedUntil?.getTime() ?? 0).every((t) => t > Date.now())).to.equal(true);
     await a.stop();
     expect(before).to.deep.equal([]);
-    const released = await OutboxJob.find({ key: 'conv' }).sort({ createdAt: 1 }).lean();
+    const released = await store.OutboxJob.find({ key: 'conv' }).sort({ createdAt: 1 }).lean();
     expect(released.map((j) => [j.payload.text, j.lockedBy, j.lockedUntil, j.attempts])).to.deep.equal([
       ['first', '', null, 0],
       ['second', '', null, 0],
@@ -158,7 +132,7 @@ describe('jobs stored already claimed by the process that stores them', () => {
     const runs: Run[] = [];
     const started = Date.now();
     outbox('B', runs, tuning).start();
-    await eventually(async () => expect(await OutboxJob.countDocuments({})).to.equal(0));
+    await eventually(async () => expect(await store.OutboxJob.countDocuments({})).to.equal(0));
     expect(runs.map((r) => [r.text, r.by, r.attempts])).to.deep.equal([
       ['first', 'B', 1],
       ['second', 'B', 1],
@@ -184,6 +158,6 @@ describe('jobs stored already claimed by the process that stores them', () => {
     // Both processes ran some of them, and no job waited for a lease to run out.
     expect(new Set(runs.map((r) => r.by))).to.have.keys('A', 'B');
     expect(Date.now() - started).to.be.below(tuning.outboxLeaseMs / 2);
-    await eventually(async () => expect(await OutboxJob.countDocuments({})).to.equal(0));
+    await eventually(async () => expect(await store.OutboxJob.countDocuments({})).to.equal(0));
   });
 });

@@ -5,16 +5,13 @@
  * handlers are covered by the relay specs.
  */
 import { expect } from 'chai';
-import type { CommandStartedEvent } from 'mongodb';
-import mongoose, { type Connection } from 'mongoose';
 import type { RelayTuning } from '../../server/config';
 import { createLogger } from '../../server/logger';
-import { type OutboxJobModel, outboxJobModel } from '../../server/models/OutboxJob';
 import type { JobRules } from '../../server/outbox/catalogue';
 import { type Job, type JobHandlers, Outbox, type OutboxHost, PermanentJobError } from '../../server/outbox/engine';
 import { DEFAULT_RELAY_TUNING } from '../../server/relay/tuning';
-import { testMongoUri, uniqueDbName } from '../helpers/mongo';
 import { eventually } from '../relay/helpers';
+import { useOutboxStore } from './store';
 
 type Host = OutboxHost;
 type Run = { key: string; texts: string[]; at: number; channel: string };
@@ -33,30 +30,8 @@ type TestJob = Job<Kind, Payloads>;
 const QUIET = createLogger({ level: 'error' });
 
 describe('the outbox engine', () => {
-  let connection: Connection;
-  let OutboxJob: OutboxJobModel;
-  const commands: CommandStartedEvent[] = [];
-  const outboxes: Outbox<Host, Payloads>[] = [];
-
-  before(async () => {
-    connection = await mongoose
-      .createConnection(await testMongoUri(), { dbName: uniqueDbName('outbox'), monitorCommands: true })
-      .asPromise();
-    connection.getClient().on('commandStarted', (e) => {
-      const collection = e.command[e.commandName];
-      if (collection === 'outboxjobs') commands.push(e);
-    });
-    OutboxJob = outboxJobModel(connection);
-    await OutboxJob.init();
-  });
-  afterEach(async () => {
-    await Promise.all(outboxes.splice(0).map((o) => o.stop()));
-    await OutboxJob.deleteMany({});
-  });
-  after(async () => {
-    await connection.dropDatabase();
-    await connection.close();
-  });
+  const store = useOutboxStore<Payloads>('outbox');
+  const { commands, outboxes } = store;
 
   const text = (job: TestJob) => job.payload.text;
 
@@ -95,7 +70,7 @@ describe('the outbox engine', () => {
       call: single,
     };
     const host: Host = {
-      models: { OutboxJob },
+      models: { OutboxJob: store.OutboxJob },
       tuning: { ...DEFAULT_RELAY_TUNING, slackPostsPerSecond: 1000, slackBurst: 1000, outboxMaxBackoffMs: 100, ...tuning },
       logger: QUIET,
     };
@@ -116,7 +91,7 @@ describe('the outbox engine', () => {
     await eventually(async () => expect(ran(runs, 'k1')).to.deep.equal(['a', 'b', 'c', 'd']));
     // The other key did not wait for k1's retries.
     expect(ran(runs, 'k2')).to.deep.equal(['other key']);
-    expect(await OutboxJob.countDocuments({})).to.equal(0);
+    expect(await store.OutboxJob.countDocuments({})).to.equal(0);
   });
 
   it('sets a job that fails for good aside and runs the rest of its key', async () => {
@@ -126,7 +101,7 @@ describe('the outbox engine', () => {
     box.start();
     for (const t of ['a', 'bad', 'c']) await box.enqueue('post', 'k', { text: t }, { channel: 'C1' });
     await eventually(async () => expect(ran(runs)).to.deep.equal(['a', 'c']));
-    const failed = await OutboxJob.find({}).lean();
+    const failed = await store.OutboxJob.find({}).lean();
     expect(failed.map((j) => [j.payload.text, j.lastError, j.failedAt !== null])).to.deep.equal([['bad', 'channel_not_found', true]]);
   });
 
@@ -138,17 +113,17 @@ describe('the outbox engine', () => {
     box.start();
     await box.enqueue('call', 'hook', { text: 'call' });
     await box.enqueue('post', 'thread', { text: 'post' }, { channel: 'C1' });
-    await eventually(async () => expect(await OutboxJob.countDocuments({ failedAt: { $ne: null } })).to.equal(1));
-    const [failed] = await OutboxJob.find({ failedAt: { $ne: null } }).lean();
+    await eventually(async () => expect(await store.OutboxJob.countDocuments({ failedAt: { $ne: null } })).to.equal(1));
+    const [failed] = await store.OutboxJob.find({ failedAt: { $ne: null } }).lean();
     expect([failed.kind, failed.attempts]).to.deep.equal(['call', 4]);
     down = false;
     await eventually(async () => expect(ran(runs)).to.include('post'));
     expect(ran(runs)).to.not.include('call');
-    expect(await OutboxJob.countDocuments({})).to.equal(1);
+    expect(await store.OutboxJob.countDocuments({})).to.equal(1);
   });
 
   it('leaves a job of a kind it does not run (a newer version’s) stored and unclaimed, and runs the other keys', async () => {
-    await OutboxJob.create([
+    await store.OutboxJob.create([
       { kind: 'from.a.newer.version', key: 'k1', payload: { text: 'unknown' } },
       { kind: 'call', key: 'k1', payload: { text: 'behind it' } },
       { kind: 'call', key: 'k2', payload: { text: 'other key' } },
@@ -156,7 +131,7 @@ describe('the outbox engine', () => {
     const { box, runs } = outbox();
     box.start();
     await eventually(async () => expect(ran(runs)).to.deep.equal(['other key']));
-    const left = await OutboxJob.find({ key: 'k1' }).sort({ _id: 1 }).lean();
+    const left = await store.OutboxJob.find({ key: 'k1' }).sort({ _id: 1 }).lean();
     expect(left.map((j) => [j.kind, j.attempts, j.failedAt, j.lockedUntil])).to.deep.equal([
       ['from.a.newer.version', 0, null, null],
       ['call', 0, null, null],
@@ -173,7 +148,7 @@ describe('the outbox engine', () => {
     });
     box.start();
     await box.enqueue('line', 'conv', { text: 'line 1' }, { channel: 'C1' });
-    await eventually(async () => expect(await OutboxJob.countDocuments({ lockedUntil: { $ne: null } })).to.equal(1));
+    await eventually(async () => expect(await store.OutboxJob.countDocuments({ lockedUntil: { $ne: null } })).to.equal(1));
     for (const t of ['line 2', 'line 3', 'line 4']) await box.enqueue('line', 'conv', { text: t }, { channel: 'C1' });
     await box.enqueue('post', 'conv', { text: 'a note' }, { channel: 'C1' });
     await box.enqueue('line', 'conv', { text: 'line 5' }, { channel: 'C1' });
@@ -189,7 +164,7 @@ describe('the outbox engine', () => {
     box.poke('conv');
     await eventually(async () => expect(ran(runs)).to.have.length(5));
     expect(runs.map((r) => r.texts)).to.deep.equal([['1', '2'], ['3', '4'], ['5']]);
-    expect(await OutboxJob.countDocuments({})).to.equal(0);
+    expect(await store.OutboxJob.countDocuments({})).to.equal(0);
   });
 
   it('runs a coalesced batch that failed for good line by line, so only the bad line is set aside', async () => {
@@ -201,7 +176,7 @@ describe('the outbox engine', () => {
     box.poke('conv');
     await eventually(async () => expect(ran(runs)).to.deep.equal(['x', 'y']));
     expect(runs.map((r) => r.texts)).to.deep.equal([['x'], ['y']]);
-    expect((await OutboxJob.find({}).lean()).map((j) => j.payload.text)).to.deep.equal(['too long']);
+    expect((await store.OutboxJob.find({}).lean()).map((j) => j.payload.text)).to.deep.equal(['too long']);
   });
 
   it("runs a conversation's header and the lines stored behind it with one read, one claim and one removal", async () => {
@@ -212,7 +187,7 @@ describe('the outbox engine', () => {
     await box.enqueue('header', 'conv', { text: 'header' }, { channel: 'C1', start: false });
     for (const t of ['line 1', 'line 2']) await box.enqueue('line', 'conv', { text: t }, { channel: 'C1', start: false });
     box.poke('conv');
-    await eventually(async () => expect(await OutboxJob.countDocuments({})).to.equal(0));
+    await eventually(async () => expect(await store.OutboxJob.countDocuments({})).to.equal(0));
     expect(runs.map((r) => r.texts)).to.deep.equal([['header'], ['line 1', 'line 2']]);
     // The key's own commands (the safety poll's and this test's reads aside).
     const names = commands
@@ -237,13 +212,13 @@ describe('the outbox engine', () => {
     await box.enqueue('line', 'conv', { text: 'line 1' }, { channel: 'C1', start: false });
     box.start();
     box.poke('conv');
-    await eventually(async () => expect(await OutboxJob.countDocuments({})).to.equal(0));
+    await eventually(async () => expect(await store.OutboxJob.countDocuments({})).to.equal(0));
     expect(runs.map((r) => r.texts)).to.deep.equal([['header'], ['line 1']]);
   });
 
   it('takes over the jobs a dead process held once their lease expired, and not before', async () => {
     const leaseEnds = Date.now() + 1500;
-    await OutboxJob.create([
+    await store.OutboxJob.create([
       { kind: 'call', key: 'expired', payload: { text: 'left long ago' }, lockedUntil: new Date(Date.now() - 60_000), lockedBy: 'dead' },
       { kind: 'call', key: 'held', payload: { text: 'held by a dying process' }, lockedUntil: new Date(leaseEnds), lockedBy: 'dead' },
       { kind: 'call', key: 'held', payload: { text: 'behind it' } },
@@ -259,13 +234,15 @@ describe('the outbox engine', () => {
     const a = outbox({ outboxLeaseMs: 5000 });
     const b = outbox({ outboxLeaseMs: 5000 });
     const keys = Array.from({ length: 20 }, (_, i) => `k${i}`);
-    await OutboxJob.insertMany(keys.flatMap((key) => [1, 2, 3, 4].map((n) => ({ kind: 'call', key, payload: { text: `${key}-${n}` } }))));
+    await store.OutboxJob.insertMany(
+      keys.flatMap((key) => [1, 2, 3, 4].map((n) => ({ kind: 'call', key, payload: { text: `${key}-${n}` } }))),
+    );
     a.box.start();
     b.box.start();
     await eventually(async () => expect(a.runs.length + b.runs.length).to.equal(80));
     const all = [...a.runs, ...b.runs].sort((x, y) => x.at - y.at);
     for (const key of keys) expect(ran(all, key)).to.deep.equal([1, 2, 3, 4].map((n) => `${key}-${n}`));
-    expect(await OutboxJob.countDocuments({})).to.equal(0);
+    expect(await store.OutboxJob.countDocuments({})).to.equal(0);
   });
 
   it('paces Slack posts per channel, oldest waiting conversation first, without holding up other channels', async () => {
