@@ -335,15 +335,11 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
     const left = [...this.waiting.keys()];
     this.waiting.clear();
     this.known.clear();
-    const unrun = [...this.storedClaimed.values()].flatMap((ids) => [...ids].map((id) => new Types.ObjectId(id)));
-    this.storedClaimed.clear();
     // The jobs stored claimed here and not run: the other processes take them at once, not after their lease. (One
     // that ran and whose failure could not be recorded keeps its lease and attempt: its rerun looks before posting.)
-    if (unrun.length > 0)
-      await this.host.models.OutboxJob.updateMany(
-        { _id: { $in: unrun }, lockedBy: this.self, lockedUntil: { $gt: new Date() }, failedAt: null },
-        { $set: { lockedUntil: null, lockedBy: '', runAt: new Date() }, $inc: { attempts: -1 } },
-      ).catch((error: unknown) => this.host.logger.warn({ err: error }, 'outbox: could not give up the jobs claimed here'));
+    await this.giveUp([...this.storedClaimed.keys()]).catch((error: unknown) =>
+      this.host.logger.warn({ err: error }, 'outbox: could not give up the jobs claimed here'),
+    );
     if (left.length > 0) this.options.announce?.(left);
   }
 
@@ -623,10 +619,10 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
   }
 
   /**
-   * Gives up the jobs stored claimed here in `keys`, whose heads another process holds, so that process runs them next:
-   * as if stored unclaimed, their attempt not counted (a job still leased here never ran as a head; one run behind a
-   * head that failed counts its head's attempts, as any follower), due now again so a safety poll finds them, and the
-   * other processes told at once.
+   * Gives up the jobs stored claimed here in `keys` (whose heads another process holds, or every key as this process
+   * stops), so another process runs them next: as if stored unclaimed, their attempt not counted (a job still leased
+   * here never ran as a head; one run behind a head that failed counts its head's attempts, as any follower), due now
+   * again so a safety poll finds them, and the other processes told at once.
    */
   private async giveUp(keys: string[]): Promise<void> {
     const ids = keys.flatMap((key) => [...(this.storedClaimed.get(key) ?? [])].map((id) => new Types.ObjectId(id)));
