@@ -96,13 +96,14 @@ async function announce(ctx: InboxContext, c: Assigned, previous: string, change
 
 /**
  * The first reply's author gets a conversation nobody has (the widget's autoAssignOnReply); nothing happens when
- * someone has it by now or it ended.
+ * someone has it by now or it ended. Answers whether it was assigned (its header update is queued then).
  */
-export async function assignFirstReplier(ctx: InboxContext, conversationId: Types.ObjectId, slackUserId: string): Promise<void> {
-  if (!slackUserId) return;
+export async function assignFirstReplier(ctx: InboxContext, conversationId: Types.ObjectId, slackUserId: string): Promise<boolean> {
+  if (!slackUserId) return false;
   try {
-    await setAssignee(ctx, conversationId, { assigneeId: slackUserId, byId: '', expected: '', automatic: true });
+    return (await setAssignee(ctx, conversationId, { assigneeId: slackUserId, byId: '', expected: '', automatic: true })) !== null;
   } catch (error) {
     if (!(error instanceof ActionRefused)) throw error;
+    return false;
   }
 }

@@ -89,14 +89,15 @@ export function recordAnswer(
     const ce = await ctx.widgets.get(conversation.ceId);
     const { status, inboxState, assigneeId } = appended.before;
     await recordResponse(ctx, { _id: conversation._id, ceId: conversation.ceId }, appended.before, ce, input.slackUserId, now);
-    if (status === 'open') {
-      // Nobody has it: the reply's author does (the widget's autoAssignOnReply, on by default); that refreshes the header.
-      if (!assigneeId && input.slackUserId && ce?.autoAssignOnReply !== false) {
-        await assignFirstReplier(ctx, conversation._id, input.slackUserId);
-      } else if (inboxState !== 'waiting' && !first) {
-        await headerUpdate(ctx, conversation);
-      }
-    }
+    // Nobody has it: the reply's author does (the widget's autoAssignOnReply, on by default); that refreshes the header.
+    const assigned =
+      status === 'open' &&
+      !assigneeId &&
+      !!input.slackUserId &&
+      ce?.autoAssignOnReply !== false &&
+      (await assignFirstReplier(ctx, conversation._id, input.slackUserId));
+    // Otherwise the header names the first answer's agent, or shows the inbox state the reply changed, once.
+    if (!assigned && (first || (status === 'open' && inboxState !== 'waiting'))) await headerUpdate(ctx, conversation);
     if (ce) {
       await trackEvent(ctx, {
         ce,
@@ -136,9 +137,8 @@ async function claimFirstAnswer(
       },
     },
   );
-  if (first.modifiedCount !== 1) return false;
-  await headerUpdate(ctx, conversation);
-  return true;
+  // The header that names them is queued by the caller, once with the assignment this answer may make.
+  return first.modifiedCount === 1;
 }
 
 /** The agent of the first answer was named by a stand-in (Slack did not answer then): the header names them now. */

@@ -3,7 +3,7 @@
  * holding them in order, through the real relay and the Slack sandbox.
  */
 import { expect } from 'chai';
-import { eventually, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from './helpers';
+import { ACME, ALICE, eventually, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from './helpers';
 
 describe('visitor lines waiting for Slack', () => {
   const server = useRelayServer();
@@ -39,6 +39,25 @@ describe('visitor lines waiting for Slack', () => {
     outbox.start();
     await eventually(async () => expect(replies(threadTs)).to.deep.equal(['hello?', 'still there?']));
     expect(server.slack.state.callsOf('chat.update').length - updatesBefore).to.equal(1);
+    socket.close();
+  });
+
+  it('a first reply that names its agent and assigns its author changes the header with one chat.update', async () => {
+    const { socket } = await VisitorSocket.hello(server, widget.uuid);
+    await say(socket, 'hello?');
+    const threadTs = await threadOf();
+    await eventually(async () => expect(replies(threadTs)).to.deep.equal(['hello?']));
+    await server.slack.settled();
+    const headerUpdates = () =>
+      server.slack.state.callsOf('chat.update').filter((c) => c.ok && c.args.ts === threadTs && c.args.channel === widget.channel);
+    const before = headerUpdates().length;
+    await server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, threadTs, text: 'Hi, how can I help?' });
+    await socket.next('msg', (f) => f.message.text === 'Hi, how can I help?');
+    const header = () => JSON.stringify(server.slack.state.channelMessages(widget.channel).find((m) => m.ts === threadTs)?.blocks ?? []);
+    await eventually(async () => expect(header()).to.include(`Assigned to <@${ALICE}>`));
+    await eventually(async () => expect(replies(threadTs).some((t) => t.includes('whose reply was the first'))).to.equal(true));
+    await server.slack.settled();
+    expect(headerUpdates().length - before).to.equal(1);
     socket.close();
   });
 
