@@ -8,13 +8,13 @@ import type { Models } from '../models';
 import type { Conversation } from '../models/Conversation';
 import type { InboxEvent } from '../models/InboxEvent';
 import {
-  applyAddition,
-  applyEntry,
+  applyRecorded,
   dropMonthsOf,
   isTallied,
   TALLY_SOURCE_FIELDS,
   type TallySource,
   tallyChanges,
+  utcDay,
 } from '../models/inboxTallies';
 
 /** An event to record: `at` defaults to now, `operatorId` to '' (nobody). */
@@ -41,12 +41,17 @@ export async function recordInboxEvents(
   const fresh = docs.filter((e) => isTallied(e.kind));
   if (!fresh.length) return;
   const conversationIds = [...new Map(fresh.map((e) => [String(e.conversationId), e.conversationId])).values()];
-  const history = await models.InboxEvent.find({ conversationId: { $in: conversationIds } }, TALLY_SOURCE_FIELDS)
+  // The tallies read a conversation's earlier events of the same kinds on days before (their `since`), no others.
+  const lastDay = Math.max(...fresh.map((e) => utcDay(e.at).getTime()));
+  const kinds = [...new Set(fresh.map((e) => e.kind))];
+  const history = await models.InboxEvent.find(
+    { conversationId: { $in: conversationIds }, kind: { $in: kinds }, at: { $lt: new Date(lastDay) } },
+    TALLY_SOURCE_FIELDS,
+  )
     .lean<TallySource[]>()
     .exec();
   const { entries, additions } = tallyChanges(history, fresh);
-  for (const entry of entries) await applyEntry(models, entry);
-  for (const addition of additions) await applyAddition(models, addition);
+  await applyRecorded(models, entries, additions);
   // Events are recorded as they happen: one in a month already closed drops its month rows (none, all but always).
   await dropMonthsOf(models, fresh, new Date());
 }

@@ -9,7 +9,7 @@
  * latest event of that figure on an earlier day (read from the conversation's events, a handful) goes into the
  * day's `since`, which lets a range of several days count it once too.
  */
-import type { Collection } from 'mongodb';
+import type { Collection, Document } from 'mongodb';
 import { Types } from 'mongoose';
 import type { Models } from '.';
 import type { InboxEvent } from './InboxEvent';
@@ -117,47 +117,68 @@ const talliesOf = (models: Pick<Models, 'InboxTally'>) => models.InboxTally.coll
 const isDuplicateKey = (error: unknown) => (error as { code?: unknown }).code === 11000;
 
 /**
- * An upsert retried once when another process created the tally between its filter and its insert (E11000 on the
- * tally's id); `present` says whether a second E11000 means the write is already there.
+ * Adds recorded events' entries and answers to their tallies: one write per tally, an upsert whose pipeline adds each
+ * conversation to its figure's set (with its count and `since`) only while the set lacks it, and adds the answers'
+ * counts, all in one atomic change of the tally. Two processes recording the same conversation at once count it
+ * once; one whose insert of a new tally loses to the other's (E11000 on its id) writes again, and matches then.
  */
-async function upsertOnce(write: () => Promise<unknown>, present: () => Promise<boolean>): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await write();
-      return;
-    } catch (error) {
-      if (!isDuplicateKey(error)) throw error;
-      if (await present()) return;
-      if (attempt >= 2) throw error;
+export async function applyRecorded(models: Pick<Models, 'InboxTally'>, entries: TallyEntry[], additions: TallyAddition[]): Promise<void> {
+  const writes = new Map<string, { fields: Fields; entries: TallyEntry[]; inc: Record<string, number> }>();
+  const of = (id: string, fields: Fields) => {
+    const found = writes.get(id) ?? { fields, entries: [], inc: {} };
+    writes.set(id, found);
+    return found;
+  };
+  for (const entry of entries) of(entry.id, entry.fields).entries.push(entry);
+  for (const addition of additions) {
+    const inc = of(addition.id, addition.fields).inc;
+    for (const [field, n] of Object.entries(addition.inc)) inc[field] = (inc[field] ?? 0) + n;
+  }
+  for (const [id, write] of writes) {
+    const pipeline = recordedPipeline(write.fields, write.entries, write.inc);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await talliesOf(models).updateOne({ _id: id }, pipeline, { upsert: true });
+        break;
+      } catch (error) {
+        if (!isDuplicateKey(error) || attempt >= 2) throw error;
+      }
     }
   }
 }
 
-/** Applies an entry: the conversation is added to the day's figure, counted and dated, unless it is there already. */
-export async function applyEntry(models: Pick<Models, 'InboxTally'>, entry: TallyEntry): Promise<void> {
-  const { id, fields, figure, conversationId, since } = entry;
-  const path = `convs.${figure}`;
-  await upsertOnce(
-    () =>
-      talliesOf(models).updateOne(
-        { _id: id, [path]: { $ne: conversationId } },
-        {
-          $addToSet: { [path]: conversationId },
-          $inc: { [`n.${figure}`]: 1 },
-          ...(since ? { $push: { [`since.${figure}`]: since } } : {}),
-          $setOnInsert: fields,
-        },
-        { upsert: true },
-      ),
-    async () => (await talliesOf(models).countDocuments({ _id: id, [path]: conversationId })) > 0,
-  );
-}
-
-export async function applyAddition(models: Pick<Models, 'InboxTally'>, addition: TallyAddition): Promise<void> {
-  await upsertOnce(
-    () => talliesOf(models).updateOne({ _id: addition.id }, { $inc: addition.inc, $setOnInsert: addition.fields }, { upsert: true }),
-    async () => false,
-  );
+/**
+ * The pipeline of one tally's write. Whether each conversation is new to its figure is read first, into a field of
+ * its own (an expression of a stage may see the fields set before it in the same stage), then the figures, counts and
+ * insert-only fields are set from it, and the flags removed.
+ */
+function recordedPipeline(fields: Fields, entries: TallyEntry[], inc: Record<string, number>): Document[] {
+  const flag = (i: number) => `_recordedNew${i}`;
+  const held = (figure: string) => ({ $ifNull: [`$convs.${figure}`, []] });
+  const flags: Document = {};
+  entries.forEach((e, i) => {
+    flags[flag(i)] = { $not: [{ $in: [{ $literal: e.conversationId }, held(e.figure)] }] };
+  });
+  const set: Document = {};
+  for (const [field, value] of Object.entries(fields)) set[field] = { $ifNull: [`$${field}`, { $literal: value }] };
+  for (const figure of new Set(entries.map((e) => e.figure))) {
+    const mine = entries.map((e, i) => ({ e, on: `$${flag(i)}` })).filter(({ e }) => e.figure === figure);
+    set[`n.${figure}`] = { $add: [{ $ifNull: [`$n.${figure}`, 0] }, ...mine.map(({ on }) => ({ $cond: [on, 1, 0] }))] };
+    set[`convs.${figure}`] = {
+      $concatArrays: [held(figure), ...mine.map(({ e, on }) => ({ $cond: [on, [{ $literal: e.conversationId }], []] }))],
+    };
+    const dated = mine.filter(({ e }) => e.since);
+    if (dated.length)
+      set[`since.${figure}`] = {
+        $concatArrays: [{ $ifNull: [`$since.${figure}`, []] }, ...dated.map(({ e, on }) => ({ $cond: [on, [{ $literal: e.since }], []] }))],
+      };
+  }
+  for (const [field, n] of Object.entries(inc)) set[field] = { $add: [{ $ifNull: [`$${field}`, 0] }, n] };
+  const stages: Document[] = [];
+  if (entries.length) stages.push({ $set: flags });
+  stages.push({ $set: set });
+  if (entries.length) stages.push({ $unset: entries.map((_, i) => flag(i)) });
+  return stages;
 }
 
 /**

@@ -96,6 +96,35 @@ describe('a message’s database operations, each way', () => {
     await eventually(async () => expect(repliesInSlack().find((r) => r.text === 'After my name')?.username).to.equal('Thomas Miller'));
   });
 
+  it('takes at most 15 for a reply to a visitor waiting for one: its response tallied in one write per tally, the header changed once', async () => {
+    const run = await cheapestRun(
+      3,
+      async (attempt) => {
+        await say(socket, `One more question ${attempt + 1}`);
+        await eventually(async () => expect(await server.models.OutboxJob.countDocuments({})).to.equal(0));
+        const text = `Here is the answer ${attempt + 1}`;
+        log.start();
+        await server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, threadTs, text });
+        await socket.next('msg', (f) => f.message.text === text);
+        await eventually(async () => expect(seen).to.include('delete outboxjobs'));
+        let last = -1;
+        await eventually(async () => {
+          const now = seen.length;
+          const quiet = now === last;
+          last = now;
+          expect(quiet).to.equal(true);
+        });
+        log.stop();
+        return seen;
+      },
+      (run) => run.length <= 15,
+    );
+    expect(run.length, run.join('\n')).to.be.at.most(15);
+    // The team's tally and the operator's: the conversation counted answered and the response's wait, one write each.
+    expect(run.filter((c) => c.endsWith(' inboxtallies'))).to.deep.equal(['update inboxtallies', 'update inboxtallies']);
+    expect(run.filter((c) => c === 'insert outboxjobs')).to.have.length(1);
+  });
+
   it('takes at most 6 for an operator reply, from Slack’s event to the visitor’s frame', async () => {
     const run = await cheapestRun(
       3,
