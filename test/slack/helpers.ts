@@ -166,11 +166,12 @@ export function eventEnvelope(teamId: string, event: Record<string, unknown>): s
 
 /**
  * Polls until `check` passes: events are acknowledged before they are processed. The budget (20 s) fits a
- * loaded 2-core machine; a check that passes returns at once, so it costs nothing when things are quick.
+ * loaded 2-core machine; a check that passes returns at once, so it costs nothing when things are quick. The pauses
+ * between checks double up to `longestPauseMs`: a long wait paced by something slow (Slack's pace) checks less often.
  */
-export async function eventually(check: () => Promise<unknown>, timeoutMs = 20_000): Promise<void> {
+export async function eventually(check: () => Promise<unknown>, timeoutMs = 20_000, longestPauseMs = 200): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  for (let pause = 10; ; pause = Math.min(pause * 2, 200)) {
+  for (let pause = 10; ; pause = Math.min(pause * 2, longestPauseMs)) {
     try {
       await check();
       return;
