@@ -50,10 +50,21 @@ async function loadConversation(ctx: RelayContext, id: string) {
   return { conversation, ce, visitor };
 }
 
-async function firstVisitorText(ctx: RelayContext, conversationId: Types.ObjectId): Promise<string> {
+/**
+ * The text of each conversation's first visitor line, which every header shows, as this process read it: a visitor's
+ * line is never changed once stored, so the header's later updates need not read it again.
+ */
+type FirstLines = LRUCache<string, string>;
+
+async function firstVisitorText(ctx: RelayContext, conversationId: Types.ObjectId, firstLines: FirstLines): Promise<string> {
+  const key = String(conversationId);
+  const kept = firstLines.get(key);
+  if (kept !== undefined) return kept;
   const first = await ctx.models.Message.findOne({ conversationId, kind: 'msg', from: 'visitor' }, { text: 1 })
     .sort({ seq: 1 })
     .lean<{ text: string }>();
+  // None yet (a conversation opened from Slack or by e-mail before its first line): read again next time.
+  if (first?.text) firstLines.set(key, first.text);
   return first?.text ?? '';
 }
 
@@ -109,13 +120,13 @@ async function loadThread(ctx: RelayContext, id: Types.ObjectId | string, thread
  * behind it read no conversation.
  */
 const postHeader =
-  (threads: ThreadCache, justRead: JustRead): Handler<'slack.header'> =>
+  (threads: ThreadCache, justRead: JustRead, firstLines: FirstLines): Handler<'slack.header'> =>
   async (ctx, job) => {
     const { conversation, ce, visitor } = await loadConversation(ctx, job.payload.conversationId);
     if (conversation.threadTs) return;
     justRead.set(String(conversation._id), { name: visitor.name, email: visitor.email });
     const carried = job.payload.firstMessage;
-    const firstMessage = carried ?? (await firstVisitorText(ctx, conversation._id));
+    const firstMessage = carried ?? (await firstVisitorText(ctx, conversation._id, firstLines));
     // A conversation starts with a visitor message, stored alongside this job: a poll may pick the job up first.
     if (carried === undefined && !firstMessage && Date.now() - job.createdAt.getTime() < 60_000) {
       throw new Error('the first message is not stored yet');
@@ -182,15 +193,17 @@ const inviteBots: Handler<'slack.invite'> = async (ctx, job) => {
   });
 };
 
-const updateHeader: Handler<'slack.updateHeader'> = async (ctx, job) => {
-  const { conversation, ce, visitor } = await loadConversation(ctx, job.payload.conversationId);
-  if (!conversation.threadTs) return;
-  const { client } = await teamClient(ctx, conversation.slackTeamId);
-  const header = headerMessage({ ce, conversation, visitor, firstMessage: await firstVisitorText(ctx, conversation._id) });
-  await client.chat.update({ channel: conversation.slackChannel, ts: conversation.threadTs, ...header });
-  // What changed the header (an assignee, a state, a target met or missed) is on App Home too.
-  ctx.headerUpdated(conversation.slackTeamId);
-};
+const updateHeader =
+  (firstLines: FirstLines): Handler<'slack.updateHeader'> =>
+  async (ctx, job) => {
+    const { conversation, ce, visitor } = await loadConversation(ctx, job.payload.conversationId);
+    if (!conversation.threadTs) return;
+    const { client } = await teamClient(ctx, conversation.slackTeamId);
+    const header = headerMessage({ ce, conversation, visitor, firstMessage: await firstVisitorText(ctx, conversation._id, firstLines) });
+    await client.chat.update({ channel: conversation.slackChannel, ts: conversation.threadTs, ...header });
+    // What changed the header (an assignee, a state, a target met or missed) is on App Home too.
+    ctx.headerUpdated(conversation.slackTeamId);
+  };
 
 /** Slack cuts a message's text at 40,000 characters: coalesced visitor lines stop well below that. */
 const MAX_POST_CHARS = 35_000;
@@ -452,6 +465,7 @@ export function slackJobHandlers(
 ): Pick<RelayJobHandlers, SlackJobKind> {
   const threads: ThreadCache = new LRUCache({ max: THREADS_KEPT });
   const justRead: JustRead = new LRUCache({ max: 1000, ttl: 1000 });
+  const firstLines: FirstLines = new LRUCache({ max: THREADS_KEPT });
   // The relay's context is built whole once and never changes: its copy with the clients is made once too.
   const bound = new WeakMap<RelayContext, SlackJobContext>();
   const on = (ctx: RelayContext): SlackJobContext => {
@@ -467,15 +481,16 @@ export function slackJobHandlers(
     (ctx, job) =>
       handler(on(ctx), job);
   const replies = replyPoster(threads, justRead);
+  const headerUpdater = updateHeader(firstLines);
   return {
     // The header and the visitor lines queued behind it (the line that opened the conversation) are read, claimed and
     // removed together; the lines post right after the header, as the reply jobs would.
-    'slack.header': { lead: one(postHeader(threads, justRead)), followedBy: 'slack.reply' },
+    'slack.header': { lead: one(postHeader(threads, justRead, firstLines)), followedBy: 'slack.reply' },
     // Header updates waiting in a row make one chat.update: it shows the conversation as it is now.
     'slack.updateHeader': {
       max: 50,
       async coalesce(ctx, jobs) {
-        await updateHeader(on(ctx), jobs[0]);
+        await headerUpdater(on(ctx), jobs[0]);
         return jobs.length;
       },
     },
