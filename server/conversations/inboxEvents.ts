@@ -22,11 +22,14 @@ export type NewInboxEvent = Omit<InboxEvent, 'at' | 'operatorId' | 'talliedBy'> 
 
 /**
  * Stores the events (in one write) and adds them to the day tallies of Reports → Team. Every InboxEvent is written
- * here: an event written around it would be missing from the report until the next start tallies it.
+ * here: an event written around it would be missing from the report until the next start tallies it. `openedAt`: when
+ * the events' one conversation started, when the caller read it (a conversation opened on the events' day has no
+ * earlier day's event for the tallies to read).
  */
 export async function recordInboxEvents(
   models: Pick<Models, 'InboxEvent' | 'InboxTally'>,
   events: readonly NewInboxEvent[],
+  known: { openedAt?: Date } = {},
 ): Promise<void> {
   if (!events.length) return;
   const now = new Date();
@@ -44,12 +47,17 @@ export async function recordInboxEvents(
   // The tallies read a conversation's earlier events of the same kinds on days before (their `since`), no others.
   const lastDay = Math.max(...fresh.map((e) => utcDay(e.at).getTime()));
   const kinds = [...new Set(fresh.map((e) => e.kind))];
-  const history = await models.InboxEvent.find(
-    { conversationId: { $in: conversationIds }, kind: { $in: kinds }, at: { $lt: new Date(lastDay) } },
-    TALLY_SOURCE_FIELDS,
-  )
-    .lean<TallySource[]>()
-    .exec();
+  // A minute's margin: another process's clock may have dated an event of the conversation just before midnight.
+  const opened = known.openedAt && conversationIds.length === 1 ? known.openedAt.getTime() - 60_000 : Number.NEGATIVE_INFINITY;
+  const history =
+    opened >= lastDay
+      ? []
+      : await models.InboxEvent.find(
+          { conversationId: { $in: conversationIds }, kind: { $in: kinds }, at: { $lt: new Date(lastDay) } },
+          TALLY_SOURCE_FIELDS,
+        )
+          .lean<TallySource[]>()
+          .exec();
   const { entries, additions } = tallyChanges(history, fresh);
   await applyRecorded(models, entries, additions);
   // Events are recorded as they happen: one in a month already closed drops its month rows (none, all but always).

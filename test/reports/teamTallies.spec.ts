@@ -209,6 +209,34 @@ describe('Team report tallies', () => {
     expect(report.operators.map((o) => [o.id, o.assigned])).to.deep.equal([['U0ANA', 1]]);
   });
 
+  it('counts a conversation answered on two days once over both, when each answer names when the conversation opened', async () => {
+    const ceId = new Types.ObjectId();
+    const accountId = new Types.ObjectId();
+    const openedAt = new Date('2026-03-02T22:00:00Z');
+    const answer = (at: string): NewInboxEvent => ({
+      accountId,
+      ceId,
+      conversationId: new Types.ObjectId(conversationId),
+      kind: 'response',
+      at: new Date(at),
+      teamId: 'T0',
+      operatorId: 'U0ANA',
+      responseKind: 'next',
+      waitSecs: 60,
+      withinTarget: null,
+    });
+    const conversationId = new Types.ObjectId().toHexString();
+    // Answered late on the day it opened and again the next morning, as operators' replies record it.
+    await recordInboxEvents(store.models, [answer('2026-03-02T23:00:00Z')], { openedAt });
+    await recordInboxEvents(store.models, [answer('2026-03-03T09:00:00Z')], { openedAt });
+    const range = (startDate: string, endDate: string) => reportRange({ tz: 'UTC', startDate, endDate });
+    const answered = async (startDate: string, endDate: string) =>
+      (await teamReport(store.models, { _id: ceId, slackTeamId: '' }, range(startDate, endDate))).team.answered;
+    expect(await answered('2026-03-02T00:00:00', '2026-03-03T23:59:59')).to.equal(1);
+    expect(await answered('2026-03-03T00:00:00', '2026-03-03T23:59:59')).to.equal(1);
+    expect(await answered('2026-03-02T00:00:00', '2026-03-02T23:59:59')).to.equal(1);
+  });
+
   it('tallies the events stored before the tallies once, at start, and reports them as the events say', async () => {
     const ceId = new Types.ObjectId();
     const events = conversationEvents(ceId, new Types.ObjectId(), 11);
