@@ -164,7 +164,10 @@ describe('visitor widget API and settings (browser)', function () {
     await w.getByRole('button', { name: 'Send' }).first().click();
     await w.getByText('Thanks for your feedback!').waitFor();
 
-    const conversation = await waitFor('the rating', () => server.models.Conversation.findOne({ rating: 'up' }).exec());
+    // The rating is stored on the click and the feedback with Send (the thank-you shows without waiting for it).
+    const conversation = await waitFor('the rating and its feedback', () =>
+      server.models.Conversation.findOne({ rating: 'up', feedback: { $ne: '' } }).exec(),
+    );
     expect(conversation.status).to.equal('ended');
     expect(conversation.feedback).to.equal('Fast and friendly');
     expect(await page.evaluate(() => (window as unknown as Win).__events)).to.deep.equal(['conversationEnded']);
