@@ -31,7 +31,11 @@ export type ArticleSearchHit = ArticleHit & { language: string; slug: string };
 export type SearchWidget = { _id: Types.ObjectId | string; Uuid: string };
 
 export interface ArticleSearch {
-  search(widget: SearchWidget, query: string, language: string, limit?: number): Promise<ArticleSearchHit[]>;
+  /**
+   * `language`: the visitor's, or how to read it, asked only when the widget's articles are in more than its main
+   * language (a search of a help center in one language, or of none, reads nothing for it).
+   */
+  search(widget: SearchWidget, query: string, language: string | (() => Promise<string>), limit?: number): Promise<ArticleSearchHit[]>;
   /** An article of `ceId` was written in this process: the next search reads it (other processes within a second). */
   changed(ceId: string): void;
 }
@@ -197,7 +201,10 @@ export function createArticleSearch(deps: ArticleSearchDeps): ArticleSearch {
       const ceId = String(widget._id);
       if (!query.trim()) return [];
       const index = await indexOf(ceId);
-      const lang = index.languages.get(language) ?? index.languages.get(index.main);
+      if (index.languages.size === 0) return [];
+      const onlyMain = index.languages.size === 1 ? index.languages.get(index.main) : undefined;
+      const lang =
+        onlyMain ?? index.languages.get(typeof language === 'string' ? language : await language()) ?? index.languages.get(index.main);
       if (!lang) return [];
       return searchLanguage(lang, query)
         .slice(0, Math.min(limit, MAX_HITS))

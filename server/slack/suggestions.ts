@@ -71,7 +71,8 @@ export async function gatherSuggestions(
 ): Promise<Suggestions> {
   // A greeting alone ("hi there") says nothing to search for.
   if (meaningfulTerms(question).length === 0) return { articles: [], replies: [], past: [] };
-  const language = await visitorLocale(ctx, conversation.visitorId);
+  // The visitor's language is read only for a help center in more than one language.
+  const language = () => visitorLocale(ctx, conversation.visitorId);
   const [hits, replies, past] = await Promise.all([
     answers.articleSearch.search({ _id: ce._id, Uuid: ce.Uuid }, question, language, PER_KIND),
     closeReplies(ctx, conversation, question),

@@ -102,6 +102,24 @@ describe('the help center search', () => {
     expect((await search.search(widget, 'exporter notes', 'fr')).map((h) => h.slug)).to.deep.equal(['export-fr']);
   });
 
+  it("asks for the visitor's language only when the help center is in more than one", async () => {
+    let asked = 0;
+    const french = async () => {
+      asked += 1;
+      return 'fr';
+    };
+    const english = await widgetWith(helpCenter);
+    expect((await search.search(english, 'export notes', french))[0]).to.include({ slug: 'export', language: 'en' });
+    expect(await search.search(await widgetWith([]), 'export notes', french)).to.deep.equal([]);
+    expect(asked).to.equal(0);
+    const both = await widgetWith([
+      ...helpCenter,
+      { slug: 'export-fr', language: 'fr', title: 'Exporter vos notes', body: 'Choisissez Exporter.' },
+    ]);
+    expect((await search.search(both, 'exporter notes', french)).map((h) => h.slug)).to.deep.equal(['export-fr']);
+    expect(asked).to.equal(1);
+  });
+
   it('marks the matched words in an escaped snippet', async () => {
     const widget = await widgetWith([
       {

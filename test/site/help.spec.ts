@@ -350,7 +350,7 @@ describe('help center pages: /help/<widget uuid>, its articles and sitemap', fun
             snippet: `Choose <mark>${query}</mark> <img src=x onerror=alert(1)><a href="javascript:alert(1)">here</a>`,
             url: '',
             score: 1,
-            language,
+            language: typeof language === 'string' ? language : await language(),
             slug: 'reset-password',
           },
         ].filter(() => widget.Uuid === acme.uuid);
