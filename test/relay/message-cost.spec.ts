@@ -35,6 +35,19 @@ describe('a message’s database operations, each way', () => {
   });
 
   const repliesInSlack = () => server.slack.state.replies(widget.channel, threadTs);
+  /** The operations counted once `last` was seen and then no operation came between two looks. */
+  const untilQuiet = async (last: string): Promise<string[]> => {
+    await eventually(async () => expect(seen).to.include(last));
+    let count = -1;
+    await eventually(async () => {
+      const now = seen.length;
+      const quiet = now === count;
+      count = now;
+      expect(quiet).to.equal(true);
+    });
+    log.stop();
+    return seen;
+  };
 
   beforeEach(async () => {
     widget = await setUpRelayWidget(server);
@@ -106,16 +119,8 @@ describe('a message’s database operations, each way', () => {
         log.start();
         await server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, threadTs, text });
         await socket.next('msg', (f) => f.message.text === text);
-        await eventually(async () => expect(seen).to.include('delete outboxjobs'));
-        let last = -1;
-        await eventually(async () => {
-          const now = seen.length;
-          const quiet = now === last;
-          last = now;
-          expect(quiet).to.equal(true);
-        });
-        log.stop();
-        return seen;
+        // Its header's job too, removed once run.
+        return untilQuiet('delete outboxjobs');
       },
       (run) => run.length <= 13,
     );
@@ -137,18 +142,8 @@ describe('a message’s database operations, each way', () => {
         log.start();
         await server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, threadTs, text });
         await socket.next('msg', (f) => f.message.text === text);
-        // What the reply does around its frame (its early changes looked for, the operator's seat) is its cost too:
-        // counted until no operation came between two looks.
-        await eventually(async () => expect(seen).to.include('find slackearlychanges'));
-        let last = -1;
-        await eventually(async () => {
-          const now = seen.length;
-          const quiet = now === last;
-          last = now;
-          expect(quiet).to.equal(true);
-        });
-        log.stop();
-        return seen;
+        // What the reply does around its frame (its early changes looked for, the operator's seat) is its cost too.
+        return untilQuiet('find slackearlychanges');
       },
       (run) => run.length <= 6 && !run.includes('find accounts'),
     );
