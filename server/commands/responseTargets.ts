@@ -19,7 +19,7 @@
 import type { Types } from 'mongoose';
 import { afterBusinessMinutes, type BusinessHours, businessSecondsBetween } from '../conversations/businessTime';
 import type { ConversationContext } from '../conversations/context';
-import { recordInboxEvents } from '../conversations/inboxEvents';
+import { recordInboxEvent } from '../conversations/inboxEvents';
 import { headerUpdate } from '../conversations/record';
 import { slackTime } from '../conversations/snooze';
 import { visitorLabel } from '../conversations/visitors';
@@ -133,23 +133,21 @@ export async function recordResponse(
 ): Promise<void> {
   if (!before.waitingSince || before.status !== 'open' || !before.accountId) return;
   const waitSecs = businessSecondsBetween(hoursOf(ce ?? {}), before.waitingSince, at);
-  await recordInboxEvents(
+  await recordInboxEvent(
     ctx.models,
-    [
-      {
-        accountId: before.accountId,
-        ceId: c.ceId,
-        conversationId: c._id,
-        kind: 'response',
-        at,
-        teamId: before.slackTeamId ?? '',
-        operatorId,
-        responseKind: before.firstResponseAt ? 'next' : 'first',
-        waitSecs,
-        // A target the team was reminded of was missed, whatever the clocks of the processes say.
-        withinTarget: before.targetDueAt ? !before.targetRemindedAt && at.getTime() <= before.targetDueAt.getTime() : null,
-      },
-    ],
+    {
+      accountId: before.accountId,
+      ceId: c.ceId,
+      conversationId: c._id,
+      kind: 'response',
+      at,
+      teamId: before.slackTeamId ?? '',
+      operatorId,
+      responseKind: before.firstResponseAt ? 'next' : 'first',
+      waitSecs,
+      // A target the team was reminded of was missed, whatever the clocks of the processes say.
+      withinTarget: before.targetDueAt ? !before.targetRemindedAt && at.getTime() <= before.targetDueAt.getTime() : null,
+    },
     // A conversation opened today has no event of an earlier day to read.
     { openedAt: before.startedAt },
   );

@@ -73,6 +73,10 @@ export function eventOf(
 }
 
 /** One event: recordInboxEvents of it alone. */
-export function recordInboxEvent(models: Pick<Models, 'InboxEvent' | 'InboxTally'>, event: NewInboxEvent): Promise<void> {
-  return recordInboxEvents(models, [event]);
+export function recordInboxEvent(
+  models: Pick<Models, 'InboxEvent' | 'InboxTally'>,
+  event: NewInboxEvent,
+  known: { openedAt?: Date } = {},
+): Promise<void> {
+  return recordInboxEvents(models, [event], known);
 }
