@@ -152,6 +152,8 @@ const CONCURRENCY = 64;
  * e.g. the first line behind a header) rather than to the safety poll, which would run it alone.
  */
 const POKE_EXPECTED_MS = 5_000;
+/** How long `stop` waits for the jobs being stored, so that it gives up their claims too. */
+const STOP_INSERTS_WAIT_MS = 5_000;
 /** Jobs stored by another process shortly before a poll may commit after it: each poll looks this far back. */
 const POLL_OVERLAP_MS = 10_000;
 
@@ -295,6 +297,12 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
       if (ids) ids.add(String(job._id));
       else this.storedClaimed.set(key, new Set([String(job._id)]));
     }
+    // Stored claimed here as this process stopped, once it had given up its claims: given up too.
+    if (claimed && this.stopped) {
+      await this.giveUp([key]).catch((error: unknown) =>
+        this.host.logger.warn({ err: error, key }, 'outbox: could not give up a job stored claimed as the outbox stopped'),
+      );
+    }
     if (opts.start !== false) this.note(key, this.paced(kind) ? (opts.channel ?? '') : '', runAt.getTime(), String(job._id));
   }
 
@@ -328,7 +336,11 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
     if (this.pollTimer) clearInterval(this.pollTimer);
     this.pollTimer = null;
     this.setTimer(Infinity);
-    while (this.polling || this.pumping || this.running.size > 0) {
+    // And the jobs being stored (a visitor's frame in flight as the sockets closed): one stored claimed here after the
+    // claims are given up below would hold its key, and the jobs behind it, until its lease ran out. (A store that
+    // does not answer in time: the enqueue gives it up itself once stored, below.)
+    const insertsBy = Date.now() + STOP_INSERTS_WAIT_MS;
+    while (this.polling || this.pumping || this.running.size > 0 || (this.inserting.size > 0 && Date.now() < insertsBy)) {
       await Promise.allSettled([this.polling, ...this.running.values()]);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }

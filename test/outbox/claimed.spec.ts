@@ -2,7 +2,8 @@
  * Jobs stored already claimed by the process that stores them (server/outbox/engine.ts), against the embedded store
  * over a real socket, the driver's commands counted: such a job runs in that process without a second claim; a
  * process killed (SIGKILL, a real child process) right after storing one leaves it to its lease, after which another
- * process runs it exactly once; one that stops gives up the claims it has not run, which the next process runs at once; and jobs two processes store in one key, in a burst, run in the order they were
+ * process runs it exactly once; one that stops gives up the claims it has not run (also one whose insert was in flight
+ * as it stopped), which the next process runs at once; and jobs two processes store in one key, in a burst, run in the order they were
  * stored, each once, the claims of one process handed over to the other instead of waiting for a lease.
  */
 import { spawn } from 'node:child_process';
@@ -137,6 +138,24 @@ describe('jobs stored already claimed by the process that stores them', () => {
       ['first', 'B', 1],
       ['second', 'B', 1],
     ]);
+    expect(Date.now() - started).to.be.below(tuning.outboxLeaseMs / 2);
+  });
+
+  it('gives up the job whose insert was in flight as it stopped (a visitor’s frame still being handled): the next process runs it at once', async () => {
+    const tuning = { outboxLeaseMs: 60_000, outboxPollMs: 100 };
+    const a = outbox('A', [], tuning);
+    a.start();
+    await eventually(async () => expect(commands.some((c) => c.commandName === 'find')).to.equal(true));
+    // Stored claimed (it is due now and A runs), and A told to stop before the store answered.
+    const storing = a.enqueue('post', 'conv', { text: 'sent as the server stopped' }, { channel: 'C1', start: false, claim: true });
+    await Promise.all([storing, a.stop()]);
+    const [left] = await store.OutboxJob.find({ key: 'conv' }).lean();
+    expect([left?.lockedBy, left?.lockedUntil, left?.attempts]).to.deep.equal(['', null, 0]);
+    const runs: Run[] = [];
+    const started = Date.now();
+    outbox('B', runs, tuning).start();
+    await eventually(async () => expect(await store.OutboxJob.countDocuments({})).to.equal(0));
+    expect(runs.map((r) => [r.text, r.by, r.attempts])).to.deep.equal([['sent as the server stopped', 'B', 1]]);
     expect(Date.now() - started).to.be.below(tuning.outboxLeaseMs / 2);
   });
 
