@@ -30,7 +30,8 @@
  * after the lease. A job whose insert failed runs only once a claim's update on it is stored.
  *
  * The deployment's only process (`alone`: no REDIS_URL) knows every key that has jobs once its first poll has read them:
- * a job it stores claimed in a key with nothing stored, waiting or running here runs without the key's read.
+ * a job it stores claimed in a key with nothing stored, waiting or running here runs without the key's read, and so do
+ * the jobs it stores claimed behind it before the key runs (a new conversation's header and its first line).
  */
 import { randomBytes } from 'node:crypto';
 import { Types } from 'mongoose';
@@ -154,6 +155,8 @@ const CONCURRENCY = 64;
 const POKE_EXPECTED_MS = 5_000;
 /** How long `stop` waits for the jobs being stored, so that it gives up their claims too. */
 const STOP_INSERTS_WAIT_MS = 5_000;
+/** Most jobs of one key known here without a read (a new conversation's header and first line are two). */
+const KNOWN_MAX = 8;
 /** Jobs stored by another process shortly before a poll may commit after it: each poll looks this far back. */
 const POLL_OVERLAP_MS = 10_000;
 
@@ -216,11 +219,14 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
   private readonly inserting = new Set<string>();
   /** How many inserts are in flight per key. */
   private readonly insertingIn = new Map<string, number>();
+  /** The last enqueue begun per key while any is in flight: an insert that overlapped another one knows it. */
+  private readonly insertSeq = new Map<string, number>();
   /**
-   * Alone only: the one job a key has, stored claimed here in a key that had none, until the key's claim takes it
-   * without reading. Anything else told of the key (another job, a failure) drops it, and the key is read.
+   * Alone only: the jobs a key has, in order, each stored claimed here, the first in a key that had none (a new
+   * conversation's header and its first line), until the key's claim takes them without reading. Anything else told
+   * of the key (a job stored otherwise, a failure) drops them, and the key is read.
    */
-  private readonly known = new Map<string, OutboxJobDocument>();
+  private readonly known = new Map<string, OutboxJobDocument[]>();
   private timer: NodeJS.Timeout | null = null;
   private timerAt = Infinity;
   private pumpQueued = false;
@@ -262,9 +268,18 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
       createdAt: now,
       updatedAt: now,
     };
-    // Alone: nothing of the key known here before it (checked again once it is stored). Any job stored drops what was known.
-    const lone = claimed && this.options.alone === true && this.lastPollAt > 0 && this.idle(key);
-    this.known.delete(key);
+    // Alone: nothing of the key known here before it but the jobs it stored claimed and knows (checked again once it
+    // is stored). Those stay known while it is stored (a claim meanwhile runs them: they come first); any other job
+    // stored drops what was known.
+    const knownBefore = this.known.get(key);
+    const prior = knownBefore ?? [];
+    const lone =
+      claimed &&
+      this.options.alone === true &&
+      this.lastPollAt > 0 &&
+      prior.length < KNOWN_MAX &&
+      (prior.length === 0 ? this.idle(key) : this.onlyKnown(key, prior));
+    if (!lone) this.known.delete(key);
     // Before it is stored: a poll in flight meanwhile must not run it alone.
     if (opts.start === false && !this.unpoked.has(key)) {
       this.unpoked.set(key, Date.now());
@@ -273,11 +288,19 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
     // Durable before the work it stands for is acknowledged to anyone, whatever the deployment's default.
     this.inserting.add(String(job._id));
     this.insertingIn.set(key, (this.insertingIn.get(key) ?? 0) + 1);
+    const seq = (this.insertSeq.get(key) ?? 0) + 1;
+    this.insertSeq.set(key, seq);
+    /** Whether no other enqueue of the key began while this one was in flight. */
+    let undisturbed = false;
     const stored = () => {
       this.inserting.delete(String(job._id));
+      undisturbed = this.insertSeq.get(key) === seq;
       const left = (this.insertingIn.get(key) ?? 1) - 1;
       if (left > 0) this.insertingIn.set(key, left);
-      else this.insertingIn.delete(key);
+      else {
+        this.insertingIn.delete(key);
+        this.insertSeq.delete(key);
+      }
     };
     try {
       await this.host.models.OutboxJob.collection.insertOne(job, { writeConcern: JOURNALED });
@@ -290,13 +313,20 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
       if (claimed) this.note(key, '', Date.now() + 1000);
       throw error;
     }
-    // Its own wait for a poke aside (every job stored with `start: false` is stored claimed, so another one would show).
-    if (lone && this.idle(key, opts.start === false)) this.known.set(key, job);
+    // Its own wait for a poke aside (every job stored with `start: false` is stored claimed, so another one would show),
+    // and what was known not taken by a claim meanwhile.
+    const alone =
+      lone &&
+      undisturbed &&
+      this.known.get(key) === knownBefore &&
+      (prior.length === 0 ? this.idle(key, opts.start === false) : this.onlyKnown(key, prior));
     if (claimed) {
       const ids = this.storedClaimed.get(key);
       if (ids) ids.add(String(job._id));
       else this.storedClaimed.set(key, new Set([String(job._id)]));
     }
+    if (alone) this.known.set(key, [...prior, job]);
+    else this.known.delete(key);
     // Stored claimed here as this process stopped, once it had given up its claims: given up too.
     if (claimed && this.stopped) {
       await this.giveUp([key]).catch((error: unknown) =>
@@ -309,8 +339,8 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
   /** Runs the due jobs of `key` now (after a job was stored with `start: false`). */
   poke(key: string): void {
     this.unpoked.delete(key);
-    const only = this.known.get(key);
-    this.note(key, '', 0, only ? String(only._id) : undefined);
+    const jobs = this.known.get(key);
+    this.note(key, '', 0, jobs ? String(jobs[0]._id) : undefined);
   }
 
   /**
@@ -358,8 +388,8 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
   /** Remembers that `key` has jobs and looks at it soon (no read now). */
   private note(key: string, channel: string, at: number, jobId?: string): void {
     if (this.stopped) return;
-    const only = this.known.get(key);
-    if (only && String(only._id) !== jobId) this.known.delete(key);
+    const jobs = this.known.get(key);
+    if (jobs && !jobs.some((job) => String(job._id) === jobId)) this.known.delete(key);
     if (this.running.has(key) || this.claiming.has(key)) {
       const ids = this.again.get(key);
       if (jobId === undefined) this.again.set(key, null);
@@ -478,7 +508,7 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
     // the processes' random bytes, so a job queued later by another process could run first. One more than a
     // batch holds: it tells whether the key has more after the batch.
     const order = { createdAt: 1, _id: 1 } as const;
-    // Alone, a key whose one job is known here is not read.
+    // Alone, a key whose jobs are known here is not read.
     const toRead = picked.filter((p) => !this.known.has(p.key)).map((p) => p.key);
     const [only] = toRead;
     // One key (the usual case): a plain indexed read. Several: one aggregation gives each key its next jobs.
@@ -506,9 +536,9 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
               .toArray();
     const found = new Map(groups.map((g) => [g._id, g.jobs]));
     for (const { key } of picked) {
-      const job = this.known.get(key);
-      if (!job) continue;
-      found.set(key, [job]);
+      const jobs = this.known.get(key);
+      if (!jobs) continue;
+      found.set(key, jobs);
       this.known.delete(key);
     }
     const now = Date.now();
@@ -660,6 +690,23 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
       (poked || !this.unpoked.has(key)) &&
       !this.insertingIn.has(key) &&
       !this.storedClaimed.has(key)
+    );
+  }
+
+  /**
+   * Whether all `key` has are the `jobs` known here: stored claimed here and not run, none stored otherwise or being
+   * stored, and the key not being claimed or running (it may wait to be: what it waits for is these jobs).
+   */
+  private onlyKnown(key: string, jobs: OutboxJobDocument[]): boolean {
+    const claimed = this.storedClaimed.get(key);
+    return (
+      !this.claiming.has(key) &&
+      !this.running.has(key) &&
+      !this.again.has(key) &&
+      !this.solo.has(key) &&
+      !this.insertingIn.has(key) &&
+      claimed?.size === jobs.length &&
+      jobs.every((job) => claimed.has(String(job._id)))
     );
   }
 

@@ -14,8 +14,11 @@ import { DEFAULT_RELAY_TUNING } from '../../server/relay/tuning';
 import { eventually } from '../relay/helpers';
 import { useOutboxStore } from './store';
 
-type Payloads = { post: { text: string } };
-const RULES: { post: JobRules } = { post: { pace: 'channel', maxAttempts: Number.POSITIVE_INFINITY } };
+type Payloads = { post: { text: string }; header: { text: string } };
+const RULES: { [K in keyof Payloads]: JobRules } = {
+  post: { pace: 'channel', maxAttempts: Number.POSITIVE_INFINITY },
+  header: { pace: 'channel', maxAttempts: Number.POSITIVE_INFINITY },
+};
 
 describe('the outbox of the only process', () => {
   const store = useOutboxStore<Payloads>('alone');
@@ -43,7 +46,16 @@ describe('the outbox of the only process', () => {
       posted.push(job.payload.text);
       await new Promise((resolve) => setTimeout(resolve, 5));
     };
-    const box = new Outbox<OutboxHost, Payloads>(host, { post }, { rules: RULES, context: () => host, alone: true });
+    // A thread's header, and the lines stored right behind it run with it (as slack.header and slack.reply do).
+    const header = async (_ctx: OutboxHost, job: Job<'header', Payloads>) => {
+      posted.push(`header: ${job.payload.text}`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    };
+    const box = new Outbox<OutboxHost, Payloads>(
+      host,
+      { post, header: { lead: header, followedBy: 'post' } },
+      { rules: RULES, context: () => host, alone: true },
+    );
     outboxes.push(box);
     return box;
   }
@@ -91,6 +103,38 @@ describe('the outbox of the only process', () => {
     await eventually(async () => expect(spentSince(from)).to.include('delete'));
     expect(spentSince(from)).to.deep.equal(['insert', 'delete']);
     expect(posted).to.deep.equal(['a line']);
+  });
+
+  it('runs a header and the line stored behind it, both waiting for their poke as a new conversation’s do, without reading the key', async () => {
+    const posted: string[] = [];
+    const box = outbox(posted);
+    await started(box);
+    const from = commands.length;
+    await box.enqueue('header', 'conv', { text: 'Conversation #1' }, { channel: 'C1', start: false, claim: true });
+    await box.enqueue('post', 'conv', { text: 'the first line' }, { channel: 'C1', start: false, claim: true });
+    box.poke('conv');
+    await eventually(async () => expect(spentSince(from)).to.include('delete'));
+    expect(await store.OutboxJob.estimatedDocumentCount()).to.equal(0);
+    // Two inserts and one removal for both: no read of the key, no claim's update.
+    expect(spentSince(from)).to.deep.equal(['insert', 'insert', 'delete']);
+    expect(posted).to.deep.equal(['header: Conversation #1', 'the first line']);
+  });
+
+  it('reads the key when two jobs of it are stored at once, and runs them in the order stored, each once', async () => {
+    const posted: string[] = [];
+    const box = outbox(posted);
+    await started(box);
+    const from = commands.length;
+    // Neither insert knows whether the other's was stored first: the key is read to find out.
+    await Promise.all([
+      box.enqueue('header', 'conv', { text: 'Conversation #2' }, { channel: 'C1', start: false, claim: true }),
+      box.enqueue('post', 'conv', { text: 'a line beside it' }, { channel: 'C1', start: false, claim: true }),
+    ]);
+    box.poke('conv');
+    await eventually(async () => expect(await store.OutboxJob.estimatedDocumentCount()).to.equal(0));
+    await eventually(async () => expect(posted).to.have.length(2));
+    expect(spentSince(from)).to.include('find');
+    expect(posted).to.deep.equal(['header: Conversation #2', 'a line beside it']);
   });
 
   it('runs a job stored behind one left from before the start (backing off) after it, and each once', async () => {
