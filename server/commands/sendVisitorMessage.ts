@@ -57,9 +57,8 @@ export async function startConversation(
   const checks = options.checks !== false;
   // Independent reads, in flight together; the refusals keep their order (erased, offline, info, privacy, too many).
   const [visitor, online, open] = await Promise.all([
-    ctx.models.Visitor.findById(visitorId, { name: 1, email: 1, acceptedPrivacyAt: 1 })
-      .lean<Pick<Visitor, 'name' | 'email' | 'acceptedPrivacyAt'>>()
-      .exec(),
+    // Whole: the thread's header shows it (handed to the header job below).
+    ctx.models.Visitor.findById(visitorId).lean<Visitor>().exec(),
     checks ? ctx.presence.isOnline(ce) : true,
     // Counted up to the limit only: whether it is reached is all that matters.
     checks && ce.maxConcurrentConvos > 0
@@ -101,6 +100,7 @@ export async function startConversation(
     ...openingWait(ce, now),
   });
   ctx.metrics.conversationsStarted.inc();
+  ctx.justStarted?.put({ conversation: conversation.toObject(), visitor });
   // Over the month's quota the conversation still goes through; the account is marked and its console says so.
   refreshQuotaSoon(ctx.models, ce.accountId, (error: unknown) =>
     ctx.logger.warn({ accountId: String(ce.accountId), err: error }, 'quota: could not count conversations'),

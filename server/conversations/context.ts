@@ -5,6 +5,7 @@
 import type { Models } from '../models';
 import type { JobQueue } from '../outbox/catalogue';
 import type { ServerFrame } from '../shared/widget-protocol';
+import type { JustStarted } from './justStarted';
 
 export type { JobQueue } from '../outbox/catalogue';
 
@@ -44,4 +45,6 @@ export type ConversationContext = {
   analytics: ConversationAnalytics;
   /** Base URL of Parley, for file links handed to widgets. */
   publicUrl: string;
+  /** New conversations handed to their header job (the relay's; without it, the header job reads them). */
+  justStarted?: JustStarted;
 };

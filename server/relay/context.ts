@@ -3,6 +3,7 @@ import type { OperatorSeats } from '../billing/operators';
 import type { AutoSendReplies } from '../commands/autoSendReplies';
 import type { Config, RelayTuning } from '../config';
 import type { ConversationAnalytics } from '../conversations/context';
+import type { JustStarted } from '../conversations/justStarted';
 import type { Logger } from '../logger';
 import type { Mailer } from '../mail';
 import type { Metrics } from '../metrics';
@@ -42,6 +43,8 @@ export type RelayContext = {
   articleSearch: ArticleSearch;
   /** Base URL of Parley, for file links handed to widgets. */
   publicUrl: string;
+  /** New conversations handed to their header job (conversations/justStarted.ts). */
+  justStarted: JustStarted;
   /** What time it is; tests pass a clock they control. */
   clock: Clock;
 };

@@ -19,6 +19,7 @@ import { UNSEEN_ROW, type UnseenRow, unseenWaitDue } from '../commands/unseenRep
 import type { Config } from '../config';
 import type { ConversationAnalytics } from '../conversations/context';
 import { inboxFieldsOf } from '../conversations/inbox';
+import { JustStarted } from '../conversations/justStarted';
 import { fireWebhook, hasRestHooks } from '../conversations/webhooks';
 import type { Logger } from '../logger';
 import type { Mailer } from '../mail';
@@ -115,6 +116,7 @@ export function createRelay(deps: {
     outbox,
     presence,
     publicUrl: deps.config.publicUrl,
+    justStarted: new JustStarted(),
   };
   const schedule = new OperatingSchedule(ctx);
   const gateway = new Gateway(ctx);

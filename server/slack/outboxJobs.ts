@@ -42,11 +42,17 @@ async function teamClient(ctx: SlackJobContext, teamId: string) {
 async function loadConversation(ctx: RelayContext, id: string) {
   const conversation = await ctx.models.Conversation.findById(id).lean<Conversation & { _id: Types.ObjectId }>();
   if (!conversation) throw new PermanentJobError(`conversation ${id} is gone`);
-  const [ce, visitor] = await Promise.all([
-    ctx.widgets.get(conversation.ceId),
-    ctx.models.Visitor.findById(conversation.visitorId).lean<Visitor>(),
-  ]);
-  if (!ce || !visitor) throw new PermanentJobError(`widget or visitor of conversation ${id} is gone`);
+  return withWidget(ctx, conversation, ctx.models.Visitor.findById(conversation.visitorId).lean<Visitor>().exec());
+}
+
+/** A conversation with its widget (kept in memory) and its visitor. */
+async function withWidget<C extends Conversation & { _id: Types.ObjectId }>(
+  ctx: RelayContext,
+  conversation: C,
+  visitorOf: Visitor | null | Promise<Visitor | null>,
+) {
+  const [ce, visitor] = await Promise.all([ctx.widgets.get(conversation.ceId), visitorOf]);
+  if (!ce || !visitor) throw new PermanentJobError(`widget or visitor of conversation ${String(conversation._id)} is gone`);
   return { conversation, ce, visitor };
 }
 
@@ -122,7 +128,11 @@ async function loadThread(ctx: RelayContext, id: Types.ObjectId | string, thread
 const postHeader =
   (threads: ThreadCache, justRead: JustRead, firstLines: FirstLines): Handler<'slack.header'> =>
   async (ctx, job) => {
-    const { conversation, ce, visitor } = await loadConversation(ctx, job.payload.conversationId);
+    // A conversation this process just opened comes as it stored it, with its visitor: neither is read again.
+    const handed = job.attempts === 1 ? ctx.justStarted.take(job.payload.conversationId) : undefined;
+    const { conversation, ce, visitor } = handed
+      ? await withWidget(ctx, handed.conversation, handed.visitor)
+      : await loadConversation(ctx, job.payload.conversationId);
     if (conversation.threadTs) return;
     justRead.set(String(conversation._id), { name: visitor.name, email: visitor.email });
     const carried = job.payload.firstMessage;
