@@ -42,6 +42,8 @@ import { widgetErrorOf } from './widgetErrors';
 
 export const WS_PATH = '/ws';
 
+/** How long closing waits for the frames being handled (a visitor line's store), so they end before the store closes. */
+const CLOSE_FRAMES_WAIT_MS = 5_000;
 /** When a socket looks in history for a seq that a later one overtook: soon, then twice more before passing it over. */
 const GAP_FILL_DELAYS_MS = [100, 1_000, 5_000];
 
@@ -150,9 +152,20 @@ export class Gateway {
     this.offReconnect();
     for (const s of this.sessions) if (s.gapTimer) clearTimeout(s.gapTimer);
     this.server?.off('upgrade', this.onUpgrade);
+    // The frames being handled finish before the outbox and the store close (the frames behind them are dropped with
+    // their sockets: unacknowledged, the widget sends them again), or within CLOSE_FRAMES_WAIT_MS.
+    const handling = [...this.sessions].map((s) => s.busy);
     for (const s of this.sessions) s.ws.close(1001, 'server restarting');
     for (const s of this.sessions) s.ws.terminate();
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+    let waited: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled(handling),
+      new Promise((resolve) => {
+        waited = setTimeout(resolve, CLOSE_FRAMES_WAIT_MS);
+      }),
+    ]);
+    clearTimeout(waited);
   }
 
   private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {

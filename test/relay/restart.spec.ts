@@ -1,8 +1,9 @@
+import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import mongoose, { Types } from 'mongoose';
 import { FAST_RELAY, startRelayServer, startTestServer, type TestServer } from '../helpers/app';
 import { testMongoUri } from '../helpers/mongo';
-import { ACME, ALICE, eventually, type SetUp, say, setUpRelayWidget, VisitorSocket } from './helpers';
+import { ACME, ALICE, clientId, eventually, type SetUp, say, setUpRelayWidget, VisitorSocket } from './helpers';
 
 describe('the relay across a restart', () => {
   let server: TestServer;
@@ -56,6 +57,56 @@ describe('the relay across a restart', () => {
       expect(reply.message.text).to.equal('Yes, how can I help?');
     } finally {
       socket.close();
+    }
+  });
+
+  // A deploy stops a server right after an operator's answer, while the visitor writes: the lines it was handling finish
+  // before its store closes, and the jobs it stored claimed meanwhile (the answer's assignment note, its reaction, the
+  // lines') are given up for the next server, not left to hold the conversation for a lease of a minute.
+  it('posts the lines a visitor sent as the server stopped after an answer once each, at once after the restart, none failed for the closing store', async () => {
+    const written: string[] = [];
+    const logDestination = new Writable({
+      write(chunk: Buffer | string, _encoding, done) {
+        written.push(String(chunk));
+        done();
+      },
+    });
+    // The production lease: a job left claimed by the stopped server would hold the conversation for a minute.
+    const relay = { ...FAST_RELAY, outboxLeaseMs: 60_000 };
+    let own = await startTestServer({ relay }, { logDestination });
+    try {
+      const widget = await setUpRelayWidget(own);
+      const { socket, welcome } = await VisitorSocket.hello(own, widget.uuid, {});
+      await say(socket, 'The first line');
+      let threadTs = '';
+      await eventually(async () => {
+        const c = await own.models.Conversation.findOne({ ceId: widget.ceId });
+        threadTs = c?.threadTs ?? '';
+        expect(threadTs).to.not.equal('');
+      });
+      // The first answer: the visitor sees it at once; its assignment note, reaction and header follow it into the outbox.
+      await own.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, threadTs, text: 'Hello, how can I help?' });
+      await socket.next('msg', (f) => f.message.from === 'operator', 10_000);
+      const lines = Array.from({ length: 5 }, (_, i) => ({ id: clientId(), text: `Sent as the server stopped (${i + 1})` }));
+      for (const line of lines) socket.send({ t: 'msg', clientId: line.id, text: line.text });
+      await own.close({ keepData: true });
+      const started = Date.now();
+      own = await startTestServer({ relay }, { restartOf: own, logDestination });
+      // The widget sends again what was not acknowledged: a line already stored is answered, not stored twice.
+      const again = await VisitorSocket.hello(own, widget.uuid, { visitorToken: welcome.visitorToken });
+      try {
+        for (const line of lines) await say(again.socket, line.text, line.id);
+      } finally {
+        again.socket.close();
+      }
+      const inThread = (text: string) => own.slack.state.replies(widget.channel, threadTs).filter((m) => m.text.includes(text)).length;
+      await eventually(async () => expect(lines.map((line) => inThread(line.text))).to.deep.equal([1, 1, 1, 1, 1]), 20_000);
+      expect(Date.now() - started).to.be.below(relay.outboxLeaseMs / 2);
+      expect(written.join('')).to.not.include('frame failed');
+    } finally {
+      await own.slack.close();
+      await own.slack.settled();
+      await own.close();
     }
   });
 
