@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { userHashOf } from '../../server/conversations/identity';
 import { findVisitorByToken } from '../../server/conversations/visitors';
 import { UNVERIFIED_MARK, VERIFIED_MARK } from '../../server/slack/blocks/thread';
-import { ACME, ALICE, eventually, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from './helpers';
+import { ACME, ALICE, clientId, eventually, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from './helpers';
 
 describe('verified visitor identity (relay)', () => {
   const server = useRelayServer();
@@ -67,6 +67,22 @@ describe('verified visitor identity (relay)', () => {
       expect(JSON.stringify(parent?.blocks)).to.include(`Mark Checked* ${VERIFIED_MARK}`);
       expect(JSON.stringify(parent?.blocks)).to.include(`mark@example.com ${VERIFIED_MARK}`);
     });
+  });
+
+  // The header job gets the conversation and visitor as they were when the first line opened it (no read again): what
+  // the visitor says of themselves meanwhile reaches the header through the update queued behind it.
+  it('shows the name and e-mail a visitor gives right behind their first line in the thread header, one header', async () => {
+    const { socket } = await hello({});
+    const id = clientId();
+    socket.send({ t: 'msg', clientId: id, text: 'Do you have the Guji in stock?' });
+    socket.send({ t: 'info', name: 'Quick Quentin', email: 'quentin@example.com' });
+    await socket.next('ack', (a) => a.clientId === id);
+    await eventually(async () => {
+      const parent = header(widget.channel, 'Do you have the Guji in stock?');
+      expect(JSON.stringify(parent?.blocks)).to.include('Quick Quentin').and.include('quentin@example.com');
+    });
+    const headers = server.slack.state.channelMessages(widget.channel).filter((m) => JSON.stringify(m.blocks ?? []).includes('Guji'));
+    expect(headers).to.have.length(1);
   });
 
   it('marks a forged identity unverified in the header, the App Home and History; without an identity secret it is a plain label', async () => {
