@@ -117,10 +117,11 @@ const talliesOf = (models: Pick<Models, 'InboxTally'>) => models.InboxTally.coll
 const isDuplicateKey = (error: unknown) => (error as { code?: unknown }).code === 11000;
 
 /**
- * Adds recorded events' entries and answers to their tallies: one write per tally, an upsert whose pipeline adds each
- * conversation to its figure's set (with its count and `since`) only while the set lacks it, and adds the answers'
- * counts, all in one atomic change of the tally. Two processes recording the same conversation at once count it
- * once; one whose insert of a new tally loses to the other's (E11000 on its id) writes again, and matches then.
+ * Adds events' entries and answers to their tallies, live or at the start's tallying of a stored history: one upsert a
+ * tally, all in one command, whose pipeline adds each conversation to its figure's set (with its count and `since`)
+ * only while the set lacks it, and adds the answers' counts, all in one atomic change of the tally. Two writers of the
+ * same conversation at once (two processes, or a start's tallying and a live event) count it once; a write whose
+ * insert of a new tally lost to another's (E11000 on its id) is made again, and matches then.
  */
 export async function applyRecorded(models: Pick<Models, 'InboxTally'>, entries: TallyEntry[], additions: TallyAddition[]): Promise<void> {
   const writes = new Map<string, { fields: Fields; entries: TallyEntry[]; inc: Record<string, number> }>();
@@ -134,15 +135,17 @@ export async function applyRecorded(models: Pick<Models, 'InboxTally'>, entries:
     const inc = of(addition.id, addition.fields).inc;
     for (const [field, n] of Object.entries(addition.inc)) inc[field] = (inc[field] ?? 0) + n;
   }
-  for (const [id, write] of writes) {
-    const pipeline = recordedPipeline(write.fields, write.entries, write.inc);
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await talliesOf(models).updateOne({ _id: id }, pipeline, { upsert: true });
-        break;
-      } catch (error) {
-        if (!isDuplicateKey(error) || attempt >= 2) throw error;
-      }
+  let ops = [...writes].map(([id, write]) => ({
+    updateOne: { filter: { _id: id }, update: recordedPipeline(write.fields, write.entries, write.inc), upsert: true },
+  }));
+  for (let attempt = 0; ops.length > 0; attempt++) {
+    try {
+      await talliesOf(models).bulkWrite(ops, { ordered: false });
+      return;
+    } catch (error) {
+      const failed = (error as { writeErrors?: { index: number; code?: number }[] }).writeErrors;
+      if (!failed?.length || attempt >= 2 || !failed.every((e) => e.code === 11000)) throw error;
+      ops = failed.map((e) => ops[e.index]);
     }
   }
 }
@@ -239,58 +242,10 @@ async function tallyClaimed(models: Pick<Models, 'InboxEvent' | 'InboxTally'>, i
     .toArray();
   const fresh = history.filter((e) => e.talliedBy === mark);
   const { entries, additions } = tallyChanges(history, fresh);
-  await applyBatch(models, entries, additions);
+  await applyRecorded(models, entries, additions);
   // Month rows built before these events were tallied (by a report another process ran) are built again.
   await dropMonthsOf(models, fresh, new Date());
   return claimed.modifiedCount;
-}
-
-/**
- * Many entries and additions at once: one write per tally, after reading which of its conversations the tally holds
- * already (an event of the same day recorded since the upgrade).
- */
-async function applyBatch(models: Pick<Models, 'InboxTally'>, entries: TallyEntry[], additions: TallyAddition[]): Promise<void> {
-  type Change = { fields: Fields; add: Map<TallyFigure, TallyEntry[]>; inc: Record<string, number> };
-  const changes = new Map<string, Change>();
-  const change = (id: string, fields: Fields) => {
-    const found: Change = changes.get(id) ?? { fields, add: new Map(), inc: {} };
-    changes.set(id, found);
-    return found;
-  };
-  for (const entry of entries) {
-    const c = change(entry.id, entry.fields);
-    c.add.set(entry.figure, [...(c.add.get(entry.figure) ?? []), entry]);
-  }
-  for (const addition of additions) {
-    const c = change(addition.id, addition.fields);
-    for (const [field, n] of Object.entries(addition.inc)) c.inc[field] = (c.inc[field] ?? 0) + n;
-  }
-  const stored = await talliesOf(models)
-    .find<Pick<InboxTally, '_id' | 'convs'>>({ _id: { $in: [...changes.keys()] } }, { projection: { convs: 1 } })
-    .toArray();
-  const held = new Map(stored.map((t) => [t._id, t.convs]));
-  const ops = [...changes.entries()].map(([id, c]) => {
-    const addToSet: Record<string, unknown> = {};
-    const push: Record<string, unknown> = {};
-    const inc: Record<string, number> = { ...c.inc };
-    for (const [figure, list] of c.add) {
-      const there = new Set((held.get(id)?.[figure] ?? []).map(String));
-      const added = list.filter((e) => !there.has(String(e.conversationId)));
-      if (!added.length) continue;
-      addToSet[`convs.${figure}`] = { $each: added.map((e) => e.conversationId) };
-      inc[`n.${figure}`] = added.length;
-      const since = added.flatMap((e) => (e.since ? [e.since] : []));
-      if (since.length) push[`since.${figure}`] = { $each: since };
-    }
-    const update = {
-      ...(Object.keys(addToSet).length ? { $addToSet: addToSet } : {}),
-      ...(Object.keys(push).length ? { $push: push } : {}),
-      ...(Object.keys(inc).length ? { $inc: inc } : {}),
-      $setOnInsert: c.fields,
-    };
-    return { updateOne: { filter: { _id: id }, update, upsert: true } };
-  });
-  if (ops.length) await talliesOf(models).bulkWrite(ops, { ordered: false });
 }
 
 /** A tally as the report and the month rows read it: without its conversations. */

@@ -277,6 +277,43 @@ describe('Team report tallies', () => {
     expect(await tallyStoredInboxEvents(store.models, pageSize)).to.equal(0);
   });
 
+  it('counts a conversation once when the start tallies its stored events while a process already upgraded records one of the same day', async () => {
+    const ceId = new Types.ObjectId();
+    const accountId = new Types.ObjectId();
+    const at = new Date('2026-03-04T09:00:00Z');
+    const assigned = (conversationId: Types.ObjectId, minutes: number, byId: string): NewInboxEvent => ({
+      accountId,
+      ceId,
+      conversationId,
+      kind: 'assigned',
+      at: new Date(at.getTime() + minutes * 60_000),
+      teamId: 'T0',
+      operatorId: 'U0ANA',
+      byId,
+    });
+    // Rounds of conversations, each assigned before the upgrade (stored without its tally) and again the same day by a
+    // process already running the new version while the start tallies the first.
+    for (let round = 0; round < 6; round++) {
+      const conversations = Array.from({ length: 12 }, () => new Types.ObjectId());
+      await store.models.InboxEvent.collection.insertMany(conversations.map((c, i) => ({ ...assigned(c, round * 20 + i, 'U0ANA') })));
+      await Promise.all([
+        tallyStoredInboxEvents(store.models, 5),
+        // Spread over the start's reads and writes, as live events come.
+        ...conversations.map(async (c, i) => {
+          await new Promise((resolve) => setTimeout(resolve, i * 3));
+          await recordInboxEvent(store.models, assigned(c, round * 20 + i + 1, 'U0BEN'));
+        }),
+      ]);
+    }
+    const report = await teamReport(
+      store.models,
+      { _id: ceId, slackTeamId: '' },
+      reportRange({ tz: 'UTC', startDate: '2026-03-04T00:00:00', endDate: '2026-03-04T23:59:59' }),
+    );
+    expect(report.team.assigned).to.equal(6 * 12);
+    expect(report.operators.map((o) => [o.id, o.assigned])).to.deep.equal([['U0ANA', 6 * 12]]);
+  });
+
   it('counts each conversation once over ranges of several months, reading closed UTC months from their month rows', async () => {
     const ceId = new Types.ObjectId();
     // Conversations from January to April whose events pause up to three weeks: many span a month's end.
