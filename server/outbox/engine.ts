@@ -681,16 +681,12 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
 
   /** Whether nothing of `key` is known here: no job waiting, being claimed, running, stored or being stored. */
   private idle(key: string, poked = false): boolean {
-    return (
-      !this.waiting.has(key) &&
-      !this.claiming.has(key) &&
-      !this.running.has(key) &&
-      !this.again.has(key) &&
-      !this.solo.has(key) &&
-      (poked || !this.unpoked.has(key)) &&
-      !this.insertingIn.has(key) &&
-      !this.storedClaimed.has(key)
-    );
+    return !this.waiting.has(key) && this.still(key) && (poked || !this.unpoked.has(key)) && !this.storedClaimed.has(key);
+  }
+
+  /** Whether `key` is neither being claimed nor running, nor told of anything meanwhile, nor has a job being stored. */
+  private still(key: string): boolean {
+    return !this.claiming.has(key) && !this.running.has(key) && !this.again.has(key) && !this.solo.has(key) && !this.insertingIn.has(key);
   }
 
   /**
@@ -699,15 +695,7 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
    */
   private onlyKnown(key: string, jobs: OutboxJobDocument[]): boolean {
     const claimed = this.storedClaimed.get(key);
-    return (
-      !this.claiming.has(key) &&
-      !this.running.has(key) &&
-      !this.again.has(key) &&
-      !this.solo.has(key) &&
-      !this.insertingIn.has(key) &&
-      claimed?.size === jobs.length &&
-      jobs.every((job) => claimed.has(String(job._id)))
-    );
+    return this.still(key) && claimed?.size === jobs.length && jobs.every((job) => claimed.has(String(job._id)));
   }
 
   /** Whether `lockedBy` is a claim of this process: stored claimed here, or taken here. */
