@@ -219,8 +219,6 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
   private readonly inserting = new Set<string>();
   /** How many inserts are in flight per key. */
   private readonly insertingIn = new Map<string, number>();
-  /** The last enqueue begun per key while any is in flight: an insert that overlapped another one knows it. */
-  private readonly insertSeq = new Map<string, number>();
   /**
    * Alone only: the jobs a key has, in order, each stored claimed here, the first in a key that had none (a new
    * conversation's header and its first line), until the key's claim takes them without reading. Anything else told
@@ -288,19 +286,11 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
     // Durable before the work it stands for is acknowledged to anyone, whatever the deployment's default.
     this.inserting.add(String(job._id));
     this.insertingIn.set(key, (this.insertingIn.get(key) ?? 0) + 1);
-    const seq = (this.insertSeq.get(key) ?? 0) + 1;
-    this.insertSeq.set(key, seq);
-    /** Whether no other enqueue of the key began while this one was in flight. */
-    let undisturbed = false;
     const stored = () => {
       this.inserting.delete(String(job._id));
-      undisturbed = this.insertSeq.get(key) === seq;
       const left = (this.insertingIn.get(key) ?? 1) - 1;
       if (left > 0) this.insertingIn.set(key, left);
-      else {
-        this.insertingIn.delete(key);
-        this.insertSeq.delete(key);
-      }
+      else this.insertingIn.delete(key);
     };
     try {
       await this.host.models.OutboxJob.collection.insertOne(job, { writeConcern: JOURNALED });
@@ -314,10 +304,10 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
       throw error;
     }
     // Its own wait for a poke aside (every job stored with `start: false` is stored claimed, so another one would show),
-    // and what was known not taken by a claim meanwhile.
+    // and what was known neither taken by a claim nor dropped meanwhile (an enqueue of the key begun while this one was
+    // in flight found it being stored, so it was not alone, and dropped it).
     const alone =
       lone &&
-      undisturbed &&
       this.known.get(key) === knownBefore &&
       (prior.length === 0 ? this.idle(key, opts.start === false) : this.onlyKnown(key, prior));
     if (claimed) {
