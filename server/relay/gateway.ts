@@ -12,6 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Types } from 'mongoose';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import { afterVisitorMessage } from '../commands/afterVisitorMessage';
@@ -158,14 +159,7 @@ export class Gateway {
     for (const s of this.sessions) s.ws.close(1001, 'server restarting');
     for (const s of this.sessions) s.ws.terminate();
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
-    let waited: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.allSettled(handling),
-      new Promise((resolve) => {
-        waited = setTimeout(resolve, CLOSE_FRAMES_WAIT_MS);
-      }),
-    ]);
-    clearTimeout(waited);
+    await Promise.race([Promise.allSettled(handling), sleep(CLOSE_FRAMES_WAIT_MS, undefined, { ref: false })]);
   }
 
   private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
