@@ -498,8 +498,17 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
     // the processes' random bytes, so a job queued later by another process could run first. One more than a
     // batch holds: it tells whether the key has more after the batch.
     const order = { createdAt: 1, _id: 1 } as const;
-    // Alone, a key whose jobs are known here is not read.
-    const toRead = picked.filter((p) => !this.known.has(p.key)).map((p) => p.key);
+    // Alone, a key whose jobs are known here is not read. They are taken now, before the read of the others: a job of
+    // the key stored meanwhile then finds them taken (its key no longer alone), rather than dropping them from under
+    // this claim, which would leave the key with no jobs found and its claims stored here forgotten.
+    const knownJobs = new Map<string, OutboxJobDocument[]>();
+    for (const { key } of picked) {
+      const jobs = this.known.get(key);
+      if (!jobs) continue;
+      knownJobs.set(key, jobs);
+      this.known.delete(key);
+    }
+    const toRead = picked.filter((p) => !knownJobs.has(p.key)).map((p) => p.key);
     const [only] = toRead;
     // One key (the usual case): a plain indexed read. Several: one aggregation gives each key its next jobs.
     const groups: KeyJobs[] =
@@ -524,13 +533,7 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
                 { $project: { jobs: { $slice: ['$jobs', this.maxBatch() + 1] } } },
               ])
               .toArray();
-    const found = new Map(groups.map((g) => [g._id, g.jobs]));
-    for (const { key } of picked) {
-      const jobs = this.known.get(key);
-      if (!jobs) continue;
-      found.set(key, jobs);
-      this.known.delete(key);
-    }
+    const found = new Map([...groups.map((g): [string, OutboxJobDocument[]] => [g._id, g.jobs]), ...knownJobs]);
     const now = Date.now();
     /** Keys whose jobs stored claimed here wait behind another process's lease: given up, that process runs them. */
     const giveUp: string[] = [];

@@ -36,7 +36,7 @@ describe('the outbox of the only process', () => {
   });
 
   /** The only process's outbox, recording the texts it posts in `posted`; a post takes a moment, as Slack's answer does. */
-  function outbox(posted: string[]) {
+  function outbox(posted: string[], attempts: number[] = []) {
     const host: OutboxHost = {
       models: { OutboxJob: store.OutboxJob },
       tuning: { ...DEFAULT_RELAY_TUNING, outboxPollMs: 600_000, slackPostsPerSecond: 1000, slackBurst: 1000 },
@@ -44,11 +44,13 @@ describe('the outbox of the only process', () => {
     };
     const post = async (_ctx: OutboxHost, job: Job<'post', Payloads>) => {
       posted.push(job.payload.text);
+      attempts.push(job.attempts);
       await new Promise((resolve) => setTimeout(resolve, 5));
     };
     // A thread's header, and the lines stored right behind it run with it (as slack.header and slack.reply do).
     const header = async (_ctx: OutboxHost, job: Job<'header', Payloads>) => {
       posted.push(`header: ${job.payload.text}`);
+      attempts.push(job.attempts);
       await new Promise((resolve) => setTimeout(resolve, 5));
     };
     const box = new Outbox<OutboxHost, Payloads>(
@@ -135,6 +137,44 @@ describe('the outbox of the only process', () => {
     await eventually(async () => expect(posted).to.have.length(2));
     expect(spentSince(from)).to.include('find');
     expect(posted).to.deep.equal(['header: Conversation #2', 'a line beside it']);
+  });
+
+  it('runs the known jobs of a key under the claims stored with them when a third job of the key is stored as they are claimed', async () => {
+    const posted: string[] = [];
+    const attempts: number[] = [];
+    const box = outbox(posted, attempts);
+    await started(box);
+    // Another key whose jobs are read (two stored at once): the claim that takes the new conversation's header and
+    // line reads it first, as when many conversations start at once.
+    await Promise.all(
+      ['another line', 'another line beside it'].map((text) =>
+        box.enqueue('post', 'other', { text }, { channel: 'C2', start: false, claim: true }),
+      ),
+    );
+    await box.enqueue('header', 'conv', { text: 'Conversation #3' }, { channel: 'C1', start: false, claim: true });
+    await box.enqueue('post', 'conv', { text: 'the first line' }, { channel: 'C1', start: false, claim: true });
+    // Stored as that claim's read is sent (the new conversation's Suggested post, stored claimed too).
+    let suggested: Promise<void> | undefined;
+    const client = store.connection.getClient();
+    const onRead = (e: { commandName: string }) => {
+      if (e.commandName !== 'find' || suggested) return;
+      suggested = box.enqueue('post', 'conv', { text: 'Suggested' }, { channel: 'C1' });
+    };
+    client.on('commandStarted', onRead);
+    try {
+      box.poke('conv');
+      box.poke('other');
+      await eventually(async () => expect(suggested).to.not.equal(undefined));
+      await suggested;
+    } finally {
+      client.off('commandStarted', onRead);
+    }
+    await eventually(async () => expect(posted).to.have.length(5));
+    await eventually(async () => expect(await store.OutboxJob.estimatedDocumentCount()).to.equal(0));
+    expect(posted.filter((text) => !text.startsWith('another'))).to.deep.equal(['header: Conversation #3', 'the first line', 'Suggested']);
+    // Each ran under the claim stored with it: none was claimed a second time, which a post takes for a run that may
+    // have died mid-call (slack/postOnce.ts then looks for it in Slack before posting).
+    expect(attempts).to.deep.equal([1, 1, 1, 1, 1]);
   });
 
   it('runs a job stored behind one left from before the start (backing off) after it, and each once', async () => {
