@@ -35,6 +35,12 @@ export type BenchLog = {
 const appUrl = (values['app-url'] ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
 const app = express();
 let log: BenchLog = { posts: [], events: [] };
+/** Web API calls by method since the last read of /bench/calls. */
+let calls: Record<string, number> = {};
+app.get('/bench/calls', (_req, res) => {
+  res.json(calls);
+  calls = {};
+});
 let router: express.Router | null = null;
 app.get('/bench/log', (_req, res) => {
   const taken = log;
@@ -72,6 +78,7 @@ const server = app.listen(Number(values.port ?? 0), '127.0.0.1', () => {
   const { state } = sandbox;
   const logCall = state.logCall.bind(state);
   state.logCall = (call: ApiCall) => {
+    calls[call.method] = (calls[call.method] ?? 0) + 1;
     // Visitor lines waiting for the same thread go out as one post, a line each: each line is timed.
     if (call.method === 'chat.postMessage' && call.ok && typeof call.args.text === 'string') {
       for (const line of call.args.text.split('\n')) log.posts.push({ text: line, at: call.at });

@@ -77,6 +77,12 @@ const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 };
+/** Counts by name, each divided by `n`, the largest first: `chat.postMessage 1.00, …`. */
+const perEach = (counts: Record<string, number>, n: number) =>
+  Object.entries(counts)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, count]) => `${name} ${(count / Math.max(1, n)).toFixed(2)}`)
+    .join(', ') || 'none';
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 const pct = (values: number[]) => `p50 ${ms(percentile(values, 50))}, p99 ${ms(percentile(values, 99))}`;
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
@@ -283,6 +289,8 @@ async function main(): Promise<void> {
     /** Visitor messages sent and not yet seen at Slack, and operator posts sent and not yet seen by a visitor. */
     const toSlackPending = new Set<string>();
     const toVisitorPending = new Set<string>();
+    /** The Web API calls the sandbox answered since the last call of this, by method. */
+    const slackCalls = async () => (await (await fetch(`${slack.url}/bench/calls`)).json()) as Record<string, number>;
     const reader = (async () => {
       while (reading) {
         try {
@@ -437,9 +445,11 @@ async function main(): Promise<void> {
     await sleep(1000);
     cpu.start();
     await ops.start();
+    await slackCalls();
     const burst = await newConversations('n', NEW_RATE, NEW_SECONDS);
     const cpuN = cpu.stop();
     const opsN = await ops.stop(burst.reached);
+    const callsN = await slackCalls();
     for (const ws of burst.sockets) ws.close();
     const loadN = load();
     console.log(`new conversations at ${NEW_RATE}/s: ${burst.reached}/${burst.texts.length} first lines reached Slack (load ${loadN})`);
@@ -447,6 +457,7 @@ async function main(): Promise<void> {
     report.costs.unshift(
       `new conversation (${NEW_RATE}/s for ${NEW_SECONDS} s, until its first line is in Slack): Parley ${(cpuN.parley / Math.max(1, burst.reached)).toFixed(2)} ms CPU${goal('≤ 3 ms')}; database process ${(cpuN.database / Math.max(1, burst.reached)).toFixed(2)} ms, sandbox ${(cpuN.sandbox / Math.max(1, burst.reached)).toFixed(2)} ms`,
       `new conversation: database operations ${opsN}${goal32('≤ 11', TODAY.newConversationOps)}`,
+      `new conversation: Slack calls ${perEach(callsN, burst.reached)}`,
     );
     report.latencies.unshift(
       `first line of a new conversation → ack at ${NEW_RATE}/s for ${NEW_SECONDS} s: ${ackTimes('n').length}/${burst.texts.length} acked, ${pct(ackTimes('n'))}${goal('p99 ≤ 50 ms')} (load ${loadN})`,
