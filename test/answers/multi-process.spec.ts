@@ -1,7 +1,9 @@
 /**
  * The help center's search across a deployment: each Parley process keeps its own index of a widget's articles in
  * memory, so an article saved (or unpublished) anywhere else must be found (or no longer found) through any process
- * within a second.
+ * soon after (each looks whether the widget's articles changed at most every 500 ms), not once its index is ten
+ * minutes old. How soon is measured by scripts/bench/answers-freshness.ts (goal: within a second); this spec allows
+ * five seconds, so that a loaded machine's slow requests do not fail it, and an index that missed the write does.
  */
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
@@ -43,17 +45,18 @@ describe('the help center search across processes', function () {
     return ((await res.json()) as { articles: { title: string }[] }).articles.map((a) => a.title);
   };
 
-  /** How long until `check` holds when asked through both processes in turn, at most 5 s. */
-  const msUntil = async (check: () => Promise<boolean>): Promise<number> => {
+  /** Whether `check` comes to hold within 5 s (far below an index's ten-minute rebuild, far above its 500 ms look). */
+  const soon = async (check: () => Promise<boolean>): Promise<boolean> => {
     const started = Date.now();
     while (Date.now() - started < 5_000) {
-      if (await check()) return Date.now() - started;
-      await new Promise((resolve) => setTimeout(resolve, 25));
+      if (await check()) return true;
+      // Every 100 ms: a search missed for the whole 5 s stays within the widget's 120 searches a minute per address.
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    return Number.POSITIVE_INFINITY;
+    return false;
   };
 
-  it('finds an article saved elsewhere through both processes within a second, and drops it as fast when unpublished', async () => {
+  it('finds an article saved elsewhere through both processes soon after, and stops finding it once it is unpublished', async () => {
     const [a, b] = stack.parleys;
     await models.Article.create({
       accountId: new Types.ObjectId(widget.accountId),
@@ -77,13 +80,15 @@ describe('the help center search across processes', function () {
       slug: 'refunds',
       published: true,
     });
-    const foundThroughB = await msUntil(async () => (await titlesThrough(b?.url, 'refund policy')).includes('Refund policy'));
-    const foundThroughA = await msUntil(async () => (await titlesThrough(a?.url, 'refund policy')).includes('Refund policy'));
-    expect(foundThroughB, 'found through B (ms)').to.be.at.most(1000);
-    expect(foundThroughA, 'found through A (ms)').to.be.at.most(1000);
+    expect(await soon(async () => (await titlesThrough(b?.url, 'refund policy')).includes('Refund policy')), 'found through B').to.equal(
+      true,
+    );
+    expect(await soon(async () => (await titlesThrough(a?.url, 'refund policy')).includes('Refund policy')), 'found through A').to.equal(
+      true,
+    );
 
     await models.Article.updateOne({ _id: refund._id }, { $set: { published: false } });
-    const goneThroughB = await msUntil(async () => (await titlesThrough(b?.url, 'refund policy')).length === 0);
-    expect(goneThroughB, 'unpublished through B (ms)').to.be.at.most(1000);
+    expect(await soon(async () => (await titlesThrough(b?.url, 'refund policy')).length === 0), 'unpublished through B').to.equal(true);
+    expect(await soon(async () => (await titlesThrough(a?.url, 'refund policy')).length === 0), 'unpublished through A').to.equal(true);
   });
 });
