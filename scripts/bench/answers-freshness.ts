@@ -9,11 +9,11 @@
  * each process's first answer that shows it (p50 and worst) beside the goal, with the machine's load.
  * test/answers/multi-process.spec.ts checks the behaviour (seen within 5 s, not at the index's ten-minute rebuild).
  */
-import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import mongoose, { Types } from 'mongoose';
 import { createModels } from '../../server/models';
-import { FAST_PROCESS_CONFIG, startStack } from '../../test/helpers/processes';
+import { FAST_PROCESS_CONFIG, setUpWidgetAcross, startStack } from '../../test/helpers/processes';
+import { load, percentile, sleep } from './figures';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -25,18 +25,6 @@ const ROUNDS = arg('rounds', 10);
 const GIVE_UP_MS = 15_000;
 const GOAL_MS = 1000;
 
-const load = () =>
-  os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
-const sleep = (n: number) => new Promise((resolve) => setTimeout(resolve, n));
-const percentile = (values: number[], p: number) => {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-};
-
 async function main(): Promise<void> {
   const loadAtStart = load();
   // The bench asks every 10 ms from one address: the widget's per-address search limit is lifted.
@@ -46,15 +34,9 @@ async function main(): Promise<void> {
   try {
     const models = createModels(connection);
     const [a, b] = stack.parleys;
-    const signUp = await fetch(`${a.url}/v1/p/users`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: `freshness-${randomBytes(4).toString('hex')}@example.com`, password: 'correct horse battery' }),
-    });
-    const { token } = (await signUp.json()) as { token: string };
-    const current = await fetch(`${a.url}/v1/users/current`, { headers: { authorization: `Bearer ${token}` } });
-    const [ce] = ((await current.json()) as { ces: { Id: string; Uuid: string }[] }).ces;
-    const widget = await models.ChatEndpoint.findById(ce.Id).orFail();
+    // A new account whose widget is installed in the Slack sandbox, the steps hopping between the two processes.
+    const { ceId } = await setUpWidgetAcross(stack);
+    const widget = await models.ChatEndpoint.findById(ceId).orFail();
     const titlesThrough = async (url: string, q: string) => {
       const res = await fetch(`${url}/widget/api/${widget.Uuid}/articles/search?q=${encodeURIComponent(q)}&lang=en`);
       if (!res.ok) throw new Error(`the search answered ${res.status}: ${await res.text()}`);

@@ -16,6 +16,7 @@ import WebSocket from 'ws';
 import { DEFAULT_RELAY_TUNING } from '../../server/relay/tuning';
 import type { ApiCall } from '../../server/sandbox/slack/types';
 import { ACME, PAGE, setUpRelayWidget, startRelayServer } from '../../test/relay/helpers';
+import { load, percentile, sleep } from './figures';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -30,19 +31,8 @@ const DRAIN_SECONDS = arg('drain-seconds', 60);
 const BURST_VISITORS = arg('burst-visitors', 200);
 const BURST_WAIT_S = arg('burst-wait', 300);
 
-const sleep = (n: number) => new Promise((resolve) => setTimeout(resolve, n));
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
 const s = (n: number) => `${(n / 1000).toFixed(1)} s`;
-const load = () =>
-  os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
-const percentile = (values: number[], p: number) => {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-};
 
 type Frame = { t: string };
 

@@ -44,6 +44,7 @@ import {
   startParleyProcess,
   startSlackSandboxProcess,
 } from '../../test/helpers/processes';
+import { load, percentile, sleep } from './figures';
 import type { BenchLog } from './relay-slack';
 
 function arg(name: string, fallback: number): number {
@@ -72,11 +73,6 @@ const GC_FILE = path.join(os.tmpdir(), `relay-bench-gc-${process.pid}.json`);
 const profileAt = process.argv.indexOf('--profile');
 const PROFILE_DIR = profileAt >= 0 ? path.resolve(process.argv[profileAt + 1] ?? '.') : '';
 
-const percentile = (values: number[], p: number) => {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-};
 /** Counts by name, each divided by `n`, the largest first: `chat.postMessage 1.00, …`. */
 const perEach = (counts: Record<string, number>, n: number) =>
   Object.entries(counts)
@@ -86,12 +82,6 @@ const perEach = (counts: Record<string, number>, n: number) =>
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 const pct = (values: number[]) => `p50 ${ms(percentile(values, 50))}, p99 ${ms(percentile(values, 99))}`;
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
-const sleep = (n: number) => new Promise((resolve) => setTimeout(resolve, n));
-const load = () =>
-  os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
 
 /**
  * What the bench found, printed at the end: CPU and operation counts first (they hold whatever the load), then
