@@ -509,6 +509,9 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
       this.known.delete(key);
     }
     const toRead = picked.filter((p) => !knownJobs.has(p.key)).map((p) => p.key);
+    // The claims stored here before the read: a key found empty forgets these only. A job of the key whose insert is
+    // answered while the read is in flight may be missing from it; its claim is kept, and its key looked at again.
+    const claimedBefore = new Map(toRead.map((key) => [key, [...(this.storedClaimed.get(key) ?? [])]]));
     const [only] = toRead;
     // One key (the usual case): a plain indexed read. Several: one aggregation gives each key its next jobs.
     const groups: KeyJobs[] =
@@ -543,7 +546,7 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
       if (!jobs || jobs.length === 0) {
         this.refund(token);
         this.solo.delete(key);
-        this.storedClaimed.delete(key);
+        this.forgetClaims(key, claimedBefore.get(key) ?? []);
         continue;
       }
       const head = jobs[0];
@@ -670,6 +673,14 @@ export class Outbox<C, P extends Payloads<P> = JobPayloads> {
       { writeConcern: JOURNALED },
     );
     this.options.announce?.(keys);
+  }
+
+  /** Forgets the claims of `ids` stored here in `key` (those stored before a read that found the key empty). */
+  private forgetClaims(key: string, ids: string[]): void {
+    const claimed = this.storedClaimed.get(key);
+    if (!claimed) return;
+    for (const id of ids) claimed.delete(id);
+    if (claimed.size === 0) this.storedClaimed.delete(key);
   }
 
   /** Whether nothing of `key` is known here: no job waiting, being claimed, running, stored or being stored. */

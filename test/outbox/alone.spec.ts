@@ -8,10 +8,12 @@
 import { expect } from 'chai';
 import mongoose from 'mongoose';
 import { createLogger } from '../../server/logger';
+import { type OutboxJobModel, outboxJobModel } from '../../server/models/OutboxJob';
 import type { JobRules } from '../../server/outbox/catalogue';
 import { type Job, Outbox, type OutboxHost } from '../../server/outbox/engine';
 import { DEFAULT_RELAY_TUNING } from '../../server/relay/tuning';
 import { eventually } from '../relay/helpers';
+import { heldAnswers } from './heldAnswers';
 import { useOutboxStore } from './store';
 
 type Payloads = { post: { text: string }; header: { text: string } };
@@ -36,9 +38,9 @@ describe('the outbox of the only process', () => {
   });
 
   /** The only process's outbox, recording the texts it posts in `posted`; a post takes a moment, as Slack's answer does. */
-  function outbox(posted: string[], attempts: number[] = []) {
+  function outbox(posted: string[], attempts: number[] = [], OutboxJob: OutboxJobModel = store.OutboxJob) {
     const host: OutboxHost = {
-      models: { OutboxJob: store.OutboxJob },
+      models: { OutboxJob },
       tuning: { ...DEFAULT_RELAY_TUNING, outboxPollMs: 600_000, slackPostsPerSecond: 1000, slackBurst: 1000 },
       logger: createLogger({ level: 'error' }),
     };
@@ -175,6 +177,41 @@ describe('the outbox of the only process', () => {
     // Each ran under the claim stored with it: none was claimed a second time, which a post takes for a run that may
     // have died mid-call (slack/postOnce.ts then looks for it in Slack before posting).
     expect(attempts).to.deep.equal([1, 1, 1, 1, 1]);
+  });
+
+  it('runs a job stored while its key is read and found empty under the claim stored with it, once', async () => {
+    // The outbox talks to the store through a relay that can hold back the answer to its read of the key.
+    const relay = await heldAnswers(store.uri);
+    const connection = await mongoose.createConnection(relay.uri, { dbName: store.dbName, monitorCommands: true }).asPromise();
+    connection.getClient().on('commandSucceeded', (e) => {
+      if (e.commandName === 'find') readsAnswered += 1;
+    });
+    try {
+      const posted: string[] = [];
+      const attempts: number[] = [];
+      const box = outbox(posted, attempts, outboxJobModel(connection));
+      await started(box);
+      // The key is read with nothing in it (told of it by another process that has run its jobs since). As that read
+      // is sent, a line of the key is stored claimed here; its insert is answered before the read is.
+      let stored: Promise<void> | undefined;
+      const held = relay.holdNext(['\u0002find\u0000', 'outboxjobs'], () => {
+        stored = box.enqueue('post', 'conv', { text: 'a line' }, { channel: 'C1' });
+      });
+      box.wake('conv');
+      const release = await held;
+      await stored;
+      release();
+      await eventually(async () => expect(posted).to.have.length(1));
+      await eventually(async () => expect(await store.OutboxJob.estimatedDocumentCount()).to.equal(0));
+      expect(posted).to.deep.equal(['a line']);
+      // Run under the claim it was stored with, not claimed a second time (which a post takes for a run that may have
+      // died mid-call, and looks for in Slack first).
+      expect(attempts).to.deep.equal([1]);
+    } finally {
+      await Promise.all(outboxes.splice(0).map((o) => o.stop()));
+      await connection.close();
+      await relay.close();
+    }
   });
 
   it('runs a job stored behind one left from before the start (backing off) after it, and each once', async () => {
