@@ -30,11 +30,15 @@ describe('the outbox of the only process', () => {
   /** The outbox collection's removals answered (a run is over once its removal is answered). */
   let removalsAnswered = 0;
 
-  before(() => {
-    store.connection.getClient().on('commandSucceeded', (e) => {
+  /** Counts the reads and removals answered to `connection` (opened with `monitorCommands`). */
+  const countAnswers = (connection: mongoose.Connection) =>
+    connection.getClient().on('commandSucceeded', (e) => {
       if (e.commandName === 'find') readsAnswered += 1;
       if (e.commandName === 'delete') removalsAnswered += 1;
     });
+
+  before(() => {
+    countAnswers(store.connection);
   });
 
   /** The only process's outbox, recording the texts it posts in `posted`; a post takes a moment, as Slack's answer does. */
@@ -183,9 +187,7 @@ describe('the outbox of the only process', () => {
     // The outbox talks to the store through a relay that can hold back the answer to its read of the key.
     const relay = await heldAnswers(store.uri);
     const connection = await mongoose.createConnection(relay.uri, { dbName: store.dbName, monitorCommands: true }).asPromise();
-    connection.getClient().on('commandSucceeded', (e) => {
-      if (e.commandName === 'find') readsAnswered += 1;
-    });
+    countAnswers(connection);
     try {
       const posted: string[] = [];
       const attempts: number[] = [];
@@ -208,6 +210,7 @@ describe('the outbox of the only process', () => {
       // died mid-call, and looks for in Slack first).
       expect(attempts).to.deep.equal([1]);
     } finally {
+      // Stopped here, before its connection closes (the block's afterEach would stop it after).
       await Promise.all(outboxes.splice(0).map((o) => o.stop()));
       await connection.close();
       await relay.close();
