@@ -16,6 +16,7 @@ import { useServer } from '../helpers/app';
 import { RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { seedAnswerEvents } from '../reports/answersSeed';
 import { type Seeded, seedReportAccount, ZONE } from '../reports/seed';
+import { waitForChosenRangeFigure } from './consoleHelpers';
 
 describe('Answers report (browser)', function () {
   this.timeout(120_000);
@@ -49,7 +50,7 @@ describe('Answers report (browser)', function () {
     const page = browser.page;
     const room = await open(page);
     const stat = (label: string) => room.locator('.reports__stat', { hasText: label }).locator('dd');
-    await page.waitForFunction(() => document.querySelector('.reports__stat dd')?.textContent === '6');
+    await waitForChosenRangeFigure(page, '6');
     expect(await stat('Found nothing').textContent()).to.equal('5 (83%)');
     expect(await stat('Article views').textContent()).to.equal('6');
     expect(await stat('Answered: Yes').textContent()).to.equal('1 (33%)');
@@ -102,7 +103,7 @@ describe('Answers report (browser)', function () {
     await page.setViewportSize({ width: 390, height: 844 });
     const room = await open(page);
     await room.getByRole('table', { name: 'Articles' }).waitFor();
-    await page.waitForFunction(() => document.querySelector('.reports__stat dd')?.textContent === '6');
+    await waitForChosenRangeFigure(page, '6');
     const cell = room.getByRole('table', { name: 'Articles' }).locator('tbody tr').first().locator('td').first();
     // The label comes from data-label, shown beside the figure.
     expect(await cell.evaluate((td) => getComputedStyle(td, '::before').content)).to.equal('"Views"');

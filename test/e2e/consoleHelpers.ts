@@ -28,3 +28,19 @@ export async function signedInAdmin(server: Pick<TestServer, 'url'>, page: Page,
   };
   return { email, token, ceId: me.ces[0]?.Id ?? '', accountId: me.accountId };
 }
+
+/**
+ * Waits until a report shows the figures of the range as chosen last: its `index`th figure reads `text` and is not
+ * marked busy. While a range loads, the previous range's figures stay on screen, marked busy; and a custom range
+ * filled From first passes through "From to today", whose first figures can equal the final range's (an Answers
+ * report read 7 article views there, 6 for the range chosen).
+ */
+export async function waitForChosenRangeFigure(page: Page, text: string, index = 0): Promise<void> {
+  await page.waitForFunction(
+    ({ text, index }) => {
+      const figure = document.querySelectorAll('.reports__stat dd')[index];
+      return figure?.textContent === text && figure.closest('[aria-busy="true"]') === null;
+    },
+    { text, index },
+  );
+}

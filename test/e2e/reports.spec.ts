@@ -15,6 +15,7 @@ import { createUserInDb } from '../factories';
 import { useServer } from '../helpers/app';
 import { RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { type Seeded, seedReportAccount, ZONE } from '../reports/seed';
+import { waitForChosenRangeFigure } from './consoleHelpers';
 
 /** A 1×1 PNG: a visitor's screenshot. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
@@ -63,10 +64,7 @@ describe('reports (browser)', function () {
     await room.locator('.reports__stat dd').first().waitFor();
     // The figures of the range as chosen last: from March 7 to today (the From date filled first) also holds all six
     // chats, and its figures stay on screen, marked busy, while the range to March 9 loads.
-    await page.waitForFunction(() => {
-      const stats = document.querySelector('.reports__stats');
-      return stats !== null && !stats.hasAttribute('aria-busy') && stats.querySelector('dd')?.textContent === '6';
-    });
+    await waitForChosenRangeFigure(page, '6');
     expect(await stat('Avg Chats/Day').textContent()).to.equal('2');
     expect(await stat('Up Ratings').textContent()).to.equal('75% (3)');
     expect(await stat('Avg First Reply').textContent()).to.equal('2m 23s');
@@ -234,7 +232,7 @@ describe('reports (browser)', function () {
     await page.goto(at('/reports/overview'));
     await chooseMarchInNewYork(page);
     const overview = page.getByRole('region', { name: 'Overview of support' });
-    await page.waitForFunction(() => document.querySelector('.reports__stat dd')?.textContent === '6');
+    await waitForChosenRangeFigure(page, '6');
     // Every figure of an agent, not only the first four columns.
     const ben = overview.locator('tbody tr', { hasText: 'Ben' });
     expect(await ben.locator('td').count()).to.equal(8);

@@ -16,6 +16,7 @@ import { RESULTS_DIR, useBrowser } from '../helpers/browser';
 import type { Seeded } from '../reports/seed';
 import { ZONE } from '../reports/seed';
 import { seedTeamAccount } from '../reports/teamSeed';
+import { waitForChosenRangeFigure } from './consoleHelpers';
 
 describe('Team report (browser)', function () {
   this.timeout(120_000);
@@ -50,7 +51,7 @@ describe('Team report (browser)', function () {
     const room = await open(page);
     const stat = (label: string) => room.locator('.reports__stat', { hasText: label }).locator('dd');
     // The range's figures, not the default range's (Answered is 5 only for Mar 7–9 in New York).
-    await page.waitForFunction(() => document.querySelectorAll('.reports__stat dd')[1]?.textContent === '5');
+    await waitForChosenRangeFigure(page, '5', 1);
     expect(await stat('Assigned').textContent()).to.equal('4');
     expect(await stat('Median first response').textContent()).to.equal('30s');
     expect(await stat('Median next response').textContent()).to.equal('1m 45s');
@@ -102,7 +103,7 @@ describe('Team report (browser)', function () {
     const page = browser.page;
     await page.setViewportSize({ width: 390, height: 844 });
     const room = await open(page);
-    await page.waitForFunction(() => document.querySelectorAll('.reports__stat dd')[1]?.textContent === '5');
+    await waitForChosenRangeFigure(page, '5', 1);
     const cell = room.getByRole('table', { name: 'Operators' }).locator('tbody tr').first().locator('td').first();
     expect(await cell.evaluate((td) => getComputedStyle(td, '::before').content)).to.equal('"Assigned"');
     await room
