@@ -8,7 +8,7 @@ import type { Counter } from 'prom-client';
 import { refreshQuotaSoon } from '../billing/quota';
 import { conversationProperties, trackEvent } from '../conversations/analytics';
 import type { ConversationContext } from '../conversations/context';
-import { appendEntryReading, type NewEntry, type StoredMessage, serialised } from '../conversations/history';
+import { appendEntryReading, firstEntryFields, insertEntry, type NewEntry, type StoredMessage, serialised } from '../conversations/history';
 import { inboxFieldsOf } from '../conversations/inbox';
 import { findOpenConversation, headerUpdate, type OpenConversation, publishEntry, REFUSALS, WidgetRefusal } from '../conversations/record';
 import { fireWebhook } from '../conversations/webhooks';
@@ -51,9 +51,11 @@ export async function startConversation(
   /**
    * checks: false for a visitor answering by e-mail, whom the widget's rules for new chats do not concern.
    * firstMessage: the text of the message that opens it, carried on the header job, which then posts without reading it.
+   * firstEntry: that message as it will be stored; the conversation is stored with what its append would write (seq 1
+   * taken, its count, its words, the visitor's line's times), and the caller inserts it under seq 1 (`firstLine`).
    */
-  options: { checks?: boolean; firstMessage?: string } = {},
-): Promise<OpenConversation> {
+  options: { checks?: boolean; firstMessage?: string; firstEntry?: NewEntry } = {},
+): Promise<StartedConversation> {
   const checks = options.checks !== false;
   // Independent reads, in flight together; the refusals keep their order (erased, offline, info, privacy, too many).
   const [visitor, online, open] = await Promise.all([
@@ -98,6 +100,7 @@ export async function startConversation(
     ...openingDueTimes(ce, now),
     // The visitor waits for the team's first answer from now on (its target, when the widget has one).
     ...openingWait(ce, now),
+    ...(options.firstEntry ? { ...visitorLineFields(now, ce), ...firstEntryFields(options.firstEntry, visitorSearchTerms(visitor)) } : {}),
   });
   ctx.metrics.conversationsStarted.inc();
   ctx.justStarted?.put({ conversation: conversation.toObject(), visitor });
@@ -149,7 +152,22 @@ export async function startConversation(
     number: conversation.number,
     slackTeamId: conversation.slackTeamId,
     slackChannel: conversation.slackChannel,
+    // The shared inbox's fields before the first line, as its append would have read them: no state yet.
+    ...(options.firstEntry
+      ? { firstLine: { at: now, before: { assigneeId: conversation.assigneeId, waitingSince: conversation.waitingSince } } }
+      : {}),
   };
+}
+
+/** A conversation just opened; `firstLine` when it was stored with its first line's seq taken (`firstEntry`). */
+export type StartedConversation = OpenConversation & { firstLine?: FirstLine };
+
+/** A new conversation's first line, whose seq 1 the conversation's insert took: when, and the inbox's fields before it. */
+type FirstLine = { at: Date; before: InboxBefore };
+
+/** What a visitor's line writes on its conversation besides its seq, count and words. */
+function visitorLineFields(at: Date, ce: DueSettings) {
+  return { lastVisitorMsgAt: at, reminderAt: at, inactiveAt: inactiveAt(at, ce), inboxState: 'open' as const, snoozedUntil: null };
 }
 
 export type VisitorMessageResult = { message: StoredMessage; conversation: OpenConversation; duplicate: boolean };
@@ -180,12 +198,20 @@ export async function visitorMessage(
   return serialised(`visitor:${String(input.visitorId)}`, async () => {
     let conversation = input.known ?? (await findOpenConversation(ctx, input.visitorId));
     for (let attempt = 0; ; attempt++) {
-      if (!conversation) {
+      const entry = visitorEntry(input);
+      let current: OpenConversation;
+      let firstLine: FirstLine | undefined;
+      if (conversation) current = conversation;
+      else {
         const opening = input.text.trim() || input.files?.[0]?.name || '';
-        conversation = await startConversation(ctx, input.ce, input.visitorId, input.origin, opening, { firstMessage: input.text });
+        const { firstLine: taken, ...started } = await startConversation(ctx, input.ce, input.visitorId, input.origin, opening, {
+          firstMessage: input.text,
+          firstEntry: entry,
+        });
+        current = started;
+        firstLine = taken;
       }
-      const current = conversation;
-      const stored = await storeVisitorMessage(ctx, current, input);
+      const stored = await storeVisitorMessage(ctx, current, input, entry, firstLine);
       if (stored && !stored.duplicate) {
         // After the ack, in the conversation's order, without holding up the visitor: REST hooks and Segment, and the
         // shared inbox's news of a conversation the line brought back to open.
@@ -242,19 +268,19 @@ async function announceVisitorMessage(
   });
 }
 
+/** A visitor's line as its conversation's history stores it. */
+function visitorEntry(input: { clientId: string; text: string; files?: MessageFile[] }): NewEntry {
+  return { _id: new Types.ObjectId(), kind: 'msg', from: 'visitor', text: input.text, clientId: input.clientId, files: input.files ?? [] };
+}
+
+/** `firstLine`: the conversation was stored with this line's seq (1) taken; the line is inserted, nothing updated. */
 async function storeVisitorMessage(
   ctx: VisitorMessageContext,
   conversation: OpenConversation,
-  input: { ce: DueSettings; clientId: string; text: string; files?: MessageFile[]; socket?: string },
+  input: { ce: DueSettings; clientId: string; socket?: string },
+  entry: NewEntry,
+  firstLine?: FirstLine,
 ): Promise<{ message: StoredMessage; duplicate: boolean; inbox?: InboxBefore } | null> {
-  const entry: NewEntry = {
-    _id: new Types.ObjectId(),
-    kind: 'msg',
-    from: 'visitor',
-    text: input.text,
-    clientId: input.clientId,
-    files: input.files ?? [],
-  };
   const key = String(conversation._id);
   let stored: { message: StoredMessage; before: InboxBefore } | null;
   try {
@@ -264,17 +290,18 @@ async function storeVisitorMessage(
       // journal keeps writes in order). Only then does anyone hear of it: the visitor's ack, their other tabs. A
       // job thus never exists without its message, and carries what the post needs.
       // The line brings the conversation back to open in the shared inbox (from waiting or snoozed), in the same write.
-      const appended = await appendEntryReading(
-        ctx.models,
-        conversation._id,
-        entry,
-        {
-          set: { lastVisitorMsgAt: at, reminderAt: at, inactiveAt: inactiveAt(at, input.ce), inboxState: 'open', snoozedUntil: null },
-          whileOpen: true,
-          journaled: false,
-        },
-        { inboxState: 1, assigneeId: 1, waitingSince: 1 },
-      );
+      const appended = firstLine
+        ? {
+            message: await insertEntry(ctx.models, conversation._id, 1, entry, { journaled: false }, firstLine.at),
+            before: firstLine.before,
+          }
+        : await appendEntryReading(
+            ctx.models,
+            conversation._id,
+            entry,
+            { set: visitorLineFields(at, input.ce), whileOpen: true, journaled: false },
+            { inboxState: 1, assigneeId: 1, waitingSince: 1 },
+          );
       if (!appended) return null;
       const { message } = appended;
       await queueReply(ctx, conversation, message, { start: false });

@@ -37,8 +37,7 @@ export type StoredMessage = Message & { _id: Types.ObjectId };
 /**
  * Stores an entry with the conversation's next seq. Call inside `serialised(conversationId)`. Two writes: the
  * conversation hands out the seq (and counts chat messages for the reports, and takes `set`), then the entry is
- * inserted as it is, every field spelled out here (the Message type makes a new field a compile error until it
- * is). `whileOpen`: only into an open conversation; null when it is not (ended meanwhile, perhaps by another
+ * inserted as it is (insertEntry). `whileOpen`: only into an open conversation; null when it is not (ended meanwhile, perhaps by another
  * process), and nothing is written. A clientId already stored in the conversation throws the index's
  * duplicate-key error (code 11000) after its seq was spent: seqs may skip, never repeat.
  */
@@ -87,10 +86,45 @@ export async function appendEntryReading<F extends keyof Conversation>(
     if (options.whileOpen) return null;
     throw new Error(`conversation ${String(conversationId)} is gone`);
   }
+  const seq = (typeof before.lastSeq === 'number' ? before.lastSeq : 0) + 1;
+  const stored = await insertEntry(models, conversationId, seq, entry, { journaled: options.journaled }, now);
+  // The driver types raw documents loosely; the projection above asked for exactly these fields.
+  return { message: stored, before: before as unknown as Partial<Pick<Conversation, F>> };
+}
+
+/**
+ * The fields of a conversation stored together with its first entry, as appendEntry's update would leave them:
+ * seq 1 taken, the entry counted for the reports, its words added to `searchTerms`. The entry is then stored with
+ * `insertEntry(…, 1, …)`, without the update: one round trip fewer for a new conversation's first line.
+ */
+export function firstEntryFields(
+  entry: Pick<NewEntry, 'kind' | 'from' | 'text'>,
+  searchTerms: readonly string[],
+): Pick<Conversation, 'lastSeq' | 'searchTerms'> & Partial<Pick<Conversation, 'visitorMsgs' | 'operatorMsgs'>> {
+  const counter = countedAs(entry);
+  const terms = searchable(entry) ? messageSearchTerms(entry.text ?? '') : [];
+  return { lastSeq: 1, ...(counter ? { [counter]: 1 } : {}), searchTerms: [...new Set([...searchTerms, ...terms])] };
+}
+
+/**
+ * Inserts an entry under a seq its conversation already handed out (appendEntry's second write; a new conversation's
+ * first entry, whose seq its insert took: firstEntryFields), every field spelled out here (the Message type makes a new
+ * field a compile error until it is). Durable before anyone hears of it (a visitor's ack, a frame), whatever the
+ * deployment's default write concern; `journaled: false` when the caller's next write is journaled and nobody hears of
+ * the entry before it.
+ */
+export async function insertEntry(
+  models: Models,
+  conversationId: Types.ObjectId,
+  seq: number,
+  entry: NewEntry,
+  options: { journaled?: boolean },
+  now = new Date(),
+): Promise<StoredMessage> {
   const stored: StoredMessage = {
     _id: entry._id ?? new Types.ObjectId(),
     conversationId,
-    seq: (typeof before.lastSeq === 'number' ? before.lastSeq : 0) + 1,
+    seq,
     kind: entry.kind ?? 'msg',
     from: entry.from,
     text: entry.text ?? '',
@@ -110,11 +144,8 @@ export async function appendEntryReading<F extends keyof Conversation>(
     createdAt: now,
     updatedAt: now,
   };
-  // Durable before anyone hears of it (a visitor's ack, a frame), whatever the deployment's default write concern;
-  // `journaled: false` when the caller's next write is journaled and nobody hears of the entry before it.
   await models.Message.collection.insertOne(stored, { writeConcern: options.journaled === false ? APPLIED : JOURNALED });
-  // The driver types raw documents loosely; the projection above asked for exactly these fields.
-  return { message: stored, before: before as unknown as Partial<Pick<Conversation, F>> };
+  return stored;
 }
 
 /** Whether an entry's words are searched: chat messages and their edits, from the visitor or an operator. */
