@@ -78,6 +78,7 @@ export async function startConversation(
     throw new WidgetRefusal('too_many_conversations', REFUSALS.tooMany);
   }
   const now = new Date();
+  const visitorTerms = visitorSearchTerms(visitor);
   const counter = await ctx.models.ConversationCounter.findOneAndUpdate(
     { ceId: ce._id },
     { $inc: { next: 1 } },
@@ -96,11 +97,11 @@ export async function startConversation(
     slackChannel: ce.RoomId,
     firstLine: firstLineOf(firstLine),
     // Found in the history search by its visitor's name and e-mail; its messages add their words as they are stored.
-    searchTerms: visitorSearchTerms(visitor),
+    searchTerms: visitorTerms,
     ...openingDueTimes(ce, now),
     // The visitor waits for the team's first answer from now on (its target, when the widget has one).
     ...openingWait(ce, now),
-    ...(options.firstEntry ? { ...visitorLineFields(now, ce), ...firstEntryFields(options.firstEntry, visitorSearchTerms(visitor)) } : {}),
+    ...(options.firstEntry ? { ...visitorLineFields(now, ce), ...firstEntryFields(options.firstEntry, visitorTerms) } : {}),
   });
   ctx.metrics.conversationsStarted.inc();
   ctx.justStarted?.put({ conversation: conversation.toObject(), visitor });

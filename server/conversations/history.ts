@@ -37,8 +37,8 @@ export type StoredMessage = Message & { _id: Types.ObjectId };
 /**
  * Stores an entry with the conversation's next seq. Call inside `serialised(conversationId)`. Two writes: the
  * conversation hands out the seq (and counts chat messages for the reports, and takes `set`), then the entry is
- * inserted as it is (insertEntry). `whileOpen`: only into an open conversation; null when it is not (ended meanwhile, perhaps by another
- * process), and nothing is written. A clientId already stored in the conversation throws the index's
+ * inserted as it is (insertEntry). `whileOpen`: only into an open conversation; null when it is not (ended meanwhile,
+ * perhaps by another process), and nothing is written. A clientId already stored in the conversation throws the index's
  * duplicate-key error (code 11000) after its seq was spent: seqs may skip, never repeat.
  */
 export async function appendEntry(
@@ -61,11 +61,10 @@ export async function appendEntryReading<F extends keyof Conversation>(
   options: { set?: Record<string, unknown>; whileOpen?: boolean; journaled?: boolean },
   read: Partial<Record<F, 1>>,
 ): Promise<{ message: StoredMessage; before: Partial<Pick<Conversation, F>> } | null> {
-  const counter = countedAs(entry);
+  const { counter, terms } = addedBy(entry);
   const inc = counter ? { lastSeq: 1, [counter]: 1 } : { lastSeq: 1 };
   const now = new Date();
   // Written through the driver, so the update spells out the `updatedAt` mongoose's timestamps would add.
-  const terms = searchable(entry) ? messageSearchTerms(entry.text ?? '') : [];
   const update = {
     $inc: inc,
     $set: { ...options.set, updatedAt: now },
@@ -101,8 +100,7 @@ export function firstEntryFields(
   entry: Pick<NewEntry, 'kind' | 'from' | 'text'>,
   searchTerms: readonly string[],
 ): Pick<Conversation, 'lastSeq' | 'searchTerms'> & Partial<Pick<Conversation, 'visitorMsgs' | 'operatorMsgs'>> {
-  const counter = countedAs(entry);
-  const terms = searchable(entry) ? messageSearchTerms(entry.text ?? '') : [];
+  const { counter, terms } = addedBy(entry);
   return { lastSeq: 1, ...(counter ? { [counter]: 1 } : {}), searchTerms: [...new Set([...searchTerms, ...terms])] };
 }
 
@@ -146,6 +144,11 @@ export async function insertEntry(
   };
   await models.Message.collection.insertOne(stored, { writeConcern: options.journaled === false ? APPLIED : JOURNALED });
   return stored;
+}
+
+/** What an entry adds to its conversation besides its seq: its count for the reports, its words for the history search. */
+function addedBy(entry: Pick<NewEntry, 'kind' | 'from' | 'text'>): { counter?: 'visitorMsgs' | 'operatorMsgs'; terms: string[] } {
+  return { counter: countedAs(entry), terms: searchable(entry) ? messageSearchTerms(entry.text ?? '') : [] };
 }
 
 /** Whether an entry's words are searched: chat messages and their edits, from the visitor or an operator. */
