@@ -26,7 +26,7 @@ import { TERMS_VERSION } from '../../server/shared/constants';
 import { signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
 import { axeViolations, describeViolations } from '../helpers/axe';
-import { ACTION_TIMEOUT_MS, RESULTS_DIR, screenshotPath, sharedBrowser, useBrowser } from '../helpers/browser';
+import { ACTION_TIMEOUT_MS, picture, RESULTS_DIR, screenshotPath, sharedBrowser, useBrowser } from '../helpers/browser';
 import { seedAnswerEvents } from '../reports/answersSeed';
 import { seedReportAccount, ZONE } from '../reports/seed';
 import { seedTeamEvents } from '../reports/teamSeed';
@@ -57,15 +57,6 @@ const SETTINGS_TABS: { tab: string; h1?: string; h2?: string }[] = [
   { tab: 'install', h1: 'Widget Install (Embed Code)' },
 ];
 const DOCS = ['', 'install', 'integrations', 'reports', 'rest-api', 'self-hosting', 'slack-commands', 'webhooks', 'widget-api'];
-
-/**
- * Pictures of every audited screen, for a person to look at: when the spec runs alone (`npx mocha
- * test/e2e/accessibility-phone.spec.ts`) or with PARLEY_A11Y_PICTURES=1; not with PARLEY_A11Y_PICTURES=0 (to measure a
- * file's CPU alone as the suite spends it). The parallel suite skips them: a full-page picture costs Chromium about
- * 0.3 s of CPU, about as much as the audit itself, and a failing test's pages are pictured anyway.
- */
-const PICTURES =
-  process.env.PARLEY_A11Y_PICTURES === '1' || (process.env.MOCHA_WORKER_ID === undefined && process.env.PARLEY_A11Y_PICTURES !== '0');
 
 type Owner = { token: string; ceId: string };
 type Accounts = { full: Owner; fresh: Owner; installed: Owner; reports: Owner };
@@ -142,13 +133,8 @@ export function accessibilitySuite(part: AccessibilityPart): void {
       );
       await widgetSettled(page);
       const size = page.viewportSize();
-      if (PICTURES) {
-        mkdirSync(path.join(RESULTS_DIR, 'a11y'), { recursive: true });
-        await page.screenshot({
-          path: path.join(RESULTS_DIR, 'a11y', `${name.replace(/[^a-z0-9]+/gi, '-')}-${size?.width}.png`),
-          fullPage: true,
-        });
-      }
+      // Every audited screen's picture, for a person to look at (when pictures are taken: helpers/browser.ts).
+      await picture(page, path.join(RESULTS_DIR, 'a11y', `${name.replace(/[^a-z0-9]+/gi, '-')}-${size?.width}.png`), { fullPage: true });
       const violations = await axeViolations(page);
       expect(violations, `axe-core found on ${page.url()}:\n${describeViolations(violations)}`).to.deep.equal([]);
     }

@@ -5,7 +5,6 @@
  * tables become cards and nothing scrolls sideways. Data: seed.ts and the AnswerEvents of answersSeed.ts, written
  * through the models.
  */
-import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -13,7 +12,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { Types } from 'mongoose';
 import type { Page } from 'playwright-core';
 import { useServer } from '../helpers/app';
-import { RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { picture, RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { seedAnswerEvents } from '../reports/answersSeed';
 import { type Seeded, seedReportAccount, ZONE } from '../reports/seed';
 import { waitForChosenRangeFigure } from './consoleHelpers';
@@ -42,8 +41,7 @@ describe('Answers report (browser)', function () {
   }
 
   const shot = async (page: Page, name: string) => {
-    mkdirSync(RESULTS_DIR, { recursive: true });
-    await page.screenshot({ path: path.join(RESULTS_DIR, `answers-report-${name}.png`), fullPage: true });
+    await picture(page, path.join(RESULTS_DIR, `answers-report-${name}.png`), { fullPage: true });
   };
 
   it('shows the figures, the unanswered questions most asked first and each article’s views and answers, and downloads them', async () => {

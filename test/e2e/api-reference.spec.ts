@@ -2,11 +2,10 @@
  * /docs/api: Redoc, served by Parley from its own node_modules, renders the OpenAPI document in the browser under
  * the page's Content-Security-Policy (no blocked script, style or worker), on a desktop and a phone.
  */
-import { mkdirSync } from 'node:fs';
 import { expect } from 'chai';
 import request from 'supertest';
 import { useServer } from '../helpers/app';
-import { RESULTS_DIR, screenshotPath, useBrowser } from '../helpers/browser';
+import { picture, screenshotPath, useBrowser } from '../helpers/browser';
 import { eventually } from '../relay/helpers';
 
 describe('the API reference page (/docs/api)', () => {
@@ -47,8 +46,7 @@ describe('the API reference page (/docs/api)', () => {
       for (const summary of ['Conversations, newest first', 'One conversation with its messages', 'Subscribe a URL to an event']) {
         await eventually(async () => expect(await page.getByText(summary).count(), summary).to.be.greaterThan(0));
       }
-      mkdirSync(RESULTS_DIR, { recursive: true });
-      await page.screenshot({ path: screenshotPath(this.test?.fullTitle() ?? 'api-reference') });
+      await picture(page, screenshotPath(this.test?.fullTitle() ?? 'api-reference'));
       expect(problems).to.deep.equal([]);
     });
   }

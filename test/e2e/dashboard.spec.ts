@@ -3,7 +3,6 @@
  * thank-you page, new widgets for a team and a new team, unfinished widgets, the main user swap, banners and
  * the satisfaction prompt. Slack is the sandbox the test server runs.
  */
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
@@ -11,7 +10,7 @@ import { TERMS_VERSION } from '../../server/shared/constants';
 import { uniqueEmail } from '../factories';
 import { startTestServer, useServer } from '../helpers/app';
 import { endTrialNow, payCheckout } from '../helpers/billing';
-import { RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { picture, RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { ACME, ALICE, eventually, setUpWidget } from '../slack/helpers';
 import { waitFor } from './widgetHelpers';
 
@@ -114,12 +113,11 @@ describe('dashboard (browser)', function () {
     expect(await visitorsSee()).to.equal('Offline');
     expect(await dot()).to.equal('Offline');
     const dir = path.join(RESULTS_DIR, 'dashboard');
-    mkdirSync(dir, { recursive: true });
-    await page.screenshot({ path: path.join(dir, 'offline-outside-hours-1280.png') });
+    await picture(page, path.join(dir, 'offline-outside-hours-1280.png'));
     await page.setViewportSize({ width: 390, height: 844 });
     expect(await dot()).to.equal('Offline');
     await page.waitForFunction(() => document.getAnimations().length === 0);
-    await page.screenshot({ path: path.join(dir, 'offline-outside-hours-390.png') });
+    await picture(page, path.join(dir, 'offline-outside-hours-390.png'));
     await page.setViewportSize({ width: 1280, height: 800 });
     await homeSays('*Offline*', 'outside operating hours');
 

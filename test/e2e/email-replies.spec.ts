@@ -4,7 +4,6 @@
  * Slack thread and into the widget when the visitor comes back by the mail's link; a reply the visitor sees sends
  * no mail and gets :eyes: in Slack; the unsubscribe link stops further mails.
  */
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
@@ -12,7 +11,7 @@ import { mailUnseenReplies } from '../../server/relay';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { signUpUser } from '../factories';
 import { startRelayServer, type TestServer } from '../helpers/app';
-import { RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { picture, RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { widgetBuilt } from '../helpers/widgetBuild';
 import { firstWidgetId, setUpWidget } from '../slack/helpers';
 import { configuredWidget, replyOnOperatorPage, shot, threadWith, type Widget, waitFor } from './widgetHelpers';
@@ -166,12 +165,11 @@ describe('replies by e-mail and answers by mail (browser)', function () {
     expect(await field.inputValue()).to.equal('10');
     await field.evaluate((el) => el.scrollIntoView({ block: 'center' }));
     const dir = path.join(RESULTS_DIR, 'settings');
-    mkdirSync(dir, { recursive: true });
-    await page.screenshot({ path: path.join(dir, 'behavior-email-unseen-1280.png') });
+    await picture(page, path.join(dir, 'behavior-email-unseen-1280.png'));
     await page.setViewportSize({ width: 390, height: 844 });
     await field.evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
-    await page.screenshot({ path: path.join(dir, 'behavior-email-unseen-390.png') });
+    await picture(page, path.join(dir, 'behavior-email-unseen-390.png'));
     await field.selectOption({ label: 'Never' });
     await page.getByRole('button', { name: 'Save Changes' }).click();
     await page.getByRole('button', { name: 'Saved' }).waitFor();

@@ -5,13 +5,12 @@
  * reported) and "Chat with us" opens it; without JavaScript the search and the articles work all the same.
  * Screenshots land in test-results/help/.
  */
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { useServer } from '../helpers/app';
 import { axeViolations, describeViolations } from '../helpers/axe';
-import { RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { picture, RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { widgetBuilt } from '../helpers/widgetBuild';
 import { configuredWidget, type Widget } from './widgetHelpers';
 
@@ -87,8 +86,7 @@ describe('help center pages in the browser: accessible at both sizes, with the w
       return !root || root.getAnimations().every((a) => a.effect?.getTiming().iterations === Number.POSITIVE_INFINITY);
     });
     const dir = path.join(RESULTS_DIR, 'help');
-    mkdirSync(dir, { recursive: true });
-    await page.screenshot({ path: path.join(dir, `${name}-${page.viewportSize()?.width}.png`), fullPage: true });
+    await picture(page, path.join(dir, `${name}-${page.viewportSize()?.width}.png`), { fullPage: true });
     const violations = await axeViolations(page);
     expect(violations, `axe-core found on ${page.url()}:\n${describeViolations(violations)}`).to.deep.equal([]);
   }

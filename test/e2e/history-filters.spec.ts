@@ -4,7 +4,6 @@
  * State, says so when nothing matches; each row shows its tags; on a phone nothing scrolls sideways; no WCAG A/AA
  * violation. Data: the seeded account of test/reports/seed.ts, some chats tagged through the models.
  */
-import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -12,7 +11,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import type { Page } from 'playwright-core';
 import { useServer } from '../helpers/app';
 import { axeViolations, describeViolations } from '../helpers/axe';
-import { RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { picture, RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { type Seeded, seedReportAccount, ZONE } from '../reports/seed';
 
 describe('History filters (browser)', function () {
@@ -41,8 +40,7 @@ describe('History filters (browser)', function () {
     return room;
   }
   const shot = async (page: Page, name: string) => {
-    mkdirSync(RESULTS_DIR, { recursive: true });
-    await page.screenshot({ path: path.join(RESULTS_DIR, `history-filters-${name}.png`), fullPage: true });
+    await picture(page, path.join(RESULTS_DIR, `history-filters-${name}.png`), { fullPage: true });
   };
   const visitors = (room: ReturnType<Page['locator']>) => room.locator('tbody tr .reports__who').allInnerTexts();
 

@@ -4,7 +4,6 @@
  * user share one history, a wrong hash never links, requireVerifiedIdentity drops the identity and says so in the
  * console, and reset() starts a fresh visitor. Screenshots of the Install tab land in test-results/settings/.
  */
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
@@ -13,7 +12,7 @@ import { findVisitorByToken } from '../../server/conversations/visitors';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
-import { RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { PICTURES, picture, RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { widgetBuilt } from '../helpers/widgetBuild';
 import { ACME, ALICE, firstWidgetId, setUpWidget } from '../slack/helpers';
 import { configuredWidget, threadWith, type Widget, waitFor } from './widgetHelpers';
@@ -174,8 +173,9 @@ describe('verified identity (browser)', function () {
 
   /** Screenshots at 1280×800 and 390×844, scrolled to the top of `target` (the Verified identity card). */
   async function shots(page: Page, name: string, target: ReturnType<Page['locator']>): Promise<void> {
+    // Only pictures (and the sizes and scrolling they are taken at): nothing to do when none are taken.
+    if (!PICTURES) return;
     const dir = path.join(RESULTS_DIR, 'settings');
-    mkdirSync(dir, { recursive: true });
     const atTarget = async () => {
       // Below the console's fixed top bar.
       await target.evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 76));
@@ -184,10 +184,10 @@ describe('verified identity (browser)', function () {
       );
     };
     await atTarget();
-    await page.screenshot({ path: path.join(dir, `${name}-1280.png`) });
+    await picture(page, path.join(dir, `${name}-1280.png`));
     await page.setViewportSize({ width: 390, height: 844 });
     await atTarget();
-    await page.screenshot({ path: path.join(dir, `${name}-390.png`) });
+    await picture(page, path.join(dir, `${name}-390.png`));
     await page.setViewportSize({ width: 1280, height: 800 });
   }
 

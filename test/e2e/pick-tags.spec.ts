@@ -4,7 +4,6 @@
  * each saves its choice and shows it again after a reload; without tags the select says where to add them. No WCAG
  * A/AA violation; screenshots at 1280×800 and 390×844 in test-results/pick-tags/.
  */
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
@@ -12,7 +11,7 @@ import { TERMS_VERSION } from '../../server/shared/constants';
 import { signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
 import { axeViolations, describeViolations } from '../helpers/axe';
-import { RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { picture, RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { firstWidgetId, setUpWidget } from '../slack/helpers';
 
 describe('question group and article tags (browser)', function () {
@@ -54,13 +53,12 @@ describe('question group and article tags (browser)', function () {
 
   async function shots(page: Page, name: string, at: ReturnType<Page['locator']>): Promise<void> {
     const dir = path.join(RESULTS_DIR, 'pick-tags');
-    mkdirSync(dir, { recursive: true });
     await at.evaluate((el) => el.scrollIntoView({ block: 'center' }));
-    await page.screenshot({ path: path.join(dir, `${name}-1280.png`) });
+    await picture(page, path.join(dir, `${name}-1280.png`));
     await page.setViewportSize({ width: 390, height: 844 });
     await at.evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await accessible(page);
-    await page.screenshot({ path: path.join(dir, `${name}-390.png`) });
+    await picture(page, path.join(dir, `${name}-390.png`));
     await page.setViewportSize({ width: 1280, height: 800 });
   }
 

@@ -3,7 +3,6 @@
  * opens a transcript and downloads CSV and JSON files that parse with the expected rows; a Basic admin and a
  * non-admin cannot reach the reports. Data: the seeded account of test/reports/seed.ts.
  */
-import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -13,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { createUserInDb } from '../factories';
 import { useServer } from '../helpers/app';
-import { RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { picture, RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { type Seeded, seedReportAccount, ZONE } from '../reports/seed';
 import { waitForChosenRangeFigure } from './consoleHelpers';
 
@@ -198,16 +197,15 @@ describe('reports (browser)', function () {
     expect(await reply.locator('strong').innerText()).to.equal('light');
     expect(await reply.getByRole('link', { name: 'see it here' }).getAttribute('href')).to.equal('https://shop.example.com/light');
     expect(await reply.locator('img').count()).to.equal(0);
-    const picture = dialog.getByRole('img', { name: 'screenshot.png' });
-    await picture.waitFor();
+    const image = dialog.getByRole('img', { name: 'screenshot.png' });
+    await image.waitFor();
     await page.waitForFunction(() => (document.querySelector('.reports__file-image') as HTMLImageElement | null)?.naturalWidth === 1);
     expect(await dialog.getByRole('link', { name: 'https://shop.example.com/cart' }).getAttribute('href')).to.equal(
       'https://shop.example.com/cart',
     );
-    mkdirSync(RESULTS_DIR, { recursive: true });
-    await page.screenshot({ path: path.join(RESULTS_DIR, 'transcript-1280x800.png') });
+    await picture(page, path.join(RESULTS_DIR, 'transcript-1280x800.png'));
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: path.join(RESULTS_DIR, 'transcript-390x844.png') });
+    await picture(page, path.join(RESULTS_DIR, 'transcript-390x844.png'));
     // Only the chat's own files are served, and only to the account's admins.
     const file = `${server.url}/v1/reports/${seeded.ceId}/chats/${seeded.chatIds[7]}/files/${shot._id}`;
     expect((await fetch(file, { headers: { Authorization: `Bearer ${seeded.token}` } })).status).to.equal(200);

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { planStripeId } from '../../server/shared/plans';
 import { RETENTION_MESSAGES } from '../../server/shared/retention';
 import { useServer } from '../helpers/app';
-import { screenshotPath, useBrowser } from '../helpers/browser';
+import { picture, screenshotPath, useBrowser } from '../helpers/browser';
 import { signedInAdmin } from './consoleHelpers';
 
 describe('Data retention (browser)', function () {
@@ -38,11 +38,11 @@ describe('Data retention (browser)', function () {
         await section.getByRole('button', { name: 'Saved' }).waitFor();
         expect((await server.models.Account.findById(accountId))?.retentionDays).to.equal(90);
         await section.scrollIntoViewIfNeeded();
-        await page.screenshot({ path: screenshotPath(`${this.test?.fullTitle()} account`) });
+        await picture(page, screenshotPath(`${this.test?.fullTitle()} account`));
 
         await page.goto(`${server.url}/app/#/reports/overview`);
         await page.getByText('Data goes back 90 days: older conversations are deleted (data retention, on the Account page).').waitFor();
-        await page.screenshot({ path: screenshotPath(`${this.test?.fullTitle()} reports`) });
+        await picture(page, screenshotPath(`${this.test?.fullTitle()} reports`));
 
         await page.goto(`${server.url}/app/#/account`);
         await section.getByLabel('Delete old conversations').uncheck();

@@ -4,14 +4,13 @@
  * on the demo site, another origin) or Slack (the sandbox) get from them. Screenshots of each tab at 1280×800
  * and 390×844 land in test-results/settings/.
  */
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
-import { RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { PICTURES, picture, RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { ACME, firstWidgetId, setUpWidget } from '../slack/helpers';
 import { threadWith, waitFor } from './widgetHelpers';
 
@@ -50,15 +49,16 @@ describe('settings tabs: triggers, saved replies, question groups, integrations 
 
   /** Screenshots of the page at 1280×800 and 390×844. */
   async function shots(page: Page, name: string): Promise<void> {
+    // Only pictures (and the sizes and scrolling they are taken at): nothing to do when none are taken.
+    if (!PICTURES) return;
     const dir = path.join(RESULTS_DIR, 'settings');
-    mkdirSync(dir, { recursive: true });
-    await page.screenshot({ path: path.join(dir, `${name}-1280.png`) });
+    await picture(page, path.join(dir, `${name}-1280.png`));
     await page.setViewportSize({ width: 390, height: 844 });
     // The sidebar slides away on a narrow screen: the picture waits for transitions to end.
     await page.waitForFunction(() =>
       document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
     );
-    await page.screenshot({ path: path.join(dir, `${name}-390.png`) });
+    await picture(page, path.join(dir, `${name}-390.png`));
     await page.setViewportSize({ width: 1280, height: 800 });
   }
 

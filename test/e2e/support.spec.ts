@@ -5,7 +5,6 @@
  * the customer identified; the support phone number on the Support page and the Account screen of plans with
  * phone support only. Screenshots at 1280×800 and 390×844 land in test-results/support/.
  */
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Locator, Page } from 'playwright-core';
@@ -15,7 +14,7 @@ import { planStripeId } from '../../server/shared/plans';
 import { VERIFIED_MARK } from '../../server/slack/blocks/thread';
 import { signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
-import { RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { PICTURES, picture, RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { widgetBuilt } from '../helpers/widgetBuild';
 import { firstWidgetId, setUpWidget } from '../slack/helpers';
 import { configuredWidget, threadWith, type Widget, waitFor } from './widgetHelpers';
@@ -67,8 +66,9 @@ describe('white label, phone support and the support chat (browser)', function (
 
   /** Screenshots at 1280×800 and 390×844 (then back), with `focus` (if any) in the middle of both. */
   async function shots(page: Page, name: string, focus?: Locator): Promise<void> {
+    // Only pictures (and the sizes and scrolling they are taken at): nothing to do when none are taken.
+    if (!PICTURES) return;
     const dir = path.join(RESULTS_DIR, 'support');
-    mkdirSync(dir, { recursive: true });
     const settle = () =>
       page.waitForFunction(() =>
         document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
@@ -76,11 +76,11 @@ describe('white label, phone support and the support chat (browser)', function (
     const centre = () => focus?.evaluate((el) => el.scrollIntoView({ block: 'center', behavior: 'instant' }));
     await centre();
     await settle();
-    await page.screenshot({ path: path.join(dir, `${name}-1280.png`) });
+    await picture(page, path.join(dir, `${name}-1280.png`));
     await page.setViewportSize({ width: 390, height: 844 });
     await settle();
     await centre();
-    await page.screenshot({ path: path.join(dir, `${name}-390.png`) });
+    await picture(page, path.join(dir, `${name}-390.png`));
     await page.setViewportSize({ width: 1280, height: 800 });
   }
 

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { useServer } from '../helpers/app';
 import { axeViolations, describeViolations } from '../helpers/axe';
-import { RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { picture, RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { configuredWidget, type Widget } from './widgetHelpers';
 
 describe('Behavior: tags and response targets (browser)', function () {
@@ -56,7 +56,7 @@ describe('Behavior: tags and response targets (browser)', function () {
     await page.getByRole('button', { name: 'Remove tag refund' }).click();
     expect(await page.getByRole('list', { name: 'Tags' }).getByRole('listitem').allTextContents()).to.deep.equal(['billing×', 'bug×']);
     await heading.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: path.join(RESULTS_DIR, 'tags-settings-1280.png') });
+    await picture(page, path.join(RESULTS_DIR, 'tags-settings-1280.png'));
     const violations = await axeViolations(page);
     expect(violations, describeViolations(violations)).to.deep.equal([]);
     await page.getByRole('button', { name: 'Save Changes' }).click();
@@ -70,7 +70,7 @@ describe('Behavior: tags and response targets (browser)', function () {
     expect(await page.getByRole('list', { name: 'Tags' }).getByRole('listitem').allTextContents()).to.deep.equal(['billing×', 'bug×']);
     await page.getByLabel('New tag').fill('no spaces please');
     await page.getByRole('heading', { name: 'Tags' }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
-    await page.screenshot({ path: path.join(RESULTS_DIR, 'tags-settings-390.png') });
+    await picture(page, path.join(RESULTS_DIR, 'tags-settings-390.png'));
     const narrow = await axeViolations(page);
     expect(narrow, describeViolations(narrow)).to.deep.equal([]);
   });
@@ -90,7 +90,7 @@ describe('Behavior: tags and response targets (browser)', function () {
     await first.fill('15');
     await next.fill('60');
     await first.evaluate((el) => el.scrollIntoView({ block: 'center' }));
-    await page.screenshot({ path: path.join(RESULTS_DIR, 'response-targets-1280.png') });
+    await picture(page, path.join(RESULTS_DIR, 'response-targets-1280.png'));
     const violations = await axeViolations(page);
     expect(violations, describeViolations(violations)).to.deep.equal([]);
     await page.getByRole('button', { name: 'Save Changes' }).click();
@@ -105,7 +105,7 @@ describe('Behavior: tags and response targets (browser)', function () {
     // Emptied: no next-response target.
     await next.fill('');
     await first.evaluate((el) => el.scrollIntoView({ block: 'center' }));
-    await page.screenshot({ path: path.join(RESULTS_DIR, 'response-targets-390.png') });
+    await picture(page, path.join(RESULTS_DIR, 'response-targets-390.png'));
     const narrow = await axeViolations(page);
     expect(narrow, describeViolations(narrow)).to.deep.equal([]);
     await page.getByRole('button', { name: 'Save Changes' }).click();

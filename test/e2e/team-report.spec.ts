@@ -5,14 +5,13 @@
  * nothing scrolls sideways. Data: seed.ts and the shared inbox's facts of teamSeed.ts, written through the models.
  * Screenshots at 1280×800 and 390×844 land in test-results/.
  */
-import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
 import { parse as parseCsv } from 'csv-parse/sync';
 import type { Page } from 'playwright-core';
 import { useServer } from '../helpers/app';
-import { RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { picture, RESULTS_DIR, useBrowser } from '../helpers/browser';
 import type { Seeded } from '../reports/seed';
 import { ZONE } from '../reports/seed';
 import { seedTeamAccount } from '../reports/teamSeed';
@@ -41,8 +40,7 @@ describe('Team report (browser)', function () {
   }
 
   const shot = async (page: Page, name: string) => {
-    mkdirSync(RESULTS_DIR, { recursive: true });
-    await page.screenshot({ path: path.join(RESULTS_DIR, `team-report-${name}.png`), fullPage: true });
+    await picture(page, path.join(RESULTS_DIR, `team-report-${name}.png`), { fullPage: true });
   };
 
   it('shows the team’s figures, a row per operator as in Slack, the tags’ trend, and downloads them', async () => {

@@ -4,7 +4,6 @@
  * and erasure, and the Docs and FAQs links of every place.
  */
 
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
@@ -12,7 +11,7 @@ import { TERMS_VERSION } from '../../server/shared/constants';
 import { planStripeId } from '../../server/shared/plans';
 import { createUserInDb, uniqueEmail } from '../factories';
 import { useServer } from '../helpers/app';
-import { RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { picture, RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { unzip } from '../helpers/zip';
 import { eventually } from '../slack/helpers';
 import { signedInAdmin as signedIn } from './consoleHelpers';
@@ -85,7 +84,6 @@ describe('Account team sections, docs and pricing (browser)', function () {
     const account = await server.models.Account.findById(admin.accountId);
     const member = await createUserInDb(server, { admin: false, ActiveTOSPP: TERMS_VERSION, account: account ?? undefined });
     const dir = path.join(RESULTS_DIR, 'account');
-    mkdirSync(dir, { recursive: true });
     for (const [name, viewport] of [
       ['1280', { width: 1280, height: 800 }],
       ['390', { width: 390, height: 844 }],
@@ -98,7 +96,7 @@ describe('Account team sections, docs and pricing (browser)', function () {
       for (const section of ['Plan', 'Billing Info', 'Plan Usage', 'Recent Invoices', 'Account Info', 'Users', 'API keys', 'GDPR']) {
         expect(await mate.getByRole('heading', { name: section, exact: true }).count(), section).to.equal(0);
       }
-      await mate.screenshot({ path: path.join(dir, `non-admin-${name}.png`) });
+      await picture(mate, path.join(dir, `non-admin-${name}.png`));
       await mate.getByRole('link', { name: 'Back to the dashboard' }).click();
       await mate.waitForURL(/#\/$/);
     }

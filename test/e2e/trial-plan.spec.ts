@@ -4,14 +4,13 @@
  * the dashboard and the Account screen say exactly what was switched off, the tabs are locked, and what was set up
  * comes back on upgrade. Each screen is saved at 1280x800 and 390x844 under test-results/trial/.
  */
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { useServer } from '../helpers/app';
 import { endTrialNow, payCheckout, trialAccount } from '../helpers/billing';
-import { RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { picture, RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { setUpWidget } from '../slack/helpers';
 
 const SIZES = [
@@ -32,14 +31,13 @@ describe('the trial on the whole product (browser)', function () {
   /** Saves what the window shows at both sizes (from `top`, scrolled into view), back at 1280x800 afterwards. */
   const shots = async (page: Page, name: string, top?: string) => {
     const dir = path.join(RESULTS_DIR, 'trial');
-    mkdirSync(dir, { recursive: true });
     for (const size of SIZES) {
       await page.setViewportSize(size);
       await page.waitForFunction(() =>
         document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
       );
       if (top) await page.locator(top).first().scrollIntoViewIfNeeded();
-      await page.screenshot({ path: path.join(dir, `${name}-${size.width}.png`) });
+      await picture(page, path.join(dir, `${name}-${size.width}.png`));
     }
     await page.setViewportSize(SIZES[0] ?? { width: 1280, height: 800 });
   };

@@ -6,7 +6,6 @@
  * shows each mail's HTML (sandboxed) beside its text. The mails in French, Arabic and Hebrew (right to left) and Japanese are
  * rendered at a desktop and a phone width and photographed (test-results/widget/mail-*.png).
  */
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -23,7 +22,7 @@ import { BUILT_IN_TEXTS } from '../../server/shared/widget-texts/all';
 import { signUpUser } from '../factories';
 import { startRelayServer, type TestServer } from '../helpers/app';
 import { axeViolations, describeViolations } from '../helpers/axe';
-import { RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { picture, RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { widgetBuilt } from '../helpers/widgetBuild';
 import { ACME, ALICE, firstWidgetId, setUpWidget } from '../slack/helpers';
 import { configuredWidget, shot, threadWith, waitFor } from './widgetHelpers';
@@ -235,11 +234,10 @@ describe('visitor mails in their language, under the site name (browser)', funct
     expect((await server.models.ChatEndpoint.findById(ceId).lean())?.senderName).to.equal('Northwind Coffee Roasters');
     await field.evaluate((el) => el.scrollIntoView({ block: 'center' }));
     const dir = path.join(RESULTS_DIR, 'settings');
-    mkdirSync(dir, { recursive: true });
-    await page.screenshot({ path: path.join(dir, 'appearance-sender-name-1280.png') });
+    await picture(page, path.join(dir, 'appearance-sender-name-1280.png'));
     await page.setViewportSize(PHONE);
     await field.evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
-    await page.screenshot({ path: path.join(dir, 'appearance-sender-name-390.png') });
+    await picture(page, path.join(dir, 'appearance-sender-name-390.png'));
   });
 });

@@ -5,13 +5,12 @@
  * requests, 404s and raw Slack markup (`:emoji:`, `<!date`, `&lt;`).
  */
 
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { uniqueEmail } from '../factories';
 import { startTestServer, useServer } from '../helpers/app';
-import { RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { picture, RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { widgetBuilt } from '../helpers/widgetBuild';
 
 const SIZES = [
@@ -68,8 +67,7 @@ describe("README's Try it without Slack (browser, both sizes)", function () {
 
   async function shot(page: Page, size: string, step: string): Promise<void> {
     const dir = path.join(RESULTS_DIR, 'walkthrough');
-    mkdirSync(dir, { recursive: true });
-    await page.screenshot({ path: path.join(dir, `${size}-${step}.png`) });
+    await picture(page, path.join(dir, `${size}-${step}.png`));
   }
 
   for (const size of SIZES) {

@@ -4,7 +4,6 @@
  * language wins there and only there.
  */
 
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
@@ -13,7 +12,7 @@ import { texts as ar } from '../../server/shared/widget-texts/ar';
 import { texts as de } from '../../server/shared/widget-texts/de';
 import { texts as fr } from '../../server/shared/widget-texts/fr';
 import { useServer } from '../helpers/app';
-import { RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { picture, RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { widgetBuilt } from '../helpers/widgetBuild';
 import { eventually } from '../slack/helpers';
 import { configuredWidget, shot, type Widget } from './widgetHelpers';
@@ -143,17 +142,16 @@ describe('visitor widget in the visitor’s language (browser)', function () {
     expect(stored?.onlineTitle).to.equal('Questions? Chat with us!');
 
     const dir = path.join(RESULTS_DIR, 'settings');
-    mkdirSync(dir, { recursive: true });
     await page.getByLabel('Texts for').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: path.join(dir, 'appearance-language-1280.png') });
+    await picture(page, path.join(dir, 'appearance-language-1280.png'));
     await page.getByLabel('Greeting').first().scrollIntoViewIfNeeded();
-    await page.screenshot({ path: path.join(dir, 'appearance-language-fields-1280.png') });
+    await picture(page, path.join(dir, 'appearance-language-fields-1280.png'));
     await page.setViewportSize({ width: 390, height: 844 });
     await page.waitForFunction(() =>
       document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
     );
     await page.getByLabel('Texts for').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: path.join(dir, 'appearance-language-390.png') });
+    await picture(page, path.join(dir, 'appearance-language-390.png'));
 
     const german = await open('de-DE');
     await eventually(async () => expect(await german.host.locator('.launcher').textContent()).to.contain('Fragen zu unseren Bohnen?'));

@@ -1,12 +1,11 @@
 /** What the widget browser specs share: a configured widget, waiting on Slack state, screenshots. */
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { ChatEndpoint } from '../../server/models/ChatEndpoint';
 import type { Message } from '../../server/sandbox/slack/types';
 import { signUpUser } from '../factories';
 import type { TestServer } from '../helpers/app';
-import { RESULTS_DIR } from '../helpers/browser';
+import { picture, RESULTS_DIR } from '../helpers/browser';
 import { ACME, ALICE, firstWidgetId, setUpWidget } from '../slack/helpers';
 
 export type Widget = { uuid: string; channel: string; ceId: string };
@@ -49,9 +48,8 @@ export function threadWith(server: TestServer, channel: string, text: string): {
 /** Saves test-results/widget/<name>.png. */
 export async function shot(page: Page, name: string): Promise<void> {
   const dir = path.join(RESULTS_DIR, 'widget');
-  mkdirSync(dir, { recursive: true });
   await transitionsDone(page);
-  await page.screenshot({ path: path.join(dir, `${name}.png`) });
+  await picture(page, path.join(dir, `${name}.png`));
 }
 
 /**

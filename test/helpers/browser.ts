@@ -10,7 +10,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { atRunEnd } from './runEnd';
 
 /**
@@ -30,6 +30,25 @@ const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
+
+/**
+ * Pictures of screens for a person to look at (the guide's desktop and phone pictures of every screen built), as
+ * opposed to a failed test's pictures, which are always taken. Taken when specs run in one process (`npx mocha
+ * test/e2e/x.spec.ts`, `npm test -- test/e2e/x.spec.ts`) or with PARLEY_PICTURES=1; the parallel suite (`npm test`)
+ * skips them, and PARLEY_PICTURES=0 skips them anywhere (to measure a file's CPU as the suite spends it). Nobody looks
+ * at the suite's 240 or so pictures, and each costs Chromium 0.05–0.17 s of CPU (0.2–0.8 s a full page): measured on
+ * the 2-core machine, the console's login, a docs page and the demo site at 1280×800 and 390×844.
+ */
+export const PICTURES =
+  process.env.PARLEY_PICTURES === '1' || (process.env.MOCHA_WORKER_ID === undefined && process.env.PARLEY_PICTURES !== '0');
+
+/** Saves a picture of a page (or of one element) to `file` (its folder made), when pictures are taken (PICTURES). */
+export async function picture(target: Page | Locator, file: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  if (!PICTURES) return;
+  mkdirSync(path.dirname(file), { recursive: true });
+  if ('goto' in target) await target.screenshot({ path: file, fullPage: options.fullPage });
+  else await target.screenshot({ path: file });
+}
 
 /** How long a step waits for the page (an element, a URL) before the test fails. */
 export const ACTION_TIMEOUT_MS = 15_000;
