@@ -10,7 +10,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { atRunEnd } from './runEnd';
 
 /**
@@ -42,12 +42,11 @@ const CHROMIUM_ARGS = [
 export const PICTURES =
   process.env.PARLEY_PICTURES === '1' || (process.env.MOCHA_WORKER_ID === undefined && process.env.PARLEY_PICTURES !== '0');
 
-/** Saves a picture of a page (or of one element) to `file` (its folder made), when pictures are taken (PICTURES). */
-export async function picture(target: Page | Locator, file: string, options: { fullPage?: boolean } = {}): Promise<void> {
+/** Saves a picture of what the page shows to `file` (its folder made), when pictures are taken (PICTURES). */
+export async function picture(page: Page, file: string, options: { fullPage?: boolean } = {}): Promise<void> {
   if (!PICTURES) return;
   mkdirSync(path.dirname(file), { recursive: true });
-  if ('goto' in target) await target.screenshot({ path: file, fullPage: options.fullPage });
-  else await target.screenshot({ path: file });
+  await page.screenshot({ path: file, fullPage: options.fullPage });
 }
 
 /** How long a step waits for the page (an element, a URL) before the test fails. */
