@@ -125,7 +125,11 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     const embedded = config.mongodbUri ? undefined : await startEmbedded(config.dataDir, cleanups, logger, options.embeddedStore);
     const uri: string = config.mongodbUri ?? (embedded as EmbeddedMongo).uri;
     const connection = await mongoose.createConnection(uri, { dbName: options.dbName ?? dbNameInUri(uri) ?? 'parley' }).asPromise();
-    cleanups.push(() => connection.close());
+    const link = logDatabaseLink(connection, logger);
+    cleanups.push(() => {
+      link.closing();
+      return connection.close();
+    });
     const models = createModels(connection);
     await ensureIndexes(models);
     await seedPlans(models.Plan);
@@ -315,6 +319,26 @@ export async function startParley(config: Config, options: StartOptions = {}): P
     await close();
     throw error;
   }
+}
+
+/**
+ * The database link's losses and returns in the log. The driver marks the server unknown when a heartbeat or an
+ * operation fails, and mongoose then holds operations back (failing each after its 10-s buffering timeout) until the
+ * server answers again; without these lines an outage shows only as those timeouts. Not logged as Parley closes.
+ */
+function logDatabaseLink(connection: Connection, logger: Logger): { closing(): void } {
+  let closing = false;
+  connection.on('disconnected', () => {
+    if (!closing) logger.error('database connection lost: operations wait until it is back (10 s each at most)');
+  });
+  connection.on('reconnected', () => {
+    if (!closing) logger.info('database connection back');
+  });
+  return {
+    closing() {
+      closing = true;
+    },
+  };
 }
 
 async function startEmbedded(
