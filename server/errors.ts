@@ -117,7 +117,11 @@ export function isStorageUnavailable(error: unknown): boolean {
   return (error as { code?: unknown }).code === OUT_OF_DISK_SPACE || DATABASE_UNREACHABLE.has(error.name);
 }
 
-export const STORAGE_UNAVAILABLE_MESSAGE = 'Parley cannot save changes right now. Please try again in a minute.';
+/** What the API says when the disk takes no writes, and when the database cannot be reached at all. */
+const STORAGE_MESSAGES = {
+  full: 'Parley cannot save changes right now. Please try again in a minute.',
+  unreachable: 'Parley cannot reach its database right now. Please try again in a minute.',
+};
 
 /** What the body parsers' error `type`s mean to the client. */
 const BODY_ERRORS: Record<string, string | undefined> = {
@@ -160,7 +164,8 @@ export function asCodedError(error: unknown): AppError {
     return new AppError(unreadable.message, { status: unreadable.status, code, cause: error });
   }
   if (isStorageUnavailable(error)) {
-    return new AppError(STORAGE_UNAVAILABLE_MESSAGE, {
+    const full = (error as { code?: unknown }).code === OUT_OF_DISK_SPACE;
+    return new AppError(full ? STORAGE_MESSAGES.full : STORAGE_MESSAGES.unreachable, {
       status: 503,
       code: ERROR_CODES.storageUnavailable,
       isReportable: true,

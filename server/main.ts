@@ -323,13 +323,15 @@ export async function startParley(config: Config, options: StartOptions = {}): P
 
 /**
  * The database link's losses and returns in the log. The driver marks the server unknown when a heartbeat or an
- * operation fails, and mongoose then holds operations back (failing each after its 10-s buffering timeout) until the
- * server answers again; without these lines an outage shows only as those timeouts. Not logged as Parley closes.
+ * operation fails; until it answers again, each operation waits for it up to the driver's server selection timeout
+ * (30 s, or the URI's `serverSelectionTimeoutMS`) and then fails, which the API answers 503 `storage_unavailable`.
+ * Without these lines an outage shows only as those failures. Not logged as Parley closes.
  */
 function logDatabaseLink(connection: Connection, logger: Logger): { closing(): void } {
   let closing = false;
+  const waitSeconds = Math.round((connection.getClient().options.serverSelectionTimeoutMS ?? 30_000) / 100) / 10;
   connection.on('disconnected', () => {
-    if (!closing) logger.error('database connection lost: operations wait until it is back (10 s each at most)');
+    if (!closing) logger.error(`database connection lost: each operation waits up to ${waitSeconds} s for it, then fails`);
   });
   connection.on('reconnected', () => {
     if (!closing) logger.info('database connection back');

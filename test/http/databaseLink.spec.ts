@@ -1,8 +1,9 @@
 /**
- * Parley says in its log when it loses its database and when the database is back: without it an outage shows only
- * as each operation's buffering timeout. The database is a store of its own here, stopped under a running Parley
- * and started again on the same port and data; the driver checks the server every half second (the URI's
- * heartbeatFrequencyMS) rather than every 10 s, so the spec takes seconds.
+ * Parley says in its log when it loses its database and when the database is back, and meanwhile answers requests
+ * that need it with 503 `storage_unavailable` once the driver has waited its server selection timeout for it. The
+ * database is a store of its own here, stopped under a running Parley and started again on the same port and data;
+ * the driver checks the server every half second (the URI's heartbeatFrequencyMS) rather than every 10 s and waits
+ * 2 s for it rather than 30 s (serverSelectionTimeoutMS), so the spec takes seconds.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,16 +32,16 @@ describe('the database link in the log', function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('logs the connection lost when the database goes away and back when it answers again, and nothing as Parley closes', async () => {
+  it('logs the connection lost when the database goes away and back when it answers again, answers 503 meanwhile, and logs nothing as Parley closes', async () => {
     const dbpath = path.join(dir, 'db');
     store = await startEmbeddedMongo({ port: 0, dbpath });
     const port = Number(new URL(store.uri).port);
     restart = () => startEmbeddedMongo({ port, dbpath });
     const logs = captureLogs({ level: 'info' });
-    const env = { DATA_DIR: path.join(dir, 'data'), MONGODB_URI: `${store.uri}/parley?heartbeatFrequencyMS=500` };
+    const env = { DATA_DIR: path.join(dir, 'data'), MONGODB_URI: `${store.uri}/parley?heartbeatFrequencyMS=500&serverSelectionTimeoutMS=2000` };
     parley = await startParley({ ...loadConfig(env), port: 0 }, { host: '127.0.0.1', logger: logs.logger });
     const said = (text: string) => logs.lines().filter((line) => line.msg === text);
-    const LOST = 'database connection lost: operations wait until it is back (10 s each at most)';
+    const LOST = 'database connection lost: each operation waits up to 2 s for it, then fails';
     const BACK = 'database connection back';
     expect(said(LOST)).to.have.length(0);
 
@@ -48,6 +49,13 @@ describe('the database link in the log', function () {
     store = undefined;
     await eventually(async () => expect(said(LOST)).to.have.length(1), 15_000);
     expect(said(LOST)[0]?.level).to.equal('error');
+    // A visitor's widget asking for its settings meanwhile: a 503 it retries, not a 500 an owner would report.
+    const config = await fetch(`${parley.url}/widget/api/0b6e4f7a-4b7a-4c1e-9d2a-1f0e2d3c4b5a/config`);
+    expect(config.status).to.equal(503);
+    expect(await config.json()).to.deep.equal({
+      Message: 'Parley cannot reach its database right now. Please try again in a minute.',
+      Error: 'storage_unavailable',
+    });
 
     store = await restart();
     await eventually(async () => expect(said(BACK)).to.have.length(1), 15_000);
