@@ -38,7 +38,10 @@ describe('the database link in the log', function () {
     const port = Number(new URL(store.uri).port);
     restart = () => startEmbeddedMongo({ port, dbpath });
     const logs = captureLogs({ level: 'info' });
-    const env = { DATA_DIR: path.join(dir, 'data'), MONGODB_URI: `${store.uri}/parley?heartbeatFrequencyMS=500&serverSelectionTimeoutMS=2000` };
+    const env = {
+      DATA_DIR: path.join(dir, 'data'),
+      MONGODB_URI: `${store.uri}/parley?heartbeatFrequencyMS=500&serverSelectionTimeoutMS=2000`,
+    };
     parley = await startParley({ ...loadConfig(env), port: 0 }, { host: '127.0.0.1', logger: logs.logger });
     const said = (text: string) => logs.lines().filter((line) => line.msg === text);
     const LOST = 'database connection lost: each operation waits up to 2 s for it, then fails';
