@@ -4,14 +4,13 @@
  * nothing), search and filter by language, keep synonyms, delete with confirmation. Screenshots at 1280×800 and
  * 390×844 land in test-results/answers/. Needs `npm run build` first.
  */
-import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
 import { axeViolations, describeViolations } from '../helpers/axe';
-import { PICTURES, picture, RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { picturesAtBothSizes, useBrowser } from '../helpers/browser';
 import { firstWidgetId, setUpWidget } from '../slack/helpers';
 import { waitFor } from './widgetHelpers';
 
@@ -41,18 +40,7 @@ describe('Answers: the help center in the console (browser)', function () {
     expect(violations, describeViolations(violations)).to.deep.equal([]);
   }
 
-  async function shots(page: Page, name: string): Promise<void> {
-    // Only pictures (and the sizes and scrolling they are taken at): nothing to do when none are taken.
-    if (!PICTURES) return;
-    const dir = path.join(RESULTS_DIR, 'answers');
-    await picture(page, path.join(dir, `${name}-1280.png`));
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.waitForFunction(() =>
-      document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-    );
-    await picture(page, path.join(dir, `${name}-390.png`));
-    await page.setViewportSize({ width: 1280, height: 800 });
-  }
+  const shots = (page: Page, name: string) => picturesAtBothSizes(page, 'answers', name);
 
   it('writes an article with a live preview, imports a CSV after its preview, searches by language and deletes', async () => {
     const page = browser.page;

@@ -4,21 +4,16 @@
  * the card), and once the sandbox clock passes the trial, the last plan chosen again and the trial's mails in the
  * outbox. Each screen is also saved at 1280x800 and 390x844 under test-results/billing/.
  */
-import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { useServer } from '../helpers/app';
 import { endTrialNow, payCheckout, type TrialAccount, trialAccount } from '../helpers/billing';
-import { PICTURES, picture, RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { picturesAtBothSizes, useBrowser } from '../helpers/browser';
 import { waitFor } from './widgetHelpers';
 
 const DAY = 24 * 60 * 60;
-const SIZES = [
-  { width: 1280, height: 800 },
-  { width: 390, height: 844 },
-];
 
 describe('trial billing in the browser', function () {
   this.timeout(120_000);
@@ -29,19 +24,8 @@ describe('trial billing in the browser', function () {
   const dayWords = (date: Date) => date.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
 
   /** Saves what the window shows at both sizes (from `top`, scrolled into view), back at 1280x800 afterwards. */
-  const shots = async (page: Page, name: string, top?: string) => {
-    // Only pictures (and the sizes and scrolling they are taken at): nothing to do when none are taken.
-    if (!PICTURES) return;
-    const dir = path.join(RESULTS_DIR, 'billing');
-    for (const size of SIZES) {
-      await page.setViewportSize(size);
-      // The console's sidebar slides away below a width: the picture waits until it is where it stays.
-      await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
-      if (top) await page.locator(top).first().scrollIntoViewIfNeeded();
-      await picture(page, path.join(dir, `${name}-${size.width}.png`));
-    }
-    await page.setViewportSize(SIZES[0] ?? { width: 1280, height: 800 });
-  };
+  const shots = (page: Page, name: string, top?: string) =>
+    picturesAtBothSizes(page, 'billing', name, top ? () => page.locator(top).first().scrollIntoViewIfNeeded() : undefined);
 
   const signedInTrial = async (page: Page): Promise<TrialAccount> => {
     const trial = await trialAccount(server);

@@ -3,7 +3,6 @@
  * Checkout, a declined card, the annual switch, cancelling in the portal, and (with the sandbox clock moved
  * past the trial and the renewal) the expired trial's offline widget and the delinquent banner.
  */
-import path from 'node:path';
 import { expect } from 'chai';
 import type { Locator, Page } from 'playwright-core';
 import request from 'supertest';
@@ -11,7 +10,7 @@ import { createSession } from '../../server/commands/sessions';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { useServer } from '../helpers/app';
 import { endTrialNow, payCheckout, type TrialAccount, trialAccount } from '../helpers/billing';
-import { PICTURES, picture, RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { picturesAtBothSizes, useBrowser } from '../helpers/browser';
 import { configuredWidget, waitFor } from './widgetHelpers';
 
 const DAY = 24 * 60 * 60;
@@ -150,19 +149,8 @@ describe('billing in the browser', function () {
   });
 
   /** Pictures of what the person sees, at 1280×800 and 390×844 (test-results/billing/). */
-  const pictures = async (page: Page, name: string, shown?: Locator) => {
-    // Only pictures (and the sizes and scrolling they are taken at): nothing to do when none are taken.
-    if (!PICTURES) return;
-    const dir = path.join(RESULTS_DIR, 'billing');
-    await shown?.scrollIntoViewIfNeeded();
-    await picture(page, path.join(dir, `${name}-1280.png`));
-    await page.setViewportSize({ width: 390, height: 844 });
-    // The side navigation slides away at phone width.
-    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
-    await shown?.scrollIntoViewIfNeeded();
-    await picture(page, path.join(dir, `${name}-390.png`));
-    await page.setViewportSize({ width: 1280, height: 800 });
-  };
+  const pictures = (page: Page, name: string, shown?: Locator) =>
+    picturesAtBothSizes(page, 'billing', name, shown && (() => shown.scrollIntoViewIfNeeded()));
 
   it('comes back from a checkout Stripe does not have to the account screen, saying it was not completed', async () => {
     const page = browser.page;

@@ -11,7 +11,7 @@ import type { Locator, Page } from 'playwright-core';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
-import { PICTURES, picture, RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { picture, picturesAtBothSizes, RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { firstWidgetId, setUpWidget } from '../slack/helpers';
 
 describe('console polish of issue 20 (browser)', function () {
@@ -53,24 +53,8 @@ describe('console polish of issue 20 (browser)', function () {
     }).then(async (res) => ({ status: res.status, body: (await res.json()) as { Message?: string } }));
 
   /** Screenshots of the page at 1280×800 and 390×844 (then back to 1280×800), with `focus` (if any) centred in both. */
-  async function shots(page: Page, name: string, focus?: Locator): Promise<void> {
-    // Only pictures (and the sizes and scrolling they are taken at): nothing to do when none are taken.
-    if (!PICTURES) return;
-    const dir = path.join(RESULTS_DIR, 'console-polish');
-    const settle = () =>
-      page.waitForFunction(() =>
-        document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-      );
-    const centre = () => focus?.evaluate((el) => el.scrollIntoView({ block: 'center' }));
-    await centre();
-    await settle();
-    await picture(page, path.join(dir, `${name}-1280.png`));
-    await page.setViewportSize({ width: 390, height: 844 });
-    await settle();
-    await centre();
-    await picture(page, path.join(dir, `${name}-390.png`));
-    await page.setViewportSize({ width: 1280, height: 800 });
-  }
+  const shots = (page: Page, name: string, focus?: Locator) =>
+    picturesAtBothSizes(page, 'console-polish', name, focus && (() => focus.evaluate((el) => el.scrollIntoView({ block: 'center' }))));
 
   it('17: locked tabs name the plan that unlocks them, and every tab stays on screen at 1280 and 390 px', async () => {
     const page = browser.page;

@@ -4,7 +4,6 @@
  * user share one history, a wrong hash never links, requireVerifiedIdentity drops the identity and says so in the
  * console, and reset() starts a fresh visitor. Screenshots of the Install tab land in test-results/settings/.
  */
-import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { userHashOf } from '../../server/conversations/identity';
@@ -12,7 +11,7 @@ import { findVisitorByToken } from '../../server/conversations/visitors';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
-import { PICTURES, picture, RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { picturesAtBothSizes, useBrowser } from '../helpers/browser';
 import { widgetBuilt } from '../helpers/widgetBuild';
 import { ACME, ALICE, firstWidgetId, setUpWidget } from '../slack/helpers';
 import { configuredWidget, threadWith, type Widget, waitFor } from './widgetHelpers';
@@ -172,24 +171,11 @@ describe('verified identity (browser)', function () {
   });
 
   /** Screenshots at 1280×800 and 390×844, scrolled to the top of `target` (the Verified identity card). */
-  async function shots(page: Page, name: string, target: ReturnType<Page['locator']>): Promise<void> {
-    // Only pictures (and the sizes and scrolling they are taken at): nothing to do when none are taken.
-    if (!PICTURES) return;
-    const dir = path.join(RESULTS_DIR, 'settings');
-    const atTarget = async () => {
-      // Below the console's fixed top bar.
-      await target.evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 76));
-      await page.waitForFunction(() =>
-        document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-      );
-    };
-    await atTarget();
-    await picture(page, path.join(dir, `${name}-1280.png`));
-    await page.setViewportSize({ width: 390, height: 844 });
-    await atTarget();
-    await picture(page, path.join(dir, `${name}-390.png`));
-    await page.setViewportSize({ width: 1280, height: 800 });
-  }
+  const shots = (page: Page, name: string, target: ReturnType<Page['locator']>) =>
+    // Below the console's fixed top bar.
+    picturesAtBothSizes(page, 'settings', name, () =>
+      target.evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 76)),
+    );
 
   it('lets an admin make the identity secret on the Install tab, shows it once, and regenerates it after asking', async () => {
     const { token } = await signUpUser(server);

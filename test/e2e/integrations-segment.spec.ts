@@ -6,14 +6,13 @@
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { sendOfflineMessage } from '../../server/commands/sendOfflineMessage';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { signUpUser } from '../factories';
 import { startTestServer, type TestServer } from '../helpers/app';
-import { PICTURES, picture, RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { picturesAtBothSizes, useBrowser } from '../helpers/browser';
 import { eventually, firstWidgetId, setUpWidget } from '../slack/helpers';
 
 describe('Integrations tab: Segment status (browser)', function () {
@@ -46,18 +45,7 @@ describe('Integrations tab: Segment status (browser)', function () {
     await new Promise<void>((resolve) => collector.close(() => resolve()));
   });
 
-  async function shots(page: Page, name: string): Promise<void> {
-    // Only pictures (and the sizes and scrolling they are taken at): nothing to do when none are taken.
-    if (!PICTURES) return;
-    const dir = path.join(RESULTS_DIR, 'settings');
-    await picture(page, path.join(dir, `${name}-1280.png`));
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.waitForFunction(() =>
-      document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-    );
-    await picture(page, path.join(dir, `${name}-390.png`));
-    await page.setViewportSize({ width: 1280, height: 800 });
-  }
+  const shots = (page: Page, name: string) => picturesAtBothSizes(page, 'settings', name);
 
   it('shows Disabled, then the last accepted batch, then why Segment refused one; configure leads to the write key', async () => {
     const page = browser.page;

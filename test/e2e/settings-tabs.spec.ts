@@ -4,13 +4,12 @@
  * on the demo site, another origin) or Slack (the sandbox) get from them. Screenshots of each tab at 1280×800
  * and 390×844 land in test-results/settings/.
  */
-import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
-import { PICTURES, picture, RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { picturesAtBothSizes, useBrowser } from '../helpers/browser';
 import { ACME, firstWidgetId, setUpWidget } from '../slack/helpers';
 import { threadWith, waitFor } from './widgetHelpers';
 
@@ -48,19 +47,7 @@ describe('settings tabs: triggers, saved replies, question groups, integrations 
   const widgetOf = (page: Page) => page.locator('parley-widget');
 
   /** Screenshots of the page at 1280×800 and 390×844. */
-  async function shots(page: Page, name: string): Promise<void> {
-    // Only pictures (and the sizes and scrolling they are taken at): nothing to do when none are taken.
-    if (!PICTURES) return;
-    const dir = path.join(RESULTS_DIR, 'settings');
-    await picture(page, path.join(dir, `${name}-1280.png`));
-    await page.setViewportSize({ width: 390, height: 844 });
-    // The sidebar slides away on a narrow screen: the picture waits for transitions to end.
-    await page.waitForFunction(() =>
-      document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-    );
-    await picture(page, path.join(dir, `${name}-390.png`));
-    await page.setViewportSize({ width: 1280, height: 800 });
-  }
+  const shots = (page: Page, name: string) => picturesAtBothSizes(page, 'settings', name);
 
   async function say(page: Page, text: string): Promise<void> {
     const w = widgetOf(page);

@@ -5,7 +5,6 @@
  * the customer identified; the support phone number on the Support page and the Account screen of plans with
  * phone support only. Screenshots at 1280×800 and 390×844 land in test-results/support/.
  */
-import path from 'node:path';
 import { expect } from 'chai';
 import type { Locator, Page } from 'playwright-core';
 import { newIdentitySecret } from '../../server/conversations/identity';
@@ -14,7 +13,7 @@ import { planStripeId } from '../../server/shared/plans';
 import { VERIFIED_MARK } from '../../server/slack/blocks/thread';
 import { signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
-import { PICTURES, picture, RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { picturesAtBothSizes, useBrowser } from '../helpers/browser';
 import { widgetBuilt } from '../helpers/widgetBuild';
 import { firstWidgetId, setUpWidget } from '../slack/helpers';
 import { configuredWidget, threadWith, type Widget, waitFor } from './widgetHelpers';
@@ -65,24 +64,13 @@ describe('white label, phone support and the support chat (browser)', function (
   const at = (hashPath: string) => `${server.url}/app/#${hashPath}`;
 
   /** Screenshots at 1280×800 and 390×844 (then back), with `focus` (if any) in the middle of both. */
-  async function shots(page: Page, name: string, focus?: Locator): Promise<void> {
-    // Only pictures (and the sizes and scrolling they are taken at): nothing to do when none are taken.
-    if (!PICTURES) return;
-    const dir = path.join(RESULTS_DIR, 'support');
-    const settle = () =>
-      page.waitForFunction(() =>
-        document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-      );
-    const centre = () => focus?.evaluate((el) => el.scrollIntoView({ block: 'center', behavior: 'instant' }));
-    await centre();
-    await settle();
-    await picture(page, path.join(dir, `${name}-1280.png`));
-    await page.setViewportSize({ width: 390, height: 844 });
-    await settle();
-    await centre();
-    await picture(page, path.join(dir, `${name}-390.png`));
-    await page.setViewportSize({ width: 1280, height: 800 });
-  }
+  const shots = (page: Page, name: string, focus?: Locator) =>
+    picturesAtBothSizes(
+      page,
+      'support',
+      name,
+      focus && (() => focus.evaluate((el) => el.scrollIntoView({ block: 'center', behavior: 'instant' }))),
+    );
 
   async function openWidget(page: Page, uuid: string) {
     await page.goto(`${server.demoUrl}/?widget=${uuid}`);

@@ -49,6 +49,36 @@ export async function picture(page: Page, file: string, options: { fullPage?: bo
   await page.screenshot({ path: file, fullPage: options.fullPage });
 }
 
+/** The sizes every screen is looked at in: a desktop window and a phone. */
+export const PICTURE_SIZES = [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+] as const;
+
+/**
+ * Pictures of what the page shows at each of PICTURE_SIZES, as `<dir>/<name>-<width>.png` (dir under test-results),
+ * back at the desktop size afterwards; nothing at all when pictures are not taken. At each size the page settles first
+ * (no animation running but endless ones: the console's side navigation slides away on a phone), then `prepare` runs
+ * (scrolling what the picture is of into view) and the page settles again.
+ */
+export async function picturesAtBothSizes(page: Page, dir: string, name: string, prepare?: () => Promise<unknown>): Promise<void> {
+  if (!PICTURES) return;
+  const settle = () =>
+    page.waitForFunction(() =>
+      document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+    );
+  for (const size of PICTURE_SIZES) {
+    if (page.viewportSize()?.width !== size.width) await page.setViewportSize(size);
+    await settle();
+    if (prepare) {
+      await prepare();
+      await settle();
+    }
+    await picture(page, path.join(RESULTS_DIR, dir, `${name}-${size.width}.png`));
+  }
+  await page.setViewportSize(PICTURE_SIZES[0]);
+}
+
 /** How long a step waits for the page (an element, a URL) before the test fails. */
 export const ACTION_TIMEOUT_MS = 15_000;
 
