@@ -4,9 +4,12 @@
  */
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { uniqueEmail } from '../factories';
+import request from 'supertest';
+import { TERMS_VERSION } from '../../server/shared/constants';
+import { signUpUser, uniqueEmail } from '../factories';
 import { startTestServer, useServer } from '../helpers/app';
 import { useBrowser } from '../helpers/browser';
+import { firstWidgetId } from '../slack/helpers';
 
 const PASSWORD = 'correct horse battery';
 
@@ -35,6 +38,23 @@ describe('widget setup (browser)', function () {
     await page.waitForURL(/#\/setup\/[0-9a-f]{24}$/);
     await page.getByRole('heading', { name: 'Connect Parley to your Slack workspace' }).waitFor();
     return email;
+  }
+
+  /**
+   * A new user as the sign-up above leaves them (terms accepted, on step 1 of their first widget), made through the
+   * API: the journey through the forms is the first test's, the others start where it leads.
+   */
+  async function signedUpAtStepOne(page: Page): Promise<void> {
+    const { token } = await signUpUser(server);
+    for (const doc of ['terms', 'privacy-policy']) {
+      await request(server.url)
+        .post(`/v1/users/legal_confirmation/${doc}/${TERMS_VERSION}`)
+        .set('Authorization', `Bearer ${token}`)
+        .expect(200);
+    }
+    await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
+    await page.goto(at(`/setup/${await firstWidgetId(server, token)}`));
+    await page.getByRole('heading', { name: 'Connect Parley to your Slack workspace' }).waitFor();
   }
 
   /** Step 1 (where sign-up leads) → the sandbox's consent page → Allow → back on setup step 2. */
@@ -112,7 +132,7 @@ describe('widget setup (browser)', function () {
 
   it('creates a new Slack channel from the name typed, lowercased and checked against Slack rules', async () => {
     const page = browser.page;
-    await signUpThroughUi(page);
+    await signedUpAtStepOne(page);
     const ceId = await addToSlack(page);
 
     const name = page.getByLabel('Channel name');
@@ -153,7 +173,7 @@ describe('widget setup (browser)', function () {
 
   it('changes the channel after a confirmation and renames it from the embed page', async () => {
     const page = browser.page;
-    await signUpThroughUi(page);
+    await signedUpAtStepOne(page);
     const ceId = await addToSlack(page);
     await page.getByRole('button', { name: 'Connect #support' }).click();
     await expectEmbedPage(page, ceId);
@@ -179,7 +199,7 @@ describe('widget setup (browser)', function () {
 
   it("says 'Cannot fetch Slack channels' when Slack fails, and lists the channels again after Refresh", async () => {
     const page = browser.page;
-    await signUpThroughUi(page);
+    await signedUpAtStepOne(page);
     // Both tries of the server's Slack client fail.
     server.slack.state.failNext('conversations.list', 2);
     await addToSlack(page);
@@ -191,7 +211,7 @@ describe('widget setup (browser)', function () {
 
   it('shows a channel’s topic as Slack shows it: its &amp;, &lt;, &gt; and numeric entities as characters, once', async () => {
     const page = browser.page;
-    await signUpThroughUi(page);
+    await signedUpAtStepOne(page);
     const support = server.slack.state.data.channels.find((c) => c.name === 'support');
     if (!support) throw new Error('no #support in the sandbox');
     // As Slack's API sends it: what people typed, with &, < and > escaped; a typed "&lt;b&gt;" is escaped once more.
@@ -225,7 +245,7 @@ describe('widget setup (browser)', function () {
 
   it("deletes an unfinished widget from step 2 with 'delete and start over?'", async () => {
     const page = browser.page;
-    await signUpThroughUi(page);
+    await signedUpAtStepOne(page);
     const ceId = await addToSlack(page);
     await page.getByRole('button', { name: 'delete and start over?' }).click();
     await page.getByRole('dialog', { name: 'Delete this widget?' }).getByRole('button', { name: 'Delete widget' }).click();
