@@ -1,6 +1,7 @@
 import { type Connection, type HydratedDocument, type Model, Schema } from 'mongoose';
 import type { PlanDuration, PlanFeature } from '../shared/constants';
 import { PLAN_CATALOG } from '../shared/plans';
+import { QUERY_DELETES, QUERY_UPDATES, shortReads } from '../shortReads';
 
 export type Plan = {
   label: string;
@@ -39,6 +40,27 @@ export type PlanModel = Model<Plan>;
 export function planModel(connection: Connection): PlanModel {
   return (connection.models.Plan as PlanModel | undefined) ?? connection.model<Plan>('Plan', PlanSchema);
 }
+
+/**
+ * The plans by stripeId as the plan's features and limits ask them (commands/planFeature.ts: every page view's widget
+ * settings, every gated request), kept for a second per database (the model), so they cost no read most of the time.
+ * Every write of a plan through mongoose in this process drops them (the hooks below); another process's is seen
+ * within the second. What it answers is shared by the callers of that second: read it, never change it.
+ */
+const plansKept = shortReads<PlanModel, Plan | null>(1000);
+
+export function planByStripeId(Plan: PlanModel, stripeId: string): Promise<Plan | null> {
+  return plansKept.get(Plan, stripeId, () => Plan.findOne({ stripeId }).lean<Plan>().exec());
+}
+
+for (const write of [...QUERY_UPDATES, ...QUERY_DELETES]) {
+  PlanSchema.post(write, function () {
+    plansKept.drop(this.model as PlanModel, () => true);
+  });
+}
+PlanSchema.post('save', function () {
+  plansKept.drop(this.constructor as PlanModel, () => true);
+});
 
 /** Writes the catalog (server/shared/plans.ts); running it again changes nothing (plans are matched by stripeId). */
 export async function seedPlans(Plan: PlanModel): Promise<void> {

@@ -7,7 +7,7 @@
 import express, { type RequestHandler, Router } from 'express';
 import { isValidObjectId } from 'mongoose';
 import { type ArticleSearch, articleUrl } from '../../answers/search';
-import { planHasFeature } from '../../commands/planFeature';
+import { effectivePlanOf } from '../../commands/planFeature';
 import { resumeConversation } from '../../commands/resumeConversation';
 import { sendOfflineMessage } from '../../commands/sendOfflineMessage';
 import type { VisitorMessageContext } from '../../commands/sendVisitorMessage';
@@ -95,10 +95,8 @@ export function widgetApiRouter(relay: WidgetApiRelay, slack: SlackClients, arti
     const ce = uuid.length <= 64 ? await models.ChatEndpoint.findOne({ Uuid: uuid }) : null;
     if (!ce) throw unknownWidget();
     const country = ce.collectVisitorMetaData ? countryOf(clientIp(req, config.trustProxy)) : '';
-    const [online, triggers] = await Promise.all([
-      relay.presence.isOnline(ce).catch(() => false),
-      planHasFeature(models, ce.accountId, 'triggers'),
-    ]);
+    const [online, plan] = await Promise.all([relay.presence.isOnline(ce).catch(() => false), effectivePlanOf(models, ce.accountId)]);
+    const triggers = Boolean(plan?.triggers);
     // The widget sends its browser's languages (navigator.languages); without them, the request's Accept-Language.
     const sent = typeof req.query.lang === 'string' ? browserLanguages(req.query.lang.slice(0, 400).split(',')) : [];
     const locale = pickWidgetLocale(sent.length > 0 ? sent : req.acceptsLanguages());
@@ -107,7 +105,7 @@ export function widgetApiRouter(relay: WidgetApiRelay, slack: SlackClients, arti
       allowed: countryAllowed(ce, country),
       online,
       hideWhenOffline: ce.hideWhenOffline,
-      poweredBy: (await planHasFeature(models, ce.accountId, 'whiteLabel')) ? null : poweredByUrl(config.publicUrl, ce.Uuid),
+      poweredBy: plan?.whiteLabel ? null : poweredByUrl(config.publicUrl, ce.Uuid),
       wsUrl,
       ...widgetLanguage(locale),
       settings: localizeSettings(publicSettings(ce, { triggers }), ce.textOverrides, locale),
