@@ -4,12 +4,10 @@
  */
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import request from 'supertest';
-import { TERMS_VERSION } from '../../server/shared/constants';
-import { signUpUser, uniqueEmail } from '../factories';
+import { uniqueEmail } from '../factories';
 import { startTestServer, useServer } from '../helpers/app';
 import { useBrowser } from '../helpers/browser';
-import { firstWidgetId } from '../slack/helpers';
+import { signedInAdmin } from './consoleHelpers';
 
 const PASSWORD = 'correct horse battery';
 
@@ -45,15 +43,8 @@ describe('widget setup (browser)', function () {
    * API: the journey through the forms is the first test's, the others start where it leads.
    */
   async function signedUpAtStepOne(page: Page): Promise<void> {
-    const { token } = await signUpUser(server);
-    for (const doc of ['terms', 'privacy-policy']) {
-      await request(server.url)
-        .post(`/v1/users/legal_confirmation/${doc}/${TERMS_VERSION}`)
-        .set('Authorization', `Bearer ${token}`)
-        .expect(200);
-    }
-    await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
-    await page.goto(at(`/setup/${await firstWidgetId(server, token)}`));
+    const { ceId } = await signedInAdmin(server, page, 'setup');
+    await page.goto(at(`/setup/${ceId}`));
     await page.getByRole('heading', { name: 'Connect Parley to your Slack workspace' }).waitFor();
   }
 

@@ -50,7 +50,7 @@ export async function picture(page: Page, file: string, options: { fullPage?: bo
 }
 
 /** The sizes every screen is looked at in: a desktop window and a phone. */
-export const PICTURE_SIZES = [
+const PICTURE_SIZES = [
   { width: 1280, height: 800 },
   { width: 390, height: 844 },
 ] as const;
