@@ -8,6 +8,7 @@
  * entries an owner (lru-cache, with its time to live).
  */
 import { LRUCache } from 'lru-cache';
+import type { Schema } from 'mongoose';
 
 /** Mongoose's query writes that update documents: a schema's post hooks on them drop what a write may have changed. */
 export const QUERY_UPDATES = ['updateOne', 'updateMany', 'findOneAndUpdate', 'findOneAndReplace', 'replaceOne'] as const;
@@ -51,4 +52,19 @@ export function shortReads<O extends object, V>(ttlMs: number): ShortReads<O, V>
       else for (const key of [...cache.keys()]) if (which(key)) cache.delete(key);
     },
   };
+}
+
+/**
+ * Drops every entry `reads` keeps for a model (its owner) whenever a document of the model is written through mongoose
+ * in this process: any query update or deletion, and any save. For reads whose keys a write cannot be told from.
+ */
+export function dropOnEveryWrite<M extends object, V>(schema: Schema, reads: ShortReads<M, V>): void {
+  for (const write of [...QUERY_UPDATES, ...QUERY_DELETES]) {
+    schema.post(write, function () {
+      reads.drop(this.model as unknown as M, () => true);
+    });
+  }
+  schema.post('save', function () {
+    reads.drop(this.constructor as unknown as M, () => true);
+  });
 }

@@ -1,6 +1,6 @@
 import { type Connection, type HydratedDocument, type Model, Schema } from 'mongoose';
 import type { AccountRecord } from '../shared/types';
-import { QUERY_DELETES, QUERY_UPDATES, shortReads } from '../shortReads';
+import { dropOnEveryWrite, shortReads } from '../shortReads';
 
 /** The stored account: the fields its view shows (AccountRecord, in shared/) and the billing bookkeeping. */
 export interface Account extends AccountRecord<Date> {
@@ -81,11 +81,4 @@ export function accountBillingState(Account: AccountModel, accountId: unknown): 
   );
 }
 
-for (const write of [...QUERY_UPDATES, ...QUERY_DELETES]) {
-  AccountSchema.post(write, function () {
-    billingStates.drop(this.model as AccountModel, () => true);
-  });
-}
-AccountSchema.post('save', function () {
-  billingStates.drop(this.constructor as AccountModel, () => true);
-});
+dropOnEveryWrite(AccountSchema, billingStates);

@@ -1,7 +1,7 @@
 import { type Connection, type HydratedDocument, type Model, Schema } from 'mongoose';
 import type { PlanDuration, PlanFeature } from '../shared/constants';
 import { PLAN_CATALOG } from '../shared/plans';
-import { QUERY_DELETES, QUERY_UPDATES, shortReads } from '../shortReads';
+import { dropOnEveryWrite, shortReads } from '../shortReads';
 
 export type Plan = {
   label: string;
@@ -53,14 +53,7 @@ export function planByStripeId(Plan: PlanModel, stripeId: string): Promise<Plan 
   return plansKept.get(Plan, stripeId, () => Plan.findOne({ stripeId }).lean<Plan>().exec());
 }
 
-for (const write of [...QUERY_UPDATES, ...QUERY_DELETES]) {
-  PlanSchema.post(write, function () {
-    plansKept.drop(this.model as PlanModel, () => true);
-  });
-}
-PlanSchema.post('save', function () {
-  plansKept.drop(this.constructor as PlanModel, () => true);
-});
+dropOnEveryWrite(PlanSchema, plansKept);
 
 /** Writes the catalog (server/shared/plans.ts); running it again changes nothing (plans are matched by stripeId). */
 export async function seedPlans(Plan: PlanModel): Promise<void> {
