@@ -114,7 +114,11 @@ const OUT_OF_DISK_SPACE = 14031;
  */
 export function isStorageUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  return (error as { code?: unknown }).code === OUT_OF_DISK_SPACE || DATABASE_UNREACHABLE.has(error.name);
+  return isDiskFull(error) || DATABASE_UNREACHABLE.has(error.name);
+}
+
+function isDiskFull(error: unknown): boolean {
+  return (error as { code?: unknown }).code === OUT_OF_DISK_SPACE;
 }
 
 /** What the API says when the disk takes no writes, and when the database cannot be reached at all. */
@@ -164,8 +168,7 @@ export function asCodedError(error: unknown): AppError {
     return new AppError(unreadable.message, { status: unreadable.status, code, cause: error });
   }
   if (isStorageUnavailable(error)) {
-    const full = (error as { code?: unknown }).code === OUT_OF_DISK_SPACE;
-    return new AppError(full ? STORAGE_MESSAGES.full : STORAGE_MESSAGES.unreachable, {
+    return new AppError(isDiskFull(error) ? STORAGE_MESSAGES.full : STORAGE_MESSAGES.unreachable, {
       status: 503,
       code: ERROR_CODES.storageUnavailable,
       isReportable: true,
