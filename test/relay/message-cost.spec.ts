@@ -122,6 +122,10 @@ describe('a message’s database operations, each way', () => {
       async (attempt) => {
         await say(socket, `One more question ${attempt + 1}`);
         await eventually(async () => expect(await server.models.OutboxJob.countDocuments({})).to.equal(0));
+        // The line's wait starts after its ack, beside its post: the reply answers a visitor known to be waiting.
+        await eventually(async () =>
+          expect((await server.models.Conversation.findOne({ ceId: widget.ceId }).lean())?.waitingSince).to.be.an.instanceOf(Date),
+        );
         const text = `Here is the answer ${attempt + 1}`;
         log.start();
         await server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, threadTs, text });
