@@ -22,7 +22,6 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { Types } from 'mongoose';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { TERMS_VERSION } from '../../server/shared/constants';
 import { signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
 import { axeViolations, describeViolations } from '../helpers/axe';
@@ -31,6 +30,7 @@ import { seedAnswerEvents } from '../reports/answersSeed';
 import { seedReportAccount, ZONE } from '../reports/seed';
 import { seedTeamEvents } from '../reports/teamSeed';
 import { ACME, ALICE, addGlobex, eventually, firstWidgetId, GINA, GLOBEX, installWidget, setUpWidget } from '../slack/helpers';
+import { acceptTerms } from './consoleHelpers';
 import { configuredWidget, threadWith, type Widget, waitFor } from './widgetHelpers';
 
 const SIZES = [
@@ -75,12 +75,7 @@ export function accessibilitySuite(part: AccessibilityPart): void {
     /** A signed-up owner who accepted the legal documents (the console's screens open without the terms prompt). */
     async function owner(): Promise<Owner> {
       const { token } = await signUpUser(server);
-      for (const doc of ['terms', 'privacy-policy']) {
-        await fetch(`${server.url}/v1/users/legal_confirmation/${doc}/${TERMS_VERSION}`, {
-          method: 'POST',
-          headers: { Authorization: `Bearer ${token}` },
-        });
-      }
+      await acceptTerms(server, token);
       return { token, ceId: await firstWidgetId(server, token) };
     }
 

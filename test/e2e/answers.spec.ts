@@ -6,12 +6,12 @@
  */
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { TERMS_VERSION } from '../../server/shared/constants';
 import { signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
 import { axeViolations, describeViolations } from '../helpers/axe';
 import { picturesAtBothSizes, useBrowser } from '../helpers/browser';
 import { firstWidgetId, setUpWidget } from '../slack/helpers';
+import { acceptTerms } from './consoleHelpers';
 import { waitFor } from './widgetHelpers';
 
 describe('Answers: the help center in the console (browser)', function () {
@@ -24,12 +24,7 @@ describe('Answers: the help center in the console (browser)', function () {
     const { token } = await signUpUser(server);
     const ceId = await firstWidgetId(server, token);
     await setUpWidget(server, token, ceId);
-    for (const doc of ['terms', 'privacy-policy']) {
-      await fetch(`${server.url}/v1/users/legal_confirmation/${doc}/${TERMS_VERSION}`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${token}` },
-      });
-    }
+    await acceptTerms(server, token);
     await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
     return { ceId };
   }

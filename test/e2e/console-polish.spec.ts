@@ -8,11 +8,11 @@
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Locator, Page } from 'playwright-core';
-import { TERMS_VERSION } from '../../server/shared/constants';
 import { signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
 import { picture, picturesAtBothSizes, RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { firstWidgetId, setUpWidget } from '../slack/helpers';
+import { acceptTerms } from './consoleHelpers';
 
 describe('console polish of issue 20 (browser)', function () {
   this.timeout(120_000);
@@ -21,21 +21,12 @@ describe('console polish of issue 20 (browser)', function () {
 
   type Owner = { ceId: string; uuid: string; token: string };
 
-  async function acceptTerms(token: string): Promise<void> {
-    for (const doc of ['terms', 'privacy-policy']) {
-      await fetch(`${server.url}/v1/users/legal_confirmation/${doc}/${TERMS_VERSION}`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${token}` },
-      });
-    }
-  }
-
   /** A new owner (in the trial by default, which has Business's features; with `plan`, paying for that plan after it) signed in in `page`, with a widget linked to a new channel. */
   async function owner(page: Page, plan?: string): Promise<Owner> {
     const { token } = await signUpUser(server);
     const ceId = await firstWidgetId(server, token);
     await setUpWidget(server, token, ceId);
-    await acceptTerms(token);
+    await acceptTerms(server, token);
     const ce = await server.models.ChatEndpoint.findById(ceId);
     if (!ce) throw new Error('widget gone');
     if (plan) await server.models.Account.updateOne({ _id: ce.accountId }, { $set: { subscriptionStatus: 'active', planStripeId: plan } });
@@ -171,7 +162,7 @@ describe('console polish of issue 20 (browser)', function () {
     const page = browser.page;
     const { token } = await signUpUser(server);
     const ceId = await firstWidgetId(server, token);
-    await acceptTerms(token);
+    await acceptTerms(server, token);
     await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
     await page.goto(at('/'));
     await page.getByRole('heading', { name: 'Unfinished widget' }).waitFor();

@@ -6,6 +6,17 @@ import type { TestServer } from '../helpers/app';
 
 export type SignedIn = { email: string; token: string; ceId: string; accountId: string };
 
+/** The user of `token` accepts the current terms and privacy policy, as the console's /legal screen does. */
+export async function acceptTerms(server: Pick<TestServer, 'url'>, token: string): Promise<void> {
+  for (const doc of ['terms', 'privacy-policy']) {
+    const res = await fetch(`${server.url}/v1/users/legal_confirmation/${doc}/${TERMS_VERSION}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    if (!res.ok) throw new Error(`accepting the ${doc} answered ${res.status}`);
+  }
+}
+
 /** Signs up a new account through the API, accepts the terms and the privacy policy, and signs `page` in as its admin. */
 export async function signedInAdmin(server: Pick<TestServer, 'url'>, page: Page, prefix = 'admin'): Promise<SignedIn> {
   const email = uniqueEmail(prefix);
@@ -15,12 +26,7 @@ export async function signedInAdmin(server: Pick<TestServer, 'url'>, page: Page,
     body: JSON.stringify({ email, password: 'correct horse battery' }),
   });
   const { token } = (await res.json()) as { token: string };
-  for (const doc of ['terms', 'privacy-policy']) {
-    await fetch(`${server.url}/v1/users/legal_confirmation/${doc}/${TERMS_VERSION}`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token}` },
-    });
-  }
+  await acceptTerms(server, token);
   await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
   const me = (await (await fetch(`${server.url}/v1/users/current`, { headers: { Authorization: `Bearer ${token}` } })).json()) as {
     accountId: string;

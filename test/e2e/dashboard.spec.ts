@@ -6,12 +6,12 @@
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { TERMS_VERSION } from '../../server/shared/constants';
 import { uniqueEmail } from '../factories';
 import { startTestServer, useServer } from '../helpers/app';
 import { endTrialNow, payCheckout } from '../helpers/billing';
 import { picture, RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { ACME, ALICE, eventually, setUpWidget } from '../slack/helpers';
+import { acceptTerms } from './consoleHelpers';
 import { waitFor } from './widgetHelpers';
 
 describe('dashboard (browser)', function () {
@@ -56,7 +56,7 @@ describe('dashboard (browser)', function () {
       body: JSON.stringify({ email, password: 'correct horse battery' }),
     });
     const { token } = (await res.json()) as { token: string };
-    for (const doc of ['terms', 'privacy-policy']) await api('POST', `/users/legal_confirmation/${doc}/${TERMS_VERSION}`, token);
+    await acceptTerms(server, token);
     await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
     const me = await api('GET', '/users/current', token);
     const ceId = String((me.json.ces as { Id: string }[])[0]?.Id);

@@ -4,10 +4,10 @@
  */
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { TERMS_VERSION } from '../../server/shared/constants';
 import { uniqueEmail } from '../factories';
 import { useServer } from '../helpers/app';
 import { useBrowser } from '../helpers/browser';
+import { acceptTerms } from './consoleHelpers';
 
 const PASSWORD = 'correct horse battery';
 
@@ -33,7 +33,7 @@ describe('first steps of a new user (browser)', function () {
     const email = uniqueEmail('first');
     const { json } = await api('POST', '/p/users', undefined, { email, password: PASSWORD });
     const token = String(json.token);
-    for (const doc of ['terms', 'privacy-policy']) await api('POST', `/users/legal_confirmation/${doc}/${TERMS_VERSION}`, token);
+    await acceptTerms(server, token);
     await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
     const me = await api('GET', '/users/current', token);
     return { email, token, ceId: String((me.json.ces as { Id: string }[])[0]?.Id) };

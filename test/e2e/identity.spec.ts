@@ -8,12 +8,12 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { userHashOf } from '../../server/conversations/identity';
 import { findVisitorByToken } from '../../server/conversations/visitors';
-import { TERMS_VERSION } from '../../server/shared/constants';
 import { signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
 import { picturesAtBothSizes, useBrowser } from '../helpers/browser';
 import { widgetBuilt } from '../helpers/widgetBuild';
 import { ACME, ALICE, firstWidgetId, setUpWidget } from '../slack/helpers';
+import { acceptTerms } from './consoleHelpers';
 import { configuredWidget, threadWith, type Widget, waitFor } from './widgetHelpers';
 
 type Win = Window & { parley: Record<string, (...args: unknown[]) => unknown> & { _q?: unknown[] } };
@@ -181,12 +181,7 @@ describe('verified identity (browser)', function () {
     const { token } = await signUpUser(server);
     const ceId = await firstWidgetId(server, token);
     await setUpWidget(server, token, ceId);
-    for (const doc of ['terms', 'privacy-policy']) {
-      await fetch(`${server.url}/v1/users/legal_confirmation/${doc}/${TERMS_VERSION}`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${token}` },
-      });
-    }
+    await acceptTerms(server, token);
     const page = browser.page;
     await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
     await page.goto(`${server.url}/app/#/settings/${ceId}/install`);

@@ -9,11 +9,11 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { sendOfflineMessage } from '../../server/commands/sendOfflineMessage';
-import { TERMS_VERSION } from '../../server/shared/constants';
 import { signUpUser } from '../factories';
 import { startTestServer, type TestServer } from '../helpers/app';
 import { picturesAtBothSizes, useBrowser } from '../helpers/browser';
 import { eventually, firstWidgetId, setUpWidget } from '../slack/helpers';
+import { acceptTerms } from './consoleHelpers';
 
 describe('Integrations tab: Segment status (browser)', function () {
   this.timeout(120_000);
@@ -52,12 +52,7 @@ describe('Integrations tab: Segment status (browser)', function () {
     const { token } = await signUpUser(server);
     const ceId = await firstWidgetId(server, token);
     await setUpWidget(server, token, ceId);
-    for (const doc of ['terms', 'privacy-policy']) {
-      await fetch(`${server.url}/v1/users/legal_confirmation/${doc}/${TERMS_VERSION}`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${token}` },
-      });
-    }
+    await acceptTerms(server, token);
     await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
     const tab = `${server.url}/app/#/settings/${ceId}/integrations`;
     await page.goto(tab);

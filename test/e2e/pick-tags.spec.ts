@@ -7,12 +7,12 @@
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { TERMS_VERSION } from '../../server/shared/constants';
 import { signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
 import { axeViolations, describeViolations } from '../helpers/axe';
 import { picture, RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { firstWidgetId, setUpWidget } from '../slack/helpers';
+import { acceptTerms } from './consoleHelpers';
 
 describe('question group and article tags (browser)', function () {
   this.timeout(120_000);
@@ -24,12 +24,7 @@ describe('question group and article tags (browser)', function () {
     const { token } = await signUpUser(server);
     const ceId = await firstWidgetId(server, token);
     await setUpWidget(server, token, ceId);
-    for (const doc of ['terms', 'privacy-policy']) {
-      await fetch(`${server.url}/v1/users/legal_confirmation/${doc}/${TERMS_VERSION}`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${token}` },
-      });
-    }
+    await acceptTerms(server, token);
     const ce = await server.models.ChatEndpoint.findById(ceId);
     await server.models.Account.updateOne(
       { _id: ce?.accountId },

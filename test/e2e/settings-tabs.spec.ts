@@ -6,11 +6,11 @@
  */
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { TERMS_VERSION } from '../../server/shared/constants';
 import { signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
 import { picturesAtBothSizes, useBrowser } from '../helpers/browser';
 import { ACME, firstWidgetId, setUpWidget } from '../slack/helpers';
+import { acceptTerms } from './consoleHelpers';
 import { threadWith, waitFor } from './widgetHelpers';
 
 const HELPER_BOT = 'U0HELPER01';
@@ -27,12 +27,7 @@ describe('settings tabs: triggers, saved replies, question groups, integrations 
     const { token } = await signUpUser(server);
     const ceId = await firstWidgetId(server, token);
     const channel = await setUpWidget(server, token, ceId);
-    for (const doc of ['terms', 'privacy-policy']) {
-      await fetch(`${server.url}/v1/users/legal_confirmation/${doc}/${TERMS_VERSION}`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${token}` },
-      });
-    }
+    await acceptTerms(server, token);
     const ce = await server.models.ChatEndpoint.findById(ceId);
     if (!ce) throw new Error('widget gone');
     await server.models.Account.updateOne(

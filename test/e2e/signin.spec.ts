@@ -8,6 +8,7 @@ import { TERMS_VERSION } from '../../server/shared/constants';
 import { uniqueEmail } from '../factories';
 import { useServer } from '../helpers/app';
 import { useBrowser } from '../helpers/browser';
+import { acceptTerms } from './consoleHelpers';
 
 const PASSWORD = 'correct horse battery';
 
@@ -38,16 +39,12 @@ describe('console sign-in screens (browser)', function () {
   }
 
   /** A user created through the API, with the terms accepted unless asked otherwise. */
-  async function apiUser(acceptTerms = true): Promise<{ email: string; token: string }> {
+  async function apiUser(withTerms = true): Promise<{ email: string; token: string }> {
     const email = uniqueEmail('api');
     const created = await api('POST', '/p/users', { email, password: PASSWORD });
     expect(created.status).to.equal(200);
     const token = String(created.json.token);
-    if (acceptTerms) {
-      for (const doc of ['terms', 'privacy-policy']) {
-        expect((await api('POST', `/users/legal_confirmation/${doc}/${TERMS_VERSION}`, undefined, token)).status).to.equal(200);
-      }
-    }
+    if (withTerms) await acceptTerms(server, token);
     return { email, token };
   }
 

@@ -8,7 +8,6 @@
 import { expect } from 'chai';
 import type { Locator, Page } from 'playwright-core';
 import { newIdentitySecret } from '../../server/conversations/identity';
-import { TERMS_VERSION } from '../../server/shared/constants';
 import { planStripeId } from '../../server/shared/plans';
 import { VERIFIED_MARK } from '../../server/slack/blocks/thread';
 import { signUpUser } from '../factories';
@@ -16,6 +15,7 @@ import { useServer } from '../helpers/app';
 import { picturesAtBothSizes, useBrowser } from '../helpers/browser';
 import { widgetBuilt } from '../helpers/widgetBuild';
 import { firstWidgetId, setUpWidget } from '../slack/helpers';
+import { acceptTerms } from './consoleHelpers';
 import { configuredWidget, threadWith, type Widget, waitFor } from './widgetHelpers';
 
 const PHONE = '+1 415 555 0100';
@@ -42,12 +42,7 @@ describe('white label, phone support and the support chat (browser)', function (
     const { token, email } = await signUpUser(server);
     const ceId = await firstWidgetId(server, token);
     await setUpWidget(server, token, ceId);
-    for (const doc of ['terms', 'privacy-policy']) {
-      await fetch(`${server.url}/v1/users/legal_confirmation/${doc}/${TERMS_VERSION}`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${token}` },
-      });
-    }
+    await acceptTerms(server, token);
     const ce = await server.models.ChatEndpoint.findById(ceId);
     if (!ce) throw new Error('widget gone');
     // A customer after the trial (whose every Business feature would hide the footer), paying for `plan` (Basic by
@@ -188,12 +183,7 @@ describe('the Support page without a support widget (browser)', function () {
   it('offers the docs and the mail form, as before', async () => {
     const page = browser.page;
     const { token } = await signUpUser(server);
-    for (const doc of ['terms', 'privacy-policy']) {
-      await fetch(`${server.url}/v1/users/legal_confirmation/${doc}/${TERMS_VERSION}`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${token}` },
-      });
-    }
+    await acceptTerms(server, token);
     await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
     await page.goto(`${server.url}/app/#/support`);
     await page.getByRole('heading', { name: 'Contact support' }).waitFor();

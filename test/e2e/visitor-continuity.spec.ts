@@ -10,7 +10,6 @@ import { userHashOf } from '../../server/conversations/identity';
 import { resumeToken } from '../../server/conversations/mailTokens';
 import { mailUnseenReplies } from '../../server/relay';
 import { openUrl } from '../../server/relay/unseenMail';
-import { TERMS_VERSION } from '../../server/shared/constants';
 import { askForEmail } from '../../server/slack/conversationActions';
 import { signUpUser } from '../factories';
 import { startRelayServer, type TestServer } from '../helpers/app';
@@ -18,6 +17,7 @@ import { useBrowser } from '../helpers/browser';
 import { widgetBuilt } from '../helpers/widgetBuild';
 import { say as sayOnSocket, VisitorSocket } from '../relay/helpers';
 import { ALICE, firstWidgetId, setUpWidget } from '../slack/helpers';
+import { acceptTerms } from './consoleHelpers';
 import { configuredWidget, replyOnOperatorPage, shot, threadWith, type Widget, waitFor } from './widgetHelpers';
 
 const MINUTE = 60_000;
@@ -139,12 +139,7 @@ describe('a conversation that resumes anywhere (browser)', function () {
     const { token } = await signUpUser(server);
     const ceId = await firstWidgetId(server, token);
     await setUpWidget(server, token, ceId);
-    for (const doc of ['terms', 'privacy-policy']) {
-      await fetch(`${server.url}/v1/users/legal_confirmation/${doc}/${TERMS_VERSION}`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${token}` },
-      });
-    }
+    await acceptTerms(server, token);
     const { identitySecret } = (await fetch(`${server.url}/v1/chat_endpoints/${ceId}/identity_secret`, {
       method: 'PUT',
       headers: { Authorization: `Bearer ${token}` },

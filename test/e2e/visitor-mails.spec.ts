@@ -16,7 +16,6 @@ import { unseenRepliesMail } from '../../server/mail/templates';
 import { MAIL_TEXTS } from '../../server/mail/texts';
 import { CHAT_ENDPOINT_DEFAULTS } from '../../server/models/ChatEndpoint';
 import { mailUnseenReplies } from '../../server/relay';
-import { TERMS_VERSION } from '../../server/shared/constants';
 import { planStripeId } from '../../server/shared/plans';
 import { BUILT_IN_TEXTS } from '../../server/shared/widget-texts/all';
 import { signUpUser } from '../factories';
@@ -25,6 +24,7 @@ import { axeViolations, describeViolations } from '../helpers/axe';
 import { picture, RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { widgetBuilt } from '../helpers/widgetBuild';
 import { ACME, ALICE, firstWidgetId, setUpWidget } from '../slack/helpers';
+import { acceptTerms } from './consoleHelpers';
 import { configuredWidget, shot, threadWith, waitFor } from './widgetHelpers';
 
 const MINUTE = 60_000;
@@ -215,12 +215,7 @@ describe('visitor mails in their language, under the site name (browser)', funct
     const { token } = await signUpUser(server);
     const ceId = await firstWidgetId(server, token);
     await setUpWidget(server, token, ceId);
-    for (const doc of ['terms', 'privacy-policy']) {
-      await fetch(`${server.url}/v1/users/legal_confirmation/${doc}/${TERMS_VERSION}`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${token}` },
-      });
-    }
+    await acceptTerms(server, token);
     const page = browser.page;
     await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
     await page.goto(`${server.url}/app/#/settings/${ceId}/appearance`);

@@ -4,12 +4,12 @@
  * from the Suggested post of the Slack thread on the sandbox's operator page; the visitor gets it.
  */
 import { expect } from 'chai';
-import { TERMS_VERSION } from '../../server/shared/constants';
 import { signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
 import { useBrowser } from '../helpers/browser';
 import { widgetBuilt } from '../helpers/widgetBuild';
 import { ACME, firstWidgetId, setUpWidget } from '../slack/helpers';
+import { acceptTerms } from './consoleHelpers';
 import { shot, threadWith, waitFor } from './widgetHelpers';
 
 const DESKTOP = { width: 1280, height: 800 };
@@ -28,12 +28,7 @@ describe("README's help center step (browser)", function () {
     const { token } = await signUpUser(server);
     const ceId = await firstWidgetId(server, token);
     const channel = await setUpWidget(server, token, ceId);
-    for (const doc of ['terms', 'privacy-policy']) {
-      await fetch(`${server.url}/v1/users/legal_confirmation/${doc}/${TERMS_VERSION}`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${token}` },
-      });
-    }
+    await acceptTerms(server, token);
     const console = browser.page;
     await console.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
 
