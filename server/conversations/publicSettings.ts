@@ -42,11 +42,17 @@ export function publicTriggers(triggerJson: string): PublicWidgetSettings['trigg
   };
 }
 
+/** What publicSettings reads of a widget. */
+export const PUBLIC_SETTINGS_FIELDS = [...VISITOR_SETTING_KEYS, 'triggerJson'] as const satisfies readonly (keyof ChatEndpoint)[];
+
 /**
  * What the widget gets of its settings. `plan.triggers` is whether the plan that applies now has triggers: without
  * it none are sent (they stay stored, and come back on a plan with triggers).
  */
-export function publicSettings(ce: ChatEndpoint, plan: { triggers: boolean }): PublicWidgetSettings {
+export function publicSettings(
+  ce: Pick<ChatEndpoint, (typeof PUBLIC_SETTINGS_FIELDS)[number]>,
+  plan: { triggers: boolean },
+): PublicWidgetSettings {
   const out: Record<string, unknown> = {};
   for (const key of VISITOR_SETTING_KEYS) out[key] = ce[key];
   const triggers = publicTriggers(ce.triggerJson);

@@ -5,6 +5,7 @@
  * for the language, else the owner's own text, else the built-in translation).
  */
 import { match } from '@formatjs/intl-localematcher';
+import { LRUCache } from 'lru-cache';
 import type { MailLanguage, MailSender } from '../mail/templates';
 import type { ChatEndpoint } from '../models/ChatEndpoint';
 import {
@@ -23,8 +24,27 @@ import { BUILT_IN_TEXTS } from '../shared/widget-texts/all';
 const MAX_LANGUAGES = 10;
 const TAG_CHARS = 35;
 
+/**
+ * `compute` of a browser's list, kept for the lists seen last: a page view's settings and a widget's hello each ask
+ * it, and browsers send few distinct lists. A list with anything but short texts is computed each time.
+ */
+function keptPerList<T>(compute: (list: readonly unknown[]) => T): (list: readonly unknown[]) => T {
+  const kept = new LRUCache<string, { value: T }>({ max: 2000 });
+  return (list) => {
+    // compute reads the first MAX_LANGUAGES * 2 items alone.
+    const read = list.slice(0, MAX_LANGUAGES * 2);
+    if (!read.every((item) => typeof item === 'string' && item.length <= TAG_CHARS)) return compute(list);
+    const key = read.join(',');
+    const hit = kept.get(key);
+    if (hit) return hit.value;
+    const value = compute(read);
+    kept.set(key, { value });
+    return value;
+  };
+}
+
 /** The well-formed BCP 47 tags of a browser's list, canonical (`de-de` → `de-DE`), in its order; junk dropped. */
-export function browserLanguages(list: readonly unknown[]): string[] {
+export const browserLanguages = keptPerList((list): readonly string[] => {
   const out: string[] = [];
   for (const item of list.slice(0, MAX_LANGUAGES * 2)) {
     if (typeof item !== 'string' || item.length === 0 || item.length > TAG_CHARS || item === '*') continue;
@@ -37,18 +57,18 @@ export function browserLanguages(list: readonly unknown[]): string[] {
     if (out.length === MAX_LANGUAGES) break;
   }
   return out;
-}
+});
 
 /** The built-in language for a browser's list; English when none fits. */
-export function pickWidgetLocale(languages: readonly unknown[]): WidgetLocale {
+export const pickWidgetLocale = keptPerList((languages): WidgetLocale => {
   const tags = browserLanguages(languages);
   if (tags.length === 0) return DEFAULT_WIDGET_LOCALE;
   try {
-    return match(tags, [...WIDGET_LOCALES], DEFAULT_WIDGET_LOCALE) as WidgetLocale;
+    return match([...tags], [...WIDGET_LOCALES], DEFAULT_WIDGET_LOCALE) as WidgetLocale;
   } catch {
     return DEFAULT_WIDGET_LOCALE;
   }
-}
+});
 
 /** What a widget's config tells the visitor's browser about its language. */
 export type WidgetLanguage = { locale: WidgetLocale; dir: 'ltr' | 'rtl'; texts: UiTexts };

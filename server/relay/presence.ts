@@ -19,10 +19,21 @@ import type { PresenceCause } from '../shared/reports';
 import type { PubSub } from './pubsub';
 import type { WidgetCache } from './widgets';
 
-type WidgetState = Pick<
-  ChatEndpoint,
-  'off' | 'Step' | 'installationRevoked' | 'manualMode' | 'onOffSchedule' | 'operatingHours' | 'tz' | 'slackTeamId' | 'RoomId' | 'accountId'
-> & { _id: unknown };
+/** What decides whether a widget is online (a page view reads these alone). */
+export const PRESENCE_FIELDS = [
+  'off',
+  'Step',
+  'installationRevoked',
+  'manualMode',
+  'onOffSchedule',
+  'operatingHours',
+  'tz',
+  'slackTeamId',
+  'RoomId',
+  'accountId',
+] as const satisfies readonly (keyof ChatEndpoint)[];
+
+type WidgetState = Pick<ChatEndpoint, (typeof PRESENCE_FIELDS)[number]> & { _id: unknown };
 
 /** HHMM and weekday (0 = Sunday) of `at` in time zone `tz` (UTC when the zone is unknown). */
 export function localTime(at: Date, tz: string): { weekday: number; hhmm: number } {

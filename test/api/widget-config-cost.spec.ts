@@ -5,6 +5,7 @@
  * through this process shows at the next page view all the same.
  */
 import { expect } from 'chai';
+import { CHAT_ENDPOINT_DEFAULTS } from '../../server/models/ChatEndpoint';
 import { startTestServer, useServer } from '../helpers/app';
 import { backgroundCommand, cheapestRun, commandLog, type SetUp, setUpRelayWidget } from '../relay/helpers';
 
@@ -40,6 +41,20 @@ describe('a page view’s widget settings, and what they cost the database', () 
       (ops) => ops.length <= 1,
     );
     expect(seen).to.deep.equal(['find chatendpoints']);
+  });
+
+  it('reads a widget stored before some of its fields existed as the fields’ defaults, as the console shows them', async () => {
+    const before = await (await fetch(`${server.url}/widget/api/${widget.uuid}/config?lang=de-DE,de`)).json();
+    const ce = await widget.widget();
+    // Every setting still at its default, and the widget's other fields a new one starts with, as if never stored.
+    const stored = ce.toObject() as unknown as Record<string, unknown>;
+    const unset: Record<string, ''> = { operatingHours: '', textOverrides: '', off: '', installationRevoked: '', tags: '' };
+    for (const [key, value] of Object.entries(CHAT_ENDPOINT_DEFAULTS)) if (stored[key] === value) unset[key] = '';
+    expect(Object.keys(unset)).to.include.members(['titleColor', 'triggerJson', 'manualMode', 'tz', 'onlineTitle']);
+    await server.models.ChatEndpoint.collection.updateOne({ _id: ce._id }, { $unset: unset });
+    const after = await (await fetch(`${server.url}/widget/api/${widget.uuid}/config?lang=de-DE,de`)).json();
+    expect(after).to.deep.equal(before);
+    expect(after.settings.titleColor).to.equal(CHAT_ENDPOINT_DEFAULTS.titleColor);
   });
 
   it('shows a plan change at the next page view: the powered-by link goes with white label and comes back without it', async () => {

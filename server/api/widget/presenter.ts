@@ -1,7 +1,7 @@
 /** What the widget API answers: the widget's public settings (conversations/publicSettings.ts) and uploaded files. */
 import type { WidgetFile } from '../../models/WidgetFile';
 
-export { publicSettings, publicTriggers } from '../../conversations/publicSettings';
+export { PUBLIC_SETTINGS_FIELDS, publicSettings, publicTriggers } from '../../conversations/publicSettings';
 export type { PublicWidgetSettings } from '../../shared/widget-config';
 
 /** What the widget gets back for a file its visitor uploaded: the link it shows in the chat. */

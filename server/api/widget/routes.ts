@@ -17,16 +17,32 @@ import { findVisitorByToken } from '../../conversations/visitors';
 import { browserLanguages, localizeSettings, pickWidgetLocale, widgetLanguage } from '../../conversations/widgetLanguage';
 import { AuthorizationError, NotFoundError, RateLimitError } from '../../errors';
 import { type Validated, validate } from '../../http/validate';
+import { leanWidget } from '../../models/ChatEndpoint';
 import { articleHtml } from '../../ownerText';
 import type { RateLimiters } from '../../rateLimits';
 import { originAllowed, WS_PATH } from '../../relay/gateway';
-import type { Presence } from '../../relay/presence';
+import { PRESENCE_FIELDS, type Presence } from '../../relay/presence';
 import { clientIp, countryAllowed, countryOf } from '../../relay/visitorIp';
 import type { PublicWidgetConfig } from '../../shared/widget-config';
 import { MAX_UPLOAD_BYTES } from '../../shared/widget-constants';
 import type { SlackClients } from '../../slack/slackClients';
-import { poweredByUrl, presentUploadedFile, publicSettings } from './presenter';
+import { PUBLIC_SETTINGS_FIELDS, poweredByUrl, presentUploadedFile, publicSettings } from './presenter';
 import { ArticleSearchRequest, ArticleViewRequest, OfflineMessageRequest, ResumeRequest, UploadRequest } from './schema';
+
+/**
+ * What a page view reads of its widget: its public settings and texts, its country lists, and what decides whether
+ * it is online.
+ */
+const PAGE_VIEW_FIELDS = [
+  ...PUBLIC_SETTINGS_FIELDS,
+  ...PRESENCE_FIELDS,
+  'Uuid',
+  'textOverrides',
+  'collectVisitorMetaData',
+  'countryAllowList',
+  'countryDenyList',
+  'hideWhenOffline',
+] as const;
 
 /** POSTs come only from sites allowed to embed the widget; their answers (errors too) carry CORS headers. */
 const cors: RequestHandler = (req, res, next) => {
@@ -92,7 +108,7 @@ export function widgetApiRouter(relay: WidgetApiRelay, slack: SlackClients, arti
     res.setHeader('Cache-Control', 'no-cache');
     res.setHeader('Vary', 'Accept-Language');
     const uuid = req.params.uuid;
-    const ce = uuid.length <= 64 ? await models.ChatEndpoint.findOne({ Uuid: uuid }) : null;
+    const ce = uuid.length <= 64 ? await leanWidget(models.ChatEndpoint, { Uuid: uuid }, PAGE_VIEW_FIELDS) : null;
     if (!ce) throw unknownWidget();
     const country = ce.collectVisitorMetaData ? countryOf(clientIp(req, config.trustProxy)) : '';
     const [online, plan] = await Promise.all([relay.presence.isOnline(ce).catch(() => false), effectivePlanOf(models, ce.accountId)]);
