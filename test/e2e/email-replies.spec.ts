@@ -8,12 +8,12 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { mailUnseenReplies } from '../../server/relay';
-import { TERMS_VERSION } from '../../server/shared/constants';
 import { signUpUser } from '../factories';
 import { startRelayServer, type TestServer } from '../helpers/app';
 import { picture, RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { widgetBuilt } from '../helpers/widgetBuild';
 import { firstWidgetId, setUpWidget } from '../slack/helpers';
+import { acceptTerms } from './consoleHelpers';
 import { configuredWidget, replyOnOperatorPage, shot, threadWith, type Widget, waitFor } from './widgetHelpers';
 
 const MINUTE = 60_000;
@@ -143,14 +143,7 @@ describe('replies by e-mail and answers by mail (browser)', function () {
     const { token } = await signUpUser(server);
     const ceId = await firstWidgetId(server, token);
     await setUpWidget(server, token, ceId);
-    await fetch(`${server.url}/v1/users/legal_confirmation/terms/${TERMS_VERSION}`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token}` },
-    });
-    await fetch(`${server.url}/v1/users/legal_confirmation/privacy-policy/${TERMS_VERSION}`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token}` },
-    });
+    await acceptTerms(server, token);
     const page = browser.page;
     await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
     await page.goto(`${server.url}/app/#/settings/${ceId}/behavior`);
