@@ -13,13 +13,9 @@ import os from 'node:os';
 import mongoose, { Types } from 'mongoose';
 import { createModels } from '../../server/models';
 import { FAST_PROCESS_CONFIG, setUpWidgetAcross, startStack } from '../../test/helpers/processes';
-import { load, percentile, sleep } from './figures';
+import { load, numberArg, percentile, sleep } from './figures';
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const value = i >= 0 ? Number(process.argv[i + 1]) : Number.NaN;
-  return Number.isFinite(value) && value >= 1 ? value : fallback;
-}
+const arg = (name: string, fallback: number) => numberArg(name, fallback, (value) => value >= 1);
 const ROUNDS = arg('rounds', 10);
 /** How long a round waits for a process to see a write before it counts it as missed. */
 const GIVE_UP_MS = 15_000;

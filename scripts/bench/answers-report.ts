@@ -9,7 +9,6 @@
  * CPU each run cost Parley and the store), and the year's CSV download through the API.
  * Goals on a 2-core machine: a year's report ≤ 500 ms, 30 days ≤ 100 ms, the year's CSV ≤ 1 s.
  */
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { Types } from 'mongoose';
 import { answersReport } from '../../server/reports/answers';
@@ -19,26 +18,15 @@ import { createUserInDb } from '../../test/factories';
 import { startTestServer } from '../../test/helpers/app';
 import { PRO } from '../../test/reports/seed';
 import { startDatabase } from './database';
+import { numberArg, positive, processCpuMs } from './figures';
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const value = i >= 0 ? Number(process.argv[i + 1]) : NaN;
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-}
+const arg = (name: string, fallback: number) => numberArg(name, fallback, positive);
 const EVENTS = arg('events', 100_000);
 const ARTICLES = 200;
 const QUESTIONS = 3_000;
 const ZONE = 'America/New_York';
 const DAY = 86_400_000;
 
-function cpuMsOf(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return Number.NaN;
-  }
-}
 const ownCpuMs = () => {
   const usage = process.cpuUsage();
   return (usage.user + usage.system) / 1000;
@@ -50,14 +38,14 @@ async function timed(label: string, goalMs: number, dbPid: number, run: () => Pr
   const firstMs = performance.now() - first;
   const runs: number[] = [];
   const cpu0 = ownCpuMs();
-  const db0 = cpuMsOf(dbPid);
+  const db0 = processCpuMs(dbPid);
   for (let i = 0; i < 5; i++) {
     const t = performance.now();
     await run();
     runs.push(performance.now() - t);
   }
   const cpu = (ownCpuMs() - cpu0) / 5;
-  const db = (cpuMsOf(dbPid) - db0) / 5;
+  const db = (processCpuMs(dbPid) - db0) / 5;
   runs.sort((a, b) => a - b);
   const median = runs[2];
   console.log(

@@ -13,12 +13,9 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Document, MongoClient, ObjectId } from 'mongodb';
 import { startDatabase } from './database';
+import { numberArg, positive } from './figures';
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const value = i >= 0 ? Number(process.argv[i + 1]) : NaN;
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-}
+const arg = (name: string, fallback: number) => numberArg(name, fallback, positive);
 const MESSAGES = arg('messages', 1_000_000);
 const PER_CONVERSATION = arg('per-conversation', 10);
 const GZIP = process.argv.includes('--gzip');

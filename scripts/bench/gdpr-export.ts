@@ -13,12 +13,9 @@ import { startGdprExport } from '../../server/commands/gdprExport';
 import { createUserInDb } from '../../test/factories';
 import { startTestServer } from '../../test/helpers/app';
 import { startDatabase } from './database';
+import { numberArg, positive } from './figures';
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const value = i >= 0 ? Number(process.argv[i + 1]) : NaN;
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-}
+const arg = (name: string, fallback: number) => numberArg(name, fallback, positive);
 const MESSAGES = arg('messages', 100_000);
 const PER_CONVERSATION = arg('per-conversation', 50);
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;

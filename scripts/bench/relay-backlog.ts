@@ -16,13 +16,9 @@ import WebSocket from 'ws';
 import { DEFAULT_RELAY_TUNING } from '../../server/relay/tuning';
 import type { ApiCall } from '../../server/sandbox/slack/types';
 import { ACME, PAGE, setUpRelayWidget, startRelayServer } from '../../test/relay/helpers';
-import { load, percentile, sleep } from './figures';
+import { load, numberArg, percentile, sleep } from './figures';
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const value = i >= 0 ? Number(process.argv[i + 1]) : NaN;
-  return Number.isFinite(value) && value >= 0 ? value : fallback;
-}
+const arg = (name: string, fallback: number) => numberArg(name, fallback);
 const only = (() => {
   const i = process.argv.indexOf('--only');
   return i >= 0 ? process.argv[i + 1] : '';

@@ -27,7 +27,7 @@
  * Slack's per-channel pace (about one post a second per channel) is lifted in Parley and in the sandbox: it is Slack's
  * limit, not Parley's cost.
  */
-import { execFileSync, fork } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -44,14 +44,10 @@ import {
   startParleyProcess,
   startSlackSandboxProcess,
 } from '../../test/helpers/processes';
-import { load, percentile, sleep } from './figures';
+import { load, numberArg, percentile, processCpuMs, sleep } from './figures';
 import type { BenchLog } from './relay-slack';
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const value = i >= 0 ? Number(process.argv[i + 1]) : Number.NaN;
-  return Number.isFinite(value) && value >= 0 ? value : fallback;
-}
+const arg = (name: string, fallback: number) => numberArg(name, fallback);
 
 const VISITORS = Math.max(1, arg('visitors', 50));
 const RATE = arg('rate', 200);
@@ -113,22 +109,6 @@ function printReport(): void {
   console.log(`\nmachine: ${os.cpus().length} cores, load ${load()} at the end`);
 }
 
-const TICKS_PER_SECOND = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-/** CPU time (user + system) a process has used so far, in ms, from /proc/<pid>/stat. */
-function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // Fields 14 and 15 of proc(5): utime and stime, in clock ticks (field 3, the state, is fields[0]).
-  return ((Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND) * 1000;
-}
-
 /** Resident memory of a process, in bytes, from /proc/<pid>/status. */
 function rssBytes(pid: number): number {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -158,10 +138,10 @@ function cpuMeter(processes: Record<string, ProcessHandle>) {
   let at: Record<string, number> = {};
   return {
     start() {
-      at = Object.fromEntries(Object.entries(processes).map(([name, p]) => [name, cpuMs(p.pid)]));
+      at = Object.fromEntries(Object.entries(processes).map(([name, p]) => [name, processCpuMs(p.pid)]));
     },
     stop(): Record<string, number> {
-      return Object.fromEntries(Object.entries(processes).map(([name, p]) => [name, cpuMs(p.pid) - (at[name] ?? 0)]));
+      return Object.fromEntries(Object.entries(processes).map(([name, p]) => [name, processCpuMs(p.pid) - (at[name] ?? 0)]));
     },
   };
 }
@@ -664,16 +644,16 @@ async function inProcess(): Promise<void> {
     await sleep(2000);
 
     const fresh = await visitorsOf(newRate * NEW_SECONDS);
-    const cpuAt = cpuMs(parley.pid);
+    const cpuAt = processCpuMs(parley.pid);
     await paced(fresh.length, newRate, (i) => send(fresh[i], `new-${i}`));
     await waitAcks(fresh.map((_, i) => `new-${i}`));
-    const cpuNew = cpuMs(parley.pid) - cpuAt;
+    const cpuNew = processCpuMs(parley.pid) - cpuAt;
     const loadNew = load();
     await sleep(2000);
 
     const people = await visitorsOf(crowd);
     const later: Promise<void>[] = [];
-    const cpuCrowdAt = cpuMs(parley.pid);
+    const cpuCrowdAt = processCpuMs(parley.pid);
     await paced(people.length, firstRate, (i) => {
       send(people[i], `first-${i}`);
       later.push(
@@ -688,7 +668,7 @@ async function inProcess(): Promise<void> {
     await Promise.all(later);
     const all = people.flatMap((_, i) => [`first-${i}`, `later-1-${i}`, `later-2-${i}`]);
     await waitAcks(all);
-    const cpuCrowd = cpuMs(parley.pid) - cpuCrowdAt;
+    const cpuCrowd = processCpuMs(parley.pid) - cpuCrowdAt;
     const loadCrowd = load();
     if (refusals.size > 0) console.log(`  Parley refused frames: ${[...refusals].map(([code, n]) => `${code} ×${n}`).join(', ')}`);
     report.costs.push(

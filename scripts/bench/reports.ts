@@ -19,7 +19,6 @@
  * chat ≤ 300 ms, availability ≤ 200 ms, Team report ≤ 300 ms, its CSV ≤ 1 s, full CSV ≤ 10 s with
  * RSS growth ≤ 100 MB.
  */
-import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 import { Types } from 'mongoose';
@@ -35,12 +34,9 @@ import { createUserInDb } from '../../test/factories';
 import { startTestServer } from '../../test/helpers/app';
 import { PRO } from '../../test/reports/seed';
 import { startDatabase } from './database';
+import { numberArg, positive, processCpuMs } from './figures';
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const value = i >= 0 ? Number(process.argv[i + 1]) : NaN;
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-}
+const arg = (name: string, fallback: number) => numberArg(name, fallback, positive);
 const CONVERSATIONS = arg('conversations', 100_000);
 const MESSAGES_PER = arg('messages-per', 10);
 const ONLY_TEAM = process.argv.includes('--only') && process.argv[process.argv.indexOf('--only') + 1] === 'team';
@@ -50,14 +46,6 @@ const DAY = 86_400_000;
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 
 /** CPU milliseconds (user + system) a process has used so far, from /proc (Linux; 10 ms steps), or NaN elsewhere. */
-function cpuMsOf(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return Number.NaN;
-  }
-}
 const ownCpuMs = () => {
   const usage = process.cpuUsage();
   return (usage.user + usage.system) / 1000;
@@ -73,14 +61,14 @@ async function timed<T>(label: string, goalMs: number, dbPid: number, run: () =>
   const firstMs = performance.now() - first;
   const runs: number[] = [];
   const cpu0 = ownCpuMs();
-  const db0 = cpuMsOf(dbPid);
+  const db0 = processCpuMs(dbPid);
   for (let i = 0; i < 5; i++) {
     const t = performance.now();
     await run();
     runs.push(performance.now() - t);
   }
   const cpu = (ownCpuMs() - cpu0) / 5;
-  const db = (cpuMsOf(dbPid) - db0) / 5;
+  const db = (processCpuMs(dbPid) - db0) / 5;
   runs.sort((a, b) => a - b);
   const median = runs[2];
   console.log(
@@ -289,9 +277,9 @@ async function main(): Promise<void> {
     );
     // Time the reports once the store has finished with the writes of the seeding.
     const quietStart = performance.now();
-    for (let before = cpuMsOf(db.pid); performance.now() - quietStart < 120_000; ) {
+    for (let before = processCpuMs(db.pid); performance.now() - quietStart < 120_000; ) {
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      const used = cpuMsOf(db.pid) - before;
+      const used = processCpuMs(db.pid) - before;
       before += used;
       if (!(used > 50)) break;
     }
@@ -360,7 +348,7 @@ async function main(): Promise<void> {
         peakHeap = Math.max(peakHeap, getHeapStatistics().used_heap_size);
       }, 20);
       const cpu0 = ownCpuMs();
-      const db0 = cpuMsOf(db.pid);
+      const db0 = processCpuMs(db.pid);
       const started = performance.now();
       const res = await fetch(`${server.url}/v1/reports/${String(ce._id)}/chats/download?format=csv`, {
         headers: { Authorization: `Bearer ${owner.token}` },
@@ -370,7 +358,7 @@ async function main(): Promise<void> {
       const seconds = (performance.now() - started) / 1000;
       clearInterval(sampler);
       const cpu = ownCpuMs() - cpu0;
-      const dbCpu = cpuMsOf(db.pid) - db0;
+      const dbCpu = processCpuMs(db.pid) - db0;
       peak = Math.max(peak, process.memoryUsage.rss());
       console.log(
         `CSV of all ${CONVERSATIONS.toLocaleString('en-US')} chats${' '.repeat(8)} ${seconds.toFixed(1)} s, ${mb(bytes)}, peak RSS growth ${mb(peak - baseline)} (goal ≤ 10 s, ≤ 100 MB) ${seconds <= 10 && peak - baseline <= 100 * 1024 * 1024 ? 'ok' : 'OVER'}`,

@@ -11,7 +11,6 @@
  * ±20% between runs on the 2-core VM: compare runs taken in turn.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
@@ -24,13 +23,9 @@ import {
   startParleyProcess,
   startSlackSandboxProcess,
 } from '../../test/helpers/processes';
-import { load, percentile } from './figures';
+import { load, numberArg, percentile, positive, processCpuMs } from './figures';
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const value = i >= 0 ? Number(process.argv[i + 1]) : Number.NaN;
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-}
+const arg = (name: string, fallback: number) => numberArg(name, fallback, positive);
 
 const VIEWS = arg('views', 3000);
 const profileAt = process.argv.indexOf('--profile');
@@ -43,13 +38,6 @@ const CONCURRENCY = arg('concurrency', 8);
  */
 const GOALS = { cpuMs: 2, ops: 1 };
 const BEFORE = { cpuMs: '2.10–2.85', ops: '1.00' };
-
-const TICKS_PER_SECOND = 100;
-function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND) * 1000;
-}
 
 const LANGUAGES = ['en-US,en', 'de-DE,de,en', 'fr', 'es-ES', 'nl,en'];
 
@@ -102,11 +90,11 @@ async function main(): Promise<void> {
           0,
         );
       const ops = await opsNow();
-      const cpu = cpuMs(parley.pid);
+      const cpu = processCpuMs(parley.pid);
       const started = performance.now();
       const times = await views(url, VIEWS);
       const seconds = (performance.now() - started) / 1000;
-      const cpuPerView = (cpuMs(parley.pid) - cpu) / VIEWS;
+      const cpuPerView = (processCpuMs(parley.pid) - cpu) / VIEWS;
       // The serverStatus read itself is one operation.
       const opsPerView = (await opsNow()) - ops - 1;
       const row = (name: string, value: string, goal: string, before = '') =>
