@@ -378,8 +378,52 @@ describe('visitor widget API and settings (browser)', function () {
     await shot(second, 'busy-refusal');
   });
 
-  it('leaves the host page unharmed when the widget does not exist', async () => {
+  it('asks again for its settings when Parley fails or cannot be reached (a deploy), and shows the launcher once Parley answers', async () => {
+    const widget = await configuredWidget(server);
     const page = browser.page;
+    // A clock the test moves on: the loader's next tries come 5 and 15 s after the first.
+    await page.clock.install();
+    await page.addInitScript(() => {
+      const w = window as unknown as Win;
+      w.__events = [];
+      document.addEventListener('parley.ready', () => w.__events.push('ready'));
+    });
+    // What the visitor's browser meets during a deploy: the load balancer's 503, then no answer at all, then Parley.
+    let asked = 0;
+    await page.route(/\/widget\/api\/[^/]+\/config\?/, async (route) => {
+      asked += 1;
+      if (asked === 1) await route.fulfill({ status: 503, headers: { 'Access-Control-Allow-Origin': '*' }, body: '' });
+      else if (asked === 2) await route.abort('connectionrefused');
+      else await route.continue();
+    });
+    /** Moves the page's clock on a second at a time until `done`; the seconds it took. */
+    const secondsUntil = async (what: string, done: () => Promise<boolean> | boolean): Promise<number> => {
+      for (let second = 0; second <= 30; second++) {
+        // The page's next step (a fetch, its answer) takes real time.
+        await page.waitForTimeout(100);
+        if (await done()) return second;
+        await page.clock.runFor(1_000);
+      }
+      throw new Error(`no ${what} within 30 s`);
+    };
+    await openDemo(page, widget);
+    await waitFor('the first ask', async () => asked === 1 || null);
+    // Not at once: the next try waits 5 s (counted from the failure, which may come a little after the ask).
+    expect(await secondsUntil('second ask', () => asked === 2)).to.be.at.least(4);
+    expect(await widgetOf(page).locator('.launcher').count()).to.equal(0);
+    expect(await secondsUntil('ready', () => page.evaluate(() => (window as unknown as Win).__events.includes('ready')))).to.be.at.least(9);
+    await widgetOf(page).locator('.launcher').waitFor();
+    expect(asked).to.equal(3);
+    expect(await page.evaluate(() => (window as unknown as Win).parley.isShown())).to.equal(true);
+  });
+
+  it('leaves the host page unharmed when the widget does not exist, and does not ask again', async () => {
+    const page = browser.page;
+    await page.clock.install();
+    let asked = 0;
+    page.on('request', (request) => {
+      if (request.url().includes('/widget/api/no-such-widget/config')) asked += 1;
+    });
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     // Another site, served from loopback for this test (Chromium keeps pages it made up away from loopback scripts).
@@ -399,6 +443,10 @@ window.parley.open(); window.parley.send('hello?');</script>
       expect(await page.locator('parley-widget').count()).to.equal(0);
       expect(await page.getByRole('heading', { name: 'Shop' }).isVisible()).to.equal(true);
       expect(errors).to.deep.equal([]);
+      // A refusal (404: no such widget) is final: a minute on, it was asked once.
+      await page.clock.runFor(60_000);
+      await page.waitForLoadState('networkidle');
+      expect(asked).to.equal(1);
     } finally {
       await new Promise<void>((resolve) => site.close(() => resolve()));
     }

@@ -362,41 +362,48 @@ function start(): void {
       );
 
   // The browser's languages pick the widget's: the server matches them to its translations and answers only that one.
-  fetch(`${base}/widget/api/${encodeURIComponent(widgetId)}/config?lang=${encodeURIComponent(String(navigator.languages))}`, {
-    credentials: 'omit',
-  })
-    // A refused configuration is warned as its status alone (the loader's budget has no room for more words).
-    .then((res) => (res.ok ? (res.json() as Promise<PublicConfig>) : Promise.reject(res.status)))
-    .then(
-      guard((loaded: PublicConfig) => {
-        config = loaded;
-        // Arabic and Hebrew read right to left: the launcher's label and the whole panel follow the host's direction.
-        host.setAttribute('dir', loaded.dir);
-        host.setAttribute('lang', loaded.locale);
-        ls.online = loaded.online;
-        ls.hideWhenOffline = !!loaded.hideWhenOffline;
-        ls.usable = loaded.allowed !== false && !blacklisted(loaded.settings?.blacklistedUrls, location.href);
-        mountHost();
-        const stored = readState(widgetId);
-        draw();
-        for (const fn of waiting.splice(0)) fn();
-        // The link of a mail of unseen replies (#parley-open=<resume token>) opens the chat on that conversation, in any
-        // browser: the token is exchanged for the visitor's token (the browser becomes that visitor) before the panel.
-        const fromMail = location.hash.startsWith('#parley-open');
-        const resume = fromMail && location.hash.includes('.') && location.hash.slice(13);
-        if (ls.usable && (style === 'inline' || fromMail || stored.ongoing || (stored.pending?.length ?? 0) > 0)) {
-          void (resume ? resumeChat(resume) : Promise.resolve())
-            .then(() => loadPanel())
-            .then(() => {
-              if (fromMail || (stored.expanded && stored.ongoing)) setExpanded(true);
-              else if (style === 'inline') panel?.expand();
-            });
-        }
-        if (ls.usable) armTriggers();
-        emit('ready');
-      }, undefined),
-    )
-    .catch((error: unknown) => console.warn('[parley] the chat could not start:', error));
+  // Parley out of reach or failing (a deploy, the database failing over: no answer or a 5xx) is asked again 5 and 15 s
+  // later; a refusal (4xx: an unknown widget) is not.
+  const start = (tries: number): unknown =>
+    // Fetch's default credentials: a site's page (another origin than Parley's) sends no cookie.
+    fetch(`${base}/widget/api/${encodeURIComponent(widgetId)}/config?lang=${encodeURIComponent(String(navigator.languages))}`)
+      // A refused configuration is warned as its status alone (the loader's budget has no room for more words).
+      .then((res) => (res.ok ? (res.json() as Promise<PublicConfig>) : Promise.reject(res.status)))
+      .then(
+        guard((loaded: PublicConfig) => {
+          config = loaded;
+          // Arabic and Hebrew read right to left: the launcher's label and the whole panel follow the host's direction.
+          host.setAttribute('dir', loaded.dir);
+          host.setAttribute('lang', loaded.locale);
+          ls.online = loaded.online;
+          ls.hideWhenOffline = !!loaded.hideWhenOffline;
+          ls.usable = loaded.allowed !== false && !blacklisted(loaded.settings?.blacklistedUrls, location.href);
+          mountHost();
+          const stored = readState(widgetId);
+          draw();
+          for (const fn of waiting.splice(0)) fn();
+          // The link of a mail of unseen replies (#parley-open=<resume token>) opens the chat on that conversation, in any
+          // browser: the token is exchanged for the visitor's token (the browser becomes that visitor) before the panel.
+          const fromMail = location.hash.startsWith('#parley-open');
+          const resume = fromMail && location.hash.includes('.') && location.hash.slice(13);
+          if (ls.usable && (style === 'inline' || fromMail || stored.ongoing || (stored.pending?.length ?? 0) > 0)) {
+            void (resume ? resumeChat(resume) : Promise.resolve())
+              .then(() => loadPanel())
+              .then(() => {
+                if (fromMail || (stored.expanded && stored.ongoing)) setExpanded(true);
+                else if (style === 'inline') panel?.expand();
+              });
+          }
+          if (ls.usable) armTriggers();
+          emit('ready');
+        }, undefined),
+      )
+      .catch((error: unknown) =>
+        tries < 3 && !((error as number) < 500)
+          ? setTimeout(start, 5e3 * tries, tries + 1)
+          : console.warn('[parley] the chat could not start:', error),
+      );
+  start(1);
 }
 
 guard(() => {
