@@ -181,8 +181,9 @@ type StoredKey = Exclude<keyof ChatEndpoint, 'createdAt' | 'updatedAt'>;
 
 /**
  * Fields `keys` of the widget matching `filter`, read as plain data (no mongoose document is built: the widget's
- * settings are read on every page view of every site that embeds it), each field the stored widget lacks (it was stored before the
- * field existed) given its default from the schema above, as a document would read it. Null when there is none.
+ * settings are read on every page view of every site that embeds it). Each field the stored widget lacks (it was
+ * stored before the field existed) gets its default from the schema above, as a document would read it. Null when
+ * there is no such widget.
  */
 export async function leanWidget<K extends StoredKey>(
   model: ChatEndpointModel,
@@ -205,6 +206,7 @@ export async function leanWidget<K extends StoredKey>(
   // Each of `keys` is now what the stored widget holds, or the schema's default of it.
   return doc as unknown as Pick<ChatEndpoint, K> & { _id: Types.ObjectId };
 }
+
 export function chatEndpointModel(connection: Connection): ChatEndpointModel {
   return (
     (connection.models.ChatEndpoint as ChatEndpointModel | undefined) ?? connection.model<ChatEndpoint>('ChatEndpoint', ChatEndpointSchema)
