@@ -28,6 +28,14 @@ describe('visitor widget API and settings (browser)', function () {
 
   const widgetOf = (page: Page) => page.locator('parley-widget');
 
+  /** Records the widget's `ready` events in `window.__events`, from the page's first script on. */
+  const recordReady = (page: Page) =>
+    page.addInitScript(() => {
+      const w = window as unknown as Win;
+      w.__events = [];
+      document.addEventListener('parley.ready', () => w.__events.push('ready'));
+    });
+
   async function openDemo(page: Page, widget: Widget, query = ''): Promise<void> {
     await page.goto(`${server.demoUrl}/?widget=${widget.uuid}${query}`);
   }
@@ -283,11 +291,7 @@ describe('visitor widget API and settings (browser)', function () {
     const page = browser.page;
     // A clock the test can move on: after the reload below, the trigger's timer is run at once instead of waited for.
     await page.clock.install();
-    await page.addInitScript(() => {
-      const w = window as unknown as Win;
-      w.__events = [];
-      document.addEventListener('parley.ready', () => w.__events.push('ready'));
-    });
+    await recordReady(page);
     await openDemo(page, widget);
     const w = widgetOf(page);
     const peek = w.locator('.peek');
@@ -383,11 +387,7 @@ describe('visitor widget API and settings (browser)', function () {
     const page = browser.page;
     // A clock the test moves on: the loader's next tries come 5 and 15 s after the first.
     await page.clock.install();
-    await page.addInitScript(() => {
-      const w = window as unknown as Win;
-      w.__events = [];
-      document.addEventListener('parley.ready', () => w.__events.push('ready'));
-    });
+    await recordReady(page);
     // What the visitor's browser meets during a deploy: the load balancer's 503, then no answer at all, then Parley.
     let asked = 0;
     await page.route(/\/widget\/api\/[^/]+\/config\?/, async (route) => {
@@ -455,11 +455,7 @@ window.parley.open(); window.parley.send('hello?');</script>
   it('stays away from pages matching blacklistedUrls', async () => {
     const widget = await configuredWidget(server, { blacklistedUrls: 'style=sidebar\n/checkout' });
     const page = browser.page;
-    await page.addInitScript(() => {
-      const w = window as unknown as Win;
-      w.__events = [];
-      document.addEventListener('parley.ready', () => w.__events.push('ready'));
-    });
+    await recordReady(page);
     await openDemo(page, widget, '&style=sidebar');
     await page.waitForFunction(() => (window as unknown as Win).__events.includes('ready'));
     expect(await widgetOf(page).locator('.launcher').isVisible()).to.equal(false);
