@@ -35,17 +35,10 @@ import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import WebSocket from 'ws';
 import type { ParleyProcessConfig } from '../../test/helpers/processes';
-import {
-  FAST_PROCESS_CONFIG,
-  freePort,
-  type ProcessHandle,
-  setUpWidgetAcross,
-  startMongoProcess,
-  startParleyProcess,
-  startSlackSandboxProcess,
-} from '../../test/helpers/processes';
+import { FAST_PROCESS_CONFIG, type ProcessHandle, setUpWidgetAcross, startParleyProcess } from '../../test/helpers/processes';
 import { load, numberArg, percentile, processCpuMs, sleep } from './figures';
 import type { BenchLog } from './relay-slack';
+import { PROFILE_DIR, startBenchStack } from './stack';
 
 const arg = (name: string, fallback: number) => numberArg(name, fallback);
 
@@ -66,8 +59,6 @@ const DRAIN_MS = 60_000;
 const PAGE = { url: 'https://bench.example.com/', title: 'Bench', referrer: '' };
 /** Where Parley's process reports its memory after a forced collection (gc-on-signal.mjs). */
 const GC_FILE = path.join(os.tmpdir(), `relay-bench-gc-${process.pid}.json`);
-const profileAt = process.argv.indexOf('--profile');
-const PROFILE_DIR = profileAt >= 0 ? path.resolve(process.argv[profileAt + 1] ?? '.') : '';
 
 /** Counts by name, each divided by `n`, the largest first: `chat.postMessage 1.00, …`. */
 const perEach = (counts: Record<string, number>, n: number) =>
@@ -217,36 +208,19 @@ async function main(): Promise<void> {
   console.log(`relay bench (load ${load()}): ${VISITORS} visitors; ${RATE} msgs/s and ${REPLIES} replies/s for ${SECONDS} s each,`);
   console.log(`  then ${FLOOD} msgs/s offered each way for ${SECONDS} s, then ${IDLE} idle sockets`);
   console.log("  Slack's per-channel pace (~1 post/s) is lifted in Parley and the sandbox: it is Slack's limit, not Parley's cost.");
-  const stopping: ProcessHandle[] = [];
   let closeOps = async () => {};
   const closers: WebSocket[] = [];
+  const { mongo, slack, parley, widget, stop } = await startBenchStack({
+    config: BENCH_CONFIG,
+    slackEntry: 'scripts/bench/relay-slack.ts',
+    imports: [path.join(__dirname, 'gc-on-signal.mjs')],
+    env: {
+      GC_REPORT_FILE: GC_FILE,
+      // METRICS_TOKEN (metrics on, process metrics included) and LOG_LEVEL reach Parley's process when given.
+      ...Object.fromEntries(['METRICS_TOKEN', 'LOG_LEVEL'].flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : []))),
+    },
+  });
   try {
-    const mongo = await startMongoProcess();
-    stopping.push(mongo);
-    const port = await freePort();
-    const slack = await startSlackSandboxProcess({ appUrl: `http://127.0.0.1:${port}`, entry: 'scripts/bench/relay-slack.ts' });
-    stopping.push(slack);
-    const parley = await startParleyProcess({
-      mongodbUri: mongo.uri,
-      dbName: `bench_${randomBytes(4).toString('hex')}`,
-      slack,
-      jwtSecret: randomBytes(32).toString('hex'),
-      port,
-      config: BENCH_CONFIG,
-      name: 'parley',
-      env: {
-        NODE_OPTIONS: [
-          `--import ${path.join(__dirname, 'gc-on-signal.mjs')}`,
-          ...(PROFILE_DIR ? [`--import ${path.join(__dirname, 'cpu-profile.mjs')}`] : []),
-        ].join(' '),
-        GC_REPORT_FILE: GC_FILE,
-        ...(PROFILE_DIR ? { CPU_PROFILE_DIR: PROFILE_DIR } : {}),
-        // METRICS_TOKEN (metrics on, process metrics included) and LOG_LEVEL reach Parley's process when given.
-        ...Object.fromEntries(['METRICS_TOKEN', 'LOG_LEVEL'].flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : []))),
-      },
-    });
-    stopping.push(parley);
-    const widget = await setUpWidgetAcross({ parleys: [parley], slack });
     const wsUrl = `${parley.url.replace(/^http/, 'ws')}/ws`;
     const cpu = cpuMeter({ parley, database: mongo, sandbox: slack });
     const ops = await opsMeter(mongo.uri);
@@ -556,7 +530,7 @@ async function main(): Promise<void> {
     rmSync(GC_FILE, { force: true });
     for (const ws of closers) ws.terminate();
     await closeOps();
-    for (const p of stopping.reverse()) await p.stop();
+    await stop();
   }
 }
 

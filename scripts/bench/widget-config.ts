@@ -3,33 +3,22 @@
  * (--profile: Parley's process writes a V8 CPU profile into dir when it stops)
  *
  * A page view's widget settings (`GET /widget/api/:uuid/config`: every page view of every site that embeds the widget
- * asks them): Parley as a deployment runs it (the database and the Slack sandbox each their own process,
- * test/helpers/processes.ts), one widget set up, then `--views` page views, `--concurrency` at a time, each with its
+ * asks them): Parley as a deployment runs it (stack.ts: the database, the Slack sandbox and Parley each their own
+ * process), one widget set up, then `--views` page views, `--concurrency` at a time, each with its
  * browser's languages. Prints Parley's CPU per page view (from /proc/<pid>/stat), the database operations per page
  * view (serverStatus's opcounters) beside their goals and the figures before the lean read, then the answer's p50/p99
  * and the page views a second (this process shares the machine), with the machine's load. The CPU figure moves by
  * ±20% between runs on the 2-core VM: compare runs taken in turn.
  */
-import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import path from 'node:path';
 import { MongoClient } from 'mongodb';
-import {
-  FAST_PROCESS_CONFIG,
-  freePort,
-  type ProcessHandle,
-  setUpWidgetAcross,
-  startMongoProcess,
-  startParleyProcess,
-  startSlackSandboxProcess,
-} from '../../test/helpers/processes';
+import { FAST_PROCESS_CONFIG } from '../../test/helpers/processes';
 import { load, numberArg, percentile, positive, processCpuMs } from './figures';
+import { startBenchStack } from './stack';
 
 const arg = (name: string, fallback: number) => numberArg(name, fallback, positive);
 
 const VIEWS = arg('views', 3000);
-const profileAt = process.argv.indexOf('--profile');
-const PROFILE_DIR = profileAt >= 0 ? path.resolve(process.argv[profileAt + 1] ?? '.') : '';
 const CONCURRENCY = arg('concurrency', 8);
 /**
  * Goals: one database read a page view (the widget's; its account and plan are kept a second), and Parley's CPU low
@@ -60,25 +49,10 @@ async function views(url: string, count: number): Promise<number[]> {
 
 async function main(): Promise<void> {
   console.log(`widget settings bench (load ${load()}, ${os.availableParallelism()} cores): ${VIEWS} page views, ${CONCURRENCY} at a time`);
-  const stopping: ProcessHandle[] = [];
+  const { mongo, parley, widget, stop } = await startBenchStack({
+    config: { passwordHashing: FAST_PROCESS_CONFIG.passwordHashing, rateLimits: FAST_PROCESS_CONFIG.rateLimits },
+  });
   try {
-    const mongo = await startMongoProcess();
-    stopping.push(mongo);
-    const port = await freePort();
-    const slack = await startSlackSandboxProcess({ appUrl: `http://127.0.0.1:${port}` });
-    stopping.push(slack);
-    const parley = await startParleyProcess({
-      mongodbUri: mongo.uri,
-      dbName: `bench_${randomBytes(4).toString('hex')}`,
-      slack,
-      jwtSecret: randomBytes(32).toString('hex'),
-      port,
-      config: { passwordHashing: FAST_PROCESS_CONFIG.passwordHashing, rateLimits: FAST_PROCESS_CONFIG.rateLimits },
-      name: 'parley',
-      env: PROFILE_DIR ? { NODE_OPTIONS: `--import ${path.join(__dirname, 'cpu-profile.mjs')}`, CPU_PROFILE_DIR: PROFILE_DIR } : undefined,
-    });
-    stopping.push(parley);
-    const widget = await setUpWidgetAcross({ parleys: [parley], slack });
     const url = `${parley.url}/widget/api/${widget.uuid}/config`;
     // Warm: the JIT, the kept billing state and plan, the connections.
     await views(url, 500);
@@ -110,7 +84,7 @@ async function main(): Promise<void> {
       await client.close();
     }
   } finally {
-    for (const p of stopping.reverse()) await p.stop().catch(() => undefined);
+    await stop();
   }
 }
 
