@@ -34,7 +34,8 @@ function keptPerList<T>(compute: (list: readonly unknown[]) => T): (list: readon
     // compute reads the first MAX_LANGUAGES * 2 items alone.
     const read = list.slice(0, MAX_LANGUAGES * 2);
     if (!read.every((item) => typeof item === 'string' && item.length <= TAG_CHARS)) return compute(list);
-    const key = read.join(',');
+    // Each item apart (['fr,de'] is not ['fr', 'de']): one visitor's junk must not answer for another's list.
+    const key = JSON.stringify(read);
     const hit = kept.get(key);
     if (hit) return hit.value;
     const value = compute(read);

@@ -1,6 +1,6 @@
 /** The built-in widget texts: every language complete, placeholders kept (English is the settings' stock wording: models/ChatEndpoint.ts takes it from there). */
 import { expect } from 'chai';
-import { pickWidgetLocale } from '../../server/conversations/widgetLanguage';
+import { browserLanguages, pickWidgetLocale } from '../../server/conversations/widgetLanguage';
 import { WIDGET_ERROR_CODES } from '../../server/shared/widget-constants';
 import { directionOf, localizedOwnerTexts, OWNER_TEXT_KEYS, type UiTexts, WIDGET_LOCALES } from '../../server/shared/widget-texts';
 import { BUILT_IN_TEXTS } from '../../server/shared/widget-texts/all';
@@ -55,6 +55,12 @@ describe('built-in widget texts', () => {
     expect(pickWidgetLocale(['pl', 'nl-BE'])).to.equal('nl');
     expect(pickWidgetLocale(['pl'])).to.equal('en');
     expect(pickWidgetLocale(['not a tag', 42, '*'])).to.equal('en');
+    // The pick is kept per list: a list whose one item holds a comma (junk any visitor can send) is not the list split
+    // at it, and does not decide another visitor's language.
+    expect(pickWidgetLocale(['fr,de'])).to.equal('en');
+    expect(pickWidgetLocale(['fr', 'de'])).to.equal('fr');
+    expect(browserLanguages(['it,es'])).to.deep.equal([]);
+    expect(browserLanguages(['it', 'es'])).to.deep.equal(['it', 'es']);
     expect(directionOf('ar')).to.equal('rtl');
     expect(directionOf('he')).to.equal('rtl');
     expect(directionOf('de')).to.equal('ltr');
