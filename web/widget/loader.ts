@@ -364,7 +364,7 @@ function start(): void {
   // The browser's languages pick the widget's: the server matches them to its translations and answers only that one.
   // Parley out of reach or failing (a deploy, the database failing over: no answer or a 5xx) is asked again 5 and 15 s
   // later; a refusal (4xx: an unknown widget) is not.
-  const start = (tries: number): unknown =>
+  const ask = (tries: number): unknown =>
     // Fetch's default credentials: a site's page (another origin than Parley's) sends no cookie.
     fetch(`${base}/widget/api/${encodeURIComponent(widgetId)}/config?lang=${encodeURIComponent(String(navigator.languages))}`)
       // A refused configuration is warned as its status alone (the loader's budget has no room for more words).
@@ -400,10 +400,10 @@ function start(): void {
       )
       .catch((error: unknown) =>
         tries < 3 && !((error as number) < 500)
-          ? setTimeout(start, 5e3 * tries, tries + 1)
+          ? setTimeout(ask, 5e3 * tries, tries + 1)
           : console.warn('[parley] the chat could not start:', error),
       );
-  start(1);
+  ask(1);
 }
 
 guard(() => {
