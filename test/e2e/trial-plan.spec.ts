@@ -4,19 +4,14 @@
  * the dashboard and the Account screen say exactly what was switched off, the tabs are locked, and what was set up
  * comes back on upgrade. Each screen is saved at 1280x800 and 390x844 under test-results/trial/.
  */
-import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { useServer } from '../helpers/app';
 import { endTrialNow, payCheckout, trialAccount } from '../helpers/billing';
-import { picture, RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { picturesAtBothSizes, useBrowser } from '../helpers/browser';
 import { setUpWidget } from '../slack/helpers';
 
-const SIZES = [
-  { width: 1280, height: 800 },
-  { width: 390, height: 844 },
-];
 const SWITCHED_OFF =
   "Your trial has ended, and your Basic plan does not include reports, triggers, bots, question groups, white label and phone support: these are switched off. Their settings are kept and come back when you upgrade. Basic's limits apply now: 3 operators a month, 1 channel and 300 conversations a month.";
 
@@ -29,18 +24,8 @@ describe('the trial on the whole product (browser)', function () {
   const dayWords = (date: Date) => date.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
 
   /** Saves what the window shows at both sizes (from `top`, scrolled into view), back at 1280x800 afterwards. */
-  const shots = async (page: Page, name: string, top?: string) => {
-    const dir = path.join(RESULTS_DIR, 'trial');
-    for (const size of SIZES) {
-      await page.setViewportSize(size);
-      await page.waitForFunction(() =>
-        document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-      );
-      if (top) await page.locator(top).first().scrollIntoViewIfNeeded();
-      await picture(page, path.join(dir, `${name}-${size.width}.png`));
-    }
-    await page.setViewportSize(SIZES[0] ?? { width: 1280, height: 800 });
-  };
+  const shots = (page: Page, name: string, top?: string) =>
+    picturesAtBothSizes(page, 'trial', name, top ? () => page.locator(top).first().scrollIntoViewIfNeeded() : undefined);
 
   it('uses bots, a trigger, a question group and reports in the trial; on Basic after it sees what was switched off, and gets it all back on upgrade', async () => {
     const page = browser.page;
