@@ -25,7 +25,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
 import { axeViolations, describeViolations } from '../helpers/axe';
-import { ACTION_TIMEOUT_MS, picture, RESULTS_DIR, screenshotPath, sharedBrowser, useBrowser } from '../helpers/browser';
+import { ACTION_TIMEOUT_MS, animationsSettled, picture, RESULTS_DIR, screenshotPath, sharedBrowser, useBrowser } from '../helpers/browser';
 import { seedAnswerEvents } from '../reports/answersSeed';
 import { seedReportAccount, ZONE } from '../reports/seed';
 import { seedTeamEvents } from '../reports/teamSeed';
@@ -123,9 +123,7 @@ export function accessibilitySuite(part: AccessibilityPart): void {
 
     /** `audit` of a page whose requests are known to be done (a screen of `useScreenPage`). */
     async function auditSettled(page: Page, name: string): Promise<void> {
-      await page.waitForFunction(() =>
-        document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-      );
+      await animationsSettled(page);
       await widgetSettled(page);
       const size = page.viewportSize();
       // Every audited screen's picture, for a person to look at (when pictures are taken: helpers/browser.ts).

@@ -12,7 +12,7 @@ import { texts as ar } from '../../server/shared/widget-texts/ar';
 import { texts as de } from '../../server/shared/widget-texts/de';
 import { texts as fr } from '../../server/shared/widget-texts/fr';
 import { useServer } from '../helpers/app';
-import { picture, RESULTS_DIR, useBrowser } from '../helpers/browser';
+import { animationsSettled, picture, RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { widgetBuilt } from '../helpers/widgetBuild';
 import { eventually } from '../slack/helpers';
 import { configuredWidget, shot, type Widget } from './widgetHelpers';
@@ -147,9 +147,7 @@ describe('visitor widget in the visitor’s language (browser)', function () {
     await page.getByLabel('Greeting').first().scrollIntoViewIfNeeded();
     await picture(page, path.join(dir, 'appearance-language-fields-1280.png'));
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.waitForFunction(() =>
-      document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-    );
+    await animationsSettled(page);
     await page.getByLabel('Texts for').scrollIntoViewIfNeeded();
     await picture(page, path.join(dir, 'appearance-language-390.png'));
 

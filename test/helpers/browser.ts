@@ -49,6 +49,13 @@ export async function picture(page: Page, file: string, options: { fullPage?: bo
   await page.screenshot({ path: file, fullPage: options.fullPage });
 }
 
+/** Waits until no animation of the page runs but endless ones (a spinner); a transition (the sidebar sliding) ends. */
+export async function animationsSettled(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+  );
+}
+
 /** The sizes every screen is looked at in: a desktop window and a phone. */
 const PICTURE_SIZES = [
   { width: 1280, height: 800 },
@@ -63,10 +70,7 @@ const PICTURE_SIZES = [
  */
 export async function picturesAtBothSizes(page: Page, dir: string, name: string, prepare?: () => Promise<unknown>): Promise<void> {
   if (!PICTURES) return;
-  const settle = () =>
-    page.waitForFunction(() =>
-      document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-    );
+  const settle = () => animationsSettled(page);
   for (const size of PICTURE_SIZES) {
     if (page.viewportSize()?.width !== size.width) await page.setViewportSize(size);
     await settle();
