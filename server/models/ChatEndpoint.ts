@@ -180,31 +180,32 @@ export type ChatEndpointModel = Model<ChatEndpoint>;
 type StoredKey = Exclude<keyof ChatEndpoint, 'createdAt' | 'updatedAt'>;
 
 /**
- * Fields `keys` of the widget matching `filter`, read as plain data (no mongoose document is built: the widget's
- * settings are read on every page view of every site that embeds it). Each field the stored widget lacks (it was
- * stored before the field existed) gets its default from the schema above, as a document would read it. Null when
- * there is no such widget.
+ * A reader of fields `keys` of the widget matching a filter, as plain data (no mongoose document is built: the
+ * widget's settings are read on every page view of every site that embeds it). Each field the stored widget lacks (it
+ * was stored before the field existed) gets its default from the schema above, as a document would read it. The
+ * reader answers null when there is no such widget.
  */
-export async function leanWidget<K extends StoredKey>(
-  model: ChatEndpointModel,
-  filter: { Uuid: string },
+export function leanWidget<K extends StoredKey>(
   keys: readonly K[],
-): Promise<(Pick<ChatEndpoint, K> & { _id: Types.ObjectId }) | null> {
-  // Straight to the driver: a filter of one string and a projection need none of mongoose's casting.
-  const doc = await (model.collection as unknown as Collection<Record<string, unknown> & { _id: Types.ObjectId }>).findOne(filter, {
-    projection: Object.fromEntries(keys.map((key) => [key, 1])),
-  });
-  if (!doc) return null;
-  for (const key of keys) {
-    if (doc[key] !== undefined) continue;
-    const path = fields[key];
-    const given: unknown = 'default' in path ? path.default : undefined;
-    // A default given as a function (a new object each time) is called; a literal array is copied, not shared.
-    const value = typeof given === 'function' ? (given as () => unknown)() : given;
-    doc[key] = Array.isArray(value) ? [...value] : value;
-  }
-  // Each of `keys` is now what the stored widget holds, or the schema's default of it.
-  return doc as unknown as Pick<ChatEndpoint, K> & { _id: Types.ObjectId };
+): (model: ChatEndpointModel, filter: { Uuid: string }) => Promise<(Pick<ChatEndpoint, K> & { _id: Types.ObjectId }) | null> {
+  const projection = Object.fromEntries(keys.map((key) => [key, 1]));
+  return async (model, filter) => {
+    // Straight to the driver: a filter of one string and a projection need none of mongoose's casting.
+    const doc = await (model.collection as unknown as Collection<Record<string, unknown> & { _id: Types.ObjectId }>).findOne(filter, {
+      projection,
+    });
+    if (!doc) return null;
+    for (const key of keys) {
+      if (doc[key] !== undefined) continue;
+      const path = fields[key];
+      const given: unknown = 'default' in path ? path.default : undefined;
+      // A default given as a function (a new object each time) is called; a literal array is copied, not shared.
+      const value = typeof given === 'function' ? (given as () => unknown)() : given;
+      doc[key] = Array.isArray(value) ? [...value] : value;
+    }
+    // Each of `keys` is now what the stored widget holds, or the schema's default of it.
+    return doc as unknown as Pick<ChatEndpoint, K> & { _id: Types.ObjectId };
+  };
 }
 
 export function chatEndpointModel(connection: Connection): ChatEndpointModel {

@@ -33,7 +33,7 @@ import { ArticleSearchRequest, ArticleViewRequest, OfflineMessageRequest, Resume
  * What a page view reads of its widget: its public settings and texts, its country lists, and what decides whether
  * it is online.
  */
-const PAGE_VIEW_FIELDS = [
+const pageViewWidget = leanWidget([
   ...PUBLIC_SETTINGS_FIELDS,
   ...PRESENCE_FIELDS,
   'Uuid',
@@ -42,7 +42,7 @@ const PAGE_VIEW_FIELDS = [
   'countryAllowList',
   'countryDenyList',
   'hideWhenOffline',
-] as const;
+] as const);
 
 /** POSTs come only from sites allowed to embed the widget; their answers (errors too) carry CORS headers. */
 const cors: RequestHandler = (req, res, next) => {
@@ -108,7 +108,7 @@ export function widgetApiRouter(relay: WidgetApiRelay, slack: SlackClients, arti
     res.setHeader('Cache-Control', 'no-cache');
     res.setHeader('Vary', 'Accept-Language');
     const uuid = req.params.uuid;
-    const ce = uuid.length <= 64 ? await leanWidget(models.ChatEndpoint, { Uuid: uuid }, PAGE_VIEW_FIELDS) : null;
+    const ce = uuid.length <= 64 ? await pageViewWidget(models.ChatEndpoint, { Uuid: uuid }) : null;
     if (!ce) throw unknownWidget();
     const country = ce.collectVisitorMetaData ? countryOf(clientIp(req, config.trustProxy)) : '';
     const [online, plan] = await Promise.all([relay.presence.isOnline(ce).catch(() => false), effectivePlanOf(models, ce.accountId)]);
