@@ -16,7 +16,6 @@ import { apiKeyOf, requireApiKey } from '../../http/auth';
 import { type Validated, validate, validated } from '../../http/validate';
 import type { Article } from '../../models/Article';
 import type { Conversation } from '../../models/Conversation';
-import type { OfflineMessage } from '../../models/OfflineMessage';
 import type { Visitor } from '../../models/Visitor';
 import type { OperatorDirectory } from '../../reports/team';
 import { findOwned } from '../ownership';
@@ -49,6 +48,9 @@ function widgetFilter(widgets: Widgets, widgetId: string | undefined): Types.Obj
   if (widgetId === undefined) return undefined;
   return [...widgets.values()].find((w) => w.uuid === widgetId)?._id ?? null;
 }
+
+/** What a list of the public API reads under: the key's account, the widget asked for, the page's cursor. */
+type ListScope = { accountId: Types.ObjectId; ceId?: Types.ObjectId; _id?: { $lt: string } };
 
 /**
  * One page of a list, newest first: `limit` items after the cursor, and the cursor of the next page (null at the end).
@@ -114,6 +116,30 @@ export function publicApiRouter({ config, models, limiters, operators }: ApiDeps
     res.json(me);
   });
 
+  /**
+   * One page of the key's account's documents, newest first, as `{ data, nextCursor }`: `find` reads them under
+   * `scope` (the account, the widget the query's `widgetId` names, the page's cursor), newest first, `limit` at most; an
+   * empty page when the widget is not the account's. `present` makes the page's items, given each one's widget id.
+   */
+  const widgetListPage = async <T extends { _id: Types.ObjectId; ceId: Types.ObjectId }>(
+    res: Response,
+    query: { widgetId?: string; cursor?: string; limit: number },
+    find: (scope: ListScope, limit: number) => Promise<T[]>,
+    present: (items: T[], widgetIdOf: (item: T) => string) => unknown[] | Promise<unknown[]>,
+  ): Promise<void> => {
+    const widgets = await widgetsOf(res);
+    const ceId = widgetFilter(widgets, query.widgetId);
+    if (ceId === null) {
+      res.json({ data: [], nextCursor: null });
+      return;
+    }
+    const { accountId } = apiKeyOf(res);
+    const { items, nextCursor } = await newestFirst(query, (after, limit) =>
+      find({ accountId, ...(ceId ? { ceId } : {}), ...after }, limit),
+    );
+    res.json({ data: await present(items, (item) => widgets.get(String(item.ceId))?.uuid ?? ''), nextCursor });
+  };
+
   const conversationsQuery = { query: ConversationsQuerySchema };
   router.get(
     '/api/conversations',
@@ -121,40 +147,26 @@ export function publicApiRouter({ config, models, limiters, operators }: ApiDeps
     validated(conversationsQuery, async (req, res) => {
       const { query } = req;
       const accountId = apiKeyOf(res).accountId;
-      const widgets = await widgetsOf(res);
-      const ceId = widgetFilter(widgets, query.widgetId);
-      if (ceId === null) {
-        res.json({ data: [], nextCursor: null });
-        return;
-      }
-      const filter: QueryFilter<Conversation> = { accountId, ...(ceId ? { ceId } : {}) };
-      if (query.status) filter.status = query.status;
-      if (query.state) Object.assign(filter, inboxStateFilter(query.state));
-      if (query.assignee) filter.assigneeId = query.assignee === 'none' ? { $in: ['', null] } : query.assignee;
-      if (query.since || query.until)
-        filter.startedAt = { ...(query.since ? { $gte: query.since } : {}), ...(query.until ? { $lt: query.until } : {}) };
-      if (query.email !== undefined) {
-        const visitors = await models.Visitor.find({ accountId, email: query.email });
-        filter.visitorId = { $in: visitors.map((v) => v._id) };
-      }
-      const { items, nextCursor } = await newestFirst(query, (after, limit) =>
-        models.Conversation.find({ ...filter, ...after })
-          .sort({ _id: -1 })
-          .limit(limit),
-      );
-      const visitors = await models.Visitor.find({ _id: { $in: items.map((c) => c.visitorId) } });
-      const visitorById = new Map(visitors.map((v) => [String(v._id), v]));
-      const names = await assigneeNames(operators, items);
-      res.json({
-        data: items.map((c) =>
-          presentApiConversation(
-            c,
-            widgets.get(String(c.ceId))?.uuid ?? '',
-            visitorById.get(String(c.visitorId)),
-            names.get(c.assigneeId) ?? '',
-          ),
-        ),
-        nextCursor,
+      const find = async (scope: ListScope, limit: number) => {
+        const filter: QueryFilter<Conversation> = { ...scope };
+        if (query.status) filter.status = query.status;
+        if (query.state) Object.assign(filter, inboxStateFilter(query.state));
+        if (query.assignee) filter.assigneeId = query.assignee === 'none' ? { $in: ['', null] } : query.assignee;
+        if (query.since || query.until)
+          filter.startedAt = { ...(query.since ? { $gte: query.since } : {}), ...(query.until ? { $lt: query.until } : {}) };
+        if (query.email !== undefined) {
+          const visitors = await models.Visitor.find({ accountId, email: query.email });
+          filter.visitorId = { $in: visitors.map((v) => v._id) };
+        }
+        return models.Conversation.find(filter).sort({ _id: -1 }).limit(limit);
+      };
+      await widgetListPage(res, query, find, async (items, widgetIdOf) => {
+        const visitors = await models.Visitor.find({ _id: { $in: items.map((c) => c.visitorId) } });
+        const visitorById = new Map(visitors.map((v) => [String(v._id), v]));
+        const names = await assigneeNames(operators, items);
+        return items.map((c) =>
+          presentApiConversation(c, widgetIdOf(c), visitorById.get(String(c.visitorId)), names.get(c.assigneeId) ?? ''),
+        );
       });
     }),
   );
@@ -185,20 +197,12 @@ export function publicApiRouter({ config, models, limiters, operators }: ApiDeps
     ...read,
     validated(visitorsQuery, async (req, res) => {
       const { query } = req;
-      const widgets = await widgetsOf(res);
-      const ceId = widgetFilter(widgets, query.widgetId);
-      if (ceId === null) {
-        res.json({ data: [], nextCursor: null });
-        return;
-      }
-      const filter: QueryFilter<Visitor> = { accountId: apiKeyOf(res).accountId, ...(ceId ? { ceId } : {}) };
-      if (query.email !== undefined) filter.email = query.email;
-      const { items, nextCursor } = await newestFirst(query, (after, limit) =>
-        models.Visitor.find({ ...filter, ...after })
+      const narrow: QueryFilter<Visitor> = query.email !== undefined ? { email: query.email } : {};
+      const find = (scope: ListScope, limit: number) =>
+        models.Visitor.find({ ...scope, ...narrow })
           .sort({ _id: -1 })
-          .limit(limit),
-      );
-      res.json({ data: items.map((v) => presentApiVisitor(v, widgets.get(String(v.ceId))?.uuid ?? '')), nextCursor });
+          .limit(limit);
+      await widgetListPage(res, query, find, (items, widgetIdOf) => items.map((v) => presentApiVisitor(v, widgetIdOf(v))));
     }),
   );
 
@@ -214,20 +218,8 @@ export function publicApiRouter({ config, models, limiters, operators }: ApiDeps
     '/api/offline-messages',
     ...read,
     validated(offlineQuery, async (req, res) => {
-      const { query } = req;
-      const widgets = await widgetsOf(res);
-      const ceId = widgetFilter(widgets, query.widgetId);
-      if (ceId === null) {
-        res.json({ data: [], nextCursor: null });
-        return;
-      }
-      const filter: QueryFilter<OfflineMessage> = { accountId: apiKeyOf(res).accountId, ...(ceId ? { ceId } : {}) };
-      const { items, nextCursor } = await newestFirst(query, (after, limit) =>
-        models.OfflineMessage.find({ ...filter, ...after })
-          .sort({ _id: -1 })
-          .limit(limit),
-      );
-      res.json({ data: items.map((m) => presentApiOfflineMessage(m, widgets.get(String(m.ceId))?.uuid ?? '')), nextCursor });
+      const find = (scope: ListScope, limit: number) => models.OfflineMessage.find(scope).sort({ _id: -1 }).limit(limit);
+      await widgetListPage(res, req.query, find, (items, widgetIdOf) => items.map((m) => presentApiOfflineMessage(m, widgetIdOf(m))));
     }),
   );
 
@@ -237,23 +229,14 @@ export function publicApiRouter({ config, models, limiters, operators }: ApiDeps
     ...read,
     validated(articlesQuery, async (req, res) => {
       const { query } = req;
-      const widgets = await widgetsOf(res);
-      const ceId = widgetFilter(widgets, query.widgetId);
-      if (ceId === null) {
-        res.json({ data: [], nextCursor: null });
-        return;
-      }
-      const filter: QueryFilter<Article> = { accountId: apiKeyOf(res).accountId, ...(ceId ? { ceId } : {}) };
-      if (query.language) filter.language = query.language;
-      const { items, nextCursor } = await newestFirst(query, (after, limit) =>
-        models.Article.find({ ...filter, ...after })
+      const narrow: QueryFilter<Article> = query.language ? { language: query.language } : {};
+      const find = (scope: ListScope, limit: number) =>
+        models.Article.find({ ...scope, ...narrow })
           .sort({ _id: -1 })
-          .limit(limit),
+          .limit(limit);
+      await widgetListPage(res, query, find, (items, widgetIdOf) =>
+        items.map((a) => presentApiArticle(a, widgetIdOf(a), config.publicUrl)),
       );
-      res.json({
-        data: items.map((a) => presentApiArticle(a, widgets.get(String(a.ceId))?.uuid ?? '', config.publicUrl)),
-        nextCursor,
-      });
     }),
   );
 
