@@ -2,6 +2,7 @@
 // Parley's one HTML escaper.
 
 import { escapeHtml } from '../../escapeHtml';
+import { htmlPage, svgIcon } from '../page';
 
 export { escapeHtml };
 
@@ -25,24 +26,12 @@ code { background: #f3f3f3; border-radius: 3px; padding: 0 4px; font-size: 90%; 
 .app-badge { display: inline-flex; align-items: center; justify-content: center; width: 32px; height: 32px; border-radius: 8px; background: #611f69; color: #fff; font-size: 18px; vertical-align: middle; }
 `;
 
-/** The sandbox's tab icon, inline: a Slack-like hash on aubergine. */
-export const FAVICON = `data:image/svg+xml,${encodeURIComponent(
+/** The sandbox's tab icon: a Slack-like hash on aubergine. */
+const ICON = svgIcon(
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#611f69"/>' +
     '<path d="M12 7 10 25M22 7l-2 18M7 12.5h19M6 19.5h19" stroke="#fff" stroke-width="3" stroke-linecap="round"/></svg>',
-)}`;
+);
 
 export function pageShell(title: string, body: string, extraCss = ''): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<link rel="icon" href="${FAVICON}" type="image/svg+xml">
-<style>${baseCss}${extraCss}</style>
-</head>
-<body>
-${body}
-</body>
-</html>`;
+  return htmlPage({ title, icon: ICON, css: baseCss + extraCss, body });
 }

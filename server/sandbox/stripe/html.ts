@@ -1,6 +1,6 @@
 // HTML helpers shared by the sandbox's pages (Checkout, Customer Portal, hosted invoice, operator page).
 
-import { escapeHtml } from '../../escapeHtml';
+import { htmlPage, svgIcon } from '../page';
 
 export function dateText(ts: number | null | undefined): string {
   if (ts === null || ts === undefined) return '—';
@@ -52,26 +52,20 @@ td { padding: 9px 10px; border-bottom: 1px solid var(--border); vertical-align: 
 code { font: 12.5px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; background: var(--soft); border-radius: 4px; padding: 1px 4px; }
 `;
 
-/** The pages' icon, inline: without one every page load asks the host for a /favicon.ico it does not have (404). */
-const FAVICON = `data:image/svg+xml,${encodeURIComponent(
+/** The pages' tab icon: an S on Stripe's purple. */
+const ICON = svgIcon(
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#635bff"/>' +
     '<path d="M20.5 11.5c-1-.8-2.6-1.3-4.2-1.3-2.4 0-4 1.2-4 3 0 3.8 7.5 2.6 7.5 6.4 0 1.9-1.7 3.2-4.3 3.2-1.8 0-3.6-.6-4.8-1.6" ' +
     'fill="none" stroke="#fff" stroke-width="2.6" stroke-linecap="round"/></svg>',
-)}`;
+);
 
+/** A page with the sandbox's test-mode banner above `body`. */
 export function pageShell(title: string, body: string, extraCss = ''): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<link rel="icon" href="${FAVICON}" type="image/svg+xml">
-<style>${css}${extraCss}</style>
-</head>
-<body>
-<div class="test-banner">TEST MODE · Stripe sandbox</div>
-${body}
-</body>
-</html>`;
+  return htmlPage({
+    title,
+    icon: ICON,
+    css: css + extraCss,
+    body: `<div class="test-banner">TEST MODE · Stripe sandbox</div>
+${body}`,
+  });
 }
