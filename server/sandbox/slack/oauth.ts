@@ -63,32 +63,30 @@ export function oauthRouter(ctx: PresentContext, app: OAuthAppConfig): Router {
     return u.toString();
   };
 
+  /** Answers 400 with the authorization problem page: `message` (escaped here), under `heading` when given. */
+  const authorizationProblem = (res: Response, message: string, heading?: string): void => {
+    const title = heading ? `<h1>${escapeHtml(heading)}</h1>` : '';
+    res
+      .status(400)
+      .type('html')
+      .send(
+        pageShell(
+          'Slack sandbox — authorization problem',
+          `<main class="card">${title}<p id="sandbox-oauth-error">${escapeHtml(message)}</p></main>`,
+        ),
+      );
+  };
+
   router.get('/oauth/v2/authorize', (req: Request, res: Response) => {
     const p = parse(req.query as Record<string, unknown>);
     const err = problem(p);
     if (err) {
-      res
-        .status(400)
-        .type('html')
-        .send(
-          pageShell(
-            'Slack sandbox — authorization problem',
-            `<main class="card"><h1>Something went wrong</h1><p id="sandbox-oauth-error">${escapeHtml(err)}</p></main>`,
-          ),
-        );
+      authorizationProblem(res, err, 'Something went wrong');
       return;
     }
     const workspaces = p.team ? state.data.workspaces.filter((w) => w.id === p.team) : state.data.workspaces;
     if (workspaces.length === 0) {
-      res
-        .status(400)
-        .type('html')
-        .send(
-          pageShell(
-            'Slack sandbox — authorization problem',
-            `<main class="card"><h1>Unknown workspace</h1><p id="sandbox-oauth-error">No workspace ${escapeHtml(p.team)} in this sandbox.</p></main>`,
-          ),
-        );
+      authorizationProblem(res, `No workspace ${p.team} in this sandbox.`, 'Unknown workspace');
       return;
     }
     const hidden = ['client_id', 'scope', 'user_scope', 'redirect_uri', 'state']
@@ -152,15 +150,7 @@ export function oauthRouter(ctx: PresentContext, app: OAuthAppConfig): Router {
     const p = parse(req.body as Record<string, unknown>);
     const err = problem(p);
     if (err) {
-      res
-        .status(400)
-        .type('html')
-        .send(
-          pageShell(
-            'Slack sandbox — authorization problem',
-            `<main class="card"><p id="sandbox-oauth-error">${escapeHtml(err)}</p></main>`,
-          ),
-        );
+      authorizationProblem(res, err);
       return;
     }
     const body = req.body as Record<string, string>;
@@ -172,15 +162,7 @@ export function oauthRouter(ctx: PresentContext, app: OAuthAppConfig): Router {
     const ws = state.workspace(body.team ?? '');
     const user = state.user(body.user ?? '');
     if (!ws || !user || user.teamId !== ws.id || user.isBot) {
-      res
-        .status(400)
-        .type('html')
-        .send(
-          pageShell(
-            'Slack sandbox — authorization problem',
-            '<main class="card"><p id="sandbox-oauth-error">Pick a workspace and one of its people.</p></main>',
-          ),
-        );
+      authorizationProblem(res, 'Pick a workspace and one of its people.');
       return;
     }
     const code = `${Date.now()}.${randomBytes(20).toString('hex')}`;

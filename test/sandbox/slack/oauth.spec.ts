@@ -51,6 +51,14 @@ describe('Slack sandbox OAuth v2', () => {
     expect(await res.text()).to.contain('Invalid client_id');
   });
 
+  it('answers a workspace it does not have with a page that names it, escaped', async () => {
+    const res = await fetch(`${f.sandbox.authorizeUrl}?${authorizeQuery({ team: 'T<b>NOPE' })}`);
+    expect(res.status).to.equal(400);
+    const html = await res.text();
+    expect(html).to.contain('<h1>Unknown workspace</h1>').and.contain('No workspace T&lt;b&gt;NOPE in this sandbox.');
+    expect(html).not.to.contain('<b>');
+  });
+
   it("refuses a redirect_uri that is not one of the app's redirect URLs", async () => {
     await f.close();
     f = await startSandbox({ autoEvents: false, app: { redirectUrls: [REDIRECT] } });
