@@ -4,17 +4,13 @@
  * so a re-installation brings every widget of the team back.
  */
 import type { Models } from '../models';
-import type { InstallationDocument } from '../models/Installation';
+import type { Installation, InstallationDocument } from '../models/Installation';
 
-export type GrantedInstallation = {
-  teamId: string;
-  teamName: string;
-  url: string;
-  appId: string;
-  botToken: string;
-  botUserId: string;
-  botId: string;
-  botScopes: string[];
+/** What Slack's OAuth answer grants: the installation's own fields, the user who authorised, a user token. */
+export type GrantedInstallation = Pick<
+  Installation,
+  'teamId' | 'teamName' | 'url' | 'appId' | 'botToken' | 'botUserId' | 'botId' | 'botScopes'
+> & {
   /** The Slack user who went through the authorisation. */
   authedUserId: string;
   /** Present when user scopes were asked for. */

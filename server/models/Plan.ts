@@ -1,21 +1,13 @@
 import { type Connection, type HydratedDocument, type Model, Schema } from 'mongoose';
-import type { PlanDuration, PlanFeature } from '../shared/constants';
 import { PLAN_CATALOG } from '../shared/plans';
+import type { PlanView } from '../shared/types';
 import { dropOnEveryWrite, shortReads } from '../shortReads';
 
-export type Plan = {
-  label: string;
-  /** Cents; null for the custom plan. */
-  price: number | null;
-  duration: PlanDuration;
-  stripeId: string;
-  /** 0 means unlimited. */
-  maxOperators: number;
-  maxChannels: number;
-  convosPerMonth: number;
+/** A plan as the API shows it (shared/types.ts), and its place among the tiles. */
+export type Plan = PlanView & {
   /** Order of the tiles within one duration. */
   rank: number;
-} & Record<PlanFeature, boolean>;
+};
 export type PlanDocument = HydratedDocument<Plan>;
 
 export const PlanSchema = new Schema<Plan>({

@@ -153,21 +153,22 @@ export function setTopic(ctx: PresentContext, channel: Channel, userId: string, 
   ctx.state.changed();
 }
 
-export interface PostInput {
-  teamId: string;
-  channel: Channel;
-  user: string;
-  text: string;
-  blocks?: unknown[];
-  attachments?: unknown[];
-  threadTs?: string;
-  replyBroadcast?: boolean;
-  username?: string;
-  iconUrl?: string;
-  iconEmoji?: string;
-  metadata?: unknown;
-  files?: string[];
-}
+/** A post's fields as the message keeps them, in the channel given. */
+export type PostInput = Pick<
+  Message,
+  | 'teamId'
+  | 'user'
+  | 'text'
+  | 'blocks'
+  | 'attachments'
+  | 'threadTs'
+  | 'replyBroadcast'
+  | 'username'
+  | 'iconUrl'
+  | 'iconEmoji'
+  | 'metadata'
+  | 'files'
+> & { channel: Channel };
 
 /** Posts a message (human or bot) and sends the `message` event to the app when its bot is in the channel. */
 export function postMessage(ctx: PresentContext, input: PostInput): Message {
