@@ -1,29 +1,24 @@
 import type { ChatEndpointView } from '../../../../server/shared';
 import { type AnswersReport, SUGGESTION_KIND_LABELS } from '../../../../server/shared/reports';
 import { fetchAnswers } from '../../api/reports';
-import { RoomReport } from './parts';
+import { EachRoom, RoomReport } from './parts';
 import { formatTime, type RangeChoice } from './reportRules';
 
 export function AnswersReportView({ rooms, range, tz }: { rooms: ChatEndpointView[]; range: RangeChoice; tz: string }) {
   return (
-    <div className="reports__rooms">
-      {rooms.map((room) => (
-        <RoomAnswers key={room.Id} room={room} range={range} tz={tz} />
-      ))}
-    </div>
-  );
-}
-
-function RoomAnswers({ room, range, tz }: { room: ChatEndpointView; range: RangeChoice; tz: string }) {
-  return (
-    <RoomReport
-      room={room}
-      range={range}
-      tz={tz}
-      kind="answers"
-      label="Answers"
-      load={fetchAnswers}
-      body={(report, busy) => <AnswersBody report={report} tz={tz} busy={busy} />}
+    <EachRoom
+      rooms={rooms}
+      card={(room) => (
+        <RoomReport
+          room={room}
+          range={range}
+          tz={tz}
+          kind="answers"
+          label="Answers"
+          load={fetchAnswers}
+          body={(report, busy) => <AnswersBody report={report} tz={tz} busy={busy} />}
+        />
+      )}
     />
   );
 }

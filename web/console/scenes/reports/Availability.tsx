@@ -3,17 +3,11 @@ import { type KeyboardEvent, type MouseEvent, useCallback, useId, useMemo, useRe
 import type { ChatEndpointView } from '../../../../server/shared';
 import { type AvailabilityDay, type AvailabilityEntry, PRESENCE_CAUSE_LABELS, todayIn } from '../../../../server/shared/reports';
 import { fetchAvailability } from '../../api/reports';
-import { RoomHead, useReport } from './parts';
+import { EachRoom, ReportLoading, RoomHead, useReport } from './parts';
 import { formatStretch, HOUR_LABELS, popoverOnTop, type RangeChoice, rangeOf, stretchGeometry } from './reportRules';
 
 export function AvailabilityReportView({ rooms, range, tz }: { rooms: ChatEndpointView[]; range: RangeChoice; tz: string }) {
-  return (
-    <div className="reports__rooms">
-      {rooms.map((room) => (
-        <RoomAvailability key={room.Id} room={room} range={range} tz={tz} />
-      ))}
-    </div>
-  );
+  return <EachRoom rooms={rooms} card={(room) => <RoomAvailability room={room} range={range} tz={tz} />} />;
 }
 
 type Hovered = { entry: AvailabilityEntry; index: number; left: number; top: boolean };
@@ -26,9 +20,7 @@ function RoomAvailability({ room, range, tz }: { room: ChatEndpointView; range: 
     <section className="card reports__room" aria-label={`Availability of ${room.RoomName}`}>
       <RoomHead room={room} />
       {loading && !report ? (
-        <div className="reports__loading" role="status">
-          <span className="spinner" aria-hidden="true" />
-        </div>
+        <ReportLoading />
       ) : (
         <div className="availability" aria-busy={loading || undefined}>
           <Legend />

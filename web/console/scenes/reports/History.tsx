@@ -16,17 +16,11 @@ import { downloadReport, fetchChats, fetchTranscript, filterParams } from '../..
 import { Dialog } from '../../components/Dialog';
 import { Button } from '../../components/ui';
 import { MessageBody } from './MessageBody';
-import { RoomHead, useReport } from './parts';
+import { EachRoom, RoomHead, useReport } from './parts';
 import { formatTime, showingLine } from './reportRules';
 
 export function HistoryReportView({ rooms, tz }: { rooms: ChatEndpointView[]; tz: string }) {
-  return (
-    <div className="reports__rooms">
-      {rooms.map((room) => (
-        <RoomHistory key={room.Id} room={room} tz={tz} />
-      ))}
-    </div>
-  );
+  return <EachRoom rooms={rooms} card={(room) => <RoomHistory room={room} tz={tz} />} />;
 }
 
 function RoomHistory({ room, tz }: { room: ChatEndpointView; tz: string }) {

@@ -3,20 +3,14 @@ import { lazy, Suspense, useCallback, useMemo } from 'react';
 import type { ChatEndpointView } from '../../../../server/shared';
 import type { AgentStats } from '../../../../server/shared/reports';
 import { downloadReport, fetchOverview } from '../../api/reports';
-import { RoomHead, useReport } from './parts';
+import { EachRoom, ReportLoading, RoomHead, useReport } from './parts';
 import { formatDuration, type RangeChoice, rangeOf } from './reportRules';
 
 // uPlot (~20 KB gzipped) loads only when a chart is on screen.
 const ChatsChart = lazy(() => import('./ChatsChart').then((m) => ({ default: m.ChatsChart })));
 
 export function OverviewReportView({ rooms, range, tz }: { rooms: ChatEndpointView[]; range: RangeChoice; tz: string }) {
-  return (
-    <div className="reports__rooms">
-      {rooms.map((room) => (
-        <RoomOverview key={room.Id} room={room} range={range} tz={tz} />
-      ))}
-    </div>
-  );
+  return <EachRoom rooms={rooms} card={(room) => <RoomOverview room={room} range={range} tz={tz} />} />;
 }
 
 function RoomOverview({ room, range, tz }: { room: ChatEndpointView; range: RangeChoice; tz: string }) {
@@ -28,9 +22,7 @@ function RoomOverview({ room, range, tz }: { room: ChatEndpointView; range: Rang
     <section className="card reports__room" aria-label={`Overview of ${room.RoomName}`}>
       <RoomHead room={room} download={(format) => downloadReport(room, 'overview', format, query)} />
       {loading && !report ? (
-        <div className="reports__loading" role="status">
-          <span className="spinner" aria-hidden="true" />
-        </div>
+        <ReportLoading />
       ) : t && t.totalChats === 0 && t.totalOfflineMsgs === 0 ? (
         // Averages and ratings of no chats are not 0s and 0%: there is nothing to measure yet.
         <p className="reports__empty" aria-busy={loading || undefined}>

@@ -6,7 +6,7 @@ import { lazy, Suspense } from 'react';
 import type { ChatEndpointView } from '../../../../server/shared';
 import type { OperatorRow, TeamFigures, TeamReport } from '../../../../server/shared/reports';
 import { fetchTeam } from '../../api/reports';
-import { RoomReport } from './parts';
+import { EachRoom, RoomReport } from './parts';
 import { formatDuration, type RangeChoice } from './reportRules';
 
 // uPlot loads only when a chart is on screen (the Overview's chunk).
@@ -14,24 +14,19 @@ const TagsChart = lazy(() => import('./TagsChart').then((m) => ({ default: m.Tag
 
 export function TeamReportView({ rooms, range, tz }: { rooms: ChatEndpointView[]; range: RangeChoice; tz: string }) {
   return (
-    <div className="reports__rooms">
-      {rooms.map((room) => (
-        <RoomTeam key={room.Id} room={room} range={range} tz={tz} />
-      ))}
-    </div>
-  );
-}
-
-function RoomTeam({ room, range, tz }: { room: ChatEndpointView; range: RangeChoice; tz: string }) {
-  return (
-    <RoomReport
-      room={room}
-      range={range}
-      tz={tz}
-      kind="team"
-      label="Team"
-      load={fetchTeam}
-      body={(report, busy) => <TeamBody report={report} busy={busy} />}
+    <EachRoom
+      rooms={rooms}
+      card={(room) => (
+        <RoomReport
+          room={room}
+          range={range}
+          tz={tz}
+          kind="team"
+          label="Team"
+          load={fetchTeam}
+          body={(report, busy) => <TeamBody report={report} busy={busy} />}
+        />
+      )}
     />
   );
 }

@@ -1,9 +1,29 @@
 /** Pieces every report shares: a room's heading with the download buttons, loading a report, a room's report card. */
-import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
+import { Fragment, type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import type { ChatEndpointView } from '../../../../server/shared';
 import { downloadReport } from '../../api/reports';
 import { Button } from '../../components/ui';
 import { type RangeChoice, rangeOf } from './reportRules';
+
+/** A report's rooms, one card each, as `card` draws a room's. */
+export function EachRoom({ rooms, card }: { rooms: ChatEndpointView[]; card: (room: ChatEndpointView) => ReactNode }) {
+  return (
+    <div className="reports__rooms">
+      {rooms.map((room) => (
+        <Fragment key={room.Id}>{card(room)}</Fragment>
+      ))}
+    </div>
+  );
+}
+
+/** What a room's card shows while its first answer loads. */
+export function ReportLoading() {
+  return (
+    <div className="reports__loading" role="status">
+      <span className="spinner" aria-hidden="true" />
+    </div>
+  );
+}
 
 /** The room's name, and Download CSV / Download JSON when the report can be downloaded. */
 export function RoomHead({ room, download }: { room: ChatEndpointView; download?: (format: 'csv' | 'json') => Promise<void> }) {
@@ -82,15 +102,7 @@ export function RoomReport<T>({
   return (
     <section className="card reports__room" aria-label={`${label} of ${room.RoomName}`}>
       <RoomHead room={room} download={(format) => downloadReport(room, kind, format, query)} />
-      {loading && !report ? (
-        <div className="reports__loading" role="status">
-          <span className="spinner" aria-hidden="true" />
-        </div>
-      ) : report ? (
-        body(report, loading)
-      ) : (
-        <p className="reports__empty">No figures to show.</p>
-      )}
+      {loading && !report ? <ReportLoading /> : report ? body(report, loading) : <p className="reports__empty">No figures to show.</p>}
     </section>
   );
 }
