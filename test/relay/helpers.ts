@@ -269,11 +269,21 @@ export async function cheapestRun(
   return best ?? [];
 }
 
+/** A database command as commandLog writes it: "find conversations", "insert messages". */
+export const commandText = (e: CommandStartedEvent): string => `${e.commandName} ${String(e.command[e.commandName])}`;
+
+/**
+ * Reads of what Parley keeps a second, as commandLog writes them: the account's billing state (models/Account.ts) and a
+ * widget's settings (relay/widgets.ts). Not a message's own: a loaded machine's steps are each more than a second
+ * apart, and each would read them again.
+ */
+export const KEPT_A_SECOND = ['find accounts', 'find chatendpoints'];
+
 export function commandLog(server: TestServer, counts: (e: CommandStartedEvent) => boolean) {
   const seen: string[] = [];
   const record = (e: CommandStartedEvent) => {
     if (!counts(e)) return;
-    seen.push(`${e.commandName} ${String(e.command[e.commandName])}`);
+    seen.push(commandText(e));
     if (process.env.COST_TRACE === '1') {
       const stack = (new Error().stack ?? '').split('\n').filter((l) => l.includes('/server/') && !l.includes('node_modules'));
       console.log(

@@ -12,6 +12,7 @@ import {
   cheapestRun,
   commandLog,
   eventually,
+  KEPT_A_SECOND,
   type SetUp,
   say,
   setUpRelayWidget,
@@ -130,8 +131,11 @@ describe('a message’s database operations, each way', () => {
         log.start();
         await server.slack.postAsUser({ teamId: ACME, userId: ALICE, channelId: widget.channel, threadTs, text });
         await socket.next('msg', (f) => f.message.text === text);
-        // Its header's job too, removed once run.
-        return untilQuiet('delete outboxjobs');
+        // Its header's job too, removed once run. Not counted: the reads of what is kept a second (the operator's seat
+        // from the account's billing state, the widget's settings): each attempt here first waits for a line's post,
+        // more than a second on a loaded machine. The plain reply's test below holds that a reply reads neither
+        // otherwise.
+        return (await untilQuiet('delete outboxjobs')).filter((c) => !KEPT_A_SECOND.includes(c));
       },
       (run) => run.length <= 12,
     );

@@ -7,7 +7,18 @@
  */
 import { expect } from 'chai';
 import { FAST_RELAY, startTestServer, useServer } from '../helpers/app';
-import { backgroundCommand, cheapestRun, commandLog, eventually, type SetUp, say, setUpRelayWidget, VisitorSocket } from './helpers';
+import {
+  backgroundCommand,
+  cheapestRun,
+  commandLog,
+  commandText,
+  eventually,
+  KEPT_A_SECOND,
+  type SetUp,
+  say,
+  setUpRelayWidget,
+  VisitorSocket,
+} from './helpers';
 
 describe('a new conversation’s database operations', () => {
   // Presence asks Slack once for the test. Slack's pace is lifted: the header and the line go out back to back, and
@@ -16,14 +27,9 @@ describe('a new conversation’s database operations', () => {
     startTestServer(overrides, { monitorCommands: true, slackRateLimits: false }),
   );
   let widget: SetUp;
-  /** Not a new conversation's own: the commands beside every step (backgroundCommand), the quota count's read of the
-   * account (once a second per account), and the widget's settings read again once its kept copy is a second old
-   * (relay/widgets.ts), which a loaded machine's run passes. */
-  const perSecond = new Set(['accounts', 'chatendpoints']);
-  const log = commandLog(
-    server,
-    (e) => !backgroundCommand(e) && !(e.commandName === 'find' && perSecond.has(String(e.command[e.commandName]))),
-  );
+  /** Not a new conversation's own: the commands beside every step (backgroundCommand), and the reads of what is kept
+   * a second (the quota count's account, the widget's settings), which a loaded machine's run passes. */
+  const log = commandLog(server, (e) => !backgroundCommand(e) && !KEPT_A_SECOND.includes(commandText(e)));
   const { seen } = log;
   afterEach(() => log.stop());
 
