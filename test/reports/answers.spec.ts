@@ -9,9 +9,9 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { Types } from 'mongoose';
 import request from 'supertest';
 import type { AnswersReport } from '../../server/shared/reports';
-import { createUserInDb } from '../factories';
 import { useServer } from '../helpers/app';
 import { type AnswersSeeded, seedAnswerEvents } from './answersSeed';
+import { rangeReportAccessSpecs } from './rangeReportAccess';
 import { type Seeded, seedReportAccount, ZONE } from './seed';
 
 describe('Answers report API', () => {
@@ -135,43 +135,5 @@ describe('Answers report API', () => {
     expect(rows.find((r) => r[1] === 'en')?.[0]).to.equal('\'=HYPERLINK("http://evil.test")');
   });
 
-  it('answers 403 without a session, to a member who is not an admin, and on a plan without reports', async () => {
-    await get('answers', custom, '').expect(403);
-    await get('answers/download', { ...custom, format: 'csv' }, '').expect(403);
-    const member = await createUserInDb(server, {
-      admin: false,
-      account: (await server.models.Account.findById(seeded.accountId)) ?? undefined,
-    });
-    expect((await get('answers', custom, member.token).expect(403)).body.Message).to.equal('Reports are for account admins');
-    const basic = await seedReportAccount(server, { plan: 'parley_basic_monthly' });
-    const res = await request(server.url)
-      .get(`/v1/reports/${basic.ceId}/answers`)
-      .query(custom)
-      .set('Authorization', `Bearer ${basic.token}`)
-      .expect(403);
-    expect(res.body.Message).to.match(/plan does not have access to reports/);
-  });
-
-  it('answers 404 for another account’s widget and an unknown one', async () => {
-    const other = await seedReportAccount(server);
-    await request(server.url)
-      .get(`/v1/reports/${other.ceId}/answers`)
-      .query(custom)
-      .set('Authorization', `Bearer ${seeded.token}`)
-      .expect(404);
-    await request(server.url)
-      .get(`/v1/reports/${other.ceId}/answers/download`)
-      .query({ ...custom, format: 'csv' })
-      .set('Authorization', `Bearer ${seeded.token}`)
-      .expect(404);
-    await request(server.url).get('/v1/reports/nope/answers').query(custom).set('Authorization', `Bearer ${seeded.token}`).expect(404);
-  });
-
-  it('answers 400 with a Message for a wrong zone, date, range or format', async () => {
-    expect((await get('answers', { ...custom, tz: 'Mars/Olympus' }).expect(400)).body.Message).to.match(/Unknown time zone/);
-    expect((await get('answers', { ...custom, startDate: '2026-03-07' }).expect(400)).body.Message).to.match(/YYYY-MM-DDTHH:mm:ss/);
-    expect((await get('answers', { tz: ZONE, startDate: custom.startDate }).expect(400)).body.Message).to.match(/endDate is required/);
-    expect((await get('answers', { ...custom, endDate: '2026-03-06T23:59:59' }).expect(400)).body.Message).to.match(/before startDate/);
-    expect((await get('answers/download', { ...custom, format: 'xlsx' }).expect(400)).body.Message).to.match(/format must be csv or json/);
-  });
+  rangeReportAccessSpecs('answers', server, () => seeded);
 });

@@ -9,10 +9,10 @@ import { expect } from 'chai';
 import { parse as parseCsv } from 'csv-parse/sync';
 import request from 'supertest';
 import type { TeamReport } from '../../server/shared/reports';
-import { createUserInDb } from '../factories';
 import { useServer } from '../helpers/app';
 import { ALICE, BOB } from '../slack/helpers';
-import { type Seeded, seedReportAccount, ZONE } from './seed';
+import { rangeReportAccessSpecs } from './rangeReportAccess';
+import { type Seeded, ZONE } from './seed';
 import { GUS, seedTeamAccount } from './teamSeed';
 
 describe('Team report API', () => {
@@ -188,43 +188,5 @@ describe('Team report API', () => {
     expect(JSON.parse(json.text).team.answered).to.equal(5);
   });
 
-  it('answers 403 without a session, to a member who is not an admin, and on a plan without reports', async () => {
-    await get('team', custom, '').expect(403);
-    await get('team/download', { ...custom, format: 'csv' }, '').expect(403);
-    const member = await createUserInDb(server, {
-      admin: false,
-      account: (await server.models.Account.findById(seeded.accountId)) ?? undefined,
-    });
-    expect((await get('team', custom, member.token).expect(403)).body.Message).to.equal('Reports are for account admins');
-    const basic = await seedReportAccount(server, { plan: 'parley_basic_monthly' });
-    const res = await request(server.url)
-      .get(`/v1/reports/${basic.ceId}/team`)
-      .query(custom)
-      .set('Authorization', `Bearer ${basic.token}`)
-      .expect(403);
-    expect(res.body.Message).to.match(/plan does not have access to reports/);
-  });
-
-  it('answers 404 for another account’s widget and an unknown one', async () => {
-    const other = await seedReportAccount(server);
-    await request(server.url)
-      .get(`/v1/reports/${other.ceId}/team`)
-      .query(custom)
-      .set('Authorization', `Bearer ${seeded.token}`)
-      .expect(404);
-    await request(server.url)
-      .get(`/v1/reports/${other.ceId}/team/download`)
-      .query({ ...custom, format: 'csv' })
-      .set('Authorization', `Bearer ${seeded.token}`)
-      .expect(404);
-    await request(server.url).get('/v1/reports/nope/team').query(custom).set('Authorization', `Bearer ${seeded.token}`).expect(404);
-  });
-
-  it('answers 400 with a Message for a wrong zone, date, range or format', async () => {
-    expect((await get('team', { ...custom, tz: 'Mars/Olympus' }).expect(400)).body.Message).to.match(/Unknown time zone/);
-    expect((await get('team', { ...custom, startDate: '2026-03-07' }).expect(400)).body.Message).to.match(/YYYY-MM-DDTHH:mm:ss/);
-    expect((await get('team', { tz: ZONE, startDate: custom.startDate }).expect(400)).body.Message).to.match(/endDate is required/);
-    expect((await get('team', { ...custom, endDate: '2026-03-06T23:59:59' }).expect(400)).body.Message).to.match(/before startDate/);
-    expect((await get('team/download', { ...custom, format: 'xlsx' }).expect(400)).body.Message).to.match(/format must be csv or json/);
-  });
+  rangeReportAccessSpecs('team', server, () => seeded);
 });
