@@ -15,7 +15,7 @@ import { useServer } from '../helpers/app';
 import { picture, RESULTS_DIR, useBrowser } from '../helpers/browser';
 import { seedAnswerEvents } from '../reports/answersSeed';
 import { type Seeded, seedReportAccount, ZONE } from '../reports/seed';
-import { waitForChosenRangeFigure } from './consoleHelpers';
+import { openRangeReport, waitForChosenRangeFigure } from './consoleHelpers';
 
 describe('Answers report (browser)', function () {
   this.timeout(120_000);
@@ -29,16 +29,12 @@ describe('Answers report (browser)', function () {
     await seedAnswerEvents(server.models, seeded.accountId, new Types.ObjectId(seeded.ceId));
   });
 
-  async function open(page: Page, from = '2026-03-07', to = '2026-03-09') {
-    await page.context().addCookies([{ name: 'auth_token', value: seeded.token, url: server.url }]);
-    await page.goto(`${server.url}/app/#/reports/answers`);
-    await page.getByRole('link', { name: 'Answers' }).waitFor();
-    await page.getByLabel('Time zone').selectOption(ZONE);
-    await page.getByLabel('Date range').selectOption('custom');
-    await page.getByLabel('From', { exact: true }).fill(from);
-    await page.getByLabel('To', { exact: true }).fill(to);
-    return page.getByRole('region', { name: 'Answers of support' });
-  }
+  const open = (page: Page) =>
+    openRangeReport(
+      page,
+      { url: server.url, token: seeded.token },
+      { view: 'answers', name: 'Answers', room: 'support', zone: ZONE, from: '2026-03-07', to: '2026-03-09' },
+    );
 
   const shot = async (page: Page, name: string) => {
     await picture(page, path.join(RESULTS_DIR, `answers-report-${name}.png`), { fullPage: true });

@@ -1,5 +1,5 @@
 /** Driving the console in a browser: a new account's admin, signed in with the terms accepted, as after sign-up. */
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import { uniqueEmail } from '../factories';
 import type { TestServer } from '../helpers/app';
@@ -33,6 +33,25 @@ export async function signedInAdmin(server: Pick<TestServer, 'url'>, page: Page,
     ces: { Id: string }[];
   };
   return { email, token, ceId: me.ces[0]?.Id ?? '', accountId: me.accountId };
+}
+
+/**
+ * Opens a range report of the console (`#/reports/<view>`, its link named `name`) signed in with `token`, in `zone`
+ * over the custom range `from`–`to` (days, both included), and answers the room's card ("<name> of <room>").
+ */
+export async function openRangeReport(
+  page: Page,
+  at: { url: string; token: string },
+  report: { view: string; name: string; room: string; zone: string; from: string; to: string },
+): Promise<Locator> {
+  await page.context().addCookies([{ name: 'auth_token', value: at.token, url: at.url }]);
+  await page.goto(`${at.url}/app/#/reports/${report.view}`);
+  await page.getByRole('link', { name: report.name }).waitFor();
+  await page.getByLabel('Time zone').selectOption(report.zone);
+  await page.getByLabel('Date range').selectOption('custom');
+  await page.getByLabel('From', { exact: true }).fill(report.from);
+  await page.getByLabel('To', { exact: true }).fill(report.to);
+  return page.getByRole('region', { name: `${report.name} of ${report.room}` });
 }
 
 /**

@@ -15,7 +15,7 @@ import { picture, RESULTS_DIR, useBrowser } from '../helpers/browser';
 import type { Seeded } from '../reports/seed';
 import { ZONE } from '../reports/seed';
 import { seedTeamAccount } from '../reports/teamSeed';
-import { waitForChosenRangeFigure } from './consoleHelpers';
+import { openRangeReport, waitForChosenRangeFigure } from './consoleHelpers';
 
 describe('Team report (browser)', function () {
   this.timeout(120_000);
@@ -28,16 +28,12 @@ describe('Team report (browser)', function () {
     seeded = await seedTeamAccount(server);
   });
 
-  async function open(page: Page, from = '2026-03-07', to = '2026-03-09') {
-    await page.context().addCookies([{ name: 'auth_token', value: seeded.token, url: server.url }]);
-    await page.goto(`${server.url}/app/#/reports/team`);
-    await page.getByRole('link', { name: 'Team' }).waitFor();
-    await page.getByLabel('Time zone').selectOption(ZONE);
-    await page.getByLabel('Date range').selectOption('custom');
-    await page.getByLabel('From', { exact: true }).fill(from);
-    await page.getByLabel('To', { exact: true }).fill(to);
-    return page.getByRole('region', { name: 'Team of support' });
-  }
+  const open = (page: Page) =>
+    openRangeReport(
+      page,
+      { url: server.url, token: seeded.token },
+      { view: 'team', name: 'Team', room: 'support', zone: ZONE, from: '2026-03-07', to: '2026-03-09' },
+    );
 
   const shot = async (page: Page, name: string) => {
     await picture(page, path.join(RESULTS_DIR, `team-report-${name}.png`), { fullPage: true });
