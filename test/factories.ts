@@ -86,3 +86,15 @@ export async function createWidgetInDb(
 ): Promise<ChatEndpointDocument> {
   return server.models.ChatEndpoint.create({ Step: 1, ...overrides, accountId: owner.accountId, userId: owner._id });
 }
+
+/**
+ * Puts an account (given itself or by one of its widgets) on `plan`, a Stripe price id, paying: what the webhooks of a
+ * paid subscription leave. Waits first for the Stripe sandbox's deliveries in flight: the trial subscription's own
+ * webhooks, landing after, would make it 'trialing' again.
+ */
+export async function payingOn(server: TestServer, plan: string, of: { ceId: unknown } | { accountId: unknown }): Promise<void> {
+  await server.stripe.settled();
+  const accountId = 'accountId' in of ? of.accountId : (await server.models.ChatEndpoint.findById(of.ceId))?.accountId;
+  if (!accountId) throw new Error('no such account');
+  await server.models.Account.updateOne({ _id: accountId }, { $set: { subscriptionStatus: 'active', planStripeId: plan } });
+}

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { signUpUser } from '../factories';
+import { payingOn, signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
 import { ACME, ALICE, firstWidgetId, setUpWidget } from '../slack/helpers';
 
@@ -14,11 +14,7 @@ describe('bots and users API', () => {
     ({ token } = await signUpUser(server));
     ceId = await firstWidgetId(server, token);
     await setUpWidget(server, token, ceId);
-    const ce = await server.models.ChatEndpoint.findById(ceId);
-    await server.models.Account.updateOne(
-      { _id: ce?.accountId },
-      { $set: { subscriptionStatus: 'active', planStripeId: 'parley_pro_monthly' } },
-    );
+    await payingOn(server, 'parley_pro_monthly', { ceId });
   });
 
   const base = (id = ceId) => `/v1/chat_endpoints/${id}`;
@@ -103,11 +99,7 @@ describe('bots and users API', () => {
       .send({ userID: HELPER_BOT })
       .expect(404);
     const otherCe = await firstWidgetId(server, other.token);
-    const ce = await server.models.ChatEndpoint.findById(otherCe);
-    await server.models.Account.updateOne(
-      { _id: ce?.accountId },
-      { $set: { subscriptionStatus: 'active', planStripeId: 'parley_pro_monthly' } },
-    );
+    await payingOn(server, 'parley_pro_monthly', { ceId: otherCe });
     await as(other.token, request(server.url).delete(`${base(otherCe)}/bot`))
       .send({ ID: mine.body.ID })
       .expect(404);

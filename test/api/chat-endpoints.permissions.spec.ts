@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { neededScopes, scopeStatus } from '../../server/shared/slack-scopes';
-import { signUpUser } from '../factories';
+import { payingOn, signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
 import { ACME, BROWSER, callback, consent, firstWidgetId, setUpWidget } from '../slack/helpers';
 
@@ -96,10 +96,7 @@ describe('Slack permissions', () => {
     it('needs users:read on a plan with bots', async () => {
       const { token, ceId } = await configured();
       const me = await request(server.url).get('/v1/users/current').set('Authorization', `Bearer ${token}`).expect(200);
-      await server.models.Account.updateOne(
-        { _id: me.body.accountId },
-        { $set: { subscriptionStatus: 'active', planStripeId: 'parley_pro_monthly' } },
-      );
+      await payingOn(server, 'parley_pro_monthly', { accountId: me.body.accountId });
       const res = await permissions(token, ceId).expect(200);
       expect(res.body.scopes.map((s: { scope: string }) => s.scope)).to.include('users:read');
     });

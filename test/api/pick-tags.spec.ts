@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import request from 'supertest';
-import { signUpUser } from '../factories';
+import { payingOn, signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
 import { firstWidgetId } from '../slack/helpers';
 
@@ -16,11 +16,7 @@ describe('question group and article tags (API)', () => {
   beforeEach(async () => {
     ({ token } = await signUpUser(server));
     ceId = await firstWidgetId(server, token);
-    const ce = await server.models.ChatEndpoint.findById(ceId);
-    await server.models.Account.updateOne(
-      { _id: ce?.accountId },
-      { $set: { subscriptionStatus: 'active', planStripeId: 'parley_business_monthly' } },
-    );
+    await payingOn(server, 'parley_business_monthly', { ceId });
   });
 
   const as = (req: request.Test, t: string | undefined = token) => (t ? req.set('Authorization', `Bearer ${t}`) : req);

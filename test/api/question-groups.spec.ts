@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import type { TreeNode } from '../../server/shared/questionGroups';
-import { signUpUser } from '../factories';
+import { payingOn, signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
 import { firstWidgetId } from '../slack/helpers';
 
@@ -20,11 +20,7 @@ describe('question groups API', () => {
   beforeEach(async () => {
     ({ token } = await signUpUser(server));
     ceId = await firstWidgetId(server, token);
-    const ce = await server.models.ChatEndpoint.findById(ceId);
-    await server.models.Account.updateOne(
-      { _id: ce?.accountId },
-      { $set: { subscriptionStatus: 'active', planStripeId: 'parley_business_monthly' } },
-    );
+    await payingOn(server, 'parley_business_monthly', { ceId });
   });
 
   const path = (id = ceId) => `/v1/chat_endpoints/${id}/question_groups`;
@@ -139,11 +135,7 @@ describe('question groups API', () => {
     const created = await save(group([q('Q?', [a('A', '')])]));
     const other = await signUpUser(server);
     const otherCe = await firstWidgetId(server, other.token);
-    const ce = await server.models.ChatEndpoint.findById(otherCe);
-    await server.models.Account.updateOne(
-      { _id: ce?.accountId },
-      { $set: { subscriptionStatus: 'active', planStripeId: 'parley_business_monthly' } },
-    );
+    await payingOn(server, 'parley_business_monthly', { ceId: otherCe });
     await as(other.token, request(server.url).get(path())).expect(404);
     await as(other.token, request(server.url).post(path(otherCe)))
       .send({ ...group([q('Q?', [a('A', '')])]), uid: created.body.uid, label: 'Stolen' })
@@ -154,12 +146,7 @@ describe('question groups API', () => {
   });
 
   it('answers 402 with Error plan_feature on a plan without question groups', async () => {
-    const ce = await server.models.ChatEndpoint.findById(ceId);
-    await server.stripe.settled();
-    await server.models.Account.updateOne(
-      { _id: ce?.accountId },
-      { $set: { subscriptionStatus: 'active', planStripeId: 'parley_basic_monthly' } },
-    );
+    await payingOn(server, 'parley_basic_monthly', { ceId });
     const res = await as(token, request(server.url).get(path())).expect(402);
     expect(res.body).to.deep.equal({
       Message: 'Your plan does not have access to question groups. Please upgrade.',

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { signUpUser } from '../factories';
+import { payingOn, signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
 import { firstWidgetId } from '../slack/helpers';
 
@@ -107,12 +107,7 @@ describe('saved replies API', () => {
       },
       { upsert: true },
     );
-    const ce = await server.models.ChatEndpoint.findById(ceId);
-    await server.stripe.settled();
-    await server.models.Account.updateOne(
-      { _id: ce?.accountId },
-      { $set: { subscriptionStatus: 'active', planStripeId: 'test_no_saved_replies' } },
-    );
+    await payingOn(server, 'test_no_saved_replies', { ceId });
     const res = await as(token, request(server.url).get(path())).expect(402);
     expect(res.body).to.deep.equal({ Message: 'Your plan does not have access to saved replies. Please upgrade.', Error: 'plan_feature' });
   });

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { signUpUser } from '../factories';
+import { payingOn, signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
 import { axeViolations, describeViolations } from '../helpers/axe';
 import { picture, RESULTS_DIR, useBrowser } from '../helpers/browser';
@@ -25,11 +25,7 @@ describe('question group and article tags (browser)', function () {
     const ceId = await firstWidgetId(server, token);
     await setUpWidget(server, token, ceId);
     await acceptTerms(server, token);
-    const ce = await server.models.ChatEndpoint.findById(ceId);
-    await server.models.Account.updateOne(
-      { _id: ce?.accountId },
-      { $set: { subscriptionStatus: 'active', planStripeId: 'parley_business_monthly' } },
-    );
+    await payingOn(server, 'parley_business_monthly', { ceId });
     const setTags = (list: string[]) =>
       fetch(`${server.url}/v1/chat_endpoints/${ceId}/update_config`, {
         method: 'PUT',

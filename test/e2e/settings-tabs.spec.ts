@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { signUpUser } from '../factories';
+import { payingOn, signUpUser } from '../factories';
 import { useServer } from '../helpers/app';
 import { picturesAtBothSizes, useBrowser } from '../helpers/browser';
 import { ACME, firstWidgetId, setUpWidget } from '../slack/helpers';
@@ -30,10 +30,7 @@ describe('settings tabs: triggers, saved replies, question groups, integrations 
     await acceptTerms(server, token);
     const ce = await server.models.ChatEndpoint.findById(ceId);
     if (!ce) throw new Error('widget gone');
-    await server.models.Account.updateOne(
-      { _id: ce.accountId },
-      { $set: { subscriptionStatus: 'active', planStripeId: 'parley_business_monthly' } },
-    );
+    await payingOn(server, 'parley_business_monthly', { accountId: ce.accountId });
     await page.context().addCookies([{ name: 'auth_token', value: token, url: server.url }]);
     return { ceId, uuid: ce.Uuid, channel, token };
   }

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
+import { payingOn } from '../factories';
 import { BOB, eventually, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from './helpers';
 
 const HELPER_BOT = 'U0HELPER01';
@@ -10,10 +11,7 @@ describe('bots and users added to new conversations', () => {
   beforeEach(async () => {
     widget = await setUpRelayWidget(server);
     const ce = await widget.widget();
-    await server.models.Account.updateOne(
-      { _id: ce.accountId },
-      { $set: { subscriptionStatus: 'active', planStripeId: 'parley_pro_monthly' } },
-    );
+    await payingOn(server, 'parley_pro_monthly', { accountId: ce.accountId });
   });
 
   const addBot = (userID: string) =>

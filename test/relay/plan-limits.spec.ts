@@ -5,18 +5,14 @@
 import { expect } from 'chai';
 import type { Types } from 'mongoose';
 import { monthKey, operatorLimitText } from '../../server/billing/operators';
+import { payingOn } from '../factories';
 import { ACME, ALICE, BOB, eventually, say, setUpRelayWidget, useRelayServer, VisitorSocket } from './helpers';
 
 describe('plan limits in the relay', () => {
   const server = useRelayServer();
   /** The trial is over and the account pays for Basic: Basic's limits apply (during the trial Business's do). */
   const paysForBasic = async (accountId: Types.ObjectId) => {
-    // After the trial subscription's own webhooks, which would say 'trialing' again.
-    await server.stripe.settled();
-    await server.models.Account.updateOne(
-      { _id: accountId },
-      { $set: { subscriptionStatus: 'active', planStripeId: 'parley_basic_monthly' } },
-    );
+    await payingOn(server, 'parley_basic_monthly', { accountId });
   };
 
   it("takes the conversation over the month's quota, relays it to Slack, and marks the account over quota", async () => {

@@ -3,6 +3,7 @@ import request from 'supertest';
 import { startQuestionGroup } from '../../server/commands/startQuestionGroup';
 import { NotFoundError, PaymentRequiredError } from '../../server/errors';
 import type { ServerFrame } from '../../server/shared/widget-protocol';
+import { payingOn } from '../factories';
 import { eventually, type SetUp, say, setUpRelayWidget, useRelayServer, VisitorSocket } from './helpers';
 
 type Question = Extract<ServerFrame, { t: 'question' }>;
@@ -15,10 +16,7 @@ describe('question groups in a conversation', () => {
   beforeEach(async () => {
     widget = await setUpRelayWidget(server);
     const ce = await widget.widget();
-    await server.models.Account.updateOne(
-      { _id: ce.accountId },
-      { $set: { subscriptionStatus: 'active', planStripeId: 'parley_business_monthly' } },
-    );
+    await payingOn(server, 'parley_business_monthly', { accountId: ce.accountId });
     const answer = (text: string, action: string, extra: Record<string, unknown> = {}) => ({
       text,
       isQ: false,
@@ -198,11 +196,7 @@ describe('question groups in a conversation', () => {
       expect((error as Error).message).to.equal('No question group with the shortcut “nope”.');
     }
     const ce = await widget.widget();
-    await server.stripe.settled();
-    await server.models.Account.updateOne(
-      { _id: ce.accountId },
-      { $set: { subscriptionStatus: 'active', planStripeId: 'parley_basic_monthly' } },
-    );
+    await payingOn(server, 'parley_basic_monthly', { accountId: ce.accountId });
     try {
       await startQuestionGroup(server.parley.relay, { conversationId, shortcut: 'triage' });
       expect.fail('started');
