@@ -1,26 +1,12 @@
 import type { ChatEndpointView } from '../../../../server/shared';
 import { type AnswersReport, SUGGESTION_KIND_LABELS } from '../../../../server/shared/reports';
 import { fetchAnswers } from '../../api/reports';
-import { EachRoom, RoomReport } from './parts';
+import { RoomReports } from './parts';
 import { formatTime, type RangeChoice } from './reportRules';
 
 export function AnswersReportView({ rooms, range, tz }: { rooms: ChatEndpointView[]; range: RangeChoice; tz: string }) {
-  return (
-    <EachRoom
-      rooms={rooms}
-      card={(room) => (
-        <RoomReport
-          room={room}
-          range={range}
-          tz={tz}
-          kind="answers"
-          label="Answers"
-          load={fetchAnswers}
-          body={(report, busy) => <AnswersBody report={report} tz={tz} busy={busy} />}
-        />
-      )}
-    />
-  );
+  const body = (report: AnswersReport, busy: boolean) => <AnswersBody report={report} tz={tz} busy={busy} />;
+  return <RoomReports rooms={rooms} range={range} tz={tz} kind="answers" label="Answers" load={fetchAnswers} body={body} />;
 }
 
 /** "3 of 10 (30%)" style share, or the count alone when there is nothing to share. */

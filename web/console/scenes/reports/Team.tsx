@@ -6,29 +6,15 @@ import { lazy, Suspense } from 'react';
 import type { ChatEndpointView } from '../../../../server/shared';
 import type { OperatorRow, TeamFigures, TeamReport } from '../../../../server/shared/reports';
 import { fetchTeam } from '../../api/reports';
-import { EachRoom, RoomReport } from './parts';
+import { RoomReports } from './parts';
 import { formatDuration, type RangeChoice } from './reportRules';
 
 // uPlot loads only when a chart is on screen (the Overview's chunk).
 const TagsChart = lazy(() => import('./TagsChart').then((m) => ({ default: m.TagsChart })));
 
 export function TeamReportView({ rooms, range, tz }: { rooms: ChatEndpointView[]; range: RangeChoice; tz: string }) {
-  return (
-    <EachRoom
-      rooms={rooms}
-      card={(room) => (
-        <RoomReport
-          room={room}
-          range={range}
-          tz={tz}
-          kind="team"
-          label="Team"
-          load={fetchTeam}
-          body={(report, busy) => <TeamBody report={report} busy={busy} />}
-        />
-      )}
-    />
-  );
+  const body = (report: TeamReport, busy: boolean) => <TeamBody report={report} busy={busy} />;
+  return <RoomReports rooms={rooms} range={range} tz={tz} kind="team" label="Team" load={fetchTeam} body={body} />;
 }
 
 /** A median wait, or what stands for none. */

@@ -79,7 +79,25 @@ export function useReport<T>(load: () => Promise<T>): { data: T | null; loading:
  * loads, then `body` of the report (the previous one stays, `busy`, while a new range loads), or "No figures to show."
  * when the report could not be read.
  */
-export function RoomReport<T>({
+type RangeReport<T> = {
+  kind: 'answers' | 'team';
+  /** The card's accessible name before the room's: "Answers", "Team". */
+  label: string;
+  load: (ceId: string, query: ReturnType<typeof rangeOf>) => Promise<T>;
+  body: (report: T, busy: boolean) => ReactNode;
+};
+
+/** A range report's view: a RoomReport card for each room. */
+export function RoomReports<T>({
+  rooms,
+  range,
+  tz,
+  ...report
+}: { rooms: ChatEndpointView[]; range: RangeChoice; tz: string } & RangeReport<T>) {
+  return <EachRoom rooms={rooms} card={(room) => <RoomReport room={room} range={range} tz={tz} {...report} />} />;
+}
+
+function RoomReport<T>({
   room,
   range,
   tz,
@@ -87,16 +105,7 @@ export function RoomReport<T>({
   label,
   load,
   body,
-}: {
-  room: ChatEndpointView;
-  range: RangeChoice;
-  tz: string;
-  kind: 'answers' | 'team';
-  /** The card's accessible name before the room's: "Answers", "Team". */
-  label: string;
-  load: (ceId: string, query: ReturnType<typeof rangeOf>) => Promise<T>;
-  body: (report: T, busy: boolean) => ReactNode;
-}) {
+}: { room: ChatEndpointView; range: RangeChoice; tz: string } & RangeReport<T>) {
   const query = useMemo(() => rangeOf(range, tz, new Date()), [range, tz]);
   const { data: report, loading } = useReport(useCallback(() => load(room.Id, query), [load, room.Id, query]));
   return (
