@@ -7,12 +7,11 @@
 import { expect } from 'chai';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { Types } from 'mongoose';
-import request from 'supertest';
 import type { AnswersReport } from '../../server/shared/reports';
 import { useServer } from '../helpers/app';
 import { type AnswersSeeded, seedAnswerEvents } from './answersSeed';
 import { rangeReportAccessSpecs } from './rangeReportAccess';
-import { type Seeded, seedReportAccount, ZONE } from './seed';
+import { CUSTOM_RANGE, reportRequest, type Seeded, seedReportAccount, ZONE } from './seed';
 
 describe('Answers report API', () => {
   const server = useServer();
@@ -23,11 +22,9 @@ describe('Answers report API', () => {
     articles = await seedAnswerEvents(server.models, seeded.accountId, new Types.ObjectId(seeded.ceId));
   });
 
-  const get = (path: string, query: Record<string, string | number> = {}, token: string | undefined = seeded.token) => {
-    const req = request(server.url).get(`/v1/reports/${seeded.ceId}/${path}`).query(query);
-    return token ? req.set('Authorization', `Bearer ${token}`) : req;
-  };
-  const custom = { tz: ZONE, startDate: '2026-03-07T00:00:00', endDate: '2026-03-09T23:59:59' };
+  const get = (path: string, query: Record<string, string | number> = {}, token: string | undefined = seeded.token) =>
+    reportRequest(server, seeded.ceId, path, query, token);
+  const custom = CUSTOM_RANGE;
 
   it('counts the range’s searches, views, answers, resolutions and suggestions in the report’s zone', async () => {
     const report = (await get('answers', custom).expect(200)).body as AnswersReport;

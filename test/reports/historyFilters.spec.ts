@@ -5,10 +5,9 @@
  */
 import { expect } from 'chai';
 import { parse as parseCsv } from 'csv-parse/sync';
-import request from 'supertest';
 import type { ChatsPage } from '../../server/shared/reports';
 import { useServer } from '../helpers/app';
-import { type Seeded, seedReportAccount } from './seed';
+import { reportRequest, type Seeded, seedReportAccount } from './seed';
 
 describe('reports API: the history filtered by tag, state and assignee', () => {
   let seeded: Seeded;
@@ -23,10 +22,8 @@ describe('reports API: the history filtered by tag, state and assignee', () => {
     await Conversation.updateOne({ _id: zoe }, { $set: { inboxState: 'waiting', assigneeId: 'U0ANA' } });
   });
 
-  const get = (path: string, query: Record<string, string | number | string[]> = {}, token: string | undefined = seeded.token) => {
-    const req = request(server.url).get(`/v1/reports/${seeded.ceId}/${path}`).query(query);
-    return token ? req.set('Authorization', `Bearer ${token}`) : req;
-  };
+  const get = (path: string, query: Record<string, string | number | string[]> = {}, token: string | undefined = seeded.token) =>
+    reportRequest(server, seeded.ceId, path, query, token);
   const chats = async (query: Record<string, string>) => (await get('chats', query).expect(200)).body as ChatsPage;
   const names = (p: ChatsPage) => p.chats.map((c) => c.visitor.name);
 
@@ -92,7 +89,7 @@ describe('reports API: the history filtered by tag, state and assignee', () => {
 
   it('keeps the filtered history from other accounts and from callers without a session', async () => {
     const other = await seedReportAccount(server);
-    await request(server.url).get(`/v1/reports/${other.ceId}/chats?tag=billing`).set('Authorization', `Bearer ${seeded.token}`).expect(404);
+    await reportRequest(server, other.ceId, 'chats', { tag: 'billing' }, seeded.token).expect(404);
     await get('chats', { tag: 'billing' }, '').expect(403);
   });
 });

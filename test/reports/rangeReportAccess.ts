@@ -4,17 +4,14 @@
  * with a Message for a wrong zone, date, range or download format. Call inside the report's describe block.
  */
 import { expect } from 'chai';
-import request from 'supertest';
 import { createUserInDb } from '../factories';
 import type { TestServer } from '../helpers/app';
-import { type Seeded, seedReportAccount, ZONE } from './seed';
+import { CUSTOM_RANGE, reportRequest, type Seeded, seedReportAccount, ZONE } from './seed';
 
 export function rangeReportAccessSpecs(report: 'answers' | 'team', server: TestServer, seeded: () => Seeded): void {
-  const custom = { tz: ZONE, startDate: '2026-03-07T00:00:00', endDate: '2026-03-09T23:59:59' };
-  const get = (path: string, query: Record<string, string | number>, token: string | undefined = seeded().token) => {
-    const req = request(server.url).get(`/v1/reports/${seeded().ceId}/${path}`).query(query);
-    return token ? req.set('Authorization', `Bearer ${token}`) : req;
-  };
+  const custom = CUSTOM_RANGE;
+  const get = (path: string, query: Record<string, string | number>, token: string | undefined = seeded().token) =>
+    reportRequest(server, seeded().ceId, path, query, token);
   const download = `${report}/download`;
 
   it('answers 403 without a session, to a member who is not an admin, and on a plan without reports', async () => {
@@ -26,24 +23,16 @@ export function rangeReportAccessSpecs(report: 'answers' | 'team', server: TestS
     });
     expect((await get(report, custom, member.token).expect(403)).body.Message).to.equal('Reports are for account admins');
     const basic = await seedReportAccount(server, { plan: 'parley_basic_monthly' });
-    const res = await request(server.url)
-      .get(`/v1/reports/${basic.ceId}/${report}`)
-      .query(custom)
-      .set('Authorization', `Bearer ${basic.token}`)
-      .expect(403);
+    const res = await reportRequest(server, basic.ceId, report, custom, basic.token).expect(403);
     expect(res.body.Message).to.match(/plan does not have access to reports/);
   });
 
   it('answers 404 for another account’s widget and an unknown one', async () => {
     const other = await seedReportAccount(server);
-    const token = `Bearer ${seeded().token}`;
-    await request(server.url).get(`/v1/reports/${other.ceId}/${report}`).query(custom).set('Authorization', token).expect(404);
-    await request(server.url)
-      .get(`/v1/reports/${other.ceId}/${download}`)
-      .query({ ...custom, format: 'csv' })
-      .set('Authorization', token)
-      .expect(404);
-    await request(server.url).get(`/v1/reports/nope/${report}`).query(custom).set('Authorization', token).expect(404);
+    const { token } = seeded();
+    await reportRequest(server, other.ceId, report, custom, token).expect(404);
+    await reportRequest(server, other.ceId, download, { ...custom, format: 'csv' }, token).expect(404);
+    await reportRequest(server, 'nope', report, custom, token).expect(404);
   });
 
   it('answers 400 with a Message for a wrong zone, date, range or format', async () => {

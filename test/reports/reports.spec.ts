@@ -4,7 +4,6 @@
  */
 import { expect } from 'chai';
 import { parse as parseCsv } from 'csv-parse/sync';
-import request from 'supertest';
 import { createReportRecorder } from '../../server/reports/recorder';
 import {
   type AvailabilityReport,
@@ -16,7 +15,7 @@ import {
 } from '../../server/shared/reports';
 import { createUserInDb } from '../factories';
 import { useServer } from '../helpers/app';
-import { NOW, type Seeded, seedReportAccount, WIDGET_CREATED, ZONE } from './seed';
+import { CUSTOM_RANGE, NOW, reportRequest, type Seeded, seedReportAccount, WIDGET_CREATED, ZONE } from './seed';
 
 describe('reports API', () => {
   let seeded: Seeded;
@@ -25,11 +24,9 @@ describe('reports API', () => {
     seeded = await seedReportAccount(server);
   });
 
-  const get = (path: string, query: Record<string, string | number> = {}, token: string | undefined = seeded.token) => {
-    const req = request(server.url).get(`/v1/reports/${seeded.ceId}/${path}`).query(query);
-    return token ? req.set('Authorization', `Bearer ${token}`) : req;
-  };
-  const custom = { tz: ZONE, startDate: '2026-03-07T00:00:00', endDate: '2026-03-09T23:59:59' };
+  const get = (path: string, query: Record<string, string | number> = {}, token: string | undefined = seeded.token) =>
+    reportRequest(server, seeded.ceId, path, query, token);
+  const custom = CUSTOM_RANGE;
   const preset = (name: 'yesterday' | 'last7' | 'last30') => rangeQuery(presetDates(name, todayIn(ZONE, NOW)), ZONE);
   const overview = async (query: Record<string, string>) => (await get('overview', query).expect(200)).body as OverviewReport;
   const agent = (report: OverviewReport, name: string) => report.stats.find((s) => s.agentName === name);
@@ -328,22 +325,15 @@ describe('reports API', () => {
       const refused = await get('chats', {}, member.token).expect(403);
       expect(refused.body.Message).to.equal('Reports are for account admins');
       const basic = await seedReportAccount(server, { plan: 'parley_basic_monthly' });
-      const res = await request(server.url)
-        .get(`/v1/reports/${basic.ceId}/overview`)
-        .query(custom)
-        .set('Authorization', `Bearer ${basic.token}`)
-        .expect(403);
+      const res = await reportRequest(server, basic.ceId, 'overview', custom, basic.token).expect(403);
       expect(res.body.Message).to.match(/plan does not have access to reports/);
     });
 
     it('answers 404 for another account’s widget and for an unknown id', async () => {
       const other = await seedReportAccount(server);
-      await request(server.url).get(`/v1/reports/${other.ceId}/chats`).set('Authorization', `Bearer ${seeded.token}`).expect(404);
-      await request(server.url).get('/v1/reports/nope/chats').set('Authorization', `Bearer ${seeded.token}`).expect(404);
-      await request(server.url)
-        .get(`/v1/reports/${other.ceId}/chats/download?format=csv`)
-        .set('Authorization', `Bearer ${seeded.token}`)
-        .expect(404);
+      await reportRequest(server, other.ceId, 'chats', {}, seeded.token).expect(404);
+      await reportRequest(server, 'nope', 'chats', {}, seeded.token).expect(404);
+      await reportRequest(server, other.ceId, 'chats/download', { format: 'csv' }, seeded.token).expect(404);
     });
 
     for (const [what, query, message] of [

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Types } from 'mongoose';
+import request from 'supertest';
 import type { Models } from '../../server/models';
 import { TERMS_VERSION } from '../../server/shared/constants';
 import type { PresenceCause } from '../../server/shared/reports';
@@ -115,6 +116,21 @@ export const PRESENCE: { at: string; online: boolean; cause: PresenceCause }[] =
   { at: '2026-03-09T02:00:00Z', online: true, cause: 'switched-on' }, // Sun 22:00 EDT
   { at: '2026-03-09T10:00:00Z', online: false, cause: 'slack-activity' }, // Mon 06:00 EDT
 ];
+
+/** The custom range the report specs ask for: Sat 7 to Mon 9 March 2026 in New York, across the clocks' change. */
+export const CUSTOM_RANGE = { tz: ZONE, startDate: '2026-03-07T00:00:00', endDate: '2026-03-09T23:59:59' };
+
+/** GET /v1/reports/<ceId>/<path> with `query`, signed in with `token` (none, or '': no session). */
+export function reportRequest(
+  server: Pick<TestServer, 'url'>,
+  ceId: string,
+  path: string,
+  query: Record<string, string | number | string[]> = {},
+  token?: string,
+): request.Test {
+  const req = request(server.url).get(`/v1/reports/${ceId}/${path}`).query(query);
+  return token ? req.set('Authorization', `Bearer ${token}`) : req;
+}
 
 export type Seeded = { token: string; ceId: string; accountId: Types.ObjectId; chatIds: string[]; email: string; password: string };
 

@@ -7,12 +7,11 @@
  */
 import { expect } from 'chai';
 import { parse as parseCsv } from 'csv-parse/sync';
-import request from 'supertest';
 import type { TeamReport } from '../../server/shared/reports';
 import { useServer } from '../helpers/app';
 import { ALICE, BOB } from '../slack/helpers';
 import { rangeReportAccessSpecs } from './rangeReportAccess';
-import { type Seeded, ZONE } from './seed';
+import { CUSTOM_RANGE, reportRequest, type Seeded, ZONE } from './seed';
 import { GUS, seedTeamAccount } from './teamSeed';
 
 describe('Team report API', () => {
@@ -22,11 +21,9 @@ describe('Team report API', () => {
     seeded = await seedTeamAccount(server);
   });
 
-  const get = (path: string, query: Record<string, string | number> = {}, token: string | undefined = seeded.token) => {
-    const req = request(server.url).get(`/v1/reports/${seeded.ceId}/${path}`).query(query);
-    return token ? req.set('Authorization', `Bearer ${token}`) : req;
-  };
-  const custom = { tz: ZONE, startDate: '2026-03-07T00:00:00', endDate: '2026-03-09T23:59:59' };
+  const get = (path: string, query: Record<string, string | number> = {}, token: string | undefined = seeded.token) =>
+    reportRequest(server, seeded.ceId, path, query, token);
+  const custom = CUSTOM_RANGE;
 
   it('gives each operator’s conversations, median waits, share within target and ratings, named as in Slack', async () => {
     const report = (await get('team', custom).expect(200)).body as TeamReport;
