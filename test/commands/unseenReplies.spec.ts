@@ -46,6 +46,23 @@ describe('unseenReplies', () => {
     mailedBefore = (await mailsToVisitor()).length;
   });
 
+  it("a reply from Slack starts the wait at its time plus the widget's minutes; a later reply leaves a running wait as it is", async () => {
+    const before = Date.now();
+    await reply('Yes, we ship to Norway.');
+    const after = Date.now();
+    const started = (await row()).unseenMailAt?.getTime() ?? 0;
+    expect(started).to.be.within(before + 2 * MINUTE, after + 2 * MINUTE);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await reply('Delivery takes 3 days.');
+    expect((await row()).unseenMailAt?.getTime()).to.equal(started);
+
+    await clearWait();
+    await setWidget({ emailUnseenAfterMinutes: 0 });
+    await reply('It ships from Oslo.');
+    expect((await row()).unseenMailAt).to.equal(null);
+    await setWidget({ emailUnseenAfterMinutes: 2 });
+  });
+
   it("starts one wait at the reply's time plus the widget's minutes; not for a seen reply, nor when the widget mails nothing", async () => {
     const seq = await reply('Yes, we ship to Norway.');
     const c = await conversation();
