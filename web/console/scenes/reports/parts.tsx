@@ -74,11 +74,7 @@ export function useReport<T>(load: () => Promise<T>): { data: T | null; loading:
   return { data, loading };
 }
 
-/**
- * One room's card of a range report (Answers, Team): its heading and downloads, a spinner while the first answer
- * loads, then `body` of the report (the previous one stays, `busy`, while a new range loads), or "No figures to show."
- * when the report could not be read.
- */
+/** What a range report (Answers, Team) gives its room cards: its kind, label, loader and body. */
 type RangeReport<T> = {
   kind: 'answers' | 'team';
   /** The card's accessible name before the room's: "Answers", "Team". */
@@ -97,6 +93,11 @@ export function RoomReports<T>({
   return <EachRoom rooms={rooms} card={(room) => <RoomReport room={room} range={range} tz={tz} {...report} />} />;
 }
 
+/**
+ * One room's card of a range report (Answers, Team): its heading and downloads, a spinner while the first answer
+ * loads, then `body` of the report (the previous one stays, `busy`, while a new range loads), or "No figures to show."
+ * when the report could not be read.
+ */
 function RoomReport<T>({
   room,
   range,
