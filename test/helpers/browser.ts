@@ -23,12 +23,12 @@ export const RESULTS_DIR = path.resolve(__dirname, '..', '..', 'test-results');
 
 /**
  * `--in-process-gpu` (the compositor in the browser process rather than a GPU process of its own) and
- * `--disable-site-isolation-trials` (fewer renderer processes: sign-in.spec's 20 tests start 21 rather than 36) take
+ * `--disable-site-isolation-trials` (fewer renderer processes: signin.spec's 20 tests start 21 rather than 36) take
  * about an eighth off the browser specs' CPU. Measured on the 2-core machine, eight browser spec files and four others
  * in `mocha --parallel --jobs 3`, four runs each way taking turns: the browser files' CPU 206–234 → 178–219 CPU-s
- * (means 219 → 193), the four others' 41–56 CPU-s either way, the run's wall 148–166 → 135–156 s. What a page can do is the same
- * either way: the same-origin policy is Blink's own, not the process boundary's (Safari and Chrome on most phones keep
- * sites in shared processes).
+ * (means 219 → 193), the four others' 41–56 CPU-s either way, the run's wall 148–166 → 135–156 s. What a page can do
+ * is the same either way: the same-origin policy is Blink's own, not the process boundary's (Safari and Chrome on
+ * most phones keep sites in shared processes).
  */
 const CHROMIUM_ARGS = [
   '--no-sandbox',
