@@ -89,6 +89,8 @@ class MemoryOnlyStorage implements Storage {
     return Promise.resolve();
   }
 
+  async settled(): Promise<void> {}
+
   async close(): Promise<void> {}
 }
 
@@ -390,6 +392,14 @@ class DiskStorage implements Storage {
       }
     })();
     return this.compaction;
+  }
+
+  async settled(): Promise<void> {
+    for (;;) {
+      if (this.compactionCheckQueued) await new Promise((resolve) => setImmediate(resolve));
+      else if (this.compaction) await this.compaction;
+      else return;
+    }
   }
 
   close(): Promise<void> {

@@ -43,6 +43,8 @@ export interface Storage {
   writeProblem(): { code: string; message: string } | null;
   /** One command's writes; resolves only once they are durable on disk. */
   append(ops: WriteOp[]): Promise<void>;
+  /** Resolves once no background compaction is running or about to start: the files then stay as they are until the next write. */
+  settled(): Promise<void>;
   /** Flushes, writes a final snapshot when anything changed, releases the lock. */
   close(): Promise<void>;
 }
