@@ -60,12 +60,37 @@ export type SettleAnswer = (message: StoredMessage) => Promise<StoredMessage | n
  * same write that hands out the seq (answeredFields: lastOperatorMsgAt, which stops reminders). `first`: this was the
  * conversation's first answer, which names the agent in the header (one more write, once per conversation).
  */
-export function recordAnswer(
+export async function recordAnswer(
+  ctx: OperatorMessageContext,
+  conversation: Answered,
+  input: OperatorInput,
+): Promise<{ message: StoredMessage; first: boolean }> {
+  const answered = await answer(ctx, conversation, input);
+  if (!answered) throw new Error(`conversation ${String(conversation._id)} is gone`);
+  return answered;
+}
+
+/**
+ * recordAnswer for a reply in the Slack thread, once per Slack message: null when the conversation relayed its ts
+ * already (Slack's retry of the event, in this process or another; the write that hands out the seq records the ts,
+ * so this costs no round trip) or is gone. `settle` looks at the stored reply before anyone hears of it.
+ */
+export function recordSlackReply(
+  ctx: OperatorMessageContext,
+  conversation: Answered,
+  input: OperatorInput & { slackTs: string },
+  settle: SettleAnswer,
+): Promise<{ message: StoredMessage; first: boolean } | null> {
+  return answer(ctx, conversation, input, settle, input.slackTs);
+}
+
+function answer(
   ctx: OperatorMessageContext,
   conversation: Answered,
   input: OperatorInput,
   settle?: SettleAnswer,
-): Promise<{ message: StoredMessage; first: boolean }> {
+  onceForSlackTs?: string,
+): Promise<{ message: StoredMessage; first: boolean } | null> {
   return serialised(String(conversation._id), async () => {
     const now = new Date();
     const appended = await appendEntryReading(
@@ -74,10 +99,10 @@ export function recordAnswer(
       { kind: 'msg', from: 'operator', ...input },
       // The team answered: the conversation now waits for the visitor in the shared inbox (a reply ends a snooze too),
       // and the visitor's wait for the team ends (its response event below reads how it stood).
-      { set: { ...answeredFields(now), inboxState: 'waiting', snoozedUntil: null, ...WAIT_ENDED } },
+      { set: { ...answeredFields(now), inboxState: 'waiting', snoozedUntil: null, ...WAIT_ENDED }, onceForSlackTs },
       { ...WAIT_READ, ceId: 1, inboxState: 1, assigneeId: 1 },
     );
-    if (!appended) throw new Error(`conversation ${String(conversation._id)} is gone`);
+    if (!appended) return null;
     // Unseen by the visitor within the widget's emailUnseenAfterMinutes, it goes out by e-mail. The wait starts before
     // the widget hears of the reply, so a `seen` frame for it always finds the wait to end.
     if (appended.before.ceId) await startUnseenWait(ctx, { _id: conversation._id, ceId: appended.before.ceId }, appended.message.seq, now);

@@ -3,9 +3,10 @@
  * before anyone hears of it. Appends to one conversation are serialised in this process so frames are
  * published in sequence order.
  */
+import type { Document } from 'mongodb';
 import { Types } from 'mongoose';
 import type { Models } from '../models';
-import type { Conversation } from '../models/Conversation';
+import { type Conversation, SLACK_REPLIES_KEPT } from '../models/Conversation';
 import type { Message } from '../models/Message';
 import { APPLIED, JOURNALED } from '../models/writeConcerns';
 import { messageSearchTerms } from '../shared/searchTerms';
@@ -52,27 +53,33 @@ export async function appendEntry(
 
 /**
  * appendEntry that also answers `read`: those fields of the conversation as they were just before this write
- * (the same atomic update hands out the seq, so they cost no extra round trip).
+ * (the same atomic update hands out the seq, so they cost no extra round trip). `onceForSlackTs`: a Slack thread
+ * reply's ts, appended only when the conversation's latest replies do not hold it yet (the same write records it);
+ * null when they do, or when the conversation is gone, and nothing is written.
  */
 export async function appendEntryReading<F extends keyof Conversation>(
   models: Models,
   conversationId: Types.ObjectId,
   entry: NewEntry,
-  options: { set?: Record<string, unknown>; whileOpen?: boolean; journaled?: boolean },
+  options: { set?: Record<string, unknown>; whileOpen?: boolean; journaled?: boolean; onceForSlackTs?: string },
   read: Partial<Record<F, 1>>,
 ): Promise<{ message: StoredMessage; before: Partial<Pick<Conversation, F>> } | null> {
   const { counter, terms } = addedBy(entry);
   const inc = counter ? { lastSeq: 1, [counter]: 1 } : { lastSeq: 1 };
   const now = new Date();
-  // Written through the driver, so the update spells out the `updatedAt` mongoose's timestamps would add.
-  const update = {
+  const once = options.onceForSlackTs;
+  // Written through the driver, so the update spells out the `updatedAt` mongoose's timestamps would add. A plain
+  // Document: the driver's update types refuse `$push` on a collection they do not know the fields of.
+  const update: Document = {
     $inc: inc,
     $set: { ...options.set, updatedAt: now },
     // The history search finds the chat by the words of its messages (the same write: no extra round trip).
     ...(terms.length ? { $addToSet: { searchTerms: { $each: terms } } } : {}),
+    ...(once ? { $push: { slackReplyTs: { $each: [once], $slice: -SLACK_REPLIES_KEPT } } } : {}),
   };
-  const filter: { _id: Types.ObjectId; status?: 'open' } = { _id: conversationId };
+  const filter: { _id: Types.ObjectId; status?: 'open'; slackReplyTs?: { $ne: string } } = { _id: conversationId };
   if (options.whileOpen) filter.status = 'open';
+  if (once) filter.slackReplyTs = { $ne: once };
   // The document as it was: lastSeq + 1 is this entry's seq ($inc is atomic), and `read` is the state before.
   // Acknowledged once applied (j: false): the entry's insert below waits for the journal, which holds this write
   // before it, so one journal flush makes both durable.
@@ -82,7 +89,7 @@ export async function appendEntryReading<F extends keyof Conversation>(
     writeConcern: APPLIED,
   });
   if (!before) {
-    if (options.whileOpen) return null;
+    if (options.whileOpen || once) return null;
     throw new Error(`conversation ${String(conversationId)} is gone`);
   }
   const seq = (typeof before.lastSeq === 'number' ? before.lastSeq : 0) + 1;

@@ -7,6 +7,12 @@ export type EndedBy = 'visitor' | 'operator' | 'inactivity';
  * team's reply was the last), `snoozed` until `snoozedUntil`, `ended`. Conversations stored before the inbox have
  * no `inboxState`: read them with `inboxStateOf` (conversations/inbox.ts).
  */
+/**
+ * Thread replies whose Slack ts a conversation keeps (Conversation.slackReplyTs). Slack retries an event three times
+ * within about six minutes; fifty replies in one thread within that time are far beyond a person's typing.
+ */
+export const SLACK_REPLIES_KEPT = 50;
+
 export const INBOX_STATES = ['open', 'waiting', 'snoozed', 'ended'] as const;
 export type InboxState = (typeof INBOX_STATES)[number];
 
@@ -37,6 +43,12 @@ export interface Conversation {
   threadTs: string;
   /** Highest sequence number handed out in this conversation. */
   lastSeq: number;
+  /**
+   * The Slack ts of its latest thread replies relayed (the last SLACK_REPLIES_KEPT), written by the write that hands
+   * out their seq: a retry of Slack's event, in any process, finds its reply here and is not relayed again. Not read
+   * by default.
+   */
+  slackReplyTs?: string[];
   lastVisitorMsgAt: Date | null;
   lastOperatorMsgAt: Date | null;
   /**
@@ -149,6 +161,7 @@ export const ConversationSchema = new Schema<Conversation>(
     slackChannel: { type: String, default: '' },
     threadTs: { type: String, default: '' },
     lastSeq: { type: Number, default: 0 },
+    slackReplyTs: { type: [String], default: undefined, select: false },
     lastVisitorMsgAt: { type: Date, default: null },
     lastOperatorMsgAt: { type: Date, default: null },
     reminderAt: { type: Date, default: null },

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
+import { appendEntryReading } from '../../server/conversations/history';
+import { SLACK_REPLIES_KEPT } from '../../server/models/Conversation';
 import { slackSignature } from '../slack/helpers';
 import { ACME, ALICE, BOB, eventually, type SetUp, say, setUpRelayWidget, threadOf, useRelayServer, VisitorSocket } from './helpers';
 
@@ -101,6 +103,46 @@ describe('relay from Slack to the widget', () => {
     await socket.next('msg', (f) => f.message.text === 'after the retries');
     expect(socket.msgs().filter((f) => f.message.text === 'Only once please')).to.have.length(1);
     expect(await server.models.Message.countDocuments({ text: 'Only once please' })).to.equal(1);
+  });
+
+  it('relays a message once when it comes twice at once under two event ids, and again minutes later', async () => {
+    const event = {
+      type: 'message',
+      user: ALICE,
+      text: 'We ship on Monday',
+      channel: widget.channel,
+      ts: `${Math.floor(Date.now() / 1000)}.000300`,
+      thread_ts: threadTs,
+      channel_type: 'channel',
+    };
+    const stamp = Date.now();
+    await Promise.all([deliver(`EvTWO${stamp}a`, event), deliver(`EvTWO${stamp}b`, event)]);
+    await socket.next('msg', (f) => f.message.text === 'We ship on Monday');
+    await say(socket, 'And the invoice?');
+    // Slack's last retry of the first event, five minutes on, after the visitor wrote again.
+    await deliver(`EvTWO${stamp}a`, event, 3);
+    await reply('after the retry');
+    await socket.next('msg', (f) => f.message.text === 'after the retry');
+    expect(socket.msgs().filter((f) => f.message.text === 'We ship on Monday')).to.have.length(1);
+    expect(await server.models.Message.countDocuments({ text: 'We ship on Monday' })).to.equal(1);
+    // Nothing of the conversation's history was spent on the copies: the next answer follows the visitor's line.
+    const seqOf = async (text: string) => (await server.models.Message.findOne({ text }).lean())?.seq;
+    expect(await seqOf('after the retry')).to.equal((await seqOf('And the invoice?'))! + 1);
+  });
+
+  it('knows the latest fifty replies of a thread from Slack’s retries, and keeps no more', async () => {
+    const { _id } = (await server.models.Conversation.findOne({ ceId: widget.ceId }).lean())!;
+    const tsOf = (i: number) => `1800000000.${String(i).padStart(6, '0')}`;
+    const append = (i: number) =>
+      appendEntryReading(server.models, _id, { kind: 'msg', from: 'operator', text: `reply ${i}` }, { onceForSlackTs: tsOf(i) }, {});
+    for (let i = 0; i < SLACK_REPLIES_KEPT + 5; i++) expect(await append(i), `reply ${i}`).to.not.equal(null);
+    const kept = await server.models.Conversation.findById(_id, { slackReplyTs: 1 }).lean();
+    expect(kept?.slackReplyTs).to.deep.equal(Array.from({ length: SLACK_REPLIES_KEPT }, (_, k) => tsOf(k + 5)));
+    // A retry of a kept reply is refused by the same write; a copy older than what is kept is taken as new.
+    expect(await append(SLACK_REPLIES_KEPT + 4)).to.equal(null);
+    expect(await append(5)).to.equal(null);
+    expect(await append(4)).to.not.equal(null);
+    expect(await server.models.Message.countDocuments({ conversationId: _id, text: /^reply / })).to.equal(SLACK_REPLIES_KEPT + 6);
   });
 
   it('does not relay replies in threads that are not conversations, nor top-level channel messages', async () => {

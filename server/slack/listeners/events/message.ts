@@ -17,7 +17,7 @@ import {
   correctAgent,
   editOperatorMessage,
   type OperatorMessageContext,
-  recordAnswer,
+  recordSlackReply,
   recordSystemLine,
   withdrawOperatorMessage,
 } from '../../../commands/operatorMessages';
@@ -118,8 +118,11 @@ export async function handleSlackMessage(
   if (team && event.user === team.botUserId) return;
   const conversation = await conversationOfThread(ctx, teamId, event.channel, event.thread_ts);
   if (!conversation) return;
-  if (!(await firstDelivery(ctx, eventId))) return;
   const text = event.text ?? '';
+  // A reply is relayed once per Slack message by the write that hands out its seq (recordSlackReply). What happens
+  // before that write (a note's or an ended conversation's post, a reply's files stored) is kept once by the event id.
+  const beforeTheReply = isNote(text) || conversation.status === 'ended' || !!event.files?.length;
+  if (beforeTheReply && !(await firstDelivery(ctx, eventId))) return;
   if (isNote(text)) {
     await queueThreadNote(ctx, conversation, ':lock: Internal note: not sent to the visitor.');
     return;
@@ -135,7 +138,7 @@ export async function handleSlackMessage(
   const files = await operatorFiles(ctx, ce._id, conversation._id, teamId, event.files ?? []);
   const user = event.user;
   const { channel, ts } = event;
-  const { first } = await recordAnswer(
+  const answered = await recordSlackReply(
     ctx,
     conversation,
     { text: slackToText(text), html: slackToHtml(text), author, slackTs: ts, slackUserId: user, files },
@@ -143,6 +146,9 @@ export async function handleSlackMessage(
     // look finds the reply (it writes, then looks), so with any interleaving, in any process, one sees the other.
     (stored) => asItStands(ctx, stored, teamId, channel, ts),
   );
+  // Slack's retry of an event relayed already (here or in another process).
+  if (!answered) return;
+  const { first } = answered;
   // The first reply came while Slack did not answer users.info: the header named a stand-in until now.
   const correctsFallback = !first && slackAuthor.known && conversation.agentSlackUserId === user && conversation.agentName !== author.name;
   if (correctsFallback) await correctAgent(ctx, conversation, author, user);
