@@ -2,9 +2,10 @@
 // clock, with buttons to move it forward.
 
 import { escapeHtml } from '../../escapeHtml';
-import { type Ctx, formatMoney } from './billing';
+import type { Ctx } from './billing';
 import type { StripeSandbox } from './contract';
 import { dateText, dateTimeText, pageShell } from './html';
+import { formatMoney } from './invoices';
 
 const css = `
 .op { max-width: 1180px; margin: 0 auto; padding: 28px 24px 60px; }

@@ -3,22 +3,18 @@
 // Plain HTML forms, no script; elements carry ids for browser tests.
 import express, { type Request, type Response, type Router } from 'express';
 import { escapeHtml } from '../../escapeHtml';
-import {
-  addIntervals,
-  advanceClock,
-  type Ctx,
-  completeCheckout,
-  formatMoney,
-  payInvoice,
-  replaceCard,
-  updateSubscription,
-} from './billing';
+import { addIntervals, type Ctx } from './billing';
 import type { CardInput } from './cards';
 import { paymentMethodFromCard } from './cards';
+import { completeCheckout } from './checkout';
+import { advanceClock } from './clock';
 import type { StripeSandbox } from './contract';
 import { StripeApiError } from './errors';
 import { dateText, pageShell } from './html';
+import { formatMoney } from './invoices';
 import { operatorPage } from './operator-page';
+import { payInvoice, replaceCard } from './payments';
+import { updateSubscription } from './subscriptions';
 import type { CheckoutSession, Customer, Invoice, PaymentMethod, PortalSession, Price, Subscription } from './types';
 
 const COUNTRIES: [string, string][] = [

@@ -3,7 +3,7 @@
  * handle use it too).
  */
 import type { Ctx } from '../billing';
-import { advanceClock } from '../billing';
+import { advanceClock } from '../clock';
 import { int } from '../params';
 import { type Route, routeTable } from './routes';
 

@@ -3,10 +3,11 @@
  * default payment method), deleted; their tax ids and payment methods.
  */
 import type { Ctx } from '../billing';
-import { cancelSubscription, newCustomer, newTaxId, resolvePaymentMethod, setDefaultPaymentMethod, taxIdList } from '../billing';
+import { newCustomer, newTaxId, resolvePaymentMethod, setDefaultPaymentMethod, taxIdList } from '../customers';
 import { invalidRequest, missing } from '../errors';
 import type { Params } from '../params';
 import { arr, isRecord, metadata, nullableStr, obj, onlyKnown, requiredStr, str } from '../params';
+import { cancelSubscription } from '../subscriptions';
 import type { Address, Customer } from '../types';
 import { LIST_PARAMS, listOf, type Route, routeTable } from './routes';
 

@@ -4,7 +4,8 @@
 import { createHash } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
 import qs from 'qs';
-import { type Ctx, tick } from '../billing';
+import type { Ctx } from '../billing';
+import { tick } from '../clock';
 import { StripeApiError } from '../errors';
 import { expandList, onlyKnown, type Params } from '../params';
 import { randomId } from '../state';

@@ -2,8 +2,10 @@
  * Invoices: listed, read, previewed (a plan change's proration), their lines, paid.
  */
 import type { Ctx } from '../billing';
-import { payInvoice, previewInvoice, resolvePaymentMethod } from '../billing';
+import { resolvePaymentMethod } from '../customers';
+import { previewInvoice } from '../invoice-preview';
 import { bool, int, obj, onlyKnown, str } from '../params';
+import { payInvoice } from '../payments';
 import { LIST_PARAMS, listOf, type Route, routeTable } from './routes';
 import { itemsParam, prorationParam } from './subscriptions';
 

@@ -2,8 +2,8 @@
  * Payment methods: cards from test tokens, listed, read, attached to a customer and detached.
  */
 import type { Ctx } from '../billing';
-import { attachPaymentMethod, detachPaymentMethod } from '../billing';
 import { paymentMethodFromTestId } from '../cards';
+import { attachPaymentMethod, detachPaymentMethod } from '../customers';
 import { invalidRequest, paramMissing } from '../errors';
 import { obj, requiredStr, str } from '../params';
 import { LIST_PARAMS, listOf, type Route, routeTable } from './routes';

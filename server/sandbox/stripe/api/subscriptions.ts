@@ -2,10 +2,10 @@
  * Subscriptions: created (trials, payment behaviour), listed, read, updated with proration, cancelled.
  */
 import type { Ctx } from '../billing';
-import { cancelSubscription, createSubscription, updateSubscription } from '../billing';
 import { invalidRequest, paramMissing } from '../errors';
 import type { Params } from '../params';
 import { arr, bool, int, isRecord, metadata, obj, onlyKnown, requiredStr, str, timestampOrNow } from '../params';
+import { cancelSubscription, createSubscription, updateSubscription } from '../subscriptions';
 import { LIST_PARAMS, listOf, type Route, routeTable } from './routes';
 
 export function itemsParam(params: Params): { id?: string; price?: string; quantity?: number; deleted?: boolean }[] | undefined {
