@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
+import { endConversation } from '../../server/commands/endConversation';
 import { appendEntryReading } from '../../server/conversations/history';
 import { SLACK_REPLIES_KEPT } from '../../server/models/Conversation';
 import { slackSignature } from '../slack/helpers';
@@ -128,6 +129,35 @@ describe('relay from Slack to the widget', () => {
     // Nothing of the conversation's history was spent on the copies: the next answer follows the visitor's line.
     const seqOf = async (text: string) => (await server.models.Message.findOne({ text }).lean())?.seq;
     expect(await seqOf('after the retry')).to.equal((await seqOf('And the invoice?'))! + 1);
+  });
+
+  it('takes Slack’s retry of a reply relayed before the conversation ended for what it is, not for a late reply', async () => {
+    const event = {
+      type: 'message',
+      user: ALICE,
+      text: 'Glad I could help',
+      channel: widget.channel,
+      ts: `${Math.floor(Date.now() / 1000)}.000400`,
+      thread_ts: threadTs,
+      channel_type: 'channel',
+    };
+    const eventId = `EvEND${Date.now()}`;
+    await deliver(eventId, event);
+    await socket.next('msg', (f) => f.message.text === 'Glad I could help');
+    const { _id } = (await server.models.Conversation.findOne({ ceId: widget.ceId }).lean())!;
+    expect((await endConversation(server.parley.relay, _id, 'operator')).ended).to.equal(true);
+    await deliver(eventId, event, 1);
+    // The retry got as far as an ended conversation's check (its event id is kept there, as for every late reply).
+    await eventually(async () => expect(await server.models.SlackEventSeen.countDocuments({ eventId })).to.equal(1));
+    await reply('one more thing');
+    const endedNotes = () => server.slack.state.replies(widget.channel, threadTs).filter((m) => m.text.includes('has ended'));
+    // The late reply's note goes out behind whatever the retry queued in the thread.
+    await eventually(async () => {
+      expect(endedNotes()).to.have.length.at.least(1);
+      expect(await server.models.OutboxJob.countDocuments({})).to.equal(0);
+    });
+    expect(endedNotes()).to.have.length(1);
+    expect(socket.msgs().filter((f) => f.message.text === 'Glad I could help')).to.have.length(1);
   });
 
   it('knows the latest fifty replies of a thread from Slack’s retries, and keeps no more', async () => {

@@ -128,6 +128,8 @@ export async function handleSlackMessage(
     return;
   }
   if (conversation.status === 'ended') {
+    // Slack's retry of a reply relayed before the conversation ended is no late reply (a rare read: ended threads).
+    if (await ctx.models.Conversation.exists({ _id: conversation._id, slackReplyTs: event.ts })) return;
     await queueThreadNote(ctx, conversation, ':warning: This conversation has ended; the reply was not sent to the visitor.');
     return;
   }
