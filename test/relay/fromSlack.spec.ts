@@ -39,6 +39,17 @@ describe('relay from Slack to the widget', () => {
     return req.send(body).expect(200);
   };
 
+  /** Alice's reply in the thread as Slack's event carries it, its ts this second with the given microseconds. */
+  const aliceReply = (text: string, micros: string) => ({
+    type: 'message',
+    user: ALICE,
+    text,
+    channel: widget.channel,
+    ts: `${Math.floor(Date.now() / 1000)}.${micros}`,
+    thread_ts: threadTs,
+    channel_type: 'channel',
+  });
+
   it('keeps a reply starting with ; or // internal and says so in the thread', async () => {
     await reply('; she is a VIP, be nice');
     await reply('// check the order first');
@@ -86,15 +97,7 @@ describe('relay from Slack to the widget', () => {
   });
 
   it('delivers an event Slack retries with the same event id once', async () => {
-    const event = {
-      type: 'message',
-      user: ALICE,
-      text: 'Only once please',
-      channel: widget.channel,
-      ts: `${Math.floor(Date.now() / 1000)}.000200`,
-      thread_ts: threadTs,
-      channel_type: 'channel',
-    };
+    const event = aliceReply('Only once please', '000200');
     const eventId = `EvDUP${Date.now()}`;
     await deliver(eventId, event);
     await deliver(eventId, event, 1);
@@ -107,15 +110,7 @@ describe('relay from Slack to the widget', () => {
   });
 
   it('relays a message once when it comes twice at once under two event ids, and again minutes later', async () => {
-    const event = {
-      type: 'message',
-      user: ALICE,
-      text: 'We ship on Monday',
-      channel: widget.channel,
-      ts: `${Math.floor(Date.now() / 1000)}.000300`,
-      thread_ts: threadTs,
-      channel_type: 'channel',
-    };
+    const event = aliceReply('We ship on Monday', '000300');
     const stamp = Date.now();
     await Promise.all([deliver(`EvTWO${stamp}a`, event), deliver(`EvTWO${stamp}b`, event)]);
     await socket.next('msg', (f) => f.message.text === 'We ship on Monday');
@@ -132,15 +127,7 @@ describe('relay from Slack to the widget', () => {
   });
 
   it('takes Slack’s retry of a reply relayed before the conversation ended for what it is, not for a late reply', async () => {
-    const event = {
-      type: 'message',
-      user: ALICE,
-      text: 'Glad I could help',
-      channel: widget.channel,
-      ts: `${Math.floor(Date.now() / 1000)}.000400`,
-      thread_ts: threadTs,
-      channel_type: 'channel',
-    };
+    const event = aliceReply('Glad I could help', '000400');
     const eventId = `EvEND${Date.now()}`;
     await deliver(eventId, event);
     await socket.next('msg', (f) => f.message.text === 'Glad I could help');
