@@ -3,16 +3,16 @@ import { type Connection, type HydratedDocument, type Model, Schema, type Types 
 export type ConversationStatus = 'open' | 'ended';
 export type EndedBy = 'visitor' | 'operator' | 'inactivity';
 /**
- * Where a conversation stands in the team's shared inbox: `open` waits for the team, `waiting` for the visitor (the
- * team's reply was the last), `snoozed` until `snoozedUntil`, `ended`. Conversations stored before the inbox have
- * no `inboxState`: read them with `inboxStateOf` (conversations/inbox.ts).
- */
-/**
  * Thread replies whose Slack ts a conversation keeps (Conversation.slackReplyTs). Slack retries an event three times
  * within about six minutes; fifty replies in one thread within that time are far beyond a person's typing.
  */
 export const SLACK_REPLIES_KEPT = 50;
 
+/**
+ * Where a conversation stands in the team's shared inbox: `open` waits for the team, `waiting` for the visitor (the
+ * team's reply was the last), `snoozed` until `snoozedUntil`, `ended`. Conversations stored before the inbox have
+ * no `inboxState`: read them with `inboxStateOf` (conversations/inbox.ts).
+ */
 export const INBOX_STATES = ['open', 'waiting', 'snoozed', 'ended'] as const;
 export type InboxState = (typeof INBOX_STATES)[number];
 
