@@ -121,13 +121,14 @@ export async function handleSlackMessage(
   const text = event.text ?? '';
   // A reply is relayed once per Slack message by the write that hands out its seq (recordSlackReply). What happens
   // before that write (a note's or an ended conversation's post, a reply's files stored) is kept once by the event id.
-  const beforeTheReply = isNote(text) || conversation.status === 'ended' || !!event.files?.length;
-  if (beforeTheReply && !(await firstDelivery(ctx, eventId))) return;
-  if (isNote(text)) {
+  const note = isNote(text);
+  const ended = conversation.status === 'ended';
+  if ((note || ended || !!event.files?.length) && !(await firstDelivery(ctx, eventId))) return;
+  if (note) {
     await queueThreadNote(ctx, conversation, ':lock: Internal note: not sent to the visitor.');
     return;
   }
-  if (conversation.status === 'ended') {
+  if (ended) {
     // Slack's retry of a reply relayed before the conversation ended is no late reply (a rare read: ended threads).
     if (await ctx.models.Conversation.exists({ _id: conversation._id, slackReplyTs: event.ts })) return;
     await queueThreadNote(ctx, conversation, ':warning: This conversation has ended; the reply was not sent to the visitor.');
