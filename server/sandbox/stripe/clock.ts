@@ -4,7 +4,7 @@
 import { type Ctx, DAY } from './billing';
 import { invalidRequest } from './errors';
 import { attemptPayment } from './invoices';
-import { cancelSubscription, endPeriod, setStatus, trialWillEnd } from './subscriptions';
+import { cancelSubscription, endPeriod, setStatus, settleAfterPayment, trialWillEnd } from './subscriptions';
 import type { Invoice, Subscription } from './types';
 
 /** An incomplete subscription whose first invoice is not paid expires after 23 hours, as at Stripe. */
@@ -52,15 +52,13 @@ function expireIncomplete(ctx: Ctx, sub: Subscription): void {
 }
 
 function retryInvoice(ctx: Ctx, invoice: Invoice): void {
-  const paid = attemptPayment(ctx, invoice);
+  if (attemptPayment(ctx, invoice)) {
+    settleAfterPayment(ctx, invoice);
+    return;
+  }
   const subId = invoice.parent?.subscription_details.subscription;
   const sub = subId ? ctx.state.data.subscriptions.find((s) => s.id === subId) : undefined;
-  if (!sub) return;
-  if (paid) {
-    if (sub.status === 'past_due' || sub.status === 'incomplete') setStatus(ctx, sub, 'active');
-  } else if (invoice.next_payment_attempt === null && sub.status === 'past_due') {
-    cancelSubscription(ctx, sub, 'payment_failed');
-  }
+  if (sub && invoice.next_payment_attempt === null && sub.status === 'past_due') cancelSubscription(ctx, sub, 'payment_failed');
 }
 
 /** Moves the sandbox clock to `target` (unix seconds), running every trial end, renewal and retry due on the way. */

@@ -4,7 +4,7 @@
 import { type Ctx, DAY } from './billing';
 import { chargeSucceeds } from './cards';
 import { randomId } from './state';
-import type { Customer, Interval, Invoice, InvoiceLine, PaymentMethod, Price, Subscription, SubscriptionItem } from './types';
+import type { Customer, Invoice, InvoiceLine, PaymentMethod, Price, Subscription, SubscriptionItem } from './types';
 
 /** Days after the first failed attempt at which a renewal is tried again; after the last one the subscription is canceled. */
 export const RETRY_DAYS = [3, 5, 7];
@@ -59,10 +59,6 @@ function line(
   };
 }
 
-function intervalWord(interval: Interval): string {
-  return interval;
-}
-
 /** The lines billing each item for a period: "1 × Pro (at $79.00 / month)". */
 export function periodLines(ctx: Ctx, sub: Subscription, period: { start: number; end: number }, trial: boolean): InvoiceLine[] {
   return sub.items.data.map((item) => {
@@ -70,7 +66,7 @@ export function periodLines(ctx: Ctx, sub: Subscription, period: { start: number
     const recurring = item.price.recurring?.interval ?? 'month';
     const description = trial
       ? `Trial period for ${name}`
-      : `${item.quantity} × ${name} (at ${formatMoney(item.price.unit_amount, item.price.currency)} / ${intervalWord(recurring)})`;
+      : `${item.quantity} × ${name} (at ${formatMoney(item.price.unit_amount, item.price.currency)} / ${recurring})`;
     return line(sub, item, trial ? 0 : item.price.unit_amount * item.quantity, description, period, false);
   });
 }

@@ -6,7 +6,7 @@ import { type CardInput, paymentMethodFromCard } from './cards';
 import { attachPaymentMethod, setDefaultPaymentMethod } from './customers';
 import { cardError, invalidRequest } from './errors';
 import { attemptPayment } from './invoices';
-import { setStatus } from './subscriptions';
+import { settleAfterPayment } from './subscriptions';
 import type { Customer, Invoice, PaymentMethod } from './types';
 
 /** Pays an open invoice now (the hosted invoice page, the portal after a new card, invoices.pay). */
@@ -16,26 +16,14 @@ export function payInvoice(ctx: Ctx, invoice: Invoice, pm?: PaymentMethod): Invo
     throw invalidRequest(`You can only pay an invoice that is open; this one is ${invoice.status ?? 'draft'}.`);
   const paid = attemptPayment(ctx, invoice, { paymentMethod: pm, scheduleRetry: invoice.next_payment_attempt !== null });
   if (!paid) throw cardError('declined');
-  retryInvoiceFollowUp(ctx, invoice);
+  settleAfterPayment(ctx, invoice);
   return invoice;
-}
-
-function retryInvoiceFollowUp(ctx: Ctx, invoice: Invoice): void {
-  const subId = invoice.parent?.subscription_details.subscription;
-  const sub = subId ? ctx.state.data.subscriptions.find((s) => s.id === subId) : undefined;
-  if (
-    sub &&
-    (sub.status === 'past_due' || sub.status === 'incomplete') &&
-    !ctx.state.data.invoices.some((i) => i.parent?.subscription_details.subscription === sub.id && i.status === 'open')
-  ) {
-    setStatus(ctx, sub, 'active');
-  }
 }
 
 /** Tries the customer's open invoices again with their (new) default card, as Stripe does after a card update. */
 export function retryOpenInvoices(ctx: Ctx, customer: Customer): void {
   for (const invoice of ctx.state.data.invoices.filter((i) => i.customer === customer.id && i.status === 'open')) {
-    if (attemptPayment(ctx, invoice)) retryInvoiceFollowUp(ctx, invoice);
+    if (attemptPayment(ctx, invoice)) settleAfterPayment(ctx, invoice);
   }
 }
 

@@ -16,6 +16,22 @@ export function setStatus(ctx: Ctx, sub: Subscription, status: Subscription['sta
   if (Object.keys(previous).length > 0) ctx.state.publish('customer.subscription.updated', sub, previous);
 }
 
+/**
+ * After one of a subscription's invoices is paid (a retry on the clock, the hosted invoice page, a new card): a
+ * subscription that waited on payment (past due, incomplete) is active again once none of its invoices is open.
+ */
+export function settleAfterPayment(ctx: Ctx, invoice: Invoice): void {
+  const subId = invoice.parent?.subscription_details.subscription;
+  const sub = subId ? ctx.state.data.subscriptions.find((s) => s.id === subId) : undefined;
+  if (
+    sub &&
+    (sub.status === 'past_due' || sub.status === 'incomplete') &&
+    !ctx.state.data.invoices.some((i) => i.parent?.subscription_details.subscription === sub.id && i.status === 'open')
+  ) {
+    setStatus(ctx, sub, 'active');
+  }
+}
+
 export interface SubscriptionParams {
   customer: string;
   items: { price: string; quantity: number }[];

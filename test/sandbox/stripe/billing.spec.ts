@@ -227,6 +227,30 @@ describe('Stripe sandbox billing: subscriptions, invoices and the clock', () => 
     expect(((await f.stripe.customers.retrieve(customer.id)) as Stripe.Customer).delinquent).to.equal(false);
   });
 
+  it("pays a past_due renewal at the clock's next retry with the customer's new default card, and the subscription turns active", async () => {
+    const { customer } = await customerWithCard('pm_card_chargeCustomerFail');
+    const sub = await f.stripe.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: 'parley_basic_monthly' }],
+      trial_period_days: 1,
+    });
+    f.sandbox.advanceClock(2 * DAY);
+    const failed = await f.stripe.subscriptions.retrieve(sub.id, { expand: ['latest_invoice'] });
+    expect(failed.status).to.equal('past_due');
+    const invoice = failed.latest_invoice as Stripe.Invoice;
+    const retryAt = invoice.next_payment_attempt ?? 0;
+    expect(retryAt).to.be.greaterThan(0);
+
+    // A new default card through the API (not the portal) is only tried at the next scheduled retry, as in Stripe.
+    const good = await f.stripe.paymentMethods.attach('pm_card_visa', { customer: customer.id });
+    await f.stripe.customers.update(customer.id, { invoice_settings: { default_payment_method: good.id } });
+    expect((await f.stripe.invoices.retrieve(invoice.id ?? '')).status).to.equal('open');
+
+    f.sandbox.advanceClockTo(retryAt + 60);
+    expect((await f.stripe.invoices.retrieve(invoice.id ?? '')).status).to.equal('paid');
+    expect((await f.stripe.subscriptions.retrieve(sub.id)).status).to.equal('active');
+  });
+
   it('cancels a past_due subscription after the last retry fails', async () => {
     const { customer } = await customerWithCard('pm_card_chargeCustomerFail');
     const sub = await f.stripe.subscriptions.create({
