@@ -1,7 +1,7 @@
 import type { ChatEndpointView } from '../../../../server/shared';
 import { type AnswersReport, SUGGESTION_KIND_LABELS } from '../../../../server/shared/reports';
 import { fetchAnswers } from '../../api/reports';
-import { RoomReports } from './parts';
+import { RoomReports, Stat } from './parts';
 import { formatTime, type RangeChoice } from './reportRules';
 
 export function AnswersReportView({ rooms, range, tz }: { rooms: ChatEndpointView[]; range: RangeChoice; tz: string }) {
@@ -116,15 +116,6 @@ function AnswersBody({ report, tz, busy }: { report: AnswersReport; tz: string; 
           </table>
         </div>
       )}
-    </div>
-  );
-}
-
-function Stat({ label, value }: { label: string; value: string | number }) {
-  return (
-    <div className="reports__stat">
-      <dt>{label}</dt>
-      <dd>{value}</dd>
     </div>
   );
 }

@@ -3,7 +3,7 @@ import { lazy, Suspense, useCallback, useMemo } from 'react';
 import type { ChatEndpointView } from '../../../../server/shared';
 import type { AgentStats } from '../../../../server/shared/reports';
 import { downloadReport, fetchOverview } from '../../api/reports';
-import { EachRoom, ReportLoading, RoomHead, useReport } from './parts';
+import { EachRoom, ReportLoading, RoomHead, Stat, useReport } from './parts';
 import { formatDuration, type RangeChoice, rangeOf } from './reportRules';
 
 // uPlot (~20 KB gzipped) loads only when a chart is on screen.
@@ -50,15 +50,6 @@ function RoomOverview({ room, range, tz }: { room: ChatEndpointView; range: Rang
         <p className="reports__empty">No figures to show.</p>
       )}
     </section>
-  );
-}
-
-function Stat({ label, value }: { label: string; value: string | number }) {
-  return (
-    <div className="reports__stat">
-      <dt>{label}</dt>
-      <dd>{value}</dd>
-    </div>
   );
 }
 

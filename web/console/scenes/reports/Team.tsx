@@ -6,7 +6,7 @@ import { lazy, Suspense } from 'react';
 import type { ChatEndpointView } from '../../../../server/shared';
 import type { OperatorRow, TeamFigures, TeamReport } from '../../../../server/shared/reports';
 import { fetchTeam } from '../../api/reports';
-import { RoomReports } from './parts';
+import { RoomReports, Stat } from './parts';
 import { formatDuration, type RangeChoice } from './reportRules';
 
 // uPlot loads only when a chart is on screen (the Overview's chunk).
@@ -142,15 +142,6 @@ function OperatorTable({ operators }: { operators: OperatorRow[] }) {
           ))}
         </tbody>
       </table>
-    </div>
-  );
-}
-
-function Stat({ label, value }: { label: string; value: string | number }) {
-  return (
-    <div className="reports__stat">
-      <dt>{label}</dt>
-      <dd>{value}</dd>
     </div>
   );
 }

@@ -16,6 +16,16 @@ export function EachRoom({ rooms, card }: { rooms: ChatEndpointView[]; card: (ro
   );
 }
 
+/** One figure of a report's stat cards (inside a `<dl className="reports__stats">`). */
+export function Stat({ label, value }: { label: string; value: string | number }) {
+  return (
+    <div className="reports__stat">
+      <dt>{label}</dt>
+      <dd>{value}</dd>
+    </div>
+  );
+}
+
 /** What a room's card shows while its first answer loads. */
 export function ReportLoading() {
   return (
