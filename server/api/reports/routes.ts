@@ -13,7 +13,7 @@ import { availabilityReport } from '../../reports/availability';
 import { writeAnswersCsv, writeChatsCsv, writeChatsJson, writeOverviewCsv, writeTeamCsv } from '../../reports/export';
 import { allChats, chatBatches, chatsPage, transcript, transcriptFile } from '../../reports/history';
 import { overviewReport } from '../../reports/overview';
-import { reportRange } from '../../reports/range';
+import { type ReportRange, reportRange } from '../../reports/range';
 import { type OperatorDirectory, teamReport } from '../../reports/team';
 import { ERROR_CODES } from '../../shared/constants';
 import {
@@ -28,14 +28,7 @@ import {
 } from '../../shared/reports';
 import { ownChatEndpoint } from '../chat-endpoints/access';
 import type { ApiDeps } from '../users/routes';
-import {
-  AnswersDownloadSchema,
-  ChatsDownloadSchema,
-  ChatsQuerySchema,
-  OverviewDownloadSchema,
-  RangeQuerySchema,
-  TeamDownloadSchema,
-} from './schema';
+import { ChatsDownloadSchema, ChatsQuerySchema, RangeDownloadSchema, RangeQuerySchema } from './schema';
 
 export function reportsRouter(deps: ApiDeps & { now?: () => Date }): Router {
   const { config, models } = deps;
@@ -59,69 +52,49 @@ export function reportsRouter(deps: ApiDeps & { now?: () => Date }): Router {
   };
 
   const range = { query: RangeQuerySchema };
-  router.get(
-    '/reports/:ceId/overview',
-    auth,
-    validated(range, async (req, res: Response<OverviewReport>) => {
-      const ce = await reportable(req.params.ceId, res);
-      res.json(await overviewReport(models, ce, reportRange(req.query)));
-    }),
-  );
+  /** GET /reports/{ceId}/{name}: the widget's report of the range, as the console draws it. */
+  const rangeReport = <R>(name: string, build: (ce: ChatEndpointDocument, range: ReportRange) => Promise<R>) =>
+    router.get(
+      `/reports/:ceId/${name}`,
+      auth,
+      validated(range, async (req, res: Response<R>) => {
+        const ce = await reportable(req.params.ceId, res);
+        res.json(await build(ce, reportRange(req.query)));
+      }),
+    );
+  const rangeDownload = { query: RangeDownloadSchema };
+  /** GET /reports/{ceId}/{name}/download?format=csv|json: the report of the range as a file; `json` picks what the JSON holds. */
+  const rangeReportFile = <R>(
+    name: DownloadReport,
+    build: (ce: ChatEndpointDocument, range: ReportRange) => Promise<R>,
+    csv: (report: R, out: Response) => Promise<void>,
+    json: (report: R) => unknown = (report) => report,
+  ) =>
+    router.get(
+      `/reports/:ceId/${name}/download`,
+      auth,
+      validated(rangeDownload, async (req, res) => {
+        const ce = await reportable(req.params.ceId, res);
+        const report = await build(ce, reportRange(req.query));
+        attachment(res, req.query.format, name, ce);
+        if (req.query.format === 'csv') await csv(report, res);
+        else res.send(JSON.stringify(json(report)));
+      }),
+    );
 
-  router.get(
-    '/reports/:ceId/availability',
-    auth,
-    validated(range, async (req, res: Response<AvailabilityReport>) => {
-      const ce = await reportable(req.params.ceId, res);
-      res.json(await availabilityReport(models, ce, reportRange(req.query), now()));
-    }),
+  rangeReport<OverviewReport>('overview', (ce, r) => overviewReport(models, ce, r));
+  rangeReportFile(
+    'overview',
+    (ce, r) => overviewReport(models, ce, r),
+    writeOverviewCsv,
+    ({ totalStats, stats }) => ({ totalStats, stats }),
   );
-
-  router.get(
-    '/reports/:ceId/answers',
-    auth,
-    validated(range, async (req, res: Response<AnswersReport>) => {
-      const ce = await reportable(req.params.ceId, res);
-      res.json(await answersReport(models, ce, reportRange(req.query)));
-    }),
-  );
-
-  const answersDownload = { query: AnswersDownloadSchema };
-  router.get(
-    '/reports/:ceId/answers/download',
-    auth,
-    validated(answersDownload, async (req, res) => {
-      const ce = await reportable(req.params.ceId, res);
-      const q = req.query;
-      const report = await answersReport(models, ce, reportRange(q), { allQuestions: true });
-      attachment(res, q.format, 'answers', ce);
-      if (q.format === 'csv') await writeAnswersCsv(report, res);
-      else res.send(JSON.stringify(report));
-    }),
-  );
-
-  router.get(
-    '/reports/:ceId/team',
-    auth,
-    validated(range, async (req, res: Response<TeamReport>) => {
-      const ce = await reportable(req.params.ceId, res);
-      res.json(await teamReport(models, ce, reportRange(req.query), operators));
-    }),
-  );
-
-  const teamDownload = { query: TeamDownloadSchema };
-  router.get(
-    '/reports/:ceId/team/download',
-    auth,
-    validated(teamDownload, async (req, res) => {
-      const ce = await reportable(req.params.ceId, res);
-      const q = req.query;
-      const report = await teamReport(models, ce, reportRange(q), operators);
-      attachment(res, q.format, 'team', ce);
-      if (q.format === 'csv') await writeTeamCsv(report, res);
-      else res.send(JSON.stringify(report));
-    }),
-  );
+  rangeReport<AvailabilityReport>('availability', (ce, r) => availabilityReport(models, ce, r, now()));
+  rangeReport<AnswersReport>('answers', (ce, r) => answersReport(models, ce, r));
+  // The file lists every unanswered question; the screen the most asked.
+  rangeReportFile('answers', (ce, r) => answersReport(models, ce, r, { allQuestions: true }), writeAnswersCsv);
+  rangeReport<TeamReport>('team', (ce, r) => teamReport(models, ce, r, operators));
+  rangeReportFile('team', (ce, r) => teamReport(models, ce, r, operators), writeTeamCsv);
 
   const chats = { query: ChatsQuerySchema };
   router.get(
@@ -167,20 +140,6 @@ export function reportsRouter(deps: ApiDeps & { now?: () => Date }): Router {
     res.type(inline ? file.mimetype : 'application/octet-stream');
     res.send(file.data);
   });
-
-  const overviewDownload = { query: OverviewDownloadSchema };
-  router.get(
-    '/reports/:ceId/overview/download',
-    auth,
-    validated(overviewDownload, async (req, res) => {
-      const ce = await reportable(req.params.ceId, res);
-      const q = req.query;
-      const report = await overviewReport(models, ce, reportRange(q));
-      attachment(res, q.format, 'overview', ce);
-      if (q.format === 'csv') await writeOverviewCsv(report, res);
-      else res.send(JSON.stringify({ totalStats: report.totalStats, stats: report.stats }));
-    }),
-  );
 
   return router;
 }

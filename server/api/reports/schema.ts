@@ -53,14 +53,8 @@ export const ChatsQuerySchema = z.object({
 
 const format = z.enum(['csv', 'json'], { error: 'format must be csv or json' });
 
-/** GET /reports/{ceId}/overview/download */
-export const OverviewDownloadSchema = RangeQuerySchema.extend({ format });
-
-/** GET /reports/{ceId}/answers/download: the Answers report of the range, every unanswered question. */
-export const AnswersDownloadSchema = RangeQuerySchema.extend({ format });
-
-/** GET /reports/{ceId}/team/download: the Team report of the range. */
-export const TeamDownloadSchema = RangeQuerySchema.extend({ format });
+/** GET /reports/{ceId}/overview/download, /answers/download and /team/download: a report of the range, as CSV or JSON. */
+export const RangeDownloadSchema = RangeQuerySchema.extend({ format });
 
 /** GET /reports/{ceId}/chats/download: every chat (newest first), or the first `limit`, optionally in a range and filtered. */
 export const ChatsDownloadSchema = z
