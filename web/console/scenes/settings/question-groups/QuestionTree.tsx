@@ -119,8 +119,7 @@ function Sortable({
 }
 
 function QuestionNode({ node, ctx }: { node: TreeNode; ctx: NodeCtx }) {
-  const { tree, onChange, errors } = ctx;
-  const error = errors[node.id];
+  const { tree, onChange } = ctx;
   const expanded = node.expanded !== false;
   const label = node.text.trim() || 'question';
   return (
@@ -139,17 +138,7 @@ function QuestionNode({ node, ctx }: { node: TreeNode; ctx: NodeCtx }) {
               <ChevronDownIcon />
             </button>
             <span className="qtree__kind">Q</span>
-            <div className={`qtree__field${error?.text ? ' field--invalid' : ''}`}>
-              <input
-                className="field__input"
-                value={node.text}
-                placeholder="Question"
-                aria-label="Question"
-                aria-invalid={error?.text ? true : undefined}
-                onChange={(e) => onChange(updateNode(tree, node.id, (n) => ({ ...n, text: e.target.value })))}
-              />
-              {error?.text && <p className="field__error">{error.text}</p>}
-            </div>
+            <NodeText node={node} ctx={ctx} name="Question" />
             <button
               type="button"
               className="icon-btn"
@@ -177,6 +166,25 @@ function QuestionNode({ node, ctx }: { node: TreeNode; ctx: NodeCtx }) {
   );
 }
 
+/** A question's or an answer's text, with its error under it. */
+function NodeText({ node, ctx, name }: { node: TreeNode; ctx: NodeCtx; name: 'Question' | 'Answer' }) {
+  const { tree, onChange, errors } = ctx;
+  const error = errors[node.id];
+  return (
+    <div className={`qtree__field${error?.text ? ' field--invalid' : ''}`}>
+      <input
+        className="field__input"
+        value={node.text}
+        placeholder={name}
+        aria-label={name}
+        aria-invalid={error?.text ? true : undefined}
+        onChange={(e) => onChange(updateNode(tree, node.id, (n) => ({ ...n, text: e.target.value })))}
+      />
+      {error?.text && <p className="field__error">{error.text}</p>}
+    </div>
+  );
+}
+
 function AnswerNode({ node, ctx }: { node: TreeNode; ctx: NodeCtx }) {
   const { tree, onChange, errors, rooms } = ctx;
   const error = errors[node.id];
@@ -189,17 +197,7 @@ function AnswerNode({ node, ctx }: { node: TreeNode; ctx: NodeCtx }) {
           <div className="qtree__row">
             {handle}
             <span className="qtree__kind qtree__kind--a">A</span>
-            <div className={`qtree__field${error?.text ? ' field--invalid' : ''}`}>
-              <input
-                className="field__input"
-                value={node.text}
-                placeholder="Answer"
-                aria-label="Answer"
-                aria-invalid={error?.text ? true : undefined}
-                onChange={(e) => onChange(updateNode(tree, node.id, (n) => ({ ...n, text: e.target.value })))}
-              />
-              {error?.text && <p className="field__error">{error.text}</p>}
-            </div>
+            <NodeText node={node} ctx={ctx} name="Answer" />
             <div className={`qtree__field qtree__action${error?.action ? ' field--invalid' : ''}`}>
               <select
                 className="field__input field__select"
