@@ -115,7 +115,12 @@ describe('billing in the browser', function () {
   it('switches to the annual plan after the confirmation, charging the prorated difference', async () => {
     const page = browser.page;
     const paying = await payingAccount(page);
-    await page.getByRole('tab', { name: 'Annually' }).click();
+    // The billing period is a tab list: the arrow keys move the choice, as a click does.
+    const period = page.getByRole('tablist', { name: 'Billing period' });
+    await period.getByRole('tab', { name: 'Monthly', selected: true }).focus();
+    await page.keyboard.press('ArrowRight');
+    await period.getByRole('tab', { name: 'Annually', selected: true }).waitFor();
+    expect(await period.getByRole('tab', { name: 'Annually' }).evaluate((tab) => tab === document.activeElement)).to.equal(true);
     await planTile(page, 'Basic').getByRole('button', { name: 'Switch to annual' }).click();
     const dialog = page.getByRole('dialog');
     await dialog

@@ -102,7 +102,19 @@ describe('widget setup (browser)', function () {
     expect(support?.members).to.include(installation?.botUserId);
 
     // Another project type and the inline style change the real snippet; Copy confirms.
-    await page.getByRole('tab', { name: 'React' }).click();
+    await page.getByRole('tab', { name: 'Next.js' }).click();
+    // The project types are a tab list: the arrow keys, Home and End move the choice and the focus, wrapping at the ends.
+    const types = page.getByRole('tablist', { name: 'Project type' });
+    const chosen = async () =>
+      types.getByRole('tab', { selected: true }).evaluate((tab) => [tab.textContent, tab === document.activeElement]);
+    await page.keyboard.press('ArrowLeft');
+    expect(await chosen()).to.deep.equal(['React', true]);
+    await page.keyboard.press('End');
+    expect(await chosen()).to.deep.equal(['Google Tag Manager', true]);
+    await page.keyboard.press('ArrowRight');
+    expect(await chosen()).to.deep.equal(['HTML', true]);
+    await page.keyboard.press('ArrowRight');
+    expect(await chosen()).to.deep.equal(['React', true]);
     await page.getByText('Inline', { exact: true }).click();
     const snippet = await page.getByTestId('embed-snippet').textContent();
     expect(snippet).to.contain("import { useEffect } from 'react';").and.contain('data-style').and.contain('parley-inline');

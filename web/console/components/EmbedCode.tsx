@@ -2,7 +2,7 @@
  * The embed code of a widget: pick a widget style and a project type, copy the real snippet
  * (server/shared/embed.ts). Used by the last setup step and reusable by the settings' install tab.
  */
-import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import {
   embedSnippet,
   INLINE_SIZE_PX,
@@ -15,6 +15,7 @@ import {
 } from '../../../server/shared/embed';
 import { CheckIcon } from './icons';
 import { CopyIcon } from './moreIcons';
+import { SegmentedTabs } from './SegmentedTabs';
 
 /** How long the Copy button says Copied!. */
 const COPIED_MS = 1500;
@@ -30,30 +31,6 @@ export function EmbedCode({ widgetUuid, origin = window.location.origin }: { wid
     snippet = '';
   }
 
-  /** Arrow keys, Home and End move between project types, as in any tab list. */
-  const moveBetweenTabs = (event: KeyboardEvent<HTMLDivElement>) => {
-    const index = PROJECT_TYPES.indexOf(projectType);
-    const last = PROJECT_TYPES.length - 1;
-    const next =
-      event.key === 'ArrowRight'
-        ? index === last
-          ? 0
-          : index + 1
-        : event.key === 'ArrowLeft'
-          ? index === 0
-            ? last
-            : index - 1
-          : event.key === 'Home'
-            ? 0
-            : event.key === 'End'
-              ? last
-              : null;
-    if (next === null) return;
-    event.preventDefault();
-    setProjectType(PROJECT_TYPES[next] ?? projectType);
-    const buttons = event.currentTarget.querySelectorAll<HTMLButtonElement>('[role="tab"]');
-    buttons[next]?.focus();
-  };
   const mailto = `mailto:?subject=${encodeURIComponent('Please add the Parley chat to our site')}&body=${encodeURIComponent(
     `Hi,\n\nPlease add our Parley live chat to the site. ${PROJECT_TYPE_INFO[projectType].where}\n\n${snippet}\nThanks!`,
   )}`;
@@ -95,21 +72,13 @@ export function EmbedCode({ widgetUuid, origin = window.location.origin }: { wid
         <div className="embed__legend" id={`${styleName}-project`}>
           Project type
         </div>
-        <div className="segmented" role="tablist" aria-labelledby={`${styleName}-project`} onKeyDown={moveBetweenTabs}>
-          {PROJECT_TYPES.map((value) => (
-            <button
-              key={value}
-              type="button"
-              role="tab"
-              aria-selected={projectType === value}
-              tabIndex={projectType === value ? 0 : -1}
-              className={`segmented__item${projectType === value ? ' segmented__item--active' : ''}`}
-              onClick={() => setProjectType(value)}
-            >
-              {PROJECT_TYPE_INFO[value].label}
-            </button>
-          ))}
-        </div>
+        <SegmentedTabs
+          values={PROJECT_TYPES}
+          value={projectType}
+          onChange={setProjectType}
+          labelOf={(value) => PROJECT_TYPE_INFO[value].label}
+          label={{ by: `${styleName}-project` }}
+        />
       </div>
 
       <div className="snippet" role="tabpanel" aria-label={`${PROJECT_TYPE_INFO[projectType].label} embed code`}>

@@ -1,11 +1,12 @@
 /** Plan tiles with the Monthly / Annually toggle, the plan buttons of spec section 4, and the cancel link. */
 import { useState } from 'react';
-import { monthlyPrice, type PlanDuration, type PlanView, yearlyListMonthlyPrice } from '../../../../server/shared';
+import { monthlyPrice, PLAN_DURATIONS, type PlanDuration, type PlanView, yearlyListMonthlyPrice } from '../../../../server/shared';
 import { ApiError, messageOf } from '../../api';
 import { checkoutUrl, portalUrl } from '../../api/account';
 import { upgradePlan } from '../../api/widgets';
 import { useConfirm } from '../../components/ConfirmDialog';
 import { CheckIcon } from '../../components/icons';
+import { SegmentedTabs } from '../../components/SegmentedTabs';
 import { Alert, Button } from '../../components/ui';
 import { formatCents, PLAN_UPDATED, planErrorText, SWITCH_CONFIRMATION } from '../../lib/billingTexts';
 import { useSession, useUser } from '../../session/session';
@@ -94,20 +95,13 @@ export function PlanSection() {
     <section className="card account-section" aria-labelledby="plans-title">
       <div className="account-section__head">
         <h2 id="plans-title">Plan</h2>
-        <div className="segmented" role="tablist" aria-label="Billing period">
-          {(['monthly', 'yearly'] as const).map((value) => (
-            <button
-              key={value}
-              type="button"
-              role="tab"
-              aria-selected={duration === value}
-              className={`segmented__item${duration === value ? ' segmented__item--active' : ''}`}
-              onClick={() => setDuration(value)}
-            >
-              {value === 'monthly' ? 'Monthly' : 'Annually'}
-            </button>
-          ))}
-        </div>
+        <SegmentedTabs
+          values={PLAN_DURATIONS}
+          value={duration}
+          onChange={setDuration}
+          labelOf={(value) => (value === 'monthly' ? 'Monthly' : 'Annually')}
+          label={{ text: 'Billing period' }}
+        />
       </div>
       {notice && (
         <Alert kind={notice.kind} onDismiss={() => setNotice(null)}>

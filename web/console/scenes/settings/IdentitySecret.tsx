@@ -2,7 +2,7 @@
  * The Install tab's "Verified identity" card: the widget's identity secret (made or replaced by an admin, shown
  * once, right after), and the code a site's server uses to sign its users' ids (server/shared/identity.ts).
  */
-import { type KeyboardEvent, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import type { ChatEndpointView } from '../../../../server/shared';
 import {
   IDENTIFY_BROWSER_SNIPPET,
@@ -15,6 +15,7 @@ import {
 import { regenerateIdentitySecret } from '../../api/settings';
 import { useConfirm } from '../../components/ConfirmDialog';
 import { CopyButton } from '../../components/EmbedCode';
+import { SegmentedTabs } from '../../components/SegmentedTabs';
 import { Alert, Button } from '../../components/ui';
 
 const madeOn = (iso: string) => new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' });
@@ -59,23 +60,6 @@ export function IdentitySecretCard({ ce, admin, onMade }: { ce: ChatEndpointView
     } finally {
       setCreating(false);
     }
-  };
-
-  /** Arrow keys, Home and End move between languages, as in any tab list. */
-  const moveBetweenTabs = (event: KeyboardEvent<HTMLDivElement>) => {
-    const index = IDENTITY_LANGUAGES.indexOf(language);
-    const last = IDENTITY_LANGUAGES.length - 1;
-    const keys: Record<string, number> = {
-      ArrowRight: index === last ? 0 : index + 1,
-      ArrowLeft: index === 0 ? last : index - 1,
-      Home: 0,
-      End: last,
-    };
-    const next = keys[event.key];
-    if (next === undefined) return;
-    event.preventDefault();
-    setLanguage(IDENTITY_LANGUAGES[next] ?? language);
-    event.currentTarget.querySelectorAll<HTMLButtonElement>('[role="tab"]')[next]?.focus();
   };
 
   return (
@@ -137,21 +121,13 @@ export function IdentitySecretCard({ ce, admin, onMade }: { ce: ChatEndpointView
         <div className="embed__legend" id={`${tabs}-lang`}>
           1. On your server, sign the user's id
         </div>
-        <div className="segmented" role="tablist" aria-labelledby={`${tabs}-lang`} onKeyDown={moveBetweenTabs}>
-          {IDENTITY_LANGUAGES.map((value) => (
-            <button
-              key={value}
-              type="button"
-              role="tab"
-              aria-selected={language === value}
-              tabIndex={language === value ? 0 : -1}
-              className={`segmented__item${language === value ? ' segmented__item--active' : ''}`}
-              onClick={() => setLanguage(value)}
-            >
-              {IDENTITY_LANGUAGE_LABELS[value]}
-            </button>
-          ))}
-        </div>
+        <SegmentedTabs
+          values={IDENTITY_LANGUAGES}
+          value={language}
+          onChange={setLanguage}
+          labelOf={(value) => IDENTITY_LANGUAGE_LABELS[value]}
+          label={{ by: `${tabs}-lang` }}
+        />
       </div>
       <div className="snippet identity__first" role="tabpanel" aria-label={`${IDENTITY_LANGUAGE_LABELS[language]} code`}>
         <div className="snippet__bar">
