@@ -35,6 +35,26 @@ export function ButtonLink({ variant = 'primary', block, className, ...props }: 
   return <Link className={buttonClass(variant, block, className)} {...props} />;
 }
 
+/**
+ * What a field says under it, by the id its control's aria-describedby names: its error when it has one (it takes the
+ * hint's place), else its hint, else nothing.
+ */
+export function FieldMessage({ id, error, hint }: { id: string; error?: ReactNode; hint?: ReactNode }) {
+  if (error)
+    return (
+      <p className="field__error" id={id}>
+        {error}
+      </p>
+    );
+  if (hint)
+    return (
+      <p className="field__hint" id={id}>
+        {hint}
+      </p>
+    );
+  return null;
+}
+
 export function TextField({
   label,
   error,
@@ -55,15 +75,7 @@ export function TextField({
         aria-describedby={error || hint ? messageId : undefined}
         {...input}
       />
-      {error ? (
-        <p className="field__error" id={messageId}>
-          {error}
-        </p>
-      ) : hint ? (
-        <p className="field__hint" id={messageId}>
-          {hint}
-        </p>
-      ) : null}
+      <FieldMessage id={messageId} error={error} hint={hint} />
     </div>
   );
 }

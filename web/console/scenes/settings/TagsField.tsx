@@ -4,6 +4,7 @@
  */
 import { type KeyboardEvent, useId, useState } from 'react';
 import { normalizeTag, TAGS_MAX, tagProblem } from '../../../../server/shared/tags';
+import { FieldMessage } from '../../components/ui';
 
 export function TagsField({ tags, onChange }: { tags: readonly string[]; onChange: (tags: string[]) => void }) {
   const [text, setText] = useState('');
@@ -51,16 +52,16 @@ export function TagsField({ tags, onChange }: { tags: readonly string[]; onChang
           Add
         </button>
       </div>
-      {problem ? (
-        <p className="field__error" id={`${id}-message`}>
-          {problem}
-        </p>
-      ) : (
-        <p className="field__hint" id={`${id}-message`}>
-          One word each: letters, digits, - and _. Operators pick them on the conversation header in Slack or type{' '}
-          <code>/parley tag 12 billing</code>.
-        </p>
-      )}
+      <FieldMessage
+        id={`${id}-message`}
+        error={problem}
+        hint={
+          <>
+            One word each: letters, digits, - and _. Operators pick them on the conversation header in Slack or type{' '}
+            <code>/parley tag 12 billing</code>.
+          </>
+        }
+      />
       {tags.length === 0 ? (
         <p className="muted">No tags yet.</p>
       ) : (

@@ -1,6 +1,7 @@
 /** Form pieces the settings tabs share: the draft of a tab's fields, and labelled inputs bound to it. */
 import { type ReactNode, useEffect, useId, useMemo, useState } from 'react';
 import type { ChatEndpointSettings, ChatEndpointView } from '../../../../server/shared';
+import { FieldMessage } from '../../components/ui';
 import type { SettingsChanges } from './types';
 
 export type Key = keyof ChatEndpointSettings;
@@ -138,15 +139,7 @@ export function Input({
       ) : (
         <input {...common} type={type} onChange={(e) => onChange(e.target.value)} />
       )}
-      {error ? (
-        <p className="field__error" id={messageId}>
-          {error}
-        </p>
-      ) : hint ? (
-        <p className="field__hint" id={messageId}>
-          {hint}
-        </p>
-      ) : null}
+      <FieldMessage id={messageId} error={error} hint={hint} />
     </div>
   );
 }

@@ -2,6 +2,7 @@
 import { useId } from 'react';
 import { MATCH_TYPE_LABELS, MATCH_TYPES, type MatchType, triggerSummary } from '../../../../../server/shared/triggers';
 import { ChevronDownIcon } from '../../../components/icons';
+import { FieldMessage } from '../../../components/ui';
 import { SaveButton, useSaveButton } from '../saveButton';
 import { errorsOf, type TriggerDraft, visibleErrors } from './drafts';
 
@@ -103,15 +104,11 @@ export function TriggerPanel({
               aria-describedby={field('pages-hint')}
               onChange={(e) => set({ pages: e.target.value }, 'pages')}
             />
-            {errors.on ? (
-              <p className="field__error" id={field('pages-hint')}>
-                {errors.on}
-              </p>
-            ) : (
-              <p className="field__hint" id={field('pages-hint')}>
-                A full address or a path. Compared with the page the visitor is on.
-              </p>
-            )}
+            <FieldMessage
+              id={field('pages-hint')}
+              error={errors.on}
+              hint="A full address or a path. Compared with the page the visitor is on."
+            />
           </div>
           <label className="switch">
             <input
