@@ -31,8 +31,16 @@ export function createAccountBilling({ stripe, call }: BillingContext, { ensureC
     if (account.paymentType === 'none' || !account.stripeSubscriptionId || !LIVE.has(account.subscriptionStatus) || account.cancelAt)
       return null;
     const preview = await call(() =>
-      stripe.invoices.createPreview({ customer: account.stripeCustomerId, subscription: account.stripeSubscriptionId }),
+      stripe.invoices
+        .createPreview({ customer: account.stripeCustomerId, subscription: account.stripeSubscriptionId })
+        .catch((error: unknown) => {
+          // Stripe has no next invoice: the subscription was set to cancel (or ended) and its webhook has not reached
+          // Parley yet. There is nothing to charge, which is not Stripe being unreachable.
+          if ((error as { code?: string }).code === 'invoice_upcoming_none') return null;
+          throw error;
+        }),
     );
+    if (!preview) return null;
     const dateTs = account.nextInvoiceAt ? toSeconds(account.nextInvoiceAt) : preview.period_end;
     // What will be charged: the total less the customer's credit (a downgrade's proration), as Stripe applies it.
     return { amount: preview.amount_due, dateTs };

@@ -332,6 +332,17 @@ describe('account and billing calls', function () {
       expect(next.body.amount).to.equal(0);
     });
 
+    it('answers no next invoice, not 503, when Stripe has none before its webhook reached Parley (set to cancel in the portal)', async () => {
+      const paying = await payingAccount('parley_pro_monthly');
+      const account = await server.models.Account.findById(paying.accountId);
+      await server.parley.billing.stripe.subscriptions.update(account?.stripeSubscriptionId ?? '', { cancel_at_period_end: true });
+      await server.stripe.settled();
+      // As Parley stands until the webhook of the cancellation arrives.
+      await server.models.Account.updateOne({ _id: paying.accountId }, { $set: { cancelAt: null } });
+      const next = await api().get(`/v1/accounts/${paying.accountId}/next-invoice`).set(as(paying.token)).expect(200);
+      expect(next.body).to.equal(null);
+    });
+
     it("answers the trial's 0 invoice and no next invoice on a trial without a card", async () => {
       const trial = await trialAccount();
       const invoices = await api().get(`/v1/accounts/${trial.accountId}/invoices`).set(as(trial.token)).expect(200);
