@@ -9,7 +9,8 @@ import type { Customer, Invoice, InvoiceLine, PaymentMethod, Price, Subscription
 /** Days after the first failed attempt at which a renewal is tried again; after the last one the subscription is canceled. */
 export const RETRY_DAYS = [3, 5, 7];
 
-function productName(ctx: Ctx, price: Price): string {
+/** A price's product name, as Stripe's pages and invoice lines show it (the product id when the product is gone). */
+export function productName(ctx: Ctx, price: Price): string {
   return ctx.state.data.products.find((p) => p.id === price.product)?.name ?? price.product;
 }
 
