@@ -1,13 +1,10 @@
 /** Account Info (admins): organisation, invoice e-mail, billing address and tax ID, saved to Parley and Stripe. */
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import type { AccountInfoPayload } from '../../../../server/shared';
-import { messageOf } from '../../api';
 import { updateAccountInfo } from '../../api/account';
 import { Alert, Button, TextField } from '../../components/ui';
 import { useSession, useUser } from '../../session/session';
-
-/** After a save the button says Saved for 1.5 s (spec section 4, "Button feedback"). */
-const SAVED_MS = 1500;
+import { useSectionSave } from './useSectionSave';
 
 const FIELDS: { key: keyof AccountInfoPayload; label: string; autoComplete: string; type?: string; maxLength?: number }[] = [
   { key: 'orgName', label: 'Organisation name', autoComplete: 'organization' },
@@ -28,35 +25,22 @@ export function AccountInfoSection() {
   const { account } = useUser();
   const { reload } = useSession();
   const [form, setForm] = useState<AccountInfoPayload>(() => infoOf(account));
-  const [busy, setBusy] = useState(false);
-  const [saved, setSaved] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const timers = useRef<number[]>([]);
-
-  useEffect(() => () => timers.current.forEach((timer) => window.clearTimeout(timer)), []);
+  const { busy, saved, error, clearError, run } = useSectionSave();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await updateAccountInfo(account.Id, form);
       const fresh = await reload();
       setForm(infoOf(fresh.account));
-      setSaved(true);
-      timers.current.push(window.setTimeout(() => setSaved(false), SAVED_MS));
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
     <section className="card account-section" aria-labelledby="info-title">
       <h2 id="info-title">Account Info</h2>
       {error && (
-        <Alert kind="error" title="Error" onDismiss={() => setError(null)}>
+        <Alert kind="error" title="Error" onDismiss={clearError}>
           {error}
         </Alert>
       )}

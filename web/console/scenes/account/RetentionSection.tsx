@@ -2,14 +2,13 @@
  * Data retention (admins): conversations older than a number of days are deleted by a daily job, with their
  * messages, files and report facts. Off by default; the rule (30 to 3650 days) is the API's own.
  */
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { RETENTION_DAYS, RETENTION_MESSAGES, RetentionDaysSchema } from '../../../../server/shared/retention';
-import { messageOf } from '../../api';
 import { updateRetention } from '../../api/account';
 import { Alert, Button, TextField } from '../../components/ui';
 import { useSession, useUser } from '../../session/session';
+import { useSectionSave } from './useSectionSave';
 
-const SAVED_MS = 1500;
 const SUGGESTED_DAYS = 365;
 
 export function RetentionSection() {
@@ -18,11 +17,7 @@ export function RetentionSection() {
   const [on, setOn] = useState(account.retentionDays !== null);
   const [days, setDays] = useState(String(account.retentionDays ?? SUGGESTED_DAYS));
   const [fieldError, setFieldError] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [saved, setSaved] = useState(false);
-  const timers = useRef<number[]>([]);
-  useEffect(() => () => timers.current.forEach((timer) => window.clearTimeout(timer)), []);
+  const { busy, saved, error, clearError, run } = useSectionSave();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -32,18 +27,10 @@ export function RetentionSection() {
       return;
     }
     setFieldError(null);
-    setError(null);
-    setBusy(true);
-    try {
+    await run(async () => {
       await updateRetention(account.Id, parsed.data);
       await reload();
-      setSaved(true);
-      timers.current.push(window.setTimeout(() => setSaved(false), SAVED_MS));
-    } catch (err) {
-      setError(messageOf(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -54,7 +41,7 @@ export function RetentionSection() {
         job removes them; Slack threads stay in your Slack. Reports then start at that age. Your monthly conversation count is not affected.
       </p>
       {error && (
-        <Alert kind="error" title="Error" onDismiss={() => setError(null)}>
+        <Alert kind="error" title="Error" onDismiss={clearError}>
           {error}
         </Alert>
       )}
