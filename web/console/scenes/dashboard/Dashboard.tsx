@@ -9,10 +9,11 @@ import { createWidgetInTeam, deleteWidget, slackAuthorizeNewTeamUrl, slackAuthor
 import { useConfirm } from '../../components/ConfirmDialog';
 import { ArrowRightIcon, PlusIcon, SettingsIcon } from '../../components/icons';
 import { SlackMark, TrashIcon, UserIcon } from '../../components/moreIcons';
+import { SlackProblemAlert } from '../../components/SlackProblemAlert';
 import { Sparkline } from '../../components/Sparkline';
 import { Alert, Button, ButtonLink, PageLoader, useDocumentTitle } from '../../components/ui';
 import { isConfigured, stepOf } from '../../lib/rules';
-import { type DashboardNotice, slackProblem, WIDGET_DELETED } from '../../lib/slackProblems';
+import { type DashboardNotice, WIDGET_DELETED } from '../../lib/slackProblems';
 import { useSession, useUser } from '../../session/session';
 import {
   bannersFor,
@@ -45,7 +46,6 @@ export function Dashboard() {
   // A screen that sent the user here may say why (a widget deleted on its setup page).
   const notice = (location.state as DashboardNotice | null)?.notice;
   const [alert, setAlert] = useState<{ kind: 'error' | 'success'; text: string } | null>(notice ? { kind: 'success', text: notice } : null);
-  const slackError = slackProblem(params.get('error'));
   const [adding, setAdding] = useState<string | null>(null);
   const swapped = params.has('userSwapped');
 
@@ -163,18 +163,7 @@ export function Dashboard() {
           Successfully swapped main user.
         </Alert>
       )}
-      {slackError && (
-        <Alert
-          kind="error"
-          title="Slack"
-          onDismiss={() => {
-            params.delete('error');
-            setParams(params, { replace: true });
-          }}
-        >
-          {slackError}
-        </Alert>
-      )}
+      <SlackProblemAlert />
       {alert && (
         <Alert kind={alert.kind} title={alert.kind === 'error' ? 'Error' : undefined} onDismiss={() => setAlert(null)}>
           {alert.text}

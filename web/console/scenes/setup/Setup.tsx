@@ -2,12 +2,12 @@
  * #/setup/{ceId}: the three setup steps of a widget (spec "Setup"). The widget's Step (a number or text)
  * chooses the view: missing or below 2 → add Parley to Slack, 2 → choose a channel, 3 → the embed page.
  */
-import { useParams, useSearchParams } from 'react-router-dom';
+import { useParams } from 'react-router-dom';
 import { NotFoundRedirect, useCurrentCe } from '../../components/guards';
 import { CheckIcon } from '../../components/icons';
-import { Alert, useDocumentTitle } from '../../components/ui';
+import { SlackProblemAlert } from '../../components/SlackProblemAlert';
+import { useDocumentTitle } from '../../components/ui';
 import { stepOf } from '../../lib/rules';
-import { slackProblem } from '../../lib/slackProblems';
 import { AddToSlackStep } from './AddToSlackStep';
 import { ChannelStep } from './ChannelStep';
 import { EmbedStep } from './EmbedStep';
@@ -17,28 +17,15 @@ const STEPS = ['Add Parley to Slack', 'Choose a Slack channel', 'Install the wid
 export function Setup() {
   const { ceId } = useParams();
   const ce = useCurrentCe(ceId);
-  const [params, setParams] = useSearchParams();
   useDocumentTitle('Set up your widget');
   if (!ce) return <NotFoundRedirect />;
   const step = stepOf(ce);
   // Back from Slack without a yes (?error=access_denied when the consent was cancelled).
-  const problem = slackProblem(params.get('error'));
 
   return (
     <div className="setup-page">
       {step < 3 && <SetupProgress step={step} />}
-      {problem && (
-        <Alert
-          kind="error"
-          title="Slack"
-          onDismiss={() => {
-            params.delete('error');
-            setParams(params, { replace: true });
-          }}
-        >
-          {problem}
-        </Alert>
-      )}
+      <SlackProblemAlert />
       {step === 1 && <AddToSlackStep ce={ce} />}
       {step === 2 && <ChannelStep key={ce.Id} ce={ce} />}
       {step === 3 && <EmbedStep key={ce.Id} ce={ce} />}
