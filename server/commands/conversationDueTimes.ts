@@ -2,7 +2,8 @@
  * When an open conversation next needs the relay's due work (one loop, relay/index.ts): `inactiveAt` (it may be ended
  * for visitor inactivity), `noAnswerAt` (the no-answer webhook is due), `autoAnswerAt` (the automatic answer from the
  * help center is due: commands/autoAnswers.ts) and `reminderAt` (a response reminder in the
- * thread may be owed: a visitor message sets it to its own time, each look moves it to the next reminder or to null).
+ * thread may be owed: a visitor message sets it to when its wait's first reminder is due, or to null when the widget's
+ * reminders are off; each look then moves it to the next reminder or to null).
  * The unseen-replies mail has its own, `unseenMailAt` (commands/unseenReplies.ts). They are set where the facts
  * change — a conversation opens, the visitor writes, an operator answers, a widget's settings change — so the checks
  * read only what is due instead of every open conversation.
@@ -17,6 +18,9 @@ import { SEEN_SAVED_EVERY_MS } from './visitorFrames';
 /** The widget settings the due times follow. */
 export type DueSettings = Pick<ChatEndpoint, 'maxVisitorInactiveMins' | 'noAnswerMessageAfterSecs'> &
   Partial<Pick<ChatEndpoint, 'autoAnswerAfterSeconds'>>;
+
+/** The widget settings a wait's response reminders follow. */
+export type ReminderSettings = Pick<ChatEndpoint, 'responseReminders' | 'responseRemindersFreq'>;
 
 /** When a conversation started at `startedAt` gets its automatic answer; null when the widget's setting is off (0). */
 export function autoAnswerDueAt(startedAt: Date, ce: Pick<DueSettings, 'autoAnswerAfterSeconds'>): Date | null {
@@ -51,6 +55,16 @@ export const SEEN_STALE_MS = SEEN_SAVED_EVERY_MS + 2 * HEARTBEAT_MS;
 export function reminderDueAt(asked: Date, sent: number, freqSecs: number): Date | null {
   const after = reminderScheduleSecs(freqSecs)[sent];
   return after === undefined ? null : new Date(asked.getTime() + after * 1000);
+}
+
+/**
+ * When the first response reminder of a wait begun `asked` is due: null when the widget's reminders are off. The line
+ * that begins the wait writes it, so the reminder pass reads the conversation only once a reminder may be owed (and
+ * not a first time only to learn when that is, an update for every conversation a visitor wrote in). A change of the
+ * widget's reminder settings has the pass look at the waits under way again (reviewReminders).
+ */
+export function firstReminderAt(asked: Date, ce: ReminderSettings): Date | null {
+  return ce.responseReminders && ce.responseRemindersFreq > 0 ? reminderDueAt(asked, 0, ce.responseRemindersFreq) : null;
 }
 
 /**
@@ -131,6 +145,19 @@ export async function recomputeDueTimes(
       },
     ],
     { updatePipeline: true },
+  );
+  return result.modifiedCount;
+}
+
+/**
+ * The widget's reminder settings changed (on or off, their pace): its open conversations a visitor wrote in are looked
+ * at by the next reminder pass, which owes each the reminder of the new settings (or none, and forgets it), so a
+ * wait already under way follows the change too.
+ */
+export async function reviewReminders(models: Pick<Models, 'Conversation'>, ceId: Types.ObjectId, now: Date): Promise<number> {
+  const result = await models.Conversation.updateMany(
+    { ceId, status: 'open', lastVisitorMsgAt: { $ne: null } },
+    { $set: { reminderAt: now } },
   );
   return result.modifiedCount;
 }

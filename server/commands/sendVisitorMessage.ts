@@ -18,7 +18,7 @@ import type { Conversation } from '../models/Conversation';
 import type { MessageFile } from '../models/Message';
 import type { Visitor } from '../models/Visitor';
 import { visitorSearchTerms } from '../shared/searchTerms';
-import { type DueSettings, inactiveAt, openingDueTimes } from './conversationDueTimes';
+import { type DueSettings, firstReminderAt, inactiveAt, openingDueTimes, type ReminderSettings } from './conversationDueTimes';
 import { openingWait, startWait } from './responseTargets';
 import { visitorLineReopened } from './snoozeConversation';
 
@@ -167,8 +167,14 @@ export type StartedConversation = OpenConversation & { firstLine?: FirstLine };
 type FirstLine = { at: Date; before: InboxBefore };
 
 /** What a visitor's line writes on its conversation besides its seq, count and words. */
-function visitorLineFields(at: Date, ce: DueSettings) {
-  return { lastVisitorMsgAt: at, reminderAt: at, inactiveAt: inactiveAt(at, ce), inboxState: 'open' as const, snoozedUntil: null };
+function visitorLineFields(at: Date, ce: DueSettings & ReminderSettings) {
+  return {
+    lastVisitorMsgAt: at,
+    reminderAt: firstReminderAt(at, ce),
+    inactiveAt: inactiveAt(at, ce),
+    inboxState: 'open' as const,
+    snoozedUntil: null,
+  };
 }
 
 export type VisitorMessageResult = { message: StoredMessage; conversation: OpenConversation; duplicate: boolean };
@@ -278,7 +284,7 @@ function visitorEntry(input: { clientId: string; text: string; files?: MessageFi
 async function storeVisitorMessage(
   ctx: VisitorMessageContext,
   conversation: OpenConversation,
-  input: { ce: DueSettings; clientId: string; socket?: string },
+  input: { ce: DueSettings & ReminderSettings; clientId: string; socket?: string },
   entry: NewEntry,
   firstLine?: FirstLine,
 ): Promise<{ message: StoredMessage; duplicate: boolean; inbox?: InboxBefore } | null> {

@@ -51,7 +51,7 @@ import {
   type WidgetLocale,
 } from '../shared/widget-texts';
 import { parse } from '../validation';
-import { recomputeDueTimes } from './conversationDueTimes';
+import { recomputeDueTimes, reviewReminders } from './conversationDueTimes';
 import { planHasFeature, requirePlanFeature } from './planFeature';
 import { dropUnlistedTags } from './questionGroups';
 
@@ -365,12 +365,14 @@ export async function updateWidgetSettings(deps: SettingsDeps, ce: ChatEndpointD
   if (ce.isModified('onOffSchedule') || ce.isModified('operatingHours') || ce.isModified('tz')) ce.scheduleOpen = null;
   const dueTimesMove =
     ce.isModified('maxVisitorInactiveMins') || ce.isModified('noAnswerMessageAfterSecs') || ce.isModified('autoAnswerAfterSeconds');
+  const remindersMove = ce.isModified('responseReminders') || ce.isModified('responseRemindersFreq');
   const tagsChanged = ce.isModified('tags');
   await ce.save();
   // A tag dropped from the list leaves the articles and question groups that named it.
   if (tagsChanged) await dropUnlistedTags(deps.models, { _id: ce._id, accountId: ce.accountId, tags: ce.tags ?? [] });
   // Open conversations are ended for inactivity and reported unanswered by the new grace periods.
   if (dueTimesMove) await recomputeDueTimes(deps.models, ce);
+  if (remindersMove) await reviewReminders(deps.models, ce._id, new Date());
   deps.pubsub.publish(`widget:${ce._id.toHexString()}`, {
     t: 'config',
     // Each socket gets it in its visitor's language (the gateway localizes it with the overrides, then drops them).

@@ -52,8 +52,9 @@ export interface Conversation {
   lastVisitorMsgAt: Date | null;
   lastOperatorMsgAt: Date | null;
   /**
-   * When the reminder pass looks at this conversation next (a visitor message sets it to now; the pass moves it to
-   * the next reminder's time, or null when nothing is due any more), so the pass reads only what is due.
+   * When the reminder pass looks at this conversation next (a visitor message sets it to its wait's first reminder,
+   * or null when the widget's reminders are off; a change of those settings to now; the pass moves it to the next
+   * reminder's time, or null when nothing is due any more), so the pass reads only what is due.
    */
   reminderAt: Date | null;
   /** Set once noAnswerWebhookUrl was called for this conversation. */

@@ -32,10 +32,13 @@ describe('response reminders in the thread', () => {
   };
   const reminders = () =>
     server.slack.state.replies(widget.channel, threadTs).filter((m) => /has been waiting|still unanswered/.test(m.text));
+  /** The owner changes the widget's settings, as the console does. */
   const settings = async (set: Record<string, unknown>) => {
-    await server.models.ChatEndpoint.updateOne({ _id: widget.ceId }, { $set: set });
-    // Written underneath the API: the relay's one-second settings cache is told, as the API does.
-    server.parley.relay.widgets.invalidate(widget.ceId);
+    await request(server.url)
+      .put(`/v1/chat_endpoints/${widget.ceId}/update_config`)
+      .set('Authorization', `Bearer ${widget.token}`)
+      .send(set)
+      .expect(200);
   };
 
   it('by default reminds after 5, 15, 30 and 60 minutes without @here, the last one saying so, then never again', async () => {
@@ -108,6 +111,26 @@ describe('response reminders in the thread', () => {
     await tick(5 * MIN + 1);
     await tick(60 * MIN + 1);
     expect(reminders()).to.have.length(1);
+  });
+
+  it("stores a visitor line's first reminder time with the line (5 minutes later by default), so no pass reads it before", async () => {
+    const c = await server.models.Conversation.findOne({ ceId: widget.ceId });
+    expect(c?.reminderAt?.getTime()).to.equal((c?.lastVisitorMsgAt?.getTime() ?? 0) + 5 * MIN * 1000);
+    await settings({ responseReminders: false });
+    await say(socket, 'Hello?');
+    expect((await server.models.Conversation.findOne({ ceId: widget.ceId }))?.reminderAt).to.equal(null);
+  });
+
+  it('reminds a wait already under way once the owner turns reminders on, at the pace chosen then', async () => {
+    await settings({ responseReminders: false });
+    await say(socket, 'Hello?');
+    // A pass while reminders are off: the wait is owed nothing.
+    await tick(MIN);
+    expect((await server.models.Conversation.findOne({ ceId: widget.ceId }))?.reminderAt).to.equal(null);
+    await settings({ responseReminders: true, responseRemindersFreq: 30 });
+    await tick(76);
+    await eventually(async () => expect(reminders()).to.have.length(1));
+    expect(reminders()[0]?.text).to.match(/^:alarm_clock: Tom has been waiting 7[67] seconds for an answer\.$/);
   });
 
   it('does not remind when reminders are off, nor after the conversation ended', async () => {
