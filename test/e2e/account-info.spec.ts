@@ -20,7 +20,10 @@ describe('Account Info (browser)', function () {
     await section.getByLabel('Organisation name').fill('Acme & Co');
     await section.getByLabel('Invoice e-mail').fill('billing-at-acme');
     await section.getByRole('button', { name: 'Save account info' }).click();
-    await section.getByRole('alert').getByText(/Invoice e-mail is invalid/).waitFor();
+    await section
+      .getByRole('alert')
+      .getByText(/Invoice e-mail is invalid/)
+      .waitFor();
     expect((await server.models.Account.findById(accountId))?.orgName ?? '').to.equal('');
 
     await section.getByLabel('Invoice e-mail').fill('Billing@Acme.example');
