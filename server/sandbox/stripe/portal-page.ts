@@ -13,10 +13,13 @@ import type { Customer, PortalSession, Subscription } from './types';
 
 export function registerPortalPage(router: Router, ctx: Ctx, form: RequestHandler): void {
   const { state } = ctx;
-  const portalSession = (req: Request): { session: PortalSession; customer: Customer } | undefined => {
+  /** The request's portal session and its customer; undefined once it has answered that the session has expired. */
+  const portalSession = (req: Request, res: Response): { session: PortalSession; customer: Customer } | undefined => {
     const session = state.data.portalSessions.find((s) => s.id === req.params.id);
     const customer = session ? state.data.customers.find((c) => c.id === session.customer) : undefined;
-    return session && customer ? { session, customer } : undefined;
+    if (session && customer) return { session, customer };
+    notFound(res, 'This session has expired');
+    return undefined;
   };
   const liveSubs = (customer: Customer) =>
     state.data.subscriptions.filter((s) => s.customer === customer.id && !['canceled', 'incomplete_expired'].includes(s.status));
@@ -41,11 +44,8 @@ export function registerPortalPage(router: Router, ctx: Ctx, form: RequestHandle
     return `Your plan renews on ${dateText(end)}.`;
   };
   router.get('/portal/:id', (req, res) => {
-    const found = portalSession(req);
-    if (!found) {
-      notFound(res, 'This session has expired');
-      return;
-    }
+    const found = portalSession(req, res);
+    if (!found) return;
     const { session, customer } = found;
     if (session.flow?.type === 'subscription_cancel' && session.flow.subscription_cancel && req.query.home === undefined) {
       res.redirect(303, `${ctx.baseUrl}/portal/${session.id}/cancel?subscription=${session.flow.subscription_cancel.subscription}`);
@@ -105,11 +105,8 @@ ${notice ? `<div class="alert ok" id="portal-notice">${escapeHtml(notice)}</div>
     html(res, 200, `${ctx.accountName} · Billing`, portalFrame(session, main));
   });
   router.get('/portal/:id/cancel', (req, res) => {
-    const found = portalSession(req);
-    if (!found) {
-      notFound(res, 'This session has expired');
-      return;
-    }
+    const found = portalSession(req, res);
+    if (!found) return;
     const { session, customer } = found;
     const sub = liveSubs(customer).find((s) => s.id === req.query.subscription);
     if (!sub) {
@@ -130,11 +127,8 @@ ${notice ? `<div class="alert ok" id="portal-notice">${escapeHtml(notice)}</div>
     html(res, 200, `${ctx.accountName} · Cancel plan`, portalFrame(session, main));
   });
   router.post('/portal/:id/cancel', form, (req, res) => {
-    const found = portalSession(req);
-    if (!found) {
-      notFound(res, 'This session has expired');
-      return;
-    }
+    const found = portalSession(req, res);
+    if (!found) return;
     const { session, customer } = found;
     const sub = liveSubs(customer).find((s) => s.id === (req.body as Body).subscription);
     if (!sub) {
@@ -153,11 +147,8 @@ ${notice ? `<div class="alert ok" id="portal-notice">${escapeHtml(notice)}</div>
     );
   });
   router.post('/portal/:id/renew', form, (req, res) => {
-    const found = portalSession(req);
-    if (!found) {
-      notFound(res, 'This session has expired');
-      return;
-    }
+    const found = portalSession(req, res);
+    if (!found) return;
     const { session, customer } = found;
     const sub = liveSubs(customer).find((s) => s.id === (req.body as Body).subscription);
     if (sub) updateSubscription(ctx, sub, { cancelAtPeriodEnd: false });
@@ -175,19 +166,13 @@ ${TEST_HINT}`;
     html(res, error ? 402 : 200, `${ctx.accountName} · Payment method`, portalFrame(session, main));
   };
   router.get('/portal/:id/payment-method', (req, res) => {
-    const found = portalSession(req);
-    if (!found) {
-      notFound(res, 'This session has expired');
-      return;
-    }
+    const found = portalSession(req, res);
+    if (!found) return;
     renderCardPage(res, found.session, {});
   });
   router.post('/portal/:id/payment-method', form, (req, res) => {
-    const found = portalSession(req);
-    if (!found) {
-      notFound(res, 'This session has expired');
-      return;
-    }
+    const found = portalSession(req, res);
+    if (!found) return;
     const { session, customer } = found;
     const body = (req.body ?? {}) as Body;
     try {

@@ -124,6 +124,25 @@ describe('Stripe sandbox hosted pages in a browser', function () {
     expect((await f.stripe.subscriptions.retrieve(sub.id)).status).to.equal('active');
   });
 
+  it("Portal: every page and form of a session it does not know answers 404 'This session has expired'", async () => {
+    const customer = await f.stripe.customers.create({ email: 'gone@acme.test' });
+    const portal = await f.stripe.billingPortal.sessions.create({ customer: customer.id, return_url: `${f.apiUrl}/?back` });
+    const base = portal.url.replace(/\/portal\/[^/?]+.*$/, '/portal/bps_test_gone');
+    const form = { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' };
+    for (const [url, init] of [
+      [base, {}],
+      [`${base}/cancel`, {}],
+      [`${base}/cancel`, form],
+      [`${base}/renew`, form],
+      [`${base}/payment-method`, {}],
+      [`${base}/payment-method`, form],
+    ] as const) {
+      const res = await fetch(url, { ...init, redirect: 'manual' });
+      expect(res.status, `${init === form ? 'POST' : 'GET'} ${url}`).to.equal(404);
+      expect(await res.text()).to.contain('This session has expired');
+    }
+  });
+
   it('Operator page: lists the subscription and moves the clock to its trial end, which charges the first invoice', async () => {
     const customer = await f.stripe.customers.create({ email: 'operator@acme.test' });
     await f.sandbox.addCard(customer.id, 'pm_card_visa', { makeDefault: true });
