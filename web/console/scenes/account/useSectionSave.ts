@@ -4,9 +4,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { messageOf } from '../../api';
-
-/** How long the button says Saved. */
-const SAVED_MS = 1500;
+import { SAVED_MS } from '../settings/saveButton';
 
 export function useSectionSave(): {
   busy: boolean;
