@@ -393,7 +393,7 @@ export function accessibilitySuite(part: AccessibilityPart): void {
         });
 
         describe('the widget', () => {
-          const browser = useBrowser();
+          const browser = useBrowser({ context: 'suite' });
 
           it('widget closed, open on the chat with a reply, and its end card: no WCAG A/AA violation', async () => {
             const page = browser.page;
@@ -454,7 +454,7 @@ export function accessibilitySuite(part: AccessibilityPart): void {
     }
 
     if (part !== 'widget') return;
-    const browser = useBrowser();
+    const browser = useBrowser({ context: 'suite' });
 
     it('widget offline form at both sizes: no WCAG A/AA violation', async () => {
       const page = browser.page;

@@ -10,7 +10,7 @@ import { eventually } from '../relay/helpers';
 
 describe('the API reference page (/docs/api)', () => {
   const server = useServer();
-  const browser = useBrowser();
+  const browser = useBrowser({ context: 'suite' });
 
   it('serves the renderer from Parley itself and loads it on this page only', async () => {
     const page = await request(server.url).get('/docs/api').expect(200);

@@ -17,7 +17,7 @@ const DAY = 24 * 60 * 60;
 
 describe('trial billing in the browser', function () {
   this.timeout(120_000);
-  const browser = useBrowser();
+  const browser = useBrowser({ context: 'suite' });
   const server = useServer();
 
   const at = (hashPath: string) => `${server.url}/app/#${hashPath}`;

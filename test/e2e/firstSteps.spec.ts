@@ -14,7 +14,7 @@ const PASSWORD = 'correct horse battery';
 describe('first steps of a new user (browser)', function () {
   this.timeout(90_000);
   const server = useServer();
-  const browser = useBrowser();
+  const browser = useBrowser({ context: 'suite' });
 
   const at = (hashPath: string) => `${server.url}/app/#${hashPath}`;
 

@@ -34,7 +34,7 @@ Still stuck? See [our status page](https://status.example.com) or write to us.`;
 describe('help center pages in the browser: accessible at both sizes, with the widget working under their CSP', function () {
   this.timeout(120_000);
   const server = useServer();
-  const browser = useBrowser();
+  const browser = useBrowser({ context: 'suite' });
   let widget: Widget;
 
   before(async function () {

@@ -17,7 +17,7 @@ import { type Seeded, seedReportAccount, ZONE } from '../reports/seed';
 describe('History filters (browser)', function () {
   this.timeout(120_000);
   const server = useServer();
-  const browser = useBrowser();
+  const browser = useBrowser({ context: 'suite' });
   let seeded: Seeded;
 
   before(async function () {

@@ -22,7 +22,7 @@ type Claim = { userId: string; name?: string; email?: string; userHash?: string 
 describe('verified identity (browser)', function () {
   this.timeout(120_000);
   const server = useServer();
-  const browser = useBrowser();
+  const browser = useBrowser({ context: 'suite' });
 
   before(async function () {
     this.timeout(60_000);

@@ -19,7 +19,7 @@ type Widget = { uuid: string; ceId: string; channel: string; token: string };
 describe('operator in Slack (browser, sandbox operator page and demo site)', function () {
   this.timeout(120_000);
   const server = useServer({ relay: { presenceTtlMs: 100, presenceRefreshMs: 200 } });
-  const browser = useBrowser();
+  const browser = useBrowser({ context: 'suite' });
 
   before(async function () {
     this.timeout(60_000);

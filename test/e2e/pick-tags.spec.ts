@@ -17,7 +17,7 @@ import { acceptTerms } from './consoleHelpers';
 describe('question group and article tags (browser)', function () {
   this.timeout(120_000);
   const server = useServer();
-  const browser = useBrowser();
+  const browser = useBrowser({ context: 'suite' });
 
   /** A new owner on Business signed in in `page`, with a widget linked to a channel and the tags given. */
   async function owner(page: Page, tags: string[]): Promise<{ ceId: string; setTags: (tags: string[]) => Promise<Response> }> {

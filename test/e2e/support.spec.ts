@@ -24,7 +24,7 @@ const BUSINESS = planStripeId('business', 'monthly');
 describe('white label, phone support and the support chat (browser)', function () {
   this.timeout(120_000);
   const server = useServer({ support: { firstLocalWidget: true, phone: PHONE } });
-  const browser = useBrowser();
+  const browser = useBrowser({ context: 'suite' });
   /** The Parley team's own widget: the first one set up on this server. */
   let team: Widget;
 
@@ -178,7 +178,7 @@ describe('white label, phone support and the support chat (browser)', function (
 describe('the Support page without a support widget (browser)', function () {
   this.timeout(120_000);
   const server = useServer();
-  const browser = useBrowser();
+  const browser = useBrowser({ context: 'suite' });
 
   it('offers the docs and the mail form, as before', async () => {
     const page = browser.page;

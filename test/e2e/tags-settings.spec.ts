@@ -16,7 +16,7 @@ describe('Behavior: tags and response targets (browser)', function () {
   let widget: Widget;
   let token: string;
   const server = useServer();
-  const browser = useBrowser();
+  const browser = useBrowser({ context: 'suite' });
 
   before(async function () {
     this.timeout(60_000);

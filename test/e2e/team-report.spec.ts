@@ -20,7 +20,7 @@ import { openRangeReport, waitForChosenRangeFigure } from './consoleHelpers';
 describe('Team report (browser)', function () {
   this.timeout(120_000);
   const server = useServer();
-  const browser = useBrowser();
+  const browser = useBrowser({ context: 'suite' });
   let seeded: Seeded;
 
   before(async function () {

@@ -25,7 +25,7 @@ const MINUTE = 60_000;
 describe('a conversation that resumes anywhere (browser)', function () {
   this.timeout(150_000);
   let server: TestServer;
-  const browser = useBrowser();
+  const browser = useBrowser({ context: 'suite' });
 
   before(async function () {
     this.timeout(90_000);

@@ -34,7 +34,7 @@ const PHONE = { width: 390, height: 844 };
 describe('visitor mails in their language, under the site name (browser)', function () {
   this.timeout(120_000);
   let server: TestServer;
-  const browser = useBrowser();
+  const browser = useBrowser({ context: 'suite' });
   const contexts: BrowserContext[] = [];
 
   before(async function () {

@@ -19,7 +19,7 @@ const PHONE = { width: 390, height: 844 };
 describe('help-center answers in the widget (browser)', function () {
   this.timeout(120_000);
   const server = useServer();
-  const browser = useBrowser();
+  const browser = useBrowser({ context: 'suite' });
   let widget: Widget;
 
   before(async function () {

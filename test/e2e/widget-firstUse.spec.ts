@@ -14,7 +14,7 @@ import { configuredWidget, shot, threadWith, type Widget, waitFor } from './widg
 describe('widget on first use (browser)', function () {
   this.timeout(90_000);
   const server = useServer();
-  const browser = useBrowser();
+  const browser = useBrowser({ context: 'suite' });
 
   before(async function () {
     this.timeout(60_000);
