@@ -225,6 +225,23 @@ describe('widget panel reducer', () => {
       expect(placed).to.deep.equal(['R2', 'R3', 'R4', 'hi', 'R5']);
     });
 
+    it("places a late-filled gap in Slack's order too: a reply numbered before an earlier one but reaching the socket after it", () => {
+      const state = resumed(1);
+      // R1 (ts …01) was stored after R2 (…02): R2 has seq 2, R1 seq 3. R1's frame came live, R2's only when a
+      // replay filled the gap (a frame lost between processes), so R2 arrives last with the lower seq.
+      const { effects } = run(
+        state,
+        msg(3, { id: 'r1', text: 'R1', ts: '1700000000.000001' }),
+        msg(4, { id: 'v', from: 'visitor', text: 'hi' }),
+        msg(2, { id: 'r2', text: 'R2', ts: '1700000000.000002' }),
+        msg(5, { id: 'r3', text: 'R3', ts: '1700000000.000003' }),
+      );
+      const placed = of(effects, 'message')
+        .sort((x, y) => x.key - y.key)
+        .map((e) => e.message.text);
+      expect(placed).to.deep.equal(['R1', 'R2', 'hi', 'R3']);
+    });
+
     it('asks a new socket to replay after the last seq it has without a gap, not after the highest', () => {
       const state = resumed(2);
       const { state: after } = run(state, msg(5), msg(3));

@@ -15,6 +15,8 @@
  * - Operator replies from Slack carry Slack's `ts`: Slack delivers events concurrently and retries late, so a
  *   reply may be stored (and numbered) after a later one. Such a reply is placed just before the first shown reply
  *   with a later ts, as the thread shows it; a replay places it the same way, since it comes in the same seq order.
+ *   When the live frames come in another order than their seqs (a gap filled late), a reply is also placed after
+ *   every shown reply with an earlier ts.
  * - The visitor's messages get a clientId and stay pending (kept in localStorage) until an `ack`, or the
  *   replayed `msg` echoing that clientId, confirms them; each welcome resends the pending ones with the same
  *   clientId, and the server answers a duplicate with the original ack.
@@ -81,23 +83,33 @@ export function screenFor(state: PanelState, settings: VisitorSettings, identity
 export const keyOf = (state: PanelState, seq: number): number => state.round * ROUND + seq;
 
 /**
- * Where a message goes: by seq, except an operator reply from Slack that would land after a shown reply with a
- * later Slack ts; it goes just before the first of those (after anything shown before it, the automatic response
+ * Where a message goes: by seq, except an operator reply from Slack whose seq would put it on the wrong side of a shown
+ * reply in the thread's (Slack ts) order. One stored after a later reply goes just before the first shown reply with a
+ * later ts; one that reaches the socket after a shown reply with an earlier ts but a higher seq (a gap filled late)
+ * goes just after the last of those. Either way after or before anything else shown between (the automatic response
  * at +0.5 included).
  */
 export function placeOf(state: PanelState, m: ChatMessage): number {
   const own = keyOf(state, m.seq);
   if (!m.ts) return own;
-  let next: number | undefined;
-  for (const p of state.placed) if (p.ts > m.ts && (next === undefined || p.key < next)) next = p.key;
-  if (next === undefined || own < next) return own;
-  let prev = state.round * ROUND;
-  for (const seq of state.seen) {
-    const key = keyOf(state, seq);
-    if (seq !== m.seq && key < next && key > prev) prev = key;
+  let earlier: number | undefined;
+  let later: number | undefined;
+  for (const p of state.placed) {
+    if (p.ts < m.ts && (earlier === undefined || p.key > earlier)) earlier = p.key;
+    if (p.ts > m.ts && (later === undefined || p.key < later)) later = p.key;
   }
-  for (const p of state.placed) if (p.key < next && p.key > prev) prev = p.key;
-  return next - (next - prev) / 4;
+  const others = [...state.seen.filter((seq) => seq !== m.seq).map((seq) => keyOf(state, seq)), ...state.placed.map((p) => p.key)];
+  if (later !== undefined && own >= later) {
+    let prev = state.round * ROUND;
+    for (const key of others) if (key < later && key > prev) prev = key;
+    return later - (later - prev) / 4;
+  }
+  if (earlier !== undefined && own <= earlier) {
+    let next = Math.floor(earlier) + 1;
+    for (const key of others) if (key > earlier && key < next) next = key;
+    return earlier + (next - earlier) / 4;
+  }
+  return own;
 }
 
 /** The highest seq up to which every seq was accepted: what the next socket asks to be replayed after. */
