@@ -1,6 +1,7 @@
 /**
  * Every HTTP request, logged and timed. pino-http writes one line per request when it is answered (info; error for a
- * 5xx; debug for /health and /metrics polls: method, path with query values blanked, headers with credentials
+ * 5xx, but info without a stack for an outage a sandbox was told to act, which marks its answer `res.locals.sandboxFault`;
+ * debug for /health and /metrics polls: method, path with query values blanked, headers with credentials
  * redacted, status, time) on a logger carrying its request id: `X-Request-Id` when the
  * caller sent a usable one (a load balancer's), else a new UUID, and sent back in the answer either way. The line
  * names the account, widget and conversation when the request was about them. The same finish feeds
@@ -67,6 +68,9 @@ function idsOf(req: Request, res: Response): Record<string, string> {
   return ids;
 }
 
+/** An answer a sandbox gave because a test or its operator page told it to act an outage (Slack down, rate limited). */
+const actedOutage = (res: ServerResponse) => (res as Partial<Response>).locals?.sandboxFault === true;
+
 /** The URL as the client sent it (Express rewrites `req.url` inside mounted routers). */
 const urlOf = (req: IncomingMessage) => (req as Partial<Request>).originalUrl ?? req.url ?? '';
 
@@ -93,7 +97,11 @@ export function requestLog(deps: { logger: Logger; metrics: Metrics }): RequestH
     quietReqLogger: true,
     quietResLogger: true,
     customSuccessObject: (req, res, line: object) => ({ req, ...idsOf(req as Request, res as Response), ...line }),
-    customErrorObject: (req, res, _error, line: object) => ({ req, ...idsOf(req as Request, res as Response), ...line }),
+    customErrorObject: (req, res, _error, line: { err?: unknown }) => {
+      if (!actedOutage(res)) return { req, ...idsOf(req as Request, res as Response), ...line };
+      const { err: _stack, ...rest } = line;
+      return { req, ...rest };
+    },
     serializers: {
       req: (req: { id: unknown; method: string; url: string; headers: Record<string, unknown>; remoteAddress?: string }) => ({
         method: req.method,
@@ -104,6 +112,7 @@ export function requestLog(deps: { logger: Logger; metrics: Metrics }): RequestH
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
     customLogLevel: (req, res, error) => {
+      if (!error && actedOutage(res)) return 'info';
       if (error || res.statusCode >= 500) return 'error';
       // Load balancers' and Prometheus' polls would drown the rest.
       const path = urlOf(req).split('?')[0];
@@ -112,7 +121,8 @@ export function requestLog(deps: { logger: Logger; metrics: Metrics }): RequestH
       return 'info';
     },
     customSuccessMessage: (req, res, ms) => `${req.method} ${loggedUrl(urlOf(req))} ${res.statusCode} ${ms} ms`,
-    customErrorMessage: (req, res) => `${req.method} ${loggedUrl(urlOf(req))} ${res.statusCode} failed`,
+    customErrorMessage: (req, res) =>
+      `${req.method} ${loggedUrl(urlOf(req))} ${res.statusCode} ${actedOutage(res) ? 'answered as the sandbox was told (an outage it acts)' : 'failed'}`,
   });
   return [timing, logging];
 }

@@ -52,6 +52,18 @@ describe('request logs', () => {
     expect(lineOf(refused.headers['x-request-id'] as string)).to.include({ level: 'info' });
   });
 
+  it("logs an outage the Slack sandbox was told to act as Slack's answer (info, no stack), not as Parley failing", async () => {
+    server.slack.state.failNext('chat.postMessage', 1, 503);
+    const res = await request(server.url).post('/sandbox/slack/api/chat.postMessage').type('form').send({ channel: 'C1', text: 'hi' });
+    expect(res.status).to.equal(503);
+    const line = lineOf(res.headers['x-request-id'] as string);
+    expect(line).to.include({
+      level: 'info',
+      msg: 'POST /sandbox/slack/api/chat.postMessage 503 answered as the sandbox was told (an outage it acts)',
+    });
+    expect(line).not.to.have.property('err');
+  });
+
   it("logs a URL's query keys but never their values (OAuth codes, reset tokens)", async () => {
     const res = await request(server.url).get(`${OAUTH_REDIRECT_PATH}?code=secret-oauth-code&state=secret-state`);
     const line = lineOf(res.headers['x-request-id'] as string);

@@ -80,6 +80,9 @@ export function webApiRouter(ctx: PresentContext, sender: Sender, app: AppCreden
     if (method !== 'oauth.v2.access' && !methods[method]) return reply(200, { ok: false, error: 'unknown_method', req_method: method });
     const fault = state.takeFault(method);
     if (fault) {
+      // An outage the sandbox was told to act (state.failNext, failFor, rateLimit): Slack's answer, not Parley's fault,
+      // so the request log says so without an error's stack (http/requestLog.ts).
+      res.locals.sandboxFault = true;
       if (fault.retryAfter !== undefined) res.setHeader('Retry-After', String(fault.retryAfter));
       return reply(fault.status, { ok: false, error: fault.status === 429 ? 'ratelimited' : 'fatal_error' });
     }
