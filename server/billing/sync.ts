@@ -3,6 +3,7 @@
  * (`syncCustomer`: the customer, its card, its subscriptions), never taken from an event's payload, so webhooks may
  * arrive late, twice or out of order.
  */
+import { Error as MongooseError } from 'mongoose';
 import type { AccountDocument } from '../models/Account';
 import { catalogPlan } from '../shared/plans';
 import { type BillingContext, idOf, LIVE, toDate } from './stripeCall';
@@ -10,7 +11,7 @@ import type { Stripe } from './stripeClient';
 
 export type Sync = ReturnType<typeof createSync>;
 
-export function createSync({ models, stripe, call }: BillingContext) {
+export function createSync({ models, stripe, call }: Pick<BillingContext, 'models' | 'stripe' | 'call'>) {
   /** Writes what a subscription says onto the account (plan, status, dates, delinquency). */
   async function applySubscription(account: AccountDocument, subscription: Stripe.Subscription, paid = false): Promise<void> {
     const item = subscription.items.data[0];
@@ -37,8 +38,21 @@ export function createSync({ models, stripe, call }: BillingContext) {
     await account.save();
   }
 
-  /** Re-reads a customer, its card and its subscriptions from Stripe and writes them onto its account. */
+  /**
+   * Re-reads a customer, its card and its subscriptions from Stripe and writes them onto its account. Null when no
+   * account has the customer, and when the account was deleted while Stripe was being read (its owner closed it as a
+   * webhook came in): there is nothing left to bring up to date, so the webhook is taken rather than retried for days.
+   */
   async function syncCustomer(customerId: string): Promise<AccountDocument | null> {
+    try {
+      return await syncAccountOf(customerId);
+    } catch (error) {
+      if (error instanceof MongooseError.DocumentNotFoundError) return null;
+      throw error;
+    }
+  }
+
+  async function syncAccountOf(customerId: string): Promise<AccountDocument | null> {
     const account = await models.Account.findOne({ stripeCustomerId: customerId });
     if (!account) return null;
     const customer = await call(() => stripe.customers.retrieve(customerId, { expand: ['invoice_settings.default_payment_method'] }));

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import request from 'supertest';
+import { createSync } from '../../server/billing/sync';
 import { useServer } from '../helpers/app';
 import { endTrialNow, trialAccount as newTrial, payCheckout } from '../helpers/billing';
 
@@ -98,6 +99,27 @@ describe('the Stripe webhook', function () {
       const payload = JSON.stringify(event);
       await deliver(payload.replace(customerId, 'cus_someone_else'), sign(payload)).expect(400);
     });
+  });
+
+  it('takes an event about an account its owner deleted while Parley was reading Stripe, and leaves it deleted', async () => {
+    const { customerId, accountId } = await trialAccount();
+    await server.stripe.settled();
+    // The owner's deletion lands between the account's read and its write: at Parley's first call to Stripe.
+    const sync = createSync({
+      models: server.models,
+      stripe: server.parley.billing.stripe,
+      call: async (work) => {
+        await server.models.Account.deleteOne({ _id: accountId });
+        return work();
+      },
+    });
+    expect(await sync.syncCustomer(customerId)).to.equal(null);
+    expect(await server.models.Account.countDocuments({ _id: accountId })).to.equal(0);
+    // And through the webhook: an account gone answers 200, so Stripe does not retry it for days.
+    const event = await eventAbout(customerId, 'customer.subscription.created');
+    const payload = JSON.stringify(event);
+    await deliver(payload, sign(payload)).expect(200);
+    expect(await server.models.Account.countDocuments({ _id: accountId })).to.equal(0);
   });
 
   it('takes an event delivered five times once', async () => {
