@@ -199,6 +199,12 @@ describe('widget panel reducer', () => {
   });
 
   describe('out of order', () => {
+    /** The texts of the messages shown, in the order the log puts them (by key). */
+    const inLogOrder = (effects: Effect[]) =>
+      of(effects, 'message')
+        .sort((x, y) => x.key - y.key)
+        .map((e) => e.message.text);
+
     it('shows a late frame below lastSeq in its place by seq, without lowering lastSeq or waiting for the gap', () => {
       const state = resumed(1);
       const { state: after, effects } = run(state, msg(4), msg(2), msg(3));
@@ -219,10 +225,7 @@ describe('widget panel reducer', () => {
         msg(5, { id: 'r2', text: 'R2', ts: '1700000000.000002' }),
         msg(6, { id: 'r5', text: 'R5', ts: '1700000000.000005' }),
       );
-      const placed = of(effects, 'message')
-        .sort((x, y) => x.key - y.key)
-        .map((e) => e.message.text);
-      expect(placed).to.deep.equal(['R2', 'R3', 'R4', 'hi', 'R5']);
+      expect(inLogOrder(effects)).to.deep.equal(['R2', 'R3', 'R4', 'hi', 'R5']);
     });
 
     it("places a late-filled gap in Slack's order too: a reply numbered before an earlier one but reaching the socket after it", () => {
@@ -236,10 +239,7 @@ describe('widget panel reducer', () => {
         msg(2, { id: 'r2', text: 'R2', ts: '1700000000.000002' }),
         msg(5, { id: 'r3', text: 'R3', ts: '1700000000.000003' }),
       );
-      const placed = of(effects, 'message')
-        .sort((x, y) => x.key - y.key)
-        .map((e) => e.message.text);
-      expect(placed).to.deep.equal(['R1', 'R2', 'hi', 'R3']);
+      expect(inLogOrder(effects)).to.deep.equal(['R1', 'R2', 'hi', 'R3']);
     });
 
     it('asks a new socket to replay after the last seq it has without a gap, not after the highest', () => {
