@@ -98,15 +98,16 @@ export function placeOf(state: PanelState, m: ChatMessage): number {
     if (p.ts < m.ts && (earlier === undefined || p.key > earlier)) earlier = p.key;
     if (p.ts > m.ts && (later === undefined || p.key < later)) later = p.key;
   }
-  const others = [...state.seen.filter((seq) => seq !== m.seq).map((seq) => keyOf(state, seq)), ...state.placed.map((p) => p.key)];
+  /** The keys of everything else shown in this round. */
+  const others = () => [...state.seen.filter((seq) => seq !== m.seq).map((seq) => keyOf(state, seq)), ...state.placed.map((p) => p.key)];
   if (later !== undefined && own >= later) {
     let prev = state.round * ROUND;
-    for (const key of others) if (key < later && key > prev) prev = key;
+    for (const key of others()) if (key < later && key > prev) prev = key;
     return later - (later - prev) / 4;
   }
   if (earlier !== undefined && own <= earlier) {
     let next = Math.floor(earlier) + 1;
-    for (const key of others) if (key > earlier && key < next) next = key;
+    for (const key of others()) if (key > earlier && key < next) next = key;
     return earlier + (next - earlier) / 4;
   }
   return own;
