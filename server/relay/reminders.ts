@@ -3,7 +3,7 @@
  * reads the conversations whose `reminderAt` has come, commands/conversationDueTimes.ts says when that is).
  */
 import type { Types } from 'mongoose';
-import { reminderDueAt } from '../commands/conversationDueTimes';
+import { firstReminderAt, reminderDueAt } from '../commands/conversationDueTimes';
 import { queueThreadPost } from '../commands/threadPosts';
 import { visitorLabel } from '../conversations/visitors';
 import type { Conversation } from '../models/Conversation';
@@ -64,8 +64,9 @@ async function remindOnce(ctx: RelayContext, c: ReminderRow, now: Date): Promise
   const answeredAt = Math.max(c.lastOperatorMsgAt?.getTime() ?? 0, c.resolvedByArticleAt?.getTime() ?? 0);
   if (c.status !== 'open' || !asked || answeredAt >= asked.getTime()) return nothing;
   const ce = await ctx.widgets.get(c.ceId);
-  if (!ce?.responseReminders || !(ce.responseRemindersFreq > 0)) return nothing;
-  const firstDue = reminderDueAt(asked, 0, ce.responseRemindersFreq);
+  if (!ce) return nothing;
+  // The same first reminder the visitor's line stored (null with the widget's reminders off).
+  const firstDue = firstReminderAt(asked, ce);
   if (!firstDue) return nothing;
   if (firstDue > now) return { next: firstDue, reminded: false };
   const { ConversationAssist, Visitor } = ctx.models;
