@@ -20,11 +20,11 @@ export function Setup() {
   useDocumentTitle('Set up your widget');
   if (!ce) return <NotFoundRedirect />;
   const step = stepOf(ce);
-  // Back from Slack without a yes (?error=access_denied when the consent was cancelled).
 
   return (
     <div className="setup-page">
       {step < 3 && <SetupProgress step={step} />}
+      {/* Back from Slack without a yes (?error=access_denied when the consent was cancelled). */}
       <SlackProblemAlert />
       {step === 1 && <AddToSlackStep ce={ce} />}
       {step === 2 && <ChannelStep key={ce.Id} ce={ce} />}
